@@ -1,0 +1,39 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Study Portal: a server-rendered exam-study portal.
+/// Every target lives in this repository; C libraries come from the operating system.
+let package = Package(
+    name: "StudyPortal",
+    products: [
+        .executable(name: "portal", targets: ["portal"]),
+    ],
+    targets: [
+        // C libraries from Debian, wrapped as system-library targets.
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        // Kernel interfaces (epoll, eventfd, signals) that Glibc does not export.
+        .target(name: "CSystem"),
+
+        // Reusable layers that know nothing of exams.
+        .target(name: "HTTPServer", dependencies: ["CSystem", "CZlib"]),
+        .target(name: "PostgresClient", dependencies: ["CLibPQ"]),
+
+        // The application.
+        .target(name: "PortalApp", dependencies: ["HTTPServer", "PostgresClient"]),
+        .executableTarget(name: "portal", dependencies: ["PortalApp"]),
+
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient"]),
+        .testTarget(name: "PortalAppTests", dependencies: ["PortalApp", "HTTPServer", "PostgresClient"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,114 @@
+#define _GNU_SOURCE
+#include "CSystem.h"
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+static volatile int shutdown_event_fd = -1;
+
+static void on_shutdown_signal(int signo) {
+    (void)signo;
+    int saved = errno;
+    if (shutdown_event_fd >= 0) {
+        uint64_t one = 1;
+        ssize_t ignored = write(shutdown_event_fd, &one, sizeof one);
+        (void)ignored;
+    }
+    errno = saved;
+}
+
+void csystem_ignore_sigpipe(void) {
+    signal(SIGPIPE, SIG_IGN);
+}
+
+int csystem_install_shutdown_signals(int event_fd) {
+    shutdown_event_fd = event_fd;
+    csystem_ignore_sigpipe();
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_shutdown_signal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    if (sigaction(SIGTERM, &action, NULL) != 0) return -1;
+    if (sigaction(SIGINT, &action, NULL) != 0) return -1;
+    return 0;
+}
+
+int csystem_accept(int listen_fd) {
+    return accept4(listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+}
+
+int csystem_listen_tcp(const char *host, int port, int backlog, int reuse_port) {
+    struct sockaddr_in6 addr6;
+    struct sockaddr_in addr4;
+    struct sockaddr *addr;
+    socklen_t length;
+    int family;
+    memset(&addr4, 0, sizeof addr4);
+    memset(&addr6, 0, sizeof addr6);
+    if (inet_pton(AF_INET, host, &addr4.sin_addr) == 1) {
+        addr4.sin_family = AF_INET;
+        addr4.sin_port = htons((uint16_t)port);
+        addr = (struct sockaddr *)&addr4;
+        length = sizeof addr4;
+        family = AF_INET;
+    } else if (inet_pton(AF_INET6, host, &addr6.sin6_addr) == 1) {
+        addr6.sin6_family = AF_INET6;
+        addr6.sin6_port = htons((uint16_t)port);
+        addr = (struct sockaddr *)&addr6;
+        length = sizeof addr6;
+        family = AF_INET6;
+    } else {
+        errno = EINVAL;
+        return -1;
+    }
+    int fd = socket(family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    int on = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+    if (reuse_port && setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &on, sizeof on) != 0) {
+        int saved = errno; close(fd); errno = saved; return -1;
+    }
+    if (bind(fd, addr, length) != 0 || listen(fd, backlog) != 0) {
+        int saved = errno; close(fd); errno = saved; return -1;
+    }
+    return fd;
+}
+
+int csystem_local_port(int fd) {
+    struct sockaddr_storage storage;
+    socklen_t length = sizeof storage;
+    if (getsockname(fd, (struct sockaddr *)&storage, &length) != 0) return -1;
+    if (storage.ss_family == AF_INET) return ntohs(((struct sockaddr_in *)&storage)->sin_port);
+    if (storage.ss_family == AF_INET6) return ntohs(((struct sockaddr_in6 *)&storage)->sin6_port);
+    return -1;
+}
+
+int csystem_set_nodelay(int fd) {
+    int on = 1;
+    return setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+}
+
+long csystem_raise_fd_limit(void) {
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0) return -1;
+    limit.rlim_cur = limit.rlim_max;
+    if (setrlimit(RLIMIT_NOFILE, &limit) != 0) return -1;
+    return (long)limit.rlim_cur;
+}
+
+int csystem_peer_address(int fd, char *buffer, int length) {
+    struct sockaddr_storage storage;
+    socklen_t size = sizeof storage;
+    buffer[0] = 0;
+    if (getpeername(fd, (struct sockaddr *)&storage, &size) != 0) return -1;
+    if (storage.ss_family == AF_INET) {
+        return inet_ntop(AF_INET, &((struct sockaddr_in *)&storage)->sin_addr, buffer, (socklen_t)length) ? 0 : -1;
+    }
+    if (storage.ss_family == AF_INET6) {
+        return inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&storage)->sin6_addr, buffer, (socklen_t)length) ? 0 : -1;
+    }
+    return -1;
+}

@@ -1,0 +1,488 @@
+import CSystem
+import Glibc
+
+/// One client connection: reads requests in order, answers them in order, and enforces the
+/// timeouts. Lives on its event loop's thread; other threads reach it through `loop.execute`.
+final class Connection {
+    enum Phase {
+        /// Between requests (keep-alive), nothing received yet.
+        case waiting
+        /// Part of a head has arrived.
+        case head
+        /// The head is in; the body is arriving.
+        case body
+        /// A worker is running the handler.
+        case dispatched
+        /// An event stream is open.
+        case streaming
+        /// A final response is queued; nothing more is read as requests.
+        case closing
+        /// The response is sent and our side shut; unread input is drained before closing, so
+        /// the peer is not sent a reset that could destroy the response.
+        case lingering
+    }
+
+    /// Where a complete request goes.
+    enum Target {
+        case handler(Handler, parameters: [String: String], onLoop: Bool)
+        case staticFile
+        case error(HTTPError)
+    }
+
+    let fd: Int32
+    let remoteAddress: String
+    unowned let loop: EventLoop
+    private var context: ServerContext { loop.context }
+
+    private var input: [UInt8] = []
+    private var inputStart = 0
+    private var parser: RequestParser
+    private(set) var phase = Phase.waiting
+    private var phaseSince: UInt64
+    private var head: RequestHead?
+    private var target: Target?
+    private var requestStart: UInt64 = 0
+    private var peerClosed = false
+    private var closeAfterWrite = false
+    private var closed = false
+
+    private var output: [[UInt8]] = []
+    private var outputOffset = 0
+    private var pendingBytes = 0
+    private var lastWriteProgress: UInt64 = 0
+    private var interest: UInt32 = csystem_epollin
+
+    private var stream: EventStream?
+    private var streamChunked = false
+
+    private static let outputHighWater = 256 * 1024
+    private static let inputHighWater = 64 * 1024
+    private static let streamBacklogLimit = 4 * 1024 * 1024
+    private static let lingerNanos: UInt64 = 2_000_000_000
+
+    init(fd: Int32, remoteAddress: String, loop: EventLoop) {
+        self.fd = fd
+        self.remoteAddress = remoteAddress
+        self.loop = loop
+        parser = RequestParser(limits: loop.context.configuration.parserLimits)
+        phaseSince = System.monotonicNanos()
+    }
+
+    // MARK: Events
+
+    func handle(events: UInt32) {
+        if events & csystem_epollerr != 0 {
+            close()
+            return
+        }
+        if events & csystem_epollout != 0 { flush() }
+        if !closed, events & (csystem_epollin | csystem_epollhup | csystem_epollrdhup) != 0 { readInput() }
+    }
+
+    private func readInput() {
+        let count = loop.read(from: fd) { bytes in
+            if phase == .lingering || phase == .closing { return }
+            input.append(contentsOf: bytes)
+        }
+        if count == 0 {
+            peerClosed = true
+            let idle = phase == .waiting && inputStart == input.count && pendingBytes == 0
+            if idle || phase == .lingering || phase == .streaming {
+                close()
+                return
+            }
+        } else if count < 0 {
+            if errno == EAGAIN || errno == EINTR { return }
+            close()
+            return
+        }
+        process()
+    }
+
+    // MARK: Requests
+
+    /// Parses and answers as many buffered requests as may be answered now.
+    private func process() {
+        while !closed, phase == .waiting || phase == .head || phase == .body, pendingBytes <= Self.outputHighWater {
+            parseNext()
+            if !madeProgress { break }
+        }
+        compactInput()
+        updateInterest()
+    }
+
+    private var madeProgress = false
+
+    /// Tries to move one step; sets `madeProgress` when another step may follow.
+    private func parseNext() {
+        madeProgress = false
+        let now = System.monotonicNanos()
+        if head == nil {
+            guard inputStart < input.count else {
+                if peerClosed && pendingBytes == 0 { close() }
+                return
+            }
+            if phase == .waiting {
+                phase = .head
+                phaseSince = now
+            }
+            let parsed: (head: RequestHead, consumed: Int)?
+            do {
+                parsed = try input.withUnsafeBufferPointer { buffer throws(HTTPParseError) in
+                    try parser.parseHead(UnsafeBufferPointer(rebasing: buffer[inputStart...]))
+                }
+            } catch {
+                fail(error)
+                return
+            }
+            guard let parsed else {
+                if peerClosed { close() }
+                return
+            }
+            inputStart += parsed.consumed
+            begin(parsed.head, now: now)
+            if phase == .closing { return }
+        }
+        if !parser.isBodyComplete {
+            do {
+                let consumed = try input.withUnsafeBufferPointer { buffer throws(HTTPParseError) in
+                    try parser.parseBody(UnsafeBufferPointer(rebasing: buffer[inputStart...]))
+                }
+                inputStart += consumed
+                if consumed > 0 { phaseSince = now }
+            } catch {
+                fail(error)
+                return
+            }
+            guard parser.isBodyComplete else {
+                if peerClosed { close() }
+                return
+            }
+        }
+        dispatch()
+        madeProgress = !closed
+    }
+
+    private func begin(_ head: RequestHead, now: UInt64) {
+        self.head = head
+        requestStart = now
+        var bodyLimit = context.configuration.requestBodyLimit
+        switch context.router.match(head.method, path: head.path) {
+        case .found(let handler, let parameters, let limit, let onLoop):
+            target = .handler(handler, parameters: parameters, onLoop: onLoop)
+            bodyLimit = limit ?? bodyLimit
+        case .notFound:
+            if (head.method == .GET || head.method == .HEAD), context.staticFiles.file(at: head.path) != nil {
+                target = .staticFile
+            } else {
+                target = .error(HTTPError(.notFound, "There is nothing at this address."))
+            }
+        case .methodNotAllowed(let allowed):
+            target = .error(HTTPError(
+                .methodNotAllowed, "This address does not accept \(head.method.rawValue).",
+                headers: ["Allow": allowed.map(\.rawValue).joined(separator: ", ")]))
+        case .badPath(let reason):
+            target = .error(HTTPError(.badRequest, reason))
+        }
+        do {
+            try parser.beginBody(head, limit: bodyLimit)
+        } catch {
+            fail(error)
+            return
+        }
+        if head.expectsContinue, head.version == .http1_1, !parser.isBodyComplete, inputStart == input.count {
+            enqueue(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
+        }
+        phase = .body
+        phaseSince = now
+    }
+
+    private func dispatch() {
+        guard let head, let target else { return }
+        let request = Request(head: head, body: parser.bodyBytes, parameters: [:], remoteAddress: remoteAddress)
+        parser.reset()
+        switch target {
+        case .staticFile:
+            respond(context.staticFiles.response(for: head) ?? context.errorResponder(HTTPError(.notFound, "There is nothing at this address."), head))
+        case .error(let error):
+            respond(errorResponse(error, head: head))
+        case .handler(let handler, let parameters, let onLoop):
+            var routed = request
+            routed.parameters = parameters
+            let request = routed
+            if onLoop {
+                respond(context.run(handler, request))
+                return
+            }
+            phase = .dispatched
+            let connection = UncheckedConnection(self)
+            let loop = self.loop
+            let context = self.context
+            let accepted = context.workers.submit {
+                let response = context.run(handler, request)
+                loop.execute { connection.value.finishDispatched(response) }
+            }
+            if !accepted {
+                context.metrics.recordRejectedRequest()
+                respond(errorResponse(HTTPError(
+                    .serviceUnavailable, "The server is busy. Please try again in a moment.",
+                    headers: ["Retry-After": String(context.configuration.retryAfterSeconds)]), head: head))
+            }
+        }
+    }
+
+    private func finishDispatched(_ response: Response) {
+        guard !closed, phase == .dispatched else { return }
+        respond(response)
+        process()
+    }
+
+    private func errorResponse(_ error: HTTPError, head: RequestHead?) -> Response {
+        var response = context.errorResponder(error, head)
+        for field in error.headers where !response.headers.contains(field.name) { response.headers.add(field.name, field.value) }
+        return response
+    }
+
+    /// Answers a request that could not be read, and closes after the answer.
+    private func fail(_ error: HTTPParseError) {
+        closeAfterWrite = true
+        let response = errorResponse(HTTPError(error.status, "This request could not be read: \(error.reason)."), head: head)
+        if head == nil { requestStart = System.monotonicNanos() }
+        respond(response, method: head?.method.rawValue ?? "-", path: head?.path ?? "-")
+        phase = .closing
+        flush()
+    }
+
+    private func respond(_ response: Response, method: String? = nil, path: String? = nil) {
+        let head = self.head
+        let version = head?.version ?? .http1_1
+        let keepAlive = (head?.keepAlive ?? false) && !closeAfterWrite && !loop.stopping && !peerClosed
+        var bytesSent = 0
+        switch response.body {
+        case .bytes(let body):
+            let headBytes = loop.encoder.head(response, version: version, keepAlive: keepAlive, bodyLength: body.count, chunked: false)
+            enqueue(headBytes)
+            let code = response.status.code
+            if head?.method != .HEAD, code != 304, code != 204, !body.isEmpty {
+                enqueue(body)
+                bytesSent = body.count
+            }
+            if !keepAlive { closeAfterWrite = true }
+            phase = closeAfterWrite ? .closing : .waiting
+        case .eventStream(let open):
+            streamChunked = version == .http1_1
+            let headBytes = loop.encoder.head(response, version: version, keepAlive: streamChunked, bodyLength: nil, chunked: streamChunked)
+            enqueue(headBytes)
+            phase = .streaming
+            let connection = UncheckedConnection(self)
+            let loop = self.loop
+            let stream = EventStream(
+                deliver: { bytes in loop.execute { connection.value.writeStreamEvent(bytes) } },
+                finish: { loop.execute { connection.value.endStream() } })
+            self.stream = stream
+            open(stream)
+        }
+        let now = System.monotonicNanos()
+        let elapsed = now - requestStart
+        context.metrics.record(status: response.status.code, seconds: Double(elapsed) / 1e9)
+        loop.logAccess(
+            method: method ?? head?.method.rawValue ?? "-", path: path ?? head?.path ?? "-",
+            status: response.status.code, bytes: bytesSent, micros: elapsed / 1000)
+        self.head = nil
+        target = nil
+        phaseSince = now
+        flush()
+    }
+
+    // MARK: Event streams
+
+    private func writeStreamEvent(_ bytes: [UInt8]) {
+        guard !closed, phase == .streaming else { return }
+        if pendingBytes > Self.streamBacklogLimit {
+            // The client stopped reading; holding more for it would only grow memory.
+            close()
+            return
+        }
+        if streamChunked {
+            enqueue(Array((String(bytes.count, radix: 16) + "\r\n").utf8) + bytes + [13, 10])
+        } else {
+            enqueue(bytes)
+        }
+        flush()
+    }
+
+    private func endStream() {
+        guard !closed, phase == .streaming else { return }
+        if streamChunked { enqueue(Array("0\r\n\r\n".utf8)) }
+        closeAfterWrite = true
+        phase = .closing
+        flush()
+    }
+
+    // MARK: Output
+
+    private func enqueue(_ bytes: [UInt8]) {
+        if pendingBytes == 0 { lastWriteProgress = System.monotonicNanos() }
+        output.append(bytes)
+        pendingBytes += bytes.count
+    }
+
+    private func flush() {
+        guard !closed else { return }
+        while pendingBytes > 0 {
+            let written = writeSome()
+            if written > 0 {
+                lastWriteProgress = System.monotonicNanos()
+                advance(by: written)
+            } else if written < 0 && errno == EINTR {
+                continue
+            } else if written < 0 && errno == EAGAIN {
+                break
+            } else {
+                close()
+                return
+            }
+        }
+        if pendingBytes == 0 {
+            if closeAfterWrite && phase == .closing {
+                startLingering()
+                return
+            }
+            if peerClosed && phase == .waiting && inputStart == input.count {
+                close()
+                return
+            }
+        }
+        updateInterest()
+    }
+
+    private func writeSome() -> Int {
+        let count = min(output.count, 16)
+        var vectors = [iovec](repeating: iovec(), count: count)
+        return withExtendedLifetime(output) {
+            var pinned: [UnsafeRawBufferPointer] = []
+            pinned.reserveCapacity(count)
+            for index in 0..<count {
+                output[index].withUnsafeBytes { pinned.append($0) }
+            }
+            for index in 0..<count {
+                let base = pinned[index]
+                let offset = index == 0 ? outputOffset : 0
+                vectors[index] = iovec(iov_base: UnsafeMutableRawPointer(mutating: base.baseAddress! + offset), iov_len: base.count - offset)
+            }
+            return writev(fd, vectors, Int32(count))
+        }
+    }
+
+    private func advance(by written: Int) {
+        var remaining = written
+        pendingBytes -= written
+        while remaining > 0 {
+            let available = output[0].count - outputOffset
+            if remaining >= available {
+                remaining -= available
+                output.removeFirst()
+                outputOffset = 0
+            } else {
+                outputOffset += remaining
+                remaining = 0
+            }
+        }
+    }
+
+    private func startLingering() {
+        if peerClosed {
+            close()
+            return
+        }
+        shutdown(fd, Int32(SHUT_WR))
+        phase = .lingering
+        phaseSince = System.monotonicNanos()
+        input.removeAll()
+        inputStart = 0
+        updateInterest()
+    }
+
+    private func compactInput() {
+        if inputStart == input.count {
+            input.removeAll(keepingCapacity: input.capacity <= 128 * 1024)
+            inputStart = 0
+        } else if inputStart > 16 * 1024 {
+            input.removeFirst(inputStart)
+            inputStart = 0
+        }
+    }
+
+    private func updateInterest() {
+        guard !closed else { return }
+        let buffered = input.count - inputStart
+        let busy = phase == .dispatched || pendingBytes > Self.outputHighWater
+        var wanted: UInt32 = 0
+        if !(busy && buffered > Self.inputHighWater) && !peerClosed { wanted |= csystem_epollin | csystem_epollrdhup }
+        if phase == .lingering { wanted = csystem_epollin | csystem_epollrdhup }
+        if pendingBytes > 0 { wanted |= csystem_epollout }
+        if wanted != interest {
+            interest = wanted
+            loop.modify(fd: fd, events: wanted)
+        }
+    }
+
+    // MARK: Timeouts and shutdown
+
+    func checkTimeouts(now: UInt64, forceClose: Bool) {
+        if forceClose {
+            close()
+            return
+        }
+        let configuration = context.configuration
+        let age = now &- phaseSince
+        switch phase {
+        case .waiting where pendingBytes == 0:
+            if age > configuration.idleTimeout.nanoseconds || loop.stopping { close() }
+        case .head:
+            if age > configuration.headerTimeout.nanoseconds {
+                fail(HTTPParseError(.requestTimeout, "the request head did not arrive in time"))
+            }
+        case .body:
+            if age > configuration.bodyTimeout.nanoseconds {
+                fail(HTTPParseError(.requestTimeout, "the request body stopped arriving"))
+            }
+        case .lingering:
+            if age > Self.lingerNanos { close() }
+        default:
+            break
+        }
+        if !closed, pendingBytes > 0, now &- lastWriteProgress > configuration.writeTimeout.nanoseconds { close() }
+    }
+
+    /// The server is stopping: close at once when idle, otherwise after the current response.
+    func serverStopping() {
+        switch phase {
+        case .waiting where pendingBytes == 0 && inputStart == input.count:
+            close()
+        case .streaming:
+            stream?.connectionClosed()
+            endStream()
+        default:
+            break
+        }
+    }
+
+    func close() {
+        guard !closed else { return }
+        closed = true
+        epoll_ctl(loop.epollFD, EPOLL_CTL_DEL, fd, nil)
+        Glibc.close(fd)
+        output.removeAll()
+        pendingBytes = 0
+        stream?.connectionClosed()
+        stream = nil
+        loop.remove(self)
+    }
+}
+
+/// Carries a connection through a worker and back to its loop; only the loop touches it.
+struct UncheckedConnection: @unchecked Sendable {
+    let value: Connection
+    init(_ value: Connection) { self.value = value }
+}

@@ -1,0 +1,50 @@
+internal import CZlib
+
+/// gzip compression through zlib, done once per static file at load time.
+enum Gzip {
+    /// The gzip form of `bytes` at the best compression level, or nil if zlib fails.
+    static func compress(_ bytes: [UInt8]) -> [UInt8]? {
+        var stream = z_stream()
+        // windowBits 15 + 16 selects the gzip wrapper.
+        guard deflateInit2_(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY,
+                            ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
+        defer { deflateEnd(&stream) }
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(bytes.count))) + 32)
+        var input = bytes
+        let status: Int32 = input.withUnsafeMutableBufferPointer { inputBuffer in
+            output.withUnsafeMutableBufferPointer { outputBuffer in
+                stream.next_in = inputBuffer.baseAddress
+                stream.avail_in = uInt(inputBuffer.count)
+                stream.next_out = outputBuffer.baseAddress
+                stream.avail_out = uInt(outputBuffer.count)
+                return deflate(&stream, Z_FINISH)
+            }
+        }
+        guard status == Z_STREAM_END else { return nil }
+        return Array(output[0..<Int(stream.total_out)])
+    }
+
+    /// Decompresses a gzip document (used by tests and tools to check what was served).
+    static func decompress(_ bytes: [UInt8]) -> [UInt8]? {
+        var stream = z_stream()
+        guard inflateInit2_(&stream, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
+        defer { inflateEnd(&stream) }
+        var input = bytes
+        var result: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        return input.withUnsafeMutableBufferPointer { inputBuffer -> [UInt8]? in
+            stream.next_in = inputBuffer.baseAddress
+            stream.avail_in = uInt(inputBuffer.count)
+            while true {
+                let status: Int32 = chunk.withUnsafeMutableBufferPointer { chunkBuffer in
+                    stream.next_out = chunkBuffer.baseAddress
+                    stream.avail_out = uInt(chunkBuffer.count)
+                    return inflate(&stream, Z_NO_FLUSH)
+                }
+                result += chunk[0..<(chunk.count - Int(stream.avail_out))]
+                if status == Z_STREAM_END { return result }
+                if status != Z_OK { return nil }
+            }
+        }
+    }
+}

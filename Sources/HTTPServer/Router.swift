@@ -1,0 +1,124 @@
+/// A handler: takes a complete request, returns a response or throws `HTTPError`.
+/// It runs synchronously on a worker thread (or on the event loop for `onLoop` routes, which
+/// must never block), and may block on I/O such as a database query.
+public typealias Handler = @Sendable (Request) throws -> Response
+
+/// Wraps a handler: inspect or change the request, call `next` (or not), adjust the response.
+public typealias Middleware = @Sendable (Request, Handler) throws -> Response
+
+/// Method + path patterns with named parameters: `/exams/:region/:exam`.
+public struct Router: Sendable {
+    struct Route: Sendable {
+        var method: HTTPMethod
+        var segments: [Segment]
+        var handler: Handler
+        var bodyLimit: Int?
+        var onLoop: Bool
+    }
+
+    enum Segment: Sendable, Equatable {
+        case literal(String)
+        case parameter(String)
+    }
+
+    /// The outcome of matching a request's method and path.
+    public enum Match: @unchecked Sendable {
+        case found(handler: Handler, parameters: [String: String], bodyLimit: Int?, onLoop: Bool)
+        case methodNotAllowed(allowed: [HTTPMethod])
+        case notFound
+        case badPath(String)
+    }
+
+    private var routes: [Route] = []
+    private var middleware: [Middleware] = []
+    private var prefix: [Segment] = []
+
+    public init() {}
+
+    /// Adds a route. `bodyLimit` overrides the server's default request body limit.
+    /// `onLoop` runs the handler on the event loop: only for handlers that never block.
+    public mutating func add(
+        _ method: HTTPMethod, _ pattern: String, bodyLimit: Int? = nil, onLoop: Bool = false,
+        _ handler: @escaping Handler
+    ) {
+        let wrapped = middleware.reversed().reduce(handler) { next, layer in { request in try layer(request, next) } }
+        routes.append(Route(method: method, segments: prefix + Self.segments(of: pattern), handler: wrapped, bodyLimit: bodyLimit, onLoop: onLoop))
+    }
+
+    public mutating func get(_ pattern: String, onLoop: Bool = false, _ handler: @escaping Handler) {
+        add(.GET, pattern, onLoop: onLoop, handler)
+    }
+
+    public mutating func post(_ pattern: String, bodyLimit: Int? = nil, _ handler: @escaping Handler) {
+        add(.POST, pattern, bodyLimit: bodyLimit, handler)
+    }
+
+    /// Adds routes under a path prefix, each wrapped in `middleware` (outermost first).
+    public mutating func group(_ prefix: String = "", middleware: [Middleware] = [], _ build: (inout Router) -> Void) {
+        var group = Router()
+        group.prefix = self.prefix + Self.segments(of: prefix)
+        group.middleware = self.middleware + middleware
+        build(&group)
+        routes += group.routes
+    }
+
+    /// Finds the route for a method and raw (percent-encoded) path. `HEAD` falls back to `GET`.
+    public func match(_ method: HTTPMethod, path: String) -> Match {
+        let decoded: [String]
+        switch Self.decodePath(path) {
+        case .success(let segments): decoded = segments
+        case .failure(let error): return .badPath(error.message)
+        }
+        var allowed: [HTTPMethod] = []
+        var getFallback: Match?
+        for route in routes where route.segments.count == decoded.count {
+            var parameters: [String: String] = [:]
+            var matched = true
+            for (segment, value) in zip(route.segments, decoded) {
+                switch segment {
+                case .literal(let literal): matched = literal == value
+                case .parameter(let name): parameters[name] = value; matched = !value.isEmpty
+                }
+                if !matched { break }
+            }
+            guard matched else { continue }
+            let found = Match.found(handler: route.handler, parameters: parameters, bodyLimit: route.bodyLimit, onLoop: route.onLoop)
+            if route.method == method { return found }
+            if method == .HEAD && route.method == .GET { getFallback = found }
+            allowed.append(route.method)
+            if route.method == .GET { allowed.append(.HEAD) }
+        }
+        if let getFallback { return getFallback }
+        if allowed.isEmpty { return .notFound }
+        return .methodNotAllowed(allowed: HTTPMethod.allCases.filter(allowed.contains))
+    }
+
+    /// Splits a raw path into decoded segments. An encoded `/`, a `.` or `..` segment, a bad
+    /// escape or invalid UTF-8 is refused: no path can name something outside its place.
+    static func decodePath(_ path: String) -> Result<[String], HTTPError> {
+        guard path.hasPrefix("/") else { return .failure(HTTPError(.badRequest, "the path must start with /")) }
+        var segments: [String] = []
+        for raw in path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst() {
+            let rawText = String(decoding: raw, as: UTF8.self)
+            guard let segment = PercentDecoding.decode(rawText) else {
+                return .failure(HTTPError(.badRequest, "the path holds a malformed %-escape or invalid UTF-8"))
+            }
+            if segment.contains("/") || segment.contains("\0") || segment.contains("\\") {
+                return .failure(HTTPError(.badRequest, "the path holds an encoded slash, backslash or NUL"))
+            }
+            if segment == "." || segment == ".." {
+                return .failure(HTTPError(.badRequest, "the path holds a . or .. segment"))
+            }
+            segments.append(segment)
+        }
+        // "/" is one empty segment; a trailing slash is another: "/a/" ≠ "/a".
+        return .success(segments)
+    }
+
+    static func segments(of pattern: String) -> [Segment] {
+        pattern.split(separator: "/", omittingEmptySubsequences: false).dropFirst().compactMap { piece in
+            if piece.hasPrefix(":") { return .parameter(String(piece.dropFirst())) }
+            return .literal(String(piece))
+        }.filter { $0 != .literal("") || pattern == "/" }
+    }
+}

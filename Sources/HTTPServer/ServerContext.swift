@@ -1,0 +1,47 @@
+/// What every event loop of one server shares: routes, files, limits, counters and workers.
+final class ServerContext: Sendable {
+    let configuration: ServerConfiguration
+    let router: Router
+    let staticFiles: StaticFiles
+    let metrics: ServerMetrics
+    let workers: WorkerPool
+    let errorResponder: @Sendable (HTTPError, RequestHead?) -> Response
+
+    init(
+        configuration: ServerConfiguration, router: Router, staticFiles: StaticFiles, metrics: ServerMetrics,
+        errorResponder: (@Sendable (HTTPError, RequestHead?) -> Response)?
+    ) {
+        self.configuration = configuration
+        self.router = router
+        self.staticFiles = staticFiles
+        self.metrics = metrics
+        self.workers = WorkerPool(threads: configuration.workers, capacity: configuration.queueCapacity)
+        self.errorResponder = errorResponder ?? { error, _ in
+            var response = Response.text(error.message + "\n", status: error.status)
+            for field in error.headers { response.headers.add(field.name, field.value) }
+            return response
+        }
+    }
+
+    /// Runs a handler and turns whatever it throws into a response.
+    func run(_ handler: Handler, _ request: Request) -> Response {
+        do {
+            return try handler(request)
+        } catch let error as HTTPError {
+            var response = errorResponder(error, request.head)
+            for field in error.headers where !response.headers.contains(field.name) { response.headers.add(field.name, field.value) }
+            return response
+        } catch {
+            logError("\(request.method.rawValue) \(request.path): \(error)")
+            return errorResponder(HTTPError(.internalServerError, "Something went wrong on our side. Please try again in a moment."), request.head)
+        }
+    }
+}
+
+/// Writes a line to standard error (errors only; the access log goes to standard output).
+func logError(_ message: String) {
+    var line = Array("error: \(message)\n".utf8)
+    line.withUnsafeMutableBytes { _ = write(2, $0.baseAddress, $0.count) }
+}
+
+import Glibc

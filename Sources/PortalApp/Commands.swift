@@ -1,0 +1,69 @@
+import Foundation
+import HTTPServer
+import PostgresClient
+
+/// The `portal` command line: `portal serve | migrate`.
+public enum Commands {
+    static let usage = """
+        usage: portal <command>
+
+          serve      serve HTTP (HOST, PORT; DATABASE_URL for the app role)
+          migrate    apply pending migrations (DATABASE_ADMIN_URL, the owner role)
+
+        """
+
+    /// Runs the command named by `arguments` and returns the process exit status.
+    public static func run(_ arguments: [String]) -> Int32 {
+        guard let command = arguments.first else {
+            FileHandle.standardError.write(Data(usage.utf8))
+            return 2
+        }
+        do {
+            let configuration = try PortalConfiguration.fromEnvironment()
+            switch command {
+            case "serve": try serve(configuration)
+            case "migrate": try migrate(configuration)
+            case "help", "--help", "-h": print(usage, terminator: "")
+            default:
+                FileHandle.standardError.write(Data("portal: unknown command \(command)\n\n\(usage)".utf8))
+                return 2
+            }
+            return 0
+        } catch {
+            FileHandle.standardError.write(Data("portal \(command): \(error)\n".utf8))
+            return 1
+        }
+    }
+
+    static func migrate(_ configuration: PortalConfiguration) throws {
+        guard let url = configuration.databaseAdminURL ?? configuration.databaseURL else {
+            throw ConfigurationError("set DATABASE_ADMIN_URL (the owner role) to migrate")
+        }
+        let migrator = try Migrator(directory: configuration.migrationsDirectory)
+        let connection = try PostgresConnection(url: url)
+        let applied = try migrator.migrate(connection)
+        print(applied.isEmpty ? "migrate: the database is up to date" : "migrate: applied \(applied.joined(separator: ", "))")
+    }
+
+    static func serve(_ configuration: PortalConfiguration) throws {
+        let application = PortalApplication(configuration: configuration)
+        if let database = application.database {
+            // A database whose history does not match the code must not be served.
+            let migrator = try Migrator(directory: configuration.migrationsDirectory)
+            do {
+                try database.withConnection { try migrator.verify($0) }
+            } catch let error as PostgresError where error.isConnectionFailure {
+                FileHandle.standardError.write(Data("serve: the database is not reachable yet (\(error.message)); /readyz answers 503 until it is\n".utf8))
+            }
+        } else {
+            FileHandle.standardError.write(Data("serve: DATABASE_URL is not set; only static files and health checks work\n".utf8))
+        }
+        let server = try application.makeServer()
+        try server.start()
+        print("Study Portal is serving on http://\(configuration.server.host):\(server.port)")
+        fflush(nil)
+        server.runUntilSignalled()
+        application.database?.shutdown()
+        print("serve: stopped")
+    }
+}

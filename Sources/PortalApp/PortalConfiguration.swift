@@ -1,0 +1,56 @@
+import Foundation
+import HTTPServer
+
+/// The portal's settings, read from the environment with defaults that work on a fresh checkout.
+public struct PortalConfiguration: Sendable {
+    /// The app role's connection (`portal_app`): what the server uses.
+    public var databaseURL: String?
+    /// The owner's connection: what migrations use.
+    public var databaseAdminURL: String?
+    public var migrationsDirectory = "migrations"
+    public var publicDirectory = "Public"
+    public var databaseConnections = 2 * System.coreCount + 4
+    public var server = ServerConfiguration()
+
+    public init() {}
+
+    /// Reads `DATABASE_URL`, `DATABASE_ADMIN_URL`, `HOST`, `PORT`, `WORKERS`, `EVENT_LOOPS`,
+    /// `MAX_CONNECTIONS`, `ACCESS_LOG` (on/off), `PUBLIC_DIR`, `MIGRATIONS_DIR`, `DB_POOL_SIZE`.
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> PortalConfiguration {
+        var configuration = PortalConfiguration()
+        func integer(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
+            guard let text = environment[name], !text.isEmpty else { return nil }
+            guard let value = Int(text), range.contains(value) else {
+                throw ConfigurationError("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(text)")
+            }
+            return value
+        }
+        configuration.databaseURL = environment["DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        configuration.databaseAdminURL = environment["DATABASE_ADMIN_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        if let host = environment["HOST"], !host.isEmpty { configuration.server.host = host }
+        if let port = try integer("PORT", in: 0...65535) { configuration.server.port = port }
+        if let workers = try integer("WORKERS", in: 1...1024) {
+            configuration.server.workers = workers
+            configuration.databaseConnections = workers
+        }
+        if let loops = try integer("EVENT_LOOPS", in: 1...256) { configuration.server.eventLoops = loops }
+        if let cap = try integer("MAX_CONNECTIONS", in: 1...1_000_000) { configuration.server.maxConnections = cap }
+        if let pool = try integer("DB_POOL_SIZE", in: 1...1000) { configuration.databaseConnections = pool }
+        if let log = environment["ACCESS_LOG"] {
+            switch log.lowercased() {
+            case "on", "1", "true", "": configuration.server.accessLog = true
+            case "off", "0", "false": configuration.server.accessLog = false
+            default: throw ConfigurationError("ACCESS_LOG must be on or off, not \(log)")
+            }
+        }
+        if let directory = environment["PUBLIC_DIR"], !directory.isEmpty { configuration.publicDirectory = directory }
+        if let directory = environment["MIGRATIONS_DIR"], !directory.isEmpty { configuration.migrationsDirectory = directory }
+        return configuration
+    }
+}
+
+/// A setting that cannot be used; the message says which and why.
+public struct ConfigurationError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,151 @@
+internal import CLibPQ
+import Foundation
+
+/// One connection to PostgreSQL. A connection serves one thread at a time; the pool hands it
+/// from thread to thread, never to two at once.
+///
+/// Every session is set to UTF-8, `DateStyle=ISO` and `TimeZone=UTC`, so values read the same
+/// whatever the server's defaults.
+public final class PostgresConnection: @unchecked Sendable {
+    private var handle: OpaquePointer?
+    private var preparedNames: [String: String] = [:]
+
+    /// Opens a connection from a `postgresql://` URL. `overrides` replace keywords of the URL
+    /// (for example `["dbname": "other"]`) without any string being spliced together.
+    public init(url: String, overrides: [String: String] = [:]) throws {
+        var parameters: [(String, String)] = [("dbname", url)]
+        parameters += overrides.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        parameters.append(("client_encoding", "UTF8"))
+        parameters.append(("options", "-c DateStyle=ISO,YMD -c TimeZone=UTC -c IntervalStyle=iso_8601 -c client_min_messages=warning"))
+        if overrides["connect_timeout"] == nil { parameters.append(("connect_timeout", "5")) }
+        if overrides["application_name"] == nil { parameters.append(("application_name", "portal")) }
+
+        let keywords = parameters.map { strdup($0.0) } + [nil]
+        let values = parameters.map { strdup($0.1) } + [nil]
+        defer {
+            keywords.forEach { free($0) }
+            values.forEach { free($0) }
+        }
+        let connection = keywords.map { UnsafePointer($0) }.withUnsafeBufferPointer { keywordBuffer in
+            values.map { UnsafePointer($0) }.withUnsafeBufferPointer { valueBuffer in
+                PQconnectdbParams(keywordBuffer.baseAddress, valueBuffer.baseAddress, 1)
+            }
+        }
+        guard let connection else {
+            throw PostgresError(kind: .connection, message: "out of memory opening a connection")
+        }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let message = String(cString: PQerrorMessage(connection)).trimmingCharacters(in: .whitespacesAndNewlines)
+            PQfinish(connection)
+            throw PostgresError(kind: .connection, message: message)
+        }
+        handle = connection
+    }
+
+    deinit { close() }
+
+    /// Closes the connection; later calls fail with a connection error.
+    public func close() {
+        if let handle { PQfinish(handle) }
+        handle = nil
+    }
+
+    /// Whether the connection is open and idle outside a transaction.
+    ///
+    /// Reads whatever the server sent meanwhile, so a connection whose server restarted or
+    /// ended it is noticed here rather than by the next query.
+    public var isHealthy: Bool {
+        guard let handle else { return false }
+        if PQconsumeInput(handle) == 0 { return false }
+        return PQstatus(handle) == CONNECTION_OK && PQtransactionStatus(handle) == PQTRANS_IDLE
+    }
+
+    /// Whether a transaction is open (or failed and not yet rolled back).
+    public var isInTransaction: Bool {
+        guard let handle else { return false }
+        let status = PQtransactionStatus(handle)
+        return status == PQTRANS_INTRANS || status == PQTRANS_INERROR
+    }
+
+    /// Whether the connection is broken beyond repair.
+    public var isBroken: Bool {
+        guard let handle else { return true }
+        return PQstatus(handle) != CONNECTION_OK
+    }
+
+    /// Runs a statement and returns its rows.
+    @discardableResult
+    public func query(_ sql: SQL) throws -> QueryResult {
+        guard let handle else { throw PostgresError(kind: .connection, message: "connection is closed") }
+        for binding in sql.bindings where binding?.text.utf8.contains(0) == true {
+            throw PostgresError(kind: .invalidParameter, message: "a parameter contains a NUL byte, which PostgreSQL text cannot hold")
+        }
+        let values = sql.bindings.map { $0.map { strdup($0.text) } ?? nil }
+        defer { values.forEach { free($0) } }
+        let result: OpaquePointer? = try values.map { UnsafePointer($0) }.withUnsafeBufferPointer { buffer in
+            if sql.isPrepared {
+                let name = try preparedName(for: sql, handle: handle)
+                return PQexecPrepared(handle, name, Int32(buffer.count), buffer.baseAddress, nil, nil, 0)
+            }
+            return PQexecParams(handle, sql.text, Int32(buffer.count), nil, buffer.baseAddress, nil, nil, 0)
+        }
+        return try check(result, handle: handle)
+    }
+
+    /// Runs a statement for its effect; returns the number of rows it touched.
+    @discardableResult
+    public func execute(_ sql: SQL) throws -> Int {
+        try query(sql).affectedRows
+    }
+
+    /// Runs `body` in a transaction: commits when it returns, rolls back when it throws.
+    public func withTransaction<Value>(_ body: (PostgresConnection) throws -> Value) throws -> Value {
+        try execute("BEGIN")
+        let value: Value
+        do {
+            value = try body(self)
+        } catch {
+            if !isBroken { _ = try? execute("ROLLBACK") }
+            throw error
+        }
+        try execute("COMMIT")
+        return value
+    }
+
+    /// Runs a trusted script of several statements with no parameters (migration files only).
+    func runScript(_ script: String) throws {
+        guard let handle else { throw PostgresError(kind: .connection, message: "connection is closed") }
+        try check(PQexec(handle, script), handle: handle)
+    }
+
+    private func preparedName(for sql: SQL, handle: OpaquePointer) throws -> String {
+        if let name = preparedNames[sql.text] { return name }
+        let name = "portal_\(preparedNames.count + 1)"
+        try check(PQprepare(handle, name, sql.text, Int32(sql.bindings.count), nil), handle: handle)
+        preparedNames[sql.text] = name
+        return name
+    }
+
+    @discardableResult
+    private func check(_ result: OpaquePointer?, handle: OpaquePointer) throws -> QueryResult {
+        guard let result else {
+            throw PostgresError(kind: .connection, message: String(cString: PQerrorMessage(handle)).trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+            return QueryResult(handle: result)
+        default:
+            func field(_ code: Character) -> String? {
+                guard let value = PQresultErrorField(result, Int32(code.asciiValue!)) else { return nil }
+                return String(cString: value)
+            }
+            let sqlState = field("C")
+            let message = field("M") ?? String(cString: PQresultErrorMessage(result)).trimmingCharacters(in: .whitespacesAndNewlines)
+            let error = PostgresError(
+                kind: PQstatus(handle) == CONNECTION_OK && sqlState != nil ? .server : .connection,
+                message: message, sqlState: sqlState, detail: field("D"), constraint: field("n"))
+            PQclear(result)
+            throw error
+        }
+    }
+}

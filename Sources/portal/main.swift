@@ -1,0 +1,4 @@
+import Foundation
+import PortalApp
+
+exit(Commands.run(Array(CommandLine.arguments.dropFirst())))
