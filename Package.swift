@@ -31,9 +31,11 @@ let package = Package(
         .target(name: "PortalApp", dependencies: ["HTTPServer", "PostgresClient"]),
         .executableTarget(name: "portal", dependencies: ["PortalApp"]),
 
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
-        .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient"]),
-        .testTarget(name: "PortalAppTests", dependencies: ["PortalApp", "HTTPServer", "PostgresClient"]),
+        // Shared by the tests: throwaway databases and a raw-socket HTTP client.
+        .target(name: "TestSupport", dependencies: ["PostgresClient"], path: "Tests/TestSupport"),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
+        .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "TestSupport"]),
+        .testTarget(name: "PortalAppTests", dependencies: ["PortalApp", "HTTPServer", "PostgresClient", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

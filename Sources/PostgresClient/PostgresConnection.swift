@@ -1,5 +1,6 @@
 internal import CLibPQ
 import Foundation
+import Glibc
 
 /// One connection to PostgreSQL. A connection serves one thread at a time; the pool hands it
 /// from thread to thread, never to two at once.
@@ -39,6 +40,9 @@ public final class PostgresConnection: @unchecked Sendable {
             PQfinish(connection)
             throw PostgresError(kind: .connection, message: message)
         }
+        // Server notices (and the FATAL a restarting server sends to idle sessions) are not
+        // printed: errors reach callers as thrown PostgresErrors instead.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
         handle = connection
     }
 
@@ -52,12 +56,14 @@ public final class PostgresConnection: @unchecked Sendable {
 
     /// Whether the connection is open and idle outside a transaction.
     ///
-    /// Reads whatever the server sent meanwhile, so a connection whose server restarted or
-    /// ended it is noticed here rather than by the next query.
+    /// An idle connection's socket has nothing to read; if it has (a FATAL message, the end
+    /// of the stream), the server ended the session, and that is noticed here rather than by
+    /// the next query.
     public var isHealthy: Bool {
-        guard let handle else { return false }
-        if PQconsumeInput(handle) == 0 { return false }
-        return PQstatus(handle) == CONNECTION_OK && PQtransactionStatus(handle) == PQTRANS_IDLE
+        guard let handle, PQstatus(handle) == CONNECTION_OK, PQtransactionStatus(handle) == PQTRANS_IDLE else { return false }
+        var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+        let ready = poll(&descriptor, 1, 0)
+        return ready == 0
     }
 
     /// Whether a transaction is open (or failed and not yet rolled back).

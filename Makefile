@@ -1,0 +1,25 @@
+# The two commands: `make run` and `make test`. Everything they need is installed and started
+# by the scripts they call.
+.PHONY: run test build fuzz bench-http db-stop clean
+
+run:
+	scripts/run.sh
+
+test:
+	scripts/test.sh
+
+build:
+	scripts/deps.sh
+	swift build --explicit-target-dependency-import-check error
+
+fuzz:
+	scripts/fuzz.sh 60
+
+bench-http:
+	Benchmarks/http.sh
+
+db-stop:
+	scripts/pg.sh stop "$$(scripts/data-dir.sh)/dev-pg"
+
+clean:
+	swift package clean

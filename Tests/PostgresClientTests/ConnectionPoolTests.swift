@@ -1,0 +1,111 @@
+import Foundation
+import PostgresClient
+import TestSupport
+import Testing
+
+@Suite("Connection pool")
+struct ConnectionPoolTests {
+    @Test("an exhausted pool answers with a timeout error instead of hanging")
+    func exhaustionTimesOut() throws {
+        let database = try TestDatabase()
+        let pool = database.appPool(maxConnections: 1, checkoutTimeout: .milliseconds(300))
+        let started = Date()
+        let error = try pool.withConnection { _ in
+            #expect(throws: PostgresError.self) { try pool.withConnection { _ in () } }
+        }
+        _ = error
+        let failure = #expect(throws: PostgresError.self) {
+            try pool.withConnection { _ in try pool.withConnection { _ in () } }
+        }
+        #expect(failure?.kind == .poolTimeout)
+        #expect(Date().timeIntervalSince(started) < 5)
+        // Once the holder returns its connection, checkouts work again.
+        try pool.withConnection { try $0.query("SELECT 1") }
+    }
+
+    @Test("a connection returned inside a transaction is rolled back before reuse")
+    func openTransactionIsReset() throws {
+        let database = try TestDatabase()
+        let admin = try database.adminConnection()
+        try admin.execute("CREATE TABLE marks (n int)")
+        try admin.execute("GRANT SELECT, INSERT ON marks TO portal_app")
+        let pool = database.appPool(maxConnections: 1)
+        try pool.withConnection { connection in
+            try connection.execute("BEGIN")
+            try connection.execute("INSERT INTO marks VALUES (1)")
+        }
+        let count = try pool.withConnection { try $0.query("SELECT count(*) AS n FROM marks").first!.decode("n", as: Int.self) }
+        #expect(count == 0)
+        try pool.withConnection { connection in
+            try connection.execute("BEGIN")
+            _ = try? connection.execute("SELECT 1/0")  // leaves the transaction failed
+        }
+        try pool.withConnection { try $0.query("SELECT 1") }
+    }
+
+    @Test("the per-request setting is gone for the next transaction on the same connection")
+    func requestContextDoesNotLeak() throws {
+        let database = try TestDatabase(migrated: true)
+        let pool = database.appPool(maxConnections: 1)
+        let student = UUID()
+        let seen = try pool.withRequestContext(userID: student.uuidString, role: "student") { connection in
+            try connection.query("SELECT app_user_id() AS id, app_role() AS role").first!
+        }
+        #expect(try seen.decode("id", as: UUID?.self) == student)
+        #expect(try seen.decode("role", as: String.self) == "student")
+        let after = try pool.withTransaction { connection in
+            try connection.query("SELECT app_user_id() AS id, app_role() AS role").first!
+        }
+        #expect(try after.decode("id", as: UUID?.self) == nil)
+        #expect(try after.decode("role", as: String.self) == "anonymous")
+        #expect(pool.statistics.open == 1)
+    }
+
+    @Test("after the cluster restarts, the next checkout works")
+    func recoversAfterRestart() throws {
+        let cluster = try PrivateCluster()
+        defer { cluster.destroy() }
+        let pool = ConnectionPool(.init(url: cluster.appURL, maxConnections: 2, checkoutTimeout: .seconds(10)))
+        let before = try pool.withConnection { try $0.query("SELECT pg_backend_pid() AS pid").first!.decode("pid", as: Int.self) }
+        try cluster.restart()
+        let after = try pool.withConnection { try $0.query("SELECT pg_backend_pid() AS pid").first!.decode("pid", as: Int.self) }
+        #expect(after != before)
+        // A connection that breaks in the middle of use is replaced too.
+        _ = try? pool.withConnection { connection in
+            try cluster.restart()
+            return try connection.query("SELECT 1")
+        }
+        try pool.withConnection { try $0.query("SELECT 1") }
+    }
+}
+
+/// A PostgreSQL cluster of its own, for a test that restarts it without disturbing others.
+final class PrivateCluster {
+    let directory: String
+    let appURL: String
+
+    init() throws {
+        let base = ProcessInfo.processInfo.environment["PORTAL_DATA_DIR"] ?? NSTemporaryDirectory()
+        directory = base + "/restart-test-" + UUID().uuidString.prefix(8).lowercased()
+        try Self.script("start", directory)
+        let env = try String(contentsOfFile: directory + "/env", encoding: .utf8)
+        guard let line = env.split(separator: "\n").first(where: { $0.hasPrefix("DATABASE_URL=") }) else {
+            throw TestEnvironmentError("scripts/pg.sh wrote no DATABASE_URL")
+        }
+        appURL = String(line.dropFirst("DATABASE_URL=".count))
+    }
+
+    func restart() throws { try Self.script("restart", directory) }
+
+    func destroy() {
+        try? Self.script("stop", directory)
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    static func script(_ command: String, _ directory: String) throws {
+        let status = runCommand(["/bin/bash", TestPaths.repository + "/scripts/pg.sh", command, directory])
+        guard status == 0 else {
+            throw TestEnvironmentError("scripts/pg.sh \(command) failed with status \(status)")
+        }
+    }
+}

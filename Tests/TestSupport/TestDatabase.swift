@@ -1,0 +1,68 @@
+import Foundation
+import PostgresClient
+
+/// A fresh database for one test, created on the test cluster and dropped afterwards.
+///
+/// `make test` starts the cluster and sets `PORTAL_TEST_ADMIN_URL` (the owner role) and
+/// `PORTAL_TEST_APP_URL` (the `portal_app` role).
+public final class TestDatabase: @unchecked Sendable {
+    public let name: String
+    public let adminURL: String
+    public let appURL: String
+    private let identifier: PostgresIdentifier
+
+    /// Creates an empty database; `migrated` applies the repository's migrations to it.
+    public init(migrated: Bool = false, migrationsDirectory: String? = nil) throws {
+        guard let adminURL = ProcessInfo.processInfo.environment["PORTAL_TEST_ADMIN_URL"],
+              let appURL = ProcessInfo.processInfo.environment["PORTAL_TEST_APP_URL"]
+        else { throw TestEnvironmentError("PORTAL_TEST_ADMIN_URL and PORTAL_TEST_APP_URL are not set: run the tests with `make test`") }
+        self.adminURL = adminURL
+        self.appURL = appURL
+        name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(20)
+        identifier = PostgresIdentifier(name)!
+        let maintenance = try PostgresConnection(url: adminURL)
+        try maintenance.execute("CREATE DATABASE \(identifier: identifier)")
+        if migrated {
+            let migrator = try Migrator(directory: migrationsDirectory ?? TestPaths.repository + "/migrations")
+            try migrator.migrate(try adminConnection())
+        }
+    }
+
+    deinit { drop() }
+
+    /// A connection as the owner role.
+    public func adminConnection() throws -> PostgresConnection {
+        try PostgresConnection(url: adminURL, overrides: ["dbname": name])
+    }
+
+    /// A connection as the app role (`portal_app`), which row-level security applies to.
+    public func appConnection() throws -> PostgresConnection {
+        try PostgresConnection(url: appURL, overrides: ["dbname": name])
+    }
+
+    /// A pool of app-role connections.
+    public func appPool(maxConnections: Int = 4, checkoutTimeout: Duration = .seconds(5)) -> ConnectionPool {
+        ConnectionPool(.init(url: appURL, overrides: ["dbname": name], maxConnections: maxConnections, checkoutTimeout: checkoutTimeout))
+    }
+
+    /// Drops the database, ending any connection still open on it.
+    public func drop() {
+        guard let maintenance = try? PostgresConnection(url: adminURL) else { return }
+        _ = try? maintenance.execute("DROP DATABASE IF EXISTS \(identifier: identifier) WITH (FORCE)")
+    }
+}
+
+/// The test run was started without what it needs; the message says how to start it.
+public struct TestEnvironmentError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Paths inside the repository, wherever the tests run from.
+public enum TestPaths {
+    /// The repository's root folder.
+    public static var repository: String {
+        if let root = ProcessInfo.processInfo.environment["PORTAL_TEST_ROOT"] { return root }
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    }
+}

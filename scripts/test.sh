@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Everything the tests need, then all the tests: the packages, a private PostgreSQL cluster
+# (stopped again at the end), the build with the target boundaries enforced, the Swift tests
+# and a bounded fuzzing run of the request parser. Ends with "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+started=$(date +%s)
+
+scripts/deps.sh || exit 1
+data=$(scripts/data-dir.sh) || exit 1
+export PORTAL_DATA_DIR="$data"
+
+cluster=""
+if [ -z "${PORTAL_TEST_ADMIN_URL:-}" ]; then
+    cluster="$data/test-pg"
+    scripts/pg.sh start "$cluster" || exit 1
+    trap 'scripts/pg.sh stop "$cluster"' EXIT
+    # shellcheck disable=SC1091
+    set -a; . "$cluster/env"; set +a
+    export PORTAL_TEST_ADMIN_URL="$DATABASE_ADMIN_URL" PORTAL_TEST_APP_URL="$DATABASE_URL"
+    unset DATABASE_URL DATABASE_ADMIN_URL
+fi
+export PORTAL_TEST_ROOT="$root"
+
+echo "== build"
+swift build --build-tests --explicit-target-dependency-import-check error 2>&1 | grep -v "^\[" || true
+if [ "${PIPESTATUS[0]}" -ne 0 ]; then
+    echo "build failed"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+
+passed=0
+failed=0
+log="$data/swift-test.log"
+echo "== swift test"
+swift test --skip-build 2>&1 | tee "$log" | grep -E "^(✘|􀢄)|failed|error:|Test run with|Executed" || true
+suite_passed=$(grep -cE "^(✔|􁁛) Test .* passed" "$log" || true)
+suite_failed=$(grep -cE "^(✘|􀢄) Test .* failed" "$log" || true)
+if ! grep -qE "Test run with [0-9]+ tests? .*passed" "$log"; then
+    [ "$suite_failed" -eq 0 ] && suite_failed=1
+fi
+passed=$((passed + suite_passed))
+failed=$((failed + suite_failed))
+
+echo "== fuzz the request parser"
+if scripts/fuzz.sh "${FUZZ_SECONDS:-60}"; then
+    passed=$((passed + 1))
+else
+    failed=$((failed + 1))
+fi
+
+echo "== summary ($(( $(date +%s) - started )) s)"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
