@@ -61,6 +61,7 @@ public struct RequestParser: Sendable {
         // Empty lines before a request line are ignored (RFC 9112 §2.2).
         var start = 0
         while start + 1 < buffer.count, buffer[start] == 13, buffer[start + 1] == 10 { start += 2 }
+        if start > 64 { throw .bad("too many empty lines before the request line") }
         if start > 0 && start + 1 >= buffer.count && buffer.count > 0 && buffer[buffer.count - 1] == 13 {
             return nil
         }

@@ -1,0 +1,45 @@
+import HTTPServer
+import Testing
+
+@Suite("Forms, multipart and cookies")
+struct BodyParsingTests {
+    @Test("url-encoded forms decode plus signs, escapes and repeated names")
+    func urlEncoded() {
+        let form = FormFields(urlEncoded: "name=Ada+Lovelace&city=K%C3%B6ln&tag=a&tag=b&empty=&bad=%zz")
+        #expect(form["name"] == "Ada Lovelace")
+        #expect(form["city"] == "Köln")
+        #expect(form.values("tag") == ["a", "b"])
+        #expect(form["empty"] == "")
+        #expect(form["bad"] == nil)
+    }
+
+    @Test("multipart bodies split into fields and files")
+    func multipart() throws {
+        let body = Array((
+            "--XyZ\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\n日本語\r\n"
+                + "--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"exam.json\"\r\nContent-Type: application/json\r\n\r\n{\"a\":1}\r\n"
+                + "--XyZ--\r\n").utf8)
+        let parts = try Multipart.parse(body: body, contentType: "multipart/form-data; boundary=XyZ")
+        #expect(parts.count == 2)
+        #expect(parts[0].name == "title")
+        #expect(String(decoding: parts[0].data, as: UTF8.self) == "日本語")
+        #expect(parts[1].filename == "exam.json")
+        #expect(parts[1].contentType == "application/json")
+        #expect(String(decoding: parts[1].data, as: UTF8.self) == "{\"a\":1}")
+    }
+
+    @Test("a multipart body without its closing boundary is a 400")
+    func truncatedMultipart() {
+        let body = Array("--XyZ\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nvalue".utf8)
+        #expect(throws: HTTPError.self) { try Multipart.parse(body: body, contentType: "multipart/form-data; boundary=XyZ") }
+        #expect(throws: HTTPError.self) { try Multipart.parse(body: body, contentType: "multipart/form-data") }
+    }
+
+    @Test("cookies parse leniently: junk is skipped, never an error")
+    func cookies() {
+        let cookies = Cookies.parse(["session=abc; theme=\"dark\"; junk; =novalue; session=second", String(repeating: "x", count: 10_000)])
+        #expect(cookies["session"] == "abc")
+        #expect(cookies["theme"] == "dark")
+        #expect(cookies.count == 2)
+    }
+}

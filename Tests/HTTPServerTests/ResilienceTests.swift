@@ -1,0 +1,147 @@
+import Foundation
+import HTTPServer
+import TestSupport
+import Testing
+
+@Suite("Slow, greedy and many clients")
+struct ResilienceTests {
+    @Test("a head that dribbles in too slowly is cut off with 408 (slowloris)")
+    func slowHeadIsCutOff() throws {
+        let server = try TestServer { $0.headerTimeout = .seconds(1) }
+        let client = try server.client(timeout: 6)
+        let started = Date()
+        client.send("GET /hello HTTP/1.1\r\nHost: a\r\nX-Slow: ")
+        let response = try #require(client.readResponse())
+        #expect(response.status == 408)
+        #expect(client.isClosedByPeer())
+        #expect(Date().timeIntervalSince(started) < 5)
+    }
+
+    @Test("an idle keep-alive connection is closed after the idle timeout")
+    func idleConnectionCloses() throws {
+        let server = try TestServer { $0.idleTimeout = .seconds(1) }
+        let client = try server.client(timeout: 6)
+        client.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(try #require(client.readResponse()).status == 200)
+        let started = Date()
+        #expect(client.isClosedByPeer())
+        #expect(Date().timeIntervalSince(started) < 5)
+    }
+
+    @Test("a body that stops arriving is abandoned with 408")
+    func stalledBody() throws {
+        let server = try TestServer { $0.bodyTimeout = .seconds(1) }
+        let client = try server.client(timeout: 6)
+        client.send("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\nabc")
+        #expect(try #require(client.readResponse()).status == 408)
+        #expect(client.isClosedByPeer())
+    }
+
+    @Test("a client that stops reading a large response is dropped")
+    func nonReadingClientIsDropped() throws {
+        let server = try TestServer { $0.writeTimeout = .seconds(1) }
+        let client = try server.client(timeout: 1)
+        var small: Int32 = 4096
+        setsockopt(client.fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+        client.send("GET /big.bin HTTP/1.1\r\nHost: a\r\n\r\n")
+        // Read nothing; the server should give up and close within a few seconds.
+        var open = true
+        for _ in 0..<40 where open {
+            Thread.sleep(forTimeInterval: 0.25)
+            open = server.server.metrics.currentConnections > 0
+        }
+        #expect(!open)
+    }
+
+    @Test("beyond the connection cap new connections get 503 and those being served are undisturbed")
+    func connectionCap() throws {
+        let server = try TestServer { $0.maxConnections = 2 }
+        let first = try server.client()
+        let second = try server.client()
+        first.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(try #require(first.readResponse()).status == 200)
+        second.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(try #require(second.readResponse()).status == 200)
+        let third = try server.client()
+        let refused = try #require(third.readResponse())
+        #expect(refused.status == 503)
+        #expect(third.isClosedByPeer())
+        first.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(try #require(first.readResponse()).status == 200)
+        #expect(server.server.metrics.rejectedConnections == 1)
+    }
+
+    @Test("when the worker queue is full the answer is 503 with Retry-After, at once")
+    func queueFull() throws {
+        let server = try TestServer { $0.workers = 1; $0.queueCapacity = 1 }
+        let busy = try server.client()
+        busy.send("GET /block HTTP/1.1\r\nHost: a\r\n\r\n")
+        Thread.sleep(forTimeInterval: 0.2)
+        let queued = try server.client()
+        queued.send("GET /block HTTP/1.1\r\nHost: a\r\n\r\n")
+        Thread.sleep(forTimeInterval: 0.2)
+        let rejected = try server.client()
+        rejected.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+        let response = try #require(rejected.readResponse())
+        #expect(response.status == 503)
+        #expect(response.header("Retry-After") == "1")
+        // Handlers on the loop still answer while the workers are busy.
+        rejected.send("GET /fast HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(try #require(rejected.readResponse()).bodyText == "fast")
+        server.gate.signal()
+        server.gate.signal()
+        #expect(try #require(busy.readResponse()).bodyText == "unblocked")
+        #expect(try #require(queued.readResponse()).bodyText == "unblocked")
+    }
+
+    @Test("1,000 concurrent keep-alive connections are all answered correctly")
+    func thousandConnections() throws {
+        let server = try TestServer()
+        let clients = try (0..<1000).map { _ in try server.client(timeout: 20) }
+        for (index, client) in clients.enumerated() {
+            client.send("GET /exams/r\(index)/e\(index) HTTP/1.1\r\nHost: a\r\n\r\n")
+        }
+        var correct = 0
+        for (index, client) in clients.enumerated() {
+            if client.readResponse()?.bodyText == "r\(index)|e\(index)" { correct += 1 }
+        }
+        #expect(correct == 1000)
+        // And they are still open for a second round.
+        for client in clients { client.send("GET /fast HTTP/1.1\r\nHost: a\r\n\r\n") }
+        #expect(clients.allSatisfy { $0.readResponse()?.bodyText == "fast" })
+    }
+
+    @Test("shutdown lets in-flight requests finish, then stops accepting and exits")
+    func shutdownDrains() throws {
+        let server = try TestServer()
+        let inFlight = try server.client()
+        let idle = try server.client()
+        idle.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(try #require(idle.readResponse()).status == 200)
+        inFlight.send("GET /slow HTTP/1.1\r\nHost: a\r\n\r\n")
+        Thread.sleep(forTimeInterval: 0.1)
+        let started = Date()
+        server.server.shutdown()
+        let response = try #require(inFlight.readResponse())
+        #expect(response.bodyText == "slow")
+        #expect(response.header("Connection") == "close")
+        #expect(idle.isClosedByPeer())
+        server.server.waitUntilStopped()
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(throws: (any Error).self) { try server.client() }
+    }
+
+    @Test("metrics count requests by status class and expose the histogram")
+    func metrics() throws {
+        let server = try TestServer()
+        let client = try server.client()
+        client.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\nGET /nowhere HTTP/1.1\r\nHost: a\r\n\r\n")
+        _ = client.readResponse()
+        _ = client.readResponse()
+        let text = server.server.metrics.prometheusText()
+        #expect(text.contains("http_requests_total{code=\"2xx\"} 1"))
+        #expect(text.contains("http_requests_total{code=\"4xx\"} 1"))
+        #expect(text.contains("http_request_duration_seconds_count 2"))
+        #expect(text.contains("http_open_connections 1"))
+    }
+}
