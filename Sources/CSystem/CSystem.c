@@ -5,6 +5,9 @@
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/sendfile.h>
 
 static volatile int shutdown_event_fd = -1;
 
@@ -111,4 +114,39 @@ int csystem_peer_address(int fd, char *buffer, int length) {
         return inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&storage)->sin6_addr, buffer, (socklen_t)length) ? 0 : -1;
     }
     return -1;
+}
+
+int csystem_memory_file(const char *name, const void *bytes, size_t length) {
+    // An unlinked file in the temporary folder: sendfile from the page cache of a regular
+    // file is what the kernel optimises best. memfd is the fallback.
+    const char *folder = getenv("TMPDIR");
+    int fd = open(folder && *folder ? folder : "/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd < 0) fd = memfd_create(name, MFD_CLOEXEC);
+    if (fd < 0) return -1;
+    size_t written = 0;
+    while (written < length) {
+        ssize_t n = write(fd, (const char *)bytes + written, length - written);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            close(fd);
+            return -1;
+        }
+        written += (size_t)n;
+    }
+    return fd;
+}
+
+ssize_t csystem_sendfile(int socket_fd, int file_fd, long *offset, size_t count) {
+    off_t position = (off_t)*offset;
+    ssize_t sent = sendfile(socket_fd, file_fd, &position, count);
+    *offset = (long)position;
+    return sent;
+}
+
+ssize_t csystem_writev_more(int fd, const struct iovec *vectors, int count) {
+    struct msghdr message;
+    memset(&message, 0, sizeof message);
+    message.msg_iov = (struct iovec *)vectors;
+    message.msg_iovlen = (size_t)count;
+    return sendmsg(fd, &message, MSG_MORE | MSG_NOSIGNAL);
 }

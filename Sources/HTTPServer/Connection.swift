@@ -46,7 +46,20 @@ final class Connection {
     private var closeAfterWrite = false
     private var closed = false
 
-    private var output: [[UInt8]] = []
+    /// What is waiting to be written: bytes, or a range of an in-memory file for sendfile.
+    private enum Chunk {
+        case bytes([UInt8])
+        case file(MemoryFile, offset: Int)
+
+        var remaining: Int {
+            switch self {
+            case .bytes(let bytes): bytes.count
+            case .file(let file, let offset): file.length - offset
+            }
+        }
+    }
+
+    private var output: [Chunk] = []
     private var outputOffset = 0
     private var pendingBytes = 0
     private var lastWriteProgress: UInt64 = 0
@@ -203,7 +216,11 @@ final class Connection {
         parser.reset()
         switch target {
         case .staticFile:
-            respond(context.staticFiles.response(for: head) ?? context.errorResponder(HTTPError(.notFound, "There is nothing at this address."), head))
+            if let (response, memoryFile) = context.staticFiles.lookup(head) {
+                respond(response, memoryFile: memoryFile)
+            } else {
+                respond(errorResponse(HTTPError(.notFound, "There is nothing at this address."), head: head))
+            }
         case .error(let error):
             respond(errorResponse(error, head: head))
         case .handler(let handler, let parameters, let onLoop):
@@ -253,7 +270,7 @@ final class Connection {
         flush()
     }
 
-    private func respond(_ response: Response, method: String? = nil, path: String? = nil) {
+    private func respond(_ response: Response, method: String? = nil, path: String? = nil, memoryFile: MemoryFile? = nil) {
         let head = self.head
         let version = head?.version ?? .http1_1
         let keepAlive = (head?.keepAlive ?? false) && !closeAfterWrite && !loop.stopping && !peerClosed
@@ -264,7 +281,12 @@ final class Connection {
             enqueue(headBytes)
             let code = response.status.code
             if head?.method != .HEAD, code != 304, code != 204, !body.isEmpty {
-                enqueue(body)
+                if let memoryFile {
+                    output.append(.file(memoryFile, offset: 0))
+                    pendingBytes += memoryFile.length
+                } else {
+                    enqueue(body)
+                }
                 bytesSent = body.count
             }
             if !keepAlive { closeAfterWrite = true }
@@ -323,7 +345,7 @@ final class Connection {
 
     private func enqueue(_ bytes: [UInt8]) {
         if pendingBytes == 0 { lastWriteProgress = System.monotonicNanos() }
-        output.append(bytes)
+        output.append(.bytes(bytes))
         pendingBytes += bytes.count
     }
 
@@ -356,21 +378,32 @@ final class Connection {
         updateInterest()
     }
 
+    /// Writes from the front of the queue: consecutive byte chunks with one writev, a file
+    /// chunk with sendfile. Returns what the system call returned.
     private func writeSome() -> Int {
-        let count = min(output.count, 16)
-        var vectors = [iovec](repeating: iovec(), count: count)
-        return withExtendedLifetime(output) {
-            var pinned: [UnsafeRawBufferPointer] = []
-            pinned.reserveCapacity(count)
-            for index in 0..<count {
-                output[index].withUnsafeBytes { pinned.append($0) }
+        if case .file(let file, let offset) = output[0] {
+            var position = offset
+            let sent = csystem_sendfile(fd, file.fd, &position, file.length - offset)
+            if sent > 0 {
+                output[0] = .file(file, offset: position)
             }
-            for index in 0..<count {
-                let base = pinned[index]
+            return sent
+        }
+        var buffers: [[UInt8]] = []
+        for chunk in output.prefix(16) {
+            guard case .bytes(let bytes) = chunk else { break }
+            buffers.append(bytes)
+        }
+        let fileFollows = output.count > buffers.count
+        var vectors = [iovec](repeating: iovec(), count: buffers.count)
+        return withExtendedLifetime(buffers) {
+            for index in 0..<buffers.count {
                 let offset = index == 0 ? outputOffset : 0
-                vectors[index] = iovec(iov_base: UnsafeMutableRawPointer(mutating: base.baseAddress! + offset), iov_len: base.count - offset)
+                buffers[index].withUnsafeBytes { base in
+                    vectors[index] = iovec(iov_base: UnsafeMutableRawPointer(mutating: base.baseAddress! + offset), iov_len: base.count - offset)
+                }
             }
-            return writev(fd, vectors, Int32(count))
+            return fileFollows ? csystem_writev_more(fd, vectors, Int32(buffers.count)) : writev(fd, vectors, Int32(buffers.count))
         }
     }
 
@@ -378,14 +411,21 @@ final class Connection {
         var remaining = written
         pendingBytes -= written
         while remaining > 0 {
-            let available = output[0].count - outputOffset
-            if remaining >= available {
-                remaining -= available
-                output.removeFirst()
-                outputOffset = 0
-            } else {
-                outputOffset += remaining
+            switch output[0] {
+            case .file(let file, let offset):
+                // sendfile already moved the offset in the chunk itself.
+                if offset >= file.length { output.removeFirst() }
                 remaining = 0
+            case .bytes(let bytes):
+                let available = bytes.count - outputOffset
+                if remaining >= available {
+                    remaining -= available
+                    output.removeFirst()
+                    outputOffset = 0
+                } else {
+                    outputOffset += remaining
+                    remaining = 0
+                }
             }
         }
     }

@@ -1,3 +1,4 @@
+import CSystem
 import Foundation
 
 /// The files of a folder (`Public/`), read into memory once and answered from the event loop.
@@ -11,7 +12,21 @@ public struct StaticFiles: Sendable {
     struct Representation: Sendable {
         var body: [UInt8]
         var etag: String
+        /// A large body is also kept in an in-memory file so the loop can `sendfile` it
+        /// without copying it through user space on every request.
+        var memoryFile: MemoryFile?
+
+        init(body: [UInt8], etag: String) {
+            self.body = body
+            self.etag = etag
+            if body.count >= StaticFiles.sendfileThreshold {
+                memoryFile = MemoryFile(body)
+            }
+        }
     }
+
+    /// Bodies at least this large are sent with `sendfile`.
+    static let sendfileThreshold = 64 * 1024
 
     struct File: Sendable {
         var contentType: String
@@ -58,6 +73,11 @@ public struct StaticFiles: Sendable {
 
     /// Answers a GET or HEAD for `path`, or nil when no file is there.
     public func response(for head: RequestHead) -> Response? {
+        lookup(head)?.response
+    }
+
+    /// The response and, for a large body, the in-memory file to send it from.
+    func lookup(_ head: RequestHead) -> (response: Response, memoryFile: MemoryFile?)? {
         guard let file = files[head.path] else { return nil }
         var representation = file.identity
         var headers: HTTPHeaders = ["Content-Type": file.contentType, "Cache-Control": file.cacheControl]
@@ -70,9 +90,9 @@ public struct StaticFiles: Sendable {
         }
         headers.add("ETag", representation.etag)
         if let match = head.headers["If-None-Match"], Self.matches(match, etag: representation.etag) {
-            return Response(status: .notModified, headers: headers, body: .bytes([]))
+            return (Response(status: .notModified, headers: headers, body: .bytes([])), nil)
         }
-        return Response(status: .ok, headers: headers, body: .bytes(representation.body))
+        return (Response(status: .ok, headers: headers, body: .bytes(representation.body)), representation.memoryFile)
     }
 
     static func matches(_ ifNoneMatch: String, etag: String) -> Bool {
@@ -145,4 +165,20 @@ public struct StaticFiles: Sendable {
         }
         return String(hash, radix: 16) + "-" + String(bytes.count, radix: 16)
     }
+}
+
+/// An anonymous in-memory file (memfd) holding a static body; closed when the last copy of the
+/// files set is gone.
+final class MemoryFile: Sendable {
+    let fd: Int32
+    let length: Int
+
+    init?(_ bytes: [UInt8]) {
+        let fd = bytes.withUnsafeBytes { csystem_memory_file("static", $0.baseAddress, $0.count) }
+        guard fd >= 0 else { return nil }
+        self.fd = fd
+        length = bytes.count
+    }
+
+    deinit { close(fd) }
 }

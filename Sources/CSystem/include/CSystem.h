@@ -41,6 +41,17 @@ static const uint32_t csystem_epollerr = EPOLLERR;
 static const uint32_t csystem_epollhup = EPOLLHUP;
 static const uint32_t csystem_epollrdhup = EPOLLRDHUP;
 
+/// Creates an anonymous in-memory file holding `bytes`, for zero-copy `sendfile` of large
+/// static files. Returns the fd or -1.
+int csystem_memory_file(const char *name, const void *bytes, size_t length);
+
+/// Sends up to `count` bytes of `file_fd` from `*offset` to `socket_fd`, advancing `*offset`.
+ssize_t csystem_sendfile(int socket_fd, int file_fd, long *offset, size_t count);
+
+/// writev that tells the kernel more data follows at once (MSG_MORE), so a response head is
+/// sent in the same segments as the file body after it rather than as a packet of its own.
+ssize_t csystem_writev_more(int fd, const struct iovec *vectors, int count);
+
 /// Writes the peer's IP address of a connected socket into `buffer` (at least 64 bytes).
 int csystem_peer_address(int fd, char *buffer, int length);
 
