@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "CSystem.h"
 #include <arpa/inet.h>
+#include <pthread.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -36,6 +37,13 @@ int csystem_install_shutdown_signals(int event_fd) {
     action.sa_flags = SA_RESTART;
     if (sigaction(SIGTERM, &action, NULL) != 0) return -1;
     if (sigaction(SIGINT, &action, NULL) != 0) return -1;
+    // A parent may have started us with these signals blocked (a thread pool's mask is
+    // inherited through fork and exec); unblock them so a stop request always arrives.
+    sigset_t stop_signals;
+    sigemptyset(&stop_signals);
+    sigaddset(&stop_signals, SIGTERM);
+    sigaddset(&stop_signals, SIGINT);
+    pthread_sigmask(SIG_UNBLOCK, &stop_signals, NULL);
     return 0;
 }
 

@@ -8,10 +8,13 @@ public final class PortalApplication: Sendable {
     public let database: ConnectionPool?
     public let metrics = ServerMetrics()
 
-    public init(configuration: PortalConfiguration) {
+    /// `databaseOverrides` replace keywords of `DATABASE_URL` (tests point it at their own database).
+    public init(configuration: PortalConfiguration, databaseOverrides: [String: String] = [:]) {
         self.configuration = configuration
         database = configuration.databaseURL.map {
-            ConnectionPool(.init(url: $0, maxConnections: configuration.databaseConnections, checkoutTimeout: .seconds(5)))
+            ConnectionPool(.init(
+                url: $0, overrides: databaseOverrides, maxConnections: configuration.databaseConnections,
+                checkoutTimeout: .seconds(5)))
         }
     }
 

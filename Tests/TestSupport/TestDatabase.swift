@@ -30,6 +30,19 @@ public final class TestDatabase: @unchecked Sendable {
 
     deinit { drop() }
 
+    /// `DATABASE_ADMIN_URL` pointing at this database (the test cluster's URLs end in `/portal`).
+    public var adminDatabaseURL: String { Self.replacingDatabase(in: adminURL, with: name) }
+
+    /// `DATABASE_URL` pointing at this database.
+    public var appDatabaseURL: String { Self.replacingDatabase(in: appURL, with: name) }
+
+    private static func replacingDatabase(in url: String, with database: String) -> String {
+        let withoutQuery = url.split(separator: "?", maxSplits: 1)
+        let base = withoutQuery[0]
+        let prefix = base[..<(base.lastIndex(of: "/") ?? base.endIndex)]
+        return prefix + "/" + database + (withoutQuery.count > 1 ? "?" + withoutQuery[1] : "")
+    }
+
     /// A connection as the owner role.
     public func adminConnection() throws -> PostgresConnection {
         try PostgresConnection(url: adminURL, overrides: ["dbname": name])

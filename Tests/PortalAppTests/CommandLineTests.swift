@@ -1,0 +1,94 @@
+import Foundation
+import Glibc
+import PostgresClient
+import TestSupport
+import Testing
+
+/// The `portal` binary itself, as `make run` uses it: migrate, then serve until SIGTERM.
+@Suite("portal migrate and serve")
+struct CommandLineTests {
+    static var binary: String { TestPaths.repository + "/.build/debug/portal" }
+
+    /// Starts `portal` with extra environment; its output goes to a file.
+    private func spawn(_ arguments: [String], environment: [String: String], output: String) throws -> pid_t {
+        var merged = ProcessInfo.processInfo.environment
+        for (key, value) in environment { merged[key] = value }
+        let env = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let argv = ([Self.binary] + arguments).map { strdup($0) } + [nil]
+        defer { (env + argv).forEach { free($0) } }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // The test runs on a pool thread whose blocked signals the child would inherit.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, Self.binary, &actions, &attributes, argv, env) == 0 else {
+            throw TestEnvironmentError("could not start \(Self.binary); run the tests with `make test`")
+        }
+        return pid
+    }
+
+    /// The child's exit status; a child still running after `timeout` seconds is killed and
+    /// reported as -1, so a server that ignores SIGTERM fails the test instead of hanging it.
+    private func wait(_ pid: pid_t, timeout: Double = 20) -> Int32 {
+        var status: Int32 = 0
+        let deadline = Date().addingTimeInterval(timeout)
+        while waitpid(pid, &status, WNOHANG) == 0 {
+            if Date() > deadline {
+                kill(pid, SIGKILL)
+                waitpid(pid, &status, 0)
+                return -1
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return status & 0x7f == 0 ? (status >> 8) & 0xff : -1
+    }
+
+    @Test("migrate applies the migrations, serve answers /healthz and /readyz, and SIGTERM stops it cleanly")
+    func migrateThenServe() throws {
+        let database = try TestDatabase()
+        let log = NSTemporaryDirectory() + "portal-\(UUID().uuidString).log"
+        let environment = ["DATABASE_ADMIN_URL": database.adminDatabaseURL, "DATABASE_URL": database.appDatabaseURL, "MIGRATIONS_DIR": TestPaths.repository + "/migrations"]
+
+        #expect(wait(try spawn(["migrate"], environment: environment, output: log)) == 0)
+        #expect(try String(contentsOfFile: log, encoding: .utf8).contains("applied 0001_roles.sql"))
+
+        let server = try spawn(["serve"], environment: environment.merging(["PORT": "0", "PUBLIC_DIR": TestPaths.repository + "/Public"]) { $1 }, output: log)
+        var port: Int?
+        for _ in 0..<100 where port == nil {
+            Thread.sleep(forTimeInterval: 0.1)
+            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            if let range = text.range(of: "http://127.0.0.1:") {
+                port = Int(text[range.upperBound...].prefix { $0.isNumber })
+            }
+        }
+        let serving = try #require(port)
+        let client = try RawHTTPClient(port: serving)
+        client.send("GET /healthz HTTP/1.1\r\nHost: a\r\n\r\nGET /readyz HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(client.readResponse()?.status == 200)
+        #expect(client.readResponse()?.status == 200)
+        kill(server, SIGTERM)
+        #expect(wait(server) == 0)
+        let output = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(output.contains("GET /healthz 200"))
+        #expect(output.contains("serve: stopped"))
+    }
+
+    @Test("serve refuses a database whose applied migration no longer matches its file")
+    func serveRefusesChangedMigration() throws {
+        let database = try TestDatabase(migrated: true)
+        try database.adminConnection().execute("UPDATE schema_migrations SET checksum = 'edited' WHERE version = 1")
+        let log = NSTemporaryDirectory() + "portal-\(UUID().uuidString).log"
+        let status = wait(try spawn(["serve"], environment: ["DATABASE_URL": database.appDatabaseURL, "PORT": "0", "MIGRATIONS_DIR": TestPaths.repository + "/migrations"], output: log))
+        #expect(status == 1)
+        #expect(try String(contentsOfFile: log, encoding: .utf8).contains("0001_roles.sql was changed after it was applied"))
+    }
+}
