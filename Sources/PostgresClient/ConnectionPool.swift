@@ -34,6 +34,7 @@ public final class ConnectionPool: @unchecked Sendable {
     }
 
     /// Lends a connection to `body` and takes it back afterwards, whatever `body` did with it.
+    @discardableResult
     public func withConnection<Value>(_ body: (PostgresConnection) throws -> Value) throws -> Value {
         let connection = try checkout()
         defer { checkin(connection) }
@@ -41,6 +42,7 @@ public final class ConnectionPool: @unchecked Sendable {
     }
 
     /// Runs `body` in a transaction on a pooled connection.
+    @discardableResult
     public func withTransaction<Value>(_ body: (PostgresConnection) throws -> Value) throws -> Value {
         try withConnection { try $0.withTransaction(body) }
     }
@@ -48,6 +50,7 @@ public final class ConnectionPool: @unchecked Sendable {
     /// Runs `body` in a transaction whose first statement sets transaction-local settings
     /// (`set_config(name, value, true)`), so they end with the transaction and can never be
     /// seen by the next user of the connection.
+    @discardableResult
     public func withTransaction<Value>(settings: [String: String], _ body: (PostgresConnection) throws -> Value) throws -> Value {
         try withTransaction { connection in
             for (name, value) in settings.sorted(by: { $0.key < $1.key }) {
@@ -59,6 +62,7 @@ public final class ConnectionPool: @unchecked Sendable {
 
     /// The per-request authorization scope: `app.user_id` and `app.role` are set for this
     /// transaction only; row-level security policies read them. `nil` means anonymous.
+    @discardableResult
     public func withRequestContext<Value>(userID: String?, role: String?, _ body: (PostgresConnection) throws -> Value) throws -> Value {
         try withTransaction(settings: ["app.user_id": userID ?? "", "app.role": role ?? ""], body)
     }

@@ -105,6 +105,7 @@ public final class PostgresConnection: @unchecked Sendable {
     }
 
     /// Runs `body` in a transaction: commits when it returns, rolls back when it throws.
+    @discardableResult
     public func withTransaction<Value>(_ body: (PostgresConnection) throws -> Value) throws -> Value {
         try execute("BEGIN")
         let value: Value

@@ -21,4 +21,21 @@ public struct RequestHead: Sendable {
     /// Whether the client sent `Expect: 100-continue`.
     public var expectsContinue: Bool
     public var bodyFraming: BodyFraming
+
+    /// A head built in code, for exercising handlers in-process without a socket.
+    public init(
+        method: HTTPMethod, target: String, path: String, query: String = "", version: HTTPVersion = .http1_1,
+        headers: HTTPHeaders = HTTPHeaders(), keepAlive: Bool = true, expectsContinue: Bool = false,
+        bodyFraming: BodyFraming = .none
+    ) {
+        self.method = method
+        self.target = target
+        self.path = path
+        self.query = query
+        self.version = version
+        self.headers = headers
+        self.keepAlive = keepAlive
+        self.expectsContinue = expectsContinue
+        self.bodyFraming = bodyFraming
+    }
 }

@@ -1,0 +1,82 @@
+import HTTPServer
+import Testing
+
+@Suite("Routing")
+struct RouterTests {
+    private func head(_ method: HTTPMethod, _ path: String) -> RequestHead {
+        RequestHead(
+            method: method, target: path, path: path, query: "", version: .http1_1, headers: ["Host": "a"],
+            keepAlive: true, expectsContinue: false, bodyFraming: .none)
+    }
+
+    private func call(_ router: Router, _ method: HTTPMethod, _ path: String) throws -> Response? {
+        guard case .found(let handler, let parameters, _, _) = router.match(method, path: path) else { return nil }
+        return try handler(Request(head: head(method, path), parameters: parameters))
+    }
+
+    private func text(_ response: Response?) -> String? {
+        guard let response, case .bytes(let bytes) = response.body else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    @Test("named parameters, literal segments and the root are told apart")
+    func patterns() throws {
+        var router = Router()
+        router.get("/") { _ in .text("home") }
+        router.get("/exams/:region/:exam") { request in .text("exam \(request.parameter("region")) \(request.parameter("exam"))") }
+        router.get("/exams/:region/:exam/leaderboard") { request in .text("board \(request.parameter("exam"))") }
+        #expect(text(try call(router, .GET, "/")) == "home")
+        #expect(text(try call(router, .GET, "/exams/eu/aws")) == "exam eu aws")
+        #expect(text(try call(router, .GET, "/exams/eu/aws/leaderboard")) == "board aws")
+        #expect(try call(router, .GET, "/exams/eu") == nil)
+        #expect(try call(router, .GET, "/exams//aws") == nil)
+    }
+
+    @Test("group middleware wraps only the group's routes, outermost first")
+    func middlewareGroups() throws {
+        var router = Router()
+        let tag: (String) -> Middleware = { name in
+            { request, next in
+                var response = try next(request)
+                response.headers.add("X-Layer", name)
+                return response
+            }
+        }
+        router.get("/public") { _ in .text("public") }
+        router.group("/admin", middleware: [tag("auth"), tag("admin")]) { admin in
+            admin.get("/reports") { _ in .text("reports") }
+        }
+        let reports = try #require(try call(router, .GET, "/admin/reports"))
+        #expect(reports.headers.values("X-Layer") == ["admin", "auth"])
+        #expect(try #require(try call(router, .GET, "/public")).headers.values("X-Layer").isEmpty)
+    }
+
+    @Test("middleware can answer without calling the handler")
+    func middlewareShortCircuits() throws {
+        var router = Router()
+        router.group(middleware: [{ request, next in
+            guard request.headers["Authorization"] != nil else { throw HTTPError(.notFound, "There is nothing at this address.") }
+            return try next(request)
+        }]) { group in
+            group.get("/secret") { _ in .text("secret") }
+        }
+        #expect(throws: HTTPError.self) { try call(router, .GET, "/secret") }
+    }
+
+    @Test("HEAD falls back to GET; other methods get 405 with the allowed list")
+    func methods() {
+        var router = Router()
+        router.get("/sessions/:id") { _ in .text("session") }
+        router.post("/sessions/:id") { _ in .text("answered") }
+        guard case .found = router.match(.HEAD, path: "/sessions/1") else { Issue.record("HEAD did not fall back to GET"); return }
+        guard case .methodNotAllowed(let allowed) = router.match(.DELETE, path: "/sessions/1") else { Issue.record("no 405"); return }
+        #expect(allowed == [.GET, .HEAD, .POST])
+    }
+
+    @Test("__Host- cookies are Secure with Path=/ by construction")
+    func hostCookie() {
+        let cookie = SetCookie(name: "__Host-session", value: "t", secure: true)
+        #expect(cookie.headerValue == "__Host-session=t; Path=/; HttpOnly; Secure; SameSite=Lax")
+        #expect(SetCookie.expired(name: "session").headerValue == "session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax")
+    }
+}
