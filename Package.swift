@@ -26,6 +26,7 @@ let package = Package(
         // Reusable layers that know nothing of exams.
         .target(name: "HTTPServer", dependencies: ["CSystem", "CZlib"]),
         .target(name: "PostgresClient", dependencies: ["CLibPQ"]),
+        .target(name: "TemplateEngine"),
 
         // The application.
         .target(name: "PortalApp", dependencies: ["HTTPServer", "PostgresClient"]),
@@ -35,6 +36,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["PostgresClient"], path: "Tests/TestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "TestSupport"]),
+        .testTarget(name: "TemplateEngineTests", dependencies: ["TemplateEngine"]),
         .testTarget(name: "PortalAppTests", dependencies: ["PortalApp", "HTTPServer", "PostgresClient", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -24,9 +24,9 @@ fi
 export PORTAL_TEST_ROOT="$root"
 
 echo "== build"
-swift build --build-tests --explicit-target-dependency-import-check error 2>&1 | grep -v "^\[" || true
-if [ "${PIPESTATUS[0]}" -ne 0 ]; then
-    echo "build failed"
+if ! swift build --build-tests --explicit-target-dependency-import-check error >"$data/build.log" 2>&1; then
+    grep -E "error:" "$data/build.log" | sort -u | head -n 40
+    echo "build failed (full log: $data/build.log)"
     echo "0 passed, 1 failed"
     exit 1
 fi
