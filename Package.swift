@@ -28,8 +28,14 @@ let package = Package(
         .target(name: "PostgresClient", dependencies: ["CLibPQ"]),
         .target(name: "TemplateEngine"),
 
+        // Pure logic: no I/O, no clock, no unseeded randomness.
+        .target(name: "QuestionEngine"),
+
+        // The stored model and every SQL query.
+        .target(name: "ExamData", dependencies: ["QuestionEngine", "PostgresClient"]),
+
         // The application.
-        .target(name: "PortalApp", dependencies: ["HTTPServer", "PostgresClient"]),
+        .target(name: "PortalApp", dependencies: ["HTTPServer", "PostgresClient", "TemplateEngine", "QuestionEngine", "ExamData"]),
         .executableTarget(name: "portal", dependencies: ["PortalApp"]),
 
         // Shared by the tests: throwaway databases and a raw-socket HTTP client.
@@ -37,6 +43,8 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "TestSupport"]),
         .testTarget(name: "TemplateEngineTests", dependencies: ["TemplateEngine"]),
+        .testTarget(name: "QuestionEngineTests", dependencies: ["QuestionEngine"]),
+        .testTarget(name: "ExamDataTests", dependencies: ["ExamData", "QuestionEngine", "PostgresClient", "TestSupport"]),
         .testTarget(name: "PortalAppTests", dependencies: ["PortalApp", "HTTPServer", "PostgresClient", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -9,6 +9,7 @@ public enum Commands {
 
           serve      serve HTTP (HOST, PORT; DATABASE_URL for the app role)
           migrate    apply pending migrations (DATABASE_ADMIN_URL, the owner role)
+          seed       load the demo catalogue when the database has none (twice is harmless)
 
         """
 
@@ -23,6 +24,7 @@ public enum Commands {
             switch command {
             case "serve": try serve(configuration)
             case "migrate": try migrate(configuration)
+            case "seed": try seed(configuration)
             case "help", "--help", "-h": print(usage, terminator: "")
             default:
                 FileHandle.standardError.write(Data("portal: unknown command \(command)\n\n\(usage)".utf8))
@@ -43,6 +45,15 @@ public enum Commands {
         let connection = try PostgresConnection(url: url)
         let applied = try migrator.migrate(connection)
         print(applied.isEmpty ? "migrate: the database is up to date" : "migrate: applied \(applied.joined(separator: ", "))")
+    }
+
+    static func seed(_ configuration: PortalConfiguration) throws {
+        guard let url = configuration.databaseAdminURL else {
+            throw ConfigurationError("set DATABASE_ADMIN_URL (the owner role) to seed")
+        }
+        let connection = try PostgresConnection(url: url)
+        let outcome = try DemoSeeder.seed(connection)
+        print("seed: \(outcome.exams) exams; \(outcome.newQuestions) new questions")
     }
 
     static func serve(_ configuration: PortalConfiguration) throws {

@@ -1,0 +1,58 @@
+import Foundation
+import QuestionEngine
+
+/// A region with the exams offered in it, for the home page.
+public struct RegionSummary: Sendable, Equatable {
+    public var code: String
+    public var name: String
+    public var exams: [ExamSummary]
+}
+
+/// An exam as listed: its published question count and how fresh its content is.
+public struct ExamSummary: Sendable, Equatable {
+    public var slug: String
+    public var title: String
+    public var language: String
+    public var publishedQuestions: Int
+    public var contentUpdatedAt: Date
+}
+
+/// Everything the exam page shows.
+public struct ExamDetail: Sendable, Equatable {
+    public var id: Int
+    public var regionCode: String
+    public var regionName: String
+    public var slug: String
+    public var title: String
+    public var description: String
+    public var language: String
+    public var passMark: Int
+    public var timeLimitSeconds: Int
+    public var questionCount: Int
+    public var contentUpdatedAt: Date
+    public var domains: [DomainSummary]
+}
+
+/// A domain with its blueprint weight and published questions per difficulty (index 0 = level 1).
+public struct DomainSummary: Sendable, Equatable {
+    public var slug: String
+    public var title: String
+    public var weight: Int
+    public var countsByDifficulty: [Int]
+    public var total: Int { countsByDifficulty.reduce(0, +) }
+}
+
+/// A published question as a student sees it (the key included: checking happens server-side).
+public struct Question: Sendable, Equatable {
+    public var id: UUID
+    public var domainSlug: String
+    public var kind: QuestionKind
+    public var stem: String
+    public var code: String?
+    public var codeLanguage: String?
+    public var options: [QuestionOption]
+    public var correct: [Int]
+    public var explanation: String
+    public var difficulty: Int
+    public var version: Int
+}

@@ -1,0 +1,95 @@
+import Foundation
+import PostgresClient
+import QuestionEngine
+
+/// Reading the exam catalogue. Every query runs as the app role inside the caller's
+/// transaction, so row-level security decides what is visible (published content for all).
+public struct ExamCatalog: Sendable {
+    public init() {}
+
+    /// Every region and its exams, in display order, with published question counts.
+    public func regions(_ connection: PostgresConnection) throws -> [RegionSummary] {
+        let rows = try connection.query(("""
+            SELECT r.code, r.name, e.slug, e.title, e.language, e.content_updated_at,
+                   (SELECT count(*) FROM questions q JOIN domains d ON d.id = q.domain_id
+                     WHERE d.exam_id = e.id AND q.status = 'published' AND q.deleted_at IS NULL) AS published
+            FROM regions r JOIN exams e ON e.region_id = r.id
+            ORDER BY r.position, r.name, e.title
+            """ as SQL).prepared()).rows
+        var regions: [RegionSummary] = []
+        for row in rows {
+            let code = try row.decode("code", as: String.self)
+            let exam = ExamSummary(
+                slug: try row.decode("slug", as: String.self), title: try row.decode("title", as: String.self),
+                language: try row.decode("language", as: String.self), publishedQuestions: try row.decode("published", as: Int.self),
+                contentUpdatedAt: try row.decode("content_updated_at", as: Date.self))
+            if regions.last?.code == code {
+                regions[regions.count - 1].exams.append(exam)
+            } else {
+                regions.append(RegionSummary(code: code, name: try row.decode("name", as: String.self), exams: [exam]))
+            }
+        }
+        return regions
+    }
+
+    /// One exam with its domains and counts by difficulty, or nil when there is no such exam.
+    public func exam(region: String, slug: String, _ connection: PostgresConnection) throws -> ExamDetail? {
+        guard let row = try connection.query(("""
+            SELECT e.id, r.code, r.name AS region_name, e.slug, e.title, e.description, e.language, e.pass_mark,
+                   e.time_limit_s, e.question_count, e.content_updated_at
+            FROM exams e JOIN regions r ON r.id = e.region_id
+            WHERE r.code = \(region) AND e.slug = \(slug)
+            """ as SQL).prepared()).first else { return nil }
+        let examID = try row.decode("id", as: Int.self)
+        let domainRows = try connection.query(("""
+            SELECT d.slug, d.title, d.weight,
+                   array[count(*) FILTER (WHERE q.difficulty = 1), count(*) FILTER (WHERE q.difficulty = 2),
+                         count(*) FILTER (WHERE q.difficulty = 3), count(*) FILTER (WHERE q.difficulty = 4),
+                         count(*) FILTER (WHERE q.difficulty = 5)] AS counts
+            FROM domains d
+            LEFT JOIN questions q ON q.domain_id = d.id AND q.status = 'published' AND q.deleted_at IS NULL
+            WHERE d.exam_id = \(examID)
+            GROUP BY d.id ORDER BY d.weight DESC, d.title
+            """ as SQL).prepared()).rows
+        return ExamDetail(
+            id: examID, regionCode: try row.decode("code", as: String.self), regionName: try row.decode("region_name", as: String.self),
+            slug: try row.decode("slug", as: String.self), title: try row.decode("title", as: String.self),
+            description: try row.decode("description", as: String.self), language: try row.decode("language", as: String.self),
+            passMark: try row.decode("pass_mark", as: Int.self), timeLimitSeconds: try row.decode("time_limit_s", as: Int.self),
+            questionCount: try row.decode("question_count", as: Int.self), contentUpdatedAt: try row.decode("content_updated_at", as: Date.self),
+            domains: try domainRows.map { domain in
+                DomainSummary(
+                    slug: try domain.decode("slug", as: String.self), title: try domain.decode("title", as: String.self),
+                    weight: try domain.decode("weight", as: Int.self), countsByDifficulty: try domain.decode("counts", as: [Int].self))
+            })
+    }
+
+    /// The statement behind `questions(region:exam:difficulty:)`, exposed so a test can show its plan.
+    public static func publishedQuestionsSQL(region: String, exam: String, difficulty: Int) -> SQL {
+        """
+        SELECT q.id, d.slug AS domain_slug, q.type, q.stem, q.code, q.code_language, q.options, q.correct,
+               q.explanation, q.difficulty, q.version
+        FROM regions r
+        JOIN exams e ON e.region_id = r.id
+        JOIN domains d ON d.exam_id = e.id
+        JOIN questions q ON q.domain_id = d.id
+        WHERE r.code = \(region) AND e.slug = \(exam) AND q.difficulty = \(difficulty)
+          AND q.status = 'published' AND q.deleted_at IS NULL
+        ORDER BY d.slug, q.id
+        """
+    }
+
+    /// All published questions of an exam in a region at one difficulty: one indexed query.
+    public func questions(region: String, exam: String, difficulty: Int, _ connection: PostgresConnection) throws -> [Question] {
+        try connection.query(Self.publishedQuestionsSQL(region: region, exam: exam, difficulty: difficulty).prepared()).rows.map { row in
+            Question(
+                id: try row.decode("id", as: UUID.self), domainSlug: try row.decode("domain_slug", as: String.self),
+                kind: try QuestionKind(rawValue: row.decode("type", as: String.self)) ?? .singleChoice,
+                stem: try row.decode("stem", as: String.self), code: try row.decode("code", as: String?.self),
+                codeLanguage: try row.decode("code_language", as: String?.self),
+                options: try row.decodeJSON("options", as: [QuestionOption].self), correct: try row.decodeJSON("correct", as: [Int].self),
+                explanation: try row.decode("explanation", as: String.self), difficulty: try row.decode("difficulty", as: Int.self),
+                version: try row.decode("version", as: Int.self))
+        }
+    }
+}
