@@ -21,6 +21,14 @@ public struct SQL: Sendable, ExpressibleByStringInterpolation {
         bindings = stringInterpolation.bindings
     }
 
+    /// This text with the parameters of `other`, for wrapping a statement in a fixed prefix
+    /// such as `EXPLAIN`: `SQL(stringLiteral: "EXPLAIN " + query.text).withBindings(of: query)`.
+    public func withBindings(of other: SQL) -> SQL {
+        var copy = self
+        copy.bindings = other.bindings
+        return copy
+    }
+
     /// The same statement, prepared once per connection and executed by name afterwards.
     /// Use it for hot queries; the statement text is the cache key.
     public func prepared() -> SQL {

@@ -1,0 +1,99 @@
+import ExamData
+import Foundation
+import PostgresClient
+import QuestionEngine
+import TestSupport
+import Testing
+
+struct ShapeCase: Decodable, CustomStringConvertible, Sendable {
+    var name: String
+    var type: String
+    var options: JSONValue
+    var correct: JSONValue
+    var problem: String?
+    var description: String { name }
+
+    static let all: [ShapeCase] = {
+        let url = URL(fileURLWithPath: TestPaths.repository + "/Tests/Fixtures/question-shapes.json")
+        return (try? JSONDecoder().decode([ShapeCase].self, from: Data(contentsOf: url))) ?? []
+    }()
+}
+
+@Suite("Content schema")
+struct ContentSchemaTests {
+    /// A database with one region, exam and domain; returns it and the domain id.
+    private func database() throws -> (TestDatabase, PostgresConnection, Int) {
+        let database = try TestDatabase(migrated: true)
+        let connection = try database.adminConnection()
+        let writer = ContentWriter()
+        let region = try writer.region(code: "europe", name: "Europe", position: 0, connection)
+        let exam = try writer.exam(regionID: region, slug: "net", title: "Networks", description: "", language: "en", passMark: 70, timeLimitSeconds: 3600, questionCount: 10, connection)
+        let domain = try writer.domain(examID: exam, slug: "subnets", title: "Subnets", weight: 100, connection)
+        return (database, connection, domain)
+    }
+
+    @Test("the CHECK constraint refuses each malformed shape, and the SQL function agrees word for word with the Swift validator", arguments: ShapeCase.all)
+    func checkAgreesWithValidator(_ shape: ShapeCase) throws {
+        let (database, connection, domain) = try database()
+        _ = database
+        let options = try PostgresJSON(encoding: shape.options)
+        let correct = try PostgresJSON(encoding: shape.correct)
+        let sqlProblem = try connection.query("SELECT question_shape_problem(\(shape.type), \(options)::jsonb, \(correct)::jsonb) AS problem")
+            .first!.decode("problem", as: String?.self)
+        #expect(sqlProblem == shape.problem)
+        #expect(QuestionValidator.problem(type: shape.type, options: shape.options, correct: shape.correct) == sqlProblem)
+        let insert = {
+            try connection.execute("""
+                INSERT INTO questions (domain_id, type, stem, options, correct, difficulty)
+                VALUES (\(domain), \(shape.type), 'Stem', \(options)::jsonb, \(correct)::jsonb, 3)
+                """)
+        }
+        if shape.problem == nil {
+            try insert()
+        } else {
+            let error = #expect(throws: PostgresError.self) { try insert() }
+            #expect(error?.isCheckViolation == true)
+            #expect(error?.constraint == "questions_shape_valid")
+        }
+    }
+
+    @Test("an edit bumps the question's version and every content write bumps the exam's freshness")
+    func versionAndFreshness() throws {
+        let (database, connection, domain) = try database()
+        _ = database
+        func freshness() throws -> Date { try connection.query("SELECT content_updated_at FROM exams").first!.decode("content_updated_at", as: Date.self) }
+        let before = try freshness()
+        let question = NewQuestion(sourceKey: "k1", type: .singleChoice, stem: "Q?", options: [QuestionOption(id: "a", text: "x"), QuestionOption(id: "b", text: "y")], correct: [0], explanation: "", difficulty: 1)
+        try ContentWriter().insertQuestions(domainID: domain, [question], connection)
+        let afterInsert = try freshness()
+        #expect(afterInsert > before)
+        try connection.execute("UPDATE questions SET stem = 'Edited?' WHERE source_key = 'k1'")
+        #expect(try connection.query("SELECT version FROM questions").first!.decode("version", as: Int.self) == 2)
+        #expect(try freshness() > afterInsert)
+        // Loading the same question again changes nothing, not even freshness.
+        let unchanged = try freshness()
+        #expect(try ContentWriter().insertQuestions(domainID: domain, [question], connection) == 0)
+        #expect(try freshness() == unchanged)
+    }
+
+    @Test("the app role sees only published, live questions unless it acts as an admin, and only admins write")
+    func contentVisibility() throws {
+        let (database, connection, domain) = try database()
+        let options = [QuestionOption(id: "a", text: "x"), QuestionOption(id: "b", text: "y")]
+        try ContentWriter().insertQuestions(domainID: domain, [
+            NewQuestion(sourceKey: "published", type: .singleChoice, stem: "P", options: options, correct: [0], explanation: "", difficulty: 2),
+            NewQuestion(sourceKey: "draft", type: .singleChoice, stem: "D", options: options, correct: [0], explanation: "", difficulty: 2, status: "draft"),
+        ], connection)
+        try connection.execute("INSERT INTO questions (domain_id, type, stem, options, correct, difficulty, status, deleted_at) SELECT domain_id, type, 'gone', options, correct, 2, 'published', now() FROM questions LIMIT 1")
+        let pool = database.appPool()
+        let anonymous = try pool.withRequestContext(userID: nil, role: nil) { try $0.query("SELECT stem FROM questions ORDER BY stem").rows.map { try $0.decode("stem", as: String.self) } }
+        #expect(anonymous == ["P"])
+        let admin = try pool.withRequestContext(userID: UUID().uuidString, role: "admin") { try $0.query("SELECT count(*) AS n FROM questions").first!.decode("n", as: Int.self) }
+        #expect(admin == 3)
+        let refused = #expect(throws: PostgresError.self) {
+            try pool.withRequestContext(userID: UUID().uuidString, role: "student") { try $0.execute("UPDATE exams SET title = 'Hacked'") ; try $0.execute("INSERT INTO regions (code, name) VALUES ('x', 'X')") }
+        }
+        #expect(refused?.isInsufficientPrivilege == true)
+        #expect(try connection.query("SELECT title FROM exams").first!.decode("title", as: String.self) == "Networks")
+    }
+}

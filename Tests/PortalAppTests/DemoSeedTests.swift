@@ -1,0 +1,73 @@
+import ExamData
+import Foundation
+import PortalApp
+import PostgresClient
+import TestSupport
+import Testing
+
+@Suite("Demo content")
+struct DemoSeedTests {
+    @Test("seeding loads 3 regions, 6 exams, 40 domains and 5,000 published questions of all kinds; a second run changes nothing")
+    func seedIsCompleteAndIdempotent() throws {
+        let database = try TestDatabase(migrated: true)
+        let connection = try database.adminConnection()
+        let first = try DemoSeeder.seed(connection)
+        #expect(first.newQuestions == 5000)
+        let counts = try connection.query("""
+            SELECT (SELECT count(*) FROM regions) AS regions, (SELECT count(*) FROM exams) AS exams,
+                   (SELECT count(*) FROM domains) AS domains,
+                   (SELECT count(*) FROM questions WHERE status = 'published') AS published,
+                   (SELECT count(DISTINCT type) FROM questions) AS kinds,
+                   (SELECT count(DISTINCT code_language) FROM questions) AS code_languages,
+                   (SELECT count(*) FROM questions WHERE options::text LIKE '%imageUrl%') AS with_images,
+                   (SELECT count(*) FROM questions WHERE explanation = '') AS unexplained,
+                   (SELECT array_agg(DISTINCT language ORDER BY language) FROM exams) AS languages,
+                   (SELECT max(content_updated_at) FROM exams) AS freshness
+            """).first!
+        #expect(try counts.decode("regions", as: Int.self) >= 3)
+        #expect(try counts.decode("exams", as: Int.self) >= 6)
+        #expect(try counts.decode("domains", as: Int.self) >= 40)
+        #expect(try counts.decode("published", as: Int.self) >= 5000)
+        #expect(try counts.decode("kinds", as: Int.self) == 4)
+        #expect(try counts.decode("code_languages", as: Int.self) >= 3)
+        #expect(try counts.decode("with_images", as: Int.self) > 0)
+        #expect(try counts.decode("unexplained", as: Int.self) == 0)
+        #expect(try counts.decode("languages", as: [String].self) == ["en", "it", "ja"])
+        let freshness = try counts.decode("freshness", as: Date.self)
+
+        let second = try DemoSeeder.seed(connection)
+        #expect(second.newQuestions == 0)
+        let after = try connection.query("SELECT max(content_updated_at) AS freshness, count(*) AS n FROM exams JOIN domains d ON d.exam_id = exams.id JOIN questions q ON q.domain_id = d.id").first!
+        #expect(try after.decode("freshness", as: Date.self) == freshness)
+        #expect(try after.decode("n", as: Int.self) == 5000)
+    }
+
+    @Test("every wrong option of a generated question explains itself, and Unicode survives the round trip")
+    func explanationsAndUnicode() throws {
+        let database = try TestDatabase(migrated: true)
+        try DemoSeeder.seed(try database.adminConnection())
+        let pool = database.appPool()
+        let questions = try pool.withRequestContext(userID: nil, role: nil) { connection in
+            try ExamCatalog().questions(region: "asia-pacific", exam: "database-kiso", difficulty: 2, connection)
+        }
+        #expect(!questions.isEmpty)
+        #expect(questions.contains { $0.stem.contains("問い合わせ") })
+        for question in questions where question.kind != .ordering {
+            for (index, option) in question.options.enumerated() where !question.correct.contains(index) {
+                #expect(!(option.explanation ?? "").isEmpty, "\(question.stem): option \(option.id) lacks an explanation")
+            }
+        }
+    }
+
+    @Test("\"all published questions of this exam in this region at this difficulty\" is served by the partial index")
+    func queryPlanUsesIndex() throws {
+        let database = try TestDatabase(migrated: true)
+        let connection = try database.adminConnection()
+        try DemoSeeder.seed(connection)
+        try connection.execute("ANALYZE")
+        let sql = ExamCatalog.publishedQuestionsSQL(region: "europe", exam: "network-fundamentals", difficulty: 3)
+        let plan = try connection.query(SQL(stringLiteral: "EXPLAIN " + sql.text).withBindings(of: sql)).rows
+            .map { try $0.decode("QUERY PLAN", as: String.self) }.joined(separator: "\n")
+        #expect(plan.contains("questions_published_by_domain_difficulty"), "\(plan)")
+    }
+}
