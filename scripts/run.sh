@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `make run`: a private development database when DATABASE_URL is not set, migrations, and the
-# server on http://127.0.0.1:8080 (HOST and PORT change it). Ctrl-C stops the server; the
+# `make run`: a private development database when DATABASE_URL is not set, migrations, the demo
+# catalogue when the database has none, and the server on http://127.0.0.1:8080 (HOST and PORT change it). Ctrl-C stops the server; the
 # database keeps running for the next time (scripts/pg.sh stop "$(scripts/data-dir.sh)/dev-pg").
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,4 +14,7 @@ fi
 swift build -c release --explicit-target-dependency-import-check error
 binary=$(swift build -c release --show-bin-path)/portal
 "$binary" migrate
-exec "$binary" serve
+"$binary" seed --if-empty
+# Development mode: templates are re-read when they change, and a template that names a
+# missing value fails loudly instead of rendering a gap.
+PORTAL_MODE=${PORTAL_MODE:-development} exec "$binary" serve

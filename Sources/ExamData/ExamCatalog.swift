@@ -64,6 +64,22 @@ public struct ExamCatalog: Sendable {
             })
     }
 
+    /// When anything in the catalogue last changed (nil when it is empty): what a cached home
+    /// page depends on.
+    public func catalogVersion(_ connection: PostgresConnection) throws -> Date? {
+        try connection.query(("SELECT max(content_updated_at) AS version FROM exams" as SQL).prepared()).first?
+            .decode("version", as: Date?.self)
+    }
+
+    /// When an exam's content last changed, or nil when there is no such exam: what a cached
+    /// exam page depends on. One indexed lookup.
+    public func examVersion(region: String, slug: String, _ connection: PostgresConnection) throws -> Date? {
+        try connection.query(("""
+            SELECT e.content_updated_at FROM exams e JOIN regions r ON r.id = e.region_id
+            WHERE r.code = \(region) AND e.slug = \(slug)
+            """ as SQL).prepared()).first?.decode("content_updated_at", as: Date.self)
+    }
+
     /// The statement behind `questions(region:exam:difficulty:)`, exposed so a test can show its plan.
     public static func publishedQuestionsSQL(region: String, exam: String, difficulty: Int) -> SQL {
         """

@@ -1,3 +1,4 @@
+import ExamData
 import Foundation
 import HTTPServer
 import PostgresClient
@@ -9,7 +10,7 @@ public enum Commands {
 
           serve      serve HTTP (HOST, PORT; DATABASE_URL for the app role)
           migrate    apply pending migrations (DATABASE_ADMIN_URL, the owner role)
-          seed       load the demo catalogue when the database has none (twice is harmless)
+          seed       load the demo catalogue (twice is harmless); --if-empty: only into an empty catalogue
 
         """
 
@@ -24,7 +25,7 @@ public enum Commands {
             switch command {
             case "serve": try serve(configuration)
             case "migrate": try migrate(configuration)
-            case "seed": try seed(configuration)
+            case "seed": try seed(configuration, onlyIfEmpty: arguments.dropFirst().contains("--if-empty"))
             case "help", "--help", "-h": print(usage, terminator: "")
             default:
                 FileHandle.standardError.write(Data("portal: unknown command \(command)\n\n\(usage)".utf8))
@@ -47,17 +48,21 @@ public enum Commands {
         print(applied.isEmpty ? "migrate: the database is up to date" : "migrate: applied \(applied.joined(separator: ", "))")
     }
 
-    static func seed(_ configuration: PortalConfiguration) throws {
+    static func seed(_ configuration: PortalConfiguration, onlyIfEmpty: Bool) throws {
         guard let url = configuration.databaseAdminURL else {
             throw ConfigurationError("set DATABASE_ADMIN_URL (the owner role) to seed")
         }
         let connection = try PostgresConnection(url: url)
+        if onlyIfEmpty, try !ContentWriter().isEmpty(connection) {
+            print("seed: the catalogue already has exams; nothing to do")
+            return
+        }
         let outcome = try DemoSeeder.seed(connection)
         print("seed: \(outcome.exams) exams; \(outcome.newQuestions) new questions")
     }
 
     static func serve(_ configuration: PortalConfiguration) throws {
-        let application = PortalApplication(configuration: configuration)
+        let application = try PortalApplication(configuration: configuration)
         if let database = application.database {
             // A database whose history does not match the code must not be served.
             let migrator = try Migrator(directory: configuration.migrationsDirectory)

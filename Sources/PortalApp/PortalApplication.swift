@@ -1,16 +1,21 @@
 import Foundation
 import HTTPServer
 import PostgresClient
+import TemplateEngine
 
 /// The portal: its routes on top of the HTTP server and the database pool.
 public final class PortalApplication: Sendable {
     public let configuration: PortalConfiguration
     public let database: ConnectionPool?
     public let metrics = ServerMetrics()
+    let pages: PageRenderer
+    let cache = PageCache()
 
     /// `databaseOverrides` replace keywords of `DATABASE_URL` (tests point it at their own database).
-    public init(configuration: PortalConfiguration, databaseOverrides: [String: String] = [:]) {
+    public init(configuration: PortalConfiguration, databaseOverrides: [String: String] = [:]) throws {
         self.configuration = configuration
+        let templates = try TemplateSet(directory: configuration.templatesDirectory, mode: configuration.development ? .development : .production)
+        pages = PageRenderer(templates: templates, clock: { Date() })
         database = configuration.databaseURL.map {
             ConnectionPool(.init(
                 url: $0, overrides: databaseOverrides, maxConnections: configuration.databaseConnections,
@@ -30,6 +35,14 @@ public final class PortalApplication: Sendable {
             }
             return .text("ready\n")
         }
+        if let database {
+            router.get("/", HomePage.handler(database: database, pages: pages, cache: cache))
+            router.get("/exams/:region/:exam", ExamPage.handler(database: database, pages: pages, cache: cache))
+        }
+        let pages = self.pages
+        router.post("/sessions") { _ in
+            throw HTTPError(.notImplemented, pages.message("sessions.unavailable", locale: "en"))
+        }
         router.get("/metrics") { _ in
             var response = Response.text(metrics.prometheusText())
             response.headers.set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
@@ -42,6 +55,9 @@ public final class PortalApplication: Sendable {
     public func makeServer() throws -> HTTPServer {
         let staticFiles = FileManager.default.fileExists(atPath: configuration.publicDirectory)
             ? try StaticFiles(directory: configuration.publicDirectory) : StaticFiles()
-        return HTTPServer(configuration: configuration.server, router: makeRouter(), staticFiles: staticFiles, metrics: metrics)
+        let pages = self.pages
+        return HTTPServer(
+            configuration: configuration.server, router: makeRouter(), staticFiles: staticFiles, metrics: metrics,
+            errorResponder: { error, head in pages.errorPage(error, head: head) })
     }
 }

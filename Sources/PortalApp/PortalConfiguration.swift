@@ -9,6 +9,9 @@ public struct PortalConfiguration: Sendable {
     public var databaseAdminURL: String?
     public var migrationsDirectory = "migrations"
     public var publicDirectory = "Public"
+    public var templatesDirectory = "Templates"
+    /// Development: templates re-read when changed, a missing variable is an error.
+    public var development = false
     public var databaseConnections = 2 * System.coreCount + 4
     public var server = ServerConfiguration()
 
@@ -45,6 +48,13 @@ public struct PortalConfiguration: Sendable {
         }
         if let directory = environment["PUBLIC_DIR"], !directory.isEmpty { configuration.publicDirectory = directory }
         if let directory = environment["MIGRATIONS_DIR"], !directory.isEmpty { configuration.migrationsDirectory = directory }
+        if let directory = environment["TEMPLATES_DIR"], !directory.isEmpty { configuration.templatesDirectory = directory }
+        if let mode = environment["PORTAL_MODE"], !mode.isEmpty {
+            guard mode == "development" || mode == "production" else {
+                throw ConfigurationError("PORTAL_MODE must be development or production, not \(mode)")
+            }
+            configuration.development = mode == "development"
+        }
         return configuration
     }
 }

@@ -56,7 +56,7 @@ struct CommandLineTests {
     func migrateThenServe() throws {
         let database = try TestDatabase()
         let log = NSTemporaryDirectory() + "portal-\(UUID().uuidString).log"
-        let environment = ["DATABASE_ADMIN_URL": database.adminDatabaseURL, "DATABASE_URL": database.appDatabaseURL, "MIGRATIONS_DIR": TestPaths.repository + "/migrations"]
+        let environment = ["DATABASE_ADMIN_URL": database.adminDatabaseURL, "DATABASE_URL": database.appDatabaseURL, "MIGRATIONS_DIR": TestPaths.repository + "/migrations", "TEMPLATES_DIR": TestPaths.repository + "/Templates"]
 
         #expect(wait(try spawn(["migrate"], environment: environment, output: log)) == 0)
         #expect(try String(contentsOfFile: log, encoding: .utf8).contains("applied 0001_roles.sql"))
@@ -87,7 +87,7 @@ struct CommandLineTests {
         let database = try TestDatabase(migrated: true)
         try database.adminConnection().execute("UPDATE schema_migrations SET checksum = 'edited' WHERE version = 1")
         let log = NSTemporaryDirectory() + "portal-\(UUID().uuidString).log"
-        let status = wait(try spawn(["serve"], environment: ["DATABASE_URL": database.appDatabaseURL, "PORT": "0", "MIGRATIONS_DIR": TestPaths.repository + "/migrations"], output: log))
+        let status = wait(try spawn(["serve"], environment: ["DATABASE_URL": database.appDatabaseURL, "PORT": "0", "MIGRATIONS_DIR": TestPaths.repository + "/migrations", "TEMPLATES_DIR": TestPaths.repository + "/Templates"], output: log))
         #expect(status == 1)
         #expect(try String(contentsOfFile: log, encoding: .utf8).contains("0001_roles.sql was changed after it was applied"))
     }

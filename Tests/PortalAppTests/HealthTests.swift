@@ -13,7 +13,8 @@ struct HealthTests {
         configuration.server.port = 0
         configuration.server.accessLog = false
         configuration.publicDirectory = TestPaths.repository + "/Public"
-        let application = PortalApplication(configuration: configuration, databaseOverrides: overrides)
+        configuration.templatesDirectory = TestPaths.repository + "/Templates"
+        let application = try PortalApplication(configuration: configuration, databaseOverrides: overrides)
         let server = try application.makeServer()
         try server.start()
         return (server, application)

@@ -1,0 +1,100 @@
+import ExamData
+import Foundation
+import HTTPServer
+import PostgresClient
+
+/// `GET /exams/{region}/{exam}`: domains, weights, counts by difficulty and the start form.
+struct ExamPage: Encodable {
+    struct Exam: Encodable {
+        var regionCode: String
+        var regionName: String
+        var slug: String
+        var title: String
+        var description: String
+        var language: String
+        var passMark: Int
+        var minutes: Int
+        var questionCount: Int
+        var bankSize: Int
+        var updatedAgo: String
+    }
+
+    struct Level: Encodable {
+        var level: Int
+        var label: String
+        var selected: Bool
+        var shown: Bool
+        var isFrom: Bool
+        var isTo: Bool
+    }
+
+    struct Domain: Encodable {
+        var slug: String
+        var title: String
+        var weight: Int
+        var counts: [Int]
+        var total: Int
+    }
+
+    struct Filter: Encodable {
+        var label: String
+        var total: Int
+    }
+
+    var exam: Exam
+    var levels: [Level]
+    var domains: [Domain]
+    var filter: Filter?
+
+    /// Reads `?difficulty=`: absent or empty for all, else a whole number 1–5.
+    static func difficulty(from request: Request) throws -> Int? {
+        guard let text = request.query["difficulty"], !text.isEmpty else { return nil }
+        guard let level = Int(text), (1...5).contains(level) else {
+            throw HTTPError(.badRequest, "Difficulty must be a whole number from 1 (introductory) to 5 (expert); \"\(text.prefix(20))\" is not one.")
+        }
+        return level
+    }
+
+    static func handler(database: ConnectionPool, pages: PageRenderer, cache: PageCache) -> Handler {
+        { request in
+            let difficulty = try difficulty(from: request)
+            let region = request.parameter("region"), slug = request.parameter("exam")
+            let locale = pages.locale(for: request)
+            let bytes = try database.withRequestContext(userID: nil, role: nil) { connection -> [UInt8]? in
+                let catalog = ExamCatalog()
+                guard let version = try catalog.examVersion(region: region, slug: slug, connection) else { return nil }
+                let key = "exam|\(region)|\(slug)|\(difficulty ?? 0)|\(locale)"
+                return try cache.page(key: key, version: version, now: pages.clock()) {
+                    guard let detail = try catalog.exam(region: region, slug: slug, connection) else {
+                        throw HTTPError(.notFound, "There is no such exam.")
+                    }
+                    return try pages.render("exams/show", ExamPage(detail, difficulty: difficulty, pages: pages, locale: locale), locale: locale)
+                }
+            }
+            guard let bytes else {
+                throw HTTPError(.notFound, "There is no exam \"\(slug)\" in the region \"\(region)\". The list of exams shows every one there is.")
+            }
+            return .html(bytes)
+        }
+    }
+
+    init(_ detail: ExamDetail, difficulty: Int?, pages: PageRenderer, locale: String) {
+        exam = Exam(
+            regionCode: detail.regionCode, regionName: detail.regionName, slug: detail.slug, title: detail.title,
+            description: detail.description, language: detail.language, passMark: detail.passMark,
+            minutes: detail.timeLimitSeconds / 60, questionCount: detail.questionCount,
+            bankSize: detail.domains.reduce(0) { $0 + $1.total }, updatedAgo: pages.ago(detail.contentUpdatedAt, locale: locale))
+        levels = (1...5).map { level in
+            Level(
+                level: level, label: pages.message("difficulty.\(level)", locale: locale), selected: level == difficulty,
+                shown: difficulty == nil || difficulty == level, isFrom: level == (difficulty ?? 1), isTo: level == (difficulty ?? 5))
+        }
+        domains = detail.domains.map { domain in
+            let counts = difficulty.map { [domain.countsByDifficulty[$0 - 1]] } ?? domain.countsByDifficulty
+            return Domain(slug: domain.slug, title: domain.title, weight: domain.weight, counts: counts, total: counts.reduce(0, +))
+        }
+        filter = difficulty.map { level in
+            Filter(label: "\(level) · " + pages.message("difficulty.\(level)", locale: locale), total: domains.reduce(0) { $0 + $1.total })
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import HTTPServer
+import TemplateEngine
+
+/// Renders pages from templates in the request's language, and error pages for the server.
+struct PageRenderer: Sendable {
+    let templates: TemplateSet
+    let clock: @Sendable () -> Date
+
+    /// The language for this request.
+    func locale(for request: Request) -> String {
+        LocaleNegotiation.choose(userSetting: nil, acceptLanguage: request.headers["Accept-Language"], available: templates.locales)
+    }
+
+    /// A message of the catalogue, formatted (for labels computed in views).
+    func message(_ key: String, locale: String, _ arguments: [String: String] = [:], count: Double? = nil) -> String {
+        templates.catalog(for: locale)?.format(key, arguments, count: count) ?? key
+    }
+
+    /// "3 days ago" in the request's language.
+    func ago(_ date: Date, locale: String) -> String {
+        guard let catalog = templates.catalog(for: locale) else { return "" }
+        return RelativeTime.describe(date, now: clock(), catalog: catalog)
+    }
+
+    /// Renders a page struct into bytes; the locale is added to the data as `locale`.
+    func render<Page: Encodable>(_ template: String, _ page: Page, locale: String) throws -> [UInt8] {
+        var value = try TemplateValue(encoding: page)
+        if case .object(var fields) = value {
+            fields["locale"] = .string(locale)
+            value = .object(fields)
+        }
+        return try templates.render(template, value: value, locale: locale, now: clock())
+    }
+
+    /// An HTML error page; plain text if even that cannot be rendered.
+    func errorPage(_ error: HTTPError, head: RequestHead?) -> Response {
+        let acceptLanguage = head?.headers["Accept-Language"]
+        let locale = LocaleNegotiation.choose(userSetting: nil, acceptLanguage: acceptLanguage, available: templates.locales)
+        let headingKey = switch error.status.code {
+        case 404: "error.not_found_title"
+        case 400, 422: "error.bad_request_title"
+        default: "error.title"
+        }
+        struct ErrorPage: Encodable {
+            var heading: String
+            var message: String
+            var status: Int
+        }
+        let page = ErrorPage(heading: message(headingKey, locale: locale), message: error.message, status: error.status.code)
+        guard let bytes = try? render("errors/error", page, locale: locale) else {
+            return Response.text(error.message + "\n", status: error.status)
+        }
+        var response = Response.html(bytes, status: error.status)
+        response.headers.add("Cache-Control", "no-store")
+        return response
+    }
+}

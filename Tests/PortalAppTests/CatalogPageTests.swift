@@ -1,0 +1,132 @@
+import ExamData
+import Foundation
+import HTTPServer
+import PortalApp
+import PostgresClient
+import TestSupport
+import Testing
+
+/// The catalogue pages over a real socket, against a seeded database.
+@Suite("Catalogue pages")
+struct CatalogPageTests {
+    /// A seeded database and a running portal on it.
+    final class Site {
+        let database: TestDatabase
+        let server: HTTPServer
+
+        init(extra: (PostgresConnection) throws -> Void = { _ in }) throws {
+            database = try TestDatabase(migrated: true)
+            let connection = try database.adminConnection()
+            try DemoSeeder.seed(connection)
+            try extra(connection)
+            var configuration = PortalConfiguration()
+            configuration.databaseURL = database.appURL
+            configuration.server.port = 0
+            configuration.server.accessLog = false
+            configuration.publicDirectory = TestPaths.repository + "/Public"
+            configuration.templatesDirectory = TestPaths.repository + "/Templates"
+            configuration.development = true  // a missing variable fails the page, and so the test
+            server = try PortalApplication(configuration: configuration, databaseOverrides: ["dbname": database.name]).makeServer()
+            try server.start()
+        }
+
+        func get(_ path: String, headers: String = "") throws -> RawHTTPClient.Response {
+            let client = try RawHTTPClient(port: server.port)
+            client.send("GET \(path) HTTP/1.1\r\nHost: a\r\n\(headers)Connection: close\r\n\r\n")
+            return try #require(client.readResponse())
+        }
+
+        deinit {
+            server.shutdown()
+            server.waitUntilStopped()
+        }
+    }
+
+    @Test("the home page lists every region and exam with question counts and freshness")
+    func home() throws {
+        let site = try Site()
+        let page = try site.get("/")
+        #expect(page.status == 200)
+        #expect(page.header("Content-Type") == "text/html; charset=utf-8")
+        let html = page.bodyText
+        for region in ["Europe", "Asia Pacific", "Americas"] { #expect(html.contains(region)) }
+        #expect(html.contains(#"<a href="/exams/asia-pacific/database-kiso" lang="ja">データベース基礎</a>"#))
+        #expect(html.contains(#"lang="it">Programmazione in Python</a>"#))
+        #expect(html.contains("875 questions"))
+        #expect(html.contains("Content updated just now"))
+        #expect(html.contains(#"<html lang="en">"#))
+    }
+
+    @Test("the exam page shows domains with weights and counts by difficulty, and the start form")
+    func examPage() throws {
+        let site = try Site()
+        let html = try site.get("/exams/europe/network-fundamentals").bodyText
+        #expect(html.contains("<h1 lang=\"en\">Network Fundamentals</h1>"))
+        #expect(html.contains("Subnet sizes"))
+        #expect(html.contains(#"<td class="number">20%</td>"#))
+        #expect(html.contains(#"<abbr title="Expert">5</abbr>"#))
+        #expect(html.contains(#"<form class="start" method="post" action="/sessions">"#))
+        #expect(html.contains(#"<dd>875</dd>"#))
+        let filtered = try site.get("/exams/europe/network-fundamentals?difficulty=1").bodyText
+        #expect(filtered.contains(#"<option value="1" selected>1 · Introductory</option>"#))
+        #expect(filtered.contains("Showing questions at difficulty 1 · Introductory"))
+        #expect(!filtered.contains(#"<abbr title="Expert">5</abbr>"#))
+    }
+
+    @Test("bad difficulty values are a 400 page that says what is expected", arguments: ["9", "0", "abc", "3.5", "-1", "%F0%9F%98%80"])
+    func badDifficulty(_ value: String) throws {
+        let site = try Site()
+        let page = try site.get("/exams/europe/network-fundamentals?difficulty=\(value)")
+        #expect(page.status == 400)
+        #expect(page.bodyText.contains("Difficulty must be a whole number from 1 (introductory) to 5 (expert)"))
+        #expect(page.bodyText.contains("<!DOCTYPE html>"))
+    }
+
+    @Test("an unknown region or exam is a real 404 page")
+    func notFound() throws {
+        let site = try Site()
+        for path in ["/exams/europe/no-such-exam", "/exams/mars/network-fundamentals", "/no/such/page"] {
+            let page = try site.get(path)
+            #expect(page.status == 404)
+            #expect(page.bodyText.contains("Page not found"))
+            #expect(page.bodyText.contains(#"<a href="/">Back to the list of exams</a>"#))
+        }
+    }
+
+    @Test("hostile text stored in the database is escaped on every page")
+    func hostileContentIsEscaped() throws {
+        let hostile = #"<script>alert("x")</script> & 'quoted'"#
+        let site = try Site { connection in
+            let writer = ContentWriter()
+            let region = try writer.region(code: "evil", name: hostile, position: 9, connection)
+            let exam = try writer.exam(regionID: region, slug: "xss", title: hostile, description: hostile, language: "en",
+                                       passMark: 50, timeLimitSeconds: 600, questionCount: 5, connection)
+            _ = try writer.domain(examID: exam, slug: "d", title: hostile, weight: 100, connection)
+        }
+        for path in ["/", "/exams/evil/xss"] {
+            let html = try site.get(path).bodyText
+            #expect(!html.contains("<script>"))
+            #expect(html.contains("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;quoted&#39;"))
+        }
+    }
+
+    @Test("every page passes the Nu Html Checker")
+    func pagesAreValidHTML() throws {
+        guard let validator = ProcessInfo.processInfo.environment["PORTAL_HTML_VALIDATOR"] else {
+            throw TestEnvironmentError("PORTAL_HTML_VALIDATOR is not set: run the tests with `make test`, which installs the checker")
+        }
+        let site = try Site()
+        let folder = NSTemporaryDirectory() + "pages-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let pages = [
+            "home": "/", "exam": "/exams/europe/network-fundamentals", "exam-ja": "/exams/asia-pacific/database-kiso",
+            "exam-filtered": "/exams/americas/security-essentials?difficulty=4", "not-found": "/exams/europe/nothing",
+            "bad-request": "/exams/europe/network-fundamentals?difficulty=9",
+        ]
+        for (name, path) in pages {
+            try Data(try site.get(path).body).write(to: URL(fileURLWithPath: "\(folder)/\(name).html"))
+        }
+        #expect(runCommand([validator, "--root", folder, "--also-check-css"]) == 0, "the Nu Html Checker found errors; run it on \(folder) to see them")
+    }
+}
