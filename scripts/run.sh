@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make run`: a private development database when DATABASE_URL is not set, migrations, the demo
-# catalogue when the database has none, and the server on http://127.0.0.1:8080 (HOST and PORT change it). Ctrl-C stops the server; the
-# database keeps running for the next time (scripts/pg.sh stop "$(scripts/data-dir.sh)/dev-pg").
+# catalogue when the database has none, and the server on http://127.0.0.1:8080 (HOST and PORT
+# change it). Ctrl-C stops the server; the database keeps running for the next time
+# (`make db-stop` stops it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh

@@ -48,23 +48,26 @@ public final class ConnectionPool: @unchecked Sendable {
     }
 
     /// Runs `body` in a transaction whose first statement sets transaction-local settings
-    /// (`set_config(name, value, true)`), so they end with the transaction and can never be
-    /// seen by the next user of the connection.
+    /// (`set_config(name, value, true)`, all in one statement), so they end with the
+    /// transaction and can never be seen by the next user of the connection.
     @discardableResult
     public func withTransaction<Value>(settings: [String: String], _ body: (PostgresConnection) throws -> Value) throws -> Value {
         try withTransaction { connection in
-            for (name, value) in settings.sorted(by: { $0.key < $1.key }) {
-                try connection.execute("SELECT set_config(\(name), \(value), true)")
-            }
+            let names = settings.keys.sorted()
+            try connection.execute(("SELECT set_config(unnest(\(names)::text[]), unnest(\(names.map { settings[$0]! })::text[]), true)" as SQL).prepared())
             return try body(connection)
         }
     }
 
     /// The per-request authorization scope: `app.user_id` and `app.role` are set for this
     /// transaction only; row-level security policies read them. `nil` means anonymous.
+    ///
+    /// An anonymous reader needs no transaction: a pooled connection never carries a setting
+    /// (they are transaction-local), so its statements already run as nobody, one round trip each.
     @discardableResult
     public func withRequestContext<Value>(userID: String?, role: String?, _ body: (PostgresConnection) throws -> Value) throws -> Value {
-        try withTransaction(settings: ["app.user_id": userID ?? "", "app.role": role ?? ""], body)
+        if userID == nil && role == nil { return try withConnection(body) }
+        return try withTransaction(settings: ["app.user_id": userID ?? "", "app.role": role ?? ""], body)
     }
 
     /// Whether the database answers a trivial query now.
