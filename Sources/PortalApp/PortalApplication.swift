@@ -40,8 +40,8 @@ public final class PortalApplication: Sendable {
             router.get("/exams/:region/:exam", ExamPage.handler(database: database, pages: pages, cache: cache))
         }
         let pages = self.pages
-        router.post("/sessions") { _ in
-            throw HTTPError(.notImplemented, pages.message("sessions.unavailable", locale: "en"))
+        router.post("/sessions") { request in
+            throw HTTPError(.notImplemented, pages.message("sessions.unavailable", locale: pages.locale(for: request)))
         }
         router.get("/metrics") { _ in
             var response = Response.text(metrics.prometheusText())

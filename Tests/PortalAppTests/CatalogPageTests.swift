@@ -89,6 +89,7 @@ struct CatalogPageTests {
             let page = try site.get(path)
             #expect(page.status == 404)
             #expect(page.bodyText.contains("Page not found"))
+            #expect(page.bodyText.contains("There is no exam") || page.bodyText.contains("There is nothing at this address."))
             #expect(page.bodyText.contains(#"<a href="/">Back to the list of exams</a>"#))
         }
     }

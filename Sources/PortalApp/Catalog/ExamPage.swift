@@ -47,32 +47,32 @@ struct ExamPage: Encodable {
     var filter: Filter?
 
     /// Reads `?difficulty=`: absent or empty for all, else a whole number 1–5.
-    static func difficulty(from request: Request) throws -> Int? {
+    static func difficulty(from request: Request, pages: PageRenderer, locale: String) throws -> Int? {
         guard let text = request.query["difficulty"], !text.isEmpty else { return nil }
         guard let level = Int(text), (1...5).contains(level) else {
-            throw HTTPError(.badRequest, "Difficulty must be a whole number from 1 (introductory) to 5 (expert); \"\(text.prefix(20))\" is not one.")
+            throw HTTPError(.badRequest, pages.message("error.bad_difficulty", locale: locale, ["value": String(text.prefix(20))]))
         }
         return level
     }
 
     static func handler(database: ConnectionPool, pages: PageRenderer, cache: PageCache) -> Handler {
         { request in
-            let difficulty = try difficulty(from: request)
-            let region = request.parameter("region"), slug = request.parameter("exam")
             let locale = pages.locale(for: request)
+            let difficulty = try difficulty(from: request, pages: pages, locale: locale)
+            let region = request.parameter("region"), slug = request.parameter("exam")
             let bytes = try database.withRequestContext(userID: nil, role: nil) { connection -> [UInt8]? in
                 let catalog = ExamCatalog()
                 guard let version = try catalog.examVersion(region: region, slug: slug, connection) else { return nil }
                 let key = "exam|\(region)|\(slug)|\(difficulty ?? 0)|\(locale)"
                 return try cache.page(key: key, version: version, now: pages.clock()) {
                     guard let detail = try catalog.exam(region: region, slug: slug, connection) else {
-                        throw HTTPError(.notFound, "There is no such exam.")
+                        throw HTTPError(.notFound, pages.message("error.no_exam", locale: locale, ["exam": slug, "region": region]))
                     }
                     return try pages.render("exams/show", ExamPage(detail, difficulty: difficulty, pages: pages, locale: locale), locale: locale)
                 }
             }
             guard let bytes else {
-                throw HTTPError(.notFound, "There is no exam \"\(slug)\" in the region \"\(region)\". The list of exams shows every one there is.")
+                throw HTTPError(.notFound, pages.message("error.no_exam", locale: locale, ["exam": slug, "region": region]))
             }
             return .html(bytes)
         }

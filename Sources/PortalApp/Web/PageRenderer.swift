@@ -47,7 +47,14 @@ struct PageRenderer: Sendable {
             var message: String
             var status: Int
         }
-        let page = ErrorPage(heading: message(headingKey, locale: locale), message: error.message, status: error.status.code)
+        // Client errors carry what was wrong (handlers word it from the catalogue); server
+        // errors get the catalogue's own sentence, which is what a reader can act on.
+        let text = switch error.status.code {
+        case 500: message("error.server", locale: locale)
+        case 503: message("error.unavailable", locale: locale)
+        default: error.message
+        }
+        let page = ErrorPage(heading: message(headingKey, locale: locale), message: text, status: error.status.code)
         guard let bytes = try? render("errors/error", page, locale: locale) else {
             return Response.text(error.message + "\n", status: error.status)
         }
