@@ -14,6 +14,9 @@ final class EventLoop: @unchecked Sendable {
     private var reserveFD: Int32
     private var connections: [Connection?] = []
     private let inbox = Mutex<[@Sendable () -> Void]>([])
+    /// Set while a wake-up is written and not yet drained, so a burst of completions costs
+    /// one eventfd write, not one each.
+    private let wakePending = Atomic<Bool>(false)
     private let readBuffer: UnsafeMutableRawBufferPointer
     var encoder: ResponseEncoder
     private var accessLog: [UInt8] = []
@@ -45,8 +48,10 @@ final class EventLoop: @unchecked Sendable {
     /// Runs `work` on the loop's thread soon. Safe from any thread.
     func execute(_ work: @escaping @Sendable () -> Void) {
         inbox.withLock { $0.append(work) }
-        var one: UInt64 = 1
-        _ = write(wakeFD, &one, 8)
+        if !wakePending.exchange(true, ordering: .acquiringAndReleasing) {
+            var one: UInt64 = 1
+            _ = write(wakeFD, &one, 8)
+        }
     }
 
     /// Starts a graceful stop: no new connections; idle ones close; busy ones finish.
@@ -105,6 +110,8 @@ final class EventLoop: @unchecked Sendable {
     private func drainInbox() {
         var value: UInt64 = 0
         _ = Glibc.read(wakeFD, &value, 8)
+        // Cleared before taking the work: anything queued after this point writes a new wake-up.
+        wakePending.store(false, ordering: .releasing)
         let work = inbox.withLock { work -> [@Sendable () -> Void] in
             defer { work.removeAll(keepingCapacity: true) }
             return work
