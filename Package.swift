@@ -39,11 +39,11 @@ let package = Package(
         .executableTarget(name: "portal", dependencies: ["PortalApp"]),
 
         // Shared by the tests: throwaway databases and a raw-socket HTTP client.
-        .target(name: "TestSupport", dependencies: ["PostgresClient"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["PostgresClient", "QuestionEngine"], path: "Tests/TestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "TestSupport"]),
         .testTarget(name: "TemplateEngineTests", dependencies: ["TemplateEngine"]),
-        .testTarget(name: "QuestionEngineTests", dependencies: ["QuestionEngine"]),
+        .testTarget(name: "QuestionEngineTests", dependencies: ["QuestionEngine", "TestSupport"]),
         .testTarget(name: "ExamDataTests", dependencies: ["ExamData", "QuestionEngine", "PostgresClient", "TestSupport"]),
         .testTarget(name: "PortalAppTests", dependencies: ["PortalApp", "HTTPServer", "PostgresClient", "TestSupport"]),
     ],

@@ -5,20 +5,6 @@ import QuestionEngine
 import TestSupport
 import Testing
 
-struct ShapeCase: Decodable, CustomStringConvertible, Sendable {
-    var name: String
-    var type: String
-    var options: JSONValue
-    var correct: JSONValue
-    var problem: String?
-    var description: String { name }
-
-    static let all: [ShapeCase] = {
-        let url = URL(fileURLWithPath: TestPaths.repository + "/Tests/Fixtures/question-shapes.json")
-        return (try? JSONDecoder().decode([ShapeCase].self, from: Data(contentsOf: url))) ?? []
-    }()
-}
-
 @Suite("Content schema")
 struct ContentSchemaTests {
     /// A database with one region, exam and domain; returns it and the domain id.

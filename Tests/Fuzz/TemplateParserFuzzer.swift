@@ -8,7 +8,9 @@ public func fuzzTemplateParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int
     do {
         _ = try TemplateParser.parse(source, name: "fuzz")
     } catch {
-        let lines = source.split(separator: "\n", omittingEmptySubsequences: false).count
+        // Lines as the parser counts them: by LF bytes ("\r\n" is one Character in Swift, so
+        // splitting the String would undercount).
+        let lines = source.utf8.filter { $0 == 10 }.count + 1
         if error.line < 1 || error.line > lines || error.column < 1 {
             fatalError("error position \(error.line):\(error.column) outside a \(lines)-line input: \(error.message)")
         }

@@ -1,23 +1,7 @@
 import Foundation
 import QuestionEngine
+import TestSupport
 import Testing
-
-/// One row of `Tests/Fixtures/question-shapes.json`: a shape and the problem it must get
-/// (the database's CHECK is held to the same table in ExamDataTests).
-struct ShapeCase: Decodable, CustomStringConvertible, Sendable {
-    var name: String
-    var type: String
-    var options: JSONValue
-    var correct: JSONValue
-    var problem: String?
-    var description: String { name }
-
-    static let all: [ShapeCase] = {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/question-shapes.json")
-        return (try? JSONDecoder().decode([ShapeCase].self, from: Data(contentsOf: url))) ?? []
-    }()
-}
 
 @Suite("Question shape validator")
 struct QuestionValidatorTests {
