@@ -40,15 +40,21 @@ failed=0
 log="$data/swift-test.log"
 echo "== swift test"
 swift test --skip-build 2>&1 | tee "$log" | grep -E "^(✘|􀢄)|failed|error:|Test run with|Executed" || true
-suite_passed=$(grep -cE "^(✔|􁁛) Test .* passed" "$log" || true)
+# Swift Testing closes with "Test run with N tests in M suites passed|failed …"; each failing
+# test also prints a "✘ Test … failed" line. No closing line means the run crashed.
+total=$(grep -oE "Test run with [0-9]+ tests?" "$log" | grep -oE "[0-9]+" | tail -n 1)
 suite_failed=$(grep -cE "^(✘|􀢄) Test .* failed" "$log" || true)
-if ! grep -qE "Test run with [0-9]+ tests? .*passed" "$log"; then
+if [ -z "$total" ]; then
+    echo "swift test ended without its closing line (a crash?); see $log"
+    total=0
     [ "$suite_failed" -eq 0 ] && suite_failed=1
+elif ! grep -qE "Test run with [0-9]+ tests? .*passed" "$log" && [ "$suite_failed" -eq 0 ]; then
+    suite_failed=1
 fi
-passed=$((passed + suite_passed))
+passed=$((passed + total - (suite_failed < total ? suite_failed : total)))
 failed=$((failed + suite_failed))
 
-echo "== fuzz the request parser"
+echo "== fuzz the request and template parsers"
 if scripts/fuzz.sh "${FUZZ_SECONDS:-60}"; then
     passed=$((passed + 1))
 else
