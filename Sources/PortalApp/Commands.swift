@@ -10,6 +10,8 @@ public enum Commands {
 
           serve      serve HTTP (HOST, PORT; DATABASE_URL for the app role)
           migrate    apply pending migrations (DATABASE_ADMIN_URL, the owner role)
+          create-admin --username NAME
+                     create (or reset) an admin account; the password is read from standard input
           seed       load the demo catalogue (twice is harmless); --if-empty: only into an empty catalogue
 
         """
@@ -25,6 +27,7 @@ public enum Commands {
             switch command {
             case "serve": try serve(configuration)
             case "migrate": try migrate(configuration)
+            case "create-admin": try createAdmin(configuration, arguments: Array(arguments.dropFirst()))
             case "seed": try seed(configuration, onlyIfEmpty: arguments.dropFirst().contains("--if-empty"))
             case "help", "--help", "-h": print(usage, terminator: "")
             default:
@@ -59,6 +62,26 @@ public enum Commands {
         }
         let outcome = try DemoSeeder.seed(connection)
         print("seed: \(outcome.exams) exams; \(outcome.newQuestions) new questions")
+    }
+
+    static func createAdmin(_ configuration: PortalConfiguration, arguments: [String]) throws {
+        guard arguments.count == 2, arguments[0] == "--username" else {
+            throw ConfigurationError("usage: portal create-admin --username NAME  (the password comes on standard input)")
+        }
+        guard let url = configuration.databaseAdminURL else {
+            throw ConfigurationError("set DATABASE_ADMIN_URL (the owner role) to create an admin")
+        }
+        let username = arguments[1]
+        // The password never appears in the arguments, where other users of the machine could see it.
+        guard let password = readLine(strippingNewline: true), !password.isEmpty else {
+            throw ConfigurationError("type the password on standard input")
+        }
+        if let problem = PasswordPolicy.problem(password, username: username) {
+            throw ConfigurationError("the password is not acceptable (\(problem.replacingOccurrences(of: "account.", with: "").replacingOccurrences(of: "_", with: " ")))")
+        }
+        guard let hash = Crypto.hashPassword(password) else { throw ConfigurationError("the password could not be hashed") }
+        let id = try AccountStore().createUser(username: username, displayName: username, passwordHash: hash, role: "admin", try PostgresConnection(url: url))
+        print("create-admin: \(username) is an admin (\(id.uuidString.lowercased()))")
     }
 
     static func serve(_ configuration: PortalConfiguration) throws {

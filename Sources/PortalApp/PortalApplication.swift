@@ -10,12 +10,17 @@ public final class PortalApplication: Sendable {
     public let metrics = ServerMetrics()
     let pages: PageRenderer
     let cache = PageCache()
+    let clock: @Sendable () -> Date
+    let throttle = LoginThrottle()
+    let hashing = HashLimiter()
 
     /// `databaseOverrides` replace keywords of `DATABASE_URL` (tests point it at their own database).
-    public init(configuration: PortalConfiguration, databaseOverrides: [String: String] = [:]) throws {
+    /// `clock` is the time the application sees (tests move it forward to expire sessions).
+    public init(configuration: PortalConfiguration, databaseOverrides: [String: String] = [:], clock: @escaping @Sendable () -> Date = { Date() }) throws {
         self.configuration = configuration
+        self.clock = clock
         let templates = try TemplateSet(directory: configuration.templatesDirectory, mode: configuration.development ? .development : .production)
-        pages = PageRenderer(templates: templates, clock: { Date() })
+        pages = PageRenderer(templates: templates, clock: clock)
         database = configuration.databaseURL.map {
             ConnectionPool(.init(
                 url: $0, overrides: databaseOverrides, maxConnections: configuration.databaseConnections,
@@ -29,24 +34,32 @@ public final class PortalApplication: Sendable {
         let metrics = self.metrics
         let database = self.database
         router.get("/healthz", onLoop: true) { _ in .text("ok\n") }
+        router.get("/metrics") { _ in
+            var response = Response.text(metrics.prometheusText())
+            response.headers.set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+            return response
+        }
         router.get("/readyz") { _ in
             guard let database, database.ping() else {
                 throw HTTPError(.serviceUnavailable, "The database is not reachable.", headers: ["Retry-After": "5"])
             }
             return .text("ready\n")
         }
-        if let database {
-            router.get("/", HomePage.handler(database: database, pages: pages, cache: cache))
-            router.get("/exams/:region/:exam", ExamPage.handler(database: database, pages: pages, cache: cache))
-        }
-        let pages = self.pages
-        router.post("/sessions") { request in
-            throw HTTPError(.notImplemented, pages.message("sessions.unavailable", locale: pages.locale(for: request)))
-        }
-        router.get("/metrics") { _ in
-            var response = Response.text(metrics.prometheusText())
-            response.headers.set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-            return response
+        guard let database else { return router }
+        var sessionSettings = SessionSettings()
+        sessionSettings.secure = configuration.servedOverHTTPS
+        let authentication = Authentication(database: database, settings: sessionSettings, clock: clock)
+        let pages = self.pages, cache = self.cache
+        let accounts = AccountPages(
+            database: database, pages: pages, settings: sessionSettings, throttle: throttle, hashing: hashing, clock: clock)
+        // Every page knows its viewer, and every unsafe request must carry its CSRF token.
+        router.group(middleware: [authentication.middleware]) { pagesGroup in
+            pagesGroup.get("/", HomePage.handler(database: database, pages: pages, cache: cache))
+            pagesGroup.get("/exams/:region/:exam", ExamPage.handler(database: database, pages: pages, cache: cache))
+            pagesGroup.post("/sessions") { request in
+                throw HTTPError(.notImplemented, pages.message("sessions.unavailable", locale: pages.locale(for: request)))
+            }
+            accounts.addRoutes(to: &pagesGroup)
         }
         return router
     }

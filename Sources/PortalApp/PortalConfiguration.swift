@@ -12,6 +12,8 @@ public struct PortalConfiguration: Sendable {
     public var templatesDirectory = "Templates"
     /// Development: templates re-read when changed, a missing variable is an error.
     public var development = false
+    /// Served over HTTPS (`PUBLIC_URL=https://…`): session cookies become `Secure` and `__Host-`.
+    public var servedOverHTTPS = false
     public var databaseConnections = 2 * System.coreCount + 4
     public var server = ServerConfiguration()
 
@@ -48,6 +50,12 @@ public struct PortalConfiguration: Sendable {
         }
         if let directory = environment["PUBLIC_DIR"], !directory.isEmpty { configuration.publicDirectory = directory }
         if let directory = environment["MIGRATIONS_DIR"], !directory.isEmpty { configuration.migrationsDirectory = directory }
+        if let url = environment["PUBLIC_URL"], !url.isEmpty {
+            guard url.hasPrefix("https://") || url.hasPrefix("http://") else {
+                throw ConfigurationError("PUBLIC_URL must start with https:// or http://, not \(url)")
+            }
+            configuration.servedOverHTTPS = url.hasPrefix("https://")
+        }
         if let directory = environment["TEMPLATES_DIR"], !directory.isEmpty { configuration.templatesDirectory = directory }
         if let mode = environment["PORTAL_MODE"], !mode.isEmpty {
             guard mode == "development" || mode == "production" else {

@@ -63,12 +63,12 @@ struct ExamPage: Encodable {
             let bytes = try database.withRequestContext(userID: nil, role: nil) { connection -> [UInt8]? in
                 let catalog = ExamCatalog()
                 guard let version = try catalog.examVersion(region: region, slug: slug, connection) else { return nil }
-                let key = "exam|\(region)|\(slug)|\(difficulty ?? 0)|\(locale)"
+                let key = request.user == nil ? "exam|\(region)|\(slug)|\(difficulty ?? 0)|\(locale)" : nil
                 return try cache.page(key: key, version: version, now: pages.clock()) {
                     guard let detail = try catalog.exam(region: region, slug: slug, connection) else {
                         throw HTTPError(.notFound, pages.message("error.no_exam", locale: locale, ["exam": slug, "region": region]))
                     }
-                    return try pages.render("exams/show", ExamPage(detail, difficulty: difficulty, pages: pages, locale: locale), locale: locale)
+                    return try pages.render("exams/show", ExamPage(detail, difficulty: difficulty, pages: pages, locale: locale), for: request)
                 }
             }
             guard let bytes else {

@@ -30,7 +30,9 @@ struct HomePage: Encodable {
             let bytes = try database.withRequestContext(userID: nil, role: nil) { connection -> [UInt8] in
                 let catalog = ExamCatalog()
                 let version = try catalog.catalogVersion(connection) ?? .distantPast
-                return try cache.page(key: "home|\(locale)", version: version, now: pages.clock()) {
+                // Pages for visitors are shared; a signed-in page names its reader, so it is not.
+                let key = request.user == nil ? "home|\(locale)" : nil
+                return try cache.page(key: key, version: version, now: pages.clock()) {
                     let regions = try catalog.regions(connection).map { region in
                         Region(
                             code: region.code, name: region.name, examCount: region.exams.count,
@@ -41,7 +43,7 @@ struct HomePage: Encodable {
                                     questions: exam.publishedQuestions, updatedAgo: pages.ago(exam.contentUpdatedAt, locale: locale))
                             })
                     }
-                    return try pages.render("home", HomePage(regions: regions), locale: locale)
+                    return try pages.render("home", HomePage(regions: regions), for: request)
                 }
             }
             return .html(bytes)

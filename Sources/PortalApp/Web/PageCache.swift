@@ -20,8 +20,10 @@ final class PageCache: Sendable {
         self.capacity = capacity
     }
 
-    /// The cached page, or a fresh one from `render`, which is then kept.
-    func page(key: String, version: Date, now: Date, render: () throws -> [UInt8]) rethrows -> [UInt8] {
+    /// The cached page, or a fresh one from `render`, which is then kept. A nil key renders
+    /// without caching (a page personal to its reader).
+    func page(key: String?, version: Date, now: Date, render: () throws -> [UInt8]) rethrows -> [UInt8] {
+        guard let key else { return try render() }
         if let entry = entries.withLock({ $0[key] }), entry.version == version, now.timeIntervalSince(entry.renderedAt) < maximumAge {
             return entry.bytes
         }

@@ -7,9 +7,24 @@ struct PageRenderer: Sendable {
     let templates: TemplateSet
     let clock: @Sendable () -> Date
 
-    /// The language for this request.
+    /// The language for this request: the user's setting, then `Accept-Language`, then English.
     func locale(for request: Request) -> String {
-        LocaleNegotiation.choose(userSetting: nil, acceptLanguage: request.headers["Accept-Language"], available: templates.locales)
+        LocaleNegotiation.choose(userSetting: request.user?.locale, acceptLanguage: request.headers["Accept-Language"], available: templates.locales)
+    }
+
+    /// Renders a page for this request: its language, and the viewer for the layout's
+    /// navigation (the signed-in name, the sign-out form's CSRF token).
+    func render<Page: Encodable>(_ template: String, _ page: Page, for request: Request) throws -> [UInt8] {
+        var extra: [String: TemplateValue] = [:]
+        if let viewer = request.viewer {
+            var fields: [String: TemplateValue] = ["csrfToken": .string(viewer.csrfToken)]
+            if let user = viewer.user {
+                fields["displayName"] = .string(user.displayName)
+                fields["signedIn"] = .bool(true)
+            }
+            extra["viewer"] = .object(fields)
+        }
+        return try render(template, page, locale: locale(for: request), extra: extra)
     }
 
     /// A message of the catalogue, formatted (for labels computed in views).
@@ -24,10 +39,11 @@ struct PageRenderer: Sendable {
     }
 
     /// Renders a page struct into bytes; the locale is added to the data as `locale`.
-    func render<Page: Encodable>(_ template: String, _ page: Page, locale: String) throws -> [UInt8] {
+    func render<Page: Encodable>(_ template: String, _ page: Page, locale: String, extra: [String: TemplateValue] = [:]) throws -> [UInt8] {
         var value = try TemplateValue(encoding: page)
         if case .object(var fields) = value {
             fields["locale"] = .string(locale)
+            fields.merge(extra) { _, new in new }
             value = .object(fields)
         }
         return try templates.render(template, value: value, locale: locale, now: clock())

@@ -1,0 +1,72 @@
+import ExamData
+import Foundation
+import HTTPServer
+import PostgresClient
+
+/// Who is asking: the session behind the cookie (if any) and the CSRF token their forms carry.
+struct Viewer: Sendable {
+    var user: SessionUser?
+    /// The token forms must echo: the session's, or for a visitor the double-submit cookie's.
+    var csrfToken: String
+    /// A new CSRF cookie to set (a visitor without a usable one).
+    var newCSRFCookie: String?
+}
+
+extension Request {
+    var viewer: Viewer? { attributes["viewer"] as? Viewer }
+    var user: SessionUser? { viewer?.user }
+}
+
+/// Middleware resolving the session cookie and enforcing CSRF on every unsafe request.
+struct Authentication: Sendable {
+    let database: ConnectionPool
+    let settings: SessionSettings
+    let clock: @Sendable () -> Date
+
+    /// A malformed, short, huge or unknown cookie is simply no session, never an error.
+    func viewer(for request: Request) throws -> Viewer {
+        let cookies = request.cookies
+        var user: SessionUser?
+        if let token = cookies[settings.cookieName], SessionSettings.isWellFormed(token) {
+            let hash = Crypto.sha256(Array(token.utf8))
+            user = try database.withConnection { connection in
+                try AccountStore().sessionUser(
+                    tokenHash: hash, now: clock(), idle: settings.idleTimeout, absolute: settings.absoluteLifetime, connection)
+            }
+        }
+        if let user { return Viewer(user: user, csrfToken: user.csrfToken) }
+        if let token = cookies[settings.csrfCookieName], SessionSettings.isWellFormed(token) {
+            return Viewer(user: nil, csrfToken: token)
+        }
+        let fresh = Crypto.token()
+        return Viewer(user: nil, csrfToken: fresh, newCSRFCookie: fresh)
+    }
+
+    var middleware: Middleware {
+        { request, next in
+            var request = request
+            let viewer = try viewer(for: request)
+            request.attributes["viewer"] = viewer
+            if request.method.isUnsafe { try checkCSRF(request, viewer: viewer) }
+            var response = try next(request)
+            if let cookie = viewer.newCSRFCookie {
+                response.setCookie(SetCookie(name: settings.csrfCookieName, value: cookie, path: "/", httpOnly: true, secure: settings.secure, sameSite: .lax))
+            }
+            return response
+        }
+    }
+
+    /// The form field `csrf_token` or the `X-CSRF-Token` header must match; a present `Origin`
+    /// must be this site.
+    func checkCSRF(_ request: Request, viewer: Viewer) throws {
+        if let origin = request.headers["Origin"], let host = request.headers["Host"] {
+            guard origin == "http://\(host)" || origin == "https://\(host)" else {
+                throw HTTPError(.forbidden, "This form was sent from another site, so it was not accepted.")
+            }
+        }
+        let sent = request.headers["X-CSRF-Token"] ?? FormFields(body: request.body)["csrf_token"] ?? ""
+        guard viewer.newCSRFCookie == nil, Crypto.constantTimeEqual(Array(sent.utf8), Array(viewer.csrfToken.utf8)) else {
+            throw HTTPError(.forbidden, "This form has expired. Go back, reload the page and send it again.")
+        }
+    }
+}

@@ -1,0 +1,67 @@
+internal import CSodium
+import Foundation
+
+/// libsodium, for what accounts need: Argon2id password hashes, random tokens, SHA-256 and
+/// constant-time comparison.
+enum Crypto {
+    /// Argon2id parameters at least as strong as OWASP's minimum (19 MiB, 2 passes, 1 lane).
+    static let passwordMemory = 19 * 1024 * 1024
+    static let passwordPasses = 2
+
+    private static let initialized: Bool = sodium_init() >= 0
+
+    /// An encoded Argon2id hash (`$argon2id$v=19$m=19456,t=2,p=1$…`), salt included.
+    static func hashPassword(_ password: String) -> String? {
+        precondition(initialized, "libsodium failed to initialise")
+        var output = [CChar](repeating: 0, count: Int(crypto_pwhash_STRBYTES))
+        // A trailing NUL keeps the buffer non-empty (so it has an address); it is not hashed.
+        let bytes = Array(password.utf8) + [0]
+        let status = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                crypto_pwhash_str_alg(
+                    &output, chars.baseAddress!, UInt64(bytes.count - 1), UInt64(passwordPasses), passwordMemory,
+                    crypto_pwhash_ALG_ARGON2ID13)
+            }
+        }
+        guard status == 0 else { return nil }
+        return String(decoding: output.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Whether `password` matches an encoded hash.
+    static func verifyPassword(_ password: String, hash: String) -> Bool {
+        precondition(initialized, "libsodium failed to initialise")
+        let bytes = Array(password.utf8) + [0]
+        var encoded = Array(hash.utf8CString)
+        return bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                crypto_pwhash_str_verify(&encoded, chars.baseAddress!, UInt64(bytes.count - 1)) == 0
+            }
+        }
+    }
+
+    /// `count` random bytes from the operating system's generator.
+    static func randomBytes(_ count: Int) -> [UInt8] {
+        precondition(initialized, "libsodium failed to initialise")
+        var bytes = [UInt8](repeating: 0, count: count)
+        randombytes_buf(&bytes, count)
+        return bytes
+    }
+
+    /// SHA-256 of `bytes`.
+    static func sha256(_ bytes: [UInt8]) -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: Int(crypto_hash_sha256_BYTES))
+        crypto_hash_sha256(&digest, bytes, UInt64(bytes.count))
+        return digest
+    }
+
+    /// Equality that takes the same time wherever the inputs differ.
+    static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        a.count == b.count && sodium_memcmp(a, b, a.count) == 0
+    }
+
+    /// A URL-safe token of `bytes` random bytes (base64url, no padding).
+    static func token(bytes: Int = 32) -> String {
+        Data(randomBytes(bytes)).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+}
