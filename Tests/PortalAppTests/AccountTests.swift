@@ -1,0 +1,251 @@
+import ExamData
+import Foundation
+import HTTPServer
+import PortalApp
+import PostgresClient
+import Synchronization
+import TestSupport
+import Testing
+
+/// A time the tests move forward to expire sessions.
+final class TestClock: Sendable {
+    private let now = Mutex(Date())
+    func read() -> Date { now.withLock { $0 } }
+    func advance(_ seconds: TimeInterval) { now.withLock { $0 = $0.addingTimeInterval(seconds) } }
+}
+
+/// A browser of sorts: keeps cookies, sends forms with their CSRF token.
+final class Browser {
+    let port: Int
+    var cookies: [String: String] = [:]
+    var origin: String?
+
+    init(port: Int) { self.port = port }
+
+    @discardableResult
+    func request(_ method: String, _ path: String, form: [String: String]? = nil, extraHeaders: String = "") throws -> RawHTTPClient.Response {
+        let client = try RawHTTPClient(port: port)
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\nUser-Agent: test-browser\r\n"
+        if !cookies.isEmpty { head += "Cookie: " + cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ") + "\r\n" }
+        if let origin { head += "Origin: \(origin)\r\n" }
+        head += extraHeaders
+        var body: [UInt8] = []
+        if let form {
+            body = Array(form.map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }.joined(separator: "&").utf8)
+            head += "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.count)\r\n"
+        }
+        client.send(Array((head + "\r\n").utf8) + body)
+        let response = try #require(client.readResponse())
+        for (name, value) in response.headers where name.lowercased() == "set-cookie" {
+            let pair = value.split(separator: ";")[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let cookieName = String(pair[0]), cookieValue = pair.count > 1 ? String(pair[1]) : ""
+            if value.contains("Max-Age=0") { cookies[cookieName] = nil } else { cookies[cookieName] = cookieValue }
+        }
+        return response
+    }
+
+    /// The CSRF token the page's forms carry.
+    func csrfToken(from page: RawHTTPClient.Response) -> String {
+        guard let range = page.bodyText.range(of: #"name="csrf_token" value=""#) else { return "" }
+        return String(page.bodyText[range.upperBound...].prefix { $0 != "\"" })
+    }
+
+    /// Fetches `formPage`, then posts `form` to `action` with the page's token.
+    @discardableResult
+    func submit(_ formPage: String, to action: String, _ form: [String: String]) throws -> RawHTTPClient.Response {
+        let token = csrfToken(from: try request("GET", formPage))
+        return try request("POST", action, form: form.merging(["csrf_token": token]) { $1 })
+    }
+
+    func register(_ username: String, password: String = "correct horse battery") throws -> RawHTTPClient.Response {
+        try submit("/register", to: "/register", ["username": username, "display_name": username.capitalized, "password": password, "password_confirmation": password])
+    }
+
+    func login(_ username: String, password: String = "correct horse battery") throws -> RawHTTPClient.Response {
+        try submit("/login", to: "/login", ["username": username, "password": password])
+    }
+}
+
+@Suite("Accounts and sessions over HTTP")
+struct AccountTests {
+    final class Site {
+        let database: TestDatabase
+        let server: HTTPServer
+        let clock = TestClock()
+
+        init(https: Bool = false) throws {
+            database = try TestDatabase(migrated: true)
+            var configuration = PortalConfiguration()
+            configuration.databaseURL = database.appURL
+            configuration.server.port = 0
+            configuration.server.accessLog = false
+            configuration.publicDirectory = TestPaths.repository + "/Public"
+            configuration.templatesDirectory = TestPaths.repository + "/Templates"
+            configuration.development = true
+            configuration.servedOverHTTPS = https
+            let clock = self.clock
+            server = try PortalApplication(configuration: configuration, databaseOverrides: ["dbname": database.name], clock: { clock.read() }).makeServer()
+            try server.start()
+        }
+
+        func browser() -> Browser { Browser(port: server.port) }
+
+        deinit {
+            server.shutdown()
+            server.waitUntilStopped()
+        }
+    }
+
+    @Test("registering signs in with a cookie of exactly these attributes, and the settings page shows the account")
+    func registerAndCookie() throws {
+        let site = try Site()
+        let browser = site.browser()
+        let response = try browser.register("hanako")
+        #expect(response.status == 303)
+        let cookie = try #require(response.headers.first { $0.0.lowercased() == "set-cookie" && $0.1.hasPrefix("portal_session=") }?.1)
+        let token = String(cookie.split(separator: ";")[0].dropFirst("portal_session=".count))
+        #expect(token.count == 43)
+        #expect(cookie == "portal_session=\(token); Path=/; Max-Age=2592000; HttpOnly; SameSite=Lax")
+        let settings = try browser.request("GET", "/me/settings")
+        #expect(settings.status == 200)
+        #expect(settings.bodyText.contains("<strong>hanako</strong>"))
+        // Only the token's SHA-256 is stored.
+        let stored = try database(site).query("SELECT encode(token_hash, 'hex') AS hash FROM auth_sessions").rows.map { try $0.decode("hash", as: String.self) }
+        #expect(stored.count == 1 && !stored[0].contains(token))
+    }
+
+    @Test("served over HTTPS the cookie is __Host- and Secure")
+    func secureCookie() throws {
+        let site = try Site(https: true)
+        let response = try site.browser().register("securestudent")
+        let cookie = try #require(response.headers.first { $0.0.lowercased() == "set-cookie" && $0.1.contains("session") }?.1)
+        #expect(cookie.hasPrefix("__Host-portal_session="))
+        #expect(cookie.hasSuffix("; Path=/; Max-Age=2592000; HttpOnly; Secure; SameSite=Lax"))
+    }
+
+    @Test("a cookie planted before login is never promoted: login issues a new token")
+    func sessionFixation() throws {
+        let site = try Site()
+        try site.browser().register("victim")
+        let browser = site.browser()
+        let planted = String(repeating: "A", count: 43)
+        browser.cookies["portal_session"] = planted
+        #expect(try browser.login("victim").status == 303)
+        #expect(browser.cookies["portal_session"] != planted)
+        #expect(try browser.request("GET", "/me/settings").status == 200)
+    }
+
+    @Test("after logout the old cookie is worth nothing, even replayed")
+    func logoutThenReplay() throws {
+        let site = try Site()
+        let browser = site.browser()
+        try browser.register("leaver")
+        let old = try #require(browser.cookies["portal_session"])
+        let page = try browser.request("GET", "/")
+        #expect(try browser.request("POST", "/logout", form: ["csrf_token": browser.csrfToken(from: page)]).status == 303)
+        let replay = site.browser()
+        replay.cookies["portal_session"] = old
+        let settings = try replay.request("GET", "/me/settings")
+        #expect(settings.status == 303)
+        #expect(settings.header("Location") == "/login?next=/me/settings")
+    }
+
+    @Test("sessions end after a week idle and after 30 days however active")
+    func expiry() throws {
+        let site = try Site()
+        let browser = site.browser()
+        try browser.register("sleeper")
+        site.clock.advance(6 * 24 * 3600)
+        #expect(try browser.request("GET", "/me/settings").status == 200)
+        site.clock.advance(8 * 24 * 3600)
+        #expect(try browser.request("GET", "/me/settings").status == 303)
+
+        let active = site.browser()
+        try active.login("sleeper")
+        for _ in 0..<6 {
+            site.clock.advance(5 * 24 * 3600)
+            #expect(try active.request("GET", "/me/settings").status == 200)
+        }
+        site.clock.advance(1 * 24 * 3600)
+        #expect(try active.request("GET", "/me/settings").status == 303)
+    }
+
+    @Test("unsafe requests without the right CSRF token or from another origin are refused and change nothing")
+    func csrf() throws {
+        let site = try Site()
+        let browser = site.browser()
+        try browser.register("careful")
+        let noToken = try browser.request("POST", "/me/settings", form: ["display_name": "Hacked", "time_zone": "UTC"])
+        #expect(noToken.status == 403)
+        let wrong = try browser.request("POST", "/me/settings", form: ["display_name": "Hacked", "time_zone": "UTC", "csrf_token": String(repeating: "x", count: 43)])
+        #expect(wrong.status == 403)
+        let token = browser.csrfToken(from: try browser.request("GET", "/me/settings"))
+        browser.origin = "https://evil.example"
+        #expect(try browser.request("POST", "/me/settings", form: ["display_name": "Hacked", "time_zone": "UTC", "csrf_token": token]).status == 403)
+        browser.origin = nil
+        #expect(!(try browser.request("GET", "/me/settings").bodyText.contains("Hacked")))
+        #expect(try browser.request("POST", "/me/settings", form: ["display_name": "Still me", "time_zone": "Asia/Tokyo", "csrf_token": token]).status == 303)
+        #expect(try browser.request("GET", "/me/settings").bodyText.contains("Still me"))
+    }
+
+    @Test("failed logins are throttled per account with 429 and Retry-After; unknown and wrong look the same")
+    func throttling() throws {
+        let site = try Site()
+        try site.browser().register("target")
+        let attacker = site.browser()
+        let unknown = try attacker.login("nobody-here", password: "wrong password")
+        let wrong = try attacker.login("target", password: "wrong password")
+        #expect(unknown.status == 401 && wrong.status == 401)
+        let message = "That username and password do not match an account."
+        #expect(unknown.bodyText.contains(message) && wrong.bodyText.contains(message))
+        for _ in 0..<4 { try attacker.login("target", password: "wrong password") }
+        let blocked = try attacker.login("target")
+        #expect(blocked.status == 429)
+        #expect(Int(blocked.header("Retry-After") ?? "") ?? 0 > 0)
+    }
+
+    @Test("a 10 KB junk cookie is just no session")
+    func junkCookie() throws {
+        let site = try Site()
+        let browser = site.browser()
+        browser.cookies["portal_session"] = String(repeating: "%zz<>", count: 2000)
+        let home = try browser.request("GET", "/")
+        #expect(home.status == 200)
+        #expect(home.bodyText.contains("Sign in"))
+    }
+
+    @Test("weak, short and mismatched passwords are refused next to their field; a taken name too")
+    func registrationErrors() throws {
+        let site = try Site()
+        let browser = site.browser()
+        let weak = try browser.register("someone", password: "password123")
+        #expect(weak.status == 422)
+        #expect(weak.bodyText.contains("one of the first that attackers try"))
+        #expect(try browser.register("someone", password: "short").bodyText.contains("at least 8 characters"))
+        let long = try browser.register("someone", password: String(repeating: "x", count: 1025))
+        #expect(long.bodyText.contains("at most 1,024 bytes"))
+        #expect(try browser.register("Taken").status == 303)
+        let taken = try site.browser().register("tAKEN")
+        #expect(taken.status == 422)
+        #expect(taken.bodyText.contains("That username is taken"))
+    }
+
+    @Test("changing the password ends the other sessions; this browser stays signed in")
+    func passwordChange() throws {
+        let site = try Site()
+        let laptop = site.browser(), phone = site.browser()
+        try laptop.register("mover")
+        try phone.login("mover")
+        let response = try laptop.submit("/me/settings", to: "/me/password", ["current_password": "correct horse battery", "new_password": "a brand new phrase"])
+        #expect(response.status == 303)
+        #expect(try laptop.request("GET", "/me/settings").status == 200)
+        #expect(try phone.request("GET", "/me/settings").status == 303)
+        #expect(try site.browser().login("mover", password: "a brand new phrase").status == 303)
+    }
+
+    private func database(_ site: Site) throws -> PostgresConnection {
+        let connection = try site.database.adminConnection()
+        try connection.execute("SET ROLE portal_auth")
+        return connection
+    }
+}
