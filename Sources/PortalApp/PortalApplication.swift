@@ -48,6 +48,8 @@ public final class PortalApplication: Sendable {
         guard let database else { return router }
         var sessionSettings = SessionSettings()
         sessionSettings.secure = configuration.servedOverHTTPS
+        sessionSettings.idleTimeout = configuration.sessionIdleTimeout
+        sessionSettings.absoluteLifetime = configuration.sessionLifetime
         let authentication = Authentication(database: database, settings: sessionSettings, clock: clock)
         let pages = self.pages, cache = self.cache
         let accounts = AccountPages(

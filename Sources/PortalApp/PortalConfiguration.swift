@@ -14,6 +14,10 @@ public struct PortalConfiguration: Sendable {
     public var development = false
     /// Served over HTTPS (`PUBLIC_URL=https://…`): session cookies become `Secure` and `__Host-`.
     public var servedOverHTTPS = false
+    /// A session unused this long ends (`SESSION_IDLE_SECONDS`, default a week).
+    public var sessionIdleTimeout: TimeInterval = 7 * 24 * 3600
+    /// A session ends this long after sign-in however active (`SESSION_LIFETIME_SECONDS`, default 30 days).
+    public var sessionLifetime: TimeInterval = 30 * 24 * 3600
     public var databaseConnections = 2 * System.coreCount + 4
     public var server = ServerConfiguration()
 
@@ -56,6 +60,8 @@ public struct PortalConfiguration: Sendable {
             }
             configuration.servedOverHTTPS = url.hasPrefix("https://")
         }
+        if let idle = try integer("SESSION_IDLE_SECONDS", in: 60...31_536_000) { configuration.sessionIdleTimeout = TimeInterval(idle) }
+        if let lifetime = try integer("SESSION_LIFETIME_SECONDS", in: 60...31_536_000) { configuration.sessionLifetime = TimeInterval(lifetime) }
         if let directory = environment["TEMPLATES_DIR"], !directory.isEmpty { configuration.templatesDirectory = directory }
         if let mode = environment["PORTAL_MODE"], !mode.isEmpty {
             guard mode == "development" || mode == "production" else {

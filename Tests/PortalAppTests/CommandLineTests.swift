@@ -10,7 +10,7 @@ struct CommandLineTests {
     static var binary: String { TestPaths.repository + "/.build/debug/portal" }
 
     /// Starts `portal` with extra environment; its output goes to a file.
-    private func spawn(_ arguments: [String], environment: [String: String], output: String) throws -> pid_t {
+    private func spawn(_ arguments: [String], environment: [String: String], output: String, input: String? = nil) throws -> pid_t {
         var merged = ProcessInfo.processInfo.environment
         for (key, value) in environment { merged[key] = value }
         let env = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -21,6 +21,11 @@ struct CommandLineTests {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        if let input {
+            let path = output + ".stdin"
+            try input.write(toFile: path, atomically: true, encoding: .utf8)
+            posix_spawn_file_actions_addopen(&actions, 0, path, O_RDONLY, 0)
+        }
         // The test runs on a pool thread whose blocked signals the child would inherit.
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -80,6 +85,23 @@ struct CommandLineTests {
         let output = try String(contentsOfFile: log, encoding: .utf8)
         #expect(output.contains("GET /healthz 200"))
         #expect(output.contains("serve: stopped"))
+    }
+
+    @Test("create-admin reads the password from standard input and makes an admin who can sign in")
+    func createAdmin() throws {
+        let database = try TestDatabase(migrated: true)
+        let log = NSTemporaryDirectory() + "portal-\(UUID().uuidString).log"
+        let environment = ["DATABASE_ADMIN_URL": database.adminDatabaseURL]
+        #expect(wait(try spawn(["create-admin", "--username", "head-teacher"], environment: environment, output: log, input: "a long and private phrase\n")) == 0)
+        #expect(try String(contentsOfFile: log, encoding: .utf8).contains("head-teacher is an admin"))
+        let owner = try database.adminConnection()
+        try owner.execute("SET ROLE portal_auth")
+        let row = try #require(try owner.query("SELECT role, password_hash FROM users WHERE username = 'head-teacher'").first)
+        #expect(try row.decode("role", as: String.self) == "admin")
+        #expect(try row.decode("password_hash", as: String.self).hasPrefix("$argon2id$v=19$m=19456,t=2,p=1$"))
+        // A common password is refused, and the password is never taken from the arguments.
+        #expect(wait(try spawn(["create-admin", "--username", "x-admin"], environment: environment, output: log, input: "password123\n")) == 1)
+        #expect(wait(try spawn(["create-admin", "--username", "x-admin", "secret-in-args"], environment: environment, output: log, input: "")) == 1)
     }
 
     @Test("serve refuses a database whose applied migration no longer matches its file")

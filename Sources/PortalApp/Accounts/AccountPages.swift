@@ -72,10 +72,11 @@ struct AccountPages: Sendable {
             response.headers.add("Retry-After", String(wait))
             return response
         }
-        let candidate = password.utf8.count > PasswordPolicy.maximumBytes ? nil
-            : try database.withConnection { try AccountStore().loginCandidate(username: username, $0) }
+        // A password over 1 KiB is refused before any hashing (no account has one).
+        let tooLong = password.utf8.count > PasswordPolicy.maximumBytes
+        let candidate = tooLong ? nil : try database.withConnection { try AccountStore().loginCandidate(username: username, $0) }
         // An unknown account costs the same hash as a wrong password: same answer, same time.
-        let verified = try hashing.run { Crypto.verifyPassword(password, hash: candidate?.passwordHash ?? HashLimiter.decoyHash) }
+        let verified = try !tooLong && hashing.run { Crypto.verifyPassword(password, hash: candidate?.passwordHash ?? HashLimiter.decoyHash) }
         guard let candidate, verified else {
             throttle.recordFailure(keys, now: now)
             return try showLogin(request, FormPage(username: username, next: next, error: message("account.login_failed", request)), status: .unauthorized)
