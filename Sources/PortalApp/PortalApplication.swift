@@ -55,13 +55,15 @@ public final class PortalApplication: Sendable {
         let accounts = AccountPages(
             database: database, pages: pages, settings: sessionSettings, throttle: throttle, hashing: hashing, clock: clock)
         // Every page knows its viewer, and every unsafe request must carry its CSRF token.
-        router.group(middleware: [authentication.middleware]) { pagesGroup in
-            pagesGroup.get("/", HomePage.handler(database: database, pages: pages, cache: cache))
-            pagesGroup.get("/exams/:region/:exam", ExamPage.handler(database: database, pages: pages, cache: cache))
-            pagesGroup.post("/sessions") { request in
+        router.group(middleware: [authentication.middleware(issueVisitorToken: false)]) { catalogue in
+            catalogue.get("/", HomePage.handler(database: database, pages: pages, cache: cache))
+            catalogue.get("/exams/:region/:exam", ExamPage.handler(database: database, pages: pages, cache: cache))
+            catalogue.post("/sessions") { request in
                 throw HTTPError(.notImplemented, pages.message("sessions.unavailable", locale: pages.locale(for: request)))
             }
-            accounts.addRoutes(to: &pagesGroup)
+        }
+        router.group(middleware: [authentication.middleware(issueVisitorToken: true)]) { accountPages in
+            accounts.addRoutes(to: &accountPages)
         }
         return router
     }

@@ -24,7 +24,9 @@ struct Authentication: Sendable {
     let clock: @Sendable () -> Date
 
     /// A malformed, short, huge or unknown cookie is simply no session, never an error.
-    func viewer(for request: Request) throws -> Viewer {
+    /// A visitor without a CSRF cookie gets one only where `issueVisitorToken` (pages with
+    /// forms for visitors), so shared public pages stay free of Set-Cookie and of the work.
+    func viewer(for request: Request, issueVisitorToken: Bool) throws -> Viewer {
         let cookies = request.cookies
         var user: SessionUser?
         if let token = cookies[settings.cookieName], SessionSettings.isWellFormed(token) {
@@ -38,14 +40,15 @@ struct Authentication: Sendable {
         if let token = cookies[settings.csrfCookieName], SessionSettings.isWellFormed(token) {
             return Viewer(user: nil, csrfToken: token)
         }
+        guard issueVisitorToken else { return Viewer(user: nil, csrfToken: "") }
         let fresh = Crypto.token()
         return Viewer(user: nil, csrfToken: fresh, newCSRFCookie: fresh)
     }
 
-    var middleware: Middleware {
+    func middleware(issueVisitorToken: Bool) -> Middleware {
         { request, next in
             var request = request
-            let viewer = try viewer(for: request)
+            let viewer = try viewer(for: request, issueVisitorToken: issueVisitorToken)
             request.attributes["viewer"] = viewer
             if request.method.isUnsafe { try checkCSRF(request, viewer: viewer) }
             var response = try next(request)
@@ -65,7 +68,7 @@ struct Authentication: Sendable {
             }
         }
         let sent = request.headers["X-CSRF-Token"] ?? FormFields(body: request.body)["csrf_token"] ?? ""
-        guard viewer.newCSRFCookie == nil, Crypto.constantTimeEqual(Array(sent.utf8), Array(viewer.csrfToken.utf8)) else {
+        guard viewer.newCSRFCookie == nil, !viewer.csrfToken.isEmpty, Crypto.constantTimeEqual(Array(sent.utf8), Array(viewer.csrfToken.utf8)) else {
             throw HTTPError(.forbidden, "This form has expired. Go back, reload the page and send it again.")
         }
     }
