@@ -103,7 +103,7 @@ public struct Router: Sendable {
             guard let segment = PercentDecoding.decode(rawText) else {
                 return .failure(HTTPError(.badRequest, "the path holds a malformed %-escape or invalid UTF-8"))
             }
-            if segment.contains("/") || segment.contains("\0") || segment.contains("\\") {
+            if segment.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == 0 || $0 == UInt8(ascii: "\\") }) {
                 return .failure(HTTPError(.badRequest, "the path holds an encoded slash, backslash or NUL"))
             }
             if segment == "." || segment == ".." {

@@ -24,18 +24,27 @@ public final class TemplateSet: Sendable {
         var templates: [String: [TemplateNode]]
         var catalogs: [String: MessageCatalog]
         var signature: [String: Date]
+        var locales: [String] { catalogs.keys.sorted() }
     }
 
     public let mode: Mode
     private let directory: String?
+    /// What production and strict modes render from: never replaced, so read without a lock
+    /// by every worker at once.
+    private let fixed: Compiled?
+    /// What development mode renders from: replaced when a file changes.
     private let compiled: Mutex<Compiled>
+    private let sortedLocales: [String]
     /// The fallback language, and the one every other catalogue is checked against.
     public static let defaultLocale = "en"
 
     public init(directory: String, mode: Mode) throws {
         self.directory = directory
         self.mode = mode
-        compiled = Mutex(try Self.load(directory))
+        let loaded = try Self.load(directory)
+        compiled = Mutex(loaded)
+        fixed = mode == .development ? nil : loaded
+        sortedLocales = loaded.locales
     }
 
     /// Templates and catalogues from memory (tests).
@@ -45,15 +54,21 @@ public final class TemplateSet: Sendable {
         var parsed: [String: [TemplateNode]] = [:]
         for (name, source) in templates { parsed[name] = try TemplateParser.parse(source, name: name) }
         try Self.checkReferences(parsed)
-        compiled = Mutex(Compiled(templates: parsed, catalogs: Dictionary(uniqueKeysWithValues: catalogs.map { ($0.locale, $0) }), signature: [:]))
+        let loaded = Compiled(templates: parsed, catalogs: Dictionary(uniqueKeysWithValues: catalogs.map { ($0.locale, $0) }), signature: [:])
+        compiled = Mutex(loaded)
+        fixed = mode == .development ? nil : loaded
+        sortedLocales = loaded.locales
     }
 
+    private var current: Compiled { fixed ?? compiled.withLock { $0 } }
+
     /// The locales with a catalogue.
-    public var locales: [String] { compiled.withLock { $0.catalogs.keys.sorted() } }
+    public var locales: [String] { fixed == nil ? compiled.withLock { $0.locales } : sortedLocales }
 
     /// The catalogue for a locale (falling back to English).
     public func catalog(for locale: String) -> MessageCatalog? {
-        compiled.withLock { $0.catalogs[locale] ?? $0.catalogs[Self.defaultLocale] }
+        let state = current
+        return state.catalogs[locale] ?? state.catalogs[Self.defaultLocale]
     }
 
     /// Renders a template with an `Encodable` page struct.
@@ -64,7 +79,7 @@ public final class TemplateSet: Sendable {
     /// Renders a template with a value tree.
     public func render(_ name: String, value: TemplateValue, locale: String, now: Date) throws -> [UInt8] {
         if mode == .development { try reloadIfChanged() }
-        let state = compiled.withLock { $0 }
+        let state = current
         guard let catalog = state.catalogs[locale] ?? state.catalogs[Self.defaultLocale] ?? state.catalogs.values.first else {
             throw CatalogError("no message catalogue is loaded")
         }

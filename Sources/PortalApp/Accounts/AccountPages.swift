@@ -169,6 +169,7 @@ struct AccountPages: Sendable {
         return user
     }
 
+    @discardableResult
     private func asUser<Value>(_ user: SessionUser, _ body: (PostgresConnection) throws -> Value) throws -> Value {
         try database.withRequestContext(userID: user.userID.uuidString, role: user.role, body)
     }

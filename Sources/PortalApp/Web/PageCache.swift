@@ -1,17 +1,19 @@
 import Foundation
-import Synchronization
+import Glibc
 
 /// Rendered public pages, keyed by address and locale, valid while the content version they
 /// were rendered from is current. Entries also age out after `maximumAge`, because pages say
 /// how long ago content changed ("updated 3 days ago").
-final class PageCache: Sendable {
+final class PageCache: @unchecked Sendable {  // `entries` is only touched under `lock`
     private struct Entry {
         var version: Date
         var renderedAt: Date
         var bytes: [UInt8]
     }
 
-    private let entries = Mutex<[String: Entry]>([:])
+    // Many workers read, few write: a reader-writer lock lets the reads run side by side.
+    private let lock = ReadWriteLock()
+    private var entries: [String: Entry] = [:]
     private let maximumAge: TimeInterval
     private let capacity: Int
 
@@ -24,14 +26,38 @@ final class PageCache: Sendable {
     /// without caching (a page personal to its reader).
     func page(key: String?, version: Date, now: Date, render: () throws -> [UInt8]) rethrows -> [UInt8] {
         guard let key else { return try render() }
-        if let entry = entries.withLock({ $0[key] }), entry.version == version, now.timeIntervalSince(entry.renderedAt) < maximumAge {
+        if let entry = lock.reading({ entries[key] }), entry.version == version, now.timeIntervalSince(entry.renderedAt) < maximumAge {
             return entry.bytes
         }
         let bytes = try render()
-        entries.withLock { entries in
+        lock.writing {
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
             entries[key] = Entry(version: version, renderedAt: now, bytes: bytes)
         }
         return bytes
+    }
+}
+
+/// A pthread reader-writer lock.
+final class ReadWriteLock: @unchecked Sendable {
+    private let handle = UnsafeMutablePointer<pthread_rwlock_t>.allocate(capacity: 1)
+
+    init() { pthread_rwlock_init(handle, nil) }
+
+    deinit {
+        pthread_rwlock_destroy(handle)
+        handle.deallocate()
+    }
+
+    func reading<Value>(_ body: () throws -> Value) rethrows -> Value {
+        pthread_rwlock_rdlock(handle)
+        defer { pthread_rwlock_unlock(handle) }
+        return try body()
+    }
+
+    func writing<Value>(_ body: () throws -> Value) rethrows -> Value {
+        pthread_rwlock_wrlock(handle)
+        defer { pthread_rwlock_unlock(handle) }
+        return try body()
     }
 }
