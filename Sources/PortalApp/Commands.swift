@@ -12,6 +12,8 @@ public enum Commands {
           migrate    apply pending migrations (DATABASE_ADMIN_URL, the owner role)
           create-admin --username NAME
                      create (or reset) an admin account; the password is read from standard input
+          fsrs-replay
+                     read review histories as JSON on standard input, print the FSRS-6 states
           seed       load the demo catalogue (twice is harmless); --if-empty: only into an empty catalogue
 
         """
@@ -28,6 +30,9 @@ public enum Commands {
             case "serve": try serve(configuration)
             case "migrate": try migrate(configuration)
             case "create-admin": try createAdmin(configuration, arguments: Array(arguments.dropFirst()))
+            case "fsrs-replay":
+                let output = try FSRSReplay.run(FileHandle.standardInput.readDataToEndOfFile())
+                FileHandle.standardOutput.write(output + Data("\n".utf8))
             case "seed": try seed(configuration, onlyIfEmpty: arguments.dropFirst().contains("--if-empty"))
             case "help", "--help", "-h": print(usage, terminator: "")
             default:

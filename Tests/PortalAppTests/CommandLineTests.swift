@@ -104,6 +104,27 @@ struct CommandLineTests {
         #expect(wait(try spawn(["create-admin", "--username", "x-admin", "secret-in-args"], environment: environment, output: log, input: "")) == 1)
     }
 
+    @Test("fsrs-replay reproduces the reference scheduler's states from the histories alone")
+    func fsrsReplay() throws {
+        let fixture = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: TestPaths.repository + "/Tests/Fixtures/fsrs-vectors.json"))) as! [String: Any]
+        let cards = fixture["cards"] as! [[String: Any]]
+        let input = try JSONSerialization.data(withJSONObject: ["cards": cards.map { ["reviews": $0["reviews"]!] }])
+        let log = NSTemporaryDirectory() + "portal-\(UUID().uuidString).log"
+        #expect(wait(try spawn(["fsrs-replay"], environment: [:], output: log, input: String(decoding: input, as: UTF8.self))) == 0)
+        let output = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: log))) as! [String: Any]
+        let replayed = output["cards"] as! [[String: Any]]
+        #expect(replayed.count == cards.count)
+        for (mine, reference) in zip(replayed, cards) {
+            let mineStates = mine["states"] as! [[String: Any]], referenceStates = reference["states"] as! [[String: Any]]
+            #expect(mineStates.count == referenceStates.count)
+            for (a, b) in zip(mineStates, referenceStates) {
+                #expect(a["state"] as? String == b["state"] as? String)
+                #expect(a["due"] as? String == b["due"] as? String)
+                #expect(abs((a["stability"] as! Double) - (b["stability"] as! Double)) <= 1e-4 * max(1, b["stability"] as! Double))
+            }
+        }
+    }
+
     @Test("serve refuses a database whose applied migration no longer matches its file")
     func serveRefusesChangedMigration() throws {
         let database = try TestDatabase(migrated: true)
