@@ -219,10 +219,10 @@ final class Connection {
             if let (response, memoryFile) = context.staticFiles.lookup(head) {
                 respond(response, memoryFile: memoryFile)
             } else {
-                respond(errorResponse(HTTPError(.notFound, "There is nothing at this address."), head: head))
+                respond(context.errorResponse(HTTPError(.notFound, "There is nothing at this address."), head: head))
             }
         case .error(let error):
-            respond(errorResponse(error, head: head))
+            respond(context.errorResponse(error, head: head))
         case .handler(let handler, let parameters, let onLoop):
             var routed = request
             routed.parameters = parameters
@@ -241,7 +241,7 @@ final class Connection {
             }
             if !accepted {
                 context.metrics.recordRejectedRequest()
-                respond(errorResponse(HTTPError(
+                respond(context.errorResponse(HTTPError(
                     .serviceUnavailable, "The server is busy. Please try again in a moment.",
                     headers: ["Retry-After": String(context.configuration.retryAfterSeconds)]), head: head))
             }
@@ -254,16 +254,10 @@ final class Connection {
         process()
     }
 
-    private func errorResponse(_ error: HTTPError, head: RequestHead?) -> Response {
-        var response = context.errorResponder(error, head)
-        for field in error.headers where !response.headers.contains(field.name) { response.headers.add(field.name, field.value) }
-        return response
-    }
-
     /// Answers a request that could not be read, and closes after the answer.
     private func fail(_ error: HTTPParseError) {
         closeAfterWrite = true
-        let response = errorResponse(HTTPError(error.status, "This request could not be read: \(error.reason)."), head: head)
+        let response = context.errorResponse(HTTPError(error.status, "This request could not be read: \(error.reason)."), head: head)
         if head == nil { requestStart = System.monotonicNanos() }
         respond(response, method: head?.method.rawValue ?? "-", path: head?.path ?? "-")
         phase = .closing

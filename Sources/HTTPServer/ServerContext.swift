@@ -28,13 +28,18 @@ final class ServerContext: Sendable {
         do {
             return try handler(request)
         } catch let error as HTTPError {
-            var response = errorResponder(error, request.head)
-            for field in error.headers where !response.headers.contains(field.name) { response.headers.add(field.name, field.value) }
-            return response
+            return errorResponse(error, head: request.head)
         } catch {
             logError("\(request.method.rawValue) \(request.path): \(error)")
-            return errorResponder(HTTPError(.internalServerError, "Something went wrong on our side. Please try again in a moment."), request.head)
+            return errorResponse(HTTPError(.internalServerError, "Something went wrong on our side. Please try again in a moment."), head: request.head)
         }
+    }
+
+    /// The rendered answer to an error, carrying the error's own fields (`Allow`, `Retry-After`).
+    func errorResponse(_ error: HTTPError, head: RequestHead?) -> Response {
+        var response = errorResponder(error, head)
+        for field in error.headers where !response.headers.contains(field.name) { response.headers.add(field.name, field.value) }
+        return response
     }
 }
 

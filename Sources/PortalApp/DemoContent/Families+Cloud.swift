@@ -1,10 +1,11 @@
 import ExamData
+import Foundation
 import QuestionEngine
 
 /// The cloud exam: availability, cost, capacity and time, computed.
 extension Families {
     static func format(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(format2(value))
+        value == value.rounded() ? String(Int(value)) : format2(value)
     }
 
     static func format2(_ value: Double) -> String {
@@ -119,11 +120,11 @@ extension Families {
         let combined = (1 - failure) * 100
         return QuestionBuilder.single(
             key: key, stem: "Each of \(copies) independent replicas is available \(format(single))% of the time. What is the availability of the service if any one replica is enough? (percent, to four decimals)",
-            answer: Choice(text: String(format4(combined)), explanation: ""),
+            answer: Choice(text: format4(combined), explanation: ""),
             distractors: [
-                Choice(text: String(format4(pow(single / 100, Double(copies)) * 100)), explanation: "That is the chance that all replicas are up at once."),
-                Choice(text: String(format4(single)), explanation: "Replicas improve on a single one."),
-                Choice(text: String(format4(min(99.9999, single * Double(copies)))), explanation: "Availabilities do not add."),
+                Choice(text: format4(pow(single / 100, Double(copies)) * 100), explanation: "That is the chance that all replicas are up at once."),
+                Choice(text: format4(single), explanation: "Replicas improve on a single one."),
+                Choice(text: format4(min(99.9999, single * Double(copies))), explanation: "Availabilities do not add."),
             ],
             explanation: "The service fails only if all \(copies) fail: (1 − \(format(single / 100)))^\(copies) = \(failure); availability = \(format4(combined))%.",
             difficulty: copies == 2 ? 3 : 4, using: &r)
@@ -132,11 +133,5 @@ extension Families {
     static func format4(_ value: Double) -> String {
         let scaled = (value * 10000).rounded() / 10000
         return scaled == scaled.rounded() ? String(Int(scaled)) : String(scaled)
-    }
-
-    static func pow(_ base: Double, _ exponent: Double) -> Double {
-        var result = 1.0
-        for _ in 0..<Int(exponent) { result *= base }
-        return result
     }
 }
