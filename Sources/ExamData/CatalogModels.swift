@@ -1,4 +1,5 @@
 import Foundation
+import PostgresClient
 import QuestionEngine
 
 /// A region with the exams offered in it, for the home page.
@@ -55,4 +56,18 @@ public struct Question: Sendable, Equatable {
     public var explanation: String
     public var difficulty: Int
     public var version: Int
+}
+
+extension Question {
+    /// Reads a question from a row with the columns of `ExamCatalog.publishedQuestionsSQL`.
+    init(row: PostgresRow) throws {
+        self.init(
+            id: try row.decode("id", as: UUID.self), domainSlug: try row.decode("domain_slug", as: String.self),
+            kind: try QuestionKind(rawValue: row.decode("type", as: String.self)) ?? .singleChoice,
+            stem: try row.decode("stem", as: String.self), code: try row.decode("code", as: String?.self),
+            codeLanguage: try row.decode("code_language", as: String?.self),
+            options: try row.decodeJSON("options", as: [QuestionOption].self), correct: try row.decodeJSON("correct", as: [Int].self),
+            explanation: try row.decode("explanation", as: String.self), difficulty: try row.decode("difficulty", as: Int.self),
+            version: try row.decode("version", as: Int.self))
+    }
 }

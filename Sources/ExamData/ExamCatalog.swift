@@ -97,15 +97,6 @@ public struct ExamCatalog: Sendable {
 
     /// All published questions of an exam in a region at one difficulty: one indexed query.
     public func questions(region: String, exam: String, difficulty: Int, _ connection: PostgresConnection) throws -> [Question] {
-        try connection.query(Self.publishedQuestionsSQL(region: region, exam: exam, difficulty: difficulty).prepared()).rows.map { row in
-            Question(
-                id: try row.decode("id", as: UUID.self), domainSlug: try row.decode("domain_slug", as: String.self),
-                kind: try QuestionKind(rawValue: row.decode("type", as: String.self)) ?? .singleChoice,
-                stem: try row.decode("stem", as: String.self), code: try row.decode("code", as: String?.self),
-                codeLanguage: try row.decode("code_language", as: String?.self),
-                options: try row.decodeJSON("options", as: [QuestionOption].self), correct: try row.decodeJSON("correct", as: [Int].self),
-                explanation: try row.decode("explanation", as: String.self), difficulty: try row.decode("difficulty", as: Int.self),
-                version: try row.decode("version", as: Int.self))
-        }
+        try connection.query(Self.publishedQuestionsSQL(region: region, exam: exam, difficulty: difficulty).prepared()).rows.map(Question.init(row:))
     }
 }

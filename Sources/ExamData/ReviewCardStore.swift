@@ -1,0 +1,137 @@
+import Foundation
+import PostgresClient
+import QuestionEngine
+
+/// The signed-in student's FSRS review cards: derived from their answers, kept current as
+/// answers arrive, and rebuildable from the answer history at any time.
+public struct ReviewCardStore: Sendable {
+    public let scheduler: FSRSScheduler
+
+    public init(scheduler: FSRSScheduler = FSRSScheduler()) {
+        self.scheduler = scheduler
+    }
+
+    /// The student's cards for these questions.
+    public func cards(questionIDs: [UUID], _ connection: PostgresConnection) throws -> [UUID: StoredCard] {
+        let rows = try connection.query(("""
+            SELECT question_id, state, step, stability, difficulty, due, last_review, first_review, reviews, lapses
+            FROM review_cards WHERE user_id = app_user_id() AND question_id = ANY (\(questionIDs)::uuid[])
+            """ as SQL).prepared()).rows
+        var cards: [UUID: StoredCard] = [:]
+        for row in rows {
+            let card = try Self.card(row)
+            cards[card.questionID] = card
+        }
+        return cards
+    }
+
+    /// Writes a card (inserted or replaced) for the signed-in student.
+    public func save(_ stored: StoredCard, _ connection: PostgresConnection) throws {
+        try connection.execute(("""
+            INSERT INTO review_cards (user_id, question_id, state, step, stability, difficulty, due, last_review, first_review, reviews, lapses)
+            VALUES (app_user_id(), \(stored.questionID), \(stored.card.state.rawValue), \(stored.card.step), \(stored.card.stability ?? 0),
+                    \(stored.card.difficulty ?? 0), \(stored.card.due), \(stored.card.lastReview ?? stored.firstReview), \(stored.firstReview),
+                    \(stored.reviews), \(stored.lapses))
+            ON CONFLICT (user_id, question_id) DO UPDATE SET
+                state = EXCLUDED.state, step = EXCLUDED.step, stability = EXCLUDED.stability, difficulty = EXCLUDED.difficulty,
+                due = EXCLUDED.due, last_review = EXCLUDED.last_review, first_review = EXCLUDED.first_review,
+                reviews = EXCLUDED.reviews, lapses = EXCLUDED.lapses
+            """ as SQL).prepared())
+    }
+
+    /// Applies one rated answer to the student's card for that question.
+    public func apply(questionID: UUID, rating: FSRSRating, at date: Date, current: StoredCard?, _ connection: PostgresConnection) throws -> StoredCard {
+        let next = current?.reviewed(rating, at: date, scheduler: scheduler)
+            ?? StoredCard.first(questionID: questionID, rating: rating, at: date, scheduler: scheduler)
+        try save(next, connection)
+        return next
+    }
+
+    /// The median time of the student's latest (up to 50) right answers at a difficulty, and
+    /// how many answers it is taken over: what "much slower than usual" is measured against.
+    public func typicalTime(difficulty: Int, _ connection: PostgresConnection) throws -> (milliseconds: Double?, samples: Int) {
+        let row = try connection.query(("""
+            SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY time_ms) AS median, count(*) AS samples
+            FROM (SELECT a.time_ms FROM answers a JOIN questions q ON q.id = a.question_id
+                  WHERE a.user_id = app_user_id() AND a.correct AND q.difficulty = \(difficulty)
+                  ORDER BY a.answered_at DESC LIMIT 50) AS recent
+            """ as SQL).prepared()).first!
+        return (try row.decode("median", as: Double?.self), try row.decode("samples", as: Int.self))
+    }
+
+    /// The rated answers that shape the student's cards, in the order they were reviewed: each
+    /// practice answer when given; a mock exam's final answer per question when the exam ended.
+    public func reviewHistory(_ connection: PostgresConnection) throws -> [(questionID: UUID, rating: FSRSRating, at: Date)] {
+        try connection.query(("""
+            SELECT a.question_id, a.rating, CASE WHEN s.mode = 'mock' THEN s.finished_at ELSE a.answered_at END AS reviewed_at
+            FROM answers a JOIN study_sessions s ON s.id = a.session_id
+            WHERE a.user_id = app_user_id() AND a.rating IS NOT NULL
+              AND (s.mode <> 'mock'
+                   OR (s.finished_at IS NOT NULL
+                       AND a.id = (SELECT f.id FROM answers f WHERE f.session_id = a.session_id AND f.question_id = a.question_id
+                                   ORDER BY f.answered_at DESC, f.received_at DESC, f.id LIMIT 1)))
+            ORDER BY a.question_id, reviewed_at, a.answered_at, a.id
+            """ as SQL).prepared()).rows.map { row in
+            (try row.decode("question_id", as: UUID.self), FSRSRating(rawValue: try row.decode("rating", as: Int.self)) ?? .good,
+             try row.decode("reviewed_at", as: Date.self))
+        }
+    }
+
+    /// Every card the history implies, computed afresh.
+    public func derivedCards(_ connection: PostgresConnection) throws -> [UUID: StoredCard] {
+        var cards: [UUID: StoredCard] = [:]
+        for review in try reviewHistory(connection) {
+            cards[review.questionID] = cards[review.questionID]?.reviewed(review.rating, at: review.at, scheduler: scheduler)
+                ?? StoredCard.first(questionID: review.questionID, rating: review.rating, at: review.at, scheduler: scheduler)
+        }
+        return cards
+    }
+
+    /// Every stored card of the student.
+    public func storedCards(_ connection: PostgresConnection) throws -> [UUID: StoredCard] {
+        var cards: [UUID: StoredCard] = [:]
+        for row in try connection.query(("""
+            SELECT question_id, state, step, stability, difficulty, due, last_review, first_review, reviews, lapses
+            FROM review_cards WHERE user_id = app_user_id()
+            """ as SQL).prepared()).rows {
+            let card = try Self.card(row)
+            cards[card.questionID] = card
+        }
+        return cards
+    }
+
+    /// Rebuilds the student's cards from their answers; returns how many stored cards differed
+    /// (0 when the incremental updates agree with the history, as they should).
+    public func rebuild(_ connection: PostgresConnection) throws -> (cards: Int, differing: Int) {
+        let derived = try derivedCards(connection)
+        let stored = try storedCards(connection)
+        var differing = 0
+        for (questionID, card) in derived where !(stored[questionID].map { Self.agree($0, card) } ?? false) {
+            differing += 1
+            try save(card, connection)
+        }
+        return (derived.count, differing)
+    }
+
+    /// Equal up to the storage's rounding of times to microseconds and floats to 15 digits.
+    static func agree(_ left: StoredCard, _ right: StoredCard) -> Bool {
+        func close(_ a: Double?, _ b: Double?) -> Bool { abs((a ?? 0) - (b ?? 0)) <= 1e-9 * max(1, abs(a ?? 0)) }
+        func same(_ a: Date?, _ b: Date?) -> Bool { abs((a ?? .distantPast).timeIntervalSince(b ?? .distantPast)) < 0.001 }
+        return left.card.state == right.card.state && left.card.step == right.card.step
+            && close(left.card.stability, right.card.stability) && close(left.card.difficulty, right.card.difficulty)
+            && same(left.card.due, right.card.due) && same(left.card.lastReview, right.card.lastReview)
+            && same(left.firstReview, right.firstReview) && left.reviews == right.reviews && left.lapses == right.lapses
+    }
+
+    static func card(_ row: PostgresRow) throws -> StoredCard {
+        var card = FSRSCard(due: try row.decode("due", as: Date.self))
+        card.state = FSRSState(rawValue: try row.decode("state", as: String.self)) ?? .learning
+        card.step = try row.decode("step", as: Int?.self)
+        card.stability = try row.decode("stability", as: Double.self)
+        card.difficulty = try row.decode("difficulty", as: Double.self)
+        card.lastReview = try row.decode("last_review", as: Date.self)
+        return StoredCard(
+            questionID: try row.decode("question_id", as: UUID.self), card: card, firstReview: try row.decode("first_review", as: Date.self),
+            reviews: try row.decode("reviews", as: Int.self), lapses: try row.decode("lapses", as: Int.self))
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import QuestionEngine
+
+/// The kinds of study session.
+public enum StudyMode: String, Sendable, CaseIterable, Codable {
+    /// Chosen domains and difficulties; right or wrong shown after each answer.
+    case practice
+    /// The exam's blueprint and time limit; nothing shown until the end.
+    case mock
+    /// The questions the scheduler says are due, then new ones.
+    case review
+    /// The domains with the lowest recall first.
+    case weakSpots = "weak-spots"
+
+    /// Whether answers are shown right or wrong as they are given.
+    public var showsFeedback: Bool { self != .mock }
+    /// Whether the mode needs an account (it reads the student's review cards).
+    public var needsAccount: Bool { self == .review || self == .weakSpots }
+}
+
+/// A new session, ready to store.
+public struct NewStudySession: Sendable {
+    public var userID: UUID?
+    /// SHA-256 of a guest's cookie, for a session without an account.
+    public var guestKey: [UInt8]?
+    public var examID: Int
+    public var mode: StudyMode
+    public var config: [String: String]
+    public var questionIDs: [UUID]
+    public var startedAt: Date
+    public var deadline: Date?
+
+    public init(
+        userID: UUID?, guestKey: [UInt8]?, examID: Int, mode: StudyMode, config: [String: String], questionIDs: [UUID],
+        startedAt: Date, deadline: Date?
+    ) {
+        self.userID = userID
+        self.guestKey = guestKey
+        self.examID = examID
+        self.mode = mode
+        self.config = config
+        self.questionIDs = questionIDs
+        self.startedAt = startedAt
+        self.deadline = deadline
+    }
+}
+
+/// A stored session with what its pages need of its exam.
+public struct StudySession: Sendable, Equatable {
+    public var id: UUID
+    public var userID: UUID?
+    public var mode: StudyMode
+    public var questionIDs: [UUID]
+    public var flagged: Set<UUID>
+    public var startedAt: Date
+    public var deadline: Date?
+    public var finishedAt: Date?
+    public var scoreCorrect: Int?
+    public var scorePercent: Double?
+    public var passed: Bool?
+    public var examID: Int
+    public var regionCode: String
+    public var examSlug: String
+    public var examTitle: String
+    public var examLanguage: String
+    public var passMark: Int
+    public var timeLimitSeconds: Int
+
+    public var isFinished: Bool { finishedAt != nil }
+
+    /// Whether a mock exam's time is up at `now`.
+    public func isOverdue(at now: Date) -> Bool {
+        guard let deadline, finishedAt == nil else { return false }
+        return now >= deadline
+    }
+}
+
+/// One answer as stored.
+public struct RecordedAnswer: Sendable, Equatable {
+    public var id: UUID
+    public var sessionID: UUID
+    public var questionID: UUID
+    public var questionVersion: Int
+    public var response: [Int]
+    public var correct: Bool
+    public var score: Double
+    public var rating: FSRSRating?
+    public var milliseconds: Int
+    public var answeredAt: Date
+
+    public init(
+        id: UUID, sessionID: UUID, questionID: UUID, questionVersion: Int, response: [Int], correct: Bool, score: Double,
+        rating: FSRSRating?, milliseconds: Int, answeredAt: Date
+    ) {
+        self.id = id
+        self.sessionID = sessionID
+        self.questionID = questionID
+        self.questionVersion = questionVersion
+        self.response = response
+        self.correct = correct
+        self.score = score
+        self.rating = rating
+        self.milliseconds = milliseconds
+        self.answeredAt = answeredAt
+    }
+
+    /// Whether `other` says the same thing (a faithful retry of this upload).
+    public func isReplay(of other: RecordedAnswer) -> Bool {
+        id == other.id && sessionID == other.sessionID && questionID == other.questionID && response == other.response
+    }
+}
+
+/// What storing an answer did.
+public enum AnswerInsertResult: Sendable, Equatable {
+    /// Stored now.
+    case inserted
+    /// This id was stored before with the same content: nothing to do.
+    case replayed
+    /// This id was stored before with different content (or is not the caller's).
+    case conflict
+}
+
+/// A review card as stored, with its counters.
+public struct StoredCard: Sendable, Equatable {
+    public var questionID: UUID
+    public var card: FSRSCard
+    public var firstReview: Date
+    public var reviews: Int
+    public var lapses: Int
+
+    public init(questionID: UUID, card: FSRSCard, firstReview: Date, reviews: Int, lapses: Int) {
+        self.questionID = questionID
+        self.card = card
+        self.firstReview = firstReview
+        self.reviews = reviews
+        self.lapses = lapses
+    }
+
+    /// The card after a rated answer at `date`: a lapse is an Again on a card in review.
+    public func reviewed(_ rating: FSRSRating, at date: Date, scheduler: FSRSScheduler) -> StoredCard {
+        var next = self
+        next.card = scheduler.review(card, rating: rating, at: date)
+        next.reviews += 1
+        if rating == .again && card.state == .review { next.lapses += 1 }
+        return next
+    }
+
+    /// A card's first review.
+    public static func first(questionID: UUID, rating: FSRSRating, at date: Date, scheduler: FSRSScheduler) -> StoredCard {
+        StoredCard(questionID: questionID, card: scheduler.review(FSRSCard(due: date), rating: rating, at: date), firstReview: date, reviews: 1, lapses: 0)
+    }
+}
+
+/// A question report's reasons.
+public enum ReportReason: String, Sendable, CaseIterable {
+    case wrongAnswer = "wrong-answer"
+    case unclear
+    case typo
+    case outdated
+    case other
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// One question of a finished session, as scoring sees it.
+public struct ScoredItem: Sendable, Equatable {
+    public var domain: String
+    /// Nil when the question was left unanswered.
+    public var outcome: AnswerOutcome?
+
+    public init(domain: String, outcome: AnswerOutcome?) {
+        self.domain = domain
+        self.outcome = outcome
+    }
+}
+
+/// A session's result: what the results page and the stored score show.
+public struct SessionScore: Sendable, Equatable {
+    /// One domain's share of the result.
+    public struct Domain: Sendable, Equatable {
+        public var domain: String
+        public var correct: Int
+        public var total: Int
+        public var percent: Double { total == 0 ? 0 : Double(correct) * 100 / Double(total) }
+    }
+
+    /// Questions answered exactly right (the raw score).
+    public var correct: Int
+    public var answered: Int
+    public var total: Int
+    /// Partial credit summed over every question (multi-choice and ordering earn part marks).
+    public var credit: Double
+    /// The raw score as a percentage of every question in the session, unanswered ones included.
+    public var percent: Double
+    public var passed: Bool
+    public var domains: [Domain]
+    /// From the start to the end, never more than the time limit.
+    public var timeUsed: TimeInterval
+}
+
+/// Scores a session: raw and percent, per domain, pass or fail against the pass mark.
+public enum SessionScorer {
+    /// Unanswered questions count as wrong. Domains come out in their first-seen order.
+    public static func score(
+        _ items: [ScoredItem], passMark: Int, startedAt: Date, endedAt: Date, timeLimit: TimeInterval? = nil
+    ) -> SessionScore {
+        var domains: [SessionScore.Domain] = []
+        var position: [String: Int] = [:]
+        var correct = 0, answered = 0, credit = 0.0
+        for item in items {
+            let index = position[item.domain] ?? {
+                domains.append(SessionScore.Domain(domain: item.domain, correct: 0, total: 0))
+                position[item.domain] = domains.count - 1
+                return domains.count - 1
+            }()
+            domains[index].total += 1
+            guard let outcome = item.outcome else { continue }
+            answered += 1
+            credit += outcome.score
+            if outcome.isCorrect {
+                correct += 1
+                domains[index].correct += 1
+            }
+        }
+        let percent = items.isEmpty ? 0 : Double(correct) * 100 / Double(items.count)
+        var used = max(0, endedAt.timeIntervalSince(startedAt))
+        if let timeLimit { used = min(used, timeLimit) }
+        return SessionScore(
+            correct: correct, answered: answered, total: items.count, credit: credit, percent: percent,
+            passed: !items.isEmpty && percent >= Double(passMark), domains: domains, timeUsed: used)
+    }
+}
