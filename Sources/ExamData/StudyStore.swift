@@ -20,6 +20,15 @@ public struct StudyStore: Sendable {
         }
     }
 
+    /// An exam's domain titles by slug.
+    public func domainTitles(examID: Int, _ connection: PostgresConnection) throws -> [String: String] {
+        var titles: [String: String] = [:]
+        for row in try connection.query(("SELECT slug, title FROM domains WHERE exam_id = \(examID)" as SQL).prepared()).rows {
+            titles[try row.decode("slug", as: String.self)] = try row.decode("title", as: String.self)
+        }
+        return titles
+    }
+
     /// Stores a new session and returns its id.
     public func create(_ session: NewStudySession, _ connection: PostgresConnection) throws -> UUID {
         let config = try PostgresJSON(encoding: session.config)

@@ -58,12 +58,18 @@ public final class PortalApplication: Sendable {
         router.group(middleware: [authentication.middleware(issueVisitorToken: false)]) { catalogue in
             catalogue.get("/", HomePage.handler(database: database, pages: pages, cache: cache))
             catalogue.get("/exams/:region/:exam", ExamPage.handler(database: database, pages: pages, cache: cache))
-            catalogue.post("/sessions") { request in
-                throw HTTPError(.notImplemented, pages.message("sessions.unavailable", locale: pages.locale(for: request)))
-            }
         }
+        let starter = SessionStart(database: database, pages: pages, settings: sessionSettings, clock: clock)
+        router.group(middleware: [authentication.middleware(issueVisitorToken: false, visitorsNeedNoToken: true)]) { start in
+            start.post("/sessions") { request in try starter.start(request) }
+        }
+        let sessions = SessionPages(database: database, pages: pages, settings: sessionSettings, clock: clock)
+        let reports = QuestionReports(database: database, pages: pages)
         router.group(middleware: [authentication.middleware(issueVisitorToken: true)]) { accountPages in
             accounts.addRoutes(to: &accountPages)
+            sessions.addRoutes(to: &accountPages)
+            accountPages.get("/me", DashboardPage.handler(database: database, pages: pages, clock: clock))
+            accountPages.post("/questions/:id/reports") { request in try reports.report(request) }
         }
         return router
     }

@@ -4,6 +4,11 @@ public struct AnswerOutcome: Sendable, Equatable {
     public var isCorrect: Bool
     /// Partial credit from 0 to 1 (1 when correct).
     public var score: Double
+
+    public init(isCorrect: Bool, score: Double) {
+        self.isCorrect = isCorrect
+        self.score = score
+    }
 }
 
 /// A response that is not an answer to the question at all (as opposed to a wrong answer).

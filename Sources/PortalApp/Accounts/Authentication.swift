@@ -45,12 +45,23 @@ struct Authentication: Sendable {
         return Viewer(user: nil, csrfToken: fresh, newCSRFCookie: fresh)
     }
 
-    func middleware(issueVisitorToken: Bool) -> Middleware {
+    /// `visitorsNeedNoToken`: a visitor (nobody signed in) may post without a token, as long
+    /// as the browser does not say the request comes from another site. For starting a guest
+    /// session from the cached exam page, which carries no per-visitor token: such a post acts
+    /// on no account, and the guest cookie it may set is `SameSite=Lax`, so another site's
+    /// post can never reach an existing guest's sessions.
+    func middleware(issueVisitorToken: Bool, visitorsNeedNoToken: Bool = false) -> Middleware {
         { request, next in
             var request = request
             let viewer = try viewer(for: request, issueVisitorToken: issueVisitorToken)
             request.attributes["viewer"] = viewer
-            if request.method.isUnsafe { try checkCSRF(request, viewer: viewer) }
+            if request.method.isUnsafe {
+                if visitorsNeedNoToken && viewer.user == nil {
+                    try checkSameSite(request)
+                } else {
+                    try checkCSRF(request, viewer: viewer)
+                }
+            }
             var response = try next(request)
             if let cookie = viewer.newCSRFCookie {
                 response.setCookie(SetCookie(name: settings.csrfCookieName, value: cookie, path: "/", httpOnly: true, secure: settings.secure, sameSite: .lax))
@@ -59,14 +70,23 @@ struct Authentication: Sendable {
         }
     }
 
-    /// The form field `csrf_token` or the `X-CSRF-Token` header must match; a present `Origin`
-    /// must be this site.
-    func checkCSRF(_ request: Request, viewer: Viewer) throws {
+    /// A present `Origin` must be this site, and a present `Sec-Fetch-Site` must not say
+    /// another site sent the request.
+    func checkSameSite(_ request: Request) throws {
         if let origin = request.headers["Origin"], let host = request.headers["Host"] {
             guard origin == "http://\(host)" || origin == "https://\(host)" else {
                 throw HTTPError(.forbidden, "This form was sent from another site, so it was not accepted.")
             }
         }
+        if let site = request.headers["Sec-Fetch-Site"], site != "same-origin", site != "none" {
+            throw HTTPError(.forbidden, "This form was sent from another site, so it was not accepted.")
+        }
+    }
+
+    /// The form field `csrf_token` or the `X-CSRF-Token` header must match; a present `Origin`
+    /// must be this site.
+    func checkCSRF(_ request: Request, viewer: Viewer) throws {
+        try checkSameSite(request)
         let sent = request.headers["X-CSRF-Token"] ?? FormFields(body: request.body)["csrf_token"] ?? ""
         guard viewer.newCSRFCookie == nil, !viewer.csrfToken.isEmpty, Crypto.constantTimeEqual(Array(sent.utf8), Array(viewer.csrfToken.utf8)) else {
             throw HTTPError(.forbidden, "This form has expired. Go back, reload the page and send it again.")

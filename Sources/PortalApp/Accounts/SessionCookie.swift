@@ -10,6 +10,13 @@ struct SessionSettings: Sendable {
 
     var cookieName: String { secure ? "__Host-portal_session" : "portal_session" }
     var csrfCookieName: String { secure ? "__Host-portal_csrf" : "portal_csrf" }
+    /// A guest's study sessions belong to whoever holds this cookie.
+    var guestCookieName: String { secure ? "__Host-portal_guest" : "portal_guest" }
+
+    /// The cookie naming a guest's study sessions: a week, like the practice it keeps.
+    func guestCookie(_ token: String) -> SetCookie {
+        SetCookie(name: guestCookieName, value: token, path: "/", maxAge: 7 * 24 * 3600, httpOnly: true, secure: secure, sameSite: .lax)
+    }
 
     /// The cookie carrying a new session token.
     func sessionCookie(_ token: String) -> SetCookie {

@@ -1,0 +1,149 @@
+import ExamData
+import Foundation
+import QuestionEngine
+
+/// `GET /sessions/{id}`: one question of a session, with the answer form; in practice, once
+/// answered, whether it was right and why; in a mock exam, the countdown and the question list.
+struct QuestionPage: Encodable {
+    struct Session: Encodable {
+        var id: String
+        var examTitle: String
+        var regionCode: String
+        var examSlug: String
+        var language: String
+        var modeLabel: String
+        var isMock: Bool
+        var isGuest: Bool
+        var total: Int
+        var answered: Int
+        var secondsLeft: Int?
+        var minutesLeft: Int?
+        var deadline: String?
+    }
+
+    struct PositionChoice: Encodable {
+        var value: Int
+        var selected: Bool
+    }
+
+    struct Option: Encodable {
+        var index: Int
+        var ordinal: Int
+        var text: String
+        var optionCode: String?
+        var optionImage: String?
+        var optionExplanation: String?
+        var checked: Bool
+        var isKey: Bool
+        var wasChosen: Bool
+        var positions: [PositionChoice]
+    }
+
+    struct Feedback: Encodable {
+        var correct: Bool
+        var partialPercent: Int?
+        var explanation: String
+        var keyOrder: [String]
+    }
+
+    struct NavItem: Encodable {
+        var ordinal: Int
+        var href: String
+        var answered: Bool
+        var flagged: Bool
+        var current: Bool
+    }
+
+    var session: Session
+    var ordinal: Int
+    var questionID: String
+    var isSingle: Bool
+    var isMulti: Bool
+    var isOrdering: Bool
+    var stem: String
+    var code: String?
+    var codeLanguage: String?
+    var difficultyLabel: String
+    var options: [Option]
+    var answerID: String
+    var shownAt: Int64
+    var feedback: Feedback?
+    var flagged: Bool
+    var nav: [NavItem]
+    var previousHref: String?
+    var nextHref: String?
+    var canAnswer: Bool
+    var canReport: Bool
+    var reported: Bool
+    var notice: String?
+    var error: String?
+    var reportReasons: [ReportReasonChoice]
+
+    init(
+        session stored: StudySession, question: Question, number: Int, answers: [UUID: RecordedAnswer], isGuest: Bool, now: Date,
+        draft: [Int]?, notice: String?, error: String?, reported: Bool, pages: PageRenderer, locale: String
+    ) {
+        let base = "/sessions/" + stored.id.uuidString.lowercased()
+        let answer = answers[question.id]
+        let showsFeedback = stored.mode.showsFeedback && answer != nil
+        let secondsLeft = stored.deadline.map { max(0, Int($0.timeIntervalSince(now).rounded(.down))) }
+        session = Session(
+            id: stored.id.uuidString.lowercased(), examTitle: stored.examTitle, regionCode: stored.regionCode, examSlug: stored.examSlug,
+            language: stored.examLanguage, modeLabel: pages.message("sessions.mode.\(stored.mode.rawValue)", locale: locale),
+            isMock: stored.mode == .mock, isGuest: isGuest, total: stored.questionIDs.count,
+            answered: stored.questionIDs.filter { answers[$0] != nil }.count, secondsLeft: secondsLeft,
+            minutesLeft: secondsLeft.map { ($0 + 59) / 60 },
+            deadline: stored.deadline.map { ISO8601DateFormatter().string(from: $0) })
+        ordinal = number
+        questionID = question.id.uuidString.lowercased()
+        isSingle = question.kind == .singleChoice || question.kind == .codeSnippet
+        isMulti = question.kind == .multiChoice
+        isOrdering = question.kind == .ordering
+        stem = question.stem
+        code = question.code
+        codeLanguage = question.codeLanguage
+        difficultyLabel = "\(question.difficulty) · " + pages.message("difficulty.\(question.difficulty)", locale: locale)
+        let response = draft ?? answer?.response ?? []
+        let count = question.options.count
+        options = question.options.enumerated().map { index, option in
+            // For ordering, the position this option was put in (or its place as shown).
+            let place = question.kind == .ordering ? (response.firstIndex(of: index).map { $0 + 1 } ?? index + 1) : 0
+            return Option(
+                index: index, ordinal: index + 1, text: option.text, optionCode: option.code, optionImage: option.imageUrl,
+                optionExplanation: showsFeedback ? option.explanation : nil, checked: response.contains(index),
+                isKey: showsFeedback && question.kind != .ordering && question.correct.contains(index),
+                wasChosen: showsFeedback && response.contains(index),
+                positions: question.kind == .ordering ? (1...count).map { PositionChoice(value: $0, selected: $0 == place) } : [])
+        }
+        feedback = showsFeedback ? answer.map { answer in
+            Feedback(
+                correct: answer.correct, partialPercent: answer.correct || answer.score == 0 ? nil : Int((answer.score * 100).rounded()),
+                explanation: question.explanation,
+                keyOrder: question.kind == .ordering ? question.correct.map { question.options[$0].text } : [])
+        } : nil
+        answerID = UUID().uuidString.lowercased()
+        shownAt = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
+        flagged = stored.flagged.contains(question.id)
+        nav = stored.mode == .mock ? stored.questionIDs.enumerated().map { index, id in
+            NavItem(ordinal: index + 1, href: "\(base)?q=\(index + 1)", answered: answers[id] != nil, flagged: stored.flagged.contains(id), current: index + 1 == number)
+        } : []
+        previousHref = number > 1 ? "\(base)?q=\(number - 1)" : nil
+        nextHref = number < stored.questionIDs.count ? "\(base)?q=\(number + 1)" : nil
+        canAnswer = stored.mode == .mock || answer == nil
+        canReport = !isGuest
+        self.reported = reported
+        self.notice = notice
+        self.error = error
+        reportReasons = ReportReasonChoice.all(pages: pages, locale: locale)
+    }
+}
+
+/// A reason in the "report this question" form.
+struct ReportReasonChoice: Encodable {
+    var value: String
+    var label: String
+
+    static func all(pages: PageRenderer, locale: String) -> [ReportReasonChoice] {
+        ReportReason.allCases.map { ReportReasonChoice(value: $0.rawValue, label: pages.message("report.reason.\($0.rawValue)", locale: locale)) }
+    }
+}

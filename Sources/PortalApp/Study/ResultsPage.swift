@@ -1,0 +1,105 @@
+import ExamData
+import Foundation
+import QuestionEngine
+
+/// `GET /sessions/{id}/results`: the score, pass or fail, each domain's bar, the time used and
+/// a review of every question with the student's answer beside the key.
+struct ResultsPage: Encodable {
+    struct Domain: Encodable {
+        var title: String
+        var correct: Int
+        var total: Int
+        var percent: Int
+    }
+
+    struct Option: Encodable {
+        var ordinal: Int
+        var text: String
+        var optionCode: String?
+        var optionExplanation: String?
+        var isKey: Bool
+        var wasChosen: Bool
+    }
+
+    struct Item: Encodable {
+        var ordinal: Int
+        var questionID: String
+        var domainTitle: String
+        var stem: String
+        var code: String?
+        var codeLanguage: String?
+        var answered: Bool
+        var correct: Bool
+        var partialPercent: Int?
+        var isOrdering: Bool
+        var yourOrder: [String]
+        var keyOrder: [String]
+        var options: [Option]
+        var explanation: String
+    }
+
+    var sessionID: String
+    var examTitle: String
+    var regionCode: String
+    var examSlug: String
+    var language: String
+    var modeLabel: String
+    var correct: Int
+    var total: Int
+    var answered: Int
+    var percent: Int
+    var passMark: Int
+    var passed: Bool
+    var timeUsed: String
+    var domains: [Domain]
+    var items: [Item]
+    var isGuest: Bool
+    var notice: String?
+    var reported: Bool
+    var reportReasons: [ReportReasonChoice]
+
+    init(
+        session: StudySession, score: SessionScore, questions: [Question], answers: [UUID: RecordedAnswer], domainTitles: [String: String],
+        isGuest: Bool, notice: String?, reported: Bool, pages: PageRenderer, locale: String
+    ) {
+        sessionID = session.id.uuidString.lowercased()
+        examTitle = session.examTitle
+        regionCode = session.regionCode
+        examSlug = session.examSlug
+        language = session.examLanguage
+        modeLabel = pages.message("sessions.mode.\(session.mode.rawValue)", locale: locale)
+        correct = score.correct
+        total = score.total
+        answered = score.answered
+        percent = Int(score.percent.rounded(.down))
+        passMark = session.passMark
+        passed = score.passed
+        let seconds = Int(score.timeUsed.rounded())
+        timeUsed = pages.message("sessions.duration", locale: locale, ["minutes": String(seconds / 60), "seconds": String(format: "%02d", seconds % 60)])
+        domains = score.domains.map { domain in
+            Domain(title: domainTitles[domain.domain] ?? domain.domain, correct: domain.correct, total: domain.total, percent: Int(domain.percent.rounded()))
+        }
+        items = questions.enumerated().map { index, question in
+            let answer = answers[question.id]
+            let response = answer?.response ?? []
+            return Item(
+                ordinal: index + 1, questionID: question.id.uuidString.lowercased(),
+                domainTitle: domainTitles[question.domainSlug] ?? question.domainSlug, stem: question.stem, code: question.code,
+                codeLanguage: question.codeLanguage, answered: answer != nil, correct: answer?.correct ?? false,
+                partialPercent: answer.flatMap { $0.correct || $0.score == 0 ? nil : Int(($0.score * 100).rounded()) },
+                isOrdering: question.kind == .ordering,
+                yourOrder: question.kind == .ordering ? response.map { question.options[$0].text } : [],
+                keyOrder: question.kind == .ordering ? question.correct.map { question.options[$0].text } : [],
+                options: question.kind == .ordering ? [] : question.options.enumerated().map { optionIndex, option in
+                    Option(
+                        ordinal: optionIndex + 1, text: option.text, optionCode: option.code, optionExplanation: option.explanation,
+                        isKey: question.correct.contains(optionIndex), wasChosen: response.contains(optionIndex))
+                },
+                explanation: question.explanation)
+        }
+        self.isGuest = isGuest
+        self.notice = notice
+        self.reported = reported
+        reportReasons = ReportReasonChoice.all(pages: pages, locale: locale)
+    }
+}

@@ -1,0 +1,41 @@
+import ExamData
+import Foundation
+import PostgresClient
+import QuestionEngine
+
+/// Ends sessions: scores them, stores the score, and (for a student's mock exam) applies the
+/// final answers to the review cards now that the student sees them.
+struct SessionFinisher: Sendable {
+    let cards: ReviewCardStore
+
+    /// The score of a session's answers so far (or at its end).
+    func score(_ session: StudySession, questions: [Question], answers: [UUID: RecordedAnswer], endedAt: Date) -> SessionScore {
+        let items = questions.map { question in
+            ScoredItem(domain: question.domainSlug, outcome: answers[question.id].map { AnswerOutcome(isCorrect: $0.correct, score: $0.score) })
+        }
+        return SessionScorer.score(
+            items, passMark: session.passMark, startedAt: session.startedAt, endedAt: endedAt,
+            timeLimit: session.mode == .mock ? TimeInterval(session.timeLimitSeconds) : nil)
+    }
+
+    /// Ends the session at `date` (a mock exam's deadline when its time ran out); false when
+    /// it had already ended.
+    @discardableResult
+    func finish(_ session: StudySession, at date: Date, _ connection: PostgresConnection) throws -> Bool {
+        let store = StudyStore()
+        let questions = try store.questions(ids: session.questionIDs, connection)
+        let answers = try store.finalAnswers(sessionID: session.id, connection)
+        let endedAt = session.deadline.map { min($0, date) } ?? date
+        guard try store.finish(sessionID: session.id, at: endedAt, score: score(session, questions: questions, answers: answers, endedAt: endedAt), connection) else {
+            return false
+        }
+        if session.mode == .mock && session.userID != nil {
+            let rated = answers.values.filter { $0.rating != nil }.sorted { $0.questionID.uuidString < $1.questionID.uuidString }
+            let current = try cards.cards(questionIDs: rated.map(\.questionID), connection)
+            for answer in rated {
+                _ = try cards.apply(questionID: answer.questionID, rating: answer.rating!, at: endedAt, current: current[answer.questionID], connection)
+            }
+        }
+        return true
+    }
+}

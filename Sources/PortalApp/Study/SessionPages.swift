@@ -1,0 +1,319 @@
+import ExamData
+import Foundation
+import HTTPServer
+import PostgresClient
+import QuestionEngine
+
+/// The pages of a study session: the current question, answering it, flags, finishing and
+/// the results. Each request runs in one transaction scoped to the student (or guest), so
+/// another student's session is simply not there: 404.
+struct SessionPages: Sendable {
+    let database: ConnectionPool
+    let pages: PageRenderer
+    let settings: SessionSettings
+    let clock: @Sendable () -> Date
+    let finisher: SessionFinisher
+
+    init(database: ConnectionPool, pages: PageRenderer, settings: SessionSettings, clock: @escaping @Sendable () -> Date) {
+        self.database = database
+        self.pages = pages
+        self.settings = settings
+        self.clock = clock
+        finisher = SessionFinisher(cards: ReviewCardStore())
+    }
+
+    func addRoutes(to router: inout Router) {
+        router.get("/sessions/:id") { request in try show(request) }
+        router.post("/sessions/:id/answers") { request in try answer(request) }
+        router.post("/sessions/:id/flags") { request in try flag(request) }
+        router.get("/sessions/:id/finish") { request in try confirmFinish(request) }
+        router.post("/sessions/:id/finish") { request in try finish(request) }
+        router.get("/sessions/:id/results") { request in try results(request) }
+    }
+
+    // MARK: Loading
+
+    private func message(_ key: String, _ request: Request, _ arguments: [String: String] = [:]) -> String {
+        pages.message(key, locale: pages.locale(for: request), arguments)
+    }
+
+    private func notFound(_ request: Request) -> HTTPError {
+        HTTPError(.notFound, message("sessions.not_found", request))
+    }
+
+    /// Runs `body` with the caller's session `:id` in one transaction; 404 when the id is not
+    /// a session of theirs.
+    private func withSession<Value>(
+        _ request: Request, locking: Bool = false, _ body: (StudyActor, StudySession, PostgresConnection) throws -> Value
+    ) throws -> Value {
+        guard let id = UUID(uuidString: request.parameter("id")),
+              let actor = StudyActor.resolve(request, settings: settings, createGuest: false) else { throw notFound(request) }
+        return try actor.transaction(database) { connection in
+            let store = StudyStore()
+            if locking, try !store.lock(sessionID: id, connection) { throw notFound(request) }
+            // Row-level security already hides others' sessions; an admin's wider view still
+            // does not make another student's session theirs to take.
+            guard let session = try store.session(id: id, connection), session.userID == actor.user?.userID else { throw notFound(request) }
+            return try body(actor, session, connection)
+        }
+    }
+
+    private func base(_ session: StudySession) -> String { "/sessions/" + session.id.uuidString.lowercased() }
+
+    private func page(_ template: String, _ value: some Encodable, _ request: Request, status: HTTPStatus = .ok) throws -> Response {
+        var response = Response.html(try pages.render(template, value, for: request), status: status)
+        response.headers.add("Cache-Control", "no-store")
+        return response
+    }
+
+    // MARK: The question
+
+    func show(_ request: Request) throws -> Response {
+        let now = clock(), query = request.query
+        return try withSession(request) { actor, session, connection in
+            if session.isOverdue(at: now) {
+                try finisher.finish(session, at: now, connection)
+                return .redirect(to: base(session) + "/results?timeup=1")
+            }
+            if session.isFinished { return .redirect(to: base(session) + "/results") }
+            let answers = try StudyStore().finalAnswers(sessionID: session.id, connection)
+            let number: Int
+            if let text = query["q"] {
+                guard let value = Int(text), (1...session.questionIDs.count).contains(value) else {
+                    throw HTTPError(.notFound, message("sessions.no_such_question", request, ["count": String(session.questionIDs.count)]))
+                }
+                number = value
+            } else if let next = session.questionIDs.firstIndex(where: { answers[$0] == nil }) {
+                number = next + 1
+            } else {
+                return .redirect(to: base(session) + "/finish")
+            }
+            let notice = query["already"] != nil ? message("sessions.already_answered", request) : nil
+            return try questionPage(
+                request, session: session, number: number, answers: answers, isGuest: actor.isGuest, draft: nil, notice: notice,
+                error: nil, reported: query["reported"] != nil, now: now, connection)
+        }
+    }
+
+    private func questionPage(
+        _ request: Request, session: StudySession, number: Int, answers: [UUID: RecordedAnswer], isGuest: Bool, draft: [Int]?,
+        notice: String?, error: String?, reported: Bool, now: Date, status: HTTPStatus = .ok, _ connection: PostgresConnection
+    ) throws -> Response {
+        guard let question = try StudyStore().questions(ids: [session.questionIDs[number - 1]], connection).first else {
+            throw HTTPError(.gone, message("sessions.question_gone", request))
+        }
+        let value = QuestionPage(
+            session: session, question: question, number: number, answers: answers, isGuest: isGuest, now: now, draft: draft,
+            notice: notice, error: error, reported: reported, pages: pages, locale: pages.locale(for: request))
+        return try page("sessions/question", value, request, status: status)
+    }
+
+    // MARK: Answering
+
+    /// The response a form sends: `choice` values (option indexes) or, for ordering, a
+    /// `position_<index>` for every option.
+    private func response(_ form: FormFields, question: Question, _ request: Request) throws(HTTPError) -> [Int] {
+        if question.kind == .ordering {
+            var placed: [(position: Int, option: Int)] = []
+            for index in question.options.indices {
+                guard let position = Int(form["position_\(index)"] ?? ""), (1...question.options.count).contains(position) else {
+                    throw HTTPError(.unprocessableContent, message("sessions.order_incomplete", request, ["count": String(question.options.count)]))
+                }
+                placed.append((position, index))
+            }
+            guard Set(placed.map(\.position)).count == placed.count else {
+                throw HTTPError(.unprocessableContent, message("sessions.order_duplicate", request))
+            }
+            return placed.sorted { $0.position < $1.position }.map(\.option)
+        }
+        var choices: [Int] = []
+        for value in form.values("choice") {
+            guard let index = Int(value) else { throw HTTPError(.badRequest, message("sessions.bad_choice", request, ["value": String(value.prefix(20))])) }
+            choices.append(index)
+        }
+        return choices
+    }
+
+    /// What the answer checker's refusal means to the student.
+    private func explain(_ error: AnswerError, _ request: Request) -> String {
+        switch error {
+        case .empty: message("sessions.choose_something", request)
+        case .outOfRange(let index): message("sessions.bad_choice", request, ["value": String(index)])
+        case .duplicate: message("sessions.order_duplicate", request)
+        case .wrongCount(let expected, _): expected == 1 ? message("sessions.choose_one", request) : message("sessions.order_incomplete", request, ["count": String(expected)])
+        }
+    }
+
+    func answer(_ request: Request) throws -> Response {
+        let form = FormFields(body: request.body)
+        guard let answerID = UUID(uuidString: form["answer_id"] ?? "") else { throw HTTPError(.badRequest, message("sessions.bad_answer_id", request)) }
+        guard let questionID = UUID(uuidString: form["question"] ?? "") else { throw HTTPError(.badRequest, message("sessions.not_in_session", request)) }
+        let now = clock()
+        let milliseconds: Int
+        if let shownAt = Int64(form["shown_at"] ?? "") {
+            milliseconds = Int(min(max(0, Int64((now.timeIntervalSince1970 * 1000).rounded(.down)) - shownAt), 86_400_000))
+        } else if let time = Int(form["time_ms"] ?? ""), (0...86_400_000).contains(time) {
+            milliseconds = time
+        } else {
+            throw HTTPError(.badRequest, message("sessions.bad_time", request))
+        }
+        return try withSession(request, locking: true) { actor, session, connection in
+            let store = StudyStore()
+            if session.isOverdue(at: now) {
+                try finisher.finish(session, at: now, connection)
+                return .redirect(to: base(session) + "/results?late=1")
+            }
+            if session.isFinished { return .redirect(to: base(session) + "/results?late=1") }
+            guard let index = session.questionIDs.firstIndex(of: questionID) else {
+                throw HTTPError(.badRequest, message("sessions.not_in_session", request))
+            }
+            let number = index + 1
+            let after = session.mode == .mock
+                ? (number < session.questionIDs.count ? "\(base(session))?q=\(number + 1)" : base(session) + "/finish")
+                : "\(base(session))?q=\(number)"
+            guard let question = try store.questions(ids: [questionID], connection).first else {
+                throw HTTPError(.gone, message("sessions.question_gone", request))
+            }
+            let answers = try store.finalAnswers(sessionID: session.id, connection)
+            func retry(_ draft: [Int]?, _ text: String, _ status: HTTPStatus) throws -> Response {
+                try questionPage(
+                    request, session: session, number: number, answers: answers, isGuest: actor.isGuest, draft: draft,
+                    notice: nil, error: text, reported: false, now: now, status: status, connection)
+            }
+            let draft: [Int]
+            do throws(HTTPError) {
+                draft = try response(form, question: question, request)
+            } catch {
+                return try retry(nil, error.message, error.status)
+            }
+            // The same answer sent again (a reload, a retry) is stored already; the same id
+            // carrying something else is a conflict, and changes nothing.
+            if let stored = try store.answer(id: answerID, connection) {
+                guard stored.sessionID == session.id, stored.questionID == questionID, stored.response == draft else {
+                    throw HTTPError(.conflict, message("sessions.answer_conflict", request))
+                }
+                return .redirect(to: after)
+            }
+            if session.mode != .mock && answers[questionID] != nil { return .redirect(to: "\(base(session))?q=\(number)&already=1") }
+            let outcome: AnswerOutcome
+            do throws(AnswerError) {
+                outcome = try AnswerChecker.check(kind: question.kind, key: question.correct, optionCount: question.options.count, response: draft)
+            } catch {
+                return try retry(draft.isEmpty ? nil : draft, explain(error, request), .unprocessableContent)
+            }
+            let cards = finisher.cards
+            var rating: FSRSRating?
+            var card: StoredCard?
+            if actor.user != nil {
+                card = try cards.cards(questionIDs: [questionID], connection)[questionID]
+                let typical = try cards.typicalTime(difficulty: question.difficulty, connection)
+                rating = RatingPolicy.rating(
+                    correct: outcome.isCorrect, milliseconds: milliseconds, typicalMilliseconds: typical.milliseconds,
+                    samples: typical.samples, cardState: card?.card.state)
+            }
+            let recorded = RecordedAnswer(
+                id: answerID, sessionID: session.id, questionID: questionID, questionVersion: question.version, response: draft,
+                correct: outcome.isCorrect, score: outcome.score, rating: rating, milliseconds: milliseconds, answeredAt: now)
+            switch try store.insert(recorded, userID: actor.user?.userID, connection) {
+            case .conflict: throw HTTPError(.conflict, message("sessions.answer_conflict", request))
+            case .replayed: return .redirect(to: after)
+            case .inserted: break
+            }
+            // Practice reviews the card now; a mock exam's answers count when it ends.
+            if let rating, session.mode != .mock {
+                _ = try cards.apply(questionID: questionID, rating: rating, at: now, current: card, connection)
+            }
+            return .redirect(to: after)
+        }
+    }
+
+    // MARK: Flags and finishing
+
+    func flag(_ request: Request) throws -> Response {
+        let form = FormFields(body: request.body)
+        return try withSession(request, locking: true) { _, session, connection in
+            guard let questionID = UUID(uuidString: form["question"] ?? ""), let index = session.questionIDs.firstIndex(of: questionID) else {
+                throw HTTPError(.badRequest, message("sessions.not_in_session", request))
+            }
+            if session.isFinished { return .redirect(to: base(session) + "/results") }
+            try StudyStore().setFlag(sessionID: session.id, questionID: questionID, flagged: form["flagged"] == "1", connection)
+            return .redirect(to: "\(base(session))?q=\(index + 1)")
+        }
+    }
+
+    struct FinishPage: Encodable {
+        struct Item: Encodable {
+            var ordinal: Int
+            var href: String
+        }
+        var sessionID: String
+        var examTitle: String
+        var language: String
+        var total: Int
+        var unanswered: [Item]
+        var flagged: [Item]
+        var hasUnanswered: Bool
+        var unansweredCount: Int
+        var hasFlagged: Bool
+        var secondsLeft: Int?
+        var minutesLeft: Int?
+        var deadline: String?
+        var isMock: Bool
+    }
+
+    func confirmFinish(_ request: Request) throws -> Response {
+        let now = clock()
+        return try withSession(request) { _, session, connection in
+            if session.isOverdue(at: now) {
+                try finisher.finish(session, at: now, connection)
+                return .redirect(to: base(session) + "/results?timeup=1")
+            }
+            if session.isFinished { return .redirect(to: base(session) + "/results") }
+            let answers = try StudyStore().finalAnswers(sessionID: session.id, connection)
+            let items = session.questionIDs.enumerated().map { ($0.offset + 1, $0.element) }
+            let unanswered = items.filter { answers[$0.1] == nil }.map { FinishPage.Item(ordinal: $0.0, href: "\(base(session))?q=\($0.0)") }
+            let flagged = items.filter { session.flagged.contains($0.1) }.map { FinishPage.Item(ordinal: $0.0, href: "\(base(session))?q=\($0.0)") }
+            let value = FinishPage(
+                sessionID: session.id.uuidString.lowercased(), examTitle: session.examTitle, language: session.examLanguage,
+                total: session.questionIDs.count, unanswered: unanswered, flagged: flagged, hasUnanswered: !unanswered.isEmpty,
+                unansweredCount: unanswered.count, hasFlagged: !flagged.isEmpty,
+                secondsLeft: session.deadline.map { max(0, Int($0.timeIntervalSince(now))) },
+                minutesLeft: session.deadline.map { (max(0, Int($0.timeIntervalSince(now))) + 59) / 60 },
+                deadline: session.deadline.map { ISO8601DateFormatter().string(from: $0) }, isMock: session.mode == .mock)
+            return try page("sessions/finish", value, request)
+        }
+    }
+
+    func finish(_ request: Request) throws -> Response {
+        let now = clock()
+        return try withSession(request, locking: true) { _, session, connection in
+            if !session.isFinished { try finisher.finish(session, at: now, connection) }
+            return .redirect(to: base(session) + "/results")
+        }
+    }
+
+    // MARK: Results
+
+    func results(_ request: Request) throws -> Response {
+        let now = clock(), query = request.query
+        let locale = pages.locale(for: request)
+        return try withSession(request) { actor, session, connection in
+            var session = session
+            if session.isOverdue(at: now) {
+                try finisher.finish(session, at: now, connection)
+                session = try StudyStore().session(id: session.id, connection) ?? session
+            }
+            guard let endedAt = session.finishedAt else { return .redirect(to: base(session) + "/finish") }
+            let store = StudyStore()
+            let questions = try store.questions(ids: session.questionIDs, connection)
+            let answers = try store.finalAnswers(sessionID: session.id, connection)
+            let domains = try store.domainTitles(examID: session.examID, connection)
+            let score = finisher.score(session, questions: questions, answers: answers, endedAt: endedAt)
+            let notice = query["timeup"] != nil ? "sessions.time_up" : query["late"] != nil ? "sessions.late_answer" : nil
+            let value = ResultsPage(
+                session: session, score: score, questions: questions, answers: answers, domainTitles: domains, isGuest: actor.isGuest,
+                notice: notice.map { pages.message($0, locale: locale) }, reported: query["reported"] != nil, pages: pages, locale: locale)
+            return try page("sessions/results", value, request)
+        }
+    }
+}

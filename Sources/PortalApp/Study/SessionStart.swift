@@ -1,0 +1,99 @@
+import ExamData
+import Foundation
+import HTTPServer
+import PostgresClient
+import QuestionEngine
+
+/// `POST /sessions`: reads the exam page's start form, selects the questions and answers
+/// `303` to the new session.
+struct SessionStart: Sendable {
+    let database: ConnectionPool
+    let pages: PageRenderer
+    let settings: SessionSettings
+    let clock: @Sendable () -> Date
+
+    static let maximumCount = 100
+    /// New questions a review session may introduce per day (per student, across exams).
+    static let newCardsPerDay = 20
+
+    func start(_ request: Request) throws -> Response {
+        let locale = pages.locale(for: request)
+        func refuse(_ key: String, _ arguments: [String: String] = [:], status: HTTPStatus = .badRequest) -> HTTPError {
+            HTTPError(status, pages.message(key, locale: locale, arguments))
+        }
+        let form = FormFields(body: request.body)
+        let region = form["region"] ?? "", slug = form["exam"] ?? ""
+        guard let mode = StudyMode(rawValue: form["mode"] ?? StudyMode.practice.rawValue) else {
+            throw refuse("sessions.bad_mode", ["value": String((form["mode"] ?? "").prefix(20))])
+        }
+        if mode.needsAccount && request.user == nil {
+            let back = "/exams/\(region)/\(slug)".addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: "/-_"))) ?? "/"
+            return .redirect(to: "/login?next=" + back)
+        }
+        guard let from = Int(form["difficulty_from"] ?? "1"), let to = Int(form["difficulty_to"] ?? "5"),
+              (1...5).contains(from), (1...5).contains(to), from <= to else {
+            throw refuse("sessions.bad_range")
+        }
+        guard let count = Int(form["count"] ?? "20"), (1...Self.maximumCount).contains(count) else {
+            throw refuse("sessions.bad_count", ["max": String(Self.maximumCount)])
+        }
+        guard let actor = StudyActor.resolve(request, settings: settings, createGuest: true) else {
+            throw refuse("sessions.bad_mode", ["value": ""])
+        }
+        let now = clock()
+        let id = try actor.transaction(database) { connection -> UUID in
+            guard let exam = try ExamCatalog().exam(region: region, slug: slug, connection) else {
+                throw refuse("error.no_exam", ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))], status: .notFound)
+            }
+            let known = Set(exam.domains.map(\.slug))
+            let chosen = Set(form.values("domain"))
+            if let unknown = chosen.subtracting(known).first {
+                throw refuse("sessions.bad_domain", ["value": String(unknown.prefix(80))])
+            }
+            if chosen.isEmpty && (mode == .practice || mode == .weakSpots) { throw refuse("sessions.no_domains") }
+            let seed = Crypto.randomBytes(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            let questionIDs = try select(mode: mode, exam: exam, domains: chosen, difficulty: from...to, count: count, seed: seed, now: now, connection)
+            guard !questionIDs.isEmpty else {
+                throw refuse(mode == .review ? "sessions.nothing_due" : "sessions.nothing_matches", status: .unprocessableContent)
+            }
+            let config = [
+                "seed": String(seed), "domains": chosen.sorted().joined(separator: ","), "difficulty": "\(from)-\(to)", "count": String(count),
+            ]
+            return try StudyStore().create(NewStudySession(
+                userID: actor.user?.userID, guestKey: actor.user == nil ? actor.guestKey : nil, examID: exam.id, mode: mode,
+                config: config, questionIDs: questionIDs, startedAt: now,
+                deadline: mode == .mock ? now.addingTimeInterval(TimeInterval(exam.timeLimitSeconds)) : nil), connection)
+        }
+        var response = Response.redirect(to: "/sessions/\(id.uuidString.lowercased())")
+        if let token = actor.newGuestToken { response.setCookie(settings.guestCookie(token)) }
+        return response
+    }
+
+    /// The session's questions. A mock exam follows the exam's blueprint and question count
+    /// whatever the form asked; review takes what is due (then new questions, up to the daily
+    /// limit); weak spots favour the domains the student recalls least.
+    private func select(
+        mode: StudyMode, exam: ExamDetail, domains: Set<String>, difficulty: ClosedRange<Int>, count: Int, seed: UInt64, now: Date,
+        _ connection: PostgresConnection
+    ) throws -> [UUID] {
+        let store = StudyStore(), dashboard = DashboardStore()
+        switch mode {
+        case .practice:
+            return QuestionSelector.practice(try store.candidates(examID: exam.id, connection), domains: domains, difficulty: difficulty, count: count, seed: seed)
+        case .mock:
+            let blueprint = Dictionary(exam.domains.map { ($0.slug, $0.weight) }, uniquingKeysWith: +)
+            return QuestionSelector.mockExam(try store.candidates(examID: exam.id, connection), blueprint: blueprint, count: exam.questionCount, seed: seed)
+        case .review:
+            let queue = try dashboard.reviewQueue(examID: exam.id, now: now, connection)
+            let newToday = try dashboard.newCards(since: dashboard.startOfDay(at: now, connection), connection)
+            let unseen = queue.unseen.filter { difficulty.contains($0.difficulty) && (domains.isEmpty || domains.contains($0.domain)) }
+            return QuestionSelector.review(
+                due: queue.due, now: now, unseen: unseen, newLimit: max(0, Self.newCardsPerDay - newToday), count: count, seed: seed)
+        case .weakSpots:
+            let recall = try dashboard.recallByDomain(examIDs: [exam.id], at: now, connection)[exam.id] ?? []
+            let byDomain = Dictionary(recall.map { ($0.slug, $0.recall.expectedScore()) }, uniquingKeysWith: min)
+            let pool = try store.candidates(examID: exam.id, connection).filter { domains.contains($0.domain) && difficulty.contains($0.difficulty) }
+            return QuestionSelector.weakSpots(pool, recallByDomain: byDomain, count: count, seed: seed)
+        }
+    }
+}
