@@ -113,6 +113,25 @@ public struct ReviewCardStore: Sendable {
         return (derived.count, differing)
     }
 
+    /// Rebuilds every student's cards, one transaction per student under their own identity
+    /// (row-level security lets no one write another's cards); the list of students comes from
+    /// an admin-scoped read.
+    public func rebuildAll(_ database: ConnectionPool) throws -> (students: Int, cards: Int, differing: Int) {
+        let students = try database.withTransaction(settings: ["app.role": "admin"]) { connection in
+            try connection.query("SELECT DISTINCT user_id FROM answers WHERE user_id IS NOT NULL ORDER BY user_id").rows
+                .map { try $0.decode("user_id", as: UUID.self) }
+        }
+        var cards = 0, differing = 0
+        for student in students {
+            let result = try database.withTransaction(settings: ["app.user_id": student.uuidString.lowercased(), "app.role": "student"]) {
+                try rebuild($0)
+            }
+            cards += result.cards
+            differing += result.differing
+        }
+        return (students.count, cards, differing)
+    }
+
     /// Equal up to the storage's rounding of times to microseconds and floats to 15 digits.
     static func agree(_ left: StoredCard, _ right: StoredCard) -> Bool {
         func close(_ a: Double?, _ b: Double?) -> Bool { abs((a ?? 0) - (b ?? 0)) <= 1e-9 * max(1, abs(a ?? 0)) }

@@ -3,7 +3,7 @@ import Foundation
 import HTTPServer
 import PostgresClient
 
-/// The `portal` command line: `portal serve | migrate`.
+/// The `portal` command line: `portal serve | migrate | seed | create-admin | rebuild-cards | fsrs-replay`.
 public enum Commands {
     static let usage = """
         usage: portal <command>
@@ -14,6 +14,8 @@ public enum Commands {
                      create (or reset) an admin account; the password is read from standard input
           fsrs-replay
                      read review histories as JSON on standard input, print the FSRS-6 states
+          rebuild-cards
+                     recompute every student's review cards from their answers (DATABASE_URL)
           seed       load the demo catalogue (twice is harmless); --if-empty: only into an empty catalogue
 
         """
@@ -33,6 +35,7 @@ public enum Commands {
             case "fsrs-replay":
                 let output = try FSRSReplay.run(FileHandle.standardInput.readDataToEndOfFile())
                 FileHandle.standardOutput.write(output + Data("\n".utf8))
+            case "rebuild-cards": try rebuildCards(configuration)
             case "seed": try seed(configuration, onlyIfEmpty: arguments.dropFirst().contains("--if-empty"))
             case "help", "--help", "-h": print(usage, terminator: "")
             default:
@@ -67,6 +70,16 @@ public enum Commands {
         }
         let outcome = try DemoSeeder.seed(connection)
         print("seed: \(outcome.exams) exams; \(outcome.newQuestions) new questions")
+    }
+
+    /// Review cards are derived data: this recomputes them from the answer history and
+    /// rewrites any that differ (none should, when every answer went through the server).
+    static func rebuildCards(_ configuration: PortalConfiguration) throws {
+        guard let url = configuration.databaseURL else { throw ConfigurationError("set DATABASE_URL (the app role) to rebuild cards") }
+        let pool = ConnectionPool(.init(url: url, maxConnections: 1))
+        defer { pool.shutdown() }
+        let result = try ReviewCardStore().rebuildAll(pool)
+        print("rebuild-cards: \(result.students) students, \(result.cards) cards, \(result.differing) rewritten")
     }
 
     static func createAdmin(_ configuration: PortalConfiguration, arguments: [String]) throws {

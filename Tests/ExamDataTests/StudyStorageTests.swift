@@ -1,0 +1,193 @@
+import ExamData
+import Foundation
+import PostgresClient
+import QuestionEngine
+import TestSupport
+import Testing
+
+/// Sessions, answers and review cards as the database keeps them, through real `portal_app`
+/// connections: idempotent uploads, append-only answers, ownership, derived cards.
+@Suite("Study storage")
+struct StudyStorageTests {
+    final class Fixture {
+        let database: TestDatabase
+        let pool: ConnectionPool
+        let examID: Int
+        let alice: UUID, bob: UUID
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+        init() throws {
+            database = try TestDatabase(migrated: true)
+            let owner = try database.adminConnection()
+            examID = try MiniExam.install(owner)
+            try owner.execute("SET ROLE portal_auth")
+            let hash = "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA"
+            alice = try AccountStore().createUser(username: "alice", displayName: "Alice", passwordHash: hash, role: "student", owner)
+            bob = try AccountStore().createUser(username: "bob", displayName: "Bob", passwordHash: hash, role: "student", owner)
+            pool = database.appPool()
+        }
+
+        func `as`<Value>(_ user: UUID?, guest: String = "", _ body: (PostgresConnection) throws -> Value) throws -> Value {
+            try pool.withTransaction(settings: ["app.user_id": user?.uuidString ?? "", "app.role": user == nil ? "" : "student", "app.guest_key": guest], body)
+        }
+
+        func session(for user: UUID?, guestKey: [UInt8]? = nil, guest: String = "", mode: StudyMode = .practice) throws -> UUID {
+            try self.as(user, guest: guest) { connection in
+                try StudyStore().create(NewStudySession(
+                    userID: user, guestKey: guestKey, examID: examID, mode: mode, config: [:], questionIDs: MiniExam.items.map(\.id),
+                    startedAt: now, deadline: mode == .mock ? now.addingTimeInterval(60) : nil), connection)
+            }
+        }
+
+        func answer(_ session: UUID, _ item: MiniExam.Item, response: [Int]? = nil, id: UUID = UUID(), rating: FSRSRating? = .good, at: Date? = nil) -> RecordedAnswer {
+            let response = response ?? item.key
+            return RecordedAnswer(
+                id: id, sessionID: session, questionID: item.id, questionVersion: 1, response: response, correct: response == item.key,
+                score: response == item.key ? 1 : 0, rating: rating, milliseconds: 4000, answeredAt: at ?? now)
+        }
+    }
+
+    @Test("an answer uploaded twice is stored once; the same id with other content is a conflict and changes nothing")
+    func idempotentUpload() throws {
+        let fixture = try Fixture()
+        let session = try fixture.session(for: fixture.alice)
+        let item = MiniExam.items[0]
+        let first = fixture.answer(session, item)
+        let store = StudyStore()
+        #expect(try fixture.as(fixture.alice) { try store.insert(first, userID: fixture.alice, $0) } == .inserted)
+        #expect(try fixture.as(fixture.alice) { try store.insert(first, userID: fixture.alice, $0) } == .replayed)
+        var changed = first
+        changed.response = item.wrong
+        #expect(try fixture.as(fixture.alice) { try store.insert(changed, userID: fixture.alice, $0) } == .conflict)
+        // Another student reusing the id (say, a forged upload) neither sees nor replaces it.
+        let bobs = try fixture.session(for: fixture.bob)
+        var stolen = first
+        stolen.sessionID = bobs
+        #expect(try fixture.as(fixture.bob) { try store.insert(stolen, userID: fixture.bob, $0) } == .conflict)
+        let stored = try fixture.as(fixture.alice) { try store.finalAnswers(sessionID: session, $0) }
+        #expect(stored.count == 1)
+        #expect(stored[item.id]?.response == item.key)
+    }
+
+    @Test("answers are append-only: the app role can neither change nor delete one", arguments: [
+        "UPDATE answers SET correct = NOT correct", "DELETE FROM answers", "TRUNCATE answers",
+    ])
+    func appendOnly(_ statement: String) throws {
+        let fixture = try Fixture()
+        let session = try fixture.session(for: fixture.alice)
+        _ = try fixture.as(fixture.alice) { try StudyStore().insert(fixture.answer(session, MiniExam.items[0]), userID: fixture.alice, $0) }
+        #expect {
+            try fixture.as(fixture.alice) { try $0.execute(SQL(stringLiteral: statement)) }
+        } throws: { ($0 as? PostgresError)?.isInsufficientPrivilege == true }
+        #expect(try fixture.as(fixture.alice) { try StudyStore().finalAnswers(sessionID: session, $0) }.count == 1)
+    }
+
+    @Test("a student sees only their own sessions, and cannot answer into another's")
+    func ownership() throws {
+        let fixture = try Fixture()
+        let session = try fixture.session(for: fixture.alice)
+        let store = StudyStore()
+        #expect(try fixture.as(fixture.alice) { try store.session(id: session, $0) } != nil)
+        #expect(try fixture.as(fixture.bob) { try store.session(id: session, $0) } == nil)
+        #expect(try fixture.as(nil) { try store.session(id: session, $0) } == nil)
+        #expect(throws: PostgresError.self) {
+            try fixture.as(fixture.bob) { try store.insert(fixture.answer(session, MiniExam.items[0]), userID: fixture.bob, $0) }
+        }
+        // Nor write into it pretending to be its owner.
+        #expect(throws: PostgresError.self) {
+            try fixture.as(fixture.bob) { try store.insert(fixture.answer(session, MiniExam.items[0]), userID: fixture.alice, $0) }
+        }
+        #expect(try fixture.as(fixture.alice) { try store.finalAnswers(sessionID: session, $0) }.isEmpty)
+    }
+
+    @Test("a guest's sessions belong to whoever holds the guest key, and carry no user")
+    func guests() throws {
+        let fixture = try Fixture()
+        let key = [UInt8](repeating: 7, count: 32)
+        let hex = String(repeating: "07", count: 32)
+        let session = try fixture.session(for: nil, guestKey: key, guest: hex)
+        let store = StudyStore()
+        #expect(try fixture.as(nil, guest: hex) { try store.session(id: session, $0) }?.userID == nil)
+        #expect(try fixture.as(nil, guest: String(repeating: "08", count: 32)) { try store.session(id: session, $0) } == nil)
+        #expect(try fixture.as(fixture.alice) { try store.session(id: session, $0) } == nil)
+        #expect(try fixture.as(nil, guest: hex) { try store.insert(fixture.answer(session, MiniExam.items[1], rating: nil), userID: nil, $0) } == .inserted)
+        // A signed-in student cannot take a guest session over by claiming its key.
+        #expect(throws: PostgresError.self) {
+            try fixture.as(fixture.alice, guest: hex) { connection in
+                try store.create(NewStudySession(userID: nil, guestKey: key, examID: fixture.examID, mode: .practice, config: [:],
+                                                 questionIDs: [MiniExam.items[0].id], startedAt: fixture.now, deadline: nil), connection)
+            }
+        }
+    }
+
+    @Test("a finished session is frozen, and takes no more answers")
+    func frozen() throws {
+        let fixture = try Fixture()
+        let session = try fixture.session(for: fixture.alice)
+        let store = StudyStore()
+        let score = SessionScorer.score([], passMark: 60, startedAt: fixture.now, endedAt: fixture.now)
+        #expect(try fixture.as(fixture.alice) { try store.finish(sessionID: session, at: fixture.now, score: score, $0) })
+        #expect(try fixture.as(fixture.alice) { try store.finish(sessionID: session, at: fixture.now, score: score, $0) } == false)
+        #expect(throws: PostgresError.self) {
+            try fixture.as(fixture.alice) { try $0.execute("UPDATE study_sessions SET flagged = '{}', passed = true WHERE id = \(session)") }
+        }
+        #expect(throws: PostgresError.self) {
+            try fixture.as(fixture.alice) { try store.insert(fixture.answer(session, MiniExam.items[0]), userID: fixture.alice, $0) }
+        }
+    }
+
+    @Test("the database's forgetting curve is the scheduler's", arguments: [(0.5, 0.0), (2.3, 1.4), (10, 30.2), (120, 400), (0.01, 3)])
+    func retrievabilityInSQL(_ stability: Double, _ days: Double) throws {
+        let fixture = try Fixture()
+        var card = FSRSCard(due: fixture.now)
+        card.stability = stability
+        card.difficulty = 5
+        card.lastReview = fixture.now
+        let at = fixture.now.addingTimeInterval(days * 86_400)
+        let sql = try fixture.as(nil) {
+            try $0.query("SELECT fsrs_retrievability(\(stability), \(fixture.now), \(at)) AS r").first!.decode("r", as: Double.self)
+        }
+        #expect(abs(sql - FSRSScheduler().retrievability(of: card, at: at)) < 1e-12)
+    }
+
+    @Test("review cards rebuilt from the answer history equal the ones kept up to date, and a damaged card is repaired")
+    func rebuild() throws {
+        let fixture = try Fixture()
+        let cards = ReviewCardStore()
+        let practice = try fixture.session(for: fixture.alice)
+        // Practice answers on three days, each applied to its card as it arrives.
+        for (day, item, rating) in [(0, MiniExam.items[0], FSRSRating.good), (0, MiniExam.items[1], .again), (1, MiniExam.items[1], .good), (4, MiniExam.items[0], .easy)] {
+            let at = fixture.now.addingTimeInterval(Double(day) * 86_400 + Double.random(in: 0...3600))
+            let session = day == 0 ? practice : try fixture.session(for: fixture.alice)
+            try fixture.as(fixture.alice) { connection in
+                _ = try StudyStore().insert(fixture.answer(session, item, rating: rating, at: at), userID: fixture.alice, connection)
+                _ = try cards.apply(questionID: item.id, rating: rating, at: at, current: cards.cards(questionIDs: [item.id], connection)[item.id], connection)
+            }
+        }
+        // A mock exam: only the final answer per question counts, and only once it has ended.
+        let mock = try fixture.session(for: fixture.alice, mode: .mock)
+        let ended = fixture.now.addingTimeInterval(50)
+        try fixture.as(fixture.alice) { connection in
+            let store = StudyStore()
+            _ = try store.insert(fixture.answer(mock, MiniExam.items[2], rating: .again, at: fixture.now.addingTimeInterval(10)), userID: fixture.alice, connection)
+            _ = try store.insert(fixture.answer(mock, MiniExam.items[2], rating: .good, at: fixture.now.addingTimeInterval(20)), userID: fixture.alice, connection)
+            #expect(try cards.derivedCards(connection)[MiniExam.items[2].id] == nil)
+            let score = SessionScorer.score([], passMark: 60, startedAt: fixture.now, endedAt: ended)
+            _ = try store.finish(sessionID: mock, at: ended, score: score, connection)
+            _ = try cards.apply(questionID: MiniExam.items[2].id, rating: .good, at: ended, current: nil, connection)
+        }
+        let result = try fixture.as(fixture.alice) { try cards.rebuild($0) }
+        #expect(result.cards == 3)
+        #expect(result.differing == 0)
+        let mockCard = try fixture.as(fixture.alice) { try cards.storedCards($0)[MiniExam.items[2].id] }
+        #expect(mockCard?.reviews == 1)
+        #expect(abs((mockCard?.card.lastReview ?? .distantPast).timeIntervalSince(ended)) < 0.001)
+        // Damage one card; the rebuild puts it back as the history says.
+        try fixture.as(fixture.alice) { try $0.execute("UPDATE review_cards SET stability = 999, reviews = 42 WHERE question_id = \(MiniExam.items[0].id)") }
+        let all = try ReviewCardStore().rebuildAll(fixture.pool)
+        #expect(all.students == 1 && all.cards == 3 && all.differing == 1)
+        let repaired = try fixture.as(fixture.alice) { try cards.storedCards($0)[MiniExam.items[0].id] }
+        #expect(repaired?.reviews == 2)
+        #expect(repaired?.card.state == .review)
+    }
+}

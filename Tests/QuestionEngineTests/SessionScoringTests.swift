@@ -1,0 +1,81 @@
+import Foundation
+import QuestionEngine
+import Testing
+
+@Suite("Session scoring, ratings and readiness")
+struct SessionScoringTests {
+    let start = Date(timeIntervalSince1970: 1_800_000_000)
+
+    @Test("raw and percent count unanswered questions as wrong; domains keep their own tallies")
+    func scoring() {
+        let right = AnswerOutcome(isCorrect: true, score: 1), wrong = AnswerOutcome(isCorrect: false, score: 0.5)
+        let items = [
+            ScoredItem(domain: "a", outcome: right), ScoredItem(domain: "b", outcome: wrong), ScoredItem(domain: "a", outcome: right),
+            ScoredItem(domain: "b", outcome: nil), ScoredItem(domain: "a", outcome: nil),
+        ]
+        let score = SessionScorer.score(items, passMark: 40, startedAt: start, endedAt: start.addingTimeInterval(125))
+        #expect(score.correct == 2 && score.answered == 3 && score.total == 5)
+        #expect(score.percent == 40)
+        #expect(score.passed)
+        #expect(score.credit == 2.5)
+        #expect(score.domains.map(\.domain) == ["a", "b"])
+        #expect(score.domains[0].correct == 2 && score.domains[0].total == 3)
+        #expect(score.domains[1].correct == 0 && score.domains[1].total == 2 && score.domains[1].percent == 0)
+        #expect(score.timeUsed == 125)
+        #expect(!SessionScorer.score(items, passMark: 41, startedAt: start, endedAt: start).passed)
+    }
+
+    @Test("a mock exam's time used never exceeds its limit, and an empty session never passes")
+    func limits() {
+        let score = SessionScorer.score([ScoredItem(domain: "a", outcome: nil)], passMark: 1, startedAt: start, endedAt: start.addingTimeInterval(5000), timeLimit: 3600)
+        #expect(score.timeUsed == 3600)
+        #expect(!score.passed)
+        #expect(!SessionScorer.score([], passMark: 1, startedAt: start, endedAt: start).passed)
+    }
+
+    @Test("wrong is Again, right is Good, much slower than usual is Hard, fast on a card in review is Easy")
+    func ratings() {
+        #expect(RatingPolicy.rating(correct: false, milliseconds: 1000, typicalMilliseconds: 10_000, samples: 20, cardState: .review) == .again)
+        #expect(RatingPolicy.rating(correct: true, milliseconds: 10_000, typicalMilliseconds: 10_000, samples: 20, cardState: .review) == .good)
+        #expect(RatingPolicy.rating(correct: true, milliseconds: 20_001, typicalMilliseconds: 10_000, samples: 20, cardState: .learning) == .hard)
+        #expect(RatingPolicy.rating(correct: true, milliseconds: 20_000, typicalMilliseconds: 10_000, samples: 20, cardState: .learning) == .good)
+        #expect(RatingPolicy.rating(correct: true, milliseconds: 4_999, typicalMilliseconds: 10_000, samples: 20, cardState: .review) == .easy)
+        // Fast on a card still being learned is only Good: Easy is for fluent recall of what was learned.
+        #expect(RatingPolicy.rating(correct: true, milliseconds: 1_000, typicalMilliseconds: 10_000, samples: 20, cardState: .learning) == .good)
+        #expect(RatingPolicy.rating(correct: true, milliseconds: 1_000, typicalMilliseconds: 10_000, samples: 20, cardState: nil) == .good)
+        // Too few answers to know what is usual: every right answer is Good.
+        #expect(RatingPolicy.rating(correct: true, milliseconds: 90_000, typicalMilliseconds: 10_000, samples: 4, cardState: .review) == .good)
+        #expect(RatingPolicy.rating(correct: true, milliseconds: 90_000, typicalMilliseconds: nil, samples: 0, cardState: .review) == .good)
+    }
+
+    @Test("readiness weights domains by the blueprint and counts unseen questions at the prior")
+    func readiness() {
+        let fresh = [DomainRecall(weight: 60, questions: 10, seen: 0, recallSum: 0), DomainRecall(weight: 40, questions: 10, seen: 0, recallSum: 0)]
+        #expect(abs(Readiness.predict(fresh) - Readiness.unseenPrior) < 1e-12)
+        let mastered = [DomainRecall(weight: 60, questions: 10, seen: 10, recallSum: 10), DomainRecall(weight: 40, questions: 10, seen: 0, recallSum: 0)]
+        #expect(abs(Readiness.predict(mastered) - (0.6 + 0.4 * Readiness.unseenPrior)) < 1e-12)
+        #expect(Readiness.predict([]) == Readiness.unseenPrior)
+    }
+
+    @Test("readiness never falls when any card's retrievability rises", arguments: 0..<50)
+    func readinessIsMonotonic(_ seed: Int) {
+        var random = SplitMix64(seed: UInt64(seed))
+        var retrievability = (0..<12).map { _ in Double.random(in: 0...1, using: &random) }
+        let domainOf = (0..<12).map { $0 % 3 }
+        let weights = [50, 30, 20]
+        func predict() -> Double {
+            Readiness.predict((0..<3).map { domain in
+                let cards = retrievability.indices.filter { domainOf[$0] == domain }
+                return DomainRecall(weight: weights[domain], questions: 8, seen: cards.count, recallSum: cards.reduce(0) { $0 + retrievability[$1] })
+            })
+        }
+        var previous = predict()
+        for _ in 0..<40 {
+            let card = Int.random(in: 0..<12, using: &random)
+            retrievability[card] = min(1, retrievability[card] + Double.random(in: 0...0.3, using: &random))
+            let next = predict()
+            #expect(next >= previous - 1e-12)
+            previous = next
+        }
+    }
+}
