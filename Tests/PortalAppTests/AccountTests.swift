@@ -24,6 +24,12 @@ final class Browser {
 
     @discardableResult
     func request(_ method: String, _ path: String, form: [String: String]? = nil, extraHeaders: String = "") throws -> RawHTTPClient.Response {
+        try request(method, path, pairs: form.map { $0.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }, extraHeaders: extraHeaders)
+    }
+
+    /// A request whose form may repeat a field (checkboxes).
+    @discardableResult
+    func request(_ method: String, _ path: String, pairs form: [(String, String)]?, extraHeaders: String = "") throws -> RawHTTPClient.Response {
         let client = try RawHTTPClient(port: port)
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\nUser-Agent: test-browser\r\n"
         if !cookies.isEmpty { head += "Cookie: " + cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ") + "\r\n" }
@@ -31,7 +37,7 @@ final class Browser {
         head += extraHeaders
         var body: [UInt8] = []
         if let form {
-            body = Array(form.map { "\($0.key)=\($0.value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }.joined(separator: "&").utf8)
+            body = Array(form.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }.joined(separator: "&").utf8)
             head += "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.count)\r\n"
         }
         client.send(Array((head + "\r\n").utf8) + body)

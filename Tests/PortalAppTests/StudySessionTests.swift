@@ -1,0 +1,427 @@
+import ExamData
+import Foundation
+import HTTPServer
+import PortalApp
+import PostgresClient
+import TestSupport
+import Testing
+
+/// Study sessions through the pages a student uses, over real sockets, against the mini exam
+/// (known answers) and a clock the tests move.
+@Suite("Study sessions over HTTP")
+struct StudySessionTests {
+    final class Site {
+        let database: TestDatabase
+        let server: HTTPServer
+        let clock = TestClock()
+        let pool: ConnectionPool
+
+        init() throws {
+            database = try TestDatabase(migrated: true)
+            try MiniExam.install(try database.adminConnection())
+            var configuration = PortalConfiguration()
+            configuration.databaseURL = database.appURL
+            configuration.server.port = 0
+            configuration.server.accessLog = false
+            configuration.publicDirectory = TestPaths.repository + "/Public"
+            configuration.templatesDirectory = TestPaths.repository + "/Templates"
+            configuration.development = true  // a missing variable fails the page, and so the test
+            let clock = self.clock
+            server = try PortalApplication(configuration: configuration, databaseOverrides: ["dbname": database.name], clock: { clock.read() }).makeServer()
+            try server.start()
+            pool = database.appPool(maxConnections: 1)
+        }
+
+        func browser() -> Browser { Browser(port: server.port) }
+
+        /// Reads as an admin (the study tables force row-level security even on their owner).
+        func admin<Value>(_ body: (PostgresConnection) throws -> Value) throws -> Value {
+            try pool.withTransaction(settings: ["app.role": "admin"], body)
+        }
+
+        func count(_ sql: SQL) throws -> Int { try admin { try $0.query(sql).first!.decode("n", as: Int.self) } }
+
+        deinit {
+            pool.shutdown()
+            server.shutdown()
+            server.waitUntilStopped()
+        }
+    }
+
+    /// The hidden fields of a question page's answer form.
+    struct AnswerForm {
+        var token: String
+        var answerID: String
+        var item: MiniExam.Item
+        var shownAt: String
+
+        init(_ page: RawHTTPClient.Response) throws {
+            let html = page.bodyText
+            func field(_ name: String) throws -> String {
+                let marker = "name=\"\(name)\" value=\""
+                let range = try #require(html.range(of: marker), "the page has no \(name) field")
+                return String(html[range.upperBound...].prefix { $0 != "\"" })
+            }
+            token = try field("csrf_token")
+            answerID = try field("answer_id")
+            let questionID = try #require(UUID(uuidString: try field("question")))
+            item = try #require(MiniExam.item(questionID))
+            shownAt = try field("shown_at")
+        }
+
+        /// The form's fields answering with `response` (option indexes; for ordering, the order).
+        func pairs(_ response: [Int], answerID: String? = nil) -> [(String, String)] {
+            var pairs = [("csrf_token", token), ("answer_id", answerID ?? self.answerID), ("question", item.id.uuidString.lowercased()), ("shown_at", shownAt)]
+            if item.kind == "ordering" {
+                for (place, option) in response.enumerated() { pairs.append(("position_\(option)", String(place + 1))) }
+            } else {
+                pairs += response.map { ("choice", String($0)) }
+            }
+            return pairs
+        }
+    }
+
+    static let examPath = "/exams/\(MiniExam.region)/\(MiniExam.exam)"
+
+    /// Starts a session from the exam page's form; returns the response and the session's path.
+    @discardableResult
+    func start(_ browser: Browser, mode: String = "practice", count: String = "7", extra: [(String, String)] = [], domains: [String] = ["alpha", "beta"]) throws -> (RawHTTPClient.Response, String) {
+        let token = browser.csrfToken(from: try browser.request("GET", Self.examPath))
+        var pairs = [("csrf_token", token), ("region", MiniExam.region), ("exam", MiniExam.exam), ("mode", mode), ("count", count)]
+        pairs += domains.map { ("domain", $0) } + extra
+        let response = try browser.request("POST", "/sessions", pairs: pairs)
+        let path = response.header("Location")?.replacingOccurrences(of: "http://127.0.0.1:\(browser.port)", with: "") ?? ""
+        return (response, path)
+    }
+
+    func location(_ response: RawHTTPClient.Response) -> String { response.header("Location") ?? "" }
+
+    @Test("a whole practice session: each answer is marked with its explanation, and the results add up")
+    func practiceSession() throws {
+        let site = try Site()
+        let browser = site.browser()
+        try browser.register("sam")
+        let (started, path) = try start(browser)
+        #expect(started.status == 303)
+        #expect(path.hasPrefix("/sessions/"))
+        for number in 1...7 {
+            let page = try browser.request("GET", path)
+            #expect(page.status == 200)
+            #expect(page.bodyText.contains("Question \(number) of 7"))
+            let form = try AnswerForm(page)
+            let right = number % 2 == 1
+            let answered = try browser.request("POST", path + "/answers", pairs: form.pairs(right ? form.item.key : form.item.wrong))
+            #expect(answered.status == 303)
+            #expect(location(answered) == "\(path)?q=\(number)")
+            let feedback = try browser.request("GET", location(answered)).bodyText
+            #expect(feedback.contains(right ? "<h2 id=\"verdict\">Right</h2>" : "<h2 id=\"verdict\">Not quite</h2>"))
+            #expect(feedback.contains("Because of the key."))
+            #expect(!feedback.contains("id=\"answer-form\""), "an answered practice question takes no second answer")
+            if form.item.kind != "ordering" { #expect(feedback.contains("is not the answer.")) }
+        }
+        #expect(location(try browser.request("GET", path)) == path + "/finish")
+        let confirm = try browser.request("GET", path + "/finish")
+        #expect(confirm.bodyText.contains("Every question is answered."))
+        let finished = try browser.request("POST", path + "/finish", form: ["csrf_token": browser.csrfToken(from: confirm)])
+        #expect(location(finished) == path + "/results")
+        let results = try browser.request("GET", path + "/results").bodyText
+        #expect(results.contains("<p class=\"big-score\">57%</p>"))
+        #expect(results.contains("Not passed yet"))
+        #expect(results.contains("pass mark 60%"))
+        #expect(results.contains("<dd>4 of 7</dd>"))
+        #expect(results.contains("Alpha things") && results.contains("Beta things"))
+        #expect(results.contains("The correct order"))
+        // Stored: seven answers rated by correctness, seven cards, the score on the session.
+        #expect(try site.count("SELECT count(*) AS n FROM answers WHERE user_id IS NOT NULL AND rating = CASE WHEN correct THEN 3 ELSE 1 END") == 7)
+        #expect(try site.count("SELECT count(*) AS n FROM review_cards") == 7)
+        #expect(try site.count("SELECT count(*) AS n FROM study_sessions WHERE score_percent = 57.14 AND NOT passed AND score_correct = 4") == 1)
+        // The results page is the session's end: the question pages now lead there.
+        #expect(location(try browser.request("GET", path)) == path + "/results")
+    }
+
+    @Test("a mock exam shows nothing until the end, keeps flags, and ends on the server at its time limit")
+    func mockExam() throws {
+        let site = try Site()
+        let browser = site.browser()
+        try browser.register("mika")
+        let (started, path) = try start(browser, mode: "mock")
+        #expect(started.status == 303)
+        let first = try browser.request("GET", path)
+        #expect(first.bodyText.contains("Question 1 of \(MiniExam.questionCount)"))
+        #expect(first.bodyText.contains(#"data-seconds-left="60""#))
+        #expect(first.bodyText.contains("class=\"question-grid\""))
+        let form = try AnswerForm(first)
+        let saved = try browser.request("POST", path + "/answers", pairs: form.pairs(form.item.key))
+        #expect(location(saved) == "\(path)?q=2")
+        let again = try browser.request("GET", "\(path)?q=1").bodyText
+        #expect(!again.contains("id=\"verdict\"") && !again.contains("Because of the key."), "a mock exam gives no feedback before the end")
+        if form.item.kind != "ordering" { #expect(again.contains(#" checked>"#), "the saved answer is shown selected") }
+        // Changing one's mind in a mock exam: the latest answer counts.
+        site.clock.advance(5)
+        let changed = try browser.request("POST", path + "/answers", pairs: AnswerForm(browser.request("GET", "\(path)?q=1")).pairs(form.item.wrong))
+        #expect(changed.status == 303)
+        // Flag question 2.
+        let second = try browser.request("GET", "\(path)?q=2")
+        let secondForm = try AnswerForm(second)
+        let flagged = try browser.request("POST", path + "/flags", form: ["csrf_token": secondForm.token, "question": secondForm.item.id.uuidString, "flagged": "1"])
+        #expect(location(flagged) == "\(path)?q=2")
+        let flaggedPage = try browser.request("GET", "\(path)?q=2").bodyText
+        #expect(flaggedPage.contains("Remove the flag"))
+        #expect(flaggedPage.contains(#"class=" flagged""#) || flaggedPage.contains(#"class="answered flagged""#))
+        let warning = try browser.request("GET", path + "/finish").bodyText
+        #expect(warning.contains("3 of 4 questions are unanswered"))
+        #expect(warning.contains("Flagged for review"))
+        // Time runs out; the browser sends one more answer, which is not counted.
+        site.clock.advance(50)
+        let third = try AnswerForm(try browser.request("GET", "\(path)?q=3"))
+        site.clock.advance(6)
+        let late = try browser.request("POST", path + "/answers", pairs: third.pairs(third.item.key))
+        #expect(location(late) == path + "/results?late=1")
+        #expect(try browser.request("GET", path + "/results?late=1").bodyText.contains("the last answer was not counted"))
+        #expect(try site.count("SELECT count(*) AS n FROM answers") == 2)
+        #expect(try site.count("SELECT count(*) AS n FROM study_sessions WHERE finished_at = deadline_at AND score_correct = 0") == 1)
+        // The mock's final answer reviewed its card when the exam ended, and only then.
+        #expect(try site.count("SELECT count(*) AS n FROM review_cards c JOIN study_sessions s ON true WHERE c.last_review = s.deadline_at AND c.reviews = 1") == 1)
+        #expect(location(try browser.request("GET", path)) == path + "/results")
+    }
+
+    @Test("a mock exam left open past its time limit is over when the student comes back")
+    func mockTimeUp() throws {
+        let site = try Site()
+        let browser = site.browser()
+        try browser.register("tomo")
+        let (_, path) = try start(browser, mode: "mock")
+        site.clock.advance(3600)
+        #expect(location(try browser.request("GET", path)) == path + "/results?timeup=1")
+        let results = try browser.request("GET", path + "/results?timeup=1").bodyText
+        #expect(results.contains("Time is up"))
+        #expect(results.contains("<dd>1 min 00 s</dd>"), "time used stops at the limit")
+    }
+
+    @Test("another student's session, or anyone else's, is a 404 for every page of it")
+    func otherStudents() throws {
+        let site = try Site()
+        let owner = site.browser()
+        try owner.register("owner")
+        let (_, path) = try start(owner)
+        let form = try AnswerForm(try owner.request("GET", path))
+        let intruder = site.browser()
+        try intruder.register("intruder")
+        let token = intruder.csrfToken(from: try intruder.request("GET", "/me/settings"))
+        #expect(try intruder.request("GET", path).status == 404)
+        #expect(try intruder.request("GET", path + "/results").status == 404)
+        #expect(try intruder.request("GET", path + "/finish").status == 404)
+        #expect(try intruder.request("POST", path + "/answers", pairs: [("csrf_token", token)] + form.pairs(form.item.key).dropFirst()).status == 404)
+        #expect(try intruder.request("POST", path + "/finish", form: ["csrf_token": token]).status == 404)
+        #expect(try site.browser().request("GET", path).status == 404)
+        #expect(try owner.request("GET", "/sessions/not-a-uuid").status == 404)
+        #expect(try site.count("SELECT count(*) AS n FROM answers") == 0)
+        #expect(try site.count("SELECT count(*) AS n FROM study_sessions WHERE finished_at IS NULL") == 1)
+    }
+
+    @Test("a guest practises without an account; nothing reaches review cards, and review needs an account")
+    func guestPractice() throws {
+        let site = try Site()
+        let guest = site.browser()
+        let (started, path) = try start(guest, count: "2")
+        #expect(started.status == 303)
+        #expect(started.headers.contains { $0.0.lowercased() == "set-cookie" && $0.1.hasPrefix("portal_guest=") && $0.1.contains("HttpOnly") && $0.1.contains("SameSite=Lax") })
+        let page = try guest.request("GET", path)
+        #expect(page.bodyText.contains("You are studying as a guest"))
+        let form = try AnswerForm(page)
+        #expect(try guest.request("POST", path + "/answers", pairs: form.pairs(form.item.key)).status == 303)
+        #expect(try site.count("SELECT count(*) AS n FROM answers WHERE user_id IS NULL AND rating IS NULL") == 1)
+        #expect(try site.count("SELECT count(*) AS n FROM review_cards") == 0)
+        // Another browser without the guest cookie sees nothing of it.
+        #expect(try site.browser().request("GET", path).status == 404)
+        let review = try start(site.browser(), mode: "review").0
+        #expect(review.status == 303 && location(review).hasPrefix("/login?next="))
+    }
+
+    @Test("starting from another site is refused, whoever is asking")
+    func crossSiteStart() throws {
+        let site = try Site()
+        let guest = site.browser()
+        guest.origin = "http://evil.example"
+        #expect(try start(guest).0.status == 403)
+        let fetchMetadata = try site.browser().request("POST", "/sessions", form: ["region": MiniExam.region, "exam": MiniExam.exam],
+                                                       extraHeaders: "Sec-Fetch-Site: cross-site\r\n")
+        #expect(fetchMetadata.status == 403)
+        let student = site.browser()
+        try student.register("careful")
+        #expect(try student.request("POST", "/sessions", form: ["region": MiniExam.region, "exam": MiniExam.exam, "mode": "practice", "domain": "alpha"]).status == 403,
+                "a signed-in student's start form must carry the token")
+        #expect(try site.count("SELECT count(*) AS n FROM study_sessions") == 0)
+    }
+
+    struct BadStart: Sendable, CustomStringConvertible {
+        var name: String
+        var fields: [(String, String)]
+        var status: Int
+        var says: String
+        var description: String { name }
+    }
+
+    static let badStarts: [BadStart] = [
+        BadStart(name: "unknown mode", fields: [("mode", "cram")], status: 400, says: "is not a study mode"),
+        BadStart(name: "zero questions", fields: [("count", "0")], status: 400, says: "from 1 to 100"),
+        BadStart(name: "too many questions", fields: [("count", "101")], status: 400, says: "from 1 to 100"),
+        BadStart(name: "count not a number", fields: [("count", "lots")], status: 400, says: "from 1 to 100"),
+        BadStart(name: "range upside down", fields: [("difficulty_from", "4"), ("difficulty_to", "2")], status: 400, says: "not harder than"),
+        BadStart(name: "difficulty out of range", fields: [("difficulty_from", "0")], status: 400, says: "not harder than"),
+        BadStart(name: "unknown domain", fields: [("domain", "gamma")], status: 400, says: "no domain “gamma”"),
+        BadStart(name: "unknown exam", fields: [("exam", "maxi")], status: 404, says: "There is no exam"),
+        BadStart(name: "nothing at that difficulty", fields: [("difficulty_from", "5"), ("difficulty_to", "5")], status: 422, says: "Widen the difficulty range"),
+    ]
+
+    @Test("a start form that cannot be used gets a 4xx saying what to change, and starts nothing", arguments: badStarts)
+    func badStart(_ bad: BadStart) throws {
+        let site = try Site()
+        var fields: [String: String] = ["region": MiniExam.region, "exam": MiniExam.exam, "mode": "practice", "count": "5"]
+        for (name, value) in bad.fields where name != "domain" { fields[name] = value }
+        let domains = bad.fields.filter { $0.0 == "domain" }.map(\.1)
+        let pairs = fields.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } + (domains.isEmpty ? [("domain", "alpha"), ("domain", "beta")] : domains.map { ("domain", $0) })
+        let response = try site.browser().request("POST", "/sessions", pairs: pairs)
+        #expect(response.status == bad.status)
+        #expect(response.bodyText.contains(bad.says))
+        #expect(try site.count("SELECT count(*) AS n FROM study_sessions") == 0)
+    }
+
+    @Test("practice with no domain chosen asks for one")
+    func noDomain() throws {
+        let site = try Site()
+        let response = try start(site.browser(), domains: []).0
+        #expect(response.status == 400)
+        #expect(response.bodyText.contains("Choose at least one domain"))
+    }
+
+    @Test("answers that cannot be used get a clear 4xx and store nothing; a replay is harmless and a conflicting one is a 409")
+    func badAnswers() throws {
+        let site = try Site()
+        let browser = site.browser()
+        try browser.register("careful")
+        let (_, path) = try start(browser)
+        let form = try AnswerForm(try browser.request("GET", path))
+        func post(_ pairs: [(String, String)]) throws -> RawHTTPClient.Response { try browser.request("POST", path + "/answers", pairs: pairs) }
+        let ordering = MiniExam.items.first { $0.kind == "ordering" }!
+        let single = MiniExam.items.first { $0.kind == "single-choice" }!
+        var target = form
+        target.item = single
+        let empty = try post(target.pairs([]))
+        #expect(empty.status == 422)
+        #expect(empty.bodyText.contains("Choose an answer before sending it."))
+        #expect(empty.bodyText.contains("id=\"answer-form\""), "the question is shown again to answer")
+        #expect(try post(target.pairs([9])).bodyText.contains("“9” is not one of the options."))
+        #expect(try post(target.pairs([0, 1])).bodyText.contains("Choose exactly one option."))
+        #expect(try post(target.pairs([]) + [("choice", "first")]).status == 400)
+        target.item = ordering
+        let duplicate = try post(target.pairs([]) + [("position_0", "1"), ("position_1", "1"), ("position_2", "2")])
+        #expect(duplicate.status == 422)
+        #expect(duplicate.bodyText.contains("Two items have the same position."))
+        #expect(try post(target.pairs([]) + [("position_0", "1")]).status == 422)
+        #expect(try post(form.pairs(form.item.key).filter { $0.0 != "answer_id" }).status == 400)
+        #expect(try post(form.pairs(form.item.key).filter { $0.0 != "shown_at" }).status == 400)
+        #expect(try post(form.pairs(form.item.key).map { $0.0 == "question" ? ($0.0, UUID().uuidString) : $0 }).status == 400)
+        #expect(try post(form.pairs(form.item.key).map { $0.0 == "csrf_token" ? ($0.0, "forged") : $0 }).status == 403)
+        #expect(try site.count("SELECT count(*) AS n FROM answers") == 0)
+        // The real answer, then the same again (a reload), then the same id saying something else.
+        #expect(try post(form.pairs(form.item.key)).status == 303)
+        #expect(try post(form.pairs(form.item.key)).status == 303)
+        let conflict = try post(form.pairs(form.item.wrong))
+        #expect(conflict.status == 409)
+        #expect(conflict.bodyText.contains("already recorded with different content"))
+        #expect(try site.count("SELECT count(*) AS n FROM answers WHERE correct") == 1)
+        #expect(try site.count("SELECT count(*) AS n FROM answers") == 1)
+        #expect(try site.count("SELECT count(*) AS n FROM review_cards WHERE reviews = 1") == 1)
+        // Another answer to the same practice question keeps the first.
+        let second = try post(form.pairs(form.item.wrong, answerID: UUID().uuidString))
+        #expect(location(second).hasSuffix("&already=1"))
+        #expect(try site.count("SELECT count(*) AS n FROM answers") == 1)
+    }
+
+    @Test("the dashboard shows what is due, the streak, readiness per exam and recent sessions")
+    func dashboard() throws {
+        let site = try Site()
+        let browser = site.browser()
+        try browser.register("dana")
+        #expect(location(try site.browser().request("GET", "/me")) == "/login?next=/me")
+        let empty = try browser.request("GET", "/me").bodyText
+        #expect(empty.contains("You have not studied an exam yet."))
+        let (_, path) = try start(browser)
+        for _ in 1...7 {
+            let form = try AnswerForm(try browser.request("GET", path))
+            try browser.request("POST", path + "/answers", pairs: form.pairs(form.item.key))
+        }
+        let today = try browser.request("GET", "/me").bodyText
+        #expect(today.contains("Predicted score: 100%"), "every question was just answered right")
+        #expect(today.contains("7 questions studied"))
+        #expect(today.contains("<dd>1 day</dd>"))
+        #expect(today.contains("<dd>7</dd>"))
+        #expect(today.contains("in progress"))
+        #expect(today.contains("Alpha things"))
+        site.clock.advance(3 * 86_400)
+        let later = try browser.request("GET", "/me").bodyText
+        #expect(later.contains("<dd>0 days</dd>"), "a streak ends after a whole day without study")
+        #expect(later.contains("7 due today"))
+        #expect(!later.contains("Predicted score: 100%"), "readiness falls as memories fade")
+        let (review, reviewPath) = try start(browser, mode: "review", count: "20")
+        #expect(review.status == 303)
+        #expect(try browser.request("GET", reviewPath).bodyText.contains("Question 1 of 7"))
+    }
+
+    @Test("a report on a question lands in the table the content team reads")
+    func report() throws {
+        let site = try Site()
+        let browser = site.browser()
+        try browser.register("rita")
+        let (_, path) = try start(browser)
+        let form = try AnswerForm(try browser.request("GET", path))
+        let target = "/questions/\(form.item.id.uuidString.lowercased())/reports"
+        let sent = try browser.request("POST", target, form: ["csrf_token": form.token, "reason": "typo", "comment": "“Teh” in the stem", "return_to": "\(path)?q=1"])
+        #expect(location(sent) == "\(path)?q=1&reported=1")
+        #expect(try browser.request("GET", location(sent)).bodyText.contains("your report is with the content team"))
+        #expect(try site.count("SELECT count(*) AS n FROM question_reports WHERE reason = 'typo' AND comment = '“Teh” in the stem' AND question_version = 1") == 1)
+        #expect(try browser.request("POST", target, form: ["csrf_token": form.token, "reason": "boring"]).status == 400)
+        #expect(try browser.request("POST", target, form: ["csrf_token": form.token, "reason": "other", "comment": String(repeating: "x", count: 2001)]).status == 400)
+        #expect(try browser.request("POST", "/questions/\(UUID().uuidString)/reports", form: ["csrf_token": form.token, "reason": "other"]).status == 404)
+        #expect(try site.count("SELECT count(*) AS n FROM question_reports") == 1)
+    }
+
+    @Test("every study page passes the Nu Html Checker")
+    func pagesAreValidHTML() throws {
+        guard let validator = ProcessInfo.processInfo.environment["PORTAL_HTML_VALIDATOR"] else {
+            throw TestEnvironmentError("PORTAL_HTML_VALIDATOR is not set: run the tests with `make test`, which installs the checker")
+        }
+        let site = try Site()
+        let folder = NSTemporaryDirectory() + "study-pages-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func save(_ name: String, _ response: RawHTTPClient.Response) throws {
+            #expect(response.status < 500, "\(name) answered \(response.status)")
+            try Data(response.body).write(to: URL(fileURLWithPath: "\(folder)/\(name).html"))
+        }
+        let browser = site.browser()
+        try browser.register("valid")
+        try save("exam-signed-in", try browser.request("GET", Self.examPath))
+        let (_, path) = try start(browser)
+        for number in 1...7 { try save("question-\(number)", try browser.request("GET", "\(path)?q=\(number)")) }
+        for number in 1...7 {
+            let form = try AnswerForm(try browser.request("GET", path))
+            try browser.request("POST", path + "/answers", pairs: form.pairs(number % 2 == 0 ? form.item.key : form.item.wrong))
+        }
+        for number in 1...7 { try save("feedback-\(number)", try browser.request("GET", "\(path)?q=\(number)")) }
+        try save("finish", try browser.request("GET", path + "/finish"))
+        try browser.request("POST", path + "/finish", form: ["csrf_token": browser.csrfToken(from: try browser.request("GET", path + "/finish"))])
+        try save("results", try browser.request("GET", path + "/results"))
+        let (_, mock) = try start(browser, mode: "mock")
+        try save("mock", try browser.request("GET", mock))
+        try save("mock-finish", try browser.request("GET", mock + "/finish"))
+        let empty = try AnswerForm(try browser.request("GET", mock))
+        try save("answer-error", try browser.request("POST", mock + "/answers", pairs: empty.pairs([])))
+        try save("dashboard", try browser.request("GET", "/me"))
+        let guest = site.browser()
+        let (_, guestPath) = try start(guest, count: "1")
+        try save("guest-question", try guest.request("GET", guestPath))
+        #expect(runCommand([validator, "--root", folder, "--also-check-css"]) == 0, "the Nu Html Checker found errors; run it on \(folder) to see them")
+    }
+}
