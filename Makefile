@@ -1,6 +1,6 @@
 # The two commands: `make run` and `make test`. Everything they need is installed and started
 # by the scripts they call.
-.PHONY: run test build fuzz bench-http db-stop clean
+.PHONY: run test build fuzz bench-http bench-pages bench-answers db-stop clean
 
 run:
 	scripts/run.sh
@@ -17,6 +17,12 @@ fuzz:
 
 bench-http:
 	Benchmarks/http.sh
+
+bench-pages:
+	Benchmarks/pages.sh
+
+bench-answers:
+	Benchmarks/answers.sh
 
 db-stop:
 	scripts/pg.sh stop "$$(scripts/data-dir.sh)/dev-pg"

@@ -96,6 +96,13 @@ public struct StudyStore: Sendable {
         return answers
     }
 
+    /// Whether the session has an answer to this question.
+    public func hasAnswer(sessionID: UUID, questionID: UUID, _ connection: PostgresConnection) throws -> Bool {
+        try connection.query(("""
+            SELECT EXISTS (SELECT 1 FROM answers WHERE session_id = \(sessionID) AND question_id = \(questionID)) AS answered
+            """ as SQL).prepared()).first!.decode("answered", as: Bool.self)
+    }
+
     /// A stored answer by its id, if the caller may see it.
     public func answer(id: UUID, _ connection: PostgresConnection) throws -> RecordedAnswer? {
         try connection.query(("""

@@ -73,7 +73,37 @@ extension Bool: PostgresDecodable {
 
 extension UUID: PostgresDecodable {
     public static func accepts(typeOID: UInt32) -> Bool { typeOID == PostgresOID.uuid }
-    public init?(postgresText text: Substring) { self.init(uuidString: String(text)) }
+    /// PostgreSQL prints a uuid as 36 lower-case characters, `8-4-4-4-12`; read straight from
+    /// the bytes (session pages read hundreds of ids per request).
+    public init?(postgresText text: Substring) {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        var count = 0
+        var high: UInt8?
+        for (position, byte) in text.utf8.enumerated() {
+            if position == 8 || position == 13 || position == 18 || position == 23 {
+                guard byte == UInt8(ascii: "-") else { return nil }
+                continue
+            }
+            let value: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            guard count < 16 else { return nil }
+            if let first = high {
+                bytes[count] = first << 4 | value
+                count += 1
+                high = nil
+            } else {
+                high = value
+            }
+        }
+        guard count == 16, high == nil else { return nil }
+        self.init(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                         bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
 }
 
 extension Date: PostgresDecodable {
@@ -118,37 +148,41 @@ extension Array: PostgresDecodable where Element: PostgresArrayElement {
     }
 }
 
-/// Splits the text form of a one-dimensional array (`{a,"b c",NULL}`) into its elements.
+/// Splits the text form of a one-dimensional array (`{a,"b c",NULL}`) into its elements,
+/// working on UTF-8 bytes (the delimiters are all ASCII, so multi-byte text passes through).
 enum PostgresArrayParser {
     static func parse(_ text: Substring) -> [String?]? {
-        var characters = text.makeIterator()
-        guard characters.next() == "{" else { return nil }
+        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\"), comma = UInt8(ascii: ",")
+        let open = UInt8(ascii: "{"), close = UInt8(ascii: "}")
+        var bytes = text.utf8.makeIterator()
+        guard bytes.next() == open else { return nil }
         var items: [String?] = []
-        var current = ""
+        var current: [UInt8] = []
         var quoted = false, wasQuoted = false, escaping = false, closed = false
-        while let character = characters.next() {
+        while let byte = bytes.next() {
             if closed { return nil }
             if escaping {
-                current.append(character)
+                current.append(byte)
                 escaping = false
             } else if quoted {
-                if character == "\\" { escaping = true } else if character == "\"" { quoted = false } else { current.append(character) }
-            } else if character == "\"" {
+                if byte == backslash { escaping = true } else if byte == quote { quoted = false } else { current.append(byte) }
+            } else if byte == quote {
                 quoted = true
                 wasQuoted = true
-            } else if character == "," || character == "}" {
-                if character == "}" && items.isEmpty && current.isEmpty && !wasQuoted {
+            } else if byte == comma || byte == close {
+                if byte == close && items.isEmpty && current.isEmpty && !wasQuoted {
                     closed = true
                     continue
                 }
-                items.append(!wasQuoted && current == "NULL" ? nil : current)
-                current = ""
+                let isNull = !wasQuoted && current == Array("NULL".utf8)
+                items.append(isNull ? nil : String(decoding: current, as: UTF8.self))
+                current.removeAll(keepingCapacity: true)
                 wasQuoted = false
-                if character == "}" { closed = true }
-            } else if character == "{" {
+                if byte == close { closed = true }
+            } else if byte == open {
                 return nil  // multi-dimensional arrays are not supported
             } else {
-                current.append(character)
+                current.append(byte)
             }
         }
         return closed ? items : nil

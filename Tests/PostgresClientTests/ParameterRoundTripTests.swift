@@ -24,6 +24,30 @@ struct ParameterRoundTripTests {
         #expect(try row.decode("length", as: Int.self) == value.unicodeScalars.count)
     }
 
+    @Test("arrays of text and uuids come back element for element, quotes, commas, NULL-looking text and all")
+    func arraysRoundTrip() throws {
+        let database = try TestDatabase()
+        let connection = try database.adminConnection()
+        let texts = ["plain", "with, comma", "with \"quote\"", "back\\slash", "NULL", "", "{braces}", "試験 🎓"]
+        let row = try #require(try connection.query("SELECT \(texts)::text[] AS texts").first)
+        #expect(try row.decode("texts", as: [String].self) == texts)
+        let ids = (0..<50).map { _ in UUID() }
+        #expect(try connection.query("SELECT \(ids)::uuid[] AS ids").first!.decode("ids", as: [UUID].self) == ids)
+        #expect(try connection.query("SELECT '{}'::uuid[] AS ids").first!.decode("ids", as: [UUID].self) == [])
+        #expect(throws: PostgresError.self) { try connection.query("SELECT ARRAY[NULL]::text[] AS texts").first!.decode("texts", as: [String].self) }
+    }
+
+    @Test("uuids are read in any case, and text that is not one is refused", arguments: [
+        ("0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0", true), ("0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0", true),
+        ("0f1e2d3c4b5a69788796a5b4c3d2e1f0", false), ("0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f", false),
+        ("0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f00", false), ("0g1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0", false), ("", false),
+    ])
+    func uuidText(_ text: String, _ valid: Bool) {
+        let parsed = UUID(postgresText: text[...])
+        #expect((parsed != nil) == valid)
+        if let parsed { #expect(parsed == UUID(uuidString: text)) }
+    }
+
     @Test("values survive a table: stored, read back, and NULL stays NULL")
     func storedValuesRoundTrip() throws {
         let database = try TestDatabase()

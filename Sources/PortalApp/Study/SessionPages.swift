@@ -174,11 +174,11 @@ struct SessionPages: Sendable {
             guard let question = try store.questions(ids: [questionID], connection).first else {
                 throw HTTPError(.gone, message("sessions.question_gone", request))
             }
-            let answers = try store.finalAnswers(sessionID: session.id, connection)
+            // Only a refused answer needs the session's other answers (to show the page again).
             func retry(_ draft: [Int]?, _ text: String, _ status: HTTPStatus) throws -> Response {
                 try questionPage(
-                    request, session: session, number: number, answers: answers, isGuest: actor.isGuest, draft: draft,
-                    notice: nil, error: text, reported: false, now: now, status: status, connection)
+                    request, session: session, number: number, answers: store.finalAnswers(sessionID: session.id, connection),
+                    isGuest: actor.isGuest, draft: draft, notice: nil, error: text, reported: false, now: now, status: status, connection)
             }
             let draft: [Int]
             do throws(HTTPError) {
@@ -194,7 +194,9 @@ struct SessionPages: Sendable {
                 }
                 return .redirect(to: after)
             }
-            if session.mode != .mock && answers[questionID] != nil { return .redirect(to: "\(base(session))?q=\(number)&already=1") }
+            if session.mode != .mock, try store.hasAnswer(sessionID: session.id, questionID: questionID, connection) {
+                return .redirect(to: "\(base(session))?q=\(number)&already=1")
+            }
             let outcome: AnswerOutcome
             do throws(AnswerError) {
                 outcome = try AnswerChecker.check(kind: question.kind, key: question.correct, optionCount: question.options.count, response: draft)

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Answer benchmark: POST /sessions/{id}/answers from 64 concurrent students on loopback,
+# against PostgreSQL's own write throughput (pgbench's TPC-B-like transaction) on the same
+# private cluster, in the same run; then every accepted answer is counted in the database.
+#
+#   Benchmarks/answers.sh        (DURATION=10 STUDENTS=64 CLIENTS=16 by default)
+#
+# Each student is a real account answering practice sessions of the demo catalogue; every
+# 20th request repeats the previous answer (a retry), which must store nothing. The run fails
+# if an accepted answer is missing from the table, if any row is there twice, or if any
+# request got anything but a 303. Everything started is stopped by its process id.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+duration=${DURATION:-10}
+students=${STUDENTS:-64}
+clients=${CLIENTS:-16}
+
+scripts/deps.sh
+swift build -c release --explicit-target-dependency-import-check error >/dev/null
+portal="$(swift build -c release --show-bin-path)/portal"
+bindir=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+
+data=$(scripts/data-dir.sh)
+cluster="$data/bench-pg"
+scripts/pg.sh start "$cluster" >/dev/null
+server_pid=""
+work=$(mktemp -d)
+cleanup() {
+    [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
+    wait 2>/dev/null || true
+    rm -rf "$work"
+    scripts/pg.sh stop "$cluster"
+}
+trap cleanup EXIT
+# shellcheck disable=SC1091
+set -a; . "$cluster/env"; set +a
+as_postgres() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+
+"$portal" migrate >/dev/null
+"$portal" seed --if-empty >/dev/null
+
+# PostgreSQL alone: pgbench's default read-write transaction, on its own database.
+as_postgres "$bindir/psql" -X -q -h "$PGHOST" -U postgres -d postgres \
+    -c "SELECT 1 FROM pg_database WHERE datname = 'pgbench'" | grep -q 1 \
+    || as_postgres "$bindir/createdb" -h "$PGHOST" -U postgres pgbench
+as_postgres "$bindir/pgbench" -q -i -s 10 -h "$PGHOST" -U postgres pgbench >/dev/null 2>&1
+tpcb=$(as_postgres "$bindir/pgbench" -n -c "$clients" -j 2 -T "$duration" -M prepared -h "$PGHOST" -U postgres pgbench 2>/dev/null \
+    | awk '/^tps = / { printf "%d", $3 }')
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+PORT=$port ACCESS_LOG=off PORTAL_MODE=production "$portal" serve >"$cluster/answers-serve.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 50); do curl -fs "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
+
+psql_cmd="$bindir/psql -X -q -h $PGHOST -U postgres -d portal"
+[ "$(id -u)" -eq 0 ] && psql_cmd="runuser -u postgres -- $psql_cmd"
+result=$(PORT=$port STUDENTS=$students DURATION=$duration PSQL="$psql_cmd" IDS_FILE="$work/ids" python3 Benchmarks/answers_client.py)
+sessions=$(python3 -c 'import json,sys; print(",".join("'"'"'%s'"'"'" % s for s in json.loads(sys.argv[1])["sessions"]))' "$result")
+
+# Count what arrived: every accepted id once, nothing else.
+chmod 755 "$work"; chmod 644 "$work/ids"
+counts=$(as_postgres "$bindir/psql" -X -At -h "$PGHOST" -U postgres -d portal <<SQL
+CREATE TEMP TABLE accepted (id uuid PRIMARY KEY);
+\\copy accepted FROM '$work/ids'
+SELECT (SELECT count(*) FROM accepted) || ' ' ||
+       (SELECT count(*) FROM answers WHERE session_id IN ($sessions)) || ' ' ||
+       (SELECT count(*) FROM accepted a WHERE NOT EXISTS (SELECT 1 FROM answers x WHERE x.id = a.id)) || ' ' ||
+       (SELECT count(*) - count(DISTINCT (session_id, question_id)) FROM answers WHERE session_id IN ($sessions));
+SQL
+)
+read -r accepted rows lost doubled <<<"$(echo "$counts" | tail -n 1)"
+
+python3 - "$result" "$tpcb" "$rows" "$lost" "$doubled" "$clients" <<'PY'
+import json, sys
+r = json.loads(sys.argv[1]); tpcb = int(sys.argv[2]); rows, lost, doubled = map(int, sys.argv[3:6]); clients = sys.argv[6]
+rate = r["accepted"] / r["seconds"]
+print(f"answers from {r['students']} concurrent students for {r['seconds']} s (each request one answer, keep-alive, loopback)")
+print(f"  accepted answers      {r['accepted']:>8}   ({rate:,.0f} answers/s; p50 {r['p50_ms']} ms, p99 {r['p99_ms']} ms)")
+print(f"  retries (same id)     {r['replays']:>8}   all accepted, none stored twice")
+print(f"  error responses       {r['errors']:>8}   {r['error_statuses'] or ''}")
+print(f"  rows in answers       {rows:>8}   lost {lost}, same question twice in a session {doubled}")
+print(f"pgbench TPC-B-like, {clients} clients, prepared: {tpcb} tps")
+print(f"answers/s : pgbench tps = {rate / tpcb:.2f}")
+ok = r["errors"] == 0 and lost == 0 and doubled == 0 and rows == r["accepted"]
+sys.exit(0 if ok else 1)
+PY

@@ -1,0 +1,176 @@
+"""Load client for Benchmarks/answers.sh: N students answer questions concurrently.
+
+Setup (not timed): each student registers, starts practice sessions, and learns its
+sessions' questions from the database. Then every student posts answers as fast as the
+server takes them for DURATION seconds, one request at a time over a kept-alive connection;
+every 20th request re-sends the previous answer (a retry), which must change nothing.
+Prints one JSON object with the counts and latencies; the caller checks the database.
+"""
+import http.client
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+import urllib.parse
+import uuid
+
+PORT = int(os.environ["PORT"])
+STUDENTS = int(os.environ.get("STUDENTS", "64"))
+SESSIONS = int(os.environ.get("SESSIONS", "5"))
+DURATION = float(os.environ.get("DURATION", "10"))
+PSQL = os.environ["PSQL"].split()
+RUN = os.environ.get("RUN", str(int(time.time())))
+REGION, EXAM = "europe", "network-fundamentals"
+
+
+def psql(sql):
+    return subprocess.run(PSQL + ["-At", "-c", sql], check=True, capture_output=True, text=True).stdout
+
+
+class Student:
+    def __init__(self, index):
+        self.name = f"bench{RUN}-{index}"
+        self.cookies = {}
+        self.connection = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
+        self.csrf = ""
+        self.questions = []  # (session id, question id, type, option count)
+
+    def request(self, method, path, form=None, headers=None):
+        headers = dict(headers or {})
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        body = None
+        if form is not None:
+            body = urllib.parse.urlencode(form, doseq=True)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        self.connection.request(method, path, body=body, headers=headers)
+        response = self.connection.getresponse()
+        data = response.read()
+        for name, value in response.getheaders():
+            if name.lower() == "set-cookie":
+                key, _, rest = value.partition("=")
+                self.cookies[key] = rest.split(";")[0]
+        return response.status, response.getheader("Location"), data.decode("utf-8", "replace")
+
+    def token(self, html):
+        match = re.search(r'name="csrf_token" value="([^"]*)"', html)
+        return match.group(1) if match else ""
+
+    def set_up(self, domains):
+        _, _, page = self.request("GET", "/register")
+        password = "bench password " + self.name
+        status, _, _ = self.request("POST", "/register", {
+            "csrf_token": self.token(page), "username": self.name, "display_name": self.name,
+            "password": password, "password_confirmation": password})
+        assert status == 303, f"register answered {status}"
+        _, _, page = self.request("GET", f"/exams/{REGION}/{EXAM}")
+        self.csrf = self.token(page)
+        sessions = []
+        for _ in range(SESSIONS):
+            status, location, _ = self.request("POST", "/sessions", {
+                "csrf_token": self.csrf, "region": REGION, "exam": EXAM, "mode": "practice", "count": "100",
+                "domain": domains, "difficulty_from": "1", "difficulty_to": "5"})
+            assert status == 303, f"starting a session answered {status}"
+            sessions.append(location.rsplit("/", 1)[1])
+        return sessions
+
+
+def answer_form(student, item):
+    session, question, kind, options = item
+    form = {"csrf_token": student.csrf, "answer_id": str(uuid.uuid4()), "question": question, "time_ms": "4200"}
+    if kind == "ordering":
+        for index in range(options):
+            form[f"position_{index}"] = str(index + 1)
+    else:
+        form["choice"] = "0"
+    return f"/sessions/{session}/answers", form
+
+
+def main():
+    probe = Student("probe")
+    _, _, page = probe.request("GET", f"/exams/{REGION}/{EXAM}")
+    domains = re.findall(r'name="domain" value="([^"]*)"', page)
+    students = [Student(i) for i in range(STUDENTS)]
+    sessions = {}
+    setup_threads = []
+    for student in students:
+        thread = threading.Thread(target=lambda s=student: sessions.__setitem__(s.name, s.set_up(domains)))
+        thread.start()
+        setup_threads.append(thread)
+    for thread in setup_threads:
+        thread.join()
+    all_sessions = [sid for ids in sessions.values() for sid in ids]
+    rows = psql(
+        "SELECT s.id, item.id, q.type, jsonb_array_length(q.options) FROM study_sessions s "
+        "CROSS JOIN LATERAL unnest(s.question_ids) WITH ORDINALITY AS item(id, position) "
+        "JOIN questions q ON q.id = item.id WHERE s.id IN (" + ",".join(f"'{sid}'" for sid in all_sessions) + ") "
+        "ORDER BY s.id, item.position")
+    by_session = {}
+    for line in rows.splitlines():
+        sid, qid, kind, options = line.split("|")
+        by_session.setdefault(sid, []).append((sid, qid, kind, int(options)))
+    for student in students:
+        student.questions = [item for sid in sessions[student.name] for item in by_session[sid]]
+
+    accepted, replays, errors, latencies = [], [0], [], []
+    lock = threading.Lock()
+    stop_at = [0.0]
+    start_barrier = threading.Barrier(STUDENTS + 1)
+
+    def run(student):
+        mine, my_latencies, my_errors, my_replays = [], [], [], 0
+        previous = None
+        start_barrier.wait()
+        for number, item in enumerate(student.questions):
+            if time.monotonic() >= stop_at[0]:
+                break
+            if previous and number % 20 == 19:
+                path, form = previous
+                began = time.monotonic()
+                status, _, _ = student.request("POST", path, form)
+                my_latencies.append(time.monotonic() - began)
+                if status == 303:
+                    my_replays += 1
+                else:
+                    my_errors.append(status)
+            path, form = answer_form(student, item)
+            began = time.monotonic()
+            status, _, _ = student.request("POST", path, form)
+            my_latencies.append(time.monotonic() - began)
+            if status == 303:
+                mine.append(form["answer_id"])
+                previous = (path, form)
+            else:
+                my_errors.append(status)
+        with lock:
+            accepted.extend(mine)
+            latencies.extend(my_latencies)
+            errors.extend(my_errors)
+            replays[0] += my_replays
+
+    threads = [threading.Thread(target=run, args=(s,)) for s in students]
+    for thread in threads:
+        thread.start()
+    began = time.monotonic()
+    stop_at[0] = began + DURATION
+    start_barrier.wait()
+    for thread in threads:
+        thread.join()
+    elapsed = time.monotonic() - began
+    latencies.sort()
+    with open(os.environ["IDS_FILE"], "w") as ids:
+        ids.write("\n".join(accepted))
+    print(json.dumps({
+        "students": STUDENTS, "seconds": round(elapsed, 2), "accepted": len(accepted), "replays": replays[0],
+        "errors": len(errors), "error_statuses": sorted(set(errors)), "requests": len(latencies),
+        "p50_ms": round(latencies[len(latencies) // 2] * 1000, 1) if latencies else None,
+        "p99_ms": round(latencies[int(len(latencies) * 0.99)] * 1000, 1) if latencies else None,
+        "sessions": all_sessions,
+    }))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
