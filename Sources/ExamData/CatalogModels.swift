@@ -59,15 +59,17 @@ public struct Question: Sendable, Equatable {
 }
 
 extension Question {
-    /// Reads a question from a row with the columns of `ExamCatalog.publishedQuestionsSQL`.
-    init(row: PostgresRow) throws {
+    /// Reads a question from a row with the columns of `ExamCatalog.publishedQuestionsSQL`,
+    /// each name after `prefix` (for a row that also carries other things).
+    init(row: PostgresRow, prefix: String = "") throws {
         self.init(
-            id: try row.decode("id", as: UUID.self), domainSlug: try row.decode("domain_slug", as: String.self),
-            kind: try QuestionKind(rawValue: row.decode("type", as: String.self)) ?? .singleChoice,
-            stem: try row.decode("stem", as: String.self), code: try row.decode("code", as: String?.self),
-            codeLanguage: try row.decode("code_language", as: String?.self),
-            options: try row.decodeJSON("options", as: [QuestionOption].self), correct: try row.decodeJSON("correct", as: [Int].self),
-            explanation: try row.decode("explanation", as: String.self), difficulty: try row.decode("difficulty", as: Int.self),
-            version: try row.decode("version", as: Int.self))
+            id: try row.decode(prefix + "id", as: UUID.self), domainSlug: try row.decode(prefix + "domain_slug", as: String.self),
+            kind: try QuestionKind(rawValue: row.decode(prefix + "type", as: String.self)) ?? .singleChoice,
+            stem: try row.decode(prefix + "stem", as: String.self), code: try row.decode(prefix + "code", as: String?.self),
+            codeLanguage: try row.decode(prefix + "code_language", as: String?.self),
+            options: try row.decodeJSON(prefix + "options", as: [QuestionOption].self),
+            correct: try row.decodeJSON(prefix + "correct", as: [Int].self),
+            explanation: try row.decode(prefix + "explanation", as: String.self), difficulty: try row.decode(prefix + "difficulty", as: Int.self),
+            version: try row.decode(prefix + "version", as: Int.self))
     }
 }

@@ -97,6 +97,6 @@ public struct ExamCatalog: Sendable {
 
     /// All published questions of an exam in a region at one difficulty: one indexed query.
     public func questions(region: String, exam: String, difficulty: Int, _ connection: PostgresConnection) throws -> [Question] {
-        try connection.query(Self.publishedQuestionsSQL(region: region, exam: exam, difficulty: difficulty).prepared()).rows.map(Question.init(row:))
+        try connection.query(Self.publishedQuestionsSQL(region: region, exam: exam, difficulty: difficulty).prepared()).rows.map { try Question(row: $0) }
     }
 }

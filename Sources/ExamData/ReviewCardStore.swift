@@ -47,18 +47,6 @@ public struct ReviewCardStore: Sendable {
         return next
     }
 
-    /// The median time of the student's latest (up to 50) right answers at a difficulty, and
-    /// how many answers it is taken over: what "much slower than usual" is measured against.
-    public func typicalTime(difficulty: Int, _ connection: PostgresConnection) throws -> (milliseconds: Double?, samples: Int) {
-        let row = try connection.query(("""
-            SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY time_ms) AS median, count(*) AS samples
-            FROM (SELECT a.time_ms FROM answers a JOIN questions q ON q.id = a.question_id
-                  WHERE a.user_id = app_user_id() AND a.correct AND q.difficulty = \(difficulty)
-                  ORDER BY a.answered_at DESC LIMIT 50) AS recent
-            """ as SQL).prepared()).first!
-        return (try row.decode("median", as: Double?.self), try row.decode("samples", as: Int.self))
-    }
-
     /// The rated answers that shape the student's cards, in the order they were reviewed: each
     /// practice answer when given; a mock exam's final answer per question when the exam ended.
     public func reviewHistory(_ connection: PostgresConnection) throws -> [(questionID: UUID, rating: FSRSRating, at: Date)] {
@@ -142,15 +130,17 @@ public struct ReviewCardStore: Sendable {
             && same(left.firstReview, right.firstReview) && left.reviews == right.reviews && left.lapses == right.lapses
     }
 
-    static func card(_ row: PostgresRow) throws -> StoredCard {
-        var card = FSRSCard(due: try row.decode("due", as: Date.self))
-        card.state = FSRSState(rawValue: try row.decode("state", as: String.self)) ?? .learning
-        card.step = try row.decode("step", as: Int?.self)
-        card.stability = try row.decode("stability", as: Double.self)
-        card.difficulty = try row.decode("difficulty", as: Double.self)
-        card.lastReview = try row.decode("last_review", as: Date.self)
+    /// Reads a card from a row of `review_cards` columns, each name after `prefix`.
+    static func card(_ row: PostgresRow, prefix: String = "") throws -> StoredCard {
+        var card = FSRSCard(due: try row.decode(prefix + "due", as: Date.self))
+        card.state = FSRSState(rawValue: try row.decode(prefix + "state", as: String.self)) ?? .learning
+        card.step = try row.decode(prefix + "step", as: Int?.self)
+        card.stability = try row.decode(prefix + "stability", as: Double.self)
+        card.difficulty = try row.decode(prefix + "difficulty", as: Double.self)
+        card.lastReview = try row.decode(prefix + "last_review", as: Date.self)
         return StoredCard(
-            questionID: try row.decode("question_id", as: UUID.self), card: card, firstReview: try row.decode("first_review", as: Date.self),
-            reviews: try row.decode("reviews", as: Int.self), lapses: try row.decode("lapses", as: Int.self))
+            questionID: try row.decode(prefix + "question_id", as: UUID.self), card: card,
+            firstReview: try row.decode(prefix + "first_review", as: Date.self),
+            reviews: try row.decode(prefix + "reviews", as: Int.self), lapses: try row.decode(prefix + "lapses", as: Int.self))
     }
 }

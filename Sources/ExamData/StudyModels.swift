@@ -1,4 +1,5 @@
 import Foundation
+import PostgresClient
 import QuestionEngine
 
 /// The kinds of study session.
@@ -73,6 +74,39 @@ public struct StudySession: Sendable, Equatable {
         guard let deadline, finishedAt == nil else { return false }
         return now >= deadline
     }
+}
+
+extension StudySession {
+    /// Reads the columns `StudyStore.session(id:)` selects.
+    init(row: PostgresRow) throws {
+        self.init(
+            id: try row.decode("id", as: UUID.self), userID: try row.decode("user_id", as: UUID?.self),
+            mode: StudyMode(rawValue: try row.decode("mode", as: String.self)) ?? .practice,
+            questionIDs: try row.decode("question_ids", as: [UUID].self), flagged: Set(try row.decode("flagged", as: [UUID].self)),
+            startedAt: try row.decode("started_at", as: Date.self), deadline: try row.decode("deadline_at", as: Date?.self),
+            finishedAt: try row.decode("finished_at", as: Date?.self), scoreCorrect: try row.decode("score_correct", as: Int?.self),
+            scorePercent: try row.decode("score_percent", as: Double?.self), passed: try row.decode("passed", as: Bool?.self),
+            examID: try row.decode("exam_id", as: Int.self), regionCode: try row.decode("code", as: String.self),
+            examSlug: try row.decode("slug", as: String.self), examTitle: try row.decode("title", as: String.self),
+            examLanguage: try row.decode("language", as: String.self), passMark: try row.decode("pass_mark", as: Int.self),
+            timeLimitSeconds: try row.decode("time_limit_s", as: Int.self))
+    }
+}
+
+/// What answering a question needs to know, read in one statement.
+public struct AnswerContext: Sendable {
+    public var session: StudySession
+    /// The question, when it is part of the session and still visible.
+    public var question: Question?
+    /// Whether the session already has an answer to this question.
+    public var alreadyAnswered: Bool
+    /// What is stored under the answer's id already, if anything: (session, question, response).
+    public var prior: (sessionID: UUID, questionID: UUID, response: [Int])?
+    /// The student's card for the question.
+    public var card: StoredCard?
+    /// The median time of the student's latest right answers at the question's difficulty.
+    public var typicalMilliseconds: Double?
+    public var typicalSamples: Int
 }
 
 /// One answer as stored.

@@ -41,32 +41,69 @@ public struct StudyStore: Sendable {
             """ as SQL).prepared()).first!.decode("id", as: UUID.self)
     }
 
-    /// Locks a session's row until the transaction ends, so one student's concurrent answers
-    /// to a session are taken one at a time; false when the caller has no such session.
+    /// Locks a session's row until the transaction ends (finishing waits for an answer being
+    /// stored, and the other way round); false when the caller has no such session.
     public func lock(sessionID: UUID, _ connection: PostgresConnection) throws -> Bool {
         try connection.query(("SELECT 1 AS locked FROM study_sessions WHERE id = \(sessionID) FOR UPDATE" as SQL).prepared()).count == 1
     }
 
     /// A session the caller may see, or nil.
     public func session(id: UUID, _ connection: PostgresConnection) throws -> StudySession? {
-        guard let row = try connection.query(("""
+        try connection.query(("""
             SELECT s.id, s.user_id, s.mode, s.question_ids, s.flagged, s.started_at, s.deadline_at, s.finished_at,
                    s.score_correct, s.score_percent, s.passed, e.id AS exam_id, r.code, e.slug, e.title, e.language,
                    e.pass_mark, e.time_limit_s
             FROM study_sessions s JOIN exams e ON e.id = s.exam_id JOIN regions r ON r.id = e.region_id
             WHERE s.id = \(id)
+            """ as SQL).prepared()).first.map(StudySession.init(row:))
+    }
+
+    /// Everything answering one question needs, in one round trip, with the session's row
+    /// locked until the transaction ends (one student's concurrent answers to a session are
+    /// taken one at a time): the session, the question (nil unless it is in the session), an
+    /// answer already stored under `answerID`, the student's card for the question and their
+    /// typical time on right answers at its difficulty. Nil when the caller has no such session.
+    public func answerContext(sessionID: UUID, questionID: UUID, answerID: UUID, _ connection: PostgresConnection) throws -> AnswerContext? {
+        guard let row = try connection.query(("""
+            SELECT s.id, s.user_id, s.mode, s.question_ids, s.flagged, s.started_at, s.deadline_at, s.finished_at,
+                   s.score_correct, s.score_percent, s.passed, e.id AS exam_id, r.code, e.slug, e.title, e.language,
+                   e.pass_mark, e.time_limit_s,
+                   q.id AS q_id, d.slug AS q_domain_slug, q.type AS q_type, q.stem AS q_stem, q.code AS q_code,
+                   q.code_language AS q_code_language, q.options AS q_options, q.correct AS q_correct,
+                   q.explanation AS q_explanation, q.difficulty AS q_difficulty, q.version AS q_version,
+                   EXISTS (SELECT 1 FROM answers a WHERE a.session_id = s.id AND a.question_id = \(questionID)) AS answered,
+                   p.session_id AS p_session_id, p.question_id AS p_question_id, p.response AS p_response,
+                   c.question_id AS c_question_id, c.state AS c_state, c.step AS c_step, c.stability AS c_stability,
+                   c.difficulty AS c_difficulty, c.due AS c_due, c.last_review AS c_last_review, c.first_review AS c_first_review,
+                   c.reviews AS c_reviews, c.lapses AS c_lapses,
+                   typical.median, typical.samples
+            FROM study_sessions s
+            JOIN exams e ON e.id = s.exam_id
+            JOIN regions r ON r.id = e.region_id
+            LEFT JOIN questions q ON q.id = \(questionID) AND q.id = ANY (s.question_ids)
+            LEFT JOIN domains d ON d.id = q.domain_id
+            LEFT JOIN answers p ON p.id = \(answerID)
+            LEFT JOIN review_cards c ON c.user_id = s.user_id AND c.question_id = q.id
+            LEFT JOIN LATERAL (
+                SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY recent.time_ms) AS median, count(*) AS samples
+                FROM (SELECT a.time_ms FROM answers a JOIN questions aq ON aq.id = a.question_id
+                      WHERE a.user_id = s.user_id AND a.correct AND aq.difficulty = q.difficulty
+                      ORDER BY a.answered_at DESC LIMIT 50) AS recent
+            ) AS typical ON true
+            WHERE s.id = \(sessionID)
+            FOR UPDATE OF s
             """ as SQL).prepared()).first else { return nil }
-        return StudySession(
-            id: try row.decode("id", as: UUID.self), userID: try row.decode("user_id", as: UUID?.self),
-            mode: StudyMode(rawValue: try row.decode("mode", as: String.self)) ?? .practice,
-            questionIDs: try row.decode("question_ids", as: [UUID].self), flagged: Set(try row.decode("flagged", as: [UUID].self)),
-            startedAt: try row.decode("started_at", as: Date.self), deadline: try row.decode("deadline_at", as: Date?.self),
-            finishedAt: try row.decode("finished_at", as: Date?.self), scoreCorrect: try row.decode("score_correct", as: Int?.self),
-            scorePercent: try row.decode("score_percent", as: Double?.self), passed: try row.decode("passed", as: Bool?.self),
-            examID: try row.decode("exam_id", as: Int.self), regionCode: try row.decode("code", as: String.self),
-            examSlug: try row.decode("slug", as: String.self), examTitle: try row.decode("title", as: String.self),
-            examLanguage: try row.decode("language", as: String.self), passMark: try row.decode("pass_mark", as: Int.self),
-            timeLimitSeconds: try row.decode("time_limit_s", as: Int.self))
+        let hasQuestion = try row.decode("q_id", as: UUID?.self) != nil
+        let hasPrior = try row.decode("p_session_id", as: UUID?.self) != nil
+        let hasCard = try row.decode("c_question_id", as: UUID?.self) != nil
+        return AnswerContext(
+            session: try StudySession(row: row),
+            question: hasQuestion ? try Question(row: row, prefix: "q_") : nil,
+            alreadyAnswered: try row.decode("answered", as: Bool.self),
+            prior: hasPrior ? (try row.decode("p_session_id", as: UUID.self), try row.decode("p_question_id", as: UUID.self),
+                               try row.decodeJSON("p_response", as: [Int].self)) : nil,
+            card: hasCard ? try ReviewCardStore.card(row, prefix: "c_") : nil,
+            typicalMilliseconds: try row.decode("median", as: Double?.self), typicalSamples: try row.decode("samples", as: Int?.self) ?? 0)
     }
 
     /// The questions with these ids, in the order given (ones no longer visible are left out).
@@ -77,7 +114,7 @@ public struct StudyStore: Sendable {
             FROM unnest(\(ids)::uuid[]) WITH ORDINALITY AS item(id, position)
             JOIN questions q ON q.id = item.id JOIN domains d ON d.id = q.domain_id
             ORDER BY item.position
-            """ as SQL).prepared()).rows.map(Question.init(row:))
+            """ as SQL).prepared()).rows.map { try Question(row: $0) }
     }
 
     /// The answer that counts for each question of a session: the latest (a mock exam's
@@ -94,13 +131,6 @@ public struct StudyStore: Sendable {
             answers[answer.questionID] = answer
         }
         return answers
-    }
-
-    /// Whether the session has an answer to this question.
-    public func hasAnswer(sessionID: UUID, questionID: UUID, _ connection: PostgresConnection) throws -> Bool {
-        try connection.query(("""
-            SELECT EXISTS (SELECT 1 FROM answers WHERE session_id = \(sessionID) AND question_id = \(questionID)) AS answered
-            """ as SQL).prepared()).first!.decode("answered", as: Bool.self)
     }
 
     /// A stored answer by its id, if the caller may see it.

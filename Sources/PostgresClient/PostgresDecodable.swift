@@ -73,36 +73,30 @@ extension Bool: PostgresDecodable {
 
 extension UUID: PostgresDecodable {
     public static func accepts(typeOID: UInt32) -> Bool { typeOID == PostgresOID.uuid }
-    /// PostgreSQL prints a uuid as 36 lower-case characters, `8-4-4-4-12`; read straight from
-    /// the bytes (session pages read hundreds of ids per request).
+    /// PostgreSQL prints a uuid as 36 characters, `8-4-4-4-12`; read straight from the bytes
+    /// into two 64-bit halves (session pages read hundreds of ids per request).
     public init?(postgresText text: Substring) {
-        var bytes = [UInt8](repeating: 0, count: 16)
-        var count = 0
-        var high: UInt8?
-        for (position, byte) in text.utf8.enumerated() {
+        var high: UInt64 = 0, low: UInt64 = 0, digits = 0, position = 0
+        for byte in text.utf8 {
+            defer { position += 1 }
             if position == 8 || position == 13 || position == 18 || position == 23 {
                 guard byte == UInt8(ascii: "-") else { return nil }
                 continue
             }
-            let value: UInt8
+            let value: UInt64
             switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = byte - UInt8(ascii: "A") + 10
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = UInt64(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = UInt64(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = UInt64(byte - UInt8(ascii: "A") + 10)
             default: return nil
             }
-            guard count < 16 else { return nil }
-            if let first = high {
-                bytes[count] = first << 4 | value
-                count += 1
-                high = nil
-            } else {
-                high = value
-            }
+            if digits < 16 { high = high << 4 | value } else { low = low << 4 | value }
+            digits += 1
         }
-        guard count == 16, high == nil else { return nil }
-        self.init(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                         bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        guard digits == 32, position == 36 else { return nil }
+        func byte(_ half: UInt64, _ index: Int) -> UInt8 { UInt8(truncatingIfNeeded: half >> (56 - 8 * index)) }
+        self.init(uuid: (byte(high, 0), byte(high, 1), byte(high, 2), byte(high, 3), byte(high, 4), byte(high, 5), byte(high, 6), byte(high, 7),
+                         byte(low, 0), byte(low, 1), byte(low, 2), byte(low, 3), byte(low, 4), byte(low, 5), byte(low, 6), byte(low, 7)))
     }
 }
 
@@ -141,50 +135,61 @@ extension Array: PostgresDecodable where Element: PostgresArrayElement {
         var result: [Element] = []
         result.reserveCapacity(items.count)
         for item in items {
-            guard let item, let value = Element(postgresText: item[...]) else { return nil }
+            guard let item, let value = Element(postgresText: item) else { return nil }
             result.append(value)
         }
         self = result
     }
 }
 
-/// Splits the text form of a one-dimensional array (`{a,"b c",NULL}`) into its elements,
-/// working on UTF-8 bytes (the delimiters are all ASCII, so multi-byte text passes through).
+/// Splits the text form of a one-dimensional array (`{a,"b c",NULL}`) into its elements:
+/// slices of the text itself, except where an element has escapes to undo. The delimiters are
+/// all ASCII, so the scan runs over UTF-8 bytes and multi-byte text passes through whole.
 enum PostgresArrayParser {
-    static func parse(_ text: Substring) -> [String?]? {
+    static func parse(_ text: Substring) -> [Substring?]? {
         let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\"), comma = UInt8(ascii: ",")
         let open = UInt8(ascii: "{"), close = UInt8(ascii: "}")
-        var bytes = text.utf8.makeIterator()
-        guard bytes.next() == open else { return nil }
-        var items: [String?] = []
-        var current: [UInt8] = []
-        var quoted = false, wasQuoted = false, escaping = false, closed = false
-        while let byte = bytes.next() {
-            if closed { return nil }
-            if escaping {
-                current.append(byte)
-                escaping = false
-            } else if quoted {
-                if byte == backslash { escaping = true } else if byte == quote { quoted = false } else { current.append(byte) }
-            } else if byte == quote {
-                quoted = true
-                wasQuoted = true
-            } else if byte == comma || byte == close {
-                if byte == close && items.isEmpty && current.isEmpty && !wasQuoted {
-                    closed = true
-                    continue
+        let utf8 = text.utf8, end = utf8.endIndex
+        var index = utf8.startIndex
+        guard index < end, utf8[index] == open else { return nil }
+        index = utf8.index(after: index)
+        if index < end, utf8[index] == close { return utf8.index(after: index) == end ? [] : nil }
+        var items: [Substring?] = []
+        while index < end {
+            if utf8[index] == quote {
+                let start = utf8.index(after: index)
+                var cursor = start
+                var unescaped: [UInt8]?
+                while true {
+                    guard cursor < end else { return nil }
+                    let byte = utf8[cursor]
+                    if byte == quote { break }
+                    if byte == backslash {
+                        if unescaped == nil { unescaped = Array(utf8[start..<cursor]) }
+                        cursor = utf8.index(after: cursor)
+                        guard cursor < end else { return nil }
+                        unescaped!.append(utf8[cursor])
+                    } else {
+                        unescaped?.append(byte)
+                    }
+                    cursor = utf8.index(after: cursor)
                 }
-                let isNull = !wasQuoted && current == Array("NULL".utf8)
-                items.append(isNull ? nil : String(decoding: current, as: UTF8.self))
-                current.removeAll(keepingCapacity: true)
-                wasQuoted = false
-                if byte == close { closed = true }
-            } else if byte == open {
-                return nil  // multi-dimensional arrays are not supported
+                items.append(unescaped.map { String(decoding: $0, as: UTF8.self)[...] } ?? Substring(utf8[start..<cursor]))
+                index = utf8.index(after: cursor)
             } else {
-                current.append(byte)
+                let start = index
+                while index < end, utf8[index] != comma, utf8[index] != close {
+                    if utf8[index] == open || utf8[index] == quote { return nil }  // nested arrays are not supported
+                    index = utf8.index(after: index)
+                }
+                let element = Substring(utf8[start..<index])
+                items.append(element == "NULL" ? nil : element)
             }
+            guard index < end else { return nil }
+            if utf8[index] == close { return utf8.index(after: index) == end ? items : nil }
+            guard utf8[index] == comma else { return nil }
+            index = utf8.index(after: index)
         }
-        return closed ? items : nil
+        return nil
     }
 }

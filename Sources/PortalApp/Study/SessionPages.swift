@@ -157,8 +157,13 @@ struct SessionPages: Sendable {
         } else {
             throw HTTPError(.badRequest, message("sessions.bad_time", request))
         }
-        return try withSession(request, locking: true) { actor, session, connection in
+        guard let sessionID = UUID(uuidString: request.parameter("id")),
+              let actor = StudyActor.resolve(request, settings: settings, createGuest: false) else { throw notFound(request) }
+        return try actor.transaction(database) { connection in
             let store = StudyStore()
+            guard let context = try store.answerContext(sessionID: sessionID, questionID: questionID, answerID: answerID, connection),
+                  context.session.userID == actor.user?.userID else { throw notFound(request) }
+            let session = context.session
             if session.isOverdue(at: now) {
                 try finisher.finish(session, at: now, connection)
                 return .redirect(to: base(session) + "/results?late=1")
@@ -171,9 +176,7 @@ struct SessionPages: Sendable {
             let after = session.mode == .mock
                 ? (number < session.questionIDs.count ? "\(base(session))?q=\(number + 1)" : base(session) + "/finish")
                 : "\(base(session))?q=\(number)"
-            guard let question = try store.questions(ids: [questionID], connection).first else {
-                throw HTTPError(.gone, message("sessions.question_gone", request))
-            }
+            guard let question = context.question else { throw HTTPError(.gone, message("sessions.question_gone", request)) }
             // Only a refused answer needs the session's other answers (to show the page again).
             func retry(_ draft: [Int]?, _ text: String, _ status: HTTPStatus) throws -> Response {
                 try questionPage(
@@ -188,31 +191,22 @@ struct SessionPages: Sendable {
             }
             // The same answer sent again (a reload, a retry) is stored already; the same id
             // carrying something else is a conflict, and changes nothing.
-            if let stored = try store.answer(id: answerID, connection) {
-                guard stored.sessionID == session.id, stored.questionID == questionID, stored.response == draft else {
+            if let prior = context.prior {
+                guard prior.sessionID == session.id, prior.questionID == questionID, prior.response == draft else {
                     throw HTTPError(.conflict, message("sessions.answer_conflict", request))
                 }
                 return .redirect(to: after)
             }
-            if session.mode != .mock, try store.hasAnswer(sessionID: session.id, questionID: questionID, connection) {
-                return .redirect(to: "\(base(session))?q=\(number)&already=1")
-            }
+            if session.mode != .mock && context.alreadyAnswered { return .redirect(to: "\(base(session))?q=\(number)&already=1") }
             let outcome: AnswerOutcome
             do throws(AnswerError) {
                 outcome = try AnswerChecker.check(kind: question.kind, key: question.correct, optionCount: question.options.count, response: draft)
             } catch {
                 return try retry(draft.isEmpty ? nil : draft, explain(error, request), .unprocessableContent)
             }
-            let cards = finisher.cards
-            var rating: FSRSRating?
-            var card: StoredCard?
-            if actor.user != nil {
-                card = try cards.cards(questionIDs: [questionID], connection)[questionID]
-                let typical = try cards.typicalTime(difficulty: question.difficulty, connection)
-                rating = RatingPolicy.rating(
-                    correct: outcome.isCorrect, milliseconds: milliseconds, typicalMilliseconds: typical.milliseconds,
-                    samples: typical.samples, cardState: card?.card.state)
-            }
+            let rating = actor.user == nil ? nil : RatingPolicy.rating(
+                correct: outcome.isCorrect, milliseconds: milliseconds, typicalMilliseconds: context.typicalMilliseconds,
+                samples: context.typicalSamples, cardState: context.card?.card.state)
             let recorded = RecordedAnswer(
                 id: answerID, sessionID: session.id, questionID: questionID, questionVersion: question.version, response: draft,
                 correct: outcome.isCorrect, score: outcome.score, rating: rating, milliseconds: milliseconds, answeredAt: now)
@@ -223,7 +217,7 @@ struct SessionPages: Sendable {
             }
             // Practice reviews the card now; a mock exam's answers count when it ends.
             if let rating, session.mode != .mock {
-                _ = try cards.apply(questionID: questionID, rating: rating, at: now, current: card, connection)
+                _ = try finisher.cards.apply(questionID: questionID, rating: rating, at: now, current: context.card, connection)
             }
             return .redirect(to: after)
         }
