@@ -64,6 +64,15 @@ public struct ExamCatalog: Sendable {
             })
     }
 
+    /// An exam's id, title and language, or nil when there is no such exam: one indexed lookup.
+    public func examHeading(region: String, slug: String, _ connection: PostgresConnection) throws -> (id: Int, title: String, language: String)? {
+        guard let row = try connection.query(("""
+            SELECT e.id, e.title, e.language FROM exams e JOIN regions r ON r.id = e.region_id
+            WHERE r.code = \(region) AND e.slug = \(slug)
+            """ as SQL).prepared()).first else { return nil }
+        return (try row.decode("id", as: Int.self), try row.decode("title", as: String.self), try row.decode("language", as: String.self))
+    }
+
     /// When anything in the catalogue last changed (nil when it is empty): what a cached home
     /// page depends on.
     public func catalogVersion(_ connection: PostgresConnection) throws -> Date? {

@@ -14,6 +14,8 @@ public enum Commands {
                      create (or reset) an admin account; the password is read from standard input
           fsrs-replay
                      read review histories as JSON on standard input, print the FSRS-6 states
+          refresh-leaderboard
+                     refresh the leaderboard now (DATABASE_URL)
           rebuild-cards
                      recompute every student's review cards from their answers (DATABASE_URL)
           seed       load the demo catalogue (twice is harmless); --if-empty: only into an empty catalogue
@@ -36,6 +38,7 @@ public enum Commands {
                 let output = try FSRSReplay.run(FileHandle.standardInput.readDataToEndOfFile())
                 FileHandle.standardOutput.write(output + Data("\n".utf8))
             case "rebuild-cards": try rebuildCards(configuration)
+            case "refresh-leaderboard": try refreshLeaderboard(configuration)
             case "seed": try seed(configuration, onlyIfEmpty: arguments.dropFirst().contains("--if-empty"))
             case "help", "--help", "-h": print(usage, terminator: "")
             default:
@@ -82,6 +85,15 @@ public enum Commands {
         print("rebuild-cards: \(result.students) students, \(result.cards) cards, \(result.differing) rewritten")
     }
 
+    /// Refreshes the leaderboard once, unless an instance is refreshing it this moment.
+    static func refreshLeaderboard(_ configuration: PortalConfiguration) throws {
+        guard let url = configuration.databaseURL else { throw ConfigurationError("set DATABASE_URL (the app role) to refresh the leaderboard") }
+        let connection = try PostgresConnection(url: url)
+        let store = LeaderboardStore()
+        let refreshed = try connection.withTransaction { try store.refresh(every: 0, instance: "portal refresh-leaderboard", $0) }
+        print(refreshed ? "refresh-leaderboard: refreshed" : "refresh-leaderboard: another instance is refreshing it now; nothing to do")
+    }
+
     static func createAdmin(_ configuration: PortalConfiguration, arguments: [String]) throws {
         guard arguments.count == 2, arguments[0] == "--username" else {
             throw ConfigurationError("usage: portal create-admin --username NAME  (the password comes on standard input)")
@@ -117,9 +129,11 @@ public enum Commands {
         }
         let server = try application.makeServer()
         try server.start()
+        application.startBackgroundJobs()
         print("Study Portal is serving on http://\(configuration.server.host):\(server.port)")
         fflush(nil)
         server.runUntilSignalled()
+        application.stopBackgroundJobs()
         application.database?.shutdown()
         print("serve: stopped")
     }

@@ -13,6 +13,7 @@ public final class PortalApplication: Sendable {
     let clock: @Sendable () -> Date
     let throttle = LoginThrottle()
     let hashing = HashLimiter()
+    let refresher: LeaderboardRefresher?
 
     /// `databaseOverrides` replace keywords of `DATABASE_URL` (tests point it at their own database).
     /// `clock` is the time the application sees (tests move it forward to expire sessions).
@@ -26,7 +27,18 @@ public final class PortalApplication: Sendable {
                 url: $0, overrides: databaseOverrides, maxConnections: configuration.databaseConnections,
                 checkoutTimeout: .seconds(5)))
         }
+        refresher = database.flatMap { database in
+            configuration.leaderboardRefresh > 0
+                ? LeaderboardRefresher(database: database, interval: configuration.leaderboardRefresh, instance: "\(ProcessInfo.processInfo.hostName):\(getpid()):\(UUID().uuidString.prefix(8))")
+                : nil
+        }
     }
+
+    /// Starts the background jobs (the leaderboard refresh); `serve` calls it.
+    public func startBackgroundJobs() { refresher?.start() }
+
+    /// Stops the background jobs.
+    public func stopBackgroundJobs() { refresher?.stop() }
 
     /// Every route of the portal.
     public func makeRouter() -> Router {
@@ -58,6 +70,7 @@ public final class PortalApplication: Sendable {
         router.group(middleware: [authentication.middleware(issueVisitorToken: false)]) { catalogue in
             catalogue.get("/", HomePage.handler(database: database, pages: pages, cache: cache))
             catalogue.get("/exams/:region/:exam", ExamPage.handler(database: database, pages: pages, cache: cache))
+            catalogue.get("/exams/:region/:exam/leaderboard", LeaderboardPage.handler(database: database, pages: pages, cache: cache))
         }
         let starter = SessionStart(database: database, pages: pages, settings: sessionSettings, clock: clock)
         router.group(middleware: [authentication.middleware(issueVisitorToken: false, visitorsNeedNoToken: true)]) { start in

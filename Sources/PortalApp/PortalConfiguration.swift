@@ -19,6 +19,9 @@ public struct PortalConfiguration: Sendable {
     /// A session ends this long after sign-in however active (`SESSION_LIFETIME_SECONDS`, default 30 days).
     public var sessionLifetime: TimeInterval = 30 * 24 * 3600
     public var databaseConnections = 2 * System.coreCount + 4
+    /// How often the leaderboard is refreshed (`LEADERBOARD_REFRESH_SECONDS`, default 3 minutes;
+    /// 0 turns the background job off, leaving `portal refresh-leaderboard`).
+    public var leaderboardRefresh: TimeInterval = 180
     public var server = ServerConfiguration()
 
     public init() {}
@@ -62,6 +65,7 @@ public struct PortalConfiguration: Sendable {
         }
         if let idle = try integer("SESSION_IDLE_SECONDS", in: 60...31_536_000) { configuration.sessionIdleTimeout = TimeInterval(idle) }
         if let lifetime = try integer("SESSION_LIFETIME_SECONDS", in: 60...31_536_000) { configuration.sessionLifetime = TimeInterval(lifetime) }
+        if let seconds = try integer("LEADERBOARD_REFRESH_SECONDS", in: 0...86_400) { configuration.leaderboardRefresh = TimeInterval(seconds) }
         if let directory = environment["TEMPLATES_DIR"], !directory.isEmpty { configuration.templatesDirectory = directory }
         if let mode = environment["PORTAL_MODE"], !mode.isEmpty {
             guard mode == "development" || mode == "production" else {

@@ -1,0 +1,135 @@
+import ExamData
+import Foundation
+import HTTPServer
+import PostgresClient
+
+/// `GET /exams/{region}/{exam}/leaderboard?window=week|all&page=N`: a page of the board, when
+/// it was computed, and the signed-in student's own place with their neighbours.
+struct LeaderboardPage: Encodable {
+    struct Tab: Encodable {
+        var label: String
+        var href: String
+        var current: Bool
+    }
+
+    struct Row: Encodable {
+        var rank: Int
+        var name: String
+        var points: Int
+        var sessions: Int
+        var accuracy: Int
+        var isViewer: Bool
+
+        init(_ entry: LeaderboardEntry) {
+            rank = entry.rank
+            name = entry.displayName
+            points = entry.points
+            sessions = entry.sessions
+            accuracy = entry.accuracy
+            isViewer = entry.isViewer
+        }
+    }
+
+    var examTitle: String
+    var language: String
+    var examHref: String
+    var tabs: [Tab]
+    var isWeek: Bool
+    var weekStarts: String
+    var timeZone: String
+    var updated: String?
+    var rows: [Row]
+    var hasRows: Bool
+    var total: Int
+    var page: Int
+    var pages: Int
+    var previousHref: String?
+    var nextHref: String?
+    var signedIn: Bool
+    var hidden: Bool
+    var neighbours: [Row]
+    var showNeighbours: Bool
+    var viewerRank: Int?
+    var beyondEnd: Bool
+
+    static let pageSize = 25
+    static let radius = 2
+
+    static func handler(database: ConnectionPool, pages: PageRenderer, cache: PageCache) -> Handler {
+        { request in
+            let locale = pages.locale(for: request)
+            let region = request.parameter("region"), slug = request.parameter("exam")
+            let query = request.query
+            guard let period = LeaderboardPeriod(rawValue: query["window"] ?? "week") else {
+                throw HTTPError(.badRequest, pages.message("leaderboard.bad_window", locale: locale, ["value": String((query["window"] ?? "").prefix(20))]))
+            }
+            guard let page = Int(query["page"] ?? "1"), (1...100_000).contains(page) else {
+                throw HTTPError(.badRequest, pages.message("leaderboard.bad_page", locale: locale, ["value": String((query["page"] ?? "").prefix(20))]))
+            }
+            let user = request.user
+            let bytes = try database.withRequestContext(userID: user?.userID.uuidString, role: user?.role) { connection -> [UInt8]? in
+                let store = LeaderboardStore()
+                guard let exam = try ExamCatalog().examHeading(region: region, slug: slug, connection) else { return nil }
+                let refreshedAt = try store.refreshedAt(connection)
+                // Visitors all see the same page until the next refresh: cache it by that time.
+                let key = user == nil ? "board|\(region)|\(slug)|\(period.rawValue)|\(page)|\(locale)" : nil
+                return try cache.page(key: key, version: refreshedAt ?? .distantPast, now: pages.clock()) {
+                    let total = try store.size(examID: exam.id, period: period, connection)
+                    let entries = try store.page(examID: exam.id, period: period, offset: (page - 1) * pageSize, limit: pageSize, connection)
+                    let around = user == nil ? [] : try store.aroundViewer(examID: exam.id, period: period, radius: radius, connection)
+                    let hidden = try user.map { _ in !(try AccountStore().settings(connection)?.showOnLeaderboard ?? false) } ?? false
+                    let value = LeaderboardPage(
+                        exam: exam, region: region, slug: slug, period: period, page: page, total: total, entries: entries, around: around,
+                        refreshedAt: refreshedAt, user: user, hidden: hidden, pages: pages, locale: locale)
+                    return try pages.render("exams/leaderboard", value, for: request)
+                }
+            }
+            guard let bytes else {
+                throw HTTPError(.notFound, pages.message("error.no_exam", locale: locale, ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))]))
+            }
+            var response = Response.html(bytes)
+            if user != nil { response.headers.add("Cache-Control", "no-store") }
+            return response
+        }
+    }
+
+    init(
+        exam: (id: Int, title: String, language: String), region: String, slug: String, period: LeaderboardPeriod, page: Int, total: Int,
+        entries: [LeaderboardEntry], around: [LeaderboardEntry], refreshedAt: Date?, user: SessionUser?, hidden: Bool,
+        pages: PageRenderer, locale: String
+    ) {
+        let base = "/exams/\(region)/\(slug)/leaderboard"
+        examTitle = exam.title
+        language = exam.language
+        examHref = "/exams/\(region)/\(slug)"
+        tabs = LeaderboardPeriod.allCases.map { tab in
+            Tab(label: pages.message("leaderboard.period.\(tab.rawValue)", locale: locale), href: "\(base)?window=\(tab.rawValue)", current: tab == period)
+        }
+        isWeek = period == .week
+        let zone = TimeZone(identifier: user?.timeZone ?? "UTC") ?? .gmt
+        timeZone = zone.identifier
+        var calendar = Calendar(identifier: .iso8601)
+        calendar.timeZone = .gmt
+        let weekStart = calendar.dateInterval(of: .weekOfYear, for: pages.clock())?.start ?? pages.clock()
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: locale)
+        formatter.timeZone = zone
+        formatter.dateStyle = .full
+        formatter.timeStyle = .short
+        weekStarts = formatter.string(from: weekStart)
+        updated = refreshedAt.map { pages.ago($0, locale: locale) }
+        rows = entries.map(Row.init)
+        hasRows = !rows.isEmpty
+        self.total = total
+        self.page = page
+        self.pages = max(1, (total + Self.pageSize - 1) / Self.pageSize)
+        previousHref = page > 1 ? "\(base)?window=\(period.rawValue)&page=\(min(page - 1, self.pages))" : nil
+        nextHref = page < self.pages ? "\(base)?window=\(period.rawValue)&page=\(page + 1)" : nil
+        signedIn = user != nil
+        self.hidden = hidden
+        neighbours = around.map(Row.init)
+        showNeighbours = !around.isEmpty && !entries.contains { $0.isViewer }
+        viewerRank = around.first { $0.isViewer }?.rank
+        beyondEnd = entries.isEmpty && total > 0
+    }
+}
