@@ -1,6 +1,6 @@
 # The two commands: `make run` and `make test`. Everything they need is installed and started
 # by the scripts they call.
-.PHONY: run test build fuzz bench-http bench-pages bench-answers db-stop clean
+.PHONY: run test build fuzz bench-http bench-pages bench-answers bench-leaderboard db-stop clean
 
 run:
 	scripts/run.sh
@@ -23,6 +23,9 @@ bench-pages:
 
 bench-answers:
 	Benchmarks/answers.sh
+
+bench-leaderboard:
+	Benchmarks/leaderboard.sh
 
 db-stop:
 	scripts/pg.sh stop "$$(scripts/data-dir.sh)/dev-pg"

@@ -99,9 +99,9 @@ public struct AccountStore: Sendable {
 
     /// The signed-in user's settings.
     public func settings(_ connection: PostgresConnection) throws -> AccountSettings? {
-        guard let row = try connection.query("""
+        guard let row = try connection.query(("""
             SELECT username, display_name, time_zone, show_on_leaderboard FROM users WHERE id = app_user_id()
-            """).first else { return nil }
+            """ as SQL).prepared()).first else { return nil }
         return AccountSettings(
             username: try row.decode("username", as: String.self), displayName: try row.decode("display_name", as: String.self),
             timeZone: try row.decode("time_zone", as: String.self), showOnLeaderboard: try row.decode("show_on_leaderboard", as: Bool.self))
