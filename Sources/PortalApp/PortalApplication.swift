@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import PostgresClient
+import RedisClient
 import TemplateEngine
 
 /// The portal: its routes on top of the HTTP server and the database pool.
@@ -14,6 +15,8 @@ public final class PortalApplication: Sendable {
     let throttle = LoginThrottle()
     let hashing = HashLimiter()
     let refresher: LeaderboardRefresher?
+    let scoreboard: LiveScoreboard?
+    let hub: LiveHub
 
     /// `databaseOverrides` replace keywords of `DATABASE_URL` (tests point it at their own database).
     /// `clock` is the time the application sees (tests move it forward to expire sessions).
@@ -27,6 +30,12 @@ public final class PortalApplication: Sendable {
                 url: $0, overrides: databaseOverrides, maxConnections: configuration.databaseConnections,
                 checkoutTimeout: .seconds(5)))
         }
+        let endpoint = configuration.redisURL.flatMap(RedisEndpoint.init(url:))
+        scoreboard = endpoint.map { LiveScoreboard(redis: RedisPool($0, maxConnections: max(2, configuration.databaseConnections))) }
+        let pool = database
+        hub = LiveHub(endpoint: endpoint, clock: clock) { event in
+            if let pool { LivePages.finish(event, database: pool, clock: clock) }
+        }
         refresher = database.flatMap { database in
             configuration.leaderboardRefresh > 0
                 ? LeaderboardRefresher(database: database, interval: configuration.leaderboardRefresh, instance: "\(ProcessInfo.processInfo.hostName):\(getpid()):\(UUID().uuidString.prefix(8))")
@@ -34,11 +43,18 @@ public final class PortalApplication: Sendable {
         }
     }
 
-    /// Starts the background jobs (the leaderboard refresh); `serve` calls it.
-    public func startBackgroundJobs() { refresher?.start() }
+    /// Starts the background jobs (the leaderboard refresh, the live-event clock and its Redis
+    /// subscription); `serve` calls it.
+    public func startBackgroundJobs() {
+        refresher?.start()
+        hub.start()
+    }
 
     /// Stops the background jobs.
-    public func stopBackgroundJobs() { refresher?.stop() }
+    public func stopBackgroundJobs() {
+        refresher?.stop()
+        hub.stop()
+    }
 
     /// Every route of the portal.
     public func makeRouter() -> Router {
@@ -78,11 +94,13 @@ public final class PortalApplication: Sendable {
         }
         let sessions = SessionPages(database: database, pages: pages, settings: sessionSettings, clock: clock)
         let reports = QuestionReports(database: database, pages: pages)
+        let live = LivePages(database: database, pages: pages, settings: sessionSettings, clock: clock, scoreboard: scoreboard, hub: hub)
         router.group(middleware: [authentication.middleware(issueVisitorToken: true)]) { accountPages in
             accounts.addRoutes(to: &accountPages)
             sessions.addRoutes(to: &accountPages)
             accountPages.get("/me", DashboardPage.handler(database: database, pages: pages, clock: clock))
             accountPages.post("/questions/:id/reports") { request in try reports.report(request) }
+            live.addRoutes(to: &accountPages)
         }
         return router
     }

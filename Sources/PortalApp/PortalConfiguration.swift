@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import RedisClient
 
 /// The portal's settings, read from the environment with defaults that work on a fresh checkout.
 public struct PortalConfiguration: Sendable {
@@ -22,6 +23,9 @@ public struct PortalConfiguration: Sendable {
     /// How often the leaderboard is refreshed (`LEADERBOARD_REFRESH_SECONDS`, default 3 minutes;
     /// 0 turns the background job off, leaving `portal refresh-leaderboard`).
     public var leaderboardRefresh: TimeInterval = 180
+    /// Redis for live events (`REDIS_URL`: `redis://host:port` or `unix:///path`); without it,
+    /// live events say they are unavailable and everything else works.
+    public var redisURL: String?
     public var server = ServerConfiguration()
 
     public init() {}
@@ -65,6 +69,12 @@ public struct PortalConfiguration: Sendable {
         }
         if let idle = try integer("SESSION_IDLE_SECONDS", in: 60...31_536_000) { configuration.sessionIdleTimeout = TimeInterval(idle) }
         if let lifetime = try integer("SESSION_LIFETIME_SECONDS", in: 60...31_536_000) { configuration.sessionLifetime = TimeInterval(lifetime) }
+        if let url = environment["REDIS_URL"], !url.isEmpty {
+            guard RedisEndpoint(url: url) != nil else {
+                throw ConfigurationError("REDIS_URL must be redis://host:port or unix:///path/to/redis.sock, not \(url)")
+            }
+            configuration.redisURL = url
+        }
         if let seconds = try integer("LEADERBOARD_REFRESH_SECONDS", in: 0...86_400) { configuration.leaderboardRefresh = TimeInterval(seconds) }
         if let directory = environment["TEMPLATES_DIR"], !directory.isEmpty { configuration.templatesDirectory = directory }
         if let mode = environment["PORTAL_MODE"], !mode.isEmpty {

@@ -110,28 +110,8 @@ struct SessionPages: Sendable {
 
     // MARK: Answering
 
-    /// The response a form sends: `choice` values (option indexes) or, for ordering, a
-    /// `position_<index>` for every option.
     private func response(_ form: FormFields, question: Question, _ request: Request) throws(HTTPError) -> [Int] {
-        if question.kind == .ordering {
-            var placed: [(position: Int, option: Int)] = []
-            for index in question.options.indices {
-                guard let position = Int(form["position_\(index)"] ?? ""), (1...question.options.count).contains(position) else {
-                    throw HTTPError(.unprocessableContent, message("sessions.order_incomplete", request, ["count": String(question.options.count)]))
-                }
-                placed.append((position, index))
-            }
-            guard Set(placed.map(\.position)).count == placed.count else {
-                throw HTTPError(.unprocessableContent, message("sessions.order_duplicate", request))
-            }
-            return placed.sorted { $0.position < $1.position }.map(\.option)
-        }
-        var choices: [Int] = []
-        for value in form.values("choice") {
-            guard let index = Int(value) else { throw HTTPError(.badRequest, message("sessions.bad_choice", request, ["value": String(value.prefix(20))])) }
-            choices.append(index)
-        }
-        return choices
+        try AnswerForm.response(form, question: question) { message($0, request, $1) }
     }
 
     /// What the answer checker's refusal means to the student.

@@ -1,0 +1,321 @@
+import ExamData
+import Foundation
+import HTTPServer
+import PostgresClient
+import QuestionEngine
+
+/// Live events: the host creates and starts one, students join with the code (as themselves
+/// or with a nickname), the server drives the clock and keeps the score, and the results land
+/// in PostgreSQL when the last question closes.
+struct LivePages: Sendable {
+    let database: ConnectionPool
+    let pages: PageRenderer
+    let settings: SessionSettings
+    let clock: @Sendable () -> Date
+    let scoreboard: LiveScoreboard?
+    let hub: LiveHub
+
+    /// Seconds between "Start" and the first question: time to look up at the screen.
+    static let getReadySeconds = 5
+
+    func addRoutes(to router: inout Router) {
+        router.get("/live/new") { request in try newEventForm(request) }
+        router.post("/live") { request in try create(request) }
+        router.get("/live/:code") { request in try play(request) }
+        router.post("/live/:code/join") { request in try join(request) }
+        router.post("/live/:code/answers") { request in try answer(request) }
+        router.get("/live/:code/events") { request in try events(request) }
+        router.get("/live/:code/host") { request in try host(request) }
+        router.post("/live/:code/start") { request in try start(request) }
+        router.get("/live/:code/screen") { request in try screen(request) }
+    }
+
+    // MARK: Shared
+
+    private func message(_ key: String, _ request: Request, _ arguments: [String: String] = [:]) -> String {
+        pages.message(key, locale: pages.locale(for: request), arguments)
+    }
+
+    /// Live events need Redis; without it they say so, and the rest of the portal carries on.
+    private func liveScoreboard(_ request: Request) throws -> LiveScoreboard {
+        guard let scoreboard, scoreboard.redis.ping() else {
+            throw HTTPError(.serviceUnavailable, message("live.unavailable", request), headers: ["Retry-After": "30"])
+        }
+        return scoreboard
+    }
+
+    private func page(_ template: String, _ value: some Encodable, _ request: Request, status: HTTPStatus = .ok) throws -> Response {
+        var response = Response.html(try pages.render(template, value, for: request), status: status)
+        response.headers.add("Cache-Control", "no-store")
+        return response
+    }
+
+    private func code(_ request: Request) -> String { request.parameter("code").uppercased() }
+
+    private func noEvent(_ request: Request) -> HTTPError {
+        HTTPError(.notFound, message("live.no_event", request, ["code": String(code(request).prefix(12))]))
+    }
+
+    /// The event and, in one transaction scoped to the caller, whatever `body` reads.
+    private func withEvent<Value>(_ request: Request, actor: StudyActor, _ body: (LiveEvent, PostgresConnection) throws -> Value) throws -> Value {
+        try actor.transaction(database) { connection in
+            guard let event = try LiveStore().event(code: code(request), connection) else { throw noEvent(request) }
+            return try body(event, connection)
+        }
+    }
+
+    private func hostOnly(_ request: Request, _ event: LiveEvent) throws -> SessionUser {
+        guard let user = request.user, user.userID == event.hostID || user.role == "admin" else { throw noEvent(request) }
+        return user
+    }
+
+    /// Writes the results of an event whose last question has closed, once (whichever instance
+    /// or request gets there first), in the host's name.
+    static func finish(_ event: LiveEvent, database: ConnectionPool, clock: @Sendable () -> Date) {
+        guard let schedule = event.schedule, clock() >= schedule.endsAt else { return }
+        do {
+            try database.withTransaction(settings: ["app.user_id": event.hostID.uuidString.lowercased(), "app.role": "teacher"]) { connection in
+                let store = LiveStore()
+                guard try store.event(code: event.code, connection)?.endedAt == nil else { return }
+                let results = LiveStore.results(
+                    participants: try store.participants(eventID: event.id, connection), answers: try store.answers(eventID: event.id, connection),
+                    secondsPerQuestion: event.secondsPerQuestion)
+                _ = try store.finish(eventID: event.id, at: schedule.endsAt, results: results, connection)
+            }
+        } catch {
+            FileHandle.standardError.write(Data("live: writing the results of \(event.code) failed: \(error)\n".utf8))
+        }
+    }
+
+    // MARK: Creating and starting (teachers and admins)
+
+    func newEventForm(_ request: Request) throws -> Response {
+        guard let user = request.user else { return .redirect(to: "/login?next=/live/new") }
+        guard user.role == "teacher" || user.role == "admin" else { throw HTTPError(.forbidden, message("live.hosts_only", request)) }
+        let exams = try database.withRequestContext(userID: nil, role: nil) { try ExamCatalog().regions($0) }
+        return try page("live/new", LiveNewPage(regions: exams), request)
+    }
+
+    func create(_ request: Request) throws -> Response {
+        guard let user = request.user else { return .redirect(to: "/login?next=/live/new") }
+        guard user.role == "teacher" || user.role == "admin" else { throw HTTPError(.forbidden, message("live.hosts_only", request)) }
+        let form = FormFields(body: request.body)
+        let title = (form["title"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...120).contains(title.count) else { throw HTTPError(.badRequest, message("live.bad_title", request)) }
+        guard let count = Int(form["count"] ?? ""), (1...50).contains(count) else { throw HTTPError(.badRequest, message("live.bad_count", request)) }
+        guard let seconds = Int(form["seconds"] ?? ""), (5...300).contains(seconds) else { throw HTTPError(.badRequest, message("live.bad_seconds", request)) }
+        let parts = (form["exam"] ?? "").split(separator: "/", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else { throw HTTPError(.badRequest, message("live.bad_exam", request)) }
+        let chosenText = (form["question_ids"] ?? "").split(whereSeparator: { $0.isWhitespace || $0 == "," })
+        var chosen: [UUID] = []
+        for text in chosenText {
+            guard let id = UUID(uuidString: String(text)) else {
+                throw HTTPError(.badRequest, message("live.bad_question_id", request, ["value": String(text.prefix(40))]))
+            }
+            if !chosen.contains(id) { chosen.append(id) }
+        }
+        let now = clock()
+        let code = try database.withRequestContext(userID: user.userID.uuidString, role: user.role) { connection -> String in
+            guard let exam = try ExamCatalog().examHeading(region: parts[0], slug: parts[1], connection) else {
+                throw HTTPError(.badRequest, message("live.bad_exam", request))
+            }
+            let pool = try StudyStore().candidates(examID: exam.id, connection)
+            let questionIDs: [UUID]
+            if chosen.isEmpty {
+                let seed = Crypto.randomBytes(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                questionIDs = QuestionSelector.practice(pool, count: count, seed: seed)
+            } else {
+                let published = Set(pool.map(\.id))
+                if let stranger = chosen.first(where: { !published.contains($0) }) {
+                    throw HTTPError(.badRequest, message("live.foreign_question", request, ["value": stranger.uuidString.lowercased()]))
+                }
+                questionIDs = Array(chosen.prefix(50))
+            }
+            guard !questionIDs.isEmpty else { throw HTTPError(.unprocessableContent, message("live.no_questions", request)) }
+            for _ in 0..<10 {
+                let code = Self.randomCode()
+                if try LiveStore().create(
+                    code: code, examID: exam.id, hostID: user.userID, title: title, questionIDs: questionIDs, secondsPerQuestion: seconds,
+                    pauseSeconds: 5, at: now, connection) != nil {
+                    return code
+                }
+            }
+            throw HTTPError(.serviceUnavailable, message("live.no_code", request))
+        }
+        return .redirect(to: "/live/\(code)/host")
+    }
+
+    /// Six characters without the easily confused ones (no I, O, 0 or 1).
+    static func randomCode() -> String {
+        let alphabet = Array("ABCDEFGHJKLMNPQRSTUVWXYZ23456789")
+        return String(Crypto.randomBytes(6).map { alphabet[Int($0) % alphabet.count] })
+    }
+
+    func host(_ request: Request) throws -> Response {
+        guard request.user != nil else { return .redirect(to: "/login?next=/live/\(code(request))/host") }
+        let actor = StudyActor(user: request.user)
+        let value = try withEvent(request, actor: actor) { event, connection -> LiveHostPage in
+            _ = try hostOnly(request, event)
+            let participants = try LiveStore().participants(eventID: event.id, connection)
+            return LiveHostPage(event: event, participants: participants, request: request, now: clock())
+        }
+        return try page("live/host", value, request)
+    }
+
+    func start(_ request: Request) throws -> Response {
+        guard request.user != nil else { return .redirect(to: "/login") }
+        let scoreboard = try liveScoreboard(request)
+        let now = clock()
+        let actor = StudyActor(user: request.user)
+        let event = try withEvent(request, actor: actor) { event, connection -> LiveEvent in
+            _ = try hostOnly(request, event)
+            var event = event
+            let startsAt = now.addingTimeInterval(TimeInterval(Self.getReadySeconds))
+            if try LiveStore().start(eventID: event.id, at: startsAt, connection) { event.startsAt = startsAt }
+            return event
+        }
+        if let startsAt = event.startsAt {
+            hub.started(event)
+            try? scoreboard.publish(code: event.code, "{\"type\":\"started\",\"startsAt\":\(startsAt.timeIntervalSince1970)}")
+        }
+        return .redirect(to: "/live/\(event.code)/screen")
+    }
+
+    // MARK: Taking part
+
+    func play(_ request: Request) throws -> Response {
+        let scoreboard = try liveScoreboard(request)
+        let now = clock()
+        let actor = StudyActor.resolve(request, settings: settings, createGuest: false) ?? StudyActor()
+        let (event, participant, answered, question, results) = try withEvent(request, actor: actor) {
+            event, connection -> (LiveEvent, LiveParticipant?, Bool, Question?, [LiveResult]) in
+            let store = LiveStore()
+            let participant = actor.user == nil && actor.guestKey == nil ? nil : try store.participant(eventID: event.id, connection)
+            var question: Question?
+            var answered = false
+            switch event.schedule?.phase(at: now) {
+            case .open(let index, _, _)?, .reveal(let index, _)?:
+                question = try StudyStore().questions(ids: [event.questionIDs[index]], connection).first
+                if let participant { answered = try store.hasAnswered(participantID: participant.id, index: index, connection) }
+            default: break
+            }
+            let results = event.endedAt != nil ? try store.results(eventID: event.id, connection) : []
+            return (event, participant, answered, question, results)
+        }
+        if event.endedAt == nil, let schedule = event.schedule, now >= schedule.endsAt {
+            Self.finish(event, database: database, clock: clock)
+            return .redirect(to: "/live/\(event.code)")
+        }
+        let standing = participant.flatMap { try? scoreboard.standing(code: event.code, participant: $0.id) }
+        let top = (try? scoreboard.top(code: event.code, count: 10)) ?? []
+        let value = LivePlayPage(
+            event: event, participant: participant, answered: answered, question: question, results: results, standing: standing, top: top,
+            signedInName: request.user?.displayName, now: now)
+        return try page("live/play", value, request)
+    }
+
+    func join(_ request: Request) throws -> Response {
+        let scoreboard = try liveScoreboard(request)
+        let form = FormFields(body: request.body)
+        let nickname = (form["nickname"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        if let problem = NicknamePolicy.problem(nickname) { throw HTTPError(.unprocessableContent, message(problem, request)) }
+        guard let actor = StudyActor.resolve(request, settings: settings, createGuest: true) else { throw noEvent(request) }
+        let now = clock()
+        let (event, participant) = try withEvent(request, actor: actor) { event, connection -> (LiveEvent, LiveParticipant) in
+            guard event.endedAt == nil, event.schedule.map({ now < $0.endsAt }) ?? true else {
+                throw HTTPError(.gone, message("live.over", request))
+            }
+            let store = LiveStore()
+            if let existing = try store.participant(eventID: event.id, connection) { return (event, existing) }
+            guard let joined = try store.join(
+                eventID: event.id, userID: actor.user?.userID, guestKey: actor.user == nil ? actor.guestKey : nil, nickname: nickname, at: now, connection)
+            else {
+                throw HTTPError(.conflict, message("live.nickname_taken", request, ["nickname": nickname]))
+            }
+            return (event, joined)
+        }
+        try scoreboard.register(code: event.code, participant: participant.id, nickname: participant.nickname)
+        try? scoreboard.publish(code: event.code, scoresMessage(event.code, scoreboard))
+        var response = Response.redirect(to: "/live/\(event.code)")
+        if let token = actor.newGuestToken { response.setCookie(settings.guestCookie(token)) }
+        return response
+    }
+
+    func answer(_ request: Request) throws -> Response {
+        let scoreboard = try liveScoreboard(request)
+        let now = clock()
+        let form = FormFields(body: request.body)
+        guard let actor = StudyActor.resolve(request, settings: settings, createGuest: false) else { throw noEvent(request) }
+        guard let index = Int(form["index"] ?? "") else { throw HTTPError(.badRequest, message("live.bad_index", request)) }
+        let (event, participant, points) = try withEvent(request, actor: actor) { event, connection -> (LiveEvent, LiveParticipant, Int?) in
+            let store = LiveStore()
+            guard let participant = try store.participant(eventID: event.id, connection) else {
+                throw HTTPError(.forbidden, message("live.join_first", request))
+            }
+            // The server's clock decides: only the open question takes answers, and only until the bell.
+            guard case .open(let open, let opened, _)? = event.schedule?.phase(at: now), open == index else {
+                throw HTTPError(.conflict, message("live.closed", request))
+            }
+            guard let question = try StudyStore().questions(ids: [event.questionIDs[index]], connection).first else {
+                throw HTTPError(.gone, message("sessions.question_gone", request))
+            }
+            let response = try AnswerForm.response(form, question: question) { message($0, request, $1) }
+            let outcome: AnswerOutcome
+            do throws(AnswerError) {
+                outcome = try AnswerChecker.check(kind: question.kind, key: question.correct, optionCount: question.options.count, response: response)
+            } catch {
+                throw HTTPError(.unprocessableContent, message("sessions.choose_something", request))
+            }
+            let milliseconds = max(0, Int(now.timeIntervalSince(opened) * 1000))
+            let base = LiveScoring.points(correct: outcome.isCorrect, elapsedMilliseconds: milliseconds, limitSeconds: event.secondsPerQuestion)
+            let record = LiveAnswerRecord(
+                participantID: participant.id, questionIndex: index, questionID: question.id, questionVersion: question.version, response: response,
+                correct: outcome.isCorrect, milliseconds: milliseconds, basePoints: base, answeredAt: now)
+            guard try store.record(record, eventID: event.id, connection) else { return (event, participant, nil) }
+            return (event, participant, base)
+        }
+        guard let base = points else { return .redirect(to: "/live/\(event.code)?already=1") }
+        // Stored first; the live board follows (the results are computed from what is stored).
+        _ = try scoreboard.score(code: event.code, participant: participant.id, index: index, correct: base > 0, basePoints: base)
+        try? scoreboard.publish(code: event.code, scoresMessage(event.code, scoreboard))
+        return .redirect(to: "/live/\(event.code)")
+    }
+
+    /// `{"count":42,"top":[{"name":"Aiko","points":2750},…]}`.
+    func scoresMessage(_ code: String, _ scoreboard: LiveScoreboard) -> String {
+        struct Entry: Encodable { var name: String; var points: Int }
+        struct Message: Encodable { var count: Int; var top: [Entry] }
+        let top = (try? scoreboard.top(code: code, count: 10)) ?? []
+        let message = Message(count: (try? scoreboard.size(code: code)) ?? top.count, top: top.map { Entry(name: $0.nickname, points: $0.points) })
+        return (try? String(decoding: JSONEncoder().encode(message), as: UTF8.self)) ?? "{}"
+    }
+
+    func events(_ request: Request) throws -> Response {
+        let scoreboard = try liveScoreboard(request)
+        let event = try withEvent(request, actor: StudyActor()) { event, _ in event }
+        let scores = scoresMessage(event.code, scoreboard)
+        let hub = self.hub
+        return .eventStream { stream in hub.attach(event, stream: stream, scores: scores) }
+    }
+
+    func screen(_ request: Request) throws -> Response {
+        guard request.user != nil else { return .redirect(to: "/login?next=/live/\(code(request))/screen") }
+        let scoreboard = try liveScoreboard(request)
+        let now = clock()
+        let (event, question, results) = try withEvent(request, actor: StudyActor(user: request.user)) { event, connection -> (LiveEvent, Question?, [LiveResult]) in
+            _ = try hostOnly(request, event)
+            var question: Question?
+            switch event.schedule?.phase(at: now) {
+            case .open(let index, _, _)?, .reveal(let index, _)?:
+                question = try StudyStore().questions(ids: [event.questionIDs[index]], connection).first
+            default: break
+            }
+            return (event, question, event.endedAt != nil ? try LiveStore().results(eventID: event.id, connection) : [])
+        }
+        let top = (try? scoreboard.top(code: event.code, count: 10)) ?? []
+        let joined = (try? scoreboard.size(code: event.code)) ?? 0
+        let value = LiveScreenPage(
+            event: event, question: question, results: results, top: top, joined: joined, request: request, now: now)
+        return try page("live/screen", value, request)
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import QuestionEngine
+import RedisClient
+
+/// The running scoreboard of live events, in Redis: a sorted set of points per event, kept by
+/// one atomic script per answer (no read-modify-write in the server), and a channel per event
+/// on which every server instance hears about changes.
+struct LiveScoreboard: Sendable {
+    let redis: RedisPool
+
+    /// Keys expire a day after the last write: the lasting record is in PostgreSQL.
+    static let lifetimeSeconds = 86_400
+
+    /// Records one answer, once: adds the base points plus the streak bonus (a run of right
+    /// answers over consecutive questions, as `LiveScoring.total` counts it). Returns the points
+    /// awarded, or nil when this participant had already answered this question.
+    static let scoreScript = """
+        if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then return -1 end
+        local points = 0
+        if ARGV[3] == '1' then
+          local streak = 1
+          local last = redis.call('HGET', KEYS[3], ARGV[1])
+          if last and tonumber(last) == tonumber(ARGV[2]) - 1 then
+            streak = tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '0') + 1
+          end
+          redis.call('HSET', KEYS[2], ARGV[1], streak)
+          redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
+          points = tonumber(ARGV[4]) + math.min((streak - 1) * tonumber(ARGV[5]), tonumber(ARGV[6]))
+        else
+          redis.call('HSET', KEYS[2], ARGV[1], 0)
+        end
+        redis.call('ZINCRBY', KEYS[4], points, ARGV[1])
+        for i = 1, 4 do redis.call('EXPIRE', KEYS[i], ARGV[7]) end
+        return points
+        """
+
+    static func channel(_ code: String) -> String { "live:\(code)" }
+    private static func key(_ code: String, _ name: String) -> String { "live:\(code):\(name)" }
+
+    /// Puts a participant on the board with no points yet.
+    func register(code: String, participant: UUID, nickname: String) throws {
+        let id = participant.uuidString.lowercased()
+        try redis.withConnection { connection in
+            try connection.command(["HSET", Self.key(code, "names"), id, nickname])
+            try connection.command(["ZADD", Self.key(code, "scores"), "NX", "0", id])
+            try connection.command(["EXPIRE", Self.key(code, "names"), String(Self.lifetimeSeconds)])
+            try connection.command(["EXPIRE", Self.key(code, "scores"), String(Self.lifetimeSeconds)])
+        }
+    }
+
+    func score(code: String, participant: UUID, index: Int, correct: Bool, basePoints: Int) throws -> Int? {
+        let reply = try redis.command([
+            "EVAL", Self.scoreScript, "4",
+            Self.key(code, "answered:\(index)"), Self.key(code, "streak"), Self.key(code, "last-right"), Self.key(code, "scores"),
+            participant.uuidString.lowercased(), String(index), correct ? "1" : "0", String(basePoints),
+            String(LiveScoring.streakStep), String(LiveScoring.maximumStreakBonus), String(Self.lifetimeSeconds),
+        ])
+        guard let points = reply.number, points >= 0 else { return nil }
+        return points
+    }
+
+    /// The best `count` participants with their points.
+    func top(code: String, count: Int) throws -> [(nickname: String, points: Int)] {
+        try redis.withConnection { connection in
+            let flat = try connection.command(["ZREVRANGE", Self.key(code, "scores"), "0", String(count - 1), "WITHSCORES"]).elements
+            let ids = stride(from: 0, to: flat.count - 1, by: 2).compactMap { flat[$0].text }
+            guard !ids.isEmpty else { return [] }
+            let names = try connection.command(["HMGET", Self.key(code, "names")] + ids).elements
+            return ids.indices.map { index in (names[index].text ?? "?", flat[index * 2 + 1].number ?? 0) }
+        }
+    }
+
+    /// Every participant's points, by participant id.
+    func allScores(code: String) throws -> [UUID: Int] {
+        let flat = try redis.command(["ZRANGE", Self.key(code, "scores"), "0", "-1", "WITHSCORES"]).elements
+        var scores: [UUID: Int] = [:]
+        for index in stride(from: 0, to: flat.count - 1, by: 2) {
+            if let id = flat[index].text.flatMap(UUID.init(uuidString:)) { scores[id] = flat[index + 1].number ?? 0 }
+        }
+        return scores
+    }
+
+    /// A participant's place (1-based) and points.
+    func standing(code: String, participant: UUID) throws -> (place: Int, points: Int)? {
+        let id = participant.uuidString.lowercased()
+        return try redis.withConnection { connection in
+            guard let rank = try connection.command(["ZREVRANK", Self.key(code, "scores"), id]).number else { return nil }
+            return (rank + 1, try connection.command(["ZSCORE", Self.key(code, "scores"), id]).number ?? 0)
+        }
+    }
+
+    /// How many have joined.
+    func size(code: String) throws -> Int {
+        try redis.command(["ZCARD", Self.key(code, "scores")]).number ?? 0
+    }
+
+    /// Tells every server instance (and so every participant's stream) what changed.
+    func publish(code: String, _ message: String) throws {
+        try redis.command(["PUBLISH", Self.channel(code), message])
+    }
+}
