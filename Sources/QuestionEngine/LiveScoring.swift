@@ -8,9 +8,9 @@ public struct LiveSchedule: Sendable, Equatable {
         case waiting
         /// Question `index` is open for answers until `closes`.
         case open(index: Int, opened: Date, closes: Date)
-        /// Question `index` has closed; the next opens at `next`.
+        /// Question `index` has closed and its answer is shown; the next phase begins at `next`.
         case reveal(index: Int, next: Date)
-        /// The last question has closed.
+        /// The last question has closed and its answer has been shown.
         case ended
     }
 
@@ -34,8 +34,8 @@ public struct LiveSchedule: Sendable, Equatable {
     /// When question `index` closes.
     public func closes(_ index: Int) -> Date { opens(index).addingTimeInterval(TimeInterval(secondsPerQuestion)) }
 
-    /// When the last question closes.
-    public var endsAt: Date { closes(questionCount - 1) }
+    /// When the event is over: the last question's answer has been shown for a pause too.
+    public var endsAt: Date { opens(questionCount) }
 
     public func phase(at now: Date) -> Phase {
         guard questionCount > 0, now >= startsAt else { return .waiting }

@@ -15,11 +15,20 @@ struct StudySessionTests {
         let server: HTTPServer
         let clock = TestClock()
         let pool: ConnectionPool
+        let application: PortalApplication
 
-        init() throws {
+        /// `live`: with Redis and the background jobs running, for live events.
+        init(live: Bool = false) throws {
             database = try TestDatabase(migrated: true)
             try MiniExam.install(try database.adminConnection())
             var configuration = PortalConfiguration()
+            if live {
+                guard let redis = ProcessInfo.processInfo.environment["PORTAL_TEST_REDIS_URL"] else {
+                    throw TestEnvironmentError("PORTAL_TEST_REDIS_URL is not set: run the tests with `make test`, which starts Redis")
+                }
+                configuration.redisURL = redis
+                configuration.leaderboardRefresh = 0
+            }
             configuration.databaseURL = database.appURL
             configuration.server.port = 0
             configuration.server.accessLog = false
@@ -27,8 +36,10 @@ struct StudySessionTests {
             configuration.templatesDirectory = TestPaths.repository + "/Templates"
             configuration.development = true  // a missing variable fails the page, and so the test
             let clock = self.clock
-            server = try PortalApplication(configuration: configuration, databaseOverrides: ["dbname": database.name], clock: { clock.read() }).makeServer()
+            application = try PortalApplication(configuration: configuration, databaseOverrides: ["dbname": database.name], clock: { clock.read() })
+            server = try application.makeServer()
             try server.start()
+            if live { application.startBackgroundJobs() }
             pool = database.appPool(maxConnections: 1)
         }
 
@@ -42,6 +53,7 @@ struct StudySessionTests {
         func count(_ sql: SQL) throws -> Int { try admin { try $0.query(sql).first!.decode("n", as: Int.self) } }
 
         deinit {
+            application.stopBackgroundJobs()
             pool.shutdown()
             server.shutdown()
             server.waitUntilStopped()

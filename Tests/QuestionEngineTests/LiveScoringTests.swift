@@ -15,9 +15,10 @@ struct LiveScoringTests {
         #expect(schedule.phase(at: start.addingTimeInterval(20)) == .reveal(index: 0, next: start.addingTimeInterval(25)))
         #expect(schedule.phase(at: start.addingTimeInterval(25)) == .open(index: 1, opened: start.addingTimeInterval(25), closes: start.addingTimeInterval(45)))
         #expect(schedule.phase(at: start.addingTimeInterval(69.9)) == .open(index: 2, opened: start.addingTimeInterval(50), closes: start.addingTimeInterval(70)))
-        #expect(schedule.phase(at: start.addingTimeInterval(70)) == .ended)
+        #expect(schedule.phase(at: start.addingTimeInterval(70)) == .reveal(index: 2, next: start.addingTimeInterval(75)))
+        #expect(schedule.phase(at: start.addingTimeInterval(75)) == .ended)
         #expect(schedule.nextChange(after: start.addingTimeInterval(21)) == start.addingTimeInterval(25))
-        #expect(schedule.nextChange(after: start.addingTimeInterval(70)) == nil)
+        #expect(schedule.nextChange(after: start.addingTimeInterval(75)) == nil)
     }
 
     @Test("a right answer scores by speed: 1000 at once, 500 at the bell; a wrong one scores nothing")

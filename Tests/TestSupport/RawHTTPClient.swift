@@ -110,6 +110,44 @@ public final class RawHTTPClient {
         }
     }
 
+    /// Reads a response head only, leaving the body to be read in pieces (an event stream).
+    public func readHeadOnly() -> Response? {
+        while true {
+            if let end = findHeadEnd() {
+                let headText = String(decoding: buffer[0..<end], as: UTF8.self)
+                var lines = headText.components(separatedBy: "\r\n")
+                let statusLine = lines.removeFirst().split(separator: " ")
+                guard statusLine.count >= 2, let status = Int(statusLine[1]) else { return nil }
+                let headers = lines.compactMap { line -> (String, String)? in
+                    guard let colon = line.firstIndex(of: ":") else { return nil }
+                    return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+                }
+                buffer.removeFirst(end + 4)
+                return Response(status: status, headers: headers, body: [])
+            }
+            if fill() <= 0 { return nil }
+        }
+    }
+
+    /// Reads the next chunk of a chunked body; nil at its end, on a timeout or a framing error.
+    public func readChunk() -> [UInt8]? {
+        func line() -> String? {
+            while true {
+                if let end = (0..<max(0, buffer.count - 1)).first(where: { buffer[$0] == 13 && buffer[$0 + 1] == 10 }) {
+                    let text = String(decoding: buffer[0..<end], as: UTF8.self)
+                    buffer.removeFirst(end + 2)
+                    return text
+                }
+                if fill() <= 0 { return nil }
+            }
+        }
+        guard let sizeLine = line(), let size = Int(sizeLine.split(separator: ";")[0], radix: 16), size > 0 else { return nil }
+        while buffer.count < size + 2 { if fill() <= 0 { return nil } }
+        let chunk = Array(buffer[0..<size])
+        buffer.removeFirst(size + 2)
+        return chunk
+    }
+
     /// Reads whatever arrives until the peer closes or `timeout` passes.
     public func readAvailable() -> [UInt8] {
         while fill() > 0 {}

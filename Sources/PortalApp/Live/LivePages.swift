@@ -21,13 +21,31 @@ struct LivePages: Sendable {
     func addRoutes(to router: inout Router) {
         router.get("/live/new") { request in try newEventForm(request) }
         router.post("/live") { request in try create(request) }
-        router.get("/live/:code") { request in try play(request) }
-        router.post("/live/:code/join") { request in try join(request) }
-        router.post("/live/:code/answers") { request in try answer(request) }
-        router.get("/live/:code/events") { request in try events(request) }
+        router.get("/live/:code", explained(play))
+        router.post("/live/:code/join", explained(join))
+        router.post("/live/:code/answers", explained(answer))
+        router.get("/live/:code/events", explained(events))
         router.get("/live/:code/host") { request in try host(request) }
-        router.post("/live/:code/start") { request in try start(request) }
-        router.get("/live/:code/screen") { request in try screen(request) }
+        router.post("/live/:code/start", explained(start))
+        router.get("/live/:code/screen", explained(screen))
+    }
+
+    /// Redis is out of reach: live events say so, in words (the generic 503 page speaks of
+    /// the database).
+    struct Unavailable: Error {}
+
+    private func explained(_ handler: @escaping @Sendable (Request) throws -> Response) -> Handler {
+        let pages = self.pages
+        return { request in
+            do {
+                return try handler(request)
+            } catch is Unavailable {
+                let locale = pages.locale(for: request)
+                var response = pages.explainedErrorPage(status: .serviceUnavailable, message: pages.message("live.unavailable", locale: locale), locale: locale)
+                response.headers.add("Retry-After", "30")
+                return response
+            }
+        }
     }
 
     // MARK: Shared
@@ -38,9 +56,7 @@ struct LivePages: Sendable {
 
     /// Live events need Redis; without it they say so, and the rest of the portal carries on.
     private func liveScoreboard(_ request: Request) throws -> LiveScoreboard {
-        guard let scoreboard, scoreboard.redis.ping() else {
-            throw HTTPError(.serviceUnavailable, message("live.unavailable", request), headers: ["Retry-After": "30"])
-        }
+        guard let scoreboard, scoreboard.redis.ping() else { throw Unavailable() }
         return scoreboard
     }
 
@@ -170,7 +186,8 @@ struct LivePages: Sendable {
         let event = try withEvent(request, actor: actor) { event, connection -> LiveEvent in
             _ = try hostOnly(request, event)
             var event = event
-            let startsAt = now.addingTimeInterval(TimeInterval(Self.getReadySeconds))
+            // On a whole second: the same instant in memory, in the database and on every instance.
+            let startsAt = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + TimeInterval(Self.getReadySeconds)).rounded(.up))
             if try LiveStore().start(eventID: event.id, at: startsAt, connection) { event.startsAt = startsAt }
             return event
         }

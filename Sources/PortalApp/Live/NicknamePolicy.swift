@@ -13,7 +13,12 @@ enum NicknamePolicy {
         if nickname.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format }) {
             return "live.nickname_characters"
         }
-        let folded = nickname.lowercased().filter { $0.isLetter || $0.isNumber }
+        // Letters only, with the usual digit-for-letter swaps undone ("sh1t" is "shit").
+        let swaps: [Character: Character] = ["0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "$": "s", "@": "a", "!": "i"]
+        let folded = String(nickname.lowercased().compactMap { character -> Character? in
+            if let swapped = swaps[character] { return swapped }
+            return character.isLetter ? character : nil
+        })
         if nickname.lowercased().contains("http") || nickname.contains("@") || nickname.contains("://") || nickname.lowercased().contains("www.") {
             return "live.nickname_link"
         }

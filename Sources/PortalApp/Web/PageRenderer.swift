@@ -53,7 +53,19 @@ struct PageRenderer: Sendable {
     func errorPage(_ error: HTTPError, head: RequestHead?) -> Response {
         let acceptLanguage = head?.headers["Accept-Language"]
         let locale = LocaleNegotiation.choose(userSetting: nil, acceptLanguage: acceptLanguage, available: templates.locales)
-        let headingKey = switch error.status.code {
+        // Client errors carry what was wrong (handlers word it from the catalogue); server
+        // errors get the catalogue's own sentence, which is what a reader can act on.
+        let text = switch error.status.code {
+        case 500: message("error.server", locale: locale)
+        case 503: message("error.unavailable", locale: locale)
+        default: error.message
+        }
+        return explainedErrorPage(status: error.status, message: text, locale: locale)
+    }
+
+    /// An HTML error page saying `message` as it is.
+    func explainedErrorPage(status: HTTPStatus, message text: String, locale: String) -> Response {
+        let headingKey = switch status.code {
         case 404: "error.not_found_title"
         case 400, 422: "error.bad_request_title"
         default: "error.title"
@@ -63,18 +75,11 @@ struct PageRenderer: Sendable {
             var message: String
             var status: Int
         }
-        // Client errors carry what was wrong (handlers word it from the catalogue); server
-        // errors get the catalogue's own sentence, which is what a reader can act on.
-        let text = switch error.status.code {
-        case 500: message("error.server", locale: locale)
-        case 503: message("error.unavailable", locale: locale)
-        default: error.message
-        }
-        let page = ErrorPage(heading: message(headingKey, locale: locale), message: text, status: error.status.code)
+        let page = ErrorPage(heading: message(headingKey, locale: locale), message: text, status: status.code)
         guard let bytes = try? render("errors/error", page, locale: locale) else {
-            return Response.text(error.message + "\n", status: error.status)
+            return Response.text(text + "\n", status: status)
         }
-        var response = Response.html(bytes, status: error.status)
+        var response = Response.html(bytes, status: status)
         response.headers.add("Cache-Control", "no-store")
         return response
     }

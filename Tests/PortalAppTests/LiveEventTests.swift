@@ -1,0 +1,246 @@
+import ExamData
+import Foundation
+import HTTPServer
+import PortalApp
+import PostgresClient
+import QuestionEngine
+import RedisClient
+import Synchronization
+import TestSupport
+import Testing
+
+/// Live events end to end: a teacher hosts, a hundred players join and listen over SSE, the
+/// server's clock (injected) opens and closes each question, and the results are checked
+/// against the stored answers and the live scoreboard in Redis.
+@Suite("Live events")
+struct LiveEventTests {
+
+    /// A teacher's signed-in browser, made straight in the database.
+    static func teacher(_ site: StudySessionTests.Site) throws -> Browser {
+        let owner = try site.database.adminConnection()
+        try owner.execute("SET ROLE portal_auth")
+        let id = try AccountStore().createUser(username: "teacher", displayName: "Ms Rossi", passwordHash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA", role: "teacher", owner)
+        let token = String(repeating: "T", count: 43)
+        try owner.execute("SELECT auth_create_session(\(id), sha256(convert_to(\(token), 'UTF8')), 'teacher-csrf', now(), 'test')")
+        let browser = site.browser()
+        browser.cookies["portal_session"] = token
+        return browser
+    }
+
+    static func createEvent(_ site: StudySessionTests.Site, host: Browser, count: Int = 3, seconds: Int = 10) throws -> String {
+        let created = try host.request("POST", "/live", form: [
+            "csrf_token": "teacher-csrf", "title": "Friday quiz", "exam": "\(MiniExam.region)/\(MiniExam.exam)", "count": String(count), "seconds": String(seconds),
+        ])
+        #expect(created.status == 303)
+        let location = created.header("Location") ?? ""
+        return String(location.split(separator: "/").dropLast().last ?? "")
+    }
+
+    struct Player: @unchecked Sendable {
+        var browser: Browser
+        var token: String
+        var nickname: String
+    }
+
+    @Test("100 players over SSE see the same questions at the same moments; late answers are refused; final ranks equal the stored answers' scores and Redis's")
+    func hundredPlayers() throws {
+        let site = try StudySessionTests.Site(live: true)
+        let host = try Self.teacher(site)
+        let code = try Self.createEvent(site, host: host)
+        #expect(code.count == 6)
+        let port = site.server.port
+        let players = Mutex<[Int: Player]>([:])
+        let failures = FailureLog()
+        DispatchQueue.concurrentPerform(iterations: 100) { index in
+            do {
+                let browser = Browser(port: port)
+                let page = try browser.request("GET", "/live/\(code)")
+                let token = browser.csrfToken(from: page)
+                let nickname = String(format: "Player %03d", index)
+                let joined = try browser.request("POST", "/live/\(code)/join", form: ["csrf_token": token, "nickname": nickname])
+                guard joined.status == 303 else { throw TestEnvironmentError("join answered \(joined.status): \(joined.bodyText.prefix(200))") }
+                players.withLock { $0[index] = Player(browser: browser, token: token, nickname: nickname) }
+            } catch {
+                failures.add("\(error)")
+            }
+        }
+        #expect(failures.all.isEmpty, "\(failures.all.prefix(2))")
+        let everyone = players.withLock { $0 }.sorted { $0.key < $1.key }.map(\.value)
+        #expect(everyone.count == 100)
+        let readers = try everyone.map { try EventStreamReader(port: port, path: "/live/\(code)/events", cookies: $0.browser.cookies, timeout: 3) }
+        #expect(readers.allSatisfy { $0.status == 200 })
+        for reader in readers { #expect(reader.next(named: "phase").map { $0.data.contains("\"waiting\"") } == true) }
+
+        #expect(try host.request("POST", "/live/\(code)/start", form: ["csrf_token": "teacher-csrf"]).status == 303)
+        var seen: [[String]] = Array(repeating: [], count: readers.count)
+        /// Reads each player's stream up to the announcement of `phase` (a "waiting" with the
+        /// start time may come first).
+        func waitForPhase(_ phase: String) {
+            for (index, reader) in readers.enumerated() {
+                while true {
+                    guard let event = reader.next(named: "phase") else {
+                        failures.add("reader \(index) heard no \(phase)")
+                        break
+                    }
+                    if event.data.contains("\"\(phase)\"") {
+                        seen[index].append(event.data)
+                        break
+                    }
+                    if !event.data.contains("\"waiting\"") { failures.add("reader \(index) heard \(event.data) before \(phase)") }
+                }
+            }
+        }
+        var late: [RawHTTPClient.Response] = []
+        for question in 0..<3 {
+            site.clock.advance(question == 0 ? 6 : 5)  // the get-ready time (to the next whole second), then each pause
+            waitForPhase("open")
+            let page = try everyone[0].browser.request("GET", "/live/\(code)")
+            #expect(page.bodyText.contains("Question \(question + 1) of 3"))
+            // Half answer at once, the rest four seconds later; player 99 never answers in time.
+            let opened = page.bodyText
+            // The mini exam's stems name their question: "Question A1?".
+            let questionID = try #require(MiniExam.items.first { opened.contains(">Question \($0.id.uuidString.suffix(2))?<") })
+            for (index, player) in everyone.enumerated() where index < 99 {
+                if index == 50 { site.clock.advance(4) }
+                let right = (index + question) % 3 != 0
+                var pairs = [("csrf_token", player.token), ("index", String(question))]
+                let response = right ? questionID.key : questionID.wrong
+                if questionID.kind == "ordering" {
+                    for (place, option) in response.enumerated() { pairs.append(("position_\(option)", String(place + 1))) }
+                } else {
+                    pairs += response.map { ("choice", String($0)) }
+                }
+                let answered = try player.browser.request("POST", "/live/\(code)/answers", pairs: pairs)
+                if answered.status != 303 { failures.add("answer \(index) answered \(answered.status)") }
+            }
+            site.clock.advance(6)  // the bell
+            waitForPhase("reveal")
+            late.append(try everyone[99].browser.request("POST", "/live/\(code)/answers", pairs: [("csrf_token", everyone[99].token), ("index", String(question)), ("choice", "0")]))
+        }
+        site.clock.advance(5)
+        waitForPhase("ended")
+        #expect(failures.all.isEmpty, "\(failures.all.prefix(3))")
+        #expect(late.allSatisfy { $0.status == 409 && $0.bodyText.contains("answers after the bell do not count") })
+        // Everyone heard the same questions in the same order at the same moments.
+        #expect(Set(seen.map { $0.joined(separator: "|") }).count == 1)
+        #expect(seen[0].filter { $0.contains("\"open\"") }.count == 3)
+
+        // The results in PostgreSQL: ranks by the points the stored answers earn …
+        let rows = try site.admin { connection in
+            try connection.query("""
+                SELECT p.nickname, a.question_index, a.correct, a.time_ms FROM live_answers a JOIN live_participants p ON p.id = a.participant_id
+                """).rows.map { (try $0.decode("nickname", as: String.self), try $0.decode("question_index", as: Int.self),
+                                 try $0.decode("correct", as: Bool.self), try $0.decode("time_ms", as: Int.self)) }
+        }
+        #expect(rows.count == 99 * 3, "one stored answer per player per question; none late")
+        var expected: [String: Int] = [:]
+        for player in everyone {
+            let mine = rows.filter { $0.0 == player.nickname }.map { (index: $0.1, correct: $0.2, elapsedMilliseconds: $0.3) }
+            expected[player.nickname] = LiveScoring.total(mine, limitSeconds: 10)
+        }
+        let results = try site.admin { connection in
+            try connection.query("SELECT nickname, rank, points FROM event_results ORDER BY rank, nickname").rows.map {
+                (try $0.decode("nickname", as: String.self), try $0.decode("rank", as: Int.self), try $0.decode("points", as: Int.self))
+            }
+        }
+        #expect(results.count == 100)
+        #expect(Dictionary(uniqueKeysWithValues: results.map { ($0.0, $0.2) }) == expected)
+        #expect(zip(results, results.dropFirst()).allSatisfy { $0.2 > $1.2 ? $0.1 < $1.1 : $0.1 == $1.1 })
+        // … and the same totals the live scoreboard kept in Redis, by its own script.
+        let redis = RedisPool(RedisEndpoint(url: ProcessInfo.processInfo.environment["PORTAL_TEST_REDIS_URL"]!)!)
+        let live = try redis.command(["ZRANGE", "live:\(code):scores", "0", "-1", "WITHSCORES"]).elements
+        let names = try redis.command(["HGETALL", "live:\(code):names"]).elements
+        var nameOf: [String: String] = [:]
+        for index in stride(from: 0, to: names.count - 1, by: 2) { nameOf[names[index].text!] = names[index + 1].text! }
+        var redisTotals: [String: Int] = [:]
+        for index in stride(from: 0, to: live.count - 1, by: 2) { redisTotals[nameOf[live[index].text!]!] = live[index + 1].number }
+        #expect(redisTotals == expected)
+        let final = try everyone[3].browser.request("GET", "/live/\(code)").bodyText
+        #expect(final.contains("Final results"))
+        #expect(final.contains("You finished in place"))
+    }
+
+    @Test("joining: nicknames are checked and unique per event; only teachers and admins host")
+    func joining() throws {
+        let site = try StudySessionTests.Site(live: true)
+        let host = try Self.teacher(site)
+        let code = try Self.createEvent(site, host: host)
+        func join(_ nickname: String) throws -> RawHTTPClient.Response {
+            let browser = site.browser()
+            let token = browser.csrfToken(from: try browser.request("GET", "/live/\(code)"))
+            return try browser.request("POST", "/live/\(code)/join", form: ["csrf_token": token, "nickname": nickname])
+        }
+        #expect(try join("Aiko").status == 303)
+        #expect(try join("aiko").status == 409, "nicknames are unique per event, whatever the case")
+        for bad in ["A", String(repeating: "x", count: 25), "www.spam.example", "Sh1t_head", "fuckface"] {
+            #expect(try join(bad).status == 422, "\(bad)")
+        }
+        #expect(try site.browser().request("GET", "/live/NOPE42").status == 404)
+        let student = site.browser()
+        try student.register("pupil")
+        #expect(try student.request("GET", "/live/new").status == 403)
+        #expect(try student.request("GET", "/live/\(code)/host").status == 404, "only the host sees the host page")
+        let form = try host.request("GET", "/live/new")
+        #expect(form.status == 200)
+    }
+
+    @Test("without Redis, live events say they are unavailable and studying still works")
+    func redisDown() throws {
+        let database = try TestDatabase(migrated: true)
+        try MiniExam.install(try database.adminConnection())
+        var configuration = PortalConfiguration()
+        configuration.databaseURL = database.appURL
+        configuration.server.port = 0
+        configuration.server.accessLog = false
+        configuration.templatesDirectory = TestPaths.repository + "/Templates"
+        configuration.redisURL = "unix:///nonexistent/redis.sock"
+        configuration.leaderboardRefresh = 0
+        let server = try PortalApplication(configuration: configuration, databaseOverrides: ["dbname": database.name]).makeServer()
+        try server.start()
+        defer { server.shutdown(); server.waitUntilStopped() }
+        let browser = Browser(port: server.port)
+        let live = try browser.request("GET", "/live/ABCDEF")
+        #expect(live.status == 503)
+        #expect(live.bodyText.contains("Live events are unavailable right now"))
+        #expect(live.header("Retry-After") == "30")
+        #expect(try browser.request("GET", StudySessionTests.examPath).status == 200)
+        #expect(try browser.request("POST", "/sessions", form: ["region": MiniExam.region, "exam": MiniExam.exam, "mode": "practice", "domain": "alpha"]).status == 303)
+    }
+
+    @Test("the live pages pass the Nu Html Checker")
+    func validHTML() throws {
+        guard let validator = ProcessInfo.processInfo.environment["PORTAL_HTML_VALIDATOR"] else {
+            throw TestEnvironmentError("PORTAL_HTML_VALIDATOR is not set: run the tests with `make test`, which installs the checker")
+        }
+        let site = try StudySessionTests.Site(live: true)
+        let host = try Self.teacher(site)
+        let code = try Self.createEvent(site, host: host, count: 2)
+        let player = site.browser()
+        let token = player.csrfToken(from: try player.request("GET", "/live/\(code)"))
+        try player.request("POST", "/live/\(code)/join", form: ["csrf_token": token, "nickname": "Valid Val"])
+        let folder = NSTemporaryDirectory() + "live-pages-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        func save(_ name: String, _ browser: Browser, _ path: String) throws {
+            let response = try browser.request("GET", path)
+            #expect(response.status == 200, "\(name): \(response.status)")
+            try Data(response.body).write(to: URL(fileURLWithPath: "\(folder)/\(name).html"))
+        }
+        try save("new", host, "/live/new")
+        try save("join", site.browser(), "/live/\(code)")
+        try save("host", host, "/live/\(code)/host")
+        try save("waiting", player, "/live/\(code)")
+        try host.request("POST", "/live/\(code)/start", form: ["csrf_token": "teacher-csrf"])
+        try save("screen-starting", host, "/live/\(code)/screen")
+        site.clock.advance(6)
+        try save("open", player, "/live/\(code)")
+        try save("screen-open", host, "/live/\(code)/screen")
+        site.clock.advance(10)
+        try save("reveal", player, "/live/\(code)")
+        site.clock.advance(20)
+        _ = try player.request("GET", "/live/\(code)")
+        try save("ended", player, "/live/\(code)")
+        try save("screen-ended", host, "/live/\(code)/screen")
+        #expect(runCommand([validator, "--root", folder, "--also-check-css"]) == 0, "the Nu Html Checker found errors; run it on \(folder) to see them")
+    }
+}
