@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Live-event benchmark: PARTICIPANTS players (default 1,000) hold the event stream open while
+# answers arrive one at a time; for each answer, the time until every stream has the updated
+# scoreboard (p50/p99). Redis and PostgreSQL are private servers; everything started is stopped
+# by its process id.
+#
+#   Benchmarks/live.sh        (PARTICIPANTS=1000 SAMPLES=200 by default)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+participants=${PARTICIPANTS:-1000}
+samples=${SAMPLES:-200}
+
+scripts/deps.sh
+swift build -c release --explicit-target-dependency-import-check error >/dev/null
+portal="$(swift build -c release --show-bin-path)/portal"
+bindir=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+data=$(scripts/data-dir.sh)
+cluster="$data/bench-pg"
+redis="$data/bench-redis"
+scripts/pg.sh start "$cluster" >/dev/null
+scripts/redis.sh start "$redis" >/dev/null
+server_pid=""
+cleanup() {
+    [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
+    wait 2>/dev/null || true
+    scripts/redis.sh stop "$redis"
+    scripts/pg.sh stop "$cluster"
+}
+trap cleanup EXIT
+# shellcheck disable=SC1091
+set -a; . "$cluster/env"; . "$redis/env"; set +a
+as_postgres() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+psql_super() { as_postgres "$bindir/psql" -X -q -At -v ON_ERROR_STOP=1 -h "$PGHOST" -U postgres -d portal "$@"; }
+
+"$portal" migrate >/dev/null
+"$portal" seed --if-empty >/dev/null
+
+# A teacher with a session cookie made in SQL, and an event whose first question stays open.
+token=$(python3 -c 'import secrets; print(secrets.token_urlsafe(32))')
+psql_super <<SQL >/dev/null
+INSERT INTO users (username, display_name, password_hash, role) VALUES ('bench-teacher', 'Bench Teacher', '\$argon2id\$bench', 'teacher')
+ON CONFLICT DO NOTHING;
+INSERT INTO auth_sessions (user_id, token_hash, csrf_token, created_at, last_seen_at)
+SELECT id, sha256(convert_to('$token', 'UTF8')), 'bench', now(), now() FROM users WHERE username = 'bench-teacher';
+SQL
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+PORT=$port ACCESS_LOG=off PORTAL_MODE=production LEADERBOARD_REFRESH_SECONDS=0 MAX_CONNECTIONS=4000 "$portal" serve >"$cluster/live-serve.log" 2>&1 &
+server_pid=$!
+for _ in $(seq 50); do curl -fs "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
+cookie="portal_session=$token"
+location=$(curl -fs -o /dev/null -w '%{redirect_url}' -H "Cookie: $cookie" \
+    --data "csrf_token=bench&title=Benchmark&exam=europe/network-fundamentals&count=3&seconds=300" "http://127.0.0.1:$port/live")
+code=$(echo "$location" | sed -E 's#.*/live/([A-Z0-9]+)/host#\1#')
+
+# Join everyone, then start (the first question opens 5 s later and stays open 300 s).
+result_file=$(mktemp)
+PORT=$port CODE=$code PARTICIPANTS=$participants SAMPLES=$samples python3 Benchmarks/live_client.py >"$result_file" &
+client_pid=$!
+for _ in $(seq 600); do
+    joined=$(psql_super -c "SELECT count(*) FROM live_participants p JOIN live_events e ON e.id = p.event_id WHERE e.code = '$code'")
+    [ "$joined" -ge "$participants" ] && break
+    sleep 0.2
+done
+sleep 2
+curl -fs -o /dev/null -H "Cookie: $cookie" --data "csrf_token=bench" "http://127.0.0.1:$port/live/$code/start"
+wait "$client_pid"
+result=$(cat "$result_file"); rm -f "$result_file"
+python3 - "$result" <<'PY'
+import json, sys
+r = json.loads(sys.argv[1])
+print(f"live event: {r['participants']} players holding the event stream open, {r['samples']} answers one at a time")
+print(f"answer → updated scoreboard on every stream: p50 {r['p50_ms']} ms, p99 {r['p99_ms']} ms, max {r['max_ms']} ms")
+PY
