@@ -15,42 +15,24 @@ duration=${DURATION:-10}
 students=${STUDENTS:-64}
 clients=${CLIENTS:-16}
 
-scripts/deps.sh
-swift build -c release --explicit-target-dependency-import-check error >/dev/null
-portal="$(swift build -c release --show-bin-path)/portal"
-bindir=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
-
-data=$(scripts/data-dir.sh)
-cluster="$data/bench-pg"
-scripts/pg.sh start "$cluster" >/dev/null
-server_pid=""
 work=$(mktemp -d)
+# shellcheck source=Benchmarks/common.sh
+. Benchmarks/common.sh
 cleanup() {
-    [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
-    wait 2>/dev/null || true
     rm -rf "$work"
-    scripts/pg.sh stop "$cluster"
+    stop_benchmark
 }
 trap cleanup EXIT
-# shellcheck disable=SC1091
-set -a; . "$cluster/env"; set +a
-as_postgres() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 
 "$portal" migrate >/dev/null
 "$portal" seed --if-empty >/dev/null
 
 # PostgreSQL alone: pgbench's default read-write transaction, on its own database.
-as_postgres "$bindir/psql" -X -q -h "$PGHOST" -U postgres -d postgres \
-    -c "SELECT 1 FROM pg_database WHERE datname = 'pgbench'" | grep -q 1 \
-    || as_postgres "$bindir/createdb" -h "$PGHOST" -U postgres pgbench
-as_postgres "$bindir/pgbench" -q -i -s 10 -h "$PGHOST" -U postgres pgbench >/dev/null 2>&1
+pgbench_ready
 tpcb=$(as_postgres "$bindir/pgbench" -n -c "$clients" -j 2 -T "$duration" -M prepared -h "$PGHOST" -U postgres pgbench 2>/dev/null \
     | awk '/^tps = / { printf "%d", $3 }')
 
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-PORT=$port ACCESS_LOG=off PORTAL_MODE=production "$portal" serve >"$cluster/answers-serve.log" 2>&1 &
-server_pid=$!
-for _ in $(seq 50); do curl -fs "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
+start_portal "$cluster/answers-serve.log"
 
 psql_cmd="$bindir/psql -X -q -h $PGHOST -U postgres -d portal"
 [ "$(id -u)" -eq 0 ] && psql_cmd="runuser -u postgres -- $psql_cmd"

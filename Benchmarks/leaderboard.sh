@@ -16,24 +16,16 @@ answers=${ANSWERS:-1000000}
 duration=${DURATION:-10s}
 seconds=${duration%s}
 
-scripts/deps.sh wrk
-swift build -c release --explicit-target-dependency-import-check error >/dev/null
-portal="$(swift build -c release --show-bin-path)/portal"
-bindir=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
-data=$(scripts/data-dir.sh)
-cluster="$data/bench-pg"
-scripts/pg.sh start "$cluster" >/dev/null
-server_pid=""
+BENCH_PACKAGES=wrk
+# shellcheck source=Benchmarks/common.sh
+. Benchmarks/common.sh
+psql_super() { as_postgres "$bindir/psql" -X -q -v ON_ERROR_STOP=1 -h "$PGHOST" -U postgres "$@"; }
 cleanup() {
     [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
     wait 2>/dev/null || true
     [ -n "${KEEP:-}" ] || psql_super -d postgres -c "DROP DATABASE IF EXISTS leaderboard_bench" >/dev/null 2>&1 || true
-    scripts/pg.sh stop "$cluster"
+    stop_benchmark
 }
-# shellcheck disable=SC1091
-set -a; . "$cluster/env"; set +a
-as_postgres() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
-psql_super() { as_postgres "$bindir/psql" -X -q -v ON_ERROR_STOP=1 -h "$PGHOST" -U postgres "$@"; }
 trap cleanup EXIT
 
 # A database of its own, so the generated history never mixes with other runs.
@@ -74,9 +66,7 @@ refreshes=("$(refresh_ms)" "$(refresh_ms)" "$(refresh_ms)")
 board=$(psql_super -d leaderboard_bench -At -c "SELECT count(*) FROM leaderboard_entries WHERE period = 'all'")
 
 # PostgreSQL alone: select-only pgbench on its own database.
-psql_super -d postgres -At -c "SELECT 1 FROM pg_database WHERE datname = 'pgbench'" | grep -q 1 \
-    || as_postgres "$bindir/createdb" -h "$PGHOST" -U postgres pgbench
-as_postgres "$bindir/pgbench" -q -i -s 10 -h "$PGHOST" -U postgres pgbench >/dev/null 2>&1
+pgbench_ready
 pgbench_tps=$(as_postgres "$bindir/pgbench" -S -n -c 16 -j 2 -T "$seconds" -h "$PGHOST" -U postgres pgbench 2>/dev/null \
     | awk '/^tps = / { printf "%d", $3 }')
 
@@ -86,11 +76,8 @@ middle=$((students / 2))
 psql_super -d leaderboard_bench -c "INSERT INTO auth_sessions (user_id, token_hash, csrf_token, created_at, last_seen_at)
     VALUES (md5('u$middle')::uuid, sha256(convert_to('$token', 'UTF8')), 'bench', now(), now())" >/dev/null
 
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-PORT=$port ACCESS_LOG=off PORTAL_MODE=production LEADERBOARD_REFRESH_SECONDS=0 "$portal" serve >"$cluster/leaderboard-serve.log" 2>&1 &
-server_pid=$!
+start_portal "$cluster/leaderboard-serve.log" LEADERBOARD_REFRESH_SECONDS=0
 url="http://127.0.0.1:$port/exams/europe/network-fundamentals/leaderboard?window=all&page=3"
-for _ in $(seq 50); do curl -fs "$url" >/dev/null && break; sleep 0.1; done
 curl -fs -H "Cookie: portal_session=$token" "$url" | grep -q 'You are number' || { echo "the signed-in page does not show the student's place"; exit 1; }
 measure() {
     local output

@@ -10,26 +10,17 @@ cd "$(dirname "$0")/.."
 participants=${PARTICIPANTS:-1000}
 samples=${SAMPLES:-200}
 
-scripts/deps.sh
-swift build -c release --explicit-target-dependency-import-check error >/dev/null
-portal="$(swift build -c release --show-bin-path)/portal"
-bindir=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
-data=$(scripts/data-dir.sh)
-cluster="$data/bench-pg"
+# shellcheck source=Benchmarks/common.sh
+. Benchmarks/common.sh
 redis="$data/bench-redis"
-scripts/pg.sh start "$cluster" >/dev/null
 scripts/redis.sh start "$redis" >/dev/null
-server_pid=""
 cleanup() {
-    [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
-    wait 2>/dev/null || true
+    stop_benchmark
     scripts/redis.sh stop "$redis"
-    scripts/pg.sh stop "$cluster"
 }
 trap cleanup EXIT
 # shellcheck disable=SC1091
-set -a; . "$cluster/env"; . "$redis/env"; set +a
-as_postgres() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+set -a; . "$redis/env"; set +a
 psql_super() { as_postgres "$bindir/psql" -X -q -At -v ON_ERROR_STOP=1 -h "$PGHOST" -U postgres -d portal "$@"; }
 
 "$portal" migrate >/dev/null
@@ -44,10 +35,7 @@ INSERT INTO auth_sessions (user_id, token_hash, csrf_token, created_at, last_see
 SELECT id, sha256(convert_to('$token', 'UTF8')), 'bench', now(), now() FROM users WHERE username = 'bench-teacher';
 SQL
 
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-PORT=$port ACCESS_LOG=off PORTAL_MODE=production LEADERBOARD_REFRESH_SECONDS=0 MAX_CONNECTIONS=4000 "$portal" serve >"$cluster/live-serve.log" 2>&1 &
-server_pid=$!
-for _ in $(seq 50); do curl -fs "http://127.0.0.1:$port/healthz" >/dev/null && break; sleep 0.1; done
+start_portal "$cluster/live-serve.log" LEADERBOARD_REFRESH_SECONDS=0 MAX_CONNECTIONS=4000
 cookie="portal_session=$token"
 location=$(curl -fs -o /dev/null -w '%{redirect_url}' -H "Cookie: $cookie" \
     --data "csrf_token=bench&title=Benchmark&exam=europe/network-fundamentals&count=3&seconds=300" "http://127.0.0.1:$port/live")

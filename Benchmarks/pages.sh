@@ -15,33 +15,16 @@ connections=${CONNECTIONS:-64}
 clients=${CLIENTS:-16}
 seconds=${duration%s}
 
-scripts/deps.sh wrk
-swift build -c release --explicit-target-dependency-import-check error >/dev/null
-portal="$(swift build -c release --show-bin-path)/portal"
-bindir=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
-
-data=$(scripts/data-dir.sh)
-cluster="$data/bench-pg"
-scripts/pg.sh start "$cluster" >/dev/null
-server_pid=""
-cleanup() {
-    [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
-    wait 2>/dev/null || true
-    scripts/pg.sh stop "$cluster"
-}
-trap cleanup EXIT
-# shellcheck disable=SC1091
-set -a; . "$cluster/env"; set +a
-as_postgres() { if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+BENCH_PACKAGES=wrk
+# shellcheck source=Benchmarks/common.sh
+. Benchmarks/common.sh
+trap stop_benchmark EXIT
 
 "$portal" migrate >/dev/null
 "$portal" seed --if-empty >/dev/null
 
 # PostgreSQL alone: select-only pgbench on its own database, scale 10.
-as_postgres "$bindir/psql" -X -q -h "$PGHOST" -U postgres -d postgres \
-    -c "SELECT 1 FROM pg_database WHERE datname = 'pgbench'" | grep -q 1 \
-    || as_postgres "$bindir/createdb" -h "$PGHOST" -U postgres pgbench
-as_postgres "$bindir/pgbench" -q -i -s 10 -h "$PGHOST" -U postgres pgbench >/dev/null 2>&1
+pgbench_ready
 pgbench_tps() {
     as_postgres "$bindir/pgbench" -S -n -c "$clients" -j 2 -T "$seconds" "$@" -h "$PGHOST" -U postgres pgbench 2>/dev/null \
         | awk '/^tps = / { printf "%d", $3 }'
@@ -49,9 +32,7 @@ pgbench_tps() {
 simple=$(pgbench_tps)
 prepared=$(pgbench_tps -M prepared)
 
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-PORT=$port ACCESS_LOG=off PORTAL_MODE=production "$portal" serve >"$cluster/bench-serve.log" 2>&1 &
-server_pid=$!
+start_portal "$cluster/bench-serve.log"
 url="http://127.0.0.1:$port/exams/europe/network-fundamentals"
 for _ in $(seq 50); do curl -fs "$url" >/dev/null && break; sleep 0.1; done
 wrk -t1 -c8 -d2s "$url" >/dev/null

@@ -75,38 +75,20 @@ public final class RawHTTPClient {
     /// Reads one response (`forHead` for a response to HEAD, which has no body).
     public func readResponse(forHead: Bool = false) -> Response? {
         while true {
-            if let end = findHeadEnd() {
-                let headText = String(decoding: buffer[0..<end], as: UTF8.self)
-                var lines = headText.components(separatedBy: "\r\n")
-                let statusLine = lines.removeFirst().split(separator: " ")
-                guard statusLine.count >= 2, let status = Int(statusLine[1]) else { return nil }
-                let headers = lines.compactMap { line -> (String, String)? in
-                    guard let colon = line.firstIndex(of: ":") else { return nil }
-                    return (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
-                }
-                let headLength = end + 4
-                if status == 100 {
-                    buffer.removeFirst(headLength)
-                    continue
-                }
-                var response = Response(status: status, headers: headers, body: [])
-                if forHead || status == 204 || status == 304 {
-                    buffer.removeFirst(headLength)
-                    return response
-                }
-                if let length = response.header("Content-Length").flatMap(Int.init) {
-                    while buffer.count < headLength + length { if fill() <= 0 { return nil } }
-                    response.body = Array(buffer[headLength..<headLength + length])
-                    buffer.removeFirst(headLength + length)
-                    return response
-                }
-                // Delimited by close.
-                while fill() > 0 {}
-                response.body = Array(buffer[headLength...])
-                buffer.removeAll()
+            guard var response = readHeadOnly() else { return nil }
+            if response.status == 100 { continue }
+            if forHead || response.status == 204 || response.status == 304 { return response }
+            if let length = response.header("Content-Length").flatMap(Int.init) {
+                while buffer.count < length { if fill() <= 0 { return nil } }
+                response.body = Array(buffer[0..<length])
+                buffer.removeFirst(length)
                 return response
             }
-            if fill() <= 0 { return nil }
+            // Delimited by close.
+            while fill() > 0 {}
+            response.body = buffer
+            buffer.removeAll()
+            return response
         }
     }
 

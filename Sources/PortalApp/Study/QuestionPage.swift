@@ -86,7 +86,8 @@ struct QuestionPage: Encodable {
         let base = "/sessions/" + stored.id.uuidString.lowercased()
         let answer = answers[question.id]
         let showsFeedback = stored.mode.showsFeedback && answer != nil
-        let secondsLeft = stored.deadline.map { max(0, Int($0.timeIntervalSince(now).rounded(.down))) }
+        // To the nearest second: the stored deadline is exact only to the microsecond.
+        let secondsLeft = stored.deadline.map { max(0, Int($0.timeIntervalSince(now).rounded())) }
         session = Session(
             id: stored.id.uuidString.lowercased(), examTitle: stored.examTitle, regionCode: stored.regionCode, examSlug: stored.examSlug,
             language: stored.examLanguage, modeLabel: pages.message("sessions.mode.\(stored.mode.rawValue)", locale: locale),

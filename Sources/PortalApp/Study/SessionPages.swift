@@ -253,8 +253,8 @@ struct SessionPages: Sendable {
                 sessionID: session.id.uuidString.lowercased(), examTitle: session.examTitle, language: session.examLanguage,
                 total: session.questionIDs.count, unanswered: unanswered, flagged: flagged, hasUnanswered: !unanswered.isEmpty,
                 unansweredCount: unanswered.count, hasFlagged: !flagged.isEmpty,
-                secondsLeft: session.deadline.map { max(0, Int($0.timeIntervalSince(now))) },
-                minutesLeft: session.deadline.map { (max(0, Int($0.timeIntervalSince(now))) + 59) / 60 },
+                secondsLeft: session.deadline.map { max(0, Int($0.timeIntervalSince(now).rounded())) },
+                minutesLeft: session.deadline.map { (max(0, Int($0.timeIntervalSince(now).rounded())) + 59) / 60 },
                 deadline: session.deadline.map { ISO8601DateFormatter().string(from: $0) }, isMock: session.mode == .mock)
             return try page("sessions/finish", value, request)
         }

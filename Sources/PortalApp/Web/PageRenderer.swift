@@ -21,6 +21,7 @@ struct PageRenderer: Sendable {
             if let user = viewer.user {
                 fields["displayName"] = .string(user.displayName)
                 fields["signedIn"] = .bool(true)
+                fields["canHost"] = .bool(user.role == "teacher" || user.role == "admin")
             }
             extra["viewer"] = .object(fields)
         }
