@@ -30,6 +30,8 @@ public struct NewStudySession: Sendable {
     public var questionIDs: [UUID]
     public var startedAt: Date
     public var deadline: Date?
+    /// The share link the session was started from (an assignment's attempts are found by it).
+    public var shareLinkID: UUID?
 
     public init(
         userID: UUID?, guestKey: [UInt8]?, examID: Int, mode: StudyMode, config: [String: String], questionIDs: [UUID],

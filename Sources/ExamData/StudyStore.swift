@@ -34,9 +34,9 @@ public struct StudyStore: Sendable {
         let config = try PostgresJSON(encoding: session.config)
         let guestKey = session.guestKey.map(AccountStore.hex)
         return try connection.query(("""
-            INSERT INTO study_sessions (user_id, guest_key, exam_id, mode, config, question_ids, started_at, deadline_at)
+            INSERT INTO study_sessions (user_id, guest_key, exam_id, mode, config, question_ids, started_at, deadline_at, share_link_id)
             VALUES (\(session.userID), decode(\(guestKey), 'hex'), \(session.examID), \(session.mode.rawValue), \(config)::jsonb,
-                    \(session.questionIDs)::uuid[], \(session.startedAt), \(session.deadline))
+                    \(session.questionIDs)::uuid[], \(session.startedAt), \(session.deadline), \(session.shareLinkID))
             RETURNING id
             """ as SQL).prepared()).first!.decode("id", as: UUID.self)
     }

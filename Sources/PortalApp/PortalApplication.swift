@@ -101,6 +101,7 @@ public final class PortalApplication: Sendable {
             accountPages.get("/me", DashboardPage.handler(database: database, pages: pages, clock: clock))
             accountPages.post("/questions/:id/reports") { request in try reports.report(request) }
             live.addRoutes(to: &accountPages)
+            SchoolPages(database: database, pages: pages, clock: clock, starter: starter).addRoutes(to: &accountPages)
         }
         return router
     }

@@ -41,10 +41,18 @@ struct ExamPage: Encodable {
         var total: Int
     }
 
+    struct ClassOption: Encodable {
+        var id: String
+        var name: String
+    }
+
     var exam: Exam
     var levels: [Level]
     var domains: [Domain]
     var filter: Filter?
+    /// For teachers: the share form, and the classes a link may be for.
+    var canShare = false
+    var classes: [ClassOption] = []
 
     /// Reads `?difficulty=`: absent or empty for all, else a whole number 1–5.
     static func difficulty(from request: Request, pages: PageRenderer, locale: String) throws -> Int? {
@@ -68,7 +76,14 @@ struct ExamPage: Encodable {
                     guard let detail = try catalog.exam(region: region, slug: slug, connection) else {
                         throw HTTPError(.notFound, pages.message("error.no_exam", locale: locale, ["exam": slug, "region": region]))
                     }
-                    return try pages.render("exams/show", ExamPage(detail, difficulty: difficulty, pages: pages, locale: locale), for: request)
+                    var page = ExamPage(detail, difficulty: difficulty, pages: pages, locale: locale)
+                    if let user = request.user, user.role == "teacher" || user.role == "admin" {
+                        page.canShare = true
+                        page.classes = try database.withRequestContext(userID: user.userID.uuidString, role: user.role) {
+                            try SchoolStore().taughtClasses($0)
+                        }.map { ClassOption(id: $0.id.uuidString.lowercased(), name: $0.name) }
+                    }
+                    return try pages.render("exams/show", page, for: request)
                 }
             }
             guard let bytes else {

@@ -18,8 +18,8 @@ struct SessionStart: Sendable {
 
     func start(_ request: Request) throws -> Response {
         let locale = pages.locale(for: request)
-        func refuse(_ key: String, _ arguments: [String: String] = [:], status: HTTPStatus = .badRequest) -> HTTPError {
-            HTTPError(status, pages.message(key, locale: locale, arguments))
+        func refuse(_ key: String, _ arguments: [String: String] = [:]) -> HTTPError {
+            HTTPError(.badRequest, pages.message(key, locale: locale, arguments))
         }
         let form = FormFields(body: request.body)
         let region = form["region"] ?? "", slug = form["exam"] ?? ""
@@ -41,32 +41,57 @@ struct SessionStart: Sendable {
             throw refuse("sessions.bad_mode", ["value": ""])
         }
         let now = clock()
-        let id = try actor.transaction(database) { connection -> UUID in
-            guard let exam = try ExamCatalog().exam(region: region, slug: slug, connection) else {
-                throw refuse("error.no_exam", ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))], status: .notFound)
-            }
-            let known = Set(exam.domains.map(\.slug))
-            let chosen = Set(form.values("domain"))
-            if let unknown = chosen.subtracting(known).first {
-                throw refuse("sessions.bad_domain", ["value": String(unknown.prefix(80))])
-            }
-            if chosen.isEmpty && (mode == .practice || mode == .weakSpots) { throw refuse("sessions.no_domains") }
-            let seed = Crypto.randomBytes(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-            let questionIDs = try select(mode: mode, exam: exam, domains: chosen, difficulty: from...to, count: count, seed: seed, now: now, connection)
-            guard !questionIDs.isEmpty else {
-                throw refuse(mode == .review ? "sessions.nothing_due" : "sessions.nothing_matches", status: .unprocessableContent)
-            }
-            let config = [
-                "seed": String(seed), "domains": chosen.sorted().joined(separator: ","), "difficulty": "\(from)-\(to)", "count": String(count),
-            ]
-            return try StudyStore().create(NewStudySession(
-                userID: actor.user?.userID, guestKey: actor.user == nil ? actor.guestKey : nil, examID: exam.id, mode: mode,
-                config: config, questionIDs: questionIDs, startedAt: now,
-                deadline: mode == .mock ? now.addingTimeInterval(TimeInterval(exam.timeLimitSeconds)) : nil), connection)
+        let wanted = SessionRequest(
+            region: region, slug: slug, mode: mode, domains: Set(form.values("domain")), difficulty: from...to, count: count, shareLinkID: nil)
+        let id = try actor.transaction(database) { connection in
+            try create(wanted, actor: actor, now: now, locale: locale, connection)
         }
         var response = Response.redirect(to: "/sessions/\(id.uuidString.lowercased())")
         if let token = actor.newGuestToken { response.setCookie(settings.guestCookie(token)) }
         return response
+    }
+
+    /// What to start: an exam, a mode and the choices of the form (or of a share link).
+    struct SessionRequest {
+        var region: String
+        var slug: String
+        var mode: StudyMode
+        var domains: Set<String>
+        var difficulty: ClosedRange<Int>
+        var count: Int
+        var shareLinkID: UUID?
+    }
+
+    /// Selects the questions and stores the session; 4xx errors say what cannot be done.
+    func create(_ wanted: SessionRequest, actor: StudyActor, now: Date, locale: String, _ connection: PostgresConnection) throws -> UUID {
+        func refuse(_ key: String, _ arguments: [String: String] = [:], status: HTTPStatus = .badRequest) -> HTTPError {
+            HTTPError(status, pages.message(key, locale: locale, arguments))
+        }
+        guard let exam = try ExamCatalog().exam(region: wanted.region, slug: wanted.slug, connection) else {
+            throw refuse("error.no_exam", ["exam": String(wanted.slug.prefix(80)), "region": String(wanted.region.prefix(40))], status: .notFound)
+        }
+        let known = Set(exam.domains.map(\.slug))
+        if let unknown = wanted.domains.subtracting(known).first {
+            throw refuse("sessions.bad_domain", ["value": String(unknown.prefix(80))])
+        }
+        let mode = wanted.mode
+        if wanted.domains.isEmpty && (mode == .practice || mode == .weakSpots) { throw refuse("sessions.no_domains") }
+        let seed = Crypto.randomBytes(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        let questionIDs = try select(
+            mode: mode, exam: exam, domains: wanted.domains, difficulty: wanted.difficulty, count: wanted.count, seed: seed, now: now, connection)
+        guard !questionIDs.isEmpty else {
+            throw refuse(mode == .review ? "sessions.nothing_due" : "sessions.nothing_matches", status: .unprocessableContent)
+        }
+        let config = [
+            "seed": String(seed), "domains": wanted.domains.sorted().joined(separator: ","),
+            "difficulty": "\(wanted.difficulty.lowerBound)-\(wanted.difficulty.upperBound)", "count": String(wanted.count),
+        ]
+        var session = NewStudySession(
+            userID: actor.user?.userID, guestKey: actor.user == nil ? actor.guestKey : nil, examID: exam.id, mode: mode,
+            config: config, questionIDs: questionIDs, startedAt: now,
+            deadline: mode == .mock ? now.addingTimeInterval(TimeInterval(exam.timeLimitSeconds)) : nil)
+        session.shareLinkID = wanted.shareLinkID
+        return try StudyStore().create(session, connection)
     }
 
     /// The session's questions. A mock exam follows the exam's blueprint and question count

@@ -1,0 +1,116 @@
+import Foundation
+
+/// A class as its teacher (or a member) sees it.
+public struct ClassSummary: Sendable, Equatable {
+    public var id: UUID
+    public var name: String
+    public var schoolName: String?
+    public var joinCode: String
+    public var members: Int
+}
+
+/// A current member of a class.
+public struct ClassMember: Sendable, Equatable {
+    public var userID: UUID
+    public var displayName: String
+    public var joinedAt: Date
+}
+
+/// A share link as its creator lists it (the token itself is never stored).
+public struct ShareLinkSummary: Sendable, Equatable {
+    public var id: UUID
+    public var title: String
+    public var examTitle: String
+    public var mode: String
+    public var questionCount: Int
+    public var dueAt: Date?
+    public var expiresAt: Date?
+    public var revokedAt: Date?
+    public var joinsClass: Bool
+}
+
+/// What a share link offers, as anyone holding it sees it.
+public struct SharedExam: Sendable, Equatable {
+    public var id: UUID
+    public var title: String
+    public var examID: Int
+    public var regionCode: String
+    public var examSlug: String
+    public var examTitle: String
+    public var examLanguage: String
+    public var classID: UUID?
+    public var className: String?
+    public var sharedBy: String
+    public var mode: StudyMode
+    public var domains: [String]
+    public var difficulty: ClosedRange<Int>
+    public var questionCount: Int
+    public var joinsClass: Bool
+    public var dueAt: Date?
+    public var expiresAt: Date?
+}
+
+/// A new share link.
+public struct NewShareLink: Sendable {
+    public var tokenHash: [UInt8]
+    public var examID: Int
+    public var classID: UUID?
+    public var title: String
+    public var mode: StudyMode
+    public var domains: [String]
+    public var difficulty: ClosedRange<Int>
+    public var questionCount: Int
+    public var joinsClass: Bool
+    public var dueAt: Date?
+    public var expiresAt: Date?
+
+    public init(
+        tokenHash: [UInt8], examID: Int, classID: UUID?, title: String, mode: StudyMode, domains: [String], difficulty: ClosedRange<Int>,
+        questionCount: Int, joinsClass: Bool, dueAt: Date?, expiresAt: Date?
+    ) {
+        self.tokenHash = tokenHash
+        self.examID = examID
+        self.classID = classID
+        self.title = title
+        self.mode = mode
+        self.domains = domains
+        self.difficulty = difficulty
+        self.questionCount = questionCount
+        self.joinsClass = joinsClass
+        self.dueAt = dueAt
+        self.expiresAt = expiresAt
+    }
+}
+
+/// One member's attempt at an assignment: their first finished session from its link.
+public struct AssignmentAttempt: Sendable, Equatable {
+    public var displayName: String
+    public var finishedAt: Date?
+    public var scorePercent: Double?
+    public var passed: Bool?
+    public var secondsUsed: Int?
+}
+
+/// A question of an assignment and how often it was answered wrong.
+public struct MissedQuestion: Sendable, Equatable {
+    public var questionID: UUID
+    public var stem: String
+    public var wrong: Int
+    public var answered: Int
+}
+
+/// One student's accuracy in one domain.
+public struct StudentDomainProgress: Sendable, Equatable {
+    public var displayName: String
+    public var examTitle: String
+    public var domainTitle: String
+    public var answered: Int
+    public var correct: Int
+}
+
+/// A line of a class leaderboard.
+public struct ClassStanding: Sendable, Equatable {
+    public var displayName: String
+    public var points: Int
+    public var sessions: Int
+}

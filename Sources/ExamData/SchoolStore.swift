@@ -1,0 +1,236 @@
+import Foundation
+import PostgresClient
+import QuestionEngine
+
+/// Classes, members, share links and what a teacher reads of their students. Everything runs
+/// as the app role in the caller's request scope: row-level security shows a teacher only the
+/// students in their classes now, and a student only their own rows.
+public struct SchoolStore: Sendable {
+    public init() {}
+
+    // MARK: Classes
+
+    /// Creates a class for the signed-in teacher (and its school, by name, when new).
+    public func createClass(name: String, schoolName: String?, joinCode: String, at date: Date, _ connection: PostgresConnection) throws -> UUID? {
+        var schoolID: UUID?
+        if let schoolName, !schoolName.isEmpty {
+            schoolID = try connection.query(("""
+                INSERT INTO schools (name) VALUES (\(schoolName))
+                ON CONFLICT ((lower(btrim(name)))) DO UPDATE SET name = schools.name
+                RETURNING id
+                """ as SQL).prepared()).first!.decode("id", as: UUID.self)
+        }
+        do {
+            return try connection.query(("""
+                INSERT INTO classes (school_id, teacher_id, name, join_code, created_at)
+                VALUES (\(schoolID), app_user_id(), \(name), \(joinCode), \(date)) RETURNING id
+                """ as SQL).prepared()).first!.decode("id", as: UUID.self)
+        } catch let error as PostgresError where error.isUniqueViolation {
+            return nil
+        }
+    }
+
+    /// The signed-in teacher's classes (all classes for an admin), with current member counts.
+    public func taughtClasses(_ connection: PostgresConnection) throws -> [ClassSummary] {
+        try connection.query(("""
+            SELECT c.id, c.name, s.name AS school, c.join_code,
+                   (SELECT count(*) FROM class_members m WHERE m.class_id = c.id AND m.left_at IS NULL) AS members
+            FROM classes c LEFT JOIN schools s ON s.id = c.school_id
+            WHERE c.teacher_id = app_user_id()
+            ORDER BY c.created_at DESC
+            """ as SQL).prepared()).rows.map(Self.summary)
+    }
+
+    /// A class the caller teaches, or nil.
+    public func taughtClass(id: UUID, _ connection: PostgresConnection) throws -> ClassSummary? {
+        try connection.query(("""
+            SELECT c.id, c.name, s.name AS school, c.join_code,
+                   (SELECT count(*) FROM class_members m WHERE m.class_id = c.id AND m.left_at IS NULL) AS members
+            FROM classes c LEFT JOIN schools s ON s.id = c.school_id
+            WHERE c.id = \(id) AND c.teacher_id = app_user_id()
+            """ as SQL).prepared()).first.map(Self.summary)
+    }
+
+    /// The classes the signed-in student belongs to now.
+    public func memberClasses(_ connection: PostgresConnection) throws -> [(id: UUID, name: String, teacher: String?)] {
+        try connection.query(("""
+            SELECT c.id, c.name FROM class_members m JOIN classes c ON c.id = m.class_id
+            WHERE m.user_id = app_user_id() AND m.left_at IS NULL ORDER BY m.joined_at DESC
+            """ as SQL).prepared()).rows.map { (try $0.decode("id", as: UUID.self), try $0.decode("name", as: String.self), nil) }
+    }
+
+    /// A class by its join code: id, name, teacher and school.
+    public func classByCode(_ code: String, _ connection: PostgresConnection) throws -> (id: UUID, name: String, teacher: String, school: String?)? {
+        guard let row = try connection.query(("SELECT id, name, teacher_name, school_name FROM class_by_code(\(code))" as SQL).prepared()).first else { return nil }
+        return (try row.decode("id", as: UUID.self), try row.decode("name", as: String.self), try row.decode("teacher_name", as: String.self),
+                try row.decode("school_name", as: String?.self))
+    }
+
+    /// Joins (or rejoins) a class as the signed-in student.
+    public func join(classID: UUID, at date: Date, _ connection: PostgresConnection) throws {
+        try connection.execute(("""
+            INSERT INTO class_members (class_id, user_id, joined_at) VALUES (\(classID), app_user_id(), \(date))
+            ON CONFLICT (class_id, user_id) DO UPDATE SET left_at = NULL, joined_at = EXCLUDED.joined_at
+            WHERE class_members.left_at IS NOT NULL
+            """ as SQL).prepared())
+    }
+
+    /// Ends a membership: the student's own (leaving) or, for the teacher, removing a student.
+    public func leave(classID: UUID, userID: UUID, at date: Date, _ connection: PostgresConnection) throws -> Bool {
+        try connection.execute(("""
+            UPDATE class_members SET left_at = \(date) WHERE class_id = \(classID) AND user_id = \(userID) AND left_at IS NULL
+            """ as SQL).prepared()) == 1
+    }
+
+    /// A class's current members (the teacher's view).
+    public func members(classID: UUID, _ connection: PostgresConnection) throws -> [ClassMember] {
+        try connection.query(("""
+            SELECT m.user_id, u.display_name, m.joined_at FROM class_members m JOIN users u ON u.id = m.user_id
+            WHERE m.class_id = \(classID) AND m.left_at IS NULL ORDER BY u.display_name, m.user_id
+            """ as SQL).prepared()).rows.map {
+            ClassMember(userID: try $0.decode("user_id", as: UUID.self), displayName: try $0.decode("display_name", as: String.self),
+                        joinedAt: try $0.decode("joined_at", as: Date.self))
+        }
+    }
+
+    // MARK: Share links
+
+    public func createShareLink(_ link: NewShareLink, at date: Date, _ connection: PostgresConnection) throws -> UUID {
+        try connection.query(("""
+            INSERT INTO share_links (token_hash, created_by, exam_id, class_id, title, mode, domains, difficulty_from, difficulty_to,
+                                     question_count, joins_class, due_at, expires_at, created_at)
+            VALUES (decode(\(AccountStore.hex(link.tokenHash)), 'hex'), app_user_id(), \(link.examID), \(link.classID), \(link.title),
+                    \(link.mode.rawValue), \(link.domains)::text[], \(link.difficulty.lowerBound), \(link.difficulty.upperBound),
+                    \(link.questionCount), \(link.joinsClass), \(link.dueAt), \(link.expiresAt), \(date))
+            RETURNING id
+            """ as SQL).prepared()).first!.decode("id", as: UUID.self)
+    }
+
+    /// The caller's share links for a class (nil: those for no class), newest first.
+    public func shareLinks(classID: UUID?, _ connection: PostgresConnection) throws -> [ShareLinkSummary] {
+        try connection.query(("""
+            SELECT l.id, l.title, e.title AS exam_title, l.mode, l.question_count, l.due_at, l.expires_at, l.revoked_at, l.joins_class
+            FROM share_links l JOIN exams e ON e.id = l.exam_id
+            WHERE l.created_by = app_user_id() AND l.class_id IS NOT DISTINCT FROM \(classID)
+            ORDER BY l.created_at DESC
+            """ as SQL).prepared()).rows.map { row in
+            ShareLinkSummary(
+                id: try row.decode("id", as: UUID.self), title: try row.decode("title", as: String.self),
+                examTitle: try row.decode("exam_title", as: String.self), mode: try row.decode("mode", as: String.self),
+                questionCount: try row.decode("question_count", as: Int.self), dueAt: try row.decode("due_at", as: Date?.self),
+                expiresAt: try row.decode("expires_at", as: Date?.self), revokedAt: try row.decode("revoked_at", as: Date?.self),
+                joinsClass: try row.decode("joins_class", as: Bool.self))
+        }
+    }
+
+    /// Revokes one of the caller's links; false when there is no such live link of theirs.
+    public func revoke(linkID: UUID, at date: Date, _ connection: PostgresConnection) throws -> Bool {
+        try connection.execute(("""
+            UPDATE share_links SET revoked_at = \(date) WHERE id = \(linkID) AND created_by = app_user_id() AND revoked_at IS NULL
+            """ as SQL).prepared()) == 1
+    }
+
+    /// What a link offers, by its token's hash; nil when unknown, revoked or expired at `now`.
+    public func sharedExam(tokenHash: [UInt8], now: Date, _ connection: PostgresConnection) throws -> SharedExam? {
+        guard let row = try connection.query(("""
+            SELECT id, title, exam_id, region_code, exam_slug, exam_title, exam_language, class_id, class_name, shared_by, mode, domains,
+                   difficulty_from, difficulty_to, question_count, joins_class, due_at, expires_at
+            FROM share_link_by_token(decode(\(AccountStore.hex(tokenHash)), 'hex'), \(now))
+            """ as SQL).prepared()).first else { return nil }
+        return SharedExam(
+            id: try row.decode("id", as: UUID.self), title: try row.decode("title", as: String.self), examID: try row.decode("exam_id", as: Int.self),
+            regionCode: try row.decode("region_code", as: String.self), examSlug: try row.decode("exam_slug", as: String.self),
+            examTitle: try row.decode("exam_title", as: String.self), examLanguage: try row.decode("exam_language", as: String.self),
+            classID: try row.decode("class_id", as: UUID?.self), className: try row.decode("class_name", as: String?.self),
+            sharedBy: try row.decode("shared_by", as: String.self), mode: StudyMode(rawValue: try row.decode("mode", as: String.self)) ?? .practice,
+            domains: try row.decode("domains", as: [String].self),
+            difficulty: try row.decode("difficulty_from", as: Int.self)...max(try row.decode("difficulty_from", as: Int.self), try row.decode("difficulty_to", as: Int.self)),
+            questionCount: try row.decode("question_count", as: Int.self), joinsClass: try row.decode("joins_class", as: Bool.self),
+            dueAt: try row.decode("due_at", as: Date?.self), expiresAt: try row.decode("expires_at", as: Date?.self))
+    }
+
+    // MARK: The teacher's view
+
+    /// Each current member's first finished attempt at an assignment.
+    public func attempts(linkID: UUID, classID: UUID, _ connection: PostgresConnection) throws -> [AssignmentAttempt] {
+        try connection.query(("""
+            SELECT u.display_name, s.finished_at, s.score_percent, s.passed,
+                   (extract(epoch FROM s.finished_at - s.started_at))::integer AS seconds
+            FROM class_members m JOIN users u ON u.id = m.user_id
+            LEFT JOIN LATERAL (SELECT * FROM study_sessions x
+                               WHERE x.user_id = m.user_id AND x.share_link_id = \(linkID) AND x.finished_at IS NOT NULL
+                               ORDER BY x.finished_at LIMIT 1) AS s ON true
+            WHERE m.class_id = \(classID) AND m.left_at IS NULL
+            ORDER BY u.display_name, u.id
+            """ as SQL).prepared()).rows.map { row in
+            AssignmentAttempt(
+                displayName: try row.decode("display_name", as: String.self), finishedAt: try row.decode("finished_at", as: Date?.self),
+                scorePercent: try row.decode("score_percent", as: Double?.self), passed: try row.decode("passed", as: Bool?.self),
+                secondsUsed: try row.decode("seconds", as: Int?.self))
+        }
+    }
+
+    /// The questions of an assignment answered wrong most often in finished attempts.
+    public func mostMissed(linkID: UUID, limit: Int, _ connection: PostgresConnection) throws -> [MissedQuestion] {
+        try connection.query(("""
+            SELECT q.id, q.stem, count(*) FILTER (WHERE NOT a.correct) AS wrong, count(*) AS answered
+            FROM study_sessions s JOIN answers a ON a.session_id = s.id JOIN questions q ON q.id = a.question_id
+            WHERE s.share_link_id = \(linkID) AND s.finished_at IS NOT NULL
+            GROUP BY q.id HAVING count(*) FILTER (WHERE NOT a.correct) > 0
+            ORDER BY wrong DESC, answered DESC, q.id LIMIT \(limit)
+            """ as SQL).prepared()).rows.map { row in
+            MissedQuestion(
+                questionID: try row.decode("id", as: UUID.self), stem: try row.decode("stem", as: String.self),
+                wrong: try row.decode("wrong", as: Int.self), answered: try row.decode("answered", as: Int.self))
+        }
+    }
+
+    /// Accuracy per current member and domain, over everything they have answered.
+    public func progress(classID: UUID, _ connection: PostgresConnection) throws -> [StudentDomainProgress] {
+        try connection.query(("""
+            SELECT u.display_name, e.title AS exam_title, w.domain_title, sum(w.answered)::bigint AS answered, sum(w.correct)::bigint AS correct
+            FROM class_members m JOIN users u ON u.id = m.user_id
+            JOIN domain_accuracy_weekly w ON w.user_id = m.user_id JOIN exams e ON e.id = w.exam_id
+            WHERE m.class_id = \(classID) AND m.left_at IS NULL
+            GROUP BY u.display_name, u.id, e.title, w.domain_title
+            ORDER BY u.display_name, e.title, w.domain_title
+            """ as SQL).prepared()).rows.map { row in
+            StudentDomainProgress(
+                displayName: try row.decode("display_name", as: String.self), examTitle: try row.decode("exam_title", as: String.self),
+                domainTitle: try row.decode("domain_title", as: String.self), answered: try row.decode("answered", as: Int.self),
+                correct: try row.decode("correct", as: Int.self))
+        }
+    }
+
+    /// The class leaderboard, by the main board's rules (10 points per difficulty level for a
+    /// right final answer in a finished session, a question at most once per student per UTC
+    /// day), over the current members only.
+    public func standings(classID: UUID, _ connection: PostgresConnection) throws -> [ClassStanding] {
+        try connection.query(("""
+            WITH members AS (SELECT m.user_id FROM class_members m WHERE m.class_id = \(classID) AND m.left_at IS NULL),
+            final_answers AS (
+                SELECT DISTINCT ON (a.session_id, a.question_id) a.session_id, a.user_id, a.question_id, a.correct, a.answered_at
+                FROM answers a JOIN study_sessions s ON s.id = a.session_id
+                WHERE s.finished_at IS NOT NULL AND a.user_id IN (SELECT user_id FROM members)
+                ORDER BY a.session_id, a.question_id, a.answered_at DESC, a.received_at DESC, a.id
+            ), scored AS (
+                SELECT DISTINCT f.user_id, f.question_id, (f.answered_at AT TIME ZONE 'UTC')::date AS day, q.difficulty
+                FROM final_answers f JOIN questions q ON q.id = f.question_id WHERE f.correct
+            )
+            SELECT u.display_name,
+                   coalesce((SELECT sum(10 * s.difficulty) FROM scored s WHERE s.user_id = m.user_id), 0)::bigint AS points,
+                   (SELECT count(DISTINCT f.session_id) FROM final_answers f WHERE f.user_id = m.user_id) AS sessions
+            FROM members m JOIN users u ON u.id = m.user_id
+            ORDER BY points DESC, u.display_name
+            """ as SQL).prepared()).rows.map { row in
+            ClassStanding(displayName: try row.decode("display_name", as: String.self), points: try row.decode("points", as: Int.self),
+                          sessions: try row.decode("sessions", as: Int.self))
+        }
+    }
+
+    static func summary(_ row: PostgresRow) throws -> ClassSummary {
+        ClassSummary(
+            id: try row.decode("id", as: UUID.self), name: try row.decode("name", as: String.self), schoolName: try row.decode("school", as: String?.self),
+            joinCode: try row.decode("join_code", as: String.self), members: try row.decode("members", as: Int.self))
+    }
+}

@@ -1,0 +1,206 @@
+import ExamData
+import Foundation
+
+/// How a date reads on the teaching pages, in the page's language.
+private func dateText(_ date: Date?, locale: String) -> String? {
+    date.map { date in
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: locale)
+        formatter.dateStyle = .medium
+        formatter.timeStyle = .short
+        formatter.timeZone = .gmt
+        return formatter.string(from: date) + " UTC"
+    }
+}
+
+/// A share link in a list, with its state.
+struct LinkRow: Encodable {
+    var id: String
+    var title: String
+    var examTitle: String
+    var modeLabel: String
+    var count: Int
+    var due: String?
+    var expires: String?
+    var revoked: Bool
+
+    init(_ link: ShareLinkSummary, pages: PageRenderer, locale: String) {
+        id = link.id.uuidString.lowercased()
+        title = link.title
+        examTitle = link.examTitle
+        modeLabel = pages.message("sessions.mode.\(link.mode)", locale: locale)
+        count = link.questionCount
+        due = dateText(link.dueAt, locale: locale)
+        expires = dateText(link.expiresAt, locale: locale)
+        revoked = link.revokedAt != nil
+    }
+}
+
+/// `GET /teach`.
+struct TeachPage: Encodable {
+    struct Class: Encodable {
+        var id: String
+        var name: String
+        var school: String?
+        var code: String
+        var members: Int
+    }
+
+    var classes: [Class]
+    var hasClasses: Bool
+    var links: [LinkRow]
+    var hasLinks: Bool
+    var returnTo = "/teach"
+
+    init(classes: [ClassSummary], links: [ShareLinkSummary], host: String, pages: PageRenderer, locale: String) {
+        self.classes = classes.map { Class(id: $0.id.uuidString.lowercased(), name: $0.name, school: $0.schoolName, code: $0.joinCode, members: $0.members) }
+        hasClasses = !classes.isEmpty
+        self.links = links.map { LinkRow($0, pages: pages, locale: locale) }
+        hasLinks = !links.isEmpty
+    }
+}
+
+/// `GET /teach/classes/{id}`.
+struct ClassPage: Encodable {
+    struct Member: Encodable {
+        var userID: String
+        var name: String
+    }
+
+    struct Attempt: Encodable {
+        var name: String
+        var finished: Bool
+        var percent: String?
+        var passed: Bool
+        var minutes: String?
+    }
+
+    struct Missed: Encodable {
+        var stem: String
+        var wrong: Int
+        var answered: Int
+    }
+
+    struct Assignment: Encodable {
+        var link: LinkRow
+        var attempts: [Attempt]
+        var finishedCount: Int
+        var missed: [Missed]
+        var hasMissed: Bool
+
+        init(link: ShareLinkSummary, attempts: [AssignmentAttempt], missed: [MissedQuestion], pages: PageRenderer, locale: String) {
+            self.link = LinkRow(link, pages: pages, locale: locale)
+            self.attempts = attempts.map { attempt in
+                Attempt(
+                    name: attempt.displayName, finished: attempt.finishedAt != nil,
+                    percent: attempt.scorePercent.map { String(format: "%.0f%%", $0) }, passed: attempt.passed ?? false,
+                    minutes: attempt.secondsUsed.map { String(format: "%.1f", Double($0) / 60) })
+            }
+            finishedCount = attempts.filter { $0.finishedAt != nil }.count
+            self.missed = missed.map { Missed(stem: String($0.stem.prefix(160)), wrong: $0.wrong, answered: $0.answered) }
+            hasMissed = !missed.isEmpty
+        }
+    }
+
+    struct Progress: Encodable {
+        var name: String
+        var exam: String
+        var domain: String
+        var answered: Int
+        var percent: Int
+    }
+
+    struct Standing: Encodable {
+        var place: Int
+        var name: String
+        var points: Int
+        var sessions: Int
+    }
+
+    var id: String
+    var name: String
+    var school: String?
+    var code: String
+    var joinURL: String
+    var members: [Member]
+    var hasMembers: Bool
+    var assignments: [Assignment]
+    var hasAssignments: Bool
+    var progress: [Progress]
+    var hasProgress: Bool
+    var standings: [Standing]
+
+    init(
+        summary: ClassSummary, members: [ClassMember], assignments: [Assignment], progress: [StudentDomainProgress], standings: [ClassStanding],
+        host: String, pages: PageRenderer, locale: String
+    ) {
+        id = summary.id.uuidString.lowercased()
+        name = summary.name
+        school = summary.schoolName
+        code = summary.joinCode
+        joinURL = "http://\(host)/join/\(summary.joinCode)"
+        self.members = members.map { Member(userID: $0.userID.uuidString.lowercased(), name: $0.displayName) }
+        hasMembers = !members.isEmpty
+        self.assignments = assignments
+        hasAssignments = !assignments.isEmpty
+        self.progress = progress.map {
+            Progress(name: $0.displayName, exam: $0.examTitle, domain: $0.domainTitle, answered: $0.answered,
+                     percent: $0.answered == 0 ? 0 : Int((Double($0.correct) * 100 / Double($0.answered)).rounded()))
+        }
+        hasProgress = !progress.isEmpty
+        self.standings = standings.enumerated().map { Standing(place: $0.offset + 1, name: $0.element.displayName, points: $0.element.points, sessions: $0.element.sessions) }
+    }
+}
+
+/// The page that shows a new share link, the one time its token is known.
+struct LinkCreatedPage: Encodable {
+    var title: String
+    var url: String
+    var back: String
+}
+
+/// `GET /s/{token}`: what was shared, by whom, and how to start.
+struct SharePage: Encodable {
+    var title: String
+    var examTitle: String
+    var language: String
+    var sharedBy: String
+    var className: String?
+    var modeLabel: String
+    var count: Int
+    var difficulty: String
+    var domains: String?
+    var due: String?
+    var joinsClass: Bool
+    var signedIn: Bool
+    var path: String
+    var nextQuery: String
+    var description: String
+
+    init(link: SharedExam, path: String, signedIn: Bool, pages: PageRenderer, locale: String) {
+        title = link.title
+        examTitle = link.examTitle
+        language = link.examLanguage
+        sharedBy = link.sharedBy
+        className = link.className
+        modeLabel = pages.message("sessions.mode.\(link.mode.rawValue)", locale: locale)
+        count = link.questionCount
+        difficulty = "\(link.difficulty.lowerBound)–\(link.difficulty.upperBound)"
+        domains = link.domains.isEmpty ? nil : link.domains.joined(separator: ", ")
+        due = dateText(link.dueAt, locale: locale)
+        joinsClass = link.joinsClass
+        self.signedIn = signedIn
+        self.path = path
+        nextQuery = path.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: "/-_"))) ?? "/"
+        description = pages.message("school.share_description", locale: locale, ["who": link.sharedBy, "exam": link.examTitle, "count": String(link.questionCount)])
+    }
+}
+
+/// `GET /join/{code}`.
+struct JoinPage: Encodable {
+    var code: String
+    var name: String
+    var teacher: String
+    var school: String?
+    var signedIn: Bool
+}
