@@ -154,7 +154,7 @@ ALTER FUNCTION in_class(uuid) OWNER TO portal_auth;
 ALTER FUNCTION class_by_code(text) OWNER TO portal_auth;
 ALTER FUNCTION share_link_by_token(bytea, timestamptz) OWNER TO portal_auth;
 REVOKE CREATE ON SCHEMA public FROM portal_auth;
-GRANT SELECT ON classes, class_members, share_links, schools TO portal_auth;
+GRANT SELECT ON classes, class_members, share_links, schools, exams, regions TO portal_auth;
 CREATE POLICY classes_auth ON classes FOR SELECT TO portal_auth USING (true);
 CREATE POLICY class_members_auth ON class_members FOR SELECT TO portal_auth USING (true);
 CREATE POLICY share_links_auth ON share_links FOR SELECT TO portal_auth USING (true);

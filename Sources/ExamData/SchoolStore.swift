@@ -14,11 +14,11 @@ public struct SchoolStore: Sendable {
     public func createClass(name: String, schoolName: String?, joinCode: String, at date: Date, _ connection: PostgresConnection) throws -> UUID? {
         var schoolID: UUID?
         if let schoolName, !schoolName.isEmpty {
+            // The school of that name, made the first time a teacher names it.
+            try connection.execute(("INSERT INTO schools (name) VALUES (\(schoolName)) ON CONFLICT DO NOTHING" as SQL).prepared())
             schoolID = try connection.query(("""
-                INSERT INTO schools (name) VALUES (\(schoolName))
-                ON CONFLICT ((lower(btrim(name)))) DO UPDATE SET name = schools.name
-                RETURNING id
-                """ as SQL).prepared()).first!.decode("id", as: UUID.self)
+                SELECT id FROM schools WHERE lower(btrim(name)) = lower(btrim(\(schoolName)))
+                """ as SQL).prepared()).first?.decode("id", as: UUID.self)
         }
         do {
             return try connection.query(("""

@@ -1,0 +1,212 @@
+import ExamData
+import Foundation
+import HTTPServer
+import PortalApp
+import PostgresClient
+import TestSupport
+import Testing
+
+/// Classes, share links and the teacher's view, over HTTP and through real `portal_app`
+/// connections.
+@Suite("Schools")
+struct SchoolTests {
+    /// A signed-in browser for an account made in the database (any role).
+    static func account(_ site: StudySessionTests.Site, _ name: String, role: String, displayName: String? = nil) throws -> (Browser, UUID, String) {
+        let owner = try site.database.adminConnection()
+        try owner.execute("SET ROLE portal_auth")
+        let id = try AccountStore().createUser(
+            username: name, displayName: displayName ?? name.capitalized, passwordHash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA", role: role, owner)
+        let token = String((name + String(repeating: "x", count: 43)).prefix(43)).replacingOccurrences(of: " ", with: "_")
+        try owner.execute("SELECT auth_create_session(\(id), sha256(convert_to(\(token), 'UTF8')), \("csrf-" + name), now(), 'test')")
+        let browser = site.browser()
+        browser.cookies["portal_session"] = token
+        return (browser, id, "csrf-" + name)
+    }
+
+    static func location(_ response: RawHTTPClient.Response) -> String { response.header("Location") ?? "" }
+
+    /// A class made over HTTP; its id and join code.
+    static func makeClass(_ teacher: Browser, csrf: String, name: String = "Year 10 networking") throws -> (id: String, code: String) {
+        let created = try teacher.request("POST", "/teach/classes", form: ["csrf_token": csrf, "name": name, "school": "Liceo Galilei"])
+        let id = String(location(created).split(separator: "/").last ?? "")
+        let page = try teacher.request("GET", "/teach/classes/\(id)").bodyText
+        let marker = "<strong class=\"code\">"
+        let code = page.range(of: marker).map { String(page[$0.upperBound...].prefix(8)) } ?? ""
+        return (id, code)
+    }
+
+    /// A share link made over HTTP from the exam page's form; the token.
+    static func makeLink(_ teacher: Browser, csrf: String, classID: String?, extra: [(String, String)] = []) throws -> String {
+        var pairs = [("csrf_token", csrf), ("region", MiniExam.region), ("exam", MiniExam.exam), ("title", "Alpha warm-up"), ("mode", "practice"),
+                     ("domain", "alpha"), ("difficulty_from", "1"), ("difficulty_to", "2"), ("count", "2")]
+        if let classID { pairs += [("class", classID), ("joins_class", "on")] }
+        let page = try teacher.request("POST", "/teach/links", pairs: pairs + extra).bodyText
+        let marker = "/s/"
+        guard let range = page.range(of: marker) else { return "" }
+        return String(page[range.upperBound...].prefix(43))
+    }
+
+    @Test("a shared link starts exactly its preset; a guest signs up and comes back to it; revoked, expired and unknown links are friendly 404s")
+    func shareLinks() throws {
+        let site = try StudySessionTests.Site()
+        let (teacher, _, csrf) = try Self.account(site, "teacher", role: "teacher", displayName: "Ms Rossi")
+        let (classID, _) = try Self.makeClass(teacher, csrf: csrf)
+        let token = try Self.makeLink(teacher, csrf: csrf, classID: classID, extra: [("due", "2030-06-30")])
+        #expect(token.count == 43)
+        // A guest sees what it is and who shared it, with a preview description for chats.
+        let guest = site.browser()
+        let page = try guest.request("GET", "/s/\(token)")
+        #expect(page.status == 200)
+        #expect(page.bodyText.contains("<title>Alpha warm-up · Mini exam · Study Portal</title>"))
+        #expect(page.bodyText.contains(#"<meta name="description" content="Ms Rossi shared 2 questions of Mini exam on Study Portal.">"#))
+        #expect(page.bodyText.contains("/register?next=/s/\(token)"))
+        // Registering with that next brings the student back to the link; starting applies the preset.
+        let registered = try guest.submit("/register?next=/s/\(token)", to: "/register", [
+            "username": "newpupil", "display_name": "New Pupil", "password": "correct horse battery", "password_confirmation": "correct horse battery",
+            "next": "/s/\(token)",
+        ])
+        #expect(Self.location(registered) == "/s/\(token)")
+        let startPage = try guest.request("GET", "/s/\(token)")
+        let started = try guest.request("POST", "/s/\(token)/start", form: ["csrf_token": guest.csrfToken(from: startPage)])
+        #expect(started.status == 303 && Self.location(started).hasPrefix("/sessions/"))
+        let session = try #require(try site.admin { connection in
+            try connection.query("SELECT mode, question_ids, share_link_id IS NOT NULL AS linked FROM study_sessions").first
+        })
+        #expect(try session.decode("mode", as: String.self) == "practice")
+        #expect(try session.decode("linked", as: Bool.self))
+        let chosen = try session.decode("question_ids", as: [UUID].self)
+        let allowed = Set(MiniExam.items.filter { $0.domain == "alpha" && (1...2).contains($0.difficulty) }.map(\.id))
+        #expect(chosen.count == 2 && Set(chosen).isSubset(of: allowed), "two alpha questions of difficulty 1–2, as the link says")
+        #expect(try site.count("SELECT count(*) AS n FROM class_members WHERE left_at IS NULL") == 1, "the link joined the class")
+        // Revoked: a friendly 404.
+        let teach = try teacher.request("GET", "/teach/classes/\(classID)")
+        #expect(teach.bodyText.contains("Alpha warm-up"))
+        let linkID = try site.admin { try $0.query("SELECT id FROM share_links").first!.decode("id", as: UUID.self) }
+        #expect(try teacher.request("POST", "/teach/links/\(linkID.uuidString.lowercased())/revoke", form: ["csrf_token": csrf]).status == 303)
+        let revoked = try guest.request("GET", "/s/\(token)")
+        #expect(revoked.status == 404)
+        #expect(revoked.bodyText.contains("may have been revoked or have expired"))
+        // Expired: a link for 1 day, then two days later.
+        let expiring = try Self.makeLink(teacher, csrf: csrf, classID: nil, extra: [("expires_days", "1")])
+        #expect(try guest.request("GET", "/s/\(expiring)").status == 200)
+        site.clock.advance(2 * 86_400)
+        #expect(try guest.request("GET", "/s/\(expiring)").status == 404)
+        #expect(try guest.request("GET", "/s/\(String(repeating: "A", count: 43))").status == 404)
+        #expect(try guest.request("GET", "/s/short").status == 404)
+    }
+
+    @Test("a teacher reads their current students' rows and nobody else's; a student cannot read class results")
+    func teacherVisibility() throws {
+        let site = try StudySessionTests.Site()
+        let (teacher, teacherID, csrf) = try Self.account(site, "teacher", role: "teacher")
+        let (other, otherTeacherID, otherCSRF) = try Self.account(site, "otherteacher", role: "teacher")
+        let (classID, code) = try Self.makeClass(teacher, csrf: csrf)
+        _ = try Self.makeClass(other, csrf: otherCSRF, name: "Other class")
+        var students: [String: (Browser, UUID, String)] = [:]
+        for name in ["member", "outsider", "leaver"] { students[name] = try Self.account(site, name, role: "student") }
+        for name in ["member", "leaver"] {
+            let (browser, _, token) = students[name]!
+            #expect(try browser.request("POST", "/join/\(code)", form: ["csrf_token": token]).status == 303)
+        }
+        // Everyone studies and finishes a session.
+        for (_, (browser, _, token)) in students {
+            let started = try browser.request("POST", "/sessions", pairs: [("csrf_token", token), ("region", MiniExam.region), ("exam", MiniExam.exam),
+                                                                             ("mode", "practice"), ("count", "2"), ("domain", "alpha"), ("domain", "beta")])
+            let path = Self.location(started)
+            for _ in 0..<2 {
+                let form = try StudySessionTests.AnswerForm(try browser.request("GET", path))
+                try browser.request("POST", path + "/answers", pairs: form.pairs(form.item.key))
+            }
+            try browser.request("POST", path + "/finish", form: ["csrf_token": token])
+        }
+        let (leaver, leaverID, leaverToken) = students["leaver"]!
+        let classUUID = try #require(UUID(uuidString: classID))
+        #expect(try leaver.request("POST", "/me/classes/\(classID)/leave", form: ["csrf_token": leaverToken]).status == 303)
+        func visible(as user: UUID, role: String) throws -> (sessions: Set<UUID>, answers: Int, names: Set<String>) {
+            try site.pool.withTransaction(settings: ["app.user_id": user.uuidString, "app.role": role]) { connection in
+                (Set(try connection.query("SELECT user_id FROM study_sessions").rows.compactMap { try $0.decode("user_id", as: UUID?.self) }),
+                 try connection.query("SELECT count(*) AS n FROM answers").first!.decode("n", as: Int.self),
+                 Set(try connection.query("SELECT display_name FROM users").rows.map { try $0.decode("display_name", as: String.self) }))
+            }
+        }
+        let memberID = students["member"]!.1
+        let seenByTeacher = try visible(as: teacherID, role: "teacher")
+        #expect(seenByTeacher.sessions == [memberID], "only the current member, not the outsider nor the student who left")
+        #expect(seenByTeacher.answers == 2)
+        #expect(seenByTeacher.names == ["Teacher", "Member"])
+        let seenByOther = try visible(as: otherTeacherID, role: "teacher")
+        #expect(seenByOther.sessions.isEmpty && seenByOther.answers == 0)
+        // A student sees their own rows only, and nothing of the class's results or links.
+        let seenByMember = try visible(as: memberID, role: "student")
+        #expect(seenByMember.sessions == [memberID])
+        let (memberSees, linksSeen) = try site.pool.withTransaction(settings: ["app.user_id": memberID.uuidString, "app.role": "student"]) { connection in
+            (try SchoolStore().members(classID: classUUID, connection).map(\.displayName),
+             try connection.query("SELECT count(*) AS n FROM share_links").first!.decode("n", as: Int.self))
+        }
+        #expect(memberSees == ["Member"], "only their own membership")
+        #expect(linksSeen == 0)
+        #expect(try students["member"]!.0.request("GET", "/teach/classes/\(classID)").status == 404, "the teaching area is not there for students")
+        #expect(try other.request("GET", "/teach/classes/\(classID)").status == 404, "nor another teacher's class")
+        // The teacher's page shows the member and leaves out the others.
+        let page = try teacher.request("GET", "/teach/classes/\(classID)").bodyText
+        #expect(page.contains("Member") && !page.contains("Outsider") && !page.contains("Leaver"))
+        _ = leaverID
+    }
+
+    @Test("the class results export as CSV with a BOM, quoted where needed and safe from formulas")
+    func csvExport() throws {
+        let site = try StudySessionTests.Site()
+        let (teacher, _, csrf) = try Self.account(site, "teacher", role: "teacher")
+        let (classID, code) = try Self.makeClass(teacher, csrf: csrf)
+        let token = try Self.makeLink(teacher, csrf: csrf, classID: classID)
+        let (student, _, studentCSRF) = try Self.account(site, "pupil", role: "student", displayName: "=HYPERLINK(\"x\"), 山田")
+        try student.request("POST", "/join/\(code)", form: ["csrf_token": studentCSRF])
+        let started = try student.request("POST", "/s/\(token)/start", form: ["csrf_token": studentCSRF])
+        let path = Self.location(started)
+        for _ in 0..<2 {
+            let form = try StudySessionTests.AnswerForm(try student.request("GET", path))
+            try student.request("POST", path + "/answers", pairs: form.pairs(form.item.key))
+        }
+        try student.request("POST", path + "/finish", form: ["csrf_token": studentCSRF])
+        let csv = try teacher.request("GET", "/teach/classes/\(classID)/export.csv")
+        #expect(csv.status == 200)
+        #expect(csv.header("Content-Type") == "text/csv; charset=utf-8")
+        #expect(Array(csv.body.prefix(3)) == [0xEF, 0xBB, 0xBF])
+        let text = String(decoding: csv.body.dropFirst(3), as: UTF8.self)
+        #expect(text.hasPrefix("Student,Assignment,Exam,Finished (UTC),Score %,Passed,Minutes\r\n"))
+        #expect(text.contains("\"'=HYPERLINK(\"\"x\"\"), 山田\",Alpha warm-up,Mini exam,"))
+        #expect(text.contains(",100.00,yes,"))
+        let classPage = try teacher.request("GET", "/teach/classes/\(classID)").bodyText
+        #expect(classPage.contains("1 finished"))
+    }
+
+    @Test("the teaching pages pass the Nu Html Checker")
+    func validHTML() throws {
+        let site = try StudySessionTests.Site()
+        let (teacher, _, csrf) = try Self.account(site, "teacher", role: "teacher")
+        let (classID, code) = try Self.makeClass(teacher, csrf: csrf)
+        let token = try Self.makeLink(teacher, csrf: csrf, classID: classID, extra: [("due", "2030-01-31")])
+        let (student, _, studentCSRF) = try Self.account(site, "pupil", role: "student")
+        try student.request("POST", "/join/\(code)", form: ["csrf_token": studentCSRF])
+        let started = try student.request("POST", "/s/\(token)/start", form: ["csrf_token": studentCSRF])
+        let form = try StudySessionTests.AnswerForm(try student.request("GET", Self.location(started)))
+        try student.request("POST", Self.location(started) + "/answers", pairs: form.pairs(form.item.wrong))
+        try student.request("POST", Self.location(started) + "/finish", form: ["csrf_token": studentCSRF])
+        var pages: [(name: String, body: [UInt8])] = []
+        for (name, browser, path) in [
+            ("teach", teacher, "/teach"), ("class", teacher, "/teach/classes/\(classID)"), ("exam-teacher", teacher, StudySessionTests.examPath),
+            ("share-guest", site.browser(), "/s/\(token)"), ("share-student", student, "/s/\(token)"), ("join", site.browser(), "/join/\(code)"),
+            ("my-classes", student, "/me/classes"), ("link-gone", site.browser(), "/s/\(String(repeating: "B", count: 43))"),
+        ] {
+            let response = try browser.request("GET", path)
+            #expect(response.status < 500, "\(name)")
+            pages.append((name, response.body))
+        }
+        let created = try teacher.request("POST", "/teach/links", pairs: [
+            ("csrf_token", csrf), ("region", MiniExam.region), ("exam", MiniExam.exam), ("title", "Another"), ("mode", "mock"),
+        ])
+        pages.append(("link-created", created.body))
+        let check = try HTMLChecker.passes(pages)
+        #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
+    }
+}
