@@ -106,8 +106,12 @@ struct SchoolTests {
         for name in ["member", "outsider", "leaver"] { students[name] = try Self.account(site, name, role: "student") }
         for name in ["member", "leaver"] {
             let (browser, _, token) = students[name]!
+            // Typing the code (any case) leads to the class's page, which joins it.
+            #expect(Self.location(try browser.request("GET", "/join?code=\(code.lowercased())")) == "/join/\(code)")
+            #expect(try browser.request("GET", "/join/\(code)").bodyText.contains("Year 10 networking"))
             #expect(try browser.request("POST", "/join/\(code)", form: ["csrf_token": token]).status == 303)
         }
+        #expect(try site.browser().request("GET", "/join/NOSUCHCD").status == 404)
         // Everyone studies and finishes a session.
         for (_, (browser, _, token)) in students {
             let started = try browser.request("POST", "/sessions", pairs: [("csrf_token", token), ("region", MiniExam.region), ("exam", MiniExam.exam),

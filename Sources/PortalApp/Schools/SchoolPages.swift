@@ -19,6 +19,14 @@ struct SchoolPages: Sendable {
         router.post("/teach/classes/:id/members/:user/remove") { request in try remove(request) }
         router.post("/teach/links") { request in try createLink(request) }
         router.post("/teach/links/:id/revoke") { request in try revoke(request) }
+        router.get("/join") { request in
+            // The "I have a code" form: to the class's page.
+            let code = (request.query["code"] ?? "").trimmingCharacters(in: .whitespaces).uppercased()
+            guard !code.isEmpty, code.allSatisfy({ $0.isLetter || $0.isNumber }) else {
+                throw HTTPError(.notFound, message("school.no_class", request))
+            }
+            return .redirect(to: "/join/\(code)")
+        }
         router.get("/join/:code") { request in try joinPage(request) }
         router.post("/join/:code") { request in try join(request) }
         router.get("/me/classes") { request in try myClasses(request) }
