@@ -14,6 +14,8 @@ public enum Commands {
                      create (or reset) an admin account; the password is read from standard input
           fsrs-replay
                      read review histories as JSON on standard input, print the FSRS-6 states
+          import FILE
+                     import a content document (JSON, format 1) as the owner role; all or nothing
           refresh-leaderboard
                      refresh the leaderboard now (DATABASE_URL)
           rebuild-cards
@@ -38,6 +40,7 @@ public enum Commands {
                 let output = try FSRSReplay.run(FileHandle.standardInput.readDataToEndOfFile())
                 FileHandle.standardOutput.write(output + Data("\n".utf8))
             case "rebuild-cards": try rebuildCards(configuration)
+            case "import": return try importContent(configuration, arguments: Array(arguments.dropFirst()))
             case "refresh-leaderboard": try refreshLeaderboard(configuration)
             case "seed": try seed(configuration, onlyIfEmpty: arguments.dropFirst().contains("--if-empty"))
             case "help", "--help", "-h": print(usage, terminator: "")
@@ -83,6 +86,32 @@ public enum Commands {
         defer { pool.shutdown() }
         let result = try ReviewCardStore().rebuildAll(pool)
         print("rebuild-cards: \(result.students) students, \(result.cards) cards, \(result.differing) rewritten")
+    }
+
+    /// Imports a content document: every problem is listed and nothing is written unless the
+    /// whole document is valid; then one transaction. Exits 1 when the document is refused.
+    static func importContent(_ configuration: PortalConfiguration, arguments: [String]) throws -> Int32 {
+        guard arguments.count == 1 else { throw ConfigurationError("usage: portal import FILE") }
+        guard let url = configuration.databaseAdminURL else { throw ConfigurationError("set DATABASE_ADMIN_URL (the owner role) to import") }
+        guard let data = FileManager.default.contents(atPath: arguments[0]) else { throw ConfigurationError("cannot read \(arguments[0])") }
+        let importer = ContentImport()
+        let document: ContentDocument
+        do throws(ImportProblem) {
+            document = try ContentDocument.decode(data)
+        } catch {
+            FileHandle.standardError.write(Data("import: \(error)\n".utf8))
+            return 1
+        }
+        let problems = importer.problems(document)
+        guard problems.isEmpty else {
+            for problem in problems { FileHandle.standardError.write(Data("import: \(problem)\n".utf8)) }
+            FileHandle.standardError.write(Data("import: \(problems.count) problems; nothing was imported\n".utf8))
+            return 1
+        }
+        let connection = try PostgresConnection(url: url)
+        let summary = try connection.withTransaction { try importer.apply(document, $0) }
+        print("import: \(summary.exams) exams; \(summary.questionsAdded) questions added, \(summary.questionsChanged) changed, \(summary.questionsUnchanged) unchanged")
+        return 0
     }
 
     /// Refreshes the leaderboard once, unless an instance is refreshing it this moment.

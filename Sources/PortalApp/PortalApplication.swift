@@ -102,6 +102,7 @@ public final class PortalApplication: Sendable {
             accountPages.post("/questions/:id/reports") { request in try reports.report(request) }
             live.addRoutes(to: &accountPages)
             SchoolPages(database: database, pages: pages, clock: clock, starter: starter).addRoutes(to: &accountPages)
+            AdminPages(database: database, pages: pages, clock: clock).addRoutes(to: &accountPages)
         }
         return router
     }

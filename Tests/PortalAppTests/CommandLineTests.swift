@@ -104,6 +104,27 @@ struct CommandLineTests {
         #expect(wait(try spawn(["create-admin", "--username", "x-admin", "secret-in-args"], environment: environment, output: log, input: "")) == 1)
     }
 
+    @Test("portal import lists every problem and imports nothing, or imports all; twice changes nothing")
+    func importCommand() throws {
+        let database = try TestDatabase(migrated: true)
+        let folder = NSTemporaryDirectory() + "import-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let good = folder + "/good.json", bad = folder + "/bad.json", log = folder + "/log"
+        try Data(AdminTests.document(stem: "What is 2 + 2?").utf8).write(to: URL(fileURLWithPath: good))
+        try Data(AdminTests.document(stem: " ", passMark: 0).utf8).write(to: URL(fileURLWithPath: bad))
+        let environment = ["DATABASE_ADMIN_URL": database.adminDatabaseURL]
+        #expect(wait(try spawn(["import", bad], environment: environment, output: log)) == 1)
+        let refused = try String(contentsOfFile: log, encoding: .utf8)
+        #expect(refused.contains("passMark: must be from 1 to 100"))
+        #expect(refused.contains("stem: must have 1 to 20000 characters"))
+        #expect(refused.contains("nothing was imported"))
+        #expect(try database.adminConnection().query("SELECT count(*) AS n FROM exams").first!.decode("n", as: Int.self) == 0)
+        #expect(wait(try spawn(["import", good], environment: environment, output: log)) == 0)
+        #expect(try String(contentsOfFile: log, encoding: .utf8).contains("3 questions added, 0 changed, 0 unchanged"))
+        #expect(wait(try spawn(["import", good], environment: environment, output: log)) == 0)
+        #expect(try String(contentsOfFile: log, encoding: .utf8).contains("0 questions added, 0 changed, 3 unchanged"))
+    }
+
     @Test("fsrs-replay reproduces the reference scheduler's states from the histories alone")
     func fsrsReplay() throws {
         let fixture = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: TestPaths.repository + "/Tests/Fixtures/fsrs-vectors.json"))) as! [String: Any]

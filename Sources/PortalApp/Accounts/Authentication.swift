@@ -70,6 +70,15 @@ struct Authentication: Sendable {
         }
     }
 
+    /// The `csrf_token` field of a form body, URL-encoded or multipart (file uploads).
+    static func formToken(_ request: Request) -> String? {
+        if let type = request.headers["Content-Type"], type.lowercased().hasPrefix("multipart/form-data") {
+            let parts = try? Multipart.parse(body: request.body, contentType: type)
+            return parts?.first { $0.name == "csrf_token" }.map { String(decoding: $0.data, as: UTF8.self) }
+        }
+        return FormFields(body: request.body)["csrf_token"]
+    }
+
     /// A present `Origin` must be this site, and a present `Sec-Fetch-Site` must not say
     /// another site sent the request.
     func checkSameSite(_ request: Request) throws {
@@ -87,7 +96,7 @@ struct Authentication: Sendable {
     /// must be this site.
     func checkCSRF(_ request: Request, viewer: Viewer) throws {
         try checkSameSite(request)
-        let sent = request.headers["X-CSRF-Token"] ?? FormFields(body: request.body)["csrf_token"] ?? ""
+        let sent = request.headers["X-CSRF-Token"] ?? Self.formToken(request) ?? ""
         guard viewer.newCSRFCookie == nil, !viewer.csrfToken.isEmpty, Crypto.constantTimeEqual(Array(sent.utf8), Array(viewer.csrfToken.utf8)) else {
             throw HTTPError(.forbidden, "This form has expired. Go back, reload the page and send it again.")
         }

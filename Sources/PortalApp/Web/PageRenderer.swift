@@ -22,6 +22,7 @@ struct PageRenderer: Sendable {
                 fields["displayName"] = .string(user.displayName)
                 fields["signedIn"] = .bool(true)
                 fields["canHost"] = .bool(user.role == "teacher" || user.role == "admin")
+                fields["isAdmin"] = .bool(user.role == "admin")
             }
             extra["viewer"] = .object(fields)
         }

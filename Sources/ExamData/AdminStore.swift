@@ -1,0 +1,113 @@
+import Foundation
+import PostgresClient
+
+/// One exam in the admin overview.
+public struct ExamOverview: Sendable, Equatable {
+    public var regionCode: String
+    public var slug: String
+    public var title: String
+    public var contentUpdatedAt: Date
+    public var byStatus: [String: Int]
+    public var byType: [String: Int]
+    /// Published questions at difficulty 1…5.
+    public var byDifficulty: [Int]
+    public var openReports: Int
+}
+
+/// A student's report waiting in the queue.
+public struct OpenReport: Sendable, Equatable {
+    public var id: UUID
+    public var questionID: UUID
+    public var stem: String
+    public var examTitle: String
+    public var reason: String
+    public var comment: String
+    public var reporter: String
+    public var createdAt: Date
+}
+
+/// A line of the audit log.
+public struct AuditEntry: Sendable, Equatable {
+    public var at: Date
+    public var actor: String
+    public var action: String
+    public var target: String
+    public var details: String
+}
+
+/// What the admin dashboard reads and records. Every statement runs with `app.role = admin`:
+/// the policies let admins read everything, and the audit log takes entries only from an admin
+/// in their own name.
+public struct AdminStore: Sendable {
+    public init() {}
+
+    public func overview(_ connection: PostgresConnection) throws -> [ExamOverview] {
+        try connection.query(("""
+            SELECT r.code, e.slug, e.title, e.content_updated_at,
+                   coalesce((SELECT jsonb_object_agg(status, n) FROM (SELECT q.status, count(*) AS n FROM questions q JOIN domains d ON d.id = q.domain_id
+                             WHERE d.exam_id = e.id AND q.deleted_at IS NULL GROUP BY q.status) s), '{}') AS by_status,
+                   coalesce((SELECT jsonb_object_agg(type, n) FROM (SELECT q.type, count(*) AS n FROM questions q JOIN domains d ON d.id = q.domain_id
+                             WHERE d.exam_id = e.id AND q.deleted_at IS NULL GROUP BY q.type) t), '{}') AS by_type,
+                   ARRAY(SELECT count(q.id) FROM generate_series(1, 5) AS level
+                         LEFT JOIN questions q ON q.difficulty = level AND q.status = 'published' AND q.deleted_at IS NULL
+                              AND q.domain_id IN (SELECT id FROM domains WHERE exam_id = e.id)
+                         GROUP BY level ORDER BY level) AS by_difficulty,
+                   (SELECT count(*) FROM question_reports x JOIN questions q ON q.id = x.question_id JOIN domains d ON d.id = q.domain_id
+                     WHERE d.exam_id = e.id AND x.resolved_at IS NULL) AS open_reports
+            FROM exams e JOIN regions r ON r.id = e.region_id
+            ORDER BY r.position, r.name, e.title
+            """ as SQL).prepared()).rows.map { row in
+            ExamOverview(
+                regionCode: try row.decode("code", as: String.self), slug: try row.decode("slug", as: String.self),
+                title: try row.decode("title", as: String.self), contentUpdatedAt: try row.decode("content_updated_at", as: Date.self),
+                byStatus: try row.decodeJSON("by_status", as: [String: Int].self), byType: try row.decodeJSON("by_type", as: [String: Int].self),
+                byDifficulty: try row.decode("by_difficulty", as: [Int].self), openReports: try row.decode("open_reports", as: Int.self))
+        }
+    }
+
+    public func openReports(limit: Int, _ connection: PostgresConnection) throws -> [OpenReport] {
+        try connection.query(("""
+            SELECT x.id, x.question_id, q.stem, e.title AS exam_title, x.reason, x.comment, u.display_name, x.created_at
+            FROM question_reports x JOIN questions q ON q.id = x.question_id JOIN domains d ON d.id = q.domain_id
+            JOIN exams e ON e.id = d.exam_id JOIN users u ON u.id = x.user_id
+            WHERE x.resolved_at IS NULL ORDER BY x.created_at LIMIT \(limit)
+            """ as SQL).prepared()).rows.map { row in
+            OpenReport(
+                id: try row.decode("id", as: UUID.self), questionID: try row.decode("question_id", as: UUID.self),
+                stem: try row.decode("stem", as: String.self), examTitle: try row.decode("exam_title", as: String.self),
+                reason: try row.decode("reason", as: String.self), comment: try row.decode("comment", as: String.self),
+                reporter: try row.decode("display_name", as: String.self), createdAt: try row.decode("created_at", as: Date.self))
+        }
+    }
+
+    /// Closes a report as fixed or dismissed, with a note; false when it was closed already.
+    public func resolveReport(id: UUID, resolution: String, note: String, at date: Date, _ connection: PostgresConnection) throws -> Bool {
+        try connection.execute(("""
+            UPDATE question_reports SET resolved_at = \(date), resolution = \(resolution), resolution_note = \(note)
+            WHERE id = \(id) AND resolved_at IS NULL
+            """ as SQL).prepared()) == 1
+    }
+
+    /// Records an admin action in the audit log, in the signed-in admin's name.
+    public func audit(actorName: String, action: String, target: String, details: [String: String], at date: Date, _ connection: PostgresConnection) throws {
+        let json = try PostgresJSON(encoding: details)
+        try connection.execute(("""
+            INSERT INTO audit_log (at, actor_id, actor_name, action, target, details)
+            VALUES (\(date), app_user_id(), \(actorName), \(action), \(String(target.prefix(300))), \(json)::jsonb)
+            """ as SQL).prepared())
+    }
+
+    /// Audit entries, newest first, optionally of one action.
+    public func auditEntries(action: String?, offset: Int, limit: Int, _ connection: PostgresConnection) throws -> [AuditEntry] {
+        try connection.query(("""
+            SELECT at, actor_name, action, target, details::text AS details FROM audit_log
+            WHERE \(action)::text IS NULL OR action = \(action)
+            ORDER BY at DESC, id DESC OFFSET \(offset) LIMIT \(limit)
+            """ as SQL).prepared()).rows.map { row in
+            AuditEntry(
+                at: try row.decode("at", as: Date.self), actor: try row.decode("actor_name", as: String.self),
+                action: try row.decode("action", as: String.self), target: try row.decode("target", as: String.self),
+                details: try row.decode("details", as: String.self))
+        }
+    }
+}

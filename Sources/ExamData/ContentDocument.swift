@@ -1,0 +1,90 @@
+import Foundation
+import QuestionEngine
+
+/// The import and export format for content (format 1): regions → exams → domains →
+/// questions, each with its natural key (region code, exam slug, domain slug, question key), so
+/// importing the same document twice changes nothing. Documented in the README.
+public struct ContentDocument: Codable, Sendable, Equatable {
+    public struct Region: Codable, Sendable, Equatable {
+        public var code: String
+        public var name: String
+        public var exams: [Exam]
+    }
+
+    public struct Exam: Codable, Sendable, Equatable {
+        public var slug: String
+        public var title: String
+        public var description: String?
+        public var language: String
+        public var passMark: Int
+        public var timeLimitSeconds: Int
+        public var questionCount: Int
+        public var domains: [Domain]
+    }
+
+    public struct Domain: Codable, Sendable, Equatable {
+        public var slug: String
+        public var title: String
+        public var weight: Int
+        public var questions: [Question]
+    }
+
+    public struct Question: Codable, Sendable, Equatable {
+        /// The question's natural key, unique across all content.
+        public var key: String
+        public var type: String
+        public var stem: String
+        public var code: String?
+        public var codeLanguage: String?
+        /// Kept as raw JSON until validated, so a malformed option is reported, not a decoding error.
+        public var options: JSONValue
+        public var correct: JSONValue
+        public var explanation: String?
+        public var difficulty: Int
+        /// draft, published (the default) or retired.
+        public var status: String?
+    }
+
+    public var format: Int
+    public var regions: [Region]
+
+    public init(format: Int = 1, regions: [Region]) {
+        self.format = format
+        self.regions = regions
+    }
+
+    /// Decodes a document; the error says where the JSON does not fit the format.
+    public static func decode(_ data: Data) throws(ImportProblem) -> ContentDocument {
+        do {
+            return try JSONDecoder().decode(ContentDocument.self, from: data)
+        } catch let DecodingError.keyNotFound(key, context) {
+            throw ImportProblem(item: Self.path(context.codingPath), field: key.stringValue, problem: "is missing")
+        } catch let DecodingError.typeMismatch(_, context) {
+            throw ImportProblem(item: Self.path(context.codingPath.dropLast()), field: context.codingPath.last?.stringValue ?? "", problem: "has the wrong type")
+        } catch let DecodingError.valueNotFound(_, context) {
+            throw ImportProblem(item: Self.path(context.codingPath.dropLast()), field: context.codingPath.last?.stringValue ?? "", problem: "is null")
+        } catch {
+            throw ImportProblem(item: "document", field: "", problem: "is not valid JSON")
+        }
+    }
+
+    static func path(_ keys: some Collection<any CodingKey>) -> String {
+        let text = keys.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
+        return text.isEmpty ? "document" : String(text.drop { $0 == "." })
+    }
+}
+
+/// One thing wrong with an import: where, which field, what.
+public struct ImportProblem: Error, Sendable, Equatable, CustomStringConvertible {
+    public var item: String
+    public var field: String
+    public var problem: String
+
+    public init(item: String, field: String, problem: String) {
+        self.item = item
+        self.field = field
+        self.problem = problem
+    }
+
+    public var description: String { "\(item) \(field): \(problem)" }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import PostgresClient
+import QuestionEngine
+
+/// What an import did.
+public struct ImportSummary: Sendable, Equatable {
+    public var regions = 0
+    public var exams = 0
+    public var domains = 0
+    public var questionsAdded = 0
+    public var questionsChanged = 0
+    public var questionsUnchanged = 0
+}
+
+/// Importing and exporting content documents. Everything is validated first, with a report
+/// naming each item and field; nothing is written unless everything is valid, and then in the
+/// caller's one transaction. Writing runs as an admin (row-level security) or as the owner.
+public struct ContentImport: Sendable {
+    public init() {}
+
+    static let statuses: Set<String> = ["draft", "published", "retired"]
+
+    /// `^[a-z0-9][a-z0-9-]{0,max-1}$`, as the database's CHECK on codes and slugs.
+    static func isKey(_ text: String, maximum: Int) -> Bool {
+        let bytes = Array(text.utf8)
+        func lowerOrDigit(_ byte: UInt8) -> Bool { (97...122).contains(byte) || (48...57).contains(byte) }
+        guard let first = bytes.first, lowerOrDigit(first), bytes.count <= maximum else { return false }
+        return bytes.allSatisfy { lowerOrDigit($0) || $0 == 45 }
+    }
+
+    /// `^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$`.
+    static func isLanguageTag(_ text: String) -> Bool {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard let first = parts.first, (2...3).contains(first.count), first.utf8.allSatisfy({ (97...122).contains($0) }) else { return false }
+        return parts.dropFirst().allSatisfy { part in (2...8).contains(part.count) && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
+    }
+
+    /// `^[a-z0-9+#-]{1,20}$`.
+    static func isCodeLanguage(_ text: String) -> Bool {
+        (1...20).contains(text.utf8.count) && text.utf8.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == 43 || $0 == 35 || $0 == 45 }
+    }
+
+    /// Every problem with the document, in document order; empty when it can be imported.
+    public func problems(_ document: ContentDocument) -> [ImportProblem] {
+        var problems: [ImportProblem] = []
+        func check(_ ok: Bool, _ item: String, _ field: String, _ problem: String) {
+            if !ok { problems.append(ImportProblem(item: item, field: field, problem: problem)) }
+        }
+        func trimmedLength(_ text: String) -> Int { text.trimmingCharacters(in: .whitespacesAndNewlines).count }
+        check(document.format == 1, "document", "format", "must be 1")
+        var regionCodes = Set<String>(), questionKeys = Set<String>()
+        for (r, region) in document.regions.enumerated() {
+            let regionItem = "regions[\(r)] (\(region.code))"
+            check(Self.isKey(region.code, maximum: 40), regionItem, "code", "must be lower-case letters, digits and hyphens, at most 40")
+            check(regionCodes.insert(region.code).inserted, regionItem, "code", "appears twice in the document")
+            check((1...200).contains(trimmedLength(region.name)), regionItem, "name", "must have 1 to 200 characters")
+            var examSlugs = Set<String>()
+            for (e, exam) in region.exams.enumerated() {
+                let examItem = "\(regionItem).exams[\(e)] (\(exam.slug))"
+                check(Self.isKey(exam.slug, maximum: 80), examItem, "slug", "must be lower-case letters, digits and hyphens, at most 80")
+                check(examSlugs.insert(exam.slug).inserted, examItem, "slug", "appears twice in this region")
+                check((1...300).contains(trimmedLength(exam.title)), examItem, "title", "must have 1 to 300 characters")
+                check(Self.isLanguageTag(exam.language), examItem, "language", "must be a language tag such as en, it or ja")
+                check((1...100).contains(exam.passMark), examItem, "passMark", "must be from 1 to 100")
+                check((60...86_400).contains(exam.timeLimitSeconds), examItem, "timeLimitSeconds", "must be from 60 to 86400")
+                check((1...500).contains(exam.questionCount), examItem, "questionCount", "must be from 1 to 500")
+                var domainSlugs = Set<String>()
+                for (d, domain) in exam.domains.enumerated() {
+                    let domainItem = "\(examItem).domains[\(d)] (\(domain.slug))"
+                    check(Self.isKey(domain.slug, maximum: 80), domainItem, "slug", "must be lower-case letters, digits and hyphens, at most 80")
+                    check(domainSlugs.insert(domain.slug).inserted, domainItem, "slug", "appears twice in this exam")
+                    check((1...300).contains(trimmedLength(domain.title)), domainItem, "title", "must have 1 to 300 characters")
+                    check((1...100).contains(domain.weight), domainItem, "weight", "must be from 1 to 100")
+                    for (q, question) in domain.questions.enumerated() {
+                        let item = "\(domainItem).questions[\(q)] (\(question.key))"
+                        check(!question.key.isEmpty && question.key.count <= 200, item, "key", "must have 1 to 200 characters")
+                        check(questionKeys.insert(question.key).inserted, item, "key", "appears twice in the document")
+                        check((1...20_000).contains(trimmedLength(question.stem)), item, "stem", "must have 1 to 20000 characters")
+                        check((1...5).contains(question.difficulty), item, "difficulty", "must be from 1 to 5")
+                        check(question.status.map(Self.statuses.contains) ?? true, item, "status", "must be draft, published or retired")
+                        if let language = question.codeLanguage { check(Self.isCodeLanguage(language), item, "codeLanguage", "must be a short language name such as python") }
+                        if let shape = QuestionValidator.problem(type: question.type, options: question.options, correct: question.correct) {
+                            problems.append(ImportProblem(item: item, field: "options", problem: shape))
+                        }
+                    }
+                }
+            }
+        }
+        return problems
+    }
+
+    /// Writes a valid document: regions, exams and domains by their natural keys, questions by
+    /// key, each added, changed (a new version) or left alone when equal.
+    public func apply(_ document: ContentDocument, _ connection: PostgresConnection) throws -> ImportSummary {
+        var summary = ImportSummary()
+        for (position, region) in document.regions.enumerated() {
+            let regionID = try connection.query(("""
+                INSERT INTO regions (code, name, position) VALUES (\(region.code), \(region.name), \(position))
+                ON CONFLICT (code) DO UPDATE SET name = EXCLUDED.name WHERE regions.name IS DISTINCT FROM EXCLUDED.name
+                RETURNING id
+                """ as SQL).prepared()).first?.decode("id", as: Int.self)
+                ?? connection.query(("SELECT id FROM regions WHERE code = \(region.code)" as SQL).prepared()).first!.decode("id", as: Int.self)
+            summary.regions += 1
+            for exam in region.exams {
+                let examID = try connection.query(("""
+                    INSERT INTO exams (region_id, slug, title, description, language, pass_mark, time_limit_s, question_count)
+                    VALUES (\(regionID), \(exam.slug), \(exam.title), \(exam.description ?? ""), \(exam.language), \(exam.passMark),
+                            \(exam.timeLimitSeconds), \(exam.questionCount))
+                    ON CONFLICT (region_id, slug) DO UPDATE SET title = EXCLUDED.title, description = EXCLUDED.description,
+                        language = EXCLUDED.language, pass_mark = EXCLUDED.pass_mark, time_limit_s = EXCLUDED.time_limit_s,
+                        question_count = EXCLUDED.question_count
+                    WHERE (exams.title, exams.description, exams.language, exams.pass_mark, exams.time_limit_s, exams.question_count)
+                          IS DISTINCT FROM (EXCLUDED.title, EXCLUDED.description, EXCLUDED.language, EXCLUDED.pass_mark,
+                                            EXCLUDED.time_limit_s, EXCLUDED.question_count)
+                    RETURNING id
+                    """ as SQL).prepared()).first?.decode("id", as: Int.self)
+                    ?? connection.query(("SELECT id FROM exams WHERE region_id = \(regionID) AND slug = \(exam.slug)" as SQL).prepared())
+                        .first!.decode("id", as: Int.self)
+                summary.exams += 1
+                for domain in exam.domains {
+                    let domainID = try connection.query(("""
+                        INSERT INTO domains (exam_id, slug, title, weight) VALUES (\(examID), \(domain.slug), \(domain.title), \(domain.weight))
+                        ON CONFLICT (exam_id, slug) DO UPDATE SET title = EXCLUDED.title, weight = EXCLUDED.weight
+                        WHERE (domains.title, domains.weight) IS DISTINCT FROM (EXCLUDED.title, EXCLUDED.weight)
+                        RETURNING id
+                        """ as SQL).prepared()).first?.decode("id", as: Int.self)
+                        ?? connection.query(("SELECT id FROM domains WHERE exam_id = \(examID) AND slug = \(domain.slug)" as SQL).prepared())
+                            .first!.decode("id", as: Int.self)
+                    summary.domains += 1
+                    let outcome = try upsertQuestions(domainID: domainID, domain.questions, connection)
+                    summary.questionsAdded += outcome.added
+                    summary.questionsChanged += outcome.changed
+                    summary.questionsUnchanged += domain.questions.count - outcome.added - outcome.changed
+                }
+            }
+        }
+        return summary
+    }
+
+    private func upsertQuestions(domainID: Int, _ questions: [ContentDocument.Question], _ connection: PostgresConnection) throws -> (added: Int, changed: Int) {
+        guard !questions.isEmpty else { return (0, 0) }
+        struct Row: Encodable {
+            var key: String, type: String, stem: String, code: String?, codeLanguage: String?, options: JSONValue, correct: JSONValue
+            var explanation: String, difficulty: Int, status: String
+        }
+        let rows = try PostgresJSON(encoding: questions.map {
+            Row(key: $0.key, type: $0.type, stem: $0.stem, code: $0.code, codeLanguage: $0.codeLanguage, options: $0.options, correct: $0.correct,
+                explanation: $0.explanation ?? "", difficulty: $0.difficulty, status: $0.status ?? "published")
+        })
+        let result = try connection.query(("""
+            INSERT INTO questions (domain_id, source_key, type, stem, code, code_language, options, correct, explanation, difficulty, status)
+            SELECT \(domainID), q.key, q.type, q.stem, q.code, q."codeLanguage", q.options, q.correct, q.explanation, q.difficulty, q.status
+            FROM jsonb_to_recordset(\(rows)::jsonb) AS q(key text, type text, stem text, code text, "codeLanguage" text, options jsonb,
+                                                        correct jsonb, explanation text, difficulty integer, status text)
+            ON CONFLICT (source_key) DO UPDATE SET domain_id = EXCLUDED.domain_id, type = EXCLUDED.type, stem = EXCLUDED.stem,
+                code = EXCLUDED.code, code_language = EXCLUDED.code_language, options = EXCLUDED.options, correct = EXCLUDED.correct,
+                explanation = EXCLUDED.explanation, difficulty = EXCLUDED.difficulty, status = EXCLUDED.status, deleted_at = NULL
+            WHERE (questions.domain_id, questions.type, questions.stem, questions.code, questions.code_language, questions.options,
+                   questions.correct, questions.explanation, questions.difficulty, questions.status, questions.deleted_at)
+                  IS DISTINCT FROM
+                  (EXCLUDED.domain_id, EXCLUDED.type, EXCLUDED.stem, EXCLUDED.code, EXCLUDED.code_language, EXCLUDED.options,
+                   EXCLUDED.correct, EXCLUDED.explanation, EXCLUDED.difficulty, EXCLUDED.status, NULL::timestamptz)
+            RETURNING (xmax = 0) AS added
+            """ as SQL).prepared()).rows
+        let added = try result.filter { try $0.decode("added", as: Bool.self) }.count
+        return (added, result.count - added)
+    }
+
+    /// An exam as a document in the import format (every question not deleted, any status).
+    public func export(region: String, exam slug: String, _ connection: PostgresConnection) throws -> ContentDocument? {
+        guard let row = try connection.query(("""
+            SELECT r.code, r.name, e.id, e.slug, e.title, e.description, e.language, e.pass_mark, e.time_limit_s, e.question_count
+            FROM exams e JOIN regions r ON r.id = e.region_id WHERE r.code = \(region) AND e.slug = \(slug)
+            """ as SQL).prepared()).first else { return nil }
+        let examID = try row.decode("id", as: Int.self)
+        var domains: [ContentDocument.Domain] = []
+        for domain in try connection.query(("SELECT id, slug, title, weight FROM domains WHERE exam_id = \(examID) ORDER BY slug" as SQL).prepared()).rows {
+            let questions = try connection.query(("""
+                SELECT source_key, type, stem, code, code_language, options, correct, explanation, difficulty, status
+                FROM questions WHERE domain_id = \(try domain.decode("id", as: Int.self)) AND deleted_at IS NULL AND source_key IS NOT NULL
+                ORDER BY source_key
+                """ as SQL).prepared()).rows.map { q in
+                ContentDocument.Question(
+                    key: try q.decode("source_key", as: String.self), type: try q.decode("type", as: String.self), stem: try q.decode("stem", as: String.self),
+                    code: try q.decode("code", as: String?.self), codeLanguage: try q.decode("code_language", as: String?.self),
+                    options: try q.decodeJSON("options", as: JSONValue.self), correct: try q.decodeJSON("correct", as: JSONValue.self),
+                    explanation: try q.decode("explanation", as: String.self), difficulty: try q.decode("difficulty", as: Int.self),
+                    status: try q.decode("status", as: String.self))
+            }
+            domains.append(ContentDocument.Domain(
+                slug: try domain.decode("slug", as: String.self), title: try domain.decode("title", as: String.self),
+                weight: try domain.decode("weight", as: Int.self), questions: questions))
+        }
+        let exam = ContentDocument.Exam(
+            slug: try row.decode("slug", as: String.self), title: try row.decode("title", as: String.self),
+            description: try row.decode("description", as: String.self), language: try row.decode("language", as: String.self),
+            passMark: try row.decode("pass_mark", as: Int.self), timeLimitSeconds: try row.decode("time_limit_s", as: Int.self),
+            questionCount: try row.decode("question_count", as: Int.self), domains: domains)
+        return ContentDocument(regions: [ContentDocument.Region(code: try row.decode("code", as: String.self), name: try row.decode("name", as: String.self), exams: [exam])])
+    }
+}

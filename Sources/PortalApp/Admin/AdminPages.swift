@@ -1,0 +1,225 @@
+import ExamData
+import Foundation
+import HTTPServer
+import PostgresClient
+
+/// `/admin`: the content dashboard, for admins only. Everyone else gets the ordinary 404 on
+/// every URL under it, so the area is not even confirmed to exist. Every change is written to
+/// the audit log in the same transaction as the change itself.
+struct AdminPages: Sendable {
+    let database: ConnectionPool
+    let pages: PageRenderer
+    let clock: @Sendable () -> Date
+
+    /// Imports up to 20 MiB (a whole exam of thousands of questions), plus the form around it.
+    static let importLimit = 21 * 1024 * 1024
+
+    func addRoutes(to router: inout Router) {
+        router.get("/admin") { request in try overview(request) }
+        router.get("/admin/import") { request in try importForm(request) }
+        router.post("/admin/import", bodyLimit: Self.importLimit) { request in try importDocument(request) }
+        router.get("/admin/exams/:region/:exam/export.json") { request in try export(request) }
+        router.get("/admin/reports") { request in try reports(request) }
+        router.post("/admin/reports/:id") { request in try resolve(request) }
+        router.get("/admin/audit") { request in try audit(request) }
+    }
+
+    /// The admin behind the request, or the same 404 as any unknown page.
+    private func admin(_ request: Request) throws -> SessionUser {
+        guard let user = request.user, user.role == "admin" else {
+            throw HTTPError(.notFound, pages.message("school.not_found", locale: pages.locale(for: request)))
+        }
+        return user
+    }
+
+    private func asAdmin<Value>(_ user: SessionUser, _ body: (PostgresConnection) throws -> Value) throws -> Value {
+        try database.withRequestContext(userID: user.userID.uuidString, role: "admin", body)
+    }
+
+    private func page(_ template: String, _ value: some Encodable, _ request: Request, status: HTTPStatus = .ok) throws -> Response {
+        var response = Response.html(try pages.render(template, value, for: request), status: status)
+        response.headers.add("Cache-Control", "no-store")
+        return response
+    }
+
+    func overview(_ request: Request) throws -> Response {
+        let user = try admin(request)
+        let locale = pages.locale(for: request)
+        let exams = try asAdmin(user) { try AdminStore().overview($0) }
+        struct Page: Encodable {
+            struct Exam: Encodable {
+                var title: String
+                var exportHref: String
+                var updated: String
+                var statuses: String
+                var types: String
+                var difficulties: [Int]
+                var openReports: Int
+            }
+            var exams: [Exam]
+        }
+        let value = Page(exams: exams.map { exam in
+            Page.Exam(
+                title: exam.title, exportHref: "/admin/exams/\(exam.regionCode)/\(exam.slug)/export.json",
+                updated: pages.ago(exam.contentUpdatedAt, locale: locale),
+                statuses: exam.byStatus.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: " · "),
+                types: exam.byType.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: " · "),
+                difficulties: exam.byDifficulty, openReports: exam.openReports)
+        })
+        return try page("admin/overview", value, request)
+    }
+
+    struct ImportPage: Encodable {
+        struct Problem: Encodable {
+            var item: String
+            var field: String
+            var problem: String
+        }
+        var problems: [Problem] = []
+        var hasProblems = false
+        var more = 0
+        var hasMore = false
+        var summary: [String: Int]?
+    }
+
+    func importForm(_ request: Request) throws -> Response {
+        _ = try admin(request)
+        return try page("admin/import", ImportPage(), request)
+    }
+
+    /// Validates the whole document first; imports only when everything is valid, in one
+    /// transaction with its audit entry. The document comes as a file upload or a text field.
+    func importDocument(_ request: Request) throws -> Response {
+        let user = try admin(request)
+        let bytes: [UInt8]
+        if let type = request.headers["Content-Type"], type.lowercased().hasPrefix("multipart/form-data") {
+            guard let parts = try? Multipart.parse(body: request.body, contentType: type),
+                  let file = parts.first(where: { $0.name == "file" && !$0.data.isEmpty }) ?? parts.first(where: { $0.name == "document" }) else {
+                throw HTTPError(.badRequest, pages.message("admin.no_document", locale: pages.locale(for: request)))
+            }
+            bytes = file.data
+        } else {
+            bytes = Array((FormFields(body: request.body)["document"] ?? "").utf8)
+        }
+        let importer = ContentImport()
+        let document: ContentDocument
+        do throws(ImportProblem) {
+            document = try ContentDocument.decode(Data(bytes))
+        } catch {
+            return try page("admin/import", ImportPage(problems: [.init(item: error.item, field: error.field, problem: error.problem)], hasProblems: true), request,
+                            status: .unprocessableContent)
+        }
+        let problems = importer.problems(document)
+        guard problems.isEmpty else {
+            let shown = problems.prefix(500).map { ImportPage.Problem(item: $0.item, field: $0.field, problem: $0.problem) }
+            return try page("admin/import", ImportPage(problems: Array(shown), hasProblems: true, more: problems.count - shown.count,
+                                                       hasMore: problems.count > shown.count), request,
+                            status: .unprocessableContent)
+        }
+        let summary = try asAdmin(user) { connection -> ImportSummary in
+            let summary = try importer.apply(document, connection)
+            try AdminStore().audit(
+                actorName: user.displayName, action: "content.import", target: document.regions.map(\.code).joined(separator: ","),
+                details: ["added": String(summary.questionsAdded), "changed": String(summary.questionsChanged),
+                          "unchanged": String(summary.questionsUnchanged), "bytes": String(bytes.count)], at: clock(), connection)
+            return summary
+        }
+        return try page("admin/import", ImportPage(summary: [
+            "regions": summary.regions, "exams": summary.exams, "domains": summary.domains, "added": summary.questionsAdded,
+            "changed": summary.questionsChanged, "unchanged": summary.questionsUnchanged,
+        ]), request)
+    }
+
+    func export(_ request: Request) throws -> Response {
+        let user = try admin(request)
+        let region = request.parameter("region"), slug = request.parameter("exam")
+        guard let document = try asAdmin(user, { try ContentImport().export(region: region, exam: slug, $0) }) else {
+            throw HTTPError(.notFound, pages.message("error.no_exam", locale: pages.locale(for: request), ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))]))
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        var response = Response.json(Array(try encoder.encode(document)))
+        response.headers.add("Content-Disposition", "attachment; filename=\"\(region)-\(slug).json\"")
+        response.headers.add("Cache-Control", "no-store")
+        return response
+    }
+
+    func reports(_ request: Request) throws -> Response {
+        let user = try admin(request)
+        let locale = pages.locale(for: request)
+        let open = try asAdmin(user) { try AdminStore().openReports(limit: 200, $0) }
+        struct Page: Encodable {
+            struct Report: Encodable {
+                var id: String
+                var stem: String
+                var exam: String
+                var reason: String
+                var comment: String
+                var reporter: String
+                var reportedAgo: String
+            }
+            var reports: [Report]
+            var hasReports: Bool
+            var done: Bool
+        }
+        let value = Page(reports: open.map { report in
+            Page.Report(
+                id: report.id.uuidString.lowercased(), stem: String(report.stem.prefix(300)), exam: report.examTitle,
+                reason: pages.message("report.reason.\(report.reason)", locale: locale), comment: report.comment, reporter: report.reporter,
+                reportedAgo: pages.ago(report.createdAt, locale: locale))
+        }, hasReports: !open.isEmpty, done: request.query["done"] != nil)
+        return try page("admin/reports", value, request)
+    }
+
+    func resolve(_ request: Request) throws -> Response {
+        let user = try admin(request)
+        let locale = pages.locale(for: request)
+        guard let id = UUID(uuidString: request.parameter("id")) else { throw HTTPError(.notFound, pages.message("school.not_found", locale: locale)) }
+        let form = FormFields(body: request.body)
+        guard let resolution = form["resolution"], resolution == "fixed" || resolution == "dismissed" else {
+            throw HTTPError(.badRequest, pages.message("admin.bad_resolution", locale: locale))
+        }
+        let note = (form["note"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard note.count <= 2000 else { throw HTTPError(.badRequest, pages.message("report.too_long", locale: locale, ["max": "2000"])) }
+        try asAdmin(user) { connection in
+            guard try AdminStore().resolveReport(id: id, resolution: resolution, note: note, at: clock(), connection) else {
+                throw HTTPError(.notFound, pages.message("admin.report_gone", locale: locale))
+            }
+            try AdminStore().audit(
+                actorName: user.displayName, action: "report.\(resolution)", target: id.uuidString.lowercased(), details: ["note": note], at: clock(), connection)
+        }
+        return .redirect(to: "/admin/reports?done=1")
+    }
+
+    func audit(_ request: Request) throws -> Response {
+        let user = try admin(request)
+        let query = request.query
+        let action = query["action"].flatMap { $0.isEmpty ? nil : String($0.prefix(60)) }
+        guard let pageNumber = Int(query["page"] ?? "1"), (1...10_000).contains(pageNumber) else {
+            throw HTTPError(.badRequest, pages.message("leaderboard.bad_page", locale: pages.locale(for: request), ["value": String((query["page"] ?? "").prefix(20))]))
+        }
+        let entries = try asAdmin(user) { try AdminStore().auditEntries(action: action, offset: (pageNumber - 1) * 50, limit: 51, $0) }
+        struct Page: Encodable {
+            struct Entry: Encodable {
+                var at: String
+                var actor: String
+                var action: String
+                var target: String
+                var details: String
+            }
+            var entries: [Entry]
+            var hasEntries: Bool
+            var action: String
+            var nextHref: String?
+            var previousHref: String?
+        }
+        let iso = ISO8601DateFormatter()
+        let filter = action.map { "action=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")&" } ?? ""
+        let value = Page(
+            entries: entries.prefix(50).map { Page.Entry(at: iso.string(from: $0.at), actor: $0.actor, action: $0.action, target: $0.target, details: $0.details) },
+            hasEntries: !entries.isEmpty, action: action ?? "",
+            nextHref: entries.count > 50 ? "/admin/audit?\(filter)page=\(pageNumber + 1)" : nil,
+            previousHref: pageNumber > 1 ? "/admin/audit?\(filter)page=\(pageNumber - 1)" : nil)
+        return try page("admin/audit", value, request)
+    }
+}

@@ -1,0 +1,153 @@
+import ExamData
+import Foundation
+import HTTPServer
+import PortalApp
+import PostgresClient
+import TestSupport
+import Testing
+
+/// The admin content dashboard: the area's gate, import and export, reports and the audit log.
+@Suite("Admin dashboard")
+struct AdminTests {
+    /// A small valid document (one exam, two domains, three questions), or a broken one.
+    static func document(stem: String, passMark: Int = 70, extraKey: String = "q3") -> String {
+        """
+        {"format": 1, "regions": [{"code": "imported", "name": "Imported region", "exams": [{
+          "slug": "arithmetic", "title": "Arithmetic", "description": "Sums.", "language": "en", "passMark": \(passMark),
+          "timeLimitSeconds": 600, "questionCount": 2,
+          "domains": [
+            {"slug": "sums", "title": "Sums", "weight": 60, "questions": [
+              {"key": "q1", "type": "single-choice", "stem": \(try! String(decoding: JSONEncoder().encode(stem), as: UTF8.self)), "difficulty": 1,
+               "options": [{"id": "a", "text": "4", "explanation": "2 + 2."}, {"id": "b", "text": "5"}], "correct": [0], "explanation": "Count."},
+              {"key": "q2", "type": "ordering", "stem": "Smallest first", "difficulty": 2,
+               "options": [{"id": "a", "text": "3"}, {"id": "b", "text": "1"}, {"id": "c", "text": "2"}], "correct": [1, 2, 0]}]},
+            {"slug": "code", "title": "Code", "weight": 40, "questions": [
+              {"key": "\(extraKey)", "type": "code-snippet", "stem": "What does it print?", "code": "print(1 + 1)", "codeLanguage": "python",
+               "difficulty": 3, "options": [{"id": "a", "text": "2"}, {"id": "b", "text": "11"}], "correct": [0], "status": "draft"}]}]}]}]}
+        """
+    }
+
+    static func admin(_ site: StudySessionTests.Site) throws -> (Browser, String) {
+        let (browser, _, csrf) = try SchoolTests.account(site, "chief", role: "admin", displayName: "Chief Editor")
+        return (browser, csrf)
+    }
+
+    func importDocument(_ browser: Browser, csrf: String, _ text: String) throws -> RawHTTPClient.Response {
+        try browser.request("POST", "/admin/import", form: ["csrf_token": csrf, "document": text])
+    }
+
+    @Test("everyone but an admin gets the ordinary 404 on every admin URL")
+    func gate() throws {
+        let site = try StudySessionTests.Site()
+        let (student, _, studentCSRF) = try SchoolTests.account(site, "student", role: "student")
+        let (teacher, _, teacherCSRF) = try SchoolTests.account(site, "teacher", role: "teacher")
+        for (browser, csrf) in [(site.browser(), ""), (student, studentCSRF), (teacher, teacherCSRF)] {
+            for path in ["/admin", "/admin/import", "/admin/reports", "/admin/audit", "/admin/exams/\(MiniExam.region)/\(MiniExam.exam)/export.json"] {
+                let response = try browser.request("GET", path)
+                #expect(response.status == 404, "\(path)")
+                #expect(response.bodyText.contains("Page not found"))
+            }
+            #expect(try importDocument(browser, csrf: csrf, Self.document(stem: "x")).status != 200)
+            #expect(try browser.request("POST", "/admin/reports/\(UUID().uuidString)", form: ["csrf_token": csrf, "resolution": "fixed"]).status != 303)
+        }
+        #expect(try site.count("SELECT count(*) AS n FROM exams") == 1, "nothing was imported by anyone")
+    }
+
+    @Test("a document with problems is refused whole, with each problem named by item and field")
+    func importReport() throws {
+        let site = try StudySessionTests.Site()
+        let (admin, csrf) = try Self.admin(site)
+        var broken = Self.document(stem: "", passMark: 0, extraKey: "q1")
+        broken = broken.replacingOccurrences(of: "\"correct\": [1, 2, 0]", with: "\"correct\": [1, 2]")
+        let refused = try importDocument(admin, csrf: csrf, broken)
+        #expect(refused.status == 422)
+        let html = refused.bodyText
+        #expect(html.contains("Nothing was imported"))
+        #expect(html.contains("regions[0] (imported).exams[0] (arithmetic)</code></td><td><code>passMark"))
+        #expect(html.contains("questions[0] (q1)</code></td><td><code>stem"))
+        #expect(html.contains("an ordering key must list every option exactly once"))
+        #expect(html.contains("appears twice in the document"))
+        #expect(try site.count("SELECT count(*) AS n FROM questions WHERE source_key IS NOT NULL") == 0)
+        let notJSON = try importDocument(admin, csrf: csrf, "{\"format\": 1, \"regions\": [{\"code\": 5}]}")
+        #expect(notJSON.status == 422)
+        #expect(notJSON.bodyText.contains("has the wrong type"))
+    }
+
+    @Test("a valid document imports all at once; the same again changes nothing; an edit makes a new version; the audit log has both")
+    func importIdempotent() throws {
+        let site = try StudySessionTests.Site()
+        let (admin, csrf) = try Self.admin(site)
+        let first = try importDocument(admin, csrf: csrf, Self.document(stem: "What is 2 + 2?"))
+        #expect(first.status == 200)
+        #expect(first.bodyText.contains("3 questions added, 0 changed, 0 unchanged"))
+        let version = { try site.admin { try $0.query("SELECT content_updated_at FROM exams WHERE slug = 'arithmetic'").first!.decode("content_updated_at", as: Date.self) } }
+        let before = try version()
+        let again = try importDocument(admin, csrf: csrf, Self.document(stem: "What is 2 + 2?"))
+        #expect(again.bodyText.contains("0 questions added, 0 changed, 3 unchanged"))
+        #expect(try version() == before, "an import that changes nothing leaves the content version alone")
+        let edited = try importDocument(admin, csrf: csrf, Self.document(stem: "What is two plus two?"))
+        #expect(edited.bodyText.contains("0 questions added, 1 changed, 2 unchanged"))
+        #expect(try site.count("SELECT count(*) AS n FROM questions WHERE source_key = 'q1' AND version = 2") == 1)
+        #expect(try version() > before)
+        let audit = try admin.request("GET", "/admin/audit?action=content.import").bodyText
+        #expect(audit.components(separatedBy: "<code>content.import</code>").count - 1 == 3)
+        #expect(audit.contains("Chief Editor"))
+    }
+
+    @Test("an exported exam imports into an empty database and exports again the same")
+    func exportRoundTrip() throws {
+        let source = try TestDatabase(migrated: true)
+        try DemoSeeder.seed(try source.adminConnection())
+        let importer = ContentImport()
+        let exported = try #require(try importer.export(region: "europe", exam: "network-fundamentals", try source.adminConnection()))
+        #expect(exported.regions[0].exams[0].domains.flatMap(\.questions).count == 875)
+        #expect(importer.problems(exported).isEmpty)
+        let target = try TestDatabase(migrated: true)
+        let connection = try target.adminConnection()
+        let summary = try connection.withTransaction { try importer.apply(exported, $0) }
+        #expect(summary.questionsAdded == 875)
+        let again = try #require(try importer.export(region: "europe", exam: "network-fundamentals", connection))
+        #expect(again == exported)
+        // Through the page too: the admin's export is the document.
+        let site = try StudySessionTests.Site()
+        let (admin, _) = try Self.admin(site)
+        let download = try admin.request("GET", "/admin/exams/\(MiniExam.region)/\(MiniExam.exam)/export.json")
+        #expect(download.status == 200)
+        #expect(download.header("Content-Disposition") == "attachment; filename=\"\(MiniExam.region)-\(MiniExam.exam).json\"")
+        #expect(download.bodyText.contains("\"format\" : 1"))
+    }
+
+    @Test("a student's report reaches the queue; closing it records who and why")
+    func reportQueue() throws {
+        let site = try StudySessionTests.Site()
+        let (admin, csrf) = try Self.admin(site)
+        let (student, _, studentCSRF) = try SchoolTests.account(site, "reporter", role: "student", displayName: "Rae Porter")
+        let item = MiniExam.items[0]
+        try student.request("POST", "/questions/\(item.id.uuidString.lowercased())/reports", form: ["csrf_token": studentCSRF, "reason": "typo", "comment": "Teh"])
+        let queue = try admin.request("GET", "/admin/reports").bodyText
+        #expect(queue.contains("Rae Porter") && queue.contains("“Teh”") && queue.contains("A typo or formatting error"))
+        let id = try site.admin { try $0.query("SELECT id FROM question_reports").first!.decode("id", as: UUID.self) }
+        let closed = try admin.request("POST", "/admin/reports/\(id.uuidString.lowercased())", form: ["csrf_token": csrf, "resolution": "fixed", "note": "Spelling fixed"])
+        #expect(closed.status == 303)
+        #expect(try admin.request("GET", "/admin/reports").bodyText.contains("No reports are waiting."))
+        #expect(try admin.request("POST", "/admin/reports/\(id.uuidString.lowercased())", form: ["csrf_token": csrf, "resolution": "fixed"]).status == 404)
+        #expect(try admin.request("POST", "/admin/reports/\(id.uuidString.lowercased())", form: ["csrf_token": csrf, "resolution": "ignored"]).status == 400)
+        #expect(try site.count("SELECT count(*) AS n FROM audit_log WHERE action = 'report.fixed' AND details->>'note' = 'Spelling fixed'") == 1)
+        #expect(try site.count("SELECT count(*) AS n FROM question_reports WHERE resolution = 'fixed'") == 1)
+    }
+
+    @Test("the dashboard pages pass the Nu Html Checker")
+    func validHTML() throws {
+        let site = try StudySessionTests.Site()
+        let (admin, csrf) = try Self.admin(site)
+        var pages: [(name: String, body: [UInt8])] = []
+        for (name, path) in [("overview", "/admin"), ("import", "/admin/import"), ("reports", "/admin/reports"), ("audit-empty", "/admin/audit")] {
+            pages.append((name, try admin.request("GET", path).body))
+        }
+        pages.append(("import-refused", try importDocument(admin, csrf: csrf, Self.document(stem: "", passMark: 0)).body))
+        pages.append(("import-done", try importDocument(admin, csrf: csrf, Self.document(stem: "Fine?")).body))
+        pages.append(("audit", try admin.request("GET", "/admin/audit").body))
+        let check = try HTMLChecker.passes(pages)
+        #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
+    }
+}
