@@ -35,6 +35,46 @@ public struct AuditEntry: Sendable, Equatable {
     public var details: String
 }
 
+/// The admin question list's filters; nil means any.
+public struct QuestionFilter: Sendable, Equatable {
+    public var examID: Int?
+    public var domain: String?
+    public var type: String?
+    public var difficulty: Int?
+    public var status: String?
+    /// Text to find in stems and options (any language), at least 3 characters to use the index.
+    public var text: String?
+
+    public init(examID: Int? = nil, domain: String? = nil, type: String? = nil, difficulty: Int? = nil, status: String? = nil, text: String? = nil) {
+        self.examID = examID
+        self.domain = domain
+        self.type = type
+        self.difficulty = difficulty
+        self.status = status
+        self.text = text
+    }
+}
+
+/// A line of the admin question list.
+public struct QuestionListItem: Sendable, Equatable {
+    public var id: UUID
+    public var examTitle: String
+    public var domainTitle: String
+    public var type: String
+    public var difficulty: Int
+    public var status: String
+    public var version: Int
+    public var stem: String
+    public var openReports: Int
+}
+
+/// One saved version of a question.
+public struct QuestionVersion: Sendable, Equatable {
+    public var version: Int
+    public var savedAt: Date
+    public var snapshot: String
+}
+
 /// What the admin dashboard reads and records. Every statement runs with `app.role = admin`:
 /// the policies let admins read everything, and the audit log takes entries only from an admin
 /// in their own name.
@@ -86,6 +126,59 @@ public struct AdminStore: Sendable {
             UPDATE question_reports SET resolved_at = \(date), resolution = \(resolution), resolution_note = \(note)
             WHERE id = \(id) AND resolved_at IS NULL
             """ as SQL).prepared()) == 1
+    }
+
+    /// Questions matching the filter, newest change first, with how many match in all.
+    public func questions(_ filter: QuestionFilter, offset: Int, limit: Int, _ connection: PostgresConnection) throws -> (items: [QuestionListItem], total: Int) {
+        // Text is matched literally: the pattern's own wildcards are escaped.
+        let pattern = filter.text.map { text in
+            "%" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
+        }
+        let rows = try connection.query(("""
+            SELECT q.id, e.title AS exam_title, d.title AS domain_title, q.type, q.difficulty, q.status, q.version, q.stem,
+                   (SELECT count(*) FROM question_reports x WHERE x.question_id = q.id AND x.resolved_at IS NULL) AS open_reports,
+                   count(*) OVER () AS total
+            FROM questions q JOIN domains d ON d.id = q.domain_id JOIN exams e ON e.id = d.exam_id
+            WHERE q.deleted_at IS NULL
+              AND (\(filter.examID)::bigint IS NULL OR d.exam_id = \(filter.examID))
+              AND (\(filter.domain)::text IS NULL OR d.slug = \(filter.domain))
+              AND (\(filter.type)::text IS NULL OR q.type = \(filter.type))
+              AND (\(filter.difficulty)::integer IS NULL OR q.difficulty = \(filter.difficulty))
+              AND (\(filter.status)::text IS NULL OR q.status = \(filter.status))
+              AND (\(pattern)::text IS NULL OR (q.stem || ' ' || q.options::text) ILIKE \(pattern))
+            ORDER BY q.updated_at DESC, q.id
+            OFFSET \(offset) LIMIT \(limit)
+            """ as SQL).prepared()).rows
+        let items = try rows.map { row in
+            QuestionListItem(
+                id: try row.decode("id", as: UUID.self), examTitle: try row.decode("exam_title", as: String.self),
+                domainTitle: try row.decode("domain_title", as: String.self), type: try row.decode("type", as: String.self),
+                difficulty: try row.decode("difficulty", as: Int.self), status: try row.decode("status", as: String.self),
+                version: try row.decode("version", as: Int.self), stem: try row.decode("stem", as: String.self),
+                openReports: try row.decode("open_reports", as: Int.self))
+        }
+        return (items, try rows.first?.decode("total", as: Int.self) ?? 0)
+    }
+
+    /// Every saved version of a question, newest first.
+    public func versions(questionID: UUID, _ connection: PostgresConnection) throws -> [QuestionVersion] {
+        try connection.query(("""
+            SELECT version, saved_at, jsonb_pretty(snapshot) AS snapshot FROM question_versions
+            WHERE question_id = \(questionID) ORDER BY version DESC
+            """ as SQL).prepared()).rows.map {
+            QuestionVersion(version: try $0.decode("version", as: Int.self), savedAt: try $0.decode("saved_at", as: Date.self),
+                            snapshot: try $0.decode("snapshot", as: String.self))
+        }
+    }
+
+    /// Every report ever filed on a question, newest first.
+    public func reports(questionID: UUID, _ connection: PostgresConnection) throws -> [(reason: String, comment: String, resolution: String?, at: Date)] {
+        try connection.query(("""
+            SELECT reason, comment, resolution, created_at FROM question_reports WHERE question_id = \(questionID) ORDER BY created_at DESC
+            """ as SQL).prepared()).rows.map {
+            (try $0.decode("reason", as: String.self), try $0.decode("comment", as: String.self), try $0.decode("resolution", as: String?.self),
+             try $0.decode("created_at", as: Date.self))
+        }
     }
 
     /// Records an admin action in the audit log, in the signed-in admin's name.

@@ -42,7 +42,8 @@ struct AdminTests {
         let (student, _, studentCSRF) = try SchoolTests.account(site, "student", role: "student")
         let (teacher, _, teacherCSRF) = try SchoolTests.account(site, "teacher", role: "teacher")
         for (browser, csrf) in [(site.browser(), ""), (student, studentCSRF), (teacher, teacherCSRF)] {
-            for path in ["/admin", "/admin/import", "/admin/reports", "/admin/audit", "/admin/exams/\(MiniExam.region)/\(MiniExam.exam)/export.json"] {
+            for path in ["/admin", "/admin/import", "/admin/reports", "/admin/audit", "/admin/exams/\(MiniExam.region)/\(MiniExam.exam)/export.json",
+                         "/admin/questions", "/admin/questions/\(MiniExam.items[0].id.uuidString)"] {
                 let response = try browser.request("GET", path)
                 #expect(response.status == 404, "\(path)")
                 #expect(response.bodyText.contains("Page not found"))
@@ -136,12 +137,38 @@ struct AdminTests {
         #expect(try site.count("SELECT count(*) AS n FROM question_reports WHERE resolution = 'fixed'") == 1)
     }
 
+    @Test("the question list filters and finds text in any language; a question's page shows the key, its versions and reports")
+    func questionList() throws {
+        let site = try StudySessionTests.Site()
+        let (admin, csrf) = try Self.admin(site)
+        _ = try importDocument(admin, csrf: csrf, Self.document(stem: "データベースの正規化とは?"))
+        let all = try admin.request("GET", "/admin/questions").bodyText
+        #expect(all.contains("10 questions match."), "the mini exam's seven and the three imported")
+        let japanese = try admin.request("GET", "/admin/questions?q=" + "正規化".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!).bodyText
+        #expect(japanese.contains("1 question matches.") && japanese.contains("データベースの正規化とは?"))
+        let wildcard = try admin.request("GET", "/admin/questions?q=%25%25%25").bodyText
+        #expect(wildcard.contains("0 questions match."), "a % in the search is a character, not a wildcard")
+        let drafts = try admin.request("GET", "/admin/questions?status=draft&exam=imported/arithmetic").bodyText
+        #expect(drafts.contains("1 question matches.") && drafts.contains("What does it print?"))
+        #expect(try admin.request("GET", "/admin/questions?difficulty=9").status == 400)
+        #expect(try admin.request("GET", "/admin/questions?exam=nowhere/none").status == 400)
+        // An edit, then the question's page: two versions, the key, the preview.
+        _ = try importDocument(admin, csrf: csrf, Self.document(stem: "データベースの正規化とは何ですか?"))
+        let id = try site.admin { try $0.query("SELECT id FROM questions WHERE source_key = 'q1'").first!.decode("id", as: UUID.self) }
+        let page = try admin.request("GET", "/admin/questions/\(id.uuidString.lowercased())").bodyText
+        #expect(page.contains("Version 2") && page.contains("Version 1"))
+        #expect(page.contains("データベースの正規化とは?"), "the first version's text is kept")
+        #expect(page.contains("4 <strong class=\"tag\">correct answer</strong>"))
+        #expect(try admin.request("GET", "/admin/questions/\(UUID().uuidString)").status == 404)
+    }
+
     @Test("the dashboard pages pass the Nu Html Checker")
     func validHTML() throws {
         let site = try StudySessionTests.Site()
         let (admin, csrf) = try Self.admin(site)
         var pages: [(name: String, body: [UInt8])] = []
-        for (name, path) in [("overview", "/admin"), ("import", "/admin/import"), ("reports", "/admin/reports"), ("audit-empty", "/admin/audit")] {
+        for (name, path) in [("overview", "/admin"), ("import", "/admin/import"), ("reports", "/admin/reports"), ("audit-empty", "/admin/audit"),
+                             ("questions", "/admin/questions?type=ordering"), ("question", "/admin/questions/\(MiniExam.items[4].id.uuidString.lowercased())")] {
             pages.append((name, try admin.request("GET", path).body))
         }
         pages.append(("import-refused", try importDocument(admin, csrf: csrf, Self.document(stem: "", passMark: 0)).body))

@@ -22,6 +22,8 @@ struct AdminPages: Sendable {
         router.get("/admin/reports") { request in try reports(request) }
         router.post("/admin/reports/:id") { request in try resolve(request) }
         router.get("/admin/audit") { request in try audit(request) }
+        router.get("/admin/questions") { request in try questionList(request) }
+        router.get("/admin/questions/:id") { request in try question(request) }
     }
 
     /// The admin behind the request, or the same 404 as any unknown page.
@@ -189,6 +191,54 @@ struct AdminPages: Sendable {
                 actorName: user.displayName, action: "report.\(resolution)", target: id.uuidString.lowercased(), details: ["note": note], at: clock(), connection)
         }
         return .redirect(to: "/admin/reports?done=1")
+    }
+
+    func questionList(_ request: Request) throws -> Response {
+        let user = try admin(request)
+        let locale = pages.locale(for: request)
+        let query = request.query
+        func text(_ name: String) -> String? { query[name].flatMap { $0.isEmpty ? nil : String($0.prefix(200)) } }
+        guard let pageNumber = Int(query["page"] ?? "1"), (1...100_000).contains(pageNumber) else {
+            throw HTTPError(.badRequest, pages.message("leaderboard.bad_page", locale: locale, ["value": String((query["page"] ?? "").prefix(20))]))
+        }
+        var difficulty: Int?
+        if let value = text("difficulty") {
+            guard let level = Int(value), (1...5).contains(level) else {
+                throw HTTPError(.badRequest, pages.message("error.bad_difficulty", locale: locale, ["value": String(value.prefix(20))]))
+            }
+            difficulty = level
+        }
+        let examKey = text("exam")
+        let (exams, result) = try asAdmin(user) { connection -> ([RegionSummary], (items: [QuestionListItem], total: Int)) in
+            var examID: Int?
+            if let examKey {
+                let parts = examKey.split(separator: "/", maxSplits: 1).map(String.init)
+                examID = parts.count == 2 ? try ExamCatalog().examHeading(region: parts[0], slug: parts[1], connection)?.id : nil
+                if examID == nil { throw HTTPError(.badRequest, pages.message("live.bad_exam", locale: locale)) }
+            }
+            let filter = QuestionFilter(
+                examID: examID, domain: text("domain"), type: text("type"), difficulty: difficulty, status: text("status"), text: text("q"))
+            return (try ExamCatalog().regions(connection), try AdminStore().questions(filter, offset: (pageNumber - 1) * 50, limit: 50, connection))
+        }
+        let value = AdminQuestionList(
+            regions: exams, selectedExam: examKey ?? "", query: query, items: result.items, total: result.total, page: pageNumber)
+        return try page("admin/questions", value, request)
+    }
+
+    func question(_ request: Request) throws -> Response {
+        let user = try admin(request)
+        let locale = pages.locale(for: request)
+        guard let id = UUID(uuidString: request.parameter("id")) else { throw HTTPError(.notFound, pages.message("school.not_found", locale: locale)) }
+        let value = try asAdmin(user) { connection -> AdminQuestionPage in
+            guard let question = try StudyStore().questions(ids: [id], connection).first else {
+                throw HTTPError(.notFound, pages.message("school.not_found", locale: locale))
+            }
+            let store = AdminStore()
+            return AdminQuestionPage(
+                question: question, versions: try store.versions(questionID: id, connection), reports: try store.reports(questionID: id, connection),
+                pages: pages, locale: locale)
+        }
+        return try page("admin/question", value, request)
     }
 
     func audit(_ request: Request) throws -> Response {

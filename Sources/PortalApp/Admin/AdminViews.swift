@@ -1,0 +1,112 @@
+import ExamData
+import Foundation
+import HTTPServer
+
+/// `GET /admin/questions`: filters, matches and pages.
+struct AdminQuestionList: Encodable {
+    struct Choice: Encodable {
+        var value: String
+        var label: String
+        var selected: Bool
+    }
+
+    struct Item: Encodable {
+        var href: String
+        var exam: String
+        var domain: String
+        var type: String
+        var difficulty: Int
+        var status: String
+        var version: Int
+        var stem: String
+        var reports: Int
+    }
+
+    var exams: [Choice]
+    var types: [Choice]
+    var statuses: [Choice]
+    var difficulties: [Choice]
+    var domain: String
+    var text: String
+    var items: [Item]
+    var hasItems: Bool
+    var total: Int
+    var page: Int
+    var pages: Int
+    var previousHref: String?
+    var nextHref: String?
+
+    init(regions: [RegionSummary], selectedExam: String, query: FormFields, items: [QuestionListItem], total: Int, page: Int) {
+        func choices(_ values: [(String, String)], _ selected: String?) -> [Choice] {
+            values.map { Choice(value: $0.0, label: $0.1, selected: $0.0 == selected) }
+        }
+        exams = choices(regions.flatMap { region in region.exams.map { ("\(region.code)/\($0.slug)", "\(region.name) · \($0.title)") } }, selectedExam)
+        types = choices(["single-choice", "multi-choice", "ordering", "code-snippet"].map { ($0, $0) }, query["type"])
+        statuses = choices(["draft", "published", "retired"].map { ($0, $0) }, query["status"])
+        difficulties = choices((1...5).map { (String($0), String($0)) }, query["difficulty"])
+        domain = query["domain"] ?? ""
+        text = query["q"] ?? ""
+        self.items = items.map { item in
+            Item(
+                href: "/admin/questions/\(item.id.uuidString.lowercased())", exam: item.examTitle, domain: item.domainTitle, type: item.type,
+                difficulty: item.difficulty, status: item.status, version: item.version, stem: String(item.stem.prefix(140)), reports: item.openReports)
+        }
+        hasItems = !items.isEmpty
+        self.total = total
+        self.page = page
+        pages = max(1, (total + 49) / 50)
+        // The same filters, another page.
+        let kept = query.fields.filter { $0.name != "page" && !$0.value.isEmpty }
+            .map { "\($0.name)=\($0.value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }.joined(separator: "&")
+        let prefix = "/admin/questions?" + (kept.isEmpty ? "" : kept + "&")
+        previousHref = page > 1 ? prefix + "page=\(page - 1)" : nil
+        nextHref = page < pages ? prefix + "page=\(page + 1)" : nil
+    }
+}
+
+/// `GET /admin/questions/{id}`: the question as a student sees it, the key and explanations,
+/// every version, and the reports filed on it.
+struct AdminQuestionPage: Encodable {
+    struct Version: Encodable {
+        var version: Int
+        var savedAt: String
+        var snapshot: String
+    }
+
+    struct Report: Encodable {
+        var reason: String
+        var comment: String
+        var resolution: String
+        var at: String
+    }
+
+    var id: String
+    var kind: String
+    var difficulty: Int
+    var version: Int
+    var preview: LiveQuestionView
+    var key: LiveQuestionView
+    var explanation: String
+    var optionExplanations: [String]
+    var versions: [Version]
+    var reports: [Report]
+    var hasReports: Bool
+
+    init(question: Question, versions: [QuestionVersion], reports: [(reason: String, comment: String, resolution: String?, at: Date)], pages: PageRenderer, locale: String) {
+        let iso = ISO8601DateFormatter()
+        id = question.id.uuidString.lowercased()
+        kind = question.kind.rawValue
+        difficulty = question.difficulty
+        version = question.version
+        preview = LiveQuestionView(question, revealKey: false)
+        key = LiveQuestionView(question, revealKey: true)
+        explanation = question.explanation
+        optionExplanations = question.options.map { "\($0.text): \($0.explanation ?? "—")" }
+        self.versions = versions.map { Version(version: $0.version, savedAt: iso.string(from: $0.savedAt), snapshot: $0.snapshot) }
+        self.reports = reports.map {
+            Report(reason: pages.message("report.reason.\($0.reason)", locale: locale), comment: $0.comment,
+                   resolution: $0.resolution ?? pages.message("admin.open", locale: locale), at: iso.string(from: $0.at))
+        }
+        hasReports = !reports.isEmpty
+    }
+}
