@@ -71,3 +71,52 @@ GRANT SELECT, INSERT ON question_versions TO portal_app;
 -- (Japanese, Chinese, Thai), which word-based text search does not.
 CREATE EXTENSION IF NOT EXISTS pg_trgm;
 CREATE INDEX questions_search ON questions USING gin ((stem || ' ' || options::text) gin_trgm_ops);
+
+-- Item statistics, from each student's first finished mock exam per exam: every question of
+-- that attempt (unanswered counts as wrong), with the rest of the student's score.
+CREATE VIEW item_responses WITH (security_invoker = true) AS
+WITH first_attempts AS (
+    SELECT DISTINCT ON (s.user_id, s.exam_id) s.id, s.exam_id, s.question_ids
+    FROM study_sessions s
+    WHERE s.mode = 'mock' AND s.finished_at IS NOT NULL AND s.user_id IS NOT NULL
+    ORDER BY s.user_id, s.exam_id, s.started_at, s.id
+), final_answers AS (
+    SELECT DISTINCT ON (a.session_id, a.question_id) a.session_id, a.question_id, a.correct, a.response, a.time_ms
+    FROM answers a JOIN first_attempts f ON f.id = a.session_id
+    ORDER BY a.session_id, a.question_id, a.answered_at DESC, a.received_at DESC, a.id
+), items AS (
+    SELECT f.id AS session_id, f.exam_id, item.question_id, coalesce(x.correct, false) AS correct, x.response, x.time_ms
+    FROM first_attempts f CROSS JOIN LATERAL unnest(f.question_ids) AS item(question_id)
+    LEFT JOIN final_answers x ON x.session_id = f.id AND x.question_id = item.question_id
+)
+SELECT i.session_id, i.exam_id, i.question_id, i.correct, i.response, i.time_ms,
+       (count(*) FILTER (WHERE i.correct) OVER (PARTITION BY i.session_id)) - i.correct::integer AS rest
+FROM items i;
+
+-- Per question: the facility index (the share right), the discrimination index (the
+-- correlation of the item with the rest of the test), the discriminative efficiency (the
+-- item's covariance with the rest as a share of the largest it could have at that facility:
+-- right answers from exactly the best students), the average time, and how many attempts.
+CREATE VIEW item_statistics WITH (security_invoker = true) AS
+WITH ranked AS (
+    SELECT r.*, count(*) FILTER (WHERE r.correct) OVER (PARTITION BY r.question_id) AS rights,
+           row_number() OVER (PARTITION BY r.question_id ORDER BY r.rest DESC, r.session_id) AS position
+    FROM item_responses r
+)
+SELECT question_id, count(*) AS attempts,
+       avg(correct::integer)::double precision AS facility,
+       corr(correct::integer, rest) AS discrimination,
+       CASE WHEN covar_pop((position <= rights)::integer, rest) > 0
+            THEN covar_pop(correct::integer, rest) / covar_pop((position <= rights)::integer, rest) END AS efficiency,
+       avg(time_ms)::double precision AS average_ms
+FROM ranked GROUP BY question_id;
+
+-- How often each option was picked in those attempts (choice questions).
+CREATE VIEW item_option_shares WITH (security_invoker = true) AS
+SELECT r.question_id, (pick.value)::integer AS option_index, count(*) AS picks,
+       count(*)::double precision / (SELECT count(*) FROM item_responses t WHERE t.question_id = r.question_id) AS share
+FROM item_responses r CROSS JOIN LATERAL jsonb_array_elements_text(r.response) AS pick(value)
+JOIN questions q ON q.id = r.question_id AND q.type <> 'ordering'
+GROUP BY r.question_id, (pick.value)::integer;
+
+GRANT SELECT ON item_responses, item_statistics, item_option_shares TO portal_app;

@@ -1,8 +1,10 @@
 import Foundation
 import PostgresClient
+import QuestionEngine
 
 /// One exam in the admin overview.
 public struct ExamOverview: Sendable, Equatable {
+    public var examID: Int
     public var regionCode: String
     public var slug: String
     public var title: String
@@ -83,7 +85,7 @@ public struct AdminStore: Sendable {
 
     public func overview(_ connection: PostgresConnection) throws -> [ExamOverview] {
         try connection.query(("""
-            SELECT r.code, e.slug, e.title, e.content_updated_at,
+            SELECT e.id, r.code, e.slug, e.title, e.content_updated_at,
                    coalesce((SELECT jsonb_object_agg(status, n) FROM (SELECT q.status, count(*) AS n FROM questions q JOIN domains d ON d.id = q.domain_id
                              WHERE d.exam_id = e.id AND q.deleted_at IS NULL GROUP BY q.status) s), '{}') AS by_status,
                    coalesce((SELECT jsonb_object_agg(type, n) FROM (SELECT q.type, count(*) AS n FROM questions q JOIN domains d ON d.id = q.domain_id
@@ -98,7 +100,7 @@ public struct AdminStore: Sendable {
             ORDER BY r.position, r.name, e.title
             """ as SQL).prepared()).rows.map { row in
             ExamOverview(
-                regionCode: try row.decode("code", as: String.self), slug: try row.decode("slug", as: String.self),
+                examID: try row.decode("id", as: Int.self), regionCode: try row.decode("code", as: String.self), slug: try row.decode("slug", as: String.self),
                 title: try row.decode("title", as: String.self), contentUpdatedAt: try row.decode("content_updated_at", as: Date.self),
                 byStatus: try row.decodeJSON("by_status", as: [String: Int].self), byType: try row.decodeJSON("by_type", as: [String: Int].self),
                 byDifficulty: try row.decode("by_difficulty", as: [Int].self), openReports: try row.decode("open_reports", as: Int.self))
@@ -158,6 +160,34 @@ public struct AdminStore: Sendable {
                 openReports: try row.decode("open_reports", as: Int.self))
         }
         return (items, try rows.first?.decode("total", as: Int.self) ?? 0)
+    }
+
+    /// The item statistics of these questions (those with first mock attempts).
+    public func itemStatistics(questionIDs: [UUID], _ connection: PostgresConnection) throws -> [UUID: ItemStatistics] {
+        var result: [UUID: ItemStatistics] = [:]
+        for row in try connection.query(("""
+            SELECT s.question_id, s.attempts, s.facility, s.discrimination, s.efficiency, s.average_ms,
+                   coalesce((SELECT jsonb_object_agg(o.option_index::text, o.share) FROM item_option_shares o WHERE o.question_id = s.question_id), '{}') AS shares
+            FROM item_statistics s WHERE s.question_id = ANY (\(questionIDs)::uuid[])
+            """ as SQL).prepared()).rows {
+            let shares = try row.decodeJSON("shares", as: [String: Double].self)
+            result[try row.decode("question_id", as: UUID.self)] = ItemStatistics(
+                attempts: try row.decode("attempts", as: Int.self), facility: try row.decode("facility", as: Double.self),
+                discrimination: try row.decode("discrimination", as: Double?.self), efficiency: try row.decode("efficiency", as: Double?.self),
+                averageMilliseconds: try row.decode("average_ms", as: Double?.self),
+                optionShares: Dictionary(uniqueKeysWithValues: shares.compactMap { key, value in Int(key).map { ($0, value) } }))
+        }
+        return result
+    }
+
+    /// Questions with first mock attempts, per exam id: what the overview flags.
+    public func analysedQuestions(_ connection: PostgresConnection) throws -> [(examID: Int, question: Question)] {
+        try connection.query(("""
+            SELECT d.exam_id, q.id, d.slug AS domain_slug, q.type, q.stem, q.code, q.code_language, q.options, q.correct,
+                   q.explanation, q.difficulty, q.version
+            FROM questions q JOIN domains d ON d.id = q.domain_id
+            WHERE q.id IN (SELECT question_id FROM item_statistics)
+            """ as SQL).prepared()).rows.map { (try $0.decode("exam_id", as: Int.self), try Question(row: $0)) }
     }
 
     /// Every saved version of a question, newest first.

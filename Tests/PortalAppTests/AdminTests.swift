@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import PortalApp
 import PostgresClient
+import QuestionEngine
 import TestSupport
 import Testing
 
@@ -160,6 +161,53 @@ struct AdminTests {
         #expect(page.contains("データベースの正規化とは?"), "the first version's text is kept")
         #expect(page.contains("4 <strong class=\"tag\">correct answer</strong>"))
         #expect(try admin.request("GET", "/admin/questions/\(UUID().uuidString)").status == 404)
+    }
+
+    @Test("item statistics from first mock attempts match a hand-computed set, and flag what needs review")
+    func itemStatistics() throws {
+        let site = try StudySessionTests.Site()
+        let (admin, _) = try Self.admin(site)
+        let items = [MiniExam.items[0], MiniExam.items[1], MiniExam.items[5], MiniExam.items[6]]  // A, B, C, D
+        // Responses of five students to A, B, C, D (option indexes); totals right: 3, 3, 2, 1, 1.
+        let responses: [[Int]] = [[0, 1, 3, 0], [0, 1, 3, 0], [0, 1, 0, 0], [0, 0, 1, 0], [1, 2, 2, 2]]
+        let examID = try site.admin { try $0.query("SELECT id FROM exams WHERE slug = \(MiniExam.exam)").first!.decode("id", as: Int.self) }
+        let start = site.clock.read()
+        for (index, picks) in responses.enumerated() {
+            let (_, studentID, _) = try SchoolTests.account(site, "taker\(index)", role: "student")
+            try site.pool.withTransaction(settings: ["app.user_id": studentID.uuidString, "app.role": "student"]) { connection in
+                let store = StudyStore()
+                let session = try store.create(NewStudySession(
+                    userID: studentID, guestKey: nil, examID: examID, mode: .mock, config: [:], questionIDs: items.map(\.id),
+                    startedAt: start, deadline: start.addingTimeInterval(60)), connection)
+                for (item, pick) in zip(items, picks) {
+                    _ = try store.insert(RecordedAnswer(
+                        id: UUID(), sessionID: session, questionID: item.id, questionVersion: 1, response: [pick], correct: [pick] == item.key,
+                        score: [pick] == item.key ? 1 : 0, rating: nil, milliseconds: 4000 + 1000 * index, answeredAt: start.addingTimeInterval(10)), userID: studentID, connection)
+                }
+                let session2 = try #require(try store.session(id: session, connection))
+                _ = try store.finish(sessionID: session, at: start.addingTimeInterval(30),
+                                     score: SessionScorer.score([], passMark: session2.passMark, startedAt: start, endedAt: start), connection)
+            }
+        }
+        let statistics = try site.pool.withTransaction(settings: ["app.role": "admin"]) { try AdminStore().itemStatistics(questionIDs: items.map(\.id), $0) }
+        let a = try #require(statistics[items[0].id]), d = try #require(statistics[items[3].id])
+        #expect(a.attempts == 5 && abs(a.facility - 0.8) < 1e-9)
+        #expect(abs((a.discrimination ?? 0) - 0.04 / (0.16 * 0.56).squareRoot()) < 1e-9)
+        #expect(abs((a.efficiency ?? 0) - 0.04 / 0.24) < 1e-9)
+        #expect(abs((a.averageMilliseconds ?? 0) - 6000) < 1e-9)
+        #expect(abs(d.facility - 0.2) < 1e-9)
+        #expect(abs((d.discrimination ?? 0) - (-0.36 / (0.16 * 1.36).squareRoot())) < 1e-9)
+        #expect(abs((d.efficiency ?? 0) - (-1.5)) < 1e-9)
+        #expect(d.optionShares == [0: 0.8, 2: 0.2])
+        func flags(_ index: Int) -> [ItemFlag] {
+            ItemReview.flags(statistics[items[index].id], kind: .singleChoice, key: items[index].key, optionTexts: items[index].options)
+        }
+        #expect(flags(0) == [.unusedOption], "Cat and Dog are never picked; efficiency 0.17 passes")
+        #expect(flags(3) == [.lowEfficiency, .unusedOption, .longestIsKey])
+        let page = try admin.request("GET", "/admin/questions/\(items[3].id.uuidString.lowercased())").bodyText
+        #expect(page.contains("<dd>0.20</dd>") && page.contains("<dd>-150%</dd>"))
+        #expect(page.contains("The correct option is the longest one."))
+        #expect(try admin.request("GET", "/admin").bodyText.contains("<td class=\"number\">3</td>"), "A, B (its key is the longest) and D need review; C does not")
     }
 
     @Test("the dashboard pages pass the Nu Html Checker")

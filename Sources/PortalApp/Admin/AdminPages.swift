@@ -2,6 +2,7 @@ import ExamData
 import Foundation
 import HTTPServer
 import PostgresClient
+import QuestionEngine
 
 /// `/admin`: the content dashboard, for admins only. Everyone else gets the ordinary 404 on
 /// every URL under it, so the area is not even confirmed to exist. Every change is written to
@@ -47,7 +48,17 @@ struct AdminPages: Sendable {
     func overview(_ request: Request) throws -> Response {
         let user = try admin(request)
         let locale = pages.locale(for: request)
-        let exams = try asAdmin(user) { try AdminStore().overview($0) }
+        let (exams, flagged) = try asAdmin(user) { connection -> ([ExamOverview], [Int: Int]) in
+            let store = AdminStore()
+            let analysed = try store.analysedQuestions(connection)
+            let statistics = try store.itemStatistics(questionIDs: analysed.map(\.question.id), connection)
+            var flagged: [Int: Int] = [:]
+            for (examID, question) in analysed
+            where !ItemReview.flags(statistics[question.id], kind: question.kind, key: question.correct, optionTexts: question.options.map(\.text)).isEmpty {
+                flagged[examID, default: 0] += 1
+            }
+            return (try store.overview(connection), flagged)
+        }
         struct Page: Encodable {
             struct Exam: Encodable {
                 var title: String
@@ -57,6 +68,7 @@ struct AdminPages: Sendable {
                 var types: String
                 var difficulties: [Int]
                 var openReports: Int
+                var flagged: Int
             }
             var exams: [Exam]
         }
@@ -66,7 +78,7 @@ struct AdminPages: Sendable {
                 updated: pages.ago(exam.contentUpdatedAt, locale: locale),
                 statuses: exam.byStatus.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: " · "),
                 types: exam.byType.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: " · "),
-                difficulties: exam.byDifficulty, openReports: exam.openReports)
+                difficulties: exam.byDifficulty, openReports: exam.openReports, flagged: flagged[exam.examID] ?? 0)
         })
         return try page("admin/overview", value, request)
     }
@@ -236,7 +248,7 @@ struct AdminPages: Sendable {
             let store = AdminStore()
             return AdminQuestionPage(
                 question: question, versions: try store.versions(questionID: id, connection), reports: try store.reports(questionID: id, connection),
-                pages: pages, locale: locale)
+                statistics: try store.itemStatistics(questionIDs: [id], connection)[id], pages: pages, locale: locale)
         }
         return try page("admin/question", value, request)
     }

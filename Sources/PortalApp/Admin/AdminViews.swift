@@ -1,6 +1,7 @@
 import ExamData
 import Foundation
 import HTTPServer
+import QuestionEngine
 
 /// `GET /admin/questions`: filters, matches and pages.
 struct AdminQuestionList: Encodable {
@@ -88,11 +89,26 @@ struct AdminQuestionPage: Encodable {
     var key: LiveQuestionView
     var explanation: String
     var optionExplanations: [String]
+    struct Statistics: Encodable {
+        var attempts: Int
+        var facility: String
+        var discrimination: String
+        var efficiency: String
+        var averageSeconds: String
+        var shares: [String]
+    }
+
     var versions: [Version]
     var reports: [Report]
     var hasReports: Bool
+    var statistics: Statistics?
+    var flags: [String]
+    var hasFlags: Bool
 
-    init(question: Question, versions: [QuestionVersion], reports: [(reason: String, comment: String, resolution: String?, at: Date)], pages: PageRenderer, locale: String) {
+    init(
+        question: Question, versions: [QuestionVersion], reports: [(reason: String, comment: String, resolution: String?, at: Date)],
+        statistics: ItemStatistics?, pages: PageRenderer, locale: String
+    ) {
         let iso = ISO8601DateFormatter()
         id = question.id.uuidString.lowercased()
         kind = question.kind.rawValue
@@ -108,5 +124,17 @@ struct AdminQuestionPage: Encodable {
                    resolution: $0.resolution ?? pages.message("admin.open", locale: locale), at: iso.string(from: $0.at))
         }
         hasReports = !reports.isEmpty
+        func figure(_ value: Double?, _ format: String) -> String { value.map { String(format: format, $0) } ?? "—" }
+        self.statistics = statistics.map { item in
+            Statistics(
+                attempts: item.attempts, facility: figure(item.facility, "%.2f"), discrimination: figure(item.discrimination, "%.2f"),
+                efficiency: figure(item.efficiency.map { $0 * 100 }, "%.0f%%"), averageSeconds: figure(item.averageMilliseconds.map { $0 / 1000 }, "%.1f s"),
+                shares: question.kind == .ordering ? [] : question.options.enumerated().map { index, option in
+                    "\(option.text): \(Int(((item.optionShares[index] ?? 0) * 100).rounded()))%"
+                })
+        }
+        flags = ItemReview.flags(statistics, kind: question.kind, key: question.correct, optionTexts: question.options.map(\.text))
+            .map { pages.message("admin.flag.\($0.rawValue)", locale: locale) }
+        hasFlags = !flags.isEmpty
     }
 }
