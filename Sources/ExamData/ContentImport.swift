@@ -36,7 +36,7 @@ public struct ContentImport: Sendable {
     }
 
     /// `^[a-z0-9+#-]{1,20}$`.
-    static func isCodeLanguage(_ text: String) -> Bool {
+    public static func isCodeLanguage(_ text: String) -> Bool {
         (1...20).contains(text.utf8.count) && text.utf8.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == 43 || $0 == 35 || $0 == 45 }
     }
 

@@ -210,6 +210,53 @@ struct AdminTests {
         #expect(try admin.request("GET", "/admin").bodyText.contains("<td class=\"number\">3</td>"), "A, B (its key is the longest) and D need review; C does not")
     }
 
+    @Test("editing: errors beside the fields and nothing saved; a good edit adds, removes and reorders options as a new version, bumps the content version and is audited")
+    func editing() throws {
+        let site = try StudySessionTests.Site()
+        let (admin, csrf) = try Self.admin(site)
+        let item = MiniExam.items[0]  // single choice: Ant, Bee, Cat, Dog; key 0
+        let path = "/admin/questions/\(item.id.uuidString.lowercased())/edit"
+        let form = try admin.request("GET", path)
+        #expect(form.status == 200 && form.bodyText.contains("value=\"Ant\""))
+        let domainID = try site.admin { try $0.query("SELECT domain_id FROM questions WHERE id = \(item.id)").first!.decode("domain_id", as: Int.self) }
+        func submit(_ extra: [(String, String)]) throws -> RawHTTPClient.Response {
+            try admin.request("POST", path, pairs: [("csrf_token", csrf), ("domain", String(domainID)), ("type", "single-choice"), ("difficulty", "2"),
+                                                    ("status", "published"), ("explanation", "Ants come first.")] + extra)
+        }
+        let contentVersion = { try site.admin { try $0.query("SELECT content_updated_at FROM exams WHERE slug = \(MiniExam.exam)").first!.decode("content_updated_at", as: Date.self) } }
+        let before = try contentVersion()
+        // No stem, and no option ticked: both said beside their fields; nothing saved.
+        let refused = try submit([("stem", " "), ("opt_text_0", "Ant"), ("opt_text_1", "Bee")])
+        #expect(refused.status == 422)
+        #expect(refused.bodyText.contains("id=\"stem-error\">Write a stem of 1 to 20000 characters."))
+        #expect(refused.bodyText.contains("id=\"options-error\" role=\"alert\">the answer key must be a non-empty array of option indexes"))
+        #expect(try site.count("SELECT count(*) AS n FROM questions WHERE id = \(item.id) AND version = 1") == 1)
+        // Two options ticked on a single-choice question: the shared validator's words.
+        let two = try submit([("stem", "Which?"), ("opt_text_0", "Ant"), ("opt_key_0", "on"), ("opt_text_1", "Bee"), ("opt_key_1", "on")])
+        #expect(two.bodyText.contains("a single-choice question has exactly one correct option"))
+        // Remove Cat and Dog, add Eel, put Bee first, keep Ant correct.
+        let saved = try submit([
+            ("stem", "Which animal comes first?"), ("opt_id_0", "o0"), ("opt_text_0", "Ant"), ("opt_order_0", "2"), ("opt_key_0", "on"),
+            ("opt_id_1", "o1"), ("opt_text_1", "Bee"), ("opt_order_1", "1"), ("opt_text_4", "Eel"), ("opt_order_4", "3"),
+        ])
+        #expect(saved.status == 303)
+        let row = try site.admin { try $0.query("SELECT version, options->>0 AS first, jsonb_array_length(options) AS n, correct::text AS key FROM questions WHERE id = \(item.id)").first! }
+        #expect(try row.decode("version", as: Int.self) == 2)
+        #expect(try row.decode("n", as: Int.self) == 3)
+        #expect(try row.decode("first", as: String.self).contains("Bee"))
+        #expect(try row.decode("key", as: String.self) == "[1]", "Ant, now second, is still the key")
+        #expect(try contentVersion() > before, "offline copies learn of the change")
+        #expect(try site.count("SELECT count(*) AS n FROM audit_log WHERE action = 'question.edit' AND details->>'version' = '2'") == 1)
+        // A new ordering question.
+        let created = try admin.request("POST", "/admin/questions/new", pairs: [
+            ("csrf_token", csrf), ("domain", String(domainID)), ("type", "ordering"), ("difficulty", "3"), ("status", "draft"), ("stem", "Smallest first"),
+            ("opt_text_0", "3"), ("opt_keypos_0", "3"), ("opt_text_1", "1"), ("opt_keypos_1", "1"), ("opt_text_2", "2"), ("opt_keypos_2", "2"),
+        ])
+        #expect(created.status == 303)
+        #expect(try site.count("SELECT count(*) AS n FROM questions WHERE stem = 'Smallest first' AND correct = '[1, 2, 0]' AND status = 'draft'") == 1)
+        #expect(try admin.request("POST", "/admin/questions/\(UUID().uuidString)/edit", form: ["csrf_token": csrf]).status == 404)
+    }
+
     @Test("the dashboard pages pass the Nu Html Checker")
     func validHTML() throws {
         let site = try StudySessionTests.Site()
@@ -222,6 +269,9 @@ struct AdminTests {
         pages.append(("import-refused", try importDocument(admin, csrf: csrf, Self.document(stem: "", passMark: 0)).body))
         pages.append(("import-done", try importDocument(admin, csrf: csrf, Self.document(stem: "Fine?")).body))
         pages.append(("audit", try admin.request("GET", "/admin/audit").body))
+        pages.append(("edit", try admin.request("GET", "/admin/questions/\(MiniExam.items[3].id.uuidString.lowercased())/edit").body))
+        pages.append(("new", try admin.request("GET", "/admin/questions/new").body))
+        pages.append(("edit-refused", try admin.request("POST", "/admin/questions/new", form: ["csrf_token": csrf, "stem": "", "type": "ordering"]).body))
         let check = try HTMLChecker.passes(pages)
         #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
     }

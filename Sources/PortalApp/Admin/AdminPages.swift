@@ -24,7 +24,61 @@ struct AdminPages: Sendable {
         router.post("/admin/reports/:id") { request in try resolve(request) }
         router.get("/admin/audit") { request in try audit(request) }
         router.get("/admin/questions") { request in try questionList(request) }
+        router.get("/admin/questions/new") { request in try editor(request, id: nil) }
+        router.post("/admin/questions/new") { request in try saveQuestion(request, id: nil) }
         router.get("/admin/questions/:id") { request in try question(request) }
+        router.get("/admin/questions/:id/edit") { request in try editor(request, id: try questionID(request)) }
+        router.post("/admin/questions/:id/edit") { request in try saveQuestion(request, id: try questionID(request)) }
+    }
+
+    private func questionID(_ request: Request) throws -> UUID {
+        guard let id = UUID(uuidString: request.parameter("id")) else {
+            throw HTTPError(.notFound, pages.message("school.not_found", locale: pages.locale(for: request)))
+        }
+        return id
+    }
+
+    func editor(_ request: Request, id: UUID?) throws -> Response {
+        let user = try admin(request)
+        let locale = pages.locale(for: request)
+        let (form, domains) = try asAdmin(user) { connection -> (QuestionForm, [(id: Int, label: String)]) in
+            let editor = QuestionEditor()
+            let domains = try editor.domains(connection)
+            guard let id else {
+                let blank = EditableQuestion(
+                    id: nil, domainID: domains.first?.id ?? 0, type: .singleChoice, stem: "", code: nil, codeLanguage: nil, options: [], correct: [],
+                    explanation: "", difficulty: 3, status: "draft", version: 0)
+                return (QuestionForm(blank), domains)
+            }
+            guard let question = try editor.question(id: id, connection) else { throw HTTPError(.notFound, pages.message("school.not_found", locale: locale)) }
+            return (QuestionForm(question), domains)
+        }
+        return try page("admin/edit", QuestionEditPage(form, domains: domains, pages: pages, locale: locale), request)
+    }
+
+    /// Checks the form by the shared rules and shows what is wrong beside each field; saves
+    /// (a new version when anything changed) with its audit entry in one transaction.
+    func saveQuestion(_ request: Request, id: UUID?) throws -> Response {
+        let user = try admin(request)
+        let locale = pages.locale(for: request)
+        let fields = FormFields(body: request.body)
+        let form = QuestionForm(form: fields, id: id, version: Int(fields["version"] ?? "") ?? 0) { pages.message($0, locale: locale, $1) }
+        let result = try asAdmin(user) { connection -> Response in
+            let editor = QuestionEditor()
+            let domains = try editor.domains(connection)
+            var form = form
+            if !domains.contains(where: { $0.id == form.question.domainID }) { form.errors["domain"] = pages.message("admin.edit.bad_domain", locale: locale) }
+            if let id, try editor.question(id: id, connection) == nil { throw HTTPError(.notFound, pages.message("school.not_found", locale: locale)) }
+            guard form.errors.isEmpty else {
+                return try page("admin/edit", QuestionEditPage(form, domains: domains, pages: pages, locale: locale), request, status: .unprocessableContent)
+            }
+            let saved = try editor.save(form.question, connection)
+            try AdminStore().audit(
+                actorName: user.displayName, action: id == nil ? "question.create" : "question.edit", target: saved.id.uuidString.lowercased(),
+                details: ["version": String(saved.version), "status": form.question.status], at: clock(), connection)
+            return .redirect(to: "/admin/questions/\(saved.id.uuidString.lowercased())?saved=1")
+        }
+        return result
     }
 
     /// The admin behind the request, or the same 404 as any unknown page.
@@ -246,9 +300,11 @@ struct AdminPages: Sendable {
                 throw HTTPError(.notFound, pages.message("school.not_found", locale: locale))
             }
             let store = AdminStore()
-            return AdminQuestionPage(
+            var value = AdminQuestionPage(
                 question: question, versions: try store.versions(questionID: id, connection), reports: try store.reports(questionID: id, connection),
                 statistics: try store.itemStatistics(questionIDs: [id], connection)[id], pages: pages, locale: locale)
+            value.saved = request.query["saved"] != nil
+            return value
         }
         return try page("admin/question", value, request)
     }

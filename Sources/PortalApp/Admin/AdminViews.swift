@@ -104,6 +104,7 @@ struct AdminQuestionPage: Encodable {
     var statistics: Statistics?
     var flags: [String]
     var hasFlags: Bool
+    var saved = false
 
     init(
         question: Question, versions: [QuestionVersion], reports: [(reason: String, comment: String, resolution: String?, at: Date)],

@@ -1,0 +1,92 @@
+import Foundation
+import PostgresClient
+import QuestionEngine
+
+/// A question as the editor reads and writes it (any status, by id).
+public struct EditableQuestion: Sendable, Equatable {
+    public var id: UUID?
+    public var domainID: Int
+    public var type: QuestionKind
+    public var stem: String
+    public var code: String?
+    public var codeLanguage: String?
+    public var options: [QuestionOption]
+    public var correct: [Int]
+    public var explanation: String
+    public var difficulty: Int
+    public var status: String
+    public var version: Int
+
+    public init(
+        id: UUID?, domainID: Int, type: QuestionKind, stem: String, code: String?, codeLanguage: String?, options: [QuestionOption],
+        correct: [Int], explanation: String, difficulty: Int, status: String, version: Int
+    ) {
+        self.id = id
+        self.domainID = domainID
+        self.type = type
+        self.stem = stem
+        self.code = code
+        self.codeLanguage = codeLanguage
+        self.options = options
+        self.correct = correct
+        self.explanation = explanation
+        self.difficulty = difficulty
+        self.status = status
+        self.version = version
+    }
+}
+
+/// Reading and writing single questions for the admin editor. The database's CHECK has the
+/// last word on the shape; the caller validates first with the same rules to say what is wrong.
+/// An edit that changes anything makes a new version and bumps the exam's content version.
+public struct QuestionEditor: Sendable {
+    public init() {}
+
+    public func question(id: UUID, _ connection: PostgresConnection) throws -> EditableQuestion? {
+        guard let row = try connection.query(("""
+            SELECT id, domain_id, type, stem, code, code_language, options, correct, explanation, difficulty, status, version
+            FROM questions WHERE id = \(id) AND deleted_at IS NULL
+            """ as SQL).prepared()).first else { return nil }
+        return EditableQuestion(
+            id: try row.decode("id", as: UUID.self), domainID: try row.decode("domain_id", as: Int.self),
+            type: QuestionKind(rawValue: try row.decode("type", as: String.self)) ?? .singleChoice, stem: try row.decode("stem", as: String.self),
+            code: try row.decode("code", as: String?.self), codeLanguage: try row.decode("code_language", as: String?.self),
+            options: try row.decodeJSON("options", as: [QuestionOption].self), correct: try row.decodeJSON("correct", as: [Int].self),
+            explanation: try row.decode("explanation", as: String.self), difficulty: try row.decode("difficulty", as: Int.self),
+            status: try row.decode("status", as: String.self), version: try row.decode("version", as: Int.self))
+    }
+
+    /// Every domain, labelled with its exam, for the editor's domain choice.
+    public func domains(_ connection: PostgresConnection) throws -> [(id: Int, label: String)] {
+        try connection.query(("""
+            SELECT d.id, r.name || ' · ' || e.title || ' · ' || d.title AS label
+            FROM domains d JOIN exams e ON e.id = d.exam_id JOIN regions r ON r.id = e.region_id
+            ORDER BY r.position, r.name, e.title, d.title
+            """ as SQL).prepared()).rows.map { (try $0.decode("id", as: Int.self), try $0.decode("label", as: String.self)) }
+    }
+
+    /// Saves a question: a new one (no id) or an edit; returns its id and version.
+    public func save(_ question: EditableQuestion, _ connection: PostgresConnection) throws -> (id: UUID, version: Int) {
+        let options = try PostgresJSON(encoding: question.options)
+        let correct = try PostgresJSON(encoding: question.correct)
+        let row: PostgresRow?
+        if let id = question.id {
+            row = try connection.query(("""
+                UPDATE questions SET domain_id = \(question.domainID), type = \(question.type.rawValue), stem = \(question.stem), code = \(question.code),
+                    code_language = \(question.codeLanguage), options = \(options)::jsonb, correct = \(correct)::jsonb,
+                    explanation = \(question.explanation), difficulty = \(question.difficulty), status = \(question.status)
+                WHERE id = \(id) AND deleted_at IS NULL
+                RETURNING id, version
+                """ as SQL).prepared()).first
+        } else {
+            row = try connection.query(("""
+                INSERT INTO questions (domain_id, type, stem, code, code_language, options, correct, explanation, difficulty, status)
+                VALUES (\(question.domainID), \(question.type.rawValue), \(question.stem), \(question.code), \(question.codeLanguage),
+                        \(options)::jsonb, \(correct)::jsonb, \(question.explanation), \(question.difficulty), \(question.status))
+                RETURNING id, version
+                """ as SQL).prepared()).first
+        }
+        guard let row else { throw PostgresError(kind: .decoding, message: "the question is gone", column: "id") }
+        return (try row.decode("id", as: UUID.self), try row.decode("version", as: Int.self))
+    }
+}
