@@ -46,14 +46,20 @@ public struct QuestionFilter: Sendable, Equatable {
     public var status: String?
     /// Text to find in stems and options (any language), at least 3 characters to use the index.
     public var text: String?
+    /// Only these questions (the ones flagged for review).
+    public var only: [UUID]?
 
-    public init(examID: Int? = nil, domain: String? = nil, type: String? = nil, difficulty: Int? = nil, status: String? = nil, text: String? = nil) {
+    public init(
+        examID: Int? = nil, domain: String? = nil, type: String? = nil, difficulty: Int? = nil, status: String? = nil, text: String? = nil,
+        only: [UUID]? = nil
+    ) {
         self.examID = examID
         self.domain = domain
         self.type = type
         self.difficulty = difficulty
         self.status = status
         self.text = text
+        self.only = only
     }
 }
 
@@ -148,6 +154,7 @@ public struct AdminStore: Sendable {
               AND (\(filter.difficulty)::integer IS NULL OR q.difficulty = \(filter.difficulty))
               AND (\(filter.status)::text IS NULL OR q.status = \(filter.status))
               AND (\(pattern)::text IS NULL OR (q.stem || ' ' || q.options::text) ILIKE \(pattern))
+              AND (\(filter.only)::uuid[] IS NULL OR q.id = ANY (\(filter.only)::uuid[]))
             ORDER BY q.updated_at DESC, q.id
             OFFSET \(offset) LIMIT \(limit)
             """ as SQL).prepared()).rows
@@ -180,13 +187,14 @@ public struct AdminStore: Sendable {
         return result
     }
 
-    /// Questions with first mock attempts, per exam id: what the overview flags.
-    public func analysedQuestions(_ connection: PostgresConnection) throws -> [(examID: Int, question: Question)] {
+    /// Every live question with its exam id: what review flags are worked out over (the
+    /// statistics for the ones with attempts, the writing for all).
+    public func reviewableQuestions(_ connection: PostgresConnection) throws -> [(examID: Int, question: Question)] {
         try connection.query(("""
             SELECT d.exam_id, q.id, d.slug AS domain_slug, q.type, q.stem, q.code, q.code_language, q.options, q.correct,
                    q.explanation, q.difficulty, q.version
             FROM questions q JOIN domains d ON d.id = q.domain_id
-            WHERE q.id IN (SELECT question_id FROM item_statistics)
+            WHERE q.deleted_at IS NULL
             """ as SQL).prepared()).rows.map { (try $0.decode("exam_id", as: Int.self), try Question(row: $0)) }
     }
 

@@ -208,6 +208,8 @@ struct AdminTests {
         #expect(page.contains("<dd>0.20</dd>") && page.contains("<dd>-150%</dd>"))
         #expect(page.contains("The correct option is the longest one."))
         #expect(try admin.request("GET", "/admin").bodyText.contains("<td class=\"number\">3</td>"), "A, B (its key is the longest) and D need review; C does not")
+        let flaggedList = try admin.request("GET", "/admin/questions?flagged=on").bodyText
+        #expect(flaggedList.contains("3 questions match."))
     }
 
     @Test("editing: errors beside the fields and nothing saved; a good edit adds, removes and reorders options as a new version, bumps the content version and is audited")

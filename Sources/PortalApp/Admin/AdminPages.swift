@@ -103,15 +103,9 @@ struct AdminPages: Sendable {
         let user = try admin(request)
         let locale = pages.locale(for: request)
         let (exams, flagged) = try asAdmin(user) { connection -> ([ExamOverview], [Int: Int]) in
-            let store = AdminStore()
-            let analysed = try store.analysedQuestions(connection)
-            let statistics = try store.itemStatistics(questionIDs: analysed.map(\.question.id), connection)
             var flagged: [Int: Int] = [:]
-            for (examID, question) in analysed
-            where !ItemReview.flags(statistics[question.id], kind: question.kind, key: question.correct, optionTexts: question.options.map(\.text)).isEmpty {
-                flagged[examID, default: 0] += 1
-            }
-            return (try store.overview(connection), flagged)
+            for (examID, _) in try flaggedQuestions(connection) { flagged[examID, default: 0] += 1 }
+            return (try AdminStore().overview(connection), flagged)
         }
         struct Page: Encodable {
             struct Exam: Encodable {
@@ -135,6 +129,17 @@ struct AdminPages: Sendable {
                 difficulties: exam.byDifficulty, openReports: exam.openReports, flagged: flagged[exam.examID] ?? 0)
         })
         return try page("admin/overview", value, request)
+    }
+
+    /// The questions that need review, with their exam ids: by their statistics where they have
+    /// first attempts, and by their writing in any case.
+    private func flaggedQuestions(_ connection: PostgresConnection) throws -> [(examID: Int, id: UUID)] {
+        let store = AdminStore()
+        let questions = try store.reviewableQuestions(connection)
+        let statistics = try store.itemStatistics(questionIDs: questions.map(\.question.id), connection)
+        return questions.filter { _, question in
+            !ItemReview.flags(statistics[question.id], kind: question.kind, key: question.correct, optionTexts: question.options.map(\.text)).isEmpty
+        }.map { ($0.examID, $0.question.id) }
     }
 
     struct ImportPage: Encodable {
@@ -283,7 +288,8 @@ struct AdminPages: Sendable {
                 if examID == nil { throw HTTPError(.badRequest, pages.message("live.bad_exam", locale: locale)) }
             }
             let filter = QuestionFilter(
-                examID: examID, domain: text("domain"), type: text("type"), difficulty: difficulty, status: text("status"), text: text("q"))
+                examID: examID, domain: text("domain"), type: text("type"), difficulty: difficulty, status: text("status"), text: text("q"),
+                only: query["flagged"] == "on" ? try flaggedQuestions(connection).map(\.id) : nil)
             return (try ExamCatalog().regions(connection), try AdminStore().questions(filter, offset: (pageNumber - 1) * 50, limit: 50, connection))
         }
         let value = AdminQuestionList(

@@ -29,6 +29,7 @@ struct AdminQuestionList: Encodable {
     var difficulties: [Choice]
     var domain: String
     var text: String
+    var flagged: Bool
     var items: [Item]
     var hasItems: Bool
     var total: Int
@@ -47,6 +48,7 @@ struct AdminQuestionList: Encodable {
         difficulties = choices((1...5).map { (String($0), String($0)) }, query["difficulty"])
         domain = query["domain"] ?? ""
         text = query["q"] ?? ""
+        flagged = query["flagged"] == "on"
         self.items = items.map { item in
             Item(
                 href: "/admin/questions/\(item.id.uuidString.lowercased())", exam: item.examTitle, domain: item.domainTitle, type: item.type,
