@@ -89,6 +89,26 @@ public struct ExamCatalog: Sendable {
             """ as SQL).prepared()).first?.decode("content_updated_at", as: Date.self)
     }
 
+    /// Every published question of an exam (all difficulties), or those with these ids only.
+    public func publishedQuestions(examID: Int, only ids: [UUID]? = nil, _ connection: PostgresConnection) throws -> [Question] {
+        try connection.query(("""
+            SELECT q.id, d.slug AS domain_slug, q.type, q.stem, q.code, q.code_language, q.options, q.correct,
+                   q.explanation, q.difficulty, q.version
+            FROM domains d JOIN questions q ON q.domain_id = d.id
+            WHERE d.exam_id = \(examID) AND q.status = 'published' AND q.deleted_at IS NULL
+              AND (\(ids)::uuid[] IS NULL OR q.id = ANY (\(ids)::uuid[]))
+            ORDER BY d.slug, q.id
+            """ as SQL).prepared()).rows.map { try Question(row: $0) }
+    }
+
+    /// Which questions of an exam changed since `date` (with a little overlap), and whether each
+    /// is gone (deleted, retired or unpublished): the tombstones of the offline change feed.
+    public func changes(examID: Int, since date: Date, _ connection: PostgresConnection) throws -> [(id: UUID, removed: Bool)] {
+        try connection.query(("SELECT id, removed FROM exam_changes(\(examID), \(date))" as SQL).prepared()).rows.map {
+            (try $0.decode("id", as: UUID.self), try $0.decode("removed", as: Bool.self))
+        }
+    }
+
     /// The statement behind `questions(region:exam:difficulty:)`, exposed so a test can show its plan.
     public static func publishedQuestionsSQL(region: String, exam: String, difficulty: Int) -> SQL {
         """

@@ -87,6 +87,7 @@ public final class PortalApplication: Sendable {
             catalogue.get("/", HomePage.handler(database: database, pages: pages, cache: cache))
             catalogue.get("/exams/:region/:exam", ExamPage.handler(database: database, pages: pages, cache: cache))
             catalogue.get("/exams/:region/:exam/leaderboard", LeaderboardPage.handler(database: database, pages: pages, cache: cache))
+            OfflinePages(database: database, pages: pages, clock: clock).addRoutes(to: &catalogue)
         }
         let starter = SessionStart(database: database, pages: pages, settings: sessionSettings, clock: clock)
         router.group(middleware: [authentication.middleware(issueVisitorToken: false, visitorsNeedNoToken: true)]) { start in

@@ -1,0 +1,124 @@
+import ExamData
+import Foundation
+import HTTPServer
+import OfflineBundle
+import PostgresClient
+
+/// The offline side of the catalogue (DESIGN §6): the manifest, the immutable bundles and the
+/// change feeds. Bundles are built once per content version and kept in memory with their gzip
+/// form and strong ETag; a request for an old version answers 404 naming the current URL (the
+/// client always starts from the manifest, and an immutable URL must never change meaning).
+final class OfflinePages: @unchecked Sendable {
+    private struct Entry {
+        var version: String
+        var url: String
+        var bytes: Int
+        var files: StaticFiles
+    }
+
+    private let database: ConnectionPool
+    private let pages: PageRenderer
+    private let clock: @Sendable () -> Date
+    private let lock = NSLock()
+    private var bundles: [String: Entry] = [:]
+
+    init(database: ConnectionPool, pages: PageRenderer, clock: @escaping @Sendable () -> Date) {
+        self.database = database
+        self.pages = pages
+        self.clock = clock
+    }
+
+    func addRoutes(to router: inout Router) {
+        router.get("/offline/manifest.json") { [self] request in try manifest(request) }
+        router.get("/offline/exams/:region/:file") { [self] request in try bundle(request) }
+        router.get("/api/exams/:region/:exam/changes") { [self] request in try changes(request) }
+    }
+
+    /// The current bundle of an exam, built when its version is new to this instance.
+    private func entry(region: String, slug: String, version: Date, _ connection: PostgresConnection) throws -> Entry? {
+        let key = region + "/" + slug, wanted = BundleVersion.string(version)
+        if let cached = lock.withLock({ bundles[key] }), cached.version == wanted { return cached }
+        guard let built = try BundleBuilder().bundle(region: region, slug: slug, connection) else { return nil }
+        let url = BundleBuilder.url(region: region, slug: slug, version: built.bundle.version)
+        var files = StaticFiles()
+        files.add(path: url, bytes: built.bytes, contentType: "application/json")
+        let entry = Entry(version: built.bundle.version, url: url, bytes: built.bytes.count, files: files)
+        lock.withLock { bundles[key] = entry }
+        return entry
+    }
+
+    private func json(_ value: some Encodable, status: HTTPStatus = .ok, cache: String = "no-cache") throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var response = Response.json(Array(try encoder.encode(value)), status: status)
+        response.headers.set("Content-Type", "application/json; charset=utf-8")
+        response.headers.add("Cache-Control", cache)
+        return response
+    }
+
+    struct Problem: Encodable {
+        var error: String
+        var current: String?
+    }
+
+    func manifest(_ request: Request) throws -> Response {
+        struct Item: Encodable {
+            var region: String
+            var slug: String
+            var title: String
+            var language: String
+            var version: String
+            var questions: Int
+            var url: String
+            var bytes: Int
+        }
+        struct Manifest: Encodable {
+            var format = 1
+            var exams: [Item]
+        }
+        let items = try database.withConnection { connection -> [Item] in
+            try ExamCatalog().regions(connection).flatMap { region in
+                try region.exams.compactMap { exam -> Item? in
+                    guard let entry = try entry(region: region.code, slug: exam.slug, version: exam.contentUpdatedAt, connection) else { return nil }
+                    return Item(
+                        region: region.code, slug: exam.slug, title: exam.title, language: exam.language, version: entry.version,
+                        questions: exam.publishedQuestions, url: entry.url, bytes: entry.bytes)
+                }
+            }
+        }
+        return try json(Manifest(exams: items))
+    }
+
+    func bundle(_ request: Request) throws -> Response {
+        let locale = pages.locale(for: request)
+        let region = request.parameter("region"), file = request.parameter("file")
+        let parts = file.hasSuffix(".json") ? file.dropLast(5).split(separator: ".", maxSplits: 1).map(String.init) : []
+        guard parts.count == 2, BundleVersion.date(parts[1]) != nil else {
+            return try json(Problem(error: pages.message("offline.bad_bundle_name", locale: locale)), status: .notFound)
+        }
+        let slug = parts[0]
+        let current = try database.withConnection { connection -> Entry? in
+            guard let version = try ExamCatalog().examVersion(region: region, slug: slug, connection) else { return nil }
+            return try entry(region: region, slug: slug, version: version, connection)
+        }
+        guard let current else {
+            return try json(Problem(error: pages.message("error.no_exam", locale: locale, ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))])), status: .notFound)
+        }
+        guard current.version == parts[1], let response = current.files.response(for: request.head) else {
+            return try json(Problem(error: pages.message("offline.old_bundle", locale: locale), current: current.url), status: .notFound)
+        }
+        return response
+    }
+
+    func changes(_ request: Request) throws -> Response {
+        let locale = pages.locale(for: request)
+        guard let since = request.query["since"].flatMap(BundleVersion.date), since <= clock().addingTimeInterval(60) else {
+            return try json(Problem(error: pages.message("offline.bad_since", locale: locale, ["value": String((request.query["since"] ?? "").prefix(20))])), status: .badRequest)
+        }
+        let region = request.parameter("region"), slug = request.parameter("exam")
+        guard let feed = try database.withConnection({ try BundleBuilder().changes(region: region, slug: slug, since: since, now: clock(), $0) }) else {
+            return try json(Problem(error: pages.message("error.no_exam", locale: locale, ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))])), status: .notFound)
+        }
+        return try json(feed)
+    }
+}
