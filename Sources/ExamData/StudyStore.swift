@@ -41,6 +41,16 @@ public struct StudyStore: Sendable {
             """ as SQL).prepared()).first!.decode("id", as: UUID.self)
     }
 
+    /// Records a practice session made on a device while offline, under the device's id; nothing
+    /// when it is stored already.
+    public func createOffline(id: UUID, userID: UUID, examID: Int, questionIDs: [UUID], startedAt: Date, _ connection: PostgresConnection) throws {
+        try connection.execute(("""
+            INSERT INTO study_sessions (id, user_id, exam_id, mode, config, question_ids, started_at)
+            VALUES (\(id), \(userID), \(examID), 'practice', '{"offline": "true"}'::jsonb, \(questionIDs)::uuid[], \(startedAt))
+            ON CONFLICT (id) DO NOTHING
+            """ as SQL).prepared())
+    }
+
     /// Locks a session's row until the transaction ends (finishing waits for an answer being
     /// stored, and the other way round); false when the caller has no such session.
     public func lock(sessionID: UUID, _ connection: PostgresConnection) throws -> Bool {

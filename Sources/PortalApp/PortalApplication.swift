@@ -104,6 +104,8 @@ public final class PortalApplication: Sendable {
             live.addRoutes(to: &accountPages)
             SchoolPages(database: database, pages: pages, clock: clock, starter: starter).addRoutes(to: &accountPages)
             AdminPages(database: database, pages: pages, clock: clock).addRoutes(to: &accountPages)
+            let progress = ProgressUpload(database: database, clock: clock)
+            accountPages.post("/api/progress", bodyLimit: ProgressUpload.bodyLimit) { request in try progress.upload(request) }
         }
         return router
     }
