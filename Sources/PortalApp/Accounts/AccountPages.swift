@@ -38,16 +38,11 @@ struct AccountPages: Sendable {
         router.post("/me/sessions/:id/end") { request in try endSession(request) }
     }
 
-    /// Only a local path is a place to return to: never another site (`//evil.example`).
-    func safeNext(_ next: String?) -> String {
-        guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.contains("\\"), next.count < 500 else { return "/" }
-        return next
-    }
+    /// Where to go after signing in: a path on this site, or the home page.
+    func safeNext(_ next: String?) -> String { LocalPath.validated(next) ?? "/" }
 
     private func show(_ template: String, _ request: Request, _ page: FormPage, status: HTTPStatus = .ok) throws -> Response {
-        var response = Response.html(try pages.render(template, page, for: request), status: status)
-        response.headers.add("Cache-Control", "no-store")
-        return response
+        try pages.privatePage(template, page, request, status: status)
     }
 
     private func showLogin(_ request: Request, _ page: FormPage, status: HTTPStatus = .ok) throws -> Response {
@@ -193,9 +188,7 @@ struct AccountPages: Sendable {
                 otherSessions: sessions.filter { $0.id != user.sessionID }.count,
                 notice: notice.map { pages.message($0, locale: locale) }, fieldErrors: fieldErrors)
         }
-        var response = Response.html(try pages.render("me/settings", page, for: request), status: status)
-        response.headers.add("Cache-Control", "no-store")
-        return response
+        return try pages.privatePage("me/settings", page, request, status: status)
     }
 
     func saveSettings(_ request: Request) throws -> Response {

@@ -59,6 +59,13 @@ enum Crypto {
         a.count == b.count && sodium_memcmp(a, b, a.count) == 0
     }
 
+    /// A short code to read aloud or type (join codes): upper-case letters and digits without
+    /// the easily confused ones (no I, O, 0 or 1).
+    static func code(length: Int) -> String {
+        let alphabet = Array("ABCDEFGHJKLMNPQRSTUVWXYZ23456789")
+        return String(randomBytes(length).map { alphabet[Int($0) % alphabet.count] })
+    }
+
     /// A URL-safe token of `bytes` random bytes (base64url, no padding).
     static func token(bytes: Int = 32) -> String {
         Data(randomBytes(bytes)).base64EncodedString()

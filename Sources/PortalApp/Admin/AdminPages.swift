@@ -53,7 +53,7 @@ struct AdminPages: Sendable {
             guard let question = try editor.question(id: id, connection) else { throw HTTPError(.notFound, pages.message("school.not_found", locale: locale)) }
             return (QuestionForm(question), domains)
         }
-        return try page("admin/edit", QuestionEditPage(form, domains: domains, pages: pages, locale: locale), request)
+        return try pages.privatePage("admin/edit", QuestionEditPage(form, domains: domains, pages: pages, locale: locale), request)
     }
 
     /// Checks the form by the shared rules and shows what is wrong beside each field; saves
@@ -70,7 +70,7 @@ struct AdminPages: Sendable {
             if !domains.contains(where: { $0.id == form.question.domainID }) { form.errors["domain"] = pages.message("admin.edit.bad_domain", locale: locale) }
             if let id, try editor.question(id: id, connection) == nil { throw HTTPError(.notFound, pages.message("school.not_found", locale: locale)) }
             guard form.errors.isEmpty else {
-                return try page("admin/edit", QuestionEditPage(form, domains: domains, pages: pages, locale: locale), request, status: .unprocessableContent)
+                return try pages.privatePage("admin/edit", QuestionEditPage(form, domains: domains, pages: pages, locale: locale), request, status: .unprocessableContent)
             }
             let saved = try editor.save(form.question, connection)
             try AdminStore().audit(
@@ -93,11 +93,6 @@ struct AdminPages: Sendable {
         try database.withRequestContext(userID: user.userID.uuidString, role: "admin", body)
     }
 
-    private func page(_ template: String, _ value: some Encodable, _ request: Request, status: HTTPStatus = .ok) throws -> Response {
-        var response = Response.html(try pages.render(template, value, for: request), status: status)
-        response.headers.add("Cache-Control", "no-store")
-        return response
-    }
 
     func overview(_ request: Request) throws -> Response {
         let user = try admin(request)
@@ -128,7 +123,7 @@ struct AdminPages: Sendable {
                 types: exam.byType.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: " · "),
                 difficulties: exam.byDifficulty, openReports: exam.openReports, flagged: flagged[exam.examID] ?? 0)
         })
-        return try page("admin/overview", value, request)
+        return try pages.privatePage("admin/overview", value, request)
     }
 
     /// The questions that need review, with their exam ids: by their statistics where they have
@@ -157,7 +152,7 @@ struct AdminPages: Sendable {
 
     func importForm(_ request: Request) throws -> Response {
         _ = try admin(request)
-        return try page("admin/import", ImportPage(), request)
+        return try pages.privatePage("admin/import", ImportPage(), request)
     }
 
     /// Validates the whole document first; imports only when everything is valid, in one
@@ -179,13 +174,13 @@ struct AdminPages: Sendable {
         do throws(ImportProblem) {
             document = try ContentDocument.decode(Data(bytes))
         } catch {
-            return try page("admin/import", ImportPage(problems: [.init(item: error.item, field: error.field, problem: error.problem)], hasProblems: true), request,
+            return try pages.privatePage("admin/import", ImportPage(problems: [.init(item: error.item, field: error.field, problem: error.problem)], hasProblems: true), request,
                             status: .unprocessableContent)
         }
         let problems = importer.problems(document)
         guard problems.isEmpty else {
             let shown = problems.prefix(500).map { ImportPage.Problem(item: $0.item, field: $0.field, problem: $0.problem) }
-            return try page("admin/import", ImportPage(problems: Array(shown), hasProblems: true, more: problems.count - shown.count,
+            return try pages.privatePage("admin/import", ImportPage(problems: Array(shown), hasProblems: true, more: problems.count - shown.count,
                                                        hasMore: problems.count > shown.count), request,
                             status: .unprocessableContent)
         }
@@ -197,7 +192,7 @@ struct AdminPages: Sendable {
                           "unchanged": String(summary.questionsUnchanged), "bytes": String(bytes.count)], at: clock(), connection)
             return summary
         }
-        return try page("admin/import", ImportPage(summary: [
+        return try pages.privatePage("admin/import", ImportPage(summary: [
             "regions": summary.regions, "exams": summary.exams, "domains": summary.domains, "added": summary.questionsAdded,
             "changed": summary.questionsChanged, "unchanged": summary.questionsUnchanged,
         ]), request)
@@ -241,7 +236,7 @@ struct AdminPages: Sendable {
                 reason: pages.message("report.reason.\(report.reason)", locale: locale), comment: report.comment, reporter: report.reporter,
                 reportedAgo: pages.ago(report.createdAt, locale: locale))
         }, hasReports: !open.isEmpty, done: request.query["done"] != nil)
-        return try page("admin/reports", value, request)
+        return try pages.privatePage("admin/reports", value, request)
     }
 
     func resolve(_ request: Request) throws -> Response {
@@ -294,7 +289,7 @@ struct AdminPages: Sendable {
         }
         let value = AdminQuestionList(
             regions: exams, selectedExam: examKey ?? "", query: query, items: result.items, total: result.total, page: pageNumber)
-        return try page("admin/questions", value, request)
+        return try pages.privatePage("admin/questions", value, request)
     }
 
     func question(_ request: Request) throws -> Response {
@@ -312,7 +307,7 @@ struct AdminPages: Sendable {
             value.saved = request.query["saved"] != nil
             return value
         }
-        return try page("admin/question", value, request)
+        return try pages.privatePage("admin/question", value, request)
     }
 
     func audit(_ request: Request) throws -> Response {
@@ -344,6 +339,6 @@ struct AdminPages: Sendable {
             hasEntries: !entries.isEmpty, action: action ?? "",
             nextHref: entries.count > 50 ? "/admin/audit?\(filter)page=\(pageNumber + 1)" : nil,
             previousHref: pageNumber > 1 ? "/admin/audit?\(filter)page=\(pageNumber - 1)" : nil)
-        return try page("admin/audit", value, request)
+        return try pages.privatePage("admin/audit", value, request)
     }
 }

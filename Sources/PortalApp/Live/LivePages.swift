@@ -60,11 +60,6 @@ struct LivePages: Sendable {
         return scoreboard
     }
 
-    private func page(_ template: String, _ value: some Encodable, _ request: Request, status: HTTPStatus = .ok) throws -> Response {
-        var response = Response.html(try pages.render(template, value, for: request), status: status)
-        response.headers.add("Cache-Control", "no-store")
-        return response
-    }
 
     private func code(_ request: Request) -> String { request.parameter("code").uppercased() }
 
@@ -109,7 +104,7 @@ struct LivePages: Sendable {
         guard let user = request.user else { return .redirect(to: "/login?next=/live/new") }
         guard user.role == "teacher" || user.role == "admin" else { throw HTTPError(.forbidden, message("live.hosts_only", request)) }
         let exams = try database.withRequestContext(userID: nil, role: nil) { try ExamCatalog().regions($0) }
-        return try page("live/new", LiveNewPage(regions: exams), request)
+        return try pages.privatePage("live/new", LiveNewPage(regions: exams), request)
     }
 
     func create(_ request: Request) throws -> Response {
@@ -149,7 +144,7 @@ struct LivePages: Sendable {
             }
             guard !questionIDs.isEmpty else { throw HTTPError(.unprocessableContent, message("live.no_questions", request)) }
             for _ in 0..<10 {
-                let code = Self.randomCode()
+                let code = Crypto.code(length: 6)
                 if try LiveStore().create(
                     code: code, examID: exam.id, hostID: user.userID, title: title, questionIDs: questionIDs, secondsPerQuestion: seconds,
                     pauseSeconds: 5, at: now, connection) != nil {
@@ -161,12 +156,6 @@ struct LivePages: Sendable {
         return .redirect(to: "/live/\(code)/host")
     }
 
-    /// Six characters without the easily confused ones (no I, O, 0 or 1).
-    static func randomCode() -> String {
-        let alphabet = Array("ABCDEFGHJKLMNPQRSTUVWXYZ23456789")
-        return String(Crypto.randomBytes(6).map { alphabet[Int($0) % alphabet.count] })
-    }
-
     func host(_ request: Request) throws -> Response {
         guard request.user != nil else { return .redirect(to: "/login?next=/live/\(code(request))/host") }
         let actor = StudyActor(user: request.user)
@@ -175,7 +164,7 @@ struct LivePages: Sendable {
             let participants = try LiveStore().participants(eventID: event.id, connection)
             return LiveHostPage(event: event, participants: participants, request: request, now: clock())
         }
-        return try page("live/host", value, request)
+        return try pages.privatePage("live/host", value, request)
     }
 
     func start(_ request: Request) throws -> Response {
@@ -228,7 +217,7 @@ struct LivePages: Sendable {
         let value = LivePlayPage(
             event: event, participant: participant, answered: answered, question: question, results: results, standing: standing, top: top,
             signedInName: request.user?.displayName, now: now)
-        return try page("live/play", value, request)
+        return try pages.privatePage("live/play", value, request)
     }
 
     func join(_ request: Request) throws -> Response {
@@ -333,6 +322,6 @@ struct LivePages: Sendable {
         let joined = (try? scoreboard.size(code: event.code)) ?? 0
         let value = LiveScreenPage(
             event: event, question: question, results: results, top: top, joined: joined, request: request, now: now)
-        return try page("live/screen", value, request)
+        return try pages.privatePage("live/screen", value, request)
     }
 }

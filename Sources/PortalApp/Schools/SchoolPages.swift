@@ -41,15 +41,9 @@ struct SchoolPages: Sendable {
         pages.message(key, locale: pages.locale(for: request), arguments)
     }
 
-    private func page(_ template: String, _ value: some Encodable, _ request: Request, status: HTTPStatus = .ok) throws -> Response {
-        var response = Response.html(try pages.render(template, value, for: request), status: status)
-        response.headers.add("Cache-Control", "no-store")
-        return response
-    }
 
     private func signIn(_ request: Request) -> Response {
-        let back = request.path.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: "/-_"))) ?? "/"
-        return .redirect(to: "/login?next=" + back)
+        .redirect(to: LocalPath.signIn(returningTo: request.path))
     }
 
     /// A teacher or admin, or a 404: the teaching area is not advertised to others.
@@ -68,12 +62,6 @@ struct SchoolPages: Sendable {
         return id
     }
 
-    /// Eight characters without the easily confused ones.
-    static func joinCode() -> String {
-        let alphabet = Array("ABCDEFGHJKLMNPQRSTUVWXYZ23456789")
-        return String(Crypto.randomBytes(8).map { alphabet[Int($0) % alphabet.count] })
-    }
-
     // MARK: Teaching
 
     func teach(_ request: Request) throws -> Response {
@@ -83,7 +71,7 @@ struct SchoolPages: Sendable {
                 classes: try SchoolStore().taughtClasses(connection), links: try SchoolStore().shareLinks(classID: nil, connection),
                 host: request.headers["Host"] ?? "127.0.0.1", pages: pages, locale: pages.locale(for: request))
         }
-        return try page("teach/index", value, request)
+        return try pages.privatePage("teach/index", value, request)
     }
 
     func createClass(_ request: Request) throws -> Response {
@@ -95,7 +83,7 @@ struct SchoolPages: Sendable {
         guard school.count <= 200 else { throw HTTPError(.badRequest, message("school.bad_school_name", request)) }
         let id = try asUser(user) { connection -> UUID in
             for _ in 0..<10 {
-                if let id = try SchoolStore().createClass(name: name, schoolName: school.isEmpty ? nil : school, joinCode: Self.joinCode(), at: clock(), connection) {
+                if let id = try SchoolStore().createClass(name: name, schoolName: school.isEmpty ? nil : school, joinCode: Crypto.code(length: 8), at: clock(), connection) {
                     return id
                 }
             }
@@ -121,7 +109,7 @@ struct SchoolPages: Sendable {
                 progress: try store.progress(classID: id, connection), standings: try store.standings(classID: id, connection),
                 host: request.headers["Host"] ?? "127.0.0.1", pages: pages, locale: pages.locale(for: request))
         }
-        return try page("teach/class", value, request)
+        return try pages.privatePage("teach/class", value, request)
     }
 
     func remove(_ request: Request) throws -> Response {
@@ -210,7 +198,7 @@ struct SchoolPages: Sendable {
         let value = LinkCreatedPage(
             title: title, url: "http://\(request.headers["Host"] ?? "127.0.0.1")/s/\(token)",
             back: classID.map { "/teach/classes/\($0.uuidString.lowercased())" } ?? "/teach")
-        return try page("teach/link-created", value, request)
+        return try pages.privatePage("teach/link-created", value, request)
     }
 
     /// 23:59:59 of a `YYYY-MM-DD` day in `zone`.
@@ -230,7 +218,7 @@ struct SchoolPages: Sendable {
         let id = try uuid(request, "id")
         let revoked = try asUser(user) { try SchoolStore().revoke(linkID: id, at: clock(), $0) }
         guard revoked else { throw HTTPError(.notFound, message("school.not_found", request)) }
-        let back = QuestionReports.localPath(FormFields(body: request.body)["return_to"]) ?? "/teach"
+        let back = LocalPath.validated(FormFields(body: request.body)["return_to"]) ?? "/teach"
         return .redirect(to: back)
     }
 
@@ -247,7 +235,7 @@ struct SchoolPages: Sendable {
     func sharePage(_ request: Request) throws -> Response {
         let link = try shared(request)
         let value = SharePage(link: link, path: request.path, signedIn: request.user != nil, pages: pages, locale: pages.locale(for: request))
-        return try page("teach/share", value, request)
+        return try pages.privatePage("teach/share", value, request)
     }
 
     func startShared(_ request: Request) throws -> Response {
@@ -274,7 +262,7 @@ struct SchoolPages: Sendable {
         let found = try database.withConnection { try SchoolStore().classByCode(request.parameter("code"), $0) }
         guard let found else { throw HTTPError(.notFound, message("school.no_class", request)) }
         let value = JoinPage(code: request.parameter("code").uppercased(), name: found.name, teacher: found.teacher, school: found.school, signedIn: request.user != nil)
-        return try page("teach/join", value, request)
+        return try pages.privatePage("teach/join", value, request)
     }
 
     func join(_ request: Request) throws -> Response {
@@ -299,7 +287,7 @@ struct SchoolPages: Sendable {
             var left: Bool
         }
         let query = request.query
-        return try page("teach/my-classes", Page(
+        return try pages.privatePage("teach/my-classes", Page(
             classes: classes.map { Page.Item(id: $0.id.uuidString.lowercased(), name: $0.name) }, hasClasses: !classes.isEmpty,
             joined: query["joined"] != nil, left: query["left"] != nil), request)
     }

@@ -191,7 +191,7 @@ struct SharePage: Encodable {
         joinsClass = link.joinsClass
         self.signedIn = signedIn
         self.path = path
-        nextQuery = path.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: "/-_"))) ?? "/"
+        nextQuery = LocalPath.escaped(path)
         description = pages.message("school.share_description", locale: locale, ["who": link.sharedBy, "exam": link.examTitle, "count": String(link.questionCount)])
     }
 }

@@ -93,9 +93,7 @@ struct DashboardPage: Encodable {
                             percent: session.scorePercent.map { Int($0.rounded(.down)) }, passed: session.passed ?? false, questions: session.questions)
                     })
             }
-            var response = Response.html(try pages.render("me/dashboard", page, for: request))
-            response.headers.add("Cache-Control", "no-store")
-            return response
+            return try pages.privatePage("me/dashboard", page, request)
         }
     }
 }

@@ -14,9 +14,9 @@ struct QuestionReports: Sendable {
     func report(_ request: Request) throws -> Response {
         let locale = pages.locale(for: request)
         let form = FormFields(body: request.body)
-        let back = Self.localPath(form["return_to"]) ?? "/"
+        let back = LocalPath.validated(form["return_to"]) ?? "/"
         guard let user = request.user else {
-            return .redirect(to: "/login?next=" + (back.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: "/-_"))) ?? "/"))
+            return .redirect(to: LocalPath.signIn(returningTo: back))
         }
         guard let questionID = UUID(uuidString: request.parameter("id")) else {
             throw HTTPError(.notFound, pages.message("report.no_question", locale: locale))
@@ -33,11 +33,5 @@ struct QuestionReports: Sendable {
         }
         guard filed else { throw HTTPError(.notFound, pages.message("report.no_question", locale: locale)) }
         return .redirect(to: back + (back.contains("?") ? "&" : "?") + "reported=1")
-    }
-
-    /// Only a path on this site is a place to return to.
-    static func localPath(_ path: String?) -> String? {
-        guard let path, path.hasPrefix("/"), !path.hasPrefix("//"), !path.contains("\\"), path.count < 500 else { return nil }
-        return path
     }
 }

@@ -60,11 +60,6 @@ struct SessionPages: Sendable {
 
     private func base(_ session: StudySession) -> String { "/sessions/" + session.id.uuidString.lowercased() }
 
-    private func page(_ template: String, _ value: some Encodable, _ request: Request, status: HTTPStatus = .ok) throws -> Response {
-        var response = Response.html(try pages.render(template, value, for: request), status: status)
-        response.headers.add("Cache-Control", "no-store")
-        return response
-    }
 
     // MARK: The question
 
@@ -105,7 +100,7 @@ struct SessionPages: Sendable {
         let value = QuestionPage(
             session: session, question: question, number: number, answers: answers, isGuest: isGuest, now: now, draft: draft,
             notice: notice, error: error, reported: reported, pages: pages, locale: pages.locale(for: request))
-        return try page("sessions/question", value, request, status: status)
+        return try pages.privatePage("sessions/question", value, request, status: status)
     }
 
     // MARK: Answering
@@ -256,7 +251,7 @@ struct SessionPages: Sendable {
                 secondsLeft: session.deadline.map { max(0, Int($0.timeIntervalSince(now).rounded())) },
                 minutesLeft: session.deadline.map { (max(0, Int($0.timeIntervalSince(now).rounded())) + 59) / 60 },
                 deadline: session.deadline.map { ISO8601DateFormatter().string(from: $0) }, isMock: session.mode == .mock)
-            return try page("sessions/finish", value, request)
+            return try pages.privatePage("sessions/finish", value, request)
         }
     }
 
@@ -289,7 +284,7 @@ struct SessionPages: Sendable {
             let value = ResultsPage(
                 session: session, score: score, questions: questions, answers: answers, domainTitles: domains, isGuest: actor.isGuest,
                 notice: notice.map { pages.message($0, locale: locale) }, reported: query["reported"] != nil, pages: pages, locale: locale)
-            return try page("sessions/results", value, request)
+            return try pages.privatePage("sessions/results", value, request)
         }
     }
 }

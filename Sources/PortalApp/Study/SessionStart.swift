@@ -27,8 +27,7 @@ struct SessionStart: Sendable {
             throw refuse("sessions.bad_mode", ["value": String((form["mode"] ?? "").prefix(20))])
         }
         if mode.needsAccount && request.user == nil {
-            let back = "/exams/\(region)/\(slug)".addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: "/-_"))) ?? "/"
-            return .redirect(to: "/login?next=" + back)
+            return .redirect(to: LocalPath.signIn(returningTo: "/exams/\(region)/\(slug)"))
         }
         guard let from = Int(form["difficulty_from"] ?? "1"), let to = Int(form["difficulty_to"] ?? "5"),
               (1...5).contains(from), (1...5).contains(to), from <= to else {

@@ -29,6 +29,14 @@ struct PageRenderer: Sendable {
         return try render(template, page, locale: locale(for: request), extra: extra)
     }
 
+    /// A page for one reader (signed in, or with their own session or form): never stored by
+    /// a shared cache.
+    func privatePage(_ template: String, _ page: some Encodable, _ request: Request, status: HTTPStatus = .ok) throws -> Response {
+        var response = Response.html(try render(template, page, for: request), status: status)
+        response.headers.add("Cache-Control", "no-store")
+        return response
+    }
+
     /// A message of the catalogue, formatted (for labels computed in views).
     func message(_ key: String, locale: String, _ arguments: [String: String] = [:], count: Double? = nil) -> String {
         templates.catalog(for: locale)?.format(key, arguments, count: count) ?? key
