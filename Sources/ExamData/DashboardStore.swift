@@ -154,6 +154,16 @@ public struct DashboardStore: Sendable {
         return (due, unseen)
     }
 
+    /// Every card the student holds in an exam with when it is due: what a device needs to run
+    /// review sessions offline until it is next online.
+    public func schedule(examID: Int, _ connection: PostgresConnection) throws -> [(id: UUID, due: Date)] {
+        try connection.query(("""
+            SELECT question_id, due FROM cards_by_domain
+            WHERE user_id = app_user_id() AND exam_id = \(examID)
+            ORDER BY due, question_id
+            """ as SQL).prepared()).rows.map { (try $0.decode("question_id", as: UUID.self), try $0.decode("due", as: Date.self)) }
+    }
+
     /// How many cards the student first reviewed since `start` (new cards today, for the daily limit).
     public func newCards(since start: Date, _ connection: PostgresConnection) throws -> Int {
         try connection.query(("""

@@ -41,12 +41,12 @@ public struct StudyStore: Sendable {
             """ as SQL).prepared()).first!.decode("id", as: UUID.self)
     }
 
-    /// Records a practice session made on a device while offline, under the device's id; nothing
-    /// when it is stored already.
-    public func createOffline(id: UUID, userID: UUID, examID: Int, questionIDs: [UUID], startedAt: Date, _ connection: PostgresConnection) throws {
+    /// Records a session (practice or review) made on a device while offline, under the
+    /// device's id; nothing when it is stored already.
+    public func createOffline(id: UUID, userID: UUID, examID: Int, mode: String, questionIDs: [UUID], startedAt: Date, _ connection: PostgresConnection) throws {
         try connection.execute(("""
             INSERT INTO study_sessions (id, user_id, exam_id, mode, config, question_ids, started_at)
-            VALUES (\(id), \(userID), \(examID), 'practice', '{"offline": "true"}'::jsonb, \(questionIDs)::uuid[], \(startedAt))
+            VALUES (\(id), \(userID), \(examID), \(mode), '{"offline": "true"}'::jsonb, \(questionIDs)::uuid[], \(startedAt))
             ON CONFLICT (id) DO NOTHING
             """ as SQL).prepared())
     }

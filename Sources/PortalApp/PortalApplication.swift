@@ -88,6 +88,7 @@ public final class PortalApplication: Sendable {
             catalogue.get("/exams/:region/:exam", ExamPage.handler(database: database, pages: pages, cache: cache))
             catalogue.get("/exams/:region/:exam/leaderboard", LeaderboardPage.handler(database: database, pages: pages, cache: cache))
             OfflinePages(database: database, pages: pages, clock: clock).addRoutes(to: &catalogue)
+            catalogue.get("/offline/study", OfflineStudyPage.handler(pages: pages))
         }
         let starter = SessionStart(database: database, pages: pages, settings: sessionSettings, clock: clock)
         router.group(middleware: [authentication.middleware(issueVisitorToken: false, visitorsNeedNoToken: true)]) { start in
@@ -106,14 +107,18 @@ public final class PortalApplication: Sendable {
             AdminPages(database: database, pages: pages, clock: clock).addRoutes(to: &accountPages)
             let progress = ProgressUpload(database: database, clock: clock)
             accountPages.post("/api/progress", bodyLimit: ProgressUpload.bodyLimit) { request in try progress.upload(request) }
+            DeviceAPI(database: database, pages: pages).addRoutes(to: &accountPages)
         }
         return router
     }
 
     /// Builds the server with the portal's routes and static files.
     public func makeServer() throws -> HTTPServer {
-        let staticFiles = FileManager.default.fileExists(atPath: configuration.publicDirectory)
+        var staticFiles = FileManager.default.fileExists(atPath: configuration.publicDirectory)
             ? try StaticFiles(directory: configuration.publicDirectory) : StaticFiles()
+        if let worker = ServiceWorkerScript.stamped(publicDirectory: configuration.publicDirectory, templatesDirectory: configuration.templatesDirectory) {
+            staticFiles.add(path: "/sw.js", bytes: worker, contentType: "text/javascript; charset=utf-8")
+        }
         let pages = self.pages
         return HTTPServer(
             configuration: configuration.server, router: makeRouter(), staticFiles: staticFiles, metrics: metrics,

@@ -21,6 +21,8 @@ struct ProgressUpload: Sendable {
             var id: UUID
             var region: String
             var exam: String
+            /// "practice" (the default) or "review".
+            var mode: String?
             var questionIds: [UUID]
             var startedAt: Date
             var finishedAt: Date?
@@ -77,11 +79,12 @@ struct ProgressUpload: Sendable {
             // Sessions first: made with the client's id, once.
             for session in batch.sessions ?? [] {
                 try item(connection) {
-                    guard (1...500).contains(session.questionIds.count), session.startedAt <= now.addingTimeInterval(300),
+                    let mode = session.mode ?? "practice"
+                    guard mode == "practice" || mode == "review", (1...500).contains(session.questionIds.count), session.startedAt <= now.addingTimeInterval(300),
                           let exam = try catalog.examHeading(region: session.region, slug: session.exam, connection),
                           Set(session.questionIds).isSubset(of: Set(try store.candidates(examID: exam.id, connection).map(\.id))) else { return }
                     try store.createOffline(
-                        id: session.id, userID: user.userID, examID: exam.id, questionIDs: session.questionIds, startedAt: session.startedAt, connection)
+                        id: session.id, userID: user.userID, examID: exam.id, mode: mode, questionIDs: session.questionIds, startedAt: session.startedAt, connection)
                 }
             }
             let sessionIDs = Set(batch.answers.map(\.sessionId))

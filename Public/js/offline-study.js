@@ -1,0 +1,425 @@
+// The offline study page: practice and review sessions run in the browser from downloaded
+// bundles, with the same question markup and the same answer checking as the server's pages.
+// Every answer goes to the outbox in IndexedDB first (offline.js), and is uploaded when the
+// device is online and signed in; the server checks it again and keeps the verdict that counts.
+document.addEventListener("DOMContentLoaded", function () {
+  "use strict";
+
+  var app = document.getElementById("offline-app");
+  var offline = window.PortalOffline, checker = window.PortalAnswerCheck;
+  if (!app) return;
+  var text = app.dataset;
+  var libraryStatus = document.getElementById("offline-library-status");
+  var list = document.getElementById("offline-exam-list");
+  var library = document.getElementById("offline-library");
+  var view = document.getElementById("offline-session");
+  var sync = document.getElementById("offline-sync");
+  if (!offline || !offline.supported || !checker) {
+    libraryStatus.textContent = text.none;
+    return;
+  }
+  var fill = offline.fill;
+
+  // ---- Small DOM helpers --------------------------------------------------------------------
+
+  function element(tag, attributes, children) {
+    var node = document.createElement(tag);
+    Object.keys(attributes || {}).forEach(function (name) {
+      var value = attributes[name];
+      if (value === null || value === undefined || value === false) return;
+      if (name === "text") node.textContent = value;
+      else if (name === "hidden") node.hidden = true;
+      else node.setAttribute(name, value === true ? "" : value);
+    });
+    (children || []).forEach(function (child) { if (child) node.appendChild(typeof child === "string" ? document.createTextNode(child) : child); });
+    return node;
+  }
+
+  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
+
+  function shuffled(items) {
+    var copy = items.slice(), random = crypto.getRandomValues(new Uint32Array(copy.length));
+    for (var i = copy.length - 1; i > 0; i--) {
+      var j = random[i] % (i + 1), swap = copy[i];
+      copy[i] = copy[j];
+      copy[j] = swap;
+    }
+    return copy;
+  }
+
+  // ---- The outbox's status line --------------------------------------------------------------
+
+  var hadWaiting = false;
+  offline.onOutbox(function (status) {
+    var parts = [];
+    if (status.waiting > 0) {
+      hadWaiting = true;
+      parts.push(status.waiting === 1 ? text.waitingOne : fill(text.waitingOther, { count: status.waiting }));
+      if (status.state === "signin") parts.push(text.signInToUpload);
+      else if (status.state === "offline" || status.state === "failed" || navigator.onLine === false) parts.push(text.offlineNow);
+    } else if (hadWaiting) parts.push(text.uploaded);
+    if (status.otherAccount > 0) parts.push(fill(text.otherAccount, { count: status.otherAccount }));
+    if (status.rejected > 0) parts.push(fill(text.rejected, { count: status.rejected, reason: status.reason }));
+    sync.textContent = parts.join(" ");
+    sync.hidden = parts.length === 0;
+  });
+  offline.outboxStatus();
+
+  // ---- The library of downloaded exams --------------------------------------------------------
+
+  /// The exam the page was opened for: ?exam=region/slug, or the exam page this copy of the
+  /// shell stands in for when the service worker answered a navigation with it offline.
+  function wantedExam() {
+    var query = new URLSearchParams(window.location.search).get("exam");
+    if (query) return query;
+    var match = window.location.pathname.match(/^\/exams\/([^/]+)\/([^/]+)/);
+    return match ? decodeURIComponent(match[1]) + "/" + decodeURIComponent(match[2]) : null;
+  }
+
+  function freshness(record) {
+    return fill(text.updated, { ago: offline.ago(record.version) });
+  }
+
+  function showLibrary() {
+    view.hidden = true;
+    clear(view);
+    library.hidden = false;
+    return Promise.all([offline.getAll("exams"), offline.getAll("sessions"), offline.lastUser()]).then(function (results) {
+      var records = results[0], sessions = results[1], user = results[2];
+      clear(list);
+      libraryStatus.textContent = records.length ? "" : text.none;
+      libraryStatus.hidden = records.length > 0;
+      records.sort(function (a, b) { return a.title.localeCompare(b.title); });
+      var wanted = wantedExam(), focusTarget = null;
+      records.forEach(function (record) {
+        var open = sessions.filter(function (session) {
+          return session.region === record.region && session.exam === record.slug && !session.finishedAt && (!session.userId || session.userId === user);
+        });
+        var item = examItem(record, open);
+        list.appendChild(item.node);
+        if (wanted === record.key) focusTarget = item.start;
+        if (navigator.onLine !== false) checkForUpdate(record, item);
+      });
+      if (focusTarget) focusTarget.focus();
+    });
+  }
+
+  function examItem(record, openSessions) {
+    var id = "exam-" + record.key.replace(/[^a-z0-9]/gi, "-");
+    var status = element("p", { "class": "exam-status", role: "status" });
+    var updateButton = element("button", { type: "button", text: text.update });
+    var updateLine = element("p", { "class": "notice update-available", hidden: true }, [text.updateAvailable + " — ", updateButton]);
+    var meta = element("p", { "class": "meta" }, [fill(text.questions, { count: record.questions }) + " · ", element("span", { "class": "freshness", text: freshness(record) })]);
+
+    var practice = element("input", { type: "radio", name: id + "-mode", value: "practice", checked: true });
+    var review = element("input", { type: "radio", name: id + "-mode", value: "review" });
+    var count = element("input", { type: "number", id: id + "-count", name: "count", min: "1", max: "100", value: "10" });
+    var start = element("button", { type: "submit", "class": "primary", text: text.start });
+    var form = element("form", { "class": "start" }, [
+      element("fieldset", {}, [
+        element("legend", { text: text.modeLegend }),
+        element("label", {}, [practice, " " + text.modePractice]),
+        element("label", {}, [review, " " + text.modeReview])
+      ]),
+      element("div", { "class": "row" }, [element("label", { "for": id + "-count", text: text.countLabel }), " ", count]),
+      start
+    ]);
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var wanted = Math.max(1, Math.min(100, parseInt(count.value, 10) || 10));
+      begin(record, review.checked ? "review" : "practice", wanted, status);
+    });
+
+    var continues = openSessions.map(function (session) {
+      var answered = Object.keys(session.answered || {}).length;
+      var button = element("button", { type: "button", text: fill(text["continue"], { answered: answered, total: session.questionIds.length }) });
+      button.addEventListener("click", function () { resume(record, session, status); });
+      return button;
+    });
+
+    var removeButton = element("button", { type: "button", "class": "link", text: text.remove });
+    removeButton.addEventListener("click", function () {
+      offline.removeExam(record.key).then(showLibrary);
+    });
+    updateButton.addEventListener("click", function () {
+      updateButton.disabled = true;
+      status.textContent = text.updating;
+      offline.update(record).then(function (outcome) {
+        record = outcome.record;
+        updateLine.hidden = true;
+        meta.querySelector(".freshness").textContent = freshness(record);
+        meta.firstChild.textContent = fill(text.questions, { count: record.questions }) + " · ";
+        status.textContent = outcome.full ? text.updateFull : fill(text.updateDone, { changed: outcome.changed, deleted: outcome.deleted });
+      }, function () {
+        status.textContent = text.updateFailed;
+      }).then(function () { updateButton.disabled = false; });
+    });
+
+    var node = element("li", { id: id, "class": "offline-exam", "data-exam": record.key }, [
+      element("h3", { lang: record.language, text: record.title }),
+      meta, updateLine, status, form
+    ].concat(continues.length ? [element("p", {}, continues)] : []).concat([element("p", {}, [removeButton])]));
+    return { node: node, start: start, updateLine: updateLine };
+  }
+
+  function checkForUpdate(record, item) {
+    offline.availableUpdate(record).then(function (newer) {
+      item.updateLine.hidden = !newer;
+    }, function () {});
+    // The review schedule follows the server whenever the device is online and signed in.
+    offline.refreshSchedule(record).catch(function () {});
+  }
+
+  // ---- Choosing questions ---------------------------------------------------------------------
+
+  function reviewQuestions(record, bundle, count) {
+    var present = new Set(bundle.questions.map(function (question) { return question.id.toLowerCase(); }));
+    var reviewedHere = record.reviewedHere || {}, now = Date.now(), chosen = [];
+    var cards = record.schedule ? record.schedule.cards.slice() : [];
+    cards.sort(function (a, b) { return Date.parse(a.due) - Date.parse(b.due); });
+    cards.forEach(function (card) {
+      var id = card.question.toLowerCase();
+      if (Date.parse(card.due) <= now && present.has(id) && !reviewedHere[id]) chosen.push(id);
+    });
+    // Then what was missed on this device since, which the server has not scheduled yet.
+    (record.missed || []).forEach(function (id) {
+      if (present.has(id) && chosen.indexOf(id) < 0) chosen.push(id);
+    });
+    return chosen.slice(0, count);
+  }
+
+  function begin(record, mode, count, status) {
+    Promise.all([offline.loadBundle(record), offline.lastUser()]).then(function (results) {
+      var bundle = results[0];
+      var ids = mode === "review"
+        ? reviewQuestions(record, bundle, count)
+        : shuffled(bundle.questions.map(function (question) { return question.id.toLowerCase(); })).slice(0, count);
+      if (ids.length === 0) {
+        status.textContent = text.nothingDue + (record.schedule ? "" : " " + text.noSchedule);
+        return;
+      }
+      var session = {
+        id: offline.uuid(), region: record.region, exam: record.slug, mode: mode, questionIds: ids,
+        startedAt: new Date().toISOString(), userId: results[1], answered: {}
+      };
+      return offline.put("sessions", session).then(function () { run(record, bundle, session); });
+    }).catch(function () { status.textContent = text.updateFailed; });
+  }
+
+  function resume(record, session, status) {
+    offline.loadBundle(record).then(function (bundle) { run(record, bundle, session); }, function () { status.textContent = text.updateFailed; });
+  }
+
+  // ---- A session ------------------------------------------------------------------------------
+
+  function run(record, bundle, session) {
+    var byID = {};
+    bundle.questions.forEach(function (question) { byID[question.id.toLowerCase()] = question; });
+    // Questions removed by an update since the session began drop out of it.
+    var questions = session.questionIds.map(function (id) { return byID[id.toLowerCase()]; }).filter(Boolean);
+    var position = 0;
+    while (position < questions.length && session.answered[questions[position].id.toLowerCase()]) position += 1;
+    library.hidden = true;
+    view.hidden = false;
+    if (position >= questions.length) finish(record, session, questions);
+    else showQuestion(record, bundle, session, questions, position);
+  }
+
+  function header(record, session, questions) {
+    var answered = Object.keys(session.answered).length;
+    return [
+      element("h2", { id: "offline-session-heading", lang: record.language, text: record.title }),
+      element("p", { "class": "meta freshness", text: freshness(record) }),
+      element("div", { "class": "session-bar" }, [element("p", { "class": "progress", text: answered + " / " + questions.length })])
+    ];
+  }
+
+  function optionBody(option) {
+    var span = element("span", { "class": "option-text" }, [option.text]);
+    if (option.code) span.appendChild(element("code", { "class": "block", text: option.code }));
+    if (option.imageUrl) span.appendChild(element("img", { src: option.imageUrl, alt: "" }));
+    return span;
+  }
+
+  function showQuestion(record, bundle, session, questions, position) {
+    var question = questions[position], total = questions.length, shownAt = Date.now();
+    var kind = question.type, lang = record.language;
+    clear(view);
+    header(record, session, questions).forEach(function (node) { view.appendChild(node); });
+
+    var heading = element("h3", { id: "question-heading", tabindex: "-1", text: fill(text.questionHeading, { number: position + 1, total: total }) });
+    var error = element("p", { "class": "form-error", role: "alert", id: "answer-error", hidden: true });
+    var fieldset = element("fieldset", { lang: lang });
+    var legend = kind === "multi-choice" ? text.chooseAll : kind === "ordering" ? text.orderLegend : text.chooseOne;
+    fieldset.appendChild(element("legend", { text: legend }));
+    if (kind === "ordering") {
+      fieldset.appendChild(element("p", { "class": "hint", text: text.orderHint }));
+      var ul = element("ul", { "class": "ordering" });
+      question.options.forEach(function (option, index) {
+        var select = element("select", { id: "position-" + index, name: "position_" + index, "aria-label": fill(text.positionOf, { option: option.text }) });
+        question.options.forEach(function (_, place) {
+          select.appendChild(element("option", { value: String(place + 1), selected: place === index, text: String(place + 1) }));
+        });
+        ul.appendChild(element("li", {}, [select, " ", element("label", { "for": "position-" + index }, [optionBody(option)])]));
+      });
+      fieldset.appendChild(ul);
+    } else {
+      question.options.forEach(function (option, index) {
+        var input = element("input", { type: kind === "multi-choice" ? "checkbox" : "radio", name: "choice", value: String(index), "data-key": String(index + 1) });
+        fieldset.appendChild(element("label", { "class": "option" }, [
+          input, " ", element("span", { "class": "option-key", "aria-hidden": "true", text: String(index + 1) }), " ", optionBody(option)
+        ]));
+      });
+    }
+    var form = element("form", { "class": "answer", id: "answer-form" }, [fieldset, element("button", { type: "submit", "class": "primary", text: text.check })]);
+    var article = element("article", { "class": "question", "aria-labelledby": "question-heading" }, [
+      heading,
+      element("p", { "class": "meta", text: text.difficulty + ": " + question.difficulty }),
+      element("div", { "class": "stem", lang: lang, text: question.stem }),
+      question.code ? element("pre", { "class": "code", lang: lang }, [element("code", { text: question.code })]) : null,
+      error, form
+    ]);
+    view.appendChild(article);
+    var nav = element("nav", { "class": "question-nav", "aria-label": text.navigation });
+    view.appendChild(nav);
+    view.appendChild(element("p", { "class": "shortcuts", text: text.shortcuts }));
+    heading.focus();
+
+    function response() {
+      if (kind === "ordering") {
+        var placed = question.options.map(function (_, index) {
+          return { position: parseInt(form.querySelector("#position-" + index).value, 10), option: index };
+        });
+        var positions = new Set(placed.map(function (item) { return item.position; }));
+        if (placed.some(function (item) { return !(item.position >= 1 && item.position <= placed.length); })) throw fill(text.orderIncomplete, { count: placed.length });
+        if (positions.size !== placed.length) throw text.orderDuplicate;
+        placed.sort(function (a, b) { return a.position - b.position; });
+        return placed.map(function (item) { return item.option; });
+      }
+      return Array.prototype.map.call(form.querySelectorAll("input[name=choice]:checked"), function (input) { return parseInt(input.value, 10); });
+    }
+
+    form.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var chosen, outcome;
+      try {
+        chosen = response();
+        outcome = checker.check(kind, question.correct, question.options.length, chosen);
+      } catch (problem) {
+        error.textContent = typeof problem === "string" ? problem
+          : problem.code === "empty" ? text.chooseSomething
+          : problem.code === "wrongCount" ? text.chooseOneOnly : text.badResponse;
+        error.hidden = false;
+        return;
+      }
+      error.hidden = true;
+      var id = question.id.toLowerCase();
+      var answer = {
+        id: offline.uuid(), sessionId: session.id, questionId: id, questionVersion: question.version,
+        response: chosen, timeMs: Math.min(86400000, Math.max(0, Date.now() - shownAt)), answeredAt: new Date().toISOString()
+      };
+      session.answered[id] = { correct: outcome.isCorrect, score: outcome.score };
+      // The answer first, then the session's progress and the review bookkeeping: once the
+      // answer is stored nothing is lost if the page closes.
+      offline.recordAnswer(answer).then(function () {
+        return offline.put("sessions", session);
+      }).then(function () {
+        return noteReview(record, id, outcome.isCorrect);
+      }).then(function () {
+        form.remove();
+        article.appendChild(feedback(question, chosen, outcome, lang));
+        var last = position + 1 >= total;
+        var next = element("button", { type: "button", "class": "button primary", id: "next-button", text: last ? text.seeResults : text.next });
+        next.addEventListener("click", function () {
+          if (last) finish(record, session, questions);
+          else showQuestion(record, bundle, session, questions, position + 1);
+        });
+        nav.appendChild(next);
+        view.querySelector(".progress").textContent = Object.keys(session.answered).length + " / " + total;
+        next.focus();
+        offline.upload().catch(function () {});
+      });
+    });
+  }
+
+  function noteReview(record, id, correct) {
+    return offline.get("exams", record.key).then(function (stored) {
+      if (!stored) return;
+      stored.reviewedHere = stored.reviewedHere || {};
+      stored.reviewedHere[id] = new Date().toISOString();
+      var missed = (stored.missed || []).filter(function (other) { return other !== id; });
+      if (!correct) missed.push(id);
+      stored.missed = missed.slice(-200);
+      record.reviewedHere = stored.reviewedHere;
+      record.missed = stored.missed;
+      return offline.put("exams", stored);
+    });
+  }
+
+  function feedback(question, chosen, outcome, lang) {
+    var section = element("section", { "class": "feedback " + (outcome.isCorrect ? "right" : "wrong"), "aria-labelledby": "verdict" }, [
+      element("h3", { id: "verdict", text: outcome.isCorrect ? text.right : text.wrong })
+    ]);
+    if (!outcome.isCorrect && outcome.score > 0) section.appendChild(element("p", { text: fill(text.partial, { percent: Math.round(outcome.score * 100) }) }));
+    if (question.type === "ordering") {
+      section.appendChild(element("h4", { text: text.keyOrder }));
+      section.appendChild(element("ol", { lang: lang }, question.correct.map(function (index) { return element("li", { text: question.options[index].text }); })));
+    } else {
+      section.appendChild(element("ul", { "class": "options-review", lang: lang }, question.options.map(function (option, index) {
+        var isKey = question.correct.indexOf(index) >= 0, wasChosen = chosen.indexOf(index) >= 0;
+        var item = element("li", { "class": (isKey ? "key" : "") + (wasChosen ? " chosen" : "") }, [element("span", { "class": "option-text", text: option.text })]);
+        if (isKey) item.appendChild(document.createTextNode(" ")), item.appendChild(element("strong", { "class": "tag", text: text.tagKey }));
+        if (wasChosen) item.appendChild(document.createTextNode(" ")), item.appendChild(element("span", { "class": "tag", text: text.tagYours }));
+        if (option.explanation) item.appendChild(element("br")), item.appendChild(element("span", { "class": "why", text: option.explanation }));
+        return item;
+      })));
+    }
+    section.appendChild(element("h4", { text: text.explanation }));
+    section.appendChild(element("p", { "class": "explanation", lang: lang, text: question.explanation }));
+    return section;
+  }
+
+  function finish(record, session, questions) {
+    session.finishedAt = session.finishedAt || new Date().toISOString();
+    offline.put("sessions", session).then(function () {
+      var answered = Object.keys(session.answered).map(function (id) { return session.answered[id]; });
+      var right = answered.filter(function (result) { return result.correct; }).length;
+      var total = questions.length;
+      clear(view);
+      var heading = element("h2", { id: "offline-session-heading", tabindex: "-1", text: text.resultsHeading });
+      var back = element("button", { type: "button", "class": "primary", text: text.back });
+      back.addEventListener("click", function () { showLibrary(); });
+      [heading,
+        element("p", { "class": "lead", lang: record.language, text: record.title }),
+        element("p", { "class": "score", text: fill(text.results, { right: right, total: total, percent: total ? Math.round(100 * right / total) : 0 }) }),
+        element("p", { text: text.resultsSaved }),
+        back].forEach(function (node) { view.appendChild(node); });
+      heading.focus();
+      offline.upload().catch(function () {});
+    });
+  }
+
+  // ---- Keys: 1–9 choose, Enter checks, N goes on (as on the server's question page) --------------
+
+  document.addEventListener("keydown", function (event) {
+    if (view.hidden || event.altKey || event.ctrlKey || event.metaKey || event.isComposing) return;
+    var target = event.target, tag = target && target.tagName;
+    if (tag === "TEXTAREA" || tag === "SELECT" || (tag === "INPUT" && target.type !== "radio" && target.type !== "checkbox")) return;
+    var form = document.getElementById("answer-form"), next = document.getElementById("next-button");
+    if (form && event.key >= "1" && event.key <= "9") {
+      var option = form.querySelector('input[data-key="' + event.key + '"]');
+      if (!option) return;
+      if (option.type === "checkbox") option.checked = !option.checked; else option.checked = true;
+      option.focus();
+      event.preventDefault();
+    } else if (form && event.key === "Enter" && tag !== "BUTTON" && tag !== "A") {
+      form.requestSubmit();
+      event.preventDefault();
+    } else if (next && (event.key === "n" || event.key === "N")) {
+      next.click();
+      event.preventDefault();
+    }
+  });
+
+  showLibrary().catch(function () { libraryStatus.textContent = text.none; });
+});

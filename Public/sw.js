@@ -1,0 +1,70 @@
+// The service worker: keeps the offline study app (its page, style sheet and scripts) and the
+// downloaded exam bundles available with no connection.
+//
+// - The app shell is precached under a versioned cache. The server stamps VERSION from the
+//   shell's own files, so any change to them makes a new worker; old shells are deleted when
+//   the new worker activates.
+// - A new worker waits until the student chooses "Reload to update" (offline.js); it is never
+//   swapped in under an open page.
+// - Navigations go to the network first; with no answer, the cached copy of that page when it
+//   is part of the shell, else the offline study page.
+// - Bundles are answered from the cache first: their URLs are immutable.
+"use strict";
+
+var VERSION = "__SHELL_VERSION__";
+var SHELL_CACHE = "portal-shell-" + VERSION;
+var BUNDLE_CACHE = "portal-bundles";
+var OFFLINE_PAGE = "/offline/study";
+var SHELL = [OFFLINE_PAGE, "/css/site.css", "/js/offline.js", "/js/offline-study.js", "/js/answer-check.js", "/favicon.svg"];
+
+self.addEventListener("install", function (event) {
+  event.waitUntil(caches.open(SHELL_CACHE).then(function (cache) {
+    // Past the HTTP cache, and without cookies: the shell is the same for everyone.
+    return cache.addAll(SHELL.map(function (url) { return new Request(url, { cache: "reload", credentials: "omit" }); }));
+  }));
+});
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil(caches.keys().then(function (names) {
+    return Promise.all(names.filter(function (name) {
+      return name.indexOf("portal-shell-") === 0 && name !== SHELL_CACHE;
+    }).map(function (name) { return caches.delete(name); }));
+  }).then(function () { return self.clients.claim(); }));
+});
+
+self.addEventListener("message", function (event) {
+  if (event.data && event.data.type === "skip-waiting") self.skipWaiting();
+});
+
+function fromShell(request) {
+  return caches.open(SHELL_CACHE).then(function (cache) {
+    return cache.match(request, { ignoreSearch: true }).then(function (page) {
+      return page || cache.match(OFFLINE_PAGE);
+    });
+  });
+}
+
+self.addEventListener("fetch", function (event) {
+  var request = event.request;
+  if (request.method !== "GET") return;
+  var url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+
+  if (request.mode === "navigate") {
+    event.respondWith(fetch(request).catch(function () { return fromShell(request); }));
+    return;
+  }
+  if (url.pathname.indexOf("/offline/exams/") === 0) {
+    event.respondWith(caches.open(BUNDLE_CACHE).then(function (cache) {
+      return cache.match(request).then(function (stored) { return stored || fetch(request); });
+    }));
+    return;
+  }
+  if (SHELL.indexOf(url.pathname) >= 0 && url.pathname !== OFFLINE_PAGE) {
+    // The shell's files belong to this worker's version: the page it controls gets the
+    // script and style sheet of the same version, online or not.
+    event.respondWith(caches.open(SHELL_CACHE).then(function (cache) {
+      return cache.match(request, { ignoreSearch: true }).then(function (stored) { return stored || fetch(request); });
+    }));
+  }
+});

@@ -1,0 +1,31 @@
+import Foundation
+import HTTPServer
+
+/// Stamps `sw.js` with a version made from the files of the app shell it precaches. A browser
+/// installs a new service worker only when `sw.js` changes byte for byte; stamping it from the
+/// shell's own content means any change to the shell (a script, the style sheet, the offline
+/// page's template or its messages) reaches students, and an unchanged shell is not fetched
+/// again. The placeholder `__SHELL_VERSION__` in `Public/sw.js` is replaced at start-up.
+enum ServiceWorkerScript {
+    static let placeholder = "__SHELL_VERSION__"
+
+    /// The static files the worker precaches (its `SHELL` list names the same ones).
+    static let shellFiles = ["css/site.css", "js/offline.js", "js/offline-study.js", "js/answer-check.js", "favicon.svg"]
+    /// The templates the offline page is rendered from.
+    static let shellTemplates = ["offline/study.html", "layout.html"]
+
+    /// The stamped script, or nil when `sw.js` is missing.
+    static func stamped(publicDirectory: String, templatesDirectory: String) -> [UInt8]? {
+        guard let script = try? String(contentsOfFile: publicDirectory + "/sw.js", encoding: .utf8) else { return nil }
+        var shell: [UInt8] = []
+        let templateFiles = shellTemplates.map { templatesDirectory + "/" + $0 }
+        let messageFiles = ((try? FileManager.default.contentsOfDirectory(atPath: templatesDirectory + "/i18n")) ?? []).sorted()
+            .map { templatesDirectory + "/i18n/" + $0 }
+        for path in shellFiles.map({ publicDirectory + "/" + $0 }) + templateFiles + messageFiles {
+            shell += Array(path.utf8) + [0]
+            shell += FileManager.default.contents(atPath: path).map(Array.init) ?? []
+        }
+        let version = Crypto.sha256(shell).prefix(8).map { String(format: "%02x", $0) }.joined()
+        return Array(script.replacingOccurrences(of: placeholder, with: version).utf8)
+    }
+}

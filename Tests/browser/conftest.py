@@ -1,0 +1,164 @@
+"""A real portal, a real database and a real Chromium for the browser tests.
+
+`make test` runs these after the Swift tests, with the test cluster's owner URL in
+PORTAL_TEST_ADMIN_URL and the built binary in PORTAL_BINARY. Each test session gets a fresh
+database (migrated and seeded with the demo catalogue) and a server on a free loopback port,
+which a test may stop and start again to take the site offline.
+"""
+
+import glob
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+import uuid
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+ROOT = os.environ.get("PORTAL_TEST_ROOT", os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
+PSQL = sorted(glob.glob("/usr/lib/postgresql/*/bin/psql"))[-1] if glob.glob("/usr/lib/postgresql/*/bin/psql") else "psql"
+
+
+def _with_database(url, name):
+    base, _, query = url.partition("?")
+    return base[: base.rfind("/")] + "/" + name + ("?" + query if query else "")
+
+
+def _free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Portal:
+    """The portal under test: its database, its server process and its URL."""
+
+    ADMIN = ("browser-admin", "admin-password-for-tests")
+
+    def __init__(self, workdir):
+        admin_url = os.environ["PORTAL_TEST_ADMIN_URL"]
+        app_url = os.environ["PORTAL_TEST_APP_URL"]
+        self.binary = os.environ.get("PORTAL_BINARY", os.path.join(ROOT, ".build", "debug", "portal"))
+        self.database = "browser_" + uuid.uuid4().hex[:12]
+        self.maintenance_url = admin_url
+        self.admin_url = _with_database(admin_url, self.database)
+        self.app_url = _with_database(app_url, self.database)
+        self.port = _free_port()
+        self.url = "http://127.0.0.1:%d" % self.port
+        self.log_path = os.path.join(workdir, "portal.log")
+        self.process = None
+        self.sql_on(self.maintenance_url, "CREATE DATABASE %s" % self.database)
+        environment = self.environment()
+        for command in (["migrate"], ["seed"]):
+            subprocess.run([self.binary] + command, env=environment, cwd=ROOT, check=True, capture_output=True, timeout=120)
+        # The catalogue as if seeded three days ago, and its questions written a while before
+        # that: a change feed repeats the last five minutes before a version (in case a slow
+        # transaction committed late), so content written just now would all come again.
+        self.sql(
+            "ALTER TABLE questions DISABLE TRIGGER USER; ALTER TABLE exams DISABLE TRIGGER USER;"
+            " UPDATE questions SET updated_at = updated_at - interval '3 days 1 hour';"
+            " UPDATE exams SET content_updated_at = content_updated_at - interval '3 days';"
+            " ALTER TABLE questions ENABLE TRIGGER USER; ALTER TABLE exams ENABLE TRIGGER USER;")
+        subprocess.run(
+            [self.binary, "create-admin", "--username", self.ADMIN[0]], input=self.ADMIN[1] + "\n",
+            text=True, env=environment, cwd=ROOT, check=True, capture_output=True, timeout=60)
+
+    def environment(self):
+        environment = dict(os.environ)
+        environment.update({
+            "DATABASE_URL": self.app_url, "DATABASE_ADMIN_URL": self.admin_url, "PORT": str(self.port),
+            "HOST": "127.0.0.1", "PORTAL_MODE": "production", "ACCESS_LOG": "off", "LEADERBOARD_REFRESH_SECONDS": "0",
+        })
+        environment.pop("REDIS_URL", None)
+        return environment
+
+    def start(self):
+        log = open(self.log_path, "a")
+        self.process = subprocess.Popen([self.binary, "serve"], env=self.environment(), cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            try:
+                with urllib.request.urlopen(self.url + "/healthz", timeout=1) as response:
+                    if response.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("the portal did not start; see " + self.log_path)
+
+    def stop(self):
+        """Stops the server by its process id: the site is unreachable until start()."""
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None
+
+    def sql_on(self, url, statement):
+        result = subprocess.run([PSQL, url, "-X", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", "-c", statement],
+                                capture_output=True, text=True, timeout=60)
+        if result.returncode != 0:
+            raise RuntimeError("psql failed: " + result.stderr)
+        return result.stdout.strip()
+
+    def sql(self, statement):
+        """Runs SQL as the owner on the test database; returns psql's unaligned output."""
+        return self.sql_on(self.admin_url, statement)
+
+    def drop(self):
+        self.stop()
+        try:
+            self.sql_on(self.maintenance_url, "DROP DATABASE IF EXISTS %s WITH (FORCE)" % self.database)
+        except RuntimeError:
+            pass
+
+
+@pytest.fixture(scope="module")
+def portal(tmp_path_factory):
+    site = Portal(str(tmp_path_factory.mktemp("portal")))
+    site.start()
+    yield site
+    site.drop()
+
+
+def chromium_binary():
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        path = shutil.which(name)
+        if path:
+            return path
+    raise RuntimeError("no Chromium: install Debian's chromium and chromium-driver")
+
+
+@pytest.fixture
+def browser_factory():
+    """Opens Chromium browsers, each with its own profile, and closes them after the test."""
+    opened = []
+
+    def open_browser():
+        options = webdriver.ChromeOptions()
+        options.binary_location = chromium_binary()
+        profile = tempfile.mkdtemp(prefix="portal-chromium-")
+        for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--user-data-dir=" + profile,
+                         "--window-size=1200,900", "--lang=en-GB", "--no-first-run", "--disable-gpu"):
+            options.add_argument(argument)
+        service = Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver")
+        driver = webdriver.Chrome(options=options, service=service)
+        driver.set_script_timeout(30)
+        opened.append((driver, profile))
+        return driver
+
+    yield open_browser
+    for driver, profile in opened:
+        try:
+            driver.quit()
+        finally:
+            shutil.rmtree(profile, ignore_errors=True)

@@ -1,0 +1,262 @@
+"""Offline study in a real Chromium against a real portal.
+
+The site is taken offline by stopping the server process (Chrome's offline emulation does not
+cut off a service worker's own requests), so everything the student does in between is served
+by the service worker and stored by the page in IndexedDB.
+"""
+
+import json
+import os
+import time
+import uuid
+
+from selenium.common.exceptions import NoAlertPresentException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
+
+from conftest import ROOT
+
+EXAM = "europe/network-fundamentals"
+EXAM_PAGE = "/exams/" + EXAM
+
+READ_STORE = """
+const [store, done] = arguments;
+const open = indexedDB.open("portal-offline", 1);
+open.onupgradeneeded = () => { open.transaction.abort(); };
+open.onerror = () => done([]);
+open.onsuccess = () => {
+  const db = open.result;
+  if (!db.objectStoreNames.contains(store)) { db.close(); done([]); return; }
+  const request = db.transaction(store).objectStore(store).getAll();
+  request.onsuccess = () => { db.close(); done(request.result); };
+};
+"""
+
+PUT_RECORDS = """
+const [store, records, done] = arguments;
+const open = indexedDB.open("portal-offline", 1);
+open.onsuccess = () => {
+  const db = open.result;
+  const tx = db.transaction(store, "readwrite");
+  records.forEach((record) => tx.objectStore(store).put(record));
+  tx.oncomplete = () => { db.close(); done(true); };
+  tx.onerror = () => done(false);
+};
+"""
+
+DELETE_RECORD = """
+const [store, key, done] = arguments;
+const open = indexedDB.open("portal-offline", 1);
+open.onsuccess = () => {
+  const db = open.result;
+  const tx = db.transaction(store, "readwrite");
+  tx.objectStore(store).delete(key);
+  tx.oncomplete = () => { db.close(); done(true); };
+};
+"""
+
+
+def wait(driver, condition, timeout=20, message=""):
+    return WebDriverWait(driver, timeout, poll_frequency=0.1).until(condition, message)
+
+
+def store(driver, name):
+    return driver.execute_async_script(READ_STORE, name)
+
+
+def register(driver, portal, username):
+    driver.get(portal.url + "/register")
+    driver.find_element(By.ID, "username").send_keys(username)
+    driver.find_element(By.ID, "display-name").send_keys("Student " + username[-4:])
+    driver.find_element(By.ID, "password").send_keys("a long enough password")
+    driver.find_element(By.ID, "password-confirmation").send_keys("a long enough password")
+    driver.find_element(By.CSS_SELECTOR, "form.account button[type=submit]").click()
+    wait(driver, lambda d: d.find_elements(By.ID, "logout-form"), message="registration did not sign in")
+
+
+def sign_in(driver, portal, username, password):
+    driver.get(portal.url + "/login")
+    driver.find_element(By.ID, "username").send_keys(username)
+    driver.find_element(By.ID, "password").send_keys(password)
+    driver.find_element(By.CSS_SELECTOR, "form.account button[type=submit]").click()
+    wait(driver, lambda d: d.find_elements(By.ID, "logout-form"), message="sign-in failed")
+
+
+def download_exam(driver, portal):
+    driver.get(portal.url + EXAM_PAGE)
+    driver.execute_async_script("navigator.serviceWorker.ready.then(() => arguments[0](true));")
+    button = wait(driver, expected_conditions.element_to_be_clickable((By.ID, "offline-download")))
+    button.click()
+    wait(driver, lambda d: "On this device" in d.find_element(By.ID, "offline-status").text, timeout=30,
+         message="the exam was not downloaded")
+    assert driver.find_element(By.ID, "offline-remove").is_displayed()
+    assert "This site stores" in driver.find_element(By.ID, "offline-storage").text
+
+
+def answer_questions(driver, count):
+    """Answers `count` questions in the offline session on screen: the first option (or the
+    order as shown), then on to the next."""
+    for number in range(1, count + 1):
+        heading = wait(driver, lambda d: d.find_element(By.ID, "question-heading"))
+        assert heading.text == "Question %d of %d" % (number, count)
+        form = driver.find_element(By.ID, "answer-form")
+        choices = form.find_elements(By.CSS_SELECTOR, "input[name=choice]")
+        if choices:
+            choices[0].click()
+        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        verdict = wait(driver, lambda d: d.find_element(By.ID, "verdict"))
+        assert verdict.text in ("Right", "Not quite")
+        driver.find_element(By.ID, "next-button").click()
+    wait(driver, lambda d: d.find_element(By.ID, "offline-session-heading").text == "Session finished")
+
+
+def test_study_offline_then_upload_exactly_once(portal, browser_factory):
+    driver = browser_factory()
+    username = "flyer-" + uuid.uuid4().hex[:8]
+    register(driver, portal, username)
+    download_exam(driver, portal)
+
+    # Offline: the server is gone. Reloading the exam page gets the offline study page from the
+    # service worker, with the downloaded exam ready to start.
+    portal.stop()
+    driver.refresh()
+    wait(driver, lambda d: d.find_element(By.TAG_NAME, "h1").text == "Study offline", message="no offline page from the service worker")
+    item = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, '[data-exam="%s"]' % EXAM))
+    assert "Content updated" in item.text
+    item.find_element(By.CSS_SELECTOR, "input[type=number]").clear()
+    item.find_element(By.CSS_SELECTOR, "input[type=number]").send_keys("10")
+    item.find_element(By.CSS_SELECTOR, "form.start button[type=submit]").click()
+    answer_questions(driver, 10)
+
+    outbox = store(driver, "answers")
+    assert len(outbox) == 10, "every answer waits in the outbox while offline"
+    session_id = outbox[0]["sessionId"]
+    assert {answer["sessionId"] for answer in outbox} == {session_id}
+    assert "10 answers are waiting" in driver.find_element(By.ID, "offline-sync").text
+
+    # Close the page, come back online: the first page opened uploads the outbox.
+    driver.get("about:blank")
+    portal.start()
+    driver.get(portal.url + "/")
+    wait(driver, lambda d: len(store(d, "answers")) == 0, timeout=30, message="the outbox was not emptied")
+    assert portal.sql("SELECT count(*) FROM answers WHERE session_id = '%s'" % session_id) == "10"
+    assert portal.sql("SELECT finished_at IS NOT NULL FROM study_sessions WHERE id = '%s'" % session_id) == "t"
+    assert store(driver, "sessions") == []
+
+    # The upload repeats (say its reply was lost): the same ten answers are sent again, the
+    # server calls them duplicates, and there are still exactly ten rows.
+    assert driver.execute_async_script(PUT_RECORDS, "answers", outbox)
+    driver.refresh()
+    wait(driver, lambda d: len(store(d, "answers")) == 0, timeout=30, message="the repeated upload was not acknowledged")
+    assert portal.sql("SELECT count(*) FROM answers WHERE session_id = '%s'" % session_id) == "10"
+    user_rows = portal.sql(
+        "SELECT count(*) FROM answers a JOIN study_sessions s ON s.id = a.session_id JOIN users u ON u.id = s.user_id "
+        "WHERE u.username = '%s'" % username)
+    assert user_rows == "10"
+
+
+def test_signing_out_with_answers_waiting_warns_first(portal, browser_factory):
+    driver = browser_factory()
+    register(driver, portal, "leaver-" + uuid.uuid4().hex[:8])
+    driver.get(portal.url + EXAM_PAGE)
+    driver.execute_async_script("navigator.serviceWorker.ready.then(() => arguments[0](true));")
+    # An answer made offline that cannot go yet: the network is cut for the page.
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    waiting = {
+        "id": str(uuid.uuid4()), "sessionId": str(uuid.uuid4()), "questionId": str(uuid.uuid4()), "questionVersion": 1,
+        "response": [0], "timeMs": 1000, "answeredAt": "2026-01-01T00:00:00.000Z", "userId": None,
+    }
+    assert driver.execute_async_script(PUT_RECORDS, "answers", [waiting])
+    driver.find_element(By.CSS_SELECTOR, "#logout-form button").click()
+    alert = wait(driver, expected_conditions.alert_is_present(), message="no warning before signing out")
+    assert "1 answers from this device have not been uploaded" in alert.text or "have not been uploaded yet" in alert.text
+    alert.dismiss()
+    time.sleep(0.3)
+    assert driver.find_elements(By.ID, "logout-form"), "dismissing the warning keeps the student signed in"
+    driver.execute_async_script(DELETE_RECORD, "answers", waiting["id"])
+    driver.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    # With nothing waiting, signing out needs no confirmation.
+    driver.find_element(By.CSS_SELECTOR, "#logout-form button").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, 'a[href="/login"]'), message="signing out did not happen")
+    try:
+        driver.switch_to.alert
+        raise AssertionError("a warning appeared with nothing waiting")
+    except NoAlertPresentException:
+        pass
+
+
+def test_content_change_shows_banner_and_applies_the_delta(portal, browser_factory):
+    student = browser_factory()
+    register(student, portal, "reader-" + uuid.uuid4().hex[:8])
+    download_exam(student, portal)
+    records = store(student, "exams")
+    assert len(records) == 1
+    downloaded = records[0]
+
+    # An admin rewrites one question of the exam in the dashboard.
+    question_id = portal.sql(
+        "SELECT q.id FROM questions q JOIN domains d ON d.id = q.domain_id JOIN exams e ON e.id = d.exam_id "
+        "WHERE e.slug = 'network-fundamentals' AND q.status = 'published' AND q.type = 'single-choice' ORDER BY q.id LIMIT 1")
+    admin = browser_factory()
+    sign_in(admin, portal, *portal.ADMIN)
+    admin.get(portal.url + "/admin/questions/%s/edit" % question_id)
+    stem = admin.find_element(By.ID, "q-stem")
+    stem.clear()
+    stem.send_keys("Which layer does a router work at? (revised wording)")
+    admin.find_element(By.CSS_SELECTOR, "form button.primary[type=submit]").click()
+    wait(admin, lambda d: "/edit" not in d.current_url, message="the edit was not saved")
+
+    # The student's offline page says new content is there, and updating applies the change feed.
+    student.get(portal.url + "/offline/study")
+    item = wait(student, lambda d: d.find_element(By.CSS_SELECTOR, '[data-exam="%s"]' % EXAM))
+    banner = item.find_element(By.CSS_SELECTOR, ".update-available")
+    wait(student, lambda d: banner.is_displayed(), message="no 'new questions available' banner")
+    assert "New questions available" in banner.text
+    student.execute_script("performance.clearResourceTimings()")
+    banner.find_element(By.TAG_NAME, "button").click()
+    status = item.find_element(By.CSS_SELECTOR, ".exam-status")
+    wait(student, lambda d: "Up to date" in status.text or "could not" in status.text, message="the update did not finish")
+    assert "Questions changed: 1; removed: 0" in status.text, status.text
+    assert not banner.is_displayed()
+    fetched = student.execute_script("return performance.getEntriesByType('resource').map((entry) => entry.name)")
+    assert any("/changes?since=" + downloaded["version"] in name for name in fetched), fetched
+    assert not any("/offline/exams/" in name for name in fetched), "the whole bundle was downloaded again"
+
+    updated = store(student, "exams")[0]
+    manifest = json.loads(student.execute_script("return fetch('/offline/manifest.json').then((r) => r.text())"))
+    current = [exam for exam in manifest["exams"] if exam["region"] + "/" + exam["slug"] == EXAM][0]
+    assert updated["version"] == current["version"] and updated["url"] == current["url"]
+    bundle = student.execute_async_script(
+        "caches.match(arguments[0]).then((r) => r.json()).then(arguments[1])", updated["url"])
+    revised = [question for question in bundle["questions"] if question["id"].lower() == question_id.lower()]
+    assert revised and revised[0]["stem"] == "Which layer does a router work at? (revised wording)"
+    assert len(bundle["questions"]) == downloaded["questions"]
+    assert "Content updated" in item.text
+
+
+def test_answer_checking_agrees_with_the_server_cases(portal, browser_factory):
+    """The shared cases QuestionEngine's tests run, run by the offline page's checker."""
+    with open(os.path.join(ROOT, "Tests", "Fixtures", "answer-checking.json")) as fixture:
+        cases = json.load(fixture)
+    driver = browser_factory()
+    driver.get(portal.url + "/offline/study")
+    wait(driver, lambda d: d.execute_script("return !!window.PortalAnswerCheck"))
+    outcomes = driver.execute_script("""
+        return arguments[0].map((c) => {
+          try {
+            const outcome = PortalAnswerCheck.check(c.kind, c.key, c.options, c.response);
+            return { name: c.name, correct: outcome.isCorrect, score: outcome.score };
+          } catch (error) {
+            return { name: c.name, error: error.code || String(error) };
+          }
+        });
+    """, cases)
+    assert len(outcomes) == len(cases) > 10
+    for case, outcome in zip(cases, outcomes):
+        if "error" in case:
+            assert outcome.get("error") == case["error"], (case, outcome)
+        else:
+            assert outcome.get("correct") == case["correct"], (case, outcome)
+            assert abs(outcome["score"] - case["score"]) < 1e-9, (case, outcome)
