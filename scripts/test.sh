@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Everything the tests need, then all the tests: the packages, a private PostgreSQL cluster and
 # a private Redis server (both stopped again at the end), the build with the target boundaries
-# enforced, the Swift tests and a bounded fuzzing run of the parsers. Ends with
-# "N passed, N failed".
+# enforced, the Swift tests, the browser tests in Chromium and a bounded fuzzing run of the
+# parsers. Ends with "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -70,6 +70,26 @@ elif ! grep -qE "Test run with [0-9]+ tests? .*passed" "$log" && [ "$suite_faile
 fi
 passed=$((passed + total - (suite_failed < total ? suite_failed : total)))
 failed=$((failed + suite_failed))
+
+echo "== browser tests (Chromium)"
+browser_log="$data/browser-test.log"
+if scripts/browser-env.sh "$data/browser-venv" >"$data/browser-env.log" 2>&1; then
+    PORTAL_BINARY="$(swift build --show-bin-path)/portal" "$data/browser-venv/bin/pytest" -q -p no:cacheprovider \
+        --junitxml="$data/browser-tests.xml" Tests/browser 2>&1 | tee "$browser_log" | grep -E "passed|failed|error|^FAILED|^ERROR" || true
+    # pytest's closing line: "N passed", "N failed", "N errors" in any combination.
+    summary=$(grep -E "(passed|failed|errors?|no tests ran).* in [0-9.]+s" "$browser_log" | tail -n 1)
+    browser_passed=$(grep -oE "[0-9]+ passed" <<<"$summary" | grep -oE "[0-9]+" || true)
+    browser_failed=$(grep -oE "[0-9]+ (failed|errors?)" <<<"$summary" | awk '{ sum += $1 } END { if (NR) print sum }')
+    if [ -z "$browser_passed$browser_failed" ]; then
+        echo "the browser tests ended without a summary; see $browser_log"
+        browser_failed=1
+    fi
+    passed=$((passed + ${browser_passed:-0}))
+    failed=$((failed + ${browser_failed:-0}))
+else
+    echo "the browser test tools could not be installed; see $data/browser-env.log"
+    failed=$((failed + 1))
+fi
 
 echo "== fuzz the request and template parsers"
 if scripts/fuzz.sh "${FUZZ_SECONDS:-60}"; then

@@ -221,8 +221,14 @@ document.addEventListener("DOMContentLoaded", function () {
     while (position < questions.length && session.answered[questions[position].id.toLowerCase()]) position += 1;
     library.hidden = true;
     view.hidden = false;
+    // Every state of the session view starts with a heading of this id.
+    view.setAttribute("aria-labelledby", "offline-session-heading");
     if (position >= questions.length) finish(record, session, questions);
     else showQuestion(record, bundle, session, questions, position);
+  }
+
+  function progress(answered, total) {
+    return fill(text.progress, { answered: answered, total: total });
   }
 
   function header(record, session, questions) {
@@ -230,7 +236,7 @@ document.addEventListener("DOMContentLoaded", function () {
     return [
       element("h2", { id: "offline-session-heading", lang: record.language, text: record.title }),
       element("p", { "class": "meta freshness", text: freshness(record) }),
-      element("div", { "class": "session-bar" }, [element("p", { "class": "progress", text: answered + " / " + questions.length })])
+      element("div", { "class": "session-bar" }, [element("p", { "class": "progress", text: progress(answered, questions.length) })])
     ];
   }
 
@@ -274,7 +280,7 @@ document.addEventListener("DOMContentLoaded", function () {
     var form = element("form", { "class": "answer", id: "answer-form" }, [fieldset, element("button", { type: "submit", "class": "primary", text: text.check })]);
     var article = element("article", { "class": "question", "aria-labelledby": "question-heading" }, [
       heading,
-      element("p", { "class": "meta", text: text.difficulty + ": " + question.difficulty }),
+      element("p", { "class": "meta", text: text.difficulty + ": " + (text["level-" + question.difficulty] || question.difficulty) }),
       element("div", { "class": "stem", lang: lang, text: question.stem }),
       question.code ? element("pre", { "class": "code", lang: lang }, [element("code", { text: question.code })]) : null,
       error, form
@@ -335,7 +341,7 @@ document.addEventListener("DOMContentLoaded", function () {
           else showQuestion(record, bundle, session, questions, position + 1);
         });
         nav.appendChild(next);
-        view.querySelector(".progress").textContent = Object.keys(session.answered).length + " / " + total;
+        view.querySelector(".progress").textContent = progress(Object.keys(session.answered).length, total);
         next.focus();
         offline.upload().catch(function () {});
       });

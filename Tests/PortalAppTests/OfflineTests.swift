@@ -96,11 +96,14 @@ struct ProgressUploadTests {
         var finishedSessions: [String]
     }
 
-    static func body(session: UUID, answers: [(UUID, MiniExam.Item, [Int])], finished: Bool, questionIDs: [UUID] = MiniExam.items.map(\.id)) -> String {
+    static func body(
+        session: UUID, answers: [(UUID, MiniExam.Item, [Int])], finished: Bool, questionIDs: [UUID] = MiniExam.items.map(\.id), mode: String? = nil
+    ) -> String {
         let iso = ISO8601DateFormatter()
         let now = Date()
+        let modeJSON = mode.map { "\"mode\": \"\($0)\", " } ?? ""
         let sessionJSON = """
-            {"id": "\(session)", "region": "\(MiniExam.region)", "exam": "\(MiniExam.exam)", "startedAt": "\(iso.string(from: now.addingTimeInterval(-600)))",
+            {"id": "\(session)", \(modeJSON)"region": "\(MiniExam.region)", "exam": "\(MiniExam.exam)", "startedAt": "\(iso.string(from: now.addingTimeInterval(-600)))",
              "questionIds": [\(questionIDs.map { "\"\($0)\"" }.joined(separator: ","))]\(finished ? ", \"finishedAt\": \"\(iso.string(from: now.addingTimeInterval(-10)))\"" : "")}
             """
         let answerJSON = answers.enumerated().map { index, answer in
@@ -112,7 +115,7 @@ struct ProgressUploadTests {
         return "{\"sessions\": [\(sessionJSON)], \"answers\": [\(answerJSON)]}"
     }
 
-    func post(_ browser: Browser, csrf: String, _ body: String) throws -> RawHTTPClient.Response {
+    static func post(_ browser: Browser, csrf: String, _ body: String) throws -> RawHTTPClient.Response {
         let client = try RawHTTPClient(port: browser.port)
         let bytes = Array(body.utf8)
         var head = "POST /api/progress HTTP/1.1\r\nHost: 127.0.0.1:\(browser.port)\r\nConnection: close\r\nContent-Type: application/json\r\n"
@@ -129,7 +132,7 @@ struct ProgressUploadTests {
         let session = UUID()
         // All seven questions, every other one wrong; the client's "correct": true is ignored.
         let answers = MiniExam.items.enumerated().map { index, item in (UUID(), item, index % 2 == 0 ? item.key : item.wrong) }
-        let first = try post(student, csrf: csrf, Self.body(session: session, answers: answers, finished: true))
+        let first = try Self.post(student, csrf: csrf, Self.body(session: session, answers: answers, finished: true))
         #expect(first.status == 200)
         let outcome = try JSONDecoder().decode(Outcome.self, from: Data(first.body))
         #expect(outcome.accepted.count == 7 && outcome.duplicates.isEmpty && outcome.rejected.isEmpty)
@@ -138,7 +141,7 @@ struct ProgressUploadTests {
         #expect(try site.count("SELECT count(*) AS n FROM review_cards") == 7)
         #expect(try site.count("SELECT count(*) AS n FROM study_sessions WHERE finished_at IS NOT NULL AND score_correct = 4") == 1)
         // The upload repeated (the device never heard the answer): nothing stored twice.
-        let again = try JSONDecoder().decode(Outcome.self, from: Data(try post(student, csrf: csrf, Self.body(session: session, answers: answers, finished: true)).body))
+        let again = try JSONDecoder().decode(Outcome.self, from: Data(try Self.post(student, csrf: csrf, Self.body(session: session, answers: answers, finished: true)).body))
         #expect(again.accepted.isEmpty && again.duplicates.count == 7 && again.rejected.isEmpty)
         #expect(try site.count("SELECT count(*) AS n FROM answers") == 7)
         // A batch with bad items: each refused with its reason, the good one stored.
@@ -148,7 +151,7 @@ struct ProgressUploadTests {
             (UUID(), MiniExam.items[1], [9]),                                   // no such option
             (answers[2].0, MiniExam.items[2], MiniExam.items[2].wrong),         // a used id with another answer
         ]
-        let result = try JSONDecoder().decode(Outcome.self, from: Data(try post(student, csrf: csrf, Self.body(
+        let result = try JSONDecoder().decode(Outcome.self, from: Data(try Self.post(student, csrf: csrf, Self.body(
             session: other, answers: mixed, finished: false, questionIDs: [MiniExam.items[0].id, MiniExam.items[1].id])).body))
         #expect(result.accepted == [mixed[0].0.uuidString.lowercased()])
         #expect(result.rejected.count == 2)
@@ -164,12 +167,12 @@ struct ProgressUploadTests {
         let body = Self.body(session: UUID(), answers: [(UUID(), MiniExam.items[0], [0])], finished: false)
         let visitor = site.browser()
         let token = visitor.csrfToken(from: try visitor.request("GET", "/login"))
-        let anonymous = try post(visitor, csrf: token, body)
+        let anonymous = try Self.post(visitor, csrf: token, body)
         #expect(anonymous.status == 401 && anonymous.bodyText.contains("Sign in to upload progress"))
-        #expect(try post(student, csrf: "forged", body).status == 403)
-        #expect(try post(student, csrf: csrf, "{\"answers\": 5}").status == 400)
+        #expect(try Self.post(student, csrf: "forged", body).status == 403)
+        #expect(try Self.post(student, csrf: csrf, "{\"answers\": 5}").status == 400)
         let many = Self.body(session: UUID(), answers: (0..<501).map { _ in (UUID(), MiniExam.items[0], [0]) }, finished: false)
-        #expect(try post(student, csrf: csrf, many).status == 413)
+        #expect(try Self.post(student, csrf: csrf, many).status == 413)
         #expect(try site.count("SELECT count(*) AS n FROM answers") == 0)
     }
 }

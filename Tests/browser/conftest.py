@@ -122,6 +122,25 @@ class Portal:
             pass
 
 
+def html_problems(pages):
+    """Runs the Nu Html Checker (PORTAL_HTML_VALIDATOR, set by `make test`) over the DOM of
+    pages as the browser built them; returns its error lines (empty when all pass)."""
+    validator = os.environ.get("PORTAL_HTML_VALIDATOR")
+    if not validator:
+        raise RuntimeError("PORTAL_HTML_VALIDATOR is not set: run the tests with `make test`")
+    folder = tempfile.mkdtemp(prefix="portal-dom-")
+    try:
+        for name, source in pages.items():
+            if not source.lstrip().lower().startswith("<!doctype"):
+                source = "<!DOCTYPE html>\n" + source
+            with open(os.path.join(folder, name + ".html"), "w") as page:
+                page.write(source)
+        result = subprocess.run([validator, "--root", folder], capture_output=True, text=True, timeout=300)
+        return [] if result.returncode == 0 else (result.stdout + result.stderr).strip().splitlines()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 @pytest.fixture(scope="module")
 def portal(tmp_path_factory):
     site = Portal(str(tmp_path_factory.mktemp("portal")))

@@ -15,7 +15,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import ROOT
+from conftest import ROOT, html_problems
 
 EXAM = "europe/network-fundamentals"
 EXAM_PAGE = "/exams/" + EXAM
@@ -94,12 +94,14 @@ def download_exam(driver, portal):
     assert "This site stores" in driver.find_element(By.ID, "offline-storage").text
 
 
-def answer_questions(driver, count):
+def answer_questions(driver, count, snapshots=None):
     """Answers `count` questions in the offline session on screen: the first option (or the
-    order as shown), then on to the next."""
+    order as shown), then on to the next. `snapshots` collects the DOM of each state once."""
+    snapshots = {} if snapshots is None else snapshots
     for number in range(1, count + 1):
         heading = wait(driver, lambda d: d.find_element(By.ID, "question-heading"))
         assert heading.text == "Question %d of %d" % (number, count)
+        snapshots.setdefault("offline-question", driver.page_source)
         form = driver.find_element(By.ID, "answer-form")
         choices = form.find_elements(By.CSS_SELECTOR, "input[name=choice]")
         if choices:
@@ -107,8 +109,10 @@ def answer_questions(driver, count):
         form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
         verdict = wait(driver, lambda d: d.find_element(By.ID, "verdict"))
         assert verdict.text in ("Right", "Not quite")
+        snapshots.setdefault("offline-feedback", driver.page_source)
         driver.find_element(By.ID, "next-button").click()
     wait(driver, lambda d: d.find_element(By.ID, "offline-session-heading").text == "Session finished")
+    snapshots.setdefault("offline-results", driver.page_source)
 
 
 def test_study_offline_then_upload_exactly_once(portal, browser_factory):
@@ -126,8 +130,11 @@ def test_study_offline_then_upload_exactly_once(portal, browser_factory):
     assert "Content updated" in item.text
     item.find_element(By.CSS_SELECTOR, "input[type=number]").clear()
     item.find_element(By.CSS_SELECTOR, "input[type=number]").send_keys("10")
+    snapshots = {"offline-library": driver.page_source}
     item.find_element(By.CSS_SELECTOR, "form.start button[type=submit]").click()
-    answer_questions(driver, 10)
+    answer_questions(driver, 10, snapshots)
+    problems = html_problems(snapshots)
+    assert not problems, "the offline pages as built in the browser are not valid HTML:\n" + "\n".join(problems)
 
     outbox = store(driver, "answers")
     assert len(outbox) == 10, "every answer waits in the outbox while offline"
