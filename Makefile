@@ -1,6 +1,6 @@
 # The two commands: `make run` and `make test`. Everything they need is installed and started
 # by the scripts they call.
-.PHONY: run test build fuzz bench-http bench-pages bench-answers bench-leaderboard bench-live db-stop clean
+.PHONY: run test build fuzz bench-http bench-pages bench-answers bench-leaderboard bench-live bench-offline db-stop clean
 
 run:
 	scripts/run.sh
@@ -29,6 +29,9 @@ bench-leaderboard:
 
 bench-live:
 	Benchmarks/live.sh
+
+bench-offline:
+	Benchmarks/offline.sh
 
 db-stop:
 	scripts/pg.sh stop "$$(scripts/data-dir.sh)/dev-pg"

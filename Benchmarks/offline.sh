@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Offline study benchmark, on one exam of 5,000 questions (the demo catalogue gathered into
+# Network Fundamentals):
+#   - the bundle's size, raw and gzip, and the time to build it after a content change
+#     (the first request for the new version, less a request answered from memory);
+#   - the change feed's size after 10 questions change, against the whole bundle's;
+#   - the throughput of POST /api/progress: STUDENTS devices uploading batches of BATCH answers
+#     (each batch one finished offline session; every 4th request repeats the batch before), against
+#     PostgreSQL's own write throughput (pgbench TPC-B) on the same cluster in the same run.
+# The run fails unless every accepted answer is in the table exactly once.
+#
+#   Benchmarks/offline.sh        (DURATION=10 STUDENTS=16 BATCH=100 by default)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+duration=${DURATION:-10}
+students=${STUDENTS:-16}
+batch=${BATCH:-100}
+
+# shellcheck source=Benchmarks/common.sh
+. Benchmarks/common.sh
+trap stop_benchmark EXIT
+
+psql_as_postgres() { as_postgres "$bindir/psql" -X -q -At -v ON_ERROR_STOP=1 -h "$PGHOST" -U postgres "$@"; }
+psql_as_postgres -d postgres -c "DROP DATABASE IF EXISTS offline_bench WITH (FORCE)" -c "CREATE DATABASE offline_bench OWNER portal_owner"
+export DATABASE_URL="${DATABASE_URL%/portal}/offline_bench" DATABASE_ADMIN_URL="${DATABASE_ADMIN_URL%/portal}/offline_bench"
+"$portal" migrate >/dev/null
+"$portal" seed >/dev/null
+# One exam of 5,000 questions, written an hour ago, its version half an hour old (outside the
+# change feed's five-minute overlap, as content usually is).
+psql_as_postgres -d offline_bench <<'SQL'
+UPDATE questions SET domain_id = d.ids[1 + abs(hashtext(questions.id::text)) % array_length(d.ids, 1)]
+FROM (SELECT array_agg(id ORDER BY id) AS ids FROM domains
+      WHERE exam_id = (SELECT id FROM exams WHERE slug = 'network-fundamentals')) d;
+ALTER TABLE questions DISABLE TRIGGER USER;
+UPDATE questions SET updated_at = now() - interval '1 hour';
+ALTER TABLE questions ENABLE TRIGGER USER;
+UPDATE exams SET content_updated_at = now() - interval '30 minutes';
+SQL
+
+pgbench_ready
+tpcb=$(as_postgres "$bindir/pgbench" -n -c "$students" -j 2 -T "$duration" -M prepared -h "$PGHOST" -U postgres pgbench 2>/dev/null \
+    | awk '/^tps = / { printf "%d", $3 }')
+
+start_portal "$cluster/offline-serve.log"
+psql_cmd="$bindir/psql -X -q -h $PGHOST -U postgres -d offline_bench"
+[ "$(id -u)" -eq 0 ] && psql_cmd="runuser -u postgres -- $psql_cmd"
+PORT=$port PSQL="$psql_cmd" STUDENTS=$students DURATION=$duration BATCH=$batch TPCB=$tpcb python3 Benchmarks/offline_client.py
