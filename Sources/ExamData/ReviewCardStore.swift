@@ -39,12 +39,54 @@ public struct ReviewCardStore: Sendable {
             """ as SQL).prepared())
     }
 
+    /// Writes many cards (inserted or replaced) for the signed-in student in one statement.
+    public func saveAll(_ cards: [StoredCard], _ connection: PostgresConnection) throws {
+        guard !cards.isEmpty else { return }
+        struct Row: Encodable {
+            var question_id: UUID
+            var state: String
+            var step: Int?
+            var stability: Double
+            var difficulty: Double
+            var due_us: Int64
+            var last_review_us: Int64
+            var first_review_us: Int64
+            var reviews: Int
+            var lapses: Int
+        }
+        func microseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1_000_000).rounded()) }
+        let rows = try PostgresJSON(encoding: cards.map { stored in
+            Row(question_id: stored.questionID, state: stored.card.state.rawValue, step: stored.card.step, stability: stored.card.stability ?? 0,
+                difficulty: stored.card.difficulty ?? 0, due_us: microseconds(stored.card.due),
+                last_review_us: microseconds(stored.card.lastReview ?? stored.firstReview), first_review_us: microseconds(stored.firstReview),
+                reviews: stored.reviews, lapses: stored.lapses)
+        })
+        try connection.execute(("""
+            INSERT INTO review_cards (user_id, question_id, state, step, stability, difficulty, due, last_review, first_review, reviews, lapses)
+            SELECT app_user_id(), r.question_id, r.state, r.step, r.stability, r.difficulty,
+                   timestamptz 'epoch' + r.due_us * interval '1 microsecond', timestamptz 'epoch' + r.last_review_us * interval '1 microsecond',
+                   timestamptz 'epoch' + r.first_review_us * interval '1 microsecond', r.reviews, r.lapses
+            FROM jsonb_to_recordset(\(rows)::jsonb) AS r(
+                question_id uuid, state text, step integer, stability double precision, difficulty double precision,
+                due_us bigint, last_review_us bigint, first_review_us bigint, reviews integer, lapses integer)
+            ON CONFLICT (user_id, question_id) DO UPDATE SET
+                state = EXCLUDED.state, step = EXCLUDED.step, stability = EXCLUDED.stability, difficulty = EXCLUDED.difficulty,
+                due = EXCLUDED.due, last_review = EXCLUDED.last_review, first_review = EXCLUDED.first_review,
+                reviews = EXCLUDED.reviews, lapses = EXCLUDED.lapses
+            """ as SQL).prepared())
+    }
+
+    /// The card after one rated answer, not yet written (`save` or `saveAll` writes it).
+    public func next(questionID: UUID, rating: FSRSRating, at date: Date, current: StoredCard?) -> StoredCard {
+        current?.reviewed(rating, at: date, scheduler: scheduler)
+            ?? StoredCard.first(questionID: questionID, rating: rating, at: date, scheduler: scheduler)
+    }
+
     /// Applies one rated answer to the student's card for that question.
     public func apply(questionID: UUID, rating: FSRSRating, at date: Date, current: StoredCard?, _ connection: PostgresConnection) throws -> StoredCard {
-        let next = current?.reviewed(rating, at: date, scheduler: scheduler)
-            ?? StoredCard.first(questionID: questionID, rating: rating, at: date, scheduler: scheduler)
-        try save(next, connection)
-        return next
+        let card = next(questionID: questionID, rating: rating, at: date, current: current)
+        try save(card, connection)
+        return card
     }
 
     /// The rated answers that shape the student's cards, in the order they were reviewed: each

@@ -20,6 +20,15 @@ public struct StudyStore: Sendable {
         }
     }
 
+    /// How many of these ids are published questions of the exam (each counted once).
+    public func publishedCount(examID: Int, ids: [UUID], _ connection: PostgresConnection) throws -> Int {
+        try connection.query(("""
+            SELECT count(*) AS published FROM domains d
+            JOIN questions q ON q.domain_id = d.id AND q.status = 'published' AND q.deleted_at IS NULL
+            WHERE d.exam_id = \(examID) AND q.id = ANY (\(ids)::uuid[])
+            """ as SQL).prepared()).first?.decode("published", as: Int.self) ?? 0
+    }
+
     /// An exam's domain titles by slug.
     public func domainTitles(examID: Int, _ connection: PostgresConnection) throws -> [String: String] {
         var titles: [String: String] = [:]
@@ -151,6 +160,19 @@ public struct StudyStore: Sendable {
             """ as SQL).prepared()).first.map(Self.answer)
     }
 
+    /// The stored answers among these ids that the caller may see, by id.
+    public func answers(ids: [UUID], _ connection: PostgresConnection) throws -> [UUID: RecordedAnswer] {
+        var answers: [UUID: RecordedAnswer] = [:]
+        for row in try connection.query(("""
+            SELECT id, session_id, question_id, question_version, response, correct, score, rating, time_ms, answered_at
+            FROM answers WHERE id = ANY (\(ids)::uuid[])
+            """ as SQL).prepared()).rows {
+            let answer = try Self.answer(row)
+            answers[answer.id] = answer
+        }
+        return answers
+    }
+
     /// Appends an answer. The id is the client's: a retry of the same answer changes nothing,
     /// and an id already used for something else is a conflict.
     public func insert(_ answer: RecordedAnswer, userID: UUID?, _ connection: PostgresConnection) throws -> AnswerInsertResult {
@@ -165,6 +187,46 @@ public struct StudyStore: Sendable {
         guard let stored = try self.answer(id: answer.id, connection), stored.isReplay(of: answer) else { return .conflict }
         return .replayed
     }
+
+    /// Appends many answers in one statement; returns the ids stored now. An id not among them
+    /// was stored before (`answers(ids:)` tells whether as the same answer). One refused row
+    /// (a finished session, say) fails the whole statement: the caller falls back to `insert`.
+    public func insertAll(_ answers: [RecordedAnswer], userID: UUID?, _ connection: PostgresConnection) throws -> Set<UUID> {
+        guard !answers.isEmpty else { return [] }
+        struct Row: Encodable {
+            var id: UUID
+            var session_id: UUID
+            var question_id: UUID
+            var question_version: Int
+            var response: [Int]
+            var correct: Bool
+            var score: Double
+            var rating: Int?
+            var time_ms: Int
+            var answered_us: Int64
+        }
+        let rows = try PostgresJSON(encoding: answers.map {
+            Row(id: $0.id, session_id: $0.sessionID, question_id: $0.questionID, question_version: $0.questionVersion, response: $0.response,
+                correct: $0.correct, score: $0.score, rating: $0.rating?.rawValue, time_ms: $0.milliseconds, answered_us: Self.microseconds($0.answeredAt))
+        })
+        var inserted = Set<UUID>()
+        for row in try connection.query(("""
+            INSERT INTO answers (id, session_id, user_id, question_id, question_version, response, correct, score, rating, time_ms, answered_at)
+            SELECT r.id, r.session_id, \(userID), r.question_id, r.question_version, r.response, r.correct, r.score, r.rating, r.time_ms,
+                   timestamptz 'epoch' + r.answered_us * interval '1 microsecond'
+            FROM jsonb_to_recordset(\(rows)::jsonb) AS r(
+                id uuid, session_id uuid, question_id uuid, question_version integer, response jsonb, correct boolean,
+                score double precision, rating smallint, time_ms integer, answered_us bigint)
+            ON CONFLICT (id) DO NOTHING
+            RETURNING id
+            """ as SQL).prepared()).rows {
+            inserted.insert(try row.decode("id", as: UUID.self))
+        }
+        return inserted
+    }
+
+    /// Whole microseconds since 1970, as `timestamptz` keeps them.
+    static func microseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1_000_000).rounded()) }
 
     /// Flags or unflags a question of an unfinished session for review.
     public func setFlag(sessionID: UUID, questionID: UUID, flagged: Bool, _ connection: PostgresConnection) throws {

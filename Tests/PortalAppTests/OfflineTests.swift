@@ -140,6 +140,8 @@ struct ProgressUploadTests {
         #expect(try site.count("SELECT count(*) AS n FROM answers WHERE correct") == 4)
         #expect(try site.count("SELECT count(*) AS n FROM review_cards") == 7)
         #expect(try site.count("SELECT count(*) AS n FROM study_sessions WHERE finished_at IS NOT NULL AND score_correct = 4") == 1)
+        // The cards written for the whole batch at once are the ones the history implies.
+        #expect(try ReviewCardStore().rebuildAll(site.pool).differing == 0)
         // The upload repeated (the device never heard the answer): nothing stored twice.
         let again = try JSONDecoder().decode(Outcome.self, from: Data(try Self.post(student, csrf: csrf, Self.body(session: session, answers: answers, finished: true)).body))
         #expect(again.accepted.isEmpty && again.duplicates.count == 7 && again.rejected.isEmpty)
@@ -158,6 +160,35 @@ struct ProgressUploadTests {
         #expect(result.rejected.contains { $0.id == mixed[1].0.uuidString.lowercased() && $0.reason.contains("not an answer") })
         #expect(result.rejected.contains { $0.id == answers[2].0.uuidString.lowercased() })
         #expect(try site.count("SELECT count(*) AS n FROM answers") == 8)
+        // An answer the database refuses (its session is finished: the freeze trigger) costs
+        // only itself; the answer beside it in the batch is stored.
+        let late = UUID(), beside = UUID()
+        let lateBody = Self.body(session: session, answers: [(late, MiniExam.items[0], MiniExam.items[0].key)], finished: true)
+        let besideBody = Self.body(session: other, answers: [(beside, MiniExam.items[1], MiniExam.items[1].key)], finished: false,
+                                   questionIDs: [MiniExam.items[0].id, MiniExam.items[1].id])
+        func parts(_ body: String) throws -> (sessions: [Any], answers: [Any]) {
+            let object = try JSONSerialization.jsonObject(with: Data(body.utf8)) as! [String: Any]
+            return (object["sessions"] as! [Any], object["answers"] as! [Any])
+        }
+        let combined = try JSONSerialization.data(withJSONObject: [
+            "sessions": try parts(lateBody).sessions + parts(besideBody).sessions,
+            "answers": try parts(lateBody).answers + parts(besideBody).answers,
+        ])
+        let both = try JSONDecoder().decode(Outcome.self, from: Data(try Self.post(student, csrf: csrf, String(decoding: combined, as: UTF8.self)).body))
+        #expect(both.accepted == [beside.uuidString.lowercased()])
+        #expect(both.rejected.map(\.id) == [late.uuidString.lowercased()] && both.rejected[0].reason.contains("could not be stored"))
+        #expect(try site.count("SELECT count(*) AS n FROM answers") == 9)
+        // The same new id twice in one batch: stored once, the repeat a duplicate; with another
+        // answer under it, refused.
+        let twice = UUID(), clash = UUID()
+        let repeated = try JSONDecoder().decode(Outcome.self, from: Data(try Self.post(student, csrf: csrf, Self.body(
+            session: UUID(), answers: [(twice, MiniExam.items[3], MiniExam.items[3].key), (twice, MiniExam.items[3], MiniExam.items[3].key),
+                                       (clash, MiniExam.items[4], MiniExam.items[4].key), (clash, MiniExam.items[4], MiniExam.items[4].wrong)],
+            finished: false)).body))
+        #expect(repeated.accepted == [twice.uuidString.lowercased(), clash.uuidString.lowercased()])
+        #expect(repeated.duplicates == [twice.uuidString.lowercased()])
+        #expect(repeated.rejected.map(\.id) == [clash.uuidString.lowercased()])
+        #expect(try site.count("SELECT count(*) AS n FROM answers") == 11)
     }
 
     @Test("uploads need a signed-in student, a CSRF token, JSON of the format and a bounded size")

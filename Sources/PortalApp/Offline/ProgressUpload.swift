@@ -82,7 +82,7 @@ struct ProgressUpload: Sendable {
                     let mode = session.mode ?? "practice"
                     guard mode == "practice" || mode == "review", (1...500).contains(session.questionIds.count), session.startedAt <= now.addingTimeInterval(300),
                           let exam = try catalog.examHeading(region: session.region, slug: session.exam, connection),
-                          Set(session.questionIds).isSubset(of: Set(try store.candidates(examID: exam.id, connection).map(\.id))) else { return }
+                          try store.publishedCount(examID: exam.id, ids: session.questionIds, connection) == Set(session.questionIds).count else { return }
                     try store.createOffline(
                         id: session.id, userID: user.userID, examID: exam.id, mode: mode, questionIDs: session.questionIds, startedAt: session.startedAt, connection)
                 }
@@ -90,46 +90,104 @@ struct ProgressUpload: Sendable {
             let sessionIDs = Set(batch.answers.map(\.sessionId))
             var sessions: [UUID: StudySession] = [:]
             for id in sessionIDs { sessions[id] = try store.session(id: id, connection) }
-            let questions = Dictionary(
-                try store.questions(ids: Array(Set(batch.answers.map(\.questionId))), connection).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            for answer in batch.answers {
-                let id = answer.id.uuidString.lowercased()
-                func reject(_ reason: String) { outcome.rejected.append(.init(id: id, reason: reason)) }
-                guard let session = sessions[answer.sessionId], session.userID == user.userID else { reject("unknown session"); continue }
-                guard session.questionIDs.contains(answer.questionId) else { reject("the question is not part of the session"); continue }
-                guard let question = questions[answer.questionId] else { reject("the question is no longer published"); continue }
-                guard (0...86_400_000).contains(answer.timeMs), answer.answeredAt <= now.addingTimeInterval(300) else { reject("the time is impossible"); continue }
-                let outcomeOfAnswer: AnswerOutcome
-                do {
-                    outcomeOfAnswer = try AnswerChecker.check(kind: question.kind, key: question.correct, optionCount: question.options.count, response: answer.response)
-                } catch {
-                    reject("the response is not an answer to this question (\(error))")
-                    continue
-                }
-                let rating = RatingPolicy.rating(correct: outcomeOfAnswer.isCorrect, milliseconds: answer.timeMs, typicalMilliseconds: nil, samples: 0, cardState: nil)
-                let recorded = RecordedAnswer(
-                    id: answer.id, sessionID: session.id, questionID: question.id, questionVersion: answer.questionVersion, response: answer.response,
-                    correct: outcomeOfAnswer.isCorrect, score: outcomeOfAnswer.score, rating: rating, milliseconds: answer.timeMs, answeredAt: answer.answeredAt)
-                // A repeat is found before inserting: the session may have ended since, and a
-                // finished session takes no insert at all, not even one that would conflict.
-                if let earlier = try store.answer(id: answer.id, connection) {
-                    if earlier.isReplay(of: recorded) { outcome.duplicates.append(id) } else { reject("this id was stored before with a different answer") }
-                    continue
-                }
-                var result: AnswerInsertResult = .conflict
-                let stored = try item(connection) {
-                    result = try store.insert(recorded, userID: user.userID, connection)
-                    if result == .inserted {
-                        let current = try cards.cards(questionIDs: [question.id], connection)[question.id]
-                        _ = try cards.apply(questionID: question.id, rating: rating, at: answer.answeredAt, current: current, connection)
+            let questionIDs = Array(Set(batch.answers.map(\.questionId)))
+            let questions = Dictionary(try store.questions(ids: questionIDs, connection).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            // What is already stored and the cards as they stand, each read once for the batch.
+            let earlier = try store.answers(ids: batch.answers.map(\.id), connection)
+            let cardsBefore = try cards.cards(questionIDs: questionIDs, connection)
+            let checked = batch.answers.map { check($0, sessions: sessions, questions: questions, userID: user.userID) }
+
+            // The clean batch, in two statements: every new answer inserted at once, then every
+            // card it changed written at once.
+            func storeTogether() throws -> Outcome {
+                var outcome = outcome
+                var fresh: [RecordedAnswer] = []
+                for (answer, verdict) in zip(batch.answers, checked) {
+                    let id = answer.id.uuidString.lowercased()
+                    switch verdict {
+                    case .rejected(let reason): outcome.rejected.append(.init(id: id, reason: reason))
+                    case .valid(let recorded):
+                        // A repeat is found before inserting: the session may have ended since,
+                        // and a finished session takes no insert at all, not even a conflicting one.
+                        if let stored = earlier[answer.id] {
+                            if stored.isReplay(of: recorded) { outcome.duplicates.append(id) } else {
+                                outcome.rejected.append(.init(id: id, reason: "this id was stored before with a different answer"))
+                            }
+                        } else {
+                            fresh.append(recorded)
+                        }
                     }
                 }
-                switch (stored, result) {
-                case (false, _): reject("the answer could not be stored (its session may have ended)")
-                case (true, .inserted): outcome.accepted.append(id)
-                case (true, .replayed): outcome.duplicates.append(id)
-                case (true, .conflict): reject("this id was stored before with a different answer")
+                let inserted = try store.insertAll(fresh, userID: user.userID, connection)
+                // Not inserted: the id came twice in this batch, or arrived meanwhile by another way.
+                let others = fresh.filter { !inserted.contains($0.id) }
+                let storedNow = others.isEmpty ? [:] : try store.answers(ids: others.map(\.id), connection)
+                var cardsNow = cardsBefore, changed: [UUID: StoredCard] = [:], counted = Set<UUID>()
+                for recorded in fresh {
+                    let id = recorded.id.uuidString.lowercased()
+                    if inserted.contains(recorded.id), counted.insert(recorded.id).inserted {
+                        outcome.accepted.append(id)
+                        if let rating = recorded.rating {
+                            let card = cards.next(questionID: recorded.questionID, rating: rating, at: recorded.answeredAt, current: cardsNow[recorded.questionID])
+                            cardsNow[recorded.questionID] = card
+                            changed[recorded.questionID] = card
+                        }
+                    } else if let stored = storedNow[recorded.id] ?? fresh.first(where: { $0.id == recorded.id && inserted.contains($0.id) }),
+                              stored.isReplay(of: recorded) {
+                        outcome.duplicates.append(id)
+                    } else {
+                        outcome.rejected.append(.init(id: id, reason: "this id was stored before with a different answer"))
+                    }
                 }
+                try cards.saveAll(Array(changed.values), connection)
+                return outcome
+            }
+
+            // One answer at a time, each under its own savepoint, so a failing one (its session
+            // ended meanwhile, say) undoes only itself: what a batch the database refused gets.
+            func storeOneByOne() throws -> Outcome {
+                var outcome = outcome
+                var cardsNow = cardsBefore
+                for (answer, verdict) in zip(batch.answers, checked) {
+                    let id = answer.id.uuidString.lowercased()
+                    let recorded: RecordedAnswer
+                    switch verdict {
+                    case .rejected(let reason):
+                        outcome.rejected.append(.init(id: id, reason: reason))
+                        continue
+                    case .valid(let valid):
+                        recorded = valid
+                    }
+                    if let stored = earlier[answer.id] {
+                        if stored.isReplay(of: recorded) { outcome.duplicates.append(id) } else {
+                            outcome.rejected.append(.init(id: id, reason: "this id was stored before with a different answer"))
+                        }
+                        continue
+                    }
+                    var result: AnswerInsertResult = .conflict
+                    let stored = try item(connection) {
+                        result = try store.insert(recorded, userID: user.userID, connection)
+                        if result == .inserted, let rating = recorded.rating {
+                            cardsNow[recorded.questionID] = try cards.apply(
+                                questionID: recorded.questionID, rating: rating, at: recorded.answeredAt, current: cardsNow[recorded.questionID], connection)
+                        }
+                    }
+                    switch (stored, result) {
+                    case (false, _): outcome.rejected.append(.init(id: id, reason: "the answer could not be stored (its session may have ended)"))
+                    case (true, .inserted): outcome.accepted.append(id)
+                    case (true, .replayed): outcome.duplicates.append(id)
+                    case (true, .conflict): outcome.rejected.append(.init(id: id, reason: "this id was stored before with a different answer"))
+                    }
+                }
+                return outcome
+            }
+
+            try connection.execute("SAVEPOINT answers")
+            do {
+                outcome = try storeTogether()
+            } catch let error as PostgresError where error.kind == .server {
+                try connection.execute("ROLLBACK TO SAVEPOINT answers")
+                outcome = try storeOneByOne()
             }
             // Sessions the device finished are finished here too, scored from what is stored.
             for session in batch.sessions ?? [] {
@@ -146,6 +204,31 @@ struct ProgressUpload: Sendable {
         var response = Response.json(Array(try encoder.encode(outcome)))
         response.headers.add("Cache-Control", "no-store")
         return response
+    }
+
+    /// An uploaded answer as it will be stored, or why it cannot be.
+    enum Verdict {
+        case valid(RecordedAnswer)
+        case rejected(String)
+    }
+
+    /// Checks one answer against its session and the answer key (never the device's verdict).
+    private func check(_ answer: Batch.Answer, sessions: [UUID: StudySession], questions: [UUID: Question], userID: UUID) -> Verdict {
+        let now = clock()
+        guard let session = sessions[answer.sessionId], session.userID == userID else { return .rejected("unknown session") }
+        guard session.questionIDs.contains(answer.questionId) else { return .rejected("the question is not part of the session") }
+        guard let question = questions[answer.questionId] else { return .rejected("the question is no longer published") }
+        guard (0...86_400_000).contains(answer.timeMs), answer.answeredAt <= now.addingTimeInterval(300) else { return .rejected("the time is impossible") }
+        let outcome: AnswerOutcome
+        do {
+            outcome = try AnswerChecker.check(kind: question.kind, key: question.correct, optionCount: question.options.count, response: answer.response)
+        } catch {
+            return .rejected("the response is not an answer to this question (\(error))")
+        }
+        let rating = RatingPolicy.rating(correct: outcome.isCorrect, milliseconds: answer.timeMs, typicalMilliseconds: nil, samples: 0, cardState: nil)
+        return .valid(RecordedAnswer(
+            id: answer.id, sessionID: session.id, questionID: question.id, questionVersion: answer.questionVersion, response: answer.response,
+            correct: outcome.isCorrect, score: outcome.score, rating: rating, milliseconds: answer.timeMs, answeredAt: answer.answeredAt))
     }
 
     /// Runs one item's statements under a savepoint: a database error undoes that item only.
