@@ -70,18 +70,21 @@ class Portal:
             [self.binary, "create-admin", "--username", self.ADMIN[0]], input=self.ADMIN[1] + "\n",
             text=True, env=environment, cwd=ROOT, check=True, capture_output=True, timeout=60)
 
-    def environment(self):
+    def environment(self, **overrides):
         environment = dict(os.environ)
         environment.update({
             "DATABASE_URL": self.app_url, "DATABASE_ADMIN_URL": self.admin_url, "PORT": str(self.port),
             "HOST": "127.0.0.1", "PORTAL_MODE": "production", "ACCESS_LOG": "off", "LEADERBOARD_REFRESH_SECONDS": "0",
         })
         environment.pop("REDIS_URL", None)
+        environment.update(overrides)
         return environment
 
-    def start(self):
+    def start(self, **overrides):
+        """Starts the server on the same port (environment overrides such as PUBLIC_DIR apply
+        to this run only)."""
         log = open(self.log_path, "a")
-        self.process = subprocess.Popen([self.binary, "serve"], env=self.environment(), cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen([self.binary, "serve"], env=self.environment(**overrides), cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.time() + 30
         while time.time() < deadline:
             try:

@@ -7,6 +7,8 @@ by the service worker and stored by the page in IndexedDB.
 
 import json
 import os
+import shutil
+import tempfile
 import time
 import uuid
 
@@ -267,3 +269,72 @@ def test_answer_checking_agrees_with_the_server_cases(portal, browser_factory):
         else:
             assert outcome.get("correct") == case["correct"], (case, outcome)
             assert abs(outcome["score"] - case["score"]) < 1e-9, (case, outcome)
+
+
+def test_review_offline_takes_what_was_missed_on_the_device(portal, browser_factory):
+    driver = browser_factory()
+    username = "reviewer-" + uuid.uuid4().hex[:8]
+    register(driver, portal, username)
+    download_exam(driver, portal)
+    driver.get(portal.url + "/offline/study?exam=" + EXAM)
+    item = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, '[data-exam="%s"]' % EXAM))
+    count = item.find_element(By.CSS_SELECTOR, "input[type=number]")
+    count.clear()
+    count.send_keys("6")
+    item.find_element(By.CSS_SELECTOR, "form.start button[type=submit]").click()
+    answer_questions(driver, 6)
+    missed = store(driver, "exams")[0]["missed"]
+    driver.find_element(By.CSS_SELECTOR, "#offline-session button.primary").click()
+
+    item = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, '[data-exam="%s"]' % EXAM))
+    item.find_element(By.CSS_SELECTOR, 'input[value="review"]').click()
+    item.find_element(By.CSS_SELECTOR, "form.start button[type=submit]").click()
+    if not missed:
+        wait(driver, lambda d: "Nothing is due" in item.find_element(By.CSS_SELECTOR, ".exam-status").text)
+        return
+    # Review takes the questions missed here (the schedule came down with no cards yet).
+    answer_questions(driver, len(missed))
+    wait(driver, lambda d: len(store(d, "answers")) == 0, timeout=30, message="the review answers were not uploaded")
+    assert portal.sql(
+        "SELECT count(*) FROM study_sessions s JOIN users u ON u.id = s.user_id WHERE u.username = '%s' AND s.mode = 'review' "
+        "AND s.finished_at IS NOT NULL AND cardinality(s.question_ids) = %d" % (username, len(missed))) == "1"
+    assert portal.sql(
+        "SELECT count(*) FROM answers a JOIN users u ON u.id = a.user_id WHERE u.username = '%s'" % username) == str(6 + len(missed))
+
+
+def test_a_new_shell_is_offered_and_never_swapped_under_an_open_page(portal, browser_factory):
+    driver = browser_factory()
+    driver.get(portal.url + EXAM_PAGE)
+    driver.execute_async_script("navigator.serviceWorker.ready.then(() => arguments[0](true));")
+    wait(driver, lambda d: d.execute_script("return !!navigator.serviceWorker.controller"), message="the page is not controlled")
+    before = driver.execute_async_script("caches.keys().then(arguments[0])")
+    assert [name for name in before if name.startswith("portal-shell-")], before
+
+    # A new release of the shell: the same site with a changed script.
+    public = tempfile.mkdtemp(prefix="portal-public-")
+    shutil.rmtree(public)
+    shutil.copytree(os.path.join(ROOT, "Public"), public)
+    with open(os.path.join(public, "js", "offline.js"), "a") as script:
+        script.write("\n// a new release\n")
+    portal.stop()
+    portal.start(PUBLIC_DIR=public)
+    try:
+        driver.execute_script("window.stillTheSamePage = true;")
+        driver.execute_async_script("navigator.serviceWorker.getRegistration().then((r) => r.update()).then(() => arguments[0](true), () => arguments[0](false));")
+        banner = driver.find_element(By.ID, "update-banner")
+        wait(driver, lambda d: banner.is_displayed(), message="no 'Reload to update' offered")
+        assert "Reload to update" in banner.text
+        # Still the old worker and the same page until the student chooses.
+        time.sleep(0.5)
+        assert driver.execute_script("return window.stillTheSamePage === true")
+        waiting = driver.execute_async_script("caches.keys().then(arguments[0])")
+        assert set(before) < set(waiting), "the new shell is cached beside the old one while it waits"
+        driver.find_element(By.ID, "update-reload").click()
+        wait(driver, lambda d: d.execute_script("return window.stillTheSamePage !== true"), message="the page did not reload")
+        after = wait(driver, lambda d: (lambda names: names if set(names).isdisjoint(set(before) - {"portal-bundles"}) else None)(
+            d.execute_async_script("caches.keys().then(arguments[0])")), message="the old shell was not removed")
+        assert [name for name in after if name.startswith("portal-shell-")]
+    finally:
+        portal.stop()
+        portal.start()
+        shutil.rmtree(public, ignore_errors=True)
