@@ -29,13 +29,11 @@ trap cleanup EXIT
 
 # PostgreSQL alone: pgbench's default read-write transaction, on its own database.
 pgbench_ready
-tpcb=$(as_postgres "$bindir/pgbench" -n -c "$clients" -j 2 -T "$duration" -M prepared -h "$PGHOST" -U postgres pgbench 2>/dev/null \
-    | awk '/^tps = / { printf "%d", $3 }')
+tpcb=$(pgbench_tpcb "$clients" "$duration")
 
 start_portal "$cluster/answers-serve.log"
 
-psql_cmd="$bindir/psql -X -q -h $PGHOST -U postgres -d portal"
-[ "$(id -u)" -eq 0 ] && psql_cmd="runuser -u postgres -- $psql_cmd"
+psql_cmd=$(superuser_psql portal)
 result=$(PORT=$port STUDENTS=$students DURATION=$duration PSQL="$psql_cmd" IDS_FILE="$work/ids" python3 Benchmarks/answers_client.py)
 sessions=$(python3 -c 'import json,sys; print(",".join("'"'"'%s'"'"'" % s for s in json.loads(sys.argv[1])["sessions"]))' "$result")
 

@@ -6,6 +6,8 @@
 #   as_postgres CMD…                runs CMD as Debian's postgres user under root
 #   free_port                       prints a free loopback port
 #   pgbench_ready                   a pgbench database at scale 10 on the cluster, for references
+#   pgbench_tpcb CLIENTS SECONDS    prints pgbench's TPC-B-like tps (prepared) on that database
+#   superuser_psql DATABASE         prints a psql command line for DATABASE as the superuser
 #   start_portal LOG [VAR=value…]   serves the portal on a free port; sets server_pid and port
 #   stop_benchmark                  stops the server and the cluster (call it from an EXIT trap)
 # shellcheck disable=SC2034  # the variables are for the scripts that source this file
@@ -29,6 +31,16 @@ pgbench_ready() {
         -c "SELECT 1 FROM pg_database WHERE datname = 'pgbench'" | grep -q 1 \
         || as_postgres "$bindir/createdb" -h "$PGHOST" -U postgres pgbench
     as_postgres "$bindir/pgbench" -q -i -s 10 -h "$PGHOST" -U postgres pgbench >/dev/null 2>&1
+}
+
+pgbench_tpcb() {
+    as_postgres "$bindir/pgbench" -n -c "$1" -j 2 -T "$2" -M prepared -h "$PGHOST" -U postgres pgbench 2>/dev/null \
+        | awk '/^tps = / { printf "%d", $3 }'
+}
+
+superuser_psql() {
+    local command="$bindir/psql -X -q -h $PGHOST -U postgres -d $1"
+    if [ "$(id -u)" -eq 0 ]; then echo "runuser -u postgres -- $command"; else echo "$command"; fi
 }
 
 start_portal() {

@@ -38,10 +38,8 @@ UPDATE exams SET content_updated_at = now() - interval '30 minutes';
 SQL
 
 pgbench_ready
-tpcb=$(as_postgres "$bindir/pgbench" -n -c "$students" -j 2 -T "$duration" -M prepared -h "$PGHOST" -U postgres pgbench 2>/dev/null \
-    | awk '/^tps = / { printf "%d", $3 }')
+tpcb=$(pgbench_tpcb "$students" "$duration")
 
 start_portal "$cluster/offline-serve.log"
-psql_cmd="$bindir/psql -X -q -h $PGHOST -U postgres -d offline_bench"
-[ "$(id -u)" -eq 0 ] && psql_cmd="runuser -u postgres -- $psql_cmd"
+psql_cmd=$(superuser_psql offline_bench)
 PORT=$port PSQL="$psql_cmd" STUDENTS=$students DURATION=$duration BATCH=$batch TPCB=$tpcb python3 Benchmarks/offline_client.py

@@ -324,10 +324,18 @@
     }).then(function (response) {
       if (!response.ok) return record;
       return response.json().then(function (schedule) {
-        record.schedule = { fetchedAt: new Date().toISOString(), cards: schedule.cards };
-        // What this device answered before the schedule was made is in it now.
-        record.reviewedHere = {};
-        return put("exams", record).then(function () { return record; });
+        // Written into the record as stored now (an update may have replaced it meanwhile).
+        return Promise.all([get("exams", record.key), getAll("answers")]).then(function (results) {
+          var stored = results[0];
+          if (!stored) return record;
+          stored.schedule = { fetchedAt: new Date().toISOString(), cards: schedule.cards };
+          // Once nothing waits to be uploaded, what this device answered is in the schedule.
+          var waiting = results[1].some(function (answer) { return !answer.rejected; });
+          if (!waiting) stored.reviewedHere = {};
+          record.schedule = stored.schedule;
+          record.reviewedHere = stored.reviewedHere;
+          return put("exams", stored).then(function () { return stored; });
+        });
       });
     });
   }

@@ -54,7 +54,7 @@ public struct ReviewCardStore: Sendable {
             var reviews: Int
             var lapses: Int
         }
-        func microseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1_000_000).rounded()) }
+        let microseconds = StudyStore.microseconds
         let rows = try PostgresJSON(encoding: cards.map { stored in
             Row(question_id: stored.questionID, state: stored.card.state.rawValue, step: stored.card.step, stability: stored.card.stability ?? 0,
                 difficulty: stored.card.difficulty ?? 0, due_us: microseconds(stored.card.due),

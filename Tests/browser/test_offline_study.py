@@ -35,28 +35,26 @@ open.onsuccess = () => {
 };
 """
 
-PUT_RECORDS = """
-const [store, records, done] = arguments;
+WRITE_RECORDS = """
+const [store, records, keysToDelete, done] = arguments;
 const open = indexedDB.open("portal-offline", 1);
 open.onsuccess = () => {
   const db = open.result;
   const tx = db.transaction(store, "readwrite");
   records.forEach((record) => tx.objectStore(store).put(record));
+  keysToDelete.forEach((key) => tx.objectStore(store).delete(key));
   tx.oncomplete = () => { db.close(); done(true); };
   tx.onerror = () => done(false);
 };
 """
 
-DELETE_RECORD = """
-const [store, key, done] = arguments;
-const open = indexedDB.open("portal-offline", 1);
-open.onsuccess = () => {
-  const db = open.result;
-  const tx = db.transaction(store, "readwrite");
-  tx.objectStore(store).delete(key);
-  tx.oncomplete = () => { db.close(); done(true); };
-};
-"""
+
+def put_records(driver, store_name, records):
+    return driver.execute_async_script(WRITE_RECORDS, store_name, records, [])
+
+
+def delete_record(driver, store_name, key):
+    return driver.execute_async_script(WRITE_RECORDS, store_name, [], [key])
 
 
 def wait(driver, condition, timeout=20, message=""):
@@ -155,7 +153,7 @@ def test_study_offline_then_upload_exactly_once(portal, browser_factory):
 
     # The upload repeats (say its reply was lost): the same ten answers are sent again, the
     # server calls them duplicates, and there are still exactly ten rows.
-    assert driver.execute_async_script(PUT_RECORDS, "answers", outbox)
+    assert put_records(driver, "answers", outbox)
     driver.refresh()
     wait(driver, lambda d: len(store(d, "answers")) == 0, timeout=30, message="the repeated upload was not acknowledged")
     assert portal.sql("SELECT count(*) FROM answers WHERE session_id = '%s'" % session_id) == "10"
@@ -177,14 +175,14 @@ def test_signing_out_with_answers_waiting_warns_first(portal, browser_factory):
         "id": str(uuid.uuid4()), "sessionId": str(uuid.uuid4()), "questionId": str(uuid.uuid4()), "questionVersion": 1,
         "response": [0], "timeMs": 1000, "answeredAt": "2026-01-01T00:00:00.000Z", "userId": None,
     }
-    assert driver.execute_async_script(PUT_RECORDS, "answers", [waiting])
+    assert put_records(driver, "answers", [waiting])
     driver.find_element(By.CSS_SELECTOR, "#logout-form button").click()
     alert = wait(driver, expected_conditions.alert_is_present(), message="no warning before signing out")
     assert "1 answers from this device have not been uploaded" in alert.text or "have not been uploaded yet" in alert.text
     alert.dismiss()
     time.sleep(0.3)
     assert driver.find_elements(By.ID, "logout-form"), "dismissing the warning keeps the student signed in"
-    driver.execute_async_script(DELETE_RECORD, "answers", waiting["id"])
+    delete_record(driver, "answers", waiting["id"])
     driver.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
     # With nothing waiting, signing out needs no confirmation.
     driver.find_element(By.CSS_SELECTOR, "#logout-form button").click()
