@@ -119,6 +119,26 @@ public final class PostgresConnection: @unchecked Sendable {
         return value
     }
 
+    /// Runs `body` under a savepoint inside the current transaction: when it throws, what it did
+    /// is undone and the transaction goes on as before it (the error is rethrown). Savepoints
+    /// nest: each refers to the innermost of the same name.
+    @discardableResult
+    public func withSavepoint<Value>(_ body: () throws -> Value) throws -> Value {
+        try execute("SAVEPOINT portal_savepoint")
+        let value: Value
+        do {
+            value = try body()
+        } catch {
+            if !isBroken {
+                try execute("ROLLBACK TO SAVEPOINT portal_savepoint")
+                try execute("RELEASE SAVEPOINT portal_savepoint")
+            }
+            throw error
+        }
+        try execute("RELEASE SAVEPOINT portal_savepoint")
+        return value
+    }
+
     /// Runs a trusted script of several statements with no parameters (migration files only).
     func runScript(_ script: String) throws {
         guard let handle else { throw PostgresError(kind: .connection, message: "connection is closed") }

@@ -87,4 +87,38 @@ struct ErrorAndTransactionTests {
         }
         #expect(try connection.query("SELECT count(*) AS n FROM parents").first!.decode("n", as: Int.self) == 0)
     }
+
+    /// Whether `body` failed with a database error under a savepoint (and so was undone).
+    static func failsUnderSavepoint(_ connection: PostgresConnection, _ body: () throws -> Void) -> Bool {
+        do {
+            try connection.withSavepoint(body)
+            return false
+        } catch {
+            return error is PostgresError
+        }
+    }
+
+    @Test("a failure under a savepoint undoes only what it did; the transaction goes on, nested savepoints included")
+    func savepoints() throws {
+        let database = try TestDatabase()
+        let connection = try database.adminConnection()
+        try schema(connection)
+        try connection.withTransaction { connection in
+            try connection.execute("INSERT INTO parents VALUES (1)")
+            let failed = Self.failsUnderSavepoint(connection) {
+                try connection.execute("INSERT INTO parents VALUES (2)")
+                try connection.execute("INSERT INTO parents VALUES (2)")
+            }
+            #expect(failed)
+            try connection.withSavepoint {
+                try connection.execute("INSERT INTO parents VALUES (3)")
+                // An inner failure leaves the outer savepoint's work in place.
+                let innerFailed = Self.failsUnderSavepoint(connection) { try connection.execute("INSERT INTO parents VALUES (3)") }
+                #expect(innerFailed)
+                try connection.execute("INSERT INTO parents VALUES (4)")
+            }
+        }
+        let kept = try connection.query("SELECT array_agg(id ORDER BY id) AS ids FROM parents").first!.decode("ids", as: [Int].self)
+        #expect(kept == [1, 3, 4])
+    }
 }

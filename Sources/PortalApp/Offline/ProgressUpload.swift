@@ -182,11 +182,9 @@ struct ProgressUpload: Sendable {
                 return outcome
             }
 
-            try connection.execute("SAVEPOINT answers")
             do {
-                outcome = try storeTogether()
+                outcome = try connection.withSavepoint { try storeTogether() }
             } catch let error as PostgresError where error.kind == .server {
-                try connection.execute("ROLLBACK TO SAVEPOINT answers")
                 outcome = try storeOneByOne()
             }
             // Sessions the device finished are finished here too, scored from what is stored.
@@ -234,13 +232,10 @@ struct ProgressUpload: Sendable {
     /// Runs one item's statements under a savepoint: a database error undoes that item only.
     @discardableResult
     private func item(_ connection: PostgresConnection, _ body: () throws -> Void) throws -> Bool {
-        try connection.execute("SAVEPOINT item")
         do {
-            try body()
-            try connection.execute("RELEASE SAVEPOINT item")
+            try connection.withSavepoint(body)
             return true
         } catch let error as PostgresError where error.kind == .server {
-            try connection.execute("ROLLBACK TO SAVEPOINT item")
             return false
         }
     }
