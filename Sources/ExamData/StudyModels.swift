@@ -146,6 +146,17 @@ public struct RecordedAnswer: Sendable, Equatable {
     }
 }
 
+/// A question at one of its versions.
+public struct VersionedQuestion: Hashable, Sendable {
+    public var question: UUID
+    public var version: Int
+
+    public init(question: UUID, version: Int) {
+        self.question = question
+        self.version = version
+    }
+}
+
 /// What storing an answer did.
 public enum AnswerInsertResult: Sendable, Equatable {
     /// Stored now.

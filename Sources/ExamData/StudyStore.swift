@@ -188,6 +188,20 @@ public struct StudyStore: Sendable {
         return .replayed
     }
 
+    /// The option ids of earlier published versions of questions, in their order, by question
+    /// and version: what an offline response's indexes meant when the device answered.
+    public func publishedOptionIDs(_ versions: [(question: UUID, version: Int)], _ connection: PostgresConnection) throws -> [VersionedQuestion: [String]] {
+        guard !versions.isEmpty else { return [:] }
+        var orders: [VersionedQuestion: [String]] = [:]
+        for row in try connection.query(("""
+            SELECT question_id, version, option_ids FROM published_option_ids(\(versions.map(\.question))::uuid[], \(versions.map(\.version))::integer[])
+            """ as SQL).prepared()).rows {
+            let key = VersionedQuestion(question: try row.decode("question_id", as: UUID.self), version: try row.decode("version", as: Int.self))
+            orders[key] = try row.decode("option_ids", as: [String].self)
+        }
+        return orders
+    }
+
     /// Appends many answers in one statement; returns the ids stored now. An id not among them
     /// was stored before (`answers(ids:)` tells whether as the same answer). One refused row
     /// (a finished session, say) fails the whole statement: the caller falls back to `insert`.

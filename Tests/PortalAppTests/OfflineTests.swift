@@ -191,6 +191,36 @@ struct ProgressUploadTests {
         #expect(try site.count("SELECT count(*) AS n FROM answers") == 11)
     }
 
+    @Test("an answer to an earlier version is checked by what was chosen: reordered options map by id, a removed one is refused, an unknown version too")
+    func earlierVersions() throws {
+        let site = try StudySessionTests.Site()
+        let (student, _, csrf) = try SchoolTests.account(site, "traveller", role: "student")
+        let owner = try site.database.adminConnection()
+        let reordered = MiniExam.items[0], trimmed = MiniExam.items[1]
+        // Since the device downloaded version 1: the first question's options reversed (its key
+        // "Ant" moves from first to last), the second question's last option ("Blue") removed.
+        try owner.execute("""
+            UPDATE questions SET options = (SELECT jsonb_agg(o ORDER BY n DESC) FROM jsonb_array_elements(options) WITH ORDINALITY AS e(o, n)),
+                                 correct = '[3]' WHERE id = \(reordered.id)
+            """)
+        try owner.execute("UPDATE questions SET options = options - 2 WHERE id = \(trimmed.id)")
+        #expect(try site.count("SELECT count(*) AS n FROM questions WHERE version = 2 AND id IN (\(reordered.id), \(trimmed.id))") == 2)
+        let right = UUID(), gone = UUID(), kept = UUID(), future = UUID()
+        let body = ProgressUploadTests.body(session: UUID(), answers: [
+            (right, reordered, [0]),        // "Ant" as it was shown: still the key
+            (gone, trimmed, [2]),           // "Blue": no longer an option
+            (kept, trimmed, [1]),           // "Green": the key, same place
+        ], finished: false)
+        let outcome = try JSONDecoder().decode(Outcome.self, from: Data(try Self.post(student, csrf: csrf, body).body))
+        #expect(Set(outcome.accepted) == [right.uuidString.lowercased(), kept.uuidString.lowercased()])
+        #expect(outcome.rejected.count == 1 && outcome.rejected[0].id == gone.uuidString.lowercased() && outcome.rejected[0].reason.contains("gone"))
+        // Stored as given, with the version it was given for, and marked right.
+        #expect(try site.count("SELECT count(*) AS n FROM answers WHERE id = \(right) AND correct AND question_version = 1 AND response = '[0]'") == 1)
+        let unknown = body.replacingOccurrences(of: right.uuidString, with: future.uuidString).replacingOccurrences(of: "\"questionVersion\": 1", with: "\"questionVersion\": 9")
+        let refused = try JSONDecoder().decode(Outcome.self, from: Data(try Self.post(student, csrf: csrf, unknown).body))
+        #expect(refused.rejected.contains { $0.id == future.uuidString.lowercased() && $0.reason.contains("never published") })
+    }
+
     @Test("uploads need a signed-in student, a CSRF token, JSON of the format and a bounded size")
     func refusals() throws {
         let site = try StudySessionTests.Site()

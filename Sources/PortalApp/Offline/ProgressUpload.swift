@@ -95,7 +95,10 @@ struct ProgressUpload: Sendable {
             // What is already stored and the cards as they stand, each read once for the batch.
             let earlier = try store.answers(ids: batch.answers.map(\.id), connection)
             let cardsBefore = try cards.cards(questionIDs: questionIDs, connection)
-            let checked = batch.answers.map { check($0, sessions: sessions, questions: questions, userID: user.userID) }
+            // Answers to a version that has changed since: what their indexes meant then.
+            let older = batch.answers.filter { answer in questions[answer.questionId].map { answer.questionVersion < $0.version } ?? false }
+            let olderOptions = try store.publishedOptionIDs(older.map { ($0.questionId, $0.questionVersion) }, connection)
+            let checked = batch.answers.map { check($0, sessions: sessions, questions: questions, olderOptions: olderOptions, userID: user.userID) }
 
             // The clean batch, in two statements: every new answer inserted at once, then every
             // card it changed written at once.
@@ -210,16 +213,38 @@ struct ProgressUpload: Sendable {
         case rejected(String)
     }
 
-    /// Checks one answer against its session and the answer key (never the device's verdict).
-    private func check(_ answer: Batch.Answer, sessions: [UUID: StudySession], questions: [UUID: Question], userID: UUID) -> Verdict {
+    /// Checks one answer against its session and the current answer key (never the device's
+    /// verdict). An answer to an earlier version is first mapped onto the current options by
+    /// their ids, so a reordered question is checked by what was chosen, and a corrected key
+    /// counts; it is stored as given, with the version it was given for.
+    private func check(
+        _ answer: Batch.Answer, sessions: [UUID: StudySession], questions: [UUID: Question], olderOptions: [VersionedQuestion: [String]], userID: UUID
+    ) -> Verdict {
         let now = clock()
         guard let session = sessions[answer.sessionId], session.userID == userID else { return .rejected("unknown session") }
         guard session.questionIDs.contains(answer.questionId) else { return .rejected("the question is not part of the session") }
         guard let question = questions[answer.questionId] else { return .rejected("the question is no longer published") }
         guard (0...86_400_000).contains(answer.timeMs), answer.answeredAt <= now.addingTimeInterval(300) else { return .rejected("the time is impossible") }
+        var response = answer.response
+        if answer.questionVersion != question.version {
+            guard answer.questionVersion < question.version, let options = olderOptions[VersionedQuestion(question: question.id, version: answer.questionVersion)] else {
+                return .rejected("version \(answer.questionVersion) of this question was never published")
+            }
+            let current = Dictionary(question.options.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+            var mapped: [Int] = []
+            for index in answer.response {
+                guard options.indices.contains(index) else { return .rejected("the response is not an answer to this question (outOfRange(\(index)))") }
+                guard let now = current[options[index]] else { return .rejected("the question has changed since it was answered: a chosen option is gone") }
+                mapped.append(now)
+            }
+            if question.kind == .ordering, mapped.count != question.options.count {
+                return .rejected("the question has changed since it was answered: its items are not the same")
+            }
+            response = mapped
+        }
         let outcome: AnswerOutcome
         do {
-            outcome = try AnswerChecker.check(kind: question.kind, key: question.correct, optionCount: question.options.count, response: answer.response)
+            outcome = try AnswerChecker.check(kind: question.kind, key: question.correct, optionCount: question.options.count, response: response)
         } catch {
             return .rejected("the response is not an answer to this question (\(error))")
         }
