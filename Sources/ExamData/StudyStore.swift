@@ -20,13 +20,15 @@ public struct StudyStore: Sendable {
         }
     }
 
-    /// How many of these ids are published questions of the exam (each counted once).
-    public func publishedCount(examID: Int, ids: [UUID], _ connection: PostgresConnection) throws -> Int {
-        try connection.query(("""
-            SELECT count(*) AS published FROM domains d
+    /// Those of these ids that are published questions of the exam, in the order given.
+    public func published(examID: Int, ids: [UUID], _ connection: PostgresConnection) throws -> [UUID] {
+        let found = Set(try connection.query(("""
+            SELECT q.id FROM domains d
             JOIN questions q ON q.domain_id = d.id AND q.status = 'published' AND q.deleted_at IS NULL
             WHERE d.exam_id = \(examID) AND q.id = ANY (\(ids)::uuid[])
-            """ as SQL).prepared()).first?.decode("published", as: Int.self) ?? 0
+            """ as SQL).prepared()).rows.map { try $0.decode("id", as: UUID.self) })
+        var seen = Set<UUID>()
+        return ids.filter { found.contains($0) && seen.insert($0).inserted }
     }
 
     /// An exam's domain titles by slug.

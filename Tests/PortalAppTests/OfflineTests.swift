@@ -221,6 +221,23 @@ struct ProgressUploadTests {
         #expect(refused.rejected.contains { $0.id == future.uuidString.lowercased() && $0.reason.contains("never published") })
     }
 
+    @Test("a question retired since the download drops out of the offline session: its answer is refused, the others count")
+    func retiredSinceDownload() throws {
+        let site = try StudySessionTests.Site()
+        let (student, _, csrf) = try SchoolTests.account(site, "traveller", role: "student")
+        let retired = MiniExam.items[2]
+        try site.database.adminConnection().execute("UPDATE questions SET status = 'retired' WHERE id = \(retired.id)")
+        let session = UUID()
+        let answers = MiniExam.items.prefix(4).map { (UUID(), $0, $0.key) }
+        let outcome = try JSONDecoder().decode(Outcome.self, from: Data(try Self.post(student, csrf: csrf, Self.body(
+            session: session, answers: Array(answers), finished: true, questionIDs: answers.map(\.1.id))).body))
+        #expect(outcome.accepted.count == 3 && outcome.finishedSessions == [session.uuidString.lowercased()])
+        #expect(outcome.rejected.count == 1 && outcome.rejected[0].id == answers[2].0.uuidString.lowercased())
+        #expect(outcome.rejected.first?.reason.contains("no longer published") == true)
+        #expect(try site.count("SELECT cardinality(question_ids) AS n FROM study_sessions WHERE id = \(session)") == 3)
+        #expect(try site.count("SELECT count(*) AS n FROM study_sessions WHERE id = \(session) AND score_correct = 3") == 1)
+    }
+
     @Test("uploads need a signed-in student, a CSRF token, JSON of the format and a bounded size")
     func refusals() throws {
         let site = try StudySessionTests.Site()

@@ -81,10 +81,13 @@ struct ProgressUpload: Sendable {
                 try item(connection) {
                     let mode = session.mode ?? "practice"
                     guard mode == "practice" || mode == "review", (1...500).contains(session.questionIds.count), session.startedAt <= now.addingTimeInterval(300),
-                          let exam = try catalog.examHeading(region: session.region, slug: session.exam, connection),
-                          try store.publishedCount(examID: exam.id, ids: session.questionIds, connection) == Set(session.questionIds).count else { return }
+                          let exam = try catalog.examHeading(region: session.region, slug: session.exam, connection) else { return }
+                    // A question retired since the device downloaded the exam drops out of the
+                    // session (its answer is refused alone); the rest of the session stands.
+                    let questionIDs = try store.published(examID: exam.id, ids: session.questionIds, connection)
+                    guard !questionIDs.isEmpty else { return }
                     try store.createOffline(
-                        id: session.id, userID: user.userID, examID: exam.id, mode: mode, questionIDs: session.questionIds, startedAt: session.startedAt, connection)
+                        id: session.id, userID: user.userID, examID: exam.id, mode: mode, questionIDs: questionIDs, startedAt: session.startedAt, connection)
                 }
             }
             let sessionIDs = Set(batch.answers.map(\.sessionId))
@@ -222,8 +225,8 @@ struct ProgressUpload: Sendable {
     ) -> Verdict {
         let now = clock()
         guard let session = sessions[answer.sessionId], session.userID == userID else { return .rejected("unknown session") }
-        guard session.questionIDs.contains(answer.questionId) else { return .rejected("the question is not part of the session") }
         guard let question = questions[answer.questionId] else { return .rejected("the question is no longer published") }
+        guard session.questionIDs.contains(answer.questionId) else { return .rejected("the question is not part of the session") }
         guard (0...86_400_000).contains(answer.timeMs), answer.answeredAt <= now.addingTimeInterval(300) else { return .rejected("the time is impossible") }
         var response = answer.response
         if answer.questionVersion != question.version {
