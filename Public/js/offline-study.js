@@ -52,15 +52,21 @@ document.addEventListener("DOMContentLoaded", function () {
   var hadWaiting = false;
   offline.onOutbox(function (status) {
     var parts = [];
+    // Signed out with answers waiting: the line ends with a sign-in link that comes back here,
+    // where the upload starts on load.
+    var signIn = status.waiting > 0 && status.state === "signin";
     if (status.waiting > 0) {
       hadWaiting = true;
       parts.push(status.waiting === 1 ? text.waitingOne : fill(text.waitingOther, { count: status.waiting }));
-      if (status.state === "signin") parts.push(text.signInToUpload);
-      else if (status.state === "offline" || status.state === "failed" || navigator.onLine === false) parts.push(text.offlineNow);
+      if (!signIn && (status.state === "offline" || status.state === "failed" || navigator.onLine === false)) parts.push(text.offlineNow);
     } else if (hadWaiting) parts.push(text.uploaded);
     if (status.otherAccount > 0) parts.push(fill(text.otherAccount, { count: status.otherAccount }));
     if (status.rejected > 0) parts.push(fill(text.rejected, { count: status.rejected, reason: status.reason }));
     sync.textContent = parts.join(" ");
+    if (signIn) {
+      sync.appendChild(document.createTextNode(" "));
+      sync.appendChild(element("a", { href: "/login?next=" + encodeURIComponent("/offline/study"), text: text.signInToUpload }));
+    }
     sync.hidden = parts.length === 0;
   });
   offline.outboxStatus();

@@ -336,3 +336,29 @@ def test_a_new_shell_is_offered_and_never_swapped_under_an_open_page(portal, bro
         portal.stop()
         portal.start()
         shutil.rmtree(public, ignore_errors=True)
+
+
+def test_answers_made_signed_out_wait_for_a_sign_in_and_then_upload(portal, browser_factory):
+    # The account exists (made in another browser); this browser studies signed out.
+    other = browser_factory()
+    username = "later-" + uuid.uuid4().hex[:8]
+    register(other, portal, username)
+    driver = browser_factory()
+    download_exam(driver, portal)
+    driver.get(portal.url + "/offline/study")
+    item = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, '[data-exam="%s"]' % EXAM))
+    count = item.find_element(By.CSS_SELECTOR, "input[type=number]")
+    count.clear()
+    count.send_keys("2")
+    item.find_element(By.CSS_SELECTOR, "form.start button[type=submit]").click()
+    answer_questions(driver, 2)
+    sync = driver.find_element(By.ID, "offline-sync")
+    wait(driver, lambda d: "2 answers are waiting" in sync.text, message="no waiting answers: " + sync.text)
+    link = sync.find_element(By.LINK_TEXT, "Sign in to upload them.")
+    link.click()
+    driver.find_element(By.ID, "username").send_keys(username)
+    driver.find_element(By.ID, "password").send_keys("a long enough password")
+    driver.find_element(By.CSS_SELECTOR, "form.account button[type=submit]").click()
+    wait(driver, lambda d: d.current_url.endswith("/offline/study"), message="signing in did not come back to the offline page")
+    wait(driver, lambda d: len(store(d, "answers")) == 0, timeout=30, message="the answers were not uploaded after signing in")
+    assert portal.sql("SELECT count(*) FROM answers a JOIN users u ON u.id = a.user_id WHERE u.username = '%s'" % username) == "2"
