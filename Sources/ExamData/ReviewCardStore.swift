@@ -135,12 +135,9 @@ public struct ReviewCardStore: Sendable {
     public func rebuild(_ connection: PostgresConnection) throws -> (cards: Int, differing: Int) {
         let derived = try derivedCards(connection)
         let stored = try storedCards(connection)
-        var differing = 0
-        for (questionID, card) in derived where !(stored[questionID].map { Self.agree($0, card) } ?? false) {
-            differing += 1
-            try save(card, connection)
-        }
-        return (derived.count, differing)
+        let differing = derived.filter { questionID, card in !(stored[questionID].map { Self.agree($0, card) } ?? false) }
+        try saveAll(Array(differing.values), connection)
+        return (derived.count, differing.count)
     }
 
     /// Rebuilds every student's cards, one transaction per student under their own identity

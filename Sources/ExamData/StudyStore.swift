@@ -244,6 +244,15 @@ public struct StudyStore: Sendable {
     /// Whole microseconds since 1970, as `timestamptz` keeps them.
     static func microseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1_000_000).rounded()) }
 
+    /// Takes every session of a guest (by the hash of their cookie) into the signed-in
+    /// caller's account, answers included; returns how many sessions. Review cards are then
+    /// rebuilt from the answers (`ReviewCardStore.rebuild`).
+    public func claimGuestSessions(guestKey: [UInt8], _ connection: PostgresConnection) throws -> Int {
+        let hex = guestKey.map { String(format: "%02x", $0) }.joined()
+        return try connection.query(("SELECT claim_guest_sessions(decode(\(hex), 'hex')) AS claimed" as SQL).prepared())
+            .first?.decode("claimed", as: Int.self) ?? 0
+    }
+
     /// Flags or unflags a question of an unfinished session for review.
     public func setFlag(sessionID: UUID, questionID: UUID, flagged: Bool, _ connection: PostgresConnection) throws {
         try connection.execute(("""

@@ -250,6 +250,51 @@ struct StudySessionTests {
         #expect(review.status == 303 && location(review).hasPrefix("/login?next="))
     }
 
+    @Test("a guest who makes an account keeps what they practised: sessions, answers with ratings, review cards; another guest's stay theirs")
+    func guestKeepsPracticeOnRegistering() throws {
+        let site = try Site()
+        let guest = site.browser(), stranger = site.browser()
+        // A finished session (one right, one wrong) and an unfinished one with one answer.
+        let (_, finished) = try start(guest, count: "2")
+        var page = try guest.request("GET", finished)
+        var form = try AnswerForm(page)
+        #expect(try guest.request("POST", finished + "/answers", pairs: form.pairs(form.item.key)).status == 303)
+        page = try guest.request("GET", finished + "?q=2")
+        form = try AnswerForm(page)
+        #expect(try guest.request("POST", finished + "/answers", pairs: form.pairs(form.item.wrong)).status == 303)
+        let confirm = try guest.request("GET", finished + "/finish")
+        #expect(try guest.request("POST", finished + "/finish", form: ["csrf_token": guest.csrfToken(from: confirm)]).status == 303)
+        let (_, open) = try start(guest, count: "3")
+        form = try AnswerForm(try guest.request("GET", open))
+        #expect(try guest.request("POST", open + "/answers", pairs: form.pairs(form.item.key)).status == 303)
+        let (_, theirs) = try start(stranger, count: "1")
+        form = try AnswerForm(try stranger.request("GET", theirs))
+        #expect(try stranger.request("POST", theirs + "/answers", pairs: form.pairs(form.item.key)).status == 303)
+        #expect(try site.count("SELECT count(*) AS n FROM answers WHERE user_id IS NULL AND rating IS NULL") == 4)
+
+        let token = guest.csrfToken(from: try guest.request("GET", "/register"))
+        let registered = try guest.request("POST", "/register", form: [
+            "csrf_token": token, "username": "newcomer", "display_name": "Newcomer", "password": "a long enough password",
+            "password_confirmation": "a long enough password"])
+        #expect(registered.status == 303)
+        #expect(registered.headers.contains { $0.0.lowercased() == "set-cookie" && $0.1.hasPrefix("portal_guest=;") && $0.1.contains("Max-Age=0") })
+        let user = "(SELECT id FROM users WHERE username = 'newcomer')"
+        #expect(try site.count(SQL(stringLiteral: "SELECT count(*) AS n FROM study_sessions WHERE user_id = \(user) AND guest_key IS NULL")) == 2)
+        #expect(try site.count(SQL(stringLiteral: "SELECT count(*) AS n FROM answers WHERE user_id = \(user) AND rating = CASE WHEN correct THEN 3 ELSE 1 END")) == 3)
+        #expect(try site.count(SQL(stringLiteral: "SELECT count(*) AS n FROM review_cards WHERE user_id = \(user)")) ==
+            (try site.count(SQL(stringLiteral: "SELECT count(DISTINCT question_id) AS n FROM answers WHERE user_id = \(user)"))))
+        #expect(try site.count(SQL(stringLiteral: "SELECT count(*) AS n FROM study_sessions WHERE user_id = \(user) AND finished_at IS NOT NULL AND score_correct = 1")) == 1)
+        // The other browser's practice is untouched, and the cards agree with the history.
+        #expect(try site.count("SELECT count(*) AS n FROM study_sessions WHERE guest_key IS NOT NULL AND user_id IS NULL") == 1)
+        #expect(try site.count("SELECT count(*) AS n FROM answers WHERE user_id IS NULL") == 1)
+        #expect(try ReviewCardStore().rebuildAll(site.pool).differing == 0)
+        // The sessions are the student's now, and the unfinished one goes on under the account.
+        #expect(try guest.request("GET", finished + "/results").status == 200)
+        form = try AnswerForm(try guest.request("GET", open + "?q=2"))
+        #expect(try guest.request("POST", open + "/answers", pairs: form.pairs(form.item.key)).status == 303)
+        #expect(try site.count(SQL(stringLiteral: "SELECT count(*) AS n FROM answers WHERE user_id = \(user)")) == 4)
+    }
+
     @Test("starting from another site is refused, whoever is asking")
     func crossSiteStart() throws {
         let site = try Site()

@@ -91,6 +91,15 @@ struct AccountPages: Sendable {
                 userAgent: request.headers["User-Agent"] ?? "", connection)
         }
         response.setCookie(settings.sessionCookie(token))
+        // A guest who signs in or makes an account keeps what they practised in this browser.
+        if let guest = request.cookies[settings.guestCookieName], SessionSettings.isWellFormed(guest) {
+            try database.withTransaction(settings: ["app.user_id": userID.uuidString.lowercased(), "app.role": ""]) { connection in
+                if try StudyStore().claimGuestSessions(guestKey: Crypto.sha256(Array(guest.utf8)), connection) > 0 {
+                    _ = try ReviewCardStore().rebuild(connection)
+                }
+            }
+            response.setCookie(SetCookie.expired(name: settings.guestCookieName, secure: settings.secure))
+        }
     }
 
     func logout(_ request: Request) throws -> Response {
