@@ -179,9 +179,9 @@
         if (answers.length === 0 && finished.length === 0) return "done";
         answers.sort(function (a, b) { return a.answeredAt < b.answeredAt ? -1 : a.answeredAt > b.answeredAt ? 1 : 0; });
         var batch = answers.slice(0, BATCH);
-        return send(who, batch, answers, sessions).then(function (more) {
+        return send(who, batch, answers, sessions).then(function (state) {
           // After each successful request: go on while anything is left.
-          return more ? uploadBatches() : "done";
+          return state === "more" ? uploadBatches() : state;
         });
       });
     });
@@ -221,7 +221,7 @@
       if (!response.ok) throw new Error("HTTP " + response.status);
       return response.json();
     }).then(function (result) {
-      if (result.signin) return false;
+      if (result.signin) return "signin";
       var acknowledged = new Set((result.accepted || []).concat(result.duplicates || []));
       var rejected = {};
       (result.rejected || []).forEach(function (item) { rejected[item.id] = item.reason; });
@@ -238,7 +238,7 @@
         sent.forEach(function (session) {
           if (session.finishedAt) stores.sessions.delete(session.id);
         });
-      }).then(function () { return pending.length > batch.length; });
+      }).then(function () { return pending.length > batch.length ? "more" : "done"; });
     });
   }
 
