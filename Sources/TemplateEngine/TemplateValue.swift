@@ -11,11 +11,10 @@ public enum TemplateValue: Sendable, Equatable, Decodable {
     case list([TemplateValue])
     case object([String: TemplateValue])
 
-    /// Converts an `Encodable` value (dates become ISO-8601 strings, which `{{ago}}` reads).
+    /// Converts an `Encodable` value (dates become ISO-8601 strings, which `{{ago}}` reads),
+    /// exactly as a JSON round trip would, without one.
     public init<Value: Encodable>(encoding value: Value) throws {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        self = try JSONDecoder().decode(TemplateValue.self, from: encoder.encode(value))
+        self = try TemplateValueEncoder.encode(value)
     }
 
     /// Whether a section over this value renders: false, null, 0-length lists and "" do not.

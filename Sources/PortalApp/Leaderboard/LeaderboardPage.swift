@@ -55,6 +55,36 @@ struct LeaderboardPage: Encodable {
     static let pageSize = 25
     static let radius = 2
 
+    /// The week's start as readers see it, kept per week, language and time zone: a
+    /// `DateFormatter` costs more to make than the rest of the page.
+    private static let weekStartTexts = WeekStartTexts()
+
+    private final class WeekStartTexts: @unchecked Sendable {
+        private let lock = NSLock()
+        private var texts: [String: String] = [:]
+
+        func text(_ key: String, make: () -> String) -> String {
+            if let text = lock.withLock({ texts[key] }) { return text }
+            let text = make()
+            lock.withLock {
+                if texts.count > 1_000 { texts.removeAll() }
+                texts[key] = text
+            }
+            return text
+        }
+    }
+
+    static func weekStartText(_ weekStart: Date, locale: String, zone: TimeZone) -> String {
+        weekStartTexts.text("\(weekStart.timeIntervalSince1970)|\(locale)|\(zone.identifier)") {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: locale)
+            formatter.timeZone = zone
+            formatter.dateStyle = .full
+            formatter.timeStyle = .short
+            return formatter.string(from: weekStart)
+        }
+    }
+
     static func handler(database: ConnectionPool, pages: PageRenderer, cache: PageCache) -> Handler {
         { request in
             let locale = pages.locale(for: request)
@@ -111,12 +141,7 @@ struct LeaderboardPage: Encodable {
         var calendar = Calendar(identifier: .iso8601)
         calendar.timeZone = .gmt
         let weekStart = calendar.dateInterval(of: .weekOfYear, for: pages.clock())?.start ?? pages.clock()
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: locale)
-        formatter.timeZone = zone
-        formatter.dateStyle = .full
-        formatter.timeStyle = .short
-        weekStarts = formatter.string(from: weekStart)
+        weekStarts = Self.weekStartText(weekStart, locale: locale, zone: zone)
         updated = refreshedAt.map { pages.ago($0, locale: locale) }
         rows = entries.map(Row.init)
         hasRows = !rows.isEmpty
