@@ -89,6 +89,8 @@ document.addEventListener("DOMContentLoaded", function () {
   function showLibrary() {
     view.hidden = true;
     clear(view);
+    // The list is drawn afresh from storage; nothing of the last drawing stays meanwhile.
+    clear(list);
     library.hidden = false;
     return Promise.all([offline.getAll("exams"), offline.getAll("sessions"), offline.lastUser()]).then(function (results) {
       var records = results[0], sessions = results[1], user = results[2];

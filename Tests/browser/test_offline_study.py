@@ -94,6 +94,25 @@ def download_exam(driver, portal):
     assert "This site stores" in driver.find_element(By.ID, "offline-storage").text
 
 
+def exam_item(driver):
+    """The downloaded exam's entry on the offline study page."""
+    return wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, '[data-exam="%s"]' % EXAM))
+
+
+def start_offline_session(driver, count=None, mode="practice", snapshots=None):
+    """Starts a session of the downloaded exam from the offline study page."""
+    item = exam_item(driver)
+    item.find_element(By.CSS_SELECTOR, 'input[value="%s"]' % mode).click()
+    if count is not None:
+        field = item.find_element(By.CSS_SELECTOR, "input[type=number]")
+        field.clear()
+        field.send_keys(str(count))
+    if snapshots is not None:
+        snapshots["offline-library"] = driver.page_source
+    item.find_element(By.CSS_SELECTOR, "form.start button[type=submit]").click()
+    return item
+
+
 def answer_questions(driver, count, snapshots=None):
     """Answers `count` questions in the offline session on screen: the first option (or the
     order as shown), then on to the next. `snapshots` collects the DOM of each state once."""
@@ -126,12 +145,9 @@ def test_study_offline_then_upload_exactly_once(portal, browser_factory):
     portal.stop()
     driver.refresh()
     wait(driver, lambda d: d.find_element(By.TAG_NAME, "h1").text == "Study offline", message="no offline page from the service worker")
-    item = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, '[data-exam="%s"]' % EXAM))
-    assert "Content updated" in item.text
-    item.find_element(By.CSS_SELECTOR, "input[type=number]").clear()
-    item.find_element(By.CSS_SELECTOR, "input[type=number]").send_keys("10")
-    snapshots = {"offline-library": driver.page_source}
-    item.find_element(By.CSS_SELECTOR, "form.start button[type=submit]").click()
+    assert "Content updated" in exam_item(driver).text
+    snapshots = {}
+    start_offline_session(driver, 10, snapshots=snapshots)
     answer_questions(driver, 10, snapshots)
     problems = html_problems(snapshots)
     assert not problems, "the offline pages as built in the browser are not valid HTML:\n" + "\n".join(problems)
@@ -217,7 +233,7 @@ def test_content_change_shows_banner_and_applies_the_delta(portal, browser_facto
 
     # The student's offline page says new content is there, and updating applies the change feed.
     student.get(portal.url + "/offline/study")
-    item = wait(student, lambda d: d.find_element(By.CSS_SELECTOR, '[data-exam="%s"]' % EXAM))
+    item = exam_item(student)
     banner = item.find_element(By.CSS_SELECTOR, ".update-available")
     wait(student, lambda d: banner.is_displayed(), message="no 'new questions available' banner")
     assert "New questions available" in banner.text
@@ -275,18 +291,12 @@ def test_review_offline_takes_what_was_missed_on_the_device(portal, browser_fact
     register(driver, portal, username)
     download_exam(driver, portal)
     driver.get(portal.url + "/offline/study?exam=" + EXAM)
-    item = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, '[data-exam="%s"]' % EXAM))
-    count = item.find_element(By.CSS_SELECTOR, "input[type=number]")
-    count.clear()
-    count.send_keys("6")
-    item.find_element(By.CSS_SELECTOR, "form.start button[type=submit]").click()
+    start_offline_session(driver, 6)
     answer_questions(driver, 6)
     missed = store(driver, "exams")[0]["missed"]
     driver.find_element(By.CSS_SELECTOR, "#offline-session button.primary").click()
 
-    item = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, '[data-exam="%s"]' % EXAM))
-    item.find_element(By.CSS_SELECTOR, 'input[value="review"]').click()
-    item.find_element(By.CSS_SELECTOR, "form.start button[type=submit]").click()
+    item = start_offline_session(driver, mode="review")
     if not missed:
         wait(driver, lambda d: "Nothing is due" in item.find_element(By.CSS_SELECTOR, ".exam-status").text)
         return
@@ -346,11 +356,7 @@ def test_answers_made_signed_out_wait_for_a_sign_in_and_then_upload(portal, brow
     driver = browser_factory()
     download_exam(driver, portal)
     driver.get(portal.url + "/offline/study")
-    item = wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, '[data-exam="%s"]' % EXAM))
-    count = item.find_element(By.CSS_SELECTOR, "input[type=number]")
-    count.clear()
-    count.send_keys("2")
-    item.find_element(By.CSS_SELECTOR, "form.start button[type=submit]").click()
+    start_offline_session(driver, 2)
     answer_questions(driver, 2)
     sync = driver.find_element(By.ID, "offline-sync")
     wait(driver, lambda d: "2 answers are waiting" in sync.text, message="no waiting answers: " + sync.text)
