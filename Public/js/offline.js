@@ -436,14 +436,28 @@
       }).catch(function () {});
     }
 
+    var stored = null;
+    var downloadLabel = downloadButton.textContent;
+
     function show(message) {
       return get("exams", key).then(function (record) {
+        stored = record;
         downloadButton.hidden = !!record;
+        downloadButton.textContent = downloadLabel;
         removeButton.hidden = !record;
         openLink.hidden = !record;
         if (message) status.textContent = message;
         else if (record) status.textContent = fill(section.getAttribute("data-downloaded"), { count: record.questions, size: size(record.bytes), ago: ago(record.version) });
         else status.textContent = "";
+        // A copy older than the catalogue: the same button brings it up to date.
+        if (record && navigator.onLine !== false) {
+          availableUpdate(record).then(function (newer) {
+            if (!newer) return;
+            downloadButton.textContent = section.getAttribute("data-update");
+            downloadButton.hidden = false;
+            status.textContent += " " + section.getAttribute("data-update-available");
+          }, function () {});
+        }
         return showStorage();
       });
     }
@@ -451,7 +465,7 @@
     downloadButton.addEventListener("click", function () {
       downloadButton.disabled = true;
       status.textContent = section.getAttribute("data-downloading");
-      download(region, slug).then(function () { return show(); }, function () {
+      (stored ? update(stored) : download(region, slug)).then(function () { return show(); }, function () {
         return show(section.getAttribute("data-failed"));
       }).then(function () { downloadButton.disabled = false; });
     });

@@ -12,7 +12,7 @@ import tempfile
 import time
 import uuid
 
-from selenium.common.exceptions import NoAlertPresentException
+from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
@@ -58,7 +58,9 @@ def delete_record(driver, store_name, key):
 
 
 def wait(driver, condition, timeout=20, message=""):
-    return WebDriverWait(driver, timeout, poll_frequency=0.1).until(condition, message)
+    # The pages redraw parts of themselves as storage answers: an element found a moment before
+    # may have been replaced, which is a reason to look again, not a failure.
+    return WebDriverWait(driver, timeout, poll_frequency=0.1, ignored_exceptions=[StaleElementReferenceException]).until(condition, message)
 
 
 def store(driver, name):
@@ -118,8 +120,8 @@ def answer_questions(driver, count, snapshots=None):
     order as shown), then on to the next. `snapshots` collects the DOM of each state once."""
     snapshots = {} if snapshots is None else snapshots
     for number in range(1, count + 1):
-        heading = wait(driver, lambda d: d.find_element(By.ID, "question-heading"))
-        assert heading.text == "Question %d of %d" % (number, count)
+        expected = "Question %d of %d" % (number, count)
+        wait(driver, lambda d: d.find_element(By.ID, "question-heading").text == expected, message="not at " + expected)
         snapshots.setdefault("offline-question", driver.page_source)
         form = driver.find_element(By.ID, "answer-form")
         choices = form.find_elements(By.CSS_SELECTOR, "input[name=choice]")
@@ -230,6 +232,12 @@ def test_content_change_shows_banner_and_applies_the_delta(portal, browser_facto
     stem.send_keys("Which layer does a router work at? (revised wording)")
     admin.find_element(By.CSS_SELECTOR, "form button.primary[type=submit]").click()
     wait(admin, lambda d: "/edit" not in d.current_url, message="the edit was not saved")
+
+    # The exam page says so too, and offers to update the copy.
+    student.get(portal.url + EXAM_PAGE)
+    wait(student, lambda d: "New questions available" in d.find_element(By.ID, "offline-status").text,
+         message="the exam page does not say newer content is there")
+    assert student.find_element(By.ID, "offline-download").text == "Update"
 
     # The student's offline page says new content is there, and updating applies the change feed.
     student.get(portal.url + "/offline/study")
