@@ -127,7 +127,7 @@ document.addEventListener("DOMContentLoaded", function () {
       element("fieldset", {}, [
         element("legend", { text: text.modeLegend }),
         element("label", {}, [practice, " " + text.modePractice]),
-        element("label", {}, [review, " " + text.modeReview])
+        element("label", {}, [review, " " + text.modeReview + " " + fill(text.dueCount, { count: dueCount(record) })])
       ]),
       element("div", { "class": "row" }, [element("label", { "for": id + "-count", text: text.countLabel }), " ", count]),
       start
@@ -179,6 +179,17 @@ document.addEventListener("DOMContentLoaded", function () {
   }
 
   // ---- Choosing questions ---------------------------------------------------------------------
+
+  /// How many questions a review would take now (before checking they are still in the bundle).
+  function dueCount(record) {
+    var reviewedHere = record.reviewedHere || {}, now = Date.now(), due = new Set();
+    (record.schedule ? record.schedule.cards : []).forEach(function (card) {
+      var id = card.question.toLowerCase();
+      if (Date.parse(card.due) <= now && !reviewedHere[id]) due.add(id);
+    });
+    (record.missed || []).forEach(function (id) { due.add(id); });
+    return due.size;
+  }
 
   function reviewQuestions(record, bundle, count) {
     var present = new Set(bundle.questions.map(function (question) { return question.id.toLowerCase(); }));

@@ -303,6 +303,7 @@ def test_review_offline_takes_what_was_missed_on_the_device(portal, browser_fact
     answer_questions(driver, 6)
     missed = store(driver, "exams")[0]["missed"]
     driver.find_element(By.CSS_SELECTOR, "#offline-session button.primary").click()
+    wait(driver, lambda d: "(%d due now)" % len(missed) in exam_item(d).text, message="the review count is not shown")
 
     item = start_offline_session(driver, mode="review")
     if not missed:
