@@ -5,8 +5,9 @@
 #
 #   Benchmarks/leaderboard.sh      (STUDENTS=10000 ANSWERS=1000000 DURATION=10s by default)
 #
-# The history is generated in SQL (finished practice sessions of the demo catalogue's Network
-# Fundamentals exam, spread over the past 30 days), then refreshed three times; the page is
+# The history comes from `portal gen-data Benchmarks/presets/leaderboard.json` (finished
+# practice sessions of the demo catalogue's Network Fundamentals exam, spread over the past 30
+# days), then the board is refreshed three times; the page is
 # measured for a visitor (cached until the next refresh) and for a signed-in student (their
 # own place and neighbours read every time). Everything started is stopped by its process id.
 set -euo pipefail
@@ -36,26 +37,7 @@ DATABASE_URL="${DATABASE_URL%/*}/leaderboard_bench"
 "$portal" seed >/dev/null
 
 echo "generating $students students and $answers answers …"
-psql_super -d leaderboard_bench <<SQL >/dev/null
-SET session_replication_role = replica;  -- no triggers while loading history
-CREATE TEMP TABLE pool AS
-    SELECT q.id, row_number() OVER (ORDER BY q.id) AS n FROM questions q JOIN domains d ON d.id = q.domain_id
-    JOIN exams e ON e.id = d.exam_id WHERE e.slug = 'network-fundamentals';
-INSERT INTO users (id, username, display_name, password_hash, show_on_leaderboard)
-    SELECT md5('u' || i)::uuid, 'bench' || i, 'Student ' || i, '\$argon2id\$bench', true FROM generate_series(1, $students) AS i;
--- Ten questions a session; each student's sessions spread over the past 30 days.
-INSERT INTO study_sessions (id, user_id, exam_id, mode, question_ids, started_at, finished_at, score_correct, score_percent, passed)
-    SELECT md5('s' || s)::uuid, md5('u' || (1 + s % $students))::uuid, (SELECT id FROM exams WHERE slug = 'network-fundamentals'),
-           'practice', ARRAY[md5('q')::uuid], now() - (s % 30) * interval '1 day' - interval '1 hour',
-           now() - (s % 30) * interval '1 day', 0, 0, false
-    FROM generate_series(0, $answers / 10 - 1) AS s;
-INSERT INTO answers (id, session_id, user_id, question_id, question_version, response, correct, score, rating, time_ms, answered_at)
-    SELECT md5('a' || a)::uuid, md5('s' || (a / 10))::uuid, md5('u' || (1 + (a / 10) % $students))::uuid,
-           p.id, 1, '[0]', (a % 3) <> 0, 1, 3, 5000, now() - ((a / 10) % 30) * interval '1 day' - interval '30 minutes'
-    FROM generate_series(0::bigint, $answers - 1) AS a
-    JOIN pool p ON p.n = 1 + (a * 7919) % (SELECT count(*) FROM pool);
-ANALYZE;
-SQL
+"$portal" gen-data Benchmarks/presets/leaderboard.json --students "$students" --answers "$answers" >/dev/null
 
 refresh_ms() {
     psql_super -d leaderboard_bench -At -c "SET ROLE portal_app" \

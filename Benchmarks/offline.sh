@@ -27,15 +27,7 @@ export DATABASE_URL="${DATABASE_URL%/portal}/offline_bench" DATABASE_ADMIN_URL="
 "$portal" seed >/dev/null
 # One exam of 5,000 questions, written an hour ago, its version half an hour old (outside the
 # change feed's five-minute overlap, as content usually is).
-psql_as_postgres -d offline_bench <<'SQL'
-UPDATE questions SET domain_id = d.ids[1 + abs(hashtext(questions.id::text)) % array_length(d.ids, 1)]
-FROM (SELECT array_agg(id ORDER BY id) AS ids FROM domains
-      WHERE exam_id = (SELECT id FROM exams WHERE slug = 'network-fundamentals')) d;
-ALTER TABLE questions DISABLE TRIGGER USER;
-UPDATE questions SET updated_at = now() - interval '1 hour';
-ALTER TABLE questions ENABLE TRIGGER USER;
-UPDATE exams SET content_updated_at = now() - interval '30 minutes';
-SQL
+"$portal" gen-data Benchmarks/presets/big-exam.json >/dev/null
 
 pgbench_ready
 tpcb=$(pgbench_tpcb "$students" "$duration")

@@ -3,7 +3,7 @@ import Foundation
 import HTTPServer
 import PostgresClient
 
-/// The `portal` command line: `portal serve | migrate | seed | create-admin | rebuild-cards | fsrs-replay`.
+/// The `portal` command line: `portal serve | migrate | seed | import | gen-data | create-admin | refresh-leaderboard | rebuild-cards | fsrs-replay`.
 public enum Commands {
     static let usage = """
         usage: portal <command>
@@ -16,6 +16,9 @@ public enum Commands {
                      read review histories as JSON on standard input, print the FSRS-6 states
           import FILE
                      import a content document (JSON, format 1) as the owner role; all or nothing
+          gen-data PRESET [--students N] [--answers N]
+                     write a benchmark's synthetic data (Benchmarks/presets/*.json) as the owner role,
+                     on a database made for the benchmark
           refresh-leaderboard
                      refresh the leaderboard now (DATABASE_URL)
           rebuild-cards
@@ -41,6 +44,7 @@ public enum Commands {
                 FileHandle.standardOutput.write(output + Data("\n".utf8))
             case "rebuild-cards": try rebuildCards(configuration)
             case "import": return try importContent(configuration, arguments: Array(arguments.dropFirst()))
+            case "gen-data": try generateData(configuration, arguments: Array(arguments.dropFirst()))
             case "refresh-leaderboard": try refreshLeaderboard(configuration)
             case "seed": try seed(configuration, onlyIfEmpty: arguments.dropFirst().contains("--if-empty"))
             case "help", "--help", "-h": print(usage, terminator: "")
@@ -112,6 +116,25 @@ public enum Commands {
         let summary = try connection.withTransaction { try importer.apply(document, $0) }
         print("import: \(summary.exams) exams; \(summary.questionsAdded) questions added, \(summary.questionsChanged) changed, \(summary.questionsUnchanged) unchanged")
         return 0
+    }
+
+    /// Writes a preset's synthetic data; `--students` and `--answers` override the preset's.
+    static func generateData(_ configuration: PortalConfiguration, arguments: [String]) throws {
+        let usage = "usage: portal gen-data PRESET [--students N] [--answers N]"
+        guard let path = arguments.first else { throw ConfigurationError(usage) }
+        guard let url = configuration.databaseAdminURL else { throw ConfigurationError("set DATABASE_ADMIN_URL (the owner role) to generate data") }
+        guard let data = FileManager.default.contents(atPath: path) else { throw ConfigurationError("cannot read \(path)") }
+        var preset = try JSONDecoder().decode(SyntheticData.Preset.self, from: data)
+        var rest = arguments.dropFirst()
+        while let flag = rest.popFirst() {
+            guard let value = rest.popFirst().flatMap({ Int($0) }), value > 0 else { throw ConfigurationError(usage) }
+            switch flag {
+            case "--students": preset.students = value
+            case "--answers": preset.answers = value
+            default: throw ConfigurationError(usage)
+            }
+        }
+        print("gen-data: " + (try SyntheticData().generate(preset, try PostgresConnection(url: url))))
     }
 
     /// Refreshes the leaderboard once, unless an instance is refreshing it this moment.

@@ -125,6 +125,35 @@ struct CommandLineTests {
         #expect(try String(contentsOfFile: log, encoding: .utf8).contains("0 questions added, 0 changed, 3 unchanged"))
     }
 
+    @Test("gen-data writes a preset's history (overridable sizes) and leaves row-level security forced; a bad preset changes nothing")
+    func generateData() throws {
+        let database = try TestDatabase(migrated: true)
+        let owner = try database.adminConnection()
+        try MiniExam.install(owner)
+        let folder = NSTemporaryDirectory() + "gen-data-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let preset = folder + "/history.json", wrong = folder + "/wrong.json", log = folder + "/log"
+        try Data(#"{"kind": "history", "region": "\#(MiniExam.region)", "exam": "\#(MiniExam.exam)", "students": 500, "answers": 9000, "days": 5}"#.utf8)
+            .write(to: URL(fileURLWithPath: preset))
+        try Data(#"{"kind": "weather", "region": "\#(MiniExam.region)", "exam": "\#(MiniExam.exam)"}"#.utf8).write(to: URL(fileURLWithPath: wrong))
+        let environment = ["DATABASE_ADMIN_URL": database.adminDatabaseURL]
+        #expect(wait(try spawn(["gen-data", wrong], environment: environment, output: log)) == 1)
+        #expect(try String(contentsOfFile: log, encoding: .utf8).contains("unknown preset kind"))
+        #expect(wait(try spawn(["gen-data", preset, "--students", "20", "--answers", "200"], environment: environment, output: log), timeout: 60) == 0)
+        #expect(try String(contentsOfFile: log, encoding: .utf8).contains("20 students, 20 finished sessions, 200 answers over 5 days"))
+        func count(_ sql: SQL) throws -> Int { try owner.query(sql).first!.decode("n", as: Int.self) }
+        #expect(try count("SELECT count(*) AS n FROM users WHERE username LIKE 'bench%'") == 20)
+        #expect(try count("SELECT count(*) AS n FROM study_sessions WHERE finished_at IS NOT NULL") == 20)
+        // Every answer is to a real question of the exam, in a session of its own student.
+        #expect(try count("""
+            SELECT count(*) AS n FROM answers a JOIN study_sessions s ON s.id = a.session_id AND s.user_id = a.user_id
+            JOIN questions q ON q.id = a.question_id
+            """) == 200)
+        #expect(try count("""
+            SELECT count(*) AS n FROM pg_class WHERE relname IN ('users', 'study_sessions', 'answers') AND relforcerowsecurity
+            """) == 3)
+    }
+
     @Test("fsrs-replay reproduces the reference scheduler's states from the histories alone")
     func fsrsReplay() throws {
         let fixture = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: TestPaths.repository + "/Tests/Fixtures/fsrs-vectors.json"))) as! [String: Any]
