@@ -15,7 +15,7 @@ var VERSION = "__SHELL_VERSION__";
 var SHELL_CACHE = "portal-shell-" + VERSION;
 var BUNDLE_CACHE = "portal-bundles";
 var OFFLINE_PAGE = "/offline/study";
-var SHELL = [OFFLINE_PAGE, "/css/site.css", "/js/offline.js", "/js/offline-study.js", "/js/answer-check.js", "/favicon.svg"];
+var SHELL = [OFFLINE_PAGE, "/css/site.css", "/js/offline.js", "/js/offline-study.js", "/js/answer-check.js", "/js/session.js", "/favicon.svg"];
 
 self.addEventListener("install", function (event) {
   event.waitUntil(caches.open(SHELL_CACHE).then(function (cache) {

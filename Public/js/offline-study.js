@@ -354,7 +354,7 @@ document.addEventListener("DOMContentLoaded", function () {
         form.remove();
         article.appendChild(feedback(question, chosen, outcome, lang));
         var last = position + 1 >= total;
-        var next = element("button", { type: "button", "class": "button primary", id: "next-button", text: last ? text.seeResults : text.next });
+        var next = element("button", { type: "button", "class": "button primary", id: "next-link", text: last ? text.seeResults : text.next });
         next.addEventListener("click", function () {
           if (last) finish(record, session, questions);
           else showQuestion(record, bundle, session, questions, position + 1);
@@ -423,28 +423,6 @@ document.addEventListener("DOMContentLoaded", function () {
       offline.upload().catch(function () {});
     });
   }
-
-  // ---- Keys: 1–9 choose, Enter checks, N goes on (as on the server's question page) --------------
-
-  document.addEventListener("keydown", function (event) {
-    if (view.hidden || event.altKey || event.ctrlKey || event.metaKey || event.isComposing) return;
-    var target = event.target, tag = target && target.tagName;
-    if (tag === "TEXTAREA" || tag === "SELECT" || (tag === "INPUT" && target.type !== "radio" && target.type !== "checkbox")) return;
-    var form = document.getElementById("answer-form"), next = document.getElementById("next-button");
-    if (form && event.key >= "1" && event.key <= "9") {
-      var option = form.querySelector('input[data-key="' + event.key + '"]');
-      if (!option) return;
-      if (option.type === "checkbox") option.checked = !option.checked; else option.checked = true;
-      option.focus();
-      event.preventDefault();
-    } else if (form && event.key === "Enter" && tag !== "BUTTON" && tag !== "A") {
-      form.requestSubmit();
-      event.preventDefault();
-    } else if (next && (event.key === "n" || event.key === "N")) {
-      next.click();
-      event.preventDefault();
-    }
-  });
 
   showLibrary().catch(function () { libraryStatus.textContent = text.none; });
 });

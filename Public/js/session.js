@@ -1,4 +1,5 @@
-// Study sessions: keyboard shortcuts and the mock exam's live countdown.
+// Study sessions (the server's question pages and the offline study page): keyboard shortcuts
+// and the mock exam's live countdown.
 // The pages work without this file; it only saves keystrokes and shows time passing.
 (function () {
   "use strict";
@@ -23,11 +24,8 @@
     }
   }
 
-  var answerForm = document.getElementById("answer-form");
-  var flagForm = document.getElementById("flag-form");
-  var nextLink = document.getElementById("next-link");
   var hint = document.getElementById("shortcuts");
-  if (hint && (answerForm || flagForm)) hint.hidden = false;
+  if (hint && (document.getElementById("answer-form") || document.getElementById("flag-form"))) hint.hidden = false;
 
   function typing(target) {
     var name = target && target.tagName;
@@ -38,9 +36,13 @@
     if (typeof form.requestSubmit === "function") form.requestSubmit(); else form.submit();
   }
 
+  // The elements are looked up on each key: the offline study page draws them as it goes.
   document.addEventListener("keydown", function (event) {
     if (event.altKey || event.ctrlKey || event.metaKey || event.isComposing || typing(event.target)) return;
     var key = event.key;
+    var answerForm = document.getElementById("answer-form");
+    var flagForm = document.getElementById("flag-form");
+    var nextLink = document.getElementById("next-link");
     if (answerForm && key >= "1" && key <= "9") {
       var option = answerForm.querySelector('input[data-key="' + key + '"]');
       if (!option) return;
@@ -56,7 +58,7 @@
       send(flagForm);
       event.preventDefault();
     } else if (nextLink && (key === "n" || key === "N")) {
-      window.location.href = nextLink.href;
+      nextLink.click();
       event.preventDefault();
     }
   });

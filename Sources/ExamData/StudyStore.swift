@@ -248,8 +248,7 @@ public struct StudyStore: Sendable {
     /// caller's account, answers included; returns how many sessions. Review cards are then
     /// rebuilt from the answers (`ReviewCardStore.rebuild`).
     public func claimGuestSessions(guestKey: [UInt8], _ connection: PostgresConnection) throws -> Int {
-        let hex = guestKey.map { String(format: "%02x", $0) }.joined()
-        return try connection.query(("SELECT claim_guest_sessions(decode(\(hex), 'hex')) AS claimed" as SQL).prepared())
+        try connection.query(("SELECT claim_guest_sessions(decode(\(AccountStore.hex(guestKey)), 'hex')) AS claimed" as SQL).prepared())
             .first?.decode("claimed", as: Int.self) ?? 0
     }
 

@@ -131,7 +131,7 @@ def answer_questions(driver, count, snapshots=None):
         verdict = wait(driver, lambda d: d.find_element(By.ID, "verdict"))
         assert verdict.text in ("Right", "Not quite")
         snapshots.setdefault("offline-feedback", driver.page_source)
-        driver.find_element(By.ID, "next-button").click()
+        driver.find_element(By.ID, "next-link").click()
     wait(driver, lambda d: d.find_element(By.ID, "offline-session-heading").text == "Session finished")
     snapshots.setdefault("offline-results", driver.page_source)
 

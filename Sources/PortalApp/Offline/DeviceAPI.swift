@@ -15,19 +15,6 @@ struct DeviceAPI: Sendable {
         router.get("/api/exams/:region/:exam/schedule") { request in try schedule(request) }
     }
 
-    private func json(_ value: some Encodable, status: HTTPStatus = .ok) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        encoder.dateEncodingStrategy = .iso8601
-        var response = Response.json(Array(try encoder.encode(value)), status: status)
-        response.headers.add("Cache-Control", "no-store")
-        return response
-    }
-
-    private struct Problem: Encodable {
-        var error: String
-    }
-
     /// `GET /api/me`: the viewer as the scripts need it.
     func me(_ request: Request) throws -> Response {
         struct Me: Encodable {
@@ -37,9 +24,9 @@ struct DeviceAPI: Sendable {
             var csrfToken: String
         }
         let user = request.user
-        return try json(Me(
+        return try APIResponse.json(Me(
             signedIn: user != nil, userId: user?.userID.uuidString.lowercased(), displayName: user?.displayName,
-            csrfToken: request.viewer?.csrfToken ?? ""))
+            csrfToken: request.viewer?.csrfToken ?? ""), cache: "no-store")
     }
 
     /// `GET /api/exams/{region}/{exam}/schedule`: every review card the student holds in the
@@ -47,7 +34,7 @@ struct DeviceAPI: Sendable {
     func schedule(_ request: Request) throws -> Response {
         let locale = pages.locale(for: request)
         guard let user = request.user else {
-            return try json(Problem(error: pages.message("offline.schedule_sign_in", locale: locale)), status: .unauthorized)
+            return APIResponse.problem(pages.message("offline.schedule_sign_in", locale: locale), status: .unauthorized)
         }
         struct Card: Encodable {
             var question: String
@@ -64,8 +51,8 @@ struct DeviceAPI: Sendable {
             return try DashboardStore().schedule(examID: exam.id, connection).map { Card(question: $0.id.uuidString.lowercased(), due: $0.due) }
         }
         guard let cards else {
-            return try json(Problem(error: pages.message("error.no_exam", locale: locale, ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))])), status: .notFound)
+            return APIResponse.noExam(region: region, slug: slug, pages: pages, locale: locale)
         }
-        return try json(Schedule(region: region, exam: slug, cards: cards))
+        return try APIResponse.json(Schedule(region: region, exam: slug, cards: cards), cache: "no-store")
     }
 }

@@ -47,20 +47,6 @@ final class OfflinePages: @unchecked Sendable {
         return entry
     }
 
-    private func json(_ value: some Encodable, status: HTTPStatus = .ok, cache: String = "no-cache") throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var response = Response.json(Array(try encoder.encode(value)), status: status)
-        response.headers.set("Content-Type", "application/json; charset=utf-8")
-        response.headers.add("Cache-Control", cache)
-        return response
-    }
-
-    struct Problem: Encodable {
-        var error: String
-        var current: String?
-    }
-
     func manifest(_ request: Request) throws -> Response {
         struct Item: Encodable {
             var region: String
@@ -86,7 +72,7 @@ final class OfflinePages: @unchecked Sendable {
                 }
             }
         }
-        return try json(Manifest(exams: items))
+        return try APIResponse.json(Manifest(exams: items), cache: "no-cache")
     }
 
     func bundle(_ request: Request) throws -> Response {
@@ -94,7 +80,7 @@ final class OfflinePages: @unchecked Sendable {
         let region = request.parameter("region"), file = request.parameter("file")
         let parts = file.hasSuffix(".json") ? file.dropLast(5).split(separator: ".", maxSplits: 1).map(String.init) : []
         guard parts.count == 2, BundleVersion.date(parts[1]) != nil else {
-            return try json(Problem(error: pages.message("offline.bad_bundle_name", locale: locale)), status: .notFound)
+            return APIResponse.problem(pages.message("offline.bad_bundle_name", locale: locale), status: .notFound, cache: "no-cache")
         }
         let slug = parts[0]
         let current = try database.withConnection { connection -> Entry? in
@@ -102,10 +88,10 @@ final class OfflinePages: @unchecked Sendable {
             return try entry(region: region, slug: slug, version: version, connection)
         }
         guard let current else {
-            return try json(Problem(error: pages.message("error.no_exam", locale: locale, ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))])), status: .notFound)
+            return APIResponse.noExam(region: region, slug: slug, pages: pages, locale: locale, cache: "no-cache")
         }
         guard current.version == parts[1], let response = current.files.response(for: request.head) else {
-            return try json(Problem(error: pages.message("offline.old_bundle", locale: locale), current: current.url), status: .notFound)
+            return APIResponse.problem(pages.message("offline.old_bundle", locale: locale), status: .notFound, current: current.url, cache: "no-cache")
         }
         return response
     }
@@ -113,12 +99,13 @@ final class OfflinePages: @unchecked Sendable {
     func changes(_ request: Request) throws -> Response {
         let locale = pages.locale(for: request)
         guard let since = request.query["since"].flatMap(BundleVersion.date), since <= clock().addingTimeInterval(60) else {
-            return try json(Problem(error: pages.message("offline.bad_since", locale: locale, ["value": String((request.query["since"] ?? "").prefix(20))])), status: .badRequest)
+            return APIResponse.problem(
+                pages.message("offline.bad_since", locale: locale, ["value": String((request.query["since"] ?? "").prefix(20))]), status: .badRequest, cache: "no-cache")
         }
         let region = request.parameter("region"), slug = request.parameter("exam")
         guard let feed = try database.withConnection({ try BundleBuilder().changes(region: region, slug: slug, since: since, now: clock(), $0) }) else {
-            return try json(Problem(error: pages.message("error.no_exam", locale: locale, ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))])), status: .notFound)
+            return APIResponse.noExam(region: region, slug: slug, pages: pages, locale: locale, cache: "no-cache")
         }
-        return try json(feed)
+        return try APIResponse.json(feed, cache: "no-cache")
     }
 }

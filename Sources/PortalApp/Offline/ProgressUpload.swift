@@ -53,24 +53,18 @@ struct ProgressUpload: Sendable {
         var finishedSessions: [String] = []
     }
 
-    private static func error(_ status: HTTPStatus, _ message: String) -> Response {
-        var response = Response.json(Array("{\"error\":\(String(decoding: try! JSONEncoder().encode(message), as: UTF8.self))}".utf8), status: status)
-        response.headers.add("Cache-Control", "no-store")
-        return response
-    }
-
     func upload(_ request: Request) throws -> Response {
-        guard let user = request.user else { return Self.error(.unauthorized, "Sign in to upload progress; your answers stay on this device until then.") }
+        guard let user = request.user else { return APIResponse.problem("Sign in to upload progress; your answers stay on this device until then.", status: .unauthorized) }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         let batch: Batch
         do {
             batch = try decoder.decode(Batch.self, from: Data(request.body))
         } catch {
-            return Self.error(.badRequest, "The batch is not JSON of the progress format: \(error)".prefix(300).description)
+            return APIResponse.problem("The batch is not JSON of the progress format: \(error)".prefix(300).description, status: .badRequest)
         }
         guard batch.answers.count <= Self.maximumAnswers else {
-            return Self.error(.contentTooLarge, "At most \(Self.maximumAnswers) answers per batch; send the rest in another.")
+            return APIResponse.problem("At most \(Self.maximumAnswers) answers per batch; send the rest in another.", status: .contentTooLarge)
         }
         let now = clock()
         let outcome = try StudyActor(user: user).transaction(database) { connection -> Outcome in
@@ -103,46 +97,46 @@ struct ProgressUpload: Sendable {
             let olderOptions = try store.publishedOptionIDs(older.map { ($0.questionId, $0.questionVersion) }, connection)
             let checked = batch.answers.map { check($0, sessions: sessions, questions: questions, olderOptions: olderOptions, userID: user.userID) }
 
+            // What the checks and the stored answers settle already; the rest is to be stored.
+            var fresh: [RecordedAnswer] = []
+            for (answer, verdict) in zip(batch.answers, checked) {
+                let id = answer.id.uuidString.lowercased()
+                switch verdict {
+                case .rejected(let reason): outcome.rejected.append(.init(id: id, reason: reason))
+                case .valid(let recorded):
+                    // A repeat is found before inserting: the session may have ended since, and
+                    // a finished session takes no insert at all, not even a conflicting one.
+                    if let stored = earlier[answer.id] {
+                        if stored.isReplay(of: recorded) { outcome.duplicates.append(id) } else { outcome.rejected.append(.init(id: id, reason: Self.reused)) }
+                    } else {
+                        fresh.append(recorded)
+                    }
+                }
+            }
+
             // The clean batch, in two statements: every new answer inserted at once, then every
             // card it changed written at once.
             func storeTogether() throws -> Outcome {
                 var outcome = outcome
-                var fresh: [RecordedAnswer] = []
-                for (answer, verdict) in zip(batch.answers, checked) {
-                    let id = answer.id.uuidString.lowercased()
-                    switch verdict {
-                    case .rejected(let reason): outcome.rejected.append(.init(id: id, reason: reason))
-                    case .valid(let recorded):
-                        // A repeat is found before inserting: the session may have ended since,
-                        // and a finished session takes no insert at all, not even a conflicting one.
-                        if let stored = earlier[answer.id] {
-                            if stored.isReplay(of: recorded) { outcome.duplicates.append(id) } else {
-                                outcome.rejected.append(.init(id: id, reason: "this id was stored before with a different answer"))
-                            }
-                        } else {
-                            fresh.append(recorded)
-                        }
-                    }
-                }
                 let inserted = try store.insertAll(fresh, userID: user.userID, connection)
                 // Not inserted: the id came twice in this batch, or arrived meanwhile by another way.
                 let others = fresh.filter { !inserted.contains($0.id) }
                 let storedNow = others.isEmpty ? [:] : try store.answers(ids: others.map(\.id), connection)
-                var cardsNow = cardsBefore, changed: [UUID: StoredCard] = [:], counted = Set<UUID>()
+                var cardsNow = cardsBefore, changed: [UUID: StoredCard] = [:], acceptedNow: [UUID: RecordedAnswer] = [:]
                 for recorded in fresh {
                     let id = recorded.id.uuidString.lowercased()
-                    if inserted.contains(recorded.id), counted.insert(recorded.id).inserted {
+                    if inserted.contains(recorded.id), acceptedNow[recorded.id] == nil {
+                        acceptedNow[recorded.id] = recorded
                         outcome.accepted.append(id)
                         if let rating = recorded.rating {
                             let card = cards.next(questionID: recorded.questionID, rating: rating, at: recorded.answeredAt, current: cardsNow[recorded.questionID])
                             cardsNow[recorded.questionID] = card
                             changed[recorded.questionID] = card
                         }
-                    } else if let stored = storedNow[recorded.id] ?? fresh.first(where: { $0.id == recorded.id && inserted.contains($0.id) }),
-                              stored.isReplay(of: recorded) {
+                    } else if let stored = acceptedNow[recorded.id] ?? storedNow[recorded.id], stored.isReplay(of: recorded) {
                         outcome.duplicates.append(id)
                     } else {
-                        outcome.rejected.append(.init(id: id, reason: "this id was stored before with a different answer"))
+                        outcome.rejected.append(.init(id: id, reason: Self.reused))
                     }
                 }
                 try cards.saveAll(Array(changed.values), connection)
@@ -154,22 +148,8 @@ struct ProgressUpload: Sendable {
             func storeOneByOne() throws -> Outcome {
                 var outcome = outcome
                 var cardsNow = cardsBefore
-                for (answer, verdict) in zip(batch.answers, checked) {
-                    let id = answer.id.uuidString.lowercased()
-                    let recorded: RecordedAnswer
-                    switch verdict {
-                    case .rejected(let reason):
-                        outcome.rejected.append(.init(id: id, reason: reason))
-                        continue
-                    case .valid(let valid):
-                        recorded = valid
-                    }
-                    if let stored = earlier[answer.id] {
-                        if stored.isReplay(of: recorded) { outcome.duplicates.append(id) } else {
-                            outcome.rejected.append(.init(id: id, reason: "this id was stored before with a different answer"))
-                        }
-                        continue
-                    }
+                for recorded in fresh {
+                    let id = recorded.id.uuidString.lowercased()
                     var result: AnswerInsertResult = .conflict
                     let stored = try item(connection) {
                         result = try store.insert(recorded, userID: user.userID, connection)
@@ -182,7 +162,7 @@ struct ProgressUpload: Sendable {
                     case (false, _): outcome.rejected.append(.init(id: id, reason: "the answer could not be stored (its session may have ended)"))
                     case (true, .inserted): outcome.accepted.append(id)
                     case (true, .replayed): outcome.duplicates.append(id)
-                    case (true, .conflict): outcome.rejected.append(.init(id: id, reason: "this id was stored before with a different answer"))
+                    case (true, .conflict): outcome.rejected.append(.init(id: id, reason: Self.reused))
                     }
                 }
                 return outcome
@@ -203,12 +183,11 @@ struct ProgressUpload: Sendable {
             }
             return outcome
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        var response = Response.json(Array(try encoder.encode(outcome)))
-        response.headers.add("Cache-Control", "no-store")
-        return response
+        return try APIResponse.json(outcome, cache: "no-store")
     }
+
+    /// Why an answer whose id is taken by a different answer is refused.
+    static let reused = "this id was stored before with a different answer"
 
     /// An uploaded answer as it will be stored, or why it cannot be.
     enum Verdict {

@@ -10,7 +10,7 @@ enum ServiceWorkerScript {
     static let placeholder = "__SHELL_VERSION__"
 
     /// The static files the worker precaches (its `SHELL` list names the same ones).
-    static let shellFiles = ["css/site.css", "js/offline.js", "js/offline-study.js", "js/answer-check.js", "favicon.svg"]
+    static let shellFiles = ["css/site.css", "js/offline.js", "js/offline-study.js", "js/answer-check.js", "js/session.js", "favicon.svg"]
     /// The templates the offline page is rendered from.
     static let shellTemplates = ["offline/study.html", "layout.html"]
 
