@@ -1,15 +1,39 @@
 import Foundation
 import PostgresClient
 
+/// What an account may do, as `users.role` stores it (the database's word, never a setting
+/// the server chose).
+public enum Role: String, Sendable, Equatable {
+    case student
+    case teacher
+    case admin
+
+    /// Teachers and admins run classes, share links and live events.
+    public var teaches: Bool {
+        switch self {
+        case .student: false
+        case .teacher, .admin: true
+        }
+    }
+}
+
 /// The signed-in user behind a session cookie.
 public struct SessionUser: Sendable, Equatable {
     public var sessionID: UUID
     public var userID: UUID
-    public var role: String
+    public var role: Role
     public var displayName: String
     public var csrfToken: String
     public var locale: String
     public var timeZone: String
+}
+
+/// A reserved sign-in attempt (counted before any password is hashed), or how long to wait.
+public enum LoginReservation: Sendable, Equatable {
+    /// Hash the password with this salt and cost, then finish with the attempt's id.
+    case attempt(id: UUID, salt: [UInt8], memoryLimit: Int, passes: Int)
+    /// Too many failures for the account or the address: try again after this many seconds.
+    case wait(seconds: Int)
 }
 
 /// An account's own settings, as the settings page shows them.
@@ -33,45 +57,86 @@ public struct SessionSummary: Sendable, Equatable {
 public struct AccountStore: Sendable {
     public init() {}
 
-    /// Registers a student; nil when the username is taken (case-insensitively).
-    public func register(username: String, displayName: String, passwordHash: String, _ connection: PostgresConnection) throws -> UUID? {
-        do {
-            return try connection.query("SELECT auth_register(\(username), \(displayName), \(passwordHash)) AS id").first?.decode("id", as: UUID.self)
-        } catch let error as PostgresError where error.isUniqueViolation {
-            return nil
+    /// Registers a student and signs them in with the session of `token` (only its hash is
+    /// kept); nil when the username is taken (case-insensitively).
+    public func register(
+        username: String, displayName: String, passwordHash: String, token: String, csrfToken: String, userAgent: String,
+        _ connection: PostgresConnection
+    ) throws -> UUID? {
+        try connection.query("""
+            SELECT auth_register(\(username), \(displayName), \(passwordHash), \(token), \(csrfToken), \(userAgent)) AS id
+            """).first.flatMap { try $0.decode("id", as: UUID?.self) }
+    }
+
+    /// Creates or resets an account with a role (the command line's `create-admin`, as the owner).
+    public func createUser(username: String, displayName: String, passwordHash: String, role: Role, _ connection: PostgresConnection) throws -> UUID {
+        guard let row = try connection.query("SELECT auth_create_user(\(username), \(displayName), \(passwordHash), \(role.rawValue)) AS id").first else {
+            throw PostgresError(kind: .server, message: "auth_create_user returned no row")
         }
+        return try row.decode("id", as: UUID.self)
     }
 
-    /// Creates or resets an account with a role (the command line's `create-admin`).
-    public func createUser(username: String, displayName: String, passwordHash: String, role: String, _ connection: PostgresConnection) throws -> UUID {
-        try connection.query("SELECT auth_create_user(\(username), \(displayName), \(passwordHash), \(role)) AS id").first!.decode("id", as: UUID.self)
+    /// Reserves a sign-in attempt for a username from a client address, counted before any
+    /// hashing: the salt and cost to hash the password with (a decoy's for an unknown name), or
+    /// how long to wait.
+    public func beginLogin(username: String, address: String, _ connection: PostgresConnection) throws -> LoginReservation {
+        guard let row = try connection.query(("""
+            SELECT attempt, salt, memlimit, opslimit, retry_after FROM auth_login_begin(\(username), \(address))
+            """ as SQL).prepared()).first else {
+            throw PostgresError(kind: .server, message: "auth_login_begin returned no row")
+        }
+        guard let id = try row.decode("attempt", as: UUID?.self) else {
+            return .wait(seconds: max(1, try row.decode("retry_after", as: Int?.self) ?? 1))
+        }
+        return .attempt(
+            id: id, salt: try row.decode("salt", as: PostgresBytes.self).bytes, memoryLimit: try row.decode("memlimit", as: Int.self),
+            passes: try row.decode("opslimit", as: Int.self))
     }
 
-    /// The account id and password hash for a username, if such an enabled account exists.
-    public func loginCandidate(username: String, _ connection: PostgresConnection) throws -> (id: UUID, passwordHash: String)? {
-        guard let row = try connection.query("SELECT id, password_hash, disabled FROM auth_find_login(\(username))").first,
-              try !row.decode("disabled", as: Bool.self) else { return nil }
-        return (try row.decode("id", as: UUID.self), try row.decode("password_hash", as: String.self))
+    /// Finishes a reserved attempt with the proof of the password (its raw Argon2id output with
+    /// the account's salt and cost); on success the session of `token` exists and the user's id
+    /// comes back. Nil for a wrong password, an unknown or disabled account, a spent attempt.
+    public func finishLogin(
+        attempt: UUID, proof: [UInt8], token: String, csrfToken: String, userAgent: String, address: String, _ connection: PostgresConnection
+    ) throws -> UUID? {
+        try connection.query(("""
+            SELECT auth_login_finish(\(attempt), \(PostgresBytes(proof)), \(token), \(csrfToken), \(userAgent), \(address)) AS id
+            """ as SQL).prepared()).first.flatMap { try $0.decode("id", as: UUID?.self) }
     }
 
-    /// Stores a new session by its token's hash.
-    public func createSession(userID: UUID, tokenHash: [UInt8], csrfToken: String, now: Date, userAgent: String, _ connection: PostgresConnection) throws {
-        try connection.execute("""
-            SELECT auth_create_session(\(userID), decode(\(Self.hex(tokenHash)), 'hex'), \(csrfToken), \(now), \(userAgent))
-            """)
+    /// Changes the signed-in user's password, given a reserved attempt for their own username
+    /// and the proof of the current password; every session ends and `token`'s begins. False
+    /// when the proof fails.
+    public func changePassword(
+        attempt: UUID, proof: [UInt8], newHash: String, token: String, csrfToken: String, userAgent: String, _ connection: PostgresConnection
+    ) throws -> Bool {
+        try connection.query("""
+            SELECT auth_change_password(\(attempt), \(PostgresBytes(proof)), \(newHash), \(token), \(csrfToken), \(userAgent)) AS changed
+            """).first?.decode("changed", as: Bool.self) ?? false
     }
 
-    /// The user of a live session, or nil (unknown, expired or disabled: expired ones are removed).
-    public func sessionUser(tokenHash: [UInt8], now: Date, idle: TimeInterval, absolute: TimeInterval, _ connection: PostgresConnection) throws -> SessionUser? {
+    /// The user of a live session cookie, or nil (unknown, expired or disabled: expired ones are removed).
+    public func sessionUser(token: String, now: Date, idle: TimeInterval, absolute: TimeInterval, _ connection: PostgresConnection) throws -> SessionUser? {
         guard let row = try connection.query(("""
             SELECT session_id, user_id, role, display_name, csrf_token, locale, time_zone
-            FROM auth_lookup_session(decode(\(Self.hex(tokenHash)), 'hex'), \(now), make_interval(secs => \(idle)), make_interval(secs => \(absolute)))
+            FROM auth_resolve_session(\(token), \(now), make_interval(secs => \(idle)), make_interval(secs => \(absolute)))
             """ as SQL).prepared()).first else { return nil }
+        guard let role = Role(rawValue: try row.decode("role", as: String.self)) else {
+            throw PostgresError(kind: .server, message: "an account has a role this build does not know")
+        }
         return SessionUser(
             sessionID: try row.decode("session_id", as: UUID.self), userID: try row.decode("user_id", as: UUID.self),
-            role: try row.decode("role", as: String.self), displayName: try row.decode("display_name", as: String.self),
+            role: role, displayName: try row.decode("display_name", as: String.self),
             csrfToken: try row.decode("csrf_token", as: String.self), locale: try row.decode("locale", as: String.self),
             timeZone: try row.decode("time_zone", as: String.self))
+    }
+
+    /// Counts one hit of `key` against a limit (`take`), or only looks: the seconds to wait
+    /// before the next is allowed, 0 when it is. At most `limit` hits per `window` seconds,
+    /// shared by every instance.
+    public func rateLimit(_ bucket: String, key: String, limit: Int, window: Int, take: Bool, _ connection: PostgresConnection) throws -> Int {
+        try connection.query(("SELECT rate_limit(\(bucket), \(key), \(limit), \(window), \(take)) AS wait" as SQL).prepared())
+            .first?.decode("wait", as: Int.self) ?? 0
     }
 
     /// Ends one session of the signed-in user (row-level security limits it to their own).
@@ -83,13 +148,13 @@ public struct AccountStore: Sendable {
     /// Ends every session of the signed-in user except `keeping`.
     @discardableResult
     public func endOtherSessions(keeping: UUID, _ connection: PostgresConnection) throws -> Int {
-        try connection.execute("DELETE FROM auth_sessions WHERE id <> \(keeping) AND user_id = app_user_id()")
+        try connection.execute("DELETE FROM auth_sessions WHERE id <> \(keeping) AND user_id = (SELECT app_user_id())")
     }
 
     /// The signed-in user's sessions, newest activity first.
     public func sessions(_ connection: PostgresConnection) throws -> [SessionSummary] {
         try connection.query("""
-            SELECT id, created_at, last_seen_at, user_agent FROM auth_sessions WHERE user_id = app_user_id() ORDER BY last_seen_at DESC
+            SELECT id, created_at, last_seen_at, user_agent FROM auth_sessions WHERE user_id = (SELECT app_user_id()) ORDER BY last_seen_at DESC
             """).rows.map { row in
             SessionSummary(
                 id: try row.decode("id", as: UUID.self), createdAt: try row.decode("created_at", as: Date.self),
@@ -100,7 +165,7 @@ public struct AccountStore: Sendable {
     /// The signed-in user's settings.
     public func settings(_ connection: PostgresConnection) throws -> AccountSettings? {
         guard let row = try connection.query(("""
-            SELECT username, display_name, time_zone, show_on_leaderboard FROM users WHERE id = app_user_id()
+            SELECT username, display_name, time_zone, show_on_leaderboard FROM users WHERE id = (SELECT app_user_id())
             """ as SQL).prepared()).first else { return nil }
         return AccountSettings(
             username: try row.decode("username", as: String.self), displayName: try row.decode("display_name", as: String.self),
@@ -111,23 +176,13 @@ public struct AccountStore: Sendable {
     public func updateSettings(displayName: String, timeZone: String, showOnLeaderboard: Bool, _ connection: PostgresConnection) throws {
         try connection.execute("""
             UPDATE users SET display_name = \(displayName), time_zone = \(timeZone), show_on_leaderboard = \(showOnLeaderboard)
-            WHERE id = app_user_id()
+            WHERE id = (SELECT app_user_id())
             """)
-    }
-
-    /// The signed-in user's password hash (to check the current password before a change).
-    public func passwordHash(_ connection: PostgresConnection) throws -> String? {
-        try connection.query("SELECT password_hash FROM users WHERE id = app_user_id()").first?.decode("password_hash", as: String.self)
-    }
-
-    /// Replaces the signed-in user's password; the database then ends all their sessions.
-    public func changePassword(newHash: String, _ connection: PostgresConnection) throws {
-        try connection.execute("UPDATE users SET password_hash = \(newHash) WHERE id = app_user_id()")
     }
 
     /// Whether a time zone name is one PostgreSQL knows.
     public func isKnownTimeZone(_ name: String, _ connection: PostgresConnection) throws -> Bool {
-        try connection.query("SELECT EXISTS (SELECT 1 FROM pg_timezone_names WHERE name = \(name)) AS known").first!.decode("known", as: Bool.self)
+        try connection.query("SELECT EXISTS (SELECT 1 FROM pg_timezone_names WHERE name = \(name)) AS known").first?.decode("known", as: Bool.self) ?? false
     }
 
     static func hex(_ bytes: [UInt8]) -> String {

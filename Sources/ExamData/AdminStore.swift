@@ -224,7 +224,7 @@ public struct AdminStore: Sendable {
         let json = try PostgresJSON(encoding: details)
         try connection.execute(("""
             INSERT INTO audit_log (at, actor_id, actor_name, action, target, details)
-            VALUES (\(date), app_user_id(), \(actorName), \(action), \(String(target.prefix(300))), \(json)::jsonb)
+            VALUES (\(date), (SELECT app_user_id()), \(actorName), \(action), \(String(target.prefix(300))), \(json)::jsonb)
             """ as SQL).prepared())
     }
 

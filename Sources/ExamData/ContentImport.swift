@@ -99,7 +99,7 @@ public struct ContentImport: Sendable {
                 ON CONFLICT (code) DO UPDATE SET name = EXCLUDED.name WHERE regions.name IS DISTINCT FROM EXCLUDED.name
                 RETURNING id
                 """ as SQL).prepared()).first?.decode("id", as: Int.self)
-                ?? connection.query(("SELECT id FROM regions WHERE code = \(region.code)" as SQL).prepared()).first!.decode("id", as: Int.self)
+                ?? connection.query(("SELECT id FROM regions WHERE code = \(region.code)" as SQL).prepared()).single().decode("id", as: Int.self)
             summary.regions += 1
             for exam in region.exams {
                 let examID = try connection.query(("""
@@ -115,7 +115,7 @@ public struct ContentImport: Sendable {
                     RETURNING id
                     """ as SQL).prepared()).first?.decode("id", as: Int.self)
                     ?? connection.query(("SELECT id FROM exams WHERE region_id = \(regionID) AND slug = \(exam.slug)" as SQL).prepared())
-                        .first!.decode("id", as: Int.self)
+                        .single().decode("id", as: Int.self)
                 summary.exams += 1
                 for domain in exam.domains {
                     let domainID = try connection.query(("""
@@ -125,7 +125,7 @@ public struct ContentImport: Sendable {
                         RETURNING id
                         """ as SQL).prepared()).first?.decode("id", as: Int.self)
                         ?? connection.query(("SELECT id FROM domains WHERE exam_id = \(examID) AND slug = \(domain.slug)" as SQL).prepared())
-                            .first!.decode("id", as: Int.self)
+                            .single().decode("id", as: Int.self)
                     summary.domains += 1
                     let outcome = try upsertQuestions(domainID: domainID, domain.questions, connection)
                     summary.questionsAdded += outcome.added

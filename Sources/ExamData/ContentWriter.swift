@@ -42,7 +42,7 @@ public struct ContentWriter: Sendable {
         try connection.execute("""
             INSERT INTO regions (code, name, position) VALUES (\(code), \(name), \(position)) ON CONFLICT (code) DO NOTHING
             """)
-        return try connection.query("SELECT id FROM regions WHERE code = \(code)").first!.decode("id", as: Int.self)
+        return try connection.query("SELECT id FROM regions WHERE code = \(code)").single().decode("id", as: Int.self)
     }
 
     /// The exam's id, inserting it when new.
@@ -55,7 +55,7 @@ public struct ContentWriter: Sendable {
             VALUES (\(regionID), \(slug), \(title), \(description), \(language), \(passMark), \(timeLimitSeconds), \(questionCount))
             ON CONFLICT (region_id, slug) DO NOTHING
             """)
-        return try connection.query("SELECT id FROM exams WHERE region_id = \(regionID) AND slug = \(slug)").first!.decode("id", as: Int.self)
+        return try connection.query("SELECT id FROM exams WHERE region_id = \(regionID) AND slug = \(slug)").single().decode("id", as: Int.self)
     }
 
     /// The domain's id, inserting it when new.
@@ -64,7 +64,7 @@ public struct ContentWriter: Sendable {
             INSERT INTO domains (exam_id, slug, title, weight) VALUES (\(examID), \(slug), \(title), \(weight))
             ON CONFLICT (exam_id, slug) DO NOTHING
             """)
-        return try connection.query("SELECT id FROM domains WHERE exam_id = \(examID) AND slug = \(slug)").first!.decode("id", as: Int.self)
+        return try connection.query("SELECT id FROM domains WHERE exam_id = \(examID) AND slug = \(slug)").single().decode("id", as: Int.self)
     }
 
     /// Inserts the questions not stored yet (by source key) in one statement; returns how many were new.
@@ -83,6 +83,6 @@ public struct ContentWriter: Sendable {
 
     /// Whether the catalogue holds no exam at all (a fresh database, to be seeded).
     public func isEmpty(_ connection: PostgresConnection) throws -> Bool {
-        try connection.query("SELECT NOT EXISTS (SELECT 1 FROM exams) AS empty").first!.decode("empty", as: Bool.self)
+        try connection.query("SELECT NOT EXISTS (SELECT 1 FROM exams) AS empty").single().decode("empty", as: Bool.self)
     }
 }

@@ -49,7 +49,7 @@ public struct DashboardStore: Sendable {
             SELECT e.id, r.code, e.slug, e.title, e.language, e.pass_mark,
                    count(*) AS cards, count(*) FILTER (WHERE c.due <= \(endOfToday)) AS due_today
             FROM cards_by_domain c JOIN exams e ON e.id = c.exam_id JOIN regions r ON r.id = e.region_id
-            WHERE c.user_id = app_user_id()
+            WHERE c.user_id = (SELECT app_user_id())
             GROUP BY e.id, r.code ORDER BY e.title
             """ as SQL).prepared()).rows.map { row in
             ExamDue(
@@ -69,7 +69,7 @@ public struct DashboardStore: Sendable {
                    coalesce(sum(fsrs_retrievability(c.stability, c.last_review, \(now))), 0) AS recall
             FROM domains d
             JOIN questions q ON q.domain_id = d.id AND q.status = 'published' AND q.deleted_at IS NULL
-            LEFT JOIN review_cards c ON c.question_id = q.id AND c.user_id = app_user_id()
+            LEFT JOIN review_cards c ON c.question_id = q.id AND c.user_id = (SELECT app_user_id())
             WHERE d.exam_id = ANY (\(examIDs)::bigint[])
             GROUP BY d.exam_id, d.id ORDER BY d.exam_id, d.weight DESC, d.slug
             """ as SQL).prepared()).rows {
@@ -85,9 +85,9 @@ public struct DashboardStore: Sendable {
     /// time zone): a streak survives until a whole day passes without study.
     public func streak(at now: Date, _ connection: PostgresConnection) throws -> Int {
         try connection.query(("""
-            WITH today AS (SELECT (\(now)::timestamptz AT TIME ZONE u.time_zone)::date AS day FROM users u WHERE u.id = app_user_id()),
+            WITH today AS (SELECT (\(now)::timestamptz AT TIME ZONE u.time_zone)::date AS day FROM users u WHERE u.id = (SELECT app_user_id())),
                  days AS (SELECT d.day, d.day + (row_number() OVER (ORDER BY d.day DESC))::int AS island
-                          FROM study_days d, today WHERE d.user_id = app_user_id() AND d.day <= today.day),
+                          FROM study_days d, today WHERE d.user_id = (SELECT app_user_id()) AND d.day <= today.day),
                  latest AS (SELECT day, island FROM days ORDER BY day DESC LIMIT 1)
             SELECT coalesce((SELECT count(*) FROM days, latest, today
                              WHERE days.island = latest.island AND latest.day >= today.day - 1), 0) AS streak
@@ -98,7 +98,7 @@ public struct DashboardStore: Sendable {
     public func answeredToday(at now: Date, _ connection: PostgresConnection) throws -> Int {
         try connection.query(("""
             SELECT coalesce(sum(d.answered), 0)::bigint AS answered FROM study_days d JOIN users u ON u.id = d.user_id
-            WHERE d.user_id = app_user_id() AND d.day = (\(now)::timestamptz AT TIME ZONE u.time_zone)::date
+            WHERE d.user_id = (SELECT app_user_id()) AND d.day = (\(now)::timestamptz AT TIME ZONE u.time_zone)::date
             """ as SQL).prepared()).first?.decode("answered", as: Int.self) ?? 0
     }
 
@@ -107,7 +107,7 @@ public struct DashboardStore: Sendable {
         try connection.query(("""
             SELECT w.exam_id, w.domain_slug, w.domain_title, w.week::text AS week, w.answered, w.correct
             FROM domain_accuracy_weekly w JOIN users u ON u.id = w.user_id
-            WHERE w.user_id = app_user_id()
+            WHERE w.user_id = (SELECT app_user_id())
               AND w.week >= date_trunc('week', \(start)::timestamptz AT TIME ZONE u.time_zone)::date
             ORDER BY w.exam_id, w.domain_title, w.week
             """ as SQL).prepared()).rows.map { row in
@@ -124,7 +124,7 @@ public struct DashboardStore: Sendable {
             SELECT s.id, s.mode, e.title, e.language, s.started_at, s.finished_at, s.score_percent, s.passed,
                    cardinality(s.question_ids) AS questions
             FROM study_sessions s JOIN exams e ON e.id = s.exam_id
-            WHERE s.user_id = app_user_id()
+            WHERE s.user_id = (SELECT app_user_id())
             ORDER BY s.started_at DESC LIMIT \(limit)
             """ as SQL).prepared()).rows.map { row in
             RecentSession(
@@ -136,16 +136,17 @@ public struct DashboardStore: Sendable {
         }
     }
 
-    /// The review queue of one exam: cards due by `now`, and published questions without a card.
+    /// The review queue of one exam: cards due by `now`, and published questions without a card
+    /// (never an exam-only question: those are for mock exams).
     public func reviewQueue(examID: Int, now: Date, _ connection: PostgresConnection) throws -> (due: [(id: UUID, due: Date)], unseen: [Candidate]) {
         let due = try connection.query(("""
-            SELECT question_id, due FROM cards_by_domain
-            WHERE user_id = app_user_id() AND exam_id = \(examID) AND due <= \(now)
+            SELECT c.question_id, c.due FROM cards_by_domain c JOIN questions q ON q.id = c.question_id AND NOT q.exam_only
+            WHERE c.user_id = (SELECT app_user_id()) AND c.exam_id = \(examID) AND c.due <= \(now)
             """ as SQL).prepared()).rows.map { (try $0.decode("question_id", as: UUID.self), try $0.decode("due", as: Date.self)) }
         let unseen = try connection.query(("""
             SELECT q.id, d.slug, q.difficulty FROM domains d
-            JOIN questions q ON q.domain_id = d.id AND q.status = 'published' AND q.deleted_at IS NULL
-            LEFT JOIN review_cards c ON c.question_id = q.id AND c.user_id = app_user_id()
+            JOIN questions q ON q.domain_id = d.id AND q.status = 'published' AND q.deleted_at IS NULL AND NOT q.exam_only
+            LEFT JOIN review_cards c ON c.question_id = q.id AND c.user_id = (SELECT app_user_id())
             WHERE d.exam_id = \(examID) AND c.question_id IS NULL
             ORDER BY q.id
             """ as SQL).prepared()).rows.map { row in
@@ -158,16 +159,16 @@ public struct DashboardStore: Sendable {
     /// review sessions offline until it is next online.
     public func schedule(examID: Int, _ connection: PostgresConnection) throws -> [(id: UUID, due: Date)] {
         try connection.query(("""
-            SELECT question_id, due FROM cards_by_domain
-            WHERE user_id = app_user_id() AND exam_id = \(examID)
-            ORDER BY due, question_id
+            SELECT c.question_id, c.due FROM cards_by_domain c JOIN questions q ON q.id = c.question_id AND NOT q.exam_only
+            WHERE c.user_id = (SELECT app_user_id()) AND c.exam_id = \(examID)
+            ORDER BY c.due, c.question_id
             """ as SQL).prepared()).rows.map { (try $0.decode("question_id", as: UUID.self), try $0.decode("due", as: Date.self)) }
     }
 
     /// How many cards the student first reviewed since `start` (new cards today, for the daily limit).
     public func newCards(since start: Date, _ connection: PostgresConnection) throws -> Int {
         try connection.query(("""
-            SELECT count(*) AS new_cards FROM review_cards WHERE user_id = app_user_id() AND first_review >= \(start)
+            SELECT count(*) AS new_cards FROM review_cards WHERE user_id = (SELECT app_user_id()) AND first_review >= \(start)
             """ as SQL).prepared()).first?.decode("new_cards", as: Int.self) ?? 0
     }
 
@@ -175,7 +176,7 @@ public struct DashboardStore: Sendable {
     public func startOfDay(at now: Date, _ connection: PostgresConnection) throws -> Date {
         try connection.query(("""
             SELECT (date_trunc('day', \(now)::timestamptz AT TIME ZONE u.time_zone) AT TIME ZONE u.time_zone) AS start
-            FROM users u WHERE u.id = app_user_id()
+            FROM users u WHERE u.id = (SELECT app_user_id())
             """ as SQL).prepared()).first?.decode("start", as: Date.self) ?? now
     }
 }

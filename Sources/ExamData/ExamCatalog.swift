@@ -89,13 +89,14 @@ public struct ExamCatalog: Sendable {
             """ as SQL).prepared()).first?.decode("content_updated_at", as: Date.self)
     }
 
-    /// Every published question of an exam (all difficulties), or those with these ids only.
+    /// Every published question of an exam that students may practise (all difficulties, never
+    /// an exam-only one), or those with these ids only: what offline bundles carry.
     public func publishedQuestions(examID: Int, only ids: [UUID]? = nil, _ connection: PostgresConnection) throws -> [Question] {
         try connection.query(("""
             SELECT q.id, d.slug AS domain_slug, q.type, q.stem, q.code, q.code_language, q.options, q.correct,
                    q.explanation, q.difficulty, q.version
             FROM domains d JOIN questions q ON q.domain_id = d.id
-            WHERE d.exam_id = \(examID) AND q.status = 'published' AND q.deleted_at IS NULL
+            WHERE d.exam_id = \(examID) AND q.status = 'published' AND q.deleted_at IS NULL AND NOT q.exam_only
               AND (\(ids)::uuid[] IS NULL OR q.id = ANY (\(ids)::uuid[]))
             ORDER BY d.slug, q.id
             """ as SQL).prepared()).rows.map { try Question(row: $0) }

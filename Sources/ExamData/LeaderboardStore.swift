@@ -37,12 +37,12 @@ public struct LeaderboardStore: Sendable {
     public func refresh(every: TimeInterval, instance: String, _ connection: PostgresConnection) throws -> Bool {
         try connection.query(("""
             SELECT leaderboard_refresh(make_interval(secs => \(every)), \(instance)) AS refreshed
-            """ as SQL).prepared()).first!.decode("refreshed", as: Bool.self)
+            """ as SQL).prepared()).single().decode("refreshed", as: Bool.self)
     }
 
     /// When the view was last refreshed (nil before the first refresh after migration).
     public func refreshedAt(_ connection: PostgresConnection) throws -> Date? {
-        try connection.query(("SELECT leaderboard_refreshed_at() AS at" as SQL).prepared()).first!.decode("at", as: Date?.self)
+        try connection.query(("SELECT leaderboard_refreshed_at() AS at" as SQL).prepared()).single().decode("at", as: Date?.self)
     }
 
     /// Entries `offset + 1 … offset + limit` of an exam's board.
@@ -64,7 +64,7 @@ public struct LeaderboardStore: Sendable {
 
     /// How many students an exam's board holds.
     public func size(examID: Int, period: LeaderboardPeriod, _ connection: PostgresConnection) throws -> Int {
-        try connection.query(("SELECT leaderboard_size(\(examID), \(period.rawValue)) AS size" as SQL).prepared()).first!.decode("size", as: Int.self)
+        try connection.query(("SELECT leaderboard_size(\(examID), \(period.rawValue)) AS size" as SQL).prepared()).single().decode("size", as: Int.self)
     }
 
     static func entry(_ row: PostgresRow) throws -> LeaderboardEntry {

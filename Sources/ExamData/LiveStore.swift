@@ -89,7 +89,7 @@ public struct LiveStore: Sendable {
                 INSERT INTO live_events (code, exam_id, host_id, title, question_ids, seconds_per_question, pause_seconds, created_at)
                 VALUES (\(code), \(examID), \(hostID), \(title), \(questionIDs)::uuid[], \(secondsPerQuestion), \(pauseSeconds), \(date))
                 RETURNING id
-                """ as SQL).prepared()).first!.decode("id", as: UUID.self)
+                """ as SQL).prepared()).single().decode("id", as: UUID.self)
         } catch let error as PostgresError where error.isUniqueViolation {
             return nil
         }
@@ -120,19 +120,19 @@ public struct LiveStore: Sendable {
     public func participant(eventID: UUID, _ connection: PostgresConnection) throws -> LiveParticipant? {
         try connection.query(("""
             SELECT id, nickname FROM live_participants
-            WHERE event_id = \(eventID) AND (user_id = app_user_id() OR guest_key = app_guest_key())
+            WHERE event_id = \(eventID) AND (user_id = (SELECT app_user_id()) OR guest_key = (SELECT app_guest_key()))
             """ as SQL).prepared()).first.map { LiveParticipant(id: try $0.decode("id", as: UUID.self), nickname: try $0.decode("nickname", as: String.self)) }
     }
 
-    /// Joins the caller (a student, or a guest by key) under a nickname; nil when the nickname is
-    /// taken in this event.
-    public func join(eventID: UUID, userID: UUID?, guestKey: [UInt8]?, nickname: String, at date: Date, _ connection: PostgresConnection) throws -> LiveParticipant? {
+    /// Joins the caller (a student, or else the transaction's guest cookie) under a nickname; nil
+    /// when the nickname is taken in this event.
+    public func join(eventID: UUID, userID: UUID?, nickname: String, at date: Date, _ connection: PostgresConnection) throws -> LiveParticipant? {
         do {
             let id = try connection.query(("""
                 INSERT INTO live_participants (event_id, user_id, guest_key, nickname, joined_at)
-                VALUES (\(eventID), \(userID), decode(\(guestKey.map(AccountStore.hex)), 'hex'), \(nickname), \(date))
+                VALUES (\(eventID), \(userID), CASE WHEN \(userID)::uuid IS NULL THEN (SELECT app_guest_key()) END, \(nickname), \(date))
                 RETURNING id
-                """ as SQL).prepared()).first!.decode("id", as: UUID.self)
+                """ as SQL).prepared()).single().decode("id", as: UUID.self)
             return LiveParticipant(id: id, nickname: nickname)
         } catch let error as PostgresError where error.isUniqueViolation {
             return nil
@@ -146,22 +146,32 @@ public struct LiveStore: Sendable {
         }
     }
 
-    /// Stores an answer; false when the participant had already answered that question.
-    public func record(_ answer: LiveAnswerRecord, eventID: UUID, _ connection: PostgresConnection) throws -> Bool {
+    /// Stores an answer to the open question; the database decides whether it is right, how
+    /// long it took (from the question's opening on its clock) and its points. The stored
+    /// answer, or nil when the participant had already answered that question.
+    public func record(_ answer: LiveAnswerRecord, eventID: UUID, _ connection: PostgresConnection) throws -> LiveAnswerRecord? {
         let response = try PostgresJSON(encoding: answer.response)
-        return try connection.execute(("""
+        guard let row = try connection.query(("""
             INSERT INTO live_answers (event_id, participant_id, question_index, question_id, question_version, response, correct, time_ms, base_points, answered_at)
             VALUES (\(eventID), \(answer.participantID), \(answer.questionIndex), \(answer.questionID), \(answer.questionVersion),
                     \(response)::jsonb, \(answer.correct), \(answer.milliseconds), \(answer.basePoints), \(answer.answeredAt))
             ON CONFLICT (participant_id, question_index) DO NOTHING
-            """ as SQL).prepared()) == 1
+            RETURNING correct, time_ms, base_points, answered_at, question_version
+            """ as SQL).prepared()).first else { return nil }
+        var stored = answer
+        stored.correct = try row.decode("correct", as: Bool.self)
+        stored.milliseconds = try row.decode("time_ms", as: Int.self)
+        stored.basePoints = try row.decode("base_points", as: Int.self)
+        stored.answeredAt = try row.decode("answered_at", as: Date.self)
+        stored.questionVersion = try row.decode("question_version", as: Int.self)
+        return stored
     }
 
     /// Whether the participant has answered question `index`.
     public func hasAnswered(participantID: UUID, index: Int, _ connection: PostgresConnection) throws -> Bool {
         try connection.query(("""
             SELECT EXISTS (SELECT 1 FROM live_answers WHERE participant_id = \(participantID) AND question_index = \(index)) AS answered
-            """ as SQL).prepared()).first!.decode("answered", as: Bool.self)
+            """ as SQL).prepared()).single().decode("answered", as: Bool.self)
     }
 
     /// Every answer of the event (the host's view).
@@ -179,19 +189,11 @@ public struct LiveStore: Sendable {
         }
     }
 
-    /// Marks the event ended and writes its results, once; false when it had already ended.
-    public func finish(eventID: UUID, at date: Date, results: [LiveResult], _ connection: PostgresConnection) throws -> Bool {
-        guard try connection.execute(("UPDATE live_events SET ended_at = \(date) WHERE id = \(eventID) AND ended_at IS NULL" as SQL).prepared()) == 1 else {
-            return false
-        }
-        struct Row: Encodable { var participant_id: UUID; var nickname: String; var rank: Int; var points: Int; var correct: Int }
-        let rows = try PostgresJSON(encoding: results.map { Row(participant_id: $0.participantID, nickname: $0.nickname, rank: $0.rank, points: $0.points, correct: $0.correct) })
-        try connection.execute(("""
-            INSERT INTO event_results (event_id, participant_id, nickname, rank, points, correct)
-            SELECT \(eventID), r.participant_id, r.nickname, r.rank, r.points, r.correct
-            FROM jsonb_to_recordset(\(rows)::jsonb) AS r(participant_id uuid, nickname text, rank integer, points integer, correct integer)
-            """ as SQL).prepared())
-        return true
+    /// Ends an event whose last answer has been shown and writes its results, computed by the
+    /// database from the stored answers, once; false when it is not over yet or had ended.
+    /// Anyone may ask: the outcome depends only on the stored answers and the clock.
+    public func finish(eventID: UUID, _ connection: PostgresConnection) throws -> Bool {
+        try connection.query(("SELECT live_record_results(\(eventID)) AS finished" as SQL).prepared()).single().decode("finished", as: Bool.self)
     }
 
     /// A finished event's results, best first.

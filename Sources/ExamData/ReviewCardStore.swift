@@ -15,7 +15,7 @@ public struct ReviewCardStore: Sendable {
     public func cards(questionIDs: [UUID], _ connection: PostgresConnection) throws -> [UUID: StoredCard] {
         let rows = try connection.query(("""
             SELECT question_id, state, step, stability, difficulty, due, last_review, first_review, reviews, lapses
-            FROM review_cards WHERE user_id = app_user_id() AND question_id = ANY (\(questionIDs)::uuid[])
+            FROM review_cards WHERE user_id = (SELECT app_user_id()) AND question_id = ANY (\(questionIDs)::uuid[])
             """ as SQL).prepared()).rows
         var cards: [UUID: StoredCard] = [:]
         for row in rows {
@@ -29,7 +29,7 @@ public struct ReviewCardStore: Sendable {
     public func save(_ stored: StoredCard, _ connection: PostgresConnection) throws {
         try connection.execute(("""
             INSERT INTO review_cards (user_id, question_id, state, step, stability, difficulty, due, last_review, first_review, reviews, lapses)
-            VALUES (app_user_id(), \(stored.questionID), \(stored.card.state.rawValue), \(stored.card.step), \(stored.card.stability ?? 0),
+            VALUES ((SELECT app_user_id()), \(stored.questionID), \(stored.card.state.rawValue), \(stored.card.step), \(stored.card.stability ?? 0),
                     \(stored.card.difficulty ?? 0), \(stored.card.due), \(stored.card.lastReview ?? stored.firstReview), \(stored.firstReview),
                     \(stored.reviews), \(stored.lapses))
             ON CONFLICT (user_id, question_id) DO UPDATE SET
@@ -63,7 +63,7 @@ public struct ReviewCardStore: Sendable {
         })
         try connection.execute(("""
             INSERT INTO review_cards (user_id, question_id, state, step, stability, difficulty, due, last_review, first_review, reviews, lapses)
-            SELECT app_user_id(), r.question_id, r.state, r.step, r.stability, r.difficulty,
+            SELECT (SELECT app_user_id()), r.question_id, r.state, r.step, r.stability, r.difficulty,
                    timestamptz 'epoch' + r.due_us * interval '1 microsecond', timestamptz 'epoch' + r.last_review_us * interval '1 microsecond',
                    timestamptz 'epoch' + r.first_review_us * interval '1 microsecond', r.reviews, r.lapses
             FROM jsonb_to_recordset(\(rows)::jsonb) AS r(
@@ -95,7 +95,7 @@ public struct ReviewCardStore: Sendable {
         try connection.query(("""
             SELECT a.question_id, a.rating, CASE WHEN s.mode = 'mock' THEN s.finished_at ELSE a.answered_at END AS reviewed_at
             FROM answers a JOIN study_sessions s ON s.id = a.session_id
-            WHERE a.user_id = app_user_id() AND a.rating IS NOT NULL
+            WHERE a.user_id = (SELECT app_user_id()) AND a.rating IS NOT NULL
               AND (s.mode <> 'mock'
                    OR (s.finished_at IS NOT NULL
                        AND a.id = (SELECT f.id FROM answers f WHERE f.session_id = a.session_id AND f.question_id = a.question_id
@@ -122,7 +122,7 @@ public struct ReviewCardStore: Sendable {
         var cards: [UUID: StoredCard] = [:]
         for row in try connection.query(("""
             SELECT question_id, state, step, stability, difficulty, due, last_review, first_review, reviews, lapses
-            FROM review_cards WHERE user_id = app_user_id()
+            FROM review_cards WHERE user_id = (SELECT app_user_id())
             """ as SQL).prepared()).rows {
             let card = try Self.card(row)
             cards[card.questionID] = card

@@ -23,8 +23,8 @@ public struct SchoolStore: Sendable {
         do {
             return try connection.query(("""
                 INSERT INTO classes (school_id, teacher_id, name, join_code, created_at)
-                VALUES (\(schoolID), app_user_id(), \(name), \(joinCode), \(date)) RETURNING id
-                """ as SQL).prepared()).first!.decode("id", as: UUID.self)
+                VALUES (\(schoolID), (SELECT app_user_id()), \(name), \(joinCode), \(date)) RETURNING id
+                """ as SQL).prepared()).single().decode("id", as: UUID.self)
         } catch let error as PostgresError where error.isUniqueViolation {
             return nil
         }
@@ -36,7 +36,7 @@ public struct SchoolStore: Sendable {
             SELECT c.id, c.name, s.name AS school, c.join_code,
                    (SELECT count(*) FROM class_members m WHERE m.class_id = c.id AND m.left_at IS NULL) AS members
             FROM classes c LEFT JOIN schools s ON s.id = c.school_id
-            WHERE c.teacher_id = app_user_id()
+            WHERE c.teacher_id = (SELECT app_user_id())
             ORDER BY c.created_at DESC
             """ as SQL).prepared()).rows.map(Self.summary)
     }
@@ -47,7 +47,7 @@ public struct SchoolStore: Sendable {
             SELECT c.id, c.name, s.name AS school, c.join_code,
                    (SELECT count(*) FROM class_members m WHERE m.class_id = c.id AND m.left_at IS NULL) AS members
             FROM classes c LEFT JOIN schools s ON s.id = c.school_id
-            WHERE c.id = \(id) AND c.teacher_id = app_user_id()
+            WHERE c.id = \(id) AND c.teacher_id = (SELECT app_user_id())
             """ as SQL).prepared()).first.map(Self.summary)
     }
 
@@ -55,7 +55,7 @@ public struct SchoolStore: Sendable {
     public func memberClasses(_ connection: PostgresConnection) throws -> [(id: UUID, name: String, teacher: String?)] {
         try connection.query(("""
             SELECT c.id, c.name FROM class_members m JOIN classes c ON c.id = m.class_id
-            WHERE m.user_id = app_user_id() AND m.left_at IS NULL ORDER BY m.joined_at DESC
+            WHERE m.user_id = (SELECT app_user_id()) AND m.left_at IS NULL ORDER BY m.joined_at DESC
             """ as SQL).prepared()).rows.map { (try $0.decode("id", as: UUID.self), try $0.decode("name", as: String.self), nil) }
     }
 
@@ -66,13 +66,16 @@ public struct SchoolStore: Sendable {
                 try row.decode("school_name", as: String?.self))
     }
 
-    /// Joins (or rejoins) a class as the signed-in student.
-    public func join(classID: UUID, at date: Date, _ connection: PostgresConnection) throws {
-        try connection.execute(("""
-            INSERT INTO class_members (class_id, user_id, joined_at) VALUES (\(classID), app_user_id(), \(date))
-            ON CONFLICT (class_id, user_id) DO UPDATE SET left_at = NULL, joined_at = EXCLUDED.joined_at
-            WHERE class_members.left_at IS NOT NULL
-            """ as SQL).prepared())
+    /// Joins the caller to the class with this join code (again, if they had left); the class's
+    /// id, or nil for an unknown code. Joining needs the code: nobody is added by class id.
+    public func join(code: String, _ connection: PostgresConnection) throws -> UUID? {
+        try connection.query(("SELECT join_class(\(code)) AS class_id" as SQL).prepared()).first.flatMap { try $0.decode("class_id", as: UUID?.self) }
+    }
+
+    /// Joins the caller to the class of a live share link that joins its class.
+    @discardableResult
+    public func join(linkID: UUID, _ connection: PostgresConnection) throws -> Bool {
+        try connection.query(("SELECT join_class_by_link(\(linkID)) AS joined" as SQL).prepared()).first?.decode("joined", as: Bool.self) ?? false
     }
 
     /// Ends a membership: the student's own (leaving) or, for the teacher, removing a student.
@@ -99,11 +102,11 @@ public struct SchoolStore: Sendable {
         try connection.query(("""
             INSERT INTO share_links (token_hash, created_by, exam_id, class_id, title, mode, domains, difficulty_from, difficulty_to,
                                      question_count, joins_class, due_at, expires_at, created_at)
-            VALUES (decode(\(AccountStore.hex(link.tokenHash)), 'hex'), app_user_id(), \(link.examID), \(link.classID), \(link.title),
+            VALUES (decode(\(AccountStore.hex(link.tokenHash)), 'hex'), (SELECT app_user_id()), \(link.examID), \(link.classID), \(link.title),
                     \(link.mode.rawValue), \(link.domains)::text[], \(link.difficulty.lowerBound), \(link.difficulty.upperBound),
                     \(link.questionCount), \(link.joinsClass), \(link.dueAt), \(link.expiresAt), \(date))
             RETURNING id
-            """ as SQL).prepared()).first!.decode("id", as: UUID.self)
+            """ as SQL).prepared()).single().decode("id", as: UUID.self)
     }
 
     /// The caller's share links for a class (nil: those for no class), newest first.
@@ -111,7 +114,7 @@ public struct SchoolStore: Sendable {
         try connection.query(("""
             SELECT l.id, l.title, e.title AS exam_title, l.mode, l.question_count, l.due_at, l.expires_at, l.revoked_at, l.joins_class
             FROM share_links l JOIN exams e ON e.id = l.exam_id
-            WHERE l.created_by = app_user_id() AND l.class_id IS NOT DISTINCT FROM \(classID)
+            WHERE l.created_by = (SELECT app_user_id()) AND l.class_id IS NOT DISTINCT FROM \(classID)
             ORDER BY l.created_at DESC
             """ as SQL).prepared()).rows.map { row in
             ShareLinkSummary(
@@ -126,7 +129,7 @@ public struct SchoolStore: Sendable {
     /// Revokes one of the caller's links; false when there is no such live link of theirs.
     public func revoke(linkID: UUID, at date: Date, _ connection: PostgresConnection) throws -> Bool {
         try connection.execute(("""
-            UPDATE share_links SET revoked_at = \(date) WHERE id = \(linkID) AND created_by = app_user_id() AND revoked_at IS NULL
+            UPDATE share_links SET revoked_at = \(date) WHERE id = \(linkID) AND created_by = (SELECT app_user_id()) AND revoked_at IS NULL
             """ as SQL).prepared()) == 1
     }
 

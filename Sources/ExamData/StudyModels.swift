@@ -19,32 +19,25 @@ public enum StudyMode: String, Sendable, CaseIterable, Codable {
     public var needsAccount: Bool { self == .review || self == .weakSpots }
 }
 
-/// A new session, ready to store.
+/// A new session, ready to store. Without a user it belongs to the guest cookie of the
+/// transaction; a mock exam's deadline is the database's to set (its time limit from now).
 public struct NewStudySession: Sendable {
     public var userID: UUID?
-    /// SHA-256 of a guest's cookie, for a session without an account.
-    public var guestKey: [UInt8]?
     public var examID: Int
     public var mode: StudyMode
     public var config: [String: String]
     public var questionIDs: [UUID]
     public var startedAt: Date
-    public var deadline: Date?
     /// The share link the session was started from (an assignment's attempts are found by it).
     public var shareLinkID: UUID?
 
-    public init(
-        userID: UUID?, guestKey: [UInt8]?, examID: Int, mode: StudyMode, config: [String: String], questionIDs: [UUID],
-        startedAt: Date, deadline: Date?
-    ) {
+    public init(userID: UUID?, examID: Int, mode: StudyMode, config: [String: String], questionIDs: [UUID], startedAt: Date) {
         self.userID = userID
-        self.guestKey = guestKey
         self.examID = examID
         self.mode = mode
         self.config = config
         self.questionIDs = questionIDs
         self.startedAt = startedAt
-        self.deadline = deadline
     }
 }
 
@@ -68,6 +61,8 @@ public struct StudySession: Sendable, Equatable {
     public var examLanguage: String
     public var passMark: Int
     public var timeLimitSeconds: Int
+    /// The share link it was started from (an assignment's attempt), if any.
+    public var shareLinkID: UUID?
 
     public var isFinished: Bool { finishedAt != nil }
 
@@ -91,7 +86,7 @@ extension StudySession {
             examID: try row.decode("exam_id", as: Int.self), regionCode: try row.decode("code", as: String.self),
             examSlug: try row.decode("slug", as: String.self), examTitle: try row.decode("title", as: String.self),
             examLanguage: try row.decode("language", as: String.self), passMark: try row.decode("pass_mark", as: Int.self),
-            timeLimitSeconds: try row.decode("time_limit_s", as: Int.self))
+            timeLimitSeconds: try row.decode("time_limit_s", as: Int.self), shareLinkID: try row.decode("share_link_id", as: UUID?.self))
     }
 }
 
@@ -143,6 +138,17 @@ public struct RecordedAnswer: Sendable, Equatable {
     /// Whether `other` says the same thing (a faithful retry of this upload).
     public func isReplay(of other: RecordedAnswer) -> Bool {
         id == other.id && sessionID == other.sessionID && questionID == other.questionID && response == other.response
+    }
+}
+
+/// A question within a study session.
+public struct SessionQuestion: Hashable, Sendable {
+    public var session: UUID
+    public var question: UUID
+
+    public init(session: UUID, question: UUID) {
+        self.session = session
+        self.question = question
     }
 }
 

@@ -8,23 +8,25 @@ import QuestionEngine
 public struct StudyStore: Sendable {
     public init() {}
 
-    /// The published questions of an exam as selection sees them.
-    public func candidates(examID: Int, _ connection: PostgresConnection) throws -> [Candidate] {
+    /// The published questions of an exam as selection sees them; exam-only questions only
+    /// for a mock exam or a live event (`includingExamOnly`).
+    public func candidates(examID: Int, includingExamOnly: Bool, _ connection: PostgresConnection) throws -> [Candidate] {
         try connection.query(("""
             SELECT q.id, d.slug, q.difficulty FROM domains d
             JOIN questions q ON q.domain_id = d.id AND q.status = 'published' AND q.deleted_at IS NULL
-            WHERE d.exam_id = \(examID)
+            WHERE d.exam_id = \(examID) AND (\(includingExamOnly) OR NOT q.exam_only)
             ORDER BY q.id
             """ as SQL).prepared()).rows.map { row in
             Candidate(id: try row.decode("id", as: UUID.self), domain: try row.decode("slug", as: String.self), difficulty: try row.decode("difficulty", as: Int.self))
         }
     }
 
-    /// Those of these ids that are published questions of the exam, in the order given.
+    /// Those of these ids that are published questions of the exam for practice (not exam-only),
+    /// in the order given.
     public func published(examID: Int, ids: [UUID], _ connection: PostgresConnection) throws -> [UUID] {
         let found = Set(try connection.query(("""
             SELECT q.id FROM domains d
-            JOIN questions q ON q.domain_id = d.id AND q.status = 'published' AND q.deleted_at IS NULL
+            JOIN questions q ON q.domain_id = d.id AND q.status = 'published' AND q.deleted_at IS NULL AND NOT q.exam_only
             WHERE d.exam_id = \(examID) AND q.id = ANY (\(ids)::uuid[])
             """ as SQL).prepared()).rows.map { try $0.decode("id", as: UUID.self) })
         var seen = Set<UUID>()
@@ -40,16 +42,19 @@ public struct StudyStore: Sendable {
         return titles
     }
 
-    /// Stores a new session and returns its id.
+    /// Stores a new session and returns its id. A guest's session belongs to the guest key of
+    /// the transaction (`app_guest_key()`); the database sets a mock exam's deadline.
     public func create(_ session: NewStudySession, _ connection: PostgresConnection) throws -> UUID {
         let config = try PostgresJSON(encoding: session.config)
-        let guestKey = session.guestKey.map(AccountStore.hex)
-        return try connection.query(("""
-            INSERT INTO study_sessions (user_id, guest_key, exam_id, mode, config, question_ids, started_at, deadline_at, share_link_id)
-            VALUES (\(session.userID), decode(\(guestKey), 'hex'), \(session.examID), \(session.mode.rawValue), \(config)::jsonb,
-                    \(session.questionIDs)::uuid[], \(session.startedAt), \(session.deadline), \(session.shareLinkID))
+        guard let row = try connection.query(("""
+            INSERT INTO study_sessions (user_id, guest_key, exam_id, mode, config, question_ids, started_at, share_link_id)
+            VALUES (\(session.userID), CASE WHEN \(session.userID)::uuid IS NULL THEN (SELECT app_guest_key()) END, \(session.examID),
+                    \(session.mode.rawValue), \(config)::jsonb, \(session.questionIDs)::uuid[], \(session.startedAt), \(session.shareLinkID))
             RETURNING id
-            """ as SQL).prepared()).first!.decode("id", as: UUID.self)
+            """ as SQL).prepared()).first else {
+            throw PostgresError(kind: .server, message: "inserting a study session returned no row")
+        }
+        return try row.decode("id", as: UUID.self)
     }
 
     /// Records a session (practice or review) made on a device while offline, under the
@@ -72,7 +77,7 @@ public struct StudyStore: Sendable {
     public func session(id: UUID, _ connection: PostgresConnection) throws -> StudySession? {
         try connection.query(("""
             SELECT s.id, s.user_id, s.mode, s.question_ids, s.flagged, s.started_at, s.deadline_at, s.finished_at,
-                   s.score_correct, s.score_percent, s.passed, e.id AS exam_id, r.code, e.slug, e.title, e.language,
+                   s.score_correct, s.score_percent, s.passed, s.share_link_id, e.id AS exam_id, r.code, e.slug, e.title, e.language,
                    e.pass_mark, e.time_limit_s
             FROM study_sessions s JOIN exams e ON e.id = s.exam_id JOIN regions r ON r.id = e.region_id
             WHERE s.id = \(id)
@@ -87,7 +92,7 @@ public struct StudyStore: Sendable {
     public func answerContext(sessionID: UUID, questionID: UUID, answerID: UUID, _ connection: PostgresConnection) throws -> AnswerContext? {
         guard let row = try connection.query(("""
             SELECT s.id, s.user_id, s.mode, s.question_ids, s.flagged, s.started_at, s.deadline_at, s.finished_at,
-                   s.score_correct, s.score_percent, s.passed, e.id AS exam_id, r.code, e.slug, e.title, e.language,
+                   s.score_correct, s.score_percent, s.passed, s.share_link_id, e.id AS exam_id, r.code, e.slug, e.title, e.language,
                    e.pass_mark, e.time_limit_s,
                    q.id AS q_id, d.slug AS q_domain_slug, q.type AS q_type, q.stem AS q_stem, q.code AS q_code,
                    q.code_language AS q_code_language, q.options AS q_options, q.correct AS q_correct,
@@ -138,13 +143,12 @@ public struct StudyStore: Sendable {
             """ as SQL).prepared()).rows.map { try Question(row: $0) }
     }
 
-    /// The answer that counts for each question of a session: the latest (a mock exam's
-    /// answers may change until it ends; practice takes one answer per question).
+    /// The answer that counts for each question of a session (`counted_answers`): in a mock
+    /// exam the latest to arrive before the deadline, elsewhere the first.
     public func finalAnswers(sessionID: UUID, _ connection: PostgresConnection) throws -> [UUID: RecordedAnswer] {
         let rows = try connection.query(("""
-            SELECT DISTINCT ON (question_id) id, session_id, question_id, question_version, response, correct, score, rating, time_ms, answered_at
-            FROM answers WHERE session_id = \(sessionID)
-            ORDER BY question_id, answered_at DESC, received_at DESC, id
+            SELECT id, session_id, question_id, question_version, response, correct, score, rating, time_ms, answered_at
+            FROM counted_answers WHERE session_id = \(sessionID)
             """ as SQL).prepared()).rows
         var answers: [UUID: RecordedAnswer] = [:]
         for row in rows {
@@ -244,12 +248,24 @@ public struct StudyStore: Sendable {
     /// Whole microseconds since 1970, as `timestamptz` keeps them.
     static func microseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1_000_000).rounded()) }
 
-    /// Takes every session of a guest (by the hash of their cookie) into the signed-in
+    /// Takes every session of a guest (proved by their cookie's token) into the signed-in
     /// caller's account, answers included; returns how many sessions. Review cards are then
     /// rebuilt from the answers (`ReviewCardStore.rebuild`).
-    public func claimGuestSessions(guestKey: [UInt8], _ connection: PostgresConnection) throws -> Int {
-        try connection.query(("SELECT claim_guest_sessions(decode(\(AccountStore.hex(guestKey)), 'hex')) AS claimed" as SQL).prepared())
+    public func claimGuestSessions(guestToken: String, _ connection: PostgresConnection) throws -> Int {
+        try connection.query(("SELECT claim_guest_sessions(\(guestToken)) AS claimed" as SQL).prepared())
             .first?.decode("claimed", as: Int.self) ?? 0
+    }
+
+    /// Which questions each of these sessions has an answer to already.
+    public func answeredQuestions(sessionIDs: [UUID], _ connection: PostgresConnection) throws -> Set<SessionQuestion> {
+        guard !sessionIDs.isEmpty else { return [] }
+        var answered = Set<SessionQuestion>()
+        for row in try connection.query(("""
+            SELECT DISTINCT session_id, question_id FROM answers WHERE session_id = ANY (\(sessionIDs)::uuid[])
+            """ as SQL).prepared()).rows {
+            answered.insert(SessionQuestion(session: try row.decode("session_id", as: UUID.self), question: try row.decode("question_id", as: UUID.self)))
+        }
+        return answered
     }
 
     /// Flags or unflags a question of an unfinished session for review.
@@ -262,20 +278,19 @@ public struct StudyStore: Sendable {
             """ as SQL).prepared())
     }
 
-    /// Ends a session with its score; false when it had already ended.
-    public func finish(sessionID: UUID, at date: Date, score: SessionScore, _ connection: PostgresConnection) throws -> Bool {
-        let percent = (score.percent * 100).rounded() / 100
-        return try connection.execute(("""
-            UPDATE study_sessions SET finished_at = \(date), score_correct = \(score.correct), score_percent = \(percent), passed = \(score.passed)
-            WHERE id = \(sessionID) AND finished_at IS NULL
-            """ as SQL).prepared()) == 1
+    /// Ends the caller's session at `date` (clamped by the database to its start, now and a
+    /// mock exam's deadline); the database scores it from the answers that count. False when it
+    /// had already ended.
+    public func finish(sessionID: UUID, at date: Date, _ connection: PostgresConnection) throws -> Bool {
+        try connection.query(("SELECT finish_study_session(\(sessionID), \(date)) AS finished" as SQL).prepared())
+            .first?.decode("finished", as: Bool.self) ?? false
     }
 
     /// Files a report on a question for the content team; the question's current version is kept.
     public func report(questionID: UUID, reason: ReportReason, comment: String, _ connection: PostgresConnection) throws -> Bool {
         try connection.execute(("""
             INSERT INTO question_reports (question_id, question_version, user_id, reason, comment)
-            SELECT q.id, q.version, app_user_id(), \(reason.rawValue), \(comment) FROM questions q WHERE q.id = \(questionID)
+            SELECT q.id, q.version, (SELECT app_user_id()), \(reason.rawValue), \(comment) FROM questions q WHERE q.id = \(questionID)
             """ as SQL).prepared()) == 1
     }
 

@@ -9,6 +9,8 @@ final class Connection {
         case waiting
         /// Part of a head has arrived.
         case head
+        /// The head is in; a worker decides whether its large body may be read.
+        case preflight
         /// The head is in; the body is arriving.
         case body
         /// A worker is running the handler.
@@ -39,6 +41,8 @@ final class Connection {
     private var parser: RequestParser
     private(set) var phase = Phase.waiting
     private var phaseSince: UInt64
+    /// When the body must be complete: the stall timeout plus its length at the minimum rate.
+    private var bodyDeadline: UInt64 = 0
     private var head: RequestHead?
     private var target: Target?
     private var requestStart: UInt64 = 0
@@ -179,11 +183,14 @@ final class Connection {
     private func begin(_ head: RequestHead, now: UInt64) {
         self.head = head
         requestStart = now
-        var bodyLimit = context.configuration.requestBodyLimit
+        let configuration = context.configuration
+        var bodyLimit = configuration.requestBodyLimit
+        var preflight: Preflight?
         switch context.router.match(head.method, path: head.path) {
-        case .found(let handler, let parameters, let limit, let onLoop):
+        case .found(let handler, let parameters, let limit, let check, let onLoop):
             target = .handler(handler, parameters: parameters, onLoop: onLoop)
             bodyLimit = limit ?? bodyLimit
+            preflight = check
         case .notFound:
             if (head.method == .GET || head.method == .HEAD), context.staticFiles.file(at: head.path) != nil {
                 target = .staticFile
@@ -203,11 +210,70 @@ final class Connection {
             fail(error)
             return
         }
+        let declared: Int
+        switch head.bodyFraming {
+        case .none: declared = 0
+        case .contentLength(let length): declared = length
+        case .chunked: declared = bodyLimit
+        }
+        bodyDeadline = now &+ configuration.bodyTimeout.nanoseconds
+            &+ UInt64(declared) * 1_000_000_000 / UInt64(max(1, configuration.minimumBodyRate))
+        // A body larger than the default is read only once the route has looked at the head.
+        if let preflight, !parser.isBodyComplete, declared > configuration.requestBodyLimit || head.bodyFraming == .chunked {
+            startPreflight(preflight, head: head)
+            return
+        }
+        startBody(head, now: now)
+    }
+
+    private func startBody(_ head: RequestHead, now: UInt64) {
         if head.expectsContinue, head.version == .http1_1, !parser.isBodyComplete, inputStart == input.count {
             enqueue(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))
         }
         phase = .body
         phaseSince = now
+    }
+
+    /// Runs the route's preflight on a worker; the body is read only if it passes. A refusal is
+    /// answered at once and the connection closes (the unread body cannot be skipped safely).
+    private func startPreflight(_ preflight: @escaping Preflight, head: RequestHead) {
+        phase = .preflight
+        let connection = UncheckedConnection(self)
+        let loop = self.loop, context = self.context, address = remoteAddress
+        let accepted = context.workers.submit {
+            var refusal: HTTPError?
+            do {
+                try preflight(head, address)
+            } catch let error as HTTPError {
+                refusal = error
+            } catch {
+                logError("\(head.method.rawValue) \(head.path) (before the body): \(error)")
+                refusal = HTTPError(.internalServerError, "Something went wrong on our side. Please try again in a moment.")
+            }
+            let result = refusal
+            loop.execute { connection.value.finishPreflight(refusal: result) }
+        }
+        if !accepted {
+            context.metrics.recordRejectedRequest()
+            finishPreflight(refusal: HTTPError(
+                .serviceUnavailable, "The server is busy. Please try again in a moment.",
+                headers: ["Retry-After": String(context.configuration.retryAfterSeconds)]))
+        }
+    }
+
+    private func finishPreflight(refusal: HTTPError?) {
+        guard !closed, phase == .preflight, let head else { return }
+        if let refusal {
+            closeAfterWrite = true
+            parser.reset()
+            respond(context.errorResponse(refusal, head: head))
+            phase = .closing
+            flush()
+            return
+        }
+        startBody(head, now: System.monotonicNanos())
+        flush()
+        process()
     }
 
     private func dispatch() {
@@ -265,6 +331,16 @@ final class Connection {
     }
 
     private func respond(_ response: Response, method: String? = nil, path: String? = nil, memoryFile: MemoryFile? = nil) {
+        var response = response, memoryFile = memoryFile
+        do {
+            try ResponseEncoder.check(response.headers)
+        } catch {
+            // A programming error (a header value built from input): never sent, logged, and
+            // this one response becomes a 500.
+            logError("\(head?.method.rawValue ?? "-") \(head?.path ?? "-"): \(error); answered 500 instead")
+            response = Response.text("Something went wrong on our side. Please try again in a moment.\n", status: .internalServerError)
+            memoryFile = nil
+        }
         let head = self.head
         let version = head?.version ?? .http1_1
         let keepAlive = (head?.keepAlive ?? false) && !closeAfterWrite && !loop.stopping && !peerClosed
@@ -450,7 +526,7 @@ final class Connection {
     private func updateInterest() {
         guard !closed else { return }
         let buffered = input.count - inputStart
-        let busy = phase == .dispatched || pendingBytes > Self.outputHighWater
+        let busy = phase == .dispatched || phase == .preflight || pendingBytes > Self.outputHighWater
         var wanted: UInt32 = 0
         if !(busy && buffered > Self.inputHighWater) && !peerClosed { wanted |= csystem_epollin | csystem_epollrdhup }
         if phase == .lingering { wanted = csystem_epollin | csystem_epollrdhup }
@@ -480,6 +556,9 @@ final class Connection {
         case .body:
             if age > configuration.bodyTimeout.nanoseconds {
                 fail(HTTPParseError(.requestTimeout, "the request body stopped arriving"))
+            } else if now > bodyDeadline {
+                // Trickling a byte now and then keeps a body "arriving"; it must also keep pace.
+                fail(HTTPParseError(.requestTimeout, "the request body arrived too slowly"))
             }
         case .lingering:
             if age > Self.lingerNanos { close() }

@@ -14,7 +14,25 @@ struct ResponseEncoder {
         securityBytes = bytes
     }
 
+    /// A header field the response may not carry: a name that is not a token, or a value
+    /// holding CR, LF or NUL (which would end the field, or the head, early: header injection).
+    struct UnsafeHeader: Error, CustomStringConvertible {
+        var name: String
+        var description: String { "a response header field \(name.debugDescription) holds CR, LF, NUL or a name that is not a token" }
+    }
+
+    /// Whether every field of `headers` can be written as it is.
+    static func check(_ headers: HTTPHeaders) throws(UnsafeHeader) {
+        for field in headers {
+            guard !field.name.isEmpty, field.name.utf8.allSatisfy(HTTPSyntax.isTokenByte),
+                  !field.value.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 }) else {
+                throw UnsafeHeader(name: field.name)
+            }
+        }
+    }
+
     /// The head of `response`. `bodyLength` nil means an event stream (chunked on HTTP/1.1).
+    /// Its fields must have passed `check`.
     mutating func head(
         _ response: Response, version: HTTPVersion, keepAlive: Bool, bodyLength: Int?, chunked: Bool
     ) -> [UInt8] {

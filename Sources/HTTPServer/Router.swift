@@ -6,6 +6,11 @@ public typealias Handler = @Sendable (Request) throws -> Response
 /// Wraps a handler: inspect or change the request, call `next` (or not), adjust the response.
 public typealias Middleware = @Sendable (Request, Handler) throws -> Response
 
+/// Decides from the head alone, on a worker thread, whether a request may send its body: runs
+/// before a body larger than the server's default limit is read (throw `HTTPError`, usually
+/// 403 or 404, to refuse it unread; the connection then closes).
+public typealias Preflight = @Sendable (RequestHead, _ remoteAddress: String) throws -> Void
+
 /// Method + path patterns with named parameters: `/exams/:region/:exam`.
 public struct Router: Sendable {
     struct Route: Sendable {
@@ -13,7 +18,16 @@ public struct Router: Sendable {
         var segments: [Segment]
         var handler: Handler
         var bodyLimit: Int?
+        var preflight: Preflight?
         var onLoop: Bool
+    }
+
+    /// A registered route as a table lists it: for tests that every route has its rule.
+    public struct Description: Sendable, Hashable {
+        public var method: HTTPMethod
+        public var pattern: String
+        public var bodyLimit: Int?
+        public var hasPreflight: Bool
     }
 
     enum Segment: Sendable, Equatable {
@@ -23,7 +37,7 @@ public struct Router: Sendable {
 
     /// The outcome of matching a request's method and path.
     public enum Match: @unchecked Sendable {
-        case found(handler: Handler, parameters: [String: String], bodyLimit: Int?, onLoop: Bool)
+        case found(handler: Handler, parameters: [String: String], bodyLimit: Int?, preflight: Preflight?, onLoop: Bool)
         case methodNotAllowed(allowed: [HTTPMethod])
         case notFound
         case badPath(String)
@@ -35,22 +49,38 @@ public struct Router: Sendable {
 
     public init() {}
 
-    /// Adds a route. `bodyLimit` overrides the server's default request body limit.
+    /// Adds a route. `bodyLimit` overrides the server's default request body limit; a larger
+    /// limit than the default needs a `preflight`, which decides before such a body is read.
     /// `onLoop` runs the handler on the event loop: only for handlers that never block.
     public mutating func add(
-        _ method: HTTPMethod, _ pattern: String, bodyLimit: Int? = nil, onLoop: Bool = false,
+        _ method: HTTPMethod, _ pattern: String, bodyLimit: Int? = nil, preflight: Preflight? = nil, onLoop: Bool = false,
         _ handler: @escaping Handler
     ) {
         let wrapped = middleware.reversed().reduce(handler) { next, layer in { request in try layer(request, next) } }
-        routes.append(Route(method: method, segments: prefix + Self.segments(of: pattern), handler: wrapped, bodyLimit: bodyLimit, onLoop: onLoop))
+        routes.append(Route(
+            method: method, segments: prefix + Self.segments(of: pattern), handler: wrapped, bodyLimit: bodyLimit, preflight: preflight,
+            onLoop: onLoop))
+    }
+
+    /// Every route, in the order added.
+    public var descriptions: [Description] {
+        routes.map { route in
+            let pattern = "/" + route.segments.map { segment -> String in
+                switch segment {
+                case .literal(let text): text
+                case .parameter(let name): ":" + name
+                }
+            }.joined(separator: "/")
+            return Description(method: route.method, pattern: pattern, bodyLimit: route.bodyLimit, hasPreflight: route.preflight != nil)
+        }
     }
 
     public mutating func get(_ pattern: String, onLoop: Bool = false, _ handler: @escaping Handler) {
         add(.GET, pattern, onLoop: onLoop, handler)
     }
 
-    public mutating func post(_ pattern: String, bodyLimit: Int? = nil, _ handler: @escaping Handler) {
-        add(.POST, pattern, bodyLimit: bodyLimit, handler)
+    public mutating func post(_ pattern: String, bodyLimit: Int? = nil, preflight: Preflight? = nil, _ handler: @escaping Handler) {
+        add(.POST, pattern, bodyLimit: bodyLimit, preflight: preflight, handler)
     }
 
     /// Adds routes under a path prefix, each wrapped in `middleware` (outermost first).
@@ -82,7 +112,8 @@ public struct Router: Sendable {
                 if !matched { break }
             }
             guard matched else { continue }
-            let found = Match.found(handler: route.handler, parameters: parameters, bodyLimit: route.bodyLimit, onLoop: route.onLoop)
+            let found = Match.found(
+                handler: route.handler, parameters: parameters, bodyLimit: route.bodyLimit, preflight: route.preflight, onLoop: route.onLoop)
             if route.method == method { return found }
             if method == .HEAD && route.method == .GET { getFallback = found }
             allowed.append(route.method)

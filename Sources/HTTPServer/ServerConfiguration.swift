@@ -11,13 +11,16 @@ public struct ServerConfiguration: Sendable {
     public var queueCapacity = 256
     /// Open connections at most; more are answered `503` and closed at once.
     public var maxConnections = 10_000
-    /// Default request body limit; routes may set their own.
-    public var requestBodyLimit = 1024 * 1024
+    /// Default request body limit; routes may set their own (a larger one with a preflight).
+    public var requestBodyLimit = 256 * 1024
+    /// A body must keep at least this pace (bytes a second) after `bodyTimeout` of grace: its
+    /// whole-body deadline is `bodyTimeout` plus its length at this rate.
+    public var minimumBodyRate = 32 * 1024
     /// The whole head must arrive within this time of its first byte (slowloris).
     public var headerTimeout: Duration = .seconds(10)
     /// A keep-alive connection with no request in progress is closed after this time.
     public var idleTimeout: Duration = .seconds(60)
-    /// A body that makes no progress for this long is abandoned.
+    /// A body that makes no progress for this long is abandoned (and see `minimumBodyRate`).
     public var bodyTimeout: Duration = .seconds(10)
     /// A response the client does not read for this long is abandoned.
     public var writeTimeout: Duration = .seconds(30)

@@ -162,7 +162,7 @@ public enum Commands {
             throw ConfigurationError("the password is not acceptable (\(problem.replacingOccurrences(of: "account.", with: "").replacingOccurrences(of: "_", with: " ")))")
         }
         guard let hash = Crypto.hashPassword(password) else { throw ConfigurationError("the password could not be hashed") }
-        let id = try AccountStore().createUser(username: username, displayName: username, passwordHash: hash, role: "admin", try PostgresConnection(url: url))
+        let id = try AccountStore().createUser(username: username, displayName: username, passwordHash: hash, role: .admin, try PostgresConnection(url: url))
         print("create-admin: \(username) is an admin (\(id.uuidString.lowercased()))")
     }
 

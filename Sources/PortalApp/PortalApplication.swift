@@ -12,8 +12,9 @@ public final class PortalApplication: Sendable {
     let pages: PageRenderer
     let cache = PageCache()
     let clock: @Sendable () -> Date
-    let throttle = LoginThrottle()
     let hashing = HashLimiter()
+    let site: SiteAddress
+    let monitoring: MonitoringAccess
     let refresher: LeaderboardRefresher?
     let scoreboard: LiveScoreboard?
     let hub: LiveHub
@@ -23,6 +24,8 @@ public final class PortalApplication: Sendable {
     public init(configuration: PortalConfiguration, databaseOverrides: [String: String] = [:], clock: @escaping @Sendable () -> Date = { Date() }) throws {
         self.configuration = configuration
         self.clock = clock
+        site = SiteAddress(publicOrigin: configuration.publicOrigin, trustedProxies: configuration.trustedProxies)
+        monitoring = MonitoringAccess(token: configuration.metricsToken, allowed: configuration.metricsAllowed, site: site)
         let templates = try TemplateSet(directory: configuration.templatesDirectory, mode: configuration.development ? .development : .production)
         pages = PageRenderer(templates: templates, clock: clock)
         database = configuration.databaseURL.map {
@@ -34,7 +37,7 @@ public final class PortalApplication: Sendable {
         scoreboard = endpoint.map { LiveScoreboard(redis: RedisPool($0, maxConnections: max(2, configuration.databaseConnections))) }
         let pool = database
         hub = LiveHub(endpoint: endpoint, clock: clock) { event in
-            if let pool { LivePages.finish(event, database: pool, clock: clock) }
+            if let pool { LivePages.finish(event, database: pool) }
         }
         refresher = database.flatMap { database in
             configuration.leaderboardRefresh > 0
@@ -56,60 +59,89 @@ public final class PortalApplication: Sendable {
         hub.stop()
     }
 
-    /// Every route of the portal.
-    public func makeRouter() -> Router {
-        var router = Router()
-        let metrics = self.metrics
-        let database = self.database
-        router.get("/healthz", onLoop: true) { _ in .text("ok\n") }
-        router.get("/metrics") { _ in
+    /// Every route of the portal, each in a group that declares who may enter.
+    public func makeRouter() -> Router { makePortalRouter().router }
+
+    /// The routes with their rules (`rules` lists each route's group rule).
+    func makePortalRouter() -> PortalRouter {
+        var sessionSettings = SessionSettings()
+        sessionSettings.secure = configuration.servedOverHTTPS
+        sessionSettings.idleTimeout = configuration.sessionIdleTimeout
+        sessionSettings.absoluteLifetime = configuration.sessionLifetime
+        let pages = self.pages, cache = self.cache, clock = self.clock, site = self.site
+        // Without a database only the infrastructure routes exist; the gate is never used then.
+        let gate = Gate(pool: database ?? ConnectionPool(.init(url: "")), settings: sessionSettings, clock: clock, pages: pages, site: site)
+        var routes = PortalRouter(gate: gate)
+        let metrics = self.metrics, monitoring = self.monitoring, database = self.database
+        routes.infrastructure(.GET, "/healthz", access: .anyone, onLoop: true) { _ in .text("ok\n") }
+        routes.infrastructure(.GET, "/metrics", access: .monitoring) { request in
+            try monitoring.admit(request)
             var response = Response.text(metrics.prometheusText())
             response.headers.set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+            response.headers.set("Cache-Control", "no-store")
             return response
         }
-        router.get("/readyz") { _ in
+        routes.infrastructure(.GET, "/readyz", access: .anyone) { _ in
             guard let database, database.ping() else {
                 throw HTTPError(.serviceUnavailable, "The database is not reachable.", headers: ["Retry-After": "5"])
             }
             return .text("ready\n")
         }
-        guard let database else { return router }
-        var sessionSettings = SessionSettings()
-        sessionSettings.secure = configuration.servedOverHTTPS
-        sessionSettings.idleTimeout = configuration.sessionIdleTimeout
-        sessionSettings.absoluteLifetime = configuration.sessionLifetime
-        let authentication = Authentication(database: database, settings: sessionSettings, clock: clock)
-        let pages = self.pages, cache = self.cache
-        let accounts = AccountPages(
-            database: database, pages: pages, settings: sessionSettings, throttle: throttle, hashing: hashing, clock: clock)
-        // Every page knows its viewer, and every unsafe request must carry its CSRF token.
-        router.group(middleware: [authentication.middleware(issueVisitorToken: false)]) { catalogue in
-            catalogue.get("/", HomePage.handler(database: database, pages: pages, cache: cache))
-            catalogue.get("/exams/:region/:exam", ExamPage.handler(database: database, pages: pages, cache: cache))
-            catalogue.get("/exams/:region/:exam/leaderboard", LeaderboardPage.handler(database: database, pages: pages, cache: cache))
-            OfflinePages(database: database, pages: pages, clock: clock).addRoutes(to: &catalogue)
+        guard let database else { return routes }
+        let formClock = FormClock(database: database)
+        let accounts = AccountPages(pages: pages, settings: sessionSettings, hashing: hashing, clock: clock)
+        let starter = SessionStart(pages: pages, settings: sessionSettings, clock: clock)
+        let sessions = SessionPages(pages: pages, settings: sessionSettings, clock: clock, formClock: formClock)
+        let reports = QuestionReports(pages: pages)
+        let live = LivePages(database: database, pages: pages, settings: sessionSettings, clock: clock, scoreboard: scoreboard, hub: hub, site: site)
+        let schools = SchoolPages(pages: pages, clock: clock, starter: starter, site: site)
+        let admin = AdminPages(pages: pages, clock: clock)
+        let offline = OfflinePages(pages: pages, clock: clock)
+        let progress = ProgressUpload(clock: clock)
+        let device = DeviceAPI(pages: pages)
+
+        // The catalogue: shared pages, cached for visitors; no cookie is handed out here.
+        routes.anyone(RouteOptions(access: .anyone, issuesVisitorToken: false)) { catalogue in
+            catalogue.get("/", HomePage.handler(pages: pages, cache: cache))
+            catalogue.get("/exams/:region/:exam", ExamPage.handler(pages: pages, cache: cache))
+            catalogue.get("/exams/:region/:exam/leaderboard", LeaderboardPage.handler(pages: pages, cache: cache))
+            catalogue.get("/offline/manifest.json", offline.manifest)
             catalogue.get("/offline/study", OfflineStudyPage.handler(pages: pages))
         }
-        let starter = SessionStart(database: database, pages: pages, settings: sessionSettings, clock: clock)
-        router.group(middleware: [authentication.middleware(issueVisitorToken: false, visitorsNeedNoToken: true)]) { start in
-            start.post("/sessions") { request in try starter.start(request) }
+        // Starting a session from the cached exam page, which carries no per-visitor token.
+        routes.anyone(RouteOptions(access: .anyone, issuesVisitorToken: false, visitorsNeedNoToken: true)) { start in
+            start.post("/sessions", starter.start)
         }
-        let sessions = SessionPages(database: database, pages: pages, settings: sessionSettings, clock: clock)
-        let reports = QuestionReports(database: database, pages: pages)
-        let live = LivePages(database: database, pages: pages, settings: sessionSettings, clock: clock, scoreboard: scoreboard, hub: hub)
-        router.group(middleware: [authentication.middleware(issueVisitorToken: true)]) { accountPages in
-            accounts.addRoutes(to: &accountPages)
-            sessions.addRoutes(to: &accountPages)
-            accountPages.get("/me", DashboardPage.handler(database: database, pages: pages, clock: clock))
-            accountPages.post("/questions/:id/reports") { request in try reports.report(request) }
-            live.addRoutes(to: &accountPages)
-            SchoolPages(database: database, pages: pages, clock: clock, starter: starter).addRoutes(to: &accountPages)
-            AdminPages(database: database, pages: pages, clock: clock).addRoutes(to: &accountPages)
-            let progress = ProgressUpload(database: database, clock: clock)
-            accountPages.post("/api/progress", bodyLimit: ProgressUpload.bodyLimit) { request in try progress.upload(request) }
-            DeviceAPI(database: database, pages: pages).addRoutes(to: &accountPages)
+        // Pages with forms for visitors too: a CSRF cookie for those who have none.
+        routes.anyone { visitors in
+            accounts.addPublicRoutes(to: &visitors)
+            sessions.addRoutes(to: &visitors)
+            live.addPublicRoutes(to: &visitors)
+            schools.addPublicRoutes(to: &visitors)
+            visitors.get("/api/me", device.me)
         }
-        return router
+        routes.members(RouteOptions(access: .signedIn)) { members in
+            accounts.addMemberRoutes(to: &members)
+            members.get("/me", DashboardPage.handler(pages: pages, clock: clock))
+            members.post("/questions/:id/reports", reports.report)
+            live.addMemberRoutes(to: &members)
+            schools.addMemberRoutes(to: &members)
+        }
+        // The device API: a visitor is told to sign in, in JSON.
+        routes.members(RouteOptions(access: .signedIn, issuesVisitorToken: false, answersWithProblem: true)) { api in
+            api.get("/offline/exams/:region/:file", offline.bundle)
+            api.get("/api/exams/:region/:exam/changes", offline.changes)
+            api.get("/api/exams/:region/:exam/schedule", device.schedule)
+            api.post("/api/progress", bodyLimit: ProgressUpload.bodyLimit, progress.upload)
+        }
+        routes.members(RouteOptions(access: .teacher)) { teachers in
+            live.addHostRoutes(to: &teachers)
+            schools.addTeacherRoutes(to: &teachers)
+        }
+        routes.members(RouteOptions(access: .admin)) { admins in
+            admin.addRoutes(to: &admins)
+        }
+        return routes
     }
 
     /// Builds the server with the portal's routes and static files.

@@ -15,6 +15,16 @@ public struct PortalConfiguration: Sendable {
     public var development = false
     /// Served over HTTPS (`PUBLIC_URL=https://…`): session cookies become `Secure` and `__Host-`.
     public var servedOverHTTPS = false
+    /// The site's origin (`PUBLIC_URL`, e.g. `https://portal.example`): the Origin check accepts
+    /// it whatever `Host` a proxy passes, and absolute links are built from it.
+    public var publicOrigin: String?
+    /// Peers whose `X-Forwarded-For` and `X-Forwarded-Proto` are believed (`TRUSTED_PROXIES`,
+    /// addresses or CIDRs separated by commas; none by default).
+    var trustedProxies: [AddressRange] = []
+    /// `METRICS_TOKEN`: a bearer token that opens `/metrics` from anywhere.
+    public var metricsToken: String?
+    /// `METRICS_ALLOW`: client addresses that may read `/metrics` without the token (loopback).
+    var metricsAllowed: [AddressRange] = [AddressRange("127.0.0.0/8"), AddressRange("::1")].compactMap { $0 }
     /// A session unused this long ends (`SESSION_IDLE_SECONDS`, default a week).
     public var sessionIdleTimeout: TimeInterval = 7 * 24 * 3600
     /// A session ends this long after sign-in however active (`SESSION_LIFETIME_SECONDS`, default 30 days).
@@ -62,10 +72,18 @@ public struct PortalConfiguration: Sendable {
         if let directory = environment["PUBLIC_DIR"], !directory.isEmpty { configuration.publicDirectory = directory }
         if let directory = environment["MIGRATIONS_DIR"], !directory.isEmpty { configuration.migrationsDirectory = directory }
         if let url = environment["PUBLIC_URL"], !url.isEmpty {
-            guard url.hasPrefix("https://") || url.hasPrefix("http://") else {
-                throw ConfigurationError("PUBLIC_URL must start with https:// or http://, not \(url)")
-            }
+            configuration.publicOrigin = try origin(url)
             configuration.servedOverHTTPS = url.hasPrefix("https://")
+        }
+        if let list = environment["TRUSTED_PROXIES"], !list.isEmpty {
+            configuration.trustedProxies = try ranges(list, name: "TRUSTED_PROXIES")
+        }
+        if let token = environment["METRICS_TOKEN"], !token.isEmpty {
+            guard token.utf8.count >= 16 else { throw ConfigurationError("METRICS_TOKEN must be at least 16 characters") }
+            configuration.metricsToken = token
+        }
+        if let list = environment["METRICS_ALLOW"] {
+            configuration.metricsAllowed = list.isEmpty ? [] : try ranges(list, name: "METRICS_ALLOW")
         }
         if let idle = try integer("SESSION_IDLE_SECONDS", in: 60...31_536_000) { configuration.sessionIdleTimeout = TimeInterval(idle) }
         if let lifetime = try integer("SESSION_LIFETIME_SECONDS", in: 60...31_536_000) { configuration.sessionLifetime = TimeInterval(lifetime) }
@@ -84,6 +102,26 @@ public struct PortalConfiguration: Sendable {
             configuration.development = mode == "development"
         }
         return configuration
+    }
+}
+
+/// `https://host[:port]` without a path: the origin browsers send in `Origin`.
+func origin(_ url: String) throws -> String {
+    let trimmed = url.hasSuffix("/") ? String(url.dropLast()) : url
+    guard let parts = URLComponents(string: trimmed), let scheme = parts.scheme, scheme == "https" || scheme == "http",
+          let host = parts.host, !host.isEmpty, parts.path.isEmpty, parts.query == nil, parts.user == nil else {
+        throw ConfigurationError("PUBLIC_URL must be an origin such as https://portal.example (no path), not \(url)")
+    }
+    return trimmed.lowercased()
+}
+
+/// Addresses and CIDR ranges separated by commas.
+func ranges(_ list: String, name: String) throws -> [AddressRange] {
+    try list.split(separator: ",").map { item in
+        guard let range = AddressRange(String(item)) else {
+            throw ConfigurationError("\(name) holds \(item.trimmingCharacters(in: .whitespaces)), which is not an address or CIDR range")
+        }
+        return range
     }
 }
 

@@ -52,22 +52,7 @@ public final class ConnectionPool: @unchecked Sendable {
     /// transaction and can never be seen by the next user of the connection.
     @discardableResult
     public func withTransaction<Value>(settings: [String: String], _ body: (PostgresConnection) throws -> Value) throws -> Value {
-        try withTransaction { connection in
-            let names = settings.keys.sorted()
-            try connection.execute(("SELECT set_config(unnest(\(names)::text[]), unnest(\(names.map { settings[$0]! })::text[]), true)" as SQL).prepared())
-            return try body(connection)
-        }
-    }
-
-    /// The per-request authorization scope: `app.user_id` and `app.role` are set for this
-    /// transaction only; row-level security policies read them. `nil` means anonymous.
-    ///
-    /// An anonymous reader needs no transaction: a pooled connection never carries a setting
-    /// (they are transaction-local), so its statements already run as nobody, one round trip each.
-    @discardableResult
-    public func withRequestContext<Value>(userID: String?, role: String?, _ body: (PostgresConnection) throws -> Value) throws -> Value {
-        if userID == nil && role == nil { return try withConnection(body) }
-        return try withTransaction(settings: ["app.user_id": userID ?? "", "app.role": role ?? ""], body)
+        try withConnection { try $0.withTransaction(settings: settings, body) }
     }
 
     /// Whether the database answers a trivial query now.
@@ -94,7 +79,9 @@ public final class ConnectionPool: @unchecked Sendable {
         return (open, idle.count)
     }
 
-    private func checkout() throws -> PostgresConnection {
+    /// Takes a connection for as long as the caller needs it (one request, say); it must come
+    /// back through `checkin`. Prefer `withConnection` where the use fits in one closure.
+    public func checkout() throws -> PostgresConnection {
         let deadline = Date().addingTimeInterval(configuration.checkoutTimeout.seconds)
         condition.lock()
         while true {
@@ -136,7 +123,9 @@ public final class ConnectionPool: @unchecked Sendable {
         }
     }
 
-    private func checkin(_ connection: PostgresConnection) {
+    /// Gives back a connection from `checkout`: rolled back if a transaction was left open,
+    /// closed if broken.
+    public func checkin(_ connection: PostgresConnection) {
         if connection.isInTransaction && !connection.isBroken {
             _ = try? connection.execute("ROLLBACK")
         }

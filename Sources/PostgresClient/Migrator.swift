@@ -117,7 +117,7 @@ public struct Migrator: Sendable {
                 continue
             }
             let checksum = try connection.query("SELECT encode(sha256(convert_to(\(migration.script), 'UTF8')), 'hex') AS sum")
-                .first!.decode("sum", as: String.self)
+                .single().decode("sum", as: String.self)
             if checksum != entry.checksum { throw Failure.changedAfterApply(fileName: migration.fileName) }
         }
         return pending

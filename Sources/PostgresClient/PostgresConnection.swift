@@ -119,6 +119,18 @@ public final class PostgresConnection: @unchecked Sendable {
         return value
     }
 
+    /// Runs `body` in a transaction whose first statement sets transaction-local settings
+    /// (`set_config(name, value, true)`, one statement for all of them).
+    @discardableResult
+    public func withTransaction<Value>(settings: [String: String], _ body: (PostgresConnection) throws -> Value) throws -> Value {
+        try withTransaction { connection in
+            let names = settings.keys.sorted()
+            let values = names.map { settings[$0] ?? "" }
+            try connection.execute(("SELECT set_config(unnest(\(names)::text[]), unnest(\(values)::text[]), true)" as SQL).prepared())
+            return try body(connection)
+        }
+    }
+
     /// Runs `body` under a savepoint inside the current transaction: when it throws, what it did
     /// is undone and the transaction goes on as before it (the error is rethrown). Savepoints
     /// nest: each refers to the innermost of the same name.

@@ -15,7 +15,7 @@ enum PostgresOID {
     static let int8: UInt32 = 20, int2: UInt32 = 21, int4: UInt32 = 23, oid: UInt32 = 26
     static let json: UInt32 = 114, jsonb: UInt32 = 3802
     static let float4: UInt32 = 700, float8: UInt32 = 701, numeric: UInt32 = 1700
-    static let uuid: UInt32 = 2950, timestamptz: UInt32 = 1184
+    static let uuid: UInt32 = 2950, timestamptz: UInt32 = 1184, bytea: UInt32 = 17
     static let integers: Set<UInt32> = [int2, int4, int8, oid]
     static let intArrays: Set<UInt32> = [1005, 1007, 1016, 1028]
     static let textArrays: Set<UInt32> = [1009, 1015, 1014, 1003]

@@ -36,6 +36,13 @@ public final class QueryResult {
     /// The first row, if any.
     public var first: PostgresRow? { count > 0 ? PostgresRow(result: self, index: 0) : nil }
 
+    /// The one row a statement always returns (an aggregate, `RETURNING` of an insert that did
+    /// not conflict); a missing row is a thrown error for the caller's request, never a crash.
+    public func single() throws -> PostgresRow {
+        guard let first else { throw PostgresError(kind: .server, message: "a statement that returns one row returned none") }
+        return first
+    }
+
     func columnNumber(_ name: String) throws -> Int {
         guard let number = columnIndex[name] else {
             throw PostgresError(kind: .decoding, message: "no such column in the result", column: name)

@@ -4,13 +4,19 @@ import HTTPServer
 import PostgresClient
 
 /// `/login`, `/register`, `/logout` and `/me/settings`.
+///
+/// The database checks passwords: the server hashes what was typed with the account's salt and
+/// cost and hands over only that proof; it never reads a stored hash. Every attempt is reserved
+/// (and counted) in the database before any hashing, so a burst of guesses, from any number of
+/// instances, gets no more tries than the limit.
 struct AccountPages: Sendable {
-    let database: ConnectionPool
     let pages: PageRenderer
     let settings: SessionSettings
-    let throttle: LoginThrottle
     let hashing: HashLimiter
     let clock: @Sendable () -> Date
+
+    /// Registrations per client address per hour (each costs a password hash).
+    static let registrationsPerHour = 10
 
     struct FormPage: Encodable {
         var username = ""
@@ -20,81 +26,93 @@ struct AccountPages: Sendable {
         var fieldErrors: [String: String] = [:]
     }
 
-    func addRoutes(to router: inout Router) {
-        router.get("/login") { request in try showLogin(request, FormPage(next: safeNext(request.query["next"]))) }
-        router.post("/login") { request in try login(request) }
-        router.get("/register") { request in try show("accounts/register", request, FormPage(next: safeNext(request.query["next"]))) }
-        router.post("/register") { request in try register(request) }
-        router.post("/logout") { request in try logout(request) }
-        router.get("/me/settings") { request in
+    func addPublicRoutes(to routes: inout PublicRoutes) {
+        routes.get("/login") { request in try showLogin(request, FormPage(next: safeNext(request.query["next"]))) }
+        routes.post("/login", login)
+        routes.get("/register") { request in try show("accounts/register", request, FormPage(next: safeNext(request.query["next"]))) }
+        routes.post("/register", register)
+        routes.post("/logout", logout)
+    }
+
+    func addMemberRoutes(to routes: inout MemberRoutes) {
+        routes.get("/me/settings") { request, user in
             let query = request.query
             let notice = query["saved"] != nil ? "account.saved" : query["password"] != nil ? "account.password_changed"
                 : query["ended"] != nil ? "account.sessions_ended" : nil
-            return try showSettings(request, notice: notice)
+            return try showSettings(request, user, notice: notice)
         }
-        router.post("/me/settings") { request in try saveSettings(request) }
-        router.post("/me/password") { request in try changePassword(request) }
-        router.post("/me/sessions/end-others") { request in try endOtherSessions(request) }
-        router.post("/me/sessions/:id/end") { request in try endSession(request) }
+        routes.post("/me/settings", saveSettings)
+        routes.post("/me/password", changePassword)
+        routes.post("/me/sessions/end-others", endOtherSessions)
+        routes.post("/me/sessions/:id/end", endSession)
     }
 
     /// Where to go after signing in: a path on this site, or the home page.
     func safeNext(_ next: String?) -> String { LocalPath.validated(next) ?? "/" }
 
-    private func show(_ template: String, _ request: Request, _ page: FormPage, status: HTTPStatus = .ok) throws -> Response {
+    private func show(_ template: String, _ request: PortalRequest, _ page: FormPage, status: HTTPStatus = .ok) throws -> Response {
         try pages.privatePage(template, page, request, status: status)
     }
 
-    private func showLogin(_ request: Request, _ page: FormPage, status: HTTPStatus = .ok) throws -> Response {
+    private func showLogin(_ request: PortalRequest, _ page: FormPage, status: HTTPStatus = .ok) throws -> Response {
         try show("accounts/login", request, page, status: status)
     }
 
-    private func message(_ key: String, _ request: Request, _ arguments: [String: String] = [:]) -> String {
+    private func message(_ key: String, _ request: PortalRequest, _ arguments: [String: String] = [:]) -> String {
         pages.message(key, locale: pages.locale(for: request), arguments)
+    }
+
+    /// 429 with `Retry-After`, the page saying how long to wait.
+    private func tooMany(_ response: Response, wait seconds: Int) -> Response {
+        var response = response
+        response.headers.set("Retry-After", String(seconds))
+        return response
     }
 
     // MARK: Signing in and out
 
-    func login(_ request: Request) throws -> Response {
+    func login(_ request: PortalRequest) throws -> Response {
         let form = FormFields(body: request.body)
         let username = (form["username"] ?? "").trimmingCharacters(in: .whitespaces)
         let password = form["password"] ?? ""
         let next = safeNext(form["next"])
-        let keys = ["account:" + username.lowercased(), "address:" + request.remoteAddress]
-        let now = clock()
-        if let wait = throttle.retryAfter(keys, now: now) {
-            var response = try showLogin(request, FormPage(username: username, next: next, error: message("account.throttled", request, ["minutes": String((wait + 59) / 60)])), status: .tooManyRequests)
-            response.headers.add("Retry-After", String(wait))
+        let store = AccountStore()
+        let reservation = try request.database.run { try store.beginLogin(username: username, address: request.clientAddress, $0) }
+        let failed = { try showLogin(request, FormPage(username: username, next: next, error: message("account.login_failed", request)), status: .unauthorized) }
+        switch reservation {
+        case .wait(let seconds):
+            let page = FormPage(username: username, next: next, error: message("account.throttled", request, ["minutes": String((seconds + 59) / 60)]))
+            return tooMany(try showLogin(request, page, status: .tooManyRequests), wait: seconds)
+        case .attempt(let attempt, let salt, let memoryLimit, let passes):
+            // A password over 1 KiB is refused before any hashing (no account has one); the
+            // attempt still counts.
+            guard password.utf8.count <= PasswordPolicy.maximumBytes,
+                  let proof = try hashing.run({ Crypto.passwordProof(password, salt: salt, passes: passes, memoryLimit: memoryLimit) }) else {
+                return try failed()
+            }
+            let token = Crypto.token()
+            guard try request.database.run({
+                try store.finishLogin(
+                    attempt: attempt, proof: proof, token: token, csrfToken: Crypto.token(), userAgent: request.headers["User-Agent"] ?? "",
+                    address: request.clientAddress, $0)
+            }) != nil else {
+                return try failed()
+            }
+            var response = Response.redirect(to: next)
+            try signedIn(token: token, request, &response)
             return response
         }
-        // A password over 1 KiB is refused before any hashing (no account has one).
-        let tooLong = password.utf8.count > PasswordPolicy.maximumBytes
-        let candidate = tooLong ? nil : try database.withConnection { try AccountStore().loginCandidate(username: username, $0) }
-        // An unknown account costs the same hash as a wrong password: same answer, same time.
-        let verified = try !tooLong && hashing.run { Crypto.verifyPassword(password, hash: candidate?.passwordHash ?? HashLimiter.decoyHash) }
-        guard let candidate, verified else {
-            throttle.recordFailure(keys, now: now)
-            return try showLogin(request, FormPage(username: username, next: next, error: message("account.login_failed", request)), status: .unauthorized)
-        }
-        throttle.clear(keys[0])
-        var response = Response.redirect(to: next)
-        try startSession(userID: candidate.id, request: request, response: &response)
-        return response
     }
 
-    /// A brand-new token for every sign-in: a cookie planted before is never promoted.
-    private func startSession(userID: UUID, request: Request, response: inout Response) throws {
-        let token = Crypto.token()
-        try database.withConnection { connection in
-            try AccountStore().createSession(
-                userID: userID, tokenHash: Crypto.sha256(Array(token.utf8)), csrfToken: Crypto.token(), now: clock(),
-                userAgent: request.headers["User-Agent"] ?? "", connection)
-        }
+    /// The browser now holds a brand-new session (a cookie planted before is never promoted);
+    /// a guest who signs in or makes an account keeps what they practised in this browser.
+    private func signedIn(token: String, _ request: PortalRequest, _ response: inout Response) throws {
         response.setCookie(settings.sessionCookie(token))
-        // A guest who signs in or makes an account keeps what they practised in this browser.
+        request.database.use(sessionToken: token)
+        request.database.use(guestToken: nil)
         if let guest = request.cookies[settings.guestCookieName], SessionSettings.isWellFormed(guest) {
-            try database.withTransaction(settings: ["app.user_id": userID.uuidString.lowercased(), "app.role": ""]) { connection in
-                if try StudyStore().claimGuestSessions(guestKey: Crypto.sha256(Array(guest.utf8)), connection) > 0 {
+            try request.database.transaction { connection in
+                if try StudyStore().claimGuestSessions(guestToken: guest, connection) > 0 {
                     _ = try ReviewCardStore().rebuild(connection)
                 }
             }
@@ -102,11 +120,9 @@ struct AccountPages: Sendable {
         }
     }
 
-    func logout(_ request: Request) throws -> Response {
+    func logout(_ request: PortalRequest) throws -> Response {
         if let user = request.user {
-            try database.withRequestContext(userID: user.userID.uuidString, role: user.role) { connection in
-                try AccountStore().endSession(id: user.sessionID, connection)
-            }
+            try request.database.transaction { try AccountStore().endSession(id: user.sessionID, $0) }
         }
         var response = Response.redirect(to: "/")
         response.setCookie(SetCookie.expired(name: settings.cookieName, secure: settings.secure))
@@ -115,7 +131,7 @@ struct AccountPages: Sendable {
 
     // MARK: Registering
 
-    func register(_ request: Request) throws -> Response {
+    func register(_ request: PortalRequest) throws -> Response {
         let form = FormFields(body: request.body)
         var page = FormPage(
             username: (form["username"] ?? "").trimmingCharacters(in: .whitespaces),
@@ -133,17 +149,28 @@ struct AccountPages: Sendable {
             page.fieldErrors["password_confirmation"] = message("account.password_mismatch", request)
         }
         guard page.fieldErrors.isEmpty else { return try show("accounts/register", request, page, status: .unprocessableContent) }
+        // Counted before the hash: a flood of sign-ups cannot crowd out everyone's sign-ins.
+        let wait = try request.database.run {
+            try AccountStore().rateLimit("register", key: request.clientAddress, limit: Self.registrationsPerHour, window: 3600, take: true, $0)
+        }
+        if wait > 0 {
+            page.error = message("account.register_throttled", request, ["minutes": String((wait + 59) / 60)])
+            return tooMany(try show("accounts/register", request, page, status: .tooManyRequests), wait: wait)
+        }
         guard let hash = try hashing.run({ Crypto.hashPassword(password) }) else {
             throw HTTPError(.internalServerError, "The password could not be hashed.")
         }
-        guard let id = try database.withConnection({
-            try AccountStore().register(username: page.username, displayName: page.displayName, passwordHash: hash, $0)
-        }) else {
+        let token = Crypto.token()
+        guard try request.database.run({
+            try AccountStore().register(
+                username: page.username, displayName: page.displayName, passwordHash: hash, token: token, csrfToken: Crypto.token(),
+                userAgent: request.headers["User-Agent"] ?? "", $0)
+        }) != nil else {
             page.fieldErrors["username"] = message("account.username_taken", request)
             return try show("accounts/register", request, page, status: .unprocessableContent)
         }
         var response = Response.redirect(to: page.next)
-        try startSession(userID: id, request: request, response: &response)
+        try signedIn(token: token, request, &response)
         return response
     }
 
@@ -166,22 +193,11 @@ struct AccountPages: Sendable {
         var fieldErrors: [String: String] = [:]
     }
 
-    private func signedIn(_ request: Request) throws -> SessionUser {
-        guard let user = request.user else {
-            throw HTTPError(.seeOther, "", headers: ["Location": "/login?next=" + request.path])
-        }
-        return user
-    }
-
-    @discardableResult
-    private func asUser<Value>(_ user: SessionUser, _ body: (PostgresConnection) throws -> Value) throws -> Value {
-        try database.withRequestContext(userID: user.userID.uuidString, role: user.role, body)
-    }
-
-    func showSettings(_ request: Request, notice: String? = nil, fieldErrors: [String: String] = [:], status: HTTPStatus = .ok) throws -> Response {
-        let user = try signedIn(request)
+    func showSettings(
+        _ request: PortalRequest, _ user: SessionUser, notice: String? = nil, fieldErrors: [String: String] = [:], status: HTTPStatus = .ok
+    ) throws -> Response {
         let locale = pages.locale(for: request)
-        let page = try asUser(user) { connection -> SettingsPage in
+        let page = try request.database.transaction { connection -> SettingsPage in
             let store = AccountStore()
             guard let account = try store.settings(connection) else { throw HTTPError(.notFound, "There is no such account.") }
             let sessions = try store.sessions(connection)
@@ -200,55 +216,64 @@ struct AccountPages: Sendable {
         return try pages.privatePage("me/settings", page, request, status: status)
     }
 
-    func saveSettings(_ request: Request) throws -> Response {
-        let user = try signedIn(request)
+    func saveSettings(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let form = FormFields(body: request.body)
         let displayName = (form["display_name"] ?? "").trimmingCharacters(in: .whitespaces)
         let timeZone = form["time_zone"] ?? "UTC"
         var errors: [String: String] = [:]
         if displayName.isEmpty || displayName.count > 80 { errors["display_name"] = message("account.display_name_invalid", request) }
-        let known = try asUser(user) { try AccountStore().isKnownTimeZone(timeZone, $0) }
+        let known = try request.database.run { try AccountStore().isKnownTimeZone(timeZone, $0) }
         if !known { errors["time_zone"] = message("account.time_zone_invalid", request) }
-        guard errors.isEmpty else { return try showSettings(request, fieldErrors: errors, status: .unprocessableContent) }
-        try asUser(user) { connection in
+        guard errors.isEmpty else { return try showSettings(request, user, fieldErrors: errors, status: .unprocessableContent) }
+        try request.database.transaction { connection in
             try AccountStore().updateSettings(displayName: displayName, timeZone: timeZone, showOnLeaderboard: form["show_on_leaderboard"] == "on", connection)
         }
         return .redirect(to: "/me/settings?saved=1")
     }
 
-    func changePassword(_ request: Request) throws -> Response {
-        let user = try signedIn(request)
+    func changePassword(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let form = FormFields(body: request.body)
         let current = form["current_password"] ?? "", new = form["new_password"] ?? ""
-        let (hash, username) = try asUser(user) { connection in
-            (try AccountStore().passwordHash(connection) ?? "", try AccountStore().settings(connection)?.username ?? "")
-        }
-        guard current.utf8.count <= PasswordPolicy.maximumBytes, try hashing.run({ Crypto.verifyPassword(current, hash: hash) }) else {
-            return try showSettings(request, fieldErrors: ["current_password": message("account.current_password_wrong", request)], status: .unprocessableContent)
-        }
+        let store = AccountStore()
+        let username = try request.database.transaction { try store.settings($0)?.username ?? "" }
         if let problem = PasswordPolicy.problem(new, username: username) {
-            return try showSettings(request, fieldErrors: ["new_password": message(problem, request)], status: .unprocessableContent)
+            return try showSettings(request, user, fieldErrors: ["new_password": message(problem, request)], status: .unprocessableContent)
         }
-        guard let newHash = try hashing.run({ Crypto.hashPassword(new) }) else {
-            throw HTTPError(.internalServerError, "The password could not be hashed.")
+        // Guessing the current password from a stolen session counts like guessing at sign-in.
+        let reservation = try request.database.run { try store.beginLogin(username: username, address: request.clientAddress, $0) }
+        guard case .attempt(let attempt, let salt, let memoryLimit, let passes) = reservation else {
+            let seconds = if case .wait(let seconds) = reservation { seconds } else { 60 }
+            let text = message("account.throttled", request, ["minutes": String((seconds + 59) / 60)])
+            return tooMany(try showSettings(request, user, fieldErrors: ["current_password": text], status: .tooManyRequests), wait: seconds)
+        }
+        let wrong = { try showSettings(request, user, fieldErrors: ["current_password": message("account.current_password_wrong", request)], status: .unprocessableContent) }
+        guard current.utf8.count <= PasswordPolicy.maximumBytes,
+              let proof = try hashing.run({ Crypto.passwordProof(current, salt: salt, passes: passes, memoryLimit: memoryLimit) }),
+              let newHash = try hashing.run({ Crypto.hashPassword(new) }) else {
+            return try wrong()
         }
         // The database ends every session of the account; this browser gets a fresh one.
-        try asUser(user) { try AccountStore().changePassword(newHash: newHash, $0) }
+        let token = Crypto.token()
+        guard try request.database.transaction({
+            try store.changePassword(
+                attempt: attempt, proof: proof, newHash: newHash, token: token, csrfToken: Crypto.token(),
+                userAgent: request.headers["User-Agent"] ?? "", $0)
+        }) else {
+            return try wrong()
+        }
         var response = Response.redirect(to: "/me/settings?password=changed")
-        try startSession(userID: user.userID, request: request, response: &response)
+        try signedIn(token: token, request, &response)
         return response
     }
 
-    func endOtherSessions(_ request: Request) throws -> Response {
-        let user = try signedIn(request)
-        try asUser(user) { try AccountStore().endOtherSessions(keeping: user.sessionID, $0) }
+    func endOtherSessions(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+        try request.database.transaction { try AccountStore().endOtherSessions(keeping: user.sessionID, $0) }
         return .redirect(to: "/me/settings?ended=1")
     }
 
-    func endSession(_ request: Request) throws -> Response {
-        let user = try signedIn(request)
+    func endSession(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         guard let id = UUID(uuidString: request.parameter("id")) else { throw HTTPError(.notFound, "There is no such session.") }
-        let ended = try asUser(user) { try AccountStore().endSession(id: id, $0) }
+        let ended = try request.database.transaction { try AccountStore().endSession(id: id, $0) }
         guard ended else { throw HTTPError(.notFound, "There is no such session.") }
         if id == user.sessionID {
             var response = Response.redirect(to: "/")
@@ -264,9 +289,6 @@ final class HashLimiter: Sendable {
     private let semaphore: DispatchSemaphore
 
     init(concurrent: Int = 2) { semaphore = DispatchSemaphore(value: concurrent) }
-
-    /// A real Argon2id hash of a random password: what an unknown account is checked against.
-    static let decoyHash: String = Crypto.hashPassword(Crypto.token()) ?? ""
 
     func run<Value>(_ work: () throws -> Value) throws -> Value {
         semaphore.wait()

@@ -3,40 +3,89 @@ import Foundation
 import HTTPServer
 import PostgresClient
 
-/// Who is asking: the session behind the cookie (if any) and the CSRF token their forms carry.
-struct Viewer: Sendable {
-    var user: SessionUser?
-    /// The token forms must echo: the session's, or for a visitor the double-submit cookie's.
-    var csrfToken: String
-    /// A new CSRF cookie to set (a visitor without a usable one).
-    var newCSRFCookie: String?
-}
-
-extension Request {
-    var viewer: Viewer? { attributes["viewer"] as? Viewer }
-    var user: SessionUser? { viewer?.user }
-}
-
-/// Middleware resolving the session cookie and enforcing CSRF on every unsafe request.
-struct Authentication: Sendable {
-    let database: ConnectionPool
+/// What every portal route goes through before its handler: the session cookie resolved by the
+/// database, the route group's rule applied, CSRF checked on unsafe requests, and responses
+/// made for a signed-in reader kept out of shared caches.
+struct Gate: Sendable {
+    let pool: ConnectionPool
     let settings: SessionSettings
     let clock: @Sendable () -> Date
+    let pages: PageRenderer
+    let site: SiteAddress
+
+    /// The message of the ordinary 404, for places that must not confirm they exist.
+    static let nothingHere = "There is nothing at this address."
+
+    /// Resolves, checks and runs one request; the request's database connection is given back
+    /// however it ends.
+    func handle(_ request: Request, _ options: RouteOptions, _ handler: @Sendable (PortalRequest) throws -> Response) throws -> Response {
+        let database = RequestDatabase(pool: pool)
+        defer { database.release() }
+        let viewer = try resolveViewer(request, database: database, issueVisitorToken: options.issuesVisitorToken)
+        let portal = PortalRequest(http: request, viewer: viewer, clientAddress: site.clientAddress(of: request), database: database)
+        if let refusal = refusal(portal, options) { return refusal }
+        if request.method.isUnsafe {
+            if options.visitorsNeedNoToken && viewer.user == nil {
+                try checkSameSite(request.head)
+            } else {
+                try checkCSRF(request, viewer: viewer)
+            }
+        }
+        var response = try handler(portal)
+        if let cookie = viewer.newCSRFCookie {
+            response.setCookie(SetCookie(name: settings.csrfCookieName, value: cookie, path: "/", httpOnly: true, secure: settings.secure, sameSite: .lax))
+        }
+        if viewer.user != nil || response.headers.contains("Set-Cookie") {
+            Self.markPrivate(&response)
+        }
+        return response
+    }
+
+    /// Decides from the head alone whether a large body may be read: the same rule as the
+    /// route's group, and a same-site origin (the form's CSRF token is in the body, checked
+    /// once it has arrived).
+    func preflight(_ options: RouteOptions) -> Preflight {
+        { head, peer in
+            let database = RequestDatabase(pool: pool)
+            defer { database.release() }
+            let request = Request(head: head, remoteAddress: peer)
+            let viewer = try resolveViewer(request, database: database, issueVisitorToken: false)
+            let portal = PortalRequest(http: request, viewer: viewer, clientAddress: site.clientAddress(of: request), database: database)
+            if let refusal = refusal(portal, options) {
+                var headers = HTTPHeaders()
+                if let location = refusal.headers["Location"] { headers.set("Location", location) }
+                throw HTTPError(refusal.status, refusal.status == .notFound ? Self.nothingHere : "Sign in first, then send this again.", headers: headers)
+            }
+            if head.method.isUnsafe { try checkSameSite(head) }
+        }
+    }
+
+    /// A response for one reader: no shared cache may keep it, and none may answer another
+    /// reader's request with it.
+    static func markPrivate(_ response: inout Response) {
+        response.headers.set("Cache-Control", "private, no-store")
+        if let vary = response.headers["Vary"] {
+            if !vary.lowercased().contains("cookie") { response.headers.set("Vary", vary + ", Cookie") }
+        } else {
+            response.headers.set("Vary", "Cookie")
+        }
+    }
 
     /// A malformed, short, huge or unknown cookie is simply no session, never an error.
     /// A visitor without a CSRF cookie gets one only where `issueVisitorToken` (pages with
     /// forms for visitors), so shared public pages stay free of Set-Cookie and of the work.
-    func viewer(for request: Request, issueVisitorToken: Bool) throws -> Viewer {
+    func resolveViewer(_ request: Request, database: RequestDatabase, issueVisitorToken: Bool) throws -> Viewer {
         let cookies = request.cookies
-        var user: SessionUser?
-        if let token = cookies[settings.cookieName], SessionSettings.isWellFormed(token) {
-            let hash = Crypto.sha256(Array(token.utf8))
-            user = try database.withConnection { connection in
-                try AccountStore().sessionUser(
-                    tokenHash: hash, now: clock(), idle: settings.idleTimeout, absolute: settings.absoluteLifetime, connection)
-            }
+        if let guest = cookies[settings.guestCookieName], SessionSettings.isWellFormed(guest) {
+            database.use(guestToken: guest)
         }
-        if let user { return Viewer(user: user, csrfToken: user.csrfToken) }
+        if let token = cookies[settings.cookieName], SessionSettings.isWellFormed(token),
+           let user = try AccountStore().sessionUser(
+               token: token, now: clock(), idle: settings.idleTimeout, absolute: settings.absoluteLifetime, database.checkedOutConnection()) {
+            database.use(sessionToken: token)
+            database.use(guestToken: nil)
+            return Viewer(user: user, csrfToken: user.csrfToken)
+        }
         if let token = cookies[settings.csrfCookieName], SessionSettings.isWellFormed(token) {
             return Viewer(user: nil, csrfToken: token)
         }
@@ -45,29 +94,32 @@ struct Authentication: Sendable {
         return Viewer(user: nil, csrfToken: fresh, newCSRFCookie: fresh)
     }
 
-    /// `visitorsNeedNoToken`: a visitor (nobody signed in) may post without a token, as long
-    /// as the browser does not say the request comes from another site. For starting a guest
-    /// session from the cached exam page, which carries no per-visitor token: such a post acts
-    /// on no account, and the guest cookie it may set is `SameSite=Lax`, so another site's
-    /// post can never reach an existing guest's sessions.
-    func middleware(issueVisitorToken: Bool, visitorsNeedNoToken: Bool = false) -> Middleware {
-        { request, next in
-            var request = request
-            let viewer = try viewer(for: request, issueVisitorToken: issueVisitorToken)
-            request.attributes["viewer"] = viewer
-            if request.method.isUnsafe {
-                if visitorsNeedNoToken && viewer.user == nil {
-                    try checkSameSite(request)
-                } else {
-                    try checkCSRF(request, viewer: viewer)
-                }
-            }
-            var response = try next(request)
-            if let cookie = viewer.newCSRFCookie {
-                response.setCookie(SetCookie(name: settings.csrfCookieName, value: cookie, path: "/", httpOnly: true, secure: settings.secure, sameSite: .lax))
-            }
-            return response
+    /// The group's rule: the answer for someone who may not enter, or nil to let them in.
+    func refusal(_ request: PortalRequest, _ options: RouteOptions) -> Response? {
+        let user = request.user
+        switch options.access {
+        case .anyone, .monitoring:
+            return nil
+        case .admin:
+            return user?.role == .admin ? nil : pages.errorPage(HTTPError(.notFound, Self.nothingHere), head: request.head)
+        case .teacher:
+            guard let user else { return signIn(request, options) }
+            return user.role.teaches ? nil : pages.errorPage(HTTPError(.notFound, Self.nothingHere), head: request.head)
+        case .signedIn:
+            return user == nil ? signIn(request, options) : nil
         }
+    }
+
+    /// Turning a visitor away: to the sign-in page and back (to the page itself for a GET, to
+    /// the form's `return_to` page after a form), or for the device API a 401 it can show.
+    private func signIn(_ request: PortalRequest, _ options: RouteOptions) -> Response {
+        if options.answersWithProblem {
+            return APIResponse.problem(pages.message("api.sign_in", locale: pages.locale(for: request)), status: .unauthorized)
+        }
+        let back = request.method == .GET || request.method == .HEAD
+            ? LocalPath.validated(request.returnPath) ?? "/"
+            : LocalPath.validated(FormFields(body: request.body)["return_to"]) ?? "/"
+        return .redirect(to: LocalPath.signIn(returningTo: back))
     }
 
     /// The `csrf_token` field of a form body, URL-encoded or multipart (file uploads).
@@ -81,13 +133,11 @@ struct Authentication: Sendable {
 
     /// A present `Origin` must be this site, and a present `Sec-Fetch-Site` must not say
     /// another site sent the request.
-    func checkSameSite(_ request: Request) throws {
-        if let origin = request.headers["Origin"], let host = request.headers["Host"] {
-            guard origin == "http://\(host)" || origin == "https://\(host)" else {
-                throw HTTPError(.forbidden, "This form was sent from another site, so it was not accepted.")
-            }
+    func checkSameSite(_ head: RequestHead) throws {
+        if let origin = head.headers["Origin"], !site.isOwnOrigin(origin, head: head) {
+            throw HTTPError(.forbidden, "This form was sent from another site, so it was not accepted.")
         }
-        if let site = request.headers["Sec-Fetch-Site"], site != "same-origin", site != "none" {
+        if let fetchSite = head.headers["Sec-Fetch-Site"], fetchSite != "same-origin", fetchSite != "none" {
             throw HTTPError(.forbidden, "This form was sent from another site, so it was not accepted.")
         }
     }
@@ -95,7 +145,7 @@ struct Authentication: Sendable {
     /// The form field `csrf_token` or the `X-CSRF-Token` header must match; a present `Origin`
     /// must be this site.
     func checkCSRF(_ request: Request, viewer: Viewer) throws {
-        try checkSameSite(request)
+        try checkSameSite(request.head)
         let sent = request.headers["X-CSRF-Token"] ?? Self.formToken(request) ?? ""
         guard viewer.newCSRFCookie == nil, !viewer.csrfToken.isEmpty, Crypto.constantTimeEqual(Array(sent.utf8), Array(viewer.csrfToken.utf8)) else {
             throw HTTPError(.forbidden, "This form has expired. Go back, reload the page and send it again.")

@@ -54,6 +54,45 @@ enum Crypto {
         return digest
     }
 
+    /// The raw Argon2id output of `password` with a stored hash's salt and cost: what proves the
+    /// password to the database (it compares it with the hash it keeps). Nil when hashing fails.
+    static func passwordProof(_ password: String, salt: [UInt8], passes: Int, memoryLimit: Int) -> [UInt8]? {
+        precondition(initialized, "libsodium failed to initialise")
+        guard salt.count == Int(crypto_pwhash_SALTBYTES) else { return nil }
+        var output = [UInt8](repeating: 0, count: 32)
+        let bytes = Array(password.utf8) + [0]
+        let status = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                crypto_pwhash(
+                    &output, UInt64(output.count), chars.baseAddress!, UInt64(bytes.count - 1), salt, UInt64(passes), memoryLimit,
+                    crypto_pwhash_ALG_ARGON2ID13)
+            }
+        }
+        return status == 0 ? output : nil
+    }
+
+    /// HMAC-SHA-256 of `message` under `key`.
+    static func hmacSHA256(key: [UInt8], message: [UInt8]) -> [UInt8] {
+        var state = crypto_auth_hmacsha256_state()
+        var mac = [UInt8](repeating: 0, count: Int(crypto_auth_hmacsha256_BYTES))
+        crypto_auth_hmacsha256_init(&state, key, key.count)
+        crypto_auth_hmacsha256_update(&state, message, UInt64(message.count))
+        crypto_auth_hmacsha256_final(&state, &mac)
+        return mac
+    }
+
+    /// Lower-case hexadecimal.
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
     /// Equality that takes the same time wherever the inputs differ.
     static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         a.count == b.count && sodium_memcmp(a, b, a.count) == 0

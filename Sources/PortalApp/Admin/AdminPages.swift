@@ -8,40 +8,39 @@ import QuestionEngine
 /// every URL under it, so the area is not even confirmed to exist. Every change is written to
 /// the audit log in the same transaction as the change itself.
 struct AdminPages: Sendable {
-    let database: ConnectionPool
     let pages: PageRenderer
     let clock: @Sendable () -> Date
 
     /// Imports up to 20 MiB (a whole exam of thousands of questions), plus the form around it.
     static let importLimit = 21 * 1024 * 1024
 
-    func addRoutes(to router: inout Router) {
-        router.get("/admin") { request in try overview(request) }
-        router.get("/admin/import") { request in try importForm(request) }
-        router.post("/admin/import", bodyLimit: Self.importLimit) { request in try importDocument(request) }
-        router.get("/admin/exams/:region/:exam/export.json") { request in try export(request) }
-        router.get("/admin/reports") { request in try reports(request) }
-        router.post("/admin/reports/:id") { request in try resolve(request) }
-        router.get("/admin/audit") { request in try audit(request) }
-        router.get("/admin/questions") { request in try questionList(request) }
-        router.get("/admin/questions/new") { request in try editor(request, id: nil) }
-        router.post("/admin/questions/new") { request in try saveQuestion(request, id: nil) }
-        router.get("/admin/questions/:id") { request in try question(request) }
-        router.get("/admin/questions/:id/edit") { request in try editor(request, id: try questionID(request)) }
-        router.post("/admin/questions/:id/edit") { request in try saveQuestion(request, id: try questionID(request)) }
+    /// The admin group (admins only; a 404 for everyone else, decided before any body is read).
+    func addRoutes(to routes: inout MemberRoutes) {
+        routes.get("/admin", overview)
+        routes.get("/admin/import", importForm)
+        routes.post("/admin/import", bodyLimit: Self.importLimit, importDocument)
+        routes.get("/admin/exams/:region/:exam/export.json", export)
+        routes.get("/admin/reports", reports)
+        routes.post("/admin/reports/:id", resolve)
+        routes.get("/admin/audit", audit)
+        routes.get("/admin/questions", questionList)
+        routes.get("/admin/questions/new") { request, user in try editor(request, user, id: nil) }
+        routes.post("/admin/questions/new") { request, user in try saveQuestion(request, user, id: nil) }
+        routes.get("/admin/questions/:id", question)
+        routes.get("/admin/questions/:id/edit") { request, user in try editor(request, user, id: try questionID(request)) }
+        routes.post("/admin/questions/:id/edit") { request, user in try saveQuestion(request, user, id: try questionID(request)) }
     }
 
-    private func questionID(_ request: Request) throws -> UUID {
+    private func questionID(_ request: PortalRequest) throws -> UUID {
         guard let id = UUID(uuidString: request.parameter("id")) else {
             throw HTTPError(.notFound, pages.message("school.not_found", locale: pages.locale(for: request)))
         }
         return id
     }
 
-    func editor(_ request: Request, id: UUID?) throws -> Response {
-        let user = try admin(request)
+    func editor(_ request: PortalRequest, _ user: SessionUser, id: UUID?) throws -> Response {
         let locale = pages.locale(for: request)
-        let (form, domains) = try asAdmin(user) { connection -> (QuestionForm, [(id: Int, label: String)]) in
+        let (form, domains) = try request.database.transaction { connection -> (QuestionForm, [(id: Int, label: String)]) in
             let editor = QuestionEditor()
             let domains = try editor.domains(connection)
             guard let id else {
@@ -58,12 +57,11 @@ struct AdminPages: Sendable {
 
     /// Checks the form by the shared rules and shows what is wrong beside each field; saves
     /// (a new version when anything changed) with its audit entry in one transaction.
-    func saveQuestion(_ request: Request, id: UUID?) throws -> Response {
-        let user = try admin(request)
+    func saveQuestion(_ request: PortalRequest, _ user: SessionUser, id: UUID?) throws -> Response {
         let locale = pages.locale(for: request)
         let fields = FormFields(body: request.body)
         let form = QuestionForm(form: fields, id: id, version: Int(fields["version"] ?? "") ?? 0) { pages.message($0, locale: locale, $1) }
-        let result = try asAdmin(user) { connection -> Response in
+        let result = try request.database.transaction { connection -> Response in
             let editor = QuestionEditor()
             let domains = try editor.domains(connection)
             var form = form
@@ -81,23 +79,9 @@ struct AdminPages: Sendable {
         return result
     }
 
-    /// The admin behind the request, or the same 404 as any unknown page.
-    private func admin(_ request: Request) throws -> SessionUser {
-        guard let user = request.user, user.role == "admin" else {
-            throw HTTPError(.notFound, pages.message("school.not_found", locale: pages.locale(for: request)))
-        }
-        return user
-    }
-
-    private func asAdmin<Value>(_ user: SessionUser, _ body: (PostgresConnection) throws -> Value) throws -> Value {
-        try database.withRequestContext(userID: user.userID.uuidString, role: "admin", body)
-    }
-
-
-    func overview(_ request: Request) throws -> Response {
-        let user = try admin(request)
+    func overview(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let locale = pages.locale(for: request)
-        let (exams, flagged) = try asAdmin(user) { connection -> ([ExamOverview], [Int: Int]) in
+        let (exams, flagged) = try request.database.transaction { connection -> ([ExamOverview], [Int: Int]) in
             var flagged: [Int: Int] = [:]
             for (examID, _) in try flaggedQuestions(connection) { flagged[examID, default: 0] += 1 }
             return (try AdminStore().overview(connection), flagged)
@@ -150,15 +134,13 @@ struct AdminPages: Sendable {
         var summary: [String: Int]?
     }
 
-    func importForm(_ request: Request) throws -> Response {
-        _ = try admin(request)
+    func importForm(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         return try pages.privatePage("admin/import", ImportPage(), request)
     }
 
     /// Validates the whole document first; imports only when everything is valid, in one
     /// transaction with its audit entry. The document comes as a file upload or a text field.
-    func importDocument(_ request: Request) throws -> Response {
-        let user = try admin(request)
+    func importDocument(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let bytes: [UInt8]
         if let type = request.headers["Content-Type"], type.lowercased().hasPrefix("multipart/form-data") {
             guard let parts = try? Multipart.parse(body: request.body, contentType: type),
@@ -184,7 +166,7 @@ struct AdminPages: Sendable {
                                                        hasMore: problems.count > shown.count), request,
                             status: .unprocessableContent)
         }
-        let summary = try asAdmin(user) { connection -> ImportSummary in
+        let summary = try request.database.transaction { connection -> ImportSummary in
             let summary = try importer.apply(document, connection)
             try AdminStore().audit(
                 actorName: user.displayName, action: "content.import", target: document.regions.map(\.code).joined(separator: ","),
@@ -198,10 +180,9 @@ struct AdminPages: Sendable {
         ]), request)
     }
 
-    func export(_ request: Request) throws -> Response {
-        let user = try admin(request)
+    func export(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let region = request.parameter("region"), slug = request.parameter("exam")
-        guard let document = try asAdmin(user, { try ContentImport().export(region: region, exam: slug, $0) }) else {
+        guard let document = try request.database.transaction({ try ContentImport().export(region: region, exam: slug, $0) }) else {
             throw HTTPError(.notFound, pages.message("error.no_exam", locale: pages.locale(for: request), ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))]))
         }
         let encoder = JSONEncoder()
@@ -212,10 +193,9 @@ struct AdminPages: Sendable {
         return response
     }
 
-    func reports(_ request: Request) throws -> Response {
-        let user = try admin(request)
+    func reports(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let locale = pages.locale(for: request)
-        let open = try asAdmin(user) { try AdminStore().openReports(limit: 200, $0) }
+        let open = try request.database.transaction { try AdminStore().openReports(limit: 200, $0) }
         struct Page: Encodable {
             struct Report: Encodable {
                 var id: String
@@ -239,8 +219,7 @@ struct AdminPages: Sendable {
         return try pages.privatePage("admin/reports", value, request)
     }
 
-    func resolve(_ request: Request) throws -> Response {
-        let user = try admin(request)
+    func resolve(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let locale = pages.locale(for: request)
         guard let id = UUID(uuidString: request.parameter("id")) else { throw HTTPError(.notFound, pages.message("school.not_found", locale: locale)) }
         let form = FormFields(body: request.body)
@@ -249,7 +228,7 @@ struct AdminPages: Sendable {
         }
         let note = (form["note"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard note.count <= 2000 else { throw HTTPError(.badRequest, pages.message("report.too_long", locale: locale, ["max": "2000"])) }
-        try asAdmin(user) { connection in
+        try request.database.transaction { connection in
             guard try AdminStore().resolveReport(id: id, resolution: resolution, note: note, at: clock(), connection) else {
                 throw HTTPError(.notFound, pages.message("admin.report_gone", locale: locale))
             }
@@ -259,8 +238,7 @@ struct AdminPages: Sendable {
         return .redirect(to: "/admin/reports?done=1")
     }
 
-    func questionList(_ request: Request) throws -> Response {
-        let user = try admin(request)
+    func questionList(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let locale = pages.locale(for: request)
         let query = request.query
         func text(_ name: String) -> String? { query[name].flatMap { $0.isEmpty ? nil : String($0.prefix(200)) } }
@@ -275,7 +253,7 @@ struct AdminPages: Sendable {
             difficulty = level
         }
         let examKey = text("exam")
-        let (exams, result) = try asAdmin(user) { connection -> ([RegionSummary], (items: [QuestionListItem], total: Int)) in
+        let (exams, result) = try request.database.transaction { connection -> ([RegionSummary], (items: [QuestionListItem], total: Int)) in
             var examID: Int?
             if let examKey {
                 let parts = examKey.split(separator: "/", maxSplits: 1).map(String.init)
@@ -292,11 +270,10 @@ struct AdminPages: Sendable {
         return try pages.privatePage("admin/questions", value, request)
     }
 
-    func question(_ request: Request) throws -> Response {
-        let user = try admin(request)
+    func question(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let locale = pages.locale(for: request)
         guard let id = UUID(uuidString: request.parameter("id")) else { throw HTTPError(.notFound, pages.message("school.not_found", locale: locale)) }
-        let value = try asAdmin(user) { connection -> AdminQuestionPage in
+        let value = try request.database.transaction { connection -> AdminQuestionPage in
             guard let question = try StudyStore().questions(ids: [id], connection).first else {
                 throw HTTPError(.notFound, pages.message("school.not_found", locale: locale))
             }
@@ -310,14 +287,13 @@ struct AdminPages: Sendable {
         return try pages.privatePage("admin/question", value, request)
     }
 
-    func audit(_ request: Request) throws -> Response {
-        let user = try admin(request)
+    func audit(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let query = request.query
         let action = query["action"].flatMap { $0.isEmpty ? nil : String($0.prefix(60)) }
         guard let pageNumber = Int(query["page"] ?? "1"), (1...10_000).contains(pageNumber) else {
             throw HTTPError(.badRequest, pages.message("leaderboard.bad_page", locale: pages.locale(for: request), ["value": String((query["page"] ?? "").prefix(20))]))
         }
-        let entries = try asAdmin(user) { try AdminStore().auditEntries(action: action, offset: (pageNumber - 1) * 50, limit: 51, $0) }
+        let entries = try request.database.transaction { try AdminStore().auditEntries(action: action, offset: (pageNumber - 1) * 50, limit: 51, $0) }
         struct Page: Encodable {
             struct Entry: Encodable {
                 var at: String

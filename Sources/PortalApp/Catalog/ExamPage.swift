@@ -55,7 +55,7 @@ struct ExamPage: Encodable {
     var classes: [ClassOption] = []
 
     /// Reads `?difficulty=`: absent or empty for all, else a whole number 1–5.
-    static func difficulty(from request: Request, pages: PageRenderer, locale: String) throws -> Int? {
+    static func difficulty(from request: PortalRequest, pages: PageRenderer, locale: String) throws -> Int? {
         guard let text = request.query["difficulty"], !text.isEmpty else { return nil }
         guard let level = Int(text), (1...5).contains(level) else {
             throw HTTPError(.badRequest, pages.message("error.bad_difficulty", locale: locale, ["value": String(text.prefix(20))]))
@@ -63,12 +63,12 @@ struct ExamPage: Encodable {
         return level
     }
 
-    static func handler(database: ConnectionPool, pages: PageRenderer, cache: PageCache) -> Handler {
+    static func handler(pages: PageRenderer, cache: PageCache) -> @Sendable (PortalRequest) throws -> Response {
         { request in
             let locale = pages.locale(for: request)
             let difficulty = try difficulty(from: request, pages: pages, locale: locale)
             let region = request.parameter("region"), slug = request.parameter("exam")
-            let bytes = try database.withRequestContext(userID: nil, role: nil) { connection -> [UInt8]? in
+            let bytes = try request.database.run { connection -> [UInt8]? in
                 let catalog = ExamCatalog()
                 guard let version = try catalog.examVersion(region: region, slug: slug, connection) else { return nil }
                 let key = request.user == nil ? "exam|\(region)|\(slug)|\(difficulty ?? 0)|\(locale)" : nil
@@ -77,13 +77,13 @@ struct ExamPage: Encodable {
                         throw HTTPError(.notFound, pages.message("error.no_exam", locale: locale, ["exam": slug, "region": region]))
                     }
                     var page = ExamPage(detail, difficulty: difficulty, pages: pages, locale: locale)
-                    if let user = request.user, user.role == "teacher" || user.role == "admin" {
+                    if let user = request.user, user.role.teaches {
                         page.canShare = true
-                        page.classes = try database.withRequestContext(userID: user.userID.uuidString, role: user.role) {
-                            try SchoolStore().taughtClasses($0)
-                        }.map { ClassOption(id: $0.id.uuidString.lowercased(), name: $0.name) }
+                        // The request's one connection, already in its transaction.
+                        page.classes = try SchoolStore().taughtClasses(connection).map { ClassOption(id: $0.id.uuidString.lowercased(), name: $0.name) }
                     }
-                    return try pages.render("exams/show", page, for: request)
+                    // A shared page is rendered for nobody in particular: no name, no token.
+                    return try pages.render("exams/show", page, locale: locale, viewer: key == nil ? request.viewer : .anonymous)
                 }
             }
             guard let bytes else {

@@ -24,10 +24,10 @@ struct HomePage: Encodable {
 
     var regions: [Region]
 
-    static func handler(database: ConnectionPool, pages: PageRenderer, cache: PageCache) -> Handler {
+    static func handler(pages: PageRenderer, cache: PageCache) -> @Sendable (PortalRequest) throws -> Response {
         { request in
             let locale = pages.locale(for: request)
-            let bytes = try database.withRequestContext(userID: nil, role: nil) { connection -> [UInt8] in
+            let bytes = try request.database.run { connection -> [UInt8] in
                 let catalog = ExamCatalog()
                 let version = try catalog.catalogVersion(connection) ?? .distantPast
                 // Pages for visitors are shared; a signed-in page names its reader, so it is not.
@@ -43,7 +43,8 @@ struct HomePage: Encodable {
                                     questions: exam.publishedQuestions, updatedAgo: pages.ago(exam.contentUpdatedAt, locale: locale))
                             })
                     }
-                    return try pages.render("home", HomePage(regions: regions), for: request)
+                    // A shared page is rendered for nobody in particular: no name, no token.
+                    return try pages.render("home", HomePage(regions: regions), locale: locale, viewer: key == nil ? request.viewer : .anonymous)
                 }
             }
             return .html(bytes)

@@ -85,7 +85,7 @@ struct LeaderboardPage: Encodable {
         }
     }
 
-    static func handler(database: ConnectionPool, pages: PageRenderer, cache: PageCache) -> Handler {
+    static func handler(pages: PageRenderer, cache: PageCache) -> @Sendable (PortalRequest) throws -> Response {
         { request in
             let locale = pages.locale(for: request)
             let region = request.parameter("region"), slug = request.parameter("exam")
@@ -97,7 +97,7 @@ struct LeaderboardPage: Encodable {
                 throw HTTPError(.badRequest, pages.message("leaderboard.bad_page", locale: locale, ["value": String((query["page"] ?? "").prefix(20))]))
             }
             let user = request.user
-            let bytes = try database.withRequestContext(userID: user?.userID.uuidString, role: user?.role) { connection -> [UInt8]? in
+            let bytes = try request.database.run { connection -> [UInt8]? in
                 let store = LeaderboardStore()
                 guard let exam = try ExamCatalog().examHeading(region: region, slug: slug, connection) else { return nil }
                 let refreshedAt = try store.refreshedAt(connection)
@@ -111,15 +111,13 @@ struct LeaderboardPage: Encodable {
                     let value = LeaderboardPage(
                         exam: exam, region: region, slug: slug, period: period, page: page, total: total, entries: entries, around: around,
                         refreshedAt: refreshedAt, user: user, hidden: hidden, pages: pages, locale: locale)
-                    return try pages.render("exams/leaderboard", value, for: request)
+                    return try pages.render("exams/leaderboard", value, locale: locale, viewer: key == nil ? request.viewer : .anonymous)
                 }
             }
             guard let bytes else {
                 throw HTTPError(.notFound, pages.message("error.no_exam", locale: locale, ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))]))
             }
-            var response = Response.html(bytes)
-            if user != nil { response.headers.add("Cache-Control", "no-store") }
-            return response
+            return Response.html(bytes)
         }
     }
 

@@ -14,85 +14,112 @@ struct LivePages: Sendable {
     let clock: @Sendable () -> Date
     let scoreboard: LiveScoreboard?
     let hub: LiveHub
+    let site: SiteAddress
 
     /// Seconds between "Start" and the first question: time to look up at the screen.
     static let getReadySeconds = 5
+    /// Unknown codes tried per client address in ten minutes before it must wait: codes are
+    /// short enough to read aloud, so guessing them is limited.
+    static let codeMissesPerTenMinutes = 30
 
-    func addRoutes(to router: inout Router) {
-        router.get("/live/new") { request in try newEventForm(request) }
-        router.post("/live") { request in try create(request) }
-        router.get("/live/:code", explained(play))
-        router.post("/live/:code/join", explained(join))
-        router.post("/live/:code/answers", explained(answer))
-        router.get("/live/:code/events", explained(events))
-        router.get("/live/:code/host") { request in try host(request) }
-        router.post("/live/:code/start", explained(start))
-        router.get("/live/:code/screen", explained(screen))
+    /// Taking part: for anyone with the code, guests included.
+    func addPublicRoutes(to routes: inout PublicRoutes) {
+        routes.get("/live/:code", explained(play))
+        routes.post("/live/:code/join", explained(join))
+        routes.post("/live/:code/answers", explained(answer))
+        routes.get("/live/:code/events", explained(events))
     }
+
+    /// Hosting: teachers and admins (and only the event's own host finds it).
+    func addHostRoutes(to routes: inout MemberRoutes) {
+        routes.get("/live/new", newEventForm)
+        routes.post("/live", create)
+        routes.get("/live/:code/host", host)
+        routes.post("/live/:code/start", explainedMember(start))
+        routes.get("/live/:code/screen", explainedMember(screen))
+    }
+
+    /// Nothing for signed-in students beyond what everyone has.
+    func addMemberRoutes(to routes: inout MemberRoutes) {}
 
     /// Redis is out of reach: live events say so, in words (the generic 503 page speaks of
     /// the database).
     struct Unavailable: Error {}
 
-    private func explained(_ handler: @escaping @Sendable (Request) throws -> Response) -> Handler {
+    private func explained(_ handler: @escaping @Sendable (PortalRequest) throws -> Response) -> @Sendable (PortalRequest) throws -> Response {
         let pages = self.pages
         return { request in
             do {
                 return try handler(request)
             } catch is Unavailable {
-                let locale = pages.locale(for: request)
-                var response = pages.explainedErrorPage(status: .serviceUnavailable, message: pages.message("live.unavailable", locale: locale), locale: locale)
-                response.headers.add("Retry-After", "30")
-                return response
+                return Self.unavailable(request, pages: pages)
             }
         }
     }
 
+    private func explainedMember(
+        _ handler: @escaping @Sendable (PortalRequest, SessionUser) throws -> Response
+    ) -> @Sendable (PortalRequest, SessionUser) throws -> Response {
+        let pages = self.pages
+        return { request, user in
+            do {
+                return try handler(request, user)
+            } catch is Unavailable {
+                return Self.unavailable(request, pages: pages)
+            }
+        }
+    }
+
+    private static func unavailable(_ request: PortalRequest, pages: PageRenderer) -> Response {
+        let locale = pages.locale(for: request)
+        var response = pages.explainedErrorPage(status: .serviceUnavailable, message: pages.message("live.unavailable", locale: locale), locale: locale)
+        response.headers.add("Retry-After", "30")
+        return response
+    }
+
     // MARK: Shared
 
-    private func message(_ key: String, _ request: Request, _ arguments: [String: String] = [:]) -> String {
+    private func message(_ key: String, _ request: PortalRequest, _ arguments: [String: String] = [:]) -> String {
         pages.message(key, locale: pages.locale(for: request), arguments)
     }
 
     /// Live events need Redis; without it they say so, and the rest of the portal carries on.
-    private func liveScoreboard(_ request: Request) throws -> LiveScoreboard {
+    private func liveScoreboard(_ request: PortalRequest) throws -> LiveScoreboard {
         guard let scoreboard, scoreboard.redis.ping() else { throw Unavailable() }
         return scoreboard
     }
 
 
-    private func code(_ request: Request) -> String { request.parameter("code").uppercased() }
+    private func code(_ request: PortalRequest) -> String { request.parameter("code").uppercased() }
 
-    private func noEvent(_ request: Request) -> HTTPError {
+    private func noEvent(_ request: PortalRequest) -> HTTPError {
         HTTPError(.notFound, message("live.no_event", request, ["code": String(code(request).prefix(12))]))
     }
 
-    /// The event and, in one transaction scoped to the caller, whatever `body` reads.
-    private func withEvent<Value>(_ request: Request, actor: StudyActor, _ body: (LiveEvent, PostgresConnection) throws -> Value) throws -> Value {
-        try actor.transaction(database) { connection in
-            guard let event = try LiveStore().event(code: code(request), connection) else { throw noEvent(request) }
+    /// The event and, in one transaction scoped to the caller, whatever `body` reads. Unknown
+    /// codes count against the client's address, shared by every instance.
+    private func withEvent<Value>(_ request: PortalRequest, _ body: (LiveEvent, PostgresConnection) throws -> Value) throws -> Value {
+        let limits = CodeGuessLimit(bucket: "live-code", limit: Self.codeMissesPerTenMinutes, pages: pages)
+        try limits.check(request)
+        let found = try request.database.transaction { connection -> Value? in
+            guard let event = try LiveStore().event(code: code(request), connection) else { return nil }
             return try body(event, connection)
         }
+        if let found { return found }
+        try limits.miss(request)
+        throw noEvent(request)
     }
 
-    private func hostOnly(_ request: Request, _ event: LiveEvent) throws -> SessionUser {
-        guard let user = request.user, user.userID == event.hostID || user.role == "admin" else { throw noEvent(request) }
+    private func hostOnly(_ request: PortalRequest, _ event: LiveEvent) throws -> SessionUser {
+        guard let user = request.user, user.userID == event.hostID || user.role == .admin else { throw noEvent(request) }
         return user
     }
 
     /// Writes the results of an event whose last question has closed, once (whichever instance
-    /// or request gets there first), in the host's name.
-    static func finish(_ event: LiveEvent, database: ConnectionPool, clock: @Sendable () -> Date) {
-        guard let schedule = event.schedule, clock() >= schedule.endsAt else { return }
+    /// or request gets there first): the database computes them from the stored answers.
+    static func finish(_ event: LiveEvent, database: ConnectionPool) {
         do {
-            try database.withTransaction(settings: ["app.user_id": event.hostID.uuidString.lowercased(), "app.role": "teacher"]) { connection in
-                let store = LiveStore()
-                guard try store.event(code: event.code, connection)?.endedAt == nil else { return }
-                let results = LiveStore.results(
-                    participants: try store.participants(eventID: event.id, connection), answers: try store.answers(eventID: event.id, connection),
-                    secondsPerQuestion: event.secondsPerQuestion)
-                _ = try store.finish(eventID: event.id, at: schedule.endsAt, results: results, connection)
-            }
+            try database.withConnection { _ = try LiveStore().finish(eventID: event.id, $0) }
         } catch {
             FileHandle.standardError.write(Data("live: writing the results of \(event.code) failed: \(error)\n".utf8))
         }
@@ -100,16 +127,12 @@ struct LivePages: Sendable {
 
     // MARK: Creating and starting (teachers and admins)
 
-    func newEventForm(_ request: Request) throws -> Response {
-        guard let user = request.user else { return .redirect(to: "/login?next=/live/new") }
-        guard user.role == "teacher" || user.role == "admin" else { throw HTTPError(.forbidden, message("live.hosts_only", request)) }
-        let exams = try database.withRequestContext(userID: nil, role: nil) { try ExamCatalog().regions($0) }
+    func newEventForm(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+        let exams = try request.database.run { try ExamCatalog().regions($0) }
         return try pages.privatePage("live/new", LiveNewPage(regions: exams), request)
     }
 
-    func create(_ request: Request) throws -> Response {
-        guard let user = request.user else { return .redirect(to: "/login?next=/live/new") }
-        guard user.role == "teacher" || user.role == "admin" else { throw HTTPError(.forbidden, message("live.hosts_only", request)) }
+    func create(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let form = FormFields(body: request.body)
         let title = (form["title"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard (1...120).contains(title.count) else { throw HTTPError(.badRequest, message("live.bad_title", request)) }
@@ -126,11 +149,11 @@ struct LivePages: Sendable {
             if !chosen.contains(id) { chosen.append(id) }
         }
         let now = clock()
-        let code = try database.withRequestContext(userID: user.userID.uuidString, role: user.role) { connection -> String in
+        let code = try request.database.transaction { connection -> String in
             guard let exam = try ExamCatalog().examHeading(region: parts[0], slug: parts[1], connection) else {
                 throw HTTPError(.badRequest, message("live.bad_exam", request))
             }
-            let pool = try StudyStore().candidates(examID: exam.id, connection)
+            let pool = try StudyStore().candidates(examID: exam.id, includingExamOnly: true, connection)
             let questionIDs: [UUID]
             if chosen.isEmpty {
                 let seed = Crypto.randomBytes(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
@@ -156,23 +179,19 @@ struct LivePages: Sendable {
         return .redirect(to: "/live/\(code)/host")
     }
 
-    func host(_ request: Request) throws -> Response {
-        guard request.user != nil else { return .redirect(to: "/login?next=/live/\(code(request))/host") }
-        let actor = StudyActor(user: request.user)
-        let value = try withEvent(request, actor: actor) { event, connection -> LiveHostPage in
+    func host(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+        let value = try withEvent(request) { event, connection -> LiveHostPage in
             _ = try hostOnly(request, event)
             let participants = try LiveStore().participants(eventID: event.id, connection)
-            return LiveHostPage(event: event, participants: participants, request: request, now: clock())
+            return LiveHostPage(event: event, participants: participants, links: links(event.code, request), now: clock())
         }
         return try pages.privatePage("live/host", value, request)
     }
 
-    func start(_ request: Request) throws -> Response {
-        guard request.user != nil else { return .redirect(to: "/login") }
+    func start(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let scoreboard = try liveScoreboard(request)
         let now = clock()
-        let actor = StudyActor(user: request.user)
-        let event = try withEvent(request, actor: actor) { event, connection -> LiveEvent in
+        let event = try withEvent(request) { event, connection -> LiveEvent in
             _ = try hostOnly(request, event)
             var event = event
             // On a whole second: the same instant in memory, in the database and on every instance.
@@ -189,14 +208,14 @@ struct LivePages: Sendable {
 
     // MARK: Taking part
 
-    func play(_ request: Request) throws -> Response {
+    func play(_ request: PortalRequest) throws -> Response {
         let scoreboard = try liveScoreboard(request)
         let now = clock()
-        let actor = StudyActor.resolve(request, settings: settings, createGuest: false) ?? StudyActor()
-        let (event, participant, answered, question, results) = try withEvent(request, actor: actor) {
+        let actor = StudyActor.resolve(request, settings: settings, createGuest: false)
+        let (event, participant, answered, question, results) = try withEvent(request) {
             event, connection -> (LiveEvent, LiveParticipant?, Bool, Question?, [LiveResult]) in
             let store = LiveStore()
-            let participant = actor.user == nil && actor.guestKey == nil ? nil : try store.participant(eventID: event.id, connection)
+            let participant = actor == nil ? nil : try store.participant(eventID: event.id, connection)
             var question: Question?
             var answered = false
             switch event.schedule?.phase(at: now) {
@@ -209,7 +228,7 @@ struct LivePages: Sendable {
             return (event, participant, answered, question, results)
         }
         if event.endedAt == nil, let schedule = event.schedule, now >= schedule.endsAt {
-            Self.finish(event, database: database, clock: clock)
+            Self.finish(event, database: database)
             return .redirect(to: "/live/\(event.code)")
         }
         let standing = participant.flatMap { try? scoreboard.standing(code: event.code, participant: $0.id) }
@@ -220,21 +239,20 @@ struct LivePages: Sendable {
         return try pages.privatePage("live/play", value, request)
     }
 
-    func join(_ request: Request) throws -> Response {
+    func join(_ request: PortalRequest) throws -> Response {
         let scoreboard = try liveScoreboard(request)
         let form = FormFields(body: request.body)
         let nickname = (form["nickname"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         if let problem = NicknamePolicy.problem(nickname) { throw HTTPError(.unprocessableContent, message(problem, request)) }
         guard let actor = StudyActor.resolve(request, settings: settings, createGuest: true) else { throw noEvent(request) }
         let now = clock()
-        let (event, participant) = try withEvent(request, actor: actor) { event, connection -> (LiveEvent, LiveParticipant) in
+        let (event, participant) = try withEvent(request) { event, connection -> (LiveEvent, LiveParticipant) in
             guard event.endedAt == nil, event.schedule.map({ now < $0.endsAt }) ?? true else {
                 throw HTTPError(.gone, message("live.over", request))
             }
             let store = LiveStore()
             if let existing = try store.participant(eventID: event.id, connection) { return (event, existing) }
-            guard let joined = try store.join(
-                eventID: event.id, userID: actor.user?.userID, guestKey: actor.user == nil ? actor.guestKey : nil, nickname: nickname, at: now, connection)
+            guard let joined = try store.join(eventID: event.id, userID: actor.user?.userID, nickname: nickname, at: now, connection)
             else {
                 throw HTTPError(.conflict, message("live.nickname_taken", request, ["nickname": nickname]))
             }
@@ -247,13 +265,13 @@ struct LivePages: Sendable {
         return response
     }
 
-    func answer(_ request: Request) throws -> Response {
+    func answer(_ request: PortalRequest) throws -> Response {
         let scoreboard = try liveScoreboard(request)
         let now = clock()
         let form = FormFields(body: request.body)
-        guard let actor = StudyActor.resolve(request, settings: settings, createGuest: false) else { throw noEvent(request) }
+        guard StudyActor.resolve(request, settings: settings, createGuest: false) != nil else { throw noEvent(request) }
         guard let index = Int(form["index"] ?? "") else { throw HTTPError(.badRequest, message("live.bad_index", request)) }
-        let (event, participant, points) = try withEvent(request, actor: actor) { event, connection -> (LiveEvent, LiveParticipant, Int?) in
+        let (event, participant, stored) = try withEvent(request) { event, connection -> (LiveEvent, LiveParticipant, LiveAnswerRecord?) in
             let store = LiveStore()
             guard let participant = try store.participant(eventID: event.id, connection) else {
                 throw HTTPError(.forbidden, message("live.join_first", request))
@@ -277,14 +295,24 @@ struct LivePages: Sendable {
             let record = LiveAnswerRecord(
                 participantID: participant.id, questionIndex: index, questionID: question.id, questionVersion: question.version, response: response,
                 correct: outcome.isCorrect, milliseconds: milliseconds, basePoints: base, answeredAt: now)
-            guard try store.record(record, eventID: event.id, connection) else { return (event, participant, nil) }
-            return (event, participant, base)
+            do {
+                return (event, participant, try store.record(record, eventID: event.id, connection))
+            } catch let error as PostgresError where error.isCheckViolation {
+                // The database's clock closed the question first.
+                throw HTTPError(.conflict, message("live.closed", request))
+            }
         }
-        guard let base = points else { return .redirect(to: "/live/\(event.code)?already=1") }
-        // Stored first; the live board follows (the results are computed from what is stored).
-        _ = try scoreboard.score(code: event.code, participant: participant.id, index: index, correct: base > 0, basePoints: base)
+        guard let stored else { return .redirect(to: "/live/\(event.code)?already=1") }
+        // Stored first, with the points the database gave it; the live board follows (the
+        // results are computed from what is stored).
+        _ = try scoreboard.score(code: event.code, participant: participant.id, index: index, correct: stored.correct, basePoints: stored.basePoints)
         try? scoreboard.publish(code: event.code, scoresMessage(event.code, scoreboard))
         return .redirect(to: "/live/\(event.code)")
+    }
+
+    /// The event's join link and code page, absolute, from the site's public address.
+    private func links(_ code: String, _ request: PortalRequest) -> String {
+        site.url("/live/\(code)", for: request.head, peer: request.http.remoteAddress)
     }
 
     /// `{"count":42,"top":[{"name":"Aiko","points":2750},…]}`.
@@ -296,19 +324,18 @@ struct LivePages: Sendable {
         return (try? String(decoding: JSONEncoder().encode(message), as: UTF8.self)) ?? "{}"
     }
 
-    func events(_ request: Request) throws -> Response {
+    func events(_ request: PortalRequest) throws -> Response {
         let scoreboard = try liveScoreboard(request)
-        let event = try withEvent(request, actor: StudyActor()) { event, _ in event }
+        let event = try withEvent(request) { event, _ in event }
         let scores = scoresMessage(event.code, scoreboard)
         let hub = self.hub
         return .eventStream { stream in hub.attach(event, stream: stream, scores: scores) }
     }
 
-    func screen(_ request: Request) throws -> Response {
-        guard request.user != nil else { return .redirect(to: "/login?next=/live/\(code(request))/screen") }
+    func screen(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let scoreboard = try liveScoreboard(request)
         let now = clock()
-        let (event, question, results) = try withEvent(request, actor: StudyActor(user: request.user)) { event, connection -> (LiveEvent, Question?, [LiveResult]) in
+        let (event, question, results) = try withEvent(request) { event, connection -> (LiveEvent, Question?, [LiveResult]) in
             _ = try hostOnly(request, event)
             var question: Question?
             switch event.schedule?.phase(at: now) {
@@ -321,7 +348,7 @@ struct LivePages: Sendable {
         let top = (try? scoreboard.top(code: event.code, count: 10)) ?? []
         let joined = (try? scoreboard.size(code: event.code)) ?? 0
         let value = LiveScreenPage(
-            event: event, question: question, results: results, top: top, joined: joined, request: request, now: now)
+            event: event, question: question, results: results, top: top, joined: joined, links: links(event.code, request), now: now)
         return try pages.privatePage("live/screen", value, request)
     }
 }

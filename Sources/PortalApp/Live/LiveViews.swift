@@ -113,12 +113,12 @@ struct LiveHostPage: Encodable {
     var count: Int
     var seconds: Int
 
-    init(event: LiveEvent, participants: [LiveParticipant], request: Request, now: Date) {
+    init(event: LiveEvent, participants: [LiveParticipant], links joinURL: String, now: Date) {
         code = event.code
         title = event.title
         examTitle = event.examTitle
         language = event.examLanguage
-        joinURL = "http://\(request.headers["Host"] ?? "127.0.0.1")/live/\(event.code)"
+        self.joinURL = joinURL
         started = event.startsAt != nil
         phase = LivePhaseView(event: event, now: now)
         self.participants = participants.map(\.nickname)
@@ -188,12 +188,12 @@ struct LiveScreenPage: Encodable {
     var results: [LiveScoreLine]
     var hasResults: Bool
 
-    init(event: LiveEvent, question: Question?, results: [LiveResult], top: [(nickname: String, points: Int)], joined: Int, request: Request, now: Date) {
+    init(event: LiveEvent, question: Question?, results: [LiveResult], top: [(nickname: String, points: Int)], joined: Int, links joinURL: String, now: Date) {
         code = event.code
         title = event.title
         examTitle = event.examTitle
         language = event.examLanguage
-        joinURL = "http://\(request.headers["Host"] ?? "127.0.0.1")/live/\(event.code)"
+        self.joinURL = joinURL
         self.joined = joined
         let phase = LivePhaseView(event: event, now: now)
         self.phase = phase

@@ -7,16 +7,10 @@ import PostgresClient
 /// uploads answers only into the account that made them, with a current CSRF token) and the
 /// student's review schedule for an exam (so review sessions can run with no connection).
 struct DeviceAPI: Sendable {
-    let database: ConnectionPool
     let pages: PageRenderer
 
-    func addRoutes(to router: inout Router) {
-        router.get("/api/me") { request in try me(request) }
-        router.get("/api/exams/:region/:exam/schedule") { request in try schedule(request) }
-    }
-
     /// `GET /api/me`: the viewer as the scripts need it.
-    func me(_ request: Request) throws -> Response {
+    func me(_ request: PortalRequest) throws -> Response {
         struct Me: Encodable {
             var signedIn: Bool
             var userId: String?
@@ -26,16 +20,13 @@ struct DeviceAPI: Sendable {
         let user = request.user
         return try APIResponse.json(Me(
             signedIn: user != nil, userId: user?.userID.uuidString.lowercased(), displayName: user?.displayName,
-            csrfToken: request.viewer?.csrfToken ?? ""), cache: "no-store")
+            csrfToken: request.viewer.csrfToken), cache: "no-store")
     }
 
     /// `GET /api/exams/{region}/{exam}/schedule`: every review card the student holds in the
     /// exam, with when it is due.
-    func schedule(_ request: Request) throws -> Response {
+    func schedule(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let locale = pages.locale(for: request)
-        guard let user = request.user else {
-            return APIResponse.problem(pages.message("offline.schedule_sign_in", locale: locale), status: .unauthorized)
-        }
         struct Card: Encodable {
             var question: String
             var due: Date
@@ -46,7 +37,7 @@ struct DeviceAPI: Sendable {
             var cards: [Card]
         }
         let region = request.parameter("region"), slug = request.parameter("exam")
-        let cards = try StudyActor(user: user).transaction(database) { connection -> [Card]? in
+        let cards = try request.database.transaction { connection -> [Card]? in
             guard let exam = try ExamCatalog().examHeading(region: region, slug: slug, connection) else { return nil }
             return try DashboardStore().schedule(examID: exam.id, connection).map { Card(question: $0.id.uuidString.lowercased(), due: $0.due) }
         }

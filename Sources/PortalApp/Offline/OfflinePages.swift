@@ -8,6 +8,8 @@ import PostgresClient
 /// change feeds. Bundles are built once per content version and kept in memory with their gzip
 /// form and strong ETag; a request for an old version answers 404 naming the current URL (the
 /// client always starts from the manifest, and an immutable URL must never change meaning).
+/// Bundles and change feeds carry answer keys, so they go to signed-in students only and are
+/// cached privately, never by a shared cache; exam-only questions are never in them.
 final class OfflinePages: @unchecked Sendable {
     private struct Entry {
         var version: String
@@ -16,22 +18,14 @@ final class OfflinePages: @unchecked Sendable {
         var files: StaticFiles
     }
 
-    private let database: ConnectionPool
     private let pages: PageRenderer
     private let clock: @Sendable () -> Date
     private let lock = NSLock()
     private var bundles: [String: Entry] = [:]
 
-    init(database: ConnectionPool, pages: PageRenderer, clock: @escaping @Sendable () -> Date) {
-        self.database = database
+    init(pages: PageRenderer, clock: @escaping @Sendable () -> Date) {
         self.pages = pages
         self.clock = clock
-    }
-
-    func addRoutes(to router: inout Router) {
-        router.get("/offline/manifest.json") { [self] request in try manifest(request) }
-        router.get("/offline/exams/:region/:file") { [self] request in try bundle(request) }
-        router.get("/api/exams/:region/:exam/changes") { [self] request in try changes(request) }
     }
 
     /// The current bundle of an exam, built when its version is new to this instance.
@@ -47,7 +41,7 @@ final class OfflinePages: @unchecked Sendable {
         return entry
     }
 
-    func manifest(_ request: Request) throws -> Response {
+    func manifest(_ request: PortalRequest) throws -> Response {
         struct Item: Encodable {
             var region: String
             var slug: String
@@ -62,7 +56,7 @@ final class OfflinePages: @unchecked Sendable {
             var format = 1
             var exams: [Item]
         }
-        let items = try database.withConnection { connection -> [Item] in
+        let items = try request.database.run { connection -> [Item] in
             try ExamCatalog().regions(connection).flatMap { region in
                 try region.exams.compactMap { exam -> Item? in
                     guard let entry = try entry(region: region.code, slug: exam.slug, version: exam.contentUpdatedAt, connection) else { return nil }
@@ -75,7 +69,7 @@ final class OfflinePages: @unchecked Sendable {
         return try APIResponse.json(Manifest(exams: items), cache: "no-cache")
     }
 
-    func bundle(_ request: Request) throws -> Response {
+    func bundle(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let locale = pages.locale(for: request)
         let region = request.parameter("region"), file = request.parameter("file")
         let parts = file.hasSuffix(".json") ? file.dropLast(5).split(separator: ".", maxSplits: 1).map(String.init) : []
@@ -83,27 +77,29 @@ final class OfflinePages: @unchecked Sendable {
             return APIResponse.problem(pages.message("offline.bad_bundle_name", locale: locale), status: .notFound, cache: "no-cache")
         }
         let slug = parts[0]
-        let current = try database.withConnection { connection -> Entry? in
+        let current = try request.database.run { connection -> Entry? in
             guard let version = try ExamCatalog().examVersion(region: region, slug: slug, connection) else { return nil }
             return try entry(region: region, slug: slug, version: version, connection)
         }
         guard let current else {
             return APIResponse.noExam(region: region, slug: slug, pages: pages, locale: locale, cache: "no-cache")
         }
-        guard current.version == parts[1], let response = current.files.response(for: request.head) else {
+        guard current.version == parts[1], var response = current.files.response(for: request.head) else {
             return APIResponse.problem(pages.message("offline.old_bundle", locale: locale), status: .notFound, current: current.url, cache: "no-cache")
         }
+        // The browser keeps it for good (the URL names the version); nothing shared keeps it.
+        response.headers.set("Cache-Control", "private, max-age=31536000, immutable")
         return response
     }
 
-    func changes(_ request: Request) throws -> Response {
+    func changes(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let locale = pages.locale(for: request)
         guard let since = request.query["since"].flatMap(BundleVersion.date), since <= clock().addingTimeInterval(60) else {
             return APIResponse.problem(
                 pages.message("offline.bad_since", locale: locale, ["value": String((request.query["since"] ?? "").prefix(20))]), status: .badRequest, cache: "no-cache")
         }
         let region = request.parameter("region"), slug = request.parameter("exam")
-        guard let feed = try database.withConnection({ try BundleBuilder().changes(region: region, slug: slug, since: since, now: clock(), $0) }) else {
+        guard let feed = try request.database.run({ try BundleBuilder().changes(region: region, slug: slug, since: since, now: clock(), $0) }) else {
             return APIResponse.noExam(region: region, slug: slug, pages: pages, locale: locale, cache: "no-cache")
         }
         return try APIResponse.json(feed, cache: "no-cache")

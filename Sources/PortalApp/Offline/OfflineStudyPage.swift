@@ -9,7 +9,7 @@ struct OfflineStudyPage: Encodable {
     /// signed-in name or a sign-out token that are stale by the time it is used.
     var shell = true
 
-    static func handler(pages: PageRenderer) -> Handler {
+    static func handler(pages: PageRenderer) -> @Sendable (PortalRequest) throws -> Response {
         { request in
             var response = Response.html(try pages.render("offline/study", OfflineStudyPage(), locale: pages.locale(for: request)))
             // Always revalidated, so a shell update reaches the service worker's next install.

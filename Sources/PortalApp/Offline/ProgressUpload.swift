@@ -5,16 +5,24 @@ import PostgresClient
 import QuestionEngine
 
 /// `POST /api/progress`: answers recorded offline, uploaded in a batch. Each answer is checked
-/// here against the answer key (the browser's verdict is never trusted) and stored with its
-/// client id, so a batch sent twice stores nothing twice. Every item stands alone: a bad one is
-/// rejected with its reason and the others still go in — never a 500 for one bad item.
+/// here against the answer key (the browser's verdict is never trusted; the database checks
+/// again) and stored with its client id, so a batch sent twice stores nothing twice. Every item
+/// stands alone: a bad one is rejected with its reason and the others still go in — never a
+/// 500 for one bad item.
+///
+/// The device's clock is information, not authority: its times are kept, clamped to the
+/// session's window and the upload's arrival; points count by the day the server received the
+/// answer; only practice and review sessions take answers this way (a mock exam, an assignment
+/// or a live event is online only); one answer per question per session counts, the first.
 struct ProgressUpload: Sendable {
-    let database: ConnectionPool
     let clock: @Sendable () -> Date
 
-    /// At most this many answers per batch (and 1 MiB of body).
+    /// At most this many answers and sessions per batch (and 1 MiB of body).
     static let maximumAnswers = 500
+    static let maximumSessions = 50
     static let bodyLimit = 1024 * 1024
+    /// The most time an offline answer is taken to have needed (the device's own measure).
+    static let longestAnswerMilliseconds = 30 * 60 * 1000
 
     struct Batch: Decodable {
         struct Session: Decodable {
@@ -53,8 +61,7 @@ struct ProgressUpload: Sendable {
         var finishedSessions: [String] = []
     }
 
-    func upload(_ request: Request) throws -> Response {
-        guard let user = request.user else { return APIResponse.problem("Sign in to upload progress; your answers stay on this device until then.", status: .unauthorized) }
+    func upload(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         let batch: Batch
@@ -66,22 +73,27 @@ struct ProgressUpload: Sendable {
         guard batch.answers.count <= Self.maximumAnswers else {
             return APIResponse.problem("At most \(Self.maximumAnswers) answers per batch; send the rest in another.", status: .contentTooLarge)
         }
+        guard (batch.sessions ?? []).count <= Self.maximumSessions else {
+            return APIResponse.problem("At most \(Self.maximumSessions) sessions per batch; send the rest in another.", status: .contentTooLarge)
+        }
         let now = clock()
-        let outcome = try StudyActor(user: user).transaction(database) { connection -> Outcome in
+        let outcome = try request.database.transaction { connection -> Outcome in
             var outcome = Outcome()
             let store = StudyStore(), cards = ReviewCardStore(), catalog = ExamCatalog()
             // Sessions first: made with the client's id, once.
             for session in batch.sessions ?? [] {
                 try item(connection) {
                     let mode = session.mode ?? "practice"
-                    guard mode == "practice" || mode == "review", (1...500).contains(session.questionIds.count), session.startedAt <= now.addingTimeInterval(300),
+                    guard mode == "practice" || mode == "review", (1...500).contains(session.questionIds.count),
                           let exam = try catalog.examHeading(region: session.region, slug: session.exam, connection) else { return }
                     // A question retired since the device downloaded the exam drops out of the
                     // session (its answer is refused alone); the rest of the session stands.
                     let questionIDs = try store.published(examID: exam.id, ids: session.questionIds, connection)
                     guard !questionIDs.isEmpty else { return }
+                    // A device's start time is kept, but never later than the upload.
                     try store.createOffline(
-                        id: session.id, userID: user.userID, examID: exam.id, mode: mode, questionIDs: questionIDs, startedAt: session.startedAt, connection)
+                        id: session.id, userID: user.userID, examID: exam.id, mode: mode, questionIDs: questionIDs,
+                        startedAt: min(session.startedAt, now), connection)
                 }
             }
             let sessionIDs = Set(batch.answers.map(\.sessionId))
@@ -95,7 +107,16 @@ struct ProgressUpload: Sendable {
             // Answers to a version that has changed since: what their indexes meant then.
             let older = batch.answers.filter { answer in questions[answer.questionId].map { answer.questionVersion < $0.version } ?? false }
             let olderOptions = try store.publishedOptionIDs(older.map { ($0.questionId, $0.questionVersion) }, connection)
-            let checked = batch.answers.map { check($0, sessions: sessions, questions: questions, olderOptions: olderOptions, userID: user.userID) }
+            // One answer per question per session: what is stored already, then the first of the batch.
+            var answered = try store.answeredQuestions(sessionIDs: Array(sessionIDs), connection)
+            let checked = batch.answers.map { answer -> Verdict in
+                let verdict = check(answer, sessions: sessions, questions: questions, olderOptions: olderOptions, userID: user.userID, now: now)
+                guard case .valid = verdict, earlier[answer.id] == nil else { return verdict }
+                guard answered.insert(SessionQuestion(session: answer.sessionId, question: answer.questionId)).inserted else {
+                    return .rejected("the question was answered already in this session (the first answer counts)")
+                }
+                return verdict
+            }
 
             // What the checks and the stored answers settle already; the rest is to be stored.
             var fresh: [RecordedAnswer] = []
@@ -177,7 +198,7 @@ struct ProgressUpload: Sendable {
             for session in batch.sessions ?? [] {
                 guard let finishedAt = session.finishedAt, let stored = try store.session(id: session.id, connection), !stored.isFinished,
                       stored.userID == user.userID else { continue }
-                if try item(connection, { try SessionFinisher(cards: cards).finish(stored, at: min(finishedAt, now), connection) }) {
+                if try item(connection, { try SessionFinisher(cards: cards).finish(stored, at: min(max(finishedAt, stored.startedAt), now), connection) }) {
                     outcome.finishedSessions.append(session.id.uuidString.lowercased())
                 }
             }
@@ -200,13 +221,18 @@ struct ProgressUpload: Sendable {
     /// their ids, so a reordered question is checked by what was chosen, and a corrected key
     /// counts; it is stored as given, with the version it was given for.
     private func check(
-        _ answer: Batch.Answer, sessions: [UUID: StudySession], questions: [UUID: Question], olderOptions: [VersionedQuestion: [String]], userID: UUID
+        _ answer: Batch.Answer, sessions: [UUID: StudySession], questions: [UUID: Question], olderOptions: [VersionedQuestion: [String]], userID: UUID,
+        now: Date
     ) -> Verdict {
-        let now = clock()
         guard let session = sessions[answer.sessionId], session.userID == userID else { return .rejected("unknown session") }
+        // Mock exams, assignments and live events are online only: their clock is the server's.
+        guard session.mode == .practice || session.mode == .review, session.shareLinkID == nil else {
+            return .rejected("this session takes answers only online")
+        }
+        guard !session.isFinished else { return .rejected("the session has ended") }
         guard let question = questions[answer.questionId] else { return .rejected("the question is no longer published") }
         guard session.questionIDs.contains(answer.questionId) else { return .rejected("the question is not part of the session") }
-        guard (0...86_400_000).contains(answer.timeMs), answer.answeredAt <= now.addingTimeInterval(300) else { return .rejected("the time is impossible") }
+        guard answer.timeMs >= 0 else { return .rejected("the time is impossible") }
         var response = answer.response
         if answer.questionVersion != question.version {
             guard answer.questionVersion < question.version, let options = olderOptions[VersionedQuestion(question: question.id, version: answer.questionVersion)] else {
@@ -230,10 +256,13 @@ struct ProgressUpload: Sendable {
         } catch {
             return .rejected("the response is not an answer to this question (\(error))")
         }
-        let rating = RatingPolicy.rating(correct: outcome.isCorrect, milliseconds: answer.timeMs, typicalMilliseconds: nil, samples: 0, cardState: nil)
+        let milliseconds = min(answer.timeMs, Self.longestAnswerMilliseconds)
+        let rating = RatingPolicy.rating(correct: outcome.isCorrect, milliseconds: milliseconds, typicalMilliseconds: nil, samples: 0, cardState: nil)
+        // The device's time, kept as information within the session's window and the upload's arrival.
+        let answeredAt = min(max(answer.answeredAt, session.startedAt), now)
         return .valid(RecordedAnswer(
             id: answer.id, sessionID: session.id, questionID: question.id, questionVersion: answer.questionVersion, response: answer.response,
-            correct: outcome.isCorrect, score: outcome.score, rating: rating, milliseconds: answer.timeMs, answeredAt: answer.answeredAt))
+            correct: outcome.isCorrect, score: outcome.score, rating: rating, milliseconds: milliseconds, answeredAt: answeredAt))
     }
 
     /// Runs one item's statements under a savepoint: a database error undoes that item only.

@@ -6,82 +6,80 @@ import PostgresClient
 /// Schools: `/teach` (a teacher's classes), `/teach/classes/{id}` (members, assignments and
 /// progress), share links `/s/{token}`, joining a class `/join/{code}`, `/me/classes`.
 struct SchoolPages: Sendable {
-    let database: ConnectionPool
     let pages: PageRenderer
     let clock: @Sendable () -> Date
     let starter: SessionStart
+    let site: SiteAddress
 
-    func addRoutes(to router: inout Router) {
-        router.get("/teach") { request in try teach(request) }
-        router.post("/teach/classes") { request in try createClass(request) }
-        router.get("/teach/classes/:id") { request in try classPage(request) }
-        router.get("/teach/classes/:id/export.csv") { request in try export(request) }
-        router.post("/teach/classes/:id/members/:user/remove") { request in try remove(request) }
-        router.post("/teach/links") { request in try createLink(request) }
-        router.post("/teach/links/:id/revoke") { request in try revoke(request) }
-        router.get("/join") { request in
+    /// Unknown join codes tried per client address in ten minutes.
+    static let codeMissesPerTenMinutes = 20
+
+    /// Share links and class pages anyone may open (signing in is offered there).
+    func addPublicRoutes(to routes: inout PublicRoutes) {
+        routes.get("/join") { request in
             // The "I have a code" form: to the class's page.
             let code = (request.query["code"] ?? "").trimmingCharacters(in: .whitespaces).uppercased()
-            guard !code.isEmpty, code.allSatisfy({ $0.isLetter || $0.isNumber }) else {
+            guard !code.isEmpty, code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
                 throw HTTPError(.notFound, message("school.no_class", request))
             }
             return .redirect(to: "/join/\(code)")
         }
-        router.get("/join/:code") { request in try joinPage(request) }
-        router.post("/join/:code") { request in try join(request) }
-        router.get("/me/classes") { request in try myClasses(request) }
-        router.post("/me/classes/:id/leave") { request in try leave(request) }
-        router.get("/s/:token") { request in try sharePage(request) }
-        router.post("/s/:token/start") { request in try startShared(request) }
+        routes.get("/join/:code", joinPage)
+        routes.get("/s/:token", sharePage)
+    }
+
+    /// A student's own classes, joining and leaving, and starting a shared exam.
+    func addMemberRoutes(to routes: inout MemberRoutes) {
+        routes.post("/join/:code", join)
+        routes.get("/me/classes", myClasses)
+        routes.post("/me/classes/:id/leave", leave)
+        routes.post("/s/:token/start", startShared)
+    }
+
+    /// The teaching area: teachers and admins.
+    func addTeacherRoutes(to routes: inout MemberRoutes) {
+        routes.get("/teach", teach)
+        routes.post("/teach/classes", createClass)
+        routes.get("/teach/classes/:id", { request, user in try classPage(request, user) })
+        routes.get("/teach/classes/:id/export.csv", export)
+        routes.post("/teach/classes/:id/members/:user/remove", remove)
+        routes.post("/teach/links", createLink)
+        routes.post("/teach/links/:id/revoke", revoke)
     }
 
     // MARK: Shared
 
-    private func message(_ key: String, _ request: Request, _ arguments: [String: String] = [:]) -> String {
+    private func message(_ key: String, _ request: PortalRequest, _ arguments: [String: String] = [:]) -> String {
         pages.message(key, locale: pages.locale(for: request), arguments)
     }
 
-
-    private func signIn(_ request: Request) -> Response {
-        .redirect(to: LocalPath.signIn(returningTo: request.path))
+    private func codeLimit() -> CodeGuessLimit {
+        CodeGuessLimit(bucket: "join-code", limit: Self.codeMissesPerTenMinutes, pages: pages)
     }
 
-    /// A teacher or admin, or a 404: the teaching area is not advertised to others.
-    private func teacher(_ request: Request) throws -> SessionUser? {
-        guard let user = request.user else { return nil }
-        guard user.role == "teacher" || user.role == "admin" else { throw HTTPError(.notFound, message("school.not_found", request)) }
-        return user
-    }
-
-    private func asUser<Value>(_ user: SessionUser, _ body: (PostgresConnection) throws -> Value) throws -> Value {
-        try database.withRequestContext(userID: user.userID.uuidString, role: user.role, body)
-    }
-
-    private func uuid(_ request: Request, _ name: String) throws -> UUID {
+    private func uuid(_ request: PortalRequest, _ name: String) throws -> UUID {
         guard let id = UUID(uuidString: request.parameter(name)) else { throw HTTPError(.notFound, message("school.not_found", request)) }
         return id
     }
 
     // MARK: Teaching
 
-    func teach(_ request: Request) throws -> Response {
-        guard let user = try teacher(request) else { return signIn(request) }
-        let value = try asUser(user) { connection in
+    func teach(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+        let value = try request.database.transaction { connection in
             TeachPage(
                 classes: try SchoolStore().taughtClasses(connection), links: try SchoolStore().shareLinks(classID: nil, connection),
-                host: request.headers["Host"] ?? "127.0.0.1", pages: pages, locale: pages.locale(for: request))
+                joinBase: site.url("/join/", for: request.head, peer: request.http.remoteAddress), pages: pages, locale: pages.locale(for: request))
         }
         return try pages.privatePage("teach/index", value, request)
     }
 
-    func createClass(_ request: Request) throws -> Response {
-        guard let user = try teacher(request) else { return signIn(request) }
+    func createClass(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let form = FormFields(body: request.body)
         let name = (form["name"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         let school = (form["school"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard (1...120).contains(name.count) else { throw HTTPError(.badRequest, message("school.bad_class_name", request)) }
         guard school.count <= 200 else { throw HTTPError(.badRequest, message("school.bad_school_name", request)) }
-        let id = try asUser(user) { connection -> UUID in
+        let id = try request.database.transaction { connection -> UUID in
             for _ in 0..<10 {
                 if let id = try SchoolStore().createClass(name: name, schoolName: school.isEmpty ? nil : school, joinCode: Crypto.code(length: 8), at: clock(), connection) {
                     return id
@@ -92,10 +90,9 @@ struct SchoolPages: Sendable {
         return .redirect(to: "/teach/classes/\(id.uuidString.lowercased())")
     }
 
-    func classPage(_ request: Request, created: (token: String, title: String)? = nil) throws -> Response {
-        guard let user = try teacher(request) else { return signIn(request) }
+    func classPage(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let id = try uuid(request, "id")
-        let value = try asUser(user) { connection -> ClassPage in
+        let value = try request.database.transaction { connection -> ClassPage in
             let store = SchoolStore()
             guard let summary = try store.taughtClass(id: id, connection) else { throw HTTPError(.notFound, message("school.not_found", request)) }
             let links = try store.shareLinks(classID: id, connection)
@@ -107,25 +104,23 @@ struct SchoolPages: Sendable {
             return ClassPage(
                 summary: summary, members: try store.members(classID: id, connection), assignments: assignments,
                 progress: try store.progress(classID: id, connection), standings: try store.standings(classID: id, connection),
-                host: request.headers["Host"] ?? "127.0.0.1", pages: pages, locale: pages.locale(for: request))
+                joinBase: site.url("/join/", for: request.head, peer: request.http.remoteAddress), pages: pages, locale: pages.locale(for: request))
         }
         return try pages.privatePage("teach/class", value, request)
     }
 
-    func remove(_ request: Request) throws -> Response {
-        guard let user = try teacher(request) else { return signIn(request) }
+    func remove(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let id = try uuid(request, "id"), student = try uuid(request, "user")
-        try asUser(user) { connection in
+        try request.database.transaction { connection in
             guard try SchoolStore().taughtClass(id: id, connection) != nil else { throw HTTPError(.notFound, message("school.not_found", request)) }
             _ = try SchoolStore().leave(classID: id, userID: student, at: clock(), connection)
         }
         return .redirect(to: "/teach/classes/\(id.uuidString.lowercased())")
     }
 
-    func export(_ request: Request) throws -> Response {
-        guard let user = try teacher(request) else { return signIn(request) }
+    func export(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let id = try uuid(request, "id")
-        let rows = try asUser(user) { connection -> [[String]] in
+        let rows = try request.database.transaction { connection -> [[String]] in
             let store = SchoolStore()
             guard try store.taughtClass(id: id, connection) != nil else { throw HTTPError(.notFound, message("school.not_found", request)) }
             var rows = [["Student", "Assignment", "Exam", "Finished (UTC)", "Score %", "Passed", "Minutes"]]
@@ -149,8 +144,7 @@ struct SchoolPages: Sendable {
 
     // MARK: Share links
 
-    func createLink(_ request: Request) throws -> Response {
-        guard let user = try teacher(request) else { return signIn(request) }
+    func createLink(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let form = FormFields(body: request.body)
         let title = (form["title"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard (1...120).contains(title.count) else { throw HTTPError(.badRequest, message("school.bad_link_title", request)) }
@@ -178,7 +172,7 @@ struct SchoolPages: Sendable {
         }
         let token = Crypto.token()
         let (region, slug) = (form["region"] ?? "", form["exam"] ?? "")
-        try asUser(user) { connection in
+        try request.database.transaction { connection in
             guard let exam = try ExamCatalog().exam(region: region, slug: slug, connection) else {
                 throw HTTPError(.notFound, message("error.no_exam", request, ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))]))
             }
@@ -196,7 +190,7 @@ struct SchoolPages: Sendable {
         }
         // The token is shown this once: only its hash is kept.
         let value = LinkCreatedPage(
-            title: title, url: "http://\(request.headers["Host"] ?? "127.0.0.1")/s/\(token)",
+            title: title, url: site.url("/s/\(token)", for: request.head, peer: request.http.remoteAddress),
             back: classID.map { "/teach/classes/\($0.uuidString.lowercased())" } ?? "/teach")
         return try pages.privatePage("teach/link-created", value, request)
     }
@@ -213,18 +207,17 @@ struct SchoolPages: Sendable {
         return date
     }
 
-    func revoke(_ request: Request) throws -> Response {
-        guard let user = try teacher(request) else { return signIn(request) }
+    func revoke(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let id = try uuid(request, "id")
-        let revoked = try asUser(user) { try SchoolStore().revoke(linkID: id, at: clock(), $0) }
+        let revoked = try request.database.transaction { try SchoolStore().revoke(linkID: id, at: clock(), $0) }
         guard revoked else { throw HTTPError(.notFound, message("school.not_found", request)) }
         let back = LocalPath.validated(FormFields(body: request.body)["return_to"]) ?? "/teach"
         return .redirect(to: back)
     }
 
-    private func shared(_ request: Request) throws -> SharedExam {
+    private func shared(_ request: PortalRequest) throws -> SharedExam {
         let token = request.parameter("token")
-        guard SessionSettings.isWellFormed(token), let link = try database.withConnection({ connection in
+        guard SessionSettings.isWellFormed(token), let link = try request.database.run({ connection in
             try SchoolStore().sharedExam(tokenHash: Crypto.sha256(Array(token.utf8)), now: clock(), connection)
         }) else {
             throw HTTPError(.notFound, message("school.link_gone", request))
@@ -232,19 +225,18 @@ struct SchoolPages: Sendable {
         return link
     }
 
-    func sharePage(_ request: Request) throws -> Response {
+    func sharePage(_ request: PortalRequest) throws -> Response {
         let link = try shared(request)
         let value = SharePage(link: link, path: request.path, signedIn: request.user != nil, pages: pages, locale: pages.locale(for: request))
         return try pages.privatePage("teach/share", value, request)
     }
 
-    func startShared(_ request: Request) throws -> Response {
+    func startShared(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let link = try shared(request)
-        guard let user = request.user else { return .redirect(to: "/login?next=" + request.path.dropLast("/start".count)) }
         let now = clock(), locale = pages.locale(for: request)
         let actor = StudyActor(user: user)
-        let id = try actor.transaction(database) { connection -> UUID in
-            if link.joinsClass, let classID = link.classID { try SchoolStore().join(classID: classID, at: now, connection) }
+        let id = try request.database.transaction { connection -> UUID in
+            if link.joinsClass { try SchoolStore().join(linkID: link.id, connection) }
             let domains = link.domains.isEmpty
                 ? Set(try ExamCatalog().exam(region: link.regionCode, slug: link.examSlug, connection)?.domains.map(\.slug) ?? [])
                 : Set(link.domains)
@@ -258,27 +250,30 @@ struct SchoolPages: Sendable {
 
     // MARK: Joining
 
-    func joinPage(_ request: Request) throws -> Response {
-        let found = try database.withConnection { try SchoolStore().classByCode(request.parameter("code"), $0) }
-        guard let found else { throw HTTPError(.notFound, message("school.no_class", request)) }
+    func joinPage(_ request: PortalRequest) throws -> Response {
+        let limit = codeLimit()
+        try limit.check(request)
+        let found = try request.database.run { try SchoolStore().classByCode(request.parameter("code"), $0) }
+        guard let found else {
+            try limit.miss(request)
+            throw HTTPError(.notFound, message("school.no_class", request))
+        }
         let value = JoinPage(code: request.parameter("code").uppercased(), name: found.name, teacher: found.teacher, school: found.school, signedIn: request.user != nil)
         return try pages.privatePage("teach/join", value, request)
     }
 
-    func join(_ request: Request) throws -> Response {
-        guard let user = request.user else { return signIn(request) }
-        try asUser(user) { connection in
-            guard let found = try SchoolStore().classByCode(request.parameter("code"), connection) else {
-                throw HTTPError(.notFound, message("school.no_class", request))
-            }
-            try SchoolStore().join(classID: found.id, at: clock(), connection)
+    func join(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+        let limit = codeLimit()
+        try limit.check(request)
+        guard try request.database.transaction({ try SchoolStore().join(code: request.parameter("code"), $0) }) != nil else {
+            try limit.miss(request)
+            throw HTTPError(.notFound, message("school.no_class", request))
         }
         return .redirect(to: "/me/classes?joined=1")
     }
 
-    func myClasses(_ request: Request) throws -> Response {
-        guard let user = request.user else { return signIn(request) }
-        let classes = try asUser(user) { try SchoolStore().memberClasses($0) }
+    func myClasses(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+        let classes = try request.database.transaction { try SchoolStore().memberClasses($0) }
         struct Page: Encodable {
             struct Item: Encodable { var id: String; var name: String }
             var classes: [Item]
@@ -292,10 +287,9 @@ struct SchoolPages: Sendable {
             joined: query["joined"] != nil, left: query["left"] != nil), request)
     }
 
-    func leave(_ request: Request) throws -> Response {
-        guard let user = request.user else { return signIn(request) }
+    func leave(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let id = try uuid(request, "id")
-        _ = try asUser(user) { try SchoolStore().leave(classID: id, userID: user.userID, at: clock(), $0) }
+        _ = try request.database.transaction { try SchoolStore().leave(classID: id, userID: user.userID, at: clock(), $0) }
         return .redirect(to: "/me/classes?left=1")
     }
 }

@@ -52,7 +52,7 @@ struct TeachPage: Encodable {
     var hasLinks: Bool
     var returnTo = "/teach"
 
-    init(classes: [ClassSummary], links: [ShareLinkSummary], host: String, pages: PageRenderer, locale: String) {
+    init(classes: [ClassSummary], links: [ShareLinkSummary], joinBase: String, pages: PageRenderer, locale: String) {
         self.classes = classes.map { Class(id: $0.id.uuidString.lowercased(), name: $0.name, school: $0.schoolName, code: $0.joinCode, members: $0.members) }
         hasClasses = !classes.isEmpty
         self.links = links.map { LinkRow($0, pages: pages, locale: locale) }
@@ -132,13 +132,13 @@ struct ClassPage: Encodable {
 
     init(
         summary: ClassSummary, members: [ClassMember], assignments: [Assignment], progress: [StudentDomainProgress], standings: [ClassStanding],
-        host: String, pages: PageRenderer, locale: String
+        joinBase: String, pages: PageRenderer, locale: String
     ) {
         id = summary.id.uuidString.lowercased()
         name = summary.name
         school = summary.schoolName
         code = summary.joinCode
-        joinURL = "http://\(host)/join/\(summary.joinCode)"
+        joinURL = joinBase + summary.joinCode
         self.members = members.map { Member(userID: $0.userID.uuidString.lowercased(), name: $0.displayName) }
         hasMembers = !members.isEmpty
         self.assignments = assignments

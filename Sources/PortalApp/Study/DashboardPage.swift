@@ -54,11 +54,10 @@ struct DashboardPage: Encodable {
 
     static let weeksShown = 4
 
-    static func handler(database: ConnectionPool, pages: PageRenderer, clock: @escaping @Sendable () -> Date) -> Handler {
-        { request in
-            guard let user = request.user else { return .redirect(to: "/login?next=/me") }
+    static func handler(pages: PageRenderer, clock: @escaping @Sendable () -> Date) -> @Sendable (PortalRequest, SessionUser) throws -> Response {
+        { request, user in
             let locale = pages.locale(for: request), now = clock()
-            let page = try database.withRequestContext(userID: user.userID.uuidString, role: user.role) { connection -> DashboardPage in
+            let page = try request.database.transaction { connection -> DashboardPage in
                 let store = DashboardStore()
                 let startOfDay = try store.startOfDay(at: now, connection)
                 let due = try store.dueByExam(endOfToday: startOfDay.addingTimeInterval(86_400), connection)

@@ -66,7 +66,8 @@ struct QuestionPage: Encodable {
     var difficultyLabel: String
     var options: [Option]
     var answerID: String
-    var shownAt: Int64
+    /// When the question was shown, signed by the server (`FormClock`).
+    var shownAt: String
     var feedback: Feedback?
     var flagged: Bool
     var nav: [NavItem]
@@ -81,7 +82,7 @@ struct QuestionPage: Encodable {
 
     init(
         session stored: StudySession, question: Question, number: Int, answers: [UUID: RecordedAnswer], isGuest: Bool, now: Date,
-        draft: [Int]?, notice: String?, error: String?, reported: Bool, pages: PageRenderer, locale: String
+        shownStamp: String, draft: [Int]?, notice: String?, error: String?, reported: Bool, pages: PageRenderer, locale: String
     ) {
         let base = "/sessions/" + stored.id.uuidString.lowercased()
         let answer = answers[question.id]
@@ -123,7 +124,7 @@ struct QuestionPage: Encodable {
                 keyOrder: question.kind == .ordering ? question.correct.map { question.options[$0].text } : [])
         } : nil
         answerID = UUID().uuidString.lowercased()
-        shownAt = Int64((now.timeIntervalSince1970 * 1000).rounded(.down))
+        shownAt = shownStamp
         flagged = stored.flagged.contains(question.id)
         nav = stored.mode == .mock ? stored.questionIDs.enumerated().map { index, id in
             NavItem(ordinal: index + 1, href: "\(base)?q=\(index + 1)", answered: answers[id] != nil, flagged: stored.flagged.contains(id), current: index + 1 == number)

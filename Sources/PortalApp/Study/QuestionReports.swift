@@ -6,18 +6,16 @@ import PostgresClient
 /// `POST /questions/{id}/reports`: a student reports a question (a reason and a comment) for
 /// the content team's review queue.
 struct QuestionReports: Sendable {
-    let database: ConnectionPool
     let pages: PageRenderer
 
     static let maximumComment = 2000
+    /// Reports per student per hour: plenty for real problems, too few to flood the queue.
+    static let reportsPerHour = 30
 
-    func report(_ request: Request) throws -> Response {
+    func report(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let locale = pages.locale(for: request)
         let form = FormFields(body: request.body)
         let back = LocalPath.validated(form["return_to"]) ?? "/"
-        guard let user = request.user else {
-            return .redirect(to: LocalPath.signIn(returningTo: back))
-        }
         guard let questionID = UUID(uuidString: request.parameter("id")) else {
             throw HTTPError(.notFound, pages.message("report.no_question", locale: locale))
         }
@@ -28,7 +26,14 @@ struct QuestionReports: Sendable {
         guard comment.count <= Self.maximumComment else {
             throw HTTPError(.badRequest, pages.message("report.too_long", locale: locale, ["max": String(Self.maximumComment)]))
         }
-        let filed = try database.withRequestContext(userID: user.userID.uuidString, role: user.role) { connection in
+        let wait = try request.database.run {
+            try AccountStore().rateLimit("report", key: user.userID.uuidString, limit: Self.reportsPerHour, window: 3600, take: true, $0)
+        }
+        if wait > 0 {
+            throw HTTPError(.tooManyRequests, pages.message("report.throttled", locale: locale, ["minutes": String((wait + 59) / 60)]),
+                            headers: ["Retry-After": String(wait)])
+        }
+        let filed = try request.database.transaction { connection in
             try StudyStore().report(questionID: questionID, reason: reason, comment: comment, connection)
         }
         guard filed else { throw HTTPError(.notFound, pages.message("report.no_question", locale: locale)) }

@@ -18,22 +18,21 @@ struct SessionFinisher: Sendable {
             timeLimit: session.mode == .mock ? TimeInterval(session.timeLimitSeconds) : nil)
     }
 
-    /// Ends the session at `date` (a mock exam's deadline when its time ran out); false when
+    /// Ends the session at `date` (a mock exam's deadline when its time ran out): the database
+    /// clamps the time and stores the score it computes from the answers that count. False when
     /// it had already ended.
     @discardableResult
     func finish(_ session: StudySession, at date: Date, _ connection: PostgresConnection) throws -> Bool {
         let store = StudyStore()
-        let questions = try store.questions(ids: session.questionIDs, connection)
-        let answers = try store.finalAnswers(sessionID: session.id, connection)
         let endedAt = session.deadline.map { min($0, date) } ?? date
-        guard try store.finish(sessionID: session.id, at: endedAt, score: score(session, questions: questions, answers: answers, endedAt: endedAt), connection) else {
-            return false
-        }
+        guard try store.finish(sessionID: session.id, at: endedAt, connection) else { return false }
         if session.mode == .mock && session.userID != nil {
-            let rated = answers.values.filter { $0.rating != nil }.sorted { $0.questionID.uuidString < $1.questionID.uuidString }
-            let current = try cards.cards(questionIDs: rated.map(\.questionID), connection)
-            for answer in rated {
-                _ = try cards.apply(questionID: answer.questionID, rating: answer.rating!, at: endedAt, current: current[answer.questionID], connection)
+            let answers = try store.finalAnswers(sessionID: session.id, connection)
+            let rated = answers.values.compactMap { answer in answer.rating.map { (answer, $0) } }
+                .sorted { $0.0.questionID.uuidString < $1.0.questionID.uuidString }
+            let current = try cards.cards(questionIDs: rated.map(\.0.questionID), connection)
+            for (answer, rating) in rated {
+                _ = try cards.apply(questionID: answer.questionID, rating: rating, at: endedAt, current: current[answer.questionID], connection)
             }
         }
         return true

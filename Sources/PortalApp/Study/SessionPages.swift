@@ -8,47 +8,52 @@ import QuestionEngine
 /// the results. Each request runs in one transaction scoped to the student (or guest), so
 /// another student's session is simply not there: 404.
 struct SessionPages: Sendable {
-    let database: ConnectionPool
     let pages: PageRenderer
     let settings: SessionSettings
     let clock: @Sendable () -> Date
+    let formClock: FormClock
     let finisher: SessionFinisher
 
-    init(database: ConnectionPool, pages: PageRenderer, settings: SessionSettings, clock: @escaping @Sendable () -> Date) {
-        self.database = database
+    /// The longest time an answer is taken to have needed: a tab left open overnight is not a
+    /// measure of effort.
+    static let longestAnswer: TimeInterval = 30 * 60
+
+    init(pages: PageRenderer, settings: SessionSettings, clock: @escaping @Sendable () -> Date, formClock: FormClock) {
         self.pages = pages
         self.settings = settings
         self.clock = clock
+        self.formClock = formClock
         finisher = SessionFinisher(cards: ReviewCardStore())
     }
 
-    func addRoutes(to router: inout Router) {
-        router.get("/sessions/:id") { request in try show(request) }
-        router.post("/sessions/:id/answers") { request in try answer(request) }
-        router.post("/sessions/:id/flags") { request in try flag(request) }
-        router.get("/sessions/:id/finish") { request in try confirmFinish(request) }
-        router.post("/sessions/:id/finish") { request in try finish(request) }
-        router.get("/sessions/:id/results") { request in try results(request) }
+    /// Guests study too: these pages are for anyone, and each finds only the caller's own session.
+    func addRoutes(to routes: inout PublicRoutes) {
+        routes.get("/sessions/:id", show)
+        routes.post("/sessions/:id/answers", answer)
+        routes.post("/sessions/:id/flags", flag)
+        routes.get("/sessions/:id/finish", confirmFinish)
+        routes.post("/sessions/:id/finish", finish)
+        routes.get("/sessions/:id/results", results)
     }
 
     // MARK: Loading
 
-    private func message(_ key: String, _ request: Request, _ arguments: [String: String] = [:]) -> String {
+    private func message(_ key: String, _ request: PortalRequest, _ arguments: [String: String] = [:]) -> String {
         pages.message(key, locale: pages.locale(for: request), arguments)
     }
 
-    private func notFound(_ request: Request) -> HTTPError {
+    private func notFound(_ request: PortalRequest) -> HTTPError {
         HTTPError(.notFound, message("sessions.not_found", request))
     }
 
     /// Runs `body` with the caller's session `:id` in one transaction; 404 when the id is not
     /// a session of theirs.
     private func withSession<Value>(
-        _ request: Request, locking: Bool = false, _ body: (StudyActor, StudySession, PostgresConnection) throws -> Value
+        _ request: PortalRequest, locking: Bool = false, _ body: (StudyActor, StudySession, PostgresConnection) throws -> Value
     ) throws -> Value {
         guard let id = UUID(uuidString: request.parameter("id")),
               let actor = StudyActor.resolve(request, settings: settings, createGuest: false) else { throw notFound(request) }
-        return try actor.transaction(database) { connection in
+        return try request.database.transaction { connection in
             let store = StudyStore()
             if locking, try !store.lock(sessionID: id, connection) { throw notFound(request) }
             // Row-level security already hides others' sessions; an admin's wider view still
@@ -63,7 +68,7 @@ struct SessionPages: Sendable {
 
     // MARK: The question
 
-    func show(_ request: Request) throws -> Response {
+    func show(_ request: PortalRequest) throws -> Response {
         let now = clock(), query = request.query
         return try withSession(request) { actor, session, connection in
             if session.isOverdue(at: now) {
@@ -91,26 +96,27 @@ struct SessionPages: Sendable {
     }
 
     private func questionPage(
-        _ request: Request, session: StudySession, number: Int, answers: [UUID: RecordedAnswer], isGuest: Bool, draft: [Int]?,
+        _ request: PortalRequest, session: StudySession, number: Int, answers: [UUID: RecordedAnswer], isGuest: Bool, draft: [Int]?,
         notice: String?, error: String?, reported: Bool, now: Date, status: HTTPStatus = .ok, _ connection: PostgresConnection
     ) throws -> Response {
         guard let question = try StudyStore().questions(ids: [session.questionIDs[number - 1]], connection).first else {
             throw HTTPError(.gone, message("sessions.question_gone", request))
         }
         let value = QuestionPage(
-            session: session, question: question, number: number, answers: answers, isGuest: isGuest, now: now, draft: draft,
+            session: session, question: question, number: number, answers: answers, isGuest: isGuest, now: now,
+            shownStamp: try formClock.stamp(session: session.id, question: question.id, at: now), draft: draft,
             notice: notice, error: error, reported: reported, pages: pages, locale: pages.locale(for: request))
         return try pages.privatePage("sessions/question", value, request, status: status)
     }
 
     // MARK: Answering
 
-    private func response(_ form: FormFields, question: Question, _ request: Request) throws(HTTPError) -> [Int] {
+    private func response(_ form: FormFields, question: Question, _ request: PortalRequest) throws(HTTPError) -> [Int] {
         try AnswerForm.response(form, question: question) { message($0, request, $1) }
     }
 
     /// What the answer checker's refusal means to the student.
-    private func explain(_ error: AnswerError, _ request: Request) -> String {
+    private func explain(_ error: AnswerError, _ request: PortalRequest) -> String {
         switch error {
         case .empty: message("sessions.choose_something", request)
         case .outOfRange(let index): message("sessions.bad_choice", request, ["value": String(index)])
@@ -119,22 +125,19 @@ struct SessionPages: Sendable {
         }
     }
 
-    func answer(_ request: Request) throws -> Response {
+    func answer(_ request: PortalRequest) throws -> Response {
         let form = FormFields(body: request.body)
         guard let answerID = UUID(uuidString: form["answer_id"] ?? "") else { throw HTTPError(.badRequest, message("sessions.bad_answer_id", request)) }
         guard let questionID = UUID(uuidString: form["question"] ?? "") else { throw HTTPError(.badRequest, message("sessions.not_in_session", request)) }
-        let now = clock()
-        let milliseconds: Int
-        if let shownAt = Int64(form["shown_at"] ?? "") {
-            milliseconds = Int(min(max(0, Int64((now.timeIntervalSince1970 * 1000).rounded(.down)) - shownAt), 86_400_000))
-        } else if let time = Int(form["time_ms"] ?? ""), (0...86_400_000).contains(time) {
-            milliseconds = time
-        } else {
-            throw HTTPError(.badRequest, message("sessions.bad_time", request))
-        }
         guard let sessionID = UUID(uuidString: request.parameter("id")),
               let actor = StudyActor.resolve(request, settings: settings, createGuest: false) else { throw notFound(request) }
-        return try actor.transaction(database) { connection in
+        let now = clock()
+        // The time spent is the server's: from the signed moment the question was shown to now.
+        guard let shownAt = try formClock.shownAt(form["shown_at"] ?? "", session: sessionID, question: questionID) else {
+            throw HTTPError(.badRequest, message("sessions.bad_time", request))
+        }
+        let milliseconds = Int((min(max(0, now.timeIntervalSince(shownAt)), Self.longestAnswer) * 1000).rounded(.down))
+        return try request.database.transaction { connection in
             let store = StudyStore()
             guard let context = try store.answerContext(sessionID: sessionID, questionID: questionID, answerID: answerID, connection),
                   context.session.userID == actor.user?.userID else { throw notFound(request) }
@@ -185,7 +188,15 @@ struct SessionPages: Sendable {
             let recorded = RecordedAnswer(
                 id: answerID, sessionID: session.id, questionID: questionID, questionVersion: question.version, response: draft,
                 correct: outcome.isCorrect, score: outcome.score, rating: rating, milliseconds: milliseconds, answeredAt: now)
-            switch try store.insert(recorded, userID: actor.user?.userID, connection) {
+            let stored: AnswerInsertResult
+            do {
+                stored = try store.insert(recorded, userID: actor.user?.userID, connection)
+            } catch let error as PostgresError where error.isCheckViolation {
+                // The database admits answers only while the session is open and (outside mock
+                // exams) once per question: a race with another tab or the deadline lost.
+                throw HTTPError(.conflict, message("sessions.answer_conflict", request))
+            }
+            switch stored {
             case .conflict: throw HTTPError(.conflict, message("sessions.answer_conflict", request))
             case .replayed: return .redirect(to: after)
             case .inserted: break
@@ -200,7 +211,7 @@ struct SessionPages: Sendable {
 
     // MARK: Flags and finishing
 
-    func flag(_ request: Request) throws -> Response {
+    func flag(_ request: PortalRequest) throws -> Response {
         let form = FormFields(body: request.body)
         return try withSession(request, locking: true) { _, session, connection in
             guard let questionID = UUID(uuidString: form["question"] ?? ""), let index = session.questionIDs.firstIndex(of: questionID) else {
@@ -232,7 +243,7 @@ struct SessionPages: Sendable {
         var isMock: Bool
     }
 
-    func confirmFinish(_ request: Request) throws -> Response {
+    func confirmFinish(_ request: PortalRequest) throws -> Response {
         let now = clock()
         return try withSession(request) { _, session, connection in
             if session.isOverdue(at: now) {
@@ -255,7 +266,7 @@ struct SessionPages: Sendable {
         }
     }
 
-    func finish(_ request: Request) throws -> Response {
+    func finish(_ request: PortalRequest) throws -> Response {
         let now = clock()
         return try withSession(request, locking: true) { _, session, connection in
             if !session.isFinished { try finisher.finish(session, at: now, connection) }
@@ -265,7 +276,7 @@ struct SessionPages: Sendable {
 
     // MARK: Results
 
-    func results(_ request: Request) throws -> Response {
+    func results(_ request: PortalRequest) throws -> Response {
         let now = clock(), query = request.query
         let locale = pages.locale(for: request)
         return try withSession(request) { actor, session, connection in

@@ -7,7 +7,6 @@ import QuestionEngine
 /// `POST /sessions`: reads the exam page's start form, selects the questions and answers
 /// `303` to the new session.
 struct SessionStart: Sendable {
-    let database: ConnectionPool
     let pages: PageRenderer
     let settings: SessionSettings
     let clock: @Sendable () -> Date
@@ -16,7 +15,7 @@ struct SessionStart: Sendable {
     /// New questions a review session may introduce per day (per student, across exams).
     static let newCardsPerDay = 20
 
-    func start(_ request: Request) throws -> Response {
+    func start(_ request: PortalRequest) throws -> Response {
         let locale = pages.locale(for: request)
         func refuse(_ key: String, _ arguments: [String: String] = [:]) -> HTTPError {
             HTTPError(.badRequest, pages.message(key, locale: locale, arguments))
@@ -42,7 +41,7 @@ struct SessionStart: Sendable {
         let now = clock()
         let wanted = SessionRequest(
             region: region, slug: slug, mode: mode, domains: Set(form.values("domain")), difficulty: from...to, count: count, shareLinkID: nil)
-        let id = try actor.transaction(database) { connection in
+        let id = try request.database.transaction { connection in
             try create(wanted, actor: actor, now: now, locale: locale, connection)
         }
         var response = Response.redirect(to: "/sessions/\(id.uuidString.lowercased())")
@@ -85,10 +84,7 @@ struct SessionStart: Sendable {
             "seed": String(seed), "domains": wanted.domains.sorted().joined(separator: ","),
             "difficulty": "\(wanted.difficulty.lowerBound)-\(wanted.difficulty.upperBound)", "count": String(wanted.count),
         ]
-        var session = NewStudySession(
-            userID: actor.user?.userID, guestKey: actor.user == nil ? actor.guestKey : nil, examID: exam.id, mode: mode,
-            config: config, questionIDs: questionIDs, startedAt: now,
-            deadline: mode == .mock ? now.addingTimeInterval(TimeInterval(exam.timeLimitSeconds)) : nil)
+        var session = NewStudySession(userID: actor.user?.userID, examID: exam.id, mode: mode, config: config, questionIDs: questionIDs, startedAt: now)
         session.shareLinkID = wanted.shareLinkID
         return try StudyStore().create(session, connection)
     }
@@ -103,10 +99,12 @@ struct SessionStart: Sendable {
         let store = StudyStore(), dashboard = DashboardStore()
         switch mode {
         case .practice:
-            return QuestionSelector.practice(try store.candidates(examID: exam.id, connection), domains: domains, difficulty: difficulty, count: count, seed: seed)
+            return QuestionSelector.practice(
+                try store.candidates(examID: exam.id, includingExamOnly: false, connection), domains: domains, difficulty: difficulty, count: count, seed: seed)
         case .mock:
             let blueprint = Dictionary(exam.domains.map { ($0.slug, $0.weight) }, uniquingKeysWith: +)
-            return QuestionSelector.mockExam(try store.candidates(examID: exam.id, connection), blueprint: blueprint, count: exam.questionCount, seed: seed)
+            return QuestionSelector.mockExam(
+                try store.candidates(examID: exam.id, includingExamOnly: true, connection), blueprint: blueprint, count: exam.questionCount, seed: seed)
         case .review:
             let queue = try dashboard.reviewQueue(examID: exam.id, now: now, connection)
             let newToday = try dashboard.newCards(since: dashboard.startOfDay(at: now, connection), connection)
@@ -116,7 +114,7 @@ struct SessionStart: Sendable {
         case .weakSpots:
             let recall = try dashboard.recallByDomain(examIDs: [exam.id], at: now, connection)[exam.id] ?? []
             let byDomain = Dictionary(recall.map { ($0.slug, $0.recall.expectedScore()) }, uniquingKeysWith: min)
-            let pool = try store.candidates(examID: exam.id, connection).filter { domains.contains($0.domain) && difficulty.contains($0.difficulty) }
+            let pool = try store.candidates(examID: exam.id, includingExamOnly: false, connection).filter { domains.contains($0.domain) && difficulty.contains($0.difficulty) }
             return QuestionSelector.weakSpots(pool, recallByDomain: byDomain, count: count, seed: seed)
         }
     }

@@ -2,10 +2,31 @@ import Foundation
 
 /// Paths on this site to come back to after signing in or sending a form.
 enum LocalPath {
-    /// Only a path on this site is a place to return to: never another site (`//evil.example`).
+    /// Only a path on this site is a place to return to: never another site (`//evil.example`,
+    /// `/\\evil.example`, `/\t/evil.example`) and never anything that could end a header line
+    /// (CR, LF): RFC 3986 path and query characters only, `%` only before two hex digits.
     static func validated(_ path: String?) -> String? {
-        guard let path, path.hasPrefix("/"), !path.hasPrefix("//"), !path.contains("\\"), path.count < 500 else { return nil }
+        guard let path, path.utf8.count < 500, path.hasPrefix("/"), !path.hasPrefix("//") else { return nil }
+        let bytes = Array(path.utf8)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%") {
+                guard index + 2 < bytes.count, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) else { return nil }
+                index += 3
+                continue
+            }
+            guard allowed.contains(byte) else { return nil }
+            index += 1
+        }
         return path
+    }
+
+    /// unreserved, sub-delims, ":", "@", "/" and "?" (RFC 3986 §3.3, §3.4).
+    private static let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/?".utf8)
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 70) || (byte >= 97 && byte <= 102)
     }
 
     /// `path` escaped for a query value such as `next=`.

@@ -8,32 +8,34 @@ struct PageRenderer: Sendable {
     let clock: @Sendable () -> Date
 
     /// The language for this request: the user's setting, then `Accept-Language`, then English.
-    func locale(for request: Request) -> String {
+    func locale(for request: PortalRequest) -> String {
         LocaleNegotiation.choose(userSetting: request.user?.locale, acceptLanguage: request.headers["Accept-Language"], available: templates.locales)
     }
 
     /// Renders a page for this request: its language, and the viewer for the layout's
     /// navigation (the signed-in name, the sign-out form's CSRF token).
-    func render<Page: Encodable>(_ template: String, _ page: Page, for request: Request) throws -> [UInt8] {
-        var extra: [String: TemplateValue] = [:]
-        if let viewer = request.viewer {
-            var fields: [String: TemplateValue] = ["csrfToken": .string(viewer.csrfToken)]
-            if let user = viewer.user {
-                fields["displayName"] = .string(user.displayName)
-                fields["signedIn"] = .bool(true)
-                fields["canHost"] = .bool(user.role == "teacher" || user.role == "admin")
-                fields["isAdmin"] = .bool(user.role == "admin")
-            }
-            extra["viewer"] = .object(fields)
+    func render<Page: Encodable>(_ template: String, _ page: Page, for request: PortalRequest) throws -> [UInt8] {
+        try render(template, page, locale: locale(for: request), viewer: request.viewer)
+    }
+
+    /// Renders a page for `viewer`; `Viewer.anonymous` for a page shared by every visitor
+    /// (cached: it must carry nobody's name or token).
+    func render<Page: Encodable>(_ template: String, _ page: Page, locale: String, viewer: Viewer) throws -> [UInt8] {
+        var fields: [String: TemplateValue] = ["csrfToken": .string(viewer.csrfToken)]
+        if let user = viewer.user {
+            fields["displayName"] = .string(user.displayName)
+            fields["signedIn"] = .bool(true)
+            fields["canHost"] = .bool(user.role.teaches)
+            fields["isAdmin"] = .bool(user.role == .admin)
         }
-        return try render(template, page, locale: locale(for: request), extra: extra)
+        return try render(template, page, locale: locale, extra: ["viewer": .object(fields)])
     }
 
     /// A page for one reader (signed in, or with their own session or form): never stored by
-    /// a shared cache.
-    func privatePage(_ template: String, _ page: some Encodable, _ request: Request, status: HTTPStatus = .ok) throws -> Response {
+    /// any cache.
+    func privatePage(_ template: String, _ page: some Encodable, _ request: PortalRequest, status: HTTPStatus = .ok) throws -> Response {
         var response = Response.html(try render(template, page, for: request), status: status)
-        response.headers.add("Cache-Control", "no-store")
+        response.headers.set("Cache-Control", "private, no-store")
         return response
     }
 

@@ -1,0 +1,44 @@
+import Foundation
+import PostgresClient
+import Synchronization
+
+/// The time a question was shown, signed by the server: the answer form carries it back, and
+/// the time spent is the server's measure (shown → answer received), never the browser's
+/// claim. The key comes from the database, so every instance signs and checks alike.
+final class FormClock: Sendable {
+    private let database: ConnectionPool
+    private let key = Mutex<[UInt8]?>(nil)
+
+    init(database: ConnectionPool) {
+        self.database = database
+    }
+
+    /// A stamp for question `question` of session `session` shown at `date`.
+    func stamp(session: UUID, question: UUID, at date: Date) throws -> String {
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        return "\(milliseconds)." + Crypto.hex(try signature(session: session, question: question, milliseconds: milliseconds))
+    }
+
+    /// When the question was shown, if `stamp` is one this server made for it.
+    func shownAt(_ stamp: String, session: UUID, question: UUID) throws -> Date? {
+        let parts = stamp.split(separator: ".", maxSplits: 1)
+        guard parts.count == 2, let milliseconds = Int64(parts[0]), parts[1].utf8.count == 64 else { return nil }
+        let expected = Crypto.hex(try signature(session: session, question: question, milliseconds: milliseconds))
+        guard Crypto.constantTimeEqual(Array(parts[1].utf8), Array(expected.utf8)) else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(milliseconds) / 1000)
+    }
+
+    private func signature(session: UUID, question: UUID, milliseconds: Int64) throws -> [UInt8] {
+        let message = "\(session.uuidString.lowercased())|\(question.uuidString.lowercased())|\(milliseconds)"
+        return Crypto.hmacSHA256(key: try signingKey(), message: Array(message.utf8))
+    }
+
+    private func signingKey() throws -> [UInt8] {
+        if let known = key.withLock({ $0 }) { return known }
+        let fetched = try database.withConnection { connection in
+            try connection.query("SELECT app_form_key() AS key").single().decode("key", as: PostgresBytes.self).bytes
+        }
+        key.withLock { $0 = fetched }
+        return fetched
+    }
+}

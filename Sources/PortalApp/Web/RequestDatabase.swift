@@ -1,0 +1,64 @@
+import Foundation
+import PostgresClient
+
+/// The database as one request sees it: at most one pooled connection, taken on first use and
+/// given back when the response is ready (so no request ever holds two, and nested work shares
+/// the one it has), with every transaction scoped to the request's own credentials.
+///
+/// Row-level security decides who a statement is for from the cookies' tokens themselves
+/// (`app.session_token`, `app.guest_token`, resolved by the database): nothing here names a
+/// user id or a role the database would have to believe.
+final class RequestDatabase: @unchecked Sendable {  // one request, one worker thread at a time
+    let pool: ConnectionPool
+    /// The session cookie's token, once the database has accepted it as a live session.
+    private(set) var sessionToken: String?
+    /// The guest cookie's token (for a visitor's own study sessions and live-event entries).
+    private(set) var guestToken: String?
+    private var connection: PostgresConnection?
+    private var transactionDepth = 0
+
+    init(pool: ConnectionPool) {
+        self.pool = pool
+    }
+
+    /// Statements from here on run as this signed-in session (after sign-in, or once the
+    /// cookie has been resolved).
+    func use(sessionToken token: String?) { sessionToken = token }
+
+    /// Statements from here on run as the guest holding this cookie token.
+    func use(guestToken token: String?) { guestToken = token }
+
+    /// The request's connection, checked out of the pool the first time.
+    func checkedOutConnection() throws -> PostgresConnection {
+        if let connection { return connection }
+        let fresh = try pool.checkout()
+        connection = fresh
+        return fresh
+    }
+
+    /// Runs `body` as the request's caller: in a transaction carrying the credentials when
+    /// there are any, and straight on the connection (one round trip a statement) for a
+    /// visitor without cookies, whom row-level security treats as nobody anyway.
+    func run<Value>(_ body: (PostgresConnection) throws -> Value) throws -> Value {
+        if transactionDepth == 0 && sessionToken == nil && guestToken == nil {
+            return try body(checkedOutConnection())
+        }
+        return try transaction(body)
+    }
+
+    /// Runs `body` in one transaction scoped to the request's credentials. A transaction inside
+    /// another joins it.
+    func transaction<Value>(_ body: (PostgresConnection) throws -> Value) throws -> Value {
+        let connection = try checkedOutConnection()
+        if transactionDepth > 0 { return try body(connection) }
+        transactionDepth += 1
+        defer { transactionDepth -= 1 }
+        return try connection.withTransaction(settings: ["app.session_token": sessionToken ?? "", "app.guest_token": guestToken ?? ""], body)
+    }
+
+    /// Gives the connection back to the pool (rolled back if a transaction was left open).
+    func release() {
+        if let connection { pool.checkin(connection) }
+        connection = nil
+    }
+}
