@@ -17,6 +17,9 @@
 -- ---------------------------------------------------------------------------------------------
 -- No temporary objects: a TEMP table named like one of ours must never shadow it.
 DO $$ BEGIN EXECUTE format('REVOKE TEMPORARY ON DATABASE %I FROM PUBLIC', current_database()); END $$;
+-- Except where PostgreSQL itself needs one: REFRESH MATERIALIZED VIEW CONCURRENTLY builds its
+-- diff in a temporary table, as the view's owner.
+DO $$ BEGIN EXECUTE format('GRANT TEMPORARY ON DATABASE %I TO portal_leaderboard', current_database()); END $$;
 
 -- Handing functions to portal_auth needs it to have CREATE on the schema, for this migration.
 GRANT CREATE ON SCHEMA public TO portal_auth;
@@ -945,6 +948,10 @@ GRANT SELECT ON exams TO portal_auth;
 CREATE POLICY study_sessions_finish ON study_sessions FOR UPDATE TO portal_auth USING (true) WITH CHECK (true);
 CREATE POLICY study_sessions_auth_read ON study_sessions FOR SELECT TO portal_auth USING (true);
 CREATE POLICY answers_auth_read ON answers FOR SELECT TO portal_auth USING (true);
+-- portal rebuild-cards runs as the owner, a member of portal_auth: it rewrites every
+-- student's derived cards.
+GRANT SELECT, INSERT, UPDATE ON review_cards TO portal_auth;
+CREATE POLICY review_cards_auth ON review_cards TO portal_auth USING (true) WITH CHECK (true);
 REVOKE ALL ON FUNCTION finish_study_session(uuid, timestamptz), share_link_admits(uuid, bigint, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION finish_study_session(uuid, timestamptz), share_link_admits(uuid, bigint, text) TO portal_app;
 
@@ -1038,7 +1045,7 @@ DECLARE
     question record;
     opened timestamptz;
     outcome record;
-    fraction numeric;
+    limit_ms integer;
 BEGIN
     SELECT e.question_ids, e.seconds_per_question, e.pause_seconds, e.starts_at, e.ended_at INTO ev
     FROM public.live_events e WHERE e.id = NEW.event_id;
@@ -1059,8 +1066,9 @@ BEGIN
     NEW.correct := outcome.correct;
     NEW.question_version := question.version;
     NEW.time_ms := least(greatest(0, floor(extract(epoch FROM now_at - opened) * 1000)), ev.seconds_per_question * 1000)::integer;
-    fraction := least(1, greatest(0, NEW.time_ms::numeric / (ev.seconds_per_question * 1000)));
-    NEW.base_points := CASE WHEN NEW.correct THEN round(1000 * (1 - fraction / 2))::integer ELSE 0 END;
+    -- 1000 × (1 − (t/L)/2) in whole numbers, halves up: LiveScoring.points to the point.
+    limit_ms := ev.seconds_per_question * 1000;
+    NEW.base_points := CASE WHEN NEW.correct THEN (2000 * limit_ms - 1000 * NEW.time_ms + limit_ms) / (2 * limit_ms) ELSE 0 END;
     NEW.answered_at := now_at;
     RETURN NEW;
 END

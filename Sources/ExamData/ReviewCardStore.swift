@@ -12,10 +12,10 @@ public struct ReviewCardStore: Sendable {
     }
 
     /// The student's cards for these questions.
-    public func cards(questionIDs: [UUID], _ connection: PostgresConnection) throws -> [UUID: StoredCard] {
+    public func cards(questionIDs: [UUID], for student: UUID? = nil, _ connection: PostgresConnection) throws -> [UUID: StoredCard] {
         let rows = try connection.query(("""
             SELECT question_id, state, step, stability, difficulty, due, last_review, first_review, reviews, lapses
-            FROM review_cards WHERE user_id = (SELECT app_user_id()) AND question_id = ANY (\(questionIDs)::uuid[])
+            FROM review_cards WHERE user_id = coalesce(\(student)::uuid, (SELECT app_user_id())) AND question_id = ANY (\(questionIDs)::uuid[])
             """ as SQL).prepared()).rows
         var cards: [UUID: StoredCard] = [:]
         for row in rows {
@@ -26,10 +26,10 @@ public struct ReviewCardStore: Sendable {
     }
 
     /// Writes a card (inserted or replaced) for the signed-in student.
-    public func save(_ stored: StoredCard, _ connection: PostgresConnection) throws {
+    public func save(_ stored: StoredCard, for student: UUID? = nil, _ connection: PostgresConnection) throws {
         try connection.execute(("""
             INSERT INTO review_cards (user_id, question_id, state, step, stability, difficulty, due, last_review, first_review, reviews, lapses)
-            VALUES ((SELECT app_user_id()), \(stored.questionID), \(stored.card.state.rawValue), \(stored.card.step), \(stored.card.stability ?? 0),
+            VALUES (coalesce(\(student)::uuid, (SELECT app_user_id())), \(stored.questionID), \(stored.card.state.rawValue), \(stored.card.step), \(stored.card.stability ?? 0),
                     \(stored.card.difficulty ?? 0), \(stored.card.due), \(stored.card.lastReview ?? stored.firstReview), \(stored.firstReview),
                     \(stored.reviews), \(stored.lapses))
             ON CONFLICT (user_id, question_id) DO UPDATE SET
@@ -40,7 +40,7 @@ public struct ReviewCardStore: Sendable {
     }
 
     /// Writes many cards (inserted or replaced) for the signed-in student in one statement.
-    public func saveAll(_ cards: [StoredCard], _ connection: PostgresConnection) throws {
+    public func saveAll(_ cards: [StoredCard], for student: UUID? = nil, _ connection: PostgresConnection) throws {
         guard !cards.isEmpty else { return }
         struct Row: Encodable {
             var question_id: UUID
@@ -63,7 +63,7 @@ public struct ReviewCardStore: Sendable {
         })
         try connection.execute(("""
             INSERT INTO review_cards (user_id, question_id, state, step, stability, difficulty, due, last_review, first_review, reviews, lapses)
-            SELECT (SELECT app_user_id()), r.question_id, r.state, r.step, r.stability, r.difficulty,
+            SELECT coalesce(\(student)::uuid, (SELECT app_user_id())), r.question_id, r.state, r.step, r.stability, r.difficulty,
                    timestamptz 'epoch' + r.due_us * interval '1 microsecond', timestamptz 'epoch' + r.last_review_us * interval '1 microsecond',
                    timestamptz 'epoch' + r.first_review_us * interval '1 microsecond', r.reviews, r.lapses
             FROM jsonb_to_recordset(\(rows)::jsonb) AS r(
@@ -91,15 +91,15 @@ public struct ReviewCardStore: Sendable {
 
     /// The rated answers that shape the student's cards, in the order they were reviewed: each
     /// practice answer when given; a mock exam's final answer per question when the exam ended.
-    public func reviewHistory(_ connection: PostgresConnection) throws -> [(questionID: UUID, rating: FSRSRating, at: Date)] {
+    public func reviewHistory(for student: UUID? = nil, _ connection: PostgresConnection) throws -> [(questionID: UUID, rating: FSRSRating, at: Date)] {
         try connection.query(("""
             SELECT a.question_id, a.rating, CASE WHEN s.mode = 'mock' THEN s.finished_at ELSE a.answered_at END AS reviewed_at
             FROM answers a JOIN study_sessions s ON s.id = a.session_id
-            WHERE a.user_id = (SELECT app_user_id()) AND a.rating IS NOT NULL
+            WHERE a.user_id = coalesce(\(student)::uuid, (SELECT app_user_id())) AND a.rating IS NOT NULL
               AND (s.mode <> 'mock'
                    OR (s.finished_at IS NOT NULL
                        AND a.id = (SELECT f.id FROM answers f WHERE f.session_id = a.session_id AND f.question_id = a.question_id
-                                   ORDER BY f.answered_at DESC, f.received_at DESC, f.id LIMIT 1)))
+                                   ORDER BY f.received_at DESC, f.answered_at DESC, f.id LIMIT 1)))
             ORDER BY a.question_id, reviewed_at, a.answered_at, a.id
             """ as SQL).prepared()).rows.map { row in
             (try row.decode("question_id", as: UUID.self), FSRSRating(rawValue: try row.decode("rating", as: Int.self)) ?? .good,
@@ -108,9 +108,9 @@ public struct ReviewCardStore: Sendable {
     }
 
     /// Every card the history implies, computed afresh.
-    public func derivedCards(_ connection: PostgresConnection) throws -> [UUID: StoredCard] {
+    public func derivedCards(for student: UUID? = nil, _ connection: PostgresConnection) throws -> [UUID: StoredCard] {
         var cards: [UUID: StoredCard] = [:]
-        for review in try reviewHistory(connection) {
+        for review in try reviewHistory(for: student, connection) {
             cards[review.questionID] = cards[review.questionID]?.reviewed(review.rating, at: review.at, scheduler: scheduler)
                 ?? StoredCard.first(questionID: review.questionID, rating: review.rating, at: review.at, scheduler: scheduler)
         }
@@ -118,11 +118,11 @@ public struct ReviewCardStore: Sendable {
     }
 
     /// Every stored card of the student.
-    public func storedCards(_ connection: PostgresConnection) throws -> [UUID: StoredCard] {
+    public func storedCards(for student: UUID? = nil, _ connection: PostgresConnection) throws -> [UUID: StoredCard] {
         var cards: [UUID: StoredCard] = [:]
         for row in try connection.query(("""
             SELECT question_id, state, step, stability, difficulty, due, last_review, first_review, reviews, lapses
-            FROM review_cards WHERE user_id = (SELECT app_user_id())
+            FROM review_cards WHERE user_id = coalesce(\(student)::uuid, (SELECT app_user_id()))
             """ as SQL).prepared()).rows {
             let card = try Self.card(row)
             cards[card.questionID] = card
@@ -132,27 +132,23 @@ public struct ReviewCardStore: Sendable {
 
     /// Rebuilds the student's cards from their answers; returns how many stored cards differed
     /// (0 when the incremental updates agree with the history, as they should).
-    public func rebuild(_ connection: PostgresConnection) throws -> (cards: Int, differing: Int) {
-        let derived = try derivedCards(connection)
-        let stored = try storedCards(connection)
+    public func rebuild(for student: UUID? = nil, _ connection: PostgresConnection) throws -> (cards: Int, differing: Int) {
+        let derived = try derivedCards(for: student, connection)
+        let stored = try storedCards(for: student, connection)
         let differing = derived.filter { questionID, card in !(stored[questionID].map { Self.agree($0, card) } ?? false) }
-        try saveAll(Array(differing.values), connection)
+        try saveAll(Array(differing.values), for: student, connection)
         return (derived.count, differing.count)
     }
 
-    /// Rebuilds every student's cards, one transaction per student under their own identity
-    /// (row-level security lets no one write another's cards); the list of students comes from
-    /// an admin-scoped read.
-    public func rebuildAll(_ database: ConnectionPool) throws -> (students: Int, cards: Int, differing: Int) {
-        let students = try database.withTransaction(settings: ["app.role": "admin"]) { connection in
-            try connection.query("SELECT DISTINCT user_id FROM answers WHERE user_id IS NOT NULL ORDER BY user_id").rows
-                .map { try $0.decode("user_id", as: UUID.self) }
-        }
+    /// Rebuilds every student's cards, one transaction per student, on the owner's connection
+    /// (`portal rebuild-cards` runs as the owner: no app-role connection may act as another
+    /// student, and the owner reaches the rows through portal_auth's policies).
+    public func rebuildAll(_ owner: PostgresConnection) throws -> (students: Int, cards: Int, differing: Int) {
+        let students = try owner.query("SELECT DISTINCT user_id FROM answers WHERE user_id IS NOT NULL ORDER BY user_id").rows
+            .map { try $0.decode("user_id", as: UUID.self) }
         var cards = 0, differing = 0
         for student in students {
-            let result = try database.withTransaction(settings: ["app.user_id": student.uuidString.lowercased(), "app.role": "student"]) {
-                try rebuild($0)
-            }
+            let result = try owner.withTransaction { try rebuild(for: student, $0) }
             cards += result.cards
             differing += result.differing
         }

@@ -48,6 +48,10 @@ public struct SyntheticData: Sendable {
         for table in tables {
             try connection.execute("ALTER TABLE \(identifier: table) NO FORCE ROW LEVEL SECURITY")
         }
+        // History being written: the triggers that admit a live session's answers (open
+        // sessions, the database's clock) stand aside for this transaction.
+        try connection.execute("ALTER TABLE study_sessions DISABLE TRIGGER study_sessions_admit")
+        try connection.execute("ALTER TABLE answers DISABLE TRIGGER answers_admit")
         try connection.execute("CREATE TEMP TABLE synthetic_pool (id uuid NOT NULL, n bigint PRIMARY KEY) ON COMMIT DROP")
         try connection.execute(("""
             INSERT INTO synthetic_pool (id, n)
@@ -65,12 +69,15 @@ public struct SyntheticData: Sendable {
             FROM generate_series(0, \(answers / 10) - 1) AS s
             """ as SQL))
         try connection.execute(("""
-            INSERT INTO answers (id, session_id, user_id, question_id, question_version, response, correct, score, rating, time_ms, answered_at)
+            INSERT INTO answers (id, session_id, user_id, question_id, question_version, response, correct, score, rating, time_ms, answered_at, received_at)
             SELECT md5('a' || a)::uuid, md5('s' || (a / 10))::uuid, md5('u' || (1 + (a / 10) % \(students)))::uuid,
-                   p.id, 1, '[0]', (a % 3) <> 0, 1, 3, 5000, now() - ((a / 10) % \(days)) * interval '1 day' - interval '30 minutes'
+                   p.id, 1, '[0]', (a % 3) <> 0, 1, 3, 5000, now() - ((a / 10) % \(days)) * interval '1 day' - interval '30 minutes',
+                   now() - ((a / 10) % \(days)) * interval '1 day' - interval '30 minutes'
             FROM generate_series(0::bigint, \(answers / 10 * 10) - 1) AS a
             JOIN synthetic_pool p ON p.n = 1 + (a * 7919) % (SELECT count(*) FROM synthetic_pool)
             """ as SQL))
+        try connection.execute("ALTER TABLE study_sessions ENABLE TRIGGER study_sessions_admit")
+        try connection.execute("ALTER TABLE answers ENABLE TRIGGER answers_admit")
         for table in tables {
             try connection.execute("ALTER TABLE \(identifier: table) FORCE ROW LEVEL SECURITY")
             try connection.execute("ANALYZE \(identifier: table)")

@@ -93,6 +93,9 @@ public struct Router: Sendable {
     }
 
     /// Finds the route for a method and raw (percent-encoded) path. `HEAD` falls back to `GET`.
+    /// Where several patterns match, the most specific wins whatever the order they were added
+    /// in: a literal segment beats a parameter at the first place they differ (`/live/new`
+    /// before `/live/:code`).
     public func match(_ method: HTTPMethod, path: String) -> Match {
         let decoded: [String]
         switch Self.decodePath(path) {
@@ -100,7 +103,8 @@ public struct Router: Sendable {
         case .failure(let error): return .badPath(error.message)
         }
         var allowed: [HTTPMethod] = []
-        var getFallback: Match?
+        var best: (match: Match, literals: [Bool])?
+        var getFallback: (match: Match, literals: [Bool])?
         for route in routes where route.segments.count == decoded.count {
             var parameters: [String: String] = [:]
             var matched = true
@@ -114,14 +118,27 @@ public struct Router: Sendable {
             guard matched else { continue }
             let found = Match.found(
                 handler: route.handler, parameters: parameters, bodyLimit: route.bodyLimit, preflight: route.preflight, onLoop: route.onLoop)
-            if route.method == method { return found }
-            if method == .HEAD && route.method == .GET { getFallback = found }
+            let literals = route.segments.map { if case .literal = $0 { true } else { false } }
+            if route.method == method {
+                if best.map({ Self.isMoreSpecific(literals, than: $0.literals) }) ?? true { best = (found, literals) }
+                continue
+            }
+            if method == .HEAD && route.method == .GET, getFallback.map({ Self.isMoreSpecific(literals, than: $0.literals) }) ?? true {
+                getFallback = (found, literals)
+            }
             allowed.append(route.method)
             if route.method == .GET { allowed.append(.HEAD) }
         }
-        if let getFallback { return getFallback }
+        if let best { return best.match }
+        if let getFallback { return getFallback.match }
         if allowed.isEmpty { return .notFound }
         return .methodNotAllowed(allowed: HTTPMethod.allCases.filter(allowed.contains))
+    }
+
+    /// Whether a pattern with these literal places is more specific than one with `other`'s.
+    private static func isMoreSpecific(_ literals: [Bool], than other: [Bool]) -> Bool {
+        for (mine, theirs) in zip(literals, other) where mine != theirs { return mine }
+        return false
     }
 
     /// Splits a raw path into decoded segments. An encoded `/`, a `.` or `..` segment, a bad

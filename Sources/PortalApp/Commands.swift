@@ -85,10 +85,8 @@ public enum Commands {
     /// Review cards are derived data: this recomputes them from the answer history and
     /// rewrites any that differ (none should, when every answer went through the server).
     static func rebuildCards(_ configuration: PortalConfiguration) throws {
-        guard let url = configuration.databaseURL else { throw ConfigurationError("set DATABASE_URL (the app role) to rebuild cards") }
-        let pool = ConnectionPool(.init(url: url, maxConnections: 1))
-        defer { pool.shutdown() }
-        let result = try ReviewCardStore().rebuildAll(pool)
+        guard let url = configuration.databaseAdminURL else { throw ConfigurationError("set DATABASE_ADMIN_URL (the owner role) to rebuild cards") }
+        let result = try ReviewCardStore().rebuildAll(try PostgresConnection(url: url))
         print("rebuild-cards: \(result.students) students, \(result.cards) cards, \(result.differing) rewritten")
     }
 

@@ -106,7 +106,10 @@ public final class PortalApplication: Sendable {
             catalogue.get("/exams/:region/:exam", ExamPage.handler(pages: pages, cache: cache))
             catalogue.get("/exams/:region/:exam/leaderboard", LeaderboardPage.handler(pages: pages, cache: cache))
             catalogue.get("/offline/manifest.json", offline.manifest)
-            catalogue.get("/offline/study", OfflineStudyPage.handler(pages: pages))
+        }
+        // The offline shell: the same bytes for everyone, so nobody's cookie is even looked at.
+        routes.anyone(RouteOptions(access: .anyone, issuesVisitorToken: false, resolvesViewer: false)) { shell in
+            shell.get("/offline/study", OfflineStudyPage.handler(pages: pages))
         }
         // Starting a session from the cached exam page, which carries no per-visitor token.
         routes.anyone(RouteOptions(access: .anyone, issuesVisitorToken: false, visitorsNeedNoToken: true)) { start in

@@ -67,10 +67,14 @@ public enum LiveScoring {
 
     /// `round(1000 × (1 − (t/T)/2))` for a right answer `elapsed` into a question open for
     /// `limit`: 1000 at once, 500 at the bell; 0 for a wrong one.
+    /// In whole numbers, halves rounded up, so that the database (which computes the same
+    /// points for the answers it stores) agrees to the point.
     public static func points(correct: Bool, elapsedMilliseconds: Int, limitSeconds: Int) -> Int {
         guard correct, limitSeconds > 0 else { return 0 }
-        let fraction = min(1, max(0, Double(elapsedMilliseconds) / (Double(limitSeconds) * 1000)))
-        return Int((Double(maximumPoints) * (1 - fraction / 2)).rounded())
+        let limit = limitSeconds * 1000
+        let elapsed = min(limit, max(0, elapsedMilliseconds))
+        // 1000 × (1 − (t/L)/2) = (1000L − 500t) / L, plus a half, floored.
+        return (2 * maximumPoints * limit - maximumPoints * elapsed + limit) / (2 * limit)
     }
 
     /// The bonus for the `streak`-th right answer in a row (the first earns none).

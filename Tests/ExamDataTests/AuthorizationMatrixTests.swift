@@ -9,38 +9,21 @@ import Testing
 @Suite("Row-level authorization matrix")
 struct AuthorizationMatrixTests {
     struct People {
-        let studentA: UUID, studentB: UUID, teacher: UUID, admin: UUID
+        let studentA: TestAccount, studentB: TestAccount, teacher: TestAccount, admin: TestAccount
     }
 
     private func setUp() throws -> (TestDatabase, ConnectionPool, People) {
         let database = try TestDatabase(migrated: true)
-        let owner = try database.adminConnection()
-        try owner.execute("SET ROLE portal_auth")
-        let store = AccountStore()
-        let hash = "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA"
-        func user(_ name: String, _ role: String) throws -> UUID {
-            let id = try store.createUser(username: name, displayName: name, passwordHash: hash, role: role, owner)
-            try owner.execute("SELECT auth_create_session(\(id), sha256(convert_to(\(name), 'UTF8')), 'csrf', now(), 'agent')")
-            return id
-        }
-        let people = People(studentA: try user("student-a", "student"), studentB: try user("student-b", "student"),
-                            teacher: try user("teacher", "teacher"), admin: try user("admin", "admin"))
+        let people = People(
+            studentA: try database.makeAccount("student-a"), studentB: try database.makeAccount("student-b"),
+            teacher: try database.makeAccount("teacher", role: "teacher"), admin: try database.makeAccount("admin", role: "admin"))
         return (database, database.appPool(), people)
     }
 
     enum Caller: String, CaseIterable, Sendable { case anonymous, studentA, studentB, teacher, admin }
 
-    private func context(_ caller: Caller, _ people: People) -> (String?, String?) {
-        switch caller {
-        case .anonymous: (nil, nil)
-        case .studentA: (people.studentA.uuidString, "student")
-        case .studentB: (people.studentB.uuidString, "student")
-        case .teacher: (people.teacher.uuidString, "teacher")
-        case .admin: (people.admin.uuidString, "admin")
-        }
-    }
-
-    private func own(_ caller: Caller, _ people: People) -> UUID? {
+    /// The caller's account (its session cookie is who they are), nil for a visitor.
+    private func account(_ caller: Caller, _ people: People) -> TestAccount? {
         switch caller {
         case .anonymous: nil
         case .studentA: people.studentA
@@ -50,14 +33,15 @@ struct AuthorizationMatrixTests {
         }
     }
 
+    private func own(_ caller: Caller, _ people: People) -> UUID? { account(caller, people)?.id }
+
     @Test("an unfiltered SELECT * sees only what the caller may", arguments: Caller.allCases)
     func unfilteredSelect(_ caller: Caller) throws {
         let (database, pool, people) = try setUp()
         _ = database
-        let (userID, role) = context(caller, people)
-        let (users, sessions) = try pool.withRequestContext(userID: userID, role: role) { connection in
-            (try connection.query("SELECT * FROM users").rows.map { try $0.decode("id", as: UUID.self) },
-             try connection.query("SELECT * FROM auth_sessions").rows.map { try $0.decode("user_id", as: UUID.self) })
+        let (users, sessions) = try pool.asCaller(account(caller, people)) { connection in
+            (try connection.query("SELECT id FROM users").rows.map { try $0.decode("id", as: UUID.self) },
+             try connection.query("SELECT user_id FROM auth_sessions").rows.map { try $0.decode("user_id", as: UUID.self) })
         }
         switch caller {
         case .anonymous:
@@ -71,17 +55,30 @@ struct AuthorizationMatrixTests {
         }
     }
 
+    @Test("nobody reads a password hash, a session's token hash or its CSRF token, an admin included", arguments: Caller.allCases)
+    func secretColumns(_ caller: Caller) throws {
+        let (database, pool, people) = try setUp()
+        _ = database
+        for statement: SQL in [
+            "SELECT * FROM users", "SELECT password_hash FROM users", "SELECT token_hash FROM auth_sessions", "SELECT csrf_token FROM auth_sessions",
+        ] {
+            let error = #expect(throws: PostgresError.self) {
+                try pool.asCaller(account(caller, people)) { try $0.query(statement) }
+            }
+            #expect(error?.isInsufficientPrivilege == true, "\(statement)")
+        }
+    }
+
     @Test("nobody inserts users or sessions directly; a row owned by someone else is refused with 42501", arguments: Caller.allCases)
     func inserts(_ caller: Caller) throws {
         let (database, pool, people) = try setUp()
         _ = database
-        let (userID, role) = context(caller, people)
         for statement: SQL in [
             "INSERT INTO users (username, display_name, password_hash) VALUES ('intruder', 'I', '$argon2id$x')",
-            "INSERT INTO auth_sessions (user_id, token_hash, csrf_token, created_at, last_seen_at) VALUES (\(people.studentB), sha256('x'), 'c', now(), now())",
+            "INSERT INTO auth_sessions (user_id, token_hash, csrf_token, created_at, last_seen_at) VALUES (\(people.studentB.id), sha256('x'), 'c', now(), now())",
         ] {
             let error = #expect(throws: PostgresError.self) {
-                try pool.withRequestContext(userID: userID, role: role) { try $0.execute(statement) }
+                try pool.asCaller(account(caller, people)) { try $0.execute(statement) }
             }
             #expect(error?.isInsufficientPrivilege == true)
         }
@@ -90,13 +87,12 @@ struct AuthorizationMatrixTests {
     @Test("updates reach only the caller's own row, and never the role column", arguments: Caller.allCases)
     func updates(_ caller: Caller) throws {
         let (database, pool, people) = try setUp()
-        let (userID, role) = context(caller, people)
-        let changed = try pool.withRequestContext(userID: userID, role: role) { connection in
+        let changed = try pool.asCaller(account(caller, people)) { connection in
             try connection.execute("UPDATE users SET display_name = 'changed'")
         }
         #expect(changed == (caller == .anonymous ? 0 : 1))
         let escalation = #expect(throws: PostgresError.self) {
-            try pool.withRequestContext(userID: userID, role: role) { try $0.execute("UPDATE users SET role = 'admin'") }
+            try pool.asCaller(account(caller, people)) { try $0.execute("UPDATE users SET role = 'admin'") }
         }
         #expect(escalation?.isInsufficientPrivilege == true)
         let owner = try database.adminConnection()
@@ -109,11 +105,10 @@ struct AuthorizationMatrixTests {
     func deletes(_ caller: Caller) throws {
         let (database, pool, people) = try setUp()
         _ = database
-        let (userID, role) = context(caller, people)
-        let ended = try pool.withRequestContext(userID: userID, role: role) { try $0.execute("DELETE FROM auth_sessions") }
+        let ended = try pool.asCaller(account(caller, people)) { try $0.execute("DELETE FROM auth_sessions") }
         #expect(ended == (caller == .anonymous ? 0 : 1))
         let error = #expect(throws: PostgresError.self) {
-            try pool.withRequestContext(userID: userID, role: role) { try $0.execute("DELETE FROM users") }
+            try pool.asCaller(account(caller, people)) { try $0.execute("DELETE FROM users") }
         }
         #expect(error?.isInsufficientPrivilege == true)
     }
@@ -144,7 +139,7 @@ struct AuthorizationMatrixTests {
             SELECT r.rolsuper, r.rolbypassrls,
                    (SELECT count(*) FROM pg_class c WHERE c.relowner = r.oid) AS owned
             FROM pg_roles r WHERE r.rolname = 'portal_app'
-            """).first!
+            """).single()
         #expect(try !row.decode("rolsuper", as: Bool.self))
         #expect(try !row.decode("rolbypassrls", as: Bool.self))
         #expect(try row.decode("owned", as: Int.self) == 0)

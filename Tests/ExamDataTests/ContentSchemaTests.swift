@@ -72,12 +72,18 @@ struct ContentSchemaTests {
         ], connection)
         try connection.execute("INSERT INTO questions (domain_id, type, stem, options, correct, difficulty, status, deleted_at) SELECT domain_id, type, 'gone', options, correct, 2, 'published', now() FROM questions LIMIT 1")
         let pool = database.appPool()
-        let anonymous = try pool.withRequestContext(userID: nil, role: nil) { try $0.query("SELECT stem FROM questions ORDER BY stem").rows.map { try $0.decode("stem", as: String.self) } }
+        let admin = try database.makeAccount("editor", role: "admin"), student = try database.makeAccount("learner")
+        let anonymous = try pool.asCaller(nil) { try $0.query("SELECT stem FROM questions ORDER BY stem").rows.map { try $0.decode("stem", as: String.self) } }
         #expect(anonymous == ["P"])
-        let admin = try pool.withRequestContext(userID: UUID().uuidString, role: "admin") { try $0.query("SELECT count(*) AS n FROM questions").first!.decode("n", as: Int.self) }
-        #expect(admin == 3)
+        let adminSees = try pool.asCaller(admin) { try $0.query("SELECT count(*) AS n FROM questions").single().decode("n", as: Int.self) }
+        #expect(adminSees == 3)
+        // Claiming to be an admin in a setting grants nothing.
+        let claimed = try pool.withTransaction(settings: ["app.role": "admin", "app.user_id": admin.id.uuidString]) {
+            try $0.query("SELECT count(*) AS n FROM questions").single().decode("n", as: Int.self)
+        }
+        #expect(claimed == 1)
         let refused = #expect(throws: PostgresError.self) {
-            try pool.withRequestContext(userID: UUID().uuidString, role: "student") { try $0.execute("UPDATE exams SET title = 'Hacked'") ; try $0.execute("INSERT INTO regions (code, name) VALUES ('x', 'X')") }
+            try pool.asCaller(student) { try $0.execute("UPDATE exams SET title = 'Hacked'") ; try $0.execute("INSERT INTO regions (code, name) VALUES ('x', 'X')") }
         }
         #expect(refused?.isInsufficientPrivilege == true)
         #expect(try connection.query("SELECT title FROM exams").first!.decode("title", as: String.self) == "Networks")

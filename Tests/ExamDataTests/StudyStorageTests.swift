@@ -13,34 +13,37 @@ struct StudyStorageTests {
         let database: TestDatabase
         let pool: ConnectionPool
         let examID: Int
-        let alice: UUID, bob: UUID
+        let aliceAccount: TestAccount, bobAccount: TestAccount
+        var alice: UUID { aliceAccount.id }
+        var bob: UUID { bobAccount.id }
         let now = Date(timeIntervalSince1970: 1_800_000_000)
 
         init() throws {
             database = try TestDatabase(migrated: true)
-            let owner = try database.adminConnection()
-            examID = try MiniExam.install(owner)
-            try owner.execute("SET ROLE portal_auth")
-            let hash = "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA"
-            alice = try AccountStore().createUser(username: "alice", displayName: "Alice", passwordHash: hash, role: "student", owner)
-            bob = try AccountStore().createUser(username: "bob", displayName: "Bob", passwordHash: hash, role: "student", owner)
+            examID = try MiniExam.install(try database.adminConnection())
+            aliceAccount = try database.makeAccount("alice", displayName: "Alice")
+            bobAccount = try database.makeAccount("bob", displayName: "Bob")
             pool = database.appPool()
+            // The database's clock reads the fixture's "now", as the server's would.
+            try database.setClock(now)
         }
 
+        /// Statements as Alice or Bob (by their session token), or as a guest (by a guest token).
         func `as`<Value>(_ user: UUID?, guest: String = "", _ body: (PostgresConnection) throws -> Value) throws -> Value {
-            try pool.withTransaction(settings: ["app.user_id": user?.uuidString ?? "", "app.role": user == nil ? "" : "student", "app.guest_key": guest], body)
+            let account = user == alice ? aliceAccount : user == bob ? bobAccount : nil
+            return try pool.asCaller(account, guestToken: guest.isEmpty ? nil : guest, body)
         }
 
-        func session(for user: UUID?, guestKey: [UInt8]? = nil, guest: String = "", mode: StudyMode = .practice) throws -> UUID {
+        func session(for user: UUID?, guest: String = "", mode: StudyMode = .practice) throws -> UUID {
             try self.as(user, guest: guest) { connection in
                 try StudyStore().create(NewStudySession(
-                    userID: user, guestKey: guestKey, examID: examID, mode: mode, config: [:], questionIDs: MiniExam.items.map(\.id),
-                    startedAt: now, deadline: mode == .mock ? now.addingTimeInterval(60) : nil), connection)
+                    userID: user, examID: examID, mode: mode, config: [:], questionIDs: MiniExam.items.map(\.id), startedAt: now), connection)
             }
         }
 
         func answer(_ session: UUID, _ item: MiniExam.Item, response: [Int]? = nil, id: UUID = UUID(), rating: FSRSRating? = .good, at: Date? = nil) -> RecordedAnswer {
-            let response = response ?? item.key
+            // A rating goes with its correctness: Again is a wrong answer, anything else a right one.
+            let response = response ?? (rating == .again ? item.wrong : item.key)
             return RecordedAnswer(
                 id: id, sessionID: session, questionID: item.id, questionVersion: 1, response: response, correct: response == item.key,
                 score: response == item.key ? 1 : 0, rating: rating, milliseconds: 4000, answeredAt: at ?? now)
@@ -100,22 +103,27 @@ struct StudyStorageTests {
         #expect(try fixture.as(fixture.alice) { try store.finalAnswers(sessionID: session, $0) }.isEmpty)
     }
 
-    @Test("a guest's sessions belong to whoever holds the guest key, and carry no user")
+    @Test("a guest's sessions belong to whoever holds the guest cookie, and carry no user")
     func guests() throws {
         let fixture = try Fixture()
-        let key = [UInt8](repeating: 7, count: 32)
-        let hex = String(repeating: "07", count: 32)
-        let session = try fixture.session(for: nil, guestKey: key, guest: hex)
+        let token = String(repeating: "g", count: 43)
+        let session = try fixture.session(for: nil, guest: token)
         let store = StudyStore()
-        #expect(try fixture.as(nil, guest: hex) { try store.session(id: session, $0) }?.userID == nil)
-        #expect(try fixture.as(nil, guest: String(repeating: "08", count: 32)) { try store.session(id: session, $0) } == nil)
+        #expect(try fixture.as(nil, guest: token) { try store.session(id: session, $0) }?.userID == nil)
+        #expect(try fixture.as(nil, guest: String(repeating: "h", count: 43)) { try store.session(id: session, $0) } == nil)
         #expect(try fixture.as(fixture.alice) { try store.session(id: session, $0) } == nil)
-        #expect(try fixture.as(nil, guest: hex) { try store.insert(fixture.answer(session, MiniExam.items[1], rating: nil), userID: nil, $0) } == .inserted)
-        // A signed-in student cannot take a guest session over by claiming its key.
+        #expect(try fixture.as(nil, guest: token) { try store.insert(fixture.answer(session, MiniExam.items[1], rating: nil), userID: nil, $0) } == .inserted)
+        // Knowing the stored key (the token's hash) is not holding the cookie.
+        let key = try fixture.database.superuserConnection().query("SELECT encode(guest_key, 'hex') AS key FROM study_sessions WHERE id = \(session)")
+            .single().decode("key", as: String.self)
+        #expect(try fixture.as(nil, guest: key) { try store.session(id: session, $0) } == nil)
+        // A signed-in student cannot make a guest session by holding a guest cookie too.
         #expect(throws: PostgresError.self) {
-            try fixture.as(fixture.alice, guest: hex) { connection in
-                try store.create(NewStudySession(userID: nil, guestKey: key, examID: fixture.examID, mode: .practice, config: [:],
-                                                 questionIDs: [MiniExam.items[0].id], startedAt: fixture.now, deadline: nil), connection)
+            try fixture.as(fixture.alice, guest: token) { connection in
+                try connection.execute("""
+                    INSERT INTO study_sessions (guest_key, exam_id, mode, question_ids, started_at)
+                    VALUES (app_guest_key(), \(fixture.examID), 'practice', ARRAY[\(MiniExam.items[0].id)]::uuid[], \(fixture.now))
+                    """)
             }
         }
     }
@@ -125,9 +133,8 @@ struct StudyStorageTests {
         let fixture = try Fixture()
         let session = try fixture.session(for: fixture.alice)
         let store = StudyStore()
-        let score = SessionScorer.score([], passMark: 60, startedAt: fixture.now, endedAt: fixture.now)
-        #expect(try fixture.as(fixture.alice) { try store.finish(sessionID: session, at: fixture.now, score: score, $0) })
-        #expect(try fixture.as(fixture.alice) { try store.finish(sessionID: session, at: fixture.now, score: score, $0) } == false)
+        #expect(try fixture.as(fixture.alice) { try store.finish(sessionID: session, at: fixture.now, $0) })
+        #expect(try fixture.as(fixture.alice) { try store.finish(sessionID: session, at: fixture.now, $0) } == false)
         #expect(throws: PostgresError.self) {
             try fixture.as(fixture.alice) { try $0.execute("UPDATE study_sessions SET flagged = '{}', passed = true WHERE id = \(session)") }
         }
@@ -158,6 +165,7 @@ struct StudyStorageTests {
         // Practice answers on three days, each applied to its card as it arrives.
         for (day, item, rating) in [(0, MiniExam.items[0], FSRSRating.good), (0, MiniExam.items[1], .again), (1, MiniExam.items[1], .good), (4, MiniExam.items[0], .easy)] {
             let at = fixture.now.addingTimeInterval(Double(day) * 86_400 + Double.random(in: 0...3600))
+            try fixture.database.setClock(at)
             let session = day == 0 ? practice : try fixture.session(for: fixture.alice)
             try fixture.as(fixture.alice) { connection in
                 _ = try StudyStore().insert(fixture.answer(session, item, rating: rating, at: at), userID: fixture.alice, connection)
@@ -165,15 +173,22 @@ struct StudyStorageTests {
             }
         }
         // A mock exam: only the final answer per question counts, and only once it has ended.
+        try fixture.database.setClock(fixture.now)
         let mock = try fixture.session(for: fixture.alice, mode: .mock)
         let ended = fixture.now.addingTimeInterval(50)
+        let store = StudyStore()
+        try fixture.database.setClock(fixture.now.addingTimeInterval(10))
+        _ = try fixture.as(fixture.alice) {
+            try store.insert(fixture.answer(mock, MiniExam.items[2], response: MiniExam.items[2].wrong, rating: .again, at: fixture.now.addingTimeInterval(10)), userID: fixture.alice, $0)
+        }
+        try fixture.database.setClock(fixture.now.addingTimeInterval(20))
+        _ = try fixture.as(fixture.alice) {
+            try store.insert(fixture.answer(mock, MiniExam.items[2], rating: .good, at: fixture.now.addingTimeInterval(20)), userID: fixture.alice, $0)
+        }
+        try fixture.database.setClock(ended)
         try fixture.as(fixture.alice) { connection in
-            let store = StudyStore()
-            _ = try store.insert(fixture.answer(mock, MiniExam.items[2], rating: .again, at: fixture.now.addingTimeInterval(10)), userID: fixture.alice, connection)
-            _ = try store.insert(fixture.answer(mock, MiniExam.items[2], rating: .good, at: fixture.now.addingTimeInterval(20)), userID: fixture.alice, connection)
             #expect(try cards.derivedCards(connection)[MiniExam.items[2].id] == nil)
-            let score = SessionScorer.score([], passMark: 60, startedAt: fixture.now, endedAt: ended)
-            _ = try store.finish(sessionID: mock, at: ended, score: score, connection)
+            _ = try store.finish(sessionID: mock, at: ended, connection)
             _ = try cards.apply(questionID: MiniExam.items[2].id, rating: .good, at: ended, current: nil, connection)
         }
         let result = try fixture.as(fixture.alice) { try cards.rebuild($0) }
@@ -184,7 +199,7 @@ struct StudyStorageTests {
         #expect(abs((mockCard?.card.lastReview ?? .distantPast).timeIntervalSince(ended)) < 0.001)
         // Damage one card; the rebuild puts it back as the history says.
         try fixture.as(fixture.alice) { try $0.execute("UPDATE review_cards SET stability = 999, reviews = 42 WHERE question_id = \(MiniExam.items[0].id)") }
-        let all = try ReviewCardStore().rebuildAll(fixture.pool)
+        let all = try ReviewCardStore().rebuildAll(try fixture.database.adminConnection())
         #expect(all.students == 1 && all.cards == 3 && all.differing == 1)
         let repaired = try fixture.as(fixture.alice) { try cards.storedCards($0)[MiniExam.items[0].id] }
         #expect(repaired?.reviews == 2)

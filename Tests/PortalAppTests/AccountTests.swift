@@ -8,12 +8,6 @@ import TestSupport
 import Testing
 
 /// A time the tests move forward to expire sessions.
-final class TestClock: Sendable {
-    private let now = Mutex(Date())
-    func read() -> Date { now.withLock { $0 } }
-    func advance(_ seconds: TimeInterval) { now.withLock { $0 = $0.addingTimeInterval(seconds) } }
-}
-
 /// A browser of sorts: keeps cookies, sends forms with their CSRF token.
 final class Browser {
     let port: Int
@@ -77,10 +71,11 @@ struct AccountTests {
     final class Site {
         let database: TestDatabase
         let server: HTTPServer
-        let clock = TestClock()
+        let clock: TestClock
 
         init(https: Bool = false) throws {
             database = try TestDatabase(migrated: true)
+            clock = TestClock(database: database)
             var configuration = PortalConfiguration()
             configuration.databaseURL = database.appURL
             configuration.server.port = 0

@@ -47,7 +47,7 @@ struct DemoSeedTests {
         let database = try TestDatabase(migrated: true)
         try DemoSeeder.seed(try database.adminConnection())
         let pool = database.appPool()
-        let questions = try pool.withRequestContext(userID: nil, role: nil) { connection in
+        let questions = try pool.asCaller(nil) { connection in
             try ExamCatalog().questions(region: "asia-pacific", exam: "database-kiso", difficulty: 2, connection)
         }
         #expect(!questions.isEmpty)

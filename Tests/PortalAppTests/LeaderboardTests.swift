@@ -28,15 +28,11 @@ struct LeaderboardTests {
     static func makeStudents(_ count: Int, visible: (Int) -> Bool, in database: TestDatabase) throws -> [Student] {
         let owner = try database.adminConnection()
         try owner.execute("SET ROLE portal_auth")
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
         return try (0..<count).map { index in
             let name = String(format: "Student %03d", index)
-            let token = String((0..<43).map { _ in alphabet.randomElement()! })
-            let id = try AccountStore().createUser(
-                username: "student\(index)", displayName: name, passwordHash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA", role: "student", owner)
-            try owner.execute("UPDATE users SET show_on_leaderboard = \(visible(index)) WHERE id = \(id)")
-            try owner.execute("SELECT auth_create_session(\(id), sha256(convert_to(\(token), 'UTF8')), \("csrf-\(index)"), now(), 'load')")
-            return Student(name: name, token: token, csrf: "csrf-\(index)", visible: visible(index))
+            let account = try database.makeAccount("student\(index)", displayName: name, csrf: "csrf-\(index)")
+            try owner.execute("UPDATE users SET show_on_leaderboard = \(visible(index)) WHERE id = \(account.id)")
+            return Student(name: name, token: account.token, csrf: "csrf-\(index)", visible: visible(index))
         }
     }
 

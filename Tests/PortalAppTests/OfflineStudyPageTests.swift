@@ -73,7 +73,7 @@ struct OfflineStudyPageTests {
     func me() throws {
         let site = try StudySessionTests.Site()
         let visitor = try site.browser().request("GET", "/api/me")
-        #expect(visitor.status == 200 && visitor.header("Cache-Control") == "no-store")
+        #expect(visitor.status == 200 && visitor.header("Cache-Control") == "private, no-store")
         let anonymous = try JSONDecoder().decode(Me.self, from: Data(visitor.body))
         #expect(!anonymous.signedIn && anonymous.userId == nil && !anonymous.csrfToken.isEmpty)
         let (student, id, csrf) = try SchoolTests.account(site, "nomad", role: "student", displayName: "Nomad Nina")
@@ -89,7 +89,7 @@ struct OfflineStudyPageTests {
     static func schedule(_ browser: Browser, exam: String = MiniExam.exam) throws -> (status: Int, cards: [Schedule.Card]) {
         let response = try browser.request("GET", "/api/exams/\(MiniExam.region)/\(exam)/schedule")
         guard response.status == 200 else { return (response.status, []) }
-        #expect(response.header("Cache-Control") == "no-store")
+        #expect(response.header("Cache-Control") == "private, no-store")
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         return (200, try decoder.decode(Schedule.self, from: Data(response.body)).cards)

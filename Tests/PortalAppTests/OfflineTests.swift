@@ -27,46 +27,55 @@ struct OfflineTests {
     @Test("the manifest names each exam's bundle; the bundle is immutable, tagged, gzipped on request, and only its current version is served")
     func bundles() throws {
         let site = try StudySessionTests.Site()
+        // Bundles carry answer keys: a visitor is told to sign in, a student gets them.
+        let reader = site.browser()
+        try reader.register("reader")
         let item = try Self.manifest(site)
+        let visitor = try site.browser().request("GET", item.url)
+        #expect(visitor.status == 401 && visitor.bodyText.contains("Sign in"))
         #expect(item.questions == 7)
         #expect(item.url == "/offline/exams/\(MiniExam.region)/\(MiniExam.exam).\(item.version).json")
-        let plain = try site.browser().request("GET", item.url)
+        let plain = try reader.request("GET", item.url)
         #expect(plain.status == 200)
         #expect(plain.body.count == item.bytes)
-        #expect(plain.header("Cache-Control") == "public, max-age=31536000, immutable")
+        #expect(plain.header("Cache-Control") == "private, max-age=31536000, immutable")
+        #expect(plain.header("Vary")?.contains("Cookie") == true)
         let etag = try #require(plain.header("ETag"))
         #expect(etag.hasPrefix("\"") && !etag.hasPrefix("W/"))
         let bundle = try JSONDecoder().decode(ExamBundle.self, from: Data(plain.body))
         #expect(bundle.format == 1 && bundle.version == item.version && bundle.questions.count == 7 && bundle.domains.count == 2)
         #expect(bundle.questions.first { $0.id == MiniExam.items[4].id }?.correct == MiniExam.items[4].key)
-        let gzipped = try site.browser().request("GET", item.url, extraHeaders: "Accept-Encoding: gzip\r\n")
+        let gzipped = try reader.request("GET", item.url, extraHeaders: "Accept-Encoding: gzip\r\n")
         #expect(gzipped.header("Content-Encoding") == "gzip" && gzipped.body.count < plain.body.count)
-        #expect(try site.browser().request("GET", item.url, extraHeaders: "If-None-Match: \(etag)\r\n").status == 304)
+        #expect(try reader.request("GET", item.url, extraHeaders: "If-None-Match: \(etag)\r\n").status == 304)
         // A content change makes a new version; the old URL says where the current one is.
         try site.database.adminConnection().execute("UPDATE questions SET stem = 'Changed?' WHERE id = \(MiniExam.items[0].id)")
         let newer = try Self.manifest(site)
         #expect(newer.version != item.version)
-        let old = try site.browser().request("GET", item.url)
+        let old = try reader.request("GET", item.url)
         #expect(old.status == 404)
         #expect(old.bodyText.contains("\"current\":\"\(newer.url)\""))
-        #expect(try site.browser().request("GET", "/offline/exams/\(MiniExam.region)/\(MiniExam.exam).latest.json").status == 404)
-        #expect(try site.browser().request("GET", "/offline/exams/\(MiniExam.region)/nothing.1.json").status == 404)
+        #expect(try reader.request("GET", "/offline/exams/\(MiniExam.region)/\(MiniExam.exam).latest.json").status == 404)
+        #expect(try reader.request("GET", "/offline/exams/\(MiniExam.region)/nothing.1.json").status == 404)
     }
 
     @Test("the change feed has exactly what changed since a version, tombstones included, and asks for the bundle when a delta is not worth it")
     func changeFeed() throws {
         let site = try StudySessionTests.Site()
         let owner = try site.database.adminConnection()
+        let reader = site.browser()
+        try reader.register("reader")
+        #expect(try site.browser().request("GET", "/api/exams/\(MiniExam.region)/\(MiniExam.exam)/changes?since=\(BundleVersion.string(Date()))").status == 401)
         // The content is an hour old, so the feed's overlap window holds none of it.
         try owner.execute("UPDATE questions SET updated_at = now() - interval '1 hour'")
         let before = try Self.manifest(site).version
-        let unchanged = try JSONDecoder().decode(ChangeFeed.self, from: Data(try site.browser().request(
+        let unchanged = try JSONDecoder().decode(ChangeFeed.self, from: Data(try reader.request(
             "GET", "/api/exams/\(MiniExam.region)/\(MiniExam.exam)/changes?since=\(before)").body))
         #expect(unchanged.version == before && unchanged.changed.isEmpty && unchanged.deleted.isEmpty && !unchanged.full)
         try owner.execute("UPDATE questions SET stem = 'Which animal?' WHERE id = \(MiniExam.items[0].id)")
         try owner.execute("UPDATE questions SET status = 'retired' WHERE id = \(MiniExam.items[6].id)")
         try owner.execute("UPDATE questions SET deleted_at = now() WHERE id = \(MiniExam.items[5].id)")
-        let response = try site.browser().request("GET", "/api/exams/\(MiniExam.region)/\(MiniExam.exam)/changes?since=\(before)")
+        let response = try reader.request("GET", "/api/exams/\(MiniExam.region)/\(MiniExam.exam)/changes?since=\(before)")
         #expect(response.status == 200)
         let feed = try JSONDecoder().decode(ChangeFeed.self, from: Data(response.body))
         #expect(feed.version != before && !feed.full)
@@ -75,13 +84,13 @@ struct OfflineTests {
         #expect(Set(feed.deleted) == [MiniExam.items[5].id, MiniExam.items[6].id])
         #expect(feed.bundle == "/offline/exams/\(MiniExam.region)/\(MiniExam.exam).\(feed.version).json")
         let ancient = BundleVersion.string(site.clock.read().addingTimeInterval(-200 * 86_400))
-        let old = try JSONDecoder().decode(ChangeFeed.self, from: Data(try site.browser().request(
+        let old = try JSONDecoder().decode(ChangeFeed.self, from: Data(try reader.request(
             "GET", "/api/exams/\(MiniExam.region)/\(MiniExam.exam)/changes?since=\(ancient)").body))
         #expect(old.full && old.changed.isEmpty)
         for bad in ["yesterday", "-5", "", "99999999999999"] {
-            #expect(try site.browser().request("GET", "/api/exams/\(MiniExam.region)/\(MiniExam.exam)/changes?since=\(bad)").status == 400, "\(bad)")
+            #expect(try reader.request("GET", "/api/exams/\(MiniExam.region)/\(MiniExam.exam)/changes?since=\(bad)").status == 400, "\(bad)")
         }
-        #expect(try site.browser().request("GET", "/api/exams/\(MiniExam.region)/nothing/changes?since=\(before)").status == 404)
+        #expect(try reader.request("GET", "/api/exams/\(MiniExam.region)/nothing/changes?since=\(before)").status == 404)
     }
 }
 
@@ -141,7 +150,7 @@ struct ProgressUploadTests {
         #expect(try site.count("SELECT count(*) AS n FROM review_cards") == 7)
         #expect(try site.count("SELECT count(*) AS n FROM study_sessions WHERE finished_at IS NOT NULL AND score_correct = 4") == 1)
         // The cards written for the whole batch at once are the ones the history implies.
-        #expect(try ReviewCardStore().rebuildAll(site.pool).differing == 0)
+        #expect(try ReviewCardStore().rebuildAll(try site.database.adminConnection()).differing == 0)
         // The upload repeated (the device never heard the answer): nothing stored twice.
         let again = try JSONDecoder().decode(Outcome.self, from: Data(try Self.post(student, csrf: csrf, Self.body(session: session, answers: answers, finished: true)).body))
         #expect(again.accepted.isEmpty && again.duplicates.count == 7 && again.rejected.isEmpty)
@@ -246,7 +255,7 @@ struct ProgressUploadTests {
         let visitor = site.browser()
         let token = visitor.csrfToken(from: try visitor.request("GET", "/login"))
         let anonymous = try Self.post(visitor, csrf: token, body)
-        #expect(anonymous.status == 401 && anonymous.bodyText.contains("Sign in to upload progress"))
+        #expect(anonymous.status == 401 && anonymous.bodyText.contains("Sign in to continue"))
         #expect(try Self.post(student, csrf: "forged", body).status == 403)
         #expect(try Self.post(student, csrf: csrf, "{\"answers\": 5}").status == 400)
         let many = Self.body(session: UUID(), answers: (0..<501).map { _ in (UUID(), MiniExam.items[0], [0]) }, finished: false)

@@ -12,15 +12,10 @@ import Testing
 struct SchoolTests {
     /// A signed-in browser for an account made in the database (any role).
     static func account(_ site: StudySessionTests.Site, _ name: String, role: String, displayName: String? = nil) throws -> (Browser, UUID, String) {
-        let owner = try site.database.adminConnection()
-        try owner.execute("SET ROLE portal_auth")
-        let id = try AccountStore().createUser(
-            username: name, displayName: displayName ?? name.capitalized, passwordHash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA", role: role, owner)
-        let token = String((name + String(repeating: "x", count: 43)).prefix(43)).replacingOccurrences(of: " ", with: "_")
-        try owner.execute("SELECT auth_create_session(\(id), sha256(convert_to(\(token), 'UTF8')), \("csrf-" + name), now(), 'test')")
+        let account = try site.database.makeAccount(name, role: role, displayName: displayName ?? name.capitalized, csrf: "csrf-" + name)
         let browser = site.browser()
-        browser.cookies["portal_session"] = token
-        return (browser, id, "csrf-" + name)
+        browser.cookies["portal_session"] = account.token
+        return (browser, account.id, "csrf-" + name)
     }
 
     static func location(_ response: RawHTTPClient.Response) -> String { response.header("Location") ?? "" }
@@ -98,8 +93,8 @@ struct SchoolTests {
     @Test("a teacher reads their current students' rows and nobody else's; a student cannot read class results")
     func teacherVisibility() throws {
         let site = try StudySessionTests.Site()
-        let (teacher, teacherID, csrf) = try Self.account(site, "teacher", role: "teacher")
-        let (other, otherTeacherID, otherCSRF) = try Self.account(site, "otherteacher", role: "teacher")
+        let (teacher, _, csrf) = try Self.account(site, "teacher", role: "teacher")
+        let (other, _, otherCSRF) = try Self.account(site, "otherteacher", role: "teacher")
         let (classID, code) = try Self.makeClass(teacher, csrf: csrf)
         _ = try Self.makeClass(other, csrf: otherCSRF, name: "Other class")
         var students: [String: (Browser, UUID, String)] = [:]
@@ -126,24 +121,26 @@ struct SchoolTests {
         let (leaver, leaverID, leaverToken) = students["leaver"]!
         let classUUID = try #require(UUID(uuidString: classID))
         #expect(try leaver.request("POST", "/me/classes/\(classID)/leave", form: ["csrf_token": leaverToken]).status == 303)
-        func visible(as user: UUID, role: String) throws -> (sessions: Set<UUID>, answers: Int, names: Set<String>) {
-            try site.pool.withTransaction(settings: ["app.user_id": user.uuidString, "app.role": role]) { connection in
+        /// What a browser's session may read, straight from the database as the server would ask.
+        func visible(as browser: Browser) throws -> (sessions: Set<UUID>, answers: Int, names: Set<String>) {
+            try site.pool.withTransaction(settings: ["app.session_token": browser.cookies["portal_session"] ?? ""]) { connection in
                 (Set(try connection.query("SELECT user_id FROM study_sessions").rows.compactMap { try $0.decode("user_id", as: UUID?.self) }),
                  try connection.query("SELECT count(*) AS n FROM answers").first!.decode("n", as: Int.self),
                  Set(try connection.query("SELECT display_name FROM users").rows.map { try $0.decode("display_name", as: String.self) }))
             }
         }
         let memberID = students["member"]!.1
-        let seenByTeacher = try visible(as: teacherID, role: "teacher")
+        let seenByTeacher = try visible(as: teacher)
         #expect(seenByTeacher.sessions == [memberID], "only the current member, not the outsider nor the student who left")
         #expect(seenByTeacher.answers == 2)
         #expect(seenByTeacher.names == ["Teacher", "Member"])
-        let seenByOther = try visible(as: otherTeacherID, role: "teacher")
+        let seenByOther = try visible(as: other)
         #expect(seenByOther.sessions.isEmpty && seenByOther.answers == 0)
         // A student sees their own rows only, and nothing of the class's results or links.
-        let seenByMember = try visible(as: memberID, role: "student")
+        let member = students["member"]!.0
+        let seenByMember = try visible(as: member)
         #expect(seenByMember.sessions == [memberID])
-        let (memberSees, linksSeen) = try site.pool.withTransaction(settings: ["app.user_id": memberID.uuidString, "app.role": "student"]) { connection in
+        let (memberSees, linksSeen) = try site.pool.withTransaction(settings: ["app.session_token": member.cookies["portal_session"] ?? ""]) { connection in
             (try SchoolStore().members(classID: classUUID, connection).map(\.displayName),
              try connection.query("SELECT count(*) AS n FROM share_links").first!.decode("n", as: Int.self))
         }

@@ -13,13 +13,14 @@ struct StudySessionTests {
     final class Site {
         let database: TestDatabase
         let server: HTTPServer
-        let clock = TestClock()
+        let clock: TestClock
         let pool: ConnectionPool
         let application: PortalApplication
 
         /// `live`: with Redis and the background jobs running, for live events.
         init(live: Bool = false) throws {
             database = try TestDatabase(migrated: true)
+            clock = TestClock(database: database)
             try MiniExam.install(try database.adminConnection())
             var configuration = PortalConfiguration()
             if live {
@@ -45,12 +46,13 @@ struct StudySessionTests {
 
         func browser() -> Browser { Browser(port: server.port) }
 
-        /// Reads as an admin (the study tables force row-level security even on their owner).
+        /// Reads everything (the study tables force row-level security even on their owner): as
+        /// the cluster's superuser, to count what was stored.
         func admin<Value>(_ body: (PostgresConnection) throws -> Value) throws -> Value {
-            try pool.withTransaction(settings: ["app.role": "admin"], body)
+            try body(try database.superuserConnection())
         }
 
-        func count(_ sql: SQL) throws -> Int { try admin { try $0.query(sql).first!.decode("n", as: Int.self) } }
+        func count(_ sql: SQL) throws -> Int { try admin { try $0.query(sql).single().decode("n", as: Int.self) } }
 
         deinit {
             application.stopBackgroundJobs()
@@ -287,7 +289,7 @@ struct StudySessionTests {
         // The other browser's practice is untouched, and the cards agree with the history.
         #expect(try site.count("SELECT count(*) AS n FROM study_sessions WHERE guest_key IS NOT NULL AND user_id IS NULL") == 1)
         #expect(try site.count("SELECT count(*) AS n FROM answers WHERE user_id IS NULL") == 1)
-        #expect(try ReviewCardStore().rebuildAll(site.pool).differing == 0)
+        #expect(try ReviewCardStore().rebuildAll(try site.database.adminConnection()).differing == 0)
         // The sessions are the student's now, and the unfinished one goes on under the account.
         #expect(try guest.request("GET", finished + "/results").status == 200)
         form = try AnswerForm(try guest.request("GET", open + "?q=2"))
@@ -360,10 +362,15 @@ struct StudySessionTests {
         let (_, path) = try start(browser)
         let form = try AnswerForm(try browser.request("GET", path))
         func post(_ pairs: [(String, String)]) throws -> RawHTTPClient.Response { try browser.request("POST", path + "/answers", pairs: pairs) }
-        let ordering = MiniExam.items.first { $0.kind == "ordering" }!
-        let single = MiniExam.items.first { $0.kind == "single-choice" }!
-        var target = form
-        target.item = single
+        // The answer form of the session's first question of a kind (its signed "shown" time is its own).
+        func answerForm(of kind: String) throws -> AnswerForm {
+            for number in 1...MiniExam.items.count {
+                let page = try AnswerForm(try browser.request("GET", path + "?q=\(number)"))
+                if page.item.kind == kind { return page }
+            }
+            throw TestEnvironmentError("the session has no \(kind) question")
+        }
+        var target = try answerForm(of: "single-choice")
         let empty = try post(target.pairs([]))
         #expect(empty.status == 422)
         #expect(empty.bodyText.contains("Choose an answer before sending it."))
@@ -371,13 +378,21 @@ struct StudySessionTests {
         #expect(try post(target.pairs([9])).bodyText.contains("“9” is not one of the options."))
         #expect(try post(target.pairs([0, 1])).bodyText.contains("Choose exactly one option."))
         #expect(try post(target.pairs([]) + [("choice", "first")]).status == 400)
-        target.item = ordering
+        target = try answerForm(of: "ordering")
         let duplicate = try post(target.pairs([]) + [("position_0", "1"), ("position_1", "1"), ("position_2", "2")])
         #expect(duplicate.status == 422)
         #expect(duplicate.bodyText.contains("Two items have the same position."))
         #expect(try post(target.pairs([]) + [("position_0", "1")]).status == 422)
         #expect(try post(form.pairs(form.item.key).filter { $0.0 != "answer_id" }).status == 400)
         #expect(try post(form.pairs(form.item.key).filter { $0.0 != "shown_at" }).status == 400)
+        // The time a question was shown is the server's: a stamp changed by the browser is refused.
+        let forgedStamp = form.pairs(form.item.key).map { $0.0 == "shown_at" ? ($0.0, "1.\(String(repeating: "0", count: 64))") : $0 }
+        #expect(try post(forgedStamp).status == 400)
+        let earlier = form.pairs(form.item.key).map { pair -> (String, String) in
+            guard pair.0 == "shown_at", let dot = pair.1.firstIndex(of: ".") else { return pair }
+            return (pair.0, String(Int64(pair.1[..<dot])! - 600_000) + pair.1[dot...])
+        }
+        #expect(try post(earlier).status == 400, "moving the shown time back breaks its signature")
         #expect(try post(form.pairs(form.item.key).map { $0.0 == "question" ? ($0.0, UUID().uuidString) : $0 }).status == 400)
         #expect(try post(form.pairs(form.item.key).map { $0.0 == "csrf_token" ? ($0.0, "forged") : $0 }).status == 403)
         #expect(try site.count("SELECT count(*) AS n FROM answers") == 0)

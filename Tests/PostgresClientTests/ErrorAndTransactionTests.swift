@@ -36,19 +36,19 @@ struct ErrorAndTransactionTests {
 
     @Test("a row-level security refusal is recognisable as 42501")
     func rowLevelSecurityRefusal() throws {
-        let database = try TestDatabase(migrated: true)
+        let database = try TestDatabase()
         let admin = try database.adminConnection()
         try admin.execute("CREATE TABLE notes (owner uuid NOT NULL, body text)")
         try admin.execute("ALTER TABLE notes ENABLE ROW LEVEL SECURITY")
-        try admin.execute("CREATE POLICY own ON notes USING (owner = app_user_id()) WITH CHECK (owner = app_user_id())")
-        try admin.execute("GRANT SELECT, INSERT ON notes TO portal_app")
+        try admin.execute("CREATE POLICY own ON notes USING (owner = current_setting('test.owner')::uuid) WITH CHECK (owner = current_setting('test.owner')::uuid)")
+        try admin.execute("DO $$ BEGIN EXECUTE format('GRANT SELECT, INSERT ON notes TO %I', 'portal_app'); END $$")
         let pool = database.appPool()
         let me = UUID(), someoneElse = UUID()
-        try pool.withRequestContext(userID: me.uuidString, role: "student") { connection in
+        try pool.withTransaction(settings: ["test.owner": me.uuidString]) { connection in
             try connection.execute("INSERT INTO notes VALUES (\(me), 'mine')")
         }
         let refused = #expect(throws: PostgresError.self) {
-            try pool.withRequestContext(userID: me.uuidString, role: "student") { connection in
+            try pool.withTransaction(settings: ["test.owner": me.uuidString]) { connection in
                 try connection.execute("INSERT INTO notes VALUES (\(someoneElse), 'not mine')")
             }
         }

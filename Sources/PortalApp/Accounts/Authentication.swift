@@ -21,7 +21,8 @@ struct Gate: Sendable {
     func handle(_ request: Request, _ options: RouteOptions, _ handler: @Sendable (PortalRequest) throws -> Response) throws -> Response {
         let database = RequestDatabase(pool: pool)
         defer { database.release() }
-        let viewer = try resolveViewer(request, database: database, issueVisitorToken: options.issuesVisitorToken)
+        let viewer = options.resolvesViewer
+            ? try resolveViewer(request, database: database, issueVisitorToken: options.issuesVisitorToken) : .anonymous
         let portal = PortalRequest(http: request, viewer: viewer, clientAddress: site.clientAddress(of: request), database: database)
         if let refusal = refusal(portal, options) { return refusal }
         if request.method.isUnsafe {
@@ -63,7 +64,10 @@ struct Gate: Sendable {
     /// A response for one reader: no shared cache may keep it, and none may answer another
     /// reader's request with it.
     static func markPrivate(_ response: inout Response) {
-        response.headers.set("Cache-Control", "private, no-store")
+        // A handler may have chosen a private policy of its own (a bundle kept by the browser).
+        if !(response.headers["Cache-Control"]?.hasPrefix("private") ?? false) {
+            response.headers.set("Cache-Control", "private, no-store")
+        }
         if let vary = response.headers["Vary"] {
             if !vary.lowercased().contains("cookie") { response.headers.set("Vary", vary + ", Cookie") }
         } else {

@@ -107,11 +107,14 @@ struct ProgressUpload: Sendable {
             // Answers to a version that has changed since: what their indexes meant then.
             let older = batch.answers.filter { answer in questions[answer.questionId].map { answer.questionVersion < $0.version } ?? false }
             let olderOptions = try store.publishedOptionIDs(older.map { ($0.questionId, $0.questionVersion) }, connection)
-            // One answer per question per session: what is stored already, then the first of the batch.
+            // A new answer (not a replay, not a repeat within this batch) goes only into an open
+            // session, and only for a question that session has no answer to yet: the first counts.
             var answered = try store.answeredQuestions(sessionIDs: Array(sessionIDs), connection)
+            var seen = Set<UUID>()
             let checked = batch.answers.map { answer -> Verdict in
                 let verdict = check(answer, sessions: sessions, questions: questions, olderOptions: olderOptions, userID: user.userID, now: now)
-                guard case .valid = verdict, earlier[answer.id] == nil else { return verdict }
+                guard case .valid = verdict, earlier[answer.id] == nil, seen.insert(answer.id).inserted else { return verdict }
+                if sessions[answer.sessionId]?.isFinished == true { return .rejected("the answer could not be stored: its session has ended") }
                 guard answered.insert(SessionQuestion(session: answer.sessionId, question: answer.questionId)).inserted else {
                     return .rejected("the question was answered already in this session (the first answer counts)")
                 }
@@ -229,7 +232,6 @@ struct ProgressUpload: Sendable {
         guard session.mode == .practice || session.mode == .review, session.shareLinkID == nil else {
             return .rejected("this session takes answers only online")
         }
-        guard !session.isFinished else { return .rejected("the session has ended") }
         guard let question = questions[answer.questionId] else { return .rejected("the question is no longer published") }
         guard session.questionIDs.contains(answer.questionId) else { return .rejected("the question is not part of the session") }
         guard answer.timeMs >= 0 else { return .rejected("the time is impossible") }

@@ -26,6 +26,9 @@ struct RouteOptions: Sendable {
     /// A visitor turned away from a signed-in route gets a JSON problem (401) rather than a
     /// redirect to the sign-in page: the device API.
     var answersWithProblem = false
+    /// Whether the cookies are looked at at all: a page that is the same bytes for everyone
+    /// (the offline shell) is served without asking the database who is reading.
+    var resolvesViewer = true
 }
 
 /// One route and the rule its group declared for it.
