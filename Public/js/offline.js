@@ -295,7 +295,11 @@
 
   function storeBundle(url, previous) {
     return fetch(url, { credentials: "same-origin" }).then(function (response) {
-      if (!response.ok) throw new Error("HTTP " + response.status + " for " + url);
+      if (!response.ok) {
+        var failure = new Error("HTTP " + response.status + " for " + url);
+        failure.status = response.status;
+        throw failure;
+      }
       return Promise.all([response.clone().text(), caches.open(BUNDLES)]).then(function (parts) {
         var text = parts[0], bundle = JSON.parse(text);
         return parts[1].put(url, response).then(function () {
@@ -465,7 +469,17 @@
     downloadButton.addEventListener("click", function () {
       downloadButton.disabled = true;
       status.textContent = section.getAttribute("data-downloading");
-      (stored ? update(stored) : download(region, slug)).then(function () { return show(); }, function () {
+      (stored ? update(stored) : download(region, slug)).then(function () { return show(); }, function (error) {
+        // Bundles carry the answer keys: they are for signed-in students.
+        if (error && error.status === 401) {
+          return show(section.getAttribute("data-sign-in")).then(function () {
+            var link = document.createElement("a");
+            link.href = "/login?next=" + encodeURIComponent(location.pathname);
+            link.textContent = section.getAttribute("data-sign-in-link");
+            status.appendChild(document.createTextNode(" "));
+            status.appendChild(link);
+          });
+        }
         return show(section.getAttribute("data-failed"));
       }).then(function () { downloadButton.disabled = false; });
     });

@@ -62,6 +62,13 @@ public final class PortalApplication: Sendable {
     /// Every route of the portal, each in a group that declares who may enter.
     public func makeRouter() -> Router { makePortalRouter().router }
 
+    /// Every route with the rule of its group: method, pattern and who may enter (`anyone`,
+    /// `signedIn`, `teacher`, `admin`, `monitoring`), and whether a visitor is answered with a
+    /// JSON problem rather than sent to sign in. Tests hold every registered route to its rule.
+    public func routeTable() -> [(method: String, pattern: String, access: String, answersWithProblem: Bool)] {
+        makePortalRouter().rules.map { ($0.method.rawValue, $0.pattern, $0.access.rawValue, $0.answersWithProblem) }
+    }
+
     /// The routes with their rules (`rules` lists each route's group rule).
     func makePortalRouter() -> PortalRouter {
         var sessionSettings = SessionSettings()

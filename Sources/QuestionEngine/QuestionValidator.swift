@@ -5,6 +5,19 @@
 public enum QuestionValidator {
     static let optionKeys: Set<String> = ["id", "text", "imageUrl", "code", "explanation"]
 
+    /// An image from this site (`/images/…`) or over HTTPS: never `javascript:`, `data:`, plain
+    /// `http:` or a protocol-relative `//host` (which a page would load from anywhere).
+    static func isSafeImageAddress(_ address: String) -> Bool {
+        let scalars = Array(address.unicodeScalars)
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool { [" ", "\t", "\n", "\r", "\u{0B}", "\u{0C}"].contains(scalar) }
+        if address.hasPrefix("https://") {
+            guard scalars.count > 8, !isSpace(scalars[8]), !"/?#".unicodeScalars.contains(scalars[8]) else { return false }
+            return !scalars.contains(where: isSpace)
+        }
+        guard scalars.count >= 2, scalars[0] == "/", scalars[1] != "/" else { return false }
+        return !scalars.contains { isSpace($0) || $0 == "\\" }
+    }
+
     /// Why the shape is malformed, or nil when it is sound.
     public static func problem(type: String, options: JSONValue, correct: JSONValue) -> String? {
         guard let kind = QuestionKind(rawValue: type) else { return "unknown question type \(type)" }
@@ -23,6 +36,9 @@ public enum QuestionValidator {
             for key in ["imageUrl", "code", "explanation"] {
                 if let value = fields[key], case .string = value { continue }
                 if fields[key] != nil { return "option \(position) has a non-text imageUrl, code or explanation" }
+            }
+            if case .string(let address)? = fields["imageUrl"], !isSafeImageAddress(address) {
+                return "option \(position) has an image address that is neither a path on this site nor https"
             }
             if !ids.insert(id).inserted { return "option \(position) repeats the id \(id)" }
         }

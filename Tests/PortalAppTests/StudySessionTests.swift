@@ -16,13 +16,15 @@ struct StudySessionTests {
         let clock: TestClock
         let pool: ConnectionPool
         let application: PortalApplication
+        let configuration: PortalConfiguration
 
-        /// `live`: with Redis and the background jobs running, for live events.
-        init(live: Bool = false) throws {
+        /// `live`: with Redis and the background jobs running, for live events. `environment`:
+        /// settings as the server reads them (`TRUSTED_PROXIES`, `METRICS_ALLOW`, …).
+        init(live: Bool = false, environment: [String: String] = [:]) throws {
             database = try TestDatabase(migrated: true)
             clock = TestClock(database: database)
             try MiniExam.install(try database.adminConnection())
-            var configuration = PortalConfiguration()
+            var configuration = try PortalConfiguration.fromEnvironment(environment)
             if live {
                 guard let redis = ProcessInfo.processInfo.environment["PORTAL_TEST_REDIS_URL"] else {
                     throw TestEnvironmentError("PORTAL_TEST_REDIS_URL is not set: run the tests with `make test`, which starts Redis")
@@ -37,6 +39,7 @@ struct StudySessionTests {
             configuration.templatesDirectory = TestPaths.repository + "/Templates"
             configuration.development = true  // a missing variable fails the page, and so the test
             let clock = self.clock
+            self.configuration = configuration
             application = try PortalApplication(configuration: configuration, databaseOverrides: ["dbname": database.name], clock: { clock.read() })
             server = try application.makeServer()
             try server.start()
@@ -45,6 +48,15 @@ struct StudySessionTests {
         }
 
         func browser() -> Browser { Browser(port: server.port) }
+
+        /// A second instance of the portal on the same database (as behind a load balancer); the
+        /// caller shuts it down.
+        func anotherInstance() throws -> HTTPServer {
+            let clock = self.clock
+            let server = try PortalApplication(configuration: configuration, databaseOverrides: ["dbname": database.name], clock: { clock.read() }).makeServer()
+            try server.start()
+            return server
+        }
 
         /// Reads everything (the study tables force row-level security even on their owner): as
         /// the cluster's superuser, to count what was stored.

@@ -3,25 +3,6 @@ import QuestionEngine
 import TestSupport
 import Testing
 
-/// One row of `Tests/Fixtures/answer-checking.json`, a table the browser's offline checker
-/// will be held to as well.
-struct CheckingCase: Decodable, CustomStringConvertible, Sendable {
-    var name: String
-    var kind: String
-    var key: [Int]
-    var options: Int
-    var response: [Int]
-    var correct: Bool?
-    var score: Double?
-    var error: String?
-    var description: String { name }
-
-    static let all: [CheckingCase] = {
-        let url = URL(fileURLWithPath: TestPaths.repository + "/Tests/Fixtures/answer-checking.json")
-        return (try? JSONDecoder().decode([CheckingCase].self, from: Data(contentsOf: url))) ?? []
-    }()
-}
-
 @Suite("Answer checking")
 struct AnswerCheckerTests {
     @Test("the shared table is there")

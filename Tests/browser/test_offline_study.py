@@ -358,12 +358,15 @@ def test_a_new_shell_is_offered_and_never_swapped_under_an_open_page(portal, bro
 
 
 def test_answers_made_signed_out_wait_for_a_sign_in_and_then_upload(portal, browser_factory):
-    # The account exists (made in another browser); this browser studies signed out.
-    other = browser_factory()
-    username = "later-" + uuid.uuid4().hex[:8]
-    register(other, portal, username)
+    # Bundles go to signed-in students only: the exam was downloaded while signed in, then
+    # this browser signed out and studied on.
     driver = browser_factory()
+    username = "later-" + uuid.uuid4().hex[:8]
+    register(driver, portal, username)
     download_exam(driver, portal)
+    driver.get(portal.url + "/")
+    driver.find_element(By.CSS_SELECTOR, "#logout-form button").click()
+    wait(driver, lambda d: not d.find_elements(By.ID, "logout-form"), message="signing out did not happen")
     driver.get(portal.url + "/offline/study")
     start_offline_session(driver, 2)
     answer_questions(driver, 2)

@@ -1,0 +1,62 @@
+import Foundation
+import HTTPServer
+import PortalApp
+import TestSupport
+import Testing
+
+/// Who may enter is declared once per route group; this holds every registered route to its
+/// group's rule over HTTP, so a route cannot be added without one.
+@Suite("Route rules")
+struct RouteRuleTests {
+    /// A path for a pattern, its parameters filled with values that match nothing in particular.
+    static func path(_ pattern: String) -> String {
+        pattern.split(separator: "/", omittingEmptySubsequences: false).map { segment -> String in
+            switch segment {
+            case ":region": MiniExam.region
+            case ":exam": MiniExam.exam
+            case ":code": "ZZZZZZ"
+            case ":token": String(repeating: "t", count: 43)
+            case ":file": "\(MiniExam.exam).1.json"
+            default: segment.hasPrefix(":") ? UUID().uuidString.lowercased() : String(segment)
+            }
+        }.joined(separator: "/")
+    }
+
+    @Test("every registered route has its group's rule, and the rule holds for visitors, students and teachers")
+    func everyRouteHasItsRule() throws {
+        let site = try StudySessionTests.Site()
+        let table = site.application.routeTable()
+        let registered = site.application.makeRouter().descriptions
+        #expect(registered.count == table.count)
+        for route in registered {
+            #expect(table.contains { $0.method == route.method.rawValue && $0.pattern == route.pattern }, "\(route.method) \(route.pattern) has no rule")
+        }
+        let (student, _, _) = try SchoolTests.account(site, "student", role: "student")
+        let (teacher, _, _) = try SchoolTests.account(site, "teacher", role: "teacher")
+        for rule in table {
+            let path = Self.path(rule.pattern)
+            let what = "\(rule.method) \(rule.pattern)"
+            // No token is sent: the rule answers before CSRF is even looked at.
+            let visitor = try site.browser().request(rule.method, path, form: rule.method == "POST" ? [:] : nil)
+            switch rule.access {
+            case "signedIn", "teacher":
+                if rule.answersWithProblem {
+                    #expect(visitor.status == 401, "\(what): a visitor is told to sign in")
+                } else {
+                    #expect(visitor.status == 303 && (visitor.header("Location") ?? "").hasPrefix("/login?next="), "\(what): a visitor is sent to sign in")
+                }
+                if rule.access == "teacher" {
+                    #expect(try student.request(rule.method, path, form: rule.method == "POST" ? [:] : nil).status == 404, "\(what): nothing here for a student")
+                }
+            case "admin":
+                for browser in [site.browser(), student, teacher] {
+                    #expect(try browser.request(rule.method, path, form: rule.method == "POST" ? [:] : nil).status == 404, "\(what): nothing here")
+                }
+            case "anyone", "monitoring":
+                #expect(visitor.status != 500, "\(what): never a 500 for a visitor")
+            default:
+                Issue.record("\(what) has an unknown rule \(rule.access)")
+            }
+        }
+    }
+}
