@@ -43,6 +43,8 @@ public struct ContentDocument: Codable, Sendable, Equatable {
         public var difficulty: Int
         /// draft, published (the default) or retired.
         public var status: String?
+        /// Kept for mock exams and live events (never offline, never in practice); absent is false.
+        public var examOnly: Bool? = nil
     }
 
     public var format: Int

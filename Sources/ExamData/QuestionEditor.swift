@@ -16,10 +16,12 @@ public struct EditableQuestion: Sendable, Equatable {
     public var difficulty: Int
     public var status: String
     public var version: Int
+    /// Kept for mock exams and live events: never in a bundle, a change feed or practice.
+    public var examOnly: Bool
 
     public init(
         id: UUID?, domainID: Int, type: QuestionKind, stem: String, code: String?, codeLanguage: String?, options: [QuestionOption],
-        correct: [Int], explanation: String, difficulty: Int, status: String, version: Int
+        correct: [Int], explanation: String, difficulty: Int, status: String, version: Int, examOnly: Bool = false
     ) {
         self.id = id
         self.domainID = domainID
@@ -33,6 +35,7 @@ public struct EditableQuestion: Sendable, Equatable {
         self.difficulty = difficulty
         self.status = status
         self.version = version
+        self.examOnly = examOnly
     }
 }
 
@@ -44,7 +47,7 @@ public struct QuestionEditor: Sendable {
 
     public func question(id: UUID, _ connection: PostgresConnection) throws -> EditableQuestion? {
         guard let row = try connection.query(("""
-            SELECT id, domain_id, type, stem, code, code_language, options, correct, explanation, difficulty, status, version
+            SELECT id, domain_id, type, stem, code, code_language, options, correct, explanation, difficulty, status, version, exam_only
             FROM questions WHERE id = \(id) AND deleted_at IS NULL
             """ as SQL).prepared()).first else { return nil }
         return EditableQuestion(
@@ -53,7 +56,8 @@ public struct QuestionEditor: Sendable {
             code: try row.decode("code", as: String?.self), codeLanguage: try row.decode("code_language", as: String?.self),
             options: try row.decodeJSON("options", as: [QuestionOption].self), correct: try row.decodeJSON("correct", as: [Int].self),
             explanation: try row.decode("explanation", as: String.self), difficulty: try row.decode("difficulty", as: Int.self),
-            status: try row.decode("status", as: String.self), version: try row.decode("version", as: Int.self))
+            status: try row.decode("status", as: String.self), version: try row.decode("version", as: Int.self),
+            examOnly: try row.decode("exam_only", as: Bool.self))
     }
 
     /// Every domain, labelled with its exam, for the editor's domain choice.
@@ -74,15 +78,17 @@ public struct QuestionEditor: Sendable {
             row = try connection.query(("""
                 UPDATE questions SET domain_id = \(question.domainID), type = \(question.type.rawValue), stem = \(question.stem), code = \(question.code),
                     code_language = \(question.codeLanguage), options = \(options)::jsonb, correct = \(correct)::jsonb,
-                    explanation = \(question.explanation), difficulty = \(question.difficulty), status = \(question.status)
+                    explanation = \(question.explanation), difficulty = \(question.difficulty), status = \(question.status),
+                    exam_only = \(question.examOnly)
                 WHERE id = \(id) AND deleted_at IS NULL
                 RETURNING id, version
                 """ as SQL).prepared()).first
         } else {
             row = try connection.query(("""
-                INSERT INTO questions (domain_id, type, stem, code, code_language, options, correct, explanation, difficulty, status)
+                INSERT INTO questions (domain_id, type, stem, code, code_language, options, correct, explanation, difficulty, status, exam_only)
                 VALUES (\(question.domainID), \(question.type.rawValue), \(question.stem), \(question.code), \(question.codeLanguage),
-                        \(options)::jsonb, \(correct)::jsonb, \(question.explanation), \(question.difficulty), \(question.status))
+                        \(options)::jsonb, \(correct)::jsonb, \(question.explanation), \(question.difficulty), \(question.status),
+                        \(question.examOnly))
                 RETURNING id, version
                 """ as SQL).prepared()).first
         }

@@ -247,6 +247,16 @@ struct AdminTests {
         #expect(try row.decode("key", as: String.self) == "[1]", "Ant, now second, is still the key")
         #expect(try contentVersion() > before, "offline copies learn of the change")
         #expect(try site.count("SELECT count(*) AS n FROM audit_log WHERE action = 'question.edit' AND details->>'version' = '2'") == 1)
+        // Kept for exams: the box makes a new version, shown ticked, and goes out with the export.
+        #expect(try submit([
+            ("stem", "Which animal comes first?"), ("opt_id_0", "o1"), ("opt_text_0", "Bee"), ("opt_id_1", "o0"), ("opt_text_1", "Ant"), ("opt_key_1", "on"),
+            ("opt_id_4", "o4"), ("opt_text_2", "Eel"), ("exam_only", "on"),
+        ]).status == 303)
+        #expect(try site.count("SELECT count(*) AS n FROM questions WHERE id = \(item.id) AND exam_only AND version = 3") == 1)
+        #expect(try admin.request("GET", path).bodyText.contains("name=\"exam_only\" aria-describedby=\"q-exam-only-hint\" checked"))
+        try site.database.adminConnection().execute("UPDATE questions SET source_key = 'mini-a1' WHERE id = \(item.id)")
+        let exported = try admin.request("GET", "/admin/exams/\(MiniExam.region)/\(MiniExam.exam)/export.json").bodyText
+        #expect(exported.contains("\"examOnly\":true") || exported.contains("\"examOnly\" : true"))
         // A new ordering question.
         let created = try admin.request("POST", "/admin/questions/new", pairs: [
             ("csrf_token", csrf), ("domain", String(domainID)), ("type", "ordering"), ("difficulty", "3"), ("status", "draft"), ("stem", "Smallest first"),

@@ -92,7 +92,7 @@ struct QuestionForm {
         question = EditableQuestion(
             id: id, domainID: domainID, type: type, stem: stem, code: code.isEmpty ? nil : code, codeLanguage: language.isEmpty ? nil : language,
             options: options, correct: correct, explanation: (form["explanation"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines),
-            difficulty: difficulty, status: status, version: version)
+            difficulty: difficulty, status: status, version: version, examOnly: form["exam_only"] == "on")
         self.rows = rows
         self.errors = errors
     }
@@ -123,6 +123,7 @@ struct QuestionEditPage: Encodable {
     var explanation: String
     var types: [Choice]
     var statuses: [Choice]
+    var examOnly: Bool
     var difficulties: [Choice]
     var domains: [Choice]
     var rows: [QuestionForm.Row]
@@ -141,6 +142,7 @@ struct QuestionEditPage: Encodable {
         explanation = question.explanation
         types = QuestionKind.allCases.map { Choice(value: $0.rawValue, label: $0.rawValue, selected: $0 == question.type) }
         statuses = QuestionForm.statuses.map { Choice(value: $0, label: $0, selected: $0 == question.status) }
+        examOnly = question.examOnly
         difficulties = (1...5).map { Choice(value: String($0), label: "\($0) · " + pages.message("difficulty.\($0)", locale: locale), selected: $0 == question.difficulty) }
         self.domains = domains.map { Choice(value: String($0.id), label: $0.label, selected: $0.id == question.domainID) }
         rows = form.rows
