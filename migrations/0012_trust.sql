@@ -1075,10 +1075,35 @@ END
 $$;
 CREATE TRIGGER live_answers_admit BEFORE INSERT ON live_answers FOR EACH ROW EXECUTE FUNCTION live_answers_admit();
 
+-- An event's board from its stored answers: every participant with the points their right
+-- answers earn plus the run bonus (50 for each right answer in a row after the first, at most
+-- 250; a wrong or missing answer ends the run), and where their run stands (its length and the
+-- last question answered right), so a live scoreboard lost with Redis can be rebuilt exactly.
+-- Public like the board itself: nicknames and points.
+CREATE FUNCTION live_board(p_event uuid)
+    RETURNS TABLE (participant_id uuid, nickname text, points integer, correct integer, streak integer, last_right integer)
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+    WITH rights AS (
+        -- Right answers at consecutive questions share an island: index minus position.
+        SELECT a.participant_id, a.question_index, a.base_points,
+               a.question_index - row_number() OVER (PARTITION BY a.participant_id ORDER BY a.question_index) AS island
+        FROM public.live_answers a WHERE a.event_id = p_event AND a.correct
+    ), runs AS (
+        SELECT r.participant_id, r.question_index, r.base_points,
+               row_number() OVER (PARTITION BY r.participant_id, r.island ORDER BY r.question_index) AS run
+        FROM rights r
+    ), totals AS (
+        SELECT r.participant_id, sum(r.base_points + least(250, 50 * (r.run - 1)))::integer AS points, count(*)::integer AS correct,
+               (array_agg(r.run ORDER BY r.question_index DESC))[1]::integer AS streak, max(r.question_index)::integer AS last_right
+        FROM runs r GROUP BY r.participant_id
+    )
+    SELECT p.id, p.nickname, COALESCE(t.points, 0), COALESCE(t.correct, 0), COALESCE(t.streak, 0), t.last_right
+    FROM public.live_participants p LEFT JOIN totals t ON t.participant_id = p.id
+    WHERE p.event_id = p_event
+$$;
+
 -- Writes an event's results once its last answer has been shown: every participant ranked by
--- the points of their stored answers plus the run bonus (50 for each right answer in a row
--- after the first, at most 250; a wrong or missing answer ends the run), equal points sharing
--- a rank. True when this call wrote them.
+-- the board's points, equal points sharing a rank. True when this call wrote them.
 CREATE FUNCTION live_record_results(p_event uuid) RETURNS boolean
     LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 DECLARE
@@ -1094,25 +1119,12 @@ BEGIN
         + make_interval(secs => cardinality(ev.question_ids) * (ev.seconds_per_question + ev.pause_seconds))
     WHERE id = p_event;
     INSERT INTO public.event_results (event_id, participant_id, nickname, rank, points, correct)
-    WITH rights AS (
-        -- Right answers at consecutive questions share an island: index minus position.
-        SELECT a.participant_id, a.question_index, a.base_points,
-               a.question_index - row_number() OVER (PARTITION BY a.participant_id ORDER BY a.question_index) AS island
-        FROM public.live_answers a WHERE a.event_id = p_event AND a.correct
-    ), scored AS (
-        SELECT r.participant_id,
-               r.base_points + least(250, 50 * (row_number() OVER (PARTITION BY r.participant_id, r.island ORDER BY r.question_index) - 1)) AS points
-        FROM rights r
-    ), totals AS (
-        SELECT p.id, p.nickname, COALESCE(sum(s.points), 0)::integer AS points, count(s.participant_id)::integer AS correct
-        FROM public.live_participants p LEFT JOIN scored s ON s.participant_id = p.id
-        WHERE p.event_id = p_event
-        GROUP BY p.id, p.nickname
-    )
-    SELECT p_event, t.id, t.nickname, rank() OVER (ORDER BY t.points DESC), t.points, t.correct FROM totals t;
+    SELECT p_event, b.participant_id, b.nickname, rank() OVER (ORDER BY b.points DESC), b.points, b.correct
+    FROM public.live_board(p_event) AS b;
     RETURN true;
 END
 $$;
+ALTER FUNCTION live_board(uuid) OWNER TO portal_auth;
 ALTER FUNCTION live_record_results(uuid) OWNER TO portal_auth;
 GRANT SELECT, UPDATE (ended_at) ON live_events TO portal_auth;
 GRANT SELECT ON live_answers, live_participants TO portal_auth;
@@ -1121,8 +1133,8 @@ CREATE POLICY live_events_auth_end ON live_events FOR UPDATE TO portal_auth USIN
 CREATE POLICY live_answers_auth ON live_answers FOR SELECT TO portal_auth USING (true);
 CREATE POLICY live_participants_auth ON live_participants FOR SELECT TO portal_auth USING (true);
 CREATE POLICY event_results_auth ON event_results FOR INSERT TO portal_auth WITH CHECK (true);
-REVOKE ALL ON FUNCTION live_record_results(uuid) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION live_record_results(uuid) TO portal_app;
+REVOKE ALL ON FUNCTION live_record_results(uuid), live_board(uuid) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION live_record_results(uuid), live_board(uuid) TO portal_app;
 -- The host ends an event only by its schedule (live_record_results), never by hand.
 REVOKE UPDATE ON live_events FROM portal_app;
 GRANT UPDATE (starts_at) ON live_events TO portal_app;

@@ -74,6 +74,18 @@ public struct LiveResult: Sendable, Equatable {
     }
 }
 
+/// One participant's place on an event's board as the stored answers give it.
+public struct LiveBoardEntry: Sendable, Equatable {
+    public var participantID: UUID
+    public var nickname: String
+    public var points: Int
+    public var correct: Int
+    /// The length of the run of right answers that ends at `lastRight`.
+    public var streak: Int
+    /// The last question (by index) answered right, if any.
+    public var lastRight: Int?
+}
+
 /// Live events in PostgreSQL: what must outlast the event. Row-level security lets a host
 /// read their event's participants and answers, and a participant only their own.
 public struct LiveStore: Sendable {
@@ -194,6 +206,18 @@ public struct LiveStore: Sendable {
     /// Anyone may ask: the outcome depends only on the stored answers and the clock.
     public func finish(eventID: UUID, _ connection: PostgresConnection) throws -> Bool {
         try connection.query(("SELECT live_record_results(\(eventID)) AS finished" as SQL).prepared()).single().decode("finished", as: Bool.self)
+    }
+
+    /// The board of an event from its stored answers (anyone may read it: nicknames and points).
+    public func board(eventID: UUID, _ connection: PostgresConnection) throws -> [LiveBoardEntry] {
+        try connection.query(("""
+            SELECT participant_id, nickname, points, correct, streak, last_right FROM live_board(\(eventID))
+            """ as SQL).prepared()).rows.map { row in
+            LiveBoardEntry(
+                participantID: try row.decode("participant_id", as: UUID.self), nickname: try row.decode("nickname", as: String.self),
+                points: try row.decode("points", as: Int.self), correct: try row.decode("correct", as: Int.self),
+                streak: try row.decode("streak", as: Int.self), lastRight: try row.decode("last_right", as: Int?.self))
+        }
     }
 
     /// A finished event's results, best first.

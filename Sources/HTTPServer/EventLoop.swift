@@ -143,10 +143,19 @@ final class EventLoop: @unchecked Sendable {
                 close(fd)
                 continue
             }
-            csystem_set_nodelay(fd)
             var address = [CChar](repeating: 0, count: 64)
             csystem_peer_address(fd, &address, 64)
             let peer = String(decoding: address.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            // One address may not take every connection (a proxy the server trusts may).
+            guard context.addresses.open(peer) else {
+                context.metrics.openConnections.subtract(1, ordering: .relaxed)
+                context.metrics.recordRejectedConnection()
+                let refusal = Array("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nRetry-After: 5\r\nConnection: close\r\n\r\n".utf8)
+                _ = refusal.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                close(fd)
+                continue
+            }
+            csystem_set_nodelay(fd)
             let connection = Connection(fd: fd, remoteAddress: peer, loop: self)
             if Int(fd) >= connections.count {
                 connections.append(contentsOf: repeatElement(nil, count: Int(fd) - connections.count + 64))
@@ -167,6 +176,7 @@ final class EventLoop: @unchecked Sendable {
         connections[Int(connection.fd)] = nil
         openCount -= 1
         context.metrics.openConnections.subtract(1, ordering: .relaxed)
+        context.addresses.close(connection.remoteAddress)
     }
 
     func register(fd: Int32, events: UInt32) throws {

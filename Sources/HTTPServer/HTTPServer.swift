@@ -89,13 +89,17 @@ public final class HTTPServer: Sendable {
         context.workers.stop()
     }
 
-    /// Blocks until SIGTERM or SIGINT, then shuts down gracefully and returns.
-    public func runUntilSignalled() {
+    /// Blocks until SIGTERM or SIGINT, then shuts down gracefully and returns. `onSignal` runs
+    /// first (the application starts answering "not ready"), then the server keeps serving for
+    /// `drainSeconds` so a load balancer can stop sending, then stops accepting.
+    public func runUntilSignalled(drainSeconds: Double = 0, onSignal: @escaping @Sendable () -> Void = {}) {
         let signalFD = eventfd(0, Int32(EFD_CLOEXEC))
         csystem_install_shutdown_signals(signalFD)
         let watcher = Thread { [self] in
             var value: UInt64 = 0
             _ = read(signalFD, &value, 8)
+            onSignal()
+            if drainSeconds > 0 { Thread.sleep(forTimeInterval: drainSeconds) }
             shutdown()
         }
         watcher.start()

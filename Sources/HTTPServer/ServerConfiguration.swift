@@ -11,6 +11,11 @@ public struct ServerConfiguration: Sendable {
     public var queueCapacity = 256
     /// Open connections at most; more are answered `503` and closed at once.
     public var maxConnections = 10_000
+    /// Open connections from one client address at most (a school behind one address has many
+    /// browsers, each with a few connections); more are answered `503` and closed at once.
+    public var maxConnectionsPerAddress = 1_000
+    /// Addresses the per-address limit leaves alone (a trusted proxy carries many clients).
+    public var isExemptFromAddressLimit: @Sendable (String) -> Bool = { _ in false }
     /// Default request body limit; routes may set their own (a larger one with a preflight).
     public var requestBodyLimit = 256 * 1024
     /// A body must keep at least this pace (bytes a second) after `bodyTimeout` of grace: its

@@ -5,6 +5,7 @@ final class ServerContext: Sendable {
     let staticFiles: StaticFiles
     let metrics: ServerMetrics
     let workers: WorkerPool
+    let addresses: AddressConnections
     let errorResponder: @Sendable (HTTPError, RequestHead?) -> Response
 
     init(
@@ -16,6 +17,7 @@ final class ServerContext: Sendable {
         self.staticFiles = staticFiles
         self.metrics = metrics
         self.workers = WorkerPool(threads: configuration.workers, capacity: configuration.queueCapacity)
+        self.addresses = AddressConnections(limit: configuration.maxConnectionsPerAddress, isExempt: configuration.isExemptFromAddressLimit)
         self.errorResponder = errorResponder ?? { error, _ in
             var response = Response.text(error.message + "\n", status: error.status)
             for field in error.headers { response.headers.add(field.name, field.value) }

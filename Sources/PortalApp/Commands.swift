@@ -182,7 +182,9 @@ public enum Commands {
         application.startBackgroundJobs()
         print("Study Portal is serving on http://\(configuration.server.host):\(server.port)")
         fflush(nil)
-        server.runUntilSignalled()
+        // SIGTERM: /readyz turns 503 first, so the load balancer stops sending; then the
+        // listener closes and what is in flight finishes.
+        server.runUntilSignalled(drainSeconds: configuration.shutdownDrain) { application.beginDraining() }
         application.stopBackgroundJobs()
         application.database?.shutdown()
         print("serve: stopped")

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import HTTPServer
 import PostgresClient
 import RedisClient
@@ -8,11 +9,14 @@ import TemplateEngine
 public final class PortalApplication: Sendable {
     public let configuration: PortalConfiguration
     public let database: ConnectionPool?
+    /// Read replicas (`DATABASE_REPLICA_URL`) for what any reader may see, if configured.
+    public let replica: ConnectionPool?
     public let metrics = ServerMetrics()
     let pages: PageRenderer
     let cache = PageCache()
     let clock: @Sendable () -> Date
     let hashing = HashLimiter()
+    private let draining = Atomic<Bool>(false)
     let site: SiteAddress
     let monitoring: MonitoringAccess
     let refresher: LeaderboardRefresher?
@@ -28,13 +32,23 @@ public final class PortalApplication: Sendable {
         monitoring = MonitoringAccess(token: configuration.metricsToken, allowed: configuration.metricsAllowed, site: site)
         let templates = try TemplateSet(directory: configuration.templatesDirectory, mode: configuration.development ? .development : .production)
         pages = PageRenderer(templates: templates, clock: clock)
+        let naming: PostgresConnection.StatementNaming = configuration.transactionPooler ? .unnamed : .hashed
         database = configuration.databaseURL.map {
             ConnectionPool(.init(
                 url: $0, overrides: databaseOverrides, maxConnections: configuration.databaseConnections,
-                checkoutTimeout: .seconds(5)))
+                checkoutTimeout: .seconds(5), naming: naming))
+        }
+        replica = configuration.databaseReplicaURL.map {
+            ConnectionPool(.init(
+                url: $0, overrides: databaseOverrides, maxConnections: configuration.databaseConnections,
+                checkoutTimeout: .seconds(5), naming: naming))
         }
         let endpoint = configuration.redisURL.flatMap(RedisEndpoint.init(url:))
-        scoreboard = endpoint.map { LiveScoreboard(redis: RedisPool($0, maxConnections: max(2, configuration.databaseConnections))) }
+        // Short waits and a breaker: a Redis that is down or frozen costs a live page a second at
+        // most, and nothing at all for the next few seconds.
+        scoreboard = endpoint.map {
+            LiveScoreboard(redis: RedisPool($0, maxConnections: max(2, configuration.databaseConnections), timeout: .seconds(1), cooldown: 3))
+        }
         let pool = database
         hub = LiveHub(endpoint: endpoint, clock: clock) { event in
             if let pool { LivePages.finish(event, database: pool) }
@@ -77,7 +91,8 @@ public final class PortalApplication: Sendable {
         sessionSettings.absoluteLifetime = configuration.sessionLifetime
         let pages = self.pages, cache = self.cache, clock = self.clock, site = self.site
         // Without a database only the infrastructure routes exist; the gate is never used then.
-        let gate = Gate(pool: database ?? ConnectionPool(.init(url: "")), settings: sessionSettings, clock: clock, pages: pages, site: site)
+        let gate = Gate(
+            pool: database ?? ConnectionPool(.init(url: "")), replica: replica, settings: sessionSettings, clock: clock, pages: pages, site: site)
         var routes = PortalRouter(gate: gate)
         let metrics = self.metrics, monitoring = self.monitoring, database = self.database
         routes.infrastructure(.GET, "/healthz", access: .anyone, onLoop: true) { _ in .text("ok\n") }
@@ -88,11 +103,14 @@ public final class PortalApplication: Sendable {
             response.headers.set("Cache-Control", "no-store")
             return response
         }
-        routes.infrastructure(.GET, "/readyz", access: .anyone) { _ in
+        routes.infrastructure(.GET, "/readyz", access: .anyone) { [self] _ in
+            guard !isDraining else {
+                throw HTTPError(.serviceUnavailable, "This instance is shutting down.", headers: ["Retry-After": "5"])
+            }
             guard let database, database.ping() else {
                 throw HTTPError(.serviceUnavailable, "The database is not reachable.", headers: ["Retry-After": "5"])
             }
-            return .text("ready\n")
+            return .text(hub.isDegraded ? "ready; live events degraded: Redis is out of reach\n" : "ready\n")
         }
         guard let database else { return routes }
         let formClock = FormClock(database: database)
@@ -100,15 +118,18 @@ public final class PortalApplication: Sendable {
         let starter = SessionStart(pages: pages, settings: sessionSettings, clock: clock)
         let sessions = SessionPages(pages: pages, settings: sessionSettings, clock: clock, formClock: formClock)
         let reports = QuestionReports(pages: pages)
-        let live = LivePages(database: database, pages: pages, settings: sessionSettings, clock: clock, scoreboard: scoreboard, hub: hub, site: site)
+        let live = LivePages(
+            database: database, pages: pages, settings: sessionSettings, clock: clock, scoreboard: scoreboard, hub: hub, site: site,
+            bulkhead: Bulkhead(limit: max(2, configuration.server.workers / 2)))
         let schools = SchoolPages(pages: pages, clock: clock, starter: starter, site: site)
         let admin = AdminPages(pages: pages, clock: clock)
         let offline = OfflinePages(pages: pages, clock: clock)
         let progress = ProgressUpload(clock: clock)
         let device = DeviceAPI(pages: pages)
 
-        // The catalogue: shared pages, cached for visitors; no cookie is handed out here.
-        routes.anyone(RouteOptions(access: .anyone, issuesVisitorToken: false)) { catalogue in
+        // The catalogue: shared pages, cached for visitors (read from a replica when there is
+        // one); no cookie is handed out here.
+        routes.anyone(RouteOptions(access: .anyone, issuesVisitorToken: false, readsReplica: .forVisitors)) { catalogue in
             catalogue.get("/", HomePage.handler(pages: pages, cache: cache))
             catalogue.get("/exams/:region/:exam", ExamPage.handler(pages: pages, cache: cache))
             catalogue.get("/exams/:region/:exam/leaderboard", LeaderboardPage.handler(pages: pages, cache: cache))
@@ -137,10 +158,13 @@ public final class PortalApplication: Sendable {
             live.addMemberRoutes(to: &members)
             schools.addMemberRoutes(to: &members)
         }
-        // The device API: a visitor is told to sign in, in JSON.
-        routes.members(RouteOptions(access: .signedIn, issuesVisitorToken: false, answersWithProblem: true)) { api in
+        // The device API: a visitor is told to sign in, in JSON. Bundles and change feeds are
+        // the same for every student: a replica serves them.
+        routes.members(RouteOptions(access: .signedIn, issuesVisitorToken: false, answersWithProblem: true, readsReplica: .always)) { api in
             api.get("/offline/exams/:region/:file", offline.bundle)
             api.get("/api/exams/:region/:exam/changes", offline.changes)
+        }
+        routes.members(RouteOptions(access: .signedIn, issuesVisitorToken: false, answersWithProblem: true)) { api in
             api.get("/api/exams/:region/:exam/schedule", device.schedule)
             api.post("/api/progress", bodyLimit: ProgressUpload.bodyLimit, progress.upload)
         }
@@ -161,9 +185,22 @@ public final class PortalApplication: Sendable {
         if let worker = ServiceWorkerScript.stamped(publicDirectory: configuration.publicDirectory, templatesDirectory: configuration.templatesDirectory) {
             staticFiles.add(path: "/sw.js", bytes: worker, contentType: "text/javascript; charset=utf-8")
         }
-        let pages = self.pages
+        let pages = self.pages, site = self.site
+        var server = configuration.server
+        // Behind a trusted proxy every client shares its address: the proxy has its own limits.
+        server.isExemptFromAddressLimit = { address in site.isTrustedProxy(address) }
+        if configuration.publicOrigin?.hasPrefix("https://") == true {
+            server.securityHeaders.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
+        }
         return HTTPServer(
-            configuration: configuration.server, router: makeRouter(), staticFiles: staticFiles, metrics: metrics,
+            configuration: server, router: makeRouter(), staticFiles: staticFiles, metrics: metrics,
             errorResponder: { error, head in pages.errorPage(error, head: head) })
     }
+
+    /// Whether the instance is shutting down: `/readyz` then answers 503 so a load balancer
+    /// stops sending before the listener closes.
+    public var isDraining: Bool { draining.load(ordering: .relaxed) }
+
+    /// Starts draining (SIGTERM): `/readyz` answers 503 from now on.
+    public func beginDraining() { draining.store(true, ordering: .relaxed) }
 }

@@ -6,8 +6,17 @@ import RedisClient
 public struct PortalConfiguration: Sendable {
     /// The app role's connection (`portal_app`): what the server uses.
     public var databaseURL: String?
-    /// The owner's connection: what migrations use.
+    /// The owner's connection: what migrations use (always direct, never through a pooler).
     public var databaseAdminURL: String?
+    /// Read replicas (`DATABASE_REPLICA_URL`, libpq's multi-host URL with
+    /// `target_session_attrs` as it likes): catalogue pages for visitors, bundles, change feeds.
+    public var databaseReplicaURL: String?
+    /// `DATABASE_POOLER=transaction`: `DATABASE_URL` goes through a pooler in transaction mode,
+    /// so statements are never prepared by name.
+    public var transactionPooler = false
+    /// Seconds `/readyz` answers 503 after SIGTERM before the listener closes
+    /// (`SHUTDOWN_DRAIN_SECONDS`), so a load balancer stops sending first.
+    public var shutdownDrain: TimeInterval = 5
     public var migrationsDirectory = "migrations"
     public var publicDirectory = "Public"
     public var templatesDirectory = "Templates"
@@ -53,6 +62,15 @@ public struct PortalConfiguration: Sendable {
         }
         configuration.databaseURL = environment["DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
         configuration.databaseAdminURL = environment["DATABASE_ADMIN_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        configuration.databaseReplicaURL = environment["DATABASE_REPLICA_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        if let pooler = environment["DATABASE_POOLER"], !pooler.isEmpty {
+            guard pooler == "transaction" || pooler == "session" || pooler == "none" else {
+                throw ConfigurationError("DATABASE_POOLER must be transaction, session or none, not \(pooler)")
+            }
+            configuration.transactionPooler = pooler == "transaction"
+        }
+        if let drain = try integer("SHUTDOWN_DRAIN_SECONDS", in: 0...600) { configuration.shutdownDrain = TimeInterval(drain) }
+        if let cap = try integer("MAX_CONNECTIONS_PER_ADDRESS", in: 1...1_000_000) { configuration.server.maxConnectionsPerAddress = cap }
         if let host = environment["HOST"], !host.isEmpty { configuration.server.host = host }
         if let port = try integer("PORT", in: 0...65535) { configuration.server.port = port }
         if let workers = try integer("WORKERS", in: 1...1024) {

@@ -13,12 +13,18 @@ public final class ConnectionPool: @unchecked Sendable {
         public var overrides: [String: String]
         public var maxConnections: Int
         public var checkoutTimeout: Duration
+        /// `.unnamed` behind a connection pooler in transaction mode.
+        public var naming: PostgresConnection.StatementNaming
 
-        public init(url: String, overrides: [String: String] = [:], maxConnections: Int = 10, checkoutTimeout: Duration = .seconds(5)) {
+        public init(
+            url: String, overrides: [String: String] = [:], maxConnections: Int = 10, checkoutTimeout: Duration = .seconds(5),
+            naming: PostgresConnection.StatementNaming = .hashed
+        ) {
             self.url = url
             self.overrides = overrides
             self.maxConnections = maxConnections
             self.checkoutTimeout = checkoutTimeout
+            self.naming = naming
         }
     }
 
@@ -113,7 +119,7 @@ public final class ConnectionPool: @unchecked Sendable {
     /// Opens a connection for a slot already counted in `open`; on failure gives the slot back.
     private func openConnectionForCountedSlot() throws -> PostgresConnection {
         do {
-            return try PostgresConnection(url: configuration.url, overrides: configuration.overrides)
+            return try PostgresConnection(url: configuration.url, overrides: configuration.overrides, naming: configuration.naming)
         } catch {
             condition.lock()
             open -= 1

@@ -5,19 +5,33 @@ import Glibc
 /// One connection to PostgreSQL. A connection serves one thread at a time; the pool hands it
 /// from thread to thread, never to two at once.
 ///
-/// Every session is set to UTF-8, `DateStyle=ISO` and `TimeZone=UTC`, so values read the same
-/// whatever the server's defaults.
+/// Nothing is set at startup beyond the encoding and the application's name (a connection
+/// pooler in transaction mode refuses startup `options`, and would not carry session settings
+/// from one transaction to the next anyway): the roles' own defaults (`ALTER ROLE … SET`, a
+/// migration) give every session ISO dates in UTC. Timestamps are read whatever their offset.
 public final class PostgresConnection: @unchecked Sendable {
+    /// How prepared statements are named on the server.
+    public enum StatementNaming: Sendable {
+        /// Named after a hash of the SQL text: the same text has the same name on every server
+        /// connection, so two texts can never be confused (and PgBouncer ≥ 1.21 can track them).
+        case hashed
+        /// Unnamed statements only (parse, bind and execute in one flight): for a connection
+        /// pooler in transaction mode, where the next statement may reach another server.
+        case unnamed
+    }
+
     private var handle: OpaquePointer?
     private var preparedNames: [String: String] = [:]
+    private let naming: StatementNaming
 
-    /// Opens a connection from a `postgresql://` URL. `overrides` replace keywords of the URL
-    /// (for example `["dbname": "other"]`) without any string being spliced together.
-    public init(url: String, overrides: [String: String] = [:]) throws {
+    /// Opens a connection from a `postgresql://` URL (several hosts and `target_session_attrs`
+    /// work as libpq documents). `overrides` replace keywords of the URL (for example
+    /// `["dbname": "other"]`) without any string being spliced together.
+    public init(url: String, overrides: [String: String] = [:], naming: StatementNaming = .hashed) throws {
+        self.naming = naming
         var parameters: [(String, String)] = [("dbname", url)]
         parameters += overrides.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         parameters.append(("client_encoding", "UTF8"))
-        parameters.append(("options", "-c DateStyle=ISO,YMD -c TimeZone=UTC -c IntervalStyle=iso_8601 -c client_min_messages=warning"))
         if overrides["connect_timeout"] == nil { parameters.append(("connect_timeout", "5")) }
         if overrides["application_name"] == nil { parameters.append(("application_name", "portal")) }
 
@@ -82,6 +96,10 @@ public final class PostgresConnection: @unchecked Sendable {
     /// Runs a statement and returns its rows.
     @discardableResult
     public func query(_ sql: SQL) throws -> QueryResult {
+        try run(sql, mayRetry: true)
+    }
+
+    private func run(_ sql: SQL, mayRetry: Bool) throws -> QueryResult {
         guard let handle else { throw PostgresError(kind: .connection, message: "connection is closed") }
         for binding in sql.bindings where binding?.text.utf8.contains(0) == true {
             throw PostgresError(kind: .invalidParameter, message: "a parameter contains a NUL byte, which PostgreSQL text cannot hold")
@@ -89,13 +107,20 @@ public final class PostgresConnection: @unchecked Sendable {
         let values = sql.bindings.map { $0.map { strdup($0.text) } ?? nil }
         defer { values.forEach { free($0) } }
         let result: OpaquePointer? = try values.map { UnsafePointer($0) }.withUnsafeBufferPointer { buffer in
-            if sql.isPrepared {
+            if sql.isPrepared && naming == .hashed {
                 let name = try preparedName(for: sql, handle: handle)
                 return PQexecPrepared(handle, name, Int32(buffer.count), buffer.baseAddress, nil, nil, 0)
             }
             return PQexecParams(handle, sql.text, Int32(buffer.count), nil, buffer.baseAddress, nil, nil, 0)
         }
-        return try check(result, handle: handle)
+        do {
+            return try check(result, handle: handle)
+        } catch let error as PostgresError where mayRetry && error.sqlState == "26000" && sql.isPrepared && !isInTransaction {
+            // The server no longer knows the statement (a pooler gave us another server
+            // connection): prepare it again once, where nothing else of ours was under way.
+            preparedNames[sql.text] = nil
+            return try run(sql, mayRetry: false)
+        }
     }
 
     /// Runs a statement for its effect; returns the number of rows it touched.
@@ -159,10 +184,30 @@ public final class PostgresConnection: @unchecked Sendable {
 
     private func preparedName(for sql: SQL, handle: OpaquePointer) throws -> String {
         if let name = preparedNames[sql.text] { return name }
-        let name = "portal_\(preparedNames.count + 1)"
-        try check(PQprepare(handle, name, sql.text, Int32(sql.bindings.count), nil), handle: handle)
+        let name = Self.statementName(sql.text)
+        do {
+            try check(PQprepare(handle, name, sql.text, Int32(sql.bindings.count), nil), handle: handle)
+        } catch let error as PostgresError where error.sqlState == "42P05" {
+            // Prepared already on this server connection (through a pooler, by another client
+            // of ours): the name is the text's own, so it is this very statement.
+        }
         preparedNames[sql.text] = name
         return name
+    }
+
+    /// `portal_` and 128 bits of a hash of the text (FNV-1a over two seeds): a name that means
+    /// this statement on every connection.
+    static func statementName(_ text: String) -> String {
+        var first: UInt64 = 0xcbf2_9ce4_8422_2325, second: UInt64 = 0x8422_2325_cbf2_9ce4
+        for byte in text.utf8 {
+            first = (first ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            second = (second ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 &+ 1
+        }
+        func hex(_ value: UInt64) -> String {
+            let digits = String(value, radix: 16)
+            return String(repeating: "0", count: 16 - digits.count) + digits
+        }
+        return "portal_" + hex(first) + hex(second)
     }
 
     @discardableResult

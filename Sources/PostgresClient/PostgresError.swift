@@ -56,6 +56,16 @@ public struct PostgresError: Error, CustomStringConvertible, Sendable {
         kind == .connection || (sqlState?.hasPrefix("08") ?? false) || sqlState == "57P01"
     }
 
+    /// The database cannot serve this now, through no fault of the request: unreachable, no
+    /// connection free in time, a statement or lock wait that ran out (`statement_timeout`,
+    /// `lock_timeout`), a server shutting down or starting, a read-only server after a
+    /// failover. Worth answering "try again shortly".
+    public var isTemporarilyUnavailable: Bool {
+        if isConnectionFailure || kind == .poolTimeout || kind == .poolClosed { return true }
+        guard let sqlState else { return false }
+        return ["57014", "55P03", "57P01", "57P02", "57P03", "25006", "40001", "40P01"].contains(sqlState)
+    }
+
     public var description: String {
         var text = "PostgreSQL \(kind)"
         if let sqlState { text += " [\(sqlState)]" }

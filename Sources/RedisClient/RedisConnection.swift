@@ -7,24 +7,59 @@ import Foundation
 public final class RedisConnection: @unchecked Sendable {
     private var context: UnsafeMutablePointer<redisContext>?
 
-    /// Connects, waiting at most `timeout` for the connection and for each reply.
+    /// Connects, waiting at most `timeout` for the connection and for each reply. For a Sentinel
+    /// endpoint, the sentinels are asked which server is the master now, and that server is
+    /// asked to confirm it (after a failover the old master is a replica).
     public init(_ endpoint: RedisEndpoint, timeout: Duration = .seconds(2)) throws {
+        switch endpoint {
+        case .tcp, .unix:
+            context = try Self.connect(endpoint, timeout: timeout)
+        case .sentinel(let sentinels, let master):
+            var problems: [String] = []
+            for sentinel in sentinels {
+                do {
+                    let asked = try RedisConnection(.tcp(host: sentinel.host, port: sentinel.port), timeout: timeout)
+                    let address = try asked.command(["SENTINEL", "get-master-addr-by-name", master]).elements
+                    asked.close()
+                    guard address.count == 2, let host = address[0].text, let port = address[1].text.flatMap(Int.init) else {
+                        problems.append("\(sentinel.host):\(sentinel.port) knows no master \(master)")
+                        continue
+                    }
+                    let context = try Self.connect(.tcp(host: host, port: port), timeout: timeout)
+                    self.context = context
+                    guard try command(["ROLE"]).elements.first?.text == "master" else {
+                        close()
+                        problems.append("\(host):\(port) is not the master yet")
+                        continue
+                    }
+                    return
+                } catch {
+                    problems.append("\(sentinel.host):\(sentinel.port): \(error)")
+                }
+            }
+            throw RedisError(.connection, "\(endpoint): no master found (\(problems.joined(separator: "; ")))")
+        }
+    }
+
+    private static func connect(_ endpoint: RedisEndpoint, timeout: Duration) throws -> UnsafeMutablePointer<redisContext> {
         let seconds = timeout.components.seconds
         let micros = Int(timeout.components.attoseconds / 1_000_000_000_000)
-        var interval = timeval(tv_sec: Int(seconds), tv_usec: micros)
+        let interval = timeval(tv_sec: Int(seconds), tv_usec: micros)
         let context: UnsafeMutablePointer<redisContext>? = switch endpoint {
         case .tcp(let host, let port): redisConnectWithTimeout(host, Int32(port), interval)
         case .unix(let path): redisConnectUnixWithTimeout(path, interval)
+        case .sentinel: nil
         }
-        guard let context else { throw RedisError(.connection, "out of memory connecting to \(endpoint)") }
+        guard let context else { throw RedisError(.connection, "cannot connect to \(endpoint)") }
         if context.pointee.err != 0 {
             let message = Self.errorText(context)
             redisFree(context)
             throw RedisError(.connection, "\(endpoint): \(message)")
         }
         redisSetTimeout(context, interval)
-        interval = timeval()
-        self.context = context
+        // A peer that vanished without closing (a partition, a frozen host) is noticed.
+        if case .tcp = endpoint { _ = redisEnableKeepAlive(context) }
+        return context
     }
 
     deinit { close() }

@@ -2,25 +2,50 @@ import Foundation
 
 /// A few Redis connections shared by worker threads; a broken one is dropped and replaced at
 /// the next checkout, so the pool recovers when Redis comes back.
+///
+/// A circuit breaker keeps a Redis that is down or frozen from holding anyone: after a
+/// connection fails, every call fails at once for `cooldown`, then one call tries again.
 public final class RedisPool: @unchecked Sendable {
     public let endpoint: RedisEndpoint
     private let maxConnections: Int
     private let timeout: Duration
+    private let cooldown: TimeInterval
     private let condition = NSCondition()
     private var idle: [RedisConnection] = []
     private var open = 0
+    private var openUntil: Date?
 
-    public init(_ endpoint: RedisEndpoint, maxConnections: Int = 4, timeout: Duration = .seconds(2)) {
+    public init(_ endpoint: RedisEndpoint, maxConnections: Int = 4, timeout: Duration = .seconds(2), cooldown: TimeInterval = 3) {
         self.endpoint = endpoint
         self.maxConnections = maxConnections
         self.timeout = timeout
+        self.cooldown = cooldown
     }
 
-    /// Lends a connection to `body`; throws `.connection` when Redis cannot be reached.
+    /// Whether calls fail at once now (Redis failed a moment ago).
+    public var isTripped: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return openUntil.map { $0 > Date() } ?? false
+    }
+
+    /// Lends a connection to `body`; throws `.connection` when Redis cannot be reached (at once,
+    /// while the breaker is open).
     public func withConnection<Value>(_ body: (RedisConnection) throws -> Value) throws -> Value {
         let connection = try checkout()
         defer { checkin(connection) }
-        return try body(connection)
+        do {
+            return try body(connection)
+        } catch let error as RedisError where error.kind == .connection {
+            trip()
+            throw error
+        }
+    }
+
+    private func trip() {
+        condition.lock()
+        openUntil = Date().addingTimeInterval(cooldown)
+        condition.unlock()
     }
 
     /// Runs one command on a pooled connection.
@@ -35,6 +60,10 @@ public final class RedisPool: @unchecked Sendable {
     private func checkout() throws -> RedisConnection {
         let deadline = Date().addingTimeInterval(Double(timeout.components.seconds) + 0.5)
         condition.lock()
+        if let openUntil, openUntil > Date() {
+            condition.unlock()
+            throw RedisError(.connection, "Redis failed a moment ago; not trying again until \(openUntil)")
+        }
         while idle.isEmpty && open >= maxConnections {
             guard condition.wait(until: deadline) else {
                 condition.unlock()
@@ -48,10 +77,15 @@ public final class RedisPool: @unchecked Sendable {
         open += 1
         condition.unlock()
         do {
-            return try RedisConnection(endpoint, timeout: timeout)
+            let connection = try RedisConnection(endpoint, timeout: timeout)
+            condition.lock()
+            openUntil = nil
+            condition.unlock()
+            return connection
         } catch {
             condition.lock()
             open -= 1
+            openUntil = Date().addingTimeInterval(cooldown)
             condition.signal()
             condition.unlock()
             throw error

@@ -144,8 +144,8 @@ struct LiveEventTests {
         #expect(zip(results, results.dropFirst()).allSatisfy { $0.2 > $1.2 ? $0.1 < $1.1 : $0.1 == $1.1 })
         // … and the same totals the live scoreboard kept in Redis, by its own script.
         let redis = RedisPool(RedisEndpoint(url: ProcessInfo.processInfo.environment["PORTAL_TEST_REDIS_URL"]!)!)
-        let live = try redis.command(["ZRANGE", "live:\(code):scores", "0", "-1", "WITHSCORES"]).elements
-        let names = try redis.command(["HGETALL", "live:\(code):names"]).elements
+        let live = try redis.command(["ZRANGE", "live:{\(code)}:scores", "0", "-1", "WITHSCORES"]).elements
+        let names = try redis.command(["HGETALL", "live:{\(code)}:names"]).elements
         var nameOf: [String: String] = [:]
         for index in stride(from: 0, to: names.count - 1, by: 2) { nameOf[names[index].text!] = names[index + 1].text! }
         var redisTotals: [String: Int] = [:]
@@ -234,5 +234,58 @@ struct LiveEventTests {
         try save("screen-ended", host, "/live/\(code)/screen")
         let check = try HTMLChecker.passes(pages)
         #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
+    }
+
+    @Test("a board Redis lost mid-event comes back from the stored answers: names, points and runs intact")
+    func boardRestoredAfterRedisLoss() throws {
+        let site = try StudySessionTests.Site(live: true)
+        let host = try Self.teacher(site)
+        let code = try Self.createEvent(site, host: host, count: 2, seconds: 10)
+        var players: [Player] = []
+        for name in ["Ada", "Brook", "Cyd"] {
+            let browser = site.browser()
+            let token = browser.csrfToken(from: try browser.request("GET", "/live/\(code)"))
+            #expect(try browser.request("POST", "/live/\(code)/join", form: ["csrf_token": token, "nickname": name]).status == 303)
+            players.append(Player(browser: browser, token: token, nickname: name))
+        }
+        #expect(try host.request("POST", "/live/\(code)/start", form: ["csrf_token": "teacher-csrf"]).status == 303)
+        func answerOpenQuestion(_ index: Int, rightFor names: Set<String>) throws {
+            let page = try players[0].browser.request("GET", "/live/\(code)").bodyText
+            let item = try #require(MiniExam.items.first { page.contains(">Question \($0.id.uuidString.suffix(2))?<") })
+            for player in players {
+                let response = names.contains(player.nickname) ? item.key : item.wrong
+                var pairs = [("csrf_token", player.token), ("index", String(index))]
+                if item.kind == "ordering" {
+                    for (place, option) in response.enumerated() { pairs.append(("position_\(option)", String(place + 1))) }
+                } else {
+                    pairs += response.map { ("choice", String($0)) }
+                }
+                #expect(try player.browser.request("POST", "/live/\(code)/answers", pairs: pairs).status == 303)
+            }
+        }
+        site.clock.advance(6)
+        try answerOpenQuestion(0, rightFor: ["Ada", "Brook"])
+        // What a restart without persistence leaves: nothing of this event in Redis.
+        let redis = RedisPool(RedisEndpoint(url: ProcessInfo.processInfo.environment["PORTAL_TEST_REDIS_URL"]!)!)
+        let keys = try redis.command(["KEYS", "live:{\(code)}:*"]).elements.compactMap(\.text)
+        #expect(!keys.isEmpty)
+        try redis.command(["DEL"] + keys)
+        // Reading the board puts it back.
+        let page = try players[2].browser.request("GET", "/live/\(code)").bodyText
+        #expect(page.contains("Ada") && page.contains("Brook") && !page.contains(">?<"))
+        site.clock.advance(15)
+        try answerOpenQuestion(1, rightFor: ["Ada", "Cyd"])
+        let stored = try site.admin { connection in
+            try connection.query("SELECT id FROM live_events WHERE code = \(code)").single().decode("id", as: UUID.self)
+        }
+        let board = try site.admin { try LiveStore().board(eventID: stored, $0) }
+        let flat = try redis.command(["ZRANGE", "live:{\(code)}:scores", "0", "-1", "WITHSCORES"]).elements
+        var redisPoints: [String: Int] = [:]
+        for index in stride(from: 0, to: flat.count - 1, by: 2) { redisPoints[flat[index].text!] = flat[index + 1].number }
+        #expect(redisPoints == Dictionary(uniqueKeysWithValues: board.map { ($0.participantID.uuidString.lowercased(), $0.points) }))
+        // Ada's run carried on across the loss: two right in a row earn the bonus.
+        let ada = try #require(board.first { $0.nickname == "Ada" })
+        #expect(ada.streak == 2 && ada.correct == 2)
+        #expect(redisPoints[ada.participantID.uuidString.lowercased()] == ada.points)
     }
 }

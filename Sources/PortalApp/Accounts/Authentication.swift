@@ -8,6 +8,8 @@ import PostgresClient
 /// made for a signed-in reader kept out of shared caches.
 struct Gate: Sendable {
     let pool: ConnectionPool
+    /// Read replicas for what any reader may see (`DATABASE_REPLICA_URL`), if configured.
+    let replica: ConnectionPool?
     let settings: SessionSettings
     let clock: @Sendable () -> Date
     let pages: PageRenderer
@@ -17,9 +19,23 @@ struct Gate: Sendable {
     static let nothingHere = "There is nothing at this address."
 
     /// Resolves, checks and runs one request; the request's database connection is given back
-    /// however it ends.
+    /// however it ends. A database that cannot serve now (unreachable, no connection free, a
+    /// statement or lock that timed out) is a 503 with `Retry-After`, never a 500.
     func handle(_ request: Request, _ options: RouteOptions, _ handler: @Sendable (PortalRequest) throws -> Response) throws -> Response {
-        let database = RequestDatabase(pool: pool)
+        do {
+            return try admitAndRun(request, options, handler)
+        } catch let error as PostgresError where error.isTemporarilyUnavailable {
+            logUnavailable(request.head, error)
+            throw HTTPError(.serviceUnavailable, "The database is busy or out of reach.", headers: ["Retry-After": "5"])
+        }
+    }
+
+    private func logUnavailable(_ head: RequestHead, _ error: PostgresError) {
+        FileHandle.standardError.write(Data("unavailable: \(head.method.rawValue) \(head.path): \(error)\n".utf8))
+    }
+
+    private func admitAndRun(_ request: Request, _ options: RouteOptions, _ handler: @Sendable (PortalRequest) throws -> Response) throws -> Response {
+        let database = RequestDatabase(pool: pool, replica: options.readsReplica == .never ? nil : replica)
         defer { database.release() }
         let viewer = options.resolvesViewer
             ? try resolveViewer(request, database: database, issueVisitorToken: options.issuesVisitorToken) : .anonymous
@@ -31,6 +47,10 @@ struct Gate: Sendable {
             } else {
                 try checkCSRF(request, viewer: viewer)
             }
+        }
+        // Reads anyone may make go to a replica once the primary has said who is asking.
+        if options.readsReplica == .always || (options.readsReplica == .forVisitors && viewer.user == nil) {
+            database.readFromReplica()
         }
         var response = try handler(portal)
         if let cookie = viewer.newCSRFCookie {
@@ -47,7 +67,7 @@ struct Gate: Sendable {
     /// once it has arrived).
     func preflight(_ options: RouteOptions) -> Preflight {
         { head, peer in
-            let database = RequestDatabase(pool: pool)
+            let database = RequestDatabase(pool: pool, replica: nil)
             defer { database.release() }
             let request = Request(head: head, remoteAddress: peer)
             let viewer = try resolveViewer(request, database: database, issueVisitorToken: false)

@@ -68,10 +68,12 @@ struct ExamPage: Encodable {
             let locale = pages.locale(for: request)
             let difficulty = try difficulty(from: request, pages: pages, locale: locale)
             let region = request.parameter("region"), slug = request.parameter("exam")
-            let bytes = try request.database.run { connection -> [UInt8]? in
+            let key = request.user == nil ? "exam|\(region)|\(slug)|\(difficulty ?? 0)|\(locale)" : nil
+            let bytes = try cache.freshOrStale(key: key) { try request.database.run { connection -> [UInt8] in
                 let catalog = ExamCatalog()
-                guard let version = try catalog.examVersion(region: region, slug: slug, connection) else { return nil }
-                let key = request.user == nil ? "exam|\(region)|\(slug)|\(difficulty ?? 0)|\(locale)" : nil
+                guard let version = try catalog.examVersion(region: region, slug: slug, connection) else {
+                    throw HTTPError(.notFound, pages.message("error.no_exam", locale: locale, ["exam": slug, "region": region]))
+                }
                 return try cache.page(key: key, version: version, now: pages.clock()) {
                     guard let detail = try catalog.exam(region: region, slug: slug, connection) else {
                         throw HTTPError(.notFound, pages.message("error.no_exam", locale: locale, ["exam": slug, "region": region]))
@@ -85,10 +87,7 @@ struct ExamPage: Encodable {
                     // A shared page is rendered for nobody in particular: no name, no token.
                     return try pages.render("exams/show", page, locale: locale, viewer: key == nil ? request.viewer : .anonymous)
                 }
-            }
-            guard let bytes else {
-                throw HTTPError(.notFound, pages.message("error.no_exam", locale: locale, ["exam": slug, "region": region]))
-            }
+            } }
             return .html(bytes)
         }
     }

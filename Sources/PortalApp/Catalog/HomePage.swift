@@ -27,11 +27,11 @@ struct HomePage: Encodable {
     static func handler(pages: PageRenderer, cache: PageCache) -> @Sendable (PortalRequest) throws -> Response {
         { request in
             let locale = pages.locale(for: request)
-            let bytes = try request.database.run { connection -> [UInt8] in
+            // Pages for visitors are shared; a signed-in page names its reader, so it is not.
+            let key = request.user == nil ? "home|\(locale)" : nil
+            let bytes = try cache.freshOrStale(key: key) { try request.database.run { connection -> [UInt8] in
                 let catalog = ExamCatalog()
                 let version = try catalog.catalogVersion(connection) ?? .distantPast
-                // Pages for visitors are shared; a signed-in page names its reader, so it is not.
-                let key = request.user == nil ? "home|\(locale)" : nil
                 return try cache.page(key: key, version: version, now: pages.clock()) {
                     let regions = try catalog.regions(connection).map { region in
                         Region(
@@ -46,7 +46,7 @@ struct HomePage: Encodable {
                     // A shared page is rendered for nobody in particular: no name, no token.
                     return try pages.render("home", HomePage(regions: regions), locale: locale, viewer: key == nil ? request.viewer : .anonymous)
                 }
-            }
+            } }
             return .html(bytes)
         }
     }

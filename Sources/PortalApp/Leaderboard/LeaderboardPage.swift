@@ -97,12 +97,14 @@ struct LeaderboardPage: Encodable {
                 throw HTTPError(.badRequest, pages.message("leaderboard.bad_page", locale: locale, ["value": String((query["page"] ?? "").prefix(20))]))
             }
             let user = request.user
-            let bytes = try request.database.run { connection -> [UInt8]? in
+            // Visitors all see the same page until the next refresh: cache it by that time.
+            let key = user == nil ? "board|\(region)|\(slug)|\(period.rawValue)|\(page)|\(locale)" : nil
+            let bytes = try cache.freshOrStale(key: key) { try request.database.run { connection -> [UInt8] in
                 let store = LeaderboardStore()
-                guard let exam = try ExamCatalog().examHeading(region: region, slug: slug, connection) else { return nil }
+                guard let exam = try ExamCatalog().examHeading(region: region, slug: slug, connection) else {
+                    throw HTTPError(.notFound, pages.message("error.no_exam", locale: locale, ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))]))
+                }
                 let refreshedAt = try store.refreshedAt(connection)
-                // Visitors all see the same page until the next refresh: cache it by that time.
-                let key = user == nil ? "board|\(region)|\(slug)|\(period.rawValue)|\(page)|\(locale)" : nil
                 return try cache.page(key: key, version: refreshedAt ?? .distantPast, now: pages.clock()) {
                     let total = try store.size(examID: exam.id, period: period, connection)
                     let entries = try store.page(examID: exam.id, period: period, offset: (page - 1) * pageSize, limit: pageSize, connection)
@@ -113,10 +115,7 @@ struct LeaderboardPage: Encodable {
                         refreshedAt: refreshedAt, user: user, hidden: hidden, pages: pages, locale: locale)
                     return try pages.render("exams/leaderboard", value, locale: locale, viewer: key == nil ? request.viewer : .anonymous)
                 }
-            }
-            guard let bytes else {
-                throw HTTPError(.notFound, pages.message("error.no_exam", locale: locale, ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))]))
-            }
+            } }
             return Response.html(bytes)
         }
     }

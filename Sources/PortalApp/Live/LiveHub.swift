@@ -22,6 +22,9 @@ final class LiveHub: @unchecked Sendable {
     private let lock = NSLock()
     private var watches: [String: Watch] = [:]
     private var stopped = false
+    /// Whether Redis answered the last probe (every few seconds, on a connection of its own).
+    private var redisAnswered = true
+    private var lastProbe = Date.distantPast
 
     init(endpoint: RedisEndpoint?, clock: @escaping @Sendable () -> Date, finish: @escaping @Sendable (LiveEvent) -> Void) {
         self.clock = clock
@@ -41,11 +44,28 @@ final class LiveHub: @unchecked Sendable {
         let thread = Thread { [self] in
             while !lock.withLock({ stopped }) {
                 tick()
+                probe()
                 Thread.sleep(forTimeInterval: 0.05)
             }
         }
         thread.name = "live-clock"
         thread.start()
+    }
+
+    /// Whether live events are degraded now: Redis is configured but did not answer its last
+    /// probe, or the subscription that fans out scores is not in place (`/readyz` says so).
+    var isDegraded: Bool {
+        guard endpoint != nil else { return false }
+        return lock.withLock { !redisAnswered || !(subscriber?.isSubscribed ?? false) }
+    }
+
+    /// A PING every five seconds with a short timeout: a Redis that is down or frozen is noticed
+    /// even while no one is playing.
+    private func probe() {
+        guard let endpoint, Date().timeIntervalSince(lock.withLock({ lastProbe })) >= 5 else { return }
+        lock.withLock { lastProbe = Date() }
+        let answered = (try? RedisConnection(endpoint, timeout: .milliseconds(500)).command(["PING"]))?.text == "PONG"
+        lock.withLock { redisAnswered = answered }
     }
 
     func stop() {

@@ -15,6 +15,8 @@ struct LivePages: Sendable {
     let scoreboard: LiveScoreboard?
     let hub: LiveHub
     let site: SiteAddress
+    /// Live requests may wait on Redis: at most this many at once, never every worker.
+    let bulkhead: Bulkhead
 
     /// Seconds between "Start" and the first question: time to look up at the screen.
     static let getReadySeconds = 5
@@ -47,10 +49,10 @@ struct LivePages: Sendable {
     struct Unavailable: Error {}
 
     private func explained(_ handler: @escaping @Sendable (PortalRequest) throws -> Response) -> @Sendable (PortalRequest) throws -> Response {
-        let pages = self.pages
+        let pages = self.pages, bulkhead = self.bulkhead
         return { request in
             do {
-                return try handler(request)
+                return try bulkhead.run { try handler(request) }
             } catch is Unavailable {
                 return Self.unavailable(request, pages: pages)
             }
@@ -60,10 +62,10 @@ struct LivePages: Sendable {
     private func explainedMember(
         _ handler: @escaping @Sendable (PortalRequest, SessionUser) throws -> Response
     ) -> @Sendable (PortalRequest, SessionUser) throws -> Response {
-        let pages = self.pages
+        let pages = self.pages, bulkhead = self.bulkhead
         return { request, user in
             do {
-                return try handler(request, user)
+                return try bulkhead.run { try handler(request, user) }
             } catch is Unavailable {
                 return Self.unavailable(request, pages: pages)
             }
@@ -91,6 +93,13 @@ struct LivePages: Sendable {
 
 
     private func code(_ request: PortalRequest) -> String { request.parameter("code").uppercased() }
+
+    /// A board Redis lost is put back from the stored answers before anyone reads or adds to it.
+    private func restoreBoard(_ event: LiveEvent, _ scoreboard: LiveScoreboard, _ request: PortalRequest) {
+        _ = try? scoreboard.restoreIfLost(code: event.code) {
+            try request.database.run { try LiveStore().board(eventID: event.id, $0) }
+        }
+    }
 
     private func noEvent(_ request: PortalRequest) -> HTTPError {
         HTTPError(.notFound, message("live.no_event", request, ["code": String(code(request).prefix(12))]))
@@ -231,6 +240,7 @@ struct LivePages: Sendable {
             Self.finish(event, database: database)
             return .redirect(to: "/live/\(event.code)")
         }
+        restoreBoard(event, scoreboard, request)
         let standing = participant.flatMap { try? scoreboard.standing(code: event.code, participant: $0.id) }
         let top = (try? scoreboard.top(code: event.code, count: 10)) ?? []
         let value = LivePlayPage(
@@ -258,6 +268,7 @@ struct LivePages: Sendable {
             }
             return (event, joined)
         }
+        restoreBoard(event, scoreboard, request)
         try scoreboard.register(code: event.code, participant: participant.id, nickname: participant.nickname)
         try? scoreboard.publish(code: event.code, scoresMessage(event.code, scoreboard))
         var response = Response.redirect(to: "/live/\(event.code)")
@@ -305,7 +316,10 @@ struct LivePages: Sendable {
         guard let stored else { return .redirect(to: "/live/\(event.code)?already=1") }
         // Stored first, with the points the database gave it; the live board follows (the
         // results are computed from what is stored).
-        _ = try scoreboard.score(code: event.code, participant: participant.id, index: index, correct: stored.correct, basePoints: stored.basePoints)
+        // The restore, if needed, already counts this answer (it is stored): then it is not added again.
+        if !(try scoreboard.restoreIfLost(code: event.code, board: { try request.database.run { try LiveStore().board(eventID: event.id, $0) } })) {
+            _ = try scoreboard.score(code: event.code, participant: participant.id, index: index, correct: stored.correct, basePoints: stored.basePoints)
+        }
         try? scoreboard.publish(code: event.code, scoresMessage(event.code, scoreboard))
         return .redirect(to: "/live/\(event.code)")
     }
@@ -327,6 +341,7 @@ struct LivePages: Sendable {
     func events(_ request: PortalRequest) throws -> Response {
         let scoreboard = try liveScoreboard(request)
         let event = try withEvent(request) { event, _ in event }
+        restoreBoard(event, scoreboard, request)
         let scores = scoresMessage(event.code, scoreboard)
         let hub = self.hub
         return .eventStream { stream in hub.attach(event, stream: stream, scores: scores) }
@@ -345,6 +360,7 @@ struct LivePages: Sendable {
             }
             return (event, question, event.endedAt != nil ? try LiveStore().results(eventID: event.id, connection) : [])
         }
+        restoreBoard(event, scoreboard, request)
         let top = (try? scoreboard.top(code: event.code, count: 10)) ?? []
         let joined = (try? scoreboard.size(code: event.code)) ?? 0
         let value = LiveScreenPage(

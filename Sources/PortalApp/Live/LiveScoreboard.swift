@@ -1,10 +1,13 @@
+import ExamData
 import Foundation
 import QuestionEngine
 import RedisClient
 
 /// The running scoreboard of live events, in Redis: a sorted set of points per event, kept by
 /// one atomic script per answer (no read-modify-write in the server), and a channel per event
-/// on which every server instance hears about changes.
+/// on which every server instance hears about changes. An event's keys share a hash tag
+/// (`live:{CODE}:…`), so a Redis Cluster keeps them on one node and its scripts run. A board
+/// Redis lost (a restart without persistence) is put back from the stored answers.
 struct LiveScoreboard: Sendable {
     let redis: RedisPool
 
@@ -35,7 +38,39 @@ struct LiveScoreboard: Sendable {
         """
 
     static func channel(_ code: String) -> String { "live:\(code)" }
-    private static func key(_ code: String, _ name: String) -> String { "live:\(code):\(name)" }
+    static func key(_ code: String, _ name: String) -> String { "live:{\(code)}:\(name)" }
+
+    /// Writes a whole board (names, points, where each run stands) unless the event's names are
+    /// still there: whichever instance notices the loss first restores it, once.
+    static let restoreScript = """
+        if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+        for i = 1, #ARGV - 1, 5 do
+          local id = ARGV[i]
+          redis.call('HSET', KEYS[1], id, ARGV[i + 1])
+          redis.call('ZADD', KEYS[2], ARGV[i + 2], id)
+          redis.call('HSET', KEYS[3], id, ARGV[i + 3])
+          if ARGV[i + 4] ~= '' then redis.call('HSET', KEYS[4], id, ARGV[i + 4]) end
+        end
+        for i = 1, 4 do redis.call('EXPIRE', KEYS[i], ARGV[#ARGV]) end
+        return 1
+        """
+
+    /// Puts the board back from `board()` (the stored answers) when Redis has lost it; the
+    /// database is asked only then. True when this call restored it.
+    @discardableResult
+    func restoreIfLost(code: String, board: () throws -> [LiveBoardEntry]) throws -> Bool {
+        guard try redis.command(["EXISTS", Self.key(code, "names")]).number == 0 else { return false }
+        let entries = try board()
+        guard !entries.isEmpty else { return false }
+        var arguments = ["EVAL", Self.restoreScript, "4",
+                         Self.key(code, "names"), Self.key(code, "scores"), Self.key(code, "streak"), Self.key(code, "last-right")]
+        for entry in entries {
+            arguments += [entry.participantID.uuidString.lowercased(), entry.nickname, String(entry.points), String(entry.streak),
+                          entry.lastRight.map(String.init) ?? ""]
+        }
+        arguments.append(String(Self.lifetimeSeconds))
+        return try redis.command(arguments).number == 1
+    }
 
     /// Puts a participant on the board with no points yet.
     func register(code: String, participant: UUID, nickname: String) throws {

@@ -3,7 +3,7 @@ import Foundation
 /// Paths on this site to come back to after signing in or sending a form.
 enum LocalPath {
     /// Only a path on this site is a place to return to: never another site (`//evil.example`,
-    /// `/\\evil.example`, `/\t/evil.example`) and never anything that could end a header line
+    /// a backslash or a tab after the first `/`) and never anything that could end a header line
     /// (CR, LF): RFC 3986 path and query characters only, `%` only before two hex digits.
     static func validated(_ path: String?) -> String? {
         guard let path, path.utf8.count < 500, path.hasPrefix("/"), !path.hasPrefix("//") else { return nil }

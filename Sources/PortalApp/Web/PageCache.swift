@@ -1,4 +1,5 @@
 import Foundation
+import PostgresClient
 import Glibc
 
 /// Rendered public pages, keyed by address and locale, valid while the content version they
@@ -20,6 +21,23 @@ final class PageCache: @unchecked Sendable {  // `entries` is only touched under
     init(maximumAge: TimeInterval = 60, capacity: Int = 2000) {
         self.maximumAge = maximumAge
         self.capacity = capacity
+    }
+
+    /// The last page rendered under `key`, however old: what a visitor gets while the database
+    /// is out of reach, rather than an error.
+    func stale(_ key: String) -> [UInt8]? {
+        lock.reading { entries[key]?.bytes }
+    }
+
+    /// The cached page under `key` when there is one, or else what `fresh` produces; when
+    /// `fresh` fails because the database cannot serve now, the last page kept under `key`.
+    func freshOrStale(key: String?, _ fresh: () throws -> [UInt8]) throws -> [UInt8] {
+        do {
+            return try fresh()
+        } catch let error as PostgresError where error.isTemporarilyUnavailable {
+            guard let key, let bytes = stale(key) else { throw error }
+            return bytes
+        }
     }
 
     /// The cached page, or a fresh one from `render`, which is then kept. A nil key renders

@@ -29,6 +29,17 @@ struct RouteOptions: Sendable {
     /// Whether the cookies are looked at at all: a page that is the same bytes for everyone
     /// (the offline shell) is served without asking the database who is reading.
     var resolvesViewer = true
+    /// Whether the handler's reads may go to a read replica: never; for visitors (the
+    /// catalogue, whose signed-in readers see their own data too); always (bundles and change
+    /// feeds, the same for every reader).
+    var readsReplica = ReplicaReads.never
+}
+
+/// Where a route group's reads may go when read replicas are configured.
+enum ReplicaReads: Sendable {
+    case never
+    case forVisitors
+    case always
 }
 
 /// One route and the rule its group declared for it.

@@ -10,6 +10,9 @@ import PostgresClient
 /// user id or a role the database would have to believe.
 final class RequestDatabase: @unchecked Sendable {  // one request, one worker thread at a time
     let pool: ConnectionPool
+    /// Read replicas the request may read from instead, once told to (`readFromReplica`).
+    private let replica: ConnectionPool?
+    private var lender: ConnectionPool
     /// The session cookie's token, once the database has accepted it as a live session.
     private(set) var sessionToken: String?
     /// The guest cookie's token (for a visitor's own study sessions and live-event entries).
@@ -17,8 +20,18 @@ final class RequestDatabase: @unchecked Sendable {  // one request, one worker t
     private var connection: PostgresConnection?
     private var transactionDepth = 0
 
-    init(pool: ConnectionPool) {
+    init(pool: ConnectionPool, replica: ConnectionPool? = nil) {
         self.pool = pool
+        self.replica = replica
+        lender = pool
+    }
+
+    /// From here on, statements go to a read replica (when one is configured): the primary's
+    /// connection, if the request had one, goes back first, so the request still holds one.
+    func readFromReplica() {
+        guard let replica, lender !== replica, transactionDepth == 0 else { return }
+        release()
+        lender = replica
     }
 
     /// Statements from here on run as this signed-in session (after sign-in, or once the
@@ -31,7 +44,7 @@ final class RequestDatabase: @unchecked Sendable {  // one request, one worker t
     /// The request's connection, checked out of the pool the first time.
     func checkedOutConnection() throws -> PostgresConnection {
         if let connection { return connection }
-        let fresh = try pool.checkout()
+        let fresh = try lender.checkout()
         connection = fresh
         return fresh
     }
@@ -58,7 +71,7 @@ final class RequestDatabase: @unchecked Sendable {  // one request, one worker t
 
     /// Gives the connection back to the pool (rolled back if a transaction was left open).
     func release() {
-        if let connection { pool.checkin(connection) }
+        if let connection { lender.checkin(connection) }
         connection = nil
     }
 }

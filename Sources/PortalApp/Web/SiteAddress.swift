@@ -50,6 +50,9 @@ struct SiteAddress: Sendable {
         return scheme(of: head, peer: peer) + "://" + host + path
     }
 
+    /// Whether `address` is one of the trusted proxies.
+    func isTrustedProxy(_ address: String) -> Bool { isTrusted(address) }
+
     private func isTrusted(_ address: String) -> Bool {
         guard !trustedProxies.isEmpty, let parsed = AddressRange.parseAddress(address) else { return false }
         return trustedProxies.contains { $0.contains(parsed) }
