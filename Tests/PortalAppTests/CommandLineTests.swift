@@ -57,7 +57,7 @@ struct CommandLineTests {
         return status & 0x7f == 0 ? (status >> 8) & 0xff : -1
     }
 
-    @Test("migrate applies the migrations, serve answers /healthz and /readyz, and SIGTERM stops it cleanly")
+    @Test("migrate applies the migrations, serve answers /healthz and /readyz; SIGTERM turns /readyz to 503 first, then stops it cleanly")
     func migrateThenServe() throws {
         let database = try TestDatabase()
         let log = NSTemporaryDirectory() + "portal-\(UUID().uuidString).log"
@@ -66,7 +66,9 @@ struct CommandLineTests {
         #expect(wait(try spawn(["migrate"], environment: environment, output: log)) == 0)
         #expect(try String(contentsOfFile: log, encoding: .utf8).contains("applied 0001_roles.sql"))
 
-        let server = try spawn(["serve"], environment: environment.merging(["PORT": "0", "PUBLIC_DIR": TestPaths.repository + "/Public"]) { $1 }, output: log)
+        let server = try spawn(["serve"], environment: environment.merging([
+            "PORT": "0", "PUBLIC_DIR": TestPaths.repository + "/Public", "SHUTDOWN_DRAIN_SECONDS": "2",
+        ]) { $1 }, output: log)
         var port: Int?
         for _ in 0..<100 where port == nil {
             Thread.sleep(forTimeInterval: 0.1)
@@ -80,8 +82,17 @@ struct CommandLineTests {
         client.send("GET /healthz HTTP/1.1\r\nHost: a\r\n\r\nGET /readyz HTTP/1.1\r\nHost: a\r\n\r\n")
         #expect(client.readResponse()?.status == 200)
         #expect(client.readResponse()?.status == 200)
+        let signalled = Date()
         kill(server, SIGTERM)
+        // Draining: still serving, but a load balancer's check now says "not ready".
+        Thread.sleep(forTimeInterval: 0.3)
+        let draining = try RawHTTPClient(port: serving)
+        draining.send("GET /readyz HTTP/1.1\r\nHost: a\r\n\r\nGET /healthz HTTP/1.1\r\nHost: a\r\n\r\n")
+        let ready = draining.readResponse()
+        #expect(ready?.status == 503 && ready?.header("Retry-After") != nil)
+        #expect(draining.readResponse()?.status == 200, "requests are still answered while draining")
         #expect(wait(server) == 0)
+        #expect(Date().timeIntervalSince(signalled) >= 2, "the listener stays open for the drain")
         let output = try String(contentsOfFile: log, encoding: .utf8)
         #expect(output.contains("GET /healthz 200"))
         #expect(output.contains("serve: stopped"))

@@ -20,7 +20,8 @@ struct StudySessionTests {
 
         /// `live`: with Redis and the background jobs running, for live events. `environment`:
         /// settings as the server reads them (`TRUSTED_PROXIES`, `METRICS_ALLOW`, …).
-        init(live: Bool = false, environment: [String: String] = [:]) throws {
+        /// `throughPooler`: the app's connections go through PgBouncer in transaction mode.
+        init(live: Bool = false, environment: [String: String] = [:], throughPooler: Bool = false) throws {
             database = try TestDatabase(migrated: true)
             clock = TestClock(database: database)
             try MiniExam.install(try database.adminConnection())
@@ -33,6 +34,13 @@ struct StudySessionTests {
                 configuration.leaderboardRefresh = 0
             }
             configuration.databaseURL = database.appURL
+            if throughPooler {
+                guard let pooler = ProcessInfo.processInfo.environment["PORTAL_TEST_POOLER_URL"] else {
+                    throw TestEnvironmentError("PORTAL_TEST_POOLER_URL is not set: run the tests with `make test`, which starts PgBouncer")
+                }
+                configuration.databaseURL = pooler
+                configuration.transactionPooler = true
+            }
             configuration.server.port = 0
             configuration.server.accessLog = false
             configuration.publicDirectory = TestPaths.repository + "/Public"

@@ -77,33 +77,3 @@ struct ConnectionPoolTests {
     }
 }
 
-/// A PostgreSQL cluster of its own, for a test that restarts it without disturbing others.
-final class PrivateCluster {
-    let directory: String
-    let appURL: String
-
-    init() throws {
-        let base = ProcessInfo.processInfo.environment["PORTAL_DATA_DIR"] ?? NSTemporaryDirectory()
-        directory = base + "/restart-test-" + UUID().uuidString.prefix(8).lowercased()
-        try Self.script("start", directory)
-        let env = try String(contentsOfFile: directory + "/env", encoding: .utf8)
-        guard let line = env.split(separator: "\n").first(where: { $0.hasPrefix("DATABASE_URL=") }) else {
-            throw TestEnvironmentError("scripts/pg.sh wrote no DATABASE_URL")
-        }
-        appURL = String(line.dropFirst("DATABASE_URL=".count))
-    }
-
-    func restart() throws { try Self.script("restart", directory) }
-
-    func destroy() {
-        try? Self.script("stop", directory)
-        try? FileManager.default.removeItem(atPath: directory)
-    }
-
-    static func script(_ command: String, _ directory: String) throws {
-        let status = runCommand(["/bin/bash", TestPaths.repository + "/scripts/pg.sh", command, directory])
-        guard status == 0 else {
-            throw TestEnvironmentError("scripts/pg.sh \(command) failed with status \(status)")
-        }
-    }
-}

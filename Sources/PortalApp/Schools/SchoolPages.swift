@@ -68,7 +68,7 @@ struct SchoolPages: Sendable {
         let value = try request.database.transaction { connection in
             TeachPage(
                 classes: try SchoolStore().taughtClasses(connection), links: try SchoolStore().shareLinks(classID: nil, connection),
-                joinBase: site.url("/join/", for: request.head, peer: request.http.remoteAddress), pages: pages, locale: pages.locale(for: request))
+                pages: pages, locale: pages.locale(for: request))
         }
         return try pages.privatePage("teach/index", value, request)
     }

@@ -52,7 +52,7 @@ struct TeachPage: Encodable {
     var hasLinks: Bool
     var returnTo = "/teach"
 
-    init(classes: [ClassSummary], links: [ShareLinkSummary], joinBase: String, pages: PageRenderer, locale: String) {
+    init(classes: [ClassSummary], links: [ShareLinkSummary], pages: PageRenderer, locale: String) {
         self.classes = classes.map { Class(id: $0.id.uuidString.lowercased(), name: $0.name, school: $0.schoolName, code: $0.joinCode, members: $0.members) }
         hasClasses = !classes.isEmpty
         self.links = links.map { LinkRow($0, pages: pages, locale: locale) }
