@@ -1,6 +1,6 @@
 # The two commands: `make run` and `make test`. Everything they need is installed and started
 # by the scripts they call.
-.PHONY: run test build fuzz bench-http bench-pages bench-answers bench-leaderboard bench-live bench-offline db-stop clean
+.PHONY: run test build cluster cluster-test cluster-stop fuzz bench-http bench-pages bench-answers bench-leaderboard bench-live bench-offline db-stop clean
 
 run:
 	scripts/run.sh
@@ -14,6 +14,19 @@ build:
 
 fuzz:
 	scripts/fuzz.sh 60
+
+# A rehearsal of a real deployment on this machine (deploy/README.md): PostgreSQL with a
+# synchronous replica, PgBouncer, three instances behind HAProxy, Redis with Sentinel.
+cluster:
+	deploy/cluster.sh start
+
+# The same, under a mixed load while parts of it fail; stops everything at the end.
+cluster-test:
+	deploy/cluster.sh start
+	python3 deploy/cluster_test.py; status=$$?; deploy/cluster.sh stop; exit $$status
+
+cluster-stop:
+	deploy/cluster.sh stop
 
 bench-http:
 	Benchmarks/http.sh
