@@ -13,6 +13,7 @@
 #   deploy/cluster.sh kill-portal N | start-portal N
 #   deploy/cluster.sh restart-pgbouncer
 #   deploy/cluster.sh failover     stop the primary, promote the replica
+#   deploy/cluster.sh backup-drill pg_dump the primary, restore it into a scratch database, compare
 #
 # Everything lives under $CLUSTER_DIR (default: the data folder's cluster/). The configuration
 # files it writes are the ones deploy/README.md shows; PostgreSQL and PgBouncer run as
@@ -97,6 +98,12 @@ SQL
     if ! as_postgres "$bindir/pg_ctl" -D "$replica" status >/dev/null 2>&1; then
         as_postgres "$bindir/pg_ctl" -D "$replica" -l "$dir/pg-replica.log" -w -t 60 start -o "-p $REPLICA_PORT" >/dev/null
     fi
+    # The replica streams: from now on the primary acknowledges a commit once it is on both.
+    for _ in $(seq 100); do
+        [ "$(psql_admin $PRIMARY_PORT postgres -At -c "SELECT count(*) FROM pg_stat_replication WHERE application_name = 'replica1'")" = 1 ] && break
+        sleep 0.1
+    done
+    psql_admin $PRIMARY_PORT postgres -c "ALTER SYSTEM SET synchronous_standby_names = 'replica1'" -c "SELECT pg_reload_conf()" >/dev/null
 }
 
 start_pgbouncer() {
@@ -151,6 +158,12 @@ start_haproxy() {
 
 case "$command" in
 start)
+    # A rehearsal starts from nothing: what an earlier one left (a promoted replica, say) goes.
+    if ! alive "$dir/haproxy/haproxy.pid"; then
+        "$0" stop >/dev/null 2>&1 || true
+        rm -rf "$dir"
+        mkdir -p "$dir"
+    fi
     scripts/deps.sh postgresql pgbouncer haproxy redis-server redis-sentinel >/dev/null
     swift build -c release --explicit-target-dependency-import-check error >/dev/null
     start_postgres
@@ -176,7 +189,7 @@ stop)
     echo "The cluster is stopped."
     ;;
 status)
-    for file in "$dir"/*/*.pid; do [ -f "$file" ] && echo "$(basename "$file" .pid): $(alive "$file" && echo running || echo stopped)"; done
+    for file in "$dir"/{haproxy,portal,redis,pgbouncer}/*.pid; do [ -f "$file" ] && echo "$(basename "$file" .pid): $(alive "$file" && echo running || echo stopped)"; done
     for cluster in "$primary" "$replica"; do
         echo "$(basename "$cluster"): $(as_postgres "$bindir/pg_ctl" -D "$cluster" status >/dev/null 2>&1 && echo running || echo stopped)"
     done
@@ -201,8 +214,28 @@ failover)
     stop_pid "$dir/pgbouncer/pgbouncer.pid"
     start_pgbouncer $REPLICA_PORT
     ;;
+backup-drill)
+    # A logical backup of the current primary, restored into a scratch database and compared
+    # table by table: the drill deploy/README.md asks for after every backup change.
+    port=$PRIMARY_PORT
+    [ "$(psql_admin $PRIMARY_PORT postgres -At -c "SELECT pg_is_in_recovery()" 2>/dev/null)" = f ] || port=$REPLICA_PORT
+    as_postgres mkdir -p "$dir/backup"
+    as_postgres "$bindir/pg_dump" -h 127.0.0.1 -p "$port" -U postgres -Fc -f "$dir/backup/portal.dump" portal
+    psql_admin "$port" postgres -c "DROP DATABASE IF EXISTS portal_restore_drill" -c "CREATE DATABASE portal_restore_drill OWNER portal_owner"
+    # With row security on: the leaderboard view is refreshed as its owner, under its policies.
+    as_postgres "$bindir/pg_restore" -h 127.0.0.1 -p "$port" -U postgres -d portal_restore_drill --enable-row-security --exit-on-error "$dir/backup/portal.dump"
+    counts="SELECT string_agg(t || '=' || n, ' ' ORDER BY t) FROM (
+        SELECT 'users' AS t, count(*) AS n FROM users UNION ALL SELECT 'questions', count(*) FROM questions
+        UNION ALL SELECT 'study_sessions', count(*) FROM study_sessions UNION ALL SELECT 'answers', count(*) FROM answers
+        UNION ALL SELECT 'live_answers', count(*) FROM live_answers) AS c"
+    original=$(psql_admin "$port" portal -At -c "$counts")
+    restored=$(psql_admin "$port" portal_restore_drill -At -c "$counts")
+    psql_admin "$port" postgres -c "DROP DATABASE portal_restore_drill"
+    echo "backup: $(du -h "$dir/backup/portal.dump" | cut -f1); live: $original; restored: $restored"
+    [ "$original" = "$restored" ] || { echo "the restored copy differs" >&2; exit 1; }
+    ;;
 *)
-    echo "usage: deploy/cluster.sh start|stop|status|kill-portal N|start-portal N|restart-pgbouncer|failover" >&2
+    echo "usage: deploy/cluster.sh start|stop|status|kill-portal N|start-portal N|restart-pgbouncer|failover|backup-drill" >&2
     exit 2
     ;;
 esac

@@ -304,6 +304,8 @@ def main():
     twice = [item for item, number in stored.items() if number != 1]
     print("\nanswers acknowledged: %d; stored exactly once: %d; lost: %d; stored twice: %d"
           % (len(acknowledged), len(stored) - len(twice), len(lost), len(twice)))
+    drill = subprocess.run([os.path.join(ROOT, "deploy", "cluster.sh"), "backup-drill"], capture_output=True, text=True)
+    print("restore drill: " + (drill.stdout.strip().splitlines() or ["failed: " + drill.stderr.strip()])[-1])
 
     # Throughput of the mixed browsing load: through the proxy, then one instance alone.
     def throughput(target, seconds=8):
@@ -330,7 +332,7 @@ def main():
     alone = throughput(ALONE)
     print("mixed browsing: %.0f req/s through HAProxy to three instances, %.0f req/s to one instance alone (%.2f×)"
           % (proxied, alone, proxied / alone if alone else 0))
-    return 0 if not lost and not twice else 1
+    return 0 if not lost and not twice and drill.returncode == 0 else 1
 
 
 if __name__ == "__main__":
