@@ -13,6 +13,7 @@
 #   deploy/cluster.sh kill-portal N | start-portal N
 #   deploy/cluster.sh restart-pgbouncer
 #   deploy/cluster.sh failover     stop the primary, promote the replica
+#   deploy/cluster.sh redis-failover  kill the Redis master; the Sentinels promote the replica
 #   deploy/cluster.sh backup-drill pg_dump the primary, restore it into a scratch database, compare
 #
 # Everything lives under $CLUSTER_DIR (default: the data folder's cluster/). The configuration
@@ -214,6 +215,16 @@ failover)
     stop_pid "$dir/pgbouncer/pgbouncer.pid"
     start_pgbouncer $REPLICA_PORT
     ;;
+redis-failover)
+    # The Redis master dies; the Sentinels promote its replica (the portal asks them at connect).
+    master=$(redis-cli -p "${SENTINEL_PORTS[0]}" SENTINEL get-master-addr-by-name portal | tail -n 1)
+    for port in "${REDIS_PORTS[@]}"; do
+        if [ "$port" = "$master" ]; then
+            kill -9 "$(cat "$dir/redis/redis-$port.pid")"
+            rm -f "$dir/redis/redis-$port.pid"
+        fi
+    done
+    ;;
 backup-drill)
     # A logical backup of the current primary, restored into a scratch database and compared
     # table by table: the drill deploy/README.md asks for after every backup change.
@@ -235,7 +246,7 @@ backup-drill)
     [ "$original" = "$restored" ] || { echo "the restored copy differs" >&2; exit 1; }
     ;;
 *)
-    echo "usage: deploy/cluster.sh start|stop|status|kill-portal N|start-portal N|restart-pgbouncer|failover|backup-drill" >&2
+    echo "usage: deploy/cluster.sh start|stop|status|kill-portal N|start-portal N|restart-pgbouncer|failover|redis-failover|backup-drill" >&2
     exit 2
     ;;
 esac

@@ -12,11 +12,13 @@ alone.
 Usage: deploy/cluster_test.py (deploy/cluster.sh start first; `make cluster-test` does both).
 """
 
+import faulthandler
 import http.client
 import json
 import os
 import random
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -247,6 +249,7 @@ def window(tally, since, until):
 
 
 def main():
+    faulthandler.register(signal.SIGUSR1)  # kill -USR1 prints every thread's stack
     if not os.path.exists(os.path.join(ROOT, ".build")):
         print("build first: make cluster", file=sys.stderr)
         return 2
@@ -264,6 +267,7 @@ def main():
     threads += [threading.Thread(target=visitor, args=(index, tally, stop)) for index in range(4)]
     threads += [threading.Thread(target=device, args=(tally, stop)), threading.Thread(target=live_event, args=(tally, stop))]
     for thread in threads:
+        thread.daemon = True  # a failing script never waits on them
         thread.start()
     time.sleep(8)  # everyone registered and under way
 
@@ -277,10 +281,13 @@ def main():
     baseline_start = time.monotonic()
     time.sleep(8)
     baseline = (baseline_start, time.monotonic())
-    fault("a portal instance killed (kill -9), restarted 5 s later", lambda: (cluster("kill-portal", "1"), time.sleep(5), cluster("start-portal", "1")))
-    fault("PgBouncer restarted", lambda: cluster("restart-pgbouncer"))
-    fault("primary stopped, replica promoted", lambda: cluster("failover"), settle=20)
-    stop.set()
+    try:
+        fault("a portal instance killed (kill -9), restarted 5 s later", lambda: (cluster("kill-portal", "1"), time.sleep(5), cluster("start-portal", "1")))
+        fault("PgBouncer restarted", lambda: cluster("restart-pgbouncer"))
+        fault("primary stopped, replica promoted", lambda: cluster("failover"), settle=20)
+        fault("Redis master killed, Sentinel promotes its replica", lambda: cluster("redis-failover"), settle=15)
+    finally:
+        stop.set()
     for thread in threads:
         thread.join(timeout=30)
 

@@ -62,21 +62,42 @@ struct RedisClientTests {
         #expect(heard.withLock { $0 } == ["\(prefix):a=one", "\(prefix):b=two"])
     }
 
-    @Test("an unreachable server is a connection error, not a hang", arguments: ["unix:///nonexistent/redis.sock", "redis://127.0.0.1:1"])
+    @Test("an unreachable server is a connection error, not a hang", arguments: [
+        "unix:///nonexistent/redis.sock", "redis://127.0.0.1:1", "redis-sentinel://127.0.0.1:1,127.0.0.1:2/portal",
+    ])
     func unreachable(_ url: String) {
         #expect(throws: RedisError.self) { try RedisConnection(RedisEndpoint(url: url)!) }
         #expect(RedisPool(RedisEndpoint(url: url)!).ping() == false)
     }
 
+    @Test("after a failure the pool's breaker answers at once for a while, then tries again")
+    func circuitBreaker() throws {
+        let pool = RedisPool(RedisEndpoint(url: "redis://127.0.0.1:1")!, timeout: .seconds(1), cooldown: 0.5)
+        #expect(pool.ping() == false)
+        #expect(pool.isTripped)
+        let started = Date()
+        #expect(pool.ping() == false)
+        #expect(Date().timeIntervalSince(started) < 0.05, "refused at once while open")
+        Thread.sleep(forTimeInterval: 0.6)
+        #expect(!pool.isTripped)
+        let working = RedisPool(try Self.endpoint())
+        #expect(working.ping() && !working.isTripped)
+    }
+
     @Test("REDIS_URL forms", arguments: [
         ("redis://127.0.0.1:6380", RedisEndpoint.tcp(host: "127.0.0.1", port: 6380)), ("redis://localhost", .tcp(host: "localhost", port: 6379)),
         ("unix:///run/redis.sock", .unix(path: "/run/redis.sock")),
+        ("redis-sentinel://10.0.0.1:26379,10.0.0.2/portal",
+         .sentinel(sentinels: [.init(host: "10.0.0.1", port: 26379), .init(host: "10.0.0.2", port: 26379)], master: "portal")),
     ])
     func endpoints(_ url: String, _ expected: RedisEndpoint) {
         #expect(RedisEndpoint(url: url) == expected)
     }
 
-    @Test("malformed REDIS_URLs are refused", arguments: ["http://x", "redis://:80", "redis://h:99999", "unix://relative", ""])
+    @Test("malformed REDIS_URLs are refused", arguments: [
+        "http://x", "redis://:80", "redis://h:99999", "unix://relative", "", "redis-sentinel://h:1", "redis-sentinel:///portal",
+        "redis-sentinel://h:1,:2/portal",
+    ])
     func badEndpoints(_ url: String) {
         #expect(RedisEndpoint(url: url) == nil)
     }
