@@ -36,18 +36,8 @@ REDIS_PORTS=(16379 16380) SENTINEL_PORTS=(26379 26380 26381)
 as_postgres() {
     if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 }
-alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
-stop_pid() {
-    local file=$1
-    if alive "$file"; then
-        local pid
-        pid=$(cat "$file")
-        kill "$pid" 2>/dev/null || true
-        for _ in $(seq 200); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
-        kill -0 "$pid" 2>/dev/null && kill -9 "$pid" 2>/dev/null || true
-    fi
-    rm -f "$file"
-}
+# shellcheck source=scripts/process.sh
+. scripts/process.sh
 wait_for_port() {
     for _ in $(seq 200); do
         (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0

@@ -303,6 +303,22 @@ BEGIN
 END
 $$;
 
+-- Whether a proof (the raw Argon2id output of a password with a stored hash's salt and cost)
+-- matches the stored hash. Hashes of both sides: equal time whatever the proof, no prefix to learn.
+CREATE FUNCTION auth_proof_matches(p_encoded text, p_proof bytea) RETURNS boolean
+    LANGUAGE sql IMMUTABLE SET search_path = pg_catalog, public, pg_temp AS $$
+    SELECT p_proof IS NOT NULL AND p_encoded IS NOT NULL
+       AND sha256(p_proof) = sha256((SELECT parts.digest FROM public.auth_hash_parts(p_encoded) AS parts))
+$$;
+
+-- A new session for the user, by its token's hash: only for the definer functions below,
+-- which have proved who the user is (no one else may call it).
+CREATE FUNCTION auth_open_session(p_user uuid, p_token text, p_csrf text, p_user_agent text, p_at timestamptz) RETURNS void
+    LANGUAGE sql SET search_path = pg_catalog, public, pg_temp AS $$
+    INSERT INTO public.auth_sessions (user_id, token_hash, csrf_token, created_at, last_seen_at, user_agent)
+    VALUES (p_user, sha256(convert_to(p_token, 'UTF8')), p_csrf, p_at, p_at, left(p_user_agent, 200))
+$$;
+
 -- Consumes a reserved attempt and checks the proof: the raw Argon2id output of the password
 -- with the account's salt and cost, which only someone who knows the password can compute.
 -- On success the attempt stops counting as a failure, the address is remembered, and a new
@@ -320,9 +336,7 @@ BEGIN
         RETURN NULL;
     END IF;
     SELECT u.id, u.password_hash, u.disabled_at INTO account FROM public.users u WHERE lower(u.username) = reserved.username;
-    -- Hashes of both sides: equal time whatever the proof, and no prefix to learn.
-    IF NOT FOUND OR account.disabled_at IS NOT NULL OR p_proof IS NULL
-       OR sha256(p_proof) <> sha256((SELECT parts.digest FROM public.auth_hash_parts(account.password_hash) AS parts)) THEN
+    IF NOT FOUND OR account.disabled_at IS NOT NULL OR NOT public.auth_proof_matches(account.password_hash, p_proof) THEN
         RETURN NULL;
     END IF;
     UPDATE public.login_throttle SET failures = 0, blocked_until = NULL WHERE key_hash = reserved.account_key;
@@ -334,8 +348,7 @@ BEGIN
     ON CONFLICT (user_id, address_hash) DO UPDATE SET last_success_at = EXCLUDED.last_success_at;
     DELETE FROM public.login_addresses a WHERE a.user_id = account.id AND a.address_hash NOT IN (
         SELECT b.address_hash FROM public.login_addresses b WHERE b.user_id = account.id ORDER BY b.last_success_at DESC LIMIT 20);
-    INSERT INTO public.auth_sessions (user_id, token_hash, csrf_token, created_at, last_seen_at, user_agent)
-    VALUES (account.id, sha256(convert_to(p_token, 'UTF8')), p_csrf, now_at, now_at, left(p_user_agent, 200));
+    PERFORM public.auth_open_session(account.id, p_token, p_csrf, p_user_agent, now_at);
     RETURN account.id;
 END
 $$;
@@ -355,8 +368,7 @@ BEGIN
     IF created IS NULL THEN
         RETURN NULL;
     END IF;
-    INSERT INTO public.auth_sessions (user_id, token_hash, csrf_token, created_at, last_seen_at, user_agent)
-    VALUES (created, sha256(convert_to(p_token, 'UTF8')), p_csrf, now_at, now_at, left(p_user_agent, 200));
+    PERFORM public.auth_open_session(created, p_token, p_csrf, p_user_agent, now_at);
     RETURN created;
 END
 $$;
@@ -381,14 +393,12 @@ BEGIN
         RETURN false;
     END IF;
     SELECT u.id, u.password_hash INTO account FROM public.users u WHERE u.id = me AND lower(u.username) = reserved.username;
-    IF NOT FOUND OR p_proof IS NULL
-       OR sha256(p_proof) <> sha256((SELECT parts.digest FROM public.auth_hash_parts(account.password_hash) AS parts)) THEN
+    IF NOT FOUND OR NOT public.auth_proof_matches(account.password_hash, p_proof) THEN
         RETURN false;
     END IF;
     UPDATE public.login_throttle SET failures = 0, blocked_until = NULL WHERE key_hash = reserved.account_key;
     UPDATE public.users SET password_hash = p_new_hash WHERE id = me;
-    INSERT INTO public.auth_sessions (user_id, token_hash, csrf_token, created_at, last_seen_at, user_agent)
-    VALUES (me, sha256(convert_to(p_token, 'UTF8')), p_csrf, now_at, now_at, left(p_user_agent, 200));
+    PERFORM public.auth_open_session(me, p_token, p_csrf, p_user_agent, now_at);
     RETURN true;
 END
 $$;
@@ -497,6 +507,9 @@ BEGIN
 END
 $$;
 
+ALTER FUNCTION auth_proof_matches(text, bytea) OWNER TO portal_auth;
+ALTER FUNCTION auth_open_session(uuid, text, text, text, timestamptz) OWNER TO portal_auth;
+REVOKE ALL ON FUNCTION auth_proof_matches(text, bytea), auth_open_session(uuid, text, text, text, timestamptz) FROM PUBLIC;
 ALTER FUNCTION auth_login_begin(text, text) OWNER TO portal_auth;
 ALTER FUNCTION auth_login_finish(uuid, bytea, text, text, text, text) OWNER TO portal_auth;
 ALTER FUNCTION auth_register(text, text, text, text, text, text) OWNER TO portal_auth;
@@ -789,19 +802,7 @@ END
 $$;
 CREATE TRIGGER study_sessions_admit BEFORE INSERT ON study_sessions FOR EACH ROW EXECUTE FUNCTION study_sessions_admit();
 
-CREATE OR REPLACE FUNCTION study_sessions_frozen() RETURNS trigger
-    LANGUAGE plpgsql SET search_path = pg_catalog, public, pg_temp AS $$
-BEGIN
-    IF OLD.finished_at IS NOT NULL THEN
-        IF OLD.user_id IS NULL AND NEW.user_id IS NOT NULL AND NEW.guest_key IS NULL
-           AND to_jsonb(NEW) - 'user_id' - 'guest_key' = to_jsonb(OLD) - 'user_id' - 'guest_key' THEN
-            RETURN NEW;
-        END IF;
-        RAISE EXCEPTION 'study session % has ended', OLD.id USING ERRCODE = 'check_violation';
-    END IF;
-    RETURN NEW;
-END
-$$;
+ALTER FUNCTION study_sessions_frozen() SET search_path = pg_catalog, public, pg_temp;
 
 -- An answer: only to a question of its session, while the session is open (a mock exam: until
 -- its deadline), once per question outside mock exams; correctness and partial credit are

@@ -20,7 +20,9 @@ pidfile="$dir/pgbouncer.pid"
 as_owner() {
     if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 }
-running() { [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; }
+# shellcheck source=scripts/process.sh
+. "$(dirname "$0")/process.sh"
+running() { alive "$pidfile"; }
 
 case "$command" in
 start)
@@ -65,12 +67,7 @@ USERS
     echo "PgBouncer (transaction mode) is running in $dir/run"
     ;;
 stop)
-    if running; then
-        pid=$(cat "$pidfile")
-        kill "$pid"
-        for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
-    fi
-    rm -f "$pidfile"
+    stop_pid "$pidfile"
     ;;
 *)
     echo "usage: scripts/pgbouncer.sh start|stop DIR [PGSOCKETDIR] [PORT]" >&2

@@ -14,7 +14,9 @@ dir=$(cd "$dir" && pwd)
 socket="$dir/redis.sock"
 pidfile="$dir/redis.pid"
 
-running() { [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; }
+# shellcheck source=scripts/process.sh
+. "$(dirname "$0")/process.sh"
+running() { alive "$pidfile"; }
 
 case "$command" in
 start)
@@ -30,12 +32,7 @@ start)
     echo "Redis is running on unix://$socket"
     ;;
 stop)
-    if running; then
-        pid=$(cat "$pidfile")
-        kill "$pid"
-        for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
-    fi
-    rm -f "$pidfile"
+    stop_pid "$pidfile"
     ;;
 status)
     running

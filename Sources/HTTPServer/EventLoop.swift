@@ -136,11 +136,7 @@ final class EventLoop: @unchecked Sendable {
             }
             let open = context.metrics.openConnections.add(1, ordering: .relaxed).newValue
             if open > context.configuration.maxConnections {
-                context.metrics.openConnections.subtract(1, ordering: .relaxed)
-                context.metrics.recordRejectedConnection()
-                let refusal = Array("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nRetry-After: 1\r\nConnection: close\r\n\r\n".utf8)
-                _ = refusal.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                close(fd)
+                refuse(fd, retryAfter: 1)
                 continue
             }
             var address = [CChar](repeating: 0, count: 64)
@@ -148,11 +144,7 @@ final class EventLoop: @unchecked Sendable {
             let peer = String(decoding: address.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             // One address may not take every connection (a proxy the server trusts may).
             guard context.addresses.open(peer) else {
-                context.metrics.openConnections.subtract(1, ordering: .relaxed)
-                context.metrics.recordRejectedConnection()
-                let refusal = Array("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nRetry-After: 5\r\nConnection: close\r\n\r\n".utf8)
-                _ = refusal.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                close(fd)
+                refuse(fd, retryAfter: 5)
                 continue
             }
             csystem_set_nodelay(fd)
@@ -168,6 +160,16 @@ final class EventLoop: @unchecked Sendable {
                 connection.close()
             }
         }
+    }
+
+    /// Answers a connection that may not be served `503` at once and closes it (it was counted
+    /// as open; it no longer is).
+    private func refuse(_ fd: Int32, retryAfter seconds: Int) {
+        context.metrics.openConnections.subtract(1, ordering: .relaxed)
+        context.metrics.recordRejectedConnection()
+        let refusal = Array("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nRetry-After: \(seconds)\r\nConnection: close\r\n\r\n".utf8)
+        _ = refusal.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        close(fd)
     }
 
     /// Forgets a connection the loop has closed.

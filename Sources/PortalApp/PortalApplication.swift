@@ -51,7 +51,7 @@ public final class PortalApplication: Sendable {
         }
         let pool = database
         hub = LiveHub(endpoint: endpoint, clock: clock) { event in
-            if let pool { LivePages.finish(event, database: pool) }
+            pool.map { LivePages.finish(event, database: $0) } ?? true
         }
         refresher = database.flatMap { database in
             configuration.leaderboardRefresh > 0

@@ -62,12 +62,12 @@ public final class TestClock: Sendable {
 
     public func read() -> Date { now.withLock { $0 } }
 
+    /// Moves the database's clock first, then the server's: the database never trails a server
+    /// that has already moved on (it would refuse what the server just allowed).
     public func advance(_ seconds: TimeInterval) {
-        let date = now.withLock { now -> Date in
-            now = now.addingTimeInterval(seconds)
-            return now
-        }
+        let date = read().addingTimeInterval(seconds)
         // The clock of a test's own database; failing to move it fails the test's later checks.
         try? database?.setClock(date)
+        now.withLock { $0 = date }
     }
 }

@@ -58,10 +58,6 @@ struct AccountPages: Sendable {
         try show("accounts/login", request, page, status: status)
     }
 
-    private func message(_ key: String, _ request: PortalRequest, _ arguments: [String: String] = [:]) -> String {
-        pages.message(key, locale: pages.locale(for: request), arguments)
-    }
-
     /// 429 with `Retry-After`, the page saying how long to wait.
     private func tooMany(_ response: Response, wait seconds: Int) -> Response {
         var response = response
@@ -78,10 +74,10 @@ struct AccountPages: Sendable {
         let next = safeNext(form["next"])
         let store = AccountStore()
         let reservation = try request.database.run { try store.beginLogin(username: username, address: request.clientAddress, $0) }
-        let failed = { try showLogin(request, FormPage(username: username, next: next, error: message("account.login_failed", request)), status: .unauthorized) }
+        let failed = { try showLogin(request, FormPage(username: username, next: next, error: pages.message("account.login_failed", for: request)), status: .unauthorized) }
         switch reservation {
         case .wait(let seconds):
-            let page = FormPage(username: username, next: next, error: message("account.throttled", request, ["minutes": String((seconds + 59) / 60)]))
+            let page = FormPage(username: username, next: next, error: pages.message("account.throttled", for: request, ["minutes": String((seconds + 59) / 60)]))
             return tooMany(try showLogin(request, page, status: .tooManyRequests), wait: seconds)
         case .attempt(let attempt, let salt, let memoryLimit, let passes):
             // A password over 1 KiB is refused before any hashing (no account has one); the
@@ -138,15 +134,15 @@ struct AccountPages: Sendable {
             displayName: (form["display_name"] ?? "").trimmingCharacters(in: .whitespaces), next: safeNext(form["next"]))
         let password = form["password"] ?? ""
         if page.username.count < 3 || page.username.count > 40 || page.username.contains(where: { $0.isWhitespace || "/@:<>\"'".contains($0) }) {
-            page.fieldErrors["username"] = message("account.username_invalid", request)
+            page.fieldErrors["username"] = pages.message("account.username_invalid", for: request)
         }
         if page.displayName.isEmpty || page.displayName.count > 80 {
-            page.fieldErrors["display_name"] = message("account.display_name_invalid", request)
+            page.fieldErrors["display_name"] = pages.message("account.display_name_invalid", for: request)
         }
         if let problem = PasswordPolicy.problem(password, username: page.username) {
-            page.fieldErrors["password"] = message(problem, request)
+            page.fieldErrors["password"] = pages.message(problem, for: request)
         } else if password != (form["password_confirmation"] ?? "") {
-            page.fieldErrors["password_confirmation"] = message("account.password_mismatch", request)
+            page.fieldErrors["password_confirmation"] = pages.message("account.password_mismatch", for: request)
         }
         guard page.fieldErrors.isEmpty else { return try show("accounts/register", request, page, status: .unprocessableContent) }
         // Counted before the hash: a flood of sign-ups cannot crowd out everyone's sign-ins.
@@ -154,7 +150,7 @@ struct AccountPages: Sendable {
             try AccountStore().rateLimit("register", key: request.clientAddress, limit: Self.registrationsPerHour, window: 3600, take: true, $0)
         }
         if wait > 0 {
-            page.error = message("account.register_throttled", request, ["minutes": String((wait + 59) / 60)])
+            page.error = pages.message("account.register_throttled", for: request, ["minutes": String((wait + 59) / 60)])
             return tooMany(try show("accounts/register", request, page, status: .tooManyRequests), wait: wait)
         }
         guard let hash = try hashing.run({ Crypto.hashPassword(password) }) else {
@@ -166,7 +162,7 @@ struct AccountPages: Sendable {
                 username: page.username, displayName: page.displayName, passwordHash: hash, token: token, csrfToken: Crypto.token(),
                 userAgent: request.headers["User-Agent"] ?? "", $0)
         }) != nil else {
-            page.fieldErrors["username"] = message("account.username_taken", request)
+            page.fieldErrors["username"] = pages.message("account.username_taken", for: request)
             return try show("accounts/register", request, page, status: .unprocessableContent)
         }
         var response = Response.redirect(to: page.next)
@@ -221,9 +217,9 @@ struct AccountPages: Sendable {
         let displayName = (form["display_name"] ?? "").trimmingCharacters(in: .whitespaces)
         let timeZone = form["time_zone"] ?? "UTC"
         var errors: [String: String] = [:]
-        if displayName.isEmpty || displayName.count > 80 { errors["display_name"] = message("account.display_name_invalid", request) }
+        if displayName.isEmpty || displayName.count > 80 { errors["display_name"] = pages.message("account.display_name_invalid", for: request) }
         let known = try request.database.run { try AccountStore().isKnownTimeZone(timeZone, $0) }
-        if !known { errors["time_zone"] = message("account.time_zone_invalid", request) }
+        if !known { errors["time_zone"] = pages.message("account.time_zone_invalid", for: request) }
         guard errors.isEmpty else { return try showSettings(request, user, fieldErrors: errors, status: .unprocessableContent) }
         try request.database.transaction { connection in
             try AccountStore().updateSettings(displayName: displayName, timeZone: timeZone, showOnLeaderboard: form["show_on_leaderboard"] == "on", connection)
@@ -237,16 +233,16 @@ struct AccountPages: Sendable {
         let store = AccountStore()
         let username = try request.database.transaction { try store.settings($0)?.username ?? "" }
         if let problem = PasswordPolicy.problem(new, username: username) {
-            return try showSettings(request, user, fieldErrors: ["new_password": message(problem, request)], status: .unprocessableContent)
+            return try showSettings(request, user, fieldErrors: ["new_password": pages.message(problem, for: request)], status: .unprocessableContent)
         }
         // Guessing the current password from a stolen session counts like guessing at sign-in.
         let reservation = try request.database.run { try store.beginLogin(username: username, address: request.clientAddress, $0) }
         guard case .attempt(let attempt, let salt, let memoryLimit, let passes) = reservation else {
             let seconds = if case .wait(let seconds) = reservation { seconds } else { 60 }
-            let text = message("account.throttled", request, ["minutes": String((seconds + 59) / 60)])
+            let text = pages.message("account.throttled", for: request, ["minutes": String((seconds + 59) / 60)])
             return tooMany(try showSettings(request, user, fieldErrors: ["current_password": text], status: .tooManyRequests), wait: seconds)
         }
-        let wrong = { try showSettings(request, user, fieldErrors: ["current_password": message("account.current_password_wrong", request)], status: .unprocessableContent) }
+        let wrong = { try showSettings(request, user, fieldErrors: ["current_password": pages.message("account.current_password_wrong", for: request)], status: .unprocessableContent) }
         guard current.utf8.count <= PasswordPolicy.maximumBytes,
               let proof = try hashing.run({ Crypto.passwordProof(current, salt: salt, passes: passes, memoryLimit: memoryLimit) }),
               let newHash = try hashing.run({ Crypto.hashPassword(new) }) else {

@@ -16,7 +16,11 @@ final class LiveHub: @unchecked Sendable {
     }
 
     private let clock: @Sendable () -> Date
-    private let finish: @Sendable (LiveEvent) -> Void
+    /// Writes an ended event's results; false when the database does not see it ended yet.
+    private let finish: @Sendable (LiveEvent) -> Bool
+    /// Ended events whose results are not written yet, with when to try again (the database's
+    /// clock may trail this server's by a moment).
+    private var unfinished: [String: (event: LiveEvent, retryAt: Date, attempts: Int)] = [:]
     private let endpoint: RedisEndpoint?
     private var subscriber: RedisSubscriber?
     private let lock = NSLock()
@@ -26,7 +30,7 @@ final class LiveHub: @unchecked Sendable {
     private var redisAnswered = true
     private var lastProbe = Date.distantPast
 
-    init(endpoint: RedisEndpoint?, clock: @escaping @Sendable () -> Date, finish: @escaping @Sendable (LiveEvent) -> Void) {
+    init(endpoint: RedisEndpoint?, clock: @escaping @Sendable () -> Date, finish: @escaping @Sendable (LiveEvent) -> Bool) {
         self.clock = clock
         self.finish = finish
         self.endpoint = endpoint
@@ -139,8 +143,19 @@ final class LiveHub: @unchecked Sendable {
                 if phase == .ended { ended.append(watch.event) }
             }
         }
-        // Results first, so a listener told "ended" finds them.
-        for event in ended { finish(event) }
+        // Results first, so a listener told "ended" finds them; tried again for a while if the
+        // database's clock had not reached the end yet.
+        for event in ended where !finish(event) {
+            lock.withLock { unfinished[event.code] = (event, Date().addingTimeInterval(0.2), 1) }
+        }
+        let due = lock.withLock { unfinished.values.filter { $0.retryAt <= Date() } }
+        for retry in due {
+            let done = finish(retry.event)
+            lock.withLock {
+                unfinished[retry.event.code] = done || retry.attempts >= 50 ? nil
+                    : (retry.event, Date().addingTimeInterval(0.2), retry.attempts + 1)
+            }
+        }
         for announcement in announcements {
             for stream in announcement.streams { stream.send(event: "phase", data: announcement.message) }
         }

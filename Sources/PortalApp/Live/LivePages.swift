@@ -81,10 +81,6 @@ struct LivePages: Sendable {
 
     // MARK: Shared
 
-    private func message(_ key: String, _ request: PortalRequest, _ arguments: [String: String] = [:]) -> String {
-        pages.message(key, locale: pages.locale(for: request), arguments)
-    }
-
     /// Live events need Redis; without it they say so, and the rest of the portal carries on.
     private func liveScoreboard(_ request: PortalRequest) throws -> LiveScoreboard {
         guard let scoreboard, scoreboard.redis.ping() else { throw Unavailable() }
@@ -102,7 +98,7 @@ struct LivePages: Sendable {
     }
 
     private func noEvent(_ request: PortalRequest) -> HTTPError {
-        HTTPError(.notFound, message("live.no_event", request, ["code": String(code(request).prefix(12))]))
+        HTTPError(.notFound, pages.message("live.no_event", for: request, ["code": String(code(request).prefix(12))]))
     }
 
     /// The event and, in one transaction scoped to the caller, whatever `body` reads. Unknown
@@ -125,12 +121,18 @@ struct LivePages: Sendable {
     }
 
     /// Writes the results of an event whose last question has closed, once (whichever instance
-    /// or request gets there first): the database computes them from the stored answers.
-    static func finish(_ event: LiveEvent, database: ConnectionPool) {
+    /// or request gets there first): the database computes them from the stored answers. True
+    /// when they are written (now, or before).
+    @discardableResult
+    static func finish(_ event: LiveEvent, database: ConnectionPool) -> Bool {
         do {
-            try database.withConnection { _ = try LiveStore().finish(eventID: event.id, $0) }
+            return try database.withConnection { connection in
+                let store = LiveStore()
+                return try store.finish(eventID: event.id, connection) || store.event(code: event.code, connection)?.endedAt != nil
+            }
         } catch {
             FileHandle.standardError.write(Data("live: writing the results of \(event.code) failed: \(error)\n".utf8))
+            return false
         }
     }
 
@@ -144,23 +146,23 @@ struct LivePages: Sendable {
     func create(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let form = FormFields(body: request.body)
         let title = (form["title"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...120).contains(title.count) else { throw HTTPError(.badRequest, message("live.bad_title", request)) }
-        guard let count = Int(form["count"] ?? ""), (1...50).contains(count) else { throw HTTPError(.badRequest, message("live.bad_count", request)) }
-        guard let seconds = Int(form["seconds"] ?? ""), (5...300).contains(seconds) else { throw HTTPError(.badRequest, message("live.bad_seconds", request)) }
+        guard (1...120).contains(title.count) else { throw HTTPError(.badRequest, pages.message("live.bad_title", for: request)) }
+        guard let count = Int(form["count"] ?? ""), (1...50).contains(count) else { throw HTTPError(.badRequest, pages.message("live.bad_count", for: request)) }
+        guard let seconds = Int(form["seconds"] ?? ""), (5...300).contains(seconds) else { throw HTTPError(.badRequest, pages.message("live.bad_seconds", for: request)) }
         let parts = (form["exam"] ?? "").split(separator: "/", maxSplits: 1).map(String.init)
-        guard parts.count == 2 else { throw HTTPError(.badRequest, message("live.bad_exam", request)) }
+        guard parts.count == 2 else { throw HTTPError(.badRequest, pages.message("live.bad_exam", for: request)) }
         let chosenText = (form["question_ids"] ?? "").split(whereSeparator: { $0.isWhitespace || $0 == "," })
         var chosen: [UUID] = []
         for text in chosenText {
             guard let id = UUID(uuidString: String(text)) else {
-                throw HTTPError(.badRequest, message("live.bad_question_id", request, ["value": String(text.prefix(40))]))
+                throw HTTPError(.badRequest, pages.message("live.bad_question_id", for: request, ["value": String(text.prefix(40))]))
             }
             if !chosen.contains(id) { chosen.append(id) }
         }
         let now = clock()
         let code = try request.database.transaction { connection -> String in
             guard let exam = try ExamCatalog().examHeading(region: parts[0], slug: parts[1], connection) else {
-                throw HTTPError(.badRequest, message("live.bad_exam", request))
+                throw HTTPError(.badRequest, pages.message("live.bad_exam", for: request))
             }
             let pool = try StudyStore().candidates(examID: exam.id, includingExamOnly: true, connection)
             let questionIDs: [UUID]
@@ -170,11 +172,11 @@ struct LivePages: Sendable {
             } else {
                 let published = Set(pool.map(\.id))
                 if let stranger = chosen.first(where: { !published.contains($0) }) {
-                    throw HTTPError(.badRequest, message("live.foreign_question", request, ["value": stranger.uuidString.lowercased()]))
+                    throw HTTPError(.badRequest, pages.message("live.foreign_question", for: request, ["value": stranger.uuidString.lowercased()]))
                 }
                 questionIDs = Array(chosen.prefix(50))
             }
-            guard !questionIDs.isEmpty else { throw HTTPError(.unprocessableContent, message("live.no_questions", request)) }
+            guard !questionIDs.isEmpty else { throw HTTPError(.unprocessableContent, pages.message("live.no_questions", for: request)) }
             for _ in 0..<10 {
                 let code = Crypto.code(length: 6)
                 if try LiveStore().create(
@@ -183,7 +185,7 @@ struct LivePages: Sendable {
                     return code
                 }
             }
-            throw HTTPError(.serviceUnavailable, message("live.no_code", request))
+            throw HTTPError(.serviceUnavailable, pages.message("live.no_code", for: request))
         }
         return .redirect(to: "/live/\(code)/host")
     }
@@ -253,18 +255,18 @@ struct LivePages: Sendable {
         let scoreboard = try liveScoreboard(request)
         let form = FormFields(body: request.body)
         let nickname = (form["nickname"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        if let problem = NicknamePolicy.problem(nickname) { throw HTTPError(.unprocessableContent, message(problem, request)) }
+        if let problem = NicknamePolicy.problem(nickname) { throw HTTPError(.unprocessableContent, pages.message(problem, for: request)) }
         guard let actor = StudyActor.resolve(request, settings: settings, createGuest: true) else { throw noEvent(request) }
         let now = clock()
         let (event, participant) = try withEvent(request) { event, connection -> (LiveEvent, LiveParticipant) in
             guard event.endedAt == nil, event.schedule.map({ now < $0.endsAt }) ?? true else {
-                throw HTTPError(.gone, message("live.over", request))
+                throw HTTPError(.gone, pages.message("live.over", for: request))
             }
             let store = LiveStore()
             if let existing = try store.participant(eventID: event.id, connection) { return (event, existing) }
             guard let joined = try store.join(eventID: event.id, userID: actor.user?.userID, nickname: nickname, at: now, connection)
             else {
-                throw HTTPError(.conflict, message("live.nickname_taken", request, ["nickname": nickname]))
+                throw HTTPError(.conflict, pages.message("live.nickname_taken", for: request, ["nickname": nickname]))
             }
             return (event, joined)
         }
@@ -281,25 +283,25 @@ struct LivePages: Sendable {
         let now = clock()
         let form = FormFields(body: request.body)
         guard StudyActor.resolve(request, settings: settings, createGuest: false) != nil else { throw noEvent(request) }
-        guard let index = Int(form["index"] ?? "") else { throw HTTPError(.badRequest, message("live.bad_index", request)) }
+        guard let index = Int(form["index"] ?? "") else { throw HTTPError(.badRequest, pages.message("live.bad_index", for: request)) }
         let (event, participant, stored) = try withEvent(request) { event, connection -> (LiveEvent, LiveParticipant, LiveAnswerRecord?) in
             let store = LiveStore()
             guard let participant = try store.participant(eventID: event.id, connection) else {
-                throw HTTPError(.forbidden, message("live.join_first", request))
+                throw HTTPError(.forbidden, pages.message("live.join_first", for: request))
             }
             // The server's clock decides: only the open question takes answers, and only until the bell.
             guard case .open(let open, let opened, _)? = event.schedule?.phase(at: now), open == index else {
-                throw HTTPError(.conflict, message("live.closed", request))
+                throw HTTPError(.conflict, pages.message("live.closed", for: request))
             }
             guard let question = try StudyStore().questions(ids: [event.questionIDs[index]], connection).first else {
-                throw HTTPError(.gone, message("sessions.question_gone", request))
+                throw HTTPError(.gone, pages.message("sessions.question_gone", for: request))
             }
-            let response = try AnswerForm.response(form, question: question) { message($0, request, $1) }
+            let response = try AnswerForm.response(form, question: question) { pages.message($0, for: request, $1) }
             let outcome: AnswerOutcome
             do throws(AnswerError) {
                 outcome = try AnswerChecker.check(kind: question.kind, key: question.correct, optionCount: question.options.count, response: response)
             } catch {
-                throw HTTPError(.unprocessableContent, message("sessions.choose_something", request))
+                throw HTTPError(.unprocessableContent, pages.message("sessions.choose_something", for: request))
             }
             let milliseconds = max(0, Int(now.timeIntervalSince(opened) * 1000))
             let base = LiveScoring.points(correct: outcome.isCorrect, elapsedMilliseconds: milliseconds, limitSeconds: event.secondsPerQuestion)
@@ -310,7 +312,7 @@ struct LivePages: Sendable {
                 return (event, participant, try store.record(record, eventID: event.id, connection))
             } catch let error as PostgresError where error.isCheckViolation {
                 // The database's clock closed the question first.
-                throw HTTPError(.conflict, message("live.closed", request))
+                throw HTTPError(.conflict, pages.message("live.closed", for: request))
             }
         }
         guard let stored else { return .redirect(to: "/live/\(event.code)?already=1") }

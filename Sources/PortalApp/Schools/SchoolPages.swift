@@ -20,7 +20,7 @@ struct SchoolPages: Sendable {
             // The "I have a code" form: to the class's page.
             let code = (request.query["code"] ?? "").trimmingCharacters(in: .whitespaces).uppercased()
             guard !code.isEmpty, code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
-                throw HTTPError(.notFound, message("school.no_class", request))
+                throw HTTPError(.notFound, pages.message("school.no_class", for: request))
             }
             return .redirect(to: "/join/\(code)")
         }
@@ -49,16 +49,12 @@ struct SchoolPages: Sendable {
 
     // MARK: Shared
 
-    private func message(_ key: String, _ request: PortalRequest, _ arguments: [String: String] = [:]) -> String {
-        pages.message(key, locale: pages.locale(for: request), arguments)
-    }
-
     private func codeLimit() -> CodeGuessLimit {
         CodeGuessLimit(bucket: "join-code", limit: Self.codeMissesPerTenMinutes, pages: pages)
     }
 
     private func uuid(_ request: PortalRequest, _ name: String) throws -> UUID {
-        guard let id = UUID(uuidString: request.parameter(name)) else { throw HTTPError(.notFound, message("school.not_found", request)) }
+        guard let id = UUID(uuidString: request.parameter(name)) else { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
         return id
     }
 
@@ -77,15 +73,15 @@ struct SchoolPages: Sendable {
         let form = FormFields(body: request.body)
         let name = (form["name"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         let school = (form["school"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...120).contains(name.count) else { throw HTTPError(.badRequest, message("school.bad_class_name", request)) }
-        guard school.count <= 200 else { throw HTTPError(.badRequest, message("school.bad_school_name", request)) }
+        guard (1...120).contains(name.count) else { throw HTTPError(.badRequest, pages.message("school.bad_class_name", for: request)) }
+        guard school.count <= 200 else { throw HTTPError(.badRequest, pages.message("school.bad_school_name", for: request)) }
         let id = try request.database.transaction { connection -> UUID in
             for _ in 0..<10 {
                 if let id = try SchoolStore().createClass(name: name, schoolName: school.isEmpty ? nil : school, joinCode: Crypto.code(length: 8), at: clock(), connection) {
                     return id
                 }
             }
-            throw HTTPError(.serviceUnavailable, message("live.no_code", request))
+            throw HTTPError(.serviceUnavailable, pages.message("live.no_code", for: request))
         }
         return .redirect(to: "/teach/classes/\(id.uuidString.lowercased())")
     }
@@ -94,7 +90,7 @@ struct SchoolPages: Sendable {
         let id = try uuid(request, "id")
         let value = try request.database.transaction { connection -> ClassPage in
             let store = SchoolStore()
-            guard let summary = try store.taughtClass(id: id, connection) else { throw HTTPError(.notFound, message("school.not_found", request)) }
+            guard let summary = try store.taughtClass(id: id, connection) else { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
             let links = try store.shareLinks(classID: id, connection)
             let assignments = try links.map { link in
                 ClassPage.Assignment(
@@ -112,7 +108,7 @@ struct SchoolPages: Sendable {
     func remove(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let id = try uuid(request, "id"), student = try uuid(request, "user")
         try request.database.transaction { connection in
-            guard try SchoolStore().taughtClass(id: id, connection) != nil else { throw HTTPError(.notFound, message("school.not_found", request)) }
+            guard try SchoolStore().taughtClass(id: id, connection) != nil else { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
             _ = try SchoolStore().leave(classID: id, userID: student, at: clock(), connection)
         }
         return .redirect(to: "/teach/classes/\(id.uuidString.lowercased())")
@@ -122,7 +118,7 @@ struct SchoolPages: Sendable {
         let id = try uuid(request, "id")
         let rows = try request.database.transaction { connection -> [[String]] in
             let store = SchoolStore()
-            guard try store.taughtClass(id: id, connection) != nil else { throw HTTPError(.notFound, message("school.not_found", request)) }
+            guard try store.taughtClass(id: id, connection) != nil else { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
             var rows = [["Student", "Assignment", "Exam", "Finished (UTC)", "Score %", "Passed", "Minutes"]]
             let iso = ISO8601DateFormatter()
             for link in try store.shareLinks(classID: id, connection) {
@@ -147,40 +143,40 @@ struct SchoolPages: Sendable {
     func createLink(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let form = FormFields(body: request.body)
         let title = (form["title"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...120).contains(title.count) else { throw HTTPError(.badRequest, message("school.bad_link_title", request)) }
+        guard (1...120).contains(title.count) else { throw HTTPError(.badRequest, pages.message("school.bad_link_title", for: request)) }
         guard let mode = StudyMode(rawValue: form["mode"] ?? ""), mode == .practice || mode == .mock else {
-            throw HTTPError(.badRequest, message("sessions.bad_mode", request, ["value": String((form["mode"] ?? "").prefix(20))]))
+            throw HTTPError(.badRequest, pages.message("sessions.bad_mode", for: request, ["value": String((form["mode"] ?? "").prefix(20))]))
         }
         guard let from = Int(form["difficulty_from"] ?? "1"), let to = Int(form["difficulty_to"] ?? "5"), (1...5).contains(from), (1...5).contains(to), from <= to else {
-            throw HTTPError(.badRequest, message("sessions.bad_range", request))
+            throw HTTPError(.badRequest, pages.message("sessions.bad_range", for: request))
         }
         guard let count = Int(form["count"] ?? "20"), (1...100).contains(count) else {
-            throw HTTPError(.badRequest, message("sessions.bad_count", request, ["max": "100"]))
+            throw HTTPError(.badRequest, pages.message("sessions.bad_count", for: request, ["max": "100"]))
         }
         let classID: UUID? = (form["class"] ?? "").isEmpty ? nil : UUID(uuidString: form["class"] ?? "")
-        if !(form["class"] ?? "").isEmpty && classID == nil { throw HTTPError(.badRequest, message("school.not_found", request)) }
+        if !(form["class"] ?? "").isEmpty && classID == nil { throw HTTPError(.badRequest, pages.message("school.not_found", for: request)) }
         let zone = TimeZone(identifier: user.timeZone) ?? .gmt
         var dueAt: Date?
         if let text = form["due"], !text.isEmpty {
-            guard let day = Self.endOfDay(text, zone: zone) else { throw HTTPError(.badRequest, message("school.bad_due", request)) }
+            guard let day = Self.endOfDay(text, zone: zone) else { throw HTTPError(.badRequest, pages.message("school.bad_due", for: request)) }
             dueAt = day
         }
         var expiresAt: Date?
         if let text = form["expires_days"], !text.isEmpty {
-            guard let days = Int(text), (1...365).contains(days) else { throw HTTPError(.badRequest, message("school.bad_expiry", request)) }
+            guard let days = Int(text), (1...365).contains(days) else { throw HTTPError(.badRequest, pages.message("school.bad_expiry", for: request)) }
             expiresAt = clock().addingTimeInterval(TimeInterval(days) * 86_400)
         }
         let token = Crypto.token()
         let (region, slug) = (form["region"] ?? "", form["exam"] ?? "")
         try request.database.transaction { connection in
             guard let exam = try ExamCatalog().exam(region: region, slug: slug, connection) else {
-                throw HTTPError(.notFound, message("error.no_exam", request, ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))]))
+                throw HTTPError(.notFound, pages.message("error.no_exam", for: request, ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))]))
             }
             let domains = form.values("domain")
             if let unknown = Set(domains).subtracting(exam.domains.map(\.slug)).first {
-                throw HTTPError(.badRequest, message("sessions.bad_domain", request, ["value": String(unknown.prefix(80))]))
+                throw HTTPError(.badRequest, pages.message("sessions.bad_domain", for: request, ["value": String(unknown.prefix(80))]))
             }
-            if let classID, try SchoolStore().taughtClass(id: classID, connection) == nil { throw HTTPError(.notFound, message("school.not_found", request)) }
+            if let classID, try SchoolStore().taughtClass(id: classID, connection) == nil { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
             // Every domain chosen is the same as none: the link keeps "all", which stays true if domains are added.
             let preset = Set(domains).count == exam.domains.count ? [] : domains
             _ = try SchoolStore().createShareLink(NewShareLink(
@@ -210,7 +206,7 @@ struct SchoolPages: Sendable {
     func revoke(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let id = try uuid(request, "id")
         let revoked = try request.database.transaction { try SchoolStore().revoke(linkID: id, at: clock(), $0) }
-        guard revoked else { throw HTTPError(.notFound, message("school.not_found", request)) }
+        guard revoked else { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
         let back = LocalPath.validated(FormFields(body: request.body)["return_to"]) ?? "/teach"
         return .redirect(to: back)
     }
@@ -220,7 +216,7 @@ struct SchoolPages: Sendable {
         guard SessionSettings.isWellFormed(token), let link = try request.database.run({ connection in
             try SchoolStore().sharedExam(tokenHash: Crypto.sha256(Array(token.utf8)), now: clock(), connection)
         }) else {
-            throw HTTPError(.notFound, message("school.link_gone", request))
+            throw HTTPError(.notFound, pages.message("school.link_gone", for: request))
         }
         return link
     }
@@ -256,7 +252,7 @@ struct SchoolPages: Sendable {
         let found = try request.database.run { try SchoolStore().classByCode(request.parameter("code"), $0) }
         guard let found else {
             try limit.miss(request)
-            throw HTTPError(.notFound, message("school.no_class", request))
+            throw HTTPError(.notFound, pages.message("school.no_class", for: request))
         }
         let value = JoinPage(code: request.parameter("code").uppercased(), name: found.name, teacher: found.teacher, school: found.school, signedIn: request.user != nil)
         return try pages.privatePage("teach/join", value, request)
@@ -267,7 +263,7 @@ struct SchoolPages: Sendable {
         try limit.check(request)
         guard try request.database.transaction({ try SchoolStore().join(code: request.parameter("code"), $0) }) != nil else {
             try limit.miss(request)
-            throw HTTPError(.notFound, message("school.no_class", request))
+            throw HTTPError(.notFound, pages.message("school.no_class", for: request))
         }
         return .redirect(to: "/me/classes?joined=1")
     }

@@ -38,12 +38,8 @@ struct SessionPages: Sendable {
 
     // MARK: Loading
 
-    private func message(_ key: String, _ request: PortalRequest, _ arguments: [String: String] = [:]) -> String {
-        pages.message(key, locale: pages.locale(for: request), arguments)
-    }
-
     private func notFound(_ request: PortalRequest) -> HTTPError {
-        HTTPError(.notFound, message("sessions.not_found", request))
+        HTTPError(.notFound, pages.message("sessions.not_found", for: request))
     }
 
     /// Runs `body` with the caller's session `:id` in one transaction; 404 when the id is not
@@ -80,7 +76,7 @@ struct SessionPages: Sendable {
             let number: Int
             if let text = query["q"] {
                 guard let value = Int(text), (1...session.questionIDs.count).contains(value) else {
-                    throw HTTPError(.notFound, message("sessions.no_such_question", request, ["count": String(session.questionIDs.count)]))
+                    throw HTTPError(.notFound, pages.message("sessions.no_such_question", for: request, ["count": String(session.questionIDs.count)]))
                 }
                 number = value
             } else if let next = session.questionIDs.firstIndex(where: { answers[$0] == nil }) {
@@ -88,7 +84,7 @@ struct SessionPages: Sendable {
             } else {
                 return .redirect(to: base(session) + "/finish")
             }
-            let notice = query["already"] != nil ? message("sessions.already_answered", request) : nil
+            let notice = query["already"] != nil ? pages.message("sessions.already_answered", for: request) : nil
             return try questionPage(
                 request, session: session, number: number, answers: answers, isGuest: actor.isGuest, draft: nil, notice: notice,
                 error: nil, reported: query["reported"] != nil, now: now, connection)
@@ -100,7 +96,7 @@ struct SessionPages: Sendable {
         notice: String?, error: String?, reported: Bool, now: Date, status: HTTPStatus = .ok, _ connection: PostgresConnection
     ) throws -> Response {
         guard let question = try StudyStore().questions(ids: [session.questionIDs[number - 1]], connection).first else {
-            throw HTTPError(.gone, message("sessions.question_gone", request))
+            throw HTTPError(.gone, pages.message("sessions.question_gone", for: request))
         }
         let value = QuestionPage(
             session: session, question: question, number: number, answers: answers, isGuest: isGuest, now: now,
@@ -112,29 +108,29 @@ struct SessionPages: Sendable {
     // MARK: Answering
 
     private func response(_ form: FormFields, question: Question, _ request: PortalRequest) throws(HTTPError) -> [Int] {
-        try AnswerForm.response(form, question: question) { message($0, request, $1) }
+        try AnswerForm.response(form, question: question) { pages.message($0, for: request, $1) }
     }
 
     /// What the answer checker's refusal means to the student.
     private func explain(_ error: AnswerError, _ request: PortalRequest) -> String {
         switch error {
-        case .empty: message("sessions.choose_something", request)
-        case .outOfRange(let index): message("sessions.bad_choice", request, ["value": String(index)])
-        case .duplicate: message("sessions.order_duplicate", request)
-        case .wrongCount(let expected, _): expected == 1 ? message("sessions.choose_one", request) : message("sessions.order_incomplete", request, ["count": String(expected)])
+        case .empty: pages.message("sessions.choose_something", for: request)
+        case .outOfRange(let index): pages.message("sessions.bad_choice", for: request, ["value": String(index)])
+        case .duplicate: pages.message("sessions.order_duplicate", for: request)
+        case .wrongCount(let expected, _): expected == 1 ? pages.message("sessions.choose_one", for: request) : pages.message("sessions.order_incomplete", for: request, ["count": String(expected)])
         }
     }
 
     func answer(_ request: PortalRequest) throws -> Response {
         let form = FormFields(body: request.body)
-        guard let answerID = UUID(uuidString: form["answer_id"] ?? "") else { throw HTTPError(.badRequest, message("sessions.bad_answer_id", request)) }
-        guard let questionID = UUID(uuidString: form["question"] ?? "") else { throw HTTPError(.badRequest, message("sessions.not_in_session", request)) }
+        guard let answerID = UUID(uuidString: form["answer_id"] ?? "") else { throw HTTPError(.badRequest, pages.message("sessions.bad_answer_id", for: request)) }
+        guard let questionID = UUID(uuidString: form["question"] ?? "") else { throw HTTPError(.badRequest, pages.message("sessions.not_in_session", for: request)) }
         guard let sessionID = UUID(uuidString: request.parameter("id")),
               let actor = StudyActor.resolve(request, settings: settings, createGuest: false) else { throw notFound(request) }
         let now = clock()
         // The time spent is the server's: from the signed moment the question was shown to now.
         guard let shownAt = try formClock.shownAt(form["shown_at"] ?? "", session: sessionID, question: questionID) else {
-            throw HTTPError(.badRequest, message("sessions.bad_time", request))
+            throw HTTPError(.badRequest, pages.message("sessions.bad_time", for: request))
         }
         let milliseconds = Int((min(max(0, now.timeIntervalSince(shownAt)), Self.longestAnswer) * 1000).rounded(.down))
         return try request.database.transaction { connection in
@@ -148,13 +144,13 @@ struct SessionPages: Sendable {
             }
             if session.isFinished { return .redirect(to: base(session) + "/results?late=1") }
             guard let index = session.questionIDs.firstIndex(of: questionID) else {
-                throw HTTPError(.badRequest, message("sessions.not_in_session", request))
+                throw HTTPError(.badRequest, pages.message("sessions.not_in_session", for: request))
             }
             let number = index + 1
             let after = session.mode == .mock
                 ? (number < session.questionIDs.count ? "\(base(session))?q=\(number + 1)" : base(session) + "/finish")
                 : "\(base(session))?q=\(number)"
-            guard let question = context.question else { throw HTTPError(.gone, message("sessions.question_gone", request)) }
+            guard let question = context.question else { throw HTTPError(.gone, pages.message("sessions.question_gone", for: request)) }
             // Only a refused answer needs the session's other answers (to show the page again).
             func retry(_ draft: [Int]?, _ text: String, _ status: HTTPStatus) throws -> Response {
                 try questionPage(
@@ -171,7 +167,7 @@ struct SessionPages: Sendable {
             // carrying something else is a conflict, and changes nothing.
             if let prior = context.prior {
                 guard prior.sessionID == session.id, prior.questionID == questionID, prior.response == draft else {
-                    throw HTTPError(.conflict, message("sessions.answer_conflict", request))
+                    throw HTTPError(.conflict, pages.message("sessions.answer_conflict", for: request))
                 }
                 return .redirect(to: after)
             }
@@ -194,10 +190,10 @@ struct SessionPages: Sendable {
             } catch let error as PostgresError where error.isCheckViolation {
                 // The database admits answers only while the session is open and (outside mock
                 // exams) once per question: a race with another tab or the deadline lost.
-                throw HTTPError(.conflict, message("sessions.answer_conflict", request))
+                throw HTTPError(.conflict, pages.message("sessions.answer_conflict", for: request))
             }
             switch stored {
-            case .conflict: throw HTTPError(.conflict, message("sessions.answer_conflict", request))
+            case .conflict: throw HTTPError(.conflict, pages.message("sessions.answer_conflict", for: request))
             case .replayed: return .redirect(to: after)
             case .inserted: break
             }
@@ -215,7 +211,7 @@ struct SessionPages: Sendable {
         let form = FormFields(body: request.body)
         return try withSession(request, locking: true) { _, session, connection in
             guard let questionID = UUID(uuidString: form["question"] ?? ""), let index = session.questionIDs.firstIndex(of: questionID) else {
-                throw HTTPError(.badRequest, message("sessions.not_in_session", request))
+                throw HTTPError(.badRequest, pages.message("sessions.not_in_session", for: request))
             }
             if session.isFinished { return .redirect(to: base(session) + "/results") }
             try StudyStore().setFlag(sessionID: session.id, questionID: questionID, flagged: form["flagged"] == "1", connection)

@@ -39,6 +39,11 @@ struct PageRenderer: Sendable {
         return response
     }
 
+    /// A message of the catalogue in the request's language, formatted.
+    func message(_ key: String, for request: PortalRequest, _ arguments: [String: String] = [:]) -> String {
+        message(key, locale: locale(for: request), arguments)
+    }
+
     /// A message of the catalogue, formatted (for labels computed in views).
     func message(_ key: String, locale: String, _ arguments: [String: String] = [:], count: Double? = nil) -> String {
         templates.catalog(for: locale)?.format(key, arguments, count: count) ?? key
