@@ -47,6 +47,7 @@ prepared=$(pgbench_tps -M prepared)
 
 start_portal "$cluster/pages-serve.log"
 setup=$(PORT=$port PORTAL="$portal" PSQL="$(superuser_psql pages_bench)" python3 Benchmarks/pages_setup.py)
+echo "$setup" >"$cluster/pages-setup.json"
 
 # One wrk run: prints "req/s p99"; fails on any error response.
 measure() {

@@ -181,6 +181,6 @@ public struct SyntheticData: Sendable {
         let count = try connection.query(("""
             SELECT count(*) AS n FROM questions q JOIN domains d ON d.id = q.domain_id WHERE d.exam_id = \(examID)
             """ as SQL)).first?.decode("n", as: Int.self) ?? 0
-        return "\(count) questions in \(preset.region)/\(preset.exam)"
+        return "\(count) questions in \(preset.region ?? "")/\(preset.exam ?? "")"
     }
 }

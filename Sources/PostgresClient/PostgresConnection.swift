@@ -24,6 +24,10 @@ public final class PostgresConnection: @unchecked Sendable {
     private var preparedNames: [String: String] = [:]
     private let naming: StatementNaming
 
+    /// How many times this connection has waited for the server: each statement run on its
+    /// own, each statement prepared, each pipeline once. Pages are held to a count in tests.
+    public private(set) var roundTrips = 0
+
     /// Opens a connection from a `postgresql://` URL (several hosts and `target_session_attrs`
     /// work as libpq documents). `overrides` replace keywords of the URL (for example
     /// `["dbname": "other"]`) without any string being spliced together.
@@ -101,11 +105,10 @@ public final class PostgresConnection: @unchecked Sendable {
 
     private func run(_ sql: SQL, mayRetry: Bool) throws -> QueryResult {
         guard let handle else { throw PostgresError(kind: .connection, message: "connection is closed") }
-        for binding in sql.bindings where binding?.text.utf8.contains(0) == true {
-            throw PostgresError(kind: .invalidParameter, message: "a parameter contains a NUL byte, which PostgreSQL text cannot hold")
-        }
+        try Self.checkBindings(sql)
         let values = sql.bindings.map { $0.map { strdup($0.text) } ?? nil }
         defer { values.forEach { free($0) } }
+        roundTrips += 1
         let result: OpaquePointer? = try values.map { UnsafePointer($0) }.withUnsafeBufferPointer { buffer in
             if sql.isPrepared && naming == .hashed {
                 let name = try preparedName(for: sql, handle: handle)
@@ -121,6 +124,101 @@ public final class PostgresConnection: @unchecked Sendable {
             preparedNames[sql.text] = nil
             return try run(sql, mayRetry: false)
         }
+    }
+
+    private static func checkBindings(_ sql: SQL) throws {
+        for binding in sql.bindings where binding?.text.utf8.contains(0) == true {
+            throw PostgresError(kind: .invalidParameter, message: "a parameter contains a NUL byte, which PostgreSQL text cannot hold")
+        }
+    }
+
+    /// Runs `statements` in one flight (libpq's pipeline mode) and returns their rows in order:
+    /// one wait for the server however many there are. Outside a transaction they run as one
+    /// implicit transaction — all or nothing, and `set_config(…, true)` in the first holds for
+    /// the rest — ended by the pipeline's sync. The first error is thrown once every result
+    /// is read; the statements after it did not run.
+    public func pipeline(_ statements: [SQL]) throws -> [QueryResult] {
+        do {
+            return try sendPipeline(statements)
+        } catch let error as PostgresError where (error.sqlState == "26000" || error.sqlState == "42P05") && !isInTransaction && naming == .hashed {
+            // Through a pooler another server connection may lack, or already hold, a
+            // statement this one prepared: nothing ran (the implicit transaction rolled
+            // back), so the pipeline goes again, preparing by name only what is missing.
+            preparedNames = [:]
+            return try sendPipeline(statements, tolerateExisting: error.sqlState == "42P05")
+        }
+    }
+
+    private func sendPipeline(_ statements: [SQL], tolerateExisting: Bool = false) throws -> [QueryResult] {
+        guard let handle else { throw PostgresError(kind: .connection, message: "connection is closed") }
+        for sql in statements { try Self.checkBindings(sql) }
+        guard PQenterPipelineMode(handle) == 1 else { throw connectionError(handle) }
+        defer { _ = PQexitPipelineMode(handle) }
+        roundTrips += 1
+        // What each result read back is: a statement's rows, or a prepare to check.
+        var expected: [(isPrepare: Bool, text: String)] = []
+        var newNames: [String: String] = [:]
+        for sql in statements {
+            let values = sql.bindings.map { $0.map { strdup($0.text) } ?? nil }
+            defer { values.forEach { free($0) } }
+            let sent: Int32 = values.map { UnsafePointer($0) }.withUnsafeBufferPointer { buffer in
+                guard sql.isPrepared && naming == .hashed else {
+                    return PQsendQueryParams(handle, sql.text, Int32(buffer.count), nil, buffer.baseAddress, nil, nil, 0)
+                }
+                let name = preparedNames[sql.text] ?? newNames[sql.text] ?? {
+                    let name = Self.statementName(sql.text)
+                    newNames[sql.text] = name
+                    expected.append((true, sql.text))
+                    return PQsendPrepare(handle, name, sql.text, Int32(buffer.count), nil) == 1 ? name : ""
+                }()
+                guard !name.isEmpty else { return 0 }
+                return PQsendQueryPrepared(handle, name, Int32(buffer.count), buffer.baseAddress, nil, nil, 0)
+            }
+            guard sent == 1 else { throw connectionError(handle) }
+            expected.append((false, sql.text))
+        }
+        guard PQpipelineSync(handle) == 1 else { throw connectionError(handle) }
+        var results: [QueryResult] = []
+        var firstError: PostgresError?
+        for item in expected {
+            var result: OpaquePointer?
+            while let next = PQgetResult(handle) {
+                if result == nil { result = next } else { PQclear(next) }
+            }
+            guard let result else {
+                firstError = firstError ?? connectionError(handle)
+                continue
+            }
+            if PQresultStatus(result) == PGRES_PIPELINE_ABORTED {
+                PQclear(result)
+                continue
+            }
+            do {
+                let checked = try check(result, handle: handle)
+                if item.isPrepare {
+                    preparedNames[item.text] = newNames[item.text]
+                } else {
+                    results.append(checked)
+                }
+            } catch let error as PostgresError where item.isPrepare && tolerateExisting && error.sqlState == "42P05" {
+                preparedNames[item.text] = newNames[item.text]
+                firstError = firstError ?? error
+            } catch let error as PostgresError {
+                firstError = firstError ?? error
+            }
+        }
+        // The sync's own result closes the pipeline.
+        while let next = PQgetResult(handle) {
+            let status = PQresultStatus(next)
+            PQclear(next)
+            if status == PGRES_PIPELINE_SYNC { break }
+        }
+        if let firstError { throw firstError }
+        return results
+    }
+
+    private func connectionError(_ handle: OpaquePointer) -> PostgresError {
+        PostgresError(kind: .connection, message: String(cString: PQerrorMessage(handle)).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// Runs a statement for its effect; returns the number of rows it touched.
@@ -148,12 +246,46 @@ public final class PostgresConnection: @unchecked Sendable {
     /// (`set_config(name, value, true)`, one statement for all of them).
     @discardableResult
     public func withTransaction<Value>(settings: [String: String], _ body: (PostgresConnection) throws -> Value) throws -> Value {
-        try withTransaction { connection in
-            let names = settings.keys.sorted()
-            let values = names.map { settings[$0] ?? "" }
-            try connection.execute(("SELECT set_config(unnest(\(names)::text[]), unnest(\(values)::text[]), true)" as SQL).prepared())
-            return try body(connection)
+        try begin(settings)
+        let value: Value
+        do {
+            value = try body(self)
+        } catch {
+            if !isBroken { _ = try? execute("ROLLBACK") }
+            throw error
         }
+        try execute("COMMIT")
+        return value
+    }
+
+    /// Reads with `statements` under transaction-local `settings`, in one flight: outside a
+    /// transaction they form one implicit transaction (no BEGIN, no COMMIT to wait for).
+    public func read(settings: [String: String], _ statements: [SQL]) throws -> [QueryResult] {
+        guard !isInTransaction else { return try pipeline(statements) }
+        return Array(try pipeline([Self.settingStatement(settings)] + statements).dropFirst())
+    }
+
+    /// BEGIN and the settings in one flight; on failure nothing is left open.
+    private func begin(_ settings: [String: String]) throws {
+        for attempt in 0..<2 {
+            do {
+                _ = try pipeline(["BEGIN", Self.settingStatement(settings)])
+                return
+            } catch let error as PostgresError {
+                if !isBroken && isInTransaction { _ = try? execute("ROLLBACK") }
+                // Through a pooler another server connection may lack the prepared settings
+                // statement: once more, preparing it again.
+                guard attempt == 0, error.sqlState == "26000", naming == .hashed else { throw error }
+                preparedNames = [:]
+            }
+        }
+    }
+
+    /// `set_config(name, value, true)` for each setting, in one statement.
+    static func settingStatement(_ settings: [String: String]) -> SQL {
+        let names = settings.keys.sorted()
+        let values = names.map { settings[$0] ?? "" }
+        return ("SELECT set_config(unnest(\(names)::text[]), unnest(\(values)::text[]), true)" as SQL).prepared()
     }
 
     /// Runs `body` under a savepoint inside the current transaction: when it throws, what it did
@@ -179,12 +311,14 @@ public final class PostgresConnection: @unchecked Sendable {
     /// Runs a trusted script of several statements with no parameters (migration files only).
     func runScript(_ script: String) throws {
         guard let handle else { throw PostgresError(kind: .connection, message: "connection is closed") }
+        roundTrips += 1
         try check(PQexec(handle, script), handle: handle)
     }
 
     private func preparedName(for sql: SQL, handle: OpaquePointer) throws -> String {
         if let name = preparedNames[sql.text] { return name }
         let name = Self.statementName(sql.text)
+        roundTrips += 1
         do {
             try check(PQprepare(handle, name, sql.text, Int32(sql.bindings.count), nil), handle: handle)
         } catch let error as PostgresError where error.sqlState == "42P05" {

@@ -66,8 +66,18 @@ final class RequestDatabase: @unchecked Sendable {  // one request, one worker t
         if transactionDepth > 0 { return try body(connection) }
         transactionDepth += 1
         defer { transactionDepth -= 1 }
-        return try connection.withTransaction(settings: ["app.session_token": sessionToken ?? "", "app.guest_token": guestToken ?? ""], body)
+        return try connection.withTransaction(settings: settings, body)
     }
+
+    /// Runs read-only `statements` as the request's caller in one flight (one implicit
+    /// transaction carrying the credentials, or the open transaction's), and returns their rows
+    /// in order: a page that knows what it needs waits for the database once.
+    func read(_ statements: [SQL]) throws -> [QueryResult] {
+        let connection = try checkedOutConnection()
+        return try connection.read(settings: settings, statements)
+    }
+
+    private var settings: [String: String] { ["app.session_token": sessionToken ?? "", "app.guest_token": guestToken ?? ""] }
 
     /// Gives the connection back to the pool (rolled back if a transaction was left open).
     func release() {

@@ -1,0 +1,70 @@
+import Foundation
+import PostgresClient
+import TestSupport
+import Testing
+
+@Suite("Pipelines: several statements, one wait")
+struct PipelineTests {
+    @Test("statements come back in order, after one round trip, prepared or not")
+    func resultsInOrder() throws {
+        let database = try TestDatabase()
+        let connection = try database.adminConnection()
+        let before = connection.roundTrips
+        let results = try connection.pipeline([
+            ("SELECT \(1)::int AS n" as SQL).prepared(), "SELECT 'two' AS word", ("SELECT \(3)::int + \(4)::int AS n" as SQL).prepared(),
+        ])
+        #expect(connection.roundTrips == before + 1)
+        #expect(try results.map(\.count) == [1, 1, 1])
+        #expect(try results[0].single().decode("n", as: Int.self) == 1)
+        #expect(try results[1].single().decode("word", as: String.self) == "two")
+        #expect(try results[2].single().decode("n", as: Int.self) == 7)
+        // The second time the statements are prepared already: still one flight.
+        _ = try connection.pipeline([("SELECT \(1)::int AS n" as SQL).prepared(), ("SELECT \(3)::int + \(4)::int AS n" as SQL).prepared()])
+        #expect(connection.roundTrips == before + 2)
+    }
+
+    @Test("a read's settings hold for each of its statements and end with it")
+    func settingsAreLocalToTheRead() throws {
+        let database = try TestDatabase()
+        let connection = try database.adminConnection()
+        let results = try connection.read(settings: ["app.test_marker": "mine"], [
+            "SELECT current_setting('app.test_marker', true) AS value", "SELECT current_setting('app.test_marker', true) AS value",
+        ])
+        #expect(try results.map { try $0.single().decode("value", as: String.self) } == ["mine", "mine"])
+        let after = try connection.query("SELECT coalesce(current_setting('app.test_marker', true), '') AS value").single()
+        #expect(try after.decode("value", as: String.self) == "")
+        #expect(!connection.isInTransaction)
+    }
+
+    @Test("an error stops the rest, undoes what went before it and leaves the connection usable")
+    func errorAbortsTheWholePipeline() throws {
+        let database = try TestDatabase()
+        let connection = try database.adminConnection()
+        try connection.execute("CREATE TABLE notes (id int PRIMARY KEY)")
+        let error = #expect(throws: PostgresError.self) {
+            try connection.pipeline(["INSERT INTO notes VALUES (1)", "INSERT INTO notes VALUES (1)", "INSERT INTO notes VALUES (2)"])
+        }
+        #expect(error?.isUniqueViolation == true)
+        let count = try connection.query("SELECT count(*) AS n FROM notes").single().decode("n", as: Int.self)
+        #expect(count == 0)
+        #expect(!connection.isInTransaction)
+        #expect(try connection.query("SELECT 1 AS one").single().decode("one", as: Int.self) == 1)
+    }
+
+    @Test("inside a transaction a pipeline joins it, and a transaction's BEGIN and settings take one round trip")
+    func insideATransaction() throws {
+        let database = try TestDatabase()
+        let connection = try database.adminConnection()
+        try connection.execute("CREATE TABLE notes (id int PRIMARY KEY)")
+        let before = connection.roundTrips
+        try connection.withTransaction(settings: ["app.test_marker": "x"]) { connection in
+            let results = try connection.read(settings: [:], [
+                "INSERT INTO notes VALUES (1) RETURNING current_setting('app.test_marker') AS marker",
+            ])
+            #expect(try results[0].single().decode("marker", as: String.self) == "x")
+        }
+        // BEGIN with the settings, the read, COMMIT.
+        #expect(connection.roundTrips == before + 3)
+        #expect(try connection.query("SELECT count(*) AS n FROM notes").single().decode("n", as: Int.self) == 1)
+    }
+}
