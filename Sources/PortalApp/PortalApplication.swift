@@ -14,6 +14,9 @@ public final class PortalApplication: Sendable {
     public let metrics = ServerMetrics()
     let pages: PageRenderer
     let cache = PageCache()
+    /// The database's notices (catalogue, sessions, leaderboard) for what is kept in memory.
+    let events: DatabaseEvents
+    let viewers = ViewerCache()
     let clock: @Sendable () -> Date
     let hashing = HashLimiter()
     private let draining = Atomic<Bool>(false)
@@ -43,6 +46,8 @@ public final class PortalApplication: Sendable {
                 url: $0, overrides: databaseOverrides, maxConnections: configuration.databaseConnections,
                 checkoutTimeout: .seconds(5), naming: naming))
         }
+        events = DatabaseEvents(url: configuration.eventsURL, overrides: databaseOverrides)
+        viewers.follow(events)
         let endpoint = configuration.redisURL.flatMap(RedisEndpoint.init(url:))
         // Short waits and a breaker: a Redis that is down or frozen costs a live page a second at
         // most, and nothing at all for the next few seconds.
@@ -63,12 +68,14 @@ public final class PortalApplication: Sendable {
     /// Starts the background jobs (the leaderboard refresh, the live-event clock and its Redis
     /// subscription); `serve` calls it.
     public func startBackgroundJobs() {
+        events.start()
         refresher?.start()
         hub.start()
     }
 
     /// Stops the background jobs.
     public func stopBackgroundJobs() {
+        events.stop()
         refresher?.stop()
         hub.stop()
     }
@@ -92,7 +99,8 @@ public final class PortalApplication: Sendable {
         let pages = self.pages, cache = self.cache, clock = self.clock, site = self.site
         // Without a database only the infrastructure routes exist; the gate is never used then.
         let gate = Gate(
-            pool: database ?? ConnectionPool(.init(url: "")), replica: replica, settings: sessionSettings, clock: clock, pages: pages, site: site)
+            pool: database ?? ConnectionPool(.init(url: "")), replica: replica, settings: sessionSettings, clock: clock, pages: pages, site: site,
+            viewers: viewers)
         var routes = PortalRouter(gate: gate)
         let metrics = self.metrics, monitoring = self.monitoring, database = self.database
         routes.infrastructure(.GET, "/healthz", access: .anyone, onLoop: true) { _ in .text("ok\n") }
@@ -114,7 +122,7 @@ public final class PortalApplication: Sendable {
         }
         guard let database else { return routes }
         let formClock = FormClock(database: database)
-        let accounts = AccountPages(pages: pages, settings: sessionSettings, hashing: hashing, clock: clock)
+        let accounts = AccountPages(pages: pages, settings: sessionSettings, hashing: hashing, clock: clock, viewers: viewers)
         let starter = SessionStart(pages: pages, settings: sessionSettings, clock: clock)
         let sessions = SessionPages(pages: pages, settings: sessionSettings, clock: clock, formClock: formClock)
         let reports = QuestionReports(pages: pages)

@@ -14,6 +14,13 @@ public struct PortalConfiguration: Sendable {
     /// `DATABASE_POOLER=transaction`: `DATABASE_URL` goes through a pooler in transaction mode,
     /// so statements are never prepared by name.
     public var transactionPooler = false
+    /// A direct connection for listening to the database's notices (`DATABASE_LISTEN_URL`):
+    /// needed when `DATABASE_URL` goes through a transaction pooler, which cannot keep a
+    /// `LISTEN`. Without any, nothing is kept in memory that the notices would invalidate.
+    public var databaseListenURL: String?
+
+    /// Where notices are listened for: the listen URL, or `DATABASE_URL` when it is direct.
+    public var eventsURL: String? { databaseListenURL ?? (transactionPooler ? nil : databaseURL) }
     /// Seconds `/readyz` answers 503 after SIGTERM before the listener closes
     /// (`SHUTDOWN_DRAIN_SECONDS`), so a load balancer stops sending first.
     public var shutdownDrain: TimeInterval = 5
@@ -63,6 +70,7 @@ public struct PortalConfiguration: Sendable {
         configuration.databaseURL = environment["DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
         configuration.databaseAdminURL = environment["DATABASE_ADMIN_URL"].flatMap { $0.isEmpty ? nil : $0 }
         configuration.databaseReplicaURL = environment["DATABASE_REPLICA_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        configuration.databaseListenURL = environment["DATABASE_LISTEN_URL"].flatMap { $0.isEmpty ? nil : $0 }
         if let pooler = environment["DATABASE_POOLER"], !pooler.isEmpty {
             guard pooler == "transaction" || pooler == "session" || pooler == "none" else {
                 throw ConfigurationError("DATABASE_POOLER must be transaction, session or none, not \(pooler)")

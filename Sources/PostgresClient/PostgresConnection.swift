@@ -221,6 +221,42 @@ public final class PostgresConnection: @unchecked Sendable {
         PostgresError(kind: .connection, message: String(cString: PQerrorMessage(handle)).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
+    /// A notice of `NOTIFY` received on a channel this connection listens to.
+    public struct Notification: Sendable, Equatable {
+        public var channel: String
+        public var payload: String
+    }
+
+    /// Starts listening to `channel` (`LISTEN`; a direct connection — a pooler in transaction
+    /// mode cannot keep a listener).
+    public func listen(_ channel: PostgresIdentifier) throws {
+        try execute("LISTEN \(identifier: channel)")
+    }
+
+    /// Waits up to `timeout` seconds for notifications and returns those that arrived (none
+    /// when the time ran out). Throws when the connection is lost.
+    public func notifications(timeout: TimeInterval) throws -> [Notification] {
+        guard let handle else { throw PostgresError(kind: .connection, message: "connection is closed") }
+        var received = Self.drainNotifications(handle)
+        guard received.isEmpty else { return received }
+        var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+        let ready = poll(&descriptor, 1, Int32(max(0, timeout) * 1000))
+        if ready < 0 && errno != EINTR { throw PostgresError(kind: .connection, message: "waiting for notifications failed") }
+        guard ready > 0 else { return [] }
+        guard PQconsumeInput(handle) == 1, PQstatus(handle) == CONNECTION_OK else { throw connectionError(handle) }
+        received = Self.drainNotifications(handle)
+        return received
+    }
+
+    private static func drainNotifications(_ handle: OpaquePointer) -> [Notification] {
+        var received: [Notification] = []
+        while let notice = PQnotifies(handle) {
+            received.append(Notification(channel: String(cString: notice.pointee.relname), payload: String(cString: notice.pointee.extra)))
+            PQfreemem(notice)
+        }
+        return received
+    }
+
     /// Runs a statement for its effect; returns the number of rows it touched.
     @discardableResult
     public func execute(_ sql: SQL) throws -> Int {

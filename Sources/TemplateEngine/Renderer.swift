@@ -6,6 +6,9 @@ struct Renderer {
     let catalog: MessageCatalog
     let now: Date
     let strict: Bool
+    var fragments: [String: Fragment] = [:]
+    var store: (any FragmentStore)? = nil
+    var failure = FragmentFailure()
 
     func render(_ name: String, _ value: TemplateValue) throws(TemplateError) -> [UInt8] {
         guard let nodes = templates[name] else {
@@ -61,6 +64,29 @@ struct Renderer {
                 try render(parent, template: name, stack: &stack, overrides: merged, into: &output, depth: depth + 1)
             case .block(let name, let defaultContent):
                 try render(overrides[name] ?? defaultContent, template: template, stack: &stack, overrides: overrides, into: &output, depth: depth)
+            case .fragment(let name, let children, let position):
+                guard let fragment = fragments[name] else {
+                    if strict { throw TemplateError(template: template, line: position.line, column: position.column, message: "no fragment named \(name) was given") }
+                    continue
+                }
+                let key = "\(template)|\(name)|\(catalog.locale)|\(fragment.key)"
+                if let kept = store?.fragment(key) {
+                    output += kept
+                    continue
+                }
+                let value: TemplateValue
+                do {
+                    value = try fragment.value()
+                } catch {
+                    failure.record(error)
+                    throw TemplateError(template: template, line: position.line, column: position.column, message: "the data of fragment \(name) could not be read")
+                }
+                // Only the fragment's own value (and the page's locale) is in scope.
+                var isolated: [TemplateValue] = [.object(["locale": lookup(["locale"], in: stack) ?? .string(catalog.locale)]), value]
+                var bytes: [UInt8] = []
+                try render(children, template: template, stack: &isolated, overrides: [:], into: &bytes, depth: depth)
+                store?.keep(key, bytes)
+                output += bytes
             case .message(let key, let arguments, let position):
                 var values: [String: String] = [:]
                 var count: Double?

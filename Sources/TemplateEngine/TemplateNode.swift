@@ -20,6 +20,8 @@ indirect enum TemplateNode: Sendable, Equatable {
     case parent(String, blocks: [String: [TemplateNode]], SourcePosition)
     /// `{{$ name}}default{{/name}}`: a block a child may replace.
     case block(String, [TemplateNode])
+    /// `{{%name}}…{{/name}}`: a fragment shared by many readers (see `Fragment`).
+    case fragment(String, [TemplateNode], SourcePosition)
     case message(String, arguments: [(String, MessageArgument)], SourcePosition)
     case relativeTime([String], SourcePosition)
     case number([String], SourcePosition)
@@ -32,6 +34,7 @@ indirect enum TemplateNode: Sendable, Equatable {
         case let (.partial(a, p), .partial(b, q)): a == b && p == q
         case let (.parent(a, x, p), .parent(b, y, q)): a == b && x == y && p == q
         case let (.block(a, n), .block(b, m)): a == b && n == m
+        case let (.fragment(a, n, p), .fragment(b, m, q)): a == b && n == m && p == q
         case let (.message(a, x, p), .message(b, y, q)): a == b && p == q && x.elementsEqual(y) { $0.0 == $1.0 && $0.1 == $1.1 }
         case let (.relativeTime(a, p), .relativeTime(b, q)): a == b && p == q
         case let (.number(a, p), .number(b, q)): a == b && p == q

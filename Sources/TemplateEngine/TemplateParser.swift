@@ -8,6 +8,8 @@
 ///     {{< layout}}{{$main}}…{{/main}}{{/layout}}   layout inheritance with named blocks
 ///     {{t "exam.questions" count=exam.questionCount}}   a message from the catalogue
 ///     {{ago exam.updatedAt}}  {{number exam.questionCount}}   locale formatting
+///     {{%board}}…{{/board}}        a fragment: rendered from the value the caller names
+///                                  `board` alone (and `locale`), kept by its key
 ///     {{! a comment }}
 enum TemplateParser {
     static func parse(_ source: String, name: String) throws(TemplateError) -> [TemplateNode] {
@@ -106,6 +108,10 @@ enum TemplateParser {
                         }
                     }
                     nodes.append(.parent(rest, blocks: blocks, position))
+                case "%":
+                    flush()
+                    guard Self.isIdentifier(rest) else { throw error("a fragment needs a name", at: position) }
+                    nodes.append(.fragment(rest, try parseNodes(until: (rest, position)), position))
                 case "$":
                     flush()
                     guard Self.isIdentifier(rest) else { throw error("a block needs a name", at: position) }

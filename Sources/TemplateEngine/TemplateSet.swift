@@ -76,14 +76,27 @@ public final class TemplateSet: Sendable {
         try render(name, value: TemplateValue(encoding: page), locale: locale, now: now)
     }
 
-    /// Renders a template with a value tree.
-    public func render(_ name: String, value: TemplateValue, locale: String, now: Date) throws -> [UInt8] {
+    /// Renders a template with a value tree. `fragments` are the template's `{{%name}}`
+    /// sections, each kept in `store` under its key.
+    public func render(
+        _ name: String, value: TemplateValue, locale: String, now: Date, fragments: [String: Fragment] = [:], store: (any FragmentStore)? = nil
+    ) throws -> [UInt8] {
         if mode == .development { try reloadIfChanged() }
         let state = current
         guard let catalog = state.catalogs[locale] ?? state.catalogs[Self.defaultLocale] ?? state.catalogs.values.first else {
             throw CatalogError("no message catalogue is loaded")
         }
-        return try Renderer(templates: state.templates, catalog: catalog, now: now, strict: mode != .production).render(name, value)
+        let failure = FragmentFailure()
+        do {
+            return try Renderer(
+                templates: state.templates, catalog: catalog, now: now, strict: mode != .production, fragments: fragments, store: store,
+                failure: failure
+            ).render(name, value)
+        } catch {
+            // A fragment's data could not be read: the reader gets that error, not a template's.
+            if let cause = failure.error { throw cause }
+            throw error
+        }
     }
 
     private func reloadIfChanged() throws {
@@ -145,7 +158,7 @@ public final class TemplateSet: Sendable {
                         throw TemplateError(template: template, line: position.line, column: position.column, message: "no template named \(name)")
                     }
                     if case .parent(_, let blocks, _) = node { try blocks.values.forEach { try check($0, in: template) } }
-                case .section(_, _, let children, _), .block(_, let children):
+                case .section(_, _, let children, _), .block(_, let children), .fragment(_, let children, _):
                     try check(children, in: template)
                 default:
                     break

@@ -14,6 +14,9 @@ struct AccountPages: Sendable {
     let settings: SessionSettings
     let hashing: HashLimiter
     let clock: @Sendable () -> Date
+    /// Sessions this instance resolved lately: what ends or changes a session is forgotten
+    /// here at once (other instances hear of it from the database).
+    let viewers: ViewerCache
 
     /// Registrations per client address per hour (each costs a password hash).
     static let registrationsPerHour = 10
@@ -119,6 +122,7 @@ struct AccountPages: Sendable {
     func logout(_ request: PortalRequest) throws -> Response {
         if let user = request.user {
             try request.database.transaction { try AccountStore().endSession(id: user.sessionID, $0) }
+            viewers.forget(sessionID: user.sessionID)
         }
         var response = Response.redirect(to: "/")
         response.setCookie(SetCookie.expired(name: settings.cookieName, secure: settings.secure))
@@ -224,6 +228,7 @@ struct AccountPages: Sendable {
         try request.database.transaction { connection in
             try AccountStore().updateSettings(displayName: displayName, timeZone: timeZone, showOnLeaderboard: form["show_on_leaderboard"] == "on", connection)
         }
+        viewers.forget(userID: user.userID)
         return .redirect(to: "/me/settings?saved=1")
     }
 
@@ -257,6 +262,7 @@ struct AccountPages: Sendable {
         }) else {
             return try wrong()
         }
+        viewers.forget(userID: user.userID)
         var response = Response.redirect(to: "/me/settings?password=changed")
         try signedIn(token: token, request, &response)
         return response
@@ -264,6 +270,7 @@ struct AccountPages: Sendable {
 
     func endOtherSessions(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         try request.database.transaction { try AccountStore().endOtherSessions(keeping: user.sessionID, $0) }
+        viewers.forget(userID: user.userID)
         return .redirect(to: "/me/settings?ended=1")
     }
 
@@ -271,6 +278,7 @@ struct AccountPages: Sendable {
         guard let id = UUID(uuidString: request.parameter("id")) else { throw HTTPError(.notFound, "There is no such session.") }
         let ended = try request.database.transaction { try AccountStore().endSession(id: id, $0) }
         guard ended else { throw HTTPError(.notFound, "There is no such session.") }
+        viewers.forget(sessionID: id)
         if id == user.sessionID {
             var response = Response.redirect(to: "/")
             response.setCookie(SetCookie.expired(name: settings.cookieName, secure: settings.secure))

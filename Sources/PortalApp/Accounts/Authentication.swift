@@ -14,6 +14,8 @@ struct Gate: Sendable {
     let clock: @Sendable () -> Date
     let pages: PageRenderer
     let site: SiteAddress
+    /// Sessions resolved in the last few seconds (served only while the database's notices arrive).
+    let viewers: ViewerCache
 
     /// The message of the ordinary 404, for places that must not confirm they exist.
     static let nothingHere = "There is nothing at this address."
@@ -103,9 +105,7 @@ struct Gate: Sendable {
         if let guest = cookies[settings.guestCookieName], SessionSettings.isWellFormed(guest) {
             database.use(guestToken: guest)
         }
-        if let token = cookies[settings.cookieName], SessionSettings.isWellFormed(token),
-           let user = try AccountStore().sessionUser(
-               token: token, now: clock(), idle: settings.idleTimeout, absolute: settings.absoluteLifetime, database.checkedOutConnection()) {
+        if let token = cookies[settings.cookieName], SessionSettings.isWellFormed(token), let user = try sessionUser(token, database) {
             database.use(sessionToken: token)
             database.use(guestToken: nil)
             return Viewer(user: user, csrfToken: user.csrfToken)
@@ -116,6 +116,18 @@ struct Gate: Sendable {
         guard issueVisitorToken else { return Viewer(user: nil, csrfToken: "") }
         let fresh = Crypto.token()
         return Viewer(user: nil, csrfToken: fresh, newCSRFCookie: fresh)
+    }
+
+    /// The session a cookie token names: from the last few seconds' resolutions, or from the
+    /// database (which keeps its last use current and ends it when idle or too old).
+    private func sessionUser(_ token: String, _ database: RequestDatabase) throws -> SessionUser? {
+        let now = clock()
+        if let user = viewers.user(token: token, now: now) { return user }
+        let generation = viewers.generation()
+        guard let user = try AccountStore().sessionUser(
+            token: token, now: now, idle: settings.idleTimeout, absolute: settings.absoluteLifetime, database.checkedOutConnection()) else { return nil }
+        if let generation { viewers.keep(token: token, user: user, resolvedAt: now, generation: generation) }
+        return user
     }
 
     /// The group's rule: the answer for someone who may not enter, or nil to let them in.

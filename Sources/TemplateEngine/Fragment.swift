@@ -1,0 +1,39 @@
+import Synchronization
+
+/// A part of a page that is the same for many readers (a question's text, an exam's domains, a
+/// leaderboard's rows), named in a template by `{{%name}}…{{/name}}`.
+///
+/// The section is rendered from `value` alone — plus `locale` — so nothing personal on the
+/// page can leak into it, whatever the section's markup names. `value` is only called when
+/// the store does not hold the fragment under `key` (the template's name, the fragment's name
+/// and the locale are added to it): the data behind a kept fragment is not even read. The key
+/// must name everything the value depends on (a content version, a refresh time).
+public struct Fragment {
+    public var key: String
+    public var value: () throws -> TemplateValue
+
+    public init(key: String, value: @escaping () throws -> TemplateValue) {
+        self.key = key
+        self.value = value
+    }
+
+    /// A fragment of an `Encodable` value.
+    public init<Value: Encodable>(key: String, _ value: @escaping () throws -> Value) {
+        self.init(key: key) { try TemplateValue(encoding: value()) }
+    }
+}
+
+/// Where rendered fragments are kept between requests.
+public protocol FragmentStore: Sendable {
+    /// The bytes kept under `key`, if any.
+    func fragment(_ key: String) -> [UInt8]?
+    /// Keeps `bytes` under `key`.
+    func keep(_ key: String, _ bytes: [UInt8])
+}
+
+/// The error a fragment's value threw, carried out of the renderer (whose errors are typed).
+final class FragmentFailure: Sendable {
+    private let stored = Mutex<(any Error)?>(nil)
+    var error: (any Error)? { stored.withLock { $0 } }
+    func record(_ error: any Error) { stored.withLock { $0 = $0 ?? error } }
+}
