@@ -26,7 +26,7 @@ final class Connection {
 
     /// Where a complete request goes.
     enum Target {
-        case handler(Handler, parameters: [String: String], onLoop: Bool)
+        case handler(Handler, parameters: [String: String], onLoop: Bool, quick: QuickHandler?)
         case staticFile
         case error(HTTPError)
     }
@@ -187,8 +187,8 @@ final class Connection {
         var bodyLimit = configuration.requestBodyLimit
         var preflight: Preflight?
         switch context.router.match(head.method, path: head.path) {
-        case .found(let handler, let parameters, let limit, let check, let onLoop):
-            target = .handler(handler, parameters: parameters, onLoop: onLoop)
+        case .found(let handler, let parameters, let limit, let check, let onLoop, let quick):
+            target = .handler(handler, parameters: parameters, onLoop: onLoop, quick: quick)
             bodyLimit = limit ?? bodyLimit
             preflight = check
         case .notFound:
@@ -289,10 +289,14 @@ final class Connection {
             }
         case .error(let error):
             respond(context.errorResponse(error, head: head))
-        case .handler(let handler, let parameters, let onLoop):
+        case .handler(let handler, let parameters, let onLoop, let quick):
             var routed = request
             routed.parameters = parameters
             let request = routed
+            if let quick, let response = quick(request) {
+                respond(response)
+                return
+            }
             if onLoop {
                 respond(context.run(handler, request))
                 return

@@ -11,6 +11,11 @@ public typealias Middleware = @Sendable (Request, Handler) throws -> Response
 /// 403 or 404, to refuse it unread; the connection then closes).
 public typealias Preflight = @Sendable (RequestHead, _ remoteAddress: String) throws -> Void
 
+/// Answers a request on the event loop from what is in memory, or returns nil to have the
+/// route's handler run on a worker as usual. It must never block (no I/O, no waiting locks
+/// held by blocking work): a visitor's copy of a page that is known current.
+public typealias QuickHandler = @Sendable (Request) -> Response?
+
 /// Method + path patterns with named parameters: `/exams/:region/:exam`.
 public struct Router: Sendable {
     struct Route: Sendable {
@@ -20,6 +25,7 @@ public struct Router: Sendable {
         var bodyLimit: Int?
         var preflight: Preflight?
         var onLoop: Bool
+        var quick: QuickHandler?
     }
 
     /// A registered route as a table lists it: for tests that every route has its rule.
@@ -37,7 +43,7 @@ public struct Router: Sendable {
 
     /// The outcome of matching a request's method and path.
     public enum Match: @unchecked Sendable {
-        case found(handler: Handler, parameters: [String: String], bodyLimit: Int?, preflight: Preflight?, onLoop: Bool)
+        case found(handler: Handler, parameters: [String: String], bodyLimit: Int?, preflight: Preflight?, onLoop: Bool, quick: QuickHandler?)
         case methodNotAllowed(allowed: [HTTPMethod])
         case notFound
         case badPath(String)
@@ -52,14 +58,15 @@ public struct Router: Sendable {
     /// Adds a route. `bodyLimit` overrides the server's default request body limit; a larger
     /// limit than the default needs a `preflight`, which decides before such a body is read.
     /// `onLoop` runs the handler on the event loop: only for handlers that never block.
+    /// `quick` is tried on the event loop first (see `QuickHandler`; middleware does not wrap it).
     public mutating func add(
         _ method: HTTPMethod, _ pattern: String, bodyLimit: Int? = nil, preflight: Preflight? = nil, onLoop: Bool = false,
-        _ handler: @escaping Handler
+        quick: QuickHandler? = nil, _ handler: @escaping Handler
     ) {
         let wrapped = middleware.reversed().reduce(handler) { next, layer in { request in try layer(request, next) } }
         routes.append(Route(
             method: method, segments: prefix + Self.segments(of: pattern), handler: wrapped, bodyLimit: bodyLimit, preflight: preflight,
-            onLoop: onLoop))
+            onLoop: onLoop, quick: quick))
     }
 
     /// Every route, in the order added.
@@ -117,7 +124,8 @@ public struct Router: Sendable {
             }
             guard matched else { continue }
             let found = Match.found(
-                handler: route.handler, parameters: parameters, bodyLimit: route.bodyLimit, preflight: route.preflight, onLoop: route.onLoop)
+                handler: route.handler, parameters: parameters, bodyLimit: route.bodyLimit, preflight: route.preflight, onLoop: route.onLoop,
+                quick: route.quick)
             let literals = route.segments.map { if case .literal = $0 { true } else { false } }
             if route.method == method {
                 if best.map({ Self.isMoreSpecific(literals, than: $0.literals) }) ?? true { best = (found, literals) }

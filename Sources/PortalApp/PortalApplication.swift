@@ -17,6 +17,7 @@ public final class PortalApplication: Sendable {
     /// The database's notices (catalogue, sessions, leaderboard) for what is kept in memory.
     let events: DatabaseEvents
     let viewers = ViewerCache()
+    let versions: SharedVersions
     let clock: @Sendable () -> Date
     let hashing = HashLimiter()
     private let draining = Atomic<Bool>(false)
@@ -34,7 +35,7 @@ public final class PortalApplication: Sendable {
         site = SiteAddress(publicOrigin: configuration.publicOrigin, trustedProxies: configuration.trustedProxies)
         monitoring = MonitoringAccess(token: configuration.metricsToken, allowed: configuration.metricsAllowed, site: site)
         let templates = try TemplateSet(directory: configuration.templatesDirectory, mode: configuration.development ? .development : .production)
-        pages = PageRenderer(templates: templates, clock: clock)
+        pages = PageRenderer(templates: templates, clock: clock, fragments: FragmentCache(clock: clock))
         let naming: PostgresConnection.StatementNaming = configuration.transactionPooler ? .unnamed : .hashed
         database = configuration.databaseURL.map {
             ConnectionPool(.init(
@@ -48,6 +49,8 @@ public final class PortalApplication: Sendable {
         }
         events = DatabaseEvents(url: configuration.eventsURL, overrides: databaseOverrides)
         viewers.follow(events)
+        versions = SharedVersions(clock: clock)
+        versions.follow(events)
         let endpoint = configuration.redisURL.flatMap(RedisEndpoint.init(url:))
         // Short waits and a breaker: a Redis that is down or frozen costs a live page a second at
         // most, and nothing at all for the next few seconds.
@@ -96,7 +99,7 @@ public final class PortalApplication: Sendable {
         sessionSettings.secure = configuration.servedOverHTTPS
         sessionSettings.idleTimeout = configuration.sessionIdleTimeout
         sessionSettings.absoluteLifetime = configuration.sessionLifetime
-        let pages = self.pages, cache = self.cache, clock = self.clock, site = self.site
+        let pages = self.pages, cache = self.cache, clock = self.clock, site = self.site, versions = self.versions
         // Without a database only the infrastructure routes exist; the gate is never used then.
         let gate = Gate(
             pool: database ?? ConnectionPool(.init(url: "")), replica: replica, settings: sessionSettings, clock: clock, pages: pages, site: site,
@@ -135,11 +138,13 @@ public final class PortalApplication: Sendable {
         let progress = ProgressUpload(clock: clock)
         let device = DeviceAPI(pages: pages)
 
+        let copies = VisitorCopies(pages: pages, cache: cache, versions: versions, sessionCookie: sessionSettings.cookieName)
         // The catalogue: shared pages, cached for visitors (read from a replica when there is
         // one); no cookie is handed out here.
         routes.anyone(RouteOptions(access: .anyone, issuesVisitorToken: false, readsReplica: .forVisitors)) { catalogue in
-            catalogue.get("/", HomePage.handler(pages: pages, cache: cache))
-            catalogue.get("/exams/:region/:exam", ExamPage.handler(pages: pages, cache: cache))
+            catalogue.get("/", quick: copies.quick(HomePage.visitorCopy), HomePage.handler(pages: pages, cache: cache, versions: versions))
+            catalogue.get(
+                "/exams/:region/:exam", quick: copies.quick(ExamPage.visitorCopy), ExamPage.handler(pages: pages, cache: cache, versions: versions))
             catalogue.get("/exams/:region/:exam/leaderboard", LeaderboardPage.handler(pages: pages, cache: cache))
             catalogue.get("/offline/manifest.json", offline.manifest)
         }

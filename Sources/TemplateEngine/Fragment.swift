@@ -31,9 +31,21 @@ public protocol FragmentStore: Sendable {
     func keep(_ key: String, _ bytes: [UInt8])
 }
 
-/// The error a fragment's value threw, carried out of the renderer (whose errors are typed).
-final class FragmentFailure: Sendable {
-    private let stored = Mutex<(any Error)?>(nil)
-    var error: (any Error)? { stored.withLock { $0 } }
-    func record(_ error: any Error) { stored.withLock { $0 = $0 ?? error } }
+/// What one render call learns about its fragments: each value read at most once, however many
+/// sections show it, and the error a value threw, carried out of the renderer (whose errors
+/// are typed).
+final class FragmentReads: @unchecked Sendable {  // one render call, one thread
+    private(set) var error: (any Error)?
+    private var values: [String: TemplateValue] = [:]
+
+    func record(_ error: any Error) {
+        if self.error == nil { self.error = error }
+    }
+
+    func value(of name: String, _ fragment: Fragment) throws -> TemplateValue {
+        if let value = values[name] { return value }
+        let value = try fragment.value()
+        values[name] = value
+        return value
+    }
 }

@@ -14,10 +14,25 @@ public struct MessageCatalog: Sendable {
     /// The locale code (`en`, `ja`, `it` …).
     public let locale: String
     private let messages: [String: Message]
+    /// Messages without placeholders, already escaped for HTML: most of a page's words, copied
+    /// as they are on every render.
+    let plainHTML: [String: [UInt8]]
 
     public init(locale: String, messages: [String: Message]) {
         self.locale = locale
         self.messages = messages
+        plainHTML = Self.plainHTML(messages)
+    }
+
+    private static func plainHTML(_ messages: [String: Message]) -> [String: [UInt8]] {
+        var result: [String: [UInt8]] = [:]
+        for (key, message) in messages {
+            guard case .text(let text) = message, !text.contains("{") else { continue }
+            var bytes: [UInt8] = []
+            HTMLEscaping.append(text, to: &bytes)
+            result[key] = bytes
+        }
+        return result
     }
 
     /// Reads a catalogue file; nested objects become dotted keys (`{"exam": {"title": …}}` →
@@ -46,6 +61,7 @@ public struct MessageCatalog: Sendable {
         }
         try walk(root, prefix: "")
         messages = flat
+        plainHTML = Self.plainHTML(flat)
     }
 
     /// Every key, for checking that catalogues agree.
@@ -67,6 +83,7 @@ public struct MessageCatalog: Sendable {
     }
 
     static func fill(_ pattern: String, _ arguments: [String: String]) -> String {
+        guard pattern.utf8.contains(UInt8(ascii: "{")) else { return pattern }
         var result = ""
         var rest = Substring(pattern)
         while let open = rest.firstIndex(of: "{") {

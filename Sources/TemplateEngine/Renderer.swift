@@ -8,7 +8,7 @@ struct Renderer {
     let strict: Bool
     var fragments: [String: Fragment] = [:]
     var store: (any FragmentStore)? = nil
-    var failure = FragmentFailure()
+    var reads = FragmentReads()
 
     func render(_ name: String, _ value: TemplateValue) throws(TemplateError) -> [UInt8] {
         guard let nodes = templates[name] else {
@@ -69,16 +69,17 @@ struct Renderer {
                     if strict { throw TemplateError(template: template, line: position.line, column: position.column, message: "no fragment named \(name) was given") }
                     continue
                 }
-                let key = "\(template)|\(name)|\(catalog.locale)|\(fragment.key)"
+                // One key per section: a fragment may stand in several places of a page.
+                let key = "\(template):\(position.line):\(position.column)|\(name)|\(catalog.locale)|\(fragment.key)"
                 if let kept = store?.fragment(key) {
                     output += kept
                     continue
                 }
                 let value: TemplateValue
                 do {
-                    value = try fragment.value()
+                    value = try reads.value(of: name, fragment)
                 } catch {
-                    failure.record(error)
+                    reads.record(error)
                     throw TemplateError(template: template, line: position.line, column: position.column, message: "the data of fragment \(name) could not be read")
                 }
                 // Only the fragment's own value (and the page's locale) is in scope.
@@ -87,6 +88,8 @@ struct Renderer {
                 try render(children, template: template, stack: &isolated, overrides: [:], into: &bytes, depth: depth)
                 store?.keep(key, bytes)
                 output += bytes
+            case .message(let key, let arguments, _) where arguments.isEmpty && catalog.plainHTML[key] != nil:
+                output += catalog.plainHTML[key]!
             case .message(let key, let arguments, let position):
                 var values: [String: String] = [:]
                 var count: Double?
@@ -155,15 +158,25 @@ struct Renderer {
 /// HTML escaping for text and quoted attribute values.
 enum HTMLEscaping {
     static func append(_ text: String, to output: inout [UInt8]) {
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "&"): output += "&amp;".utf8
-            case UInt8(ascii: "<"): output += "&lt;".utf8
-            case UInt8(ascii: ">"): output += "&gt;".utf8
-            case UInt8(ascii: "\""): output += "&quot;".utf8
-            case UInt8(ascii: "'"): output += "&#39;".utf8
-            default: output.append(byte)
+        var text = text
+        // Runs without a special character are copied whole.
+        text.withUTF8 { bytes in
+            var start = 0
+            for index in bytes.indices {
+                let replacement: StaticString
+                switch bytes[index] {
+                case UInt8(ascii: "&"): replacement = "&amp;"
+                case UInt8(ascii: "<"): replacement = "&lt;"
+                case UInt8(ascii: ">"): replacement = "&gt;"
+                case UInt8(ascii: "\""): replacement = "&quot;"
+                case UInt8(ascii: "'"): replacement = "&#39;"
+                default: continue
+                }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                output.append(contentsOf: UnsafeBufferPointer(start: replacement.utf8Start, count: replacement.utf8CodeUnitCount))
+                start = index + 1
             }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         }
     }
 }

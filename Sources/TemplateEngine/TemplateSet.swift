@@ -86,15 +86,15 @@ public final class TemplateSet: Sendable {
         guard let catalog = state.catalogs[locale] ?? state.catalogs[Self.defaultLocale] ?? state.catalogs.values.first else {
             throw CatalogError("no message catalogue is loaded")
         }
-        let failure = FragmentFailure()
+        let reads = FragmentReads()
         do {
             return try Renderer(
                 templates: state.templates, catalog: catalog, now: now, strict: mode != .production, fragments: fragments, store: store,
-                failure: failure
+                reads: reads
             ).render(name, value)
         } catch {
             // A fragment's data could not be read: the reader gets that error, not a template's.
-            if let cause = failure.error { throw cause }
+            if let cause = reads.error { throw cause }
             throw error
         }
     }

@@ -10,7 +10,7 @@ struct RouterTests {
     }
 
     private func call(_ router: Router, _ method: HTTPMethod, _ path: String) throws -> Response? {
-        guard case .found(let handler, let parameters, _, _, _) = router.match(method, path: path) else { return nil }
+        guard case .found(let handler, let parameters, _, _, _, _) = router.match(method, path: path) else { return nil }
         return try handler(Request(head: head(method, path), parameters: parameters))
     }
 

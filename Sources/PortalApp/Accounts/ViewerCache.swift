@@ -1,6 +1,5 @@
 import ExamData
 import Foundation
-import Synchronization
 
 /// Signed-in sessions this instance resolved in the last few seconds, so most requests learn
 /// who is asking without the database.
@@ -10,7 +9,7 @@ import Synchronization
 /// changing a password, changing what a session carries or disabling an account drops the
 /// entries at once here and, through `portal_sessions` notices, on every other instance. Only
 /// while those notices arrive are entries served at all.
-final class ViewerCache: Sendable {
+final class ViewerCache: @unchecked Sendable {  // `state` only under `lock`
     private struct Entry {
         var user: SessionUser
         var resolvedAt: Date
@@ -23,7 +22,9 @@ final class ViewerCache: Sendable {
         var enabled = false
     }
 
-    private let state = Mutex(State())
+    // Read by nearly every request, written rarely: readers do not wait for each other.
+    private let lock = ReadWriteLock()
+    private var state = State()
     let lifetime: TimeInterval
     let capacity: Int
 
@@ -36,7 +37,7 @@ final class ViewerCache: Sendable {
     func follow(_ events: DatabaseEvents) {
         events.onReset { [self] in
             let listening = events.isListening
-            state.withLock { state in
+            lock.writing {
                 state.entries.removeAll()
                 state.generation &+= 1
                 state.enabled = listening
@@ -60,7 +61,7 @@ final class ViewerCache: Sendable {
     /// The session for this cookie token if it was resolved within `lifetime`.
     func user(token: String, now: Date) -> SessionUser? {
         let key = Self.key(token)
-        return state.withLock { state in
+        return lock.reading {
             guard state.enabled, let entry = state.entries[key] else { return nil }
             let age = now.timeIntervalSince(entry.resolvedAt)
             guard age >= 0, age < lifetime else { return nil }
@@ -70,13 +71,13 @@ final class ViewerCache: Sendable {
 
     /// Where forgetting stands before the database is asked (nil while nothing may be kept).
     func generation() -> UInt64? {
-        state.withLock { $0.enabled ? $0.generation : nil }
+        lock.reading { state.enabled ? state.generation : nil }
     }
 
     /// Keeps what the database said, unless something was forgotten since `generation`.
     func keep(token: String, user: SessionUser, resolvedAt: Date, generation: UInt64) {
         let key = Self.key(token)
-        state.withLock { state in
+        lock.writing {
             guard state.enabled, state.generation == generation else { return }
             if state.entries.count >= capacity {
                 let stale = state.entries.filter { resolvedAt.timeIntervalSince($0.value.resolvedAt) >= lifetime }.map(\.key)
@@ -89,7 +90,7 @@ final class ViewerCache: Sendable {
 
     /// Drops one session (signed out, expired).
     func forget(sessionID: UUID) {
-        state.withLock { state in
+        lock.writing {
             state.generation &+= 1
             state.entries = state.entries.filter { $0.value.user.sessionID != sessionID }
         }
@@ -97,14 +98,14 @@ final class ViewerCache: Sendable {
 
     /// Drops every session of an account (its name, role, language or password changed).
     func forget(userID: UUID) {
-        state.withLock { state in
+        lock.writing {
             state.generation &+= 1
             state.entries = state.entries.filter { $0.value.user.userID != userID }
         }
     }
 
     func forgetAll() {
-        state.withLock { state in
+        lock.writing {
             state.generation &+= 1
             state.entries.removeAll()
         }

@@ -2,6 +2,7 @@ import ExamData
 import Foundation
 import HTTPServer
 import PostgresClient
+import TemplateEngine
 
 /// `GET /exams/{region}/{exam}`: domains, weights, counts by difficulty and the start form.
 struct ExamPage: Encodable {
@@ -50,9 +51,19 @@ struct ExamPage: Encodable {
     var levels: [Level]
     var domains: [Domain]
     var filter: Filter?
-    /// For teachers: the share form, and the classes a link may be for.
-    var canShare = false
-    var classes: [ClassOption] = []
+
+    /// What the page adds for its reader around the shared `{{%exam}}` fragments: for a
+    /// teacher, the share form with the classes a link may be for.
+    struct Personal: Encodable {
+        var share: SharePanel?
+    }
+
+    struct SharePanel: Encodable {
+        var exam: Exam
+        var levels: [Level]
+        var domains: [Domain]
+        var classes: [ClassOption]
+    }
 
     /// Reads `?difficulty=`: absent or empty for all, else a whole number 1–5.
     static func difficulty(from request: PortalRequest, pages: PageRenderer, locale: String) throws -> Int? {
@@ -63,31 +74,51 @@ struct ExamPage: Encodable {
         return level
     }
 
-    static func handler(pages: PageRenderer, cache: PageCache) -> @Sendable (PortalRequest) throws -> Response {
+    /// Where a visitor's copy of the page is kept (see `VisitorCopies`).
+    static func visitorCopy(_ request: Request) -> (page: String, version: String)? {
+        let region = request.parameter("region"), slug = request.parameter("exam")
+        let text = request.query["difficulty"] ?? ""
+        guard text.isEmpty || (Int(text).map { (1...5).contains($0) } ?? false) else { return nil }
+        return ("exam|\(region)|\(slug)|\(Int(text) ?? 0)", "exam|\(region)|\(slug)")
+    }
+
+    /// The exam's content is one fragment, kept by the exam's content version: while that is
+    /// current nobody's request reads the database for it — a visitor's whole page is kept,
+    /// a signed-in reader's page is the fragment around their own header and form token.
+    static func handler(pages: PageRenderer, cache: PageCache, versions: SharedVersions) -> @Sendable (PortalRequest) throws -> Response {
         { request in
             let locale = pages.locale(for: request)
             let difficulty = try difficulty(from: request, pages: pages, locale: locale)
             let region = request.parameter("region"), slug = request.parameter("exam")
-            let key = request.user == nil ? "exam|\(region)|\(slug)|\(difficulty ?? 0)|\(locale)" : nil
-            let bytes = try cache.freshOrStale(key: key) { try request.database.run { connection -> [UInt8] in
-                let catalog = ExamCatalog()
-                guard let version = try catalog.examVersion(region: region, slug: slug, connection) else {
-                    throw HTTPError(.notFound, pages.message("error.no_exam", locale: locale, ["exam": slug, "region": region]))
-                }
-                return try cache.page(key: key, version: version, now: pages.clock()) {
-                    guard let detail = try catalog.exam(region: region, slug: slug, connection) else {
-                        throw HTTPError(.notFound, pages.message("error.no_exam", locale: locale, ["exam": slug, "region": region]))
-                    }
-                    var page = ExamPage(detail, difficulty: difficulty, pages: pages, locale: locale)
-                    if let user = request.user, user.role.teaches {
-                        page.canShare = true
-                        // The request's one connection, already in its transaction.
-                        page.classes = try SchoolStore().taughtClasses(connection).map { ClassOption(id: $0.id.uuidString.lowercased(), name: $0.name) }
-                    }
+            let catalog = ExamCatalog()
+            let notFound = { HTTPError(.notFound, pages.message("error.no_exam", locale: locale, ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))])) }
+            let detail = {
+                guard let detail = try request.database.run({ try catalog.exam(region: region, slug: slug, $0) }) else { throw notFound() }
+                return detail
+            }
+            let name = "exam|\(region)|\(slug)|\(difficulty ?? 0)"
+            let pageKey = request.user == nil ? "\(name)|\(locale)" : nil
+            let bytes = try cache.freshOrStale(key: pageKey) {
+                guard let version = try versions.content("exam|\(region)|\(slug)", read: {
+                    try request.database.run { try catalog.examVersion(region: region, slug: slug, $0) }
+                }) else { throw notFound() }
+                let shared = Fragment(key: "\(name)|\(version.timeIntervalSince1970)") { ExamPage(try detail(), difficulty: difficulty, pages: pages, locale: locale) }
+                guard let user = request.user else {
                     // A shared page is rendered for nobody in particular: no name, no token.
-                    return try pages.render("exams/show", page, locale: locale, viewer: key == nil ? request.viewer : .anonymous)
+                    return try cache.page(key: pageKey, version: version, now: pages.clock()) {
+                        try pages.render("exams/show", Personal(), locale: locale, viewer: .anonymous, fragments: ["exam": shared])
+                    }
                 }
-            } }
+                var personal = Personal()
+                if user.role.teaches {
+                    let page = ExamPage(try detail(), difficulty: difficulty, pages: pages, locale: locale)
+                    let classes = try request.database.run { try SchoolStore().taughtClasses($0) }
+                    personal.share = SharePanel(
+                        exam: page.exam, levels: page.levels, domains: page.domains,
+                        classes: classes.map { ClassOption(id: $0.id.uuidString.lowercased(), name: $0.name) })
+                }
+                return try pages.render("exams/show", personal, locale: locale, viewer: request.viewer, fragments: ["exam": shared])
+            }
             return .html(bytes)
         }
     }

@@ -2,6 +2,7 @@ import ExamData
 import Foundation
 import HTTPServer
 import PostgresClient
+import TemplateEngine
 
 /// `GET /`: the regions and their exams.
 struct HomePage: Encodable {
@@ -24,16 +25,21 @@ struct HomePage: Encodable {
 
     var regions: [Region]
 
-    static func handler(pages: PageRenderer, cache: PageCache) -> @Sendable (PortalRequest) throws -> Response {
+    /// Where a visitor's copy of the page is kept (see `VisitorCopies`).
+    static func visitorCopy(_ request: Request) -> (page: String, version: String)? { ("home", "catalogue") }
+
+    /// The catalogue is one fragment, kept by the catalogue's version: a visitor's whole page
+    /// is kept, a signed-in reader's page is that fragment under their own header.
+    static func handler(pages: PageRenderer, cache: PageCache, versions: SharedVersions) -> @Sendable (PortalRequest) throws -> Response {
         { request in
             let locale = pages.locale(for: request)
             // Pages for visitors are shared; a signed-in page names its reader, so it is not.
             let key = request.user == nil ? "home|\(locale)" : nil
-            let bytes = try cache.freshOrStale(key: key) { try request.database.run { connection -> [UInt8] in
+            let bytes = try cache.freshOrStale(key: key) {
                 let catalog = ExamCatalog()
-                let version = try catalog.catalogVersion(connection) ?? .distantPast
-                return try cache.page(key: key, version: version, now: pages.clock()) {
-                    let regions = try catalog.regions(connection).map { region in
+                let version = try versions.content("catalogue") { try request.database.run { try catalog.catalogVersion($0) } } ?? .distantPast
+                let shared = Fragment(key: "home|\(version.timeIntervalSince1970)") {
+                    HomePage(regions: try request.database.run { try catalog.regions($0) }.map { region in
                         Region(
                             code: region.code, name: region.name, examCount: region.exams.count,
                             exams: region.exams.map { exam in
@@ -42,12 +48,17 @@ struct HomePage: Encodable {
                                     languageName: pages.message("language.\(exam.language)", locale: locale),
                                     questions: exam.publishedQuestions, updatedAgo: pages.ago(exam.contentUpdatedAt, locale: locale))
                             })
-                    }
-                    // A shared page is rendered for nobody in particular: no name, no token.
-                    return try pages.render("home", HomePage(regions: regions), locale: locale, viewer: key == nil ? request.viewer : .anonymous)
+                    })
                 }
-            } }
+                return try cache.page(key: key, version: version, now: pages.clock()) {
+                    // A shared page is rendered for nobody in particular: no name, no token.
+                    try pages.render("home", Empty(), locale: locale, viewer: key == nil ? request.viewer : .anonymous, fragments: ["catalogue": shared])
+                }
+            }
             return .html(bytes)
         }
     }
+
+    /// A page whose every part is a fragment or the layout's.
+    struct Empty: Encodable {}
 }

@@ -40,13 +40,19 @@ final class PageCache: @unchecked Sendable {  // `entries` is only touched under
         }
     }
 
+    /// The kept page under `key` if it was rendered from `version` within `maximumAge`.
+    func current(key: String, version: Date, now: Date) -> [UInt8]? {
+        lock.reading {
+            guard let entry = entries[key], entry.version == version, now.timeIntervalSince(entry.renderedAt) < maximumAge else { return nil }
+            return entry.bytes
+        }
+    }
+
     /// The cached page, or a fresh one from `render`, which is then kept. A nil key renders
     /// without caching (a page personal to its reader).
     func page(key: String?, version: Date, now: Date, render: () throws -> [UInt8]) rethrows -> [UInt8] {
         guard let key else { return try render() }
-        if let entry = lock.reading({ entries[key] }), entry.version == version, now.timeIntervalSince(entry.renderedAt) < maximumAge {
-            return entry.bytes
-        }
+        if let bytes = current(key: key, version: version, now: now) { return bytes }
         let bytes = try render()
         lock.writing {
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }

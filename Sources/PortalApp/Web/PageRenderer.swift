@@ -6,6 +6,8 @@ import TemplateEngine
 struct PageRenderer: Sendable {
     let templates: TemplateSet
     let clock: @Sendable () -> Date
+    /// Fragments shared by many readers, rendered once per key.
+    let fragments: FragmentCache
 
     /// The language for this request: the user's setting, then `Accept-Language`, then English.
     func locale(for request: PortalRequest) -> String {
@@ -20,7 +22,9 @@ struct PageRenderer: Sendable {
 
     /// Renders a page for `viewer`; `Viewer.anonymous` for a page shared by every visitor
     /// (cached: it must carry nobody's name or token).
-    func render<Page: Encodable>(_ template: String, _ page: Page, locale: String, viewer: Viewer) throws -> [UInt8] {
+    func render<Page: Encodable>(
+        _ template: String, _ page: Page, locale: String, viewer: Viewer, fragments: [String: Fragment] = [:]
+    ) throws -> [UInt8] {
         var fields: [String: TemplateValue] = ["csrfToken": .string(viewer.csrfToken)]
         if let user = viewer.user {
             fields["displayName"] = .string(user.displayName)
@@ -28,7 +32,7 @@ struct PageRenderer: Sendable {
             fields["canHost"] = .bool(user.role.teaches)
             fields["isAdmin"] = .bool(user.role == .admin)
         }
-        return try render(template, page, locale: locale, extra: ["viewer": .object(fields)])
+        return try render(template, page, locale: locale, extra: ["viewer": .object(fields)], fragments: fragments)
     }
 
     /// A page for one reader (signed in, or with their own session or form): never stored by
@@ -56,14 +60,16 @@ struct PageRenderer: Sendable {
     }
 
     /// Renders a page struct into bytes; the locale is added to the data as `locale`.
-    func render<Page: Encodable>(_ template: String, _ page: Page, locale: String, extra: [String: TemplateValue] = [:]) throws -> [UInt8] {
+    func render<Page: Encodable>(
+        _ template: String, _ page: Page, locale: String, extra: [String: TemplateValue] = [:], fragments: [String: Fragment] = [:]
+    ) throws -> [UInt8] {
         var value = try TemplateValue(encoding: page)
         if case .object(var fields) = value {
             fields["locale"] = .string(locale)
             fields.merge(extra) { _, new in new }
             value = .object(fields)
         }
-        return try templates.render(template, value: value, locale: locale, now: clock())
+        return try templates.render(template, value: value, locale: locale, now: clock(), fragments: fragments, store: self.fragments)
     }
 
     /// An HTML error page; plain text if even that cannot be rendered.

@@ -52,29 +52,39 @@ struct RouteRule: Sendable, Hashable {
 
 /// Routes whose handlers any visitor may reach.
 struct PublicRoutes {
-    fileprivate var entries: [(HTTPMethod, String, Int?, @Sendable (PortalRequest) throws -> Response)] = []
+    fileprivate var entries: [RouteEntry] = []
 
-    mutating func get(_ pattern: String, _ handler: @escaping @Sendable (PortalRequest) throws -> Response) {
-        entries.append((.GET, pattern, nil, handler))
+    /// `quick` answers a visitor on the event loop from memory when it can (`VisitorCopies`).
+    mutating func get(_ pattern: String, quick: QuickHandler? = nil, _ handler: @escaping @Sendable (PortalRequest) throws -> Response) {
+        entries.append(RouteEntry(method: .GET, pattern: pattern, bodyLimit: nil, quick: quick, handler: handler))
     }
 
     mutating func post(_ pattern: String, _ handler: @escaping @Sendable (PortalRequest) throws -> Response) {
-        entries.append((.POST, pattern, nil, handler))
+        entries.append(RouteEntry(method: .POST, pattern: pattern, bodyLimit: nil, quick: nil, handler: handler))
     }
+}
+
+/// A route as a group collects it, before the gate wraps it.
+private struct RouteEntry {
+    var method: HTTPMethod
+    var pattern: String
+    var bodyLimit: Int?
+    var quick: QuickHandler?
+    var handler: @Sendable (PortalRequest) throws -> Response
 }
 
 /// Routes whose handlers get the signed-in user their group admitted.
 struct MemberRoutes {
-    fileprivate var entries: [(HTTPMethod, String, Int?, @Sendable (PortalRequest) throws -> Response)] = []
+    fileprivate var entries: [RouteEntry] = []
 
     mutating func get(_ pattern: String, _ handler: @escaping @Sendable (PortalRequest, SessionUser) throws -> Response) {
-        entries.append((.GET, pattern, nil, Self.requiringUser(handler)))
+        entries.append(RouteEntry(method: .GET, pattern: pattern, bodyLimit: nil, quick: nil, handler: Self.requiringUser(handler)))
     }
 
     /// `bodyLimit` above the server's default: the group's rule is checked from the head alone
     /// before such a body is read.
     mutating func post(_ pattern: String, bodyLimit: Int? = nil, _ handler: @escaping @Sendable (PortalRequest, SessionUser) throws -> Response) {
-        entries.append((.POST, pattern, bodyLimit, Self.requiringUser(handler)))
+        entries.append(RouteEntry(method: .POST, pattern: pattern, bodyLimit: bodyLimit, quick: nil, handler: Self.requiringUser(handler)))
     }
 
     private static func requiringUser(
@@ -123,13 +133,15 @@ struct PortalRouter {
         rules.append(RouteRule(method: method, pattern: pattern, access: access, answersWithProblem: false))
     }
 
-    private mutating func register(_ entries: [(HTTPMethod, String, Int?, @Sendable (PortalRequest) throws -> Response)], _ options: RouteOptions) {
+    private mutating func register(_ entries: [RouteEntry], _ options: RouteOptions) {
         let gate = self.gate
-        for (method, pattern, bodyLimit, handler) in entries {
+        for entry in entries {
+            let handler = entry.handler
             router.add(
-                method, pattern, bodyLimit: bodyLimit, preflight: bodyLimit == nil ? nil : gate.preflight(options)
+                entry.method, entry.pattern, bodyLimit: entry.bodyLimit, preflight: entry.bodyLimit == nil ? nil : gate.preflight(options),
+                quick: entry.quick
             ) { request in try gate.handle(request, options, handler) }
-            rules.append(RouteRule(method: method, pattern: pattern, access: options.access, answersWithProblem: options.answersWithProblem))
+            rules.append(RouteRule(method: entry.method, pattern: entry.pattern, access: options.access, answersWithProblem: options.answersWithProblem))
         }
     }
 }

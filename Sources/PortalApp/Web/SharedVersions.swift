@@ -1,0 +1,98 @@
+import Foundation
+
+/// The versions shared pages are kept by — the catalogue's, each exam's content, the
+/// leaderboard's last refresh — remembered between requests, so a page whose rendered copy is
+/// current needs no database at all.
+///
+/// A remembered version is served only while the database's notices arrive (`follow`): a
+/// notice on `portal_content` or `portal_leaderboard` forgets them at once on every instance.
+/// As a bound on what a lost notice could cost, nothing is remembered longer than `recheck`.
+final class SharedVersions: @unchecked Sendable {  // `state` only under `lock`
+    private struct Entry {
+        var version: Date
+        var readAt: Date
+    }
+
+    private struct State {
+        var entries: [String: Entry] = [:]
+        var generation: UInt64 = 0
+        var enabled = false
+    }
+
+    private let lock = ReadWriteLock()
+    private var state = State()
+    private let recheck: TimeInterval
+    private let clock: @Sendable () -> Date
+    private static let capacity = 10_000
+
+    init(recheck: TimeInterval = 10, clock: @escaping @Sendable () -> Date) {
+        self.recheck = recheck
+        self.clock = clock
+    }
+
+    /// Forgets on every notice of the catalogue or the leaderboard, and whenever listening
+    /// starts or stops.
+    func follow(_ events: DatabaseEvents) {
+        events.onReset { [self] in
+            let listening = events.isListening
+            lock.writing {
+                state.entries.removeAll()
+                state.generation &+= 1
+                state.enabled = listening
+            }
+        }
+        events.subscribe { [self] notice in
+            let prefix: String
+            switch notice.channel {
+            case "portal_content": prefix = "content:"
+            case "portal_leaderboard": prefix = "leaderboard:"
+            default: return
+            }
+            lock.writing {
+                state.generation &+= 1
+                state.entries = state.entries.filter { !$0.key.hasPrefix(prefix) }
+            }
+        }
+    }
+
+    /// The content version under `name` (`catalogue`, `exam|region|slug`).
+    func content(_ name: String, read: () throws -> Date?) throws -> Date? {
+        try version("content:" + name, read: read)
+    }
+
+    /// The leaderboard's last refresh.
+    func leaderboard(read: () throws -> Date?) throws -> Date? {
+        try version("leaderboard:refresh", read: read)
+    }
+
+    /// The content version under `name` if it is remembered now (nothing is read).
+    func rememberedContent(_ name: String) -> Date? {
+        let now = clock()
+        return lock.reading {
+            guard state.enabled, let entry = state.entries["content:" + name], now.timeIntervalSince(entry.readAt) < recheck, entry.readAt <= now else { return nil }
+            return entry.version
+        }
+    }
+
+    private func version(_ key: String, read: () throws -> Date?) throws -> Date? {
+        let now = clock()
+        let remembered = lock.reading { () -> (Date?, UInt64?) in
+            guard state.enabled else { return (nil, nil) }
+            if let entry = state.entries[key], now.timeIntervalSince(entry.readAt) < recheck, entry.readAt <= now {
+                return (entry.version, nil)
+            }
+            return (nil, state.generation)
+        }
+        if let version = remembered.0 { return version }
+        // A version read before a notice arrived is not kept: it may be the one just replaced.
+        guard let value = try read() else { return nil }
+        if let generation = remembered.1 {
+            lock.writing {
+                guard state.enabled, state.generation == generation else { return }
+                if state.entries.count >= Self.capacity { state.entries.removeAll() }
+                state.entries[key] = Entry(version: value, readAt: now)
+            }
+        }
+        return value
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import HTTPServer
+
+/// Answers visitors on the event loop with the page kept for them, when the version it was
+/// rendered from is known current without asking the database (`SharedVersions`): the cost of
+/// a catalogue page for a visitor is then about that of a static file. Anything else — a
+/// session cookie, a version not remembered, a page not kept, a bad parameter — goes to a
+/// worker and the gate as usual.
+struct VisitorCopies: Sendable {
+    let pages: PageRenderer
+    let cache: PageCache
+    let versions: SharedVersions
+    let sessionCookie: String
+
+    /// What a route's visitor page is kept under: the page's key (without the locale) and the
+    /// content version's name; nil when the request is not one a kept page can answer.
+    typealias Describe = @Sendable (Request) -> (page: String, version: String)?
+
+    func quick(_ describe: @escaping Describe) -> QuickHandler {
+        { request in
+            // A signed-in reader (or one who may be) is for the gate to resolve.
+            guard request.cookies[sessionCookie] == nil, let wanted = describe(request) else { return nil }
+            let locale = LocaleNegotiation.choose(userSetting: nil, acceptLanguage: request.headers["Accept-Language"], available: pages.templates.locales)
+            guard let version = versions.rememberedContent(wanted.version),
+                  let bytes = cache.current(key: "\(wanted.page)|\(locale)", version: version, now: pages.clock()) else { return nil }
+            return .html(bytes)
+        }
+    }
+}
