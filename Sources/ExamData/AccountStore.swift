@@ -164,9 +164,17 @@ public struct AccountStore: Sendable {
 
     /// The signed-in user's settings.
     public func settings(_ connection: PostgresConnection) throws -> AccountSettings? {
-        guard let row = try connection.query(("""
-            SELECT username, display_name, time_zone, show_on_leaderboard FROM users WHERE id = (SELECT app_user_id())
-            """ as SQL).prepared()).first else { return nil }
+        try Self.settings(connection.query(Self.settingsStatement))
+    }
+
+    /// `settings` as one statement of a pipelined read.
+    public static let settingsStatement: SQL = ("""
+        SELECT username, display_name, time_zone, show_on_leaderboard FROM users WHERE id = (SELECT app_user_id())
+        """ as SQL).prepared()
+
+    /// The settings `settingsStatement` returned.
+    public static func settings(_ result: QueryResult) throws -> AccountSettings? {
+        guard let row = result.first else { return nil }
         return AccountSettings(
             username: try row.decode("username", as: String.self), displayName: try row.decode("display_name", as: String.self),
             timeZone: try row.decode("time_zone", as: String.self), showOnLeaderboard: try row.decode("show_on_leaderboard", as: Bool.self))

@@ -62,6 +62,22 @@ public struct LeaderboardStore: Sendable {
             """ as SQL).prepared()).rows.map(Self.entry)
     }
 
+    /// `aroundViewer` for the exam at `region/slug`, as one statement of a pipelined read
+    /// (rows as `entries(_:)` decodes them; none for an unknown exam).
+    public static func aroundViewerStatement(region: String, slug: String, period: LeaderboardPeriod, radius: Int) -> SQL {
+        ("""
+            SELECT a.place, a.rank, a.display_name, a.points, a.sessions, a.answered, a.correct, a.is_viewer
+            FROM exams e JOIN regions r ON r.id = e.region_id AND r.code = \(region),
+                 LATERAL leaderboard_around_viewer(e.id, \(period.rawValue), \(radius)) a
+            WHERE e.slug = \(slug)
+            """ as SQL).prepared()
+    }
+
+    /// The entries a board statement returned.
+    public static func entries(_ result: QueryResult) throws -> [LeaderboardEntry] {
+        try result.rows.map(entry)
+    }
+
     /// How many students an exam's board holds.
     public func size(examID: Int, period: LeaderboardPeriod, _ connection: PostgresConnection) throws -> Int {
         try connection.query(("SELECT leaderboard_size(\(examID), \(period.rawValue)) AS size" as SQL).prepared()).single().decode("size", as: Int.self)

@@ -145,7 +145,9 @@ public final class PortalApplication: Sendable {
             catalogue.get("/", quick: copies.quick(HomePage.visitorCopy), HomePage.handler(pages: pages, cache: cache, versions: versions))
             catalogue.get(
                 "/exams/:region/:exam", quick: copies.quick(ExamPage.visitorCopy), ExamPage.handler(pages: pages, cache: cache, versions: versions))
-            catalogue.get("/exams/:region/:exam/leaderboard", LeaderboardPage.handler(pages: pages, cache: cache))
+            catalogue.get(
+                "/exams/:region/:exam/leaderboard", quick: copies.quick(LeaderboardPage.visitorCopy),
+                LeaderboardPage.handler(pages: pages, cache: cache, versions: versions))
             catalogue.get("/offline/manifest.json", offline.manifest)
         }
         // The offline shell: the same bytes for everyone, so nobody's cookie is even looked at.

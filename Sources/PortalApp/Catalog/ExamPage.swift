@@ -75,11 +75,11 @@ struct ExamPage: Encodable {
     }
 
     /// Where a visitor's copy of the page is kept (see `VisitorCopies`).
-    static func visitorCopy(_ request: Request) -> (page: String, version: String)? {
+    static func visitorCopy(_ request: Request) -> (page: String, versions: [String])? {
         let region = request.parameter("region"), slug = request.parameter("exam")
         let text = request.query["difficulty"] ?? ""
         guard text.isEmpty || (Int(text).map { (1...5).contains($0) } ?? false) else { return nil }
-        return ("exam|\(region)|\(slug)|\(Int(text) ?? 0)", "exam|\(region)|\(slug)")
+        return ("exam|\(region)|\(slug)|\(Int(text) ?? 0)", [SharedVersions.contentKey("exam|\(region)|\(slug)")])
     }
 
     /// The exam's content is one fragment, kept by the exam's content version: while that is

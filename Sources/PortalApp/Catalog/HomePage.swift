@@ -26,7 +26,7 @@ struct HomePage: Encodable {
     var regions: [Region]
 
     /// Where a visitor's copy of the page is kept (see `VisitorCopies`).
-    static func visitorCopy(_ request: Request) -> (page: String, version: String)? { ("home", "catalogue") }
+    static func visitorCopy(_ request: Request) -> (page: String, versions: [String])? { ("home", [SharedVersions.contentKey("catalogue")]) }
 
     /// The catalogue is one fragment, kept by the catalogue's version: a visitor's whole page
     /// is kept, a signed-in reader's page is that fragment under their own header.

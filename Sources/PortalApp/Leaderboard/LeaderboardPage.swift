@@ -2,9 +2,15 @@ import ExamData
 import Foundation
 import HTTPServer
 import PostgresClient
+import TemplateEngine
 
 /// `GET /exams/{region}/{exam}/leaderboard?window=week|all&page=N`: a page of the board, when
 /// it was computed, and the signed-in student's own place with their neighbours.
+///
+/// The board is a fragment (`Board`) kept by the last refresh and the exam's content version,
+/// the same for every reader; the page around it (`LeaderboardPage`) is the reader's own: their
+/// week in their time zone, their place and neighbours — one pipelined read — and, when they
+/// are on the page of the board being shown, that page with their row marked.
 struct LeaderboardPage: Encodable {
     struct Tab: Encodable {
         var label: String
@@ -30,27 +36,34 @@ struct LeaderboardPage: Encodable {
         }
     }
 
-    var examTitle: String
-    var language: String
+    /// The board as everyone sees it.
+    struct Board: Encodable {
+        var examTitle: String
+        var language: String
+        var examHref: String
+        var tabs: [Tab]
+        var updated: String?
+        var rows: [Row]
+        var hasRows: Bool
+        var total: Int
+        var page: Int
+        var pages: Int
+        var previousHref: String?
+        var nextHref: String?
+        var beyondEnd: Bool
+    }
+
     var examHref: String
-    var tabs: [Tab]
     var isWeek: Bool
     var weekStarts: String
     var timeZone: String
-    var updated: String?
-    var rows: [Row]
-    var hasRows: Bool
-    var total: Int
-    var page: Int
-    var pages: Int
-    var previousHref: String?
-    var nextHref: String?
     var signedIn: Bool
     var hidden: Bool
     var neighbours: [Row]
     var showNeighbours: Bool
     var viewerRank: Int?
-    var beyondEnd: Bool
+    /// The board's page with the reader's row marked, when they are on it.
+    var personalBoard: Board?
 
     static let pageSize = 25
     static let radius = 2
@@ -85,7 +98,15 @@ struct LeaderboardPage: Encodable {
         }
     }
 
-    static func handler(pages: PageRenderer, cache: PageCache) -> @Sendable (PortalRequest) throws -> Response {
+    /// Where a visitor's copy of the page is kept (see `VisitorCopies`).
+    static func visitorCopy(_ request: Request) -> (page: String, versions: [String])? {
+        let region = request.parameter("region"), slug = request.parameter("exam"), query = request.query
+        guard let period = LeaderboardPeriod(rawValue: query["window"] ?? "week"),
+              let page = Int(query["page"] ?? "1"), (1...100_000).contains(page) else { return nil }
+        return ("board|\(region)|\(slug)|\(period.rawValue)|\(page)", [SharedVersions.leaderboardKey, SharedVersions.contentKey("exam|\(region)|\(slug)")])
+    }
+
+    static func handler(pages: PageRenderer, cache: PageCache, versions: SharedVersions) -> @Sendable (PortalRequest) throws -> Response {
         { request in
             let locale = pages.locale(for: request)
             let region = request.parameter("region"), slug = request.parameter("exam")
@@ -97,41 +118,60 @@ struct LeaderboardPage: Encodable {
                 throw HTTPError(.badRequest, pages.message("leaderboard.bad_page", locale: locale, ["value": String((query["page"] ?? "").prefix(20))]))
             }
             let user = request.user
-            // Visitors all see the same page until the next refresh: cache it by that time.
-            let key = user == nil ? "board|\(region)|\(slug)|\(period.rawValue)|\(page)|\(locale)" : nil
-            let bytes = try cache.freshOrStale(key: key) { try request.database.run { connection -> [UInt8] in
-                let store = LeaderboardStore()
-                guard let exam = try ExamCatalog().examHeading(region: region, slug: slug, connection) else {
-                    throw HTTPError(.notFound, pages.message("error.no_exam", locale: locale, ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))]))
+            let name = "board|\(region)|\(slug)|\(period.rawValue)|\(page)"
+            // Visitors all see the same page until the next refresh: it is kept by that time.
+            let key = user == nil ? "\(name)|\(locale)" : nil
+            let bytes = try cache.freshOrStale(key: key) {
+                let store = LeaderboardStore(), catalog = ExamCatalog()
+                let notFound = HTTPError(.notFound, pages.message("error.no_exam", locale: locale, ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))]))
+                let refreshedAt = try versions.leaderboard { try request.database.run { try store.refreshedAt($0) } }
+                guard let content = try versions.content("exam|\(region)|\(slug)", read: {
+                    try request.database.run { try catalog.examVersion(region: region, slug: slug, $0) }
+                }) else { throw notFound }
+                let version = max(refreshedAt ?? .distantPast, content)
+                let board = { () throws -> Board in
+                    try request.database.run { connection in
+                        guard let exam = try catalog.examHeading(region: region, slug: slug, connection) else { throw notFound }
+                        let total = try store.size(examID: exam.id, period: period, connection)
+                        let entries = try store.page(examID: exam.id, period: period, offset: (page - 1) * pageSize, limit: pageSize, connection)
+                        return Board(
+                            exam: exam, region: region, slug: slug, period: period, page: page, total: total, entries: entries,
+                            refreshedAt: refreshedAt, pages: pages, locale: locale)
+                    }
                 }
-                let refreshedAt = try store.refreshedAt(connection)
-                return try cache.page(key: key, version: refreshedAt ?? .distantPast, now: pages.clock()) {
-                    let total = try store.size(examID: exam.id, period: period, connection)
-                    let entries = try store.page(examID: exam.id, period: period, offset: (page - 1) * pageSize, limit: pageSize, connection)
-                    let around = user == nil ? [] : try store.aroundViewer(examID: exam.id, period: period, radius: radius, connection)
-                    let hidden = try user.map { _ in !(try AccountStore().settings(connection)?.showOnLeaderboard ?? false) } ?? false
-                    let value = LeaderboardPage(
-                        exam: exam, region: region, slug: slug, period: period, page: page, total: total, entries: entries, around: around,
-                        refreshedAt: refreshedAt, user: user, hidden: hidden, pages: pages, locale: locale)
-                    return try pages.render("exams/leaderboard", value, locale: locale, viewer: key == nil ? request.viewer : .anonymous)
+                // The shared board marks nobody's row, whoever's request read it.
+                let shared = Fragment(key: "\(name)|\(version.timeIntervalSince1970)") { () -> Board in
+                    var value = try board()
+                    for index in value.rows.indices { value.rows[index].isViewer = false }
+                    return value
                 }
-            } }
+                var personal = LeaderboardPage(region: region, slug: slug, period: period, user: user, pages: pages, locale: locale)
+                guard user != nil else {
+                    return try cache.page(key: key, version: version, now: pages.clock()) {
+                        try pages.render("exams/leaderboard", personal, locale: locale, viewer: .anonymous, fragments: ["board": shared])
+                    }
+                }
+                let results = try request.database.read([
+                    LeaderboardStore.aroundViewerStatement(region: region, slug: slug, period: period, radius: radius), AccountStore.settingsStatement,
+                ])
+                let around = try LeaderboardStore.entries(results[0])
+                personal.hidden = !(try AccountStore.settings(results[1])?.showOnLeaderboard ?? false)
+                personal.neighbours = around.map(Row.init)
+                personal.viewerRank = around.first { $0.isViewer }?.rank
+                let place = around.first { $0.isViewer }?.place
+                if let place, ((page - 1) * pageSize + 1...page * pageSize).contains(place) {
+                    personal.personalBoard = try board()
+                } else {
+                    personal.showNeighbours = !around.isEmpty
+                }
+                return try pages.render("exams/leaderboard", personal, locale: locale, viewer: request.viewer, fragments: ["board": shared])
+            }
             return Response.html(bytes)
         }
     }
 
-    init(
-        exam: (id: Int, title: String, language: String), region: String, slug: String, period: LeaderboardPeriod, page: Int, total: Int,
-        entries: [LeaderboardEntry], around: [LeaderboardEntry], refreshedAt: Date?, user: SessionUser?, hidden: Bool,
-        pages: PageRenderer, locale: String
-    ) {
-        let base = "/exams/\(region)/\(slug)/leaderboard"
-        examTitle = exam.title
-        language = exam.language
+    init(region: String, slug: String, period: LeaderboardPeriod, user: SessionUser?, pages: PageRenderer, locale: String) {
         examHref = "/exams/\(region)/\(slug)"
-        tabs = LeaderboardPeriod.allCases.map { tab in
-            Tab(label: pages.message("leaderboard.period.\(tab.rawValue)", locale: locale), href: "\(base)?window=\(tab.rawValue)", current: tab == period)
-        }
         isWeek = period == .week
         let zone = TimeZone(identifier: user?.timeZone ?? "UTC") ?? .gmt
         timeZone = zone.identifier
@@ -139,19 +179,33 @@ struct LeaderboardPage: Encodable {
         calendar.timeZone = .gmt
         let weekStart = calendar.dateInterval(of: .weekOfYear, for: pages.clock())?.start ?? pages.clock()
         weekStarts = Self.weekStartText(weekStart, locale: locale, zone: zone)
+        signedIn = user != nil
+        hidden = false
+        neighbours = []
+        showNeighbours = false
+    }
+}
+
+extension LeaderboardPage.Board {
+    init(
+        exam: (id: Int, title: String, language: String), region: String, slug: String, period: LeaderboardPeriod, page: Int, total: Int,
+        entries: [LeaderboardEntry], refreshedAt: Date?, pages: PageRenderer, locale: String
+    ) {
+        let base = "/exams/\(region)/\(slug)/leaderboard"
+        examTitle = exam.title
+        language = exam.language
+        examHref = "/exams/\(region)/\(slug)"
+        tabs = LeaderboardPeriod.allCases.map { tab in
+            LeaderboardPage.Tab(label: pages.message("leaderboard.period.\(tab.rawValue)", locale: locale), href: "\(base)?window=\(tab.rawValue)", current: tab == period)
+        }
         updated = refreshedAt.map { pages.ago($0, locale: locale) }
-        rows = entries.map(Row.init)
+        rows = entries.map(LeaderboardPage.Row.init)
         hasRows = !rows.isEmpty
         self.total = total
         self.page = page
-        self.pages = max(1, (total + Self.pageSize - 1) / Self.pageSize)
+        self.pages = max(1, (total + LeaderboardPage.pageSize - 1) / LeaderboardPage.pageSize)
         previousHref = page > 1 ? "\(base)?window=\(period.rawValue)&page=\(min(page - 1, self.pages))" : nil
         nextHref = page < self.pages ? "\(base)?window=\(period.rawValue)&page=\(page + 1)" : nil
-        signedIn = user != nil
-        self.hidden = hidden
-        neighbours = around.map(Row.init)
-        showNeighbours = !around.isEmpty && !entries.contains { $0.isViewer }
-        viewerRank = around.first { $0.isViewer }?.rank
         beyondEnd = entries.isEmpty && total > 0
     }
 }

@@ -55,22 +55,33 @@ final class SharedVersions: @unchecked Sendable {  // `state` only under `lock`
         }
     }
 
+    /// The key of the content version named `name` (`catalogue`, `exam|region|slug`).
+    static func contentKey(_ name: String) -> String { "content:" + name }
+
+    /// The key of the leaderboard's last refresh.
+    static let leaderboardKey = "leaderboard:refresh"
+
     /// The content version under `name` (`catalogue`, `exam|region|slug`).
     func content(_ name: String, read: () throws -> Date?) throws -> Date? {
-        try version("content:" + name, read: read)
+        try version(Self.contentKey(name), read: read)
     }
 
     /// The leaderboard's last refresh.
     func leaderboard(read: () throws -> Date?) throws -> Date? {
-        try version("leaderboard:refresh", read: read)
+        try version(Self.leaderboardKey, read: read)
     }
 
-    /// The content version under `name` if it is remembered now (nothing is read).
-    func rememberedContent(_ name: String) -> Date? {
+    /// The latest of the versions under `keys` if every one is remembered now (nothing is read).
+    func remembered(_ keys: [String]) -> Date? {
         let now = clock()
         return lock.reading {
-            guard state.enabled, let entry = state.entries["content:" + name], now.timeIntervalSince(entry.readAt) < recheck, entry.readAt <= now else { return nil }
-            return entry.version
+            guard state.enabled else { return nil }
+            var latest = Date.distantPast
+            for key in keys {
+                guard let entry = state.entries[key], now.timeIntervalSince(entry.readAt) < recheck, entry.readAt <= now else { return nil }
+                latest = max(latest, entry.version)
+            }
+            return latest
         }
     }
 

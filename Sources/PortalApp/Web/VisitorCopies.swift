@@ -13,15 +13,16 @@ struct VisitorCopies: Sendable {
     let sessionCookie: String
 
     /// What a route's visitor page is kept under: the page's key (without the locale) and the
-    /// content version's name; nil when the request is not one a kept page can answer.
-    typealias Describe = @Sendable (Request) -> (page: String, version: String)?
+    /// keys of the versions it was rendered from (`SharedVersions`; the page's version is the
+    /// latest of them); nil when the request is not one a kept page can answer.
+    typealias Describe = @Sendable (Request) -> (page: String, versions: [String])?
 
     func quick(_ describe: @escaping Describe) -> QuickHandler {
         { request in
             // A signed-in reader (or one who may be) is for the gate to resolve.
             guard request.cookies[sessionCookie] == nil, let wanted = describe(request) else { return nil }
             let locale = LocaleNegotiation.choose(userSetting: nil, acceptLanguage: request.headers["Accept-Language"], available: pages.templates.locales)
-            guard let version = versions.rememberedContent(wanted.version),
+            guard let version = versions.remembered(wanted.versions),
                   let bytes = cache.current(key: "\(wanted.page)|\(locale)", version: version, now: pages.clock()) else { return nil }
             return .html(bytes)
         }
