@@ -167,6 +167,15 @@ public struct AccountStore: Sendable {
         try Self.settings(connection.query(Self.settingsStatement))
     }
 
+    /// The signed-in reader's data version (`users.data_version`: changed by every transaction
+    /// that writes their answers, sessions, cards or memberships), for one pipelined read.
+    public static let dataVersionStatement: SQL = ("SELECT data_version FROM users WHERE id = (SELECT app_user_id())" as SQL).prepared()
+
+    /// What `dataVersionStatement` returned (0 for nobody).
+    public static func dataVersion(_ result: QueryResult) throws -> Int64 {
+        try result.first?.decode("data_version", as: Int64.self) ?? 0
+    }
+
     /// `settings` as one statement of a pipelined read.
     public static let settingsStatement: SQL = ("""
         SELECT username, display_name, time_zone, show_on_leaderboard FROM users WHERE id = (SELECT app_user_id())

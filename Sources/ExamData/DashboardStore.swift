@@ -2,29 +2,6 @@ import Foundation
 import PostgresClient
 import QuestionEngine
 
-/// An exam the student has cards in, with how many are due.
-public struct ExamDue: Sendable, Equatable {
-    public var examID: Int
-    public var regionCode: String
-    public var slug: String
-    public var title: String
-    public var language: String
-    public var passMark: Int
-    public var cards: Int
-    public var dueToday: Int
-}
-
-/// One domain's accuracy in one week.
-public struct WeeklyAccuracy: Sendable, Equatable {
-    public var examID: Int
-    public var domainSlug: String
-    public var domainTitle: String
-    /// The Monday the week starts on, `YYYY-MM-DD`.
-    public var week: String
-    public var answered: Int
-    public var correct: Int
-}
-
 /// A recent session for the dashboard's list.
 public struct RecentSession: Sendable, Equatable {
     public var id: UUID
@@ -38,26 +15,96 @@ public struct RecentSession: Sendable, Equatable {
     public var questions: Int
 }
 
-/// The student's dashboard, aggregated by the database over the security-invoker views, so
-/// every figure covers only the reader's own rows.
+/// A student's own figures for the dashboard, per domain: read in one flight
+/// (`DashboardStore.readingStatements`), joined to the shared `DomainFacts` in memory.
+public struct DashboardReading: Sendable, Equatable {
+    public struct DomainCards: Sendable, Equatable {
+        public var cards: Int
+        public var dueToday: Int
+        /// Cards on published questions, and the sum of their retrievability now.
+        public var seen: Int
+        public var recallSum: Double
+    }
+
+    public struct WeekCell: Sendable, Equatable {
+        public var domainID: Int
+        /// The Monday the week starts on, `YYYY-MM-DD`.
+        public var week: String
+        public var answered: Int
+        public var correct: Int
+    }
+
+    public var cards: [Int: DomainCards]
+    public var weeks: [WeekCell]
+    public var streak: Int
+    public var answeredToday: Int
+    public var sessions: [RecentSession]
+}
+
+/// The student's dashboard, aggregated by the database under the reader's row-level security,
+/// so every figure covers only the reader's own rows.
 public struct DashboardStore: Sendable {
     public init() {}
 
-    /// Exams with cards, and how many are due by `endOfToday`.
-    public func dueByExam(endOfToday: Date, _ connection: PostgresConnection) throws -> [ExamDue] {
-        try connection.query(("""
-            SELECT e.id, r.code, e.slug, e.title, e.language, e.pass_mark,
-                   count(*) AS cards, count(*) FILTER (WHERE c.due <= \(endOfToday)) AS due_today
-            FROM cards_by_domain c JOIN exams e ON e.id = c.exam_id JOIN regions r ON r.id = e.region_id
-            WHERE c.user_id = (SELECT app_user_id())
-            GROUP BY e.id, r.code ORDER BY e.title
-            """ as SQL).prepared()).rows.map { row in
-            ExamDue(
-                examID: try row.decode("id", as: Int.self), regionCode: try row.decode("code", as: String.self),
-                slug: try row.decode("slug", as: String.self), title: try row.decode("title", as: String.self),
-                language: try row.decode("language", as: String.self), passMark: try row.decode("pass_mark", as: Int.self),
-                cards: try row.decode("cards", as: Int.self), dueToday: try row.decode("due_today", as: Int.self))
+    /// The reader's figures as statements for one pipelined read: cards per domain (with what
+    /// is due by the end of the reader's day and their recall at `now`), answers per domain and
+    /// week since the week of `since`, the streak and today's answers, the latest sessions.
+    /// Every day and week is the reader's own, in their time zone.
+    public static func readingStatements(now: Date, since: Date, recent: Int) -> [SQL] {
+        [
+            ("""
+            WITH me AS (SELECT u.id, (date_trunc('day', \(now)::timestamptz AT TIME ZONE u.time_zone) + interval '1 day') AT TIME ZONE u.time_zone AS day_end
+                        FROM users u WHERE u.id = (SELECT app_user_id()))
+            SELECT q.domain_id, count(*) AS cards, count(*) FILTER (WHERE c.due <= me.day_end) AS due_today,
+                   count(*) FILTER (WHERE q.status = 'published' AND q.deleted_at IS NULL) AS seen,
+                   coalesce(sum(fsrs_retrievability(c.stability, c.last_review, \(now))) FILTER (WHERE q.status = 'published' AND q.deleted_at IS NULL), 0) AS recall
+            FROM me JOIN review_cards c ON c.user_id = me.id JOIN questions q ON q.id = c.question_id
+            GROUP BY q.domain_id
+            """ as SQL).prepared(),
+            ("""
+            WITH me AS (SELECT u.id, u.time_zone FROM users u WHERE u.id = (SELECT app_user_id()))
+            SELECT q.domain_id, date_trunc('week', a.answered_at AT TIME ZONE me.time_zone)::date::text AS week,
+                   count(*) AS answered, count(*) FILTER (WHERE a.correct) AS correct
+            FROM me JOIN answers a ON a.user_id = me.id
+                 AND a.answered_at >= date_trunc('week', \(since)::timestamptz AT TIME ZONE me.time_zone) AT TIME ZONE me.time_zone
+            JOIN questions q ON q.id = a.question_id
+            GROUP BY 1, 2
+            """ as SQL).prepared(),
+            // A streak survives until a whole day passes without study: consecutive days with an
+            // answer, ending today or yesterday.
+            ("""
+            WITH me AS (SELECT u.id, u.time_zone, (\(now)::timestamptz AT TIME ZONE u.time_zone)::date AS today
+                        FROM users u WHERE u.id = (SELECT app_user_id())),
+                 per_day AS (SELECT (a.answered_at AT TIME ZONE me.time_zone)::date AS day, count(*) AS answered
+                             FROM me JOIN answers a ON a.user_id = me.id GROUP BY 1),
+                 islands AS (SELECT p.day, p.day + (row_number() OVER (ORDER BY p.day DESC))::int AS island
+                             FROM per_day p, me WHERE p.day <= me.today),
+                 latest AS (SELECT day, island FROM islands ORDER BY day DESC LIMIT 1)
+            SELECT coalesce((SELECT count(*) FROM islands, latest, me WHERE islands.island = latest.island AND latest.day >= me.today - 1), 0) AS streak,
+                   coalesce((SELECT sum(p.answered) FROM per_day p, me WHERE p.day = me.today), 0)::bigint AS answered_today
+            """ as SQL).prepared(),
+            recentSessionsStatement(limit: recent),
+        ]
+    }
+
+    /// What `readingStatements` returned.
+    public static func reading(_ results: [QueryResult]) throws -> DashboardReading {
+        guard results.count == 4 else { throw PostgresError(kind: .decoding, message: "the dashboard's read returned \(results.count) results, not 4") }
+        var cards: [Int: DashboardReading.DomainCards] = [:]
+        for row in results[0].rows {
+            cards[try row.decode("domain_id", as: Int.self)] = DashboardReading.DomainCards(
+                cards: try row.decode("cards", as: Int.self), dueToday: try row.decode("due_today", as: Int.self),
+                seen: try row.decode("seen", as: Int.self), recallSum: try row.decode("recall", as: Double.self))
         }
+        let weeks = try results[1].rows.map { row in
+            DashboardReading.WeekCell(
+                domainID: try row.decode("domain_id", as: Int.self), week: try row.decode("week", as: String.self),
+                answered: try row.decode("answered", as: Int.self), correct: try row.decode("correct", as: Int.self))
+        }
+        let days = try results[2].single()
+        return DashboardReading(
+            cards: cards, weeks: weeks, streak: try days.decode("streak", as: Int.self), answeredToday: try days.decode("answered_today", as: Int.self),
+            sessions: try recentSessions(results[3]))
     }
 
     /// Per exam, per domain: its weight, its published questions, the student's cards among
@@ -81,52 +128,23 @@ public struct DashboardStore: Sendable {
         return result
     }
 
-    /// Consecutive days with at least one answer, ending today or yesterday (in the student's
-    /// time zone): a streak survives until a whole day passes without study.
-    public func streak(at now: Date, _ connection: PostgresConnection) throws -> Int {
-        try connection.query(("""
-            WITH today AS (SELECT (\(now)::timestamptz AT TIME ZONE u.time_zone)::date AS day FROM users u WHERE u.id = (SELECT app_user_id())),
-                 days AS (SELECT d.day, d.day + (row_number() OVER (ORDER BY d.day DESC))::int AS island
-                          FROM study_days d, today WHERE d.user_id = (SELECT app_user_id()) AND d.day <= today.day),
-                 latest AS (SELECT day, island FROM days ORDER BY day DESC LIMIT 1)
-            SELECT coalesce((SELECT count(*) FROM days, latest, today
-                             WHERE days.island = latest.island AND latest.day >= today.day - 1), 0) AS streak
-            """ as SQL).prepared()).first?.decode("streak", as: Int.self) ?? 0
-    }
-
-    /// How many questions the student answered today (their time zone).
-    public func answeredToday(at now: Date, _ connection: PostgresConnection) throws -> Int {
-        try connection.query(("""
-            SELECT coalesce(sum(d.answered), 0)::bigint AS answered FROM study_days d JOIN users u ON u.id = d.user_id
-            WHERE d.user_id = (SELECT app_user_id()) AND d.day = (\(now)::timestamptz AT TIME ZONE u.time_zone)::date
-            """ as SQL).prepared()).first?.decode("answered", as: Int.self) ?? 0
-    }
-
-    /// Accuracy per domain per week, for the weeks starting on or after `sinceWeek` (`YYYY-MM-DD`).
-    public func weeklyAccuracy(since start: Date, _ connection: PostgresConnection) throws -> [WeeklyAccuracy] {
-        try connection.query(("""
-            SELECT w.exam_id, w.domain_slug, w.domain_title, w.week::text AS week, w.answered, w.correct
-            FROM domain_accuracy_weekly w JOIN users u ON u.id = w.user_id
-            WHERE w.user_id = (SELECT app_user_id())
-              AND w.week >= date_trunc('week', \(start)::timestamptz AT TIME ZONE u.time_zone)::date
-            ORDER BY w.exam_id, w.domain_title, w.week
-            """ as SQL).prepared()).rows.map { row in
-            WeeklyAccuracy(
-                examID: try row.decode("exam_id", as: Int.self), domainSlug: try row.decode("domain_slug", as: String.self),
-                domainTitle: try row.decode("domain_title", as: String.self), week: try row.decode("week", as: String.self),
-                answered: try row.decode("answered", as: Int.self), correct: try row.decode("correct", as: Int.self))
-        }
-    }
-
     /// The student's latest sessions, newest first.
     public func recentSessions(limit: Int, _ connection: PostgresConnection) throws -> [RecentSession] {
-        try connection.query(("""
+        try Self.recentSessions(connection.query(Self.recentSessionsStatement(limit: limit)))
+    }
+
+    static func recentSessionsStatement(limit: Int) -> SQL {
+        ("""
             SELECT s.id, s.mode, e.title, e.language, s.started_at, s.finished_at, s.score_percent, s.passed,
                    cardinality(s.question_ids) AS questions
             FROM study_sessions s JOIN exams e ON e.id = s.exam_id
             WHERE s.user_id = (SELECT app_user_id())
             ORDER BY s.started_at DESC LIMIT \(limit)
-            """ as SQL).prepared()).rows.map { row in
+            """ as SQL).prepared()
+    }
+
+    static func recentSessions(_ result: QueryResult) throws -> [RecentSession] {
+        try result.rows.map { row in
             RecentSession(
                 id: try row.decode("id", as: UUID.self), mode: StudyMode(rawValue: try row.decode("mode", as: String.self)) ?? .practice,
                 examTitle: try row.decode("title", as: String.self), examLanguage: try row.decode("language", as: String.self),

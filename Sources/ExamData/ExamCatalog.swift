@@ -130,3 +130,40 @@ public struct ExamCatalog: Sendable {
         try connection.query(Self.publishedQuestionsSQL(region: region, exam: exam, difficulty: difficulty).prepared()).rows.map { try Question(row: $0) }
     }
 }
+
+/// A domain with its exam and its published questions: what a dashboard joins a student's
+/// own figures to. The same for every reader, read once per catalogue version.
+public struct DomainFacts: Sendable, Equatable {
+    public var id: Int
+    public var examID: Int
+    public var regionCode: String
+    public var examSlug: String
+    public var examTitle: String
+    public var language: String
+    public var passMark: Int
+    public var slug: String
+    public var title: String
+    public var weight: Int
+    public var questions: Int
+}
+
+extension ExamCatalog {
+    /// Every domain of the catalogue with its exam and published question count.
+    public func domainFacts(_ connection: PostgresConnection) throws -> [DomainFacts] {
+        try connection.query(("""
+            SELECT d.id, e.id AS exam_id, r.code, e.slug AS exam_slug, e.title AS exam_title, e.language, e.pass_mark,
+                   d.slug, d.title, d.weight, count(q.id) AS questions
+            FROM domains d JOIN exams e ON e.id = d.exam_id JOIN regions r ON r.id = e.region_id
+            LEFT JOIN questions q ON q.domain_id = d.id AND q.status = 'published' AND q.deleted_at IS NULL
+            GROUP BY d.id, e.id, r.code
+            """ as SQL).prepared()).rows.map { row in
+            DomainFacts(
+                id: try row.decode("id", as: Int.self), examID: try row.decode("exam_id", as: Int.self),
+                regionCode: try row.decode("code", as: String.self), examSlug: try row.decode("exam_slug", as: String.self),
+                examTitle: try row.decode("exam_title", as: String.self), language: try row.decode("language", as: String.self),
+                passMark: try row.decode("pass_mark", as: Int.self), slug: try row.decode("slug", as: String.self),
+                title: try row.decode("title", as: String.self), weight: try row.decode("weight", as: Int.self),
+                questions: try row.decode("questions", as: Int.self))
+        }
+    }
+}

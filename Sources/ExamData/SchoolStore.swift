@@ -206,29 +206,47 @@ public struct SchoolStore: Sendable {
     }
 
     /// The class leaderboard, by the main board's rules (10 points per difficulty level for a
-    /// right final answer in a finished session, a question at most once per student per UTC
-    /// day), over the current members only.
+    /// right answer that counts — the first in a practice session, the last in a mock exam — in
+    /// a finished session, a question at most once per student per UTC day of its arrival),
+    /// over the current members only.
     public func standings(classID: UUID, _ connection: PostgresConnection) throws -> [ClassStanding] {
         try connection.query(("""
             WITH members AS (SELECT m.user_id FROM class_members m WHERE m.class_id = \(classID) AND m.left_at IS NULL),
             final_answers AS (
-                SELECT DISTINCT ON (a.session_id, a.question_id) a.session_id, a.user_id, a.question_id, a.correct, a.answered_at
+                SELECT DISTINCT ON (a.session_id, a.question_id) a.session_id, a.user_id, a.question_id, a.correct, a.received_at
                 FROM answers a JOIN study_sessions s ON s.id = a.session_id
                 WHERE s.finished_at IS NOT NULL AND a.user_id IN (SELECT user_id FROM members)
-                ORDER BY a.session_id, a.question_id, a.answered_at DESC, a.received_at DESC, a.id
-            ), scored AS (
-                SELECT DISTINCT f.user_id, f.question_id, (f.answered_at AT TIME ZONE 'UTC')::date AS day, q.difficulty
-                FROM final_answers f JOIN questions q ON q.id = f.question_id WHERE f.correct
+                ORDER BY a.session_id, a.question_id,
+                         CASE WHEN s.mode = 'mock' THEN a.received_at END DESC, CASE WHEN s.mode = 'mock' THEN a.answered_at END DESC,
+                         CASE WHEN s.mode <> 'mock' THEN a.received_at END, CASE WHEN s.mode <> 'mock' THEN a.answered_at END, a.id
+            ), points AS (
+                SELECT user_id, sum(10 * difficulty)::bigint AS points
+                FROM (SELECT DISTINCT f.user_id, f.question_id, (f.received_at AT TIME ZONE 'UTC')::date, q.difficulty
+                      FROM final_answers f JOIN questions q ON q.id = f.question_id WHERE f.correct) AS scored
+                GROUP BY user_id
+            ), sessions AS (
+                SELECT user_id, count(DISTINCT session_id) AS sessions FROM final_answers GROUP BY user_id
             )
-            SELECT u.display_name,
-                   coalesce((SELECT sum(10 * s.difficulty) FROM scored s WHERE s.user_id = m.user_id), 0)::bigint AS points,
-                   (SELECT count(DISTINCT f.session_id) FROM final_answers f WHERE f.user_id = m.user_id) AS sessions
+            SELECT u.display_name, coalesce(p.points, 0)::bigint AS points, coalesce(s.sessions, 0) AS sessions
             FROM members m JOIN users u ON u.id = m.user_id
+            LEFT JOIN points p ON p.user_id = m.user_id LEFT JOIN sessions s ON s.user_id = m.user_id
             ORDER BY points DESC, u.display_name
             """ as SQL).prepared()).rows.map { row in
             ClassStanding(displayName: try row.decode("display_name", as: String.self), points: try row.decode("points", as: Int.self),
                           sessions: try row.decode("sessions", as: Int.self))
         }
+    }
+
+    /// What a class's page shows changes with this: its current members with their data
+    /// versions (every answer, session and card of theirs changes one) and its share links.
+    public func classVersion(classID: UUID, _ connection: PostgresConnection) throws -> String {
+        try connection.query(("""
+            SELECT md5(coalesce((SELECT string_agg(m.user_id::text || ':' || u.data_version, ',' ORDER BY m.user_id)
+                                 FROM class_members m JOIN users u ON u.id = m.user_id
+                                 WHERE m.class_id = \(classID) AND m.left_at IS NULL), '')
+                       || '|' || coalesce((SELECT count(*) || ':' || max(l.created_at)::text || ':' || coalesce(max(l.revoked_at)::text, '')
+                                           FROM share_links l WHERE l.class_id = \(classID)), '')) AS version
+            """ as SQL).prepared()).single().decode("version", as: String.self)
     }
 
     static func summary(_ row: PostgresRow) throws -> ClassSummary {

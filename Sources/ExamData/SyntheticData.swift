@@ -129,9 +129,12 @@ public struct SyntheticData: Sendable {
             try connection.execute("ALTER TABLE \(identifier: table) NO FORCE ROW LEVEL SECURITY")
         }
         // History being written: the triggers that admit a live session's answers (open
-        // sessions, the database's clock) stand aside for this transaction.
+        // sessions, the database's clock) stand aside for this transaction, and so do the
+        // per-row data-version bumps (each student's version is set once at the end).
         try connection.execute("ALTER TABLE study_sessions DISABLE TRIGGER study_sessions_admit")
         try connection.execute("ALTER TABLE answers DISABLE TRIGGER answers_admit")
+        try connection.execute("ALTER TABLE study_sessions DISABLE TRIGGER study_sessions_data_version")
+        try connection.execute("ALTER TABLE answers DISABLE TRIGGER answers_data_version")
         try connection.execute("CREATE TEMP TABLE synthetic_pool (id uuid NOT NULL, n bigint PRIMARY KEY) ON COMMIT DROP")
         try connection.execute(("""
             INSERT INTO synthetic_pool (id, n)
@@ -158,6 +161,9 @@ public struct SyntheticData: Sendable {
             """ as SQL))
         try connection.execute("ALTER TABLE study_sessions ENABLE TRIGGER study_sessions_admit")
         try connection.execute("ALTER TABLE answers ENABLE TRIGGER answers_admit")
+        try connection.execute("ALTER TABLE study_sessions ENABLE TRIGGER study_sessions_data_version")
+        try connection.execute("ALTER TABLE answers ENABLE TRIGGER answers_data_version")
+        try connection.execute(("UPDATE users SET data_version = pg_current_xact_id()::text::bigint WHERE username ~ '^bench[0-9]+$'" as SQL))
         for table in tables {
             try connection.execute("ALTER TABLE \(identifier: table) FORCE ROW LEVEL SECURITY")
             try connection.execute("ANALYZE \(identifier: table)")

@@ -18,6 +18,8 @@ public final class PortalApplication: Sendable {
     let events: DatabaseEvents
     let viewers = ViewerCache()
     let versions: SharedVersions
+    /// The catalogue's domains for dashboards, kept per catalogue version.
+    let domainFacts = DomainFactsCache()
     let clock: @Sendable () -> Date
     let hashing = HashLimiter()
     private let draining = Atomic<Bool>(false)
@@ -100,6 +102,7 @@ public final class PortalApplication: Sendable {
         sessionSettings.idleTimeout = configuration.sessionIdleTimeout
         sessionSettings.absoluteLifetime = configuration.sessionLifetime
         let pages = self.pages, cache = self.cache, clock = self.clock, site = self.site, versions = self.versions
+        let domainFacts = self.domainFacts
         // Without a database only the infrastructure routes exist; the gate is never used then.
         let gate = Gate(
             pool: database ?? ConnectionPool(.init(url: "")), replica: replica, settings: sessionSettings, clock: clock, pages: pages, site: site,
@@ -168,7 +171,7 @@ public final class PortalApplication: Sendable {
         }
         routes.members(RouteOptions(access: .signedIn)) { members in
             accounts.addMemberRoutes(to: &members)
-            members.get("/me", DashboardPage.handler(pages: pages, clock: clock))
+            members.get("/me", DashboardPage.handler(pages: pages, clock: clock, versions: versions, domains: domainFacts))
             members.post("/questions/:id/reports", reports.report)
             live.addMemberRoutes(to: &members)
             schools.addMemberRoutes(to: &members)

@@ -25,10 +25,9 @@ public struct Fragment {
 
 /// Where rendered fragments are kept between requests.
 public protocol FragmentStore: Sendable {
-    /// The bytes kept under `key`, if any.
-    func fragment(_ key: String) -> [UInt8]?
-    /// Keeps `bytes` under `key`.
-    func keep(_ key: String, _ bytes: [UInt8])
+    /// The bytes kept under `key`, or those `render` makes (then kept). A store may make
+    /// concurrent callers for the same key wait for one render rather than each render it.
+    func fragment(_ key: String, render: () throws -> [UInt8]) throws -> [UInt8]
 }
 
 /// What one render call learns about its fragments: each value read at most once, however many

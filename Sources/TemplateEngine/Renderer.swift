@@ -71,23 +71,23 @@ struct Renderer {
                 }
                 // One key per section: a fragment may stand in several places of a page.
                 let key = "\(template):\(position.line):\(position.column)|\(name)|\(catalog.locale)|\(fragment.key)"
-                if let kept = store?.fragment(key) {
-                    output += kept
-                    continue
+                let locale = lookup(["locale"], in: stack) ?? .string(catalog.locale)
+                let make = { () throws -> [UInt8] in
+                    let value = try reads.value(of: name, fragment)
+                    // Only the fragment's own value (and the page's locale) is in scope.
+                    var isolated: [TemplateValue] = [.object(["locale": locale]), value]
+                    var bytes: [UInt8] = []
+                    try render(children, template: template, stack: &isolated, overrides: [:], into: &bytes, depth: depth)
+                    return bytes
                 }
-                let value: TemplateValue
                 do {
-                    value = try reads.value(of: name, fragment)
+                    output += try store.map { try $0.fragment(key, render: make) } ?? make()
+                } catch let error as TemplateError where reads.error == nil {
+                    throw error
                 } catch {
                     reads.record(error)
                     throw TemplateError(template: template, line: position.line, column: position.column, message: "the data of fragment \(name) could not be read")
                 }
-                // Only the fragment's own value (and the page's locale) is in scope.
-                var isolated: [TemplateValue] = [.object(["locale": lookup(["locale"], in: stack) ?? .string(catalog.locale)]), value]
-                var bytes: [UInt8] = []
-                try render(children, template: template, stack: &isolated, overrides: [:], into: &bytes, depth: depth)
-                store?.keep(key, bytes)
-                output += bytes
             case .message(let key, let arguments, _) where arguments.isEmpty && catalog.plainHTML[key] != nil:
                 output += catalog.plainHTML[key]!
             case .message(let key, let arguments, let position):

@@ -6,8 +6,12 @@ import TemplateEngine
 /// A store in memory that counts what it kept.
 final class MemoryFragments: FragmentStore {
     let kept = Mutex<[String: [UInt8]]>([:])
-    func fragment(_ key: String) -> [UInt8]? { kept.withLock { $0[key] } }
-    func keep(_ key: String, _ bytes: [UInt8]) { kept.withLock { $0[key] = bytes } }
+    func fragment(_ key: String, render: () throws -> [UInt8]) throws -> [UInt8] {
+        if let bytes = kept.withLock({ $0[key] }) { return bytes }
+        let bytes = try render()
+        kept.withLock { $0[key] = bytes }
+        return bytes
+    }
 }
 
 /// How many times a fragment's data was read.

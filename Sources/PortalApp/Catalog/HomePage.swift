@@ -52,13 +52,10 @@ struct HomePage: Encodable {
                 }
                 return try cache.page(key: key, version: version, now: pages.clock()) {
                     // A shared page is rendered for nobody in particular: no name, no token.
-                    try pages.render("home", Empty(), locale: locale, viewer: key == nil ? request.viewer : .anonymous, fragments: ["catalogue": shared])
+                    try pages.render("home", FragmentsOnly(), locale: locale, viewer: key == nil ? request.viewer : .anonymous, fragments: ["catalogue": shared])
                 }
             }
             return .html(bytes)
         }
     }
-
-    /// A page whose every part is a fragment or the layout's.
-    struct Empty: Encodable {}
 }

@@ -2,6 +2,7 @@ import ExamData
 import Foundation
 import HTTPServer
 import PostgresClient
+import TemplateEngine
 
 /// Schools: `/teach` (a teacher's classes), `/teach/classes/{id}` (members, assignments and
 /// progress), share links `/s/{token}`, joining a class `/join/{code}`, `/me/classes`.
@@ -86,23 +87,34 @@ struct SchoolPages: Sendable {
         return .redirect(to: "/teach/classes/\(id.uuidString.lowercased())")
     }
 
+    /// A class's page is one fragment, kept for the teacher's session by the class's version
+    /// (its members' data versions and its links) for up to a minute: coming back to it costs
+    /// one small read until a student answers.
     func classPage(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let id = try uuid(request, "id")
-        let value = try request.database.transaction { connection -> ClassPage in
-            let store = SchoolStore()
-            guard let summary = try store.taughtClass(id: id, connection) else { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
-            let links = try store.shareLinks(classID: id, connection)
-            let assignments = try links.map { link in
-                ClassPage.Assignment(
-                    link: link, attempts: try store.attempts(linkID: link.id, classID: id, connection),
-                    missed: try store.mostMissed(linkID: link.id, limit: 5, connection), pages: pages, locale: pages.locale(for: request))
+        let locale = pages.locale(for: request)
+        let joinBase = site.url("/join/", for: request.head, peer: request.http.remoteAddress)
+        let version = try request.database.run { try SchoolStore().classVersion(classID: id, $0) }
+        // Keyed by the session (the fragment carries its form token); kept a minute at most.
+        let page = Fragment(key: "\(user.sessionID)|\(id)|\(version)|\(joinBase)") { () -> ClassPage in
+            try request.database.transaction { connection in
+                let store = SchoolStore()
+                guard let summary = try store.taughtClass(id: id, connection) else { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
+                let links = try store.shareLinks(classID: id, connection)
+                let assignments = try links.map { link in
+                    ClassPage.Assignment(
+                        link: link, attempts: try store.attempts(linkID: link.id, classID: id, connection),
+                        missed: try store.mostMissed(linkID: link.id, limit: 5, connection), pages: pages, locale: locale)
+                }
+                return ClassPage(
+                    summary: summary, members: try store.members(classID: id, connection), assignments: assignments,
+                    progress: try store.progress(classID: id, connection), standings: try store.standings(classID: id, connection),
+                    joinBase: joinBase, csrfToken: user.csrfToken, pages: pages, locale: locale)
             }
-            return ClassPage(
-                summary: summary, members: try store.members(classID: id, connection), assignments: assignments,
-                progress: try store.progress(classID: id, connection), standings: try store.standings(classID: id, connection),
-                joinBase: site.url("/join/", for: request.head, peer: request.http.remoteAddress), pages: pages, locale: pages.locale(for: request))
         }
-        return try pages.privatePage("teach/class", value, request)
+        var response = Response.html(try pages.render("teach/class", FragmentsOnly(), locale: locale, viewer: request.viewer, fragments: ["class": page]))
+        response.headers.set("Cache-Control", "private, no-store")
+        return response
     }
 
     func remove(_ request: PortalRequest, _ user: SessionUser) throws -> Response {

@@ -129,11 +129,14 @@ struct ClassPage: Encodable {
     var progress: [Progress]
     var hasProgress: Bool
     var standings: [Standing]
+    /// The form token of the teacher's session, for the remove buttons.
+    var csrfToken: String
 
     init(
         summary: ClassSummary, members: [ClassMember], assignments: [Assignment], progress: [StudentDomainProgress], standings: [ClassStanding],
-        joinBase: String, pages: PageRenderer, locale: String
+        joinBase: String, csrfToken: String, pages: PageRenderer, locale: String
     ) {
+        self.csrfToken = csrfToken
         id = summary.id.uuidString.lowercased()
         name = summary.name
         school = summary.schoolName

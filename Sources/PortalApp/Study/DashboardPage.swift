@@ -2,10 +2,15 @@ import ExamData
 import Foundation
 import HTTPServer
 import PostgresClient
+import TemplateEngine
 import QuestionEngine
 
 /// `GET /me`: what is due today, the streak, readiness per exam, accuracy per domain over the
 /// last weeks and the latest sessions. Every figure is aggregated by the database.
+///
+/// The figures are one fragment (`{{%figures}}`), kept for the reader's session by their data
+/// version for up to a minute: meanwhile the page costs one indexed read of that version and
+/// the layout around the kept fragment.
 struct DashboardPage: Encodable {
     struct Exam: Encodable {
         var title: String
@@ -45,7 +50,8 @@ struct DashboardPage: Encodable {
         var questions: Int
     }
 
-    var displayName: String
+    /// The form token of the reader's session, for the review buttons in the fragment.
+    var csrfToken: String
     var dueToday: Int
     var streak: Int
     var answeredToday: Int
@@ -54,45 +60,75 @@ struct DashboardPage: Encodable {
 
     static let weeksShown = 4
 
-    static func handler(pages: PageRenderer, clock: @escaping @Sendable () -> Date) -> @Sendable (PortalRequest, SessionUser) throws -> Response {
+    /// What the page shows around the fragment.
+    struct Around: Encodable {
+        var displayName: String
+    }
+
+    static func handler(
+        pages: PageRenderer, clock: @escaping @Sendable () -> Date, versions: SharedVersions, domains: DomainFactsCache
+    ) -> @Sendable (PortalRequest, SessionUser) throws -> Response {
         { request, user in
             let locale = pages.locale(for: request), now = clock()
-            let page = try request.database.transaction { connection -> DashboardPage in
-                let store = DashboardStore()
-                let startOfDay = try store.startOfDay(at: now, connection)
-                let due = try store.dueByExam(endOfToday: startOfDay.addingTimeInterval(86_400), connection)
-                let recall = try store.recallByDomain(examIDs: due.map(\.examID), at: now, connection)
-                let accuracy = try store.weeklyAccuracy(since: now.addingTimeInterval(-Double(weeksShown - 1) * 7 * 86_400), connection)
-                let weeks = Array(Set(accuracy.map(\.week))).sorted().suffix(weeksShown)
-                let exams = due.map { exam -> Exam in
-                    let readiness = Readiness.predict((recall[exam.examID] ?? []).map(\.recall))
-                    let rows = Dictionary(grouping: accuracy.filter { $0.examID == exam.examID }, by: \.domainTitle)
-                    return Exam(
-                        title: exam.title, language: exam.language, regionCode: exam.regionCode, slug: exam.slug, cards: exam.cards,
-                        dueToday: exam.dueToday, hasDue: exam.dueToday > 0, readiness: Int((readiness * 100).rounded()), passMark: exam.passMark,
-                        ready: readiness * 100 >= Double(exam.passMark), weeks: Array(weeks),
-                        domains: rows.keys.sorted().map { title in
-                            DomainRow(title: title, cells: weeks.map { week in
-                                let cell = rows[title]!.first { $0.week == week }
-                                return Cell(
-                                    answered: cell?.answered ?? 0, hasAnswers: (cell?.answered ?? 0) > 0,
-                                    percent: cell.flatMap { $0.answered > 0 ? Int((Double($0.correct) * 100 / Double($0.answered)).rounded()) : nil })
-                            })
-                        })
-                }
-                return DashboardPage(
-                    displayName: user.displayName, dueToday: due.reduce(0) { $0 + $1.dueToday }, streak: try store.streak(at: now, connection),
-                    answeredToday: try store.answeredToday(at: now, connection), exams: exams,
-                    sessions: try store.recentSessions(limit: 10, connection).map { session in
-                        Session(
-                            href: "/sessions/\(session.id.uuidString.lowercased())" + (session.finishedAt == nil ? "" : "/results"),
-                            examTitle: session.examTitle, language: session.examLanguage,
-                            modeLabel: pages.message("sessions.mode.\(session.mode.rawValue)", locale: locale),
-                            startedAgo: pages.ago(session.startedAt, locale: locale), finished: session.finishedAt != nil,
-                            percent: session.scorePercent.map { Int($0.rounded(.down)) }, passed: session.passed ?? false, questions: session.questions)
-                    })
+            let dataVersion = try AccountStore.dataVersion(request.database.read([AccountStore.dataVersionStatement])[0])
+            let catalog = ExamCatalog()
+            let version = try versions.content("catalogue") { try request.database.run { try catalog.catalogVersion($0) } } ?? .distantPast
+            // Keyed by the session (the fragment carries its form token); kept a minute at most,
+            // as what is due today and how well it is remembered move with the clock.
+            let figures = Fragment(key: "\(user.sessionID)|\(dataVersion)|\(version.timeIntervalSince1970)") { () -> DashboardPage in
+                let facts = try domains.facts(version: version) { try request.database.run { try catalog.domainFacts($0) } }
+                let reading = try DashboardStore.reading(request.database.read(DashboardStore.readingStatements(
+                    now: now, since: now.addingTimeInterval(-Double(weeksShown - 1) * 7 * 86_400), recent: 10)))
+                return DashboardPage(user: user, reading: reading, facts: facts, pages: pages, locale: locale)
             }
-            return try pages.privatePage("me/dashboard", page, request)
+            var response = Response.html(try pages.render(
+                "me/dashboard", Around(displayName: user.displayName), locale: locale, viewer: request.viewer, fragments: ["figures": figures]))
+            response.headers.set("Cache-Control", "private, no-store")
+            return response
+        }
+    }
+
+    init(user: SessionUser, reading: DashboardReading, facts: [Int: DomainFacts], pages: PageRenderer, locale: String) {
+        let weeks = Array(Set(reading.weeks.map(\.week)).sorted().suffix(Self.weeksShown))
+        // The exams the student holds cards in, by title; each with all its domains for readiness.
+        let examIDs = Set(reading.cards.keys.compactMap { facts[$0]?.examID })
+        let domainsByExam = Dictionary(grouping: facts.values.filter { examIDs.contains($0.examID) }, by: \.examID)
+        exams = examIDs.compactMap { examID -> Exam? in
+            guard let domains = domainsByExam[examID], let first = domains.first else { return nil }
+            let cards = domains.compactMap { reading.cards[$0.id] }
+            let recall = domains.filter { $0.questions > 0 }.sorted { ($0.weight, $1.slug) > ($1.weight, $0.slug) }.map { domain in
+                DomainRecall(
+                    weight: domain.weight, questions: domain.questions, seen: reading.cards[domain.id]?.seen ?? 0,
+                    recallSum: reading.cards[domain.id]?.recallSum ?? 0)
+            }
+            let readiness = Readiness.predict(recall)
+            let dueToday = cards.reduce(0) { $0 + $1.dueToday }
+            let cells = Dictionary(grouping: reading.weeks.filter { facts[$0.domainID]?.examID == examID }) { facts[$0.domainID]?.title ?? "" }
+            return Exam(
+                title: first.examTitle, language: first.language, regionCode: first.regionCode, slug: first.examSlug,
+                cards: cards.reduce(0) { $0 + $1.cards }, dueToday: dueToday, hasDue: dueToday > 0,
+                readiness: Int((readiness * 100).rounded()), passMark: first.passMark, ready: readiness * 100 >= Double(first.passMark), weeks: weeks,
+                domains: cells.keys.sorted().map { title in
+                    DomainRow(title: title, cells: weeks.map { week in
+                        let found = cells[title]!.filter { $0.week == week }
+                        let answered = found.reduce(0) { $0 + $1.answered }, correct = found.reduce(0) { $0 + $1.correct }
+                        return Cell(
+                            answered: answered, hasAnswers: answered > 0,
+                            percent: answered > 0 ? Int((Double(correct) * 100 / Double(answered)).rounded()) : nil)
+                    })
+                })
+        }.sorted { $0.title < $1.title }
+        csrfToken = user.csrfToken
+        dueToday = exams.reduce(0) { $0 + $1.dueToday }
+        streak = reading.streak
+        answeredToday = reading.answeredToday
+        sessions = reading.sessions.map { session in
+            Session(
+                href: "/sessions/\(session.id.uuidString.lowercased())" + (session.finishedAt == nil ? "" : "/results"),
+                examTitle: session.examTitle, language: session.examLanguage,
+                modeLabel: pages.message("sessions.mode.\(session.mode.rawValue)", locale: locale),
+                startedAgo: pages.ago(session.startedAt, locale: locale), finished: session.finishedAt != nil,
+                percent: session.scorePercent.map { Int($0.rounded(.down)) }, passed: session.passed ?? false, questions: session.questions)
         }
     }
 }

@@ -107,3 +107,6 @@ struct PageRenderer: Sendable {
         return response
     }
 }
+
+/// The data of a page whose every part is a fragment or the layout's.
+struct FragmentsOnly: Encodable {}
