@@ -238,15 +238,15 @@ public struct SchoolStore: Sendable {
     }
 
     /// What a class's page shows changes with this: its current members with their data
-    /// versions (every answer, session and card of theirs changes one) and its share links.
-    public func classVersion(classID: UUID, _ connection: PostgresConnection) throws -> String {
-        try connection.query(("""
-            SELECT md5(coalesce((SELECT string_agg(m.user_id::text || ':' || u.data_version, ',' ORDER BY m.user_id)
-                                 FROM class_members m JOIN users u ON u.id = m.user_id
-                                 WHERE m.class_id = \(classID) AND m.left_at IS NULL), '')
-                       || '|' || coalesce((SELECT count(*) || ':' || max(l.created_at)::text || ':' || coalesce(max(l.revoked_at)::text, '')
-                                           FROM share_links l WHERE l.class_id = \(classID)), '')) AS version
-            """ as SQL).prepared()).single().decode("version", as: String.self)
+    /// versions (every answer, session and card of theirs changes one) and its share links; a
+    /// statement for a pipelined read.
+    public static func classVersionStatement(classID: UUID) -> SQL {
+        ("SELECT coalesce(class_version(\(classID)), '') AS version" as SQL).prepared()
+    }
+
+    /// What `classVersionStatement` returned.
+    public static func classVersion(_ result: QueryResult) throws -> String {
+        try result.single().decode("version", as: String.self)
     }
 
     static func summary(_ row: PostgresRow) throws -> ClassSummary {

@@ -94,7 +94,7 @@ struct SchoolPages: Sendable {
         let id = try uuid(request, "id")
         let locale = pages.locale(for: request)
         let joinBase = site.url("/join/", for: request.head, peer: request.http.remoteAddress)
-        let version = try request.database.run { try SchoolStore().classVersion(classID: id, $0) }
+        let version = try SchoolStore.classVersion(request.database.read([SchoolStore.classVersionStatement(classID: id)])[0])
         // Keyed by the session (the fragment carries its form token); kept a minute at most.
         let page = Fragment(key: "\(user.sessionID)|\(id)|\(version)|\(joinBase)") { () -> ClassPage in
             try request.database.transaction { connection in
