@@ -75,13 +75,7 @@ public struct StudyStore: Sendable {
 
     /// A session the caller may see, or nil.
     public func session(id: UUID, _ connection: PostgresConnection) throws -> StudySession? {
-        try connection.query(("""
-            SELECT s.id, s.user_id, s.mode, s.question_ids, s.flagged, s.started_at, s.deadline_at, s.finished_at,
-                   s.score_correct, s.score_percent, s.passed, s.share_link_id, e.id AS exam_id, r.code, e.slug, e.title, e.language,
-                   e.pass_mark, e.time_limit_s
-            FROM study_sessions s JOIN exams e ON e.id = s.exam_id JOIN regions r ON r.id = e.region_id
-            WHERE s.id = \(id)
-            """ as SQL).prepared()).first.map(StudySession.init(row:))
+        try connection.query(SessionReading.sessionStatement(id)).first.map(StudySession.init(row:))
     }
 
     /// Everything answering one question needs, in one round trip, with the session's row
@@ -146,10 +140,7 @@ public struct StudyStore: Sendable {
     /// The answer that counts for each question of a session (`counted_answers`): in a mock
     /// exam the latest to arrive before the deadline, elsewhere the first.
     public func finalAnswers(sessionID: UUID, _ connection: PostgresConnection) throws -> [UUID: RecordedAnswer] {
-        let rows = try connection.query(("""
-            SELECT id, session_id, question_id, question_version, response, correct, score, rating, time_ms, answered_at
-            FROM counted_answers WHERE session_id = \(sessionID)
-            """ as SQL).prepared()).rows
+        let rows = try connection.query(SessionReading.answersStatement(sessionID)).rows
         var answers: [UUID: RecordedAnswer] = [:]
         for row in rows {
             let answer = try Self.answer(row)

@@ -64,8 +64,26 @@ struct SessionPages: Sendable {
 
     // MARK: The question
 
+    /// The question page. Usually one pipelined read: the session, its answers and the question
+    /// to show; a session that is over (or whose deadline passed) goes the transactional way.
     func show(_ request: PortalRequest) throws -> Response {
         let now = clock(), query = request.query
+        if let id = UUID(uuidString: request.parameter("id")), let actor = StudyActor.resolve(request, settings: settings, createGuest: false) {
+            let asked = query["q"].flatMap { Int($0) }
+            if query["q"] == nil || asked != nil {
+                let reading = try SessionReading(request.database.read(SessionReading.questionPageStatements(sessionID: id, number: asked)))
+                guard let session = reading.session, session.userID == actor.user?.userID else { throw notFound(request) }
+                if !session.isOverdue(at: now), !session.isFinished, let number = reading.questionNumber, let question = reading.questions.first,
+                   asked == nil || (1...session.questionIDs.count).contains(number) {
+                    let value = QuestionPage(
+                        session: session, question: question, number: number, answers: reading.answers, isGuest: actor.isGuest, now: now,
+                        shownStamp: try formClock.stamp(session: session.id, question: question.id, at: now), draft: nil,
+                        notice: query["already"] != nil ? pages.message("sessions.already_answered", for: request) : nil,
+                        error: nil, reported: query["reported"] != nil, pages: pages, locale: pages.locale(for: request))
+                    return try pages.privatePage("sessions/question", value, request)
+                }
+            }
+        }
         return try withSession(request) { actor, session, connection in
             if session.isOverdue(at: now) {
                 try finisher.finish(session, at: now, connection)
@@ -272,9 +290,24 @@ struct SessionPages: Sendable {
 
     // MARK: Results
 
+    /// The results page. A finished session's is one pipelined read; one still open (or past
+    /// its deadline) goes the transactional way.
     func results(_ request: PortalRequest) throws -> Response {
         let now = clock(), query = request.query
         let locale = pages.locale(for: request)
+        let notice = query["timeup"] != nil ? "sessions.time_up" : query["late"] != nil ? "sessions.late_answer" : nil
+        if let id = UUID(uuidString: request.parameter("id")), let actor = StudyActor.resolve(request, settings: settings, createGuest: false) {
+            let reading = try SessionReading(request.database.read(SessionReading.resultsStatements(sessionID: id)))
+            guard let session = reading.session, session.userID == actor.user?.userID else { throw notFound(request) }
+            if let endedAt = session.finishedAt {
+                let score = finisher.score(session, questions: reading.questions, answers: reading.answers, endedAt: endedAt)
+                let value = ResultsPage(
+                    session: session, score: score, questions: reading.questions, answers: reading.answers, domainTitles: reading.domainTitles,
+                    isGuest: actor.isGuest, notice: notice.map { pages.message($0, locale: locale) }, reported: query["reported"] != nil,
+                    pages: pages, locale: locale)
+                return try pages.privatePage("sessions/results", value, request)
+            }
+        }
         return try withSession(request) { actor, session, connection in
             var session = session
             if session.isOverdue(at: now) {
@@ -287,7 +320,6 @@ struct SessionPages: Sendable {
             let answers = try store.finalAnswers(sessionID: session.id, connection)
             let domains = try store.domainTitles(examID: session.examID, connection)
             let score = finisher.score(session, questions: questions, answers: answers, endedAt: endedAt)
-            let notice = query["timeup"] != nil ? "sessions.time_up" : query["late"] != nil ? "sessions.late_answer" : nil
             let value = ResultsPage(
                 session: session, score: score, questions: questions, answers: answers, domainTitles: domains, isGuest: actor.isGuest,
                 notice: notice.map { pages.message($0, locale: locale) }, reported: query["reported"] != nil, pages: pages, locale: locale)
