@@ -104,9 +104,10 @@ public final class PortalApplication: Sendable {
         let pages = self.pages, cache = self.cache, clock = self.clock, site = self.site, versions = self.versions
         let domainFacts = self.domainFacts
         // Without a database only the infrastructure routes exist; the gate is never used then.
-        let gate = Gate(
+        var gate = Gate(
             pool: database ?? ConnectionPool(.init(url: "")), replica: replica, settings: sessionSettings, clock: clock, pages: pages, site: site,
             viewers: viewers)
+        gate.countsRoundTrips = configuration.development
         var routes = PortalRouter(gate: gate)
         let metrics = self.metrics, monitoring = self.monitoring, database = self.database
         routes.infrastructure(.GET, "/healthz", access: .anyone, onLoop: true) { _ in .text("ok\n") }
@@ -127,7 +128,7 @@ public final class PortalApplication: Sendable {
             return .text(hub.isDegraded ? "ready; live events degraded: Redis is out of reach\n" : "ready\n")
         }
         guard let database else { return routes }
-        let formClock = FormClock(database: database)
+        let formClock = FormClock()
         let accounts = AccountPages(pages: pages, settings: sessionSettings, hashing: hashing, clock: clock, viewers: viewers)
         let starter = SessionStart(pages: pages, settings: sessionSettings, clock: clock)
         let sessions = SessionPages(pages: pages, settings: sessionSettings, clock: clock, formClock: formClock)
@@ -218,6 +219,9 @@ public final class PortalApplication: Sendable {
     /// Whether the instance is shutting down: `/readyz` then answers 503 so a load balancer
     /// stops sending before the listener closes.
     public var isDraining: Bool { draining.load(ordering: .relaxed) }
+
+    /// Whether the database's notices are arriving (so what is kept in memory is served).
+    public var isListeningToDatabase: Bool { events.isListening }
 
     /// Starts draining (SIGTERM): `/readyz` answers 503 from now on.
     public func beginDraining() { draining.store(true, ordering: .relaxed) }

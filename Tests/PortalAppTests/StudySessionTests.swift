@@ -21,7 +21,9 @@ struct StudySessionTests {
         /// `live`: with Redis and the background jobs running, for live events. `environment`:
         /// settings as the server reads them (`TRUSTED_PROXIES`, `METRICS_ALLOW`, …).
         /// `throughPooler`: the app's connections go through PgBouncer in transaction mode.
-        init(live: Bool = false, environment: [String: String] = [:], throughPooler: Bool = false) throws {
+        /// `listening`: the database's notices are listened to (and so the in-memory copies they
+        /// keep current are served), without Redis.
+        init(live: Bool = false, listening: Bool = false, environment: [String: String] = [:], throughPooler: Bool = false) throws {
             database = try TestDatabase(migrated: true)
             clock = TestClock(database: database)
             try MiniExam.install(try database.adminConnection())
@@ -33,6 +35,7 @@ struct StudySessionTests {
                 configuration.redisURL = redis
                 configuration.leaderboardRefresh = 0
             }
+            if listening { configuration.leaderboardRefresh = 0 }
             configuration.databaseURL = database.appURL
             if throughPooler {
                 guard let pooler = ProcessInfo.processInfo.environment["PORTAL_TEST_POOLER_URL"] else {
@@ -51,7 +54,7 @@ struct StudySessionTests {
             application = try PortalApplication(configuration: configuration, databaseOverrides: ["dbname": database.name], clock: { clock.read() })
             server = try application.makeServer()
             try server.start()
-            if live { application.startBackgroundJobs() }
+            if live || listening { application.startBackgroundJobs() }
             pool = database.appPool(maxConnections: 1)
         }
 
@@ -64,6 +67,16 @@ struct StudySessionTests {
             let server = try PortalApplication(configuration: configuration, databaseOverrides: ["dbname": database.name], clock: { clock.read() }).makeServer()
             try server.start()
             return server
+        }
+
+        /// A second instance that listens to the database's notices too; the caller stops both.
+        func anotherListeningInstance() throws -> (PortalApplication, HTTPServer) {
+            let clock = self.clock
+            let other = try PortalApplication(configuration: configuration, databaseOverrides: ["dbname": database.name], clock: { clock.read() })
+            let server = try other.makeServer()
+            try server.start()
+            other.startBackgroundJobs()
+            return (other, server)
         }
 
         /// Reads everything (the study tables force row-level security even on their owner): as

@@ -16,6 +16,9 @@ struct Gate: Sendable {
     let site: SiteAddress
     /// Sessions resolved in the last few seconds (served only while the database's notices arrive).
     let viewers: ViewerCache
+    /// Development: every response says how many times its request waited for the database
+    /// (`X-Database-Round-Trips`), so a test notices when a page starts to need more.
+    var countsRoundTrips = false
 
     /// The message of the ordinary 404, for places that must not confirm they exist.
     static let nothingHere = "There is nothing at this address."
@@ -55,6 +58,7 @@ struct Gate: Sendable {
             database.readFromReplica()
         }
         var response = try handler(portal)
+        if countsRoundTrips { response.headers.set("X-Database-Round-Trips", String(database.roundTrips)) }
         if let cookie = viewer.newCSRFCookie {
             response.setCookie(SetCookie(name: settings.csrfCookieName, value: cookie, path: "/", httpOnly: true, secure: settings.secure, sameSite: .lax))
         }

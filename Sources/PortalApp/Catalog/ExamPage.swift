@@ -100,7 +100,7 @@ struct ExamPage: Encodable {
             let pageKey = request.user == nil ? "\(name)|\(locale)" : nil
             let bytes = try cache.freshOrStale(key: pageKey) {
                 guard let version = try versions.content("exam|\(region)|\(slug)", read: {
-                    try request.database.run { try catalog.examVersion(region: region, slug: slug, $0) }
+                    try request.database.shared { try catalog.examVersion(region: region, slug: slug, $0) }
                 }) else { throw notFound() }
                 let shared = Fragment(key: "\(name)|\(version.timeIntervalSince1970)") { ExamPage(try detail(), difficulty: difficulty, pages: pages, locale: locale) }
                 guard let user = request.user else {

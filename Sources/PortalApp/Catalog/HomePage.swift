@@ -37,7 +37,7 @@ struct HomePage: Encodable {
             let key = request.user == nil ? "home|\(locale)" : nil
             let bytes = try cache.freshOrStale(key: key) {
                 let catalog = ExamCatalog()
-                let version = try versions.content("catalogue") { try request.database.run { try catalog.catalogVersion($0) } } ?? .distantPast
+                let version = try versions.content("catalogue") { try request.database.shared { try catalog.catalogVersion($0) } } ?? .distantPast
                 let shared = Fragment(key: "home|\(version.timeIntervalSince1970)") {
                     HomePage(regions: try request.database.run { try catalog.regions($0) }.map { region in
                         Region(

@@ -124,9 +124,11 @@ struct LeaderboardPage: Encodable {
             let bytes = try cache.freshOrStale(key: key) {
                 let store = LeaderboardStore(), catalog = ExamCatalog()
                 let notFound = HTTPError(.notFound, pages.message("error.no_exam", locale: locale, ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))]))
-                let refreshedAt = try versions.leaderboard { try request.database.run { try store.refreshedAt($0) } }
+                // Never refreshed is a version too (the first refresh's notice replaces it).
+                let refreshed = try versions.leaderboard { try request.database.shared { try store.refreshedAt($0) } ?? .distantPast } ?? .distantPast
+                let refreshedAt = refreshed == .distantPast ? nil : refreshed
                 guard let content = try versions.content("exam|\(region)|\(slug)", read: {
-                    try request.database.run { try catalog.examVersion(region: region, slug: slug, $0) }
+                    try request.database.shared { try catalog.examVersion(region: region, slug: slug, $0) }
                 }) else { throw notFound }
                 let version = max(refreshedAt ?? .distantPast, content)
                 let board = { () throws -> Board in

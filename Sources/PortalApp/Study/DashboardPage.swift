@@ -72,11 +72,11 @@ struct DashboardPage: Encodable {
             let locale = pages.locale(for: request), now = clock()
             let dataVersion = try AccountStore.dataVersion(request.database.read([AccountStore.dataVersionStatement])[0])
             let catalog = ExamCatalog()
-            let version = try versions.content("catalogue") { try request.database.run { try catalog.catalogVersion($0) } } ?? .distantPast
+            let version = try versions.content("catalogue") { try request.database.shared { try catalog.catalogVersion($0) } } ?? .distantPast
             // Keyed by the session (the fragment carries its form token); kept a minute at most,
             // as what is due today and how well it is remembered move with the clock.
             let figures = Fragment(key: "\(user.sessionID)|\(dataVersion)|\(version.timeIntervalSince1970)") { () -> DashboardPage in
-                let facts = try domains.facts(version: version) { try request.database.run { try catalog.domainFacts($0) } }
+                let facts = try domains.facts(version: version) { try request.database.shared { try catalog.domainFacts($0) } }
                 let reading = try DashboardStore.reading(request.database.read(DashboardStore.readingStatements(
                     now: now, since: now.addingTimeInterval(-Double(weeksShown - 1) * 7 * 86_400), recent: 10)))
                 return DashboardPage(user: user, reading: reading, facts: facts, pages: pages, locale: locale)

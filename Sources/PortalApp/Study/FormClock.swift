@@ -4,38 +4,37 @@ import Synchronization
 
 /// The time a question was shown, signed by the server: the answer form carries it back, and
 /// the time spent is the server's measure (shown → answer received), never the browser's
-/// claim. The key comes from the database, so every instance signs and checks alike.
+/// claim. The key comes from the database, so every instance signs and checks alike; it is
+/// read once, on the asking request's own connection (a request never waits for a second
+/// connection while holding one: with every connection held that would wait for ever).
 final class FormClock: Sendable {
-    private let database: ConnectionPool
     private let key = Mutex<[UInt8]?>(nil)
 
-    init(database: ConnectionPool) {
-        self.database = database
-    }
+    init() {}
 
     /// A stamp for question `question` of session `session` shown at `date`.
-    func stamp(session: UUID, question: UUID, at date: Date) throws -> String {
+    func stamp(session: UUID, question: UUID, at date: Date, _ database: RequestDatabase) throws -> String {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
-        return "\(milliseconds)." + Crypto.hex(try signature(session: session, question: question, milliseconds: milliseconds))
+        return "\(milliseconds)." + Crypto.hex(try signature(session: session, question: question, milliseconds: milliseconds, database))
     }
 
     /// When the question was shown, if `stamp` is one this server made for it.
-    func shownAt(_ stamp: String, session: UUID, question: UUID) throws -> Date? {
+    func shownAt(_ stamp: String, session: UUID, question: UUID, _ database: RequestDatabase) throws -> Date? {
         let parts = stamp.split(separator: ".", maxSplits: 1)
         guard parts.count == 2, let milliseconds = Int64(parts[0]), parts[1].utf8.count == 64 else { return nil }
-        let expected = Crypto.hex(try signature(session: session, question: question, milliseconds: milliseconds))
+        let expected = Crypto.hex(try signature(session: session, question: question, milliseconds: milliseconds, database))
         guard Crypto.constantTimeEqual(Array(parts[1].utf8), Array(expected.utf8)) else { return nil }
         return Date(timeIntervalSince1970: TimeInterval(milliseconds) / 1000)
     }
 
-    private func signature(session: UUID, question: UUID, milliseconds: Int64) throws -> [UInt8] {
+    private func signature(session: UUID, question: UUID, milliseconds: Int64, _ database: RequestDatabase) throws -> [UInt8] {
         let message = "\(session.uuidString.lowercased())|\(question.uuidString.lowercased())|\(milliseconds)"
-        return Crypto.hmacSHA256(key: try signingKey(), message: Array(message.utf8))
+        return Crypto.hmacSHA256(key: try signingKey(database), message: Array(message.utf8))
     }
 
-    private func signingKey() throws -> [UInt8] {
+    private func signingKey(_ database: RequestDatabase) throws -> [UInt8] {
         if let known = key.withLock({ $0 }) { return known }
-        let fetched = try database.withConnection { connection in
+        let fetched = try database.run { connection in
             try connection.query("SELECT app_form_key() AS key").single().decode("key", as: PostgresBytes.self).bytes
         }
         key.withLock { $0 = fetched }

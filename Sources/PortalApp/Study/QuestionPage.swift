@@ -95,7 +95,7 @@ struct QuestionPage: Encodable {
             isMock: stored.mode == .mock, isGuest: isGuest, total: stored.questionIDs.count,
             answered: stored.questionIDs.filter { answers[$0] != nil }.count, secondsLeft: secondsLeft,
             minutesLeft: secondsLeft.map { ($0 + 59) / 60 },
-            deadline: stored.deadline.map { ISO8601DateFormatter().string(from: $0) })
+            deadline: stored.deadline.map { $0.ISO8601Format() })
         ordinal = number
         questionID = question.id.uuidString.lowercased()
         isSingle = question.kind == .singleChoice || question.kind == .codeSnippet

@@ -77,7 +77,7 @@ struct SessionPages: Sendable {
                    asked == nil || (1...session.questionIDs.count).contains(number) {
                     let value = QuestionPage(
                         session: session, question: question, number: number, answers: reading.answers, isGuest: actor.isGuest, now: now,
-                        shownStamp: try formClock.stamp(session: session.id, question: question.id, at: now), draft: nil,
+                        shownStamp: try formClock.stamp(session: session.id, question: question.id, at: now, request.database), draft: nil,
                         notice: query["already"] != nil ? pages.message("sessions.already_answered", for: request) : nil,
                         error: nil, reported: query["reported"] != nil, pages: pages, locale: pages.locale(for: request))
                     return try pages.privatePage("sessions/question", value, request)
@@ -118,7 +118,7 @@ struct SessionPages: Sendable {
         }
         let value = QuestionPage(
             session: session, question: question, number: number, answers: answers, isGuest: isGuest, now: now,
-            shownStamp: try formClock.stamp(session: session.id, question: question.id, at: now), draft: draft,
+            shownStamp: try formClock.stamp(session: session.id, question: question.id, at: now, request.database), draft: draft,
             notice: notice, error: error, reported: reported, pages: pages, locale: pages.locale(for: request))
         return try pages.privatePage("sessions/question", value, request, status: status)
     }
@@ -147,7 +147,7 @@ struct SessionPages: Sendable {
               let actor = StudyActor.resolve(request, settings: settings, createGuest: false) else { throw notFound(request) }
         let now = clock()
         // The time spent is the server's: from the signed moment the question was shown to now.
-        guard let shownAt = try formClock.shownAt(form["shown_at"] ?? "", session: sessionID, question: questionID) else {
+        guard let shownAt = try formClock.shownAt(form["shown_at"] ?? "", session: sessionID, question: questionID, request.database) else {
             throw HTTPError(.badRequest, pages.message("sessions.bad_time", for: request))
         }
         let milliseconds = Int((min(max(0, now.timeIntervalSince(shownAt)), Self.longestAnswer) * 1000).rounded(.down))
@@ -275,7 +275,7 @@ struct SessionPages: Sendable {
                 unansweredCount: unanswered.count, hasFlagged: !flagged.isEmpty,
                 secondsLeft: session.deadline.map { max(0, Int($0.timeIntervalSince(now).rounded())) },
                 minutesLeft: session.deadline.map { (max(0, Int($0.timeIntervalSince(now).rounded())) + 59) / 60 },
-                deadline: session.deadline.map { ISO8601DateFormatter().string(from: $0) }, isMock: session.mode == .mock)
+                deadline: session.deadline.map { $0.ISO8601Format() }, isMock: session.mode == .mock)
             return try pages.privatePage("sessions/finish", value, request)
         }
     }

@@ -19,6 +19,9 @@ final class RequestDatabase: @unchecked Sendable {  // one request, one worker t
     private(set) var guestToken: String?
     private var connection: PostgresConnection?
     private var transactionDepth = 0
+    /// Round trips of connections already given back, and where the current one's count began.
+    private var finishedRoundTrips = 0
+    private var roundTripsAtCheckout = 0
 
     init(pool: ConnectionPool, replica: ConnectionPool? = nil) {
         self.pool = pool
@@ -46,6 +49,7 @@ final class RequestDatabase: @unchecked Sendable {  // one request, one worker t
         if let connection { return connection }
         let fresh = try lender.checkout()
         connection = fresh
+        roundTripsAtCheckout = fresh.roundTrips
         return fresh
     }
 
@@ -57,6 +61,13 @@ final class RequestDatabase: @unchecked Sendable {  // one request, one worker t
             return try body(checkedOutConnection())
         }
         return try transaction(body)
+    }
+
+    /// Runs `body` for what anyone may read (the catalogue's versions, the leaderboard's last
+    /// refresh): straight on the connection, credentials and transaction left out — one round
+    /// trip a statement — unless a transaction is open, which it then joins.
+    func shared<Value>(_ body: (PostgresConnection) throws -> Value) throws -> Value {
+        try body(checkedOutConnection())
     }
 
     /// Runs `body` in one transaction scoped to the request's credentials. A transaction inside
@@ -79,9 +90,16 @@ final class RequestDatabase: @unchecked Sendable {  // one request, one worker t
 
     private var settings: [String: String] { ["app.session_token": sessionToken ?? "", "app.guest_token": guestToken ?? ""] }
 
+    /// How many times the request has waited for the database so far (`X-Database-Round-Trips`
+    /// in development, which tests hold pages to).
+    var roundTrips: Int { finishedRoundTrips + (connection.map { $0.roundTrips - roundTripsAtCheckout } ?? 0) }
+
     /// Gives the connection back to the pool (rolled back if a transaction was left open).
     func release() {
-        if let connection { lender.checkin(connection) }
+        if let connection {
+            finishedRoundTrips += connection.roundTrips - roundTripsAtCheckout
+            lender.checkin(connection)
+        }
         connection = nil
     }
 }

@@ -1,0 +1,159 @@
+import ExamData
+import Foundation
+import HTTPServer
+import PortalApp
+import PostgresClient
+import TestSupport
+import Testing
+
+/// Signed-in pages served from what is kept in memory: how often each waits for the database,
+/// that a kept page or fragment never carries another reader's data, and that sign-out and
+/// content edits reach every instance at once.
+@Suite("Signed-in pages: round trips, privacy of what is kept, changes seen everywhere")
+struct SignedInPageTests {
+    let sessions = StudySessionTests()
+
+    private func waitUntil(_ what: String, seconds: Double = 5, _ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try condition() { return }
+            usleep(20_000)
+        }
+        Issue.record("\(what) did not happen within \(seconds) seconds")
+    }
+
+    private func listeningSite() throws -> StudySessionTests.Site {
+        let site = try StudySessionTests.Site(listening: true)
+        try waitUntil("listening to the database") { site.application.isListeningToDatabase }
+        return site
+    }
+
+    private func roundTrips(_ browser: Browser, _ path: String) throws -> Int {
+        let page = try browser.request("GET", path)
+        #expect(page.status == 200, "\(path) answered \(page.status)")
+        return Int(try #require(page.header("X-Database-Round-Trips"), "\(path) says nothing of its round trips")) ?? -1
+    }
+
+    @Test("once warm, the catalogue costs a signed-in student no database at all and every other page one round trip")
+    func roundTripBudget() throws {
+        let site = try listeningSite()
+        let student = site.browser()
+        try student.register("ada")
+        let (_, practice) = try sessions.start(student)
+        let (_, mock) = try sessions.start(student, mode: "mock", count: "4")
+        // A finished session for its results page.
+        let (_, finished) = try sessions.start(student, count: "1", domains: ["alpha"])
+        let form = try StudySessionTests.AnswerForm(try student.request("GET", finished))
+        try student.request("POST", finished + "/answers", pairs: form.pairs(form.item.key))
+        let confirm = try student.request("GET", finished + "/finish")
+        try student.request("POST", finished + "/finish", form: ["csrf_token": student.csrfToken(from: confirm)])
+        let budget: [(String, Int)] = [
+            ("/", 0), (StudySessionTests.examPath, 0),
+            (StudySessionTests.examPath + "/leaderboard", 1), ("/me", 1),
+            (practice, 1), (mock, 1), (finished + "/results", 1),
+        ]
+        for (path, most) in budget {
+            _ = try roundTrips(student, path)  // warms what is kept
+            let spent = try roundTrips(student, path)
+            #expect(spent <= most, "\(path) waited for the database \(spent) times, more than \(most)")
+        }
+    }
+
+    @Test("pages for two students and a visitor, asked in turn, each carry their reader's name and token only")
+    func keptPagesStayPersonal() throws {
+        let site = try listeningSite()
+        let ada = site.browser(), grace = site.browser(), visitor = site.browser()
+        try ada.register("ada")
+        try grace.register("grace")
+        let (_, adaSession) = try sessions.start(ada)
+        let (_, graceSession) = try sessions.start(grace)
+        let paths = ["/", StudySessionTests.examPath, StudySessionTests.examPath + "/leaderboard", "/me"]
+        for round in 0..<3 {
+            for path in paths {
+                for (reader, name, other) in [(ada, "Ada", "Grace"), (grace, "Grace", "Ada"), (visitor, "", "")] where !(name.isEmpty && path == "/me") {
+                    let page = try reader.request("GET", path)
+                    #expect(page.status == 200, "\(path) answered \(page.status) in round \(round)")
+                    let html = page.bodyText
+                    let token = reader.csrfToken(from: page)
+                    if name.isEmpty {
+                        #expect(!html.contains("Ada") && !html.contains("Grace"), "a visitor's \(path) names a student")
+                        #expect(!html.contains("logout-form"), "a visitor's \(path) offers to sign out")
+                    } else {
+                        #expect(html.contains("signed in as \(name)") || html.contains(name), "\(name)'s \(path) does not name them")
+                        #expect(!html.contains(other), "\(name)'s \(path) names \(other)")
+                        // Every form token on the page is the reader's own.
+                        let tokens = Set(html.components(separatedBy: #"name="csrf_token" value=""#).dropFirst().map { String($0.prefix { $0 != "\"" }) })
+                        #expect(tokens.count <= 1 && (tokens.first.map { $0 == token } ?? true), "\(name)'s \(path) carries someone else's token")
+                    }
+                }
+            }
+            // Each student's question page is theirs alone.
+            for (reader, own, other) in [(ada, adaSession, graceSession), (grace, graceSession, adaSession)] {
+                #expect(try reader.request("GET", own).status == 200)
+                #expect(try reader.request("GET", other).status == 404)
+            }
+        }
+    }
+
+    @Test("signing out on one instance ends the session on another within a second, though it had it in memory")
+    func signOutReachesEveryInstance() throws {
+        let site = try listeningSite()
+        let (other, otherServer) = try site.anotherListeningInstance()
+        defer {
+            other.stopBackgroundJobs()
+            otherServer.shutdown()
+            otherServer.waitUntilStopped()
+        }
+        try waitUntil("the second instance listening") { other.isListeningToDatabase }
+        let student = site.browser()
+        try student.register("ada")
+        let elsewhere = Browser(port: otherServer.port)
+        elsewhere.cookies = student.cookies
+        // The second instance resolves the session and keeps it.
+        #expect(try elsewhere.request("GET", "/me").status == 200)
+        #expect(try elsewhere.request("GET", "/me").header("X-Database-Round-Trips") == "1")
+        let confirm = try student.request("GET", "/me")
+        try student.request("POST", "/logout", form: ["csrf_token": student.csrfToken(from: confirm)])
+        let signedOut = Date()
+        try waitUntil("the second instance forgetting the session", seconds: 1) {
+            try elsewhere.request("GET", "/me").status == 303
+        }
+        #expect(Date().timeIntervalSince(signedOut) < 1)
+    }
+
+    @Test("an edit to an exam shows on another instance's kept pages within a second")
+    func contentEditsReachEveryInstance() throws {
+        let site = try listeningSite()
+        let (other, otherServer) = try site.anotherListeningInstance()
+        defer {
+            other.stopBackgroundJobs()
+            otherServer.shutdown()
+            otherServer.waitUntilStopped()
+        }
+        try waitUntil("the second instance listening") { other.isListeningToDatabase }
+        let visitor = Browser(port: otherServer.port)
+        #expect(try visitor.request("GET", StudySessionTests.examPath).bodyText.contains("Mini exam"))
+        #expect(try visitor.request("GET", StudySessionTests.examPath).bodyText.contains("Mini exam"))
+        try site.admin { connection in
+            try connection.execute("UPDATE exams SET title = 'Mini exam, revised' WHERE slug = \(MiniExam.exam)")
+        }
+        try waitUntil("the edit showing on the second instance", seconds: 1) {
+            try visitor.request("GET", StudySessionTests.examPath).bodyText.contains("Mini exam, revised")
+        }
+    }
+
+    @Test("a student's dashboard changes with their next answer, though it was kept")
+    func dashboardFollowsAnswers() throws {
+        let site = try listeningSite()
+        let student = site.browser()
+        try student.register("ada")
+        let (_, path) = try sessions.start(student)
+        let before = try student.request("GET", "/me").bodyText
+        #expect(try student.request("GET", "/me").header("X-Database-Round-Trips") == "1")
+        let form = try StudySessionTests.AnswerForm(try student.request("GET", path))
+        try student.request("POST", path + "/answers", pairs: form.pairs(form.item.key))
+        let after = try student.request("GET", "/me").bodyText
+        #expect(before != after)
+        #expect(after.contains("1 question studied"), "the answer's card is on the dashboard at once")
+    }
+}
