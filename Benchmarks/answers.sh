@@ -31,7 +31,7 @@ trap cleanup EXIT
 pgbench_ready
 tpcb=$(pgbench_tpcb "$clients" "$duration")
 
-start_portal "$cluster/answers-serve.log"
+start_portal "$cluster/answers-serve.log" REGISTRATIONS_PER_HOUR=100000
 
 psql_cmd=$(superuser_psql portal)
 result=$(PORT=$port STUDENTS=$students DURATION=$duration PSQL="$psql_cmd" IDS_FILE="$work/ids" python3 Benchmarks/answers_client.py)

@@ -1,7 +1,8 @@
 """Load client for Benchmarks/answers.sh: N students answer questions concurrently.
 
-Setup (not timed): each student registers, starts practice sessions, and learns its
-sessions' questions from the database. Then every student posts answers as fast as the
+Setup (not timed): each student registers, starts practice sessions, learns its sessions'
+questions from the database and opens each question once (the page's signed `shown_at`
+stamp: the server measures the time spent from it). Then every student posts answers as fast as the
 server takes them for DURATION seconds, one request at a time over a kept-alive connection;
 every 20th request re-sends the previous answer (a retry), which must change nothing.
 Prints one JSON object with the counts and latencies; the caller checks the database.
@@ -37,6 +38,7 @@ class Student:
         self.connection = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
         self.csrf = ""
         self.questions = []  # (session id, question id, type, option count)
+        self.stamps = {}  # (session id, question id) -> the question page's shown_at
 
     def request(self, method, path, form=None, headers=None):
         headers = dict(headers or {})
@@ -75,12 +77,23 @@ class Student:
                 "domain": domains, "difficulty_from": "1", "difficulty_to": "5"})
             assert status == 303, f"starting a session answered {status}"
             sessions.append(location.rsplit("/", 1)[1])
+        for sid in sessions:
+            number = 1
+            while True:
+                status, _, page = self.request("GET", f"/sessions/{sid}?q={number}")
+                question = re.search(r'name="question" value="([^"]*)"', page)
+                stamp = re.search(r'name="shown_at" value="([^"]*)"', page)
+                if status != 200 or not question or not stamp or (sid, question.group(1)) in self.stamps:
+                    break
+                self.stamps[(sid, question.group(1))] = stamp.group(1)
+                number += 1
         return sessions
 
 
 def answer_form(student, item):
     session, question, kind, options = item
-    form = {"csrf_token": student.csrf, "answer_id": str(uuid.uuid4()), "question": question, "time_ms": "4200"}
+    form = {"csrf_token": student.csrf, "answer_id": str(uuid.uuid4()), "question": question,
+            "shown_at": student.stamps.get((session, question), "")}
     if kind == "ordering":
         for index in range(options):
             form[f"position_{index}"] = str(index + 1)

@@ -45,7 +45,7 @@ pgbench_tps() {
 simple=$(pgbench_tps)
 prepared=$(pgbench_tps -M prepared)
 
-start_portal "$cluster/pages-serve.log"
+start_portal "$cluster/pages-serve.log" REGISTRATIONS_PER_HOUR=100000
 setup=$(PORT=$port PORTAL="$portal" PSQL="$(superuser_psql pages_bench)" python3 Benchmarks/pages_setup.py)
 echo "$setup" >"$cluster/pages-setup.json"
 

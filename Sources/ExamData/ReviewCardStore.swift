@@ -27,16 +27,23 @@ public struct ReviewCardStore: Sendable {
 
     /// Writes a card (inserted or replaced) for the signed-in student.
     public func save(_ stored: StoredCard, for student: UUID? = nil, _ connection: PostgresConnection) throws {
-        try connection.execute(("""
+        try connection.execute(Self.upsert(stored, for: student).prepared())
+    }
+
+    /// The insert-or-replace of one card (of `student`, or the signed-in one), made only when
+    /// `condition` holds: a fixed SQL text, for a caller that folds it into a larger statement.
+    static func upsert(_ stored: StoredCard, for student: UUID? = nil, when condition: SQL = "true") -> SQL {
+        """
             INSERT INTO review_cards (user_id, question_id, state, step, stability, difficulty, due, last_review, first_review, reviews, lapses)
-            VALUES (coalesce(\(student)::uuid, (SELECT app_user_id())), \(stored.questionID), \(stored.card.state.rawValue), \(stored.card.step), \(stored.card.stability ?? 0),
-                    \(stored.card.difficulty ?? 0), \(stored.card.due), \(stored.card.lastReview ?? stored.firstReview), \(stored.firstReview),
-                    \(stored.reviews), \(stored.lapses))
+            SELECT coalesce(\(student)::uuid, (SELECT app_user_id())), \(stored.questionID), \(stored.card.state.rawValue), \(stored.card.step),
+                   \(stored.card.stability ?? 0), \(stored.card.difficulty ?? 0), \(stored.card.due), \(stored.card.lastReview ?? stored.firstReview),
+                   \(stored.firstReview), \(stored.reviews), \(stored.lapses)
+            WHERE \(fragment: condition)
             ON CONFLICT (user_id, question_id) DO UPDATE SET
                 state = EXCLUDED.state, step = EXCLUDED.step, stability = EXCLUDED.stability, difficulty = EXCLUDED.difficulty,
                 due = EXCLUDED.due, last_review = EXCLUDED.last_review, first_review = EXCLUDED.first_review,
                 reviews = EXCLUDED.reviews, lapses = EXCLUDED.lapses
-            """ as SQL).prepared())
+            """
     }
 
     /// Writes many cards (inserted or replaced) for the signed-in student in one statement.

@@ -84,7 +84,12 @@ public struct StudyStore: Sendable {
     /// answer already stored under `answerID`, the student's card for the question and their
     /// typical time on right answers at its difficulty. Nil when the caller has no such session.
     public func answerContext(sessionID: UUID, questionID: UUID, answerID: UUID, _ connection: PostgresConnection) throws -> AnswerContext? {
-        guard let row = try connection.query(("""
+        try answerContext(try connection.query(Self.answerContextStatement(sessionID: sessionID, questionID: questionID, answerID: answerID)))
+    }
+
+    /// The statement `answerContext` runs, for a caller that sends it with others in one flight.
+    public static func answerContextStatement(sessionID: UUID, questionID: UUID, answerID: UUID) -> SQL {
+        ("""
             SELECT s.id, s.user_id, s.mode, s.question_ids, s.flagged, s.started_at, s.deadline_at, s.finished_at,
                    s.score_correct, s.score_percent, s.passed, s.share_link_id, e.id AS exam_id, r.code, e.slug, e.title, e.language,
                    e.pass_mark, e.time_limit_s,
@@ -112,7 +117,12 @@ public struct StudyStore: Sendable {
             ) AS typical ON true
             WHERE s.id = \(sessionID)
             FOR UPDATE OF s
-            """ as SQL).prepared()).first else { return nil }
+            """ as SQL).prepared()
+    }
+
+    /// The context from the rows of `answerContextStatement` (nil when the session is not the caller's).
+    public func answerContext(_ result: QueryResult) throws -> AnswerContext? {
+        guard let row = result.first else { return nil }
         let hasQuestion = try row.decode("q_id", as: UUID?.self) != nil
         let hasPrior = try row.decode("p_session_id", as: UUID?.self) != nil
         let hasCard = try row.decode("c_question_id", as: UUID?.self) != nil
@@ -182,6 +192,43 @@ public struct StudyStore: Sendable {
             """ as SQL).prepared())
         if inserted == 1 { return .inserted }
         guard let stored = try self.answer(id: answer.id, connection), stored.isReplay(of: answer) else { return .conflict }
+        return .replayed
+    }
+
+    /// The answer's insert and, only when it is stored now, its review card's write, as one
+    /// statement (`inserted` counts the answer), followed by the read of what is stored under
+    /// its id: a caller sends both and the COMMIT in one flight, then reads the outcome with
+    /// `insertOutcome`.
+    public static func insertStatements(_ answer: RecordedAnswer, userID: UUID?, card: StoredCard?) throws -> [SQL] {
+        let response = try PostgresJSON(encoding: answer.response)
+        let insert: SQL = """
+            INSERT INTO answers (id, session_id, user_id, question_id, question_version, response, correct, score, rating, time_ms, answered_at)
+            VALUES (\(answer.id), \(answer.sessionID), \(userID), \(answer.questionID), \(answer.questionVersion), \(response)::jsonb,
+                    \(answer.correct), \(answer.score), \(answer.rating?.rawValue), \(answer.milliseconds), \(answer.answeredAt))
+            ON CONFLICT (id) DO NOTHING
+            RETURNING id
+            """
+        let write: SQL = if let card {
+            """
+            WITH inserted AS (\(fragment: insert)),
+                 card AS (\(fragment: ReviewCardStore.upsert(card, when: "EXISTS (SELECT 1 FROM inserted)")))
+            SELECT count(*) AS inserted FROM inserted
+            """
+        } else {
+            "WITH inserted AS (\(fragment: insert)) SELECT count(*) AS inserted FROM inserted"
+        }
+        let stored: SQL = """
+            SELECT id, session_id, question_id, question_version, response, correct, score, rating, time_ms, answered_at
+            FROM answers WHERE id = \(answer.id)
+            """
+        return [write.prepared(), stored.prepared()]
+    }
+
+    /// What the rows of `insertStatements` say about `answer`.
+    public func insertOutcome(_ results: [QueryResult], of answer: RecordedAnswer) throws -> AnswerInsertResult {
+        guard results.count == 2 else { return .conflict }
+        if try results[0].single().decode("inserted", as: Int.self) == 1 { return .inserted }
+        guard let stored = try results[1].first.map(Self.answer), stored.isReplay(of: answer) else { return .conflict }
         return .replayed
     }
 

@@ -129,7 +129,8 @@ public final class PortalApplication: Sendable {
         }
         guard let database else { return routes }
         let formClock = FormClock()
-        let accounts = AccountPages(pages: pages, settings: sessionSettings, hashing: hashing, clock: clock, viewers: viewers)
+        let accounts = AccountPages(pages: pages, settings: sessionSettings, hashing: hashing, clock: clock, viewers: viewers,
+                                    registrationsPerHour: configuration.registrationsPerHour)
         let starter = SessionStart(pages: pages, settings: sessionSettings, clock: clock)
         let sessions = SessionPages(pages: pages, settings: sessionSettings, clock: clock, formClock: formClock)
         let reports = QuestionReports(pages: pages)

@@ -49,6 +49,9 @@ public struct PortalConfiguration: Sendable {
     /// How often the leaderboard is refreshed (`LEADERBOARD_REFRESH_SECONDS`, default 3 minutes;
     /// 0 turns the background job off, leaving `portal refresh-leaderboard`).
     public var leaderboardRefresh: TimeInterval = 180
+    /// Accounts one client address may create per hour (`REGISTRATIONS_PER_HOUR`, default 10;
+    /// a school whose pupils all register from behind one address raises it for the day).
+    public var registrationsPerHour = 10
     /// Redis for live events (`REDIS_URL`: `redis://host:port` or `unix:///path`); without it,
     /// live events say they are unavailable and everything else works.
     public var redisURL: String?
@@ -119,6 +122,7 @@ public struct PortalConfiguration: Sendable {
             }
             configuration.redisURL = url
         }
+        if let count = try integer("REGISTRATIONS_PER_HOUR", in: 1...100_000) { configuration.registrationsPerHour = count }
         if let seconds = try integer("LEADERBOARD_REFRESH_SECONDS", in: 0...86_400) { configuration.leaderboardRefresh = TimeInterval(seconds) }
         if let directory = environment["TEMPLATES_DIR"], !directory.isEmpty { configuration.templatesDirectory = directory }
         if let mode = environment["PORTAL_MODE"], !mode.isEmpty {

@@ -282,16 +282,32 @@ public final class PostgresConnection: @unchecked Sendable {
     /// (`set_config(name, value, true)`, one statement for all of them).
     @discardableResult
     public func withTransaction<Value>(settings: [String: String], _ body: (PostgresConnection) throws -> Value) throws -> Value {
-        try begin(settings)
+        try withTransaction(settings: settings, first: []) { connection, _ in try body(connection) }
+    }
+
+    /// Like `withTransaction(settings:_:)`, with `first` sent in the same flight as BEGIN and
+    /// the settings; `body` gets their rows. A body that ends with `commit(after:)` has its
+    /// last writes and the COMMIT in one flight too.
+    @discardableResult
+    public func withTransaction<Value>(
+        settings: [String: String], first: [SQL], _ body: (PostgresConnection, [QueryResult]) throws -> Value
+    ) throws -> Value {
+        let results = try begin(settings, first)
         let value: Value
         do {
-            value = try body(self)
+            value = try body(self, results)
         } catch {
-            if !isBroken { _ = try? execute("ROLLBACK") }
+            if !isBroken && isInTransaction { _ = try? execute("ROLLBACK") }
             throw error
         }
-        try execute("COMMIT")
+        if isInTransaction { try execute("COMMIT") }
         return value
+    }
+
+    /// Runs `statements` and then COMMIT, in one flight, ending the open transaction; their
+    /// rows come back. When one fails nothing of the transaction is kept (the caller rolls back).
+    public func commit(after statements: [SQL]) throws -> [QueryResult] {
+        Array(try pipeline(statements + ["COMMIT"]).dropLast())
     }
 
     /// Reads with `statements` under transaction-local `settings`, in one flight: outside a
@@ -301,20 +317,20 @@ public final class PostgresConnection: @unchecked Sendable {
         return Array(try pipeline([Self.settingStatement(settings)] + statements).dropFirst())
     }
 
-    /// BEGIN and the settings in one flight; on failure nothing is left open.
-    private func begin(_ settings: [String: String]) throws {
+    /// BEGIN, the settings and `first` in one flight; their rows. On failure nothing is left open.
+    private func begin(_ settings: [String: String], _ first: [SQL]) throws -> [QueryResult] {
         for attempt in 0..<2 {
             do {
-                _ = try pipeline(["BEGIN", Self.settingStatement(settings)])
-                return
+                return Array(try pipeline(["BEGIN", Self.settingStatement(settings)] + first).dropFirst(2))
             } catch let error as PostgresError {
                 if !isBroken && isInTransaction { _ = try? execute("ROLLBACK") }
-                // Through a pooler another server connection may lack the prepared settings
-                // statement: once more, preparing it again.
+                // Through a pooler another server connection may lack a prepared statement:
+                // once more, preparing again.
                 guard attempt == 0, error.sqlState == "26000", naming == .hashed else { throw error }
                 preparedNames = [:]
             }
         }
+        return []
     }
 
     /// `set_config(name, value, true)` for each setting, in one statement.

@@ -63,6 +63,29 @@ public struct SQL: Sendable, ExpressibleByStringInterpolation {
             text += "$\(bindings.count)"
         }
 
+        /// Inserts another statement's text (a sub-query, a CTE's body) with its parameters,
+        /// renumbered to follow this statement's. Its text must hold `$` only in placeholders.
+        public mutating func appendInterpolation(fragment: SQL) {
+            let offset = bindings.count
+            bindings += fragment.bindings
+            var digits = ""
+            var afterDollar = false
+            func flush() {
+                if afterDollar { text += digits.isEmpty ? "$" : "$\(Int(digits)! + offset)" }
+                digits = ""
+                afterDollar = false
+            }
+            for character in fragment.text {
+                if afterDollar, character.isASCII, character.isNumber {
+                    digits.append(character)
+                    continue
+                }
+                flush()
+                if character == "$" { afterDollar = true } else { text.append(character) }
+            }
+            flush()
+        }
+
         /// Inserts a checked identifier (a database or role name), quoted.
         public mutating func appendInterpolation(identifier: PostgresIdentifier) {
             text += identifier.quoted

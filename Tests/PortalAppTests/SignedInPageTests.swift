@@ -57,6 +57,13 @@ struct SignedInPageTests {
             let spent = try roundTrips(student, path)
             #expect(spent <= most, "\(path) waited for the database \(spent) times, more than \(most)")
         }
+        // An answer: BEGIN with what it needs, then the answer, its card and COMMIT; a retry alike.
+        let question = try StudySessionTests.AnswerForm(try student.request("GET", practice))
+        for attempt in ["first", "retry"] {
+            let answered = try student.request("POST", practice + "/answers", pairs: question.pairs(question.item.key))
+            #expect(answered.status == 303, "the \(attempt) answer got \(answered.status)")
+            #expect(answered.header("X-Database-Round-Trips") == "2", "the \(attempt) answer took \(answered.header("X-Database-Round-Trips") ?? "?") round trips")
+        }
     }
 
     @Test("pages for two students and a visitor, asked in turn, each carry their reader's name and token only")

@@ -67,4 +67,40 @@ struct PipelineTests {
         #expect(connection.roundTrips == before + 3)
         #expect(try connection.query("SELECT count(*) AS n FROM notes").single().decode("n", as: Int.self) == 1)
     }
+
+    @Test("a transaction's first statements ride with its BEGIN and its last writes with its COMMIT: two round trips in all")
+    func firstAndLastFlights() throws {
+        let database = try TestDatabase()
+        let connection = try database.adminConnection()
+        try connection.execute("CREATE TABLE notes (id int PRIMARY KEY, marker text)")
+        let before = connection.roundTrips
+        let written = try connection.withTransaction(settings: ["app.test_marker": "y"], first: ["SELECT count(*) AS n FROM notes"]) { connection, first in
+            #expect(try first[0].single().decode("n", as: Int.self) == 0)
+            return try connection.commit(after: [
+                "INSERT INTO notes VALUES (1, current_setting('app.test_marker')) RETURNING marker", "SELECT count(*) AS n FROM notes",
+            ])
+        }
+        #expect(connection.roundTrips == before + 2)
+        #expect(try written[0].single().decode("marker", as: String.self) == "y")
+        #expect(try written[1].single().decode("n", as: Int.self) == 1)
+        #expect(!connection.isInTransaction)
+        // A failing last flight keeps nothing of the transaction.
+        #expect(throws: PostgresError.self) {
+            try connection.withTransaction(settings: [:], first: ["INSERT INTO notes VALUES (2, 'kept?')"]) { connection, _ in
+                try connection.commit(after: ["INSERT INTO notes VALUES (1, 'twice')"])
+            }
+        }
+        #expect(!connection.isInTransaction)
+        #expect(try connection.query("SELECT count(*) AS n FROM notes").single().decode("n", as: Int.self) == 1)
+    }
+
+    @Test("a statement nested in another keeps its own parameters, renumbered")
+    func fragmentsRenumberTheirParameters() throws {
+        let inner: SQL = "SELECT \(10)::int AS a, \(20)::int AS b"
+        let outer: SQL = "WITH x AS (\(fragment: inner)) SELECT a + b + \(5)::int AS total FROM x WHERE \("$1") <> '' "
+        #expect(outer.text == "WITH x AS (SELECT $1::int AS a, $2::int AS b) SELECT a + b + $3::int AS total FROM x WHERE $4 <> '' ")
+        let database = try TestDatabase()
+        let connection = try database.adminConnection()
+        #expect(try connection.query(outer).single().decode("total", as: Int.self) == 35)
+    }
 }

@@ -17,9 +17,8 @@ struct AccountPages: Sendable {
     /// Sessions this instance resolved lately: what ends or changes a session is forgotten
     /// here at once (other instances hear of it from the database).
     let viewers: ViewerCache
-
     /// Registrations per client address per hour (each costs a password hash).
-    static let registrationsPerHour = 10
+    let registrationsPerHour: Int
 
     struct FormPage: Encodable {
         var username = ""
@@ -151,7 +150,7 @@ struct AccountPages: Sendable {
         guard page.fieldErrors.isEmpty else { return try show("accounts/register", request, page, status: .unprocessableContent) }
         // Counted before the hash: a flood of sign-ups cannot crowd out everyone's sign-ins.
         let wait = try request.database.run {
-            try AccountStore().rateLimit("register", key: request.clientAddress, limit: Self.registrationsPerHour, window: 3600, take: true, $0)
+            try AccountStore().rateLimit("register", key: request.clientAddress, limit: registrationsPerHour, window: 3600, take: true, $0)
         }
         if wait > 0 {
             page.error = pages.message("account.register_throttled", for: request, ["minutes": String((wait + 59) / 60)])

@@ -151,10 +151,12 @@ struct SessionPages: Sendable {
             throw HTTPError(.badRequest, pages.message("sessions.bad_time", for: request))
         }
         let milliseconds = Int((min(max(0, now.timeIntervalSince(shownAt)), Self.longestAnswer) * 1000).rounded(.down))
-        return try request.database.transaction { connection in
+        // Two flights to the database: BEGIN with the session (locked), the question, the
+        // card and any earlier answer of this id; then the answer, its card and COMMIT.
+        let context = StudyStore.answerContextStatement(sessionID: sessionID, questionID: questionID, answerID: answerID)
+        return try request.database.transaction(first: [context]) { connection, rows in
             let store = StudyStore()
-            guard let context = try store.answerContext(sessionID: sessionID, questionID: questionID, answerID: answerID, connection),
-                  context.session.userID == actor.user?.userID else { throw notFound(request) }
+            guard let context = try store.answerContext(rows[0]), context.session.userID == actor.user?.userID else { throw notFound(request) }
             let session = context.session
             if session.isOverdue(at: now) {
                 try finisher.finish(session, at: now, connection)
@@ -202,9 +204,14 @@ struct SessionPages: Sendable {
             let recorded = RecordedAnswer(
                 id: answerID, sessionID: session.id, questionID: questionID, questionVersion: question.version, response: draft,
                 correct: outcome.isCorrect, score: outcome.score, rating: rating, milliseconds: milliseconds, answeredAt: now)
+            // Practice reviews the card now (only if the answer is stored now); a mock exam's
+            // answers count when it ends.
+            let card = session.mode == .mock ? nil
+                : rating.map { finisher.cards.next(questionID: questionID, rating: $0, at: now, current: context.card) }
             let stored: AnswerInsertResult
             do {
-                stored = try store.insert(recorded, userID: actor.user?.userID, connection)
+                let statements = try StudyStore.insertStatements(recorded, userID: actor.user?.userID, card: card)
+                stored = try store.insertOutcome(request.database.commit(after: statements), of: recorded)
             } catch let error as PostgresError where error.isCheckViolation {
                 // The database admits answers only while the session is open and (outside mock
                 // exams) once per question: a race with another tab or the deadline lost.
@@ -213,13 +220,8 @@ struct SessionPages: Sendable {
             switch stored {
             case .conflict: throw HTTPError(.conflict, pages.message("sessions.answer_conflict", for: request))
             case .replayed: return .redirect(to: after)
-            case .inserted: break
+            case .inserted: return .redirect(to: after)
             }
-            // Practice reviews the card now; a mock exam's answers count when it ends.
-            if let rating, session.mode != .mock {
-                _ = try finisher.cards.apply(questionID: questionID, rating: rating, at: now, current: context.card, connection)
-            }
-            return .redirect(to: after)
         }
     }
 

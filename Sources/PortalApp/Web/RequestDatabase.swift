@@ -73,11 +73,24 @@ final class RequestDatabase: @unchecked Sendable {  // one request, one worker t
     /// Runs `body` in one transaction scoped to the request's credentials. A transaction inside
     /// another joins it.
     func transaction<Value>(_ body: (PostgresConnection) throws -> Value) throws -> Value {
+        try transaction(first: []) { connection, _ in try body(connection) }
+    }
+
+    /// A transaction whose `first` statements go in the same flight as its start (see
+    /// `PostgresConnection.withTransaction(settings:first:_:)`); `body` gets their rows.
+    func transaction<Value>(first: [SQL], _ body: (PostgresConnection, [QueryResult]) throws -> Value) throws -> Value {
         let connection = try checkedOutConnection()
-        if transactionDepth > 0 { return try body(connection) }
+        if transactionDepth > 0 { return try body(connection, first.isEmpty ? [] : connection.pipeline(first)) }
         transactionDepth += 1
         defer { transactionDepth -= 1 }
-        return try connection.withTransaction(settings: settings, body)
+        return try connection.withTransaction(settings: settings, first: first, body)
+    }
+
+    /// The request's last writes and its COMMIT in one flight (inside a transaction another
+    /// joined, only the writes: the outer one commits).
+    func commit(after statements: [SQL]) throws -> [QueryResult] {
+        let connection = try checkedOutConnection()
+        return transactionDepth > 1 ? try connection.pipeline(statements) : try connection.commit(after: statements)
     }
 
     /// Runs read-only `statements` as the request's caller in one flight (one implicit
