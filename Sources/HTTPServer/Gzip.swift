@@ -1,12 +1,13 @@
 internal import CZlib
 
-/// gzip compression through zlib, done once per static file at load time.
-enum Gzip {
-    /// The gzip form of `bytes` at the best compression level, or nil if zlib fails.
-    static func compress(_ bytes: [UInt8]) -> [UInt8]? {
+/// gzip compression through zlib: once per static file at load time (the best level), and for
+/// each dynamic page a client accepts it for (a fast level: the page is made once).
+public enum Gzip {
+    /// The gzip form of `bytes` at `level` (1 fastest … 9 smallest), or nil if zlib fails.
+    public static func compress(_ bytes: [UInt8], level: Int32 = 9) -> [UInt8]? {
         var stream = z_stream()
         // windowBits 15 + 16 selects the gzip wrapper.
-        guard deflateInit2_(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY,
+        guard deflateInit2_(&stream, level, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY,
                             ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
         defer { deflateEnd(&stream) }
         var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(bytes.count))) + 32)
@@ -24,8 +25,16 @@ enum Gzip {
         return Array(output[0..<Int(stream.total_out)])
     }
 
+    /// Whether an `Accept-Encoding` field allows gzip (present with a q-value above zero).
+    public static func isAccepted(by acceptEncoding: String?) -> Bool {
+        StaticFiles.acceptsGzip(acceptEncoding)
+    }
+
+    /// The level for pages made per request: most of the saving for little of the time.
+    public static let dynamicLevel: Int32 = 4
+
     /// Decompresses a gzip document (used by tests and tools to check what was served).
-    static func decompress(_ bytes: [UInt8]) -> [UInt8]? {
+    public static func decompress(_ bytes: [UInt8]) -> [UInt8]? {
         var stream = z_stream()
         guard inflateInit2_(&stream, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
         defer { inflateEnd(&stream) }

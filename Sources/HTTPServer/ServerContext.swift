@@ -27,14 +27,17 @@ final class ServerContext: Sendable {
 
     /// Runs a handler and turns whatever it throws into a response.
     func run(_ handler: Handler, _ request: Request) -> Response {
+        var response: Response
         do {
-            return try handler(request)
+            response = try handler(request)
         } catch let error as HTTPError {
-            return errorResponse(error, head: request.head)
+            response = errorResponse(error, head: request.head)
         } catch {
             logError("\(request.method.rawValue) \(request.path): \(error)")
-            return errorResponse(HTTPError(.internalServerError, "Something went wrong on our side. Please try again in a moment."), head: request.head)
+            response = errorResponse(HTTPError(.internalServerError, "Something went wrong on our side. Please try again in a moment."), head: request.head)
         }
+        ResponseCompression.apply(&response, acceptEncoding: request.headers["Accept-Encoding"])
+        return response
     }
 
     /// The rendered answer to an error, carrying the error's own fields (`Allow`, `Retry-After`).

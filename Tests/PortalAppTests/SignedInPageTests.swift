@@ -66,6 +66,27 @@ struct SignedInPageTests {
         }
     }
 
+    @Test("pages go out gzipped to browsers that accept it, kept visitor copies too, and decode to what others get")
+    func gzippedPages() throws {
+        let site = try listeningSite()
+        let student = site.browser(), visitor = site.browser()
+        try student.register("ada")
+        for (reader, path) in [(visitor, StudySessionTests.examPath), (visitor, StudySessionTests.examPath), (student, "/me"), (student, StudySessionTests.examPath)] {
+            let plain = try reader.request("GET", path)
+            let zipped = try reader.request("GET", path, extraHeaders: "Accept-Encoding: gzip, br\r\n")
+            #expect(zipped.status == 200 && plain.status == 200)
+            #expect(zipped.header("Content-Encoding") == "gzip", "\(path) went out uncompressed")
+            #expect(zipped.header("Vary")?.contains("Accept-Encoding") == true)
+            let decoded = try #require(Gzip.decompress(zipped.body), "\(path) is not gzip")
+            // Signed-in pages carry a per-request nonce or time; the reader's name and the
+            // page's heading are what must survive.
+            let text = String(decoding: decoded, as: UTF8.self)
+            if reader === visitor { #expect(decoded == plain.body, "\(path): the gzip body differs from the plain one") }
+            #expect(text.contains("</html>"))
+            if reader === student { #expect(text.contains("Ada")) }
+        }
+    }
+
     @Test("pages for two students and a visitor, asked in turn, each carry their reader's name and token only")
     func keptPagesStayPersonal() throws {
         let site = try listeningSite()

@@ -20,6 +20,9 @@ import uuid
 
 import pytest
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 from selenium.webdriver.chrome.service import Service
 
 ROOT = os.environ.get("PORTAL_TEST_ROOT", os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..")))
@@ -184,3 +187,27 @@ def browser_factory():
             driver.quit()
         finally:
             shutil.rmtree(profile, ignore_errors=True)
+
+
+def wait(driver, condition, timeout=20, message=""):
+    # The pages redraw parts of themselves as storage answers: an element found a moment before
+    # may have been replaced, which is a reason to look again, not a failure.
+    return WebDriverWait(driver, timeout, poll_frequency=0.1, ignored_exceptions=[StaleElementReferenceException]).until(condition, message)
+
+
+def register(driver, portal, username):
+    driver.get(portal.url + "/register")
+    driver.find_element(By.ID, "username").send_keys(username)
+    driver.find_element(By.ID, "display-name").send_keys("Student " + username[-4:])
+    driver.find_element(By.ID, "password").send_keys("a long enough password")
+    driver.find_element(By.ID, "password-confirmation").send_keys("a long enough password")
+    driver.find_element(By.CSS_SELECTOR, "form.account button[type=submit]").click()
+    wait(driver, lambda d: d.find_elements(By.ID, "logout-form"), message="registration did not sign in")
+
+
+def sign_in(driver, portal, username, password):
+    driver.get(portal.url + "/login")
+    driver.find_element(By.ID, "username").send_keys(username)
+    driver.find_element(By.ID, "password").send_keys(password)
+    driver.find_element(By.CSS_SELECTOR, "form.account button[type=submit]").click()
+    wait(driver, lambda d: d.find_elements(By.ID, "logout-form"), message="sign-in failed")

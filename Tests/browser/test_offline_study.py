@@ -12,12 +12,11 @@ import tempfile
 import time
 import uuid
 
-from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException
+from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions
-from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import ROOT, html_problems
+from conftest import ROOT, html_problems, register, sign_in, wait
 
 EXAM = "europe/network-fundamentals"
 EXAM_PAGE = "/exams/" + EXAM
@@ -57,32 +56,8 @@ def delete_record(driver, store_name, key):
     return driver.execute_async_script(WRITE_RECORDS, store_name, [], [key])
 
 
-def wait(driver, condition, timeout=20, message=""):
-    # The pages redraw parts of themselves as storage answers: an element found a moment before
-    # may have been replaced, which is a reason to look again, not a failure.
-    return WebDriverWait(driver, timeout, poll_frequency=0.1, ignored_exceptions=[StaleElementReferenceException]).until(condition, message)
-
-
 def store(driver, name):
     return driver.execute_async_script(READ_STORE, name)
-
-
-def register(driver, portal, username):
-    driver.get(portal.url + "/register")
-    driver.find_element(By.ID, "username").send_keys(username)
-    driver.find_element(By.ID, "display-name").send_keys("Student " + username[-4:])
-    driver.find_element(By.ID, "password").send_keys("a long enough password")
-    driver.find_element(By.ID, "password-confirmation").send_keys("a long enough password")
-    driver.find_element(By.CSS_SELECTOR, "form.account button[type=submit]").click()
-    wait(driver, lambda d: d.find_elements(By.ID, "logout-form"), message="registration did not sign in")
-
-
-def sign_in(driver, portal, username, password):
-    driver.get(portal.url + "/login")
-    driver.find_element(By.ID, "username").send_keys(username)
-    driver.find_element(By.ID, "password").send_keys(password)
-    driver.find_element(By.CSS_SELECTOR, "form.account button[type=submit]").click()
-    wait(driver, lambda d: d.find_elements(By.ID, "logout-form"), message="sign-in failed")
 
 
 def download_exam(driver, portal):

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import PostgresClient
 import Glibc
 
@@ -10,6 +11,8 @@ final class PageCache: @unchecked Sendable {  // `entries` is only touched under
         var version: Date
         var renderedAt: Date
         var bytes: [UInt8]
+        /// The same page gzipped, made once when kept (nil when it would not be smaller).
+        var gzip: [UInt8]?
     }
 
     // Many workers read, few write: a reader-writer lock lets the reads run side by side.
@@ -48,15 +51,25 @@ final class PageCache: @unchecked Sendable {  // `entries` is only touched under
         }
     }
 
+    /// Like `current`, gzipped when `gzipped` and the kept copy is smaller that way.
+    func current(key: String, version: Date, now: Date, gzipped: Bool) -> (bytes: [UInt8], isGzip: Bool)? {
+        lock.reading {
+            guard let entry = entries[key], entry.version == version, now.timeIntervalSince(entry.renderedAt) < maximumAge else { return nil }
+            if gzipped, let gzip = entry.gzip { return (gzip, true) }
+            return (entry.bytes, false)
+        }
+    }
+
     /// The cached page, or a fresh one from `render`, which is then kept. A nil key renders
     /// without caching (a page personal to its reader).
     func page(key: String?, version: Date, now: Date, render: () throws -> [UInt8]) rethrows -> [UInt8] {
         guard let key else { return try render() }
         if let bytes = current(key: key, version: version, now: now) { return bytes }
         let bytes = try render()
+        let gzip = bytes.count >= 1024 ? Gzip.compress(bytes, level: Gzip.dynamicLevel).flatMap { $0.count < bytes.count ? $0 : nil } : nil
         lock.writing {
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-            entries[key] = Entry(version: version, renderedAt: now, bytes: bytes)
+            entries[key] = Entry(version: version, renderedAt: now, bytes: bytes, gzip: gzip)
         }
         return bytes
     }

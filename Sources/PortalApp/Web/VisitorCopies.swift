@@ -23,8 +23,12 @@ struct VisitorCopies: Sendable {
             guard request.cookies[sessionCookie] == nil, let wanted = describe(request) else { return nil }
             let locale = LocaleNegotiation.choose(userSetting: nil, acceptLanguage: request.headers["Accept-Language"], available: pages.templates.locales)
             guard let version = versions.remembered(wanted.versions),
-                  let bytes = cache.current(key: "\(wanted.page)|\(locale)", version: version, now: pages.clock()) else { return nil }
-            return .html(bytes)
+                  let kept = cache.current(key: "\(wanted.page)|\(locale)", version: version, now: pages.clock(),
+                                           gzipped: Gzip.isAccepted(by: request.headers["Accept-Encoding"])) else { return nil }
+            var response = Response.html(kept.bytes)
+            response.headers.add("Vary", "Accept-Encoding")
+            if kept.isGzip { response.headers.add("Content-Encoding", "gzip") }
+            return response
         }
     }
 }

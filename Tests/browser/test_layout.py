@@ -1,0 +1,163 @@
+"""Every role's pages on a phone and on a desktop screen, in a real Chromium.
+
+A visitor, a student, a teacher and an admin each go through the pages they can reach; each
+page is loaded at 390 x 844 (a phone) and at 1280 x 800. On each: the page is no wider than the
+screen (nothing to scroll sideways, nothing off the right edge), and axe-core (4.12, the script
+that ships inside the axe-playwright-python package, injected through Selenium) finds no
+violation of any rule.
+"""
+
+import importlib.util
+import os
+import uuid
+
+from selenium.webdriver.common.by import By
+
+from conftest import register, sign_in, wait
+
+EXAM_PAGE = "/exams/europe/network-fundamentals"
+VIEWPORTS = [(390, 844, True), (1280, 800, False)]
+
+RUN_AXE = """
+const done = arguments[arguments.length - 1];
+axe.run(document, {resultTypes: ["violations"]}).then(
+  (result) => done(result.violations.map((v) => ({
+    id: v.id, impact: v.impact,
+    nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ") + " :: " + (n.failureSummary || "").split("\\n").slice(0, 2).join(" ")),
+  }))),
+  (error) => done([{id: "axe-error", impact: "critical", nodes: [String(error)]}]));
+"""
+
+
+def axe_source():
+    spec = importlib.util.find_spec("axe_playwright_python")
+    assert spec, "axe-playwright-python is missing: scripts/browser-env.sh installs it"
+    with open(os.path.join(spec.submodule_search_locations[0], "axe.min.js")) as script:
+        return script.read()
+
+
+class Inspector:
+    """Loads pages at each screen size and writes down what is wrong with them."""
+
+    def __init__(self, driver, portal):
+        self.driver = driver
+        self.portal = portal
+        self.axe = axe_source()
+        self.problems = []
+        self.seen = 0
+
+    def check(self, name, path=None):
+        """Checks `path` (or the page on screen, reloaded) at both sizes."""
+        url = self.portal.url + path if path else self.driver.current_url
+        for width, height, mobile in VIEWPORTS:
+            self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+                "width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+            self.driver.get(url)
+            wait(self.driver, lambda d: d.execute_script("return document.readyState") == "complete")
+            where = "%s (%s) at %dpx" % (name, url[len(self.portal.url):], width)
+            widths = self.driver.execute_script(
+                "return [document.documentElement.scrollWidth, window.innerWidth]")
+            if widths[0] > widths[1]:
+                wide = self.driver.execute_script("""
+                    const limit = window.innerWidth;
+                    return Array.from(document.querySelectorAll('body *'))
+                      .filter((e) => e.getBoundingClientRect().right > limit + 1 && !e.closest('.table-wrap'))
+                      .slice(0, 3).map((e) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className ? '.' + e.className : ''));
+                """)
+                self.problems.append("%s: the page is %dpx wide (%s)" % (where, widths[0], ", ".join(wide)))
+            self.driver.execute_script(self.axe)
+            for violation in self.driver.execute_async_script(RUN_AXE):
+                self.problems.append("%s: axe %s (%s): %s" % (where, violation["id"], violation["impact"], "; ".join(violation["nodes"])))
+            self.seen += 1
+        self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+    def submit(self, selector):
+        """Submits the form whose button matches `selector` on the page on screen."""
+        before = self.driver.current_url
+        self.driver.find_element(By.CSS_SELECTOR, selector).click()
+        wait(self.driver, lambda d: d.current_url != before, message="submitting %s went nowhere" % selector)
+        return self.driver.current_url
+
+
+def start_session(inspector, mode):
+    driver = inspector.driver
+    driver.get(inspector.portal.url + EXAM_PAGE)
+    driver.find_element(By.CSS_SELECTOR, 'form.start[action="/sessions"] input[name=mode][value="%s"]' % mode).click()
+    count = driver.find_element(By.ID, "question-count")
+    count.clear()
+    count.send_keys("3")
+    return inspector.submit('form.start[action="/sessions"] button[type=submit]')
+
+
+def answer_first_option(inspector):
+    driver = inspector.driver
+    form = driver.find_element(By.ID, "answer-form")
+    choices = form.find_elements(By.CSS_SELECTOR, "input[name=choice]")
+    if choices:
+        choices[0].click()
+    return inspector.submit("#answer-form button[type=submit]")
+
+
+def test_every_role_s_pages_fit_a_phone_and_pass_axe(portal, browser_factory):
+    driver = browser_factory()
+    inspector = Inspector(driver, portal)
+
+    # A visitor: the catalogue, an exam, its board, the account forms, offline study, a guest's
+    # question, a page that does not exist.
+    for name, path in [("home", "/"), ("exam page", EXAM_PAGE), ("leaderboard", EXAM_PAGE + "/leaderboard"),
+                       ("sign-in", "/login"), ("registration", "/register"), ("offline study", "/offline/study"),
+                       ("not found", "/exams/nowhere/nothing")]:
+        inspector.check("visitor " + name, path)
+    guest_question = start_session(inspector, "practice")
+    inspector.check("guest question", guest_question[len(portal.url):])
+
+    # A student: dashboard, settings, classes, an exam, practice with its feedback and results,
+    # a mock exam.
+    driver.delete_all_cookies()
+    student = "student-" + uuid.uuid4().hex[:8]
+    register(driver, portal, student)
+    for name, path in [("home", "/"), ("dashboard", "/me"), ("settings", "/me/settings"), ("classes", "/me/classes"),
+                       ("exam page", EXAM_PAGE), ("leaderboard", EXAM_PAGE + "/leaderboard")]:
+        inspector.check("student " + name, path)
+    practice = start_session(inspector, "practice")
+    inspector.check("practice question", practice[len(portal.url):])
+    feedback = answer_first_option(inspector)
+    inspector.check("practice feedback", feedback[len(portal.url):])
+    session = practice[len(portal.url):].split("?")[0]
+    inspector.check("finish page", session + "/finish")
+    driver.get(portal.url + session + "/finish")
+    results = inspector.submit("form[action$='/finish'] button[type=submit]")
+    inspector.check("results", results[len(portal.url):])
+    mock = start_session(inspector, "mock")
+    inspector.check("mock question", mock[len(portal.url):])
+
+    # A teacher: their classes, a class, a share link made, the live event form.
+    driver.delete_all_cookies()
+    teacher = "teacher-" + uuid.uuid4().hex[:8]
+    register(driver, portal, teacher)
+    portal.sql("SET ROLE portal_auth; UPDATE users SET role = 'teacher' WHERE username = '%s'" % teacher)
+    driver.delete_all_cookies()
+    sign_in(driver, portal, teacher, "a long enough password")
+    inspector.check("teacher's classes", "/teach")
+    driver.get(portal.url + "/teach")
+    driver.find_element(By.ID, "class-name").send_keys("Year 10 networking")
+    class_page = inspector.submit('form[action="/teach/classes"] button[type=submit]')
+    inspector.check("class page", class_page[len(portal.url):])
+    inspector.check("teacher exam page", EXAM_PAGE)
+    driver.get(portal.url + EXAM_PAGE)
+    driver.find_element(By.ID, "share-title").send_keys("Homework")
+    inspector.submit('form[action="/teach/links"] button[type=submit]')
+    inspector.check("teacher dashboard", "/me")
+
+    # An admin: every part of the dashboard and a question's editor.
+    driver.delete_all_cookies()
+    sign_in(driver, portal, *portal.ADMIN)
+    for name, path in [("overview", "/admin"), ("questions", "/admin/questions"), ("import", "/admin/import"),
+                       ("reports", "/admin/reports"), ("audit log", "/admin/audit"), ("new question", "/admin/questions/new")]:
+        inspector.check("admin " + name, path)
+    driver.get(portal.url + "/admin/questions")
+    editor = driver.find_element(By.CSS_SELECTOR, "table a[href^='/admin/questions/']").get_attribute("href")
+    inspector.check("question editor", editor[len(portal.url):])
+
+    assert inspector.seen >= 50
+    assert not inspector.problems, "\n".join(inspector.problems)
