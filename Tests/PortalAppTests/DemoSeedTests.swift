@@ -59,6 +59,56 @@ struct DemoSeedTests {
         }
     }
 
+    /// Words a stem and its key may share without giving anything away.
+    static let commonWords: Set<String> = [
+        "which", "what", "does", "the", "and", "for", "are", "how", "can", "its", "not", "one", "two", "you", "has", "was", "all", "any", "per", "use", "that", "this", "these", "with", "from", "have", "into", "each", "when", "where", "there",
+        "their", "about", "after", "before", "following", "true", "false", "used", "uses", "value", "given", "they", "than",
+        "will", "would", "should", "only", "most", "best", "then", "them",
+    ]
+
+    /// What in `question` names its key: a word of the stem found in every key option's text
+    /// or image name and in no other option (so the answer can be read off without knowing it).
+    static func giveaway(stem: String, options: [(text: String, image: String?)], key: Set<Int>) -> String? {
+        func words(_ text: String) -> Set<String> {
+            Set(text.lowercased().split { !$0.isLetter }.map(String.init).filter { $0.count >= 3 && !commonWords.contains($0) })
+        }
+        let keyed = options.indices.filter { key.contains($0) }, others = options.indices.filter { !key.contains($0) }
+        guard !keyed.isEmpty, !others.isEmpty else { return nil }
+        let optionWords = options.map { words($0.text + " " + ($0.image.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent } ?? "")) }
+        for word in words(stem).sorted()
+        where keyed.allSatisfy({ optionWords[$0].contains(word) }) && !others.contains(where: { optionWords[$0].contains(word) }) {
+            return word
+        }
+        return nil
+    }
+
+    @Test("no question's options give its key away: no word of the stem appears only in the right options (text or image)")
+    func noGiveaways() throws {
+        let database = try TestDatabase(migrated: true)
+        try DemoSeeder.seed(try database.adminConnection())
+        let rows = try database.adminConnection().query("SELECT stem, options, correct, type FROM questions WHERE type <> 'ordering'").rows
+        #expect(rows.count > 3000)
+        struct Option: Decodable {
+            var text: String
+            var imageUrl: String?
+        }
+        var found: [String] = []
+        for row in rows {
+            let stem = try row.decode("stem", as: String.self)
+            let options = try row.decodeJSON("options", as: [Option].self)
+            let key = Set(try row.decodeJSON("correct", as: [Int].self))
+            if let word = Self.giveaway(stem: stem, options: options.map { ($0.text, $0.imageUrl) }, key: key) {
+                found.append("\(stem) — \"\(word)\" only in the key")
+            }
+        }
+        #expect(found.count == 0, "\(found.count) questions give their key away, e.g.\n\(found.prefix(15).joined(separator: "\n"))")
+        // The check itself catches the kind of question it is for.
+        #expect(Self.giveaway(stem: "Which diagram shows a star topology?",
+                              options: [("Diagram of a star network", nil), ("Diagram of a ring network", nil)], key: [0]) == "star")
+        #expect(Self.giveaway(stem: "Which diagram shows a star topology?",
+                              options: [("Diagram A", "/images/star.svg"), ("Diagram B", "/images/ring.svg")], key: [0]) == "star")
+    }
+
     @Test("\"all published questions of this exam in this region at this difficulty\" is served by the partial index")
     func queryPlanUsesIndex() throws {
         let database = try TestDatabase(migrated: true)

@@ -138,14 +138,25 @@ enum Families {
 
     static let topologyNames = ["star", "ring", "bus", "mesh"]
 
+    /// Each topology's diagram: a neutral file name and what the drawing shows, in words that
+    /// describe the shape without naming it (the option must not print the answer; the words
+    /// serve those who cannot see the drawing and the live screen, which shows text only).
+    static let topologyDiagrams = [
+        "star": (image: "/images/diagrams/network-a.svg", text: "Six nodes, each linked only to one node in the middle"),
+        "ring": (image: "/images/diagrams/network-b.svg", text: "Six nodes in a closed loop, each linked to its two neighbours"),
+        "bus": (image: "/images/diagrams/network-c.svg", text: "Five nodes, each tapping one shared line"),
+        "mesh": (image: "/images/diagrams/network-d.svg", text: "Five nodes, each linked directly to every other node"),
+    ]
+
     static func topologies(_ key: String, _ index: Int, _ r: inout Random) -> NewQuestion {
         let wanted = topologyNames[index % 4]
+        func diagram(_ name: String, explanation: String) -> Choice {
+            Choice(text: topologyDiagrams[name]!.text, explanation: explanation, imageUrl: topologyDiagrams[name]!.image)
+        }
         return QuestionBuilder.single(
             key: key, stem: "Which diagram shows a \(wanted) topology?",
-            answer: Choice(text: "Diagram of a \(wanted) network", explanation: "", imageUrl: "/images/topologies/\(wanted).svg"),
-            distractors: topologyNames.filter { $0 != wanted }.map {
-                Choice(text: "Diagram of a \($0) network", explanation: "This is a \($0) topology.", imageUrl: "/images/topologies/\($0).svg")
-            },
+            answer: diagram(wanted, explanation: ""),
+            distractors: topologyNames.filter { $0 != wanted }.map { diagram($0, explanation: "This is a \($0) topology.") },
             explanation: topologyExplanation[wanted]!, difficulty: index % 4 < 2 ? 1 : 2, using: &r)
     }
 
