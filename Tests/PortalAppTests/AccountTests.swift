@@ -189,6 +189,36 @@ struct AccountTests {
         #expect(try browser.request("GET", "/me/settings").bodyText.contains("Still me"))
     }
 
+    @Test("the time zone is chosen from a list grouped by region; a city typed by hand is understood; a refusal keeps what was typed")
+    func timeZoneChoice() throws {
+        let site = try Site()
+        let browser = site.browser()
+        try browser.register("traveller")
+        let page = try browser.request("GET", "/me/settings")
+        let token = browser.csrfToken(from: page)
+        #expect(page.bodyText.contains("<select id=\"time-zone\" name=\"time_zone\""))
+        #expect(page.bodyText.contains("<optgroup label=\"Asia\">"))
+        #expect(page.bodyText.contains("<option value=\"Asia/Tokyo\">Tokyo</option>"))
+        #expect(page.bodyText.contains("<option value=\"America/Argentina/Buenos_Aires\">Argentina / Buenos Aires</option>"))
+        #expect(page.bodyText.contains("<option value=\"UTC\" selected>UTC</option>"))
+
+        // "Tokyo" typed by hand (a script-less client) is the one zone named after it.
+        #expect(try browser.request("POST", "/me/settings", form: ["display_name": "Traveller", "time_zone": "Tokyo", "csrf_token": token]).status == 303)
+        #expect(try browser.request("GET", "/me/settings").bodyText.contains("<option value=\"Asia/Tokyo\" selected>Tokyo</option>"))
+
+        // A zone that does not exist: the form comes back with the new name still in it, the
+        // error beside the zone, and nothing saved.
+        let refused = try browser.request("POST", "/me/settings", form: [
+            "display_name": "Globetrotter", "time_zone": "Mars/Olympus_Mons", "csrf_token": token, "show_on_leaderboard": "on",
+        ])
+        #expect(refused.status == 422)
+        #expect(refused.bodyText.contains("value=\"Globetrotter\""))
+        #expect(refused.bodyText.contains("Choose a time zone from the list"))
+        let saved = try browser.request("GET", "/me/settings").bodyText
+        #expect(saved.contains("value=\"Traveller\"") && !saved.contains("Globetrotter"))
+        #expect(saved.contains("<option value=\"Asia/Tokyo\" selected>Tokyo</option>"))
+    }
+
     @Test("failed logins are throttled per account with 429 and Retry-After; unknown and wrong look the same")
     func throttling() throws {
         let site = try Site()

@@ -185,6 +185,7 @@ struct AccountPages: Sendable {
         var username: String
         var displayName: String
         var timeZone: String
+        var timeZoneGroups: [TimeZoneChoices.Group]
         var showOnLeaderboard: Bool
         var sessions: [Session]
         var otherSessions: Int
@@ -192,17 +193,27 @@ struct AccountPages: Sendable {
         var fieldErrors: [String: String] = [:]
     }
 
+    /// What a refused settings form carried, shown again instead of the saved values.
+    struct TypedSettings {
+        var displayName: String
+        var timeZone: String
+        var showOnLeaderboard: Bool
+    }
+
     func showSettings(
-        _ request: PortalRequest, _ user: SessionUser, notice: String? = nil, fieldErrors: [String: String] = [:], status: HTTPStatus = .ok
+        _ request: PortalRequest, _ user: SessionUser, notice: String? = nil, fieldErrors: [String: String] = [:],
+        typed: TypedSettings? = nil, status: HTTPStatus = .ok
     ) throws -> Response {
         let locale = pages.locale(for: request)
         let page = try request.database.transaction { connection -> SettingsPage in
             let store = AccountStore()
             guard let account = try store.settings(connection) else { throw HTTPError(.notFound, "There is no such account.") }
             let sessions = try store.sessions(connection)
+            let timeZone = typed?.timeZone ?? account.timeZone
             return SettingsPage(
-                username: account.username, displayName: account.displayName, timeZone: account.timeZone,
-                showOnLeaderboard: account.showOnLeaderboard,
+                username: account.username, displayName: typed?.displayName ?? account.displayName, timeZone: timeZone,
+                timeZoneGroups: TimeZoneChoices.groups(selected: timeZone),
+                showOnLeaderboard: typed?.showOnLeaderboard ?? account.showOnLeaderboard,
                 sessions: sessions.map { session in
                     SettingsPage.Session(
                         id: session.id.uuidString.lowercased(), current: session.id == user.sessionID,
@@ -218,14 +229,19 @@ struct AccountPages: Sendable {
     func saveSettings(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let form = FormFields(body: request.body)
         let displayName = (form["display_name"] ?? "").trimmingCharacters(in: .whitespaces)
-        let timeZone = form["time_zone"] ?? "UTC"
+        let timeZone = TimeZoneChoices.resolve(form["time_zone"] ?? "UTC")
+        let showOnLeaderboard = form["show_on_leaderboard"] == "on"
         var errors: [String: String] = [:]
         if displayName.isEmpty || displayName.count > 80 { errors["display_name"] = pages.message("account.display_name_invalid", for: request) }
-        let known = try request.database.run { try AccountStore().isKnownTimeZone(timeZone, $0) }
+        let known = try timeZone.utf8.count <= 64 && request.database.run { try AccountStore().isKnownTimeZone(timeZone, $0) }
         if !known { errors["time_zone"] = pages.message("account.time_zone_invalid", for: request) }
-        guard errors.isEmpty else { return try showSettings(request, user, fieldErrors: errors, status: .unprocessableContent) }
+        // A refusal shows the form again with everything as it was typed, the error beside its field.
+        guard errors.isEmpty else {
+            let typed = TypedSettings(displayName: String(displayName.prefix(200)), timeZone: known ? timeZone : "UTC", showOnLeaderboard: showOnLeaderboard)
+            return try showSettings(request, user, fieldErrors: errors, typed: typed, status: .unprocessableContent)
+        }
         try request.database.transaction { connection in
-            try AccountStore().updateSettings(displayName: displayName, timeZone: timeZone, showOnLeaderboard: form["show_on_leaderboard"] == "on", connection)
+            try AccountStore().updateSettings(displayName: displayName, timeZone: timeZone, showOnLeaderboard: showOnLeaderboard, connection)
         }
         viewers.forget(userID: user.userID)
         return .redirect(to: "/me/settings?saved=1")
