@@ -175,8 +175,12 @@ struct SignedInPageTests {
         let site = try listeningSite()
         let student = site.browser()
         try student.register("ada")
+        // Someone who has done nothing yet is welcomed, not welcomed back.
+        let first = try student.request("GET", "/me").bodyText
+        #expect(first.contains("Welcome, Ada.") && !first.contains("Welcome back"))
         let (_, path) = try sessions.start(student)
         let before = try student.request("GET", "/me").bodyText
+        #expect(before.contains("Welcome back, Ada."))
         #expect(try student.request("GET", "/me").header("X-Database-Round-Trips") == "1")
         let form = try StudySessionTests.AnswerForm(try student.request("GET", path))
         try student.request("POST", path + "/answers", pairs: form.pairs(form.item.key))

@@ -63,6 +63,8 @@ struct DashboardPage: Encodable {
     /// What the page shows around the fragment.
     struct Around: Encodable {
         var displayName: String
+        /// Nothing written for them yet (no session, no class): greeted as new, not "back".
+        var isNewcomer: Bool
     }
 
     static func handler(
@@ -82,7 +84,7 @@ struct DashboardPage: Encodable {
                 return DashboardPage(user: user, reading: reading, facts: facts, pages: pages, locale: locale)
             }
             var response = Response.html(try pages.render(
-                "me/dashboard", Around(displayName: user.displayName), locale: locale, viewer: request.viewer, fragments: ["figures": figures]))
+                "me/dashboard", Around(displayName: user.displayName, isNewcomer: dataVersion == 0), locale: locale, viewer: request.viewer, fragments: ["figures": figures]))
             response.headers.set("Cache-Control", "private, no-store")
             return response
         }
