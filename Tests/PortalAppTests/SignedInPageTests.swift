@@ -126,6 +126,26 @@ struct SignedInPageTests {
     @Test("signing out on one instance ends the session on another within a second, though it had it in memory")
     func signOutReachesEveryInstance() throws {
         let site = try listeningSite()
+        try withSecondInstance(site) { otherPort in
+            let student = site.browser()
+            try student.register("ada")
+            let elsewhere = Browser(port: otherPort)
+            elsewhere.cookies = student.cookies
+            // The second instance resolves the session and keeps it.
+            #expect(try elsewhere.request("GET", "/me").status == 200)
+            #expect(try elsewhere.request("GET", "/me").header("X-Database-Round-Trips") == "1")
+            let confirm = try student.request("GET", "/me")
+            try student.request("POST", "/logout", form: ["csrf_token": student.csrfToken(from: confirm)])
+            let signedOut = Date()
+            try waitUntil("the second instance forgetting the session", seconds: 1) {
+                try elsewhere.request("GET", "/me").status == 303
+            }
+            #expect(Date().timeIntervalSince(signedOut) < 1)
+        }
+    }
+
+    /// Runs `body` with the port of a second instance listening on the same database.
+    private func withSecondInstance(_ site: StudySessionTests.Site, _ body: (Int) throws -> Void) throws {
         let (other, otherServer) = try site.anotherListeningInstance()
         defer {
             other.stopBackgroundJobs()
@@ -133,40 +153,22 @@ struct SignedInPageTests {
             otherServer.waitUntilStopped()
         }
         try waitUntil("the second instance listening") { other.isListeningToDatabase }
-        let student = site.browser()
-        try student.register("ada")
-        let elsewhere = Browser(port: otherServer.port)
-        elsewhere.cookies = student.cookies
-        // The second instance resolves the session and keeps it.
-        #expect(try elsewhere.request("GET", "/me").status == 200)
-        #expect(try elsewhere.request("GET", "/me").header("X-Database-Round-Trips") == "1")
-        let confirm = try student.request("GET", "/me")
-        try student.request("POST", "/logout", form: ["csrf_token": student.csrfToken(from: confirm)])
-        let signedOut = Date()
-        try waitUntil("the second instance forgetting the session", seconds: 1) {
-            try elsewhere.request("GET", "/me").status == 303
-        }
-        #expect(Date().timeIntervalSince(signedOut) < 1)
+        try body(otherServer.port)
     }
 
     @Test("an edit to an exam shows on another instance's kept pages within a second")
     func contentEditsReachEveryInstance() throws {
         let site = try listeningSite()
-        let (other, otherServer) = try site.anotherListeningInstance()
-        defer {
-            other.stopBackgroundJobs()
-            otherServer.shutdown()
-            otherServer.waitUntilStopped()
-        }
-        try waitUntil("the second instance listening") { other.isListeningToDatabase }
-        let visitor = Browser(port: otherServer.port)
-        #expect(try visitor.request("GET", StudySessionTests.examPath).bodyText.contains("Mini exam"))
-        #expect(try visitor.request("GET", StudySessionTests.examPath).bodyText.contains("Mini exam"))
-        try site.admin { connection in
-            try connection.execute("UPDATE exams SET title = 'Mini exam, revised' WHERE slug = \(MiniExam.exam)")
-        }
-        try waitUntil("the edit showing on the second instance", seconds: 1) {
-            try visitor.request("GET", StudySessionTests.examPath).bodyText.contains("Mini exam, revised")
+        try withSecondInstance(site) { otherPort in
+            let visitor = Browser(port: otherPort)
+            #expect(try visitor.request("GET", StudySessionTests.examPath).bodyText.contains("Mini exam"))
+            #expect(try visitor.request("GET", StudySessionTests.examPath).bodyText.contains("Mini exam"))
+            try site.admin { connection in
+                try connection.execute("UPDATE exams SET title = 'Mini exam, revised' WHERE slug = \(MiniExam.exam)")
+            }
+            try waitUntil("the edit showing on the second instance", seconds: 1) {
+                try visitor.request("GET", StudySessionTests.examPath).bodyText.contains("Mini exam, revised")
+            }
         }
     }
 

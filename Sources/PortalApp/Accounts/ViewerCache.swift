@@ -15,16 +15,9 @@ final class ViewerCache: @unchecked Sendable {  // `state` only under `lock`
         var resolvedAt: Date
     }
 
-    private struct State {
-        var entries: [[UInt8]: Entry] = [:]
-        /// Bumped by every forgetting: a resolution that began before one is not kept.
-        var generation: UInt64 = 0
-        var enabled = false
-    }
-
     // Read by nearly every request, written rarely: readers do not wait for each other.
     private let lock = ReadWriteLock()
-    private var state = State()
+    private var state = NoticedEntries<[UInt8], Entry>()
     let lifetime: TimeInterval
     let capacity: Int
 
@@ -38,9 +31,7 @@ final class ViewerCache: @unchecked Sendable {  // `state` only under `lock`
         events.onReset { [self] in
             let listening = events.isListening
             lock.writing {
-                state.entries.removeAll()
-                state.generation &+= 1
-                state.enabled = listening
+                state.reset(listening: listening)
             }
         }
         events.subscribe { [self] notice in
@@ -91,23 +82,20 @@ final class ViewerCache: @unchecked Sendable {  // `state` only under `lock`
     /// Drops one session (signed out, expired).
     func forget(sessionID: UUID) {
         lock.writing {
-            state.generation &+= 1
-            state.entries = state.entries.filter { $0.value.user.sessionID != sessionID }
+            state.forget { $1.user.sessionID == sessionID }
         }
     }
 
     /// Drops every session of an account (its name, role, language or password changed).
     func forget(userID: UUID) {
         lock.writing {
-            state.generation &+= 1
-            state.entries = state.entries.filter { $0.value.user.userID != userID }
+            state.forget { $1.user.userID == userID }
         }
     }
 
     func forgetAll() {
         lock.writing {
-            state.generation &+= 1
-            state.entries.removeAll()
+            state.forget { _, _ in true }
         }
     }
 

@@ -13,14 +13,8 @@ final class SharedVersions: @unchecked Sendable {  // `state` only under `lock`
         var readAt: Date
     }
 
-    private struct State {
-        var entries: [String: Entry] = [:]
-        var generation: UInt64 = 0
-        var enabled = false
-    }
-
     private let lock = ReadWriteLock()
-    private var state = State()
+    private var state = NoticedEntries<String, Entry>()
     private let recheck: TimeInterval
     private let clock: @Sendable () -> Date
     private static let capacity = 10_000
@@ -36,9 +30,7 @@ final class SharedVersions: @unchecked Sendable {  // `state` only under `lock`
         events.onReset { [self] in
             let listening = events.isListening
             lock.writing {
-                state.entries.removeAll()
-                state.generation &+= 1
-                state.enabled = listening
+                state.reset(listening: listening)
             }
         }
         events.subscribe { [self] notice in
@@ -49,8 +41,7 @@ final class SharedVersions: @unchecked Sendable {  // `state` only under `lock`
             default: return
             }
             lock.writing {
-                state.generation &+= 1
-                state.entries = state.entries.filter { !$0.key.hasPrefix(prefix) }
+                state.forget { key, _ in key.hasPrefix(prefix) }
             }
         }
     }
