@@ -91,6 +91,12 @@ public struct ContentImport: Sendable {
 
     /// Writes a valid document: regions, exams and domains by their natural keys, questions by
     /// key, each added, changed (a new version) or left alone when equal.
+    /// Lets the statements of the open transaction run up to five minutes: a whole exam of
+    /// thousands of questions may take longer than a page's limit.
+    public func allowLongStatements(_ connection: PostgresConnection) throws {
+        try connection.execute("SET LOCAL statement_timeout = '5min'")
+    }
+
     public func apply(_ document: ContentDocument, _ connection: PostgresConnection) throws -> ImportSummary {
         var summary = ImportSummary()
         for (position, region) in document.regions.enumerated() {

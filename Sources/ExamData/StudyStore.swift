@@ -6,6 +6,12 @@ import QuestionEngine
 /// request scope (`app.user_id`, or `app.guest_key` for a guest), so row-level security keeps
 /// each student to their own sessions whatever the caller asks for.
 public struct StudyStore: Sendable {
+    /// The key that signs the moment a question was shown (`app_form_key()`), the same for
+    /// every instance.
+    public static func formKey(_ connection: PostgresConnection) throws -> [UInt8] {
+        try connection.query("SELECT app_form_key() AS key").single().decode("key", as: PostgresBytes.self).bytes
+    }
+
     public init() {}
 
     /// The published questions of an exam as selection sees them; exam-only questions only

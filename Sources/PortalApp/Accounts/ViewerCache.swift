@@ -28,12 +28,7 @@ final class ViewerCache: @unchecked Sendable {  // `state` only under `lock`
 
     /// Serves entries only while `events` delivers notices, and forgets on each of them.
     func follow(_ events: DatabaseEvents) {
-        events.onReset { [self] in
-            let listening = events.isListening
-            lock.writing {
-                state.reset(listening: listening)
-            }
-        }
+        events.onReset { [self] listening in lock.writing { state.reset(listening: listening) } }
         events.subscribe { [self] notice in
             guard notice.channel == "portal_sessions" else { return }
             let parts = notice.payload.split(separator: ":", maxSplits: 1)

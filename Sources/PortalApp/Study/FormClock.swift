@@ -1,5 +1,5 @@
+import ExamData
 import Foundation
-import PostgresClient
 import Synchronization
 
 /// The time a question was shown, signed by the server: the answer form carries it back, and
@@ -35,7 +35,7 @@ final class FormClock: Sendable {
     private func signingKey(_ database: RequestDatabase) throws -> [UInt8] {
         if let known = key.withLock({ $0 }) { return known }
         let fetched = try database.run { connection in
-            try connection.query("SELECT app_form_key() AS key").single().decode("key", as: PostgresBytes.self).bytes
+            try StudyStore.formKey(connection)
         }
         key.withLock { $0 = fetched }
         return fetched

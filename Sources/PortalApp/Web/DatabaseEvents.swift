@@ -18,7 +18,7 @@ final class DatabaseEvents: Sendable {
         var listening = false
         var stopped = false
         var subscribers: [@Sendable (PostgresConnection.Notification) -> Void] = []
-        var resets: [@Sendable () -> Void] = []
+        var resets: [@Sendable (Bool) -> Void] = []
     }
 
     private let url: String?
@@ -41,8 +41,9 @@ final class DatabaseEvents: Sendable {
         state.withLock { $0.subscribers.append(handler) }
     }
 
-    /// Calls `reset` whenever listening starts or stops: what was kept is no longer known good.
-    func onReset(_ reset: @escaping @Sendable () -> Void) {
+    /// Calls `reset` with whether listening now whenever listening starts or stops: what was
+    /// kept is no longer known good.
+    func onReset(_ reset: @escaping @Sendable (Bool) -> Void) {
         state.withLock { $0.resets.append(reset) }
     }
 
@@ -63,12 +64,12 @@ final class DatabaseEvents: Sendable {
     private var isStopped: Bool { state.withLock { $0.stopped } }
 
     private func setListening(_ listening: Bool) {
-        let resets = state.withLock { state -> [@Sendable () -> Void] in
+        let resets = state.withLock { state -> [@Sendable (Bool) -> Void] in
             guard state.listening != listening else { return [] }
             state.listening = listening
             return state.resets
         }
-        resets.forEach { $0() }
+        resets.forEach { $0(listening) }
     }
 
     private func run() {

@@ -80,9 +80,10 @@ final class RequestDatabase: @unchecked Sendable {  // one request, one worker t
     /// `PostgresConnection.withTransaction(settings:first:_:)`); `body` gets their rows.
     func transaction<Value>(first: [SQL], _ body: (PostgresConnection, [QueryResult]) throws -> Value) throws -> Value {
         let connection = try checkedOutConnection()
-        if transactionDepth > 0 { return try body(connection, first.isEmpty ? [] : connection.pipeline(first)) }
+        // Every level counts, so `commit(after:)` knows whether an outer transaction commits.
         transactionDepth += 1
         defer { transactionDepth -= 1 }
+        if transactionDepth > 1 { return try body(connection, first.isEmpty ? [] : connection.pipeline(first)) }
         return try connection.withTransaction(settings: settings, first: first, body)
     }
 

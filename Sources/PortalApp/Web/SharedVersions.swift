@@ -27,12 +27,7 @@ final class SharedVersions: @unchecked Sendable {  // `state` only under `lock`
     /// Forgets on every notice of the catalogue or the leaderboard, and whenever listening
     /// starts or stops.
     func follow(_ events: DatabaseEvents) {
-        events.onReset { [self] in
-            let listening = events.isListening
-            lock.writing {
-                state.reset(listening: listening)
-            }
-        }
+        events.onReset { [self] listening in lock.writing { state.reset(listening: listening) } }
         events.subscribe { [self] notice in
             let prefix: String
             switch notice.channel {

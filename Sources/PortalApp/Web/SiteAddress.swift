@@ -38,7 +38,7 @@ struct SiteAddress: Sendable {
     /// may pass any `Host`), else this request's own host.
     func isOwnOrigin(_ origin: String, head: RequestHead) -> Bool {
         if let publicOrigin { return origin == publicOrigin }
-        guard let host = head.headers["Host"] else { return false }
+        guard let host = Self.host(of: head) else { return false }
         return origin == "http://\(host)" || origin == "https://\(host)"
     }
 
@@ -46,7 +46,7 @@ struct SiteAddress: Sendable {
     /// public origin, or from the request when none is configured.
     func url(_ path: String, for head: RequestHead, peer: String) -> String {
         if let publicOrigin { return publicOrigin + path }
-        let host = head.headers["Host"].flatMap { Self.isPlausibleHost($0) ? $0 : nil } ?? "127.0.0.1"
+        let host = Self.host(of: head) ?? "127.0.0.1"
         return scheme(of: head, peer: peer) + "://" + host + path
     }
 
@@ -56,6 +56,11 @@ struct SiteAddress: Sendable {
     private func isTrusted(_ address: String) -> Bool {
         guard !trustedProxies.isEmpty, let parsed = AddressRange.parseAddress(address) else { return false }
         return trustedProxies.contains { $0.contains(parsed) }
+    }
+
+    /// The request's `Host` when it is a plausible host name and port (the client chooses it).
+    private static func host(of head: RequestHead) -> String? {
+        head.headers["Host"].flatMap { isPlausibleHost($0) ? $0 : nil }
     }
 
     /// Host names and ports only: a `Host` header is the client's to choose.
