@@ -219,6 +219,9 @@ struct LiveEventTests {
         }
         try save("new", host, "/live/new")
         try save("join", site.browser(), "/live/\(code)")
+        let refusedBrowser = site.browser()
+        let refusedToken = refusedBrowser.csrfToken(from: try refusedBrowser.request("GET", "/live/\(code)"))
+        pages.append(("join-refused", try refusedBrowser.request("POST", "/live/\(code)/join", form: ["csrf_token": refusedToken, "nickname": "x"]).body))
         try save("host", host, "/live/\(code)/host")
         try save("waiting", player, "/live/\(code)")
         try host.request("POST", "/live/\(code)/start", form: ["csrf_token": "teacher-csrf"])

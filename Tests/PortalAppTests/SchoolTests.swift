@@ -198,6 +198,7 @@ struct SchoolTests {
             ("teach", teacher, "/teach"), ("class", teacher, "/teach/classes/\(classID)"), ("exam-teacher", teacher, StudySessionTests.examPath),
             ("share-guest", site.browser(), "/s/\(token)"), ("share-student", student, "/s/\(token)"), ("join", site.browser(), "/join/\(code)"),
             ("my-classes", student, "/me/classes"), ("link-gone", site.browser(), "/s/\(String(repeating: "B", count: 43))"),
+            ("enter-code", site.browser(), "/join"), ("wrong-code", student, "/join/NOSUCHCD"),
         ] {
             let response = try browser.request("GET", path)
             #expect(response.status < 500, "\(name)")

@@ -57,7 +57,14 @@ struct Gate: Sendable {
         if options.readsReplica == .always || (options.readsReplica == .forVisitors && viewer.user == nil) {
             database.readFromReplica()
         }
-        var response = try handler(portal)
+        var response: Response
+        do {
+            response = try handler(portal)
+        } catch let error as HTTPError where !options.answersWithProblem && (400..<500).contains(error.status.code) {
+            // Rendered here, where the reader is known: a signed-in student's error page keeps
+            // their own header.
+            response = pages.errorPage(error, for: portal)
+        }
         if countsRoundTrips { response.headers.set("X-Database-Round-Trips", String(database.roundTrips)) }
         if let cookie = viewer.newCSRFCookie {
             response.setCookie(SetCookie(name: settings.csrfCookieName, value: cookie, path: "/", httpOnly: true, secure: settings.secure, sameSite: .lax))

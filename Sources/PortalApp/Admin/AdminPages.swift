@@ -132,6 +132,10 @@ struct AdminPages: Sendable {
         var more = 0
         var hasMore = false
         var summary: [String: Int]?
+        /// The document pasted into the text field, put back after a refusal so it can be fixed
+        /// in place (a chosen file cannot be put back: the page asks for it again).
+        var pasted = ""
+        var fileRefused = false
     }
 
     func importForm(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
@@ -142,29 +146,36 @@ struct AdminPages: Sendable {
     /// transaction with its audit entry. The document comes as a file upload or a text field.
     func importDocument(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let bytes: [UInt8]
+        let fromFile: Bool
         if let type = request.headers["Content-Type"], type.lowercased().hasPrefix("multipart/form-data") {
-            guard let parts = try? Multipart.parse(body: request.body, contentType: type),
-                  let file = parts.first(where: { $0.name == "file" && !$0.data.isEmpty }) ?? parts.first(where: { $0.name == "document" }) else {
-                throw HTTPError(.badRequest, pages.message("admin.no_document", locale: pages.locale(for: request)))
+            let parts = (try? Multipart.parse(body: request.body, contentType: type)) ?? []
+            if let file = parts.first(where: { $0.name == "file" && !$0.data.isEmpty }) {
+                (bytes, fromFile) = (file.data, true)
+            } else if let pasted = parts.first(where: { $0.name == "document" && !$0.data.isEmpty }) {
+                (bytes, fromFile) = (pasted.data, false)
+            } else {
+                let problem = ImportPage.Problem(item: "", field: "", problem: pages.message("admin.no_document", for: request))
+                return try pages.privatePage("admin/import", ImportPage(problems: [problem], hasProblems: true), request, status: .unprocessableContent)
             }
-            bytes = file.data
         } else {
-            bytes = Array((FormFields(body: request.body)["document"] ?? "").utf8)
+            (bytes, fromFile) = (Array((FormFields(body: request.body)["document"] ?? "").utf8), false)
         }
         let importer = ContentImport()
+        let refused = { (problems: [ImportPage.Problem], total: Int) throws -> Response in
+            let page = ImportPage(
+                problems: problems, hasProblems: true, more: total - problems.count, hasMore: total > problems.count,
+                pasted: fromFile ? "" : String(decoding: bytes, as: UTF8.self), fileRefused: fromFile)
+            return try pages.privatePage("admin/import", page, request, status: .unprocessableContent)
+        }
         let document: ContentDocument
         do throws(ImportProblem) {
             document = try ContentDocument.decode(Data(bytes))
         } catch {
-            return try pages.privatePage("admin/import", ImportPage(problems: [.init(item: error.item, field: error.field, problem: error.problem)], hasProblems: true), request,
-                            status: .unprocessableContent)
+            return try refused([.init(item: error.item, field: error.field, problem: error.problem)], 1)
         }
         let problems = importer.problems(document)
         guard problems.isEmpty else {
-            let shown = problems.prefix(500).map { ImportPage.Problem(item: $0.item, field: $0.field, problem: $0.problem) }
-            return try pages.privatePage("admin/import", ImportPage(problems: Array(shown), hasProblems: true, more: problems.count - shown.count,
-                                                       hasMore: problems.count > shown.count), request,
-                            status: .unprocessableContent)
+            return try refused(problems.prefix(500).map { ImportPage.Problem(item: $0.item, field: $0.field, problem: $0.problem) }, problems.count)
         }
         let summary = try request.database.transaction { connection -> ImportSummary in
             try importer.allowLongStatements(connection)

@@ -220,6 +220,16 @@ struct LivePages: Sendable {
     // MARK: Taking part
 
     func play(_ request: PortalRequest) throws -> Response {
+        try playPage(request)
+    }
+
+    /// A nickname that was refused, shown again beside its field with the reason.
+    struct RefusedNickname {
+        var typed: String
+        var problem: String
+    }
+
+    private func playPage(_ request: PortalRequest, refused: RefusedNickname? = nil, status: HTTPStatus = .ok) throws -> Response {
         let scoreboard = try liveScoreboard(request)
         let now = clock()
         let actor = StudyActor.resolve(request, settings: settings, createGuest: false)
@@ -245,30 +255,39 @@ struct LivePages: Sendable {
         restoreBoard(event, scoreboard, request)
         let standing = participant.flatMap { try? scoreboard.standing(code: event.code, participant: $0.id) }
         let top = (try? scoreboard.top(code: event.code, count: 10)) ?? []
-        let value = LivePlayPage(
+        var value = LivePlayPage(
             event: event, participant: participant, answered: answered, question: question, results: results, standing: standing, top: top,
             signedInName: request.user?.displayName, now: now)
-        return try pages.privatePage("live/play", value, request)
+        if let refused {
+            value.suggestedNickname = refused.typed
+            value.nicknameError = refused.problem
+        }
+        return try pages.privatePage("live/play", value, request, status: status)
     }
 
     func join(_ request: PortalRequest) throws -> Response {
         let scoreboard = try liveScoreboard(request)
         let form = FormFields(body: request.body)
         let nickname = (form["nickname"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        if let problem = NicknamePolicy.problem(nickname) { throw HTTPError(.unprocessableContent, pages.message(problem, for: request)) }
+        if let problem = NicknamePolicy.problem(nickname) {
+            let refused = RefusedNickname(typed: String(nickname.prefix(64)), problem: pages.message(problem, for: request))
+            return try playPage(request, refused: refused, status: .unprocessableContent)
+        }
         guard let actor = StudyActor.resolve(request, settings: settings, createGuest: true) else { throw noEvent(request) }
         let now = clock()
-        let (event, participant) = try withEvent(request) { event, connection -> (LiveEvent, LiveParticipant) in
+        let joined = try withEvent(request) { event, connection -> (LiveEvent, LiveParticipant)? in
             guard event.endedAt == nil, event.schedule.map({ now < $0.endsAt }) ?? true else {
                 throw HTTPError(.gone, pages.message("live.over", for: request))
             }
             let store = LiveStore()
             if let existing = try store.participant(eventID: event.id, connection) { return (event, existing) }
-            guard let joined = try store.join(eventID: event.id, userID: actor.user?.userID, nickname: nickname, at: now, connection)
-            else {
-                throw HTTPError(.conflict, pages.message("live.nickname_taken", for: request, ["nickname": nickname]))
-            }
-            return (event, joined)
+            return try store.join(eventID: event.id, userID: actor.user?.userID, nickname: nickname, at: now, connection).map { (event, $0) }
+        }
+        guard let (event, participant) = joined else {
+            let refused = RefusedNickname(typed: nickname, problem: pages.message("live.nickname_taken", for: request, ["nickname": nickname]))
+            var response = try playPage(request, refused: refused, status: .conflict)
+            if let token = actor.newGuestToken { response.setCookie(settings.guestCookie(token)) }
+            return response
         }
         restoreBoard(event, scoreboard, request)
         try scoreboard.register(code: event.code, participant: participant.id, nickname: participant.nickname)

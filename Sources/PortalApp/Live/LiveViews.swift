@@ -136,6 +136,8 @@ struct LivePlayPage: Encodable {
     var joined: Bool
     var nickname: String
     var suggestedNickname: String
+    /// Why the nickname typed was refused, shown beside the field.
+    var nicknameError: String?
     var phase: LivePhaseView
     var question: LiveQuestionView?
     var answered: Bool

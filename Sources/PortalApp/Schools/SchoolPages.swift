@@ -17,14 +17,7 @@ struct SchoolPages: Sendable {
 
     /// Share links and class pages anyone may open (signing in is offered there).
     func addPublicRoutes(to routes: inout PublicRoutes) {
-        routes.get("/join") { request in
-            // The "I have a code" form: to the class's page.
-            let code = (request.query["code"] ?? "").trimmingCharacters(in: .whitespaces).uppercased()
-            guard !code.isEmpty, code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
-                throw HTTPError(.notFound, pages.message("school.no_class", for: request))
-            }
-            return .redirect(to: "/join/\(code)")
-        }
+        routes.get("/join", enterCode)
         routes.get("/join/:code", joinPage)
         routes.get("/s/:token", sharePage)
     }
@@ -258,13 +251,32 @@ struct SchoolPages: Sendable {
 
     // MARK: Joining
 
+    /// The "I have a code" form; a code typed there goes to its class's page. A code that is
+    /// not one comes back on the form, as typed, with the reason beside it.
+    func enterCode(_ request: PortalRequest) throws -> Response {
+        guard let typed = request.query["code"] else { return try codeForm(request) }
+        let code = typed.trimmingCharacters(in: .whitespaces).uppercased()
+        guard !code.isEmpty, code.count <= 12, code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+            return try codeForm(request, typed: String(typed.prefix(40)), error: "school.code_format", status: .unprocessableContent)
+        }
+        return .redirect(to: "/join/\(code)")
+    }
+
+    private func codeForm(_ request: PortalRequest, typed: String = "", error: String? = nil, status: HTTPStatus = .ok) throws -> Response {
+        struct Page: Encodable {
+            var code: String
+            var codeError: String?
+        }
+        return try pages.privatePage("teach/enter-code", Page(code: typed, codeError: error.map { pages.message($0, for: request) }), request, status: status)
+    }
+
     func joinPage(_ request: PortalRequest) throws -> Response {
         let limit = codeLimit()
         try limit.check(request)
         let found = try request.database.run { try SchoolStore().classByCode(request.parameter("code"), $0) }
         guard let found else {
             try limit.miss(request)
-            throw HTTPError(.notFound, pages.message("school.no_class", for: request))
+            return try codeForm(request, typed: String(request.parameter("code").prefix(40)), error: "school.no_class", status: .notFound)
         }
         let value = JoinPage(code: request.parameter("code").uppercased(), name: found.name, teacher: found.teacher, school: found.school, signedIn: request.user != nil)
         return try pages.privatePage("teach/join", value, request)
@@ -275,7 +287,7 @@ struct SchoolPages: Sendable {
         try limit.check(request)
         guard try request.database.transaction({ try SchoolStore().join(code: request.parameter("code"), $0) }) != nil else {
             try limit.miss(request)
-            throw HTTPError(.notFound, pages.message("school.no_class", for: request))
+            return try codeForm(request, typed: String(request.parameter("code").prefix(40)), error: "school.no_class", status: .notFound)
         }
         return .redirect(to: "/me/classes?joined=1")
     }

@@ -72,10 +72,23 @@ struct PageRenderer: Sendable {
         return try templates.render(template, value: value, locale: locale, now: clock(), fragments: fragments, store: self.fragments)
     }
 
-    /// An HTML error page; plain text if even that cannot be rendered.
+    /// An HTML error page; plain text if even that cannot be rendered. Without a resolved
+    /// viewer (the server's own refusals), the signed-out header.
     func errorPage(_ error: HTTPError, head: RequestHead?) -> Response {
         let acceptLanguage = head?.headers["Accept-Language"]
         let locale = LocaleNegotiation.choose(userSetting: nil, acceptLanguage: acceptLanguage, available: templates.locales)
+        return errorPage(error, locale: locale, viewer: .anonymous)
+    }
+
+    /// An error a handler raised, on a page with the reader's own header (a signed-in student
+    /// keeps their menu, not "Sign in"), in their language.
+    func errorPage(_ error: HTTPError, for request: PortalRequest) -> Response {
+        var response = errorPage(error, locale: locale(for: request), viewer: request.viewer)
+        for field in error.headers { response.headers.add(field.name, field.value) }
+        return response
+    }
+
+    private func errorPage(_ error: HTTPError, locale: String, viewer: Viewer) -> Response {
         // Client errors carry what was wrong (handlers word it from the catalogue); server
         // errors get the catalogue's own sentence, which is what a reader can act on.
         let text = switch error.status.code {
@@ -83,11 +96,11 @@ struct PageRenderer: Sendable {
         case 503: message("error.unavailable", locale: locale)
         default: error.message
         }
-        return explainedErrorPage(status: error.status, message: text, locale: locale)
+        return explainedErrorPage(status: error.status, message: text, locale: locale, viewer: viewer)
     }
 
     /// An HTML error page saying `message` as it is.
-    func explainedErrorPage(status: HTTPStatus, message text: String, locale: String) -> Response {
+    func explainedErrorPage(status: HTTPStatus, message text: String, locale: String, viewer: Viewer = .anonymous) -> Response {
         let headingKey = switch status.code {
         case 404: "error.not_found_title"
         case 400, 422: "error.bad_request_title"
@@ -99,7 +112,7 @@ struct PageRenderer: Sendable {
             var status: Int
         }
         let page = ErrorPage(heading: message(headingKey, locale: locale), message: text, status: status.code)
-        guard let bytes = try? render("errors/error", page, locale: locale) else {
+        guard let bytes = try? render("errors/error", page, locale: locale, viewer: viewer) else {
             return Response.text(text + "\n", status: status)
         }
         var response = Response.html(bytes, status: status)
