@@ -9,11 +9,14 @@
 // - Navigations go to the network first; with no answer, the cached copy of that page when it
 //   is part of the shell, else the offline study page.
 // - Bundles are answered from the cache first: their URLs are immutable.
+// - Images go to the network first; with no answer, the copy offline.js stored when the exam
+//   that shows them was downloaded (so diagrams show offline too).
 "use strict";
 
 var VERSION = "__SHELL_VERSION__";
 var SHELL_CACHE = "portal-shell-" + VERSION;
 var BUNDLE_CACHE = "portal-bundles";
+var IMAGE_CACHE = "portal-images";
 var OFFLINE_PAGE = "/offline/study";
 var SHELL = [OFFLINE_PAGE, "/css/site.css", "/js/offline.js", "/js/offline-study.js", "/js/answer-check.js", "/js/session.js", "/favicon.svg"];
 
@@ -48,6 +51,19 @@ self.addEventListener("fetch", function (event) {
   var request = event.request;
   if (request.method !== "GET") return;
   var url = new URL(request.url);
+  if (request.destination === "image") {
+    var stored = function () {
+      return caches.open(IMAGE_CACHE).then(function (cache) { return cache.match(request.url); });
+    };
+    // A proxy's error page in place of the server counts as no answer.
+    event.respondWith(fetch(request).then(function (response) {
+      if (response.ok || response.type === "opaque") return response;
+      return stored().then(function (copy) { return copy || response; });
+    }, function () {
+      return stored().then(function (copy) { return copy || Response.error(); });
+    }));
+    return;
+  }
   if (url.origin !== self.location.origin) return;
 
   if (request.mode === "navigate") {

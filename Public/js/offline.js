@@ -5,6 +5,8 @@
 // Storage, per browser profile:
 //   Cache "portal-bundles"   the exam bundles, under their immutable URLs (the service worker
 //                             answers them cache-first)
+//   Cache "portal-images"    the images the downloaded exams' options show (the service worker
+//                             answers them from here when the network does not)
 //   IndexedDB "portal-offline"
 //     exams     one record per downloaded exam: version, URL, size, review schedule
 //     sessions  sessions started offline, until the server has them finished
@@ -15,6 +17,7 @@
 
   var DATABASE = "portal-offline";
   var BUNDLES = "portal-bundles";
+  var IMAGES = "portal-images";
   /// The server takes at most this many answers per request (ProgressUpload.maximumAnswers).
   var BATCH = 500;
 
@@ -267,6 +270,51 @@
     });
   }
 
+  /// Every image a bundle's options show, as absolute URLs.
+  function imagesOf(bundle) {
+    var urls = {};
+    bundle.questions.forEach(function (question) {
+      (question.options || []).forEach(function (option) {
+        if (option.imageUrl) urls[new URL(option.imageUrl, location.href).href] = true;
+      });
+    });
+    return Object.keys(urls);
+  }
+
+  /// Stores the images of a bundle that are not stored yet, so diagrams show offline too. An
+  /// image that cannot be fetched is left out: its option still has its text.
+  function storeImages(bundle) {
+    return caches.open(IMAGES).then(function (cache) {
+      return Promise.all(imagesOf(bundle).map(function (url) {
+        return cache.match(url).then(function (stored) {
+          if (stored) return null;
+          var sameOrigin = new URL(url).origin === location.origin;
+          // Another site's image can only be kept as an opaque response (it still displays).
+          var options = sameOrigin ? { credentials: "same-origin" } : { mode: "no-cors", credentials: "omit" };
+          return fetch(url, options).then(function (response) {
+            return sameOrigin && !response.ok ? null : cache.put(url, response);
+          }).catch(function () { return null; });
+        });
+      }));
+    });
+  }
+
+  /// Deletes the stored images no downloaded exam shows any more.
+  function pruneImages() {
+    return getAll("exams").then(function (records) {
+      return Promise.all(records.map(function (record) { return loadBundle(record).catch(function () { return { questions: [] }; }); }));
+    }).then(function (bundles) {
+      var kept = {};
+      bundles.forEach(function (bundle) { imagesOf(bundle).forEach(function (url) { kept[url] = true; }); });
+      return caches.open(IMAGES).then(function (cache) {
+        return cache.keys().then(function (requests) {
+          return Promise.all(requests.filter(function (request) { return !kept[request.url]; })
+            .map(function (request) { return cache.delete(request); }));
+        });
+      });
+    });
+  }
+
   function recordFor(bundle, url, bytes, previous) {
     var record = previous || { key: bundle.exam.region + "/" + bundle.exam.slug, downloadedAt: new Date().toISOString(), missed: [] };
     record.region = bundle.exam.region;
@@ -303,6 +351,8 @@
       return Promise.all([response.clone().text(), caches.open(BUNDLES)]).then(function (parts) {
         var text = parts[0], bundle = JSON.parse(text);
         return parts[1].put(url, response).then(function () {
+          return storeImages(bundle);
+        }).then(function () {
           var oldURL = previous && previous.url !== url ? previous.url : null;
           var record = recordFor(bundle, url, new Blob([text]).size, previous);
           return put("exams", record).then(function () {
@@ -317,7 +367,8 @@
   function removeExam(key) {
     return get("exams", key).then(function (record) {
       if (!record) return null;
-      return caches.open(BUNDLES).then(function (cache) { return cache.delete(record.url); }).then(function () { return remove("exams", key); });
+      return caches.open(BUNDLES).then(function (cache) { return cache.delete(record.url); }).then(function () { return remove("exams", key); })
+        .then(pruneImages);
     });
   }
 
@@ -379,6 +430,8 @@
           return cache.put(feed.bundle, new Response(text, { headers: { "Content-Type": "application/json" } })).then(function () {
             return feed.bundle !== record.url ? cache.delete(record.url) : null;
           });
+        }).then(function () {
+          return storeImages(bundle);
         }).then(function () {
           var updated = recordFor(bundle, feed.bundle, new Blob([text]).size, record);
           return put("exams", updated).then(function () {

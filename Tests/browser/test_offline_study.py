@@ -355,3 +355,45 @@ def test_answers_made_signed_out_wait_for_a_sign_in_and_then_upload(portal, brow
     wait(driver, lambda d: d.current_url.endswith("/offline/study"), message="signing in did not come back to the offline page")
     wait(driver, lambda d: len(store(d, "answers")) == 0, timeout=30, message="the answers were not uploaded after signing in")
     assert portal.sql("SELECT count(*) FROM answers a JOIN users u ON u.id = a.user_id WHERE u.username = '%s'" % username) == "2"
+
+
+LOAD_IMAGES = """
+const [urls, done] = arguments;
+Promise.all(urls.map((url) => new Promise((resolve) => {
+  const image = document.createElement("img");
+  image.alt = "";
+  image.onload = () => resolve(image.naturalWidth > 0);
+  image.onerror = () => resolve(false);
+  image.src = url;
+  document.body.appendChild(image);
+}))).then(done);
+"""
+
+
+def test_diagrams_of_a_downloaded_exam_show_with_the_server_gone(portal, browser_factory):
+    driver = browser_factory()
+    register(driver, portal, "diagrams-" + uuid.uuid4().hex[:8])
+    download_exam(driver, portal)
+    urls = sorted(set(portal.sql(
+        "SELECT DISTINCT o->>'imageUrl' FROM questions q JOIN domains d ON d.id = q.domain_id JOIN exams e ON e.id = d.exam_id, "
+        "jsonb_array_elements(q.options) o WHERE e.slug = 'network-fundamentals' AND q.status = 'published' "
+        "AND o ? 'imageUrl'").split()))
+    assert urls, "the exam shows diagrams"
+
+    portal.stop()
+    try:
+        driver.refresh()
+        wait(driver, lambda d: d.find_element(By.TAG_NAME, "h1").text == "Study offline", message="no offline page from the service worker")
+        loaded = driver.execute_async_script(LOAD_IMAGES, urls)
+        assert loaded == [True] * len(urls), "every diagram of the downloaded exam shows offline: %r" % list(zip(urls, loaded))
+        missing = driver.execute_async_script(LOAD_IMAGES, ["/images/not-in-any-exam.svg"])
+        assert missing == [False], "only what the downloaded exams show is kept"
+    finally:
+        portal.start()
+
+    # Removing the exam frees its images too.
+    driver.get(portal.url + EXAM_PAGE)
+    wait(driver, expected_conditions.element_to_be_clickable((By.ID, "offline-remove"))).click()
+    wait(driver, lambda d: d.execute_async_script(
+        "caches.open('portal-images').then((c) => c.keys()).then((k) => arguments[0](k.length))") == 0,
+        message="the images were not freed with the exam")
