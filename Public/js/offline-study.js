@@ -417,6 +417,7 @@ document.addEventListener("DOMContentLoaded", function () {
       [heading,
         element("p", { "class": "lead", lang: record.language, text: record.title }),
         element("p", { "class": "score", text: fill(text.results, { right: right, total: total, percent: total ? Math.round(100 * right / total) : 0 }) }),
+        element("p", { "class": "hint", text: text.scoringRule }),
         element("p", { text: text.resultsSaved }),
         back].forEach(function (node) { view.appendChild(node); });
       heading.focus();

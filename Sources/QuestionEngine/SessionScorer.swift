@@ -22,12 +22,12 @@ public struct SessionScore: Sendable, Equatable {
         public var percent: Double { total == 0 ? 0 : Double(correct) * 100 / Double(total) }
     }
 
-    /// Questions answered exactly right (the raw score).
+    /// Questions answered exactly right (the raw score). The portal's one rule: a partly right
+    /// answer (`AnswerOutcome.score` between 0 and 1, shown as feedback) scores nothing here,
+    /// in the stored score, on the dashboard, on leaderboards and in class exports.
     public var correct: Int
     public var answered: Int
     public var total: Int
-    /// Partial credit summed over every question (multi-choice and ordering earn part marks).
-    public var credit: Double
     /// The raw score as a percentage of every question in the session, unanswered ones included.
     public var percent: Double
     public var passed: Bool
@@ -44,7 +44,7 @@ public enum SessionScorer {
     ) -> SessionScore {
         var domains: [SessionScore.Domain] = []
         var position: [String: Int] = [:]
-        var correct = 0, answered = 0, credit = 0.0
+        var correct = 0, answered = 0
         for item in items {
             let index = position[item.domain] ?? {
                 domains.append(SessionScore.Domain(domain: item.domain, correct: 0, total: 0))
@@ -54,7 +54,6 @@ public enum SessionScorer {
             domains[index].total += 1
             guard let outcome = item.outcome else { continue }
             answered += 1
-            credit += outcome.score
             if outcome.isCorrect {
                 correct += 1
                 domains[index].correct += 1
@@ -64,7 +63,7 @@ public enum SessionScorer {
         var used = max(0, endedAt.timeIntervalSince(startedAt))
         if let timeLimit { used = min(used, timeLimit) }
         return SessionScore(
-            correct: correct, answered: answered, total: items.count, credit: credit, percent: percent,
+            correct: correct, answered: answered, total: items.count, percent: percent,
             passed: !items.isEmpty && percent >= Double(passMark), domains: domains, timeUsed: used)
     }
 }

@@ -186,6 +186,34 @@ struct StudySessionTests {
         #expect(location(try browser.request("GET", path)) == path + "/results")
     }
 
+    @Test("a partly right answer is shown as such but scores nothing, and the results page says so")
+    func partlyRightScoresNothing() throws {
+        let site = try Site()
+        let browser = site.browser()
+        try browser.register("petra")
+        let (_, path) = try start(browser, count: "4", domains: ["alpha"])
+        for _ in 1...4 {
+            let form = try AnswerForm(try browser.request("GET", path))
+            // Two of the three right choices and no wrong one for the multi-choice question;
+            // a plain wrong answer for the rest.
+            let response = form.item.kind == "multi-choice" ? Array(form.item.key.prefix(2)) : form.item.wrong
+            let feedback = try browser.request("GET", location(try browser.request("POST", path + "/answers", pairs: form.pairs(response)))).bodyText
+            if form.item.kind == "multi-choice" {
+                #expect(feedback.contains("Partly right ("), "the feedback shows how much was right")
+                #expect(feedback.contains("scores only when the whole answer is right"))
+            }
+        }
+        let confirm = try browser.request("GET", path + "/finish")
+        try browser.request("POST", path + "/finish", form: ["csrf_token": browser.csrfToken(from: confirm)])
+        let results = try browser.request("GET", path + "/results").bodyText
+        #expect(results.contains("<p class=\"big-score\">0%</p>"))
+        #expect(results.contains("<dd>0 of 4</dd>"))
+        #expect(results.contains("a partly right answer scores nothing"), "the rule is stated where the score is")
+        #expect(try site.count("SELECT count(*) AS n FROM study_sessions WHERE score_correct = 0 AND score_percent = 0") == 1)
+        #expect(try site.count("SELECT count(*) AS n FROM answers WHERE NOT correct AND score > 0 AND score < 1") == 1,
+                "the stored answer keeps its part mark for feedback and counts as not right (points and accuracy read `correct`)")
+    }
+
     @Test("a mock exam shows nothing until the end, keeps flags, and ends on the server at its time limit")
     func mockExam() throws {
         let site = try Site()
