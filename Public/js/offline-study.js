@@ -299,7 +299,7 @@ document.addEventListener("DOMContentLoaded", function () {
     var form = element("form", { "class": "answer", id: "answer-form" }, [fieldset, element("button", { type: "submit", "class": "primary", text: text.check })]);
     var article = element("article", { "class": "question", "aria-labelledby": "question-heading" }, [
       heading,
-      element("p", { "class": "meta", text: text.difficulty + ": " + (text["level-" + question.difficulty] || question.difficulty) }),
+      element("p", { "class": "meta", text: text.difficulty + ": " + question.difficulty + (text["level-" + question.difficulty] ? " · " + text["level-" + question.difficulty] : "") }),
       element("div", { "class": "stem", lang: lang, text: question.stem }),
       question.code ? element("pre", { "class": "code", lang: lang }, [element("code", { text: question.code })]) : null,
       error, form

@@ -55,7 +55,8 @@ public struct DashboardStore: Sendable {
             ("""
             WITH me AS (SELECT u.id, (date_trunc('day', \(now)::timestamptz AT TIME ZONE u.time_zone) + interval '1 day') AT TIME ZONE u.time_zone AS day_end
                         FROM users u WHERE u.id = (SELECT app_user_id()))
-            SELECT q.domain_id, count(*) AS cards, count(*) FILTER (WHERE c.due <= me.day_end) AS due_today,
+            SELECT q.domain_id, count(*) AS cards,
+                   count(*) FILTER (WHERE c.due <= me.day_end AND q.status = 'published' AND q.deleted_at IS NULL AND NOT q.exam_only) AS due_today,
                    count(*) FILTER (WHERE q.status = 'published' AND q.deleted_at IS NULL) AS seen,
                    coalesce(sum(fsrs_retrievability(c.stability, c.last_review, \(now))) FILTER (WHERE q.status = 'published' AND q.deleted_at IS NULL), 0) AS recall
             FROM me JOIN review_cards c ON c.user_id = me.id JOIN questions q ON q.id = c.question_id
@@ -156,9 +157,11 @@ public struct DashboardStore: Sendable {
 
     /// The review queue of one exam: cards due by `now`, and published questions without a card
     /// (never an exam-only question: those are for mock exams).
-    public func reviewQueue(examID: Int, now: Date, _ connection: PostgresConnection) throws -> (due: [(id: UUID, due: Date)], unseen: [Candidate]) {
+    public func reviewQueue(examID: Int, dueBy now: Date, _ connection: PostgresConnection) throws -> (due: [(id: UUID, due: Date)], unseen: [Candidate]) {
+        // Published questions only, as the dashboard counts them.
         let due = try connection.query(("""
-            SELECT c.question_id, c.due FROM cards_by_domain c JOIN questions q ON q.id = c.question_id AND NOT q.exam_only
+            SELECT c.question_id, c.due FROM cards_by_domain c
+            JOIN questions q ON q.id = c.question_id AND NOT q.exam_only AND q.status = 'published' AND q.deleted_at IS NULL
             WHERE c.user_id = (SELECT app_user_id()) AND c.exam_id = \(examID) AND c.due <= \(now)
             """ as SQL).prepared()).rows.map { (try $0.decode("question_id", as: UUID.self), try $0.decode("due", as: Date.self)) }
         let unseen = try connection.query(("""
@@ -191,6 +194,14 @@ public struct DashboardStore: Sendable {
     }
 
     /// The start of the student's current day (their time zone), as an instant.
+    /// The end of the reader's day (their time zone) at `now`: what "due today" counts up to.
+    public func endOfDay(at now: Date, _ connection: PostgresConnection) throws -> Date {
+        try connection.query(("""
+            SELECT (date_trunc('day', \(now)::timestamptz AT TIME ZONE u.time_zone) + interval '1 day') AT TIME ZONE u.time_zone AS day_end
+            FROM users u WHERE u.id = (SELECT app_user_id())
+            """ as SQL).prepared()).first?.decode("day_end", as: Date.self) ?? now
+    }
+
     public func startOfDay(at now: Date, _ connection: PostgresConnection) throws -> Date {
         try connection.query(("""
             SELECT (date_trunc('day', \(now)::timestamptz AT TIME ZONE u.time_zone) AT TIME ZONE u.time_zone) AS start

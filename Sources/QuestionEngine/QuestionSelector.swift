@@ -37,11 +37,12 @@ public enum QuestionSelector {
         return chosen.shuffled(using: &random)
     }
 
-    /// Review: the due questions, most overdue first, then new ones up to `newLimit`.
-    public static func review(due: [(id: UUID, due: Date)], now: Date, unseen: [Candidate], newLimit: Int, count: Int, seed: UInt64) -> [UUID] {
+    /// Review: the questions due by `dueBy` (the end of the student's day), most overdue
+    /// first, then new ones up to `newLimit`.
+    public static func review(due: [(id: UUID, due: Date)], dueBy: Date, unseen: [Candidate], newLimit: Int, count: Int, seed: UInt64) -> [UUID] {
         var random = SplitMix64(seed: seed)
         var seen = Set<UUID>()
-        let overdue = due.filter { $0.due <= now }.sorted { ($0.due, $0.id.uuidString) < ($1.due, $1.id.uuidString) }.map(\.id)
+        let overdue = due.filter { $0.due <= dueBy }.sorted { ($0.due, $0.id.uuidString) < ($1.due, $1.id.uuidString) }.map(\.id)
             .filter { seen.insert($0).inserted }
         let fresh = unseen.shuffled(using: &random).map(\.id).filter { seen.insert($0).inserted }.prefix(max(0, newLimit))
         return Array((overdue + fresh).prefix(max(0, count)))

@@ -178,6 +178,14 @@ struct StudySessionTests {
         #expect(results.contains("<dd>4 of 7</dd>"))
         #expect(results.contains("Alpha things") && results.contains("Beta things"))
         #expect(results.contains("The correct order"))
+        // A long review can be cut down to what was missed, and back; the numbers stay the session's.
+        #expect(results.contains("href=\"\(path)/results?show=missed#review-heading\">Show only the 3 questions I got wrong</a>"))
+        let missed = try browser.request("GET", path + "/results?show=missed").bodyText
+        #expect(missed.components(separatedBy: "class=\"review-item wrong\"").count == 4)
+        #expect(!missed.contains("class=\"review-item right\""))
+        #expect(["2", "4", "6"].allSatisfy { missed.contains("id=\"q\($0)\" value=\"\($0)\"") })
+        #expect(missed.contains("Show all 7 questions"))
+        #expect(missed.contains("<p class=\"big-score\">57%</p>"), "the score is the whole session's")
         // Stored: seven answers rated by correctness, seven cards, the score on the session.
         #expect(try site.count("SELECT count(*) AS n FROM answers WHERE user_id IS NOT NULL AND rating = CASE WHEN correct THEN 3 ELSE 1 END") == 7)
         #expect(try site.count("SELECT count(*) AS n FROM review_cards") == 7)
@@ -335,11 +343,17 @@ struct StudySessionTests {
         #expect(try stranger.request("POST", theirs + "/answers", pairs: form.pairs(form.item.key)).status == 303)
         #expect(try site.count("SELECT count(*) AS n FROM answers WHERE user_id IS NULL AND rating IS NULL") == 4)
 
-        let token = guest.csrfToken(from: try guest.request("GET", "/register"))
+        // The results page's own invitation to register leads back to those results.
+        let results = try guest.request("GET", finished + "/results").bodyText
+        let invitation = "/register?next=\(finished)/results"
+        #expect(results.contains("href=\"\(invitation)\""))
+        let registerPage = try guest.request("GET", invitation)
+        #expect(registerPage.bodyText.contains("name=\"next\" value=\"\(finished)/results\""))
         let registered = try guest.request("POST", "/register", form: [
-            "csrf_token": token, "username": "newcomer", "display_name": "Newcomer", "password": "a long enough password",
-            "password_confirmation": "a long enough password"])
+            "csrf_token": guest.csrfToken(from: registerPage), "next": "\(finished)/results", "username": "newcomer", "display_name": "Newcomer",
+            "password": "a long enough password", "password_confirmation": "a long enough password"])
         #expect(registered.status == 303)
+        #expect(location(registered) == finished + "/results", "back to the results that invited them")
         #expect(registered.headers.contains { $0.0.lowercased() == "set-cookie" && $0.1.hasPrefix("portal_guest=;") && $0.1.contains("Max-Age=0") })
         let user = "(SELECT id FROM users WHERE username = 'newcomer')"
         #expect(try site.count(SQL(stringLiteral: "SELECT count(*) AS n FROM study_sessions WHERE user_id = \(user) AND guest_key IS NULL")) == 2)
@@ -500,6 +514,13 @@ struct StudySessionTests {
         let (review, reviewPath) = try start(browser, mode: "review", count: "20")
         #expect(review.status == 303)
         #expect(try browser.request("GET", reviewPath).bodyText.contains("Question 1 of 7"))
+        // The dashboard's own button says how many it reviews, and starts exactly those.
+        #expect(later.contains("Review 7 questions due"))
+        #expect(later.contains(#"<input type="hidden" name="count" value="7">"#))
+        let fromDashboard = try browser.request("POST", "/sessions", pairs: [
+            ("csrf_token", browser.csrfToken(from: try browser.request("GET", "/me"))), ("region", MiniExam.region), ("exam", MiniExam.exam),
+            ("mode", "review"), ("count", "7")])
+        #expect(try browser.request("GET", location(fromDashboard)).bodyText.contains("Question 1 of 7"))
     }
 
     @Test("a report on a question lands in the table the content team reads")

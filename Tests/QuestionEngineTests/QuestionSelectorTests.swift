@@ -43,7 +43,7 @@ struct QuestionSelectorTests {
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let due = (0..<5).map { (id: UUID(), due: now.addingTimeInterval(Double(-$0) * 86_400)) }
         let later = (id: UUID(), due: now.addingTimeInterval(86_400))
-        let ids = QuestionSelector.review(due: due + [later], now: now, unseen: Array(Self.pool.prefix(20)), newLimit: 3, count: 50, seed: 7)
+        let ids = QuestionSelector.review(due: due + [later], dueBy: now, unseen: Array(Self.pool.prefix(20)), newLimit: 3, count: 50, seed: 7)
         #expect(Array(ids.prefix(5)) == due.reversed().map(\.id))
         #expect(!ids.contains(later.id))
         #expect(ids.count == 8)

@@ -64,10 +64,12 @@ def download_exam(driver, portal):
     driver.get(portal.url + EXAM_PAGE)
     driver.execute_async_script("navigator.serviceWorker.ready.then(() => arguments[0](true));")
     button = wait(driver, expected_conditions.element_to_be_clickable((By.ID, "offline-download")))
+    assert not driver.find_element(By.ID, "offline-open").is_displayed(), "nothing to study offline before a download"
     button.click()
     wait(driver, lambda d: "On this device" in d.find_element(By.ID, "offline-status").text, timeout=30,
          message="the exam was not downloaded")
     assert driver.find_element(By.ID, "offline-remove").is_displayed()
+    assert driver.find_element(By.ID, "offline-open").is_displayed()
     assert "This site stores" in driver.find_element(By.ID, "offline-storage").text
 
 
@@ -347,7 +349,7 @@ def test_answers_made_signed_out_wait_for_a_sign_in_and_then_upload(portal, brow
     answer_questions(driver, 2)
     sync = driver.find_element(By.ID, "offline-sync")
     wait(driver, lambda d: "2 answers are waiting" in sync.text, message="no waiting answers: " + sync.text)
-    link = sync.find_element(By.LINK_TEXT, "Sign in to upload them.")
+    link = sync.find_element(By.LINK_TEXT, "Sign in to upload your answers.")
     link.click()
     driver.find_element(By.ID, "username").send_keys(username)
     driver.find_element(By.ID, "password").send_keys("a long enough password")

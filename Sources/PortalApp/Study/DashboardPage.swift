@@ -20,6 +20,8 @@ struct DashboardPage: Encodable {
         var cards: Int
         var dueToday: Int
         var hasDue: Bool
+        /// The questions the "review" button starts: everything due, up to a session's most.
+        var reviewCount: Int
         var readiness: Int
         var passMark: Int
         var ready: Bool
@@ -109,6 +111,7 @@ struct DashboardPage: Encodable {
             return Exam(
                 title: first.examTitle, language: first.language, regionCode: first.regionCode, slug: first.examSlug,
                 cards: cards.reduce(0) { $0 + $1.cards }, dueToday: dueToday, hasDue: dueToday > 0,
+                reviewCount: min(dueToday, SessionStart.maximumCount),
                 readiness: Int((readiness * 100).rounded()), passMark: first.passMark, ready: readiness * 100 >= Double(first.passMark), weeks: weeks,
                 domains: cells.keys.sorted().map { title in
                     DomainRow(title: title, cells: weeks.map { week in

@@ -53,6 +53,10 @@ struct ResultsPage: Encodable {
     var timeUsed: String
     var domains: [Domain]
     var items: [Item]
+    /// Only the questions missed (wrong or unanswered) are listed: `?show=missed`.
+    var onlyMissed: Bool
+    var missedCount: Int
+    var hasMissed: Bool
     var isGuest: Bool
     var notice: String?
     var reported: Bool
@@ -60,7 +64,7 @@ struct ResultsPage: Encodable {
 
     init(
         session: StudySession, score: SessionScore, questions: [Question], answers: [UUID: RecordedAnswer], domainTitles: [String: String],
-        isGuest: Bool, notice: String?, reported: Bool, pages: PageRenderer, locale: String
+        isGuest: Bool, notice: String?, reported: Bool, onlyMissed: Bool, pages: PageRenderer, locale: String
     ) {
         sessionID = session.id.uuidString.lowercased()
         examTitle = session.examTitle
@@ -97,6 +101,10 @@ struct ResultsPage: Encodable {
                 },
                 explanation: question.explanation)
         }
+        missedCount = items.count { !$0.correct }
+        hasMissed = missedCount > 0
+        self.onlyMissed = onlyMissed && hasMissed
+        if self.onlyMissed { items.removeAll { $0.correct } }
         self.isGuest = isGuest
         self.notice = notice
         self.reported = reported

@@ -306,7 +306,7 @@ struct SessionPages: Sendable {
                 let value = ResultsPage(
                     session: session, score: score, questions: reading.questions, answers: reading.answers, domainTitles: reading.domainTitles,
                     isGuest: actor.isGuest, notice: notice.map { pages.message($0, locale: locale) }, reported: query["reported"] != nil,
-                    pages: pages, locale: locale)
+                    onlyMissed: query["show"] == "missed", pages: pages, locale: locale)
                 return try pages.privatePage("sessions/results", value, request)
             }
         }
@@ -324,7 +324,8 @@ struct SessionPages: Sendable {
             let score = finisher.score(session, questions: questions, answers: answers, endedAt: endedAt)
             let value = ResultsPage(
                 session: session, score: score, questions: questions, answers: answers, domainTitles: domains, isGuest: actor.isGuest,
-                notice: notice.map { pages.message($0, locale: locale) }, reported: query["reported"] != nil, pages: pages, locale: locale)
+                notice: notice.map { pages.message($0, locale: locale) }, reported: query["reported"] != nil,
+                onlyMissed: query["show"] == "missed", pages: pages, locale: locale)
             return try pages.privatePage("sessions/results", value, request)
         }
     }

@@ -106,11 +106,14 @@ struct SessionStart: Sendable {
             return QuestionSelector.mockExam(
                 try store.candidates(examID: exam.id, includingExamOnly: true, connection), blueprint: blueprint, count: exam.questionCount, seed: seed)
         case .review:
-            let queue = try dashboard.reviewQueue(examID: exam.id, now: now, connection)
+            // Due means what the dashboard counts as due today (by the end of the student's
+            // day), so the number on its button is the number reviewed.
+            let dayEnd = try dashboard.endOfDay(at: now, connection)
+            let queue = try dashboard.reviewQueue(examID: exam.id, dueBy: dayEnd, connection)
             let newToday = try dashboard.newCards(since: dashboard.startOfDay(at: now, connection), connection)
             let unseen = queue.unseen.filter { difficulty.contains($0.difficulty) && (domains.isEmpty || domains.contains($0.domain)) }
             return QuestionSelector.review(
-                due: queue.due, now: now, unseen: unseen, newLimit: max(0, Self.newCardsPerDay - newToday), count: count, seed: seed)
+                due: queue.due, dueBy: dayEnd, unseen: unseen, newLimit: max(0, Self.newCardsPerDay - newToday), count: count, seed: seed)
         case .weakSpots:
             let recall = try dashboard.recallByDomain(examIDs: [exam.id], at: now, connection)[exam.id] ?? []
             let byDomain = Dictionary(recall.map { ($0.slug, $0.recall.expectedScore()) }, uniquingKeysWith: min)
