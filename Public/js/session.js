@@ -42,6 +42,8 @@
     var key = event.key;
     var answerForm = document.getElementById("answer-form");
     var flagForm = document.getElementById("flag-form");
+    // In a mock exam the flag is a button of the answer form: what is chosen goes with it.
+    var flagButton = document.getElementById("flag-button");
     var nextLink = document.getElementById("next-link");
     if (answerForm && key >= "1" && key <= "9") {
       var option = answerForm.querySelector('input[data-key="' + key + '"]');
@@ -54,8 +56,8 @@
       if (tag === "A" || tag === "BUTTON" || tag === "SUMMARY") return;
       send(answerForm);
       event.preventDefault();
-    } else if (flagForm && (key === "f" || key === "F")) {
-      send(flagForm);
+    } else if ((flagButton || flagForm) && (key === "f" || key === "F")) {
+      if (flagButton) flagButton.click(); else send(flagForm);
       event.preventDefault();
     } else if (nextLink && (key === "n" || key === "N")) {
       nextLink.click();

@@ -268,6 +268,36 @@ struct StudySessionTests {
         #expect(location(try browser.request("GET", path)) == path + "/results")
     }
 
+    @Test("without JavaScript, flagging a mock exam's question keeps the choice made but not yet saved")
+    func flagKeepsChoice() throws {
+        let site = try Site()
+        let browser = site.browser()
+        try browser.register("flora")
+        let (_, path) = try start(browser, mode: "mock")
+        let first = try browser.request("GET", path)
+        #expect(first.bodyText.contains("id=\"flag-button\""), "the flag is a button of the answer form")
+        #expect(!first.bodyText.contains("id=\"flag-form\""))
+        let form = try AnswerForm(first)
+        let flagged = try browser.request("POST", path + "/answers", pairs: form.pairs(form.item.key) + [("flag", "1")])
+        #expect(location(flagged) == "\(path)?q=1", "the student stays on the question")
+        #expect(try site.count("SELECT count(*) AS n FROM answers") == 1, "the choice sent with the flag is saved")
+        #expect(try site.count("SELECT count(*) AS n FROM study_sessions WHERE cardinality(flagged) = 1") == 1)
+        let page = try browser.request("GET", "\(path)?q=1").bodyText
+        #expect(page.contains("Remove the flag"))
+        if form.item.kind != "ordering" { #expect(page.contains(#" checked>"#)) }
+        // Unflagging with the same choice saves nothing new; flagging with nothing chosen saves nothing.
+        let again = try AnswerForm(try browser.request("GET", "\(path)?q=1"))
+        try browser.request("POST", path + "/answers", pairs: again.pairs(form.item.key) + [("flag", "0")])
+        #expect(try site.count("SELECT count(*) AS n FROM answers") == 1)
+        #expect(try site.count("SELECT count(*) AS n FROM study_sessions WHERE cardinality(flagged) = 0") == 1)
+        let second = try AnswerForm(try browser.request("GET", "\(path)?q=2"))
+        if second.item.kind != "ordering" {
+            #expect(location(try browser.request("POST", path + "/answers", pairs: second.pairs([]) + [("flag", "1")])) == "\(path)?q=2")
+            #expect(try site.count("SELECT count(*) AS n FROM answers") == 1)
+            #expect(try site.count("SELECT count(*) AS n FROM study_sessions WHERE cardinality(flagged) = 1") == 1)
+        }
+    }
+
     @Test("a mock exam left open past its time limit is over when the student comes back")
     func mockTimeUp() throws {
         let site = try Site()
@@ -446,18 +476,31 @@ struct StudySessionTests {
             throw TestEnvironmentError("the session has no \(kind) question")
         }
         var target = try answerForm(of: "single-choice")
+        // What a browser's form can get wrong goes back to the question's own page (POST →
+        // redirect → GET), with the reason and what was chosen; a reload sends nothing again.
         let empty = try post(target.pairs([]))
-        #expect(empty.status == 422)
-        #expect(empty.bodyText.contains("Choose an answer before sending it."))
-        #expect(empty.bodyText.contains("id=\"answer-form\""), "the question is shown again to answer")
+        #expect(empty.status == 303)
+        #expect(location(empty).hasPrefix(path + "?q=") && location(empty).contains("&refused=empty"))
+        let emptyPage = try browser.request("GET", location(empty))
+        #expect(emptyPage.status == 200)
+        #expect(emptyPage.bodyText.contains("Choose an answer before sending it."))
+        #expect(emptyPage.bodyText.contains("id=\"answer-form\""), "the question is shown again to answer")
         #expect(try post(target.pairs([9])).bodyText.contains("“9” is not one of the options."))
         #expect(try post(target.pairs([0, 1])).bodyText.contains("Choose exactly one option."))
         #expect(try post(target.pairs([]) + [("choice", "first")]).status == 400)
         target = try answerForm(of: "ordering")
-        let duplicate = try post(target.pairs([]) + [("position_0", "1"), ("position_1", "1"), ("position_2", "2")])
-        #expect(duplicate.status == 422)
-        #expect(duplicate.bodyText.contains("Two items have the same position."))
-        #expect(try post(target.pairs([]) + [("position_0", "1")]).status == 422)
+        let duplicate = try post(target.pairs([]) + [("position_0", "3"), ("position_1", "3"), ("position_2", "2")])
+        #expect(duplicate.status == 303)
+        let duplicatePage = try browser.request("GET", location(duplicate)).bodyText
+        #expect(duplicatePage.contains("Two items have the same position."))
+        // The positions come back as chosen, not reset to 1, 2, 3.
+        let selected = duplicatePage.components(separatedBy: "<option value=\"").dropFirst().compactMap { option -> String? in
+            option.hasPrefix("1\" selected") || option.hasPrefix("2\" selected") || option.hasPrefix("3\" selected") ? String(option.prefix(1)) : nil
+        }
+        #expect(selected == ["3", "3", "2"])
+        let incomplete = try post(target.pairs([]) + [("position_0", "1")])
+        #expect(incomplete.status == 303)
+        #expect(try browser.request("GET", location(incomplete)).bodyText.contains("Give each of the 3 items a position from 1 to 3."))
         #expect(try post(form.pairs(form.item.key).filter { $0.0 != "answer_id" }).status == 400)
         #expect(try post(form.pairs(form.item.key).filter { $0.0 != "shown_at" }).status == 400)
         // The time a question was shown is the server's: a stamp changed by the browser is refused.
@@ -566,7 +609,8 @@ struct StudySessionTests {
         try save("mock", try browser.request("GET", mock))
         try save("mock-finish", try browser.request("GET", mock + "/finish"))
         let empty = try AnswerForm(try browser.request("GET", mock))
-        try save("answer-error", try browser.request("POST", mock + "/answers", pairs: empty.pairs([])))
+        let refused = try browser.request("POST", mock + "/answers", pairs: empty.pairs([]) + (empty.item.kind == "ordering" ? [("position_0", "9")] : []))
+        try save("answer-error", try browser.request("GET", location(refused)))
         try save("dashboard", try browser.request("GET", "/me"))
         let guest = site.browser()
         let (_, guestPath) = try start(guest, count: "1")

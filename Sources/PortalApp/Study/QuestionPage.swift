@@ -74,6 +74,8 @@ struct QuestionPage: Encodable {
     var previousHref: String?
     var nextHref: String?
     var canAnswer: Bool
+    /// A mock exam's flag button belongs to the answer form, so a choice not yet saved goes with it.
+    var flagInForm: Bool
     var canReport: Bool
     var reported: Bool
     var notice: String?
@@ -82,7 +84,8 @@ struct QuestionPage: Encodable {
 
     init(
         session stored: StudySession, question: Question, number: Int, answers: [UUID: RecordedAnswer], isGuest: Bool, now: Date,
-        shownStamp: String, draft: [Int]?, notice: String?, error: String?, reported: Bool, pages: PageRenderer, locale: String
+        shownStamp: String, draft: [Int]?, notice: String?, error: String?, reported: Bool, pages: PageRenderer, locale: String,
+        refused: RefusedAnswer? = nil
     ) {
         let base = "/sessions/" + stored.id.uuidString.lowercased()
         let answer = answers[question.id]
@@ -105,11 +108,15 @@ struct QuestionPage: Encodable {
         code = question.code
         codeLanguage = question.codeLanguage
         difficultyLabel = "\(question.difficulty) · " + pages.message("difficulty.\(question.difficulty)", locale: locale)
-        let response = draft ?? answer?.response ?? []
         let count = question.options.count
+        // A refused answer comes back as it was chosen: the options ticked, or for ordering the
+        // position given to each item (even two the same).
+        let refusedPositions = question.kind == .ordering ? refused?.chosen : nil
+        let response = (question.kind == .ordering ? nil : refused?.chosen) ?? draft ?? answer?.response ?? []
         options = question.options.enumerated().map { index, option in
             // For ordering, the position this option was put in (or its place as shown).
-            let place = question.kind == .ordering ? (response.firstIndex(of: index).map { $0 + 1 } ?? index + 1) : 0
+            let place = question.kind == .ordering
+                ? (refusedPositions?[index] ?? response.firstIndex(of: index).map { $0 + 1 } ?? index + 1) : 0
             return Option(
                 index: index, ordinal: index + 1, text: option.text, optionCode: option.code, optionImage: option.imageUrl,
                 optionExplanation: showsFeedback ? option.explanation : nil, checked: response.contains(index),
@@ -132,10 +139,11 @@ struct QuestionPage: Encodable {
         previousHref = number > 1 ? "\(base)?q=\(number - 1)" : nil
         nextHref = number < stored.questionIDs.count ? "\(base)?q=\(number + 1)" : nil
         canAnswer = stored.mode == .mock || answer == nil
+        flagInForm = canAnswer && stored.mode == .mock
         canReport = !isGuest
         self.reported = reported
         self.notice = notice
-        self.error = error
+        self.error = refused?.message(optionCount: count, pages: pages, locale: locale) ?? error
         reportReasons = ReportReasonChoice.all(pages: pages, locale: locale)
     }
 }

@@ -79,7 +79,8 @@ struct SessionPages: Sendable {
                         session: session, question: question, number: number, answers: reading.answers, isGuest: actor.isGuest, now: now,
                         shownStamp: try formClock.stamp(session: session.id, question: question.id, at: now, request.database), draft: nil,
                         notice: query["already"] != nil ? pages.message("sessions.already_answered", for: request) : nil,
-                        error: nil, reported: query["reported"] != nil, pages: pages, locale: pages.locale(for: request))
+                        error: nil, reported: query["reported"] != nil, pages: pages, locale: pages.locale(for: request),
+                        refused: RefusedAnswer(query: query, optionCount: question.options.count, isOrdering: question.kind == .ordering))
                     return try pages.privatePage("sessions/question", value, request)
                 }
             }
@@ -105,13 +106,14 @@ struct SessionPages: Sendable {
             let notice = query["already"] != nil ? pages.message("sessions.already_answered", for: request) : nil
             return try questionPage(
                 request, session: session, number: number, answers: answers, isGuest: actor.isGuest, draft: nil, notice: notice,
-                error: nil, reported: query["reported"] != nil, now: now, connection)
+                error: nil, reported: query["reported"] != nil, now: now, refusedFrom: query, connection)
         }
     }
 
     private func questionPage(
         _ request: PortalRequest, session: StudySession, number: Int, answers: [UUID: RecordedAnswer], isGuest: Bool, draft: [Int]?,
-        notice: String?, error: String?, reported: Bool, now: Date, status: HTTPStatus = .ok, _ connection: PostgresConnection
+        notice: String?, error: String?, reported: Bool, now: Date, status: HTTPStatus = .ok, refusedFrom query: FormFields? = nil,
+        _ connection: PostgresConnection
     ) throws -> Response {
         guard let question = try StudyStore().questions(ids: [session.questionIDs[number - 1]], connection).first else {
             throw HTTPError(.gone, pages.message("sessions.question_gone", for: request))
@@ -119,7 +121,8 @@ struct SessionPages: Sendable {
         let value = QuestionPage(
             session: session, question: question, number: number, answers: answers, isGuest: isGuest, now: now,
             shownStamp: try formClock.stamp(session: session.id, question: question.id, at: now, request.database), draft: draft,
-            notice: notice, error: error, reported: reported, pages: pages, locale: pages.locale(for: request))
+            notice: notice, error: error, reported: reported, pages: pages, locale: pages.locale(for: request),
+            refused: query.flatMap { RefusedAnswer(query: $0, optionCount: question.options.count, isOrdering: question.kind == .ordering) })
         return try pages.privatePage("sessions/question", value, request, status: status)
     }
 
@@ -167,7 +170,7 @@ struct SessionPages: Sendable {
                 throw HTTPError(.badRequest, pages.message("sessions.not_in_session", for: request))
             }
             let number = index + 1
-            let after = session.mode == .mock
+            let onward = session.mode == .mock
                 ? (number < session.questionIDs.count ? "\(base(session))?q=\(number + 1)" : base(session) + "/finish")
                 : "\(base(session))?q=\(number)"
             guard let question = context.question else { throw HTTPError(.gone, pages.message("sessions.question_gone", for: request)) }
@@ -177,12 +180,44 @@ struct SessionPages: Sendable {
                     request, session: session, number: number, answers: store.finalAnswers(sessionID: session.id, connection),
                     isGuest: actor.isGuest, draft: draft, notice: nil, error: text, reported: false, now: now, status: status, connection)
             }
+            // The answer form's own "flag for review" button (mock exams) sends what is chosen
+            // with it: that is saved too, and the student stays on the question.
+            let flagging = session.mode == .mock ? form["flag"].map { $0 == "1" } : nil
+            let here = "\(base(session))?q=\(number)"
+            func flagOnly() throws -> Response {
+                try store.setFlag(sessionID: session.id, questionID: questionID, flagged: flagging ?? false, connection)
+                return .redirect(to: here)
+            }
+            // What a browser's form can get wrong goes back to the question's own address,
+            // with what was chosen: a reload then sends nothing again.
+            func refuse(_ reason: RefusedAnswer.Reason, _ chosen: [Int]) -> Response {
+                .redirect(to: here + "&" + RefusedAnswer(reason: reason, chosen: chosen).query)
+            }
+            if question.kind == .ordering {
+                let count = question.options.count
+                let positions = question.options.indices.map { index in
+                    Int(form["position_\(index)"] ?? "").flatMap { (1...count).contains($0) ? $0 : nil } ?? 0
+                }
+                if positions.contains(0) { return refuse(.incomplete, positions) }
+                if Set(positions).count < count { return refuse(.duplicate, positions) }
+            }
             let draft: [Int]
             do throws(HTTPError) {
                 draft = try response(form, question: question, request)
             } catch {
                 return try retry(nil, error.message, error.status)
             }
+            if flagging != nil {
+                // Nothing new to save: nothing chosen, the order left as shown, or the saved answer.
+                let saved = try store.finalAnswers(sessionID: session.id, connection)[questionID]?.response
+                let untouched = draft.isEmpty || draft == saved
+                    || (question.kind == .ordering && saved == nil && draft == Array(question.options.indices))
+                if untouched { return try flagOnly() }
+                try store.setFlag(sessionID: session.id, questionID: questionID, flagged: flagging ?? false, connection)
+            } else if draft.isEmpty && question.kind != .ordering {
+                return refuse(.empty, [])
+            }
+            let after = flagging != nil ? here : onward
             // The same answer sent again (a reload, a retry) is stored already; the same id
             // carrying something else is a conflict, and changes nothing.
             if let prior = context.prior {
