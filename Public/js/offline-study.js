@@ -387,8 +387,13 @@ document.addEventListener("DOMContentLoaded", function () {
     ]);
     if (!outcome.isCorrect && outcome.score > 0) section.appendChild(element("p", { text: fill(text.partial, { percent: Math.round(outcome.score * 100) }) }));
     if (question.type === "ordering") {
-      section.appendChild(element("h4", { text: text.keyOrder }));
-      section.appendChild(element("ol", { lang: lang }, question.correct.map(function (index) { return element("li", { text: question.options[index].text }); })));
+      var list = function (indexes) {
+        return element("ol", {}, indexes.map(function (index) { return element("li", { text: question.options[index].text }); }));
+      };
+      section.appendChild(element("div", { "class": "orders", lang: lang }, [
+        element("div", {}, [element("h4", { text: text.yourOrder }), list(chosen)]),
+        element("div", {}, [element("h4", { text: text.keyOrder }), list(question.correct)])
+      ]));
     } else {
       section.appendChild(element("ul", { "class": "options-review", lang: lang }, question.options.map(function (option, index) {
         var isKey = question.correct.indexOf(index) >= 0, wasChosen = chosen.indexOf(index) >= 0;

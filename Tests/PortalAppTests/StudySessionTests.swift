@@ -165,6 +165,11 @@ struct StudySessionTests {
             #expect(feedback.contains("Because of the key."))
             #expect(!feedback.contains("id=\"answer-form\""), "an answered practice question takes no second answer")
             if form.item.kind != "ordering" { #expect(feedback.contains("is not the answer.")) }
+            if form.item.kind == "ordering" {
+                // The student's own order beside the right one.
+                let given = (right ? form.item.key : form.item.wrong).map { "<li>\(form.item.options[$0])</li>" }.joined()
+                #expect(feedback.contains("<h3>Your order</h3><ol>\(given)</ol>"))
+            }
         }
         #expect(location(try browser.request("GET", path)) == path + "/finish")
         let confirm = try browser.request("GET", path + "/finish")
@@ -232,6 +237,7 @@ struct StudySessionTests {
         let first = try browser.request("GET", path)
         #expect(first.bodyText.contains("Question 1 of \(MiniExam.questionCount)"))
         #expect(first.bodyText.contains(#"data-seconds-left="60""#))
+        #expect(first.bodyText.contains(/\(ends at \d\d:\d\d [A-Z]+\)/), "the deadline as a time of day, for a page without the live countdown")
         #expect(first.bodyText.contains("class=\"question-grid\""))
         let form = try AnswerForm(first)
         let saved = try browser.request("POST", path + "/answers", pairs: form.pairs(form.item.key))

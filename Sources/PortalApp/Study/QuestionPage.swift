@@ -19,6 +19,9 @@ struct QuestionPage: Encodable {
         var secondsLeft: Int?
         var minutesLeft: Int?
         var deadline: String?
+        /// The deadline as a time of day in the student's zone ("14:35 CET"): what a page
+        /// without the live countdown shows.
+        var endsAt: String?
     }
 
     struct PositionChoice: Encodable {
@@ -44,6 +47,8 @@ struct QuestionPage: Encodable {
         var partialPercent: Int?
         var explanation: String
         var keyOrder: [String]
+        /// The order the student gave, beside the right one.
+        var yourOrder: [String]
     }
 
     struct NavItem: Encodable {
@@ -85,7 +90,7 @@ struct QuestionPage: Encodable {
     init(
         session stored: StudySession, question: Question, number: Int, answers: [UUID: RecordedAnswer], isGuest: Bool, now: Date,
         shownStamp: String, draft: [Int]?, notice: String?, error: String?, reported: Bool, pages: PageRenderer, locale: String,
-        refused: RefusedAnswer? = nil
+        refused: RefusedAnswer? = nil, timeZone: String = "UTC"
     ) {
         let base = "/sessions/" + stored.id.uuidString.lowercased()
         let answer = answers[question.id]
@@ -98,7 +103,7 @@ struct QuestionPage: Encodable {
             isMock: stored.mode == .mock, isGuest: isGuest, total: stored.questionIDs.count,
             answered: stored.questionIDs.filter { answers[$0] != nil }.count, secondsLeft: secondsLeft,
             minutesLeft: secondsLeft.map { ($0 + 59) / 60 },
-            deadline: stored.deadline.map { $0.ISO8601Format() })
+            deadline: stored.deadline.map { $0.ISO8601Format() }, endsAt: stored.deadline.map { Self.clockTime($0, zone: timeZone) })
         ordinal = number
         questionID = question.id.uuidString.lowercased()
         isSingle = question.kind == .singleChoice || question.kind == .codeSnippet
@@ -128,7 +133,8 @@ struct QuestionPage: Encodable {
             Feedback(
                 correct: answer.correct, partialPercent: answer.correct || answer.score == 0 ? nil : Int((answer.score * 100).rounded()),
                 explanation: question.explanation,
-                keyOrder: question.kind == .ordering ? question.correct.map { question.options[$0].text } : [])
+                keyOrder: question.kind == .ordering ? question.correct.map { question.options[$0].text } : [],
+                yourOrder: question.kind == .ordering ? answer.response.filter { question.options.indices.contains($0) }.map { question.options[$0].text } : [])
         } : nil
         answerID = UUID().uuidString.lowercased()
         shownAt = shownStamp
@@ -145,6 +151,19 @@ struct QuestionPage: Encodable {
         self.notice = notice
         self.error = refused?.message(optionCount: count, pages: pages, locale: locale) ?? error
         reportReasons = ReportReasonChoice.all(pages: pages, locale: locale)
+    }
+}
+
+extension QuestionPage {
+    /// A moment as a time of day in the zone named (UTC when the name is unknown), with the
+    /// zone's abbreviation so nobody mistakes whose clock it is.
+    static func clockTime(_ date: Date, zone: String) -> String {
+        let timeZone = TimeZone(identifier: zone) ?? .gmt
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.hour, .minute], from: date)
+        let abbreviation = timeZone.abbreviation(for: date) ?? zone
+        return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0) + " " + abbreviation
     }
 }
 

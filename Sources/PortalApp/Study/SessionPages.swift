@@ -80,7 +80,8 @@ struct SessionPages: Sendable {
                         shownStamp: try formClock.stamp(session: session.id, question: question.id, at: now, request.database), draft: nil,
                         notice: query["already"] != nil ? pages.message("sessions.already_answered", for: request) : nil,
                         error: nil, reported: query["reported"] != nil, pages: pages, locale: pages.locale(for: request),
-                        refused: RefusedAnswer(query: query, optionCount: question.options.count, isOrdering: question.kind == .ordering))
+                        refused: RefusedAnswer(query: query, optionCount: question.options.count, isOrdering: question.kind == .ordering),
+                        timeZone: request.user?.timeZone ?? "UTC")
                     return try pages.privatePage("sessions/question", value, request)
                 }
             }
@@ -122,7 +123,8 @@ struct SessionPages: Sendable {
             session: session, question: question, number: number, answers: answers, isGuest: isGuest, now: now,
             shownStamp: try formClock.stamp(session: session.id, question: question.id, at: now, request.database), draft: draft,
             notice: notice, error: error, reported: reported, pages: pages, locale: pages.locale(for: request),
-            refused: query.flatMap { RefusedAnswer(query: $0, optionCount: question.options.count, isOrdering: question.kind == .ordering) })
+            refused: query.flatMap { RefusedAnswer(query: $0, optionCount: question.options.count, isOrdering: question.kind == .ordering) },
+            timeZone: request.user?.timeZone ?? "UTC")
         return try pages.privatePage("sessions/question", value, request, status: status)
     }
 
@@ -291,6 +293,7 @@ struct SessionPages: Sendable {
         var secondsLeft: Int?
         var minutesLeft: Int?
         var deadline: String?
+        var endsAt: String?
         var isMock: Bool
     }
 
@@ -312,7 +315,8 @@ struct SessionPages: Sendable {
                 unansweredCount: unanswered.count, hasFlagged: !flagged.isEmpty,
                 secondsLeft: session.deadline.map { max(0, Int($0.timeIntervalSince(now).rounded())) },
                 minutesLeft: session.deadline.map { (max(0, Int($0.timeIntervalSince(now).rounded())) + 59) / 60 },
-                deadline: session.deadline.map { $0.ISO8601Format() }, isMock: session.mode == .mock)
+                deadline: session.deadline.map { $0.ISO8601Format() },
+                endsAt: session.deadline.map { QuestionPage.clockTime($0, zone: request.user?.timeZone ?? "UTC") }, isMock: session.mode == .mock)
             return try pages.privatePage("sessions/finish", value, request)
         }
     }
