@@ -1,6 +1,6 @@
-// Live events: the scoreboard updates as answers arrive, the countdowns tick, and the page
-// moves on when the server's clock opens or closes a question. Without this file the page
-// refreshes itself at each of those moments instead.
+// Live events: the scoreboard updates as answers arrive, the countdowns tick, the host sees
+// players join, and the page moves on when the server's clock opens or closes a question.
+// Without this file each page offers a link that shows what is happening now.
 (function () {
   "use strict";
   var root = document.getElementById("live");
@@ -19,9 +19,26 @@
     }, 250);
   }
 
-  // The page's own refresh is for browsers without JavaScript; the stream replaces it.
-  var refresh = document.querySelector('meta[http-equiv="refresh"]');
-  if (refresh) refresh.parentNode.removeChild(refresh);
+  // An event that is over has nothing more to say.
+  if (root.hasAttribute("data-ended")) return;
+
+  // The host's list of players, fetched again (at most once a second) as people join.
+  var people = document.getElementById("people"), fetching = false, again = false;
+  function refreshPeople() {
+    if (fetching) { again = true; return; }
+    fetching = true;
+    fetch(window.location.href, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
+      return response.ok ? response.text() : null;
+    }).then(function (html) {
+      var fresh = html && new DOMParser().parseFromString(html, "text/html").getElementById("people");
+      if (fresh) people.replaceWith(fresh), people = fresh;
+    }).catch(function () {}).then(function () {
+      window.setTimeout(function () {
+        fetching = false;
+        if (again) { again = false; refreshPeople(); }
+      }, 1000);
+    });
+  }
 
   var source = new EventSource("/live/" + encodeURIComponent(code) + "/events");
   var firstPhase = true;
@@ -32,6 +49,7 @@
     window.location.reload();
   });
   source.addEventListener("scores", function (message) {
+    if (people) refreshPeople();
     var data;
     try { data = JSON.parse(message.data); } catch (error) { return; }
     var board = document.getElementById("scoreboard");

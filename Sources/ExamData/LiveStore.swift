@@ -180,10 +180,11 @@ public struct LiveStore: Sendable {
     }
 
     /// Whether the participant has answered question `index`.
-    public func hasAnswered(participantID: UUID, index: Int, _ connection: PostgresConnection) throws -> Bool {
+    /// Whether the participant's answer to question `index` was right; nil when they sent none.
+    public func answerCorrectness(participantID: UUID, index: Int, _ connection: PostgresConnection) throws -> Bool? {
         try connection.query(("""
-            SELECT EXISTS (SELECT 1 FROM live_answers WHERE participant_id = \(participantID) AND question_index = \(index)) AS answered
-            """ as SQL).prepared()).single().decode("answered", as: Bool.self)
+            SELECT correct FROM live_answers WHERE participant_id = \(participantID) AND question_index = \(index)
+            """ as SQL).prepared()).first?.decode("correct", as: Bool.self)
     }
 
     /// Every answer of the event (the host's view).

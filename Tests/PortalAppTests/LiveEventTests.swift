@@ -291,4 +291,55 @@ struct LiveEventTests {
         #expect(ada.streak == 2 && ada.correct == 2)
         #expect(redisPoints[ada.participantID.uuidString.lowercased()] == ada.points)
     }
+    @Test("without JavaScript nothing refreshes itself: each page offers a link; players are told how they did; the host's end page has the results; the projector shows the code and a QR code, no menu")
+    func pagesWithoutScript() throws {
+        let site = try StudySessionTests.Site(live: true)
+        let host = try Self.teacher(site)
+        let code = try Self.createEvent(site, host: host, count: 1, seconds: 10)
+        var players: [Player] = []
+        for name in ["Rita", "Wes", "Idle"] {
+            let browser = site.browser()
+            let token = browser.csrfToken(from: try browser.request("GET", "/live/\(code)"))
+            try browser.request("POST", "/live/\(code)/join", form: ["csrf_token": token, "nickname": name])
+            players.append(Player(browser: browser, token: token, nickname: name))
+        }
+        let waiting = try host.request("GET", "/live/\(code)/host").bodyText
+        #expect(!waiting.contains("http-equiv=\"refresh\""), "the host page does not reload itself")
+        #expect(waiting.contains("<noscript>") && waiting.contains("href=\"/live/\(code)/host\">Show who has joined now</a>"))
+        #expect(waiting.contains("<li>Rita</li>"))
+        try host.request("POST", "/live/\(code)/start", form: ["csrf_token": "teacher-csrf"])
+        let screen = try host.request("GET", "/live/\(code)/screen").bodyText
+        #expect(!screen.contains("class=\"site-header\"") && !screen.contains("class=\"site-footer\""), "no site menu on the projector")
+        #expect(screen.contains("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"qr\""))
+        #expect(screen.contains("aria-label=\"QR code of the address to join\""))
+        #expect(screen.contains("class=\"code big-code\">\(code)</strong>"))
+        site.clock.advance(6)
+        let open = try players[0].browser.request("GET", "/live/\(code)").bodyText
+        #expect(!open.contains("http-equiv=\"refresh\""))
+        #expect(open.contains("href=\"/live/\(code)\">Show what is happening now</a>"))
+        let item = try #require(MiniExam.items.first { open.contains(">Question \($0.id.uuidString.suffix(2))?<") })
+        for (player, response) in [(players[0], item.key), (players[1], item.wrong)] {
+            var pairs = [("csrf_token", player.token), ("index", "0")]
+            if item.kind == "ordering" {
+                for (place, option) in response.enumerated() { pairs.append(("position_\(option)", String(place + 1))) }
+            } else {
+                pairs += response.map { ("choice", String($0)) }
+            }
+            try player.browser.request("POST", "/live/\(code)/answers", pairs: pairs)
+        }
+        site.clock.advance(10)
+        #expect(try players[0].browser.request("GET", "/live/\(code)").bodyText.contains("You were right."))
+        #expect(try players[1].browser.request("GET", "/live/\(code)").bodyText.contains("Not this time"))
+        #expect(try players[2].browser.request("GET", "/live/\(code)").bodyText.contains("You did not answer this one in time."))
+        site.clock.advance(20)
+        let ended = try host.request("GET", "/live/\(code)/host")
+        #expect(SchoolTests.location(ended) == "/live/\(code)/host", "the host's look finishes the event")
+        let hostEnd = try host.request("GET", "/live/\(code)/host").bodyText
+        #expect(hostEnd.contains("data-ended"))
+        #expect(hostEnd.contains("<th scope=\"row\">Rita</th>"), "the host's end page shows the results")
+        let final = try players[0].browser.request("GET", "/live/\(code)").bodyText
+        #expect(final.contains("You finished in place 1"))
+        #expect(!final.contains("You are in place"), "one sentence about the final place, not two")
+        #expect(!final.contains("<noscript>"), "an ended event offers nothing to refresh")
+    }
 }

@@ -191,10 +191,17 @@ struct LivePages: Sendable {
     }
 
     func host(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        let value = try withEvent(request) { event, connection -> LiveHostPage in
+        let now = clock()
+        let (event, value) = try withEvent(request) { event, connection -> (LiveEvent, LiveHostPage) in
             _ = try hostOnly(request, event)
-            let participants = try LiveStore().participants(eventID: event.id, connection)
-            return LiveHostPage(event: event, participants: participants, links: links(event.code, request), now: clock())
+            let store = LiveStore()
+            let participants = try store.participants(eventID: event.id, connection)
+            let results = event.endedAt != nil ? try store.results(eventID: event.id, connection) : []
+            return (event, LiveHostPage(event: event, participants: participants, results: results, links: links(event.code, request), now: now))
+        }
+        // An event whose last question closed is finished by whoever looks first: the host too.
+        if event.endedAt == nil, let schedule = event.schedule, now >= schedule.endsAt, Self.finish(event, database: database) {
+            return .redirect(to: "/live/\(event.code)/host")
         }
         return try pages.privatePage("live/host", value, request)
     }
@@ -234,15 +241,15 @@ struct LivePages: Sendable {
         let now = clock()
         let actor = StudyActor.resolve(request, settings: settings, createGuest: false)
         let (event, participant, answered, question, results) = try withEvent(request) {
-            event, connection -> (LiveEvent, LiveParticipant?, Bool, Question?, [LiveResult]) in
+            event, connection -> (LiveEvent, LiveParticipant?, Bool?, Question?, [LiveResult]) in
             let store = LiveStore()
             let participant = actor == nil ? nil : try store.participant(eventID: event.id, connection)
             var question: Question?
-            var answered = false
+            var answered: Bool?
             switch event.schedule?.phase(at: now) {
             case .open(let index, _, _)?, .reveal(let index, _)?:
                 question = try StudyStore().questions(ids: [event.questionIDs[index]], connection).first
-                if let participant { answered = try store.hasAnswered(participantID: participant.id, index: index, connection) }
+                if let participant { answered = try store.answerCorrectness(participantID: participant.id, index: index, connection) }
             default: break
             }
             let results = event.endedAt != nil ? try store.results(eventID: event.id, connection) : []
@@ -385,7 +392,8 @@ struct LivePages: Sendable {
         let top = (try? scoreboard.top(code: event.code, count: 10)) ?? []
         let joined = (try? scoreboard.size(code: event.code)) ?? 0
         let value = LiveScreenPage(
-            event: event, question: question, results: results, top: top, joined: joined, links: links(event.code, request), now: now)
+            event: event, question: question, results: results, top: top, joined: joined, links: links(event.code, request),
+            qrLabel: pages.message("live.qr_label", for: request), now: now)
         return try pages.privatePage("live/screen", value, request)
     }
 }

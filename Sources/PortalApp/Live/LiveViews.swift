@@ -112,8 +112,10 @@ struct LiveHostPage: Encodable {
     var participants: [String]
     var count: Int
     var seconds: Int
+    var results: [LiveScoreLine]
+    var hasResults: Bool
 
-    init(event: LiveEvent, participants: [LiveParticipant], links joinURL: String, now: Date) {
+    init(event: LiveEvent, participants: [LiveParticipant], results: [LiveResult], links joinURL: String, now: Date) {
         code = event.code
         title = event.title
         examTitle = event.examTitle
@@ -124,6 +126,8 @@ struct LiveHostPage: Encodable {
         self.participants = participants.map(\.nickname)
         count = participants.count
         seconds = event.secondsPerQuestion
+        self.results = results.map { LiveScoreLine(place: $0.rank, name: $0.nickname, points: $0.points, correct: $0.correct, isYou: false) }
+        hasResults = !results.isEmpty
     }
 }
 
@@ -141,6 +145,9 @@ struct LivePlayPage: Encodable {
     var phase: LivePhaseView
     var question: LiveQuestionView?
     var answered: Bool
+    var revealedRight = false
+    var revealedWrong = false
+    var revealedNone = false
     var canAnswer: Bool
     var index: Int
     var place: Int?
@@ -151,7 +158,7 @@ struct LivePlayPage: Encodable {
     var hasResults: Bool
 
     init(
-        event: LiveEvent, participant: LiveParticipant?, answered: Bool, question: Question?, results: [LiveResult],
+        event: LiveEvent, participant: LiveParticipant?, answered correctness: Bool?, question: Question?, results: [LiveResult],
         standing: (place: Int, points: Int)?, top: [(nickname: String, points: Int)], signedInName: String?, now: Date
     ) {
         code = event.code
@@ -164,8 +171,14 @@ struct LivePlayPage: Encodable {
         let phase = LivePhaseView(event: event, now: now)
         self.phase = phase
         self.question = question.map { LiveQuestionView($0, revealKey: phase.reveal) }
-        self.answered = answered
+        answered = correctness != nil
         canAnswer = joined && phase.open && !answered
+        // Once the answer is shown, each player is told how their own answer did.
+        if phase.reveal && joined {
+            revealedRight = correctness == true
+            revealedWrong = correctness == false
+            revealedNone = correctness == nil
+        }
         index = max(0, phase.number - 1)
         place = standing?.place
         points = standing?.points
@@ -189,8 +202,15 @@ struct LiveScreenPage: Encodable {
     var top: [LiveScoreLine]
     var results: [LiveScoreLine]
     var hasResults: Bool
+    /// The projector shows no site menu: nothing on the big screen but the event.
+    let projector = true
+    /// The join address as a QR code (SVG markup made here, never from input).
+    var qrCode: String
 
-    init(event: LiveEvent, question: Question?, results: [LiveResult], top: [(nickname: String, points: Int)], joined: Int, links joinURL: String, now: Date) {
+    init(
+        event: LiveEvent, question: Question?, results: [LiveResult], top: [(nickname: String, points: Int)], joined: Int, links joinURL: String,
+        qrLabel: String, now: Date
+    ) {
         code = event.code
         title = event.title
         examTitle = event.examTitle
@@ -203,5 +223,6 @@ struct LiveScreenPage: Encodable {
         self.top = top.enumerated().map { LiveScoreLine(place: $0.offset + 1, name: $0.element.nickname, points: $0.element.points, isYou: false) }
         self.results = results.map { LiveScoreLine(place: $0.rank, name: $0.nickname, points: $0.points, correct: $0.correct, isYou: false) }
         hasResults = !results.isEmpty
+        qrCode = QRCode(text: joinURL)?.svg(label: qrLabel) ?? ""
     }
 }
