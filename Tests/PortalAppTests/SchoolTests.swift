@@ -55,6 +55,7 @@ struct SchoolTests {
         #expect(page.bodyText.contains("<title>Alpha warm-up · Mini exam · Study Portal</title>"))
         #expect(page.bodyText.contains(#"<meta name="description" content="Ms Rossi shared 2 questions of Mini exam on Study Portal.">"#))
         #expect(page.bodyText.contains("/register?next=/s/\(token)"))
+        #expect(page.bodyText.contains("Domains: <span lang=\"en\">Alpha things</span>"), "domains by their titles, not their slugs")
         // Registering with that next brings the student back to the link; starting applies the preset.
         let registered = try guest.submit("/register?next=/s/\(token)", to: "/register", [
             "username": "newpupil", "display_name": "New Pupil", "password": "correct horse battery", "password_confirmation": "correct horse battery",

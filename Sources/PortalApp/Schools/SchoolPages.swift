@@ -190,9 +190,10 @@ struct SchoolPages: Sendable {
                 expiresAt: expiresAt), at: clock(), connection)
         }
         // The token is shown this once: only its hash is kept.
+        let url = site.url("/s/\(token)", for: request.head, peer: request.http.remoteAddress)
         let value = LinkCreatedPage(
-            title: title, url: site.url("/s/\(token)", for: request.head, peer: request.http.remoteAddress),
-            back: classID.map { "/teach/classes/\($0.uuidString.lowercased())" } ?? "/teach")
+            title: title, url: url, back: classID.map { "/teach/classes/\($0.uuidString.lowercased())" } ?? "/teach", examKey: "\(region)/\(slug)",
+            qrCode: QRCode(text: url)?.svg(label: pages.message("school.qr_alt", for: request, ["title": title])) ?? "")
         return try pages.privatePage("teach/link-created", value, request)
     }
 
@@ -228,7 +229,9 @@ struct SchoolPages: Sendable {
 
     func sharePage(_ request: PortalRequest) throws -> Response {
         let link = try shared(request)
-        let value = SharePage(link: link, path: request.path, signedIn: request.user != nil, pages: pages, locale: pages.locale(for: request))
+        let titles = link.domains.isEmpty ? [:] : try request.database.run { try StudyStore().domainTitles(examID: link.examID, $0) }
+        let value = SharePage(
+            link: link, domainTitles: titles, path: request.path, signedIn: request.user != nil, pages: pages, locale: pages.locale(for: request))
         return try pages.privatePage("teach/share", value, request)
     }
 

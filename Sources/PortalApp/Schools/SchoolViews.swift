@@ -160,6 +160,10 @@ struct LinkCreatedPage: Encodable {
     var title: String
     var url: String
     var back: String
+    /// `region/slug`: the exam page lists the links made for it this browser session.
+    var examKey: String
+    /// The link as a QR code (SVG markup made here, never from input).
+    var qrCode: String
 }
 
 /// `GET /s/{token}`: what was shared, by whom, and how to start.
@@ -180,7 +184,7 @@ struct SharePage: Encodable {
     var nextQuery: String
     var description: String
 
-    init(link: SharedExam, path: String, signedIn: Bool, pages: PageRenderer, locale: String) {
+    init(link: SharedExam, domainTitles: [String: String], path: String, signedIn: Bool, pages: PageRenderer, locale: String) {
         title = link.title
         examTitle = link.examTitle
         language = link.examLanguage
@@ -189,7 +193,8 @@ struct SharePage: Encodable {
         modeLabel = pages.message("sessions.mode.\(link.mode.rawValue)", locale: locale)
         count = link.questionCount
         difficulty = "\(link.difficulty.lowerBound)–\(link.difficulty.upperBound)"
-        domains = link.domains.isEmpty ? nil : link.domains.joined(separator: ", ")
+        // Domains by their titles, as the exam page names them.
+        domains = link.domains.isEmpty ? nil : link.domains.map { domainTitles[$0] ?? $0 }.joined(separator: ", ")
         due = dateText(link.dueAt, locale: locale)
         joinsClass = link.joinsClass
         self.signedIn = signedIn
