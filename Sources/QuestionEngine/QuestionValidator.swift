@@ -7,7 +7,7 @@ public enum QuestionValidator {
 
     /// An image from this site (`/images/…`) or over HTTPS: never `javascript:`, `data:`, plain
     /// `http:` or a protocol-relative `//host` (which a page would load from anywhere).
-    static func isSafeImageAddress(_ address: String) -> Bool {
+    public static func isSafeImageAddress(_ address: String) -> Bool {
         let scalars = Array(address.unicodeScalars)
         func isSpace(_ scalar: Unicode.Scalar) -> Bool { [" ", "\t", "\n", "\r", "\u{0B}", "\u{0C}"].contains(scalar) }
         if address.hasPrefix("https://") {

@@ -218,6 +218,8 @@ struct AdminTests {
         let path = "/admin/questions/\(item.id.uuidString.lowercased())/edit"
         let form = try admin.request("GET", path)
         #expect(form.status == 200 && form.bodyText.contains("value=\"Ant\""))
+        // The four options and one blank row, not ten.
+        #expect(form.bodyText.contains("id=\"opt-text-4\"") && !form.bodyText.contains("id=\"opt-text-5\""))
         let domainID = try site.admin { try $0.query("SELECT domain_id FROM questions WHERE id = \(item.id)").first!.decode("domain_id", as: Int.self) }
         func submit(_ extra: [(String, String)]) throws -> RawHTTPClient.Response {
             try admin.request("POST", path, pairs: [("csrf_token", csrf), ("domain", String(domainID)), ("type", "single-choice"), ("difficulty", "2"),
@@ -230,6 +232,22 @@ struct AdminTests {
         #expect(refused.status == 422)
         #expect(refused.bodyText.contains("id=\"stem-error\">Write a stem of 1 to 20000 characters."))
         #expect(refused.bodyText.contains("id=\"options-error\" role=\"alert\">the answer key must be a non-empty array of option indexes"))
+        #expect(try site.count("SELECT count(*) AS n FROM questions WHERE id = \(item.id) AND version = 1") == 1)
+        // A problem with one option is on its own row, its hidden fields opened when the
+        // problem is there; "add another option" gives one more blank row and saves nothing.
+        let badImage = try submit([("stem", "Which?"), ("opt_text_0", "Ant"), ("opt_key_0", "on"), ("opt_text_2", "Cat"),
+                                   ("opt_image_2", "http://elsewhere.example/cat.png")])
+        #expect(badImage.status == 422)
+        #expect(badImage.bodyText.contains("Option 3 has a problem: see its row."))
+        #expect(badImage.bodyText.contains("<p class=\"form-error\" id=\"opt-error-2\">Option 3: the image address must be"))
+        #expect(badImage.bodyText.contains("<details open>"))
+        #expect(badImage.bodyText.contains("name=\"opt_image_2\" type=\"text\" value=\"http://elsewhere.example/cat.png\" aria-invalid=\"true\""))
+        let noText = try submit([("stem", "Which?"), ("opt_text_0", "Ant"), ("opt_key_0", "on"), ("opt_explanation_1", "Why not")])
+        #expect(noText.bodyText.contains("id=\"opt-error-1\">Option 2 has no text"))
+        let more = try submit([("stem", "Which?"), ("opt_id_0", ""), ("opt_text_0", "Ant"), ("opt_id_1", ""), ("add_row", "1")])
+        #expect(more.status == 200)
+        #expect(more.bodyText.contains("id=\"opt-text-2\"") && !more.bodyText.contains("id=\"opt-text-3\""), "one more row than the two sent")
+        #expect(!more.bodyText.contains("form-error"), "adding a row checks nothing yet")
         #expect(try site.count("SELECT count(*) AS n FROM questions WHERE id = \(item.id) AND version = 1") == 1)
         // Two options ticked on a single-choice question: the shared validator's words.
         let two = try submit([("stem", "Which?"), ("opt_text_0", "Ant"), ("opt_key_0", "on"), ("opt_text_1", "Bee"), ("opt_key_1", "on")])

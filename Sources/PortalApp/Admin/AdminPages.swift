@@ -67,6 +67,11 @@ struct AdminPages: Sendable {
             var form = form
             if !domains.contains(where: { $0.id == form.question.domainID }) { form.errors["domain"] = pages.message("admin.edit.bad_domain", locale: locale) }
             if let id, try editor.question(id: id, connection) == nil { throw HTTPError(.notFound, pages.message("school.not_found", locale: locale)) }
+            if form.addsRow {
+                // Only a row more: nothing is checked or saved until "save".
+                form.errors = [:]
+                return try pages.privatePage("admin/edit", QuestionEditPage(form, domains: domains, pages: pages, locale: locale), request)
+            }
             guard form.errors.isEmpty else {
                 return try pages.privatePage("admin/edit", QuestionEditPage(form, domains: domains, pages: pages, locale: locale), request, status: .unprocessableContent)
             }

@@ -3,10 +3,12 @@ import Foundation
 import HTTPServer
 import QuestionEngine
 
-/// The admin's question form, without JavaScript: up to ten option rows, each with its text,
-/// code, image, explanation, a place number (to reorder) and its part of the key (a tick for
-/// choice questions, a position for ordering). A row left empty is no option; an option is
-/// removed by emptying its row.
+/// The admin's question form, without JavaScript: the filled option rows and one blank one
+/// (up to ten; "add another option" sends the form back with one more blank row and saves
+/// nothing), each with its text, code, image, explanation, a place number (to reorder) and its
+/// part of the key (a tick for choice questions, a position for ordering). A row left empty is
+/// no option; an option is removed by emptying its row. A problem with one option is shown on
+/// its own row, with its extra fields opened when the problem is in them.
 struct QuestionForm {
     static let rows = 10
     static let statuses = ["draft", "published", "retired"]
@@ -23,6 +25,16 @@ struct QuestionForm {
         var order: Int
         var isKey: Bool
         var keyPosition: String
+        /// What is wrong with this option, shown on its row.
+        var error: String?
+        /// The image address is what is wrong (its field is inside "more", opened for it).
+        var imageInvalid = false
+
+        var isEmpty: Bool { (text + code + image + explanation).isEmpty }
+
+        static func blank(_ index: Int) -> Row {
+            Row(index: index, ordinal: index + 1, id: "", text: "", code: "", image: "", explanation: "", order: index + 1, isKey: false, keyPosition: "")
+        }
     }
 
     var question: EditableQuestion
@@ -38,11 +50,23 @@ struct QuestionForm {
                 explanation: option.explanation ?? "", order: index + 1, isKey: question.type != .ordering && question.correct.contains(index),
                 keyPosition: question.type == .ordering ? question.correct.firstIndex(of: index).map { String($0 + 1) } ?? "" : "")
         }
-        while rows.count < min(Self.rows, max(4, question.options.count + 2)) {
-            rows.append(Row(index: rows.count, ordinal: rows.count + 1, id: "", text: "", code: "", image: "", explanation: "", order: rows.count + 1, isKey: false, keyPosition: ""))
-        }
+        // A new question starts with the two options every question needs; any other, with
+        // its own options and one blank row.
+        while rows.count < min(Self.rows, max(2, question.options.count + 1)) { rows.append(.blank(rows.count)) }
         self.rows = rows
     }
+
+    /// The rows to show again after a refusal (or to add one): as sent up to the last filled
+    /// one (so each keeps its number, which messages name), then empty ones up to `count` rows
+    /// (two at least, ten at most).
+    static func shown(_ rows: [Row], count: Int) -> [Row] {
+        var kept = Array(rows.prefix((rows.lastIndex { !$0.isEmpty } ?? -1) + 1))
+        while kept.count < min(Self.rows, max(2, count)) { kept.append(.blank(kept.count)) }
+        return kept
+    }
+
+    /// Whether the form was sent by "add another option" (nothing is saved then).
+    var addsRow = false
 
     /// Reads a submitted form; `errors` says what is wrong, field by field, in the catalogue's words.
     init(form: FormFields, id: UUID?, version: Int, message: (String, [String: String]) -> String) {
@@ -67,8 +91,20 @@ struct QuestionForm {
                 index: index, ordinal: index + 1, id: field("id"), text: field("text"), code: field("code"), image: field("image"), explanation: field("explanation"),
                 order: Int(field("order")) ?? index + 1, isKey: form["opt_key_\(index)"] == "on", keyPosition: field("keypos")))
         }
+        // A problem with one option belongs to its row.
+        for index in rows.indices where !rows[index].isEmpty {
+            if rows[index].text.isEmpty {
+                rows[index].error = message("admin.edit.option_no_text", ["number": String(rows[index].ordinal)])
+            } else if !rows[index].image.isEmpty && !QuestionValidator.isSafeImageAddress(rows[index].image) {
+                rows[index].error = message("admin.edit.option_bad_image", ["number": String(rows[index].ordinal)])
+                rows[index].imageInvalid = true
+            }
+        }
+        if let first = rows.first(where: { $0.error != nil }) {
+            errors["options"] = message("admin.edit.option_rows", ["number": String(first.ordinal)])
+        }
         // Rows with anything in them are options, in the order their place numbers give.
-        let used = rows.filter { !($0.text + $0.code + $0.image + $0.explanation).isEmpty }.sorted { ($0.order, $0.index) < ($1.order, $1.index) }
+        let used = rows.filter { !$0.isEmpty }.sorted { ($0.order, $0.index) < ($1.order, $1.index) }
         var ids = Set<String>()
         let options = used.enumerated().map { position, row -> QuestionOption in
             var id = row.id.isEmpty ? "o\(position + 1)" : row.id
@@ -93,7 +129,12 @@ struct QuestionForm {
             id: id, domainID: domainID, type: type, stem: stem, code: code.isEmpty ? nil : code, codeLanguage: language.isEmpty ? nil : language,
             options: options, correct: correct, explanation: (form["explanation"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines),
             difficulty: difficulty, status: status, version: version, examOnly: form["exam_only"] == "on")
-        self.rows = rows
+        // Shown again with the rows as typed (and their problems) and a blank one; "add
+        // another option" adds one more blank row to those the form had.
+        let lastFilled = (rows.lastIndex { !$0.isEmpty } ?? -1) + 1
+        let sent = (0..<Self.rows).count { form["opt_id_\($0)"] != nil }
+        addsRow = form["add_row"] != nil
+        self.rows = Self.shown(rows, count: addsRow ? max(sent, lastFilled + 1) + 1 : lastFilled + 1)
         self.errors = errors
     }
 
@@ -128,6 +169,8 @@ struct QuestionEditPage: Encodable {
     var domains: [Choice]
     var rows: [QuestionForm.Row]
     var isOrdering: Bool
+    /// Fewer than ten rows: "add another option" is offered.
+    var canAddRow: Bool
     var errors: [String: String]
     var hasErrors: Bool
 
@@ -146,6 +189,7 @@ struct QuestionEditPage: Encodable {
         difficulties = (1...5).map { Choice(value: String($0), label: "\($0) · " + pages.message("difficulty.\($0)", locale: locale), selected: $0 == question.difficulty) }
         self.domains = domains.map { Choice(value: String($0.id), label: $0.label, selected: $0.id == question.domainID) }
         rows = form.rows
+        canAddRow = form.rows.count < QuestionForm.rows
         isOrdering = question.type == .ordering
         errors = form.errors
         hasErrors = !form.errors.isEmpty
