@@ -51,12 +51,22 @@ public enum ItemReview {
                 flags.append(.unusedOption)
             }
         }
-        // The longest-key flaw shows in the writing itself, attempts or not.
-        if kind != .ordering {
+        // The longest-key flaw shows in the writing itself, attempts or not; only among words:
+        // among numbers and addresses a longer one is no hint.
+        if kind != .ordering, optionTexts.allSatisfy(isText) {
             let keyLengths = key.filter(optionTexts.indices.contains).map { optionTexts[$0].count }
             let otherLengths = optionTexts.indices.filter { !key.contains($0) }.map { optionTexts[$0].count }
             if let shortestKey = keyLengths.min(), let longestOther = otherLengths.max(), shortestKey > longestOther { flags.append(.longestIsKey) }
         }
         return flags
+    }
+
+    /// Words rather than a number: some letter in it, and not a hexadecimal or binary number
+    /// such as `0x1F` or `3FF` (a run of hex digits with at least one decimal digit).
+    static func isText(_ text: String) -> Bool {
+        let word = text.trimmingCharacters(in: " \t\n\r").lowercased()
+        let digits = ["0x", "0b", "0o"].contains { word.hasPrefix($0) } ? word.dropFirst(2) : Substring(word)
+        if !digits.isEmpty, digits.allSatisfy(\Character.isHexDigit), digits.contains(where: \Character.isNumber) { return false }
+        return word.contains(where: \Character.isLetter)
     }
 }

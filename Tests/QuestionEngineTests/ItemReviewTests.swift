@@ -20,6 +20,16 @@ struct ItemReviewTests {
         #expect(ItemReview.flags(statistics(facility: 0.5, efficiency: 0.5, shares: used), kind: .multiChoice, key: [0, 1], optionTexts: ["long one", "x", "long two"]).isEmpty)
     }
 
+    @Test("the longest-key rule compares words only: numbers and addresses are never flagged for their length")
+    func longestKeyIsForText() {
+        #expect(ItemReview.flags(nil, kind: .singleChoice, key: [2], optionTexts: ["62", "126", "1022", "30"]).isEmpty)
+        #expect(ItemReview.flags(nil, kind: .singleChoice, key: [0], optionTexts: ["255.255.255.128", "255.0.0.0", "10.0.0.1"]).isEmpty)
+        #expect(ItemReview.flags(nil, kind: .singleChoice, key: [1], optionTexts: ["0x1F", "0x3FF", "0b101"]).isEmpty)
+        #expect(ItemReview.flags(nil, kind: .singleChoice, key: [1], optionTexts: ["TCP", "HTTPS"]) == [.longestIsKey])
+        #expect(ItemReview.flags(nil, kind: .singleChoice, key: [1], optionTexts: ["It drops", "It resends the lost segment after a timeout"]) == [.longestIsKey])
+        #expect(ItemReview.flags(nil, kind: .singleChoice, key: [1], optionTexts: ["Bee", "Beetle"]) == [.longestIsKey], "words of hex letters are words")
+    }
+
     @Test("with too few attempts only the writing is judged; ordering has no options to pick or compare")
     func fewAttemptsAndOrdering() {
         let few = statistics(facility: 1, efficiency: 0, shares: [:], attempts: ItemReview.minimumAttempts - 1)
