@@ -205,8 +205,11 @@ struct AdminTests {
         let page = try admin.request("GET", "/admin/questions/\(items[3].id.uuidString.lowercased())").bodyText
         #expect(page.contains("<dd>0.20</dd>") && page.contains("<dd>-150%</dd>"))
         #expect(page.contains("The correct option is the longest one."))
-        #expect(try admin.request("GET", "/admin").bodyText.contains("<td class=\"number\">3</td>"), "A, B (its key is the longest) and D need review; C does not")
-        let flaggedList = try admin.request("GET", "/admin/questions?flagged=on").bodyText
+        let overview = try admin.request("GET", "/admin").bodyText
+        #expect(overview.contains("<a href=\"/admin/questions?exam=\(MiniExam.region)/\(MiniExam.exam)&amp;flagged=on\" title=\"List the questions that need review\">3</a>"),
+                "A, B (its key is the longest) and D need review; C does not; the count leads to them")
+        #expect(overview.contains("<a href=\"/admin/questions?exam=\(MiniExam.region)/\(MiniExam.exam)\">Mini exam</a>"))
+        let flaggedList = try admin.request("GET", "/admin/questions?exam=\(MiniExam.region)/\(MiniExam.exam)&flagged=on").bodyText
         #expect(flaggedList.contains("3 questions match."))
     }
 

@@ -95,22 +95,29 @@ struct AdminPages: Sendable {
             struct Exam: Encodable {
                 var title: String
                 var exportHref: String
+                /// The exam's questions, and those of them that need review, in the question list.
+                var questionsHref: String
+                var flaggedHref: String
                 var updated: String
                 var statuses: String
                 var types: String
                 var difficulties: [Int]
                 var openReports: Int
                 var flagged: Int
+                var hasFlagged: Bool
             }
             var exams: [Exam]
         }
         let value = Page(exams: exams.map { exam in
             Page.Exam(
                 title: exam.title, exportHref: "/admin/exams/\(exam.regionCode)/\(exam.slug)/export.json",
+                questionsHref: "/admin/questions?exam=\(exam.regionCode)/\(exam.slug)",
+                flaggedHref: "/admin/questions?exam=\(exam.regionCode)/\(exam.slug)&flagged=on",
                 updated: pages.ago(exam.contentUpdatedAt, locale: locale),
                 statuses: exam.byStatus.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: " · "),
                 types: exam.byType.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: " · "),
-                difficulties: exam.byDifficulty, openReports: exam.openReports, flagged: flagged[exam.examID] ?? 0)
+                difficulties: exam.byDifficulty, openReports: exam.openReports, flagged: flagged[exam.examID] ?? 0,
+                hasFlagged: (flagged[exam.examID] ?? 0) > 0)
         })
         return try pages.privatePage("admin/overview", value, request)
     }
