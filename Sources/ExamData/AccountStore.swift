@@ -3,7 +3,7 @@ import PostgresClient
 
 /// What an account may do, as `users.role` stores it (the database's word, never a setting
 /// the server chose).
-public enum Role: String, Sendable, Equatable {
+public enum Role: String, Sendable, Equatable, CaseIterable {
     case student
     case teacher
     case admin

@@ -136,12 +136,14 @@ public struct AdminStore: Sendable {
             """ as SQL).prepared()) == 1
     }
 
+    /// An ILIKE pattern matching `text` anywhere, literally: its own wildcards are escaped.
+    static func containing(_ text: String) -> String {
+        "%" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
+    }
+
     /// Questions matching the filter, newest change first, with how many match in all.
     public func questions(_ filter: QuestionFilter, offset: Int, limit: Int, _ connection: PostgresConnection) throws -> (items: [QuestionListItem], total: Int) {
-        // Text is matched literally: the pattern's own wildcards are escaped.
-        let pattern = filter.text.map { text in
-            "%" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%").replacingOccurrences(of: "_", with: "\\_") + "%"
-        }
+        let pattern = filter.text.map(Self.containing)
         let rows = try connection.query(("""
             SELECT q.id, e.title AS exam_title, d.title AS domain_title, q.type, q.difficulty, q.status, q.version, q.stem,
                    (SELECT count(*) FROM question_reports x WHERE x.question_id = q.id AND x.resolved_at IS NULL) AS open_reports,

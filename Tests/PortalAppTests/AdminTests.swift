@@ -300,10 +300,60 @@ struct AdminTests {
         pages.append(("import-refused", try importDocument(admin, csrf: csrf, Self.document(stem: "", passMark: 0)).body))
         pages.append(("import-done", try importDocument(admin, csrf: csrf, Self.document(stem: "Fine?")).body))
         pages.append(("audit", try admin.request("GET", "/admin/audit").body))
+        pages.append(("users", try admin.request("GET", "/admin/users").body))
         pages.append(("edit", try admin.request("GET", "/admin/questions/\(MiniExam.items[3].id.uuidString.lowercased())/edit").body))
         pages.append(("new", try admin.request("GET", "/admin/questions/new").body))
         pages.append(("edit-refused", try admin.request("POST", "/admin/questions/new", form: ["csrf_token": csrf, "stem": "", "type": "ordering"]).body))
         let check = try HTMLChecker.passes(pages)
         #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
+    }
+    @Test("an admin finds accounts, makes a teacher, disables and enables; each change is audited and takes effect at once; nobody else can, and not on oneself")
+    func accountManagement() throws {
+        let site = try StudySessionTests.Site()
+        let (admin, csrf) = try Self.admin(site)
+        let (pupil, pupilID, _) = try SchoolTests.account(site, "pupil", role: "student", displayName: "Paula Pupil")
+        _ = try SchoolTests.account(site, "another", role: "student")
+        let found = try admin.request("GET", "/admin/users?q=paula").bodyText
+        #expect(found.contains("<th scope=\"row\">pupil</th>") && !found.contains("<th scope=\"row\">another</th>"), "found by display name")
+        #expect(found.contains("1 account matches."))
+        #expect(try pupil.request("GET", "/teach").status == 404)
+
+        let made = try admin.request("POST", "/admin/users/\(pupilID.uuidString.lowercased())", form: [
+            "csrf_token": csrf, "role": "teacher", "status": "active", "q": "paula", "filter_role": ""])
+        #expect(made.status == 303)
+        #expect(SchoolTests.location(made) == "/admin/users?q=paula&changed=pupil")
+        #expect(try admin.request("GET", SchoolTests.location(made)).bodyText.contains("The account pupil is changed."))
+        #expect(try pupil.request("GET", "/teach").status == 200, "the new teacher's next request already teaches")
+        #expect(try site.count("SELECT count(*) AS n FROM audit_log WHERE action = 'account.change' AND target = 'pupil' AND actor_name = 'Chief Editor' AND details->>'role_before' = 'student' AND details->>'role' = 'teacher'") == 1)
+
+        let disabled = try admin.request("POST", "/admin/users/\(pupilID.uuidString.lowercased())", form: [
+            "csrf_token": csrf, "role": "teacher", "status": "disabled"])
+        #expect(disabled.status == 303)
+        #expect(SchoolTests.location(try pupil.request("GET", "/me")).hasPrefix("/login"), "a disabled account's session ends at once")
+        #expect(try site.count("SELECT count(*) AS n FROM auth_sessions s JOIN users u ON u.id = s.user_id WHERE u.username = 'pupil'") == 0)
+        #expect(try admin.request("POST", "/admin/users/\(pupilID.uuidString.lowercased())", form: [
+            "csrf_token": csrf, "role": "teacher", "status": "active"]).status == 303)
+        #expect(try site.count("SELECT count(*) AS n FROM users WHERE username = 'pupil' AND disabled_at IS NULL AND role = 'teacher'") == 1)
+        #expect(try site.count("SELECT count(*) AS n FROM audit_log WHERE action = 'account.change' AND target = 'pupil'") == 3)
+
+        // Not on one's own account; not a role that is none; not an unknown account.
+        let adminID = try site.admin { try $0.query("SELECT id FROM users WHERE username = 'chief'").single().decode("id", as: UUID.self) }
+        let own = try admin.request("POST", "/admin/users/\(adminID.uuidString.lowercased())", form: ["csrf_token": csrf, "role": "student", "status": "active"])
+        #expect(own.status == 422 && own.bodyText.contains("You cannot change your own role"))
+        #expect(try admin.request("POST", "/admin/users/\(pupilID.uuidString.lowercased())", form: ["csrf_token": csrf, "role": "owner", "status": "active"]).status == 400)
+        #expect(try admin.request("POST", "/admin/users/\(UUID().uuidString)", form: ["csrf_token": csrf, "role": "student", "status": "active"]).status == 404)
+
+        // Anyone else: the ordinary 404 over HTTP, and the database refuses the function and the columns.
+        let (teacher, _, teacherCSRF) = try SchoolTests.account(site, "tutor", role: "teacher")
+        #expect(try teacher.request("GET", "/admin/users").status == 404)
+        #expect(try teacher.request("POST", "/admin/users/\(pupilID.uuidString.lowercased())", form: ["csrf_token": teacherCSRF, "role": "admin", "status": "active"]).status == 404)
+        let tutor = try site.database.makeAccount("tutor2", role: "teacher")
+        #expect(throws: PostgresError.self) {
+            try site.pool.asCaller(tutor) { try $0.query("SELECT admin_set_account(\(tutor.id), 'admin', false)") }
+        }
+        #expect(throws: PostgresError.self, "portal_app cannot set a role itself, even on its own row") {
+            try site.pool.asCaller(tutor) { try $0.execute("UPDATE users SET role = 'admin' WHERE id = \(tutor.id)") }
+        }
+        #expect(try site.count("SELECT count(*) AS n FROM users WHERE role = 'admin'") == 1)
     }
 }

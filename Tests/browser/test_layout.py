@@ -153,7 +153,8 @@ def test_every_role_s_pages_fit_a_phone_and_pass_axe(portal, browser_factory):
     driver.delete_all_cookies()
     sign_in(driver, portal, *portal.ADMIN)
     for name, path in [("overview", "/admin"), ("questions", "/admin/questions"), ("import", "/admin/import"),
-                       ("reports", "/admin/reports"), ("audit log", "/admin/audit"), ("new question", "/admin/questions/new")]:
+                       ("reports", "/admin/reports"), ("audit log", "/admin/audit"), ("new question", "/admin/questions/new"),
+                       ("users", "/admin/users")]:
         inspector.check("admin " + name, path)
     driver.get(portal.url + "/admin/questions")
     editor = driver.find_element(By.CSS_SELECTOR, "table a[href^='/admin/questions/']").get_attribute("href")

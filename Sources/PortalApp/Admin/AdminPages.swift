@@ -23,6 +23,8 @@ struct AdminPages: Sendable {
         routes.get("/admin/reports", reports)
         routes.post("/admin/reports/:id", resolve)
         routes.get("/admin/audit", audit)
+        routes.get("/admin/users", accounts)
+        routes.post("/admin/users/:id", changeAccount)
         routes.get("/admin/questions", questionList)
         routes.get("/admin/questions/new") { request, user in try editor(request, user, id: nil) }
         routes.post("/admin/questions/new") { request, user in try saveQuestion(request, user, id: nil) }

@@ -1,0 +1,93 @@
+import ExamData
+import Foundation
+import HTTPServer
+
+/// `/admin/users`: finding accounts, making someone a teacher or an admin, disabling and
+/// enabling accounts. The database checks the caller and audits each change; disabling ends
+/// the account's sessions on every instance at once.
+extension AdminPages {
+    /// Accounts listed on one page at most.
+    static let accountsShown = 50
+
+    struct AccountsPage: Encodable {
+        struct Choice: Encodable {
+            var value: String
+            var label: String
+            var selected: Bool
+        }
+
+        struct Account: Encodable {
+            var id: String
+            var username: String
+            var displayName: String
+            var roleLabel: String
+            var joined: String
+            var disabled: Bool
+            var isYou: Bool
+            var roles: [Choice]
+        }
+
+        var query: String
+        var roles: [Choice]
+        var accounts: [Account]
+        var hasAccounts: Bool
+        var total: Int
+        var more: Bool
+        var selectedRole: String
+        var changed: String?
+        var problem: String?
+    }
+
+    func accounts(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+        try accountsPage(request, user)
+    }
+
+    private func accountsPage(_ request: PortalRequest, _ user: SessionUser, problem: String? = nil, status: HTTPStatus = .ok) throws -> Response {
+        let locale = pages.locale(for: request), query = request.query
+        let text = (query["q"] ?? "").trimmingCharacters(in: .whitespaces)
+        let role = query["role"].flatMap(Role.init(rawValue:))
+        let (accounts, total) = try request.database.transaction {
+            try AccountDirectory().search(text: text.isEmpty ? nil : String(text.prefix(100)), role: role, limit: Self.accountsShown, $0)
+        }
+        func label(_ role: Role) -> String { pages.message("admin.role.\(role.rawValue)", locale: locale) }
+        let changed = query["changed"].map { pages.message("admin.account_changed", locale: locale, ["who": String($0.prefix(40))]) }
+        let value = AccountsPage(
+            query: text,
+            roles: Role.allCases.map { AccountsPage.Choice(value: $0.rawValue, label: label($0), selected: $0 == role) },
+            accounts: accounts.map { account in
+                AccountsPage.Account(
+                    id: account.id.uuidString.lowercased(), username: account.username, displayName: account.displayName,
+                    roleLabel: label(account.role), joined: pages.ago(account.createdAt, locale: locale), disabled: account.disabled,
+                    isYou: account.id == user.userID,
+                    roles: Role.allCases.map { AccountsPage.Choice(value: $0.rawValue, label: label($0), selected: $0 == account.role) })
+            },
+            hasAccounts: !accounts.isEmpty, total: total, more: total > accounts.count,
+            selectedRole: role?.rawValue ?? "", changed: changed, problem: problem)
+        return try pages.privatePage("admin/users", value, request, status: status)
+    }
+
+    /// Changes one account's role and whether it is disabled, then back to the same search.
+    func changeAccount(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+        let locale = pages.locale(for: request)
+        let form = FormFields(body: request.body)
+        guard let id = UUID(uuidString: request.parameter("id")) else { throw HTTPError(.notFound, pages.message("school.not_found", locale: locale)) }
+        guard let role = Role(rawValue: form["role"] ?? ""), let status = form["status"], ["active", "disabled"].contains(status) else {
+            throw HTTPError(.badRequest, pages.message("admin.bad_account_change", locale: locale))
+        }
+        if id == user.userID {
+            return try accountsPage(request, user, problem: pages.message("admin.not_yourself", locale: locale), status: .unprocessableContent)
+        }
+        let directory = AccountDirectory()
+        let outcome = try request.database.transaction { try directory.set(userID: id, role: role, disabled: status == "disabled", $0) }
+        switch outcome {
+        case .unknownAccount: throw HTTPError(.notFound, pages.message("school.not_found", locale: locale))
+        case .refused: return try accountsPage(request, user, problem: pages.message("admin.not_yourself", locale: locale), status: .unprocessableContent)
+        case .changed(let username):
+            // Back to the same search, saying whose account changed.
+            var back = "/admin/users?q=" + LocalPath.escaped(String((form["q"] ?? "").prefix(100)))
+            if let filter = form["filter_role"].flatMap(Role.init(rawValue:)) { back += "&role=" + filter.rawValue }
+            return .redirect(to: back + "&changed=" + LocalPath.escaped(username))
+        }
+    }
+
+}
