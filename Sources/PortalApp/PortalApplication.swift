@@ -18,6 +18,8 @@ public final class PortalApplication: Sendable {
     let events: DatabaseEvents
     let viewers = ViewerCache()
     let versions: SharedVersions
+    /// Signed-in readers' data versions (forgotten on their notices and on their own writes).
+    let readers: ReaderVersions
     /// The catalogue's domains for dashboards, kept per catalogue version.
     let domainFacts = DomainFactsCache()
     let clock: @Sendable () -> Date
@@ -53,6 +55,8 @@ public final class PortalApplication: Sendable {
         viewers.follow(events)
         versions = SharedVersions(clock: clock)
         versions.follow(events)
+        readers = ReaderVersions(clock: clock)
+        readers.follow(events)
         let endpoint = configuration.redisURL.flatMap(RedisEndpoint.init(url:))
         // Short waits and a breaker: a Redis that is down or frozen costs a live page a second at
         // most, and nothing at all for the next few seconds.
@@ -102,11 +106,11 @@ public final class PortalApplication: Sendable {
         sessionSettings.idleTimeout = configuration.sessionIdleTimeout
         sessionSettings.absoluteLifetime = configuration.sessionLifetime
         let pages = self.pages, cache = self.cache, clock = self.clock, site = self.site, versions = self.versions
-        let domainFacts = self.domainFacts
+        let domainFacts = self.domainFacts, readers = self.readers
         // Without a database only the infrastructure routes exist; the gate is never used then.
         var gate = Gate(
             pool: database ?? ConnectionPool(.init(url: "")), replica: replica, settings: sessionSettings, clock: clock, pages: pages, site: site,
-            viewers: viewers)
+            viewers: viewers, readers: readers)
         gate.countsRoundTrips = configuration.development
         var routes = PortalRouter(gate: gate)
         let metrics = self.metrics, monitoring = self.monitoring, database = self.database
@@ -132,7 +136,7 @@ public final class PortalApplication: Sendable {
         let accounts = AccountPages(pages: pages, settings: sessionSettings, hashing: hashing, clock: clock, viewers: viewers,
                                     registrationsPerHour: configuration.registrationsPerHour)
         let starter = SessionStart(pages: pages, settings: sessionSettings, clock: clock)
-        let sessions = SessionPages(pages: pages, settings: sessionSettings, clock: clock, formClock: formClock)
+        let sessions = SessionPages(pages: pages, settings: sessionSettings, clock: clock, formClock: formClock, versions: versions, readers: readers)
         let reports = QuestionReports(pages: pages)
         let live = LivePages(
             database: database, pages: pages, settings: sessionSettings, clock: clock, scoreboard: scoreboard, hub: hub, site: site,
@@ -173,7 +177,7 @@ public final class PortalApplication: Sendable {
         }
         routes.members(RouteOptions(access: .signedIn)) { members in
             accounts.addMemberRoutes(to: &members)
-            members.get("/me", DashboardPage.handler(pages: pages, clock: clock, versions: versions, domains: domainFacts))
+            members.get("/me", DashboardPage.handler(pages: pages, clock: clock, versions: versions, readers: readers, domains: domainFacts))
             members.post("/questions/:id/reports", reports.report)
             live.addMemberRoutes(to: &members)
             schools.addMemberRoutes(to: &members)

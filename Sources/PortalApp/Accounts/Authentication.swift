@@ -16,6 +16,8 @@ struct Gate: Sendable {
     let site: SiteAddress
     /// Sessions resolved in the last few seconds (served only while the database's notices arrive).
     let viewers: ViewerCache
+    /// Readers' data versions: a signed-in reader's write forgets theirs before the answer goes.
+    let readers: ReaderVersions
     /// Development: every response says how many times its request waited for the database
     /// (`X-Database-Round-Trips`), so a test notices when a page starts to need more.
     var countsRoundTrips = false
@@ -57,6 +59,9 @@ struct Gate: Sendable {
         if options.readsReplica == .always || (options.readsReplica == .forVisitors && viewer.user == nil) {
             database.readFromReplica()
         }
+        // Whatever a signed-in reader's form wrote, their own next page is read afresh — on
+        // this instance at once, on the others when the database's notice arrives.
+        defer { if request.method.isUnsafe, let user = viewer.user { readers.forget(user.userID) } }
         var response: Response
         do {
             response = try handler(portal)

@@ -70,11 +70,13 @@ struct DashboardPage: Encodable {
     }
 
     static func handler(
-        pages: PageRenderer, clock: @escaping @Sendable () -> Date, versions: SharedVersions, domains: DomainFactsCache
+        pages: PageRenderer, clock: @escaping @Sendable () -> Date, versions: SharedVersions, readers: ReaderVersions, domains: DomainFactsCache
     ) -> @Sendable (PortalRequest, SessionUser) throws -> Response {
         { request, user in
             let locale = pages.locale(for: request), now = clock()
-            let dataVersion = try AccountStore.dataVersion(request.database.read([AccountStore.dataVersionStatement])[0])
+            let dataVersion = try readers.version(user.userID) {
+                try AccountStore.dataVersion(request.database.read([AccountStore.dataVersionStatement])[0])
+            }
             let catalog = ExamCatalog()
             let version = try versions.content("catalogue") { try request.database.shared { try catalog.catalogVersion($0) } } ?? .distantPast
             // Keyed by the session (the fragment carries its form token); kept a minute at most,

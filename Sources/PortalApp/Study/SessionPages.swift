@@ -13,16 +13,25 @@ struct SessionPages: Sendable {
     let clock: @Sendable () -> Date
     let formClock: FormClock
     let finisher: SessionFinisher
+    /// The catalogue's version and readers' data versions, which key the readings kept.
+    let versions: SharedVersions
+    let readers: ReaderVersions
+    let readings = SessionReadingCache()
 
     /// The longest time an answer is taken to have needed: a tab left open overnight is not a
     /// measure of effort.
     static let longestAnswer: TimeInterval = 30 * 60
 
-    init(pages: PageRenderer, settings: SessionSettings, clock: @escaping @Sendable () -> Date, formClock: FormClock) {
+    init(
+        pages: PageRenderer, settings: SessionSettings, clock: @escaping @Sendable () -> Date, formClock: FormClock, versions: SharedVersions,
+        readers: ReaderVersions
+    ) {
         self.pages = pages
         self.settings = settings
         self.clock = clock
         self.formClock = formClock
+        self.versions = versions
+        self.readers = readers
         finisher = SessionFinisher(cards: ReviewCardStore())
     }
 
@@ -61,6 +70,31 @@ struct SessionPages: Sendable {
 
     private func base(_ session: StudySession) -> String { "/sessions/" + session.id.uuidString.lowercased() }
 
+    /// A session's reading for `page` (`question|<number>` or `results`): for a signed-in
+    /// student, kept while their data version and the catalogue's stay the same (the version
+    /// is read in the same flight when it is not remembered); a guest's is read every time.
+    private func reading(_ request: PortalRequest, actor: StudyActor, sessionID: UUID, page: String, statements: [SQL]) throws -> SessionReading {
+        guard let user = actor.user else { return try SessionReading(request.database.read(statements)) }
+        let catalogue = try versions.content("catalogue") { try request.database.shared { try ExamCatalog().catalogVersion($0) } } ?? .distantPast
+        func key(_ version: Int64) -> String {
+            "\(user.userID)|\(sessionID)|\(page)|\(version)|\(catalogue.timeIntervalSince1970)"
+        }
+        var fresh: SessionReading?
+        let version = try readers.version(user.userID) {
+            let results = try request.database.read([AccountStore.dataVersionStatement] + statements)
+            fresh = try SessionReading(Array(results.dropFirst()))
+            return try AccountStore.dataVersion(results[0])
+        }
+        if let fresh {
+            readings.keep(key(version), fresh)
+            return fresh
+        }
+        if let kept = readings.reading(key(version)) { return kept }
+        let read = try SessionReading(request.database.read(statements))
+        readings.keep(key(version), read)
+        return read
+    }
+
 
     // MARK: The question
 
@@ -71,7 +105,9 @@ struct SessionPages: Sendable {
         if let id = UUID(uuidString: request.parameter("id")), let actor = StudyActor.resolve(request, settings: settings, createGuest: false) {
             let asked = query["q"].flatMap { Int($0) }
             if query["q"] == nil || asked != nil {
-                let reading = try SessionReading(request.database.read(SessionReading.questionPageStatements(sessionID: id, number: asked)))
+                let reading = try reading(
+                    request, actor: actor, sessionID: id, page: "question|\(asked ?? 0)",
+                    statements: SessionReading.questionPageStatements(sessionID: id, number: asked))
                 guard let session = reading.session, session.userID == actor.user?.userID else { throw notFound(request) }
                 if !session.isOverdue(at: now), !session.isFinished, let number = reading.questionNumber, let question = reading.questions.first,
                    asked == nil || (1...session.questionIDs.count).contains(number) {
@@ -338,7 +374,7 @@ struct SessionPages: Sendable {
         let locale = pages.locale(for: request)
         let notice = query["timeup"] != nil ? "sessions.time_up" : query["late"] != nil ? "sessions.late_answer" : nil
         if let id = UUID(uuidString: request.parameter("id")), let actor = StudyActor.resolve(request, settings: settings, createGuest: false) {
-            let reading = try SessionReading(request.database.read(SessionReading.resultsStatements(sessionID: id)))
+            let reading = try reading(request, actor: actor, sessionID: id, page: "results", statements: SessionReading.resultsStatements(sessionID: id))
             guard let session = reading.session, session.userID == actor.user?.userID else { throw notFound(request) }
             if let endedAt = session.finishedAt {
                 let score = finisher.score(session, questions: reading.questions, answers: reading.answers, endedAt: endedAt)

@@ -3,7 +3,7 @@ import PostgresClient
 import Synchronization
 
 /// The instance's ear on the database: one direct connection that `LISTEN`s to the portal's
-/// channels (migration 0014) and hands each notice to the caches that keep copies of what it
+/// channels (migrations 0014 and 0020) and hands each notice to the caches that keep copies of what it
 /// names, so a change on any instance reaches every instance within moments.
 ///
 /// While the connection is down nobody may trust a copy (a notice may have been missed):
@@ -12,7 +12,7 @@ import Synchronization
 /// over from what the database says from then on.
 final class DatabaseEvents: Sendable {
     /// The channels listened to.
-    static let channels = ["portal_content", "portal_sessions", "portal_leaderboard"]
+    static let channels = ["portal_content", "portal_sessions", "portal_leaderboard", "portal_readers"]
 
     private struct State {
         var listening = false
