@@ -34,7 +34,7 @@ struct SignedInPageTests {
         return Int(try #require(page.header("X-Database-Round-Trips"), "\(path) says nothing of its round trips")) ?? -1
     }
 
-    @Test("once warm, the catalogue costs a signed-in student no database at all and every other page one round trip")
+    @Test("once warm, the catalogue, the dashboard and a student's own session pages cost no database at all, and the other pages one round trip")
     func roundTripBudget() throws {
         let site = try listeningSite()
         let student = site.browser()
@@ -49,8 +49,8 @@ struct SignedInPageTests {
         try student.request("POST", finished + "/finish", form: ["csrf_token": student.csrfToken(from: confirm)])
         let budget: [(String, Int)] = [
             ("/", 0), (StudySessionTests.examPath, 0),
-            (StudySessionTests.examPath + "/leaderboard", 1), ("/me", 1),
-            (practice, 1), (mock, 1), (finished + "/results", 1),
+            (StudySessionTests.examPath + "/leaderboard", 1), ("/me", 0),
+            (practice, 0), (mock, 0), (finished + "/results", 0), (finished + "/results?show=missed", 0),
         ]
         for (path, most) in budget {
             _ = try roundTrips(student, path)  // warms what is kept
@@ -115,10 +115,28 @@ struct SignedInPageTests {
                     }
                 }
             }
-            // Each student's question page is theirs alone.
-            for (reader, own, other) in [(ada, adaSession, graceSession), (grace, graceSession, adaSession)] {
-                #expect(try reader.request("GET", own).status == 200)
+            // Each student's question and results pages are theirs alone, kept or not.
+            for (reader, name, own, other) in [(ada, "Ada", adaSession, graceSession), (grace, "Grace", graceSession, adaSession)] {
+                let page = try reader.request("GET", own)
+                #expect(page.status == 200 && page.bodyText.contains(name))
+                let tokens = Set(page.bodyText.components(separatedBy: #"name="csrf_token" value=""#).dropFirst().map { String($0.prefix { $0 != "\"" }) })
+                #expect(tokens == [reader.csrfToken(from: page)], "\(name)'s question page carries someone else's token")
                 #expect(try reader.request("GET", other).status == 404)
+                #expect(try reader.request("GET", other + "/results").status == 404)
+            }
+        }
+        // Finished sessions' results pages, kept whole per sign-in, asked in turn.
+        for (reader, own) in [(ada, adaSession), (grace, graceSession)] {
+            let confirm = try reader.request("GET", own + "/finish")
+            #expect(try reader.request("POST", own + "/finish", form: ["csrf_token": reader.csrfToken(from: confirm)]).status == 303)
+        }
+        for _ in 0..<3 {
+            for (reader, name, other, own) in [(ada, "Ada", "Grace", adaSession), (grace, "Grace", "Ada", graceSession)] {
+                let results = try reader.request("GET", own + "/results")
+                #expect(results.status == 200 && results.bodyText.contains(name) && !results.bodyText.contains(other))
+                let tokens = Set(results.bodyText.components(separatedBy: #"name="csrf_token" value=""#).dropFirst().map { String($0.prefix { $0 != "\"" }) })
+                #expect(tokens == [reader.csrfToken(from: results)], "\(name)'s results carry someone else's token")
+                #expect(try visitor.request("GET", own + "/results").status == 404)
             }
         }
     }

@@ -74,7 +74,15 @@ struct SessionPages: Sendable {
     /// student, kept while their data version and the catalogue's stay the same (the version
     /// is read in the same flight when it is not remembered); a guest's is read every time.
     private func reading(_ request: PortalRequest, actor: StudyActor, sessionID: UUID, page: String, statements: [SQL]) throws -> SessionReading {
-        guard let user = actor.user else { return try SessionReading(request.database.read(statements)) }
+        try keyedReading(request, actor: actor, sessionID: sessionID, page: page, statements: statements).reading
+    }
+
+    /// The reading and, for a signed-in student, the key it is kept under (what a page made
+    /// from it alone may be kept under too).
+    private func keyedReading(
+        _ request: PortalRequest, actor: StudyActor, sessionID: UUID, page: String, statements: [SQL]
+    ) throws -> (reading: SessionReading, key: String?) {
+        guard let user = actor.user else { return (try SessionReading(request.database.read(statements)), nil) }
         let catalogue = try versions.content("catalogue") { try request.database.shared { try ExamCatalog().catalogVersion($0) } } ?? .distantPast
         func key(_ version: Int64) -> String {
             "\(user.userID)|\(sessionID)|\(page)|\(version)|\(catalogue.timeIntervalSince1970)"
@@ -87,12 +95,12 @@ struct SessionPages: Sendable {
         }
         if let fresh {
             readings.keep(key(version), fresh)
-            return fresh
+            return (fresh, key(version))
         }
-        if let kept = readings.reading(key(version)) { return kept }
+        if let kept = readings.reading(key(version)) { return (kept, key(version)) }
         let read = try SessionReading(request.database.read(statements))
         readings.keep(key(version), read)
-        return read
+        return (read, key(version))
     }
 
 
@@ -374,15 +382,31 @@ struct SessionPages: Sendable {
         let locale = pages.locale(for: request)
         let notice = query["timeup"] != nil ? "sessions.time_up" : query["late"] != nil ? "sessions.late_answer" : nil
         if let id = UUID(uuidString: request.parameter("id")), let actor = StudyActor.resolve(request, settings: settings, createGuest: false) {
-            let reading = try reading(request, actor: actor, sessionID: id, page: "results", statements: SessionReading.resultsStatements(sessionID: id))
+            let (reading, key) = try keyedReading(
+                request, actor: actor, sessionID: id, page: "results", statements: SessionReading.resultsStatements(sessionID: id))
             guard let session = reading.session, session.userID == actor.user?.userID else { throw notFound(request) }
             if let endedAt = session.finishedAt {
-                let score = finisher.score(session, questions: reading.questions, answers: reading.answers, endedAt: endedAt)
-                let value = ResultsPage(
-                    session: session, score: score, questions: reading.questions, answers: reading.answers, domainTitles: reading.domainTitles,
-                    isGuest: actor.isGuest, notice: notice.map { pages.message($0, locale: locale) }, reported: query["reported"] != nil,
-                    onlyMissed: query["show"] == "missed", pages: pages, locale: locale)
-                return try pages.privatePage("sessions/results", value, request)
+                let onlyMissed = query["show"] == "missed"
+                let render = {
+                    let score = finisher.score(session, questions: reading.questions, answers: reading.answers, endedAt: endedAt)
+                    let value = ResultsPage(
+                        session: session, score: score, questions: reading.questions, answers: reading.answers, domainTitles: reading.domainTitles,
+                        isGuest: actor.isGuest, notice: notice.map { pages.message($0, locale: locale) }, reported: query["reported"] != nil,
+                        onlyMissed: onlyMissed, pages: pages, locale: locale)
+                    return try pages.render("sessions/results", value, for: request)
+                }
+                // A finished session's page changes only with the reader's data or the catalogue
+                // (both in the reading's key): kept whole for this sign-in (it carries the
+                // reader's name, menu and form token), unless it says something for this visit only.
+                var response: Response
+                if let key, let user = request.user, notice == nil, query["reported"] == nil {
+                    response = .html(try pages.fragments.fragment(
+                        "results-page|\(user.sessionID)|\(user.role)|\(user.displayName)|\(locale)|\(onlyMissed)|\(key)", render: render))
+                } else {
+                    response = .html(try render())
+                }
+                response.headers.set("Cache-Control", "private, no-store")
+                return response
             }
         }
         return try withSession(request) { actor, session, connection in

@@ -17,6 +17,9 @@ final class ReaderVersions: @unchecked Sendable {  // `state` only under `lock`
 
     private let lock = ReadWriteLock()
     private var state = NoticedEntries<UUID, Entry>()
+    /// The version each reader's latest notice announced: a reading that crossed a notice is
+    /// kept only if it is that version.
+    private var announced: [UUID: Int64] = [:]
     private let recheck: TimeInterval
     private let clock: @Sendable () -> Date
     private static let capacity = 50_000
@@ -28,7 +31,12 @@ final class ReaderVersions: @unchecked Sendable {  // `state` only under `lock`
 
     /// Forgets a reader on each of their notices, and everyone when listening starts or stops.
     func follow(_ events: DatabaseEvents) {
-        events.onReset { [self] listening in lock.writing { state.reset(listening: listening) } }
+        events.onReset { [self] listening in
+            lock.writing {
+                state.reset(listening: listening)
+                announced.removeAll()
+            }
+        }
         events.subscribe { [self] notice in
             guard notice.channel == "portal_readers" else { return }
             let parts = notice.payload.split(separator: ":")
@@ -38,13 +46,20 @@ final class ReaderVersions: @unchecked Sendable {  // `state` only under `lock`
             }
             // The very version announced, already read back (this instance's own write), stays;
             // any other goes (versions are transaction ids: they do not commit in order).
-            lock.writing { state.forget { key, entry in key == id && entry.version != version } }
+            lock.writing {
+                if announced.count >= Self.capacity { announced.removeAll() }
+                announced[id] = version
+                state.forget { key, entry in key == id && entry.version != version }
+            }
         }
     }
 
     /// Forgets `userID`'s version: something was just written for them.
     func forget(_ userID: UUID) {
-        lock.writing { state.forget { key, _ in key == userID } }
+        lock.writing {
+            announced[userID] = nil
+            state.forget { key, _ in key == userID }
+        }
     }
 
     /// `userID`'s data version: remembered, or `read` (and remembered unless a notice arrived
@@ -62,7 +77,9 @@ final class ReaderVersions: @unchecked Sendable {  // `state` only under `lock`
         let value = try read()
         if let generation {
             lock.writing {
-                guard state.enabled, state.generation == generation else { return }
+                // Something was forgotten meanwhile: keep the value only if it is what this
+                // reader's latest notice announced (a notice of the very write just read back).
+                guard state.enabled, state.generation == generation || announced[userID] == value else { return }
                 if state.entries.count >= Self.capacity { state.entries.removeAll() }
                 state.entries[userID] = Entry(version: value, readAt: now)
             }
