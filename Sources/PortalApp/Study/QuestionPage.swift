@@ -86,11 +86,14 @@ struct QuestionPage: Encodable {
     var notice: String?
     var error: String?
     var reportReasons: [ReportReasonChoice]
+    /// The reader's form token, for the forms inside the question's fragment (which sees only
+    /// its own value).
+    var csrfToken: String
 
     init(
         session stored: StudySession, question: Question, number: Int, answers: [UUID: RecordedAnswer], isGuest: Bool, now: Date,
         shownStamp: String, draft: [Int]?, notice: String?, error: String?, reported: Bool, pages: PageRenderer, locale: String,
-        refused: RefusedAnswer? = nil, timeZone: String = "UTC"
+        refused: RefusedAnswer? = nil, timeZone: String = "UTC", csrfToken: String
     ) {
         let base = "/sessions/" + stored.id.uuidString.lowercased()
         let answer = answers[question.id]
@@ -151,6 +154,7 @@ struct QuestionPage: Encodable {
         self.notice = notice
         self.error = refused?.message(optionCount: count, pages: pages, locale: locale) ?? error
         reportReasons = ReportReasonChoice.all(pages: pages, locale: locale)
+        self.csrfToken = csrfToken
     }
 }
 

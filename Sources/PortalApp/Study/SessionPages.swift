@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import PostgresClient
 import QuestionEngine
+import TemplateEngine
 
 /// The pages of a study session: the current question, answering it, flags, finishing and
 /// the results. Each request runs in one transaction scoped to the student (or guest), so
@@ -113,7 +114,7 @@ struct SessionPages: Sendable {
         if let id = UUID(uuidString: request.parameter("id")), let actor = StudyActor.resolve(request, settings: settings, createGuest: false) {
             let asked = query["q"].flatMap { Int($0) }
             if query["q"] == nil || asked != nil {
-                let reading = try reading(
+                let (reading, key) = try keyedReading(
                     request, actor: actor, sessionID: id, page: "question|\(asked ?? 0)",
                     statements: SessionReading.questionPageStatements(sessionID: id, number: asked))
                 guard let session = reading.session, session.userID == actor.user?.userID else { throw notFound(request) }
@@ -125,8 +126,13 @@ struct SessionPages: Sendable {
                         notice: query["already"] != nil ? pages.message("sessions.already_answered", for: request) : nil,
                         error: nil, reported: query["reported"] != nil, pages: pages, locale: pages.locale(for: request),
                         refused: RefusedAnswer(query: query, optionCount: question.options.count, isOrdering: question.kind == .ordering),
-                        timeZone: request.user?.timeZone ?? "UTC")
-                    return try pages.privatePage("sessions/question", value, request)
+                        timeZone: request.user?.timeZone ?? "UTC", csrfToken: request.viewer.csrfToken)
+                    // The question, its form and the list of questions are one fragment, kept for
+                    // this sign-in (its forms carry the reader's token) by the reading's key and
+                    // what a refusal brought back; what changes with each showing (the signed
+                    // "shown at", the answer's id, the countdown) is outside it.
+                    let fragmentKey = key.map { "\($0)|\(request.user?.sessionID.uuidString ?? "")|\(query["refused"] ?? "")|\(query["chosen"] ?? "")" }
+                    return try questionResponse(value, fragmentKey: fragmentKey, request)
                 }
             }
         }
@@ -168,8 +174,19 @@ struct SessionPages: Sendable {
             shownStamp: try formClock.stamp(session: session.id, question: question.id, at: now, request.database), draft: draft,
             notice: notice, error: error, reported: reported, pages: pages, locale: pages.locale(for: request),
             refused: query.flatMap { RefusedAnswer(query: $0, optionCount: question.options.count, isOrdering: question.kind == .ordering) },
-            timeZone: request.user?.timeZone ?? "UTC")
-        return try pages.privatePage("sessions/question", value, request, status: status)
+            timeZone: request.user?.timeZone ?? "UTC", csrfToken: request.viewer.csrfToken)
+        return try questionResponse(value, fragmentKey: nil, request, status: status)
+    }
+
+    /// A question page; its question fragment kept under `fragmentKey`, or rendered for this
+    /// page only without one.
+    private func questionResponse(_ value: QuestionPage, fragmentKey: String?, _ request: PortalRequest, status: HTTPStatus = .ok) throws -> Response {
+        let question = Fragment(key: fragmentKey ?? "") { value }
+        var response = Response.html(try pages.render(
+            "sessions/question", value, locale: pages.locale(for: request), viewer: request.viewer, fragments: ["question": question],
+            keepFragments: fragmentKey != nil), status: status)
+        response.headers.set("Cache-Control", "private, no-store")
+        return response
     }
 
     // MARK: Answering

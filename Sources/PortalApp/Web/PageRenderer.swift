@@ -21,9 +21,10 @@ struct PageRenderer: Sendable {
     }
 
     /// Renders a page for `viewer`; `Viewer.anonymous` for a page shared by every visitor
-    /// (cached: it must carry nobody's name or token).
+    /// (cached: it must carry nobody's name or token). `keepFragments: false` renders the
+    /// fragments for this page only (their keys would never be asked for again).
     func render<Page: Encodable>(
-        _ template: String, _ page: Page, locale: String, viewer: Viewer, fragments: [String: Fragment] = [:]
+        _ template: String, _ page: Page, locale: String, viewer: Viewer, fragments: [String: Fragment] = [:], keepFragments: Bool = true
     ) throws -> [UInt8] {
         var fields: [String: TemplateValue] = ["csrfToken": .string(viewer.csrfToken)]
         if let user = viewer.user {
@@ -32,7 +33,7 @@ struct PageRenderer: Sendable {
             fields["canHost"] = .bool(user.role.teaches)
             fields["isAdmin"] = .bool(user.role == .admin)
         }
-        return try render(template, page, locale: locale, extra: ["viewer": .object(fields)], fragments: fragments)
+        return try render(template, page, locale: locale, extra: ["viewer": .object(fields)], fragments: fragments, keepFragments: keepFragments)
     }
 
     /// A page for one reader (signed in, or with their own session or form): never stored by
@@ -61,7 +62,8 @@ struct PageRenderer: Sendable {
 
     /// Renders a page struct into bytes; the locale is added to the data as `locale`.
     func render<Page: Encodable>(
-        _ template: String, _ page: Page, locale: String, extra: [String: TemplateValue] = [:], fragments: [String: Fragment] = [:]
+        _ template: String, _ page: Page, locale: String, extra: [String: TemplateValue] = [:], fragments: [String: Fragment] = [:],
+        keepFragments: Bool = true
     ) throws -> [UInt8] {
         var value = try TemplateValue(encoding: page)
         if case .object(var fields) = value {
@@ -69,7 +71,7 @@ struct PageRenderer: Sendable {
             fields.merge(extra) { _, new in new }
             value = .object(fields)
         }
-        return try templates.render(template, value: value, locale: locale, now: clock(), fragments: fragments, store: self.fragments)
+        return try templates.render(template, value: value, locale: locale, now: clock(), fragments: fragments, store: keepFragments ? self.fragments : nil)
     }
 
     /// An HTML error page; plain text if even that cannot be rendered. Without a resolved
