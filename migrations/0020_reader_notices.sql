@@ -23,3 +23,18 @@ BEGIN
     RETURN NULL;
 END
 $$;
+
+-- Whether a student appears on leaderboards is part of what their own leaderboard page shows:
+-- changing it changes their data version too (and says so), like any other write of theirs.
+CREATE FUNCTION users_visibility_version() RETURNS trigger
+    LANGUAGE plpgsql SET search_path = pg_catalog, public, pg_temp AS $$
+BEGIN
+    NEW.data_version := pg_catalog.pg_current_xact_id()::text::bigint;
+    PERFORM pg_catalog.pg_notify('portal_readers', NEW.id::text || ':' || NEW.data_version);
+    RETURN NEW;
+END
+$$;
+
+CREATE TRIGGER users_visibility_version BEFORE UPDATE OF show_on_leaderboard ON users
+    FOR EACH ROW WHEN (OLD.show_on_leaderboard IS DISTINCT FROM NEW.show_on_leaderboard)
+    EXECUTE FUNCTION users_visibility_version();

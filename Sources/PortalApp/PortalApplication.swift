@@ -156,7 +156,7 @@ public final class PortalApplication: Sendable {
                 "/exams/:region/:exam", quick: copies.quick(ExamPage.visitorCopy), ExamPage.handler(pages: pages, cache: cache, versions: versions))
             catalogue.get(
                 "/exams/:region/:exam/leaderboard", quick: copies.quick(LeaderboardPage.visitorCopy),
-                LeaderboardPage.handler(pages: pages, cache: cache, versions: versions))
+                LeaderboardPage.handler(pages: pages, cache: cache, versions: versions, readers: readers))
             catalogue.get("/offline/manifest.json", offline.manifest)
         }
         // The offline shell: the same bytes for everyone, so nobody's cookie is even looked at.

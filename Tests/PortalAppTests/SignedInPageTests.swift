@@ -49,7 +49,7 @@ struct SignedInPageTests {
         try student.request("POST", finished + "/finish", form: ["csrf_token": student.csrfToken(from: confirm)])
         let budget: [(String, Int)] = [
             ("/", 0), (StudySessionTests.examPath, 0),
-            (StudySessionTests.examPath + "/leaderboard", 1), ("/me", 0),
+            (StudySessionTests.examPath + "/leaderboard", 0), ("/me", 0),
             (practice, 0), (mock, 0), (finished + "/results", 0), (finished + "/results?show=missed", 0),
         ]
         for (path, most) in budget {
@@ -208,6 +208,31 @@ struct SignedInPageTests {
             try waitUntil("the answer showing on the second instance", seconds: 1) {
                 try elsewhere.request("GET", path).bodyText.contains("Question 2 of")
             }
+        }
+    }
+
+    @Test("a student's kept leaderboard page follows their choice to appear, here at once and on another instance within a second")
+    func leaderboardFollowsVisibility() throws {
+        let site = try listeningSite()
+        try withSecondInstance(site) { otherPort in
+            let student = site.browser()
+            try student.register("ada")
+            let elsewhere = Browser(port: otherPort)
+            elsewhere.cookies = student.cookies
+            let board = StudySessionTests.examPath + "/leaderboard"
+            func hidden(_ browser: Browser) throws -> Bool { try browser.request("GET", board).bodyText.contains("You are not shown on leaderboards.") }
+            func appear(_ shown: Bool) throws {
+                let token = student.csrfToken(from: try student.request("GET", "/me/settings"))
+                var form = ["csrf_token": token, "display_name": "Ada", "time_zone": "UTC"]
+                if shown { form["show_on_leaderboard"] = "on" }
+                #expect(try student.request("POST", "/me/settings", form: form).status == 303)
+            }
+            try appear(true)
+            #expect(try !hidden(student) && !hidden(elsewhere))
+            #expect(try roundTrips(elsewhere, board) == 0, "kept on the other instance")
+            try appear(false)
+            #expect(try hidden(student), "at once where the change was made")
+            try waitUntil("the other instance's kept page following", seconds: 1) { try hidden(elsewhere) }
         }
     }
 

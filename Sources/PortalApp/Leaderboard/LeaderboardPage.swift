@@ -106,7 +106,9 @@ struct LeaderboardPage: Encodable {
         return ("board|\(region)|\(slug)|\(period.rawValue)|\(page)", [SharedVersions.leaderboardKey, SharedVersions.contentKey("exam|\(region)|\(slug)")])
     }
 
-    static func handler(pages: PageRenderer, cache: PageCache, versions: SharedVersions) -> @Sendable (PortalRequest) throws -> Response {
+    static func handler(
+        pages: PageRenderer, cache: PageCache, versions: SharedVersions, readers: ReaderVersions
+    ) -> @Sendable (PortalRequest) throws -> Response {
         { request in
             let locale = pages.locale(for: request)
             let region = request.parameter("region"), slug = request.parameter("exam")
@@ -153,20 +155,32 @@ struct LeaderboardPage: Encodable {
                         try pages.render("exams/leaderboard", personal, locale: locale, viewer: .anonymous, fragments: ["board": shared])
                     }
                 }
-                let results = try request.database.read([
-                    LeaderboardStore.aroundViewerStatement(region: region, slug: slug, period: period, radius: radius), AccountStore.settingsStatement,
-                ])
-                let around = try LeaderboardStore.entries(results[0])
-                personal.hidden = !(try AccountStore.settings(results[1])?.showOnLeaderboard ?? false)
-                personal.neighbours = around.map(Row.init)
-                personal.viewerRank = around.first { $0.isViewer }?.rank
-                let place = around.first { $0.isViewer }?.place
-                if let place, ((page - 1) * pageSize + 1...page * pageSize).contains(place) {
-                    personal.personalBoard = try board()
-                } else {
-                    personal.showNeighbours = !around.isEmpty
+                let render = { () throws -> [UInt8] in
+                    let results = try request.database.read([
+                        LeaderboardStore.aroundViewerStatement(region: region, slug: slug, period: period, radius: radius), AccountStore.settingsStatement,
+                    ])
+                    let around = try LeaderboardStore.entries(results[0])
+                    personal.hidden = !(try AccountStore.settings(results[1])?.showOnLeaderboard ?? false)
+                    personal.neighbours = around.map(Row.init)
+                    personal.viewerRank = around.first { $0.isViewer }?.rank
+                    let place = around.first { $0.isViewer }?.place
+                    if let place, ((page - 1) * pageSize + 1...page * pageSize).contains(place) {
+                        personal.personalBoard = try board()
+                    } else {
+                        personal.showNeighbours = !around.isEmpty
+                    }
+                    return try pages.render("exams/leaderboard", personal, locale: locale, viewer: request.viewer, fragments: ["board": shared])
                 }
-                return try pages.render("exams/leaderboard", personal, locale: locale, viewer: request.viewer, fragments: ["board": shared])
+                // A reader's own page changes only with the board's refresh, the exam's content
+                // (both in `version`) and their choice to appear (their data version): kept whole
+                // for their sign-in while the version is remembered, so most views read nothing.
+                guard let user else { return try render() }
+                let dataVersion = try readers.version(user.userID) {
+                    try AccountStore.dataVersion(request.database.read([AccountStore.dataVersionStatement])[0])
+                }
+                return try pages.fragments.fragment(
+                    "leaderboard-page|\(user.sessionID)|\(user.role)|\(user.displayName)|\(user.timeZone)|\(locale)|\(name)|\(version.timeIntervalSince1970)|\(dataVersion)",
+                    render: render)
             }
             return Response.html(bytes)
         }

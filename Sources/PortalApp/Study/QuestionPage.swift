@@ -98,15 +98,7 @@ struct QuestionPage: Encodable {
         let base = "/sessions/" + stored.id.uuidString.lowercased()
         let answer = answers[question.id]
         let showsFeedback = stored.mode.showsFeedback && answer != nil
-        // To the nearest second: the stored deadline is exact only to the microsecond.
-        let secondsLeft = stored.deadline.map { max(0, Int($0.timeIntervalSince(now).rounded())) }
-        session = Session(
-            id: stored.id.uuidString.lowercased(), examTitle: stored.examTitle, regionCode: stored.regionCode, examSlug: stored.examSlug,
-            language: stored.examLanguage, modeLabel: pages.message("sessions.mode.\(stored.mode.rawValue)", locale: locale),
-            isMock: stored.mode == .mock, isGuest: isGuest, total: stored.questionIDs.count,
-            answered: stored.questionIDs.filter { answers[$0] != nil }.count, secondsLeft: secondsLeft,
-            minutesLeft: secondsLeft.map { ($0 + 59) / 60 },
-            deadline: stored.deadline.map { $0.ISO8601Format() }, endsAt: stored.deadline.map { Self.clockTime($0, zone: timeZone) })
+        session = Self.sessionView(stored, answers: answers, isGuest: isGuest, now: now, pages: pages, locale: locale, timeZone: timeZone)
         ordinal = number
         questionID = question.id.uuidString.lowercased()
         isSingle = question.kind == .singleChoice || question.kind == .codeSnippet
@@ -159,6 +151,21 @@ struct QuestionPage: Encodable {
 }
 
 extension QuestionPage {
+    /// The session as the page's bar and title show it.
+    static func sessionView(
+        _ stored: StudySession, answers: [UUID: RecordedAnswer], isGuest: Bool, now: Date, pages: PageRenderer, locale: String, timeZone: String
+    ) -> Session {
+        // To the nearest second: the stored deadline is exact only to the microsecond.
+        let secondsLeft = stored.deadline.map { max(0, Int($0.timeIntervalSince(now).rounded())) }
+        return Session(
+            id: stored.id.uuidString.lowercased(), examTitle: stored.examTitle, regionCode: stored.regionCode, examSlug: stored.examSlug,
+            language: stored.examLanguage, modeLabel: pages.message("sessions.mode.\(stored.mode.rawValue)", locale: locale),
+            isMock: stored.mode == .mock, isGuest: isGuest, total: stored.questionIDs.count,
+            answered: stored.questionIDs.filter { answers[$0] != nil }.count, secondsLeft: secondsLeft,
+            minutesLeft: secondsLeft.map { ($0 + 59) / 60 },
+            deadline: stored.deadline.map { $0.ISO8601Format() }, endsAt: stored.deadline.map { clockTime($0, zone: timeZone) })
+    }
+
     /// A moment as a time of day in the zone named (UTC when the name is unknown), with the
     /// zone's abbreviation so nobody mistakes whose clock it is.
     static func clockTime(_ date: Date, zone: String) -> String {
@@ -178,5 +185,45 @@ struct ReportReasonChoice: Encodable {
 
     static func all(pages: PageRenderer, locale: String) -> [ReportReasonChoice] {
         ReportReason.allCases.map { ReportReasonChoice(value: $0.rawValue, label: pages.message("report.reason.\($0.rawValue)", locale: locale)) }
+    }
+}
+
+/// What a question page shows around its question fragment, made for every showing: the
+/// session's bar, what this visit says, and the form's fields that change each time (the
+/// answer's id, the signed "shown at").
+struct QuestionShell: Encodable {
+    var session: QuestionPage.Session
+    var ordinal: Int
+    var answerID: String
+    var shownAt: String
+    var notice: String?
+    var error: String?
+    var reported: Bool
+    var canAnswer: Bool
+
+    init(_ page: QuestionPage) {
+        session = page.session
+        ordinal = page.ordinal
+        answerID = page.answerID
+        shownAt = page.shownAt
+        notice = page.notice
+        error = page.error
+        reported = page.reported
+        canAnswer = page.canAnswer
+    }
+
+    /// Without the question's page: when its fragment is kept, only this is made.
+    init(
+        session stored: StudySession, question: Question, number: Int, answers: [UUID: RecordedAnswer], isGuest: Bool, now: Date,
+        shownStamp: String, notice: String?, reported: Bool, refused: RefusedAnswer?, pages: PageRenderer, locale: String, timeZone: String
+    ) {
+        session = QuestionPage.sessionView(stored, answers: answers, isGuest: isGuest, now: now, pages: pages, locale: locale, timeZone: timeZone)
+        ordinal = number
+        answerID = UUID().uuidString.lowercased()
+        shownAt = shownStamp
+        self.notice = notice
+        error = refused?.message(optionCount: question.options.count, pages: pages, locale: locale)
+        self.reported = reported
+        canAnswer = stored.mode == .mock || answers[question.id] == nil
     }
 }

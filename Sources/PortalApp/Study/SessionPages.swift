@@ -120,19 +120,26 @@ struct SessionPages: Sendable {
                 guard let session = reading.session, session.userID == actor.user?.userID else { throw notFound(request) }
                 if !session.isOverdue(at: now), !session.isFinished, let number = reading.questionNumber, let question = reading.questions.first,
                    asked == nil || (1...session.questionIDs.count).contains(number) {
-                    let value = QuestionPage(
+                    let locale = pages.locale(for: request), timeZone = request.user?.timeZone ?? "UTC"
+                    let stamp = try formClock.stamp(session: session.id, question: question.id, at: now, request.database)
+                    let notice = query["already"] != nil ? pages.message("sessions.already_answered", for: request) : nil
+                    let refused = RefusedAnswer(query: query, optionCount: question.options.count, isOrdering: question.kind == .ordering)
+                    let shell = QuestionShell(
                         session: session, question: question, number: number, answers: reading.answers, isGuest: actor.isGuest, now: now,
-                        shownStamp: try formClock.stamp(session: session.id, question: question.id, at: now, request.database), draft: nil,
-                        notice: query["already"] != nil ? pages.message("sessions.already_answered", for: request) : nil,
-                        error: nil, reported: query["reported"] != nil, pages: pages, locale: pages.locale(for: request),
-                        refused: RefusedAnswer(query: query, optionCount: question.options.count, isOrdering: question.kind == .ordering),
-                        timeZone: request.user?.timeZone ?? "UTC", csrfToken: request.viewer.csrfToken)
+                        shownStamp: stamp, notice: notice, reported: query["reported"] != nil, refused: refused, pages: pages, locale: locale,
+                        timeZone: timeZone)
                     // The question, its form and the list of questions are one fragment, kept for
                     // this sign-in (its forms carry the reader's token) by the reading's key and
                     // what a refusal brought back; what changes with each showing (the signed
-                    // "shown at", the answer's id, the countdown) is outside it.
+                    // "shown at", the answer's id, the countdown) is outside it, in the shell.
                     let fragmentKey = key.map { "\($0)|\(request.user?.sessionID.uuidString ?? "")|\(query["refused"] ?? "")|\(query["chosen"] ?? "")" }
-                    return try questionResponse(value, fragmentKey: fragmentKey, request)
+                    let question = Fragment(key: fragmentKey ?? "") {
+                        QuestionPage(
+                            session: session, question: question, number: number, answers: reading.answers, isGuest: actor.isGuest, now: now,
+                            shownStamp: stamp, draft: nil, notice: notice, error: nil, reported: false, pages: pages, locale: locale,
+                            refused: refused, timeZone: timeZone, csrfToken: request.viewer.csrfToken)
+                    }
+                    return try questionResponse(shell, question, keep: fragmentKey != nil, request)
                 }
             }
         }
@@ -175,16 +182,15 @@ struct SessionPages: Sendable {
             notice: notice, error: error, reported: reported, pages: pages, locale: pages.locale(for: request),
             refused: query.flatMap { RefusedAnswer(query: $0, optionCount: question.options.count, isOrdering: question.kind == .ordering) },
             timeZone: request.user?.timeZone ?? "UTC", csrfToken: request.viewer.csrfToken)
-        return try questionResponse(value, fragmentKey: nil, request, status: status)
+        return try questionResponse(QuestionShell(value), Fragment(key: "") { value }, keep: false, request, status: status)
     }
 
-    /// A question page; its question fragment kept under `fragmentKey`, or rendered for this
-    /// page only without one.
-    private func questionResponse(_ value: QuestionPage, fragmentKey: String?, _ request: PortalRequest, status: HTTPStatus = .ok) throws -> Response {
-        let question = Fragment(key: fragmentKey ?? "") { value }
+    /// A question page: the shell around the question's fragment, kept (`keep`) or rendered
+    /// for this page only.
+    private func questionResponse(_ shell: QuestionShell, _ question: Fragment, keep: Bool, _ request: PortalRequest, status: HTTPStatus = .ok) throws -> Response {
         var response = Response.html(try pages.render(
-            "sessions/question", value, locale: pages.locale(for: request), viewer: request.viewer, fragments: ["question": question],
-            keepFragments: fragmentKey != nil), status: status)
+            "sessions/question", shell, locale: pages.locale(for: request), viewer: request.viewer, fragments: ["question": question],
+            keepFragments: keep), status: status)
         response.headers.set("Cache-Control", "private, no-store")
         return response
     }
