@@ -109,6 +109,13 @@ struct ExamPage: Encodable {
                         try pages.render("exams/show", Personal(), locale: locale, viewer: .anonymous, fragments: ["exam": shared])
                     }
                 }
+                // A student's page is the fragment under their own header: kept whole by the
+                // exam's version. A teacher's also lists their classes, read each time.
+                guard user.role.teaches else {
+                    return try pages.keptForReader(request, user, key: "\(name)|\(version.timeIntervalSince1970)") {
+                        try pages.render("exams/show", Personal(), locale: locale, viewer: request.viewer, fragments: ["exam": shared])
+                    }
+                }
                 var personal = Personal()
                 if user.role.teaches {
                     let page = ExamPage(try detail(), difficulty: difficulty, pages: pages, locale: locale)

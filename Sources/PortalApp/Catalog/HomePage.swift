@@ -50,9 +50,15 @@ struct HomePage: Encodable {
                             })
                     })
                 }
+                if let user = request.user {
+                    // A reader's page is the catalogue under their own header: kept whole by its version.
+                    return try pages.keptForReader(request, user, key: "home|\(version.timeIntervalSince1970)") {
+                        try pages.render("home", FragmentsOnly(), locale: locale, viewer: request.viewer, fragments: ["catalogue": shared])
+                    }
+                }
                 return try cache.page(key: key, version: version, now: pages.clock()) {
                     // A shared page is rendered for nobody in particular: no name, no token.
-                    try pages.render("home", FragmentsOnly(), locale: locale, viewer: key == nil ? request.viewer : .anonymous, fragments: ["catalogue": shared])
+                    try pages.render("home", FragmentsOnly(), locale: locale, viewer: .anonymous, fragments: ["catalogue": shared])
                 }
             }
             return .html(bytes)

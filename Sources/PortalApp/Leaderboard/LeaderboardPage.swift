@@ -178,9 +178,7 @@ struct LeaderboardPage: Encodable {
                 let dataVersion = try readers.version(user.userID) {
                     try AccountStore.dataVersion(request.database.read([AccountStore.dataVersionStatement])[0])
                 }
-                return try pages.fragments.fragment(
-                    "leaderboard-page|\(user.sessionID)|\(user.role)|\(user.displayName)|\(user.timeZone)|\(locale)|\(name)|\(version.timeIntervalSince1970)|\(dataVersion)",
-                    render: render)
+                return try pages.keptForReader(request, user, key: "\(name)|\(version.timeIntervalSince1970)|\(dataVersion)", render: render)
             }
             return Response.html(bytes)
         }

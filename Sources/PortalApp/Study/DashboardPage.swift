@@ -87,8 +87,12 @@ struct DashboardPage: Encodable {
                     now: now, since: now.addingTimeInterval(-Double(weeksShown - 1) * 7 * 86_400), recent: 10)))
                 return DashboardPage(user: user, reading: reading, facts: facts, pages: pages, locale: locale)
             }
-            var response = Response.html(try pages.render(
-                "me/dashboard", Around(displayName: user.displayName, isNewcomer: dataVersion == 0), locale: locale, viewer: request.viewer, fragments: ["figures": figures]))
+            // The whole page is kept for the reader's sign-in by the same versions as its figures.
+            var response = Response.html(try pages.keptForReader(request, user, key: "me|\(dataVersion)|\(version.timeIntervalSince1970)") {
+                try pages.render(
+                    "me/dashboard", Around(displayName: user.displayName, isNewcomer: dataVersion == 0), locale: locale, viewer: request.viewer,
+                    fragments: ["figures": figures])
+            })
             response.headers.set("Cache-Control", "private, no-store")
             return response
         }

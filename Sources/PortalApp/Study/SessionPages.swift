@@ -423,8 +423,7 @@ struct SessionPages: Sendable {
                 // reader's name, menu and form token), unless it says something for this visit only.
                 var response: Response
                 if let key, let user = request.user, notice == nil, query["reported"] == nil {
-                    response = .html(try pages.fragments.fragment(
-                        "results-page|\(user.sessionID)|\(user.role)|\(user.displayName)|\(locale)|\(onlyMissed)|\(key)", render: render))
+                    response = .html(try pages.keptForReader(request, user, key: "results|\(onlyMissed)|\(key)", render: render))
                 } else {
                     response = .html(try render())
                 }

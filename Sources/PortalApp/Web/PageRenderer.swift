@@ -1,3 +1,4 @@
+import ExamData
 import Foundation
 import HTTPServer
 import TemplateEngine
@@ -34,6 +35,14 @@ struct PageRenderer: Sendable {
             fields["isAdmin"] = .bool(user.role == .admin)
         }
         return try render(template, page, locale: locale, extra: ["viewer": .object(fields)], fragments: fragments, keepFragments: keepFragments)
+    }
+
+    /// A signed-in reader's whole page, kept in memory for their sign-in under `key` (which
+    /// must name every version the page depends on): the reader's session, role, name, zone and
+    /// language are added to it, as the page's header and forms carry them.
+    func keptForReader(_ request: PortalRequest, _ user: SessionUser, key: String, render: () throws -> [UInt8]) throws -> [UInt8] {
+        let reader = "\(user.sessionID)|\(user.role)|\(user.displayName)|\(user.timeZone)|\(locale(for: request))"
+        return try fragments.fragment("page|" + reader + "|" + key, render: render)
     }
 
     /// A page for one reader (signed in, or with their own session or form): never stored by
