@@ -237,16 +237,18 @@ public struct SchoolStore: Sendable {
         }
     }
 
-    /// What a class's page shows changes with this: its current members with their data
-    /// versions (every answer, session and card of theirs changes one) and its share links; a
-    /// statement for a pipelined read.
-    public static func classVersionStatement(classID: UUID) -> SQL {
-        ("SELECT coalesce(class_version(\(classID)), '') AS version" as SQL).prepared()
+    /// What a class's page shows changes with this version: its current members' data versions
+    /// (every answer, session and card of theirs changes one) and its share links; with the
+    /// members, so a notice about any of them can forget it. Nothing for a reader who may not
+    /// see the class. A statement for a pipelined read.
+    public static func classVersionMembersStatement(classID: UUID) -> SQL {
+        ("SELECT version, members FROM class_version_members(\(classID))" as SQL).prepared()
     }
 
-    /// What `classVersionStatement` returned.
-    public static func classVersion(_ result: QueryResult) throws -> String {
-        try result.single().decode("version", as: String.self)
+    /// What `classVersionMembersStatement` returned.
+    public static func classVersionMembers(_ result: QueryResult) throws -> (version: String, members: [UUID])? {
+        guard let row = result.first else { return nil }
+        return (try row.decode("version", as: String.self), try row.decode("members", as: [UUID].self))
     }
 
     static func summary(_ row: PostgresRow) throws -> ClassSummary {

@@ -20,6 +20,8 @@ public final class PortalApplication: Sendable {
     let versions: SharedVersions
     /// Signed-in readers' data versions (forgotten on their notices and on their own writes).
     let readers: ReaderVersions
+    /// Classes' versions with their members (forgotten on their notices and teachers' writes).
+    let classes: ClassVersions
     /// The catalogue's domains for dashboards, kept per catalogue version.
     let domainFacts = DomainFactsCache()
     let clock: @Sendable () -> Date
@@ -57,6 +59,8 @@ public final class PortalApplication: Sendable {
         versions.follow(events)
         readers = ReaderVersions(clock: clock)
         readers.follow(events)
+        classes = ClassVersions(clock: clock)
+        classes.follow(events)
         let endpoint = configuration.redisURL.flatMap(RedisEndpoint.init(url:))
         // Short waits and a breaker: a Redis that is down or frozen costs a live page a second at
         // most, and nothing at all for the next few seconds.
@@ -106,11 +110,11 @@ public final class PortalApplication: Sendable {
         sessionSettings.idleTimeout = configuration.sessionIdleTimeout
         sessionSettings.absoluteLifetime = configuration.sessionLifetime
         let pages = self.pages, cache = self.cache, clock = self.clock, site = self.site, versions = self.versions
-        let domainFacts = self.domainFacts, readers = self.readers
+        let domainFacts = self.domainFacts, readers = self.readers, classes = self.classes
         // Without a database only the infrastructure routes exist; the gate is never used then.
         var gate = Gate(
             pool: database ?? ConnectionPool(.init(url: "")), replica: replica, settings: sessionSettings, clock: clock, pages: pages, site: site,
-            viewers: viewers, readers: readers)
+            viewers: viewers, readers: readers, classes: classes)
         gate.countsRoundTrips = configuration.development
         var routes = PortalRouter(gate: gate)
         let metrics = self.metrics, monitoring = self.monitoring, database = self.database
@@ -141,7 +145,7 @@ public final class PortalApplication: Sendable {
         let live = LivePages(
             database: database, pages: pages, settings: sessionSettings, clock: clock, scoreboard: scoreboard, hub: hub, site: site,
             bulkhead: Bulkhead(limit: max(2, configuration.server.workers / 2)))
-        let schools = SchoolPages(pages: pages, clock: clock, starter: starter, site: site)
+        let schools = SchoolPages(pages: pages, clock: clock, starter: starter, site: site, classes: classes)
         let admin = AdminPages(pages: pages, clock: clock)
         let offline = OfflinePages(pages: pages, clock: clock)
         let progress = ProgressUpload(clock: clock)

@@ -236,6 +236,24 @@ struct SignedInPageTests {
         }
     }
 
+    @Test("a teacher's kept class page costs no database, and follows a student joining and answering within a second")
+    func classPageFollowsMembers() throws {
+        let site = try listeningSite()
+        let (teacher, _, csrf) = try SchoolTests.account(site, "teacher", role: "teacher", displayName: "Ms Rossi")
+        let (classID, code) = try SchoolTests.makeClass(teacher, csrf: csrf)
+        let page = "/teach/classes/\(classID)"
+        _ = try roundTrips(teacher, page)
+        #expect(try roundTrips(teacher, page) == 0, "a class page kept while nothing in it changed")
+        let (student, _, studentCSRF) = try SchoolTests.account(site, "mina", role: "student", displayName: "Mina")
+        #expect(try student.request("POST", "/join/\(code)", form: ["csrf_token": studentCSRF]).status == 303)
+        try waitUntil("the new member on the kept class page", seconds: 1) { try teacher.request("GET", page).bodyText.contains("Mina") }
+        let before = try teacher.request("GET", page).bodyText
+        let (_, path) = try sessions.start(student)
+        let form = try StudySessionTests.AnswerForm(try student.request("GET", path))
+        try student.request("POST", path + "/answers", pairs: form.pairs(form.item.key))
+        try waitUntil("the member's answer on the kept class page", seconds: 1) { try teacher.request("GET", page).bodyText != before }
+    }
+
     @Test("a student's dashboard changes with their next answer, though it was kept")
     func dashboardFollowsAnswers() throws {
         let site = try listeningSite()

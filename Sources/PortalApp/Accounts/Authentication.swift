@@ -18,6 +18,8 @@ struct Gate: Sendable {
     let viewers: ViewerCache
     /// Readers' data versions: a signed-in reader's write forgets theirs before the answer goes.
     let readers: ReaderVersions
+    /// Classes' versions: a teacher's write forgets them before the answer goes.
+    let classes: ClassVersions
     /// Development: every response says how many times its request waited for the database
     /// (`X-Database-Round-Trips`), so a test notices when a page starts to need more.
     var countsRoundTrips = false
@@ -61,7 +63,12 @@ struct Gate: Sendable {
         }
         // Whatever a signed-in reader's form wrote, their own next page is read afresh — on
         // this instance at once, on the others when the database's notice arrives.
-        defer { if request.method.isUnsafe, let user = viewer.user { readers.forget(user.userID) } }
+        defer {
+            if request.method.isUnsafe, let user = viewer.user {
+                readers.forget(user.userID)
+                if user.role.teaches { classes.forgetAll() }
+            }
+        }
         var response: Response
         do {
             response = try handler(portal)

@@ -11,6 +11,8 @@ struct SchoolPages: Sendable {
     let clock: @Sendable () -> Date
     let starter: SessionStart
     let site: SiteAddress
+    /// Classes' versions, remembered while their notices arrive.
+    let classes: ClassVersions
 
     /// Unknown join codes tried per client address in ten minutes.
     static let codeMissesPerTenMinutes = 20
@@ -87,7 +89,10 @@ struct SchoolPages: Sendable {
         let id = try uuid(request, "id")
         let locale = pages.locale(for: request)
         let joinBase = site.url("/join/", for: request.head, peer: request.http.remoteAddress)
-        let version = try SchoolStore.classVersion(request.database.read([SchoolStore.classVersionStatement(classID: id)])[0])
+        // Remembered while no member's data and nothing of the class changed (its notices).
+        let version = try classes.version(id) {
+            try SchoolStore.classVersionMembers(request.database.read([SchoolStore.classVersionMembersStatement(classID: id)])[0])
+        } ?? ""
         // Keyed by the session (the fragment carries its form token); kept a minute at most.
         let page = Fragment(key: "\(user.sessionID)|\(id)|\(version)|\(joinBase)") { () -> ClassPage in
             try request.database.transaction { connection in
@@ -105,7 +110,9 @@ struct SchoolPages: Sendable {
                     joinBase: joinBase, csrfToken: user.csrfToken, pages: pages, locale: locale)
             }
         }
-        var response = Response.html(try pages.render("teach/class", FragmentsOnly(), locale: locale, viewer: request.viewer, fragments: ["class": page]))
+        let render = { try pages.render("teach/class", FragmentsOnly(), locale: locale, viewer: request.viewer, fragments: ["class": page]) }
+        // A class the reader may see is kept whole by its version; any other is refused afresh.
+        var response = Response.html(version.isEmpty ? try render() : try pages.keptForReader(request, user, key: "class|\(id)|\(version)|\(joinBase)", render: render))
         response.headers.set("Cache-Control", "private, no-store")
         return response
     }

@@ -38,7 +38,8 @@ final class ReaderVersions: @unchecked Sendable {  // `state` only under `lock`
             }
         }
         events.subscribe { [self] notice in
-            guard notice.channel == "portal_readers" else { return }
+            // `class:<id>` notices are the class pages' (ClassVersions).
+            guard notice.channel == "portal_readers", !notice.payload.hasPrefix("class:") else { return }
             let parts = notice.payload.split(separator: ":")
             guard parts.count == 2, let id = UUID(uuidString: String(parts[0])), let version = Int64(parts[1]) else {
                 lock.writing { state.forget { _, _ in true } }
