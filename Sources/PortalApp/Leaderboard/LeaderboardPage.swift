@@ -149,14 +149,14 @@ struct LeaderboardPage: Encodable {
                     for index in value.rows.indices { value.rows[index].isViewer = false }
                     return value
                 }
-                let page = { LeaderboardPage(region: region, slug: slug, period: period, user: user, pages: pages, locale: locale) }
+                let pageParts = { LeaderboardPage(region: region, slug: slug, period: period, user: user, pages: pages, locale: locale) }
                 guard user != nil else {
                     return try cache.page(key: key, version: version, now: pages.clock()) {
-                        try pages.render("exams/leaderboard", page(), locale: locale, viewer: .anonymous, fragments: ["board": shared])
+                        try pages.render("exams/leaderboard", pageParts(), locale: locale, viewer: .anonymous, fragments: ["board": shared])
                     }
                 }
                 let render = { () throws -> [UInt8] in
-                    var personal = page()
+                    var personal = pageParts()
                     let results = try request.database.read([
                         LeaderboardStore.aroundViewerStatement(region: region, slug: slug, period: period, radius: radius), AccountStore.settingsStatement,
                     ])
