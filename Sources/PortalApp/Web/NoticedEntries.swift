@@ -1,5 +1,5 @@
 /// Entries kept in memory only while the database's notices arrive (`DatabaseEvents`): what
-/// `ViewerCache` and `SharedVersions` hold, with the generation that lets a reading begun
+/// `ViewerCache` and `RememberedValues` hold, with the generation that lets a reading begun
 /// before a forgetting be dropped instead of kept.
 struct NoticedEntries<Key: Hashable, Entry> {
     var entries: [Key: Entry] = [:]
