@@ -143,12 +143,7 @@ struct SignedInPageTests {
 
     @Test("signing out on one instance ends the session on another within a second, though it had it in memory")
     func signOutReachesEveryInstance() throws {
-        let site = try listeningSite()
-        try withSecondInstance(site) { otherPort in
-            let student = site.browser()
-            try student.register("ada")
-            let elsewhere = Browser(port: otherPort)
-            elsewhere.cookies = student.cookies
+        try withStudentOnTwoInstances { student, elsewhere in
             // The second instance resolves the session and keeps it.
             #expect(try elsewhere.request("GET", "/me").status == 200)
             #expect(try elsewhere.request("GET", "/me").header("X-Database-Round-Trips") == "0", "the reader and their data version are remembered")
@@ -159,6 +154,19 @@ struct SignedInPageTests {
                 try elsewhere.request("GET", "/me").status == 303
             }
             #expect(Date().timeIntervalSince(signedOut) < 1)
+        }
+    }
+
+    /// Runs `body` with a registered student signed in on the first instance and, with the
+    /// same cookie, on a second one listening on the same database.
+    private func withStudentOnTwoInstances(_ body: (Browser, Browser) throws -> Void) throws {
+        let site = try listeningSite()
+        try withSecondInstance(site) { otherPort in
+            let student = site.browser()
+            try student.register("ada")
+            let elsewhere = Browser(port: otherPort)
+            elsewhere.cookies = student.cookies
+            try body(student, elsewhere)
         }
     }
 
@@ -192,14 +200,9 @@ struct SignedInPageTests {
 
     @Test("a student's pages kept on another instance change within a second of their answer there")
     func answersReachEveryInstance() throws {
-        let site = try listeningSite()
-        try withSecondInstance(site) { otherPort in
-            let student = site.browser()
-            try student.register("ada")
+        try withStudentOnTwoInstances { student, elsewhere in
             let (_, path) = try sessions.start(student)
-            let elsewhere = Browser(port: otherPort)
-            elsewhere.cookies = student.cookies
-            // The other instance keeps the question page and the dashboard.
+            // The other instance keeps the question page.
             #expect(try elsewhere.request("GET", path).status == 200)
             #expect(try elsewhere.request("GET", path).header("X-Database-Round-Trips") == "0")
             #expect(try elsewhere.request("GET", path).bodyText.contains("Question 1 of"))
@@ -213,12 +216,7 @@ struct SignedInPageTests {
 
     @Test("a student's kept leaderboard page follows their choice to appear, here at once and on another instance within a second")
     func leaderboardFollowsVisibility() throws {
-        let site = try listeningSite()
-        try withSecondInstance(site) { otherPort in
-            let student = site.browser()
-            try student.register("ada")
-            let elsewhere = Browser(port: otherPort)
-            elsewhere.cookies = student.cookies
+        try withStudentOnTwoInstances { student, elsewhere in
             let board = StudySessionTests.examPath + "/leaderboard"
             func hidden(_ browser: Browser) throws -> Bool { try browser.request("GET", board).bodyText.contains("You are not shown on leaderboards.") }
             func appear(_ shown: Bool) throws {
