@@ -71,15 +71,10 @@ struct SessionPages: Sendable {
 
     private func base(_ session: StudySession) -> String { "/sessions/" + session.id.uuidString.lowercased() }
 
-    /// A session's reading for `page` (`question|<number>` or `results`): for a signed-in
-    /// student, kept while their data version and the catalogue's stay the same (the version
-    /// is read in the same flight when it is not remembered); a guest's is read every time.
-    private func reading(_ request: PortalRequest, actor: StudyActor, sessionID: UUID, page: String, statements: [SQL]) throws -> SessionReading {
-        try keyedReading(request, actor: actor, sessionID: sessionID, page: page, statements: statements).reading
-    }
-
-    /// The reading and, for a signed-in student, the key it is kept under (what a page made
-    /// from it alone may be kept under too).
+    /// A session's reading for `page` (`question|<number>` or `results`) and, for a signed-in
+    /// student, the key it is kept under (what a page made from it alone may be kept under
+    /// too): kept while their data version and the catalogue's stay the same (the version is
+    /// read in the same flight when it is not remembered); a guest's is read every time.
     private func keyedReading(
         _ request: PortalRequest, actor: StudyActor, sessionID: UUID, page: String, statements: [SQL]
     ) throws -> (reading: SessionReading, key: String?) {
@@ -103,7 +98,6 @@ struct SessionPages: Sendable {
         readings.keep(key(version), read)
         return (read, key(version))
     }
-
 
     // MARK: The question
 
