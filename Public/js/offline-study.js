@@ -301,7 +301,7 @@ document.addEventListener("DOMContentLoaded", function () {
       heading,
       element("p", { "class": "meta", text: text.difficulty + ": " + question.difficulty + (text["level-" + question.difficulty] ? " · " + text["level-" + question.difficulty] : "") }),
       element("div", { "class": "stem", lang: lang, text: question.stem }),
-      question.code ? element("pre", { "class": "code", lang: lang }, [element("code", { text: question.code })]) : null,
+      question.code ? element("pre", { "class": "code", lang: lang, tabindex: "0" }, [element("code", { text: question.code })]) : null,
       error, form
     ]);
     view.appendChild(article);

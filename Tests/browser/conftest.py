@@ -79,7 +79,10 @@ class Portal:
             "DATABASE_URL": self.app_url, "DATABASE_ADMIN_URL": self.admin_url, "PORT": str(self.port),
             "HOST": "127.0.0.1", "PORTAL_MODE": "production", "ACCESS_LOG": "off", "LEADERBOARD_REFRESH_SECONDS": "0",
         })
+        # Live events need Redis: the test run's own server when there is one.
         environment.pop("REDIS_URL", None)
+        if os.environ.get("PORTAL_TEST_REDIS_URL"):
+            environment["REDIS_URL"] = os.environ["PORTAL_TEST_REDIS_URL"]
         environment.update(overrides)
         return environment
 

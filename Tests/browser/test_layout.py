@@ -148,6 +148,18 @@ def test_every_role_s_pages_fit_a_phone_and_pass_axe(portal, browser_factory):
     driver.find_element(By.ID, "share-title").send_keys("Homework")
     inspector.submit('form[action="/teach/links"] button[type=submit]')
     inspector.check("teacher dashboard", "/me")
+    # A live event before it starts: the host's page, the projector and the players' join page
+    # (nothing moves on until the host starts it, so nothing reloads under the checks).
+    driver.get(portal.url + "/live/new")
+    driver.find_element(By.ID, "live-title").send_keys("Friday quiz")
+    host_page = inspector.submit('form[action="/live"] button[type=submit]')[len(portal.url):]
+    inspector.check("live host page", host_page)
+    code = host_page.split("/")[2]
+    assert driver.find_element(By.ID, "live-code").text == code, "the host page is the event's (Redis reachable)"
+    inspector.check("live projector", "/live/%s/screen" % code)
+    assert driver.find_elements(By.CSS_SELECTOR, "svg.qr"), "the projector shows the QR code"
+    assert not driver.find_elements(By.CSS_SELECTOR, ".site-header"), "the projector has no site menu"
+    inspector.check("live join page", "/live/%s" % code)
 
     # An admin: every part of the dashboard and a question's editor.
     driver.delete_all_cookies()
@@ -159,6 +171,10 @@ def test_every_role_s_pages_fit_a_phone_and_pass_axe(portal, browser_factory):
     driver.get(portal.url + "/admin/questions")
     editor = driver.find_element(By.CSS_SELECTOR, "table a[href^='/admin/questions/']").get_attribute("href")
     inspector.check("question editor", editor[len(portal.url):])
+    # A question with a code block, whose long lines scroll (the region takes the focus).
+    driver.get(portal.url + "/admin/questions?type=code-snippet")
+    code_question = driver.find_element(By.CSS_SELECTOR, "table a[href^='/admin/questions/']").get_attribute("href")
+    inspector.check("code question", code_question[len(portal.url):])
 
     assert inspector.seen >= 50
     assert not inspector.problems, "\n".join(inspector.problems)
