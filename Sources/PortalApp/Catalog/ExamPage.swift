@@ -98,6 +98,12 @@ struct ExamPage: Encodable {
             }
             let name = "exam|\(region)|\(slug)|\(difficulty ?? 0)"
             let pageKey = request.user == nil ? "\(name)|\(locale)" : nil
+            // A reader's kept page may go out gzipped (its gzipped copy is kept beside it).
+            var zipped = false
+            func kept(_ page: KeptPage) -> [UInt8] {
+                zipped = page.isGzip
+                return page.bytes
+            }
             let bytes = try cache.freshOrStale(key: pageKey) {
                 guard let version = try versions.content("exam|\(region)|\(slug)", read: {
                     try request.database.shared { try catalog.examVersion(region: region, slug: slug, $0) }
@@ -112,9 +118,9 @@ struct ExamPage: Encodable {
                 // A student's page is the fragment under their own header: kept whole by the
                 // exam's version. A teacher's also lists their classes, read each time.
                 guard user.role.teaches else {
-                    return try pages.keptForReader(request, user, key: "\(name)|\(version.timeIntervalSince1970)") {
+                    return try kept(pages.keptForReader(request, user, key: "\(name)|\(version.timeIntervalSince1970)") {
                         try pages.render("exams/show", Personal(), locale: locale, viewer: request.viewer, fragments: ["exam": shared])
-                    }
+                    })
                 }
                 var personal = Personal()
                 if user.role.teaches {
@@ -126,7 +132,12 @@ struct ExamPage: Encodable {
                 }
                 return try pages.render("exams/show", personal, locale: locale, viewer: request.viewer, fragments: ["exam": shared])
             }
-            return .html(bytes)
+            var response = Response.html(bytes)
+            if zipped {
+                response.headers.add("Content-Encoding", "gzip")
+                response.headers.add("Vary", "Accept-Encoding")
+            }
+            return response
         }
     }
 

@@ -123,6 +123,12 @@ struct LeaderboardPage: Encodable {
             let name = "board|\(region)|\(slug)|\(period.rawValue)|\(page)"
             // Visitors all see the same page until the next refresh: it is kept by that time.
             let key = user == nil ? "\(name)|\(locale)" : nil
+            // A reader's kept page may go out gzipped (its gzipped copy is kept beside it).
+            var zipped = false
+            func kept(_ page: KeptPage) -> [UInt8] {
+                zipped = page.isGzip
+                return page.bytes
+            }
             let bytes = try cache.freshOrStale(key: key) {
                 let store = LeaderboardStore(), catalog = ExamCatalog()
                 let notFound = HTTPError(.notFound, pages.message("error.no_exam", locale: locale, ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))]))
@@ -179,9 +185,14 @@ struct LeaderboardPage: Encodable {
                 let dataVersion = try readers.version(user.userID) {
                     try AccountStore.dataVersion(request.database.read([AccountStore.dataVersionStatement])[0])
                 }
-                return try pages.keptForReader(request, user, key: "\(name)|\(version.timeIntervalSince1970)|\(dataVersion)", render: render)
+                return try kept(pages.keptForReader(request, user, key: "\(name)|\(version.timeIntervalSince1970)|\(dataVersion)", render: render))
             }
-            return Response.html(bytes)
+            var response = Response.html(bytes)
+            if zipped {
+                response.headers.add("Content-Encoding", "gzip")
+                response.headers.add("Vary", "Accept-Encoding")
+            }
+            return response
         }
     }
 

@@ -112,7 +112,8 @@ struct SchoolPages: Sendable {
         }
         let render = { try pages.render("teach/class", FragmentsOnly(), locale: locale, viewer: request.viewer, fragments: ["class": page]) }
         // A class the reader may see is kept whole by its version; any other is refused afresh.
-        var response = Response.html(version.isEmpty ? try render() : try pages.keptForReader(request, user, key: "class|\(id)|\(version)|\(joinBase)", render: render))
+        guard version.isEmpty else { return try pages.keptForReader(request, user, key: "class|\(id)|\(version)|\(joinBase)", render: render).response }
+        var response = Response.html(try render())
         response.headers.set("Cache-Control", "private, no-store")
         return response
     }

@@ -88,13 +88,11 @@ struct DashboardPage: Encodable {
                 return DashboardPage(user: user, reading: reading, facts: facts, pages: pages, locale: locale)
             }
             // The whole page is kept for the reader's sign-in by the same versions as its figures.
-            var response = Response.html(try pages.keptForReader(request, user, key: "me|\(dataVersion)|\(version.timeIntervalSince1970)") {
+            return try pages.keptForReader(request, user, key: "me|\(dataVersion)|\(version.timeIntervalSince1970)") {
                 try pages.render(
                     "me/dashboard", Around(displayName: user.displayName, isNewcomer: dataVersion == 0), locale: locale, viewer: request.viewer,
                     fragments: ["figures": figures])
-            })
-            response.headers.set("Cache-Control", "private, no-store")
-            return response
+            }.response
         }
     }
 

@@ -415,12 +415,10 @@ struct SessionPages: Sendable {
                 // A finished session's page changes only with the reader's data or the catalogue
                 // (both in the reading's key): kept whole for this sign-in (it carries the
                 // reader's name, menu and form token), unless it says something for this visit only.
-                var response: Response
                 if let key, let user = request.user, notice == nil, query["reported"] == nil {
-                    response = .html(try pages.keptForReader(request, user, key: "results|\(onlyMissed)|\(key)", render: render))
-                } else {
-                    response = .html(try render())
+                    return try pages.keptForReader(request, user, key: "results|\(onlyMissed)|\(key)", render: render).response
                 }
+                var response = Response.html(try render())
                 response.headers.set("Cache-Control", "private, no-store")
                 return response
             }

@@ -39,10 +39,16 @@ struct PageRenderer: Sendable {
 
     /// A signed-in reader's whole page, kept in memory for their sign-in under `key` (which
     /// must name every version the page depends on): the reader's session, role, name, zone and
-    /// language are added to it, as the page's header and forms carry them.
-    func keptForReader(_ request: PortalRequest, _ user: SessionUser, key: String, render: () throws -> [UInt8]) throws -> [UInt8] {
+    /// language are added to it, as the page's header and forms carry them. For a browser that
+    /// accepts gzip, the gzipped copy, kept beside it (compressing each time would cost more
+    /// than the page).
+    func keptForReader(_ request: PortalRequest, _ user: SessionUser, key: String, render: () throws -> [UInt8]) throws -> KeptPage {
         let reader = "\(user.sessionID)|\(user.role)|\(user.displayName)|\(user.timeZone)|\(locale(for: request))"
-        return try fragments.fragment("page|" + reader + "|" + key, render: render)
+        let plainKey = "page|" + reader + "|" + key
+        let plain = try fragments.fragment(plainKey, render: render)
+        guard Gzip.isAccepted(by: request.headers["Accept-Encoding"]) else { return KeptPage(bytes: plain, isGzip: false) }
+        let zipped = try fragments.fragment(plainKey + "|gzip") { Gzip.compress(plain, level: Gzip.dynamicLevel) ?? [] }
+        return zipped.isEmpty || zipped.count >= plain.count ? KeptPage(bytes: plain, isGzip: false) : KeptPage(bytes: zipped, isGzip: true)
     }
 
     /// A page for one reader (signed in, or with their own session or form): never stored by
@@ -134,3 +140,18 @@ struct PageRenderer: Sendable {
 
 /// The data of a page whose every part is a fragment or the layout's.
 struct FragmentsOnly: Encodable {}
+
+/// A kept page as it goes out: plain, or gzipped for a browser that accepts it.
+struct KeptPage {
+    var bytes: [UInt8]
+    var isGzip: Bool
+
+    /// The page as a private HTML response (its encoding said, `Vary` for caches between).
+    var response: Response {
+        var response = Response.html(bytes)
+        response.headers.add("Vary", "Accept-Encoding")
+        if isGzip { response.headers.add("Content-Encoding", "gzip") }
+        response.headers.set("Cache-Control", "private, no-store")
+        return response
+    }
+}
