@@ -10,8 +10,7 @@
 # classmates with histories in one teacher's class (Benchmarks/pages_setup.py). Then
 # `pgbench -S` (16 clients, simple and prepared protocol) and `wrk -t2 -c64 --latency` on each
 # page (asking for gzip, as browsers do), and prints req/s, p99, the ratio to the visitor exam
-# page and to the static file, and
-# the server's resident memory at the end. Everything started is stopped by its process id.
+# page and to the static file, and the server's resident memory at the end. Everything started is stopped by its process id.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 duration=${DURATION:-10s}
