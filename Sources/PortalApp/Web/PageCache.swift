@@ -66,7 +66,7 @@ final class PageCache: @unchecked Sendable {  // `entries` is only touched under
         guard let key else { return try render() }
         if let bytes = current(key: key, version: version, now: now) { return bytes }
         let bytes = try render()
-        let gzip = bytes.count >= 1024 ? Gzip.compress(bytes, level: Gzip.dynamicLevel).flatMap { $0.count < bytes.count ? $0 : nil } : nil
+        let gzip = bytes.count >= 1024 ? Gzip.compress(bytes, level: Gzip.keptLevel).flatMap { $0.count < bytes.count ? $0 : nil } : nil
         lock.writing {
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
             entries[key] = Entry(version: version, renderedAt: now, bytes: bytes, gzip: gzip)

@@ -47,7 +47,7 @@ struct PageRenderer: Sendable {
         let plainKey = "page|" + reader + "|" + key
         let plain = try fragments.fragment(plainKey, render: render)
         guard Gzip.isAccepted(by: request.headers["Accept-Encoding"]) else { return KeptPage(bytes: plain, isGzip: false) }
-        let zipped = try fragments.fragment(plainKey + "|gzip") { Gzip.compress(plain, level: Gzip.dynamicLevel) ?? [] }
+        let zipped = try fragments.fragment(plainKey + "|gzip") { Gzip.compress(plain, level: Gzip.keptLevel) ?? [] }
         return zipped.isEmpty || zipped.count >= plain.count ? KeptPage(bytes: plain, isGzip: false) : KeptPage(bytes: zipped, isGzip: true)
     }
 
