@@ -89,5 +89,4 @@ extension AdminPages {
             return .redirect(to: back + "&changed=" + LocalPath.escaped(username))
         }
     }
-
 }
