@@ -152,10 +152,14 @@ public final class PortalApplication: Sendable {
         let device = DeviceAPI(pages: pages)
 
         let copies = VisitorCopies(pages: pages, cache: cache, versions: versions, sessionCookie: sessionSettings.cookieName)
+        let readerCopies = ReaderCopies(
+            pages: pages, viewers: viewers, versions: versions, readers: readers, sessionCookie: sessionSettings.cookieName, clock: clock,
+            countsRoundTrips: configuration.development)
+        let visitorHome = copies.quick(HomePage.visitorCopy), readerHome = readerCopies.quick(HomePage.readerCopy)
         // The catalogue: shared pages, cached for visitors (read from a replica when there is
         // one); no cookie is handed out here.
         routes.anyone(RouteOptions(access: .anyone, issuesVisitorToken: false, readsReplica: .forVisitors)) { catalogue in
-            catalogue.get("/", quick: copies.quick(HomePage.visitorCopy), HomePage.handler(pages: pages, cache: cache, versions: versions))
+            catalogue.get("/", quick: { visitorHome($0) ?? readerHome($0) }, HomePage.handler(pages: pages, cache: cache, versions: versions))
             catalogue.get(
                 "/exams/:region/:exam", quick: copies.quick(ExamPage.visitorCopy), ExamPage.handler(pages: pages, cache: cache, versions: versions))
             catalogue.get(
@@ -181,7 +185,9 @@ public final class PortalApplication: Sendable {
         }
         routes.members(RouteOptions(access: .signedIn)) { members in
             accounts.addMemberRoutes(to: &members)
-            members.get("/me", DashboardPage.handler(pages: pages, clock: clock, versions: versions, readers: readers, domains: domainFacts))
+            members.get(
+                "/me", quick: readerCopies.quick(DashboardPage.readerCopy),
+                DashboardPage.handler(pages: pages, clock: clock, versions: versions, readers: readers, domains: domainFacts))
             members.post("/questions/:id/reports", reports.report)
             live.addMemberRoutes(to: &members)
             schools.addMemberRoutes(to: &members)

@@ -25,6 +25,14 @@ struct HomePage: Encodable {
 
     var regions: [Region]
 
+    /// Where a reader's page is kept: by the catalogue's version.
+    static func readerKey(catalogue: Date) -> String { "home|\(catalogue.timeIntervalSince1970)" }
+
+    /// A reader's kept page, when the catalogue's version is remembered (see `ReaderCopies`).
+    static func readerCopy(_ request: Request, _ known: ReaderCopies.Known) -> String? {
+        known.catalogue.map { readerKey(catalogue: $0) }
+    }
+
     /// Where a visitor's copy of the page is kept (see `VisitorCopies`).
     static func visitorCopy(_ request: Request) -> (page: String, versions: [String])? { ("home", [SharedVersions.contentKey("catalogue")]) }
 
@@ -58,7 +66,7 @@ struct HomePage: Encodable {
                 }
                 if let user = request.user {
                     // A reader's page is the catalogue under their own header: kept whole by its version.
-                    return try kept(pages.keptForReader(request, user, key: "home|\(version.timeIntervalSince1970)") {
+                    return try kept(pages.keptForReader(request, user, key: readerKey(catalogue: version)) {
                         try pages.render("home", FragmentsOnly(), locale: locale, viewer: request.viewer, fragments: ["catalogue": shared])
                     })
                 }

@@ -69,6 +69,15 @@ struct DashboardPage: Encodable {
         var isNewcomer: Bool
     }
 
+    /// Where a reader's page is kept: by their data version and the catalogue's.
+    static func readerKey(dataVersion: Int64, catalogue: Date) -> String { "me|\(dataVersion)|\(catalogue.timeIntervalSince1970)" }
+
+    /// A reader's kept page, when both versions are remembered (see `ReaderCopies`).
+    static func readerCopy(_ request: Request, _ known: ReaderCopies.Known) -> String? {
+        guard let dataVersion = known.dataVersion, let catalogue = known.catalogue else { return nil }
+        return readerKey(dataVersion: dataVersion, catalogue: catalogue)
+    }
+
     static func handler(
         pages: PageRenderer, clock: @escaping @Sendable () -> Date, versions: SharedVersions, readers: ReaderVersions, domains: DomainFactsCache
     ) -> @Sendable (PortalRequest, SessionUser) throws -> Response {
@@ -88,7 +97,7 @@ struct DashboardPage: Encodable {
                 return DashboardPage(user: user, reading: reading, facts: facts, pages: pages, locale: locale)
             }
             // The whole page is kept for the reader's sign-in by the same versions as its figures.
-            return try pages.keptForReader(request, user, key: "me|\(dataVersion)|\(version.timeIntervalSince1970)") {
+            return try pages.keptForReader(request, user, key: readerKey(dataVersion: dataVersion, catalogue: version)) {
                 try pages.render(
                     "me/dashboard", Around(displayName: user.displayName, isNewcomer: dataVersion == 0), locale: locale, viewer: request.viewer,
                     fragments: ["figures": figures])

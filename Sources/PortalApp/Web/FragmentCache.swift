@@ -60,8 +60,8 @@ final class FragmentCache: FragmentStore, @unchecked Sendable {  // `state` only
         return bytes
     }
 
-    /// The bytes under `key` if they were kept within `maximumAge`.
-    private func kept(_ key: String) -> [UInt8]? {
+    /// The bytes under `key` if they were kept within `maximumAge` (nothing is rendered).
+    func kept(_ key: String) -> [UInt8]? {
         let now = clock()
         // An aged entry is not served; the next `keep` replaces it.
         return lock.reading {

@@ -43,12 +43,28 @@ struct PageRenderer: Sendable {
     /// accepts gzip, the gzipped copy, kept beside it (compressing each time would cost more
     /// than the page).
     func keptForReader(_ request: PortalRequest, _ user: SessionUser, key: String, render: () throws -> [UInt8]) throws -> KeptPage {
-        let reader = "\(user.sessionID)|\(user.role)|\(user.displayName)|\(user.timeZone)|\(locale(for: request))"
-        let plainKey = "page|" + reader + "|" + key
+        let plainKey = Self.readerKey(user, locale: locale(for: request), key: key)
         let plain = try fragments.fragment(plainKey, render: render)
         guard Gzip.isAccepted(by: request.headers["Accept-Encoding"]) else { return KeptPage(bytes: plain, isGzip: false) }
         let zipped = try fragments.fragment(plainKey + "|gzip") { Gzip.compress(plain, level: Gzip.keptLevel) ?? [] }
         return zipped.isEmpty || zipped.count >= plain.count ? KeptPage(bytes: plain, isGzip: false) : KeptPage(bytes: zipped, isGzip: true)
+    }
+
+    /// The reader's kept page under `key` if it is kept now (nothing is rendered): what
+    /// `keptForReader` would answer, for the event loop (`ReaderCopies`).
+    func keptCopy(_ user: SessionUser, locale: String, key: String, gzip: Bool) -> KeptPage? {
+        let plainKey = Self.readerKey(user, locale: locale, key: key)
+        guard let plain = fragments.kept(plainKey) else { return nil }
+        guard gzip else { return KeptPage(bytes: plain, isGzip: false) }
+        // No gzipped copy yet: the handler makes one.
+        guard let zipped = fragments.kept(plainKey + "|gzip") else { return nil }
+        return zipped.isEmpty || zipped.count >= plain.count ? KeptPage(bytes: plain, isGzip: false) : KeptPage(bytes: zipped, isGzip: true)
+    }
+
+    /// Where a reader's page is kept: their sign-in, role, name, zone and language (the page's
+    /// header and forms carry them) and the page's own key.
+    private static func readerKey(_ user: SessionUser, locale: String, key: String) -> String {
+        "page|\(user.sessionID)|\(user.role)|\(user.displayName)|\(user.timeZone)|\(locale)|" + key
     }
 
     /// A page for one reader (signed in, or with their own session or form): never stored by

@@ -77,8 +77,11 @@ private struct RouteEntry {
 struct MemberRoutes {
     fileprivate var entries: [RouteEntry] = []
 
-    mutating func get(_ pattern: String, _ handler: @escaping @Sendable (PortalRequest, SessionUser) throws -> Response) {
-        entries.append(RouteEntry(method: .GET, pattern: pattern, bodyLimit: nil, quick: nil, handler: Self.requiringUser(handler)))
+    /// `quick` answers a signed-in reader on the event loop from memory when it can (`ReaderCopies`).
+    mutating func get(
+        _ pattern: String, quick: QuickHandler? = nil, _ handler: @escaping @Sendable (PortalRequest, SessionUser) throws -> Response
+    ) {
+        entries.append(RouteEntry(method: .GET, pattern: pattern, bodyLimit: nil, quick: quick, handler: Self.requiringUser(handler)))
     }
 
     /// `bodyLimit` above the server's default: the group's rule is checked from the head alone

@@ -51,6 +51,11 @@ final class ReaderVersions: Sendable {
         remembered.forget { key, _ in key == userID }
     }
 
+    /// `userID`'s data version if it is remembered now (nothing is read).
+    func remembered(_ userID: UUID) -> Int64? {
+        remembered.remembered(userID)
+    }
+
     /// `userID`'s data version: remembered, or `read`.
     func version(_ userID: UUID, read: () throws -> Int64) throws -> Int64 {
         try remembered.value(userID, read: read, currentDespite: { value in announced.withLock { $0[userID] == value } }) ?? 0

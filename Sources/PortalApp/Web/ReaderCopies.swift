@@ -1,0 +1,50 @@
+import ExamData
+import Foundation
+import HTTPServer
+
+/// Answers a signed-in reader on the event loop with their own kept page, when who they are
+/// (`ViewerCache`) and every version the page was kept by (`SharedVersions`, `ReaderVersions`)
+/// are known without the database: what the route's handler would answer, without handing the
+/// request to a worker. Anything else — a reader not remembered, a version not remembered, a
+/// page not kept — goes to a worker and the gate as usual.
+struct ReaderCopies: Sendable {
+    let pages: PageRenderer
+    let viewers: ViewerCache
+    let versions: SharedVersions
+    let readers: ReaderVersions
+    let sessionCookie: String
+    let clock: @Sendable () -> Date
+    /// Development: say "no database" as the gate would (`X-Database-Round-Trips`).
+    let countsRoundTrips: Bool
+
+    /// The versions a kept page may need, each nil when not remembered.
+    struct Known {
+        let versions: SharedVersions
+        let readers: ReaderVersions
+        let user: SessionUser
+
+        /// The catalogue's version, if remembered.
+        var catalogue: Date? { versions.remembered([SharedVersions.contentKey("catalogue")]) }
+        /// The reader's data version, if remembered.
+        var dataVersion: Int64? { readers.remembered(user.userID) }
+    }
+
+    /// The kept page's key (as its handler gives it to `keptForReader`), or nil when the request
+    /// is not one a kept page can answer or a version is not known.
+    typealias Describe = @Sendable (Request, Known) -> String?
+
+    func quick(_ describe: @escaping Describe) -> QuickHandler {
+        { request in
+            guard let token = request.cookies[sessionCookie], let user = viewers.user(token: token, now: clock()),
+                  let key = describe(request, Known(versions: versions, readers: readers, user: user)) else { return nil }
+            let locale = LocaleNegotiation.choose(
+                userSetting: user.locale, acceptLanguage: request.headers["Accept-Language"], available: pages.templates.locales)
+            guard let page = pages.keptCopy(user, locale: locale, key: key, gzip: Gzip.isAccepted(by: request.headers["Accept-Encoding"])) else {
+                return nil
+            }
+            var response = page.response
+            if countsRoundTrips { response.headers.set("X-Database-Round-Trips", "0") }
+            return response
+        }
+    }
+}
