@@ -98,29 +98,23 @@ struct ExamPage: Encodable {
             }
             let name = "exam|\(region)|\(slug)|\(difficulty ?? 0)"
             let pageKey = request.user == nil ? "\(name)|\(locale)" : nil
-            // A reader's kept page may go out gzipped (its gzipped copy is kept beside it).
-            var zipped = false
-            func kept(_ page: KeptPage) -> [UInt8] {
-                zipped = page.isGzip
-                return page.bytes
-            }
-            let bytes = try cache.freshOrStale(key: pageKey) {
+            let page = try cache.freshOrStale(key: pageKey) {
                 guard let version = try versions.content("exam|\(region)|\(slug)", read: {
                     try request.database.shared { try catalog.examVersion(region: region, slug: slug, $0) }
                 }) else { throw notFound() }
                 let shared = Fragment(key: "\(name)|\(version.timeIntervalSince1970)") { ExamPage(try detail(), difficulty: difficulty, pages: pages, locale: locale) }
                 guard let user = request.user else {
                     // A shared page is rendered for nobody in particular: no name, no token.
-                    return try cache.page(key: pageKey, version: version, now: pages.clock()) {
+                    return KeptPage(bytes: try cache.page(key: pageKey, version: version, now: pages.clock()) {
                         try pages.render("exams/show", Personal(), locale: locale, viewer: .anonymous, fragments: ["exam": shared])
-                    }
+                    }, isGzip: false)
                 }
                 // A student's page is the fragment under their own header: kept whole by the
                 // exam's version. A teacher's also lists their classes, read each time.
                 guard user.role.teaches else {
-                    return try kept(pages.keptForReader(request, user, key: "\(name)|\(version.timeIntervalSince1970)") {
+                    return try pages.keptForReader(request, user, key: "\(name)|\(version.timeIntervalSince1970)") {
                         try pages.render("exams/show", Personal(), locale: locale, viewer: request.viewer, fragments: ["exam": shared])
-                    })
+                    }
                 }
                 var personal = Personal()
                 if user.role.teaches {
@@ -130,14 +124,9 @@ struct ExamPage: Encodable {
                         exam: page.exam, levels: page.levels, domains: page.domains,
                         classes: classes.map { ClassOption(id: $0.id.uuidString.lowercased(), name: $0.name) })
                 }
-                return try pages.render("exams/show", personal, locale: locale, viewer: request.viewer, fragments: ["exam": shared])
+                return KeptPage(bytes: try pages.render("exams/show", personal, locale: locale, viewer: request.viewer, fragments: ["exam": shared]), isGzip: false)
             }
-            var response = Response.html(bytes)
-            if zipped {
-                response.headers.add("Content-Encoding", "gzip")
-                response.headers.add("Vary", "Accept-Encoding")
-            }
-            return response
+            return page.html
         }
     }
 

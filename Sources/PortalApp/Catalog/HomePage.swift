@@ -43,13 +43,7 @@ struct HomePage: Encodable {
             let locale = pages.locale(for: request)
             // Pages for visitors are shared; a signed-in page names its reader, so it is not.
             let key = request.user == nil ? "home|\(locale)" : nil
-            // A reader's kept page may go out gzipped (its gzipped copy is kept beside it).
-            var zipped = false
-            func kept(_ page: KeptPage) -> [UInt8] {
-                zipped = page.isGzip
-                return page.bytes
-            }
-            let bytes = try cache.freshOrStale(key: key) {
+            let page = try cache.freshOrStale(key: key) {
                 let catalog = ExamCatalog()
                 let version = try versions.content("catalogue") { try request.database.shared { try catalog.catalogVersion($0) } } ?? .distantPast
                 let shared = Fragment(key: "home|\(version.timeIntervalSince1970)") {
@@ -66,21 +60,16 @@ struct HomePage: Encodable {
                 }
                 if let user = request.user {
                     // A reader's page is the catalogue under their own header: kept whole by its version.
-                    return try kept(pages.keptForReader(request, user, key: readerKey(catalogue: version)) {
+                    return try pages.keptForReader(request, user, key: readerKey(catalogue: version)) {
                         try pages.render("home", FragmentsOnly(), locale: locale, viewer: request.viewer, fragments: ["catalogue": shared])
-                    })
+                    }
                 }
-                return try cache.page(key: key, version: version, now: pages.clock()) {
+                return KeptPage(bytes: try cache.page(key: key, version: version, now: pages.clock()) {
                     // A shared page is rendered for nobody in particular: no name, no token.
                     try pages.render("home", FragmentsOnly(), locale: locale, viewer: .anonymous, fragments: ["catalogue": shared])
-                }
+                }, isGzip: false)
             }
-            var response = Response.html(bytes)
-            if zipped {
-                response.headers.add("Content-Encoding", "gzip")
-                response.headers.add("Vary", "Accept-Encoding")
-            }
-            return response
+            return page.html
         }
     }
 }

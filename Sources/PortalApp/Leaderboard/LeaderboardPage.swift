@@ -123,13 +123,7 @@ struct LeaderboardPage: Encodable {
             let name = "board|\(region)|\(slug)|\(period.rawValue)|\(page)"
             // Visitors all see the same page until the next refresh: it is kept by that time.
             let key = user == nil ? "\(name)|\(locale)" : nil
-            // A reader's kept page may go out gzipped (its gzipped copy is kept beside it).
-            var zipped = false
-            func kept(_ page: KeptPage) -> [UInt8] {
-                zipped = page.isGzip
-                return page.bytes
-            }
-            let bytes = try cache.freshOrStale(key: key) {
+            let kept = try cache.freshOrStale(key: key) {
                 let store = LeaderboardStore(), catalog = ExamCatalog()
                 let notFound = HTTPError(.notFound, pages.message("error.no_exam", locale: locale, ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))]))
                 // Never refreshed is a version too (the first refresh's notice replaces it).
@@ -157,9 +151,9 @@ struct LeaderboardPage: Encodable {
                 }
                 let pageParts = { LeaderboardPage(region: region, slug: slug, period: period, user: user, pages: pages, locale: locale) }
                 guard user != nil else {
-                    return try cache.page(key: key, version: version, now: pages.clock()) {
+                    return KeptPage(bytes: try cache.page(key: key, version: version, now: pages.clock()) {
                         try pages.render("exams/leaderboard", pageParts(), locale: locale, viewer: .anonymous, fragments: ["board": shared])
-                    }
+                    }, isGzip: false)
                 }
                 let render = { () throws -> [UInt8] in
                     var personal = pageParts()
@@ -181,18 +175,13 @@ struct LeaderboardPage: Encodable {
                 // A reader's own page changes only with the board's refresh, the exam's content
                 // (both in `version`) and their choice to appear (their data version): kept whole
                 // for their sign-in while the version is remembered, so most views read nothing.
-                guard let user else { return try render() }
+                guard let user else { return KeptPage(bytes: try render(), isGzip: false) }
                 let dataVersion = try readers.version(user.userID) {
                     try AccountStore.dataVersion(request.database.read([AccountStore.dataVersionStatement])[0])
                 }
-                return try kept(pages.keptForReader(request, user, key: "\(name)|\(version.timeIntervalSince1970)|\(dataVersion)", render: render))
+                return try pages.keptForReader(request, user, key: "\(name)|\(version.timeIntervalSince1970)|\(dataVersion)", render: render)
             }
-            var response = Response.html(bytes)
-            if zipped {
-                response.headers.add("Content-Encoding", "gzip")
-                response.headers.add("Vary", "Accept-Encoding")
-            }
-            return response
+            return kept.html
         }
     }
 

@@ -34,12 +34,12 @@ final class PageCache: @unchecked Sendable {  // `entries` is only touched under
 
     /// The cached page under `key` when there is one, or else what `fresh` produces; when
     /// `fresh` fails because the database cannot serve now, the last page kept under `key`.
-    func freshOrStale(key: String?, _ fresh: () throws -> [UInt8]) throws -> [UInt8] {
+    func freshOrStale(key: String?, _ fresh: () throws -> KeptPage) throws -> KeptPage {
         do {
             return try fresh()
         } catch let error as PostgresError where error.isTemporarilyUnavailable {
             guard let key, let bytes = stale(key) else { throw error }
-            return bytes
+            return KeptPage(bytes: bytes, isGzip: false)
         }
     }
 

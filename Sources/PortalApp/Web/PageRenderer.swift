@@ -162,11 +162,20 @@ struct KeptPage {
     var bytes: [UInt8]
     var isGzip: Bool
 
-    /// The page as a private HTML response (its encoding said, `Vary` for caches between).
-    var response: Response {
+    /// The page as an HTML response, its encoding said (`Vary` for caches between).
+    var html: Response {
         var response = Response.html(bytes)
-        response.headers.add("Vary", "Accept-Encoding")
-        if isGzip { response.headers.add("Content-Encoding", "gzip") }
+        if isGzip {
+            response.headers.add("Content-Encoding", "gzip")
+            response.headers.add("Vary", "Accept-Encoding")
+        }
+        return response
+    }
+
+    /// The page as a private HTML response.
+    var response: Response {
+        var response = html
+        if !isGzip { response.headers.add("Vary", "Accept-Encoding") }
         response.headers.set("Cache-Control", "private, no-store")
         return response
     }
