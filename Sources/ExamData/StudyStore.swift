@@ -117,8 +117,8 @@ public struct StudyStore: Sendable {
             LEFT JOIN review_cards c ON c.user_id = s.user_id AND c.question_id = q.id
             LEFT JOIN LATERAL (
                 SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY recent.time_ms) AS median, count(*) AS samples
-                FROM (SELECT a.time_ms FROM answers a JOIN questions aq ON aq.id = a.question_id
-                      WHERE a.user_id = s.user_id AND a.correct AND aq.difficulty = q.difficulty
+                FROM (SELECT a.time_ms FROM answers a
+                      WHERE a.user_id = s.user_id AND a.correct AND a.difficulty = q.difficulty
                       ORDER BY a.answered_at DESC LIMIT 50) AS recent
             ) AS typical ON true
             WHERE s.id = \(sessionID)
@@ -202,10 +202,10 @@ public struct StudyStore: Sendable {
     }
 
     /// The answer's insert and, only when it is stored now, its review card's write, as one
-    /// statement (`inserted` counts the answer), followed by the read of what is stored under
-    /// its id: a caller sends both and the COMMIT in one flight, then reads the outcome with
-    /// `insertOutcome`.
-    public static func insertStatements(_ answer: RecordedAnswer, userID: UUID?, card: StoredCard?) throws -> [SQL] {
+    /// statement that also reads what was stored under the answer's id before it (the
+    /// statement's snapshot precedes its own insert): a caller sends it and the COMMIT in one
+    /// flight, then reads the outcome with `insertOutcome`.
+    public static func insertStatement(_ answer: RecordedAnswer, userID: UUID?, card: StoredCard?) throws -> SQL {
         let response = try PostgresJSON(encoding: answer.response)
         let insert: SQL = """
             INSERT INTO answers (id, session_id, user_id, question_id, question_version, response, correct, score, rating, time_ms, answered_at)
@@ -214,27 +214,26 @@ public struct StudyStore: Sendable {
             ON CONFLICT (id) DO NOTHING
             RETURNING id
             """
-        let write: SQL = if let card {
-            """
-            WITH inserted AS (\(fragment: insert)),
-                 card AS (\(fragment: ReviewCardStore.upsert(card, when: "EXISTS (SELECT 1 FROM inserted)")))
-            SELECT count(*) AS inserted FROM inserted
-            """
+        let cardWrite: SQL = if let card {
+            ", card AS (\(fragment: ReviewCardStore.upsert(card, when: "EXISTS (SELECT 1 FROM inserted)")))"
         } else {
-            "WITH inserted AS (\(fragment: insert)) SELECT count(*) AS inserted FROM inserted"
+            ""
         }
-        let stored: SQL = """
-            SELECT id, session_id, question_id, question_version, response, correct, score, rating, time_ms, answered_at
-            FROM answers WHERE id = \(answer.id)
-            """
-        return [write.prepared(), stored.prepared()]
+        return ("""
+            WITH inserted AS (\(fragment: insert))\(fragment: cardWrite)
+            SELECT (SELECT count(*) FROM inserted) AS inserted,
+                   earlier.id, earlier.session_id, earlier.question_id, earlier.question_version, earlier.response, earlier.correct,
+                   earlier.score, earlier.rating, earlier.time_ms, earlier.answered_at
+            FROM (SELECT 1) AS one
+            LEFT JOIN answers earlier ON earlier.id = \(answer.id)
+            """ as SQL).prepared()
     }
 
-    /// What the rows of `insertStatements` say about `answer`.
-    public func insertOutcome(_ results: [QueryResult], of answer: RecordedAnswer) throws -> AnswerInsertResult {
-        guard results.count == 2 else { return .conflict }
-        if try results[0].single().decode("inserted", as: Int.self) == 1 { return .inserted }
-        guard let stored = try results[1].first.map(Self.answer), stored.isReplay(of: answer) else { return .conflict }
+    /// What the row of `insertStatement` says about `answer`.
+    public func insertOutcome(_ result: QueryResult, of answer: RecordedAnswer) throws -> AnswerInsertResult {
+        let row = try result.single()
+        if try row.decode("inserted", as: Int.self) == 1 { return .inserted }
+        guard try row.decode("id", as: UUID?.self) != nil, try Self.answer(row).isReplay(of: answer) else { return .conflict }
         return .replayed
     }
 

@@ -104,9 +104,9 @@ public struct SyntheticData: Sendable {
             FROM synthetic_answers GROUP BY session_id, exam_index
             """ as SQL))
         try connection.execute(("""
-            INSERT INTO answers (id, session_id, user_id, question_id, question_version, response, correct, score, rating, time_ms, answered_at, received_at)
+            INSERT INTO answers (id, session_id, user_id, question_id, question_version, response, correct, score, rating, time_ms, answered_at, received_at, difficulty)
             SELECT a.id, a.session_id, \(userID), a.question_id, q.version, '[0]', a.correct, CASE WHEN a.correct THEN 1 ELSE 0 END,
-                   CASE WHEN a.correct THEN 3 ELSE 1 END, 20000, a.at, a.at
+                   CASE WHEN a.correct THEN 3 ELSE 1 END, 20000, a.at, a.at, q.difficulty
             FROM synthetic_answers a JOIN questions q ON q.id = a.question_id
             """ as SQL))
         try connection.execute("ALTER TABLE study_sessions ENABLE TRIGGER study_sessions_admit")
@@ -135,10 +135,10 @@ public struct SyntheticData: Sendable {
         try connection.execute("ALTER TABLE answers DISABLE TRIGGER answers_admit")
         try connection.execute("ALTER TABLE study_sessions DISABLE TRIGGER study_sessions_data_version")
         try connection.execute("ALTER TABLE answers DISABLE TRIGGER answers_data_version")
-        try connection.execute("CREATE TEMP TABLE synthetic_pool (id uuid NOT NULL, n bigint PRIMARY KEY) ON COMMIT DROP")
+        try connection.execute("CREATE TEMP TABLE synthetic_pool (id uuid NOT NULL, difficulty smallint NOT NULL, n bigint PRIMARY KEY) ON COMMIT DROP")
         try connection.execute(("""
-            INSERT INTO synthetic_pool (id, n)
-            SELECT q.id, row_number() OVER (ORDER BY q.id) FROM questions q JOIN domains d ON d.id = q.domain_id
+            INSERT INTO synthetic_pool (id, difficulty, n)
+            SELECT q.id, q.difficulty, row_number() OVER (ORDER BY q.id) FROM questions q JOIN domains d ON d.id = q.domain_id
             WHERE d.exam_id = \(examID) AND q.status = 'published' AND q.deleted_at IS NULL
             """ as SQL))
         try connection.execute(("""
@@ -152,10 +152,10 @@ public struct SyntheticData: Sendable {
             FROM generate_series(0, \(answers / 10) - 1) AS s
             """ as SQL))
         try connection.execute(("""
-            INSERT INTO answers (id, session_id, user_id, question_id, question_version, response, correct, score, rating, time_ms, answered_at, received_at)
+            INSERT INTO answers (id, session_id, user_id, question_id, question_version, response, correct, score, rating, time_ms, answered_at, received_at, difficulty)
             SELECT md5('a' || a)::uuid, md5('s' || (a / 10))::uuid, md5('u' || (1 + (a / 10) % \(students)))::uuid,
                    p.id, 1, '[0]', (a % 3) <> 0, 1, 3, 5000, now() - ((a / 10) % \(days)) * interval '1 day' - interval '30 minutes',
-                   now() - ((a / 10) % \(days)) * interval '1 day' - interval '30 minutes'
+                   now() - ((a / 10) % \(days)) * interval '1 day' - interval '30 minutes', p.difficulty
             FROM generate_series(0::bigint, \(answers / 10 * 10) - 1) AS a
             JOIN synthetic_pool p ON p.n = 1 + (a * 7919) % (SELECT count(*) FROM synthetic_pool)
             """ as SQL))

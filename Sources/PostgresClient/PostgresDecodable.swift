@@ -146,49 +146,65 @@ extension Array: PostgresDecodable where Element: PostgresArrayElement {
 /// slices of the text itself, except where an element has escapes to undo. The delimiters are
 /// all ASCII, so the scan runs over UTF-8 bytes and multi-byte text passes through whole.
 enum PostgresArrayParser {
+    /// The elements of a one-dimensional array's text form (nil for an element printed NULL),
+    /// or nil when the text is not one. Scanned over the contiguous bytes by offset: session
+    /// rows carry arrays of a hundred ids, and stepping a Substring's UTF-8 view index by index
+    /// cost more than the rest of decoding them.
     static func parse(_ text: Substring) -> [Substring?]? {
+        if let parsed = text.utf8.withContiguousStorageIfAvailable({ parse(bytes: $0, of: text) }) { return parsed }
+        var copy = String(text)
+        copy.makeContiguousUTF8()
+        return parse(copy[...])
+    }
+
+    private static func parse(bytes: UnsafeBufferPointer<UInt8>, of text: Substring) -> [Substring?]? {
         let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\"), comma = UInt8(ascii: ",")
         let open = UInt8(ascii: "{"), close = UInt8(ascii: "}")
-        let utf8 = text.utf8, end = utf8.endIndex
-        var index = utf8.startIndex
-        guard index < end, utf8[index] == open else { return nil }
-        index = utf8.index(after: index)
-        if index < end, utf8[index] == close { return utf8.index(after: index) == end ? [] : nil }
+        let end = bytes.count
+        func slice(_ from: Int, _ to: Int) -> Substring {
+            let utf8 = text.utf8
+            let lower = utf8.index(utf8.startIndex, offsetBy: from), upper = utf8.index(lower, offsetBy: to - from)
+            return Substring(utf8[lower..<upper])
+        }
+        guard end > 0, bytes[0] == open else { return nil }
+        var index = 1
+        if index < end, bytes[index] == close { return index + 1 == end ? [] : nil }
         var items: [Substring?] = []
         while index < end {
-            if utf8[index] == quote {
-                let start = utf8.index(after: index)
+            if bytes[index] == quote {
+                let start = index + 1
                 var cursor = start
                 var unescaped: [UInt8]?
                 while true {
                     guard cursor < end else { return nil }
-                    let byte = utf8[cursor]
+                    let byte = bytes[cursor]
                     if byte == quote { break }
                     if byte == backslash {
-                        if unescaped == nil { unescaped = Array(utf8[start..<cursor]) }
-                        cursor = utf8.index(after: cursor)
+                        if unescaped == nil { unescaped = Array(bytes[start..<cursor]) }
+                        cursor += 1
                         guard cursor < end else { return nil }
-                        unescaped!.append(utf8[cursor])
+                        unescaped!.append(bytes[cursor])
                     } else {
                         unescaped?.append(byte)
                     }
-                    cursor = utf8.index(after: cursor)
+                    cursor += 1
                 }
-                items.append(unescaped.map { String(decoding: $0, as: UTF8.self)[...] } ?? Substring(utf8[start..<cursor]))
-                index = utf8.index(after: cursor)
+                items.append(unescaped.map { String(decoding: $0, as: UTF8.self)[...] } ?? slice(start, cursor))
+                index = cursor + 1
             } else {
                 let start = index
-                while index < end, utf8[index] != comma, utf8[index] != close {
-                    if utf8[index] == open || utf8[index] == quote { return nil }  // nested arrays are not supported
-                    index = utf8.index(after: index)
+                while index < end, bytes[index] != comma, bytes[index] != close {
+                    if bytes[index] == open || bytes[index] == quote { return nil }  // nested arrays are not supported
+                    index += 1
                 }
-                let element = Substring(utf8[start..<index])
-                items.append(element == "NULL" ? nil : element)
+                let isNull = index - start == 4 && bytes[start] == UInt8(ascii: "N") && bytes[start + 1] == UInt8(ascii: "U")
+                    && bytes[start + 2] == UInt8(ascii: "L") && bytes[start + 3] == UInt8(ascii: "L")
+                items.append(isNull ? nil : slice(start, index))
             }
             guard index < end else { return nil }
-            if utf8[index] == close { return utf8.index(after: index) == end ? items : nil }
-            guard utf8[index] == comma else { return nil }
-            index = utf8.index(after: index)
+            if bytes[index] == close { return index + 1 == end ? items : nil }
+            guard bytes[index] == comma else { return nil }
+            index += 1
         }
         return nil
     }

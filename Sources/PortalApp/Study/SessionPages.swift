@@ -308,8 +308,8 @@ struct SessionPages: Sendable {
                 : rating.map { finisher.cards.next(questionID: questionID, rating: $0, at: now, current: context.card) }
             let stored: AnswerInsertResult
             do {
-                let statements = try StudyStore.insertStatements(recorded, userID: actor.user?.userID, card: card)
-                stored = try store.insertOutcome(request.database.commit(after: statements), of: recorded)
+                let statement = try StudyStore.insertStatement(recorded, userID: actor.user?.userID, card: card)
+                stored = try store.insertOutcome(request.database.commit(after: [statement])[0], of: recorded)
             } catch let error as PostgresError where error.isCheckViolation {
                 // The database admits answers only while the session is open and (outside mock
                 // exams) once per question: a race with another tab or the deadline lost.
