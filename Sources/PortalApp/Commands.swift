@@ -161,7 +161,7 @@ public enum Commands {
         }
         guard let hash = Crypto.hashPassword(password) else { throw ConfigurationError("the password could not be hashed") }
         let id = try AccountStore().createUser(username: username, displayName: username, passwordHash: hash, role: .admin, try PostgresConnection(url: url))
-        print("create-admin: \(username) is an admin (\(id.uuidString.lowercased()))")
+        print("create-admin: \(username) is an admin (\(id.lowercasedText))")
     }
 
     static func serve(_ configuration: PortalConfiguration) throws {

@@ -88,6 +88,34 @@ struct SignedInPageTests {
         }
     }
 
+    @Test("a kept question page is new for each showing: its own answer id and shown-at stamp, gzipped or not, and both answer")
+    func keptQuestionPageShowsAnew() throws {
+        let site = try listeningSite()
+        let student = site.browser()
+        try student.register("ada")
+        let (_, practice) = try sessions.start(student)
+        let (_, mock) = try sessions.start(student, mode: "mock", count: "4")
+        for path in [practice, mock] {
+            let first = try student.request("GET", path)
+            let second = try student.request("GET", path, extraHeaders: "Accept-Encoding: gzip\r\n")
+            #expect(second.header("Content-Encoding") == "gzip" && second.header("Cache-Control") == "private, no-store")
+            let decoded = String(decoding: try #require(Gzip.decompress(second.body), "\(path) is not gzip"), as: UTF8.self)
+            let third = try student.request("GET", path)
+            for page in [first.bodyText, decoded, third.bodyText] {
+                #expect(!page.contains("\u{1}"), "\(path) went out with a hole unfilled")
+                #expect(page.contains("</html>"), "\(path) went out cut short")
+            }
+            let forms = try [first, third].map { try StudySessionTests.AnswerForm($0) }
+            let zipped = decoded.components(separatedBy: #"name="answer_id" value=""#).dropFirst().first.map { String($0.prefix { $0 != "\"" }) }
+            #expect(Set([forms[0].answerID, forms[1].answerID, zipped ?? ""]).count == 3, "\(path) repeated an answer id")
+            if path == mock { #expect(decoded.contains(#"data-seconds-left=""#) && !decoded.contains(#"data-seconds-left="""#)) }
+            // The form of an earlier showing still answers (its stamp is genuine), and a later
+            // showing's answer id is not the same answer.
+            let answered = try student.request("POST", path + "/answers", pairs: forms[0].pairs(forms[0].item.key))
+            #expect(answered.status == 303, "\(path): an answer from the first showing got \(answered.status)")
+        }
+    }
+
     @Test("pages for two students and a visitor, asked in turn, each carry their reader's name and token only")
     func keptPagesStayPersonal() throws {
         let site = try listeningSite()

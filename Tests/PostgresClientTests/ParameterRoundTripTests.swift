@@ -37,6 +37,17 @@ struct ParameterRoundTripTests {
         #expect(throws: PostgresError.self) { try connection.query("SELECT ARRAY[NULL]::text[] AS texts").first!.decode("texts", as: [String].self) }
     }
 
+    @Test("a uuid is written as PostgreSQL prints it: 36 lowercase characters")
+    func uuidText() throws {
+        for uuid in [UUID(), UUID(uuidString: "00000000-0000-0000-0000-000000000000")!, UUID(uuidString: "FFFFFFFF-ABCD-4EF0-9999-0123456789AB")!] {
+            #expect(uuid.lowercasedText == uuid.uuidString.lowercased())
+        }
+        let database = try TestDatabase()
+        let connection = try database.adminConnection()
+        let uuid = UUID()
+        #expect(try connection.query("SELECT \(uuid)::uuid::text AS text").single().decode("text", as: String.self) == uuid.lowercasedText)
+    }
+
     @Test("uuids are read in any case, and text that is not one is refused", arguments: [
         ("0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0", true), ("0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0", true),
         ("0f1e2d3c4b5a69788796a5b4c3d2e1f0", false), ("0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f", false),

@@ -216,7 +216,7 @@ struct AccountPages: Sendable {
                 showOnLeaderboard: typed?.showOnLeaderboard ?? account.showOnLeaderboard,
                 sessions: sessions.map { session in
                     SettingsPage.Session(
-                        id: session.id.uuidString.lowercased(), current: session.id == user.sessionID,
+                        id: session.id.lowercasedText, current: session.id == user.sessionID,
                         lastSeenAgo: pages.ago(session.lastSeenAt, locale: locale),
                         userAgent: session.userAgent.isEmpty ? "—" : String(session.userAgent.prefix(80)))
                 },

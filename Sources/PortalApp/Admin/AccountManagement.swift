@@ -1,6 +1,7 @@
 import ExamData
 import Foundation
 import HTTPServer
+import PostgresClient
 
 /// `/admin/users`: finding accounts, making someone a teacher or an admin, disabling and
 /// enabling accounts. The database checks the caller and audits each change; disabling ends
@@ -56,7 +57,7 @@ extension AdminPages {
             roles: Role.allCases.map { AccountsPage.Choice(value: $0.rawValue, label: label($0), selected: $0 == role) },
             accounts: accounts.map { account in
                 AccountsPage.Account(
-                    id: account.id.uuidString.lowercased(), username: account.username, displayName: account.displayName,
+                    id: account.id.lowercasedText, username: account.username, displayName: account.displayName,
                     roleLabel: label(account.role), joined: pages.ago(account.createdAt, locale: locale), disabled: account.disabled,
                     isYou: account.id == user.userID,
                     roles: Role.allCases.map { AccountsPage.Choice(value: $0.rawValue, label: label($0), selected: $0 == account.role) })

@@ -79,9 +79,9 @@ struct AdminPages: Sendable {
             }
             let saved = try editor.save(form.question, connection)
             try AdminStore().audit(
-                actorName: user.displayName, action: id == nil ? "question.create" : "question.edit", target: saved.id.uuidString.lowercased(),
+                actorName: user.displayName, action: id == nil ? "question.create" : "question.edit", target: saved.id.lowercasedText,
                 details: ["version": String(saved.version), "status": form.question.status], at: clock(), connection)
-            return .redirect(to: "/admin/questions/\(saved.id.uuidString.lowercased())?saved=1")
+            return .redirect(to: "/admin/questions/\(saved.id.lowercasedText)?saved=1")
         }
         return result
     }
@@ -238,7 +238,7 @@ struct AdminPages: Sendable {
         }
         let value = Page(reports: open.map { report in
             Page.Report(
-                id: report.id.uuidString.lowercased(), stem: String(report.stem.prefix(300)), exam: report.examTitle,
+                id: report.id.lowercasedText, stem: String(report.stem.prefix(300)), exam: report.examTitle,
                 reason: pages.message("report.reason.\(report.reason)", locale: locale), comment: report.comment, reporter: report.reporter,
                 reportedAgo: pages.ago(report.createdAt, locale: locale))
         }, hasReports: !open.isEmpty, done: request.query["done"] != nil)
@@ -259,7 +259,7 @@ struct AdminPages: Sendable {
                 throw HTTPError(.notFound, pages.message("admin.report_gone", locale: locale))
             }
             try AdminStore().audit(
-                actorName: user.displayName, action: "report.\(resolution)", target: id.uuidString.lowercased(), details: ["note": note], at: clock(), connection)
+                actorName: user.displayName, action: "report.\(resolution)", target: id.lowercasedText, details: ["note": note], at: clock(), connection)
         }
         return .redirect(to: "/admin/reports?done=1")
     }

@@ -1,6 +1,7 @@
 import ExamData
 import Foundation
 import HTTPServer
+import PostgresClient
 import QuestionEngine
 
 /// `GET /admin/questions`: filters, matches and pages.
@@ -51,7 +52,7 @@ struct AdminQuestionList: Encodable {
         flagged = query["flagged"] == "on"
         self.items = items.map { item in
             Item(
-                href: "/admin/questions/\(item.id.uuidString.lowercased())", exam: item.examTitle, domain: item.domainTitle, type: item.type,
+                href: "/admin/questions/\(item.id.lowercasedText)", exam: item.examTitle, domain: item.domainTitle, type: item.type,
                 difficulty: item.difficulty, status: item.status, version: item.version, stem: String(item.stem.prefix(140)), reports: item.openReports)
         }
         hasItems = !items.isEmpty
@@ -113,7 +114,7 @@ struct AdminQuestionPage: Encodable {
         statistics: ItemStatistics?, pages: PageRenderer, locale: String
     ) {
         let iso = ISO8601DateFormatter()
-        id = question.id.uuidString.lowercased()
+        id = question.id.lowercasedText
         kind = question.kind.rawValue
         difficulty = question.difficulty
         version = question.version

@@ -1,6 +1,7 @@
 import ExamData
 import Foundation
 import HTTPServer
+import PostgresClient
 import QuestionEngine
 
 /// The admin's question form, without JavaScript: the filled option rows and one blank one
@@ -176,7 +177,7 @@ struct QuestionEditPage: Encodable {
 
     init(_ form: QuestionForm, domains: [(id: Int, label: String)], pages: PageRenderer, locale: String) {
         let question = form.question
-        action = question.id.map { "/admin/questions/\($0.uuidString.lowercased())/edit" } ?? "/admin/questions/new"
+        action = question.id.map { "/admin/questions/\($0.lowercasedText)/edit" } ?? "/admin/questions/new"
         isNew = question.id == nil
         version = question.version
         stem = question.stem

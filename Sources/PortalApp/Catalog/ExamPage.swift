@@ -122,7 +122,7 @@ struct ExamPage: Encodable {
                     let classes = try request.database.run { try SchoolStore().taughtClasses($0) }
                     personal.share = SharePanel(
                         exam: page.exam, levels: page.levels, domains: page.domains,
-                        classes: classes.map { ClassOption(id: $0.id.uuidString.lowercased(), name: $0.name) })
+                        classes: classes.map { ClassOption(id: $0.id.lowercasedText, name: $0.name) })
                 }
                 return KeptPage(bytes: try pages.render("exams/show", personal, locale: locale, viewer: request.viewer, fragments: ["exam": shared]), isGzip: false)
             }

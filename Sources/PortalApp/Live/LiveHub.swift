@@ -1,6 +1,7 @@
 import ExamData
 import Foundation
 import HTTPServer
+import PostgresClient
 import QuestionEngine
 import RedisClient
 
@@ -172,9 +173,9 @@ final class LiveHub: @unchecked Sendable {
         let message: Message = switch phase {
         case nil, .waiting?: Message(phase: "waiting", until: event.startsAt?.timeIntervalSince1970)
         case .open(let index, _, let closes)?:
-            Message(phase: "open", index: index, questionId: event.questionIDs[index].uuidString.lowercased(), until: closes.timeIntervalSince1970)
+            Message(phase: "open", index: index, questionId: event.questionIDs[index].lowercasedText, until: closes.timeIntervalSince1970)
         case .reveal(let index, let next)?:
-            Message(phase: "reveal", index: index, questionId: event.questionIDs[index].uuidString.lowercased(), until: next.timeIntervalSince1970)
+            Message(phase: "reveal", index: index, questionId: event.questionIDs[index].lowercasedText, until: next.timeIntervalSince1970)
         case .ended?: Message(phase: "ended")
         }
         let encoder = JSONEncoder()

@@ -172,7 +172,7 @@ struct LivePages: Sendable {
             } else {
                 let published = Set(pool.map(\.id))
                 if let stranger = chosen.first(where: { !published.contains($0) }) {
-                    throw HTTPError(.badRequest, pages.message("live.foreign_question", for: request, ["value": stranger.uuidString.lowercased()]))
+                    throw HTTPError(.badRequest, pages.message("live.foreign_question", for: request, ["value": stranger.lowercasedText]))
                 }
                 questionIDs = Array(chosen.prefix(50))
             }

@@ -1,5 +1,6 @@
 import ExamData
 import Foundation
+import PostgresClient
 import QuestionEngine
 import RedisClient
 
@@ -65,7 +66,7 @@ struct LiveScoreboard: Sendable {
         var arguments = ["EVAL", Self.restoreScript, "4",
                          Self.key(code, "names"), Self.key(code, "scores"), Self.key(code, "streak"), Self.key(code, "last-right")]
         for entry in entries {
-            arguments += [entry.participantID.uuidString.lowercased(), entry.nickname, String(entry.points), String(entry.streak),
+            arguments += [entry.participantID.lowercasedText, entry.nickname, String(entry.points), String(entry.streak),
                           entry.lastRight.map(String.init) ?? ""]
         }
         arguments.append(String(Self.lifetimeSeconds))
@@ -74,7 +75,7 @@ struct LiveScoreboard: Sendable {
 
     /// Puts a participant on the board with no points yet.
     func register(code: String, participant: UUID, nickname: String) throws {
-        let id = participant.uuidString.lowercased()
+        let id = participant.lowercasedText
         try redis.withConnection { connection in
             try connection.command(["HSET", Self.key(code, "names"), id, nickname])
             try connection.command(["ZADD", Self.key(code, "scores"), "NX", "0", id])
@@ -87,7 +88,7 @@ struct LiveScoreboard: Sendable {
         let reply = try redis.command([
             "EVAL", Self.scoreScript, "4",
             Self.key(code, "answered:\(index)"), Self.key(code, "streak"), Self.key(code, "last-right"), Self.key(code, "scores"),
-            participant.uuidString.lowercased(), String(index), correct ? "1" : "0", String(basePoints),
+            participant.lowercasedText, String(index), correct ? "1" : "0", String(basePoints),
             String(LiveScoring.streakStep), String(LiveScoring.maximumStreakBonus), String(Self.lifetimeSeconds),
         ])
         guard let points = reply.number, points >= 0 else { return nil }
@@ -117,7 +118,7 @@ struct LiveScoreboard: Sendable {
 
     /// A participant's place (1-based) and points.
     func standing(code: String, participant: UUID) throws -> (place: Int, points: Int)? {
-        let id = participant.uuidString.lowercased()
+        let id = participant.lowercasedText
         return try redis.withConnection { connection in
             guard let rank = try connection.command(["ZREVRANK", Self.key(code, "scores"), id]).number else { return nil }
             return (rank + 1, try connection.command(["ZSCORE", Self.key(code, "scores"), id]).number ?? 0)

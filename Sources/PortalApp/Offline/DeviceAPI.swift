@@ -19,7 +19,7 @@ struct DeviceAPI: Sendable {
         }
         let user = request.user
         return try APIResponse.json(Me(
-            signedIn: user != nil, userId: user?.userID.uuidString.lowercased(), displayName: user?.displayName,
+            signedIn: user != nil, userId: user?.userID.lowercasedText, displayName: user?.displayName,
             csrfToken: request.viewer.csrfToken), cache: "no-store")
     }
 
@@ -39,7 +39,7 @@ struct DeviceAPI: Sendable {
         let region = request.parameter("region"), slug = request.parameter("exam")
         let cards = try request.database.transaction { connection -> [Card]? in
             guard let exam = try ExamCatalog().examHeading(region: region, slug: slug, connection) else { return nil }
-            return try DashboardStore().schedule(examID: exam.id, connection).map { Card(question: $0.id.uuidString.lowercased(), due: $0.due) }
+            return try DashboardStore().schedule(examID: exam.id, connection).map { Card(question: $0.id.lowercasedText, due: $0.due) }
         }
         guard let cards else {
             return APIResponse.noExam(region: region, slug: slug, pages: pages, locale: locale)

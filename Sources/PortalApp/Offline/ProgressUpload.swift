@@ -124,7 +124,7 @@ struct ProgressUpload: Sendable {
             // What the checks and the stored answers settle already; the rest is to be stored.
             var fresh: [RecordedAnswer] = []
             for (answer, verdict) in zip(batch.answers, checked) {
-                let id = answer.id.uuidString.lowercased()
+                let id = answer.id.lowercasedText
                 switch verdict {
                 case .rejected(let reason): outcome.rejected.append(.init(id: id, reason: reason))
                 case .valid(let recorded):
@@ -148,7 +148,7 @@ struct ProgressUpload: Sendable {
                 let storedNow = others.isEmpty ? [:] : try store.answers(ids: others.map(\.id), connection)
                 var cardsNow = cardsBefore, changed: [UUID: StoredCard] = [:], acceptedNow: [UUID: RecordedAnswer] = [:]
                 for recorded in fresh {
-                    let id = recorded.id.uuidString.lowercased()
+                    let id = recorded.id.lowercasedText
                     if inserted.contains(recorded.id), acceptedNow[recorded.id] == nil {
                         acceptedNow[recorded.id] = recorded
                         outcome.accepted.append(id)
@@ -173,7 +173,7 @@ struct ProgressUpload: Sendable {
                 var outcome = outcome
                 var cardsNow = cardsBefore
                 for recorded in fresh {
-                    let id = recorded.id.uuidString.lowercased()
+                    let id = recorded.id.lowercasedText
                     var result: AnswerInsertResult = .conflict
                     let stored = try item(connection) {
                         result = try store.insert(recorded, userID: user.userID, connection)
@@ -202,7 +202,7 @@ struct ProgressUpload: Sendable {
                 guard let finishedAt = session.finishedAt, let stored = try store.session(id: session.id, connection), !stored.isFinished,
                       stored.userID == user.userID else { continue }
                 if try item(connection, { try SessionFinisher(cards: cards).finish(stored, at: min(max(finishedAt, stored.startedAt), now), connection) }) {
-                    outcome.finishedSessions.append(session.id.uuidString.lowercased())
+                    outcome.finishedSessions.append(session.id.lowercasedText)
                 }
             }
             return outcome

@@ -79,7 +79,7 @@ struct SchoolPages: Sendable {
             }
             throw HTTPError(.serviceUnavailable, pages.message("live.no_code", for: request))
         }
-        return .redirect(to: "/teach/classes/\(id.uuidString.lowercased())")
+        return .redirect(to: "/teach/classes/\(id.lowercasedText)")
     }
 
     /// A class's page is one fragment, kept for the teacher's session by the class's version
@@ -124,7 +124,7 @@ struct SchoolPages: Sendable {
             guard try SchoolStore().taughtClass(id: id, connection) != nil else { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
             _ = try SchoolStore().leave(classID: id, userID: student, at: clock(), connection)
         }
-        return .redirect(to: "/teach/classes/\(id.uuidString.lowercased())")
+        return .redirect(to: "/teach/classes/\(id.lowercasedText)")
     }
 
     func export(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
@@ -200,7 +200,7 @@ struct SchoolPages: Sendable {
         // The token is shown this once: only its hash is kept.
         let url = site.url("/s/\(token)", for: request.head, peer: request.http.remoteAddress)
         let value = LinkCreatedPage(
-            title: title, url: url, back: classID.map { "/teach/classes/\($0.uuidString.lowercased())" } ?? "/teach", examKey: "\(region)/\(slug)",
+            title: title, url: url, back: classID.map { "/teach/classes/\($0.lowercasedText)" } ?? "/teach", examKey: "\(region)/\(slug)",
             qrCode: QRCode(text: url)?.svg(label: pages.message("school.qr_alt", for: request, ["title": title])) ?? "")
         return try pages.privatePage("teach/link-created", value, request)
     }
@@ -257,7 +257,7 @@ struct SchoolPages: Sendable {
                       count: link.questionCount, shareLinkID: link.id),
                 actor: actor, now: now, locale: locale, connection)
         }
-        return .redirect(to: "/sessions/\(id.uuidString.lowercased())")
+        return .redirect(to: "/sessions/\(id.lowercasedText)")
     }
 
     // MARK: Joining
@@ -314,7 +314,7 @@ struct SchoolPages: Sendable {
         }
         let query = request.query
         return try pages.privatePage("teach/my-classes", Page(
-            classes: classes.map { Page.Item(id: $0.id.uuidString.lowercased(), name: $0.name) }, hasClasses: !classes.isEmpty,
+            classes: classes.map { Page.Item(id: $0.id.lowercasedText, name: $0.name) }, hasClasses: !classes.isEmpty,
             joined: query["joined"] != nil, left: query["left"] != nil), request)
     }
 

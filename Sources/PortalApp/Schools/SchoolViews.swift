@@ -1,5 +1,6 @@
 import ExamData
 import Foundation
+import PostgresClient
 
 /// How a date reads on the teaching pages, in the page's language.
 private func dateText(_ date: Date?, locale: String) -> String? {
@@ -25,7 +26,7 @@ struct LinkRow: Encodable {
     var revoked: Bool
 
     init(_ link: ShareLinkSummary, pages: PageRenderer, locale: String) {
-        id = link.id.uuidString.lowercased()
+        id = link.id.lowercasedText
         title = link.title
         examTitle = link.examTitle
         modeLabel = pages.message("sessions.mode.\(link.mode)", locale: locale)
@@ -53,7 +54,7 @@ struct TeachPage: Encodable {
     var returnTo = "/teach"
 
     init(classes: [ClassSummary], links: [ShareLinkSummary], pages: PageRenderer, locale: String) {
-        self.classes = classes.map { Class(id: $0.id.uuidString.lowercased(), name: $0.name, school: $0.schoolName, code: $0.joinCode, members: $0.members) }
+        self.classes = classes.map { Class(id: $0.id.lowercasedText, name: $0.name, school: $0.schoolName, code: $0.joinCode, members: $0.members) }
         hasClasses = !classes.isEmpty
         self.links = links.map { LinkRow($0, pages: pages, locale: locale) }
         hasLinks = !links.isEmpty
@@ -137,12 +138,12 @@ struct ClassPage: Encodable {
         joinBase: String, csrfToken: String, pages: PageRenderer, locale: String
     ) {
         self.csrfToken = csrfToken
-        id = summary.id.uuidString.lowercased()
+        id = summary.id.lowercasedText
         name = summary.name
         school = summary.schoolName
         code = summary.joinCode
         joinURL = joinBase + summary.joinCode
-        self.members = members.map { Member(userID: $0.userID.uuidString.lowercased(), name: $0.displayName) }
+        self.members = members.map { Member(userID: $0.userID.lowercasedText, name: $0.displayName) }
         hasMembers = !members.isEmpty
         self.assignments = assignments
         hasAssignments = !assignments.isEmpty

@@ -142,7 +142,7 @@ struct DashboardPage: Encodable {
         answeredToday = reading.answeredToday
         sessions = reading.sessions.map { session in
             Session(
-                href: "/sessions/\(session.id.uuidString.lowercased())" + (session.finishedAt == nil ? "" : "/results"),
+                href: "/sessions/\(session.id.lowercasedText)" + (session.finishedAt == nil ? "" : "/results"),
                 examTitle: session.examTitle, language: session.examLanguage,
                 modeLabel: pages.message("sessions.mode.\(session.mode.rawValue)", locale: locale),
                 startedAgo: pages.ago(session.startedAt, locale: locale), finished: session.finishedAt != nil,

@@ -1,5 +1,6 @@
 import ExamData
 import Foundation
+import PostgresClient
 import Synchronization
 
 /// The time a question was shown, signed by the server: the answer form carries it back, and
@@ -28,7 +29,7 @@ final class FormClock: Sendable {
     }
 
     private func signature(session: UUID, question: UUID, milliseconds: Int64, _ database: RequestDatabase) throws -> [UInt8] {
-        let message = "\(session.uuidString.lowercased())|\(question.uuidString.lowercased())|\(milliseconds)"
+        let message = "\(session.lowercasedText)|\(question.lowercasedText)|\(milliseconds)"
         return Crypto.hmacSHA256(key: try signingKey(database), message: Array(message.utf8))
     }
 

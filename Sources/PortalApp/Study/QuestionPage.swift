@@ -1,5 +1,6 @@
 import ExamData
 import Foundation
+import PostgresClient
 import QuestionEngine
 
 /// `GET /sessions/{id}`: one question of a session, with the answer form; in practice, once
@@ -16,7 +17,8 @@ struct QuestionPage: Encodable {
         var isGuest: Bool
         var total: Int
         var answered: Int
-        var secondsLeft: Int?
+        /// Whole seconds to the deadline, as the countdown's data attribute carries them.
+        var secondsLeft: String?
         var minutesLeft: Int?
         var deadline: String?
         /// The deadline as a time of day in the student's zone ("14:35 CET"): what a page
@@ -95,12 +97,12 @@ struct QuestionPage: Encodable {
         shownStamp: String, draft: [Int]?, notice: String?, error: String?, reported: Bool, pages: PageRenderer, locale: String,
         refused: RefusedAnswer? = nil, timeZone: String = "UTC", csrfToken: String
     ) {
-        let base = "/sessions/" + stored.id.uuidString.lowercased()
+        let base = "/sessions/" + stored.id.lowercasedText
         let answer = answers[question.id]
         let showsFeedback = stored.mode.showsFeedback && answer != nil
         session = Self.sessionView(stored, answers: answers, isGuest: isGuest, now: now, pages: pages, locale: locale, timeZone: timeZone)
         ordinal = number
-        questionID = question.id.uuidString.lowercased()
+        questionID = question.id.lowercasedText
         isSingle = question.kind == .singleChoice || question.kind == .codeSnippet
         isMulti = question.kind == .multiChoice
         isOrdering = question.kind == .ordering
@@ -131,7 +133,7 @@ struct QuestionPage: Encodable {
                 keyOrder: question.kind == .ordering ? question.correct.map { question.options[$0].text } : [],
                 yourOrder: question.kind == .ordering ? answer.response.filter { question.options.indices.contains($0) }.map { question.options[$0].text } : [])
         } : nil
-        answerID = UUID().uuidString.lowercased()
+        answerID = UUID().lowercasedText
         shownAt = shownStamp
         flagged = stored.flagged.contains(question.id)
         nav = stored.mode == .mock ? stored.questionIDs.enumerated().map { index, id in
@@ -158,10 +160,10 @@ extension QuestionPage {
         // To the nearest second: the stored deadline is exact only to the microsecond.
         let secondsLeft = stored.deadline.map { max(0, Int($0.timeIntervalSince(now).rounded())) }
         return Session(
-            id: stored.id.uuidString.lowercased(), examTitle: stored.examTitle, regionCode: stored.regionCode, examSlug: stored.examSlug,
+            id: stored.id.lowercasedText, examTitle: stored.examTitle, regionCode: stored.regionCode, examSlug: stored.examSlug,
             language: stored.examLanguage, modeLabel: pages.message("sessions.mode.\(stored.mode.rawValue)", locale: locale),
             isMock: stored.mode == .mock, isGuest: isGuest, total: stored.questionIDs.count,
-            answered: stored.questionIDs.filter { answers[$0] != nil }.count, secondsLeft: secondsLeft,
+            answered: stored.questionIDs.filter { answers[$0] != nil }.count, secondsLeft: secondsLeft.map(String.init),
             minutesLeft: secondsLeft.map { ($0 + 59) / 60 },
             deadline: stored.deadline.map { $0.ISO8601Format() }, endsAt: stored.deadline.map { clockTime($0, zone: timeZone) })
     }
@@ -192,6 +194,12 @@ struct ReportReasonChoice: Encodable {
 /// session's bar, what this visit says, and the form's fields that change each time (the
 /// answer's id, the signed "shown at").
 struct QuestionShell: Encodable {
+    /// Where a kept page has holes for what each showing fills in (`SessionPages.show`): the
+    /// answer's id, the signed "shown at" stamp and the countdown's seconds. Control characters
+    /// pass through the template's escaping as they are, and no content contains them.
+    static let answerMarker = "\u{1}answer-id\u{1}", stampMarker = "\u{1}shown-at\u{1}", secondsMarker = "\u{1}seconds-left\u{1}"
+    static let markers = [answerMarker, stampMarker, secondsMarker]
+
     var session: QuestionPage.Session
     var ordinal: Int
     var answerID: String
@@ -200,6 +208,19 @@ struct QuestionShell: Encodable {
     var error: String?
     var reported: Bool
     var canAnswer: Bool
+
+    /// This shell as a kept page's: its per-showing values replaced by the markers.
+    var withMarkers: QuestionShell {
+        var shell = self
+        shell.answerID = Self.answerMarker
+        shell.shownAt = Self.stampMarker
+        if shell.session.secondsLeft != nil { shell.session.secondsLeft = Self.secondsMarker }
+        return shell
+    }
+
+    /// What fills the markers' holes, in their order (none needs escaping: hex digits, dots
+    /// and a hyphenated id).
+    var markerValues: [[UInt8]] { [answerID, shownAt, session.secondsLeft ?? ""].map { Array($0.utf8) } }
 
     init(_ page: QuestionPage) {
         session = page.session
@@ -219,7 +240,7 @@ struct QuestionShell: Encodable {
     ) {
         session = QuestionPage.sessionView(stored, answers: answers, isGuest: isGuest, now: now, pages: pages, locale: locale, timeZone: timeZone)
         ordinal = number
-        answerID = UUID().uuidString.lowercased()
+        answerID = UUID().lowercasedText
         shownAt = shownStamp
         self.notice = notice
         error = refused?.message(optionCount: question.options.count, pages: pages, locale: locale)

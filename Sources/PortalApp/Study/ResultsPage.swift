@@ -1,5 +1,6 @@
 import ExamData
 import Foundation
+import PostgresClient
 import QuestionEngine
 
 /// `GET /sessions/{id}/results`: the score, pass or fail, each domain's bar, the time used and
@@ -66,7 +67,7 @@ struct ResultsPage: Encodable {
         session: StudySession, score: SessionScore, questions: [Question], answers: [UUID: RecordedAnswer], domainTitles: [String: String],
         isGuest: Bool, notice: String?, reported: Bool, onlyMissed: Bool, pages: PageRenderer, locale: String
     ) {
-        sessionID = session.id.uuidString.lowercased()
+        sessionID = session.id.lowercasedText
         examTitle = session.examTitle
         regionCode = session.regionCode
         examSlug = session.examSlug
@@ -87,7 +88,7 @@ struct ResultsPage: Encodable {
             let answer = answers[question.id]
             let response = answer?.response ?? []
             return Item(
-                ordinal: index + 1, questionID: question.id.uuidString.lowercased(),
+                ordinal: index + 1, questionID: question.id.lowercasedText,
                 domainTitle: domainTitles[question.domainSlug] ?? question.domainSlug, stem: question.stem, code: question.code,
                 codeLanguage: question.codeLanguage, answered: answer != nil, correct: answer?.correct ?? false,
                 partialPercent: answer.flatMap { $0.correct || $0.score == 0 ? nil : Int(($0.score * 100).rounded()) },

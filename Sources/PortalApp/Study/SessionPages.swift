@@ -69,7 +69,7 @@ struct SessionPages: Sendable {
         }
     }
 
-    private func base(_ session: StudySession) -> String { "/sessions/" + session.id.uuidString.lowercased() }
+    private func base(_ session: StudySession) -> String { "/sessions/" + session.id.lowercasedText }
 
     /// A session's reading for `page` (`question|<number>` or `results`) and, for a signed-in
     /// student, the key it is kept under (what a page made from it alone may be kept under
@@ -126,14 +126,28 @@ struct SessionPages: Sendable {
                     // this sign-in (its forms carry the reader's token) by the reading's key and
                     // what a refusal brought back; what changes with each showing (the signed
                     // "shown at", the answer's id, the countdown) is outside it, in the shell.
-                    let fragmentKey = key.map { "\($0)|\(request.user?.sessionID.uuidString ?? "")|\(query["refused"] ?? "")|\(query["chosen"] ?? "")" }
+                    let fragmentKey = key.map { "\($0)|\(request.user?.sessionID.lowercasedText ?? "")|\(query["refused"] ?? "")|\(query["chosen"] ?? "")" }
                     let question = Fragment(key: fragmentKey ?? "") {
                         QuestionPage(
                             session: session, question: question, number: number, answers: reading.answers, isGuest: actor.isGuest, now: now,
                             shownStamp: stamp, draft: nil, notice: notice, error: nil, reported: false, pages: pages, locale: locale,
                             refused: refused, timeZone: timeZone, csrfToken: request.viewer.csrfToken)
                     }
-                    return try questionResponse(shell, question, keep: fragmentKey != nil, request)
+                    if let fragmentKey, let user = request.user {
+                        // The whole page is kept for this reading with holes for what changes
+                        // with each showing; besides the fragment's key, the shell shows the
+                        // notices asked for and the minutes left.
+                        let pageKey = "question|\(fragmentKey)|\(notice != nil)|\(shell.reported)|\(shell.session.minutesLeft ?? -1)"
+                        let document = try pages.keptWithHoles(request, user, key: pageKey, markers: QuestionShell.markers) {
+                            try pages.render(
+                                "sessions/question", shell.withMarkers, locale: locale, viewer: request.viewer, fragments: ["question": question],
+                                keepFragments: false)
+                        }
+                        let gzip = Gzip.isAccepted(by: request.headers["Accept-Encoding"])
+                        let values = shell.markerValues
+                        return KeptPage(bytes: gzip ? document.gzip(values) : document.plain(values), isGzip: gzip).response
+                    }
+                    return try questionResponse(shell, question, keep: false, request)
                 }
             }
         }
@@ -371,7 +385,7 @@ struct SessionPages: Sendable {
             let unanswered = items.filter { answers[$0.1] == nil }.map { FinishPage.Item(ordinal: $0.0, href: "\(base(session))?q=\($0.0)") }
             let flagged = items.filter { session.flagged.contains($0.1) }.map { FinishPage.Item(ordinal: $0.0, href: "\(base(session))?q=\($0.0)") }
             let value = FinishPage(
-                sessionID: session.id.uuidString.lowercased(), examTitle: session.examTitle, language: session.examLanguage,
+                sessionID: session.id.lowercasedText, examTitle: session.examTitle, language: session.examLanguage,
                 total: session.questionIDs.count, unanswered: unanswered, flagged: flagged, hasUnanswered: !unanswered.isEmpty,
                 unansweredCount: unanswered.count, hasFlagged: !flagged.isEmpty,
                 secondsLeft: session.deadline.map { max(0, Int($0.timeIntervalSince(now).rounded())) },

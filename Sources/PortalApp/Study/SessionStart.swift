@@ -44,7 +44,7 @@ struct SessionStart: Sendable {
         let id = try request.database.transaction { connection in
             try create(wanted, actor: actor, now: now, locale: locale, connection)
         }
-        var response = Response.redirect(to: "/sessions/\(id.uuidString.lowercased())")
+        var response = Response.redirect(to: "/sessions/\(id.lowercasedText)")
         if let token = actor.newGuestToken { response.setCookie(settings.guestCookie(token)) }
         return response
     }

@@ -1,6 +1,7 @@
 import ExamData
 import Foundation
 import HTTPServer
+import PostgresClient
 import TemplateEngine
 
 /// Renders pages from templates in the request's language, and error pages for the server.
@@ -9,6 +10,15 @@ struct PageRenderer: Sendable {
     let clock: @Sendable () -> Date
     /// Fragments shared by many readers, rendered once per key.
     let fragments: FragmentCache
+    /// Readers' pages with holes for what changes with each showing (`keptWithHoles`).
+    let pagesWithHoles: KeptValues<SplicedDocument>
+
+    init(templates: TemplateSet, clock: @escaping @Sendable () -> Date, fragments: FragmentCache) {
+        self.templates = templates
+        self.clock = clock
+        self.fragments = fragments
+        pagesWithHoles = KeptValues(budget: 16 << 20, maximumAge: 60, patience: 5, clock: clock, size: \.size)
+    }
 
     /// The language for this request: the user's setting, then `Accept-Language`, then English.
     func locale(for request: PortalRequest) -> String {
@@ -50,6 +60,18 @@ struct PageRenderer: Sendable {
         return zipped.isEmpty || zipped.count >= plain.count ? KeptPage(bytes: plain, isGzip: false) : KeptPage(bytes: zipped, isGzip: true)
     }
 
+    /// A signed-in reader's page kept as `keptForReader` keeps one, but with holes where each
+    /// showing puts its own values (a form's one-time answer id, the signed moment it was shown):
+    /// `render` makes it with `markers` in their places, and a response fills them in, gzipped
+    /// or not, without rendering or compressing the page again.
+    func keptWithHoles(
+        _ request: PortalRequest, _ user: SessionUser, key: String, markers: [String], render: () throws -> [UInt8]
+    ) throws -> SplicedDocument {
+        try pagesWithHoles.value(Self.readerKey(user, locale: locale(for: request), key: key)) {
+            SplicedDocument(try render(), markers: markers.map { Array($0.utf8) })
+        }
+    }
+
     /// The reader's kept page under `key` if it is kept now (nothing is rendered): what
     /// `keptForReader` would answer, for the event loop (`ReaderCopies`).
     func keptCopy(_ user: SessionUser, locale: String, key: String, gzip: Bool) -> KeptPage? {
@@ -64,7 +86,7 @@ struct PageRenderer: Sendable {
     /// Where a reader's page is kept: their sign-in, role, name, zone and language (the page's
     /// header and forms carry them) and the page's own key.
     private static func readerKey(_ user: SessionUser, locale: String, key: String) -> String {
-        "page|\(user.sessionID)|\(user.role)|\(user.displayName)|\(user.timeZone)|\(locale)|" + key
+        "page|\(user.sessionID.lowercasedText)|\(user.role)|\(user.displayName)|\(user.timeZone)|\(locale)|" + key
     }
 
     /// A page for one reader (signed in, or with their own session or form): never stored by
