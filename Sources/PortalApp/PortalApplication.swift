@@ -155,15 +155,17 @@ public final class PortalApplication: Sendable {
         let readerCopies = ReaderCopies(
             pages: pages, viewers: viewers, versions: versions, readers: readers, sessionCookie: sessionSettings.cookieName, clock: clock,
             countsRoundTrips: configuration.development)
-        let visitorHome = copies.quick(HomePage.visitorCopy), readerHome = readerCopies.quick(HomePage.readerCopy)
+        // A visitor's copy, else the signed-in reader's own.
+        func either(_ visitor: @escaping QuickHandler, _ reader: @escaping QuickHandler) -> QuickHandler { { visitor($0) ?? reader($0) } }
         // The catalogue: shared pages, cached for visitors (read from a replica when there is
         // one); no cookie is handed out here.
         routes.anyone(RouteOptions(access: .anyone, issuesVisitorToken: false, readsReplica: .forVisitors)) { catalogue in
-            catalogue.get("/", quick: { visitorHome($0) ?? readerHome($0) }, HomePage.handler(pages: pages, cache: cache, versions: versions))
+            catalogue.get("/", quick: either(copies.quick(HomePage.visitorCopy), readerCopies.quick(HomePage.readerCopy)), HomePage.handler(pages: pages, cache: cache, versions: versions))
             catalogue.get(
-                "/exams/:region/:exam", quick: copies.quick(ExamPage.visitorCopy), ExamPage.handler(pages: pages, cache: cache, versions: versions))
+                "/exams/:region/:exam", quick: either(copies.quick(ExamPage.visitorCopy), readerCopies.quick(ExamPage.readerCopy)),
+                ExamPage.handler(pages: pages, cache: cache, versions: versions))
             catalogue.get(
-                "/exams/:region/:exam/leaderboard", quick: copies.quick(LeaderboardPage.visitorCopy),
+                "/exams/:region/:exam/leaderboard", quick: either(copies.quick(LeaderboardPage.visitorCopy), readerCopies.quick(LeaderboardPage.readerCopy)),
                 LeaderboardPage.handler(pages: pages, cache: cache, versions: versions, readers: readers))
             catalogue.get("/offline/manifest.json", offline.manifest)
         }
@@ -178,7 +180,7 @@ public final class PortalApplication: Sendable {
         // Pages with forms for visitors too: a CSRF cookie for those who have none.
         routes.anyone { visitors in
             accounts.addPublicRoutes(to: &visitors)
-            sessions.addRoutes(to: &visitors)
+            sessions.addRoutes(to: &visitors, readerCopies: readerCopies)
             live.addPublicRoutes(to: &visitors)
             schools.addPublicRoutes(to: &visitors)
             visitors.get("/api/me", device.me)

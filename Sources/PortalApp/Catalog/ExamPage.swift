@@ -76,10 +76,27 @@ struct ExamPage: Encodable {
 
     /// Where a visitor's copy of the page is kept (see `VisitorCopies`).
     static func visitorCopy(_ request: Request) -> (page: String, versions: [String])? {
-        let region = request.parameter("region"), slug = request.parameter("exam")
+        guard let name = pageName(request) else { return nil }
+        return (name, [SharedVersions.contentKey("exam|\(request.parameter("region"))|\(request.parameter("exam"))")])
+    }
+
+    /// The exam's name among kept pages, or nil for a difficulty the handler refuses.
+    private static func pageName(_ request: Request) -> String? {
         let text = request.query["difficulty"] ?? ""
         guard text.isEmpty || (Int(text).map { (1...5).contains($0) } ?? false) else { return nil }
-        return ("exam|\(region)|\(slug)|\(Int(text) ?? 0)", [SharedVersions.contentKey("exam|\(region)|\(slug)")])
+        return "exam|\(request.parameter("region"))|\(request.parameter("exam"))|\(Int(text) ?? 0)"
+    }
+
+    /// Where a student's page is kept: by the exam's content version.
+    static func readerKey(name: String, version: Date) -> String { "\(name)|\(version.timeIntervalSince1970)" }
+
+    /// A student's kept page, when the exam's version is remembered (see `ReaderCopies`); a
+    /// teacher's lists their classes, read each time.
+    static func readerCopy(_ request: Request, _ known: ReaderCopies.Known) -> String? {
+        guard !known.user.role.teaches, let name = pageName(request),
+              let version = known.versions.remembered([SharedVersions.contentKey("exam|\(request.parameter("region"))|\(request.parameter("exam"))")])
+        else { return nil }
+        return readerKey(name: name, version: version)
     }
 
     /// The exam's content is one fragment, kept by the exam's content version: while that is
@@ -112,7 +129,7 @@ struct ExamPage: Encodable {
                 // A student's page is the fragment under their own header: kept whole by the
                 // exam's version. A teacher's also lists their classes, read each time.
                 guard user.role.teaches else {
-                    return try pages.keptForReader(request, user, key: "\(name)|\(version.timeIntervalSince1970)") {
+                    return try pages.keptForReader(request, user, key: readerKey(name: name, version: version)) {
                         try pages.render("exams/show", Personal(), locale: locale, viewer: request.viewer, fragments: ["exam": shared])
                     }
                 }

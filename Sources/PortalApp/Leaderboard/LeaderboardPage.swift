@@ -100,10 +100,33 @@ struct LeaderboardPage: Encodable {
 
     /// Where a visitor's copy of the page is kept (see `VisitorCopies`).
     static func visitorCopy(_ request: Request) -> (page: String, versions: [String])? {
-        let region = request.parameter("region"), slug = request.parameter("exam"), query = request.query
+        guard let name = pageName(request) else { return nil }
+        return (name, versionKeys(request))
+    }
+
+    /// The board's name among kept pages, or nil for a window or page the handler refuses.
+    private static func pageName(_ request: Request) -> String? {
+        let query = request.query
         guard let period = LeaderboardPeriod(rawValue: query["window"] ?? "week"),
               let page = Int(query["page"] ?? "1"), (1...100_000).contains(page) else { return nil }
-        return ("board|\(region)|\(slug)|\(period.rawValue)|\(page)", [SharedVersions.leaderboardKey, SharedVersions.contentKey("exam|\(region)|\(slug)")])
+        return "board|\(request.parameter("region"))|\(request.parameter("exam"))|\(period.rawValue)|\(page)"
+    }
+
+    /// What a board page is kept by: the board's last refresh and the exam's content.
+    private static func versionKeys(_ request: Request) -> [String] {
+        [SharedVersions.leaderboardKey, SharedVersions.contentKey("exam|\(request.parameter("region"))|\(request.parameter("exam"))")]
+    }
+
+    /// Where a reader's page is kept: by the later of the board's and the exam's versions, and
+    /// the reader's data version (their choice to appear).
+    static func readerKey(name: String, version: Date, dataVersion: Int64) -> String { "\(name)|\(version.timeIntervalSince1970)|\(dataVersion)" }
+
+    /// A reader's kept page, when every version is remembered (see `ReaderCopies`).
+    static func readerCopy(_ request: Request, _ known: ReaderCopies.Known) -> String? {
+        guard let name = pageName(request), let version = known.versions.remembered(versionKeys(request)), let dataVersion = known.dataVersion else {
+            return nil
+        }
+        return readerKey(name: name, version: version, dataVersion: dataVersion)
     }
 
     static func handler(
@@ -179,7 +202,7 @@ struct LeaderboardPage: Encodable {
                 let dataVersion = try readers.version(user.userID) {
                     try AccountStore.dataVersion(request.database.read([AccountStore.dataVersionStatement])[0])
                 }
-                return try pages.keptForReader(request, user, key: "\(name)|\(version.timeIntervalSince1970)|\(dataVersion)", render: render)
+                return try pages.keptForReader(request, user, key: readerKey(name: name, version: version, dataVersion: dataVersion), render: render)
             }
             return kept.html
         }

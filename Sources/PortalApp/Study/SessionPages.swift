@@ -37,13 +37,13 @@ struct SessionPages: Sendable {
     }
 
     /// Guests study too: these pages are for anyone, and each finds only the caller's own session.
-    func addRoutes(to routes: inout PublicRoutes) {
+    func addRoutes(to routes: inout PublicRoutes, readerCopies: ReaderCopies) {
         routes.get("/sessions/:id", show)
         routes.post("/sessions/:id/answers", answer)
         routes.post("/sessions/:id/flags", flag)
         routes.get("/sessions/:id/finish", confirmFinish)
         routes.post("/sessions/:id/finish", finish)
-        routes.get("/sessions/:id/results", results)
+        routes.get("/sessions/:id/results", quick: readerCopies.quick(Self.resultsCopy), results)
     }
 
     // MARK: Loading
@@ -81,7 +81,7 @@ struct SessionPages: Sendable {
         guard let user = actor.user else { return (try SessionReading(request.database.read(statements)), nil) }
         let catalogue = try versions.content("catalogue") { try request.database.shared { try ExamCatalog().catalogVersion($0) } } ?? .distantPast
         func key(_ version: Int64) -> String {
-            "\(user.userID)|\(sessionID)|\(page)|\(version)|\(catalogue.timeIntervalSince1970)"
+            Self.readingKey(user: user.userID, session: sessionID, page: page, dataVersion: version, catalogue: catalogue)
         }
         var fresh: SessionReading?
         let version = try readers.version(user.userID) {
@@ -97,6 +97,25 @@ struct SessionPages: Sendable {
         let read = try SessionReading(request.database.read(statements))
         readings.keep(key(version), read)
         return (read, key(version))
+    }
+
+    /// Where a reading of a student's session is kept: by the student, the session, the page,
+    /// the student's data version and the catalogue's.
+    static func readingKey(user: UUID, session: UUID, page: String, dataVersion: Int64, catalogue: Date) -> String {
+        "\(user.lowercasedText)|\(session.lowercasedText)|\(page)|\(dataVersion)|\(catalogue.timeIntervalSince1970)"
+    }
+
+    /// Where a finished session's results page is kept for its reader, as `results` keeps it.
+    static func resultsKey(readingKey: String, onlyMissed: Bool) -> String { "results|\(onlyMissed)|\(readingKey)" }
+
+    /// A reader's kept results page, when both versions are remembered (see `ReaderCopies`);
+    /// a page that says something for this visit only (time up, a late answer, a report) is not kept.
+    static func resultsCopy(_ request: Request, _ known: ReaderCopies.Known) -> String? {
+        let query = request.query
+        guard query["timeup"] == nil, query["late"] == nil, query["reported"] == nil,
+              let id = UUID(uuidString: request.parameter("id")), let version = known.dataVersion, let catalogue = known.catalogue else { return nil }
+        let reading = readingKey(user: known.user.userID, session: id, page: "results", dataVersion: version, catalogue: catalogue)
+        return resultsKey(readingKey: reading, onlyMissed: query["show"] == "missed")
     }
 
     // MARK: The question
@@ -430,7 +449,7 @@ struct SessionPages: Sendable {
                 // (both in the reading's key): kept whole for this sign-in (it carries the
                 // reader's name, menu and form token), unless it says something for this visit only.
                 if let key, let user = request.user, notice == nil, query["reported"] == nil {
-                    return try pages.keptForReader(request, user, key: "results|\(onlyMissed)|\(key)", render: render).response
+                    return try pages.keptForReader(request, user, key: Self.resultsKey(readingKey: key, onlyMissed: onlyMissed), render: render).response
                 }
                 var response = Response.html(try render())
                 response.headers.set("Cache-Control", "private, no-store")
