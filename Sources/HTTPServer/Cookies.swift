@@ -5,16 +5,57 @@ public enum Cookies {
     public static func parse(_ headerValues: [String]) -> [String: String] {
         var cookies: [String: String] = [:]
         for header in headerValues {
-            for pair in header.split(separator: ";") {
-                guard let equals = pair.firstIndex(of: "=") else { continue }
-                let name = pair[..<equals].trimmingSpaces
-                var value = pair[pair.index(after: equals)...].trimmingSpaces
-                if value.count >= 2, value.first == "\"", value.last == "\"" { value = value.dropFirst().dropLast() }
-                guard !name.isEmpty, name.utf8.allSatisfy(HTTPSyntax.isTokenByte), cookies[String(name)] == nil else { continue }
-                cookies[String(name)] = String(value)
+            pairs(header) { name, value in
+                if cookies[name] == nil { cookies[name] = value }
+                return true
             }
         }
         return cookies
+    }
+
+    /// The value of the cookie `name` in `headerValues` (the first, as `parse` would take it),
+    /// found without building the whole dictionary: every signed-in request asks for one.
+    public static func value(_ name: String, in headerValues: [String]) -> String? {
+        var found: String?
+        for header in headerValues where found == nil {
+            pairs(header) { pairName, value in
+                if pairName == name { found = value }
+                return found == nil
+            }
+        }
+        return found
+    }
+
+    /// Calls `body` with each well-formed `name=value` pair of one header value, in order (the
+    /// value unquoted, blanks around either trimmed), until it returns false. Scanned as
+    /// UTF-8 bytes: the separators are ASCII, and a cookie header is read on every request.
+    private static func pairs(_ header: String, _ body: (String, String) -> Bool) {
+        var header = header
+        header.withUTF8 { bytes in
+            var start = 0
+            while start <= bytes.count {
+                var end = start
+                while end < bytes.count, bytes[end] != UInt8(ascii: ";") { end += 1 }
+                defer { start = end + 1 }
+                guard let equals = (start..<end).first(where: { bytes[$0] == UInt8(ascii: "=") }) else { continue }
+                let name = trimmed(bytes, start, equals)
+                var value = trimmed(bytes, equals + 1, end)
+                if value.count >= 2, bytes[value.lowerBound] == UInt8(ascii: "\""), bytes[value.upperBound - 1] == UInt8(ascii: "\"") {
+                    value = (value.lowerBound + 1)..<(value.upperBound - 1)
+                }
+                guard !name.isEmpty, name.allSatisfy({ HTTPSyntax.isTokenByte(bytes[$0]) }) else { continue }
+                let text = { (range: Range<Int>) in String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+                if !body(text(name), text(value)) { return }
+            }
+        }
+    }
+
+    private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> Range<Int> {
+        var lower = from, upper = to
+        func blank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        while lower < upper, blank(bytes[lower]) { lower += 1 }
+        while upper > lower, blank(bytes[upper - 1]) { upper -= 1 }
+        return lower..<upper
     }
 }
 

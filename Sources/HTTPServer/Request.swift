@@ -27,6 +27,9 @@ public struct Request: Sendable {
     /// The cookies the client sent.
     public var cookies: [String: String] { Cookies.parse(head.headers.values("Cookie")) }
 
+    /// One cookie's value (`cookies[name]`, without reading the others).
+    public func cookie(_ name: String) -> String? { Cookies.value(name, in: head.headers.values("Cookie")) }
+
     /// A route parameter; handlers can rely on it existing when their pattern names it.
     public func parameter(_ name: String) -> String { parameters[name] ?? "" }
 }

@@ -41,5 +41,12 @@ struct BodyParsingTests {
         #expect(cookies["session"] == "abc")
         #expect(cookies["theme"] == "dark")
         #expect(cookies.count == 2)
+        // One cookie asked for by name is the one the dictionary holds, whatever surrounds it.
+        let headers = ["  a = 1 ;;b=\"\";c=\"; d\u{00e9}j\u{00e0}=vu; e=\u{65e5}\u{672c}; a=2", "f=\t6\t; b=late"]
+        let all = Cookies.parse(headers)
+        #expect(all == ["a": "1", "b": "", "c": "\"", "e": "\u{65e5}\u{672c}", "f": "6"])
+        for name in ["a", "b", "c", "e", "f", "d\u{00e9}j\u{00e0}", "missing"] {
+            #expect(Cookies.value(name, in: headers) == all[name], "\(name)")
+        }
     }
 }

@@ -47,6 +47,17 @@ enum Crypto {
         return bytes
     }
 
+    /// A random (version 4) UUID from libsodium's generator: Foundation's opens the system's
+    /// random device for each one, and every question page shown makes one.
+    static func randomUUID() -> UUID {
+        precondition(initialized, "libsodium failed to initialise")
+        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &uuid) { randombytes_buf($0.baseAddress!, 16) }
+        uuid.6 = uuid.6 & 0x0f | 0x40  // version 4
+        uuid.8 = uuid.8 & 0x3f | 0x80  // RFC 4122 variant
+        return UUID(uuid: uuid)
+    }
+
     /// SHA-256 of `bytes`.
     static func sha256(_ bytes: [UInt8]) -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: Int(crypto_hash_sha256_BYTES))

@@ -133,7 +133,7 @@ struct QuestionPage: Encodable {
                 keyOrder: question.kind == .ordering ? question.correct.map { question.options[$0].text } : [],
                 yourOrder: question.kind == .ordering ? answer.response.filter { question.options.indices.contains($0) }.map { question.options[$0].text } : [])
         } : nil
-        answerID = UUID().lowercasedText
+        answerID = Crypto.randomUUID().lowercasedText
         shownAt = shownStamp
         flagged = stored.flagged.contains(question.id)
         nav = stored.mode == .mock ? stored.questionIDs.enumerated().map { index, id in
@@ -153,18 +153,26 @@ struct QuestionPage: Encodable {
 }
 
 extension QuestionPage {
+    /// Whole seconds to a mock exam's deadline (none without one): to the nearest second, as
+    /// the stored deadline is exact only to the microsecond.
+    static func secondsLeft(_ deadline: Date?, now: Date) -> Int? {
+        deadline.map { max(0, Int($0.timeIntervalSince(now).rounded())) }
+    }
+
+    /// The countdown's whole minutes, rounded up.
+    static func minutesLeft(_ secondsLeft: Int?) -> Int? { secondsLeft.map { ($0 + 59) / 60 } }
+
     /// The session as the page's bar and title show it.
     static func sessionView(
         _ stored: StudySession, answers: [UUID: RecordedAnswer], isGuest: Bool, now: Date, pages: PageRenderer, locale: String, timeZone: String
     ) -> Session {
-        // To the nearest second: the stored deadline is exact only to the microsecond.
-        let secondsLeft = stored.deadline.map { max(0, Int($0.timeIntervalSince(now).rounded())) }
+        let secondsLeft = secondsLeft(stored.deadline, now: now)
         return Session(
             id: stored.id.lowercasedText, examTitle: stored.examTitle, regionCode: stored.regionCode, examSlug: stored.examSlug,
             language: stored.examLanguage, modeLabel: pages.message("sessions.mode.\(stored.mode.rawValue)", locale: locale),
             isMock: stored.mode == .mock, isGuest: isGuest, total: stored.questionIDs.count,
             answered: stored.questionIDs.filter { answers[$0] != nil }.count, secondsLeft: secondsLeft.map(String.init),
-            minutesLeft: secondsLeft.map { ($0 + 59) / 60 },
+            minutesLeft: minutesLeft(secondsLeft),
             deadline: stored.deadline.map { $0.ISO8601Format() }, endsAt: stored.deadline.map { clockTime($0, zone: timeZone) })
     }
 
@@ -220,7 +228,9 @@ struct QuestionShell: Encodable {
 
     /// What fills the markers' holes, in their order (none needs escaping: hex digits, dots
     /// and a hyphenated id).
-    var markerValues: [[UInt8]] { [answerID, shownAt, session.secondsLeft ?? ""].map { Array($0.utf8) } }
+    static func markerValues(answerID: String, stamp: String, secondsLeft: Int?) -> [[UInt8]] {
+        [answerID, stamp, secondsLeft.map(String.init) ?? ""].map { Array($0.utf8) }
+    }
 
     init(_ page: QuestionPage) {
         session = page.session
@@ -240,7 +250,7 @@ struct QuestionShell: Encodable {
     ) {
         session = QuestionPage.sessionView(stored, answers: answers, isGuest: isGuest, now: now, pages: pages, locale: locale, timeZone: timeZone)
         ordinal = number
-        answerID = UUID().lowercasedText
+        answerID = Crypto.randomUUID().lowercasedText
         shownAt = shownStamp
         self.notice = notice
         error = refused?.message(optionCount: question.options.count, pages: pages, locale: locale)

@@ -38,7 +38,7 @@ struct SessionPages: Sendable {
 
     /// Guests study too: these pages are for anyone, and each finds only the caller's own session.
     func addRoutes(to routes: inout PublicRoutes, readerCopies: ReaderCopies) {
-        routes.get("/sessions/:id", show)
+        routes.get("/sessions/:id", quick: readerCopies.quickResponse(questionCopy), show)
         routes.post("/sessions/:id/answers", answer)
         routes.post("/sessions/:id/flags", flag)
         routes.get("/sessions/:id/finish", confirmFinish)
@@ -120,6 +120,39 @@ struct SessionPages: Sendable {
 
     // MARK: The question
 
+    /// Where a showing of a question page is kept (`keptWithHoles`): by the reading, and what the
+    /// address asks to show beside it (a refused answer brought back, a notice, a report's
+    /// thanks) and the countdown's minutes; the reader's sign-in is added by the page store.
+    static func showingKey(readingKey: String, query: FormFields, minutesLeft: Int?) -> String {
+        "question|\(readingKey)|\(query["refused"] ?? "")|\(query["chosen"] ?? "")|\(query["already"] != nil)|\(query["reported"] != nil)|\(minutesLeft ?? -1)"
+    }
+
+    /// A kept question page for this showing: its own answer id, stamp and seconds left.
+    private static func showing(_ document: SplicedDocument, answerID: String, stamp: String, secondsLeft: Int?, _ headers: HTTPHeaders) -> Response {
+        let values = QuestionShell.markerValues(answerID: answerID, stamp: stamp, secondsLeft: secondsLeft)
+        let gzip = Gzip.isAccepted(by: headers["Accept-Encoding"])
+        return KeptPage(bytes: gzip ? document.gzip(values) : document.plain(values), isGzip: gzip).response
+    }
+
+    /// A student's question page from what is kept, on the event loop (see `ReaderCopies`):
+    /// their reading of the session, its page with holes and the signing key all in memory,
+    /// and the session still open. Anything else goes to `show`.
+    func questionCopy(_ request: Request, _ known: ReaderCopies.Known, _ locale: String) -> Response? {
+        let query = request.query, asked = query["q"].flatMap { Int($0) }
+        guard query["q"] == nil || asked != nil, let id = UUID(uuidString: request.parameter("id")),
+              let version = known.dataVersion, let catalogue = known.catalogue else { return nil }
+        let key = Self.readingKey(user: known.user.userID, session: id, page: "question|\(asked ?? 0)", dataVersion: version, catalogue: catalogue)
+        let now = clock()
+        guard let reading = readings.reading(key), let session = reading.session, session.userID == known.user.userID,
+              !session.isOverdue(at: now), !session.isFinished, let number = reading.questionNumber, let question = reading.questions.first,
+              asked == nil || (1...session.questionIDs.count).contains(number) else { return nil }
+        let secondsLeft = QuestionPage.secondsLeft(session.deadline, now: now)
+        let showingKey = Self.showingKey(readingKey: key, query: query, minutesLeft: QuestionPage.minutesLeft(secondsLeft))
+        guard let document = pages.keptWithHolesCopy(known.user, locale: locale, key: showingKey),
+              let stamp = formClock.knownStamp(session: session.id, question: question.id, at: now) else { return nil }
+        return Self.showing(document, answerID: Crypto.randomUUID().lowercasedText, stamp: stamp, secondsLeft: secondsLeft, request.headers)
+    }
+
     /// The question page. Usually one pipelined read: the session, its answers and the question
     /// to show; a session that is over (or whose deadline passed) goes the transactional way.
     func show(_ request: PortalRequest) throws -> Response {
@@ -141,32 +174,29 @@ struct SessionPages: Sendable {
                         session: session, question: question, number: number, answers: reading.answers, isGuest: actor.isGuest, now: now,
                         shownStamp: stamp, notice: notice, reported: query["reported"] != nil, refused: refused, pages: pages, locale: locale,
                         timeZone: timeZone)
-                    // The question, its form and the list of questions are one fragment, kept for
-                    // this sign-in (its forms carry the reader's token) by the reading's key and
-                    // what a refusal brought back; what changes with each showing (the signed
-                    // "shown at", the answer's id, the countdown) is outside it, in the shell.
-                    let fragmentKey = key.map { "\($0)|\(request.user?.sessionID.lowercasedText ?? "")|\(query["refused"] ?? "")|\(query["chosen"] ?? "")" }
-                    let question = Fragment(key: fragmentKey ?? "") {
+                    // The question, its form and the list of questions are one fragment; what
+                    // changes with each showing (the signed "shown at", the answer's id, the
+                    // countdown) is outside it, in the shell.
+                    let secondsLeft = QuestionPage.secondsLeft(session.deadline, now: now)
+                    let showingKey = key.map { Self.showingKey(readingKey: $0, query: query, minutesLeft: QuestionPage.minutesLeft(secondsLeft)) }
+                    let question = Fragment(key: showingKey ?? "") {
                         QuestionPage(
                             session: session, question: question, number: number, answers: reading.answers, isGuest: actor.isGuest, now: now,
                             shownStamp: stamp, draft: nil, notice: notice, error: nil, reported: false, pages: pages, locale: locale,
                             refused: refused, timeZone: timeZone, csrfToken: request.viewer.csrfToken)
                     }
-                    if let fragmentKey, let user = request.user {
-                        // The whole page is kept for this reading with holes for what changes
-                        // with each showing; besides the fragment's key, the shell shows the
-                        // notices asked for and the minutes left.
-                        let pageKey = "question|\(fragmentKey)|\(notice != nil)|\(shell.reported)|\(shell.session.minutesLeft ?? -1)"
-                        let document = try pages.keptWithHoles(request, user, key: pageKey, markers: QuestionShell.markers) {
+                    if let showingKey, let user = request.user {
+                        // A signed-in student's whole page is kept for this sign-in (its forms
+                        // carry the reader's token) and reading, with holes for what changes
+                        // with each showing: the next showing is filled in, not rendered.
+                        let document = try pages.keptWithHoles(request, user, key: showingKey, markers: QuestionShell.markers) {
                             try pages.render(
                                 "sessions/question", shell.withMarkers, locale: locale, viewer: request.viewer, fragments: ["question": question],
                                 keepFragments: false)
                         }
-                        let gzip = Gzip.isAccepted(by: request.headers["Accept-Encoding"])
-                        let values = shell.markerValues
-                        return KeptPage(bytes: gzip ? document.gzip(values) : document.plain(values), isGzip: gzip).response
+                        return Self.showing(document, answerID: shell.answerID, stamp: stamp, secondsLeft: secondsLeft, request.headers)
                     }
-                    return try questionResponse(shell, question, keep: false, request)
+                    return try questionResponse(shell, question, request)
                 }
             }
         }
@@ -209,15 +239,15 @@ struct SessionPages: Sendable {
             notice: notice, error: error, reported: reported, pages: pages, locale: pages.locale(for: request),
             refused: query.flatMap { RefusedAnswer(query: $0, optionCount: question.options.count, isOrdering: question.kind == .ordering) },
             timeZone: request.user?.timeZone ?? "UTC", csrfToken: request.viewer.csrfToken)
-        return try questionResponse(QuestionShell(value), Fragment(key: "") { value }, keep: false, request, status: status)
+        return try questionResponse(QuestionShell(value), Fragment(key: "") { value }, request, status: status)
     }
 
     /// A question page: the shell around the question's fragment, kept (`keep`) or rendered
     /// for this page only.
-    private func questionResponse(_ shell: QuestionShell, _ question: Fragment, keep: Bool, _ request: PortalRequest, status: HTTPStatus = .ok) throws -> Response {
+    private func questionResponse(_ shell: QuestionShell, _ question: Fragment, _ request: PortalRequest, status: HTTPStatus = .ok) throws -> Response {
         var response = Response.html(try pages.render(
             "sessions/question", shell, locale: pages.locale(for: request), viewer: request.viewer, fragments: ["question": question],
-            keepFragments: keep), status: status)
+            keepFragments: false), status: status)
         response.headers.set("Cache-Control", "private, no-store")
         return response
     }

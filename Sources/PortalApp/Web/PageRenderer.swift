@@ -72,6 +72,12 @@ struct PageRenderer: Sendable {
         }
     }
 
+    /// The reader's page with holes under `key` if it is kept now (nothing is rendered), for
+    /// the event loop.
+    func keptWithHolesCopy(_ user: SessionUser, locale: String, key: String) -> SplicedDocument? {
+        pagesWithHoles.kept(Self.readerKey(user, locale: locale, key: key))
+    }
+
     /// The reader's kept page under `key` if it is kept now (nothing is rendered): what
     /// `keptForReader` would answer, for the event loop (`ReaderCopies`).
     func keptCopy(_ user: SessionUser, locale: String, key: String, gzip: Bool) -> KeptPage? {
@@ -86,7 +92,7 @@ struct PageRenderer: Sendable {
     /// Where a reader's page is kept: their sign-in, role, name, zone and language (the page's
     /// header and forms carry them) and the page's own key.
     private static func readerKey(_ user: SessionUser, locale: String, key: String) -> String {
-        "page|\(user.sessionID.lowercasedText)|\(user.role)|\(user.displayName)|\(user.timeZone)|\(locale)|" + key
+        "page|\(user.sessionID.lowercasedText)|\(user.role.rawValue)|\(user.displayName)|\(user.timeZone)|\(locale)|" + key
     }
 
     /// A page for one reader (signed in, or with their own session or form): never stored by

@@ -34,15 +34,22 @@ struct ReaderCopies: Sendable {
     typealias Describe = @Sendable (Request, Known) -> String?
 
     func quick(_ describe: @escaping Describe) -> QuickHandler {
+        quickResponse { request, known, locale in
+            guard let key = describe(request, known) else { return nil }
+            return pages.keptCopy(known.user, locale: locale, key: key, gzip: Gzip.isAccepted(by: request.headers["Accept-Encoding"]))?.response
+        }
+    }
+
+    /// A page made from what is kept for the reader (`known`, in their language), or nil.
+    typealias Answer = @Sendable (Request, Known, _ locale: String) -> Response?
+
+    /// Like `quick`, for a page that is more than a kept copy (one with holes for each showing).
+    func quickResponse(_ answer: @escaping Answer) -> QuickHandler {
         { request in
-            guard let token = request.cookies[sessionCookie], let user = viewers.user(token: token, now: clock()),
-                  let key = describe(request, Known(versions: versions, readers: readers, user: user)) else { return nil }
+            guard let token = request.cookie(sessionCookie), let user = viewers.user(token: token, now: clock()) else { return nil }
             let locale = LocaleNegotiation.choose(
                 userSetting: user.locale, acceptLanguage: request.headers["Accept-Language"], available: pages.templates.locales)
-            guard let page = pages.keptCopy(user, locale: locale, key: key, gzip: Gzip.isAccepted(by: request.headers["Accept-Encoding"])) else {
-                return nil
-            }
-            var response = page.response
+            guard var response = answer(request, Known(versions: versions, readers: readers, user: user), locale) else { return nil }
             if countsRoundTrips { response.headers.set("X-Database-Round-Trips", "0") }
             return response
         }

@@ -20,7 +20,7 @@ struct VisitorCopies: Sendable {
     func quick(_ describe: @escaping Describe) -> QuickHandler {
         { request in
             // A signed-in reader (or one who may be) is for the gate to resolve.
-            guard request.cookies[sessionCookie] == nil, let wanted = describe(request) else { return nil }
+            guard request.cookie(sessionCookie) == nil, let wanted = describe(request) else { return nil }
             let locale = LocaleNegotiation.choose(userSetting: nil, acceptLanguage: request.headers["Accept-Language"], available: pages.templates.locales)
             guard let version = versions.remembered(wanted.versions),
                   let kept = cache.current(key: "\(wanted.page)|\(locale)", version: version, now: pages.clock(),
