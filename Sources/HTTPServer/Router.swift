@@ -26,6 +26,27 @@ public struct Router: Sendable {
         var preflight: Preflight?
         var onLoop: Bool
         var quick: QuickHandler?
+
+        /// For each segment, whether it is a literal (which pattern is the more specific).
+        var literals: [Bool] { segments.map { if case .literal = $0 { true } else { false } } }
+
+        /// Whether `decoded` (of as many segments) fits: literals equal, parameters not empty.
+        func fits(_ decoded: [String]) -> Bool {
+            for (segment, value) in zip(segments, decoded) {
+                switch segment {
+                case .literal(let literal): if literal != value { return false }
+                case .parameter: if value.isEmpty { return false }
+                }
+            }
+            return true
+        }
+
+        /// The match of `decoded` (which fits), its parameters by name.
+        func found(_ decoded: [String]) -> Match {
+            var parameters: [String: String] = [:]
+            for case (.parameter(let name), let value) in zip(segments, decoded) { parameters[name] = value }
+            return .found(handler: handler, parameters: parameters, bodyLimit: bodyLimit, preflight: preflight, onLoop: onLoop, quick: quick)
+        }
     }
 
     /// A registered route as a table lists it: for tests that every route has its rule.
@@ -110,35 +131,21 @@ public struct Router: Sendable {
         case .failure(let error): return .badPath(error.message)
         }
         var allowed: [HTTPMethod] = []
-        var best: (match: Match, literals: [Bool])?
-        var getFallback: (match: Match, literals: [Bool])?
-        for route in routes where route.segments.count == decoded.count {
-            var parameters: [String: String] = [:]
-            var matched = true
-            for (segment, value) in zip(route.segments, decoded) {
-                switch segment {
-                case .literal(let literal): matched = literal == value
-                case .parameter(let name): parameters[name] = value; matched = !value.isEmpty
-                }
-                if !matched { break }
-            }
-            guard matched else { continue }
-            let found = Match.found(
-                handler: route.handler, parameters: parameters, bodyLimit: route.bodyLimit, preflight: route.preflight, onLoop: route.onLoop,
-                quick: route.quick)
-            let literals = route.segments.map { if case .literal = $0 { true } else { false } }
+        // Literals are compared first; parameters are read only for the route that wins.
+        var best: Route?, getFallback: Route?
+        for route in routes where route.segments.count == decoded.count && route.fits(decoded) {
             if route.method == method {
-                if best.map({ Self.isMoreSpecific(literals, than: $0.literals) }) ?? true { best = (found, literals) }
+                if best.map({ Self.isMoreSpecific(route.literals, than: $0.literals) }) ?? true { best = route }
                 continue
             }
-            if method == .HEAD && route.method == .GET, getFallback.map({ Self.isMoreSpecific(literals, than: $0.literals) }) ?? true {
-                getFallback = (found, literals)
+            if method == .HEAD && route.method == .GET, getFallback.map({ Self.isMoreSpecific(route.literals, than: $0.literals) }) ?? true {
+                getFallback = route
             }
             allowed.append(route.method)
             if route.method == .GET { allowed.append(.HEAD) }
         }
-        if let best { return best.match }
-        if let getFallback { return getFallback.match }
+        if let best { return best.found(decoded) }
+        if let getFallback { return getFallback.found(decoded) }
         if allowed.isEmpty { return .notFound }
         return .methodNotAllowed(allowed: HTTPMethod.allCases.filter(allowed.contains))
     }
