@@ -5,9 +5,16 @@ internal import CZlib
 public enum Gzip {
     /// The gzip form of `bytes` at `level` (1 fastest … 9 smallest), or nil if zlib fails.
     public static func compress(_ bytes: [UInt8], level: Int32 = 9) -> [UInt8]? {
-        var stream = z_stream()
         // windowBits 15 + 16 selects the gzip wrapper.
-        guard deflateInit2_(&stream, level, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY,
+        deflate(bytes, level: level, windowBits: 15 + 16, flush: Z_FINISH)
+    }
+
+    /// `bytes` through one deflate stream of zlib's (`windowBits` chooses the wrapper: 15 + 16
+    /// gzip, -15 none), ended by `flush`: `Z_FINISH` ends the stream, `Z_SYNC_FLUSH` leaves it
+    /// open and byte-aligned. Nil if zlib fails.
+    static func deflate(_ bytes: [UInt8], level: Int32, windowBits: Int32, flush: Int32) -> [UInt8]? {
+        var stream = z_stream()
+        guard deflateInit2_(&stream, level, Z_DEFLATED, windowBits, 9, Z_DEFAULT_STRATEGY,
                             ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
         defer { deflateEnd(&stream) }
         var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(bytes.count))) + 32)
@@ -18,11 +25,11 @@ public enum Gzip {
                 stream.avail_in = uInt(inputBuffer.count)
                 stream.next_out = outputBuffer.baseAddress
                 stream.avail_out = uInt(outputBuffer.count)
-                return deflate(&stream, Z_FINISH)
+                return CZlib.deflate(&stream, flush)
             }
         }
-        guard status == Z_STREAM_END else { return nil }
-        return Array(output[0..<Int(stream.total_out)])
+        let done = flush == Z_FINISH ? status == Z_STREAM_END : status == Z_OK && stream.avail_in == 0 && stream.avail_out > 0
+        return done ? Array(output[0..<Int(stream.total_out)]) : nil
     }
 
     /// Whether an `Accept-Encoding` field allows gzip (present with a q-value above zero).

@@ -91,26 +91,10 @@ public struct SplicedDocument: Sendable {
         bytes.withUnsafeBufferPointer { UInt(crc32(uLong(running), $0.baseAddress, uInt($0.count))) }
     }
 
-    /// `bytes` as a raw deflate stream that ends byte-aligned with no final block.
+    /// `bytes` as a raw deflate stream that ends byte-aligned with no final block (negative
+    /// window bits: no wrapper).
     private static func deflateFlushed(_ bytes: [UInt8], level: Int32) -> [UInt8] {
-        var stream = z_stream()
-        // Negative window bits: raw deflate, no zlib or gzip wrapper.
-        guard deflateInit2_(&stream, level, Z_DEFLATED, -15, 9, Z_DEFAULT_STRATEGY,
-                            ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return storedBlocks(bytes) }
-        defer { deflateEnd(&stream) }
-        var output = [UInt8](repeating: 0, count: Int(deflateBound(&stream, uLong(bytes.count))) + 16)
-        var input = bytes
-        let status: Int32 = input.withUnsafeMutableBufferPointer { inputBuffer in
-            output.withUnsafeMutableBufferPointer { outputBuffer in
-                stream.next_in = inputBuffer.baseAddress
-                stream.avail_in = uInt(inputBuffer.count)
-                stream.next_out = outputBuffer.baseAddress
-                stream.avail_out = uInt(outputBuffer.count)
-                return deflate(&stream, Z_SYNC_FLUSH)
-            }
-        }
-        guard status == Z_OK, stream.avail_in == 0, stream.avail_out > 0 else { return storedBlocks(bytes) }
-        return Array(output[0..<Int(stream.total_out)])
+        Gzip.deflate(bytes, level: level, windowBits: -15, flush: Z_SYNC_FLUSH) ?? storedBlocks(bytes)
     }
 
     /// `bytes` as non-final stored blocks (at most 65,535 bytes each, uncompressed): a value
