@@ -14,6 +14,29 @@ public struct ClassMember: Sendable, Equatable {
     public var userID: UUID
     public var displayName: String
     public var joinedAt: Date
+    /// More time for mock exams and assignments, if the student has it.
+    public var accommodation: Accommodation?
+}
+
+/// More time for a student's mock exams and assignments: the exam's time limit times
+/// `multiplier`, plus `extraMinutes`.
+public struct Accommodation: Sendable, Equatable {
+    /// The multipliers a teacher may choose (1: none).
+    public static let multipliers: [Double] = [1, 1.25, 1.5, 2]
+    /// The most extra minutes a teacher may give.
+    public static let maximumExtraMinutes = 240
+
+    public var multiplier: Double
+    public var extraMinutes: Int
+
+    public init(multiplier: Double, extraMinutes: Int) {
+        self.multiplier = multiplier
+        self.extraMinutes = extraMinutes
+    }
+
+    /// The seconds a mock exam of `seconds` allows with this accommodation (as the database
+    /// sets the deadline).
+    public func seconds(for seconds: Int) -> Int { Int((Double(seconds) * multiplier).rounded()) + 60 * extraMinutes }
 }
 
 /// A share link as its creator lists it (the token itself is never stored).

@@ -88,12 +88,39 @@ public struct SchoolStore: Sendable {
     /// A class's current members (the teacher's view).
     public func members(classID: UUID, _ connection: PostgresConnection) throws -> [ClassMember] {
         try connection.query(("""
-            SELECT m.user_id, u.display_name, m.joined_at FROM class_members m JOIN users u ON u.id = m.user_id
+            SELECT m.user_id, u.display_name, m.joined_at, a.time_multiplier::float8 AS multiplier, a.extra_minutes
+            FROM class_members m JOIN users u ON u.id = m.user_id LEFT JOIN accommodations a ON a.student_id = m.user_id
             WHERE m.class_id = \(classID) AND m.left_at IS NULL ORDER BY u.display_name, m.user_id
             """ as SQL).prepared()).rows.map {
             ClassMember(userID: try $0.decode("user_id", as: UUID.self), displayName: try $0.decode("display_name", as: String.self),
-                        joinedAt: try $0.decode("joined_at", as: Date.self))
+                        joinedAt: try $0.decode("joined_at", as: Date.self), accommodation: try Self.accommodation($0))
         }
+    }
+
+    // MARK: Accommodations
+
+    /// Sets a student's accommodation (`Accommodation(multiplier: 1, extraMinutes: 0)` removes
+    /// it), audited; only a teacher of a class the student is in now, or an admin (refused with
+    /// `insufficient_privilege` otherwise). False for an unknown student.
+    public func setAccommodation(student: UUID, _ accommodation: Accommodation, _ connection: PostgresConnection) throws -> Bool {
+        try connection.query(("""
+            SELECT set_accommodation(\(student), \(accommodation.multiplier)::numeric, \(accommodation.extraMinutes)) AS known
+            """ as SQL).prepared()).single().decode("known", as: Bool.self)
+    }
+
+    /// The signed-in student's own accommodation, if they have one.
+    public static let ownAccommodationStatement: SQL = ("""
+        SELECT time_multiplier::float8 AS multiplier, extra_minutes FROM accommodations WHERE student_id = (SELECT app_user_id())
+        """ as SQL).prepared()
+
+    /// The accommodation in the rows of `ownAccommodationStatement`.
+    public static func ownAccommodation(_ result: QueryResult) throws -> Accommodation? {
+        try result.first.flatMap(accommodation)
+    }
+
+    private static func accommodation(_ row: PostgresRow) throws -> Accommodation? {
+        guard let multiplier = try row.decode("multiplier", as: Double?.self) else { return nil }
+        return Accommodation(multiplier: multiplier, extraMinutes: try row.decode("extra_minutes", as: Int.self))
     }
 
     // MARK: Share links

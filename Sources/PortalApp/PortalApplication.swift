@@ -163,7 +163,7 @@ public final class PortalApplication: Sendable {
             catalogue.get("/", quick: either(copies.quick(HomePage.visitorCopy), readerCopies.quick(HomePage.readerCopy)), HomePage.handler(pages: pages, cache: cache, versions: versions))
             catalogue.get(
                 "/exams/:region/:exam", quick: either(copies.quick(ExamPage.visitorCopy), readerCopies.quick(ExamPage.readerCopy)),
-                ExamPage.handler(pages: pages, cache: cache, versions: versions))
+                ExamPage.handler(pages: pages, cache: cache, versions: versions, readers: readers))
             catalogue.get(
                 "/exams/:region/:exam/leaderboard", quick: either(copies.quick(LeaderboardPage.visitorCopy), readerCopies.quick(LeaderboardPage.readerCopy)),
                 LeaderboardPage.handler(pages: pages, cache: cache, versions: versions, readers: readers))

@@ -188,18 +188,22 @@ struct SchoolTests {
         let (teacher, _, csrf) = try Self.account(site, "teacher", role: "teacher")
         let (classID, code) = try Self.makeClass(teacher, csrf: csrf)
         let token = try Self.makeLink(teacher, csrf: csrf, classID: classID, extra: [("due", "2030-01-31")])
-        let (student, _, studentCSRF) = try Self.account(site, "pupil", role: "student")
+        let (student, studentID, studentCSRF) = try Self.account(site, "pupil", role: "student")
         try student.request("POST", "/join/\(code)", form: ["csrf_token": studentCSRF])
         let started = try student.request("POST", "/s/\(token)/start", form: ["csrf_token": studentCSRF])
         let form = try StudySessionTests.AnswerForm(try student.request("GET", Self.location(started)))
         try student.request("POST", Self.location(started) + "/answers", pairs: form.pairs(form.item.wrong))
         try student.request("POST", Self.location(started) + "/finish", form: ["csrf_token": studentCSRF])
+        try teacher.request("POST", "/teach/classes/\(classID)/members/\(studentID.lowercasedText)/accommodation",
+                            form: ["csrf_token": csrf, "multiplier": "1.25", "extra_minutes": "5"])
+        let (_, mock) = try StudySessionTests().start(student, mode: "mock", count: "4")
         var pages: [(name: String, body: [UInt8])] = []
         for (name, browser, path) in [
             ("teach", teacher, "/teach"), ("class", teacher, "/teach/classes/\(classID)"), ("exam-teacher", teacher, StudySessionTests.examPath),
             ("share-guest", site.browser(), "/s/\(token)"), ("share-student", student, "/s/\(token)"), ("join", site.browser(), "/join/\(code)"),
             ("my-classes", student, "/me/classes"), ("link-gone", site.browser(), "/s/\(String(repeating: "B", count: 43))"),
             ("enter-code", site.browser(), "/join"), ("wrong-code", student, "/join/NOSUCHCD"),
+            ("exam-extra-time", student, StudySessionTests.examPath), ("mock-extra-time", student, mock),
         ] {
             let response = try browser.request("GET", path)
             #expect(response.status < 500, "\(name)")

@@ -56,6 +56,8 @@ struct ExamPage: Encodable {
     /// teacher, the share form with the classes a link may be for.
     struct Personal: Encodable {
         var share: SharePanel?
+        /// A student's extra time, said beside the mock exam's mode.
+        var accommodation: String?
     }
 
     struct SharePanel: Encodable {
@@ -87,22 +89,25 @@ struct ExamPage: Encodable {
         return "exam|\(request.parameter("region"))|\(request.parameter("exam"))|\(Int(text) ?? 0)"
     }
 
-    /// Where a student's page is kept: by the exam's content version.
-    static func readerKey(name: String, version: Date) -> String { "\(name)|\(version.timeIntervalSince1970)" }
+    /// Where a student's page is kept: by the exam's content version and the student's data
+    /// version (their extra time is on it).
+    static func readerKey(name: String, version: Date, dataVersion: Int64) -> String { "\(name)|\(version.timeIntervalSince1970)|\(dataVersion)" }
 
-    /// A student's kept page, when the exam's version is remembered (see `ReaderCopies`); a
-    /// teacher's lists their classes, read each time.
+    /// A student's kept page, when the exam's version and theirs are remembered (see
+    /// `ReaderCopies`); a teacher's lists their classes, read each time.
     static func readerCopy(_ request: Request, _ known: ReaderCopies.Known) -> String? {
-        guard !known.user.role.teaches, let name = pageName(request),
+        guard !known.user.role.teaches, let name = pageName(request), let dataVersion = known.dataVersion,
               let version = known.versions.remembered([SharedVersions.contentKey("exam|\(request.parameter("region"))|\(request.parameter("exam"))")])
         else { return nil }
-        return readerKey(name: name, version: version)
+        return readerKey(name: name, version: version, dataVersion: dataVersion)
     }
 
     /// The exam's content is one fragment, kept by the exam's content version: while that is
     /// current nobody's request reads the database for it — a visitor's whole page is kept,
     /// a signed-in reader's page is the fragment around their own header and form token.
-    static func handler(pages: PageRenderer, cache: PageCache, versions: SharedVersions) -> @Sendable (PortalRequest) throws -> Response {
+    static func handler(
+        pages: PageRenderer, cache: PageCache, versions: SharedVersions, readers: ReaderVersions
+    ) -> @Sendable (PortalRequest) throws -> Response {
         { request in
             let locale = pages.locale(for: request)
             let difficulty = try difficulty(from: request, pages: pages, locale: locale)
@@ -129,8 +134,19 @@ struct ExamPage: Encodable {
                 // A student's page is the fragment under their own header: kept whole by the
                 // exam's version. A teacher's also lists their classes, read each time.
                 guard user.role.teaches else {
-                    return try pages.keptForReader(request, user, key: readerKey(name: name, version: version)) {
-                        try pages.render("exams/show", Personal(), locale: locale, viewer: request.viewer, fragments: ["exam": shared])
+                    let dataVersion = try readers.version(user.userID) {
+                        try AccountStore.dataVersion(request.database.read([AccountStore.dataVersionStatement])[0])
+                    }
+                    return try pages.keptForReader(request, user, key: readerKey(name: name, version: version, dataVersion: dataVersion)) {
+                        var personal = Personal()
+                        if let accommodation = try SchoolStore.ownAccommodation(request.database.read([SchoolStore.ownAccommodationStatement])[0]) {
+                            let minutes = accommodation.seconds(for: try detail().timeLimitSeconds) / 60
+                            personal.accommodation = pages.message("exam.accommodation", locale: locale, [
+                                "what": ClassPage.describe(accommodation, pages: pages, locale: locale),
+                                "minutes": pages.message("exam.minutes", locale: locale, ["count": String(minutes)], count: Double(minutes)),
+                            ])
+                        }
+                        return try pages.render("exams/show", personal, locale: locale, viewer: request.viewer, fragments: ["exam": shared])
                     }
                 }
                 var personal = Personal()

@@ -39,6 +39,7 @@ struct SchoolPages: Sendable {
         routes.get("/teach/classes/:id", { request, user in try classPage(request, user) })
         routes.get("/teach/classes/:id/export.csv", export)
         routes.post("/teach/classes/:id/members/:user/remove", remove)
+        routes.post("/teach/classes/:id/members/:user/accommodation", setAccommodation)
         routes.post("/teach/links", createLink)
         routes.post("/teach/links/:id/revoke", revoke)
     }
@@ -125,6 +126,29 @@ struct SchoolPages: Sendable {
             _ = try SchoolStore().leave(classID: id, userID: student, at: clock(), connection)
         }
         return .redirect(to: "/teach/classes/\(id.lowercasedText)")
+    }
+
+    /// Sets a member's extra time from the class page's form: a current member of a class the
+    /// reader teaches; the database checks that too, and records the change.
+    func setAccommodation(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+        let id = try uuid(request, "id"), student = try uuid(request, "user")
+        let form = FormFields(body: request.body)
+        // An emptied field means no extra minutes.
+        let minutesText = (form["extra_minutes"] ?? "").trimmingCharacters(in: .whitespaces)
+        let extraMinutes = minutesText.isEmpty ? 0 : Int(minutesText)
+        guard let multiplier = Double(form["multiplier"] ?? ""), Accommodation.multipliers.contains(multiplier),
+              let extraMinutes, (0...Accommodation.maximumExtraMinutes).contains(extraMinutes) else {
+            throw HTTPError(.unprocessableContent, pages.message("school.bad_accommodation", for: request))
+        }
+        try request.database.transaction { connection in
+            let store = SchoolStore()
+            guard try store.taughtClass(id: id, connection) != nil else { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
+            guard try store.members(classID: id, connection).contains(where: { $0.userID == student }) else {
+                throw HTTPError(.notFound, pages.message("school.not_a_member", for: request))
+            }
+            _ = try store.setAccommodation(student: student, Accommodation(multiplier: multiplier, extraMinutes: extraMinutes), connection)
+        }
+        return .redirect(to: "/teach/classes/\(id.lowercasedText)#accommodations-heading")
     }
 
     func export(_ request: PortalRequest, _ user: SessionUser) throws -> Response {

@@ -66,6 +66,16 @@ struct ClassPage: Encodable {
     struct Member: Encodable {
         var userID: String
         var name: String
+        /// "1.5× time, 10 extra minutes", or "None".
+        var accommodation: String
+        var multipliers: [Choice]
+        var extraMinutes: Int
+    }
+
+    struct Choice: Encodable {
+        var value: String
+        var label: String
+        var selected: Bool
     }
 
     struct Attempt: Encodable {
@@ -143,7 +153,17 @@ struct ClassPage: Encodable {
         school = summary.schoolName
         code = summary.joinCode
         joinURL = joinBase + summary.joinCode
-        self.members = members.map { Member(userID: $0.userID.lowercasedText, name: $0.displayName) }
+        self.members = members.map { member in
+            let current = member.accommodation ?? Accommodation(multiplier: 1, extraMinutes: 0)
+            return Member(
+                userID: member.userID.lowercasedText, name: member.displayName,
+                accommodation: Self.describe(member.accommodation, pages: pages, locale: locale),
+                multipliers: Accommodation.multipliers.map { multiplier in
+                    let text = Self.multiplierText(multiplier)
+                    return Choice(value: text, label: "\(text)×", selected: multiplier == current.multiplier)
+                },
+                extraMinutes: current.extraMinutes)
+        }
         hasMembers = !members.isEmpty
         self.assignments = assignments
         hasAssignments = !assignments.isEmpty
@@ -153,6 +173,29 @@ struct ClassPage: Encodable {
         }
         hasProgress = !progress.isEmpty
         self.standings = standings.enumerated().map { Standing(place: $0.offset + 1, name: $0.element.displayName, points: $0.element.points, sessions: $0.element.sessions) }
+    }
+}
+
+extension ClassPage {
+    /// A multiplier as a form and the page write it: 1, 1.25, 1.5, 2.
+    static func multiplierText(_ multiplier: Double) -> String {
+        multiplier == multiplier.rounded() ? String(Int(multiplier)) : String(multiplier)
+    }
+
+    /// "1.5× time, 10 extra minutes" (the parts there are), or "None".
+    static func describe(_ accommodation: Accommodation?, pages: PageRenderer, locale: String) -> String {
+        guard let accommodation, accommodation.multiplier != 1 || accommodation.extraMinutes > 0 else {
+            return pages.message("school.accommodation_none", locale: locale)
+        }
+        var parts: [String] = []
+        if accommodation.multiplier != 1 {
+            parts.append(pages.message("school.accommodation_multiplier", locale: locale, ["multiplier": multiplierText(accommodation.multiplier)]))
+        }
+        if accommodation.extraMinutes > 0 {
+            parts.append(pages.message(
+                "school.accommodation_minutes", locale: locale, ["count": String(accommodation.extraMinutes)], count: Double(accommodation.extraMinutes)))
+        }
+        return parts.joined(separator: ", ")
     }
 }
 

@@ -24,6 +24,8 @@ struct QuestionPage: Encodable {
         /// The deadline as a time of day in the student's zone ("14:35 CET"): what a page
         /// without the live countdown shows.
         var endsAt: String?
+        /// Whether the deadline includes the student's extra time (an accommodation).
+        var extraTime: Bool
     }
 
     struct PositionChoice: Encodable {
@@ -173,7 +175,8 @@ extension QuestionPage {
             isMock: stored.mode == .mock, isGuest: isGuest, total: stored.questionIDs.count,
             answered: stored.questionIDs.filter { answers[$0] != nil }.count, secondsLeft: secondsLeft.map(String.init),
             minutesLeft: minutesLeft(secondsLeft),
-            deadline: stored.deadline.map { $0.ISO8601Format() }, endsAt: stored.deadline.map { clockTime($0, zone: timeZone) })
+            deadline: stored.deadline.map { $0.ISO8601Format() }, endsAt: stored.deadline.map { clockTime($0, zone: timeZone) },
+            extraTime: stored.deadline.map { $0.timeIntervalSince(stored.startedAt) > TimeInterval(stored.timeLimitSeconds) + 1 } ?? false)
     }
 
     /// A moment as a time of day in the zone named (UTC when the name is unknown), with the

@@ -15,7 +15,8 @@ struct SessionFinisher: Sendable {
         }
         return SessionScorer.score(
             items, passMark: session.passMark, startedAt: session.startedAt, endedAt: endedAt,
-            timeLimit: session.mode == .mock ? TimeInterval(session.timeLimitSeconds) : nil)
+            // A mock exam's own time: its deadline, which carries any extra time the student has.
+            timeLimit: session.mode == .mock ? session.deadline.map { $0.timeIntervalSince(session.startedAt) } : nil)
     }
 
     /// Ends the session at `date` (a mock exam's deadline when its time ran out): the database

@@ -1,0 +1,98 @@
+import ExamData
+import Foundation
+import HTTPServer
+import PortalApp
+import PostgresClient
+import TestSupport
+import Testing
+
+/// Extra time for a student's mock exams, given by their teacher: over HTTP, through the
+/// database's own deadline, and refused to anyone else.
+@Suite("Accommodations")
+struct AccommodationTests {
+    let sessions = StudySessionTests()
+
+    private func accommodationPath(_ classID: String, _ student: UUID) -> String {
+        "/teach/classes/\(classID)/members/\(student.lowercasedText)/accommodation"
+    }
+
+    @Test("a teacher gives a member 1.5× time and 10 minutes: recorded, shown to both, and the server's deadline keeps to it")
+    func extraTime() throws {
+        let site = try StudySessionTests.Site()
+        let (teacher, _, csrf) = try SchoolTests.account(site, "teacher", role: "teacher", displayName: "Ms Rossi")
+        let (classID, code) = try SchoolTests.makeClass(teacher, csrf: csrf)
+        let (student, studentID, studentCSRF) = try SchoolTests.account(site, "pupil", role: "student")
+        try student.request("POST", "/join/\(code)", form: ["csrf_token": studentCSRF])
+        let path = accommodationPath(classID, studentID)
+        for (multiplier, minutes) in [("3", "0"), ("1.5", "-5"), ("1.5", "241"), ("lots", "0"), ("1.5", "ten"), ("", "")] {
+            let refused = try teacher.request("POST", path, form: ["csrf_token": csrf, "multiplier": multiplier, "extra_minutes": minutes])
+            #expect(refused.status == 422, "\(multiplier) × and \(minutes) minutes got \(refused.status)")
+            #expect(refused.bodyText.contains("between 0 and 240 extra minutes"))
+        }
+        #expect(try site.count("SELECT count(*) AS n FROM accommodations") == 0)
+        let saved = try teacher.request("POST", path, form: ["csrf_token": csrf, "multiplier": "1.5", "extra_minutes": "10"])
+        #expect(saved.status == 303)
+        #expect(try teacher.request("GET", "/teach/classes/\(classID)").bodyText.contains("1.5× time, 10 extra minutes"))
+        #expect(try site.count("""
+            SELECT count(*) AS n FROM audit_log WHERE action = 'accommodation.change' AND actor_name = 'Ms Rossi' AND target = 'pupil'
+              AND details->>'multiplier' = '1.5' AND (details->>'extra_minutes')::int = 10 AND (details->>'multiplier_before')::numeric = 1
+            """) == 1)
+        // The exam allows 60 seconds: with 1.5× and 10 minutes, 690 seconds, 11 whole minutes.
+        let exam = try student.request("GET", StudySessionTests.examPath).bodyText
+        #expect(exam.contains("Your school gives you extra time (1.5× time, 10 extra minutes): a mock exam of this exam allows you 11 minutes."))
+        let (_, mock) = try sessions.start(student, mode: "mock", count: "4")
+        #expect(try site.count("SELECT extract(epoch FROM deadline_at - started_at)::int AS n FROM study_sessions WHERE mode = 'mock'") == 690)
+        let first = try student.request("GET", mock)
+        #expect(first.bodyText.contains("with your extra time"))
+        // Past the exam's own limit, inside the extra time: the answer counts.
+        site.clock.advance(300)
+        let form = try StudySessionTests.AnswerForm(try student.request("GET", mock + "?q=1"))
+        let inTime = try student.request("POST", mock + "/answers", pairs: form.pairs(form.item.key))
+        #expect(SchoolTests.location(inTime) == mock + "?q=2")
+        // Past the extended deadline: refused as late, and the session ends at its deadline.
+        let second = try StudySessionTests.AnswerForm(try student.request("GET", mock + "?q=2"))
+        site.clock.advance(400)
+        let late = try student.request("POST", mock + "/answers", pairs: second.pairs(second.item.key))
+        #expect(SchoolTests.location(late) == mock + "/results?late=1")
+        #expect(try site.count("SELECT count(*) AS n FROM answers") == 1)
+        #expect(try site.count("SELECT count(*) AS n FROM study_sessions WHERE finished_at = deadline_at") == 1)
+        // Taken back: 1× and no minutes remove it, recorded too.
+        #expect(try teacher.request("POST", path, form: ["csrf_token": csrf, "multiplier": "1", "extra_minutes": ""]).status == 303)
+        #expect(try site.count("SELECT count(*) AS n FROM accommodations") == 0)
+        #expect(try site.count("SELECT count(*) AS n FROM audit_log WHERE action = 'accommodation.change'") == 2)
+        #expect(!(try student.request("GET", StudySessionTests.examPath).bodyText.contains("extra time")))
+    }
+
+    @Test("extra time is only for a teacher's current students or from an admin; nobody writes it directly")
+    func onlyTheirTeacher() throws {
+        let site = try StudySessionTests.Site()
+        let (teacher, _, csrf) = try SchoolTests.account(site, "teacher", role: "teacher")
+        let (other, _, otherCSRF) = try SchoolTests.account(site, "otherteacher", role: "teacher")
+        let (classID, code) = try SchoolTests.makeClass(teacher, csrf: csrf)
+        let (otherClassID, _) = try SchoolTests.makeClass(other, csrf: otherCSRF, name: "Other class")
+        let (member, memberID, memberCSRF) = try SchoolTests.account(site, "member", role: "student")
+        let (_, outsiderID, _) = try SchoolTests.account(site, "outsider", role: "student")
+        try member.request("POST", "/join/\(code)", form: ["csrf_token": memberCSRF])
+        let form = ["multiplier": "2", "extra_minutes": "30"]
+        // Over HTTP: a student not in the class, another teacher's class, a student's own request.
+        #expect(try teacher.request("POST", accommodationPath(classID, outsiderID), form: form.merging(["csrf_token": csrf]) { $1 }).status == 404)
+        #expect(try other.request("POST", accommodationPath(classID, memberID), form: form.merging(["csrf_token": otherCSRF]) { $1 }).status == 404)
+        #expect(try other.request("POST", accommodationPath(otherClassID, memberID), form: form.merging(["csrf_token": otherCSRF]) { $1 }).status == 404)
+        #expect(try member.request("POST", accommodationPath(classID, memberID), form: form.merging(["csrf_token": memberCSRF]) { $1 }).status == 404)
+        // Straight to the database as portal_app: the function refuses a teacher who does not
+        // teach the student and a student, and the table takes no writes from anyone.
+        let pool = site.database.appPool()
+        for caller in [try site.database.makeAccount("third", role: "teacher"), try site.database.makeAccount("pupil2")] {
+            let refused = #expect(throws: PostgresError.self) {
+                try pool.asCaller(caller) { try SchoolStore().setAccommodation(student: memberID, Accommodation(multiplier: 2, extraMinutes: 0), $0) }
+            }
+            #expect(refused?.isInsufficientPrivilege == true)
+            let written = #expect(throws: PostgresError.self) {
+                try pool.asCaller(caller) { try $0.execute("INSERT INTO accommodations (student_id, time_multiplier, set_at) VALUES (\(caller.id), 2, now())") }
+            }
+            #expect(written?.isInsufficientPrivilege == true)
+        }
+        #expect(try site.count("SELECT count(*) AS n FROM accommodations") == 0)
+        #expect(try site.count("SELECT count(*) AS n FROM audit_log WHERE action = 'accommodation.change'") == 0)
+    }
+}
