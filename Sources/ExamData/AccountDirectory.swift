@@ -9,6 +9,8 @@ public struct AccountListing: Sendable, Equatable {
     public var role: Role
     public var createdAt: Date
     public var disabled: Bool
+    /// Extra time for mock exams, if the account has it.
+    public var accommodation: Accommodation?
 }
 
 /// What `AccountDirectory.set` did.
@@ -31,18 +33,20 @@ public struct AccountDirectory: Sendable {
     public func search(text: String?, role: Role?, limit: Int, _ connection: PostgresConnection) throws -> (accounts: [AccountListing], total: Int) {
         let pattern = text.map(AdminStore.containing)
         let rows = try connection.query(("""
-            SELECT id, username, display_name, role, created_at, disabled_at IS NOT NULL AS disabled, count(*) OVER () AS total
-            FROM users
-            WHERE (\(pattern)::text IS NULL OR username ILIKE \(pattern) OR display_name ILIKE \(pattern))
-              AND (\(role?.rawValue)::text IS NULL OR role = \(role?.rawValue))
-            ORDER BY lower(username)
+            SELECT u.id, u.username, u.display_name, u.role, u.created_at, u.disabled_at IS NOT NULL AS disabled,
+                   a.time_multiplier::float8 AS multiplier, a.extra_minutes, count(*) OVER () AS total
+            FROM users u LEFT JOIN accommodations a ON a.student_id = u.id
+            WHERE (\(pattern)::text IS NULL OR u.username ILIKE \(pattern) OR u.display_name ILIKE \(pattern))
+              AND (\(role?.rawValue)::text IS NULL OR u.role = \(role?.rawValue))
+            ORDER BY lower(u.username)
             LIMIT \(limit)
             """ as SQL).prepared()).rows
         let accounts = try rows.map { row in
             AccountListing(
                 id: try row.decode("id", as: UUID.self), username: try row.decode("username", as: String.self),
                 displayName: try row.decode("display_name", as: String.self), role: Role(rawValue: try row.decode("role", as: String.self)) ?? .student,
-                createdAt: try row.decode("created_at", as: Date.self), disabled: try row.decode("disabled", as: Bool.self))
+                createdAt: try row.decode("created_at", as: Date.self), disabled: try row.decode("disabled", as: Bool.self),
+                accommodation: try SchoolStore.accommodation(row))
         }
         return (accounts, try rows.first?.decode("total", as: Int.self) ?? 0)
     }

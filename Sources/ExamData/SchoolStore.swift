@@ -118,7 +118,8 @@ public struct SchoolStore: Sendable {
         try result.first.flatMap(accommodation)
     }
 
-    private static func accommodation(_ row: PostgresRow) throws -> Accommodation? {
+    /// The accommodation of a row with `multiplier` (float8) and `extra_minutes`, if any.
+    static func accommodation(_ row: PostgresRow) throws -> Accommodation? {
         guard let multiplier = try row.decode("multiplier", as: Double?.self) else { return nil }
         return Accommodation(multiplier: multiplier, extraMinutes: try row.decode("extra_minutes", as: Int.self))
     }

@@ -63,6 +63,21 @@ struct AccommodationTests {
         #expect(!(try student.request("GET", StudySessionTests.examPath).bodyText.contains("extra time")))
     }
 
+    @Test("an admin gives any student extra time from the accounts page, and it is recorded")
+    func fromTheAdmin() throws {
+        let site = try StudySessionTests.Site()
+        let (admin, _, csrf) = try SchoolTests.account(site, "chief", role: "admin", displayName: "Chief Editor")
+        let (_, pupilID, _) = try SchoolTests.account(site, "pupil", role: "student")
+        let path = "/admin/users/\(pupilID.lowercasedText)/accommodation"
+        let refused = try admin.request("POST", path, form: ["csrf_token": csrf, "multiplier": "1.75", "extra_minutes": "0", "q": "pupil"])
+        #expect(refused.status == 422 && refused.bodyText.contains("between 0 and 240 extra minutes"))
+        let saved = try admin.request("POST", path, form: ["csrf_token": csrf, "multiplier": "2", "extra_minutes": "15", "q": "pupil", "username": "pupil"])
+        #expect(SchoolTests.location(saved) == "/admin/users?q=pupil&changed=pupil")
+        #expect(try admin.request("GET", "/admin/users?q=pupil").bodyText.contains("2× time, 15 extra minutes"))
+        #expect(try site.count("SELECT count(*) AS n FROM audit_log WHERE action = 'accommodation.change' AND actor_name = 'Chief Editor' AND target = 'pupil'") == 1)
+        #expect(try admin.request("POST", "/admin/users/\(UUID().lowercasedText)/accommodation", form: ["csrf_token": csrf, "multiplier": "2"]).status == 404)
+    }
+
     @Test("extra time is only for a teacher's current students or from an admin; nobody writes it directly")
     func onlyTheirTeacher() throws {
         let site = try StudySessionTests.Site()

@@ -26,6 +26,10 @@ extension AdminPages {
             var disabled: Bool
             var isYou: Bool
             var roles: [Choice]
+            /// Extra time for mock exams: "None", or what it is, and the form's choices.
+            var accommodation: String
+            var multipliers: [Choice]
+            var extraMinutes: Int
         }
 
         var query: String
@@ -60,11 +64,39 @@ extension AdminPages {
                     id: account.id.lowercasedText, username: account.username, displayName: account.displayName,
                     roleLabel: label(account.role), joined: pages.ago(account.createdAt, locale: locale), disabled: account.disabled,
                     isYou: account.id == user.userID,
-                    roles: Role.allCases.map { AccountsPage.Choice(value: $0.rawValue, label: label($0), selected: $0 == account.role) })
+                    roles: Role.allCases.map { AccountsPage.Choice(value: $0.rawValue, label: label($0), selected: $0 == account.role) },
+                    accommodation: ClassPage.describe(account.accommodation, pages: pages, locale: locale),
+                    multipliers: Accommodation.multipliers.map { multiplier in
+                        let text = ClassPage.multiplierText(multiplier)
+                        return AccountsPage.Choice(value: text, label: "\(text)×", selected: multiplier == (account.accommodation?.multiplier ?? 1))
+                    },
+                    extraMinutes: account.accommodation?.extraMinutes ?? 0)
             },
             hasAccounts: !accounts.isEmpty, total: total, more: total > accounts.count,
             selectedRole: role?.rawValue ?? "", changed: changed, problem: problem)
         return try pages.privatePage("admin/users", value, request, status: status)
+    }
+
+    /// Sets one account's extra time for mock exams (an admin may, for anyone), then back to the
+    /// same search.
+    func changeAccommodation(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+        let locale = pages.locale(for: request)
+        let form = FormFields(body: request.body)
+        guard let id = UUID(uuidString: request.parameter("id")) else { throw HTTPError(.notFound, pages.message("school.not_found", locale: locale)) }
+        guard let accommodation = Accommodation(form: form) else {
+            return try accountsPage(request, user, problem: pages.message("school.bad_accommodation", locale: locale), status: .unprocessableContent)
+        }
+        guard try request.database.transaction({ try SchoolStore().setAccommodation(student: id, accommodation, $0) }) else {
+            throw HTTPError(.notFound, pages.message("school.not_found", locale: locale))
+        }
+        return .redirect(to: backToSearch(form) + "&changed=" + LocalPath.escaped(String((form["username"] ?? "").prefix(40))))
+    }
+
+    /// The same search the form was sent from.
+    private func backToSearch(_ form: FormFields) -> String {
+        var back = "/admin/users?q=" + LocalPath.escaped(String((form["q"] ?? "").prefix(100)))
+        if let filter = form["filter_role"].flatMap(Role.init(rawValue:)) { back += "&role=" + filter.rawValue }
+        return back
     }
 
     /// Changes one account's role and whether it is disabled, then back to the same search.
@@ -85,9 +117,7 @@ extension AdminPages {
         case .refused: return try accountsPage(request, user, problem: pages.message("admin.not_yourself", locale: locale), status: .unprocessableContent)
         case .changed(let username):
             // Back to the same search, saying whose account changed.
-            var back = "/admin/users?q=" + LocalPath.escaped(String((form["q"] ?? "").prefix(100)))
-            if let filter = form["filter_role"].flatMap(Role.init(rawValue:)) { back += "&role=" + filter.rawValue }
-            return .redirect(to: back + "&changed=" + LocalPath.escaped(username))
+            return .redirect(to: backToSearch(form) + "&changed=" + LocalPath.escaped(username))
         }
     }
 }

@@ -25,6 +25,7 @@ struct AdminPages: Sendable {
         routes.get("/admin/audit", audit)
         routes.get("/admin/users", accounts)
         routes.post("/admin/users/:id", changeAccount)
+        routes.post("/admin/users/:id/accommodation", changeAccommodation)
         routes.get("/admin/questions", questionList)
         routes.get("/admin/questions/new") { request, user in try editor(request, user, id: nil) }
         routes.post("/admin/questions/new") { request, user in try saveQuestion(request, user, id: nil) }

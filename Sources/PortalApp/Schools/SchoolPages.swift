@@ -132,12 +132,7 @@ struct SchoolPages: Sendable {
     /// reader teaches; the database checks that too, and records the change.
     func setAccommodation(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let id = try uuid(request, "id"), student = try uuid(request, "user")
-        let form = FormFields(body: request.body)
-        // An emptied field means no extra minutes.
-        let minutesText = (form["extra_minutes"] ?? "").trimmingCharacters(in: .whitespaces)
-        let extraMinutes = minutesText.isEmpty ? 0 : Int(minutesText)
-        guard let multiplier = Double(form["multiplier"] ?? ""), Accommodation.multipliers.contains(multiplier),
-              let extraMinutes, (0...Accommodation.maximumExtraMinutes).contains(extraMinutes) else {
+        guard let accommodation = Accommodation(form: FormFields(body: request.body)) else {
             throw HTTPError(.unprocessableContent, pages.message("school.bad_accommodation", for: request))
         }
         try request.database.transaction { connection in
@@ -146,7 +141,7 @@ struct SchoolPages: Sendable {
             guard try store.members(classID: id, connection).contains(where: { $0.userID == student }) else {
                 throw HTTPError(.notFound, pages.message("school.not_a_member", for: request))
             }
-            _ = try store.setAccommodation(student: student, Accommodation(multiplier: multiplier, extraMinutes: extraMinutes), connection)
+            _ = try store.setAccommodation(student: student, accommodation, connection)
         }
         return .redirect(to: "/teach/classes/\(id.lowercasedText)#accommodations-heading")
     }

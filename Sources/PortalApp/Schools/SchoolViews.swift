@@ -1,5 +1,6 @@
 import ExamData
 import Foundation
+import HTTPServer
 import PostgresClient
 
 /// How a date reads on the teaching pages, in the page's language.
@@ -173,6 +174,17 @@ struct ClassPage: Encodable {
         }
         hasProgress = !progress.isEmpty
         self.standings = standings.enumerated().map { Standing(place: $0.offset + 1, name: $0.element.displayName, points: $0.element.points, sessions: $0.element.sessions) }
+    }
+}
+
+extension Accommodation {
+    /// The extra time a form asks for (`multiplier`, and `extra_minutes`: empty means none), or
+    /// nil when it is not one a teacher may give.
+    init?(form: FormFields) {
+        let minutesText = (form["extra_minutes"] ?? "").trimmingCharacters(in: .whitespaces)
+        guard let multiplier = Double(form["multiplier"] ?? ""), Self.multipliers.contains(multiplier),
+              let extraMinutes = minutesText.isEmpty ? 0 : Int(minutesText), (0...Self.maximumExtraMinutes).contains(extraMinutes) else { return nil }
+        self.init(multiplier: multiplier, extraMinutes: extraMinutes)
     }
 }
 
