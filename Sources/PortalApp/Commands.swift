@@ -3,7 +3,7 @@ import Foundation
 import HTTPServer
 import PostgresClient
 
-/// The `portal` command line: `portal serve | migrate | seed | import | gen-data | create-admin | refresh-leaderboard | rebuild-cards | fsrs-replay`.
+/// The `portal` command line: `portal serve | migrate | seed | import | gen-data | create-admin | refresh-leaderboard | rebuild-cards | fsrs-replay | fsrs-optimize`.
 public enum Commands {
     static let usage = """
         usage: portal <command>
@@ -14,6 +14,8 @@ public enum Commands {
                      create (or reset) an admin account; the password is read from standard input
           fsrs-replay
                      read review histories as JSON on standard input, print the FSRS-6 states
+          fsrs-optimize
+                     read review histories as fsrs-replay does, print the 21 weights fitted to them
           import FILE
                      import a content document (JSON, format 1) as the owner role; all or nothing
           gen-data PRESET [--students N] [--answers N]
@@ -41,6 +43,9 @@ public enum Commands {
             case "create-admin": try createAdmin(configuration, arguments: Array(arguments.dropFirst()))
             case "fsrs-replay":
                 let output = try FSRSReplay.run(FileHandle.standardInput.readDataToEndOfFile())
+                FileHandle.standardOutput.write(output + Data("\n".utf8))
+            case "fsrs-optimize":
+                let output = try FSRSReplay.optimize(FileHandle.standardInput.readDataToEndOfFile())
                 FileHandle.standardOutput.write(output + Data("\n".utf8))
             case "rebuild-cards": try rebuildCards(configuration)
             case "import": return try importContent(configuration, arguments: Array(arguments.dropFirst()))

@@ -186,6 +186,23 @@ struct CommandLineTests {
         }
     }
 
+    @Test("fsrs-optimize fits 21 weights to the histories it reads, and names a rating that is not one")
+    func fsrsOptimize() throws {
+        let fixture = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: TestPaths.repository + "/Tests/Fixtures/fsrs-vectors.json"))) as! [String: Any]
+        let cards = (fixture["cards"] as! [[String: Any]]).map { ["reviews": $0["reviews"]!] }
+        let input = String(decoding: try JSONSerialization.data(withJSONObject: ["cards": cards]), as: UTF8.self)
+        let log = NSTemporaryDirectory() + "portal-\(UUID().uuidString).log"
+        #expect(wait(try spawn(["fsrs-optimize"], environment: [:], output: log, input: input)) == 0)
+        let output = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: log))) as! [String: Any]
+        let parameters = try #require(output["parameters"] as? [Double])
+        #expect(parameters.count == 21)
+        #expect((output["reviews"] as? Int ?? 0) > 0)
+        #expect((output["logLoss"] as? Double ?? 9) <= (output["logLossBefore"] as? Double ?? 0))
+        let bad = NSTemporaryDirectory() + "portal-\(UUID().uuidString).log"
+        #expect(wait(try spawn(["fsrs-optimize"], environment: [:], output: bad, input: #"{"cards":[{"reviews":[{"rating":5,"at":"2026-01-01T00:00:00Z"}]}]}"#)) == 1)
+        #expect(try String(contentsOfFile: bad, encoding: .utf8).contains("a rating must be 1 (again) to 4 (easy), not 5"))
+    }
+
     @Test("serve refuses a database whose applied migration no longer matches its file")
     func serveRefusesChangedMigration() throws {
         let database = try TestDatabase(migrated: true)
