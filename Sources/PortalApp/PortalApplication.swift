@@ -153,7 +153,7 @@ public final class PortalApplication: Sendable {
 
         let copies = VisitorCopies(pages: pages, cache: cache, versions: versions, sessionCookie: sessionSettings.cookieName)
         let readerCopies = ReaderCopies(
-            pages: pages, viewers: viewers, versions: versions, readers: readers, sessionCookie: sessionSettings.cookieName, clock: clock,
+            pages: pages, viewers: viewers, versions: versions, readers: readers, classes: classes, sessionCookie: sessionSettings.cookieName, clock: clock,
             countsRoundTrips: configuration.development)
         // A visitor's copy, else the signed-in reader's own.
         func either(_ visitor: @escaping QuickHandler, _ reader: @escaping QuickHandler) -> QuickHandler { { visitor($0) ?? reader($0) } }
@@ -206,7 +206,7 @@ public final class PortalApplication: Sendable {
         }
         routes.members(RouteOptions(access: .teacher)) { teachers in
             live.addHostRoutes(to: &teachers)
-            schools.addTeacherRoutes(to: &teachers)
+            schools.addTeacherRoutes(to: &teachers, readerCopies: readerCopies)
         }
         routes.members(RouteOptions(access: .admin)) { admins in
             admin.addRoutes(to: &admins)

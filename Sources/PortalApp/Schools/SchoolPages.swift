@@ -33,10 +33,10 @@ struct SchoolPages: Sendable {
     }
 
     /// The teaching area: teachers and admins.
-    func addTeacherRoutes(to routes: inout MemberRoutes) {
+    func addTeacherRoutes(to routes: inout MemberRoutes, readerCopies: ReaderCopies) {
         routes.get("/teach", teach)
         routes.post("/teach/classes", createClass)
-        routes.get("/teach/classes/:id", { request, user in try classPage(request, user) })
+        routes.get("/teach/classes/:id", quick: readerCopies.quick(classCopy), { request, user in try classPage(request, user) })
         routes.get("/teach/classes/:id/export.csv", export)
         routes.post("/teach/classes/:id/members/:user/remove", remove)
         routes.post("/teach/classes/:id/members/:user/accommodation", setAccommodation)
@@ -113,10 +113,23 @@ struct SchoolPages: Sendable {
         }
         let render = { try pages.render("teach/class", FragmentsOnly(), locale: locale, viewer: request.viewer, fragments: ["class": page]) }
         // A class the reader may see is kept whole by its version; any other is refused afresh.
-        guard version.isEmpty else { return try pages.keptForReader(request, user, key: "class|\(id)|\(version)|\(joinBase)", render: render).response }
+        guard version.isEmpty else {
+            return try pages.keptForReader(request, user, key: Self.classKey(id, version: version, joinBase: joinBase), render: render).response
+        }
         var response = Response.html(try render())
         response.headers.set("Cache-Control", "private, no-store")
         return response
+    }
+
+    /// Where a class's page is kept for its teacher: by the class's version and the join link's
+    /// base (the address the page was asked by).
+    static func classKey(_ id: UUID, version: String, joinBase: String) -> String { "class|\(id.lowercasedText)|\(version)|\(joinBase)" }
+
+    /// A teacher's kept class page, when the class's version is remembered (see `ReaderCopies`).
+    func classCopy(_ request: Request, _ known: ReaderCopies.Known) -> String? {
+        guard known.user.role.teaches, let id = UUID(uuidString: request.parameter("id")),
+              let version = known.classes.remembered(id), !version.isEmpty else { return nil }
+        return Self.classKey(id, version: version, joinBase: site.url("/join/", for: request.head, peer: request.remoteAddress))
     }
 
     func remove(_ request: PortalRequest, _ user: SessionUser) throws -> Response {

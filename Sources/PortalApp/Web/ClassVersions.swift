@@ -32,6 +32,11 @@ final class ClassVersions: Sendable {
         remembered.forget { _, _ in true }
     }
 
+    /// The class's version if it is remembered now (nothing is read).
+    func remembered(_ classID: UUID) -> String? {
+        remembered.remembered(classID)?.version
+    }
+
     /// The class's version: remembered, or `read` (with its members; nil when the reader may
     /// not see the class).
     func version(_ classID: UUID, read: () throws -> (version: String, members: [UUID])?) throws -> String? {

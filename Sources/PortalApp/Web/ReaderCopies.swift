@@ -12,6 +12,7 @@ struct ReaderCopies: Sendable {
     let viewers: ViewerCache
     let versions: SharedVersions
     let readers: ReaderVersions
+    let classes: ClassVersions
     let sessionCookie: String
     let clock: @Sendable () -> Date
     /// Development: say "no database" as the gate would (`X-Database-Round-Trips`).
@@ -21,6 +22,7 @@ struct ReaderCopies: Sendable {
     struct Known {
         let versions: SharedVersions
         let readers: ReaderVersions
+        let classes: ClassVersions
         let user: SessionUser
 
         /// The catalogue's version, if remembered.
@@ -49,7 +51,7 @@ struct ReaderCopies: Sendable {
             guard let token = request.cookie(sessionCookie), let user = viewers.user(token: token, now: clock()) else { return nil }
             let locale = LocaleNegotiation.choose(
                 userSetting: user.locale, acceptLanguage: request.headers["Accept-Language"], available: pages.templates.locales)
-            guard var response = answer(request, Known(versions: versions, readers: readers, user: user), locale) else { return nil }
+            guard var response = answer(request, Known(versions: versions, readers: readers, classes: classes, user: user), locale) else { return nil }
             if countsRoundTrips { response.headers.set("X-Database-Round-Trips", "0") }
             return response
         }
