@@ -242,8 +242,8 @@ struct SessionPages: Sendable {
         return try questionResponse(QuestionShell(value), Fragment(key: "") { value }, request, status: status)
     }
 
-    /// A question page: the shell around the question's fragment, kept (`keep`) or rendered
-    /// for this page only.
+    /// A question page rendered for this showing only: the shell around the question's fragment
+    /// (a guest's, or one that says something for this request).
     private func questionResponse(_ shell: QuestionShell, _ question: Fragment, _ request: PortalRequest, status: HTTPStatus = .ok) throws -> Response {
         var response = Response.html(try pages.render(
             "sessions/question", shell, locale: pages.locale(for: request), viewer: request.viewer, fragments: ["question": question],
