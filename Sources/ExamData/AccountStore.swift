@@ -42,6 +42,8 @@ public struct AccountSettings: Sendable, Equatable {
     public var displayName: String
     public var timeZone: String
     public var showOnLeaderboard: Bool
+    /// The retention the user's reviews aim at (0.70–0.97).
+    public var desiredRetention: Double
 }
 
 /// One of the user's sessions, for "end my other sessions".
@@ -178,7 +180,8 @@ public struct AccountStore: Sendable {
 
     /// `settings` as one statement of a pipelined read.
     public static let settingsStatement: SQL = ("""
-        SELECT username, display_name, time_zone, show_on_leaderboard FROM users WHERE id = (SELECT app_user_id())
+        SELECT username, display_name, time_zone, show_on_leaderboard, desired_retention::float8 AS desired_retention
+        FROM users WHERE id = (SELECT app_user_id())
         """ as SQL).prepared()
 
     /// The settings `settingsStatement` returned.
@@ -186,7 +189,32 @@ public struct AccountStore: Sendable {
         guard let row = result.first else { return nil }
         return AccountSettings(
             username: try row.decode("username", as: String.self), displayName: try row.decode("display_name", as: String.self),
-            timeZone: try row.decode("time_zone", as: String.self), showOnLeaderboard: try row.decode("show_on_leaderboard", as: Bool.self))
+            timeZone: try row.decode("time_zone", as: String.self), showOnLeaderboard: try row.decode("show_on_leaderboard", as: Bool.self),
+            desiredRetention: try row.decode("desired_retention", as: Double.self))
+    }
+
+    /// The retentions a student may aim at, as the settings offer them.
+    public static let retentionChoices: [Double] = [0.70, 0.75, 0.80, 0.85, 0.90, 0.93, 0.95, 0.97]
+
+    /// Sets the retention the signed-in student's reviews aim at, and reschedules their cards
+    /// from their history for it (in the caller's transaction).
+    public func setDesiredRetention(_ retention: Double, _ connection: PostgresConnection) throws {
+        try connection.execute("UPDATE users SET desired_retention = \(retention)::numeric WHERE id = (SELECT app_user_id())")
+        _ = try ReviewCardStore().rebuild(connection)
+    }
+
+    /// The signed-in student's reviews of the last `days` days made a day or more after their
+    /// previous answer to the same question: how many, and how many were recalled.
+    public func measuredRetention(days: Int, now: Date, _ connection: PostgresConnection) throws -> (recalled: Int, reviews: Int) {
+        let row = try connection.query(("""
+            SELECT count(*) FILTER (WHERE a.correct) AS recalled, count(*) AS reviews
+            FROM (SELECT correct, answered_at,
+                         lag(answered_at) OVER (PARTITION BY question_id ORDER BY answered_at) AS previous
+                  FROM answers WHERE user_id = (SELECT app_user_id()) AND rating IS NOT NULL) AS a
+            WHERE a.previous IS NOT NULL AND a.answered_at - a.previous >= interval '1 day'
+              AND a.answered_at >= \(now)::timestamptz - make_interval(days => \(days)::int)
+            """ as SQL).prepared()).single()
+        return (try row.decode("recalled", as: Int.self), try row.decode("reviews", as: Int.self))
     }
 
     /// Saves the signed-in user's display name, time zone and leaderboard choice.

@@ -11,6 +11,23 @@ public struct ReviewCardStore: Sendable {
         self.scheduler = scheduler
     }
 
+    /// A store scheduling for a student who aims at `desiredRetention` (0.70–0.97).
+    public init(desiredRetention: Double) {
+        scheduler = FSRSScheduler(parameters: FSRSParameters(desiredRetention: desiredRetention))
+    }
+
+    /// The retention the student (the caller when nil) aims at; 0.90 for nobody.
+    public static func desiredRetention(for student: UUID? = nil, _ connection: PostgresConnection) throws -> Double {
+        try connection.query(("""
+            SELECT desired_retention::float8 AS retention FROM users WHERE id = coalesce(\(student)::uuid, (SELECT app_user_id()))
+            """ as SQL).prepared()).first?.decode("retention", as: Double.self) ?? FSRSParameters().desiredRetention
+    }
+
+    /// A store scheduling as the student (the caller when nil) chose.
+    public static func forStudent(_ student: UUID? = nil, _ connection: PostgresConnection) throws -> ReviewCardStore {
+        ReviewCardStore(desiredRetention: try desiredRetention(for: student, connection))
+    }
+
     /// The student's cards for these questions.
     public func cards(questionIDs: [UUID], for student: UUID? = nil, _ connection: PostgresConnection) throws -> [UUID: StoredCard] {
         let rows = try connection.query(("""
@@ -140,7 +157,8 @@ public struct ReviewCardStore: Sendable {
     /// Rebuilds the student's cards from their answers; returns how many stored cards differed
     /// (0 when the incremental updates agree with the history, as they should).
     public func rebuild(for student: UUID? = nil, _ connection: PostgresConnection) throws -> (cards: Int, differing: Int) {
-        let derived = try derivedCards(for: student, connection)
+        // Scheduled as the student chose, whatever this store's own retention.
+        let derived = try Self.forStudent(student, connection).derivedCards(for: student, connection)
         let stored = try storedCards(for: student, connection)
         let differing = derived.filter { questionID, card in !(stored[questionID].map { Self.agree($0, card) } ?? false) }
         try saveAll(Array(differing.values), for: student, connection)

@@ -104,6 +104,8 @@ public struct AnswerContext: Sendable {
     /// The median time of the student's latest right answers at the question's difficulty.
     public var typicalMilliseconds: Double?
     public var typicalSamples: Int
+    /// The retention the student's reviews aim at (nil for a guest).
+    public var desiredRetention: Double?
 }
 
 /// One answer as stored.

@@ -107,7 +107,8 @@ public struct StudyStore: Sendable {
                    c.question_id AS c_question_id, c.state AS c_state, c.step AS c_step, c.stability AS c_stability,
                    c.difficulty AS c_difficulty, c.due AS c_due, c.last_review AS c_last_review, c.first_review AS c_first_review,
                    c.reviews AS c_reviews, c.lapses AS c_lapses,
-                   typical.median, typical.samples
+                   typical.median, typical.samples,
+                   (SELECT u.desired_retention::float8 FROM users u WHERE u.id = s.user_id) AS desired_retention
             FROM study_sessions s
             JOIN exams e ON e.id = s.exam_id
             JOIN regions r ON r.id = e.region_id
@@ -139,7 +140,8 @@ public struct StudyStore: Sendable {
             prior: hasPrior ? (try row.decode("p_session_id", as: UUID.self), try row.decode("p_question_id", as: UUID.self),
                                try row.decodeJSON("p_response", as: [Int].self)) : nil,
             card: hasCard ? try ReviewCardStore.card(row, prefix: "c_") : nil,
-            typicalMilliseconds: try row.decode("median", as: Double?.self), typicalSamples: try row.decode("samples", as: Int?.self) ?? 0)
+            typicalMilliseconds: try row.decode("median", as: Double?.self), typicalSamples: try row.decode("samples", as: Int?.self) ?? 0,
+            desiredRetention: try row.decode("desired_retention", as: Double?.self))
     }
 
     /// The questions with these ids, in the order given (ones no longer visible are left out).

@@ -205,4 +205,51 @@ struct StudyStorageTests {
         #expect(repaired?.reviews == 2)
         #expect(repaired?.card.state == .review)
     }
+
+    @Test("a student's chosen retention spaces their reviews: changing it reschedules their cards from their history, and only they can change it")
+    func desiredRetention() throws {
+        let fixture = try Fixture()
+        let practice = try fixture.session(for: fixture.alice)
+        let item = MiniExam.items[0]
+        try fixture.database.setClock(fixture.now)
+        try fixture.as(fixture.alice) { connection in
+            _ = try StudyStore().insert(fixture.answer(practice, item, rating: .easy, at: fixture.now), userID: fixture.alice, connection)
+            let cards = try ReviewCardStore.forStudent(nil, connection)
+            _ = try cards.apply(questionID: item.id, rating: .easy, at: fixture.now, current: nil, connection)
+        }
+        func due() throws -> Date {
+            try fixture.as(fixture.alice) { try ReviewCardStore().storedCards($0)[item.id]?.card.due ?? .distantPast }
+        }
+        let atDefault = try due()
+        try fixture.as(fixture.alice) { try AccountStore().setDesiredRetention(0.97, $0) }
+        let atHigh = try due()
+        try fixture.as(fixture.alice) { try AccountStore().setDesiredRetention(0.70, $0) }
+        let atLow = try due()
+        #expect(atHigh < atDefault && atDefault < atLow, "due at 0.97 \(atHigh), 0.90 \(atDefault), 0.70 \(atLow)")
+        #expect(try fixture.as(fixture.alice) { try ReviewCardStore().rebuild($0).differing } == 0)
+        #expect(try fixture.as(fixture.alice) { try ReviewCardStore.desiredRetention($0) } == 0.70)
+        // Out of FSRS's range: refused by the table itself.
+        let refused = #expect(throws: PostgresError.self) {
+            try fixture.as(fixture.alice) { try AccountStore().setDesiredRetention(0.5, $0) }
+        }
+        #expect(refused?.isCheckViolation == true)
+        // Nobody sets another student's.
+        let changed = try fixture.as(fixture.bob) { try $0.execute("UPDATE users SET desired_retention = 0.97 WHERE id = \(fixture.alice)") }
+        #expect(changed == 0)
+        #expect(try fixture.as(fixture.alice) { try ReviewCardStore.desiredRetention($0) } == 0.70)
+    }
+
+    @Test("above 90%, a higher retention asks for more reviews of the same cards (below, lapses cost about what longer intervals save)")
+    func retentionCostsReviews() {
+        let now = Date(timeIntervalSince1970: 1_780_000_000)
+        let cards = (0..<200).map { index -> FSRSCard in
+            let scheduler = FSRSScheduler()
+            var card = scheduler.review(FSRSCard(due: now), rating: index % 3 == 0 ? .easy : .good, at: now.addingTimeInterval(-Double(index % 20) * 86_400))
+            card = scheduler.review(card, rating: .good, at: card.due)
+            return card
+        }
+        let perDay = [0.70, 0.80, 0.90, 0.95, 0.97].map { FSRSScheduler(parameters: FSRSParameters(desiredRetention: $0)).reviewsPerDay(cards, from: now) }
+        #expect(perDay[2] < perDay[3] && perDay[3] < perDay[4], "\(perDay)")
+        #expect(perDay[4] > 2 * max(perDay[0], perDay[1]), "\(perDay)")
+    }
 }

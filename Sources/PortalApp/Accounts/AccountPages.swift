@@ -2,6 +2,7 @@ import ExamData
 import Foundation
 import HTTPServer
 import PostgresClient
+import QuestionEngine
 
 /// `/login`, `/register`, `/logout` and `/me/settings`.
 ///
@@ -44,6 +45,7 @@ struct AccountPages: Sendable {
             return try showSettings(request, user, notice: notice)
         }
         routes.post("/me/settings", saveSettings)
+        routes.post("/me/retention", saveRetention)
         routes.post("/me/password", changePassword)
         routes.post("/me/sessions/end-others", endOtherSessions)
         routes.post("/me/sessions/:id/end", endSession)
@@ -182,11 +184,20 @@ struct AccountPages: Sendable {
             var lastSeenAgo: String
             var userAgent: String
         }
+        /// One retention the student may aim at, with the reviews a day it would ask for.
+        struct Retention: Encodable {
+            var value: String
+            var label: String
+            var selected: Bool
+        }
         var username: String
         var displayName: String
         var timeZone: String
         var timeZoneGroups: [TimeZoneChoices.Group]
         var showOnLeaderboard: Bool
+        var retentions: [Retention]
+        /// "Over the last 30 days you remembered 87% of 140 reviews …", when there were any.
+        var measuredRetention: String?
         var sessions: [Session]
         var otherSessions: Int
         var notice: String?
@@ -210,10 +221,28 @@ struct AccountPages: Sendable {
             guard let account = try store.settings(connection) else { throw HTTPError(.notFound, "There is no such account.") }
             let sessions = try store.sessions(connection)
             let timeZone = typed?.timeZone ?? account.timeZone
+            let now = pages.clock()
+            let cards = try ReviewCardStore().storedCards(connection).values.map(\.card)
+            let measured = try store.measuredRetention(days: 30, now: now, connection)
             return SettingsPage(
                 username: account.username, displayName: typed?.displayName ?? account.displayName, timeZone: timeZone,
                 timeZoneGroups: TimeZoneChoices.groups(selected: timeZone),
                 showOnLeaderboard: typed?.showOnLeaderboard ?? account.showOnLeaderboard,
+                retentions: AccountStore.retentionChoices.map { retention in
+                    let perDay = FSRSScheduler(parameters: FSRSParameters(desiredRetention: retention)).reviewsPerDay(cards, from: now)
+                    let rounded = Int(perDay.rounded())
+                    return SettingsPage.Retention(
+                        value: Self.retentionText(retention),
+                        label: pages.message("account.retention_choice", locale: locale, [
+                            "percent": String(Int((retention * 100).rounded())),
+                            "reviews": pages.message("account.reviews_a_day", locale: locale, ["count": String(rounded)], count: Double(rounded)),
+                        ]),
+                        selected: abs(retention - account.desiredRetention) < 0.001)
+                },
+                measuredRetention: measured.reviews == 0 ? nil : pages.message("account.measured_retention", locale: locale, [
+                    "percent": String(Int((Double(measured.recalled) * 100 / Double(measured.reviews)).rounded())),
+                    "count": String(measured.reviews),
+                ]),
                 sessions: sessions.map { session in
                     SettingsPage.Session(
                         id: session.id.lowercasedText, current: session.id == user.sessionID,
@@ -245,6 +274,20 @@ struct AccountPages: Sendable {
         }
         viewers.forget(userID: user.userID)
         return .redirect(to: "/me/settings?saved=1")
+    }
+
+    /// A retention as the form carries it: 0.7, 0.93.
+    static func retentionText(_ retention: Double) -> String { String(format: "%.2f", retention) }
+
+    /// Saves the retention the student's reviews aim at and reschedules their cards for it.
+    func saveRetention(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+        let form = FormFields(body: request.body)
+        guard let retention = Double(form["desired_retention"] ?? ""),
+              let chosen = AccountStore.retentionChoices.first(where: { abs($0 - retention) < 0.0001 }) else {
+            throw HTTPError(.unprocessableContent, pages.message("account.retention_invalid", for: request))
+        }
+        try request.database.transaction { try AccountStore().setDesiredRetention(chosen, $0) }
+        return .redirect(to: "/me/settings?saved=1#schedule")
     }
 
     func changePassword(_ request: PortalRequest, _ user: SessionUser) throws -> Response {

@@ -79,7 +79,7 @@ struct ProgressUpload: Sendable {
         let now = clock()
         let outcome = try request.database.transaction { connection -> Outcome in
             var outcome = Outcome()
-            let store = StudyStore(), cards = ReviewCardStore(), catalog = ExamCatalog()
+            let store = StudyStore(), cards = try ReviewCardStore.forStudent(nil, connection), catalog = ExamCatalog()
             // Sessions first: made with the client's id, once.
             for session in batch.sessions ?? [] {
                 try item(connection) {

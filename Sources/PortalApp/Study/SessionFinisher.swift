@@ -28,6 +28,7 @@ struct SessionFinisher: Sendable {
         let endedAt = session.deadline.map { min($0, date) } ?? date
         guard try store.finish(sessionID: session.id, at: endedAt, connection) else { return false }
         if session.mode == .mock && session.userID != nil {
+            let cards = try ReviewCardStore.forStudent(session.userID, connection)
             let answers = try store.finalAnswers(sessionID: session.id, connection)
             let rated = answers.values.compactMap { answer in answer.rating.map { (answer, $0) } }
                 .sorted { $0.0.questionID.uuidString < $1.0.questionID.uuidString }

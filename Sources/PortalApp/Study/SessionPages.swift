@@ -368,7 +368,11 @@ struct SessionPages: Sendable {
             // Practice reviews the card now (only if the answer is stored now); a mock exam's
             // answers count when it ends.
             let card = session.mode == .mock ? nil
-                : rating.map { finisher.cards.next(questionID: questionID, rating: $0, at: now, current: context.card) }
+                : rating.map { rating in
+                    // Scheduled for the retention the student aims at.
+                    let cards = context.desiredRetention.map { ReviewCardStore(desiredRetention: $0) } ?? finisher.cards
+                    return cards.next(questionID: questionID, rating: rating, at: now, current: context.card)
+                }
             let stored: AnswerInsertResult
             do {
                 let statement = try StudyStore.insertStatement(recorded, userID: actor.user?.userID, card: card)
