@@ -34,11 +34,22 @@ public struct DashboardReading: Sendable, Equatable {
         public var correct: Int
     }
 
+    /// Reviews of the last 30 days made a day or more after the previous answer to the same
+    /// question, and how many were remembered: measured retention.
+    public struct Remembered: Sendable, Equatable {
+        public var reviews: Int
+        public var recalled: Int
+    }
+
     public var cards: [Int: DomainCards]
     public var weeks: [WeekCell]
     public var streak: Int
     public var answeredToday: Int
     public var sessions: [RecentSession]
+    /// Measured retention by domain.
+    public var remembered: [Int: Remembered]
+    /// The retention the student's reviews aim at.
+    public var desiredRetention: Double
 }
 
 /// The student's dashboard, aggregated by the database under the reader's row-level security,
@@ -85,12 +96,25 @@ public struct DashboardStore: Sendable {
                    coalesce((SELECT sum(p.answered) FROM per_day p, me WHERE p.day = me.today), 0)::bigint AS answered_today
             """ as SQL).prepared(),
             recentSessionsStatement(limit: recent),
+            // Measured retention: each rated answer with the time of the one before it to the
+            // same question; those a day or more apart in the last 30 days, by domain.
+            ("""
+            WITH spaced AS (SELECT a.question_id, a.correct, a.answered_at,
+                                   lag(a.answered_at) OVER (PARTITION BY a.question_id ORDER BY a.answered_at) AS previous
+                            FROM answers a WHERE a.user_id = (SELECT app_user_id()) AND a.rating IS NOT NULL)
+            SELECT q.domain_id, count(*) AS reviews, count(*) FILTER (WHERE spaced.correct) AS recalled
+            FROM spaced JOIN questions q ON q.id = spaced.question_id
+            WHERE spaced.previous IS NOT NULL AND spaced.answered_at - spaced.previous >= interval '1 day'
+              AND spaced.answered_at >= \(now)::timestamptz - interval '30 days'
+            GROUP BY q.domain_id
+            """ as SQL).prepared(),
+            ("SELECT desired_retention::float8 AS desired FROM users WHERE id = (SELECT app_user_id())" as SQL).prepared(),
         ]
     }
 
     /// What `readingStatements` returned.
     public static func reading(_ results: [QueryResult]) throws -> DashboardReading {
-        guard results.count == 4 else { throw PostgresError(kind: .decoding, message: "the dashboard's read returned \(results.count) results, not 4") }
+        guard results.count == 6 else { throw PostgresError(kind: .decoding, message: "the dashboard's read returned \(results.count) results, not 6") }
         var cards: [Int: DashboardReading.DomainCards] = [:]
         for row in results[0].rows {
             cards[try row.decode("domain_id", as: Int.self)] = DashboardReading.DomainCards(
@@ -105,7 +129,12 @@ public struct DashboardStore: Sendable {
         let days = try results[2].single()
         return DashboardReading(
             cards: cards, weeks: weeks, streak: try days.decode("streak", as: Int.self), answeredToday: try days.decode("answered_today", as: Int.self),
-            sessions: try recentSessions(results[3]))
+            sessions: try recentSessions(results[3]),
+            remembered: Dictionary(uniqueKeysWithValues: try results[4].rows.map { row in
+                (try row.decode("domain_id", as: Int.self),
+                 DashboardReading.Remembered(reviews: try row.decode("reviews", as: Int.self), recalled: try row.decode("recalled", as: Int.self)))
+            }),
+            desiredRetention: try results[5].first?.decode("desired", as: Double.self) ?? 0.9)
     }
 
     /// Per exam, per domain: its weight, its published questions, the student's cards among

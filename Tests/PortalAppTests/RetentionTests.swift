@@ -37,4 +37,27 @@ struct RetentionTests {
         // The cards stay what the history and the new choice make them.
         #expect(try ReviewCardStore().rebuildAll(try site.database.adminConnection()).differing == 0)
     }
+
+    @Test("the dashboard says, per exam, how much of the spaced reviews the student remembered beside what they aim at")
+    func measuredRetention() throws {
+        let site = try StudySessionTests.Site()
+        let browser = site.browser()
+        try browser.register("ada")
+        #expect(!(try browser.request("GET", "/me").bodyText.contains("spaced review")))
+        // Every question once, today; two days later, two of them again: one remembered, one not.
+        let (_, first) = try StudySessionTests().start(browser)
+        // Once every question is answered, the session's address leads to its end.
+        while case let page = try browser.request("GET", first), page.status == 200 {
+            let form = try StudySessionTests.AnswerForm(page)
+            try browser.request("POST", first + "/answers", pairs: form.pairs(form.item.key))
+        }
+        site.clock.advance(2 * 86_400)
+        let (_, again) = try StudySessionTests().start(browser)
+        for right in [true, false] {
+            let form = try StudySessionTests.AnswerForm(try browser.request("GET", again))
+            try browser.request("POST", again + "/answers", pairs: form.pairs(right ? form.item.key : form.item.wrong))
+        }
+        let dashboard = try browser.request("GET", "/me").bodyText
+        #expect(dashboard.contains("You remembered 50% of 2 spaced reviews in the last 30 days; your schedule aims at 90%."), "\(dashboard)")
+    }
 }

@@ -25,6 +25,8 @@ struct DashboardPage: Encodable {
         var readiness: Int
         var passMark: Int
         var ready: Bool
+        /// "You remembered 87% of 140 reviews in the last 30 days; you aim at 90%.", when there were any.
+        var remembered: String?
         var weeks: [String]
         var domains: [DomainRow]
     }
@@ -121,11 +123,18 @@ struct DashboardPage: Encodable {
             let readiness = Readiness.predict(recall)
             let dueToday = cards.reduce(0) { $0 + $1.dueToday }
             let cells = Dictionary(grouping: reading.weeks.filter { facts[$0.domainID]?.examID == examID }) { facts[$0.domainID]?.title ?? "" }
+            let spaced = domains.compactMap { reading.remembered[$0.id] }
+            let reviews = spaced.reduce(0) { $0 + $1.reviews }, recalled = spaced.reduce(0) { $0 + $1.recalled }
             return Exam(
                 title: first.examTitle, language: first.language, regionCode: first.regionCode, slug: first.examSlug,
                 cards: cards.reduce(0) { $0 + $1.cards }, dueToday: dueToday, hasDue: dueToday > 0,
                 reviewCount: min(dueToday, SessionStart.maximumCount),
-                readiness: Int((readiness * 100).rounded()), passMark: first.passMark, ready: readiness * 100 >= Double(first.passMark), weeks: weeks,
+                readiness: Int((readiness * 100).rounded()), passMark: first.passMark, ready: readiness * 100 >= Double(first.passMark),
+                remembered: reviews == 0 ? nil : pages.message("dashboard.remembered", locale: locale, [
+                    "percent": String(Int((Double(recalled) * 100 / Double(reviews)).rounded())), "count": String(reviews),
+                    "desired": String(Int((reading.desiredRetention * 100).rounded())),
+                ], count: Double(reviews)),
+                weeks: weeks,
                 domains: cells.keys.sorted().map { title in
                     DomainRow(title: title, cells: weeks.map { week in
                         let found = cells[title]!.filter { $0.week == week }
