@@ -37,7 +37,9 @@ public struct DashboardReading: Sendable, Equatable {
     /// Reviews of the last 30 days made a day or more after the previous answer to the same
     /// question, and how many were remembered: measured retention.
     public struct Remembered: Sendable, Equatable {
+        /// Spaced reviews (a day or more after the previous answer to the same question).
         public var reviews: Int
+        /// Those answered right.
         public var recalled: Int
     }
 

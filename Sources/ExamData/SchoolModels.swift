@@ -26,9 +26,12 @@ public struct Accommodation: Sendable, Equatable {
     /// The most extra minutes a teacher may give.
     public static let maximumExtraMinutes = 240
 
+    /// The exam's time limit is multiplied by this (one of `multipliers`).
     public var multiplier: Double
+    /// Minutes added after the multiplier (0 to `maximumExtraMinutes`).
     public var extraMinutes: Int
 
+    /// Extra time as given: `multiplier` × the limit, plus `extraMinutes`.
     public init(multiplier: Double, extraMinutes: Int) {
         self.multiplier = multiplier
         self.extraMinutes = extraMinutes

@@ -2,9 +2,12 @@ import Foundation
 
 /// One review of a card's history, for fitting weights: when it was, and how it went.
 public struct FSRSReview: Sendable, Equatable, Codable {
+    /// How the review went.
     public var rating: FSRSRating
+    /// When it was made.
     public var at: Date
 
+    /// A review rated `rating` at `at`.
     public init(rating: FSRSRating, at: Date) {
         self.rating = rating
         self.at = at
