@@ -26,10 +26,8 @@ extension AdminPages {
             var disabled: Bool
             var isYou: Bool
             var roles: [Choice]
-            /// Extra time for mock exams: "None", or what it is, and the form's choices.
-            var accommodation: String
-            var multipliers: [Choice]
-            var extraMinutes: Int
+            /// Extra time for mock exams, and the form's choices.
+            var accommodation: AccommodationForm
         }
 
         var query: String
@@ -65,12 +63,7 @@ extension AdminPages {
                     roleLabel: label(account.role), joined: pages.ago(account.createdAt, locale: locale), disabled: account.disabled,
                     isYou: account.id == user.userID,
                     roles: Role.allCases.map { AccountsPage.Choice(value: $0.rawValue, label: label($0), selected: $0 == account.role) },
-                    accommodation: ClassPage.describe(account.accommodation, pages: pages, locale: locale),
-                    multipliers: Accommodation.multipliers.map { multiplier in
-                        let text = ClassPage.multiplierText(multiplier)
-                        return AccountsPage.Choice(value: text, label: "\(text)×", selected: multiplier == (account.accommodation?.multiplier ?? 1))
-                    },
-                    extraMinutes: account.accommodation?.extraMinutes ?? 0)
+                    accommodation: AccommodationForm(account.accommodation, pages: pages, locale: locale))
             },
             hasAccounts: !accounts.isEmpty, total: total, more: total > accounts.count,
             selectedRole: role?.rawValue ?? "", changed: changed, problem: problem)

@@ -142,7 +142,7 @@ struct ExamPage: Encodable {
                         if let accommodation = try SchoolStore.ownAccommodation(request.database.read([SchoolStore.ownAccommodationStatement])[0]) {
                             let minutes = accommodation.seconds(for: try detail().timeLimitSeconds) / 60
                             personal.accommodation = pages.message("exam.accommodation", locale: locale, [
-                                "what": ClassPage.describe(accommodation, pages: pages, locale: locale),
+                                "what": accommodation.describe(pages: pages, locale: locale),
                                 "minutes": pages.message("exam.minutes", locale: locale, ["count": String(minutes)], count: Double(minutes)),
                             ])
                         }

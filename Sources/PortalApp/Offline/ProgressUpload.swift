@@ -201,7 +201,7 @@ struct ProgressUpload: Sendable {
             for session in batch.sessions ?? [] {
                 guard let finishedAt = session.finishedAt, let stored = try store.session(id: session.id, connection), !stored.isFinished,
                       stored.userID == user.userID else { continue }
-                if try item(connection, { try SessionFinisher(cards: cards).finish(stored, at: min(max(finishedAt, stored.startedAt), now), connection) }) {
+                if try item(connection, { try SessionFinisher().finish(stored, at: min(max(finishedAt, stored.startedAt), now), connection) }) {
                     outcome.finishedSessions.append(session.id.lowercasedText)
                 }
             }

@@ -67,16 +67,7 @@ struct ClassPage: Encodable {
     struct Member: Encodable {
         var userID: String
         var name: String
-        /// "1.5× time, 10 extra minutes", or "None".
-        var accommodation: String
-        var multipliers: [Choice]
-        var extraMinutes: Int
-    }
-
-    struct Choice: Encodable {
-        var value: String
-        var label: String
-        var selected: Bool
+        var accommodation: AccommodationForm
     }
 
     struct Attempt: Encodable {
@@ -155,15 +146,9 @@ struct ClassPage: Encodable {
         code = summary.joinCode
         joinURL = joinBase + summary.joinCode
         self.members = members.map { member in
-            let current = member.accommodation ?? Accommodation(multiplier: 1, extraMinutes: 0)
-            return Member(
+            Member(
                 userID: member.userID.lowercasedText, name: member.displayName,
-                accommodation: Self.describe(member.accommodation, pages: pages, locale: locale),
-                multipliers: Accommodation.multipliers.map { multiplier in
-                    let text = Self.multiplierText(multiplier)
-                    return Choice(value: text, label: "\(text)×", selected: multiplier == current.multiplier)
-                },
-                extraMinutes: current.extraMinutes)
+                accommodation: AccommodationForm(member.accommodation, pages: pages, locale: locale))
         }
         hasMembers = !members.isEmpty
         self.assignments = assignments
@@ -188,24 +173,46 @@ extension Accommodation {
     }
 }
 
-extension ClassPage {
+/// A student's extra time as the class page and the accounts page show it, with the choices of
+/// the form that changes it.
+struct AccommodationForm: Encodable {
+    struct Choice: Encodable {
+        var value: String
+        var label: String
+        var selected: Bool
+    }
+
+    /// "1.5× time, 10 extra minutes", or "None".
+    var current: String
+    var multipliers: [Choice]
+    var extraMinutes: Int
+
+    init(_ accommodation: Accommodation?, pages: PageRenderer, locale: String) {
+        let given = accommodation ?? Accommodation(multiplier: 1, extraMinutes: 0)
+        current = given.multiplier == 1 && given.extraMinutes == 0
+            ? pages.message("school.accommodation_none", locale: locale) : given.describe(pages: pages, locale: locale)
+        multipliers = Accommodation.multipliers.map { multiplier in
+            let text = Accommodation.text(multiplier)
+            return Choice(value: text, label: "\(text)×", selected: multiplier == given.multiplier)
+        }
+        extraMinutes = given.extraMinutes
+    }
+}
+
+extension Accommodation {
     /// A multiplier as a form and the page write it: 1, 1.25, 1.5, 2.
-    static func multiplierText(_ multiplier: Double) -> String {
+    static func text(_ multiplier: Double) -> String {
         multiplier == multiplier.rounded() ? String(Int(multiplier)) : String(multiplier)
     }
 
-    /// "1.5× time, 10 extra minutes" (the parts there are), or "None".
-    static func describe(_ accommodation: Accommodation?, pages: PageRenderer, locale: String) -> String {
-        guard let accommodation, accommodation.multiplier != 1 || accommodation.extraMinutes > 0 else {
-            return pages.message("school.accommodation_none", locale: locale)
-        }
+    /// "1.5× time, 10 extra minutes": the parts there are.
+    func describe(pages: PageRenderer, locale: String) -> String {
         var parts: [String] = []
-        if accommodation.multiplier != 1 {
-            parts.append(pages.message("school.accommodation_multiplier", locale: locale, ["multiplier": multiplierText(accommodation.multiplier)]))
+        if multiplier != 1 {
+            parts.append(pages.message("school.accommodation_multiplier", locale: locale, ["multiplier": Self.text(multiplier)]))
         }
-        if accommodation.extraMinutes > 0 {
-            parts.append(pages.message(
-                "school.accommodation_minutes", locale: locale, ["count": String(accommodation.extraMinutes)], count: Double(accommodation.extraMinutes)))
+        if extraMinutes > 0 {
+            parts.append(pages.message("school.accommodation_minutes", locale: locale, ["count": String(extraMinutes)], count: Double(extraMinutes)))
         }
         return parts.joined(separator: ", ")
     }

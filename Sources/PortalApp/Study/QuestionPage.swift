@@ -201,9 +201,9 @@ struct ReportReasonChoice: Encodable {
     }
 }
 
-/// What a question page shows around its question fragment, made for every showing: the
-/// session's bar, what this visit says, and the form's fields that change each time (the
-/// answer's id, the signed "shown at").
+/// What a question page shows around its question fragment: the session's bar, what this visit
+/// says, and the form's fields that change each time (the answer's id, the signed "shown at"),
+/// which a kept page leaves as holes (`withMarkers`).
 struct QuestionShell: Encodable {
     /// Where a kept page has holes for what each showing fills in (`SessionPages.show`): the
     /// answer's id, the signed "shown at" stamp and the countdown's seconds. Control characters
@@ -246,7 +246,7 @@ struct QuestionShell: Encodable {
         canAnswer = page.canAnswer
     }
 
-    /// Without the question's page: when its fragment is kept, only this is made.
+    /// Without the question's page, which is its own fragment.
     init(
         session stored: StudySession, question: Question, number: Int, answers: [UUID: RecordedAnswer], isGuest: Bool, now: Date,
         shownStamp: String, notice: String?, reported: Bool, refused: RefusedAnswer?, pages: PageRenderer, locale: String, timeZone: String

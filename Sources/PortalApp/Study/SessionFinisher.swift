@@ -6,8 +6,6 @@ import QuestionEngine
 /// Ends sessions: scores them, stores the score, and (for a student's mock exam) applies the
 /// final answers to the review cards now that the student sees them.
 struct SessionFinisher: Sendable {
-    let cards: ReviewCardStore
-
     /// The score of a session's answers so far (or at its end).
     func score(_ session: StudySession, questions: [Question], answers: [UUID: RecordedAnswer], endedAt: Date) -> SessionScore {
         let items = questions.map { question in
@@ -28,6 +26,7 @@ struct SessionFinisher: Sendable {
         let endedAt = session.deadline.map { min($0, date) } ?? date
         guard try store.finish(sessionID: session.id, at: endedAt, connection) else { return false }
         if session.mode == .mock && session.userID != nil {
+            // Scheduled for the retention the student aims at.
             let cards = try ReviewCardStore.forStudent(session.userID, connection)
             let answers = try store.finalAnswers(sessionID: session.id, connection)
             let rated = answers.values.compactMap { answer in answer.rating.map { (answer, $0) } }

@@ -33,7 +33,7 @@ struct SessionPages: Sendable {
         self.formClock = formClock
         self.versions = versions
         self.readers = readers
-        finisher = SessionFinisher(cards: ReviewCardStore())
+        finisher = SessionFinisher()
     }
 
     /// Guests study too: these pages are for anyone, and each finds only the caller's own session.
@@ -170,33 +170,37 @@ struct SessionPages: Sendable {
                     let stamp = try formClock.stamp(session: session.id, question: question.id, at: now, request.database)
                     let notice = query["already"] != nil ? pages.message("sessions.already_answered", for: request) : nil
                     let refused = RefusedAnswer(query: query, optionCount: question.options.count, isOrdering: question.kind == .ordering)
-                    let shell = QuestionShell(
-                        session: session, question: question, number: number, answers: reading.answers, isGuest: actor.isGuest, now: now,
-                        shownStamp: stamp, notice: notice, reported: query["reported"] != nil, refused: refused, pages: pages, locale: locale,
-                        timeZone: timeZone)
+                    // Made only when the page is rendered: a kept page needs none of it.
+                    let shell = {
+                        QuestionShell(
+                            session: session, question: question, number: number, answers: reading.answers, isGuest: actor.isGuest, now: now,
+                            shownStamp: stamp, notice: notice, reported: query["reported"] != nil, refused: refused, pages: pages, locale: locale,
+                            timeZone: timeZone)
+                    }
                     // The question, its form and the list of questions are one fragment; what
                     // changes with each showing (the signed "shown at", the answer's id, the
                     // countdown) is outside it, in the shell.
-                    let secondsLeft = QuestionPage.secondsLeft(session.deadline, now: now)
-                    let showingKey = key.map { Self.showingKey(readingKey: $0, query: query, minutesLeft: QuestionPage.minutesLeft(secondsLeft)) }
-                    let question = Fragment(key: showingKey ?? "") {
+                    let question = Fragment(key: "") {
                         QuestionPage(
                             session: session, question: question, number: number, answers: reading.answers, isGuest: actor.isGuest, now: now,
                             shownStamp: stamp, draft: nil, notice: notice, error: nil, reported: false, pages: pages, locale: locale,
                             refused: refused, timeZone: timeZone, csrfToken: request.viewer.csrfToken)
                     }
-                    if let showingKey, let user = request.user {
+                    if let key, let user = request.user {
                         // A signed-in student's whole page is kept for this sign-in (its forms
                         // carry the reader's token) and reading, with holes for what changes
                         // with each showing: the next showing is filled in, not rendered.
+                        let secondsLeft = QuestionPage.secondsLeft(session.deadline, now: now)
+                        let showingKey = Self.showingKey(readingKey: key, query: query, minutesLeft: QuestionPage.minutesLeft(secondsLeft))
                         let document = try pages.keptWithHoles(request, user, key: showingKey, markers: QuestionShell.markers) {
                             try pages.render(
-                                "sessions/question", shell.withMarkers, locale: locale, viewer: request.viewer, fragments: ["question": question],
+                                "sessions/question", shell().withMarkers, locale: locale, viewer: request.viewer, fragments: ["question": question],
                                 keepFragments: false)
                         }
-                        return Self.showing(document, answerID: shell.answerID, stamp: stamp, secondsLeft: secondsLeft, request.headers)
+                        return Self.showing(
+                            document, answerID: Crypto.randomUUID().lowercasedText, stamp: stamp, secondsLeft: secondsLeft, request.headers)
                     }
-                    return try questionResponse(shell, question, request)
+                    return try questionResponse(shell(), question, request)
                 }
             }
         }
@@ -370,7 +374,7 @@ struct SessionPages: Sendable {
             let card = session.mode == .mock ? nil
                 : rating.map { rating in
                     // Scheduled for the retention the student aims at.
-                    let cards = context.desiredRetention.map { ReviewCardStore(desiredRetention: $0) } ?? finisher.cards
+                    let cards = context.desiredRetention.map(ReviewCardStore.init(desiredRetention:)) ?? ReviewCardStore()
                     return cards.next(questionID: questionID, rating: rating, at: now, current: context.card)
                 }
             let stored: AnswerInsertResult
