@@ -24,6 +24,8 @@ public struct DashboardReading: Sendable, Equatable {
         /// Cards on published questions, and the sum of their retrievability now.
         public var seen: Int
         public var recallSum: Double
+        /// The same sum on the day the student sits the exam, when they have said.
+        public var recallOnExamDay: Double?
     }
 
     public struct WeekCell: Sendable, Equatable {
@@ -52,6 +54,10 @@ public struct DashboardReading: Sendable, Equatable {
     public var remembered: [Int: Remembered]
     /// The retention the student's reviews aim at.
     public var desiredRetention: Double
+    /// What the student's schedule is fitted to (nil before their history was first looked at).
+    public var fitted: FittedWeights?
+    /// The days the student sits their exams, by exam.
+    public var examDates: [Int: ExamDate]
 }
 
 /// The student's dashboard, aggregated by the database under the reader's row-level security,
@@ -66,13 +72,21 @@ public struct DashboardStore: Sendable {
     public static func readingStatements(now: Date, since: Date, recent: Int) -> [SQL] {
         [
             ("""
-            WITH me AS (SELECT u.id, (date_trunc('day', \(now)::timestamptz AT TIME ZONE u.time_zone) + interval '1 day') AT TIME ZONE u.time_zone AS day_end
-                        FROM users u WHERE u.id = (SELECT app_user_id()))
+            WITH me AS (SELECT u.id, u.time_zone,
+                               (date_trunc('day', \(now)::timestamptz AT TIME ZONE u.time_zone) + interval '1 day') AT TIME ZONE u.time_zone AS day_end,
+                               coalesce((SELECT f.weights[21] FROM fsrs_weights f WHERE f.user_id = u.id), 0.1542) AS decay
+                        FROM users u WHERE u.id = (SELECT app_user_id())),
+                 exam_days AS (SELECT x.exam_id, x.sits_on::timestamp AT TIME ZONE me.time_zone AS start
+                               FROM me JOIN exam_dates x ON x.user_id = me.id)
             SELECT q.domain_id, count(*) AS cards,
                    count(*) FILTER (WHERE c.due <= me.day_end AND q.status = 'published' AND q.deleted_at IS NULL AND NOT q.exam_only) AS due_today,
                    count(*) FILTER (WHERE q.status = 'published' AND q.deleted_at IS NULL) AS seen,
-                   coalesce(sum(fsrs_retrievability(c.stability, c.last_review, \(now))) FILTER (WHERE q.status = 'published' AND q.deleted_at IS NULL), 0) AS recall
+                   coalesce(sum(fsrs_retrievability(c.stability, c.last_review, \(now), me.decay))
+                            FILTER (WHERE q.status = 'published' AND q.deleted_at IS NULL), 0) AS recall,
+                   sum(fsrs_retrievability(c.stability, c.last_review, greatest(x.start, \(now)), me.decay))
+                       FILTER (WHERE q.status = 'published' AND q.deleted_at IS NULL) AS recall_on_exam_day
             FROM me JOIN review_cards c ON c.user_id = me.id JOIN questions q ON q.id = c.question_id
+            JOIN domains d ON d.id = q.domain_id LEFT JOIN exam_days x ON x.exam_id = d.exam_id
             GROUP BY q.domain_id
             """ as SQL).prepared(),
             ("""
@@ -111,17 +125,20 @@ public struct DashboardStore: Sendable {
             GROUP BY q.domain_id
             """ as SQL).prepared(),
             ("SELECT desired_retention::float8 AS desired FROM users WHERE id = (SELECT app_user_id())" as SQL).prepared(),
+            FittedWeightsStore.fittedStatement,
+            ExamDateStore.datesStatement,
         ]
     }
 
     /// What `readingStatements` returned.
     public static func reading(_ results: [QueryResult]) throws -> DashboardReading {
-        guard results.count == 6 else { throw PostgresError(kind: .decoding, message: "the dashboard's read returned \(results.count) results, not 6") }
+        guard results.count == 8 else { throw PostgresError(kind: .decoding, message: "the dashboard's read returned \(results.count) results, not 8") }
         var cards: [Int: DashboardReading.DomainCards] = [:]
         for row in results[0].rows {
             cards[try row.decode("domain_id", as: Int.self)] = DashboardReading.DomainCards(
                 cards: try row.decode("cards", as: Int.self), dueToday: try row.decode("due_today", as: Int.self),
-                seen: try row.decode("seen", as: Int.self), recallSum: try row.decode("recall", as: Double.self))
+                seen: try row.decode("seen", as: Int.self), recallSum: try row.decode("recall", as: Double.self),
+                recallOnExamDay: try row.decode("recall_on_exam_day", as: Double?.self))
         }
         let weeks = try results[1].rows.map { row in
             DashboardReading.WeekCell(
@@ -136,7 +153,8 @@ public struct DashboardStore: Sendable {
                 (try row.decode("domain_id", as: Int.self),
                  DashboardReading.Remembered(reviews: try row.decode("reviews", as: Int.self), recalled: try row.decode("recalled", as: Int.self)))
             }),
-            desiredRetention: try results[5].first?.decode("desired", as: Double.self) ?? 0.9)
+            desiredRetention: try results[5].first?.decode("desired", as: Double.self) ?? 0.9,
+            fitted: try FittedWeightsStore.fitted(results[6]), examDates: try ExamDateStore.dates(results[7]))
     }
 
     /// Per exam, per domain: its weight, its published questions, the student's cards among
@@ -145,7 +163,8 @@ public struct DashboardStore: Sendable {
         var result: [Int: [(slug: String, recall: DomainRecall)]] = [:]
         for row in try connection.query(("""
             SELECT d.exam_id, d.slug, d.weight, count(q.id) AS questions, count(c.question_id) AS seen,
-                   coalesce(sum(fsrs_retrievability(c.stability, c.last_review, \(now))), 0) AS recall
+                   coalesce(sum(fsrs_retrievability(c.stability, c.last_review, \(now),
+                       coalesce((SELECT f.weights[21] FROM fsrs_weights f WHERE f.user_id = (SELECT app_user_id())), 0.1542))), 0) AS recall
             FROM domains d
             JOIN questions q ON q.domain_id = d.id AND q.status = 'published' AND q.deleted_at IS NULL
             LEFT JOIN review_cards c ON c.question_id = q.id AND c.user_id = (SELECT app_user_id())
@@ -205,6 +224,23 @@ public struct DashboardStore: Sendable {
             Candidate(id: try row.decode("id", as: UUID.self), domain: try row.decode("slug", as: String.self), difficulty: try row.decode("difficulty", as: Int.self))
         }
         return (due, unseen)
+    }
+
+    /// Every studied question of an exam a review may take (published, not exam-only), with its
+    /// domain, when it is due and its recall at `now`: what final-days review chooses from.
+    public func studiedCards(examID: Int, at now: Date, _ connection: PostgresConnection) throws -> [StudiedCard] {
+        try connection.query(("""
+            SELECT c.question_id, d.slug, c.due,
+                   fsrs_retrievability(c.stability, c.last_review, \(now),
+                       coalesce((SELECT f.weights[21] FROM fsrs_weights f WHERE f.user_id = c.user_id), 0.1542)) AS recall
+            FROM cards_by_domain c JOIN domains d ON d.id = c.domain_id
+            JOIN questions q ON q.id = c.question_id AND NOT q.exam_only AND q.status = 'published' AND q.deleted_at IS NULL
+            WHERE c.user_id = (SELECT app_user_id()) AND c.exam_id = \(examID)
+            """ as SQL).prepared()).rows.map { row in
+            StudiedCard(
+                id: try row.decode("question_id", as: UUID.self), domain: try row.decode("slug", as: String.self),
+                due: try row.decode("due", as: Date.self), recall: try row.decode("recall", as: Double.self))
+        }
     }
 
     /// Every card the student holds in an exam with when it is due: what a device needs to run

@@ -11,21 +11,14 @@ public struct ReviewCardStore: Sendable {
         self.scheduler = scheduler
     }
 
-    /// A store scheduling for a student who aims at `desiredRetention` (0.70–0.97).
-    public init(desiredRetention: Double) {
-        scheduler = FSRSScheduler(parameters: FSRSParameters(desiredRetention: desiredRetention))
+    /// A store scheduling as `schedule` says (the student's retention and weights).
+    public init(schedule: StudentSchedule) {
+        scheduler = schedule.scheduler
     }
 
-    /// The retention the student (the caller when nil) aims at; 0.90 for nobody.
-    public static func desiredRetention(for student: UUID? = nil, _ connection: PostgresConnection) throws -> Double {
-        try connection.query(("""
-            SELECT desired_retention::float8 AS retention FROM users WHERE id = coalesce(\(student)::uuid, (SELECT app_user_id()))
-            """ as SQL).prepared()).first?.decode("retention", as: Double.self) ?? FSRSParameters().desiredRetention
-    }
-
-    /// A store scheduling as the student (the caller when nil) chose.
+    /// A store scheduling as the student (the caller when nil) chose, with their fitted weights.
     public static func forStudent(_ student: UUID? = nil, _ connection: PostgresConnection) throws -> ReviewCardStore {
-        ReviewCardStore(desiredRetention: try desiredRetention(for: student, connection))
+        ReviewCardStore(schedule: try StudentSchedule.of(student, connection))
     }
 
     /// The student's cards for these questions.
@@ -100,43 +93,62 @@ public struct ReviewCardStore: Sendable {
             """ as SQL).prepared())
     }
 
-    /// The card after one rated answer, not yet written (`save` or `saveAll` writes it).
-    public func next(questionID: UUID, rating: FSRSRating, at date: Date, current: StoredCard?) -> StoredCard {
-        current?.reviewed(rating, at: date, scheduler: scheduler)
+    /// The card after one rated answer, not yet written (`save` or `saveAll` writes it); due
+    /// in time for `examDay` when the student sits the question's exam then (`ExamDayPlan.aim`).
+    public func next(questionID: UUID, rating: FSRSRating, at date: Date, current: StoredCard?, examDay: Date? = nil) -> StoredCard {
+        var next = current?.reviewed(rating, at: date, scheduler: scheduler)
             ?? StoredCard.first(questionID: questionID, rating: rating, at: date, scheduler: scheduler)
+        next.card = ExamDayPlan.aim(next.card, at: examDay, scheduler: scheduler)
+        return next
     }
 
     /// Applies one rated answer to the student's card for that question.
-    public func apply(questionID: UUID, rating: FSRSRating, at date: Date, current: StoredCard?, _ connection: PostgresConnection) throws -> StoredCard {
-        let card = next(questionID: questionID, rating: rating, at: date, current: current)
+    public func apply(
+        questionID: UUID, rating: FSRSRating, at date: Date, current: StoredCard?, examDay: Date? = nil, _ connection: PostgresConnection
+    ) throws -> StoredCard {
+        let card = next(questionID: questionID, rating: rating, at: date, current: current, examDay: examDay)
         try save(card, connection)
         return card
     }
 
+    /// One rated answer that shapes a card, with the start of the day the student sits the
+    /// question's exam (nil when they have not said).
+    public struct HistoryReview: Sendable, Equatable {
+        public var questionID: UUID
+        public var rating: FSRSRating
+        public var at: Date
+        public var examDay: Date?
+    }
+
     /// The rated answers that shape the student's cards, in the order they were reviewed: each
     /// practice answer when given; a mock exam's final answer per question when the exam ended.
-    public func reviewHistory(for student: UUID? = nil, _ connection: PostgresConnection) throws -> [(questionID: UUID, rating: FSRSRating, at: Date)] {
+    public func reviewHistory(for student: UUID? = nil, _ connection: PostgresConnection) throws -> [HistoryReview] {
         try connection.query(("""
-            SELECT a.question_id, a.rating, CASE WHEN s.mode = 'mock' THEN s.finished_at ELSE a.answered_at END AS reviewed_at
-            FROM answers a JOIN study_sessions s ON s.id = a.session_id
-            WHERE a.user_id = coalesce(\(student)::uuid, (SELECT app_user_id())) AND a.rating IS NOT NULL
+            WITH me AS (SELECT u.id, u.time_zone FROM users u WHERE u.id = coalesce(\(student)::uuid, (SELECT app_user_id())))
+            SELECT a.question_id, a.rating, CASE WHEN s.mode = 'mock' THEN s.finished_at ELSE a.answered_at END AS reviewed_at,
+                   (SELECT x.sits_on::timestamp AT TIME ZONE me.time_zone FROM exam_dates x JOIN domains d ON d.exam_id = x.exam_id
+                    JOIN questions q ON q.domain_id = d.id WHERE q.id = a.question_id AND x.user_id = me.id) AS exam_day
+            FROM me JOIN answers a ON a.user_id = me.id JOIN study_sessions s ON s.id = a.session_id
+            WHERE a.rating IS NOT NULL
               AND (s.mode <> 'mock'
                    OR (s.finished_at IS NOT NULL
                        AND a.id = (SELECT f.id FROM answers f WHERE f.session_id = a.session_id AND f.question_id = a.question_id
                                    ORDER BY f.received_at DESC, f.answered_at DESC, f.id LIMIT 1)))
             ORDER BY a.question_id, reviewed_at, a.answered_at, a.id
             """ as SQL).prepared()).rows.map { row in
-            (try row.decode("question_id", as: UUID.self), FSRSRating(rawValue: try row.decode("rating", as: Int.self)) ?? .good,
-             try row.decode("reviewed_at", as: Date.self))
+            HistoryReview(
+                questionID: try row.decode("question_id", as: UUID.self),
+                rating: FSRSRating(rawValue: try row.decode("rating", as: Int.self)) ?? .good,
+                at: try row.decode("reviewed_at", as: Date.self), examDay: try row.decode("exam_day", as: Date?.self))
         }
     }
 
-    /// Every card the history implies, computed afresh.
+    /// Every card the history implies, computed afresh (each due in time for its exam's day).
     public func derivedCards(for student: UUID? = nil, _ connection: PostgresConnection) throws -> [UUID: StoredCard] {
         var cards: [UUID: StoredCard] = [:]
         for review in try reviewHistory(for: student, connection) {
-            cards[review.questionID] = cards[review.questionID]?.reviewed(review.rating, at: review.at, scheduler: scheduler)
-                ?? StoredCard.first(questionID: review.questionID, rating: review.rating, at: review.at, scheduler: scheduler)
+            cards[review.questionID] = next(
+                questionID: review.questionID, rating: review.rating, at: review.at, current: cards[review.questionID], examDay: review.examDay)
         }
         return cards
     }
@@ -157,7 +169,7 @@ public struct ReviewCardStore: Sendable {
     /// Rebuilds the student's cards from their answers; returns how many stored cards differed
     /// (0 when the incremental updates agree with the history, as they should).
     public func rebuild(for student: UUID? = nil, _ connection: PostgresConnection) throws -> (cards: Int, differing: Int) {
-        // Scheduled as the student chose, whatever this store's own retention.
+        // Scheduled as the student's own retention and weights say, whatever this store's.
         let derived = try Self.forStudent(student, connection).derivedCards(for: student, connection)
         let stored = try storedCards(for: student, connection)
         let differing = derived.filter { questionID, card in !(stored[questionID].map { Self.agree($0, card) } ?? false) }

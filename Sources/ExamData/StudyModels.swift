@@ -104,8 +104,10 @@ public struct AnswerContext: Sendable {
     /// The median time of the student's latest right answers at the question's difficulty.
     public var typicalMilliseconds: Double?
     public var typicalSamples: Int
-    /// The retention the student's reviews aim at (nil for a guest).
-    public var desiredRetention: Double?
+    /// How the student's reviews are scheduled (nil for a guest).
+    public var schedule: StudentSchedule?
+    /// The start of the day the student sits the session's exam, when they have said.
+    public var examDay: Date?
 }
 
 /// One answer as stored.

@@ -108,7 +108,9 @@ public struct StudyStore: Sendable {
                    c.difficulty AS c_difficulty, c.due AS c_due, c.last_review AS c_last_review, c.first_review AS c_first_review,
                    c.reviews AS c_reviews, c.lapses AS c_lapses,
                    typical.median, typical.samples,
-                   (SELECT u.desired_retention::float8 FROM users u WHERE u.id = s.user_id) AS desired_retention
+                   \(fragment: StudentSchedule.expression(user: "s.user_id")) AS schedule,
+                   (SELECT x.sits_on::timestamp AT TIME ZONE u.time_zone FROM exam_dates x JOIN users u ON u.id = x.user_id
+                    WHERE x.user_id = s.user_id AND x.exam_id = s.exam_id) AS exam_day
             FROM study_sessions s
             JOIN exams e ON e.id = s.exam_id
             JOIN regions r ON r.id = e.region_id
@@ -141,7 +143,7 @@ public struct StudyStore: Sendable {
                                try row.decodeJSON("p_response", as: [Int].self)) : nil,
             card: hasCard ? try ReviewCardStore.card(row, prefix: "c_") : nil,
             typicalMilliseconds: try row.decode("median", as: Double?.self), typicalSamples: try row.decode("samples", as: Int?.self) ?? 0,
-            desiredRetention: try row.decode("desired_retention", as: Double?.self))
+            schedule: try StudentSchedule.decoded(row, column: "schedule"), examDay: try row.decode("exam_day", as: Date?.self))
     }
 
     /// The questions with these ids, in the order given (ones no longer visible are left out).

@@ -30,6 +30,8 @@ public final class PortalApplication: Sendable {
     let site: SiteAddress
     let monitoring: MonitoringAccess
     let refresher: LeaderboardRefresher?
+    /// Fits students' FSRS weights to their histories, in the background.
+    let fitter: WeightFitter?
     let scoreboard: LiveScoreboard?
     let hub: LiveHub
 
@@ -71,6 +73,7 @@ public final class PortalApplication: Sendable {
         hub = LiveHub(endpoint: endpoint, clock: clock) { event in
             pool.map { LivePages.finish(event, database: $0) } ?? true
         }
+        fitter = database.map { WeightFitter(database: $0, clock: clock) }
         refresher = database.flatMap { database in
             configuration.leaderboardRefresh > 0
                 ? LeaderboardRefresher(database: database, interval: configuration.leaderboardRefresh, instance: "\(ProcessInfo.processInfo.hostName):\(getpid()):\(UUID().uuidString.prefix(8))")
@@ -83,6 +86,7 @@ public final class PortalApplication: Sendable {
     public func startBackgroundJobs() {
         events.start()
         refresher?.start()
+        fitter?.start()
         hub.start()
     }
 
@@ -90,6 +94,7 @@ public final class PortalApplication: Sendable {
     public func stopBackgroundJobs() {
         events.stop()
         refresher?.stop()
+        fitter?.stop()
         hub.stop()
     }
 
@@ -140,7 +145,8 @@ public final class PortalApplication: Sendable {
         let accounts = AccountPages(pages: pages, settings: sessionSettings, hashing: hashing, clock: clock, viewers: viewers,
                                     registrationsPerHour: configuration.registrationsPerHour)
         let starter = SessionStart(pages: pages, settings: sessionSettings, clock: clock)
-        let sessions = SessionPages(pages: pages, settings: sessionSettings, clock: clock, formClock: formClock, versions: versions, readers: readers)
+        let sessions = SessionPages(
+            pages: pages, settings: sessionSettings, clock: clock, formClock: formClock, versions: versions, readers: readers, fitter: fitter)
         let reports = QuestionReports(pages: pages)
         let live = LivePages(
             database: database, pages: pages, settings: sessionSettings, clock: clock, scoreboard: scoreboard, hub: hub, site: site,
@@ -148,7 +154,7 @@ public final class PortalApplication: Sendable {
         let schools = SchoolPages(pages: pages, clock: clock, starter: starter, site: site, classes: classes)
         let admin = AdminPages(pages: pages, clock: clock)
         let offline = OfflinePages(pages: pages, clock: clock)
-        let progress = ProgressUpload(clock: clock)
+        let progress = ProgressUpload(clock: clock, fitter: fitter)
         let device = DeviceAPI(pages: pages)
 
         let copies = VisitorCopies(pages: pages, cache: cache, versions: versions, sessionCookie: sessionSettings.cookieName)
@@ -189,8 +195,9 @@ public final class PortalApplication: Sendable {
             accounts.addMemberRoutes(to: &members)
             members.get(
                 "/me", quick: readerCopies.quick(DashboardPage.readerCopy),
-                DashboardPage.handler(pages: pages, clock: clock, versions: versions, readers: readers, domains: domainFacts))
+                DashboardPage.handler(pages: pages, clock: clock, versions: versions, readers: readers, domains: domainFacts, fitter: fitter))
             members.post("/questions/:id/reports", reports.report)
+            members.post("/exams/:region/:exam/date", ExamDateForm(pages: pages, clock: clock).save)
             live.addMemberRoutes(to: &members)
             schools.addMemberRoutes(to: &members)
         }

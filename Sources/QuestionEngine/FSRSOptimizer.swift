@@ -90,6 +90,11 @@ public enum FSRSOptimizer {
             reviews: scored)
     }
 
+    /// The reviews of `histories` a fit scores: those made on a later day than the card's previous one.
+    public static func scoredReviews(_ histories: [[FSRSReview]]) -> Int {
+        histories.reduce(0) { $0 + Self.steps($1).filter(\.isScored).count }
+    }
+
     /// The mean binary cross-entropy of `weights` on the scored reviews of `histories`.
     public static func logLoss(weights: [Double], histories: [[FSRSReview]]) -> Double {
         logLoss(weights: weights, histories: histories.map(Self.steps))

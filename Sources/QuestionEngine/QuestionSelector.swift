@@ -13,6 +13,22 @@ public struct Candidate: Sendable, Equatable {
     }
 }
 
+/// A question the student holds a card for, as final-days review sees it.
+public struct StudiedCard: Sendable, Equatable {
+    public var id: UUID
+    public var domain: String
+    public var due: Date
+    /// Its retrievability now, 0…1.
+    public var recall: Double
+
+    public init(id: UUID, domain: String, due: Date, recall: Double) {
+        self.id = id
+        self.domain = domain
+        self.due = due
+        self.recall = recall
+    }
+}
+
 /// Chooses a session's questions. Deterministic for a seed, and never the same question twice.
 public enum QuestionSelector {
     /// Practice: questions from the chosen domains within a difficulty range, in random order.
@@ -46,6 +62,22 @@ public enum QuestionSelector {
             .filter { seen.insert($0).inserted }
         let fresh = unseen.shuffled(using: &random).map(\.id).filter { seen.insert($0).inserted }.prefix(max(0, newLimit))
         return Array((overdue + fresh).prefix(max(0, count)))
+    }
+
+    /// Review in the final days before an exam (`ExamDayPlan`): no new questions; the studied
+    /// ones due by `dueBy` first, then the rest of the studied ones, each group taken domain by
+    /// domain in order of need (`priority`, highest first) and least recalled first within one.
+    public static func finalStretch(_ cards: [StudiedCard], dueBy: Date, priority: [String: Double], count: Int) -> [UUID] {
+        func need(_ card: StudiedCard) -> Double { priority[card.domain] ?? 0 }
+        let ordered = cards.sorted { left, right in
+            let leftDue = left.due <= dueBy, rightDue = right.due <= dueBy
+            if leftDue != rightDue { return leftDue }
+            if need(left) != need(right) { return need(left) > need(right) }
+            if left.recall != right.recall { return left.recall < right.recall }
+            return left.id.uuidString < right.id.uuidString
+        }
+        var seen = Set<UUID>()
+        return Array(ordered.map(\.id).filter { seen.insert($0).inserted }.prefix(max(0, count)))
     }
 
     /// Weak spots: the domains with the lowest recall first, drawing from each in turn.

@@ -223,13 +223,15 @@ struct AccountPages: Sendable {
             let timeZone = typed?.timeZone ?? account.timeZone
             let now = pages.clock()
             let cards = try ReviewCardStore().storedCards(connection).values.map(\.card)
+            // Simulated with the student's own weights once fitted.
+            let schedule = try StudentSchedule.of(nil, connection)
             let measured = try store.measuredRetention(days: 30, now: now, connection)
             return SettingsPage(
                 username: account.username, displayName: typed?.displayName ?? account.displayName, timeZone: timeZone,
                 timeZoneGroups: TimeZoneChoices.groups(selected: timeZone),
                 showOnLeaderboard: typed?.showOnLeaderboard ?? account.showOnLeaderboard,
                 retentions: AccountStore.retentionChoices.map { retention in
-                    let perDay = FSRSScheduler(parameters: FSRSParameters(desiredRetention: retention)).reviewsPerDay(cards, from: now)
+                    let perDay = StudentSchedule(desiredRetention: retention, weights: schedule.weights).scheduler.reviewsPerDay(cards, from: now)
                     let rounded = Int(perDay.rounded())
                     return SettingsPage.Retention(
                         value: Self.retentionText(retention),

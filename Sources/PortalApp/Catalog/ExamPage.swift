@@ -58,6 +58,8 @@ struct ExamPage: Encodable {
         var share: SharePanel?
         /// A student's extra time, said beside the mock exam's mode.
         var accommodation: String?
+        /// A student's exam date and the form to set it.
+        var examDate: ExamDateForm.Section?
     }
 
     struct SharePanel: Encodable {
@@ -139,7 +141,10 @@ struct ExamPage: Encodable {
                     }
                     return try pages.keptForReader(request, user, key: readerKey(name: name, version: version, dataVersion: dataVersion)) {
                         var personal = Personal()
-                        if let accommodation = try SchoolStore.ownAccommodation(request.database.read([SchoolStore.ownAccommodationStatement])[0]) {
+                        let own = try request.database.read([SchoolStore.ownAccommodationStatement, ExamDateStore.datesStatement])
+                        let date = try ExamDateStore.dates(own[1]).values.first { $0.region == region && $0.slug == slug }
+                        personal.examDate = ExamDateForm.section(region: region, slug: slug, date: date, pages: pages, locale: locale)
+                        if let accommodation = try SchoolStore.ownAccommodation(own[0]) {
                             let minutes = accommodation.seconds(for: try detail().timeLimitSeconds) / 60
                             personal.accommodation = pages.message("exam.accommodation", locale: locale, [
                                 "what": accommodation.describe(pages: pages, locale: locale),

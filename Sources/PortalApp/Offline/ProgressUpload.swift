@@ -16,6 +16,8 @@ import QuestionEngine
 /// or a live event is online only); one answer per question per session counts, the first.
 struct ProgressUpload: Sendable {
     let clock: @Sendable () -> Date
+    /// Told of each student whose answers arrive: their history may now be long enough to fit.
+    var fitter: WeightFitter? = nil
 
     /// At most this many answers and sessions per batch (and 1 MiB of body).
     static let maximumAnswers = 500
@@ -104,6 +106,9 @@ struct ProgressUpload: Sendable {
             // What is already stored and the cards as they stand, each read once for the batch.
             let earlier = try store.answers(ids: batch.answers.map(\.id), connection)
             let cardsBefore = try cards.cards(questionIDs: questionIDs, connection)
+            // Each card is aimed at the day the student sits its exam, when they have said.
+            let examDays = try ExamDateStore().dates(connection)
+            func examDay(_ recorded: RecordedAnswer) -> Date? { sessions[recorded.sessionID].flatMap { examDays[$0.examID]?.start } }
             // Answers to a version that has changed since: what their indexes meant then.
             let older = batch.answers.filter { answer in questions[answer.questionId].map { answer.questionVersion < $0.version } ?? false }
             let olderOptions = try store.publishedOptionIDs(older.map { ($0.questionId, $0.questionVersion) }, connection)
@@ -153,7 +158,9 @@ struct ProgressUpload: Sendable {
                         acceptedNow[recorded.id] = recorded
                         outcome.accepted.append(id)
                         if let rating = recorded.rating {
-                            let card = cards.next(questionID: recorded.questionID, rating: rating, at: recorded.answeredAt, current: cardsNow[recorded.questionID])
+                            let card = cards.next(
+                                questionID: recorded.questionID, rating: rating, at: recorded.answeredAt, current: cardsNow[recorded.questionID],
+                                examDay: examDay(recorded))
                             cardsNow[recorded.questionID] = card
                             changed[recorded.questionID] = card
                         }
@@ -179,7 +186,8 @@ struct ProgressUpload: Sendable {
                         result = try store.insert(recorded, userID: user.userID, connection)
                         if result == .inserted, let rating = recorded.rating {
                             cardsNow[recorded.questionID] = try cards.apply(
-                                questionID: recorded.questionID, rating: rating, at: recorded.answeredAt, current: cardsNow[recorded.questionID], connection)
+                                questionID: recorded.questionID, rating: rating, at: recorded.answeredAt, current: cardsNow[recorded.questionID],
+                                examDay: examDay(recorded), connection)
                         }
                     }
                     switch (stored, result) {
@@ -207,6 +215,7 @@ struct ProgressUpload: Sendable {
             }
             return outcome
         }
+        if !outcome.accepted.isEmpty { fitter?.enqueue(sessionToken: request.database.sessionToken) }
         return try APIResponse.json(outcome, cache: "no-store")
     }
 

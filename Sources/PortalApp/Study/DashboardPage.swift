@@ -27,6 +27,10 @@ struct DashboardPage: Encodable {
         var ready: Bool
         /// "You remembered 87% of 140 reviews in the last 30 days; you aim at 90%.", when there were any.
         var remembered: String?
+        /// "You sit this exam on 15 December 2026, in 14 days: predicted score that day 72%.", when set.
+        var examDay: String?
+        /// In the last days before the exam (no new questions, weakest domains first).
+        var finalStretch: Bool
         var weeks: [String]
         var domains: [DomainRow]
     }
@@ -61,8 +65,18 @@ struct DashboardPage: Encodable {
     var answeredToday: Int
     var exams: [Exam]
     var sessions: [Session]
+    /// Which weights the schedule uses and how well they predict the student's reviews.
+    var schedule: String
 
     static let weeksShown = 4
+
+    /// 1,240: a count with its thousands grouped.
+    static func grouped(_ count: Int) -> String {
+        let formatter = NumberFormatter()
+        formatter.numberStyle = .decimal
+        formatter.locale = Locale(identifier: "en_US")
+        return formatter.string(from: NSNumber(value: count)) ?? String(count)
+    }
 
     /// What the page shows around the fragment.
     struct Around: Encodable {
@@ -81,9 +95,12 @@ struct DashboardPage: Encodable {
     }
 
     static func handler(
-        pages: PageRenderer, clock: @escaping @Sendable () -> Date, versions: SharedVersions, readers: ReaderVersions, domains: DomainFactsCache
+        pages: PageRenderer, clock: @escaping @Sendable () -> Date, versions: SharedVersions, readers: ReaderVersions, domains: DomainFactsCache,
+        fitter: WeightFitter? = nil
     ) -> @Sendable (PortalRequest, SessionUser) throws -> Response {
         { request, user in
+            // The student's history may have grown enough for their own weights.
+            fitter?.enqueue(sessionToken: request.database.sessionToken)
             let locale = pages.locale(for: request), now = clock()
             let dataVersion = try readers.version(user.userID) {
                 try AccountStore.dataVersion(request.database.read([AccountStore.dataVersionStatement])[0])
@@ -96,7 +113,7 @@ struct DashboardPage: Encodable {
                 let facts = try domains.facts(version: version) { try request.database.shared { try catalog.domainFacts($0) } }
                 let reading = try DashboardStore.reading(request.database.read(DashboardStore.readingStatements(
                     now: now, since: now.addingTimeInterval(-Double(weeksShown - 1) * 7 * 86_400), recent: 10)))
-                return DashboardPage(user: user, reading: reading, facts: facts, pages: pages, locale: locale)
+                return DashboardPage(user: user, reading: reading, facts: facts, pages: pages, locale: locale, now: now)
             }
             // The whole page is kept for the reader's sign-in by the same versions as its figures.
             return try pages.keptForReader(request, user, key: readerKey(dataVersion: dataVersion, catalogue: version)) {
@@ -107,7 +124,12 @@ struct DashboardPage: Encodable {
         }
     }
 
-    init(user: SessionUser, reading: DashboardReading, facts: [Int: DomainFacts], pages: PageRenderer, locale: String) {
+    init(user: SessionUser, reading: DashboardReading, facts: [Int: DomainFacts], pages: PageRenderer, locale: String, now: Date) {
+        // Today in the student's own time zone, for the days left before their exams.
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!
+        let parts = calendar.dateComponents([.year, .month, .day], from: now)
+        let today = String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
         let weeks = Array(Set(reading.weeks.map(\.week)).sorted().suffix(Self.weeksShown))
         // The exams the student holds cards in, by title; each with all its domains for readiness.
         let examIDs = Set(reading.cards.keys.compactMap { facts[$0]?.examID })
@@ -121,6 +143,13 @@ struct DashboardPage: Encodable {
                     recallSum: reading.cards[domain.id]?.recallSum ?? 0)
             }
             let readiness = Readiness.predict(recall)
+            let examDate = reading.examDates[examID]
+            let daysLeft = examDate.flatMap { ExamDateForm.days(from: today, to: $0.day) }
+            let onExamDay = Readiness.predict(domains.filter { $0.questions > 0 }.sorted { ($0.weight, $1.slug) > ($1.weight, $0.slug) }.map { domain in
+                DomainRecall(
+                    weight: domain.weight, questions: domain.questions, seen: reading.cards[domain.id]?.seen ?? 0,
+                    recallSum: reading.cards[domain.id]?.recallOnExamDay ?? 0)
+            })
             let dueToday = cards.reduce(0) { $0 + $1.dueToday }
             let cells = Dictionary(grouping: reading.weeks.filter { facts[$0.domainID]?.examID == examID }) { facts[$0.domainID]?.title ?? "" }
             let spaced = domains.compactMap { reading.remembered[$0.id] }
@@ -134,6 +163,16 @@ struct DashboardPage: Encodable {
                     "percent": String(Int((Double(recalled) * 100 / Double(reviews)).rounded())), "count": String(reviews),
                     "desired": String(Int((reading.desiredRetention * 100).rounded())),
                 ], count: Double(reviews)),
+                examDay: examDate.flatMap { date -> String? in
+                    guard let daysLeft, daysLeft >= 0 else { return nil }
+                    let arguments = [
+                        "date": ExamDateForm.longDate(date.day, locale: locale), "count": String(daysLeft),
+                        "percent": String(Int((onExamDay * 100).rounded())),
+                    ]
+                    return daysLeft == 0 ? pages.message("dashboard.exam_today", locale: locale, arguments)
+                        : pages.message("dashboard.exam_day", locale: locale, arguments, count: Double(daysLeft))
+                },
+                finalStretch: daysLeft.map { $0 > 0 && $0 <= ExamDayPlan.finalDays } ?? false,
                 weeks: weeks,
                 domains: cells.keys.sorted().map { title in
                     DomainRow(title: title, cells: weeks.map { week in
@@ -146,6 +185,13 @@ struct DashboardPage: Encodable {
                 })
         }.sorted { $0.title < $1.title }
         csrfToken = user.csrfToken
+        if let fitted = reading.fitted, fitted.weights != nil, let before = fitted.logLossBefore, let after = fitted.logLossAfter {
+            schedule = pages.message("dashboard.weights_fitted", locale: locale, [
+                "count": Self.grouped(fitted.reviews), "before": String(format: "%.3f", before), "after": String(format: "%.3f", after),
+            ], count: Double(fitted.reviews))
+        } else {
+            schedule = pages.message("dashboard.weights_default", locale: locale, ["minimum": String(FittedWeightsStore.minimumReviews)])
+        }
         dueToday = exams.reduce(0) { $0 + $1.dueToday }
         streak = reading.streak
         answeredToday = reading.answeredToday

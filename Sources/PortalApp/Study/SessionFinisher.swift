@@ -26,14 +26,15 @@ struct SessionFinisher: Sendable {
         let endedAt = session.deadline.map { min($0, date) } ?? date
         guard try store.finish(sessionID: session.id, at: endedAt, connection) else { return false }
         if session.mode == .mock && session.userID != nil {
-            // Scheduled for the retention the student aims at.
+            // Scheduled with the student's own retention and weights, aimed at their exam day.
             let cards = try ReviewCardStore.forStudent(session.userID, connection)
+            let examDay = try ExamDateStore().examDay(examID: session.examID, for: session.userID, connection)
             let answers = try store.finalAnswers(sessionID: session.id, connection)
             let rated = answers.values.compactMap { answer in answer.rating.map { (answer, $0) } }
                 .sorted { $0.0.questionID.uuidString < $1.0.questionID.uuidString }
             let current = try cards.cards(questionIDs: rated.map(\.0.questionID), connection)
             for (answer, rating) in rated {
-                _ = try cards.apply(questionID: answer.questionID, rating: rating, at: endedAt, current: current[answer.questionID], connection)
+                _ = try cards.apply(questionID: answer.questionID, rating: rating, at: endedAt, current: current[answer.questionID], examDay: examDay, connection)
             }
         }
         return true

@@ -18,6 +18,8 @@ struct SessionPages: Sendable {
     let versions: SharedVersions
     let readers: ReaderVersions
     let readings = SessionReadingCache()
+    /// Told of each student who finishes a session: their history may now be long enough to fit.
+    let fitter: WeightFitter?
 
     /// The longest time an answer is taken to have needed: a tab left open overnight is not a
     /// measure of effort.
@@ -25,8 +27,9 @@ struct SessionPages: Sendable {
 
     init(
         pages: PageRenderer, settings: SessionSettings, clock: @escaping @Sendable () -> Date, formClock: FormClock, versions: SharedVersions,
-        readers: ReaderVersions
+        readers: ReaderVersions, fitter: WeightFitter? = nil
     ) {
+        self.fitter = fitter
         self.pages = pages
         self.settings = settings
         self.clock = clock
@@ -373,9 +376,9 @@ struct SessionPages: Sendable {
             // answers count when it ends.
             let card = session.mode == .mock ? nil
                 : rating.map { rating in
-                    // Scheduled for the retention the student aims at.
-                    let cards = context.desiredRetention.map(ReviewCardStore.init(desiredRetention:)) ?? ReviewCardStore()
-                    return cards.next(questionID: questionID, rating: rating, at: now, current: context.card)
+                    // Scheduled with the student's own retention and weights, aimed at their exam day.
+                    let cards = context.schedule.map(ReviewCardStore.init(schedule:)) ?? ReviewCardStore()
+                    return cards.next(questionID: questionID, rating: rating, at: now, current: context.card, examDay: context.examDay)
                 }
             let stored: AnswerInsertResult
             do {
@@ -457,6 +460,7 @@ struct SessionPages: Sendable {
         let now = clock()
         return try withSession(request, locking: true) { _, session, connection in
             if !session.isFinished { try finisher.finish(session, at: now, connection) }
+            fitter?.enqueue(sessionToken: request.database.sessionToken)
             return .redirect(to: base(session) + "/results")
         }
     }

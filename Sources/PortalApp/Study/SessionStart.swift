@@ -109,6 +109,14 @@ struct SessionStart: Sendable {
             // Due means what the dashboard counts as due today (by the end of the student's
             // day), so the number on its button is the number reviewed.
             let dayEnd = try dashboard.endOfDay(at: now, connection)
+            // In the last days before the student's exam: what they have studied, by need.
+            if ExamDayPlan.isFinalStretch(now: now, examDay: try ExamDateStore().examDay(examID: exam.id, connection)) {
+                let recall = try dashboard.recallByDomain(examIDs: [exam.id], at: now, connection)[exam.id] ?? []
+                let priority = Dictionary(recall.map { ($0.slug, ExamDayPlan.priority($0.recall)) }, uniquingKeysWith: max)
+                let studied = try dashboard.studiedCards(examID: exam.id, at: now, connection)
+                    .filter { domains.isEmpty || domains.contains($0.domain) }
+                return QuestionSelector.finalStretch(studied, dueBy: dayEnd, priority: priority, count: count)
+            }
             let queue = try dashboard.reviewQueue(examID: exam.id, dueBy: dayEnd, connection)
             let newToday = try dashboard.newCards(since: dashboard.startOfDay(at: now, connection), connection)
             let unseen = queue.unseen.filter { difficulty.contains($0.difficulty) && (domains.isEmpty || domains.contains($0.domain)) }

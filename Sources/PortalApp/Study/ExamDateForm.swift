@@ -1,0 +1,109 @@
+import ExamData
+import Foundation
+import HTTPServer
+import PostgresClient
+import QuestionEngine
+
+/// The day a student sits an exam: the form on the exam page (`POST
+/// /exams/:region/:exam/date`), and how the exam page and the dashboard word it.
+struct ExamDateForm: Sendable {
+    let pages: PageRenderer
+    let clock: @Sendable () -> Date
+
+    /// The furthest ahead a date may be: certification exams are booked months ahead, not years.
+    static let furthestDays = 3 * 366
+
+    /// What the exam page shows a student: the form, with their date when they have set one.
+    struct Section: Encodable {
+        var action: String
+        /// `YYYY-MM-DD`, for the date field; empty when unset.
+        var day: String
+        var hasDate: Bool
+        /// "You sit this exam on 15 December 2026: …", when set.
+        var sentence: String?
+    }
+
+    static func section(region: String, slug: String, date: ExamDate?, pages: PageRenderer, locale: String) -> Section {
+        Section(
+            action: "/exams/\(region)/\(slug)/date", day: date?.day ?? "", hasDate: date != nil,
+            sentence: date.map { pages.message("exam_date.set", locale: locale, ["date": longDate($0.day, locale: locale)]) })
+    }
+
+    /// Saves (or clears, with `clear`) the date and reschedules the student's cards for it.
+    func save(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+        let form = FormFields(body: request.body)
+        let region = request.parameter("region"), slug = request.parameter("exam")
+        let clear = form["clear"] != nil
+        let typed = (form["sits_on"] ?? "").trimmingCharacters(in: .whitespaces)
+        let now = clock()
+        try request.database.transaction { connection in
+            guard let exam = try ExamCatalog().examHeading(region: region, slug: slug, connection) else {
+                throw HTTPError(.notFound, pages.message("error.no_exam", for: request, ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))]))
+            }
+            let store = ExamDateStore()
+            if clear {
+                try store.set(examID: exam.id, day: nil, at: now, connection)
+                return
+            }
+            guard let day = Self.calendarDay(typed) else {
+                throw HTTPError(.unprocessableContent, pages.message("exam_date.invalid", for: request, ["value": String(typed.prefix(20))]))
+            }
+            let today = try store.today(at: now, connection)
+            guard day >= today else { throw HTTPError(.unprocessableContent, pages.message("exam_date.past", for: request)) }
+            guard let furthest = Self.adding(days: Self.furthestDays, to: today), day <= furthest else {
+                throw HTTPError(.unprocessableContent, pages.message("exam_date.too_far", for: request))
+            }
+            try store.set(examID: exam.id, day: day, at: now, connection)
+        }
+        return .redirect(to: "/exams/\(region)/\(slug)#exam-date")
+    }
+
+    /// `text` when it is a real calendar day written `YYYY-MM-DD` (what a date field sends).
+    static func calendarDay(_ text: String) -> String? {
+        guard let date = date(text), format(date) == text, text >= "2000-01-01" else { return nil }
+        return text
+    }
+
+    /// The calendar day `days` after `day` (both `YYYY-MM-DD`).
+    static func adding(days: Int, to day: String) -> String? {
+        date(day).flatMap { calendar.date(byAdding: .day, value: days, to: $0) }.map(format)
+    }
+
+    /// Whole days from `today` to `day` (both `YYYY-MM-DD`).
+    static func days(from today: String, to day: String) -> Int? {
+        guard let start = date(today), let end = date(day) else { return nil }
+        return calendar.dateComponents([.day], from: start, to: end).day
+    }
+
+    /// "15 December 2026" in the page's language.
+    static func longDate(_ day: String, locale: String) -> String {
+        guard let date = date(day) else { return day }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: locale)
+        formatter.timeZone = calendar.timeZone
+        formatter.setLocalizedDateFormatFromTemplate("dMMMMy")
+        return formatter.string(from: date)
+    }
+
+    /// Midnight UTC of a `YYYY-MM-DD` day, the day's fields read strictly.
+    private static func date(_ text: String) -> Date? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard text.utf8.count == 10, parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              parts.allSatisfy({ $0.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } }),
+              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
+        else { return nil }
+        return calendar.date(from: DateComponents(year: year, month: month, day: day))
+    }
+
+    private static func format(_ date: Date) -> String {
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        func two(_ value: Int?) -> String { value.map { $0 < 10 ? "0\($0)" : "\($0)" } ?? "00" }
+        return "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day))"
+    }
+
+    private static let calendar: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar
+    }()
+}
