@@ -90,6 +90,13 @@ public final class PortalApplication: Sendable {
         hub.start()
     }
 
+    /// Looks now at the history of every student queued for a fit (what the background job does
+    /// as students are queued); returns how many were fitted.
+    @discardableResult
+    public func fitWaitingSchedules() -> Int {
+        (fitter?.drain() ?? []).filter { if case .fitted = $0 { true } else { false } }.count
+    }
+
     /// Stops the background jobs.
     public func stopBackgroundJobs() {
         events.stop()

@@ -2,10 +2,11 @@ import Foundation
 
 /// Review that aims at the day a student sits an exam. Two rules, both pure:
 ///
-/// - a card whose predicted retrievability on the exam day would be below the desired retention
-///   is due the day before at the latest (`aim`), so reviewing as scheduled reviews it at least
-///   once before the exam — FSRS counts whole days, so a review within the last day leaves it
-///   at full recall on the day;
+/// - a card whose predicted retrievability at the end of the exam day would be below the desired
+///   retention is due the day before at the latest (`aim`), so reviewing as scheduled reviews it
+///   at least once before the exam. FSRS rounds intervals to whole days, so without this a card
+///   due on the exam day itself can be a little below the desired retention by the exam, and a
+///   student does not review on that day;
 /// - in the final days (`finalDays`) review brings no new questions, and favours the domains
 ///   that are weakest for their blueprint weight (`priority`).
 ///
@@ -14,15 +15,18 @@ public enum ExamDayPlan {
     /// Days before the exam in which no new questions are introduced.
     public static let finalDays = 3
 
-    /// `card` due early enough for the exam that starts at `examDay` (the start of that day in
+    /// `card` due early enough for the exam on the day that starts at `examDay` (midnight in
     /// the student's time zone); unchanged without an exam day, after it, or when the card is
-    /// recalled well enough on the day anyway.
+    /// recalled well enough all that day anyway.
     public static func aim(_ card: FSRSCard, at examDay: Date?, scheduler: FSRSScheduler) -> FSRSCard {
         guard let examDay, let lastReview = card.lastReview, lastReview < examDay else { return card }
-        let latest = examDay.addingTimeInterval(-86_400)
-        guard card.due > latest, scheduler.retrievability(of: card, at: examDay) < scheduler.parameters.desiredRetention else { return card }
+        let latest = examDay.addingTimeInterval(-86_400), dayEnd = examDay.addingTimeInterval(86_400)
+        // Reviewed within the last day before the exam already: another review that day would
+        // not move whole-day recall, so the card keeps FSRS's own due.
+        guard lastReview < latest, card.due > latest,
+              scheduler.retrievability(of: card, at: dayEnd) < scheduler.parameters.desiredRetention else { return card }
         var aimed = card
-        aimed.due = max(lastReview, latest)
+        aimed.due = latest
         return aimed
     }
 

@@ -227,7 +227,7 @@ struct StudyStorageTests {
         let atLow = try due()
         #expect(atHigh < atDefault && atDefault < atLow, "due at 0.97 \(atHigh), 0.90 \(atDefault), 0.70 \(atLow)")
         #expect(try fixture.as(fixture.alice) { try ReviewCardStore().rebuild($0).differing } == 0)
-        #expect(try fixture.as(fixture.alice) { try ReviewCardStore.desiredRetention($0) } == 0.70)
+        #expect(try fixture.as(fixture.alice) { try StudentSchedule.of(nil, $0).desiredRetention } == 0.70)
         // Out of FSRS's range: refused by the table itself.
         let refused = #expect(throws: PostgresError.self) {
             try fixture.as(fixture.alice) { try AccountStore().setDesiredRetention(0.5, $0) }
@@ -236,7 +236,7 @@ struct StudyStorageTests {
         // Nobody sets another student's.
         let changed = try fixture.as(fixture.bob) { try $0.execute("UPDATE users SET desired_retention = 0.97 WHERE id = \(fixture.alice)") }
         #expect(changed == 0)
-        #expect(try fixture.as(fixture.alice) { try ReviewCardStore.desiredRetention($0) } == 0.70)
+        #expect(try fixture.as(fixture.alice) { try StudentSchedule.of(nil, $0).desiredRetention } == 0.70)
     }
 
     @Test("above 90%, a higher retention asks for more reviews of the same cards (below, lapses cost about what longer intervals save)")
