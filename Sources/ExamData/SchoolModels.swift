@@ -25,17 +25,25 @@ public struct Accommodation: Sendable, Equatable {
     public static let multipliers: [Double] = [1, 1.25, 1.5, 2]
     /// The most extra minutes a teacher may give.
     public static let maximumExtraMinutes = 240
+    /// The most extra attempts at an assignment a teacher may give.
+    public static let maximumExtraAttempts = 5
 
     /// The exam's time limit is multiplied by this (one of `multipliers`).
     public var multiplier: Double
     /// Minutes added after the multiplier (0 to `maximumExtraMinutes`).
     public var extraMinutes: Int
+    /// Attempts added to an assignment's limit (0 to `maximumExtraAttempts`).
+    public var extraAttempts: Int
 
-    /// Extra time as given: `multiplier` × the limit, plus `extraMinutes`.
-    public init(multiplier: Double, extraMinutes: Int) {
+    /// Extra time as given: `multiplier` × the limit, plus `extraMinutes`; and `extraAttempts`.
+    public init(multiplier: Double, extraMinutes: Int, extraAttempts: Int = 0) {
         self.multiplier = multiplier
         self.extraMinutes = extraMinutes
+        self.extraAttempts = extraAttempts
     }
+
+    /// No accommodation at all.
+    public var isNone: Bool { multiplier == 1 && extraMinutes == 0 && extraAttempts == 0 }
 
     /// The seconds a mock exam of `seconds` allows with this accommodation (as the database
     /// sets the deadline).
@@ -53,6 +61,8 @@ public struct ShareLinkSummary: Sendable, Equatable {
     public var expiresAt: Date?
     public var revokedAt: Date?
     public var joinsClass: Bool
+    /// How many times each student may start it (nil: no limit).
+    public var attempts: Int?
 }
 
 /// What a share link offers, as anyone holding it sees it.
@@ -89,11 +99,14 @@ public struct NewShareLink: Sendable {
     public var joinsClass: Bool
     public var dueAt: Date?
     public var expiresAt: Date?
+    /// How many times each student may start it (nil: no limit).
+    public var attempts: Int?
 
     public init(
         tokenHash: [UInt8], examID: Int, classID: UUID?, title: String, mode: StudyMode, domains: [String], difficulty: ClosedRange<Int>,
-        questionCount: Int, joinsClass: Bool, dueAt: Date?, expiresAt: Date?
+        questionCount: Int, joinsClass: Bool, dueAt: Date?, expiresAt: Date?, attempts: Int? = nil
     ) {
+        self.attempts = attempts
         self.tokenHash = tokenHash
         self.examID = examID
         self.classID = classID
@@ -115,6 +128,8 @@ public struct AssignmentAttempt: Sendable, Equatable {
     public var scorePercent: Double?
     public var passed: Bool?
     public var secondsUsed: Int?
+    /// Sessions the member started from the link (attempts used).
+    public var started: Int
 }
 
 /// A question of an assignment and how often it was answered wrong.

@@ -88,7 +88,7 @@ public struct SchoolStore: Sendable {
     /// A class's current members (the teacher's view).
     public func members(classID: UUID, _ connection: PostgresConnection) throws -> [ClassMember] {
         try connection.query(("""
-            SELECT m.user_id, u.display_name, m.joined_at, a.time_multiplier::float8 AS multiplier, a.extra_minutes
+            SELECT m.user_id, u.display_name, m.joined_at, a.time_multiplier::float8 AS multiplier, a.extra_minutes, a.extra_attempts
             FROM class_members m JOIN users u ON u.id = m.user_id LEFT JOIN accommodations a ON a.student_id = m.user_id
             WHERE m.class_id = \(classID) AND m.left_at IS NULL ORDER BY u.display_name, m.user_id
             """ as SQL).prepared()).rows.map {
@@ -100,17 +100,18 @@ public struct SchoolStore: Sendable {
     // MARK: Accommodations
 
     /// Sets a student's accommodation (`Accommodation(multiplier: 1, extraMinutes: 0)` removes
-    /// it), audited; only a teacher of a class the student is in now, or an admin (refused with
+    /// it, with no extra attempts), audited; only a teacher of a class the student is in now, or an admin (refused with
     /// `insufficient_privilege` otherwise). False for an unknown student.
     public func setAccommodation(student: UUID, _ accommodation: Accommodation, _ connection: PostgresConnection) throws -> Bool {
         try connection.query(("""
-            SELECT set_accommodation(\(student), \(accommodation.multiplier)::numeric, \(accommodation.extraMinutes)) AS known
+            SELECT set_accommodation(\(student), \(accommodation.multiplier)::numeric, \(accommodation.extraMinutes),
+                                     \(accommodation.extraAttempts)) AS known
             """ as SQL).prepared()).single().decode("known", as: Bool.self)
     }
 
     /// The signed-in student's own accommodation, if they have one.
     public static let ownAccommodationStatement: SQL = ("""
-        SELECT time_multiplier::float8 AS multiplier, extra_minutes FROM accommodations WHERE student_id = (SELECT app_user_id())
+        SELECT time_multiplier::float8 AS multiplier, extra_minutes, extra_attempts FROM accommodations WHERE student_id = (SELECT app_user_id())
         """ as SQL).prepared()
 
     /// The accommodation in the rows of `ownAccommodationStatement`.
@@ -118,10 +119,11 @@ public struct SchoolStore: Sendable {
         try result.first.flatMap(accommodation)
     }
 
-    /// The accommodation of a row with `multiplier` (float8) and `extra_minutes`, if any.
+    /// The accommodation of a row with `multiplier` (float8), `extra_minutes` and `extra_attempts`, if any.
     static func accommodation(_ row: PostgresRow) throws -> Accommodation? {
         guard let multiplier = try row.decode("multiplier", as: Double?.self) else { return nil }
-        return Accommodation(multiplier: multiplier, extraMinutes: try row.decode("extra_minutes", as: Int.self))
+        return Accommodation(
+            multiplier: multiplier, extraMinutes: try row.decode("extra_minutes", as: Int.self), extraAttempts: try row.decode("extra_attempts", as: Int.self))
     }
 
     // MARK: Share links
@@ -129,10 +131,10 @@ public struct SchoolStore: Sendable {
     public func createShareLink(_ link: NewShareLink, at date: Date, _ connection: PostgresConnection) throws -> UUID {
         try connection.query(("""
             INSERT INTO share_links (token_hash, created_by, exam_id, class_id, title, mode, domains, difficulty_from, difficulty_to,
-                                     question_count, joins_class, due_at, expires_at, created_at)
+                                     question_count, joins_class, due_at, expires_at, created_at, attempts)
             VALUES (decode(\(AccountStore.hex(link.tokenHash)), 'hex'), (SELECT app_user_id()), \(link.examID), \(link.classID), \(link.title),
                     \(link.mode.rawValue), \(link.domains)::text[], \(link.difficulty.lowerBound), \(link.difficulty.upperBound),
-                    \(link.questionCount), \(link.joinsClass), \(link.dueAt), \(link.expiresAt), \(date))
+                    \(link.questionCount), \(link.joinsClass), \(link.dueAt), \(link.expiresAt), \(date), \(link.attempts))
             RETURNING id
             """ as SQL).prepared()).single().decode("id", as: UUID.self)
     }
@@ -140,7 +142,7 @@ public struct SchoolStore: Sendable {
     /// The caller's share links for a class (nil: those for no class), newest first.
     public func shareLinks(classID: UUID?, _ connection: PostgresConnection) throws -> [ShareLinkSummary] {
         try connection.query(("""
-            SELECT l.id, l.title, e.title AS exam_title, l.mode, l.question_count, l.due_at, l.expires_at, l.revoked_at, l.joins_class
+            SELECT l.id, l.title, e.title AS exam_title, l.mode, l.question_count, l.due_at, l.expires_at, l.revoked_at, l.joins_class, l.attempts
             FROM share_links l JOIN exams e ON e.id = l.exam_id
             WHERE l.created_by = (SELECT app_user_id()) AND l.class_id IS NOT DISTINCT FROM \(classID)
             ORDER BY l.created_at DESC
@@ -150,8 +152,17 @@ public struct SchoolStore: Sendable {
                 examTitle: try row.decode("exam_title", as: String.self), mode: try row.decode("mode", as: String.self),
                 questionCount: try row.decode("question_count", as: Int.self), dueAt: try row.decode("due_at", as: Date?.self),
                 expiresAt: try row.decode("expires_at", as: Date?.self), revokedAt: try row.decode("revoked_at", as: Date?.self),
-                joinsClass: try row.decode("joins_class", as: Bool.self))
+                joinsClass: try row.decode("joins_class", as: Bool.self), attempts: try row.decode("attempts", as: Int?.self))
         }
+    }
+
+    /// The signed-in student's attempts at a link: how many they may make (nil: no limit, or
+    /// nobody signed in) and how many they have started.
+    public func attempts(linkID: UUID, _ connection: PostgresConnection) throws -> (allowed: Int?, used: Int) {
+        guard let row = try connection.query(("SELECT allowed, used FROM share_link_attempts(\(linkID))" as SQL).prepared()).first else {
+            return (nil, 0)
+        }
+        return (try row.decode("allowed", as: Int?.self), try row.decode("used", as: Int.self))
     }
 
     /// Revokes one of the caller's links; false when there is no such live link of theirs.
@@ -186,7 +197,8 @@ public struct SchoolStore: Sendable {
     public func attempts(linkID: UUID, classID: UUID, _ connection: PostgresConnection) throws -> [AssignmentAttempt] {
         try connection.query(("""
             SELECT u.display_name, s.finished_at, s.score_percent, s.passed,
-                   (extract(epoch FROM s.finished_at - s.started_at))::integer AS seconds
+                   (extract(epoch FROM s.finished_at - s.started_at))::integer AS seconds,
+                   (SELECT count(*) FROM study_sessions x WHERE x.user_id = m.user_id AND x.share_link_id = \(linkID)) AS started
             FROM class_members m JOIN users u ON u.id = m.user_id
             LEFT JOIN LATERAL (SELECT * FROM study_sessions x
                                WHERE x.user_id = m.user_id AND x.share_link_id = \(linkID) AND x.finished_at IS NOT NULL
@@ -197,7 +209,7 @@ public struct SchoolStore: Sendable {
             AssignmentAttempt(
                 displayName: try row.decode("display_name", as: String.self), finishedAt: try row.decode("finished_at", as: Date?.self),
                 scorePercent: try row.decode("score_percent", as: Double?.self), passed: try row.decode("passed", as: Bool?.self),
-                secondsUsed: try row.decode("seconds", as: Int?.self))
+                secondsUsed: try row.decode("seconds", as: Int?.self), started: try row.decode("started", as: Int.self))
         }
     }
 

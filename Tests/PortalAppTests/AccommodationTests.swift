@@ -110,4 +110,73 @@ struct AccommodationTests {
         #expect(try site.count("SELECT count(*) AS n FROM accommodations") == 0)
         #expect(try site.count("SELECT count(*) AS n FROM audit_log WHERE action = 'accommodation.change'") == 0)
     }
+
+    @Test("an assignment may limit attempts: the next start is refused with a plain answer, an extra attempt from the teacher opens one more")
+    func attempts() throws {
+        let site = try StudySessionTests.Site()
+        let (teacher, _, csrf) = try SchoolTests.account(site, "teacher", role: "teacher", displayName: "Ms Rossi")
+        let (classID, code) = try SchoolTests.makeClass(teacher, csrf: csrf)
+        let (student, studentID, studentCSRF) = try SchoolTests.account(site, "pupil", role: "student")
+        try student.request("POST", "/join/\(code)", form: ["csrf_token": studentCSRF])
+        for bad in ["0", "21", "many", "-1"] {
+            let refused = try teacher.request("POST", "/teach/links", pairs: [
+                ("csrf_token", csrf), ("region", MiniExam.region), ("exam", MiniExam.exam), ("title", "Quiz"), ("mode", "practice"), ("count", "2"),
+                ("attempts", bad),
+            ])
+            #expect(refused.status == 400, "\(bad): \(refused.status)")
+            #expect(refused.bodyText.contains("Attempts each must be a number from 1 to 20"))
+        }
+        let token = try SchoolTests.makeLink(teacher, csrf: csrf, classID: classID, extra: [("attempts", "1")])
+        #expect(try teacher.request("GET", "/teach/classes/\(classID)").bodyText.contains("1 attempt each"))
+        let share = "/s/\(token)"
+        #expect(try student.request("GET", share).bodyText.contains("You have used 0 of your 1 attempt."))
+        #expect(try student.request("POST", share + "/start", form: ["csrf_token": studentCSRF]).status == 303)
+        let used = try student.request("GET", share).bodyText
+        #expect(used.contains("You have used your 1 attempt at this assignment. Ask your teacher if you need another."))
+        #expect(!used.contains(share + "/start"))
+        let again = try student.request("POST", share + "/start", form: ["csrf_token": studentCSRF])
+        #expect(again.status == 409)
+        #expect(again.bodyText.contains("Ask your teacher if you need another."))
+        #expect(try site.count("SELECT count(*) AS n FROM study_sessions WHERE share_link_id IS NOT NULL") == 1)
+
+        // Straight to the database as the student: the table admits no session past the limit.
+        let pool = site.database.appPool(maxConnections: 1)
+        let account = try site.database.makeAccount("pupil-direct", role: "student")
+        try student.request("POST", "/join/\(code)", form: ["csrf_token": studentCSRF])
+        let linkID = try site.admin { try $0.query("SELECT id FROM share_links").single().decode("id", as: UUID.self) }
+        let examID = try site.admin { try $0.query("SELECT id FROM exams WHERE slug = \(MiniExam.exam)").single().decode("id", as: Int.self) }
+        func insert(_ caller: TestAccount) throws {
+            try pool.asCaller(caller) { connection in
+                var session = NewStudySession(
+                    userID: caller.id, examID: examID, mode: .practice, config: [:], questionIDs: [MiniExam.items[0].id], startedAt: site.clock.read())
+                session.shareLinkID = linkID
+                _ = try StudyStore().create(session, connection)
+            }
+        }
+        try insert(account)
+        let refused = #expect(throws: PostgresError.self) { try insert(account) }
+        #expect(refused?.isCheckViolation == true)
+        #expect(refused?.message.contains("no attempts left") == true)
+
+        // One extra attempt, from the teacher: one more start, and then no more.
+        let saved = try teacher.request("POST", accommodationPath(classID, studentID), form: [
+            "csrf_token": csrf, "multiplier": "1", "extra_minutes": "0", "extra_attempts": "1",
+        ])
+        #expect(saved.status == 303)
+        #expect(try teacher.request("GET", "/teach/classes/\(classID)").bodyText.contains("1 extra attempt"))
+        let exam = try student.request("GET", StudySessionTests.examPath).bodyText
+        #expect(!exam.contains("Your school gives you extra time"))
+        #expect(try student.request("GET", share).bodyText.contains("You have used 1 of your 2 attempts."))
+        #expect(try student.request("POST", share + "/start", form: ["csrf_token": studentCSRF]).status == 303)
+        #expect(try student.request("POST", share + "/start", form: ["csrf_token": studentCSRF]).status == 409)
+        #expect(try site.count("""
+            SELECT count(*) AS n FROM audit_log WHERE action = 'accommodation.change' AND (details->>'extra_attempts')::int = 1
+            """) == 1)
+        for bad in ["6", "-1", "two"] {
+            let refusedForm = try teacher.request("POST", accommodationPath(classID, studentID), form: [
+                "csrf_token": csrf, "multiplier": "1", "extra_minutes": "0", "extra_attempts": bad,
+            ])
+            #expect(refusedForm.status == 422, "\(bad)")
+        }
+    }
 }

@@ -144,7 +144,7 @@ struct ExamPage: Encodable {
                         let own = try request.database.read([SchoolStore.ownAccommodationStatement, ExamDateStore.datesStatement])
                         let date = try ExamDateStore.dates(own[1]).values.first { $0.region == region && $0.slug == slug }
                         personal.examDate = ExamDateForm.section(region: region, slug: slug, date: date, pages: pages, locale: locale)
-                        if let accommodation = try SchoolStore.ownAccommodation(own[0]) {
+                        if let accommodation = try SchoolStore.ownAccommodation(own[0]), accommodation.multiplier != 1 || accommodation.extraMinutes > 0 {
                             let minutes = accommodation.seconds(for: try detail().timeLimitSeconds) / 60
                             personal.accommodation = pages.message("exam.accommodation", locale: locale, [
                                 "what": accommodation.describe(pages: pages, locale: locale),

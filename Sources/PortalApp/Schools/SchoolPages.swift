@@ -198,6 +198,11 @@ struct SchoolPages: Sendable {
         guard let count = Int(form["count"] ?? "20"), (1...100).contains(count) else {
             throw HTTPError(.badRequest, pages.message("sessions.bad_count", for: request, ["max": "100"]))
         }
+        var attempts: Int?
+        if let text = form["attempts"]?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
+            guard let limit = Int(text), (1...20).contains(limit) else { throw HTTPError(.badRequest, pages.message("school.bad_attempts", for: request)) }
+            attempts = limit
+        }
         let classID: UUID? = (form["class"] ?? "").isEmpty ? nil : UUID(uuidString: form["class"] ?? "")
         if !(form["class"] ?? "").isEmpty && classID == nil { throw HTTPError(.badRequest, pages.message("school.not_found", for: request)) }
         let zone = TimeZone(identifier: user.timeZone) ?? .gmt
@@ -227,7 +232,7 @@ struct SchoolPages: Sendable {
             _ = try SchoolStore().createShareLink(NewShareLink(
                 tokenHash: Crypto.sha256(Array(token.utf8)), examID: exam.id, classID: classID, title: title, mode: mode, domains: preset,
                 difficulty: from...to, questionCount: count, joinsClass: classID != nil && form["joins_class"] == "on", dueAt: dueAt,
-                expiresAt: expiresAt), at: clock(), connection)
+                expiresAt: expiresAt, attempts: attempts), at: clock(), connection)
         }
         // The token is shown this once: only its hash is kept.
         let url = site.url("/s/\(token)", for: request.head, peer: request.http.remoteAddress)
@@ -270,8 +275,10 @@ struct SchoolPages: Sendable {
     func sharePage(_ request: PortalRequest) throws -> Response {
         let link = try shared(request)
         let titles = link.domains.isEmpty ? [:] : try request.database.run { try StudyStore().domainTitles(examID: link.examID, $0) }
+        let attempts = request.user == nil ? (nil, 0) : try request.database.run { try SchoolStore().attempts(linkID: link.id, $0) }
         let value = SharePage(
-            link: link, domainTitles: titles, path: request.path, signedIn: request.user != nil, pages: pages, locale: pages.locale(for: request))
+            link: link, domainTitles: titles, path: request.path, signedIn: request.user != nil, attempts: attempts, pages: pages,
+            locale: pages.locale(for: request))
         return try pages.privatePage("teach/share", value, request)
     }
 
@@ -280,6 +287,11 @@ struct SchoolPages: Sendable {
         let now = clock(), locale = pages.locale(for: request)
         let actor = StudyActor(user: user)
         let id = try request.database.transaction { connection -> UUID in
+            // Said plainly before anything is chosen; the database counts again as it admits the session.
+            let attempts = try SchoolStore().attempts(linkID: link.id, connection)
+            if let allowed = attempts.allowed, attempts.used >= allowed {
+                throw HTTPError(.conflict, pages.message("school.attempts_used_up", locale: locale, ["count": String(allowed)], count: Double(allowed)))
+            }
             if link.joinsClass { try SchoolStore().join(linkID: link.id, connection) }
             let domains = link.domains.isEmpty
                 ? Set(try ExamCatalog().exam(region: link.regionCode, slug: link.examSlug, connection)?.domains.map(\.slug) ?? [])

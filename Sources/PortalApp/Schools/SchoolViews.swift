@@ -25,8 +25,11 @@ struct LinkRow: Encodable {
     var due: String?
     var expires: String?
     var revoked: Bool
+    /// "2 attempts each", when limited.
+    var attempts: String?
 
     init(_ link: ShareLinkSummary, pages: PageRenderer, locale: String) {
+        attempts = link.attempts.map { pages.message("school.attempts_each", locale: locale, ["count": String($0)], count: Double($0)) }
         id = link.id.lowercasedText
         title = link.title
         examTitle = link.examTitle
@@ -76,6 +79,8 @@ struct ClassPage: Encodable {
         var percent: String?
         var passed: Bool
         var minutes: String?
+        /// Sessions started from the link: the attempts used.
+        var started: Int
     }
 
     struct Missed: Encodable {
@@ -97,7 +102,7 @@ struct ClassPage: Encodable {
                 Attempt(
                     name: attempt.displayName, finished: attempt.finishedAt != nil,
                     percent: attempt.scorePercent.map { String(format: "%.0f%%", $0) }, passed: attempt.passed ?? false,
-                    minutes: attempt.secondsUsed.map { String(format: "%.1f", Double($0) / 60) })
+                    minutes: attempt.secondsUsed.map { String(format: "%.1f", Double($0) / 60) }, started: attempt.started)
             }
             finishedCount = attempts.filter { $0.finishedAt != nil }.count
             self.missed = missed.map { Missed(stem: String($0.stem.prefix(160)), wrong: $0.wrong, answered: $0.answered) }
@@ -167,9 +172,12 @@ extension Accommodation {
     /// nil when it is not one a teacher may give.
     init?(form: FormFields) {
         let minutesText = (form["extra_minutes"] ?? "").trimmingCharacters(in: .whitespaces)
+        let attemptsText = (form["extra_attempts"] ?? "").trimmingCharacters(in: .whitespaces)
         guard let multiplier = Double(form["multiplier"] ?? ""), Self.multipliers.contains(multiplier),
-              let extraMinutes = minutesText.isEmpty ? 0 : Int(minutesText), (0...Self.maximumExtraMinutes).contains(extraMinutes) else { return nil }
-        self.init(multiplier: multiplier, extraMinutes: extraMinutes)
+              let extraMinutes = minutesText.isEmpty ? 0 : Int(minutesText), (0...Self.maximumExtraMinutes).contains(extraMinutes),
+              let extraAttempts = attemptsText.isEmpty ? 0 : Int(attemptsText), (0...Self.maximumExtraAttempts).contains(extraAttempts)
+        else { return nil }
+        self.init(multiplier: multiplier, extraMinutes: extraMinutes, extraAttempts: extraAttempts)
     }
 }
 
@@ -186,16 +194,18 @@ struct AccommodationForm: Encodable {
     var current: String
     var multipliers: [Choice]
     var extraMinutes: Int
+    var extraAttempts: Int
 
     init(_ accommodation: Accommodation?, pages: PageRenderer, locale: String) {
         let given = accommodation ?? Accommodation(multiplier: 1, extraMinutes: 0)
-        current = given.multiplier == 1 && given.extraMinutes == 0
+        current = given.isNone
             ? pages.message("school.accommodation_none", locale: locale) : given.describe(pages: pages, locale: locale)
         multipliers = Accommodation.multipliers.map { multiplier in
             let text = Accommodation.text(multiplier)
             return Choice(value: text, label: "\(text)×", selected: multiplier == given.multiplier)
         }
         extraMinutes = given.extraMinutes
+        extraAttempts = given.extraAttempts
     }
 }
 
@@ -213,6 +223,9 @@ extension Accommodation {
         }
         if extraMinutes > 0 {
             parts.append(pages.message("school.accommodation_minutes", locale: locale, ["count": String(extraMinutes)], count: Double(extraMinutes)))
+        }
+        if extraAttempts > 0 {
+            parts.append(pages.message("school.accommodation_attempts", locale: locale, ["count": String(extraAttempts)], count: Double(extraAttempts)))
         }
         return parts.joined(separator: ", ")
     }
@@ -246,8 +259,21 @@ struct SharePage: Encodable {
     var path: String
     var nextQuery: String
     var description: String
+    /// "You have used 1 of your 3 attempts.", when the link limits them.
+    var attempts: String?
+    /// Whether the reader may start it (always, unless their attempts are used up).
+    var canStart: Bool
 
-    init(link: SharedExam, domainTitles: [String: String], path: String, signedIn: Bool, pages: PageRenderer, locale: String) {
+    init(
+        link: SharedExam, domainTitles: [String: String], path: String, signedIn: Bool, attempts: (allowed: Int?, used: Int),
+        pages: PageRenderer, locale: String
+    ) {
+        if let allowed = attempts.allowed {
+            self.attempts = attempts.used >= allowed
+                ? pages.message("school.attempts_used_up", locale: locale, ["count": String(allowed)], count: Double(allowed))
+                : pages.message("school.attempts_used", locale: locale, ["used": String(attempts.used), "count": String(allowed)], count: Double(allowed))
+        }
+        canStart = attempts.allowed.map { attempts.used < $0 } ?? true
         title = link.title
         examTitle = link.examTitle
         language = link.examLanguage
