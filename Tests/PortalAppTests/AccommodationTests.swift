@@ -131,7 +131,10 @@ struct AccommodationTests {
         let share = "/s/\(token)"
         #expect(try student.request("GET", share).bodyText.contains("You have used 0 of your 1 attempt."))
         #expect(try student.request("POST", share + "/start", form: ["csrf_token": studentCSRF]).status == 303)
-        let used = try student.request("GET", share).bodyText
+        let usedPage = try student.request("GET", share)
+        let used = usedPage.bodyText
+        let check = try HTMLChecker.passes([("share page", usedPage.body), ("class page", try teacher.request("GET", "/teach/classes/\(classID)").body)])
+        #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
         #expect(used.contains("You have used your 1 attempt at this assignment. Ask your teacher if you need another."))
         #expect(!used.contains(share + "/start"))
         let again = try student.request("POST", share + "/start", form: ["csrf_token": studentCSRF])

@@ -137,6 +137,21 @@ struct FittedScheduleTests {
             #expect(refused?.isCheckViolation == true)
         }
         #expect(try site.count("SELECT count(*) AS n FROM fsrs_weights WHERE user_id = \(ada) AND weights[21] = 0.1542") == 1)
+        // Exam dates likewise: nobody reads, moves or sets another student's.
+        _ = try site.admin { try $0.execute("""
+            INSERT INTO exam_dates (user_id, exam_id, sits_on, set_at) SELECT \(ada), id, current_date + 30, now() FROM exams WHERE slug = \(MiniExam.exam)
+            """) }
+        try pool.withTransaction(settings: ["app.session_token": bob.token, "app.guest_token": ""]) { connection throws in
+            let visible = try connection.query("SELECT count(*) AS n FROM exam_dates").single().decode("n", as: Int.self)
+            #expect(visible == 0)
+            let moved = try connection.execute("UPDATE exam_dates SET sits_on = current_date + 1 WHERE user_id = \(ada)")
+            #expect(moved == 0)
+            let forged = #expect(throws: PostgresError.self) {
+                try connection.execute("INSERT INTO exam_dates (user_id, exam_id, sits_on, set_at) SELECT \(ada), id, current_date, now() FROM exams")
+            }
+            #expect(forged?.message.contains("row-level security") == true)
+        }
+        #expect(try site.count("SELECT count(*) AS n FROM exam_dates WHERE sits_on = current_date + 30") == 1)
     }
 
     @Test("a student sets the day they sit an exam: refused when it is not a day ahead, and then their cards and dashboard aim at it")
@@ -172,8 +187,11 @@ struct FittedScheduleTests {
         let saved = try browser.request("POST", examPath + "/date", form: ["csrf_token": token, "sits_on": examDay])
         #expect(saved.status == 303)
         #expect(try browser.request("GET", examPath).bodyText.contains("You sit this exam on"))
-        let dashboard = try browser.request("GET", "/me").bodyText
+        let dashboardPage = try browser.request("GET", "/me")
+        let dashboard = dashboardPage.bodyText
         #expect(dashboard.contains("in 9 days: predicted score that day"), "\(dashboard)")
+        let dashboardCheck = try HTMLChecker.passes([("dashboard", dashboardPage.body)])
+        #expect(dashboardCheck.passed, "the Nu Html Checker found errors; run it on \(dashboardCheck.folder) to see them")
         // Every card that would fall short by the end of the exam day is due the day before at the latest.
         let late = try site.count("""
             SELECT count(*) AS n FROM review_cards c, exam_dates x JOIN users u ON u.id = x.user_id
