@@ -24,7 +24,8 @@ public struct SessionUser: Sendable, Equatable {
     public var role: Role
     public var displayName: String
     public var csrfToken: String
-    public var locale: String
+    /// The interface language the user chose; nil follows their browser.
+    public var locale: String?
     public var timeZone: String
 }
 
@@ -129,7 +130,7 @@ public struct AccountStore: Sendable {
         return SessionUser(
             sessionID: try row.decode("session_id", as: UUID.self), userID: try row.decode("user_id", as: UUID.self),
             role: role, displayName: try row.decode("display_name", as: String.self),
-            csrfToken: try row.decode("csrf_token", as: String.self), locale: try row.decode("locale", as: String.self),
+            csrfToken: try row.decode("csrf_token", as: String.self), locale: try row.decode("locale", as: String?.self),
             timeZone: try row.decode("time_zone", as: String.self))
     }
 
@@ -191,6 +192,11 @@ public struct AccountStore: Sendable {
             username: try row.decode("username", as: String.self), displayName: try row.decode("display_name", as: String.self),
             timeZone: try row.decode("time_zone", as: String.self), showOnLeaderboard: try row.decode("show_on_leaderboard", as: Bool.self),
             desiredRetention: try row.decode("desired_retention", as: Double.self))
+    }
+
+    /// Sets the signed-in user's interface language (nil: follow their browser).
+    public func setLocale(_ locale: String?, _ connection: PostgresConnection) throws {
+        try connection.execute(("UPDATE users SET locale = \(locale) WHERE id = (SELECT app_user_id())" as SQL).prepared())
     }
 
     /// The retentions a student may aim at, as the settings offer them.

@@ -197,6 +197,7 @@ public final class PortalApplication: Sendable {
             live.addPublicRoutes(to: &visitors)
             schools.addPublicRoutes(to: &visitors)
             visitors.get("/api/me", device.me)
+            visitors.get("/language/:code", LanguageSwitch(pages: pages, viewers: viewers, secureCookies: configuration.servedOverHTTPS).choose)
         }
         routes.members(RouteOptions(access: .signedIn)) { members in
             accounts.addMemberRoutes(to: &members)

@@ -46,6 +46,7 @@ struct AccountPages: Sendable {
         }
         routes.post("/me/settings", saveSettings)
         routes.post("/me/retention", saveRetention)
+        routes.post("/me/language", saveLanguage)
         routes.post("/me/password", changePassword)
         routes.post("/me/sessions/end-others", endOtherSessions)
         routes.post("/me/sessions/:id/end", endSession)
@@ -195,6 +196,8 @@ struct AccountPages: Sendable {
         var timeZone: String
         var timeZoneGroups: [TimeZoneChoices.Group]
         var showOnLeaderboard: Bool
+        /// The interface languages, each named in itself; "as my browser prefers" first.
+        var languages: [Retention]
         var retentions: [Retention]
         /// "Over the last 30 days you remembered 87% of 140 reviews …", when there were any.
         var measuredRetention: String?
@@ -230,6 +233,11 @@ struct AccountPages: Sendable {
                 username: account.username, displayName: typed?.displayName ?? account.displayName, timeZone: timeZone,
                 timeZoneGroups: TimeZoneChoices.groups(selected: timeZone),
                 showOnLeaderboard: typed?.showOnLeaderboard ?? account.showOnLeaderboard,
+                languages: [SettingsPage.Retention(
+                    value: "", label: pages.message("account.language_auto", locale: locale), selected: user.locale == nil)]
+                    + LocaleNegotiation.names.filter { pages.templates.locales.contains($0.code) }.map {
+                        SettingsPage.Retention(value: $0.code, label: $0.name, selected: user.locale == $0.code)
+                    },
                 retentions: AccountStore.retentionChoices.map { retention in
                     let perDay = StudentSchedule(desiredRetention: retention, weights: schedule.weights).scheduler.reviewsPerDay(cards, from: now)
                     let rounded = Int(perDay.rounded())
@@ -290,6 +298,22 @@ struct AccountPages: Sendable {
         }
         try request.database.transaction { try AccountStore().setDesiredRetention(chosen, $0) }
         return .redirect(to: "/me/settings?saved=1#schedule")
+    }
+
+    /// Saves the interface language (empty: follow the browser), on the account and in the
+    /// switcher's cookie, so the pages change at once.
+    func saveLanguage(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+        let chosen = FormFields(body: request.body)["language"] ?? ""
+        guard chosen.isEmpty || pages.templates.locales.contains(chosen) else {
+            throw HTTPError(.unprocessableContent, pages.message("account.language_invalid", for: request))
+        }
+        try request.database.transaction { try AccountStore().setLocale(chosen.isEmpty ? nil : chosen, $0) }
+        viewers.forget(userID: user.userID)
+        var response = Response.redirect(to: "/me/settings?saved=1#language")
+        response.setCookie(chosen.isEmpty
+            ? SetCookie.expired(name: LocaleNegotiation.cookieName, secure: settings.secure)
+            : SetCookie(name: LocaleNegotiation.cookieName, value: chosen, maxAge: LanguageSwitch.cookieLifetime, secure: settings.secure))
+        return response
     }
 
     func changePassword(_ request: PortalRequest, _ user: SessionUser) throws -> Response {

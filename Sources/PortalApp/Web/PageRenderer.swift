@@ -20,9 +20,10 @@ struct PageRenderer: Sendable {
         pagesWithHoles = KeptValues(budget: 16 << 20, maximumAge: 60, patience: 5, clock: clock, size: \.size)
     }
 
-    /// The language for this request: the user's setting, then `Accept-Language`, then English.
+    /// The language for this request: the user's setting, the switcher's cookie, then
+    /// `Accept-Language`, then English (`LocaleNegotiation`).
     func locale(for request: PortalRequest) -> String {
-        LocaleNegotiation.choose(userSetting: request.user?.locale, acceptLanguage: request.headers["Accept-Language"], available: templates.locales)
+        LocaleNegotiation.choose(userSetting: request.user?.locale, headers: request.headers, available: templates.locales)
     }
 
     /// Renders a page for this request: its language, and the viewer for the layout's
@@ -127,17 +128,28 @@ struct PageRenderer: Sendable {
         var value = try TemplateValue(encoding: page)
         if case .object(var fields) = value {
             fields["locale"] = .string(locale)
+            fields["lang"] = .string(LocaleNegotiation.htmlLanguage(locale))
+            fields["languages"] = Self.switcher(current: locale, available: templates.locales)
             fields.merge(extra) { _, new in new }
             value = .object(fields)
         }
         return try templates.render(template, value: value, locale: locale, now: clock(), fragments: fragments, store: keepFragments ? self.fragments : nil)
     }
 
+    /// The language switcher's entries: every language with a catalogue, named in itself.
+    static func switcher(current: String, available: [String]) -> TemplateValue {
+        .list(LocaleNegotiation.names.filter { available.contains($0.code) }.map { language in
+            .object([
+                "code": .string(language.code), "tag": .string(LocaleNegotiation.htmlLanguage(language.code)), "name": .string(language.name),
+                "current": .bool(language.code == current),
+            ])
+        })
+    }
+
     /// An HTML error page; plain text if even that cannot be rendered. Without a resolved
     /// viewer (the server's own refusals), the signed-out header.
     func errorPage(_ error: HTTPError, head: RequestHead?) -> Response {
-        let acceptLanguage = head?.headers["Accept-Language"]
-        let locale = LocaleNegotiation.choose(userSetting: nil, acceptLanguage: acceptLanguage, available: templates.locales)
+        let locale = LocaleNegotiation.choose(userSetting: nil, headers: head?.headers ?? HTTPHeaders(), available: templates.locales)
         return errorPage(error, locale: locale, viewer: .anonymous)
     }
 

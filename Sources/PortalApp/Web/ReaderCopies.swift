@@ -49,8 +49,7 @@ struct ReaderCopies: Sendable {
     func quickResponse(_ answer: @escaping Answer) -> QuickHandler {
         { request in
             guard let token = request.cookie(sessionCookie), let user = viewers.user(token: token, now: clock()) else { return nil }
-            let locale = LocaleNegotiation.choose(
-                userSetting: user.locale, acceptLanguage: request.headers["Accept-Language"], available: pages.templates.locales)
+            let locale = LocaleNegotiation.choose(userSetting: user.locale, headers: request.headers, available: pages.templates.locales)
             guard var response = answer(request, Known(versions: versions, readers: readers, classes: classes, user: user), locale) else { return nil }
             if countsRoundTrips { response.headers.set("X-Database-Round-Trips", "0") }
             return response

@@ -21,7 +21,7 @@ struct VisitorCopies: Sendable {
         { request in
             // A signed-in reader (or one who may be) is for the gate to resolve.
             guard request.cookie(sessionCookie) == nil, let wanted = describe(request) else { return nil }
-            let locale = LocaleNegotiation.choose(userSetting: nil, acceptLanguage: request.headers["Accept-Language"], available: pages.templates.locales)
+            let locale = LocaleNegotiation.choose(userSetting: nil, headers: request.headers, available: pages.templates.locales)
             guard let version = versions.remembered(wanted.versions),
                   let kept = cache.current(key: "\(wanted.page)|\(locale)", version: version, now: pages.clock(),
                                            gzipped: Gzip.isAccepted(by: request.headers["Accept-Encoding"])) else { return nil }
