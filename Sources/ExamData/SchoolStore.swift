@@ -86,11 +86,11 @@ public struct SchoolStore: Sendable {
     }
 
     /// A class's current members (the teacher's view).
-    public func members(classID: UUID, _ connection: PostgresConnection) throws -> [ClassMember] {
+    public func members(classID: UUID, collation: Collation = .of(locale: "en"), _ connection: PostgresConnection) throws -> [ClassMember] {
         try connection.query(("""
             SELECT m.user_id, u.display_name, m.joined_at, a.time_multiplier::float8 AS multiplier, a.extra_minutes, a.extra_attempts
             FROM class_members m JOIN users u ON u.id = m.user_id LEFT JOIN accommodations a ON a.student_id = m.user_id
-            WHERE m.class_id = \(classID) AND m.left_at IS NULL ORDER BY u.display_name, m.user_id
+            WHERE m.class_id = \(classID) AND m.left_at IS NULL ORDER BY u.display_name \(fragment: collation.sql), m.user_id
             """ as SQL).prepared()).rows.map {
             ClassMember(userID: try $0.decode("user_id", as: UUID.self), displayName: try $0.decode("display_name", as: String.self),
                         joinedAt: try $0.decode("joined_at", as: Date.self), accommodation: try Self.accommodation($0))
@@ -194,7 +194,7 @@ public struct SchoolStore: Sendable {
     // MARK: The teacher's view
 
     /// Each current member's first finished attempt at an assignment.
-    public func attempts(linkID: UUID, classID: UUID, _ connection: PostgresConnection) throws -> [AssignmentAttempt] {
+    public func attempts(linkID: UUID, classID: UUID, collation: Collation = .of(locale: "en"), _ connection: PostgresConnection) throws -> [AssignmentAttempt] {
         try connection.query(("""
             SELECT u.display_name, s.finished_at, s.score_percent, s.passed,
                    (extract(epoch FROM s.finished_at - s.started_at))::integer AS seconds,
@@ -204,7 +204,7 @@ public struct SchoolStore: Sendable {
                                WHERE x.user_id = m.user_id AND x.share_link_id = \(linkID) AND x.finished_at IS NOT NULL
                                ORDER BY x.finished_at LIMIT 1) AS s ON true
             WHERE m.class_id = \(classID) AND m.left_at IS NULL
-            ORDER BY u.display_name, u.id
+            ORDER BY u.display_name \(fragment: collation.sql), u.id
             """ as SQL).prepared()).rows.map { row in
             AssignmentAttempt(
                 displayName: try row.decode("display_name", as: String.self), finishedAt: try row.decode("finished_at", as: Date?.self),
@@ -229,14 +229,14 @@ public struct SchoolStore: Sendable {
     }
 
     /// Accuracy per current member and domain, over everything they have answered.
-    public func progress(classID: UUID, _ connection: PostgresConnection) throws -> [StudentDomainProgress] {
+    public func progress(classID: UUID, collation: Collation = .of(locale: "en"), _ connection: PostgresConnection) throws -> [StudentDomainProgress] {
         try connection.query(("""
             SELECT u.display_name, e.title AS exam_title, w.domain_title, sum(w.answered)::bigint AS answered, sum(w.correct)::bigint AS correct
             FROM class_members m JOIN users u ON u.id = m.user_id
             JOIN domain_accuracy_weekly w ON w.user_id = m.user_id JOIN exams e ON e.id = w.exam_id
             WHERE m.class_id = \(classID) AND m.left_at IS NULL
             GROUP BY u.display_name, u.id, e.title, w.domain_title
-            ORDER BY u.display_name, e.title, w.domain_title
+            ORDER BY u.display_name \(fragment: collation.sql), e.title \(fragment: collation.sql), w.domain_title \(fragment: collation.sql)
             """ as SQL).prepared()).rows.map { row in
             StudentDomainProgress(
                 displayName: try row.decode("display_name", as: String.self), examTitle: try row.decode("exam_title", as: String.self),
@@ -249,7 +249,7 @@ public struct SchoolStore: Sendable {
     /// right answer that counts — the first in a practice session, the last in a mock exam — in
     /// a finished session, a question at most once per student per UTC day of its arrival),
     /// over the current members only.
-    public func standings(classID: UUID, _ connection: PostgresConnection) throws -> [ClassStanding] {
+    public func standings(classID: UUID, collation: Collation = .of(locale: "en"), _ connection: PostgresConnection) throws -> [ClassStanding] {
         try connection.query(("""
             WITH members AS (SELECT m.user_id FROM class_members m WHERE m.class_id = \(classID) AND m.left_at IS NULL),
             final_answers AS (
@@ -270,7 +270,7 @@ public struct SchoolStore: Sendable {
             SELECT u.display_name, coalesce(p.points, 0)::bigint AS points, coalesce(s.sessions, 0) AS sessions
             FROM members m JOIN users u ON u.id = m.user_id
             LEFT JOIN points p ON p.user_id = m.user_id LEFT JOIN sessions s ON s.user_id = m.user_id
-            ORDER BY points DESC, u.display_name
+            ORDER BY points DESC, u.display_name \(fragment: collation.sql)
             """ as SQL).prepared()).rows.map { row in
             ClassStanding(displayName: try row.decode("display_name", as: String.self), points: try row.decode("points", as: Int.self),
                           sessions: try row.decode("sessions", as: Int.self))

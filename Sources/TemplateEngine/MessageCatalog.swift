@@ -104,18 +104,38 @@ public struct CatalogError: Error, CustomStringConvertible, Sendable {
     public init(_ description: String) { self.description = description }
 }
 
-/// CLDR plural categories for the portal's languages.
+/// CLDR plural categories for the portal's languages (CLDR 42+ cardinal rules, whole numbers
+/// and decimals as the catalogue receives them).
 public enum PluralRules {
+    /// The categories a language's catalogue gives each plural message.
+    public static func categories(locale: String) -> Set<String> {
+        switch language(locale) {
+        case "ja", "zh", "th", "ko": ["other"]
+        case "es", "it", "fr", "pt": ["one", "many", "other"]
+        default: ["one", "other"]
+        }
+    }
+
     public static func category(for number: Double, locale: String) -> String {
-        let language = locale.split(separator: "-").first.map(String.init) ?? locale
-        switch language {
+        let isWhole = number == number.rounded()
+        // Spanish, Italian and French say "1 000 000 de preguntas": a whole number of millions is "many".
+        let isMillions = isWhole && number != 0 && number.truncatingRemainder(dividingBy: 1_000_000) == 0
+        switch language(locale) {
         case "ja", "zh", "th", "ko":
             return "other"
         case "fr":
-            return number >= 0 && number < 2 ? "one" : "other"
+            if number >= 0 && number < 2 { return "one" }
+            return isMillions ? "many" : "other"
+        case "es", "it", "pt":
+            if number == 1 { return "one" }
+            return isMillions ? "many" : "other"
         default:
-            // en, it, es, de …: "one" for exactly 1 (integers), "other" otherwise.
+            // en, de …: "one" for exactly 1 (integers), "other" otherwise.
             return number == 1 ? "one" : "other"
         }
+    }
+
+    private static func language(_ locale: String) -> String {
+        locale.split(separator: "-").first.map(String.init) ?? locale
     }
 }

@@ -89,9 +89,7 @@ struct LeaderboardPage: Encodable {
 
     static func weekStartText(_ weekStart: Date, locale: String, zone: TimeZone) -> String {
         weekStartTexts.text("\(weekStart.timeIntervalSince1970)|\(locale)|\(zone.identifier)") {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: locale)
-            formatter.timeZone = zone
+            let formatter = LocalDates.formatter(locale: locale, zone: zone)
             formatter.dateStyle = .full
             formatter.timeStyle = .short
             return formatter.string(from: weekStart)

@@ -97,17 +97,18 @@ struct SchoolPages: Sendable {
         // Keyed by the session (the fragment carries its form token); kept a minute at most.
         let page = Fragment(key: "\(user.sessionID)|\(id)|\(version)|\(joinBase)") { () -> ClassPage in
             try request.database.transaction { connection in
-                let store = SchoolStore()
+                let store = SchoolStore(), collation = Collation.of(locale: locale)
                 guard let summary = try store.taughtClass(id: id, connection) else { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
                 let links = try store.shareLinks(classID: id, connection)
                 let assignments = try links.map { link in
                     ClassPage.Assignment(
-                        link: link, attempts: try store.attempts(linkID: link.id, classID: id, connection),
+                        link: link, attempts: try store.attempts(linkID: link.id, classID: id, collation: collation, connection),
                         missed: try store.mostMissed(linkID: link.id, limit: 5, connection), pages: pages, locale: locale)
                 }
                 return ClassPage(
-                    summary: summary, members: try store.members(classID: id, connection), assignments: assignments,
-                    progress: try store.progress(classID: id, connection), standings: try store.standings(classID: id, connection),
+                    summary: summary, members: try store.members(classID: id, collation: collation, connection), assignments: assignments,
+                    progress: try store.progress(classID: id, collation: collation, connection),
+                    standings: try store.standings(classID: id, collation: collation, connection),
                     joinBase: joinBase, csrfToken: user.csrfToken, pages: pages, locale: locale)
             }
         }

@@ -6,11 +6,9 @@ import PostgresClient
 /// How a date reads on the teaching pages, in the page's language.
 private func dateText(_ date: Date?, locale: String) -> String? {
     date.map { date in
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: locale)
+        let formatter = LocalDates.formatter(locale: locale, zone: .gmt)
         formatter.dateStyle = .medium
         formatter.timeStyle = .short
-        formatter.timeZone = .gmt
         return formatter.string(from: date) + " UTC"
     }
 }

@@ -173,7 +173,7 @@ struct DashboardPage: Encodable {
                         : pages.message("dashboard.exam_day", locale: locale, arguments, count: Double(daysLeft))
                 },
                 finalStretch: daysLeft.map { $0 > 0 && $0 <= ExamDayPlan.finalDays } ?? false,
-                weeks: weeks,
+                weeks: weeks.map { LocalDates.day($0, locale: locale) },
                 domains: cells.keys.sorted().map { title in
                     DomainRow(title: title, cells: weeks.map { week in
                         let found = cells[title]!.filter { $0.week == week }

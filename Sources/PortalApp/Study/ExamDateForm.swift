@@ -76,14 +76,7 @@ struct ExamDateForm: Sendable {
     }
 
     /// "15 December 2026" in the page's language.
-    static func longDate(_ day: String, locale: String) -> String {
-        guard let date = date(day) else { return day }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: locale)
-        formatter.timeZone = calendar.timeZone
-        formatter.setLocalizedDateFormatFromTemplate("dMMMMy")
-        return formatter.string(from: date)
-    }
+    static func longDate(_ day: String, locale: String) -> String { LocalDates.day(day, locale: locale) }
 
     /// Midnight UTC of a `YYYY-MM-DD` day, the day's fields read strictly.
     private static func date(_ text: String) -> Date? {
