@@ -129,7 +129,7 @@ struct PageRenderer: Sendable {
         if case .object(var fields) = value {
             fields["locale"] = .string(locale)
             fields["lang"] = .string(LocaleNegotiation.htmlLanguage(locale))
-            fields["languages"] = Self.switcher(current: locale, available: templates.locales)
+            fields["siteLanguages"] = Self.switcher(current: locale, available: templates.locales)
             fields.merge(extra) { _, new in new }
             value = .object(fields)
         }

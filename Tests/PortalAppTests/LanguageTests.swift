@@ -1,0 +1,212 @@
+import ExamData
+import Foundation
+import HTTPServer
+import TemplateEngine
+import TestSupport
+import Testing
+
+/// The portal in its students' languages: the catalogues, how a language is chosen, how dates
+/// and numbers read, and every page valid in every language.
+@Suite("Languages")
+struct LanguageTests {
+    static let languages = ["de", "es", "it", "ja", "th", "zh"]
+
+    /// A catalogue as dotted keys; a plural message is its forms by category.
+    static func catalogue(_ locale: String) throws -> [String: [String: String]] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: TestPaths.repository + "/Templates/i18n/\(locale).json"))
+        let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        var flat: [String: [String: String]] = [:]
+        let categories: Set<String> = ["zero", "one", "two", "few", "many", "other"]
+        func walk(_ value: Any, _ prefix: String) {
+            if let text = value as? String {
+                flat[prefix] = ["": text]
+            } else if let object = value as? [String: Any] {
+                if Set(object.keys).isSubset(of: categories), let forms = object as? [String: String] {
+                    flat[prefix] = forms
+                } else {
+                    for (key, child) in object { walk(child, prefix.isEmpty ? key : prefix + "." + key) }
+                }
+            }
+        }
+        walk(root, "")
+        return flat
+    }
+
+    static func placeholders(_ text: String) -> Set<String> {
+        var found: Set<String> = []
+        var rest = text[...]
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            found.insert(String(rest[open...close]))
+            rest = rest[rest.index(after: close)...]
+        }
+        return found
+    }
+
+    /// Messages that are the same in English by nature: the portal's name, a lone placeholder
+    /// with a sign, and words the language shares with English.
+    static let sameAsEnglish: [String: Set<String>] = [
+        "": ["site.name", "exam.pass_mark_value", "exam.weight_value", "results.percent", "leaderboard.accuracy_value", "offline.session_heading"],
+        "de": ["report.comment_label", "live.code", "admin.import", "admin.export", "admin.problem", "admin.details", "admin.status", "admin.search",
+               "admin.version", "admin.edit.code"],
+        "es": ["exam.total", "error.status", "sessions.duration", "school.no"],
+        "it": ["sessions.duration", "account.password", "school.no"],
+    ]
+
+    @Test("every catalogue has every English message, with the same placeholders, the plural forms its language needs, and its own words")
+    func catalogues() throws {
+        let english = try Self.catalogue("en")
+        for locale in Self.languages {
+            let catalogue = try Self.catalogue(locale)
+            #expect(Set(catalogue.keys) == Set(english.keys), "\(locale): missing \(Set(english.keys).subtracting(catalogue.keys).sorted().prefix(5)), extra \(Set(catalogue.keys).subtracting(english.keys).sorted().prefix(5))")
+            let allowed = Self.sameAsEnglish[""]!.union(Self.sameAsEnglish[locale] ?? [])
+            for (key, englishForms) in english {
+                guard let forms = catalogue[key] else { continue }
+                let wanted = englishForms.keys.contains("") ? [""] : PluralRules.categories(locale: locale)
+                #expect(Set(forms.keys) == Set(wanted), "\(locale) \(key): forms \(forms.keys.sorted()), wanted \(wanted.sorted())")
+                let englishPlaceholders = englishForms.values.reduce(into: Set<String>()) { $0.formUnion(Self.placeholders($1)) }
+                let ownPlaceholders = forms.values.reduce(into: Set<String>()) { $0.formUnion(Self.placeholders($1)) }
+                #expect(ownPlaceholders == englishPlaceholders, "\(locale) \(key): \(ownPlaceholders.sorted()) against \(englishPlaceholders.sorted())")
+                #expect(forms.values.allSatisfy { !$0.trimmingCharacters(in: .whitespaces).isEmpty }, "\(locale) \(key) is empty")
+                if !allowed.contains(key) {
+                    #expect(forms != englishForms, "\(locale) \(key) is the English text")
+                }
+            }
+        }
+        // The glossary the translations keep to sits beside them.
+        #expect(FileManager.default.fileExists(atPath: TestPaths.repository + "/Templates/i18n/GLOSSARY.md"))
+    }
+
+    @Test("plural categories follow CLDR: one thing, many, and the languages without plurals")
+    func plurals() {
+        #expect(PluralRules.category(for: 1, locale: "de") == "one")
+        #expect(PluralRules.category(for: 2, locale: "de") == "other")
+        #expect(PluralRules.category(for: 1_000_000, locale: "de") == "other")
+        #expect(PluralRules.category(for: 1, locale: "es") == "one")
+        #expect(PluralRules.category(for: 1_000_000, locale: "es") == "many")
+        #expect(PluralRules.category(for: 2_000_000, locale: "it") == "many")
+        #expect(PluralRules.category(for: 1_000_001, locale: "it") == "other")
+        #expect(PluralRules.category(for: 0, locale: "es") == "other")
+        for locale in ["ja", "zh", "th"] {
+            #expect(PluralRules.category(for: 1, locale: locale) == "other")
+        }
+        #expect(NumberFormatting.grouped(1240, locale: "de") == "1.240")
+        #expect(NumberFormatting.grouped(1240, locale: "es") == "1240")
+        #expect(NumberFormatting.grouped(12_400, locale: "es") == "12.400")
+        #expect(NumberFormatting.grouped(1240, locale: "ja") == "1,240")
+    }
+
+    /// The `lang` of the page at `path` for a browser with these headers.
+    func pageLanguage(_ browser: Browser, _ path: String = "/", headers: String) throws -> String {
+        let body = try browser.request("GET", path, extraHeaders: headers).bodyText
+        guard let range = body.range(of: "<html lang=\"") else { return "" }
+        return String(body[range.upperBound...].prefix { $0 != "\"" })
+    }
+
+    @Test("the language is the account's setting, else the switcher's cookie, else Accept-Language by quality, else English")
+    func negotiation() throws {
+        let site = try StudySessionTests.Site()
+        let visitor = site.browser()
+        let cases: [(String, String)] = [
+            ("ja-JP,ja;q=0.9,en;q=0.8", "ja"), ("zh-CN,zh;q=0.9", "zh-Hans"), ("zh-Hans", "zh-Hans"), ("zh-TW", "zh-Hans"),
+            ("pt-BR,pt;q=0.9", "en"), ("pt-BR,pt;q=0.9,de;q=0.5", "de"), ("fr;q=0.9, th;q=0.8", "th"), ("en;q=0.5, it", "it"),
+            ("es-419", "es"), ("*", "en"), ("", "en"), ("??;q=abc,,;", "en"), ("de;q=0, es;q=0.1", "es"), ("ja;q=2", "ja"),
+        ]
+        for (header, wanted) in cases {
+            #expect(try pageLanguage(visitor, headers: header.isEmpty ? "" : "Accept-Language: \(header)\r\n") == wanted, "\(header)")
+        }
+        // The switcher: a link on every page, each language named in itself.
+        let home = try visitor.request("GET", "/", extraHeaders: "Accept-Language: ja\r\n").bodyText
+        #expect(home.contains(#"<a href="/language/th" hreflang="th" lang="th">ไทย</a>"#))
+        #expect(home.contains(#"<a href="/language/ja" hreflang="ja" lang="ja" aria-current="true">日本語</a>"#))
+        // It keeps the choice in a cookie and goes back to the page it was used on.
+        let exam = "/exams/\(MiniExam.region)/\(MiniExam.exam)"
+        let switched = try visitor.request("GET", "/language/es", extraHeaders: "Referer: http://127.0.0.1:\(site.server.port)\(exam)\r\n")
+        #expect(switched.status == 303)
+        #expect(switched.header("Location") == exam)
+        #expect(visitor.cookies["portal_lang"] == "es")
+        #expect(try pageLanguage(visitor, exam, headers: "Accept-Language: ja\r\n") == "es")
+        // Back elsewhere: never to another site; an unknown language is a page saying so.
+        let away = try visitor.request("GET", "/language/de", extraHeaders: "Referer: https://elsewhere.example/phish\r\n")
+        #expect(away.header("Location") == "/")
+        let unknown = try visitor.request("GET", "/language/pt")
+        #expect(unknown.status == 404)
+        #expect(unknown.bodyText.contains("Choose a language from the list at the foot of the page") || unknown.bodyText.contains("Sprache"))
+
+        // A signed-in student's setting comes first, and the switcher sets it.
+        let student = site.browser()
+        _ = try student.register("ada")
+        #expect(try pageLanguage(student, "/me", headers: "Accept-Language: it\r\n") == "it")
+        let settings = try student.request("GET", "/me/settings")
+        let token = student.csrfToken(from: settings)
+        let saved = try student.request("POST", "/me/language", form: ["csrf_token": token, "language": "th"])
+        #expect(saved.status == 303, "\(saved.status) \(saved.bodyText.prefix(2000))")
+        student.cookies["portal_lang"] = nil
+        #expect(try pageLanguage(student, "/me", headers: "Accept-Language: it\r\n") == "th")
+        #expect(try site.count("SELECT count(*) AS n FROM users WHERE username = 'ada' AND locale = 'th'") == 1)
+        #expect(try student.request("POST", "/me/language", form: ["csrf_token": token, "language": "xx"]).status == 422)
+        _ = try student.request("GET", "/language/de")
+        student.cookies["portal_lang"] = nil
+        #expect(try pageLanguage(student, "/me", headers: "Accept-Language: it\r\n") == "de")
+        // Following the browser again.
+        #expect(try student.request("POST", "/me/language", form: ["csrf_token": token, "language": ""]).status == 303)
+        #expect(try pageLanguage(student, "/me", headers: "Accept-Language: ja\r\n") == "ja")
+    }
+
+    @Test("a Japanese student studies in Japanese: the question's own language is marked, dates read 2026年…, Thai shows the Buddhist year")
+    func studyingInJapanese() throws {
+        let site = try StudySessionTests.Site()
+        let browser = site.browser()
+        browser.cookies["portal_lang"] = "ja"
+        _ = try browser.register("hanako")
+        let (_, path) = try StudySessionTests().start(browser)
+        let question = try browser.request("GET", path).bodyText
+        #expect(question.contains("<html lang=\"ja\""))
+        #expect(question.contains("解答を確認") || question.contains("正しいものを"), "\(question.prefix(3000))")
+        #expect(question.contains(#"lang="en""#), "the English question carries its own lang")
+        let examPath = "/exams/\(MiniExam.region)/\(MiniExam.exam)"
+        let token = browser.csrfToken(from: try browser.request("GET", examPath))
+        // The 15th of the month after next, in the site's clock.
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .gmt
+        let later = calendar.dateComponents([.year, .month], from: calendar.date(byAdding: .month, value: 2, to: site.clock.read())!)
+        let (year, month) = (later.year!, later.month!)
+        let day = String(format: "%04d-%02d-15", year, month)
+        #expect(try browser.request("POST", examPath + "/date", form: ["csrf_token": token, "sits_on": day]).status == 303)
+        #expect(try browser.request("GET", examPath).bodyText.contains("\(year)年\(month)月15日"))
+        browser.cookies["portal_lang"] = "th"
+        _ = try browser.request("GET", "/language/th")
+        let thaiMonths = ["มกราคม", "กุมภาพันธ์", "มีนาคม", "เมษายน", "พฤษภาคม", "มิถุนายน", "กรกฎาคม", "สิงหาคม", "กันยายน", "ตุลาคม", "พฤศจิกายน", "ธันวาคม"]
+        #expect(try browser.request("GET", examPath).bodyText.contains("15 \(thaiMonths[month - 1]) \(year + 543)"))
+        browser.cookies["portal_lang"] = "de"
+        _ = try browser.request("GET", "/language/de")
+        let germanMonths = ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober", "November", "Dezember"]
+        #expect(try browser.request("GET", examPath).bodyText.contains("15. \(germanMonths[month - 1]) \(year)"))
+    }
+
+    @Test("every page a student meets is valid HTML in every language")
+    func everyLanguageValid() throws {
+        let site = try StudySessionTests.Site()
+        var pages: [(name: String, body: [UInt8])] = []
+        for locale in ["en"] + Self.languages {
+            let browser = site.browser()
+            browser.cookies["portal_lang"] = locale
+            pages.append(("home-\(locale)", try browser.request("GET", "/").body))
+            pages.append(("login-\(locale)", try browser.request("GET", "/login").body))
+            _ = try browser.register("student\(locale)")
+            pages.append(("exam-\(locale)", try browser.request("GET", StudySessionTests.examPath).body))
+            let (_, path) = try StudySessionTests().start(browser, count: "2")
+            let page = try browser.request("GET", path)
+            pages.append(("question-\(locale)", page.body))
+            let form = try StudySessionTests.AnswerForm(page)
+            try browser.request("POST", path + "/answers", pairs: form.pairs(form.item.key))
+            pages.append(("answered-\(locale)", try browser.request("GET", path + "?q=1").body))
+            _ = try browser.request("POST", path + "/finish", form: ["csrf_token": browser.csrfToken(from: page)])
+            pages.append(("results-\(locale)", try browser.request("GET", path + "/results").body))
+            pages.append(("dashboard-\(locale)", try browser.request("GET", "/me").body))
+            pages.append(("settings-\(locale)", try browser.request("GET", "/me/settings").body))
+            pages.append(("missing-\(locale)", try browser.request("GET", "/exams/nowhere/nothing").body))
+        }
+        let check = try HTMLChecker.passes(pages)
+        #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
+    }
+}
