@@ -7,7 +7,9 @@
 // - A new worker waits until the student chooses "Reload to update" (offline.js); it is never
 //   swapped in under an open page.
 // - Navigations go to the network first; with no answer, the cached copy of that page when it
-//   is part of the shell, else the offline study page.
+//   is part of the shell, else the offline study page — in the student's language: the page is
+//   precached once per language (`?lang=`), and the pages tell the worker which one they read
+//   in (offline.js), so a Japanese student offline gets the Japanese page and its strings.
 // - Bundles are answered from the cache first: their URLs are immutable.
 // - Images go to the network first; with no answer, the copy offline.js stored when the exam
 //   that shows them was downloaded (so diagrams show offline too).
@@ -19,11 +21,17 @@ var BUNDLE_CACHE = "portal-bundles";
 var IMAGE_CACHE = "portal-images";
 var OFFLINE_PAGE = "/offline/study";
 var SHELL = [OFFLINE_PAGE, "/css/site.css", "/js/offline.js", "/js/offline-study.js", "/js/answer-check.js", "/js/session.js", "/favicon.svg"];
+var LANGUAGES = __SHELL_LANGUAGES__;
+var SETTINGS_CACHE = "portal-settings";
+var LANGUAGE_KEY = "/__portal/language";
+
+function offlinePage(language) { return OFFLINE_PAGE + "?lang=" + language; }
 
 self.addEventListener("install", function (event) {
   event.waitUntil(caches.open(SHELL_CACHE).then(function (cache) {
     // Past the HTTP cache, and without cookies: the shell is the same for everyone.
-    return cache.addAll(SHELL.map(function (url) { return new Request(url, { cache: "reload", credentials: "omit" }); }));
+    var urls = SHELL.concat(LANGUAGES.map(offlinePage));
+    return cache.addAll(urls.map(function (url) { return new Request(url, { cache: "reload", credentials: "omit" }); }));
   }));
 });
 
@@ -37,12 +45,32 @@ self.addEventListener("activate", function (event) {
 
 self.addEventListener("message", function (event) {
   if (event.data && event.data.type === "skip-waiting") self.skipWaiting();
+  // The language the student's pages are in, kept for the offline page (a worker's variables
+  // do not outlive it).
+  if (event.data && event.data.type === "language" && LANGUAGES.indexOf(event.data.language) >= 0) {
+    event.waitUntil(caches.open(SETTINGS_CACHE).then(function (cache) {
+      return cache.put(LANGUAGE_KEY, new Response(event.data.language));
+    }));
+  }
 });
 
+function studentLanguage() {
+  return caches.open(SETTINGS_CACHE).then(function (cache) { return cache.match(LANGUAGE_KEY); })
+    .then(function (stored) { return stored ? stored.text() : ""; })
+    .then(function (language) {
+      if (LANGUAGES.indexOf(language) >= 0) return language;
+      var browser = (self.navigator.language || "en").toLowerCase().split("-")[0];
+      return LANGUAGES.indexOf(browser) >= 0 ? browser : "en";
+    });
+}
+
 function fromShell(request) {
-  return caches.open(SHELL_CACHE).then(function (cache) {
+  return Promise.all([caches.open(SHELL_CACHE), studentLanguage()]).then(function (opened) {
+    var cache = opened[0], own = cache.match(offlinePage(opened[1]));
+    // The offline page in the student's language; another shell page as it was cached.
+    if (new URL(request.url).pathname === OFFLINE_PAGE) return own.then(function (page) { return page || cache.match(OFFLINE_PAGE); });
     return cache.match(request, { ignoreSearch: true }).then(function (page) {
-      return page || cache.match(OFFLINE_PAGE);
+      return page || own.then(function (mine) { return mine || cache.match(OFFLINE_PAGE); });
     });
   });
 }

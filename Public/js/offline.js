@@ -460,6 +460,11 @@
     navigator.serviceWorker.addEventListener("controllerchange", function () {
       if (reloading) window.location.reload();
     });
+    // The worker keeps the language this page is in, for the offline page it serves later.
+    var language = (document.documentElement.lang || "en").split("-")[0];
+    navigator.serviceWorker.ready.then(function (registration) {
+      if (registration.active) registration.active.postMessage({ type: "language", language: language });
+    }).catch(function () {});
     navigator.serviceWorker.register("/sw.js").then(function (registration) {
       if (registration.waiting) offer(registration.waiting);
       registration.addEventListener("updatefound", function () {

@@ -161,7 +161,7 @@ public final class PortalApplication: Sendable {
         let schools = SchoolPages(pages: pages, clock: clock, starter: starter, site: site, classes: classes)
         let admin = AdminPages(pages: pages, clock: clock)
         let offline = OfflinePages(pages: pages, clock: clock)
-        let progress = ProgressUpload(clock: clock, fitter: fitter)
+        let progress = ProgressUpload(clock: clock, pages: pages, fitter: fitter)
         let device = DeviceAPI(pages: pages)
 
         let copies = VisitorCopies(pages: pages, cache: cache, versions: versions, sessionCookie: sessionSettings.cookieName)

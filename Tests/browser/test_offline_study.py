@@ -399,3 +399,42 @@ def test_diagrams_of_a_downloaded_exam_show_with_the_server_gone(portal, browser
     wait(driver, lambda d: d.execute_async_script(
         "caches.open('portal-images').then((c) => c.keys()).then((k) => arguments[0](k.length))") == 0,
         message="the images were not freed with the exam")
+
+
+def test_offline_study_in_japanese(portal, browser_factory):
+    """A Japanese student's offline page is Japanese: the service worker keeps the shell in every
+    language and serves the one the student's pages were in."""
+    driver = browser_factory()
+    register(driver, portal, "hanako-" + uuid.uuid4().hex[:8])
+    driver.get(portal.url + "/language/ja")
+    driver.get(portal.url + EXAM_PAGE)
+    assert driver.find_element(By.TAG_NAME, "html").get_attribute("lang") == "ja"
+    driver.execute_async_script("navigator.serviceWorker.ready.then(() => arguments[0](true));")
+    button = wait(driver, expected_conditions.element_to_be_clickable((By.ID, "offline-download")))
+    assert button.text == "オフライン用にダウンロード"
+    button.click()
+    wait(driver, lambda d: "この端末に保存済み" in d.find_element(By.ID, "offline-status").text, timeout=30,
+         message="the exam was not downloaded")
+    # The page has told the worker its language by now (it does so on every load).
+    driver.refresh()
+    wait(driver, lambda d: d.find_element(By.ID, "offline-open").is_displayed())
+
+    portal.stop()
+    try:
+        driver.get(portal.url + "/offline/study")
+        wait(driver, lambda d: d.find_element(By.TAG_NAME, "h1").text == "オフラインで学習",
+             message="the offline page from the service worker is not the Japanese one")
+        assert driver.find_element(By.TAG_NAME, "html").get_attribute("lang") == "ja"
+        start_offline_session(driver, 2)
+        wait(driver, lambda d: d.find_element(By.ID, "question-heading").text == "第 1 問（全 2 問）")
+        form = driver.find_element(By.ID, "answer-form")
+        choices = form.find_elements(By.CSS_SELECTOR, "input[name=choice]")
+        if choices:
+            choices[0].click()
+        submit = form.find_element(By.CSS_SELECTOR, "button[type=submit]")
+        assert submit.text == "解答を確認"
+        submit.click()
+        verdict = wait(driver, lambda d: d.find_element(By.ID, "verdict"))
+        assert verdict.text in ("正解", "不正解")
+    finally:
+        portal.start()

@@ -221,7 +221,7 @@ struct AccountPages: Sendable {
         let locale = pages.locale(for: request)
         let page = try request.database.transaction { connection -> SettingsPage in
             let store = AccountStore()
-            guard let account = try store.settings(connection) else { throw HTTPError(.notFound, "There is no such account.") }
+            guard let account = try store.settings(connection) else { throw HTTPError(.notFound, pages.message("error.no_account", locale: locale)) }
             let sessions = try store.sessions(connection)
             let timeZone = typed?.timeZone ?? account.timeZone
             let now = pages.clock()
@@ -359,9 +359,9 @@ struct AccountPages: Sendable {
     }
 
     func endSession(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        guard let id = UUID(uuidString: request.parameter("id")) else { throw HTTPError(.notFound, "There is no such session.") }
+        guard let id = UUID(uuidString: request.parameter("id")) else { throw HTTPError(.notFound, pages.message("error.no_session", for: request)) }
         let ended = try request.database.transaction { try AccountStore().endSession(id: id, $0) }
-        guard ended else { throw HTTPError(.notFound, "There is no such session.") }
+        guard ended else { throw HTTPError(.notFound, pages.message("error.no_session", for: request)) }
         viewers.forget(sessionID: id)
         if id == user.sessionID {
             var response = Response.redirect(to: "/")

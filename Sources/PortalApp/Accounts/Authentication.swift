@@ -24,8 +24,11 @@ struct Gate: Sendable {
     /// (`X-Database-Round-Trips`), so a test notices when a page starts to need more.
     var countsRoundTrips = false
 
-    /// The message of the ordinary 404, for places that must not confirm they exist.
-    static let nothingHere = "There is nothing at this address."
+    /// A message of the catalogue in the language the request's headers ask for (before any
+    /// session is resolved: the refusals below come first).
+    func say(_ key: String, _ head: RequestHead) -> String {
+        pages.message(key, locale: LocaleNegotiation.choose(userSetting: nil, headers: head.headers, available: pages.templates.locales))
+    }
 
     /// Resolves, checks and runs one request; the request's database connection is given back
     /// however it ends. A database that cannot serve now (unreachable, no connection free, a
@@ -100,7 +103,7 @@ struct Gate: Sendable {
             if let refusal = refusal(portal, options) {
                 var headers = HTTPHeaders()
                 if let location = refusal.headers["Location"] { headers.set("Location", location) }
-                throw HTTPError(refusal.status, refusal.status == .notFound ? Self.nothingHere : "Sign in first, then send this again.", headers: headers)
+                throw HTTPError(refusal.status, say(refusal.status == .notFound ? "error.nothing_here" : "error.sign_in_first", head), headers: headers)
             }
             if head.method.isUnsafe { try checkSameSite(head) }
         }
@@ -160,10 +163,10 @@ struct Gate: Sendable {
         case .anyone, .monitoring:
             return nil
         case .admin:
-            return user?.role == .admin ? nil : pages.errorPage(HTTPError(.notFound, Self.nothingHere), head: request.head)
+            return user?.role == .admin ? nil : pages.errorPage(HTTPError(.notFound, say("error.nothing_here", request.head)), head: request.head)
         case .teacher:
             guard let user else { return signIn(request, options) }
-            return user.role.teaches ? nil : pages.errorPage(HTTPError(.notFound, Self.nothingHere), head: request.head)
+            return user.role.teaches ? nil : pages.errorPage(HTTPError(.notFound, say("error.nothing_here", request.head)), head: request.head)
         case .signedIn:
             return user == nil ? signIn(request, options) : nil
         }
@@ -194,10 +197,10 @@ struct Gate: Sendable {
     /// another site sent the request.
     func checkSameSite(_ head: RequestHead) throws {
         if let origin = head.headers["Origin"], !site.isOwnOrigin(origin, head: head) {
-            throw HTTPError(.forbidden, "This form was sent from another site, so it was not accepted.")
+            throw HTTPError(.forbidden, say("error.other_site", head))
         }
         if let fetchSite = head.headers["Sec-Fetch-Site"], fetchSite != "same-origin", fetchSite != "none" {
-            throw HTTPError(.forbidden, "This form was sent from another site, so it was not accepted.")
+            throw HTTPError(.forbidden, say("error.other_site", head))
         }
     }
 
@@ -207,7 +210,7 @@ struct Gate: Sendable {
         try checkSameSite(request.head)
         let sent = request.headers["X-CSRF-Token"] ?? Self.formToken(request) ?? ""
         guard viewer.newCSRFCookie == nil, !viewer.csrfToken.isEmpty, Crypto.constantTimeEqual(Array(sent.utf8), Array(viewer.csrfToken.utf8)) else {
-            throw HTTPError(.forbidden, "This form has expired. Go back, reload the page and send it again.")
+            throw HTTPError(.forbidden, say("error.form_expired", request.head))
         }
     }
 }

@@ -11,7 +11,10 @@ struct OfflineStudyPage: Encodable {
 
     static func handler(pages: PageRenderer) -> @Sendable (PortalRequest) throws -> Response {
         { request in
-            var response = Response.html(try pages.render("offline/study", OfflineStudyPage(), locale: pages.locale(for: request)))
+            // The service worker asks for each language by name (`?lang=ja`), without cookies.
+            let asked = request.query["lang"] ?? ""
+            let locale = pages.templates.locales.contains(asked) ? asked : pages.locale(for: request)
+            var response = Response.html(try pages.render("offline/study", OfflineStudyPage(), locale: locale))
             // Always revalidated, so a shell update reaches the service worker's next install.
             response.headers.add("Cache-Control", "no-cache")
             return response

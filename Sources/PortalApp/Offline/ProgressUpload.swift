@@ -16,6 +16,8 @@ import QuestionEngine
 /// or a live event is online only); one answer per question per session counts, the first.
 struct ProgressUpload: Sendable {
     let clock: @Sendable () -> Date
+    /// Words the refusals in the student's language (the offline page shows them).
+    let pages: PageRenderer
     /// Told of each student whose answers arrive: their history may now be long enough to fit.
     var fitter: WeightFitter? = nil
 
@@ -78,7 +80,9 @@ struct ProgressUpload: Sendable {
         guard (batch.sessions ?? []).count <= Self.maximumSessions else {
             return APIResponse.problem("At most \(Self.maximumSessions) sessions per batch; send the rest in another.", status: .contentTooLarge)
         }
-        let now = clock()
+        let now = clock(), locale = pages.locale(for: request)
+        let say: Reason = { key, arguments in pages.message("offline.reason." + key, locale: locale, arguments) }
+        let reused = say("reused", [:])
         let outcome = try request.database.transaction { connection -> Outcome in
             var outcome = Outcome()
             let store = StudyStore(), cards = try ReviewCardStore.forStudent(nil, connection), catalog = ExamCatalog()
@@ -117,11 +121,11 @@ struct ProgressUpload: Sendable {
             var answered = try store.answeredQuestions(sessionIDs: Array(sessionIDs), connection)
             var seen = Set<UUID>()
             let checked = batch.answers.map { answer -> Verdict in
-                let verdict = check(answer, sessions: sessions, questions: questions, olderOptions: olderOptions, userID: user.userID, now: now)
+                let verdict = check(answer, sessions: sessions, questions: questions, olderOptions: olderOptions, userID: user.userID, now: now, say: say)
                 guard case .valid = verdict, earlier[answer.id] == nil, seen.insert(answer.id).inserted else { return verdict }
-                if sessions[answer.sessionId]?.isFinished == true { return .rejected("the answer could not be stored: its session has ended") }
+                if sessions[answer.sessionId]?.isFinished == true { return .rejected(say("session_ended", [:])) }
                 guard answered.insert(SessionQuestion(session: answer.sessionId, question: answer.questionId)).inserted else {
-                    return .rejected("the question was answered already in this session (the first answer counts)")
+                    return .rejected(say("answered_already", [:]))
                 }
                 return verdict
             }
@@ -136,7 +140,7 @@ struct ProgressUpload: Sendable {
                     // A repeat is found before inserting: the session may have ended since, and
                     // a finished session takes no insert at all, not even a conflicting one.
                     if let stored = earlier[answer.id] {
-                        if stored.isReplay(of: recorded) { outcome.duplicates.append(id) } else { outcome.rejected.append(.init(id: id, reason: Self.reused)) }
+                        if stored.isReplay(of: recorded) { outcome.duplicates.append(id) } else { outcome.rejected.append(.init(id: id, reason: reused)) }
                     } else {
                         fresh.append(recorded)
                     }
@@ -167,7 +171,7 @@ struct ProgressUpload: Sendable {
                     } else if let stored = acceptedNow[recorded.id] ?? storedNow[recorded.id], stored.isReplay(of: recorded) {
                         outcome.duplicates.append(id)
                     } else {
-                        outcome.rejected.append(.init(id: id, reason: Self.reused))
+                        outcome.rejected.append(.init(id: id, reason: reused))
                     }
                 }
                 try cards.saveAll(Array(changed.values), connection)
@@ -191,10 +195,10 @@ struct ProgressUpload: Sendable {
                         }
                     }
                     switch (stored, result) {
-                    case (false, _): outcome.rejected.append(.init(id: id, reason: "the answer could not be stored (its session may have ended)"))
+                    case (false, _): outcome.rejected.append(.init(id: id, reason: say("not_stored", [:])))
                     case (true, .inserted): outcome.accepted.append(id)
                     case (true, .replayed): outcome.duplicates.append(id)
-                    case (true, .conflict): outcome.rejected.append(.init(id: id, reason: Self.reused))
+                    case (true, .conflict): outcome.rejected.append(.init(id: id, reason: reused))
                     }
                 }
                 return outcome
@@ -219,8 +223,8 @@ struct ProgressUpload: Sendable {
         return try APIResponse.json(outcome, cache: "no-store")
     }
 
-    /// Why an answer whose id is taken by a different answer is refused.
-    static let reused = "this id was stored before with a different answer"
+    /// Words a refusal (`offline.reason.<key>`) with its arguments, in the uploader's language.
+    typealias Reason = (_ key: String, _ arguments: [String: String]) -> String
 
     /// An uploaded answer as it will be stored, or why it cannot be.
     enum Verdict {
@@ -234,30 +238,30 @@ struct ProgressUpload: Sendable {
     /// counts; it is stored as given, with the version it was given for.
     private func check(
         _ answer: Batch.Answer, sessions: [UUID: StudySession], questions: [UUID: Question], olderOptions: [VersionedQuestion: [String]], userID: UUID,
-        now: Date
+        now: Date, say: Reason
     ) -> Verdict {
-        guard let session = sessions[answer.sessionId], session.userID == userID else { return .rejected("unknown session") }
+        guard let session = sessions[answer.sessionId], session.userID == userID else { return .rejected(say("unknown_session", [:])) }
         // Mock exams, assignments and live events are online only: their clock is the server's.
         guard session.mode == .practice || session.mode == .review, session.shareLinkID == nil else {
-            return .rejected("this session takes answers only online")
+            return .rejected(say("online_only", [:]))
         }
-        guard let question = questions[answer.questionId] else { return .rejected("the question is no longer published") }
-        guard session.questionIDs.contains(answer.questionId) else { return .rejected("the question is not part of the session") }
-        guard answer.timeMs >= 0 else { return .rejected("the time is impossible") }
+        guard let question = questions[answer.questionId] else { return .rejected(say("unpublished", [:])) }
+        guard session.questionIDs.contains(answer.questionId) else { return .rejected(say("not_in_session", [:])) }
+        guard answer.timeMs >= 0 else { return .rejected(say("impossible_time", [:])) }
         var response = answer.response
         if answer.questionVersion != question.version {
             guard answer.questionVersion < question.version, let options = olderOptions[VersionedQuestion(question: question.id, version: answer.questionVersion)] else {
-                return .rejected("version \(answer.questionVersion) of this question was never published")
+                return .rejected(say("never_published", ["version": String(answer.questionVersion)]))
             }
             let current = Dictionary(question.options.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
             var mapped: [Int] = []
             for index in answer.response {
-                guard options.indices.contains(index) else { return .rejected("the response is not an answer to this question (outOfRange(\(index)))") }
-                guard let now = current[options[index]] else { return .rejected("the question has changed since it was answered: a chosen option is gone") }
+                guard options.indices.contains(index) else { return .rejected(say("not_an_answer", ["detail": "outOfRange(\(index))"])) }
+                guard let now = current[options[index]] else { return .rejected(say("option_gone", [:])) }
                 mapped.append(now)
             }
             if question.kind == .ordering, mapped.count != question.options.count {
-                return .rejected("the question has changed since it was answered: its items are not the same")
+                return .rejected(say("items_changed", [:]))
             }
             response = mapped
         }
@@ -265,7 +269,7 @@ struct ProgressUpload: Sendable {
         do {
             outcome = try AnswerChecker.check(kind: question.kind, key: question.correct, optionCount: question.options.count, response: response)
         } catch {
-            return .rejected("the response is not an answer to this question (\(error))")
+            return .rejected(say("not_an_answer", ["detail": "\(error)"]))
         }
         let milliseconds = min(answer.timeMs, Self.longestAnswerMilliseconds)
         let rating = RatingPolicy.rating(correct: outcome.isCorrect, milliseconds: milliseconds, typicalMilliseconds: nil, samples: 0, cardState: nil)

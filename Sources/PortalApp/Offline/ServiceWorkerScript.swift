@@ -8,6 +8,8 @@ import HTTPServer
 /// again. The placeholder `__SHELL_VERSION__` in `Public/sw.js` is replaced at start-up.
 enum ServiceWorkerScript {
     static let placeholder = "__SHELL_VERSION__"
+    /// Replaced by the languages with a catalogue: the offline page is precached in each.
+    static let languagesPlaceholder = "__SHELL_LANGUAGES__"
 
     /// The static files the worker precaches (its `SHELL` list names the same ones).
     static let shellFiles = ["css/site.css", "js/offline.js", "js/offline-study.js", "js/answer-check.js", "js/session.js", "favicon.svg"]
@@ -26,6 +28,8 @@ enum ServiceWorkerScript {
             shell += FileManager.default.contents(atPath: path).map(Array.init) ?? []
         }
         let version = Crypto.sha256(shell).prefix(8).map { String(format: "%02x", $0) }.joined()
-        return Array(script.replacingOccurrences(of: placeholder, with: version).utf8)
+        let languages = messageFiles.map { ($0 as NSString).lastPathComponent }.filter { $0.hasSuffix(".json") }.map { "\"\($0.dropLast(5))\"" }
+        return Array(script.replacingOccurrences(of: placeholder, with: version)
+            .replacingOccurrences(of: languagesPlaceholder, with: "[" + languages.joined(separator: ", ") + "]").utf8)
     }
 }
