@@ -175,9 +175,14 @@ struct SchoolTests {
         #expect(csv.header("Content-Type") == "text/csv; charset=utf-8")
         #expect(Array(csv.body.prefix(3)) == [0xEF, 0xBB, 0xBF])
         let text = String(decoding: csv.body.dropFirst(3), as: UTF8.self)
-        #expect(text.hasPrefix("Student,Assignment,Exam,Finished (UTC),Score %,Passed,Minutes\r\n"))
+        #expect(text.hasPrefix("Student,Assignment,Exam,Finished (UTC),Score %,Passed,Minutes,Attempts started\r\n"))
         #expect(text.contains("\"'=HYPERLINK(\"\"x\"\"), 山田\",Alpha warm-up,Mini exam,"))
         #expect(text.contains(",100.00,yes,"))
+        // In the teacher's language: the headers and yes or no; the numbers stay data.
+        let japanese = try teacher.request("GET", "/teach/classes/\(classID)/export.csv", extraHeaders: "Accept-Language: ja\r\n")
+        let japaneseText = String(decoding: japanese.body.dropFirst(3), as: UTF8.self)
+        #expect(japaneseText.hasPrefix("学習者,課題,試験,完了日時（UTC）,得点 %,合格,分,開始した回数\r\n"))
+        #expect(japaneseText.contains(",100.00,はい,"))
         let classPage = try teacher.request("GET", "/teach/classes/\(classID)").bodyText
         #expect(classPage.contains("1 finished"))
     }

@@ -165,14 +165,19 @@ struct SchoolPages: Sendable {
         let rows = try request.database.transaction { connection -> [[String]] in
             let store = SchoolStore()
             guard try store.taughtClass(id: id, connection) != nil else { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
-            var rows = [["Student", "Assignment", "Exam", "Finished (UTC)", "Score %", "Passed", "Minutes"]]
+            // Headers and yes/no in the teacher's language; numbers and times as data (UTC, ISO 8601).
+            let locale = pages.locale(for: request)
+            var rows = [["student", "assignment", "exam", "finished", "score", "passed", "minutes", "started"].map {
+                pages.message("school.csv." + $0, locale: locale)
+            }]
+            let yes = pages.message("school.yes", locale: locale), no = pages.message("school.no", locale: locale)
             let iso = ISO8601DateFormatter()
             for link in try store.shareLinks(classID: id, connection) {
                 for attempt in try store.attempts(linkID: link.id, classID: id, connection) {
                     rows.append([
                         attempt.displayName, link.title, link.examTitle, attempt.finishedAt.map(iso.string(from:)) ?? "",
-                        attempt.scorePercent.map { String(format: "%.2f", $0) } ?? "", attempt.passed.map { $0 ? "yes" : "no" } ?? "",
-                        attempt.secondsUsed.map { String(format: "%.1f", Double($0) / 60) } ?? "",
+                        attempt.scorePercent.map { String(format: "%.2f", $0) } ?? "", attempt.passed.map { $0 ? yes : no } ?? "",
+                        attempt.secondsUsed.map { String(format: "%.1f", Double($0) / 60) } ?? "", String(attempt.started),
                     ])
                 }
             }
