@@ -8,6 +8,8 @@ public struct ExamOverview: Sendable, Equatable {
     public var regionCode: String
     public var slug: String
     public var title: String
+    /// The exam's own language (its title and questions are written in it).
+    public var language: String
     public var contentUpdatedAt: Date
     public var byStatus: [String: Int]
     public var byType: [String: Int]
@@ -67,6 +69,8 @@ public struct QuestionFilter: Sendable, Equatable {
 public struct QuestionListItem: Sendable, Equatable {
     public var id: UUID
     public var examTitle: String
+    /// The exam's language: the question's title, domain and stem are written in it.
+    public var language: String
     public var domainTitle: String
     public var type: String
     public var difficulty: Int
@@ -91,7 +95,7 @@ public struct AdminStore: Sendable {
 
     public func overview(_ connection: PostgresConnection) throws -> [ExamOverview] {
         try connection.query(("""
-            SELECT e.id, r.code, e.slug, e.title, e.content_updated_at,
+            SELECT e.id, r.code, e.slug, e.title, e.language, e.content_updated_at,
                    coalesce((SELECT jsonb_object_agg(status, n) FROM (SELECT q.status, count(*) AS n FROM questions q JOIN domains d ON d.id = q.domain_id
                              WHERE d.exam_id = e.id AND q.deleted_at IS NULL GROUP BY q.status) s), '{}') AS by_status,
                    coalesce((SELECT jsonb_object_agg(type, n) FROM (SELECT q.type, count(*) AS n FROM questions q JOIN domains d ON d.id = q.domain_id
@@ -107,7 +111,7 @@ public struct AdminStore: Sendable {
             """ as SQL).prepared()).rows.map { row in
             ExamOverview(
                 examID: try row.decode("id", as: Int.self), regionCode: try row.decode("code", as: String.self), slug: try row.decode("slug", as: String.self),
-                title: try row.decode("title", as: String.self), contentUpdatedAt: try row.decode("content_updated_at", as: Date.self),
+                title: try row.decode("title", as: String.self), language: try row.decode("language", as: String.self), contentUpdatedAt: try row.decode("content_updated_at", as: Date.self),
                 byStatus: try row.decodeJSON("by_status", as: [String: Int].self), byType: try row.decodeJSON("by_type", as: [String: Int].self),
                 byDifficulty: try row.decode("by_difficulty", as: [Int].self), openReports: try row.decode("open_reports", as: Int.self))
         }
@@ -145,7 +149,7 @@ public struct AdminStore: Sendable {
     public func questions(_ filter: QuestionFilter, offset: Int, limit: Int, _ connection: PostgresConnection) throws -> (items: [QuestionListItem], total: Int) {
         let pattern = filter.text.map(Self.containing)
         let rows = try connection.query(("""
-            SELECT q.id, e.title AS exam_title, d.title AS domain_title, q.type, q.difficulty, q.status, q.version, q.stem,
+            SELECT q.id, e.title AS exam_title, e.language, d.title AS domain_title, q.type, q.difficulty, q.status, q.version, q.stem,
                    (SELECT count(*) FROM question_reports x WHERE x.question_id = q.id AND x.resolved_at IS NULL) AS open_reports,
                    count(*) OVER () AS total
             FROM questions q JOIN domains d ON d.id = q.domain_id JOIN exams e ON e.id = d.exam_id
@@ -163,7 +167,7 @@ public struct AdminStore: Sendable {
         let items = try rows.map { row in
             QuestionListItem(
                 id: try row.decode("id", as: UUID.self), examTitle: try row.decode("exam_title", as: String.self),
-                domainTitle: try row.decode("domain_title", as: String.self), type: try row.decode("type", as: String.self),
+                language: try row.decode("language", as: String.self), domainTitle: try row.decode("domain_title", as: String.self), type: try row.decode("type", as: String.self),
                 difficulty: try row.decode("difficulty", as: Int.self), status: try row.decode("status", as: String.self),
                 version: try row.decode("version", as: Int.self), stem: try row.decode("stem", as: String.self),
                 openReports: try row.decode("open_reports", as: Int.self))

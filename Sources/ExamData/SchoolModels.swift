@@ -144,6 +144,8 @@ public struct MissedQuestion: Sendable, Equatable {
 public struct StudentDomainProgress: Sendable, Equatable {
     public var displayName: String
     public var examTitle: String
+    /// The exam's language, which its title and domains are written in.
+    public var language: String
     public var domainTitle: String
     public var answered: Int
     public var correct: Int

@@ -231,16 +231,16 @@ public struct SchoolStore: Sendable {
     /// Accuracy per current member and domain, over everything they have answered.
     public func progress(classID: UUID, collation: Collation = .of(locale: "en"), _ connection: PostgresConnection) throws -> [StudentDomainProgress] {
         try connection.query(("""
-            SELECT u.display_name, e.title AS exam_title, w.domain_title, sum(w.answered)::bigint AS answered, sum(w.correct)::bigint AS correct
+            SELECT u.display_name, e.title AS exam_title, e.language, w.domain_title, sum(w.answered)::bigint AS answered, sum(w.correct)::bigint AS correct
             FROM class_members m JOIN users u ON u.id = m.user_id
             JOIN domain_accuracy_weekly w ON w.user_id = m.user_id JOIN exams e ON e.id = w.exam_id
             WHERE m.class_id = \(classID) AND m.left_at IS NULL
-            GROUP BY u.display_name, u.id, e.title, w.domain_title
+            GROUP BY u.display_name, u.id, e.title, e.language, w.domain_title
             ORDER BY u.display_name \(fragment: collation.sql), e.title \(fragment: collation.sql), w.domain_title \(fragment: collation.sql)
             """ as SQL).prepared()).rows.map { row in
             StudentDomainProgress(
                 displayName: try row.decode("display_name", as: String.self), examTitle: try row.decode("exam_title", as: String.self),
-                domainTitle: try row.decode("domain_title", as: String.self), answered: try row.decode("answered", as: Int.self),
+                language: try row.decode("language", as: String.self), domainTitle: try row.decode("domain_title", as: String.self), answered: try row.decode("answered", as: Int.self),
                 correct: try row.decode("correct", as: Int.self))
         }
     }

@@ -209,4 +209,74 @@ struct LanguageTests {
         let check = try HTMLChecker.passes(pages)
         #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
     }
+
+    /// Runs of three or more ASCII-only words in what a reader sees of `html` (text and the
+    /// attributes read aloud), leaving out scripts, code and anything marked as another
+    /// language (the exams' own content).
+    static func englishRuns(_ html: String, pageLanguage: String) -> [String] {
+        var text = html
+        func remove(_ pattern: String) {
+            text = text.replacingOccurrences(of: pattern, with: " ", options: [.regularExpression, .caseInsensitive])
+        }
+        remove("<script[\\s\\S]*?</script>")
+        remove("<style[\\s\\S]*?</style>")
+        remove("<(pre|code|textarea)[^>]*>[\\s\\S]*?</\\1>")
+        // Time zones are named by their IANA ids (Europe/Rome), the same in every language.
+        remove("<select id=\"time-zone\"[\\s\\S]*?</select>")
+        // Content in another language: an element with its own lang, up to its closing tag.
+        for tag in ["ol", "ul", "span", "label", "a", "h1", "h2", "h3", "p", "div", "dd", "th", "td", "li", "option", "legend", "strong"] {
+            remove("<\(tag)\\b[^>]*\\blang=\"(?!\(pageLanguage))[^\"]*\"[^>]*>[\\s\\S]*?</\(tag)>")
+        }
+        var spoken: [String] = []
+        let attribute = try! NSRegularExpression(pattern: "\\b(?:title|aria-label|placeholder|alt)=\"([^\"]*)\"")
+        for match in attribute.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+            if let range = Range(match.range(at: 1), in: text) { spoken.append(String(text[range])) }
+        }
+        remove("<[^>]+>")
+        let visible = ([text] + spoken).joined(separator: " \n ")
+            .replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&quot;", with: "\"")
+        let words = try! NSRegularExpression(pattern: "[A-Za-z][a-z]+(?:'[a-z]+)?(?:[ ,]+[A-Za-z][a-z]+(?:'[a-z]+)?){2,}")
+        return words.matches(in: visible, range: NSRange(visible.startIndex..., in: visible)).compactMap { match in
+            Range(match.range, in: visible).map { String(visible[$0]) }
+        }
+    }
+
+    @Test("pages in Japanese carry no English sentence outside code and the exams' own content")
+    func noEnglishLeftInJapanese() throws {
+        let site = try StudySessionTests.Site()
+        let (teacher, _, csrf) = try SchoolTests.account(site, "sensei", role: "teacher", displayName: "先生")
+        let (admin, _, _) = try SchoolTests.account(site, "kanri", role: "admin", displayName: "管理者")
+        let student = site.browser()
+        for browser in [teacher, admin, student] { browser.cookies["portal_lang"] = "ja" }
+        _ = try student.register("hanako")
+        // What people type is theirs, in whatever language: the names here are Japanese.
+        let (classID, code) = try SchoolTests.makeClass(teacher, csrf: csrf, name: "ネットワーク基礎 1年", school: "東高校")
+        _ = try student.request("POST", "/join/\(code)", form: ["csrf_token": student.csrfToken(from: try student.request("GET", "/join/\(code)"))])
+        let (_, path) = try StudySessionTests().start(student, count: "2")
+        let question = try student.request("GET", path)
+        let form = try StudySessionTests.AnswerForm(question)
+        try student.request("POST", path + "/answers", pairs: form.pairs(form.item.wrong))
+        let answered = try student.request("GET", path + "?q=1")
+        _ = try student.request("POST", path + "/finish", form: ["csrf_token": student.csrfToken(from: question)])
+        var pages: [(String, String)] = []
+        for (name, browser, address) in [
+            ("home", student, "/"), ("exam", student, StudySessionTests.examPath), ("results", student, path + "/results"),
+            ("dashboard", student, "/me"), ("settings", student, "/me/settings"), ("classes", student, "/me/classes"),
+            ("leaderboard", student, StudySessionTests.examPath + "/leaderboard"), ("offline", student, "/offline/study"),
+            ("missing", student, "/exams/nowhere/nothing"), ("login", site.browser(), "/login"), ("register", site.browser(), "/register"),
+            ("teach", teacher, "/teach"), ("class", teacher, "/teach/classes/\(classID)"), ("teacher exam", teacher, StudySessionTests.examPath),
+            ("live", teacher, "/live/new"), ("admin", admin, "/admin"), ("admin users", admin, "/admin/users"), ("admin import", admin, "/admin/import"),
+            ("admin questions", admin, "/admin/questions"), ("admin audit", admin, "/admin/audit"), ("admin reports", admin, "/admin/reports"),
+        ] {
+            browser.cookies["portal_lang"] = "ja"
+            pages.append((name, try browser.request("GET", address).bodyText))
+        }
+        pages.append(("question", question.bodyText))
+        pages.append(("answered", answered.bodyText))
+        for (name, body) in pages {
+            #expect(body.contains("<html lang=\"ja\""), "\(name) is not in Japanese")
+            let runs = Self.englishRuns(body, pageLanguage: "ja")
+            #expect(runs.isEmpty, "\(name): English left: \(runs.prefix(8))")
+        }
+    }
 }

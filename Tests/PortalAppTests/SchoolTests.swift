@@ -21,8 +21,8 @@ struct SchoolTests {
     static func location(_ response: RawHTTPClient.Response) -> String { response.header("Location") ?? "" }
 
     /// A class made over HTTP; its id and join code.
-    static func makeClass(_ teacher: Browser, csrf: String, name: String = "Year 10 networking") throws -> (id: String, code: String) {
-        let created = try teacher.request("POST", "/teach/classes", form: ["csrf_token": csrf, "name": name, "school": "Liceo Galilei"])
+    static func makeClass(_ teacher: Browser, csrf: String, name: String = "Year 10 networking", school: String = "Liceo Galilei") throws -> (id: String, code: String) {
+        let created = try teacher.request("POST", "/teach/classes", form: ["csrf_token": csrf, "name": name, "school": school])
         let id = String(location(created).split(separator: "/").last ?? "")
         let page = try teacher.request("GET", "/teach/classes/\(id)").bodyText
         let marker = "<strong class=\"code\">"

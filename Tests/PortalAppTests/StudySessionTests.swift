@@ -168,7 +168,7 @@ struct StudySessionTests {
             if form.item.kind == "ordering" {
                 // The student's own order beside the right one.
                 let given = (right ? form.item.key : form.item.wrong).map { "<li>\(form.item.options[$0])</li>" }.joined()
-                #expect(feedback.contains("<h3>Your order</h3><ol>\(given)</ol>"))
+                #expect(feedback.contains("<h3>Your order</h3><ol lang=\"en\">\(given)</ol>"))
             }
         }
         #expect(location(try browser.request("GET", path)) == path + "/finish")

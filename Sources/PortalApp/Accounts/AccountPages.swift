@@ -196,8 +196,15 @@ struct AccountPages: Sendable {
         var timeZone: String
         var timeZoneGroups: [TimeZoneChoices.Group]
         var showOnLeaderboard: Bool
-        /// The interface languages, each named in itself; "as my browser prefers" first.
-        var languages: [Retention]
+        /// An interface language, named in itself (and marked as such for screen readers).
+        struct Language: Encodable {
+            var value: String
+            var label: String
+            var lang: String?
+            var selected: Bool
+        }
+        /// The interface languages; "as my browser prefers" first.
+        var languages: [Language]
         var retentions: [Retention]
         /// "Over the last 30 days you remembered 87% of 140 reviews …", when there were any.
         var measuredRetention: String?
@@ -233,10 +240,11 @@ struct AccountPages: Sendable {
                 username: account.username, displayName: typed?.displayName ?? account.displayName, timeZone: timeZone,
                 timeZoneGroups: TimeZoneChoices.groups(selected: timeZone),
                 showOnLeaderboard: typed?.showOnLeaderboard ?? account.showOnLeaderboard,
-                languages: [SettingsPage.Retention(
-                    value: "", label: pages.message("account.language_auto", locale: locale), selected: user.locale == nil)]
+                languages: [SettingsPage.Language(
+                    value: "", label: pages.message("account.language_auto", locale: locale), lang: nil, selected: user.locale == nil)]
                     + LocaleNegotiation.names.filter { pages.templates.locales.contains($0.code) }.map {
-                        SettingsPage.Retention(value: $0.code, label: $0.name, selected: user.locale == $0.code)
+                        SettingsPage.Language(
+                            value: $0.code, label: $0.name, lang: LocaleNegotiation.htmlLanguage($0.code), selected: user.locale == $0.code)
                     },
                 retentions: AccountStore.retentionChoices.map { retention in
                     let perDay = StudentSchedule(desiredRetention: retention, weights: schedule.weights).scheduler.reviewsPerDay(cards, from: now)

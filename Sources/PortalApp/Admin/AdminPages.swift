@@ -97,6 +97,7 @@ struct AdminPages: Sendable {
         struct Page: Encodable {
             struct Exam: Encodable {
                 var title: String
+                var language: String
                 var exportHref: String
                 /// The exam's questions, and those of them that need review, in the question list.
                 var questionsHref: String
@@ -113,12 +114,14 @@ struct AdminPages: Sendable {
         }
         let value = Page(exams: exams.map { exam in
             Page.Exam(
-                title: exam.title, exportHref: "/admin/exams/\(exam.regionCode)/\(exam.slug)/export.json",
+                title: exam.title, language: exam.language, exportHref: "/admin/exams/\(exam.regionCode)/\(exam.slug)/export.json",
                 questionsHref: "/admin/questions?exam=\(exam.regionCode)/\(exam.slug)",
                 flaggedHref: "/admin/questions?exam=\(exam.regionCode)/\(exam.slug)&flagged=on",
                 updated: pages.ago(exam.contentUpdatedAt, locale: locale),
-                statuses: exam.byStatus.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: " · "),
-                types: exam.byType.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: " · "),
+                statuses: exam.byStatus.sorted { $0.key < $1.key }.map { pages.message("admin.state." + $0.key, locale: locale) + " \($0.value)" }
+                    .joined(separator: " · "),
+                types: exam.byType.sorted { $0.key < $1.key }.map { pages.message("admin.kind." + $0.key, locale: locale) + " \($0.value)" }
+                    .joined(separator: " · "),
                 difficulties: exam.byDifficulty, openReports: exam.openReports, flagged: flagged[exam.examID] ?? 0,
                 hasFlagged: (flagged[exam.examID] ?? 0) > 0)
         })
@@ -293,7 +296,8 @@ struct AdminPages: Sendable {
             return (try ExamCatalog().regions(connection), try AdminStore().questions(filter, offset: (pageNumber - 1) * 50, limit: 50, connection))
         }
         let value = AdminQuestionList(
-            regions: exams, selectedExam: examKey ?? "", query: query, items: result.items, total: result.total, page: pageNumber)
+            regions: exams, selectedExam: examKey ?? "", query: query, items: result.items, total: result.total, page: pageNumber, pages: pages,
+            locale: locale)
         return try pages.privatePage("admin/questions", value, request)
     }
 

@@ -15,6 +15,8 @@ struct AdminQuestionList: Encodable {
     struct Item: Encodable {
         var href: String
         var exam: String
+        /// The exam's language: the exam, domain and stem are marked with it.
+        var language: String
         var domain: String
         var type: String
         var difficulty: Int
@@ -39,32 +41,37 @@ struct AdminQuestionList: Encodable {
     var previousHref: String?
     var nextHref: String?
 
-    init(regions: [RegionSummary], selectedExam: String, query: FormFields, items: [QuestionListItem], total: Int, page: Int) {
+    init(
+        regions: [RegionSummary], selectedExam: String, query: FormFields, items: [QuestionListItem], total: Int, page: Int, pages: PageRenderer,
+        locale: String
+    ) {
+        func kind(_ value: String) -> String { pages.message("admin.kind." + value, locale: locale) }
+        func state(_ value: String) -> String { pages.message("admin.state." + value, locale: locale) }
         func choices(_ values: [(String, String)], _ selected: String?) -> [Choice] {
             values.map { Choice(value: $0.0, label: $0.1, selected: $0.0 == selected) }
         }
         exams = choices(regions.flatMap { region in region.exams.map { ("\(region.code)/\($0.slug)", "\(region.name) · \($0.title)") } }, selectedExam)
-        types = choices(["single-choice", "multi-choice", "ordering", "code-snippet"].map { ($0, $0) }, query["type"])
-        statuses = choices(["draft", "published", "retired"].map { ($0, $0) }, query["status"])
+        types = choices(QuestionKind.allCases.map { ($0.rawValue, kind($0.rawValue)) }, query["type"])
+        statuses = choices(QuestionForm.statuses.map { ($0, state($0)) }, query["status"])
         difficulties = choices((1...5).map { (String($0), String($0)) }, query["difficulty"])
         domain = query["domain"] ?? ""
         text = query["q"] ?? ""
         flagged = query["flagged"] == "on"
         self.items = items.map { item in
             Item(
-                href: "/admin/questions/\(item.id.lowercasedText)", exam: item.examTitle, domain: item.domainTitle, type: item.type,
-                difficulty: item.difficulty, status: item.status, version: item.version, stem: String(item.stem.prefix(140)), reports: item.openReports)
+                href: "/admin/questions/\(item.id.lowercasedText)", exam: item.examTitle, language: item.language, domain: item.domainTitle, type: kind(item.type),
+                difficulty: item.difficulty, status: state(item.status), version: item.version, stem: String(item.stem.prefix(140)), reports: item.openReports)
         }
         hasItems = !items.isEmpty
         self.total = total
         self.page = page
-        pages = max(1, (total + 49) / 50)
+        self.pages = max(1, (total + 49) / 50)
         // The same filters, another page.
         let kept = query.fields.filter { $0.name != "page" && !$0.value.isEmpty }
             .map { "\($0.name)=\($0.value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }.joined(separator: "&")
         let prefix = "/admin/questions?" + (kept.isEmpty ? "" : kept + "&")
         previousHref = page > 1 ? prefix + "page=\(page - 1)" : nil
-        nextHref = page < pages ? prefix + "page=\(page + 1)" : nil
+        nextHref = page < self.pages ? prefix + "page=\(page + 1)" : nil
     }
 }
 

@@ -184,8 +184,10 @@ struct QuestionEditPage: Encodable {
         code = question.code ?? ""
         codeLanguage = question.codeLanguage ?? ""
         explanation = question.explanation
-        types = QuestionKind.allCases.map { Choice(value: $0.rawValue, label: $0.rawValue, selected: $0 == question.type) }
-        statuses = QuestionForm.statuses.map { Choice(value: $0, label: $0, selected: $0 == question.status) }
+        types = QuestionKind.allCases.map {
+            Choice(value: $0.rawValue, label: pages.message("admin.kind." + $0.rawValue, locale: locale), selected: $0 == question.type)
+        }
+        statuses = QuestionForm.statuses.map { Choice(value: $0, label: pages.message("admin.state." + $0, locale: locale), selected: $0 == question.status) }
         examOnly = question.examOnly
         difficulties = (1...5).map { Choice(value: String($0), label: "\($0) · " + pages.message("difficulty.\($0)", locale: locale), selected: $0 == question.difficulty) }
         self.domains = domains.map { Choice(value: String($0.id), label: $0.label, selected: $0.id == question.domainID) }

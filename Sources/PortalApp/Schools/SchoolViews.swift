@@ -111,6 +111,7 @@ struct ClassPage: Encodable {
     struct Progress: Encodable {
         var name: String
         var exam: String
+        var language: String
         var domain: String
         var answered: Int
         var percent: Int
@@ -157,7 +158,7 @@ struct ClassPage: Encodable {
         self.assignments = assignments
         hasAssignments = !assignments.isEmpty
         self.progress = progress.map {
-            Progress(name: $0.displayName, exam: $0.examTitle, domain: $0.domainTitle, answered: $0.answered,
+            Progress(name: $0.displayName, exam: $0.examTitle, language: $0.language, domain: $0.domainTitle, answered: $0.answered,
                      percent: $0.answered == 0 ? 0 : Int((Double($0.correct) * 100 / Double($0.answered)).rounded()))
         }
         hasProgress = !progress.isEmpty
