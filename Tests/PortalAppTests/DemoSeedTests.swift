@@ -7,12 +7,12 @@ import Testing
 
 @Suite("Demo content")
 struct DemoSeedTests {
-    @Test("seeding loads 3 regions, 6 exams, 40 domains and 5,000 published questions of all kinds; a second run changes nothing")
+    @Test("seeding loads 3 regions, 10 exams in 7 languages, 52 domains and 6,500 published questions of all kinds; a second run changes nothing")
     func seedIsCompleteAndIdempotent() throws {
         let database = try TestDatabase(migrated: true)
         let connection = try database.adminConnection()
         let first = try DemoSeeder.seed(connection)
-        #expect(first.newQuestions == 5000)
+        #expect(first.newQuestions == 6500)
         let counts = try connection.query("""
             SELECT (SELECT count(*) FROM regions) AS regions, (SELECT count(*) FROM exams) AS exams,
                    (SELECT count(*) FROM domains) AS domains,
@@ -25,21 +25,22 @@ struct DemoSeedTests {
                    (SELECT max(content_updated_at) FROM exams) AS freshness
             """).first!
         #expect(try counts.decode("regions", as: Int.self) >= 3)
-        #expect(try counts.decode("exams", as: Int.self) >= 6)
-        #expect(try counts.decode("domains", as: Int.self) >= 40)
-        #expect(try counts.decode("published", as: Int.self) >= 5000)
+        #expect(try counts.decode("exams", as: Int.self) == 10)
+        #expect(try counts.decode("domains", as: Int.self) == 52)
+        #expect(try counts.decode("published", as: Int.self) == 6500)
         #expect(try counts.decode("kinds", as: Int.self) == 4)
         #expect(try counts.decode("code_languages", as: Int.self) >= 3)
         #expect(try counts.decode("with_images", as: Int.self) > 0)
         #expect(try counts.decode("unexplained", as: Int.self) == 0)
-        #expect(try counts.decode("languages", as: [String].self) == ["en", "it", "ja"])
+        // Every interface language has an exam to study in it.
+        #expect(try counts.decode("languages", as: [String].self) == ["de", "en", "es", "it", "ja", "th", "zh"])
         let freshness = try counts.decode("freshness", as: Date.self)
 
         let second = try DemoSeeder.seed(connection)
         #expect(second.newQuestions == 0)
         let after = try connection.query("SELECT max(content_updated_at) AS freshness, count(*) AS n FROM exams JOIN domains d ON d.exam_id = exams.id JOIN questions q ON q.domain_id = d.id").first!
         #expect(try after.decode("freshness", as: Date.self) == freshness)
-        #expect(try after.decode("n", as: Int.self) == 5000)
+        #expect(try after.decode("n", as: Int.self) == 6500)
     }
 
     @Test("every wrong option of a generated question explains itself, and Unicode survives the round trip")

@@ -1,9 +1,10 @@
 import ExamData
 import QuestionEngine
 
-/// The demo catalogue `portal seed` loads: 3 regions, 6 exams (two of them in Italian and
-/// Japanese), 40 domains and 5,000 published questions of all four kinds. Every question is
-/// computed from parameters, so its key is right by construction.
+/// The demo catalogue `portal seed` loads: 3 regions, 10 exams (one each in Italian, Japanese,
+/// Spanish, German, Simplified Chinese and Thai), 52 domains and 6,500 published questions of
+/// all four kinds. Every question is computed from parameters, so its key is right by
+/// construction.
 enum DemoCorpus {
     struct Region {
         var code: String
@@ -33,8 +34,8 @@ enum DemoCorpus {
 
     static var regions: [Region] {
         [
-            Region(code: "europe", name: "Europe", exams: [networking, python]),
-            Region(code: "asia-pacific", name: "Asia Pacific", exams: [databases, cloud]),
+            Region(code: "europe", name: "Europe", exams: [networking, python, spanishNetworking, germanNetworking]),
+            Region(code: "asia-pacific", name: "Asia Pacific", exams: [databases, cloud, chineseNetworking, thaiNetworking]),
             Region(code: "americas", name: "Americas", exams: [javascript, security]),
         ]
     }
