@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Offline study benchmark, on one exam of 5,000 questions (the demo catalogue gathered into
-# Network Fundamentals):
+# Offline study benchmark, on one exam of every demo question (the demo catalogue gathered into
+# Network Fundamentals: 6,500 questions since the catalogue has an exam in every interface
+# language, 5,000 before):
 #   - the bundle's size, raw and gzip, and the time to build it after a content change
 #     (the first request for the new version, less a request answered from memory);
 #   - the change feed's size after 10 questions change, against the whole bundle's;
@@ -25,7 +26,7 @@ psql_as_postgres -d postgres -c "DROP DATABASE IF EXISTS offline_bench WITH (FOR
 export DATABASE_URL="${DATABASE_URL%/portal}/offline_bench" DATABASE_ADMIN_URL="${DATABASE_ADMIN_URL%/portal}/offline_bench"
 "$portal" migrate >/dev/null
 "$portal" seed >/dev/null
-# One exam of 5,000 questions, written an hour ago, its version half an hour old (outside the
+# One exam of every demo question, written an hour ago, its version half an hour old (outside the
 # change feed's five-minute overlap, as content usually is).
 "$portal" gen-data Benchmarks/presets/big-exam.json >/dev/null
 
