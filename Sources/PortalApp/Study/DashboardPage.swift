@@ -70,13 +70,6 @@ struct DashboardPage: Encodable {
 
     static let weeksShown = 4
 
-    /// 1,240: a count with its thousands grouped.
-    static func grouped(_ count: Int) -> String {
-        let formatter = NumberFormatter()
-        formatter.numberStyle = .decimal
-        formatter.locale = Locale(identifier: "en_US")
-        return formatter.string(from: NSNumber(value: count)) ?? String(count)
-    }
 
     /// What the page shows around the fragment.
     struct Around: Encodable {
@@ -187,7 +180,7 @@ struct DashboardPage: Encodable {
         csrfToken = user.csrfToken
         if let fitted = reading.fitted, fitted.weights != nil, let before = fitted.logLossBefore, let after = fitted.logLossAfter {
             schedule = pages.message("dashboard.weights_fitted", locale: locale, [
-                "count": Self.grouped(fitted.reviews), "before": String(format: "%.3f", before), "after": String(format: "%.3f", after),
+                "count": NumberFormatting.grouped(fitted.reviews, locale: locale), "before": String(format: "%.3f", before), "after": String(format: "%.3f", after),
             ], count: Double(fitted.reviews))
         } else {
             schedule = pages.message("dashboard.weights_default", locale: locale, ["minimum": String(FittedWeightsStore.minimumReviews)])
