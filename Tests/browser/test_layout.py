@@ -178,3 +178,28 @@ def test_every_role_s_pages_fit_a_phone_and_pass_axe(portal, browser_factory):
 
     assert inspector.seen >= 50
     assert not inspector.problems, "\n".join(inspector.problems)
+
+
+# Each interface language with an exam written in it: long German words, Thai without spaces,
+# Chinese and Japanese without either.
+LANGUAGE_EXAMS = [("ja", "/exams/asia-pacific/database-kiso"), ("th", "/exams/asia-pacific/phuenthan-khruea-khai"),
+                  ("de", "/exams/europe/netzwerkgrundlagen"), ("zh", "/exams/asia-pacific/wangluo-jichu"),
+                  ("es", "/exams/europe/fundamentos-de-redes"), ("it", "/exams/europe/programmazione-python")]
+
+
+def test_pages_in_every_language_fit_a_phone_and_pass_axe(portal, browser_factory):
+    driver = browser_factory()
+    inspector = Inspector(driver, portal)
+    register(driver, portal, "polyglot-" + uuid.uuid4().hex[:8])
+    for language, exam in LANGUAGE_EXAMS:
+        driver.get(portal.url + "/language/" + language)
+        assert driver.find_element(By.TAG_NAME, "html").get_attribute("lang").split("-")[0] == language
+        for name, path in [("home", "/"), ("exam page", exam), ("dashboard", "/me"), ("settings", "/me/settings")]:
+            inspector.check("%s %s" % (language, name), path)
+        driver.get(portal.url + exam)
+        driver.find_element(By.CSS_SELECTOR, 'form.start[action="/sessions"] input[name=mode][value="practice"]').click()
+        question = inspector.submit('form.start[action="/sessions"] button[type=submit]')
+        inspector.check("%s question" % language, question[len(portal.url):])
+        feedback = answer_first_option(inspector)
+        inspector.check("%s feedback" % language, feedback[len(portal.url):])
+    assert not inspector.problems, "\n".join(inspector.problems)
