@@ -245,7 +245,7 @@ public final class PortalApplication: Sendable {
         }
         return HTTPServer(
             configuration: server, router: makeRouter(), staticFiles: staticFiles, metrics: metrics,
-            errorResponder: { error, head in pages.errorPage(error, head: head) })
+            errorResponder: { error, head in pages.serverErrorPage(error, head: head) })
     }
 
     /// Whether the instance is shutting down: `/readyz` then answers 503 so a load balancer

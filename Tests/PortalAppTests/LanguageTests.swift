@@ -125,6 +125,14 @@ struct LanguageTests {
         #expect(switched.header("Location") == exam)
         #expect(visitor.cookies["portal_lang"] == "es")
         #expect(try pageLanguage(visitor, exam, headers: "Accept-Language: ja\r\n") == "es")
+        // The server's own refusals speak the reader's language too.
+        let nowhere = try site.browser().request("GET", "/no/such/page", extraHeaders: "Accept-Language: ja\r\n")
+        #expect(nowhere.status == 404)
+        #expect(nowhere.bodyText.contains("このアドレスには何もありません。"))
+        let wrongMethod = try site.browser().request("DELETE", "/", extraHeaders: "Accept-Language: de\r\n")
+        #expect(wrongMethod.status == 405)
+        #expect(wrongMethod.bodyText.contains("Diese Adresse nimmt kein DELETE an."))
+        #expect(wrongMethod.header("Allow") != nil)
         // Back elsewhere: never to another site; an unknown language is a page saying so.
         let away = try visitor.request("GET", "/language/de", extraHeaders: "Referer: https://elsewhere.example/phish\r\n")
         #expect(away.header("Location") == "/")
@@ -205,6 +213,20 @@ struct LanguageTests {
             pages.append(("dashboard-\(locale)", try browser.request("GET", "/me").body))
             pages.append(("settings-\(locale)", try browser.request("GET", "/me/settings").body))
             pages.append(("missing-\(locale)", try browser.request("GET", "/exams/nowhere/nothing").body))
+            // A teacher's and an admin's pages.
+            let (teacher, _, csrf) = try SchoolTests.account(site, "teacher\(locale)", role: "teacher")
+            let (admin, _, _) = try SchoolTests.account(site, "admin\(locale)", role: "admin")
+            teacher.cookies["portal_lang"] = locale
+            admin.cookies["portal_lang"] = locale
+            let (classID, _) = try SchoolTests.makeClass(teacher, csrf: csrf)
+            _ = try SchoolTests.makeLink(teacher, csrf: csrf, classID: classID, extra: [("attempts", "2")])
+            for (name, reader, address) in [
+                ("teach", teacher, "/teach"), ("class", teacher, "/teach/classes/\(classID)"), ("share form", teacher, StudySessionTests.examPath),
+                ("live", teacher, "/live/new"), ("admin", admin, "/admin"), ("admin users", admin, "/admin/users"),
+                ("admin questions", admin, "/admin/questions"), ("admin import", admin, "/admin/import"),
+            ] {
+                pages.append(("\(name)-\(locale)", try reader.request("GET", address).body))
+            }
         }
         let check = try HTMLChecker.passes(pages)
         #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")

@@ -153,6 +153,21 @@ struct PageRenderer: Sendable {
         return errorPage(error, locale: locale, viewer: .anonymous)
     }
 
+    /// The server's own refusals (no route, a method a route does not take) in the reader's
+    /// language; the framing errors keep the parser's words, which say what was malformed.
+    func serverErrorPage(_ error: HTTPError, head: RequestHead?) -> Response {
+        let locale = LocaleNegotiation.choose(userSetting: nil, headers: head?.headers ?? HTTPHeaders(), available: templates.locales)
+        var worded = error
+        switch error.status.code {
+        case 404: worded = HTTPError(error.status, message("error.nothing_here", locale: locale), headers: error.headers)
+        case 405: worded = HTTPError(error.status, message("error.method_not_allowed", locale: locale, ["method": head?.method.rawValue ?? ""]), headers: error.headers)
+        default: break
+        }
+        var response = errorPage(worded, locale: locale, viewer: .anonymous)
+        for field in error.headers where response.headers[field.name] == nil { response.headers.add(field.name, field.value) }
+        return response
+    }
+
     /// An error a handler raised, on a page with the reader's own header (a signed-in student
     /// keeps their menu, not "Sign in"), in their language.
     func errorPage(_ error: HTTPError, for request: PortalRequest) -> Response {
