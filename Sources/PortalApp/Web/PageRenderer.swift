@@ -217,13 +217,15 @@ struct KeptPage {
     var bytes: [UInt8]
     var isGzip: Bool
 
-    /// The page as an HTML response, its encoding said (`Vary` for caches between).
+    /// The page as an HTML response, its encoding said (`Vary` for caches between: the page is
+    /// in the reader's language, chosen by their cookie or `Accept-Language`).
     var html: Response {
         var response = Response.html(bytes)
         if isGzip {
             response.headers.add("Content-Encoding", "gzip")
             response.headers.add("Vary", "Accept-Encoding")
         }
+        response.headers.add("Vary", "Accept-Language, Cookie")
         return response
     }
 

@@ -26,7 +26,8 @@ struct VisitorCopies: Sendable {
                   let kept = cache.current(key: "\(wanted.page)|\(locale)", version: version, now: pages.clock(),
                                            gzipped: Gzip.isAccepted(by: request.headers["Accept-Encoding"])) else { return nil }
             var response = Response.html(kept.bytes)
-            response.headers.add("Vary", "Accept-Encoding")
+            // The copy is the one for the reader's language (their cookie, else Accept-Language).
+            response.headers.add("Vary", "Accept-Encoding, Accept-Language, Cookie")
             if kept.isGzip { response.headers.add("Content-Encoding", "gzip") }
             return response
         }
