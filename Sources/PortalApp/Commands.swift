@@ -16,8 +16,9 @@ public enum Commands {
                      read review histories as JSON on standard input, print the FSRS-6 states
           fsrs-optimize
                      read review histories as fsrs-replay does, print the 21 weights fitted to them
-          import FILE
-                     import a content document (JSON, format 1) as the owner role; all or nothing
+          import FILE [--into REGION/EXAM] [--domain SLUG] [--skip-unsupported]
+                     import content as the owner role, all or nothing: a format-1 JSON document, or a
+                     GIFT or Aiken file into an existing exam (categories become domains)
           gen-data PRESET [--students N] [--answers N]
                      write a benchmark's synthetic data (Benchmarks/presets/*.json) as the owner role,
                      on a database made for the benchmark
@@ -95,29 +96,68 @@ public enum Commands {
         print("rebuild-cards: \(result.students) students, \(result.cards) cards, \(result.differing) rewritten")
     }
 
-    /// Imports a content document: every problem is listed and nothing is written unless the
-    /// whole document is valid; then one transaction. Exits 1 when the document is refused.
+    /// Imports content: a format-1 document, or a GIFT or Aiken file into an existing exam
+    /// (`--into REGION/EXAM`, `--domain SLUG` for questions without a category). The format is
+    /// told from the content and named in the report; every problem is listed and nothing is
+    /// written unless the whole file is valid — items the portal has no kind for are refused by
+    /// position, or with `--skip-unsupported` left out and listed. Exits 1 when refused.
     static func importContent(_ configuration: PortalConfiguration, arguments: [String]) throws -> Int32 {
-        guard arguments.count == 1 else { throw ConfigurationError("usage: portal import FILE") }
+        let usage = "usage: portal import FILE [--into REGION/EXAM] [--domain SLUG] [--skip-unsupported]"
+        guard let path = arguments.first, !path.hasPrefix("--") else { throw ConfigurationError(usage) }
+        var into: String?, domain: String?, skipUnsupported = false
+        var rest = arguments.dropFirst()
+        while let flag = rest.popFirst() {
+            switch flag {
+            case "--into": into = rest.popFirst()
+            case "--domain": domain = rest.popFirst()
+            case "--skip-unsupported": skipUnsupported = true
+            default: throw ConfigurationError(usage)
+            }
+        }
         guard let url = configuration.databaseAdminURL else { throw ConfigurationError("set DATABASE_ADMIN_URL (the owner role) to import") }
-        guard let data = FileManager.default.contents(atPath: arguments[0]) else { throw ConfigurationError("cannot read \(arguments[0])") }
-        let importer = ContentImport()
-        let document: ContentDocument
-        do throws(ImportProblem) {
-            document = try ContentDocument.decode(data)
-        } catch {
-            FileHandle.standardError.write(Data("import: \(error)\n".utf8))
+        guard let data = FileManager.default.contents(atPath: path) else { throw ConfigurationError("cannot read \(path)") }
+        func refuse(_ lines: [String]) -> Int32 {
+            for line in lines { FileHandle.standardError.write(Data("import: \(line)\n".utf8)) }
             return 1
+        }
+        guard let format = ForeignImport.detect(data) else {
+            return refuse(["\(path) is in no format the importer knows (format 1 JSON, GIFT, Aiken, Moodle XML, QTI 2.1 or 3.0)"])
+        }
+        let connection = try PostgresConnection(url: url)
+        let importer = ContentImport(), foreign = ForeignImport()
+        var skipped: [SkippedItem] = []
+        let document: ContentDocument
+        if format == .portalJSON {
+            do throws(ImportProblem) {
+                document = try ContentDocument.decode(data)
+            } catch {
+                return refuse(["\(error)"])
+            }
+        } else {
+            guard let into, case let parts = into.split(separator: "/"), parts.count == 2 else {
+                return refuse(["\(format.rawValue) has no exams of its own: name the exam to import into with --into REGION/EXAM"])
+            }
+            guard let exam = try importer.export(region: String(parts[0]), exam: String(parts[1]), connection) else {
+                return refuse(["there is no exam \(into) to import into"])
+            }
+            do throws(FormatError) {
+                let content = try foreign.read(data, format: format, language: exam.regions.first?.exams.first?.language ?? "en")
+                skipped = content.skipped
+                if !skipped.isEmpty && !skipUnsupported {
+                    return refuse(skipped.map { "\($0)" } + ["\(skipped.count) items have no equivalent in the portal; nothing was imported (--skip-unsupported imports the rest)"])
+                }
+                document = try foreign.document(content, into: exam, domain: domain)
+            } catch {
+                return refuse(["\(format.rawValue): \(error)", "nothing was imported"])
+            }
         }
         let problems = importer.problems(document)
         guard problems.isEmpty else {
-            for problem in problems { FileHandle.standardError.write(Data("import: \(problem)\n".utf8)) }
-            FileHandle.standardError.write(Data("import: \(problems.count) problems; nothing was imported\n".utf8))
-            return 1
+            return refuse(problems.map { "\($0)" } + ["\(problems.count) problems; nothing was imported"])
         }
-        let connection = try PostgresConnection(url: url)
         let summary = try connection.withTransaction { try importer.apply(document, $0) }
-        print("import: \(summary.exams) exams; \(summary.questionsAdded) questions added, \(summary.questionsChanged) changed, \(summary.questionsUnchanged) unchanged")
+        print("import: \(format.rawValue); \(summary.exams) exams; \(summary.questionsAdded) questions added, \(summary.questionsChanged) changed, \(summary.questionsUnchanged) unchanged")
+        for item in skipped { print("import: skipped \(item)") }
         return 0
     }
 

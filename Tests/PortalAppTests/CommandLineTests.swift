@@ -136,6 +136,51 @@ struct CommandLineTests {
         #expect(try String(contentsOfFile: log, encoding: .utf8).contains("0 questions added, 0 changed, 3 unchanged"))
     }
 
+    @Test("portal import reads GIFT and Aiken into an exam: categories become domains, unsupported items are named, twice changes nothing")
+    func importForeignFormats() throws {
+        let database = try TestDatabase(migrated: true)
+        try MiniExam.install(try database.adminConnection())
+        let folder = NSTemporaryDirectory() + "import-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let gift = TestPaths.repository + "/Tests/Fixtures/import/networking.gift"
+        let aiken = TestPaths.repository + "/Tests/Fixtures/import/networking.aiken.txt"
+        let log = folder + "/log", into = "\(MiniExam.region)/\(MiniExam.exam)"
+        let environment = ["DATABASE_ADMIN_URL": database.adminDatabaseURL]
+        func output() throws -> String { try String(contentsOfFile: log, encoding: .utf8) }
+        func count(_ sql: SQL) throws -> Int { try database.adminConnection().query(sql).first!.decode("n", as: Int.self) }
+        let before = try count("SELECT count(*) AS n FROM questions")
+
+        // Without an exam to go into, or with items the portal has no kind for: nothing written.
+        #expect(wait(try spawn(["import", gift], environment: environment, output: log)) == 1)
+        #expect(try output().contains("GIFT has no exams of its own: name the exam to import into with --into REGION/EXAM"))
+        #expect(wait(try spawn(["import", gift, "--into", into], environment: environment, output: log)) == 1)
+        #expect(try output().contains("line 33: an essay question"))
+        #expect(try output().contains("5 items have no equivalent in the portal; nothing was imported"))
+        #expect(try count("SELECT count(*) AS n FROM questions") == before)
+
+        #expect(wait(try spawn(["import", gift, "--into", into, "--skip-unsupported"], environment: environment, output: log)) == 0)
+        #expect(try output().contains("import: GIFT; 1 exams; 7 questions added, 0 changed, 0 unchanged"))
+        #expect(try output().contains("import: skipped line 39: a matching question"))
+        #expect(try count("SELECT count(*) AS n FROM domains WHERE slug IN ('ports', 'addressing') AND weight = 10") == 2)
+        #expect(try count("SELECT count(*) AS n FROM questions q JOIN domains d ON d.id = q.domain_id WHERE d.slug = 'ports'") == 3)
+        #expect(try count("SELECT count(*) AS n FROM questions WHERE type = 'multi-choice' AND source_key LIKE 'gift:%'") == 1)
+        #expect(wait(try spawn(["import", gift, "--into", into, "--skip-unsupported"], environment: environment, output: log)) == 0)
+        #expect(try output().contains("0 questions added, 0 changed, 7 unchanged"))
+
+        // Aiken has no categories: into the exam's domain named, or refused when there are several.
+        #expect(wait(try spawn(["import", aiken, "--into", into], environment: environment, output: log)) == 1)
+        #expect(try output().contains("has no category: name the domain"))
+        #expect(wait(try spawn(["import", aiken, "--into", into, "--domain", "alpha"], environment: environment, output: log)) == 0)
+        #expect(try output().contains("import: Aiken; 1 exams; 3 questions added"))
+
+        // A broken file: its line, and nothing written.
+        let broken = folder + "/broken.gift"
+        try Data("::a::First?{=x ~y}\n\n::b::Second?{=x ~y\n".utf8).write(to: URL(fileURLWithPath: broken))
+        #expect(wait(try spawn(["import", broken, "--into", into], environment: environment, output: log)) == 1)
+        #expect(try output().contains("GIFT: line 3: the answer block opened here is never closed with }"))
+        #expect(try count("SELECT count(*) AS n FROM questions WHERE source_key = 'gift:a'") == 0)
+    }
+
     @Test("gen-data writes a preset's history (overridable sizes) and leaves row-level security forced; a bad preset changes nothing")
     func generateData() throws {
         let database = try TestDatabase(migrated: true)

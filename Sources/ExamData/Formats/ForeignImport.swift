@@ -1,0 +1,132 @@
+import Foundation
+import QuestionEngine
+
+/// Content from the formats schools already have, imported into an exam of the portal: the
+/// format is told from the content itself, the questions that map onto the portal's kinds
+/// become a format-1 document for that exam (categories become domains), and what does not map
+/// is named by its position. The document then goes through `ContentImport` like any other,
+/// so the same checks, all-or-nothing writing and stable keys apply.
+public struct ForeignImport: Sendable {
+    public init() {}
+
+    /// The formats the importer recognises.
+    public enum Format: String, Sendable, Equatable {
+        case portalJSON = "format 1 (JSON)"
+        case gift = "GIFT"
+        case aiken = "Aiken"
+        case moodleXML = "Moodle XML"
+        case qti3 = "QTI 3.0"
+        case qti21 = "QTI 2.1"
+        case contentPackage = "IMS content package (zip)"
+
+        /// Whether questions in this format can be imported yet.
+        public var isReadable: Bool { self == .portalJSON || self == .gift || self == .aiken }
+    }
+
+    /// The format of `data`, from its content: a zip's signature, an XML root's namespace, JSON,
+    /// Aiken's `ANSWER:` lines, GIFT's answer blocks. Nil when it is none of them.
+    public static func detect(_ data: Data) -> Format? {
+        if data.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return .contentPackage }
+        guard let text = try? text(data) else { return nil }
+        let head = text.prefix(4096)
+        let start = head.drop { $0.isWhitespace }
+        if start.hasPrefix("{") { return .portalJSON }
+        if start.hasPrefix("<") {
+            if head.contains("imsqtiasi_v3p0") || head.contains("<qti-assessment-item") { return .qti3 }
+            if head.contains("imsqti_v2p1") || head.contains("<assessmentItem") { return .qti21 }
+            if head.contains("<quiz") { return .moodleXML }
+            return nil
+        }
+        if AikenFormat.looksLike(text) && !text.contains("{") { return .aiken }
+        if GIFTFormat.looksLike(text) { return .gift }
+        if AikenFormat.looksLike(text) { return .aiken }
+        return nil
+    }
+
+    /// The file as text: UTF-8 (with or without a byte-order mark) or UTF-16 with one; any
+    /// other encoding is refused by name rather than read as garbage.
+    public static func text(_ data: Data) throws(FormatError) -> String {
+        let bytes = [UInt8](data)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]), let text = String(bytes: bytes.dropFirst(3), encoding: .utf8) { return text }
+        if bytes.starts(with: [0xFF, 0xFE]), let text = String(bytes: bytes.dropFirst(2), encoding: .utf16LittleEndian) { return text }
+        if bytes.starts(with: [0xFE, 0xFF]), let text = String(bytes: bytes.dropFirst(2), encoding: .utf16BigEndian) { return text }
+        if let text = String(bytes: bytes, encoding: .utf8) { return text }
+        throw FormatError(position: "the file", problem: "is neither UTF-8 nor UTF-16 with a byte-order mark: save it as UTF-8 and import it again")
+    }
+
+    /// The questions of a GIFT or Aiken file (`language`: the target exam's, for true/false).
+    public func read(_ data: Data, format: Format, language: String) throws(FormatError) -> ForeignContent {
+        let text = try Self.text(data)
+        switch format {
+        case .gift: return try GIFTFormat.parse(text, keyPrefix: "gift:", language: language)
+        case .aiken: return try AikenFormat.parse(text, keyPrefix: "aiken:")
+        case .portalJSON, .moodleXML, .qti3, .qti21, .contentPackage:
+            throw FormatError(position: "the file", problem: "is \(format.rawValue), which this importer does not read yet")
+        }
+    }
+
+    /// Domains new to the exam get this weight; an admin sets the blueprint afterwards.
+    public static let newDomainWeight = 10
+
+    /// `content` as a document for `exam` (as `ContentImport.export` gives it): each question in
+    /// the domain named by `domain`, else the one its category names (created when missing, its
+    /// slug made from the category's last part).
+    public func document(_ content: ForeignContent, into exam: ContentDocument, domain: String?) throws(FormatError) -> ContentDocument {
+        guard let region = exam.regions.first, var target = region.exams.first else {
+            throw FormatError(position: "the exam", problem: "is not in the document")
+        }
+        let existing = Dictionary(target.domains.map { ($0.slug, $0) }, uniquingKeysWith: { first, _ in first })
+        var domains: [String: ContentDocument.Domain] = [:], order: [String] = []
+        for question in content.questions {
+            let slug: String, title: String
+            if let domain {
+                slug = domain
+                title = existing[domain]?.title ?? domain
+            } else if let category = question.category?.split(separator: "/").last.map({ String($0).trimmingCharacters(in: .whitespaces) }), !category.isEmpty {
+                slug = Self.slug(category)
+                title = existing[slug]?.title ?? category
+            } else if target.domains.count == 1, let only = target.domains.first {
+                slug = only.slug
+                title = only.title
+            } else {
+                throw FormatError(position: question.position, problem: "has no category: name the domain for such questions (--domain SLUG, or the domain on the import page)")
+            }
+            if domains[slug] == nil {
+                domains[slug] = ContentDocument.Domain(slug: slug, title: title, weight: existing[slug]?.weight ?? Self.newDomainWeight, questions: [])
+                order.append(slug)
+            }
+            domains[slug]!.questions.append(Self.question(question))
+        }
+        target.domains = order.compactMap { domains[$0] }
+        return ContentDocument(regions: [ContentDocument.Region(code: region.code, name: region.name, exams: [target])])
+    }
+
+    /// A choice question in format 1: options lettered a, b, c…, their feedback as explanations.
+    static func question(_ question: ForeignQuestion) -> ContentDocument.Question {
+        let options = JSONValue.array(question.options.enumerated().map { index, option in
+            var fields: [String: JSONValue] = ["id": .string(String(UnicodeScalar(UInt8(97 + index % 26)))), "text": .string(option.text)]
+            if let feedback = option.feedback, !feedback.isEmpty { fields["explanation"] = .string(feedback) }
+            return .object(fields)
+        })
+        return ContentDocument.Question(
+            key: question.key, type: question.isMultiple ? QuestionKind.multiChoice.rawValue : QuestionKind.singleChoice.rawValue,
+            stem: question.stem, code: nil, codeLanguage: nil, options: options,
+            correct: .array(question.correct.map { .number(Double($0)) }), explanation: question.generalFeedback, difficulty: 3, status: nil)
+    }
+
+    /// A domain slug from a category name: lower-case ASCII letters and digits joined by
+    /// hyphens; a name with none (日本語) gets a slug from its fingerprint.
+    static func slug(_ name: String) -> String {
+        var slug = "", gap = false
+        for scalar in name.lowercased().unicodeScalars {
+            if scalar.isASCII, CharacterSet.alphanumerics.contains(scalar) {
+                if gap, !slug.isEmpty { slug += "-" }
+                slug.unicodeScalars.append(scalar)
+                gap = false
+            } else {
+                gap = true
+            }
+        }
+        return slug.isEmpty ? "category-" + StableHash.hex(name).prefix(8) : String(slug.prefix(80))
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// A question read from another system's format, before it becomes one of the portal's: its
+/// stable key, where it was in the file, its category (which becomes a domain), and a choice
+/// question's options with their feedback.
+public struct ForeignQuestion: Sendable, Equatable {
+    public struct Option: Sendable, Equatable {
+        public var text: String
+        /// Feedback for choosing it (becomes the option's explanation).
+        public var feedback: String?
+    }
+
+    /// Stable across imports of the same source: the source's own name for the question, else
+    /// a hash of its text.
+    public var key: String
+    /// Where it was: "line 12".
+    public var position: String
+    /// The category path it was filed under (`$CATEGORY`, a Moodle category), if any.
+    public var category: String?
+    public var stem: String
+    /// More than one right option: a multiple-choice question.
+    public var isMultiple: Bool
+    public var options: [Option]
+    /// Indexes of the right options.
+    public var correct: [Int]
+    /// General feedback (becomes the question's explanation).
+    public var generalFeedback: String?
+}
+
+/// An item that has no equivalent among the portal's kinds, named by its position.
+public struct SkippedItem: Sendable, Equatable, CustomStringConvertible {
+    public var position: String
+    public var reason: String
+    public var description: String { "\(position): \(reason)" }
+}
+
+/// What a file in a foreign format held: the questions that map onto the portal's kinds, and
+/// the items that do not.
+public struct ForeignContent: Sendable, Equatable {
+    public var questions: [ForeignQuestion] = []
+    public var skipped: [SkippedItem] = []
+}
+
+/// A file that cannot be read at all (unclosed braces, an encoding not accepted): nothing of it
+/// is imported.
+public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var position: String
+    public var problem: String
+    public var description: String { "\(position): \(problem)" }
+}
+
+/// A stable hexadecimal fingerprint of a text (64-bit FNV-1a): a question without a name of its
+/// own keeps the same key as long as its text does.
+enum StableHash {
+    static func hex(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        return String(hash, radix: 16).leftPadded(to: 16)
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

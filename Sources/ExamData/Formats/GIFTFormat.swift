@@ -1,0 +1,236 @@
+import Foundation
+
+/// Moodle's GIFT: questions separated by blank lines, `// comments`, `$CATEGORY: path`,
+/// `::title::`, an answer block in braces (`{=right ~wrong}`, `~%50%` weights, `#feedback`,
+/// `####general feedback`, `{T}`/`{F}`), text after the braces for a missing word, `[html]` /
+/// `[markdown]` markers and the escapes `\~ \= \# \{ \} \:`. Choice and true/false questions map
+/// onto the portal's kinds; essays, short answers, numbers and matching are named and skipped.
+enum GIFTFormat {
+    /// Whether `text` looks like GIFT: an answer block in braces, or a `$CATEGORY:` line.
+    static func looksLike(_ text: String) -> Bool {
+        text.contains("$CATEGORY:") || text.range(of: #"\{[^}]*[=~][^}]*\}"#, options: .regularExpression) != nil
+            || text.range(of: #"\{\s*(T|F|TRUE|FALSE)\s*\}"#, options: .regularExpression) != nil
+    }
+
+    /// True and false in the exam's language: a true/false question becomes a choice of two.
+    static func trueFalse(language: String) -> (String, String) {
+        switch language {
+        case "de": ("Wahr", "Falsch")
+        case "es": ("Verdadero", "Falso")
+        case "it": ("Vero", "Falso")
+        case "ja": ("正しい", "誤り")
+        case "th": ("ถูก", "ผิด")
+        case "zh": ("正确", "错误")
+        default: ("True", "False")
+        }
+    }
+
+    static func parse(_ text: String, keyPrefix: String, language: String) throws(FormatError) -> ForeignContent {
+        var content = ForeignContent()
+        var category: String?
+        var block: [(number: Int, line: String)] = []
+        let lines = text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        func flush() throws(FormatError) {
+            defer { block = [] }
+            guard let first = block.first else { return }
+            let source = block.map(\.line).joined(separator: "\n")
+            if let item = try question(source, line: first.number, category: category, keyPrefix: keyPrefix, language: language) {
+                switch item {
+                case .question(let question): content.questions.append(question)
+                case .skipped(let reason): content.skipped.append(SkippedItem(position: "line \(first.number)", reason: reason))
+                }
+            }
+        }
+        var openBraces = 0
+        for (index, line) in lines.enumerated() {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if openBraces == 0 {
+                if trimmed.hasPrefix("//") { continue }
+                if trimmed.isEmpty { try flush(); continue }
+                if trimmed.hasPrefix("$CATEGORY:") {
+                    try flush()
+                    category = String(trimmed.dropFirst("$CATEGORY:".count)).trimmingCharacters(in: .whitespaces)
+                    continue
+                }
+            }
+            block.append((index + 1, line))
+            openBraces += braceBalance(line)
+            if openBraces < 0 { throw FormatError(position: "line \(index + 1)", problem: "a } closes no {") }
+        }
+        if openBraces > 0, let first = block.first {
+            throw FormatError(position: "line \(first.number)", problem: "the answer block opened here is never closed with }")
+        }
+        try flush()
+        return content
+    }
+
+    enum Item {
+        case question(ForeignQuestion)
+        case skipped(String)
+    }
+
+    /// Unescaped `{` minus unescaped `}` in `line`.
+    static func braceBalance(_ line: String) -> Int {
+        var balance = 0, escaped = false
+        for character in line {
+            if escaped { escaped = false; continue }
+            switch character {
+            case "\\": escaped = true
+            case "{": balance += 1
+            case "}": balance -= 1
+            default: break
+            }
+        }
+        return balance
+    }
+
+    /// One question's text, from its first line.
+    static func question(_ source: String, line: Int, category: String?, keyPrefix: String, language: String) throws(FormatError) -> Item? {
+        var text = Substring(source)
+        var title: String?
+        if text.hasPrefix("::"), let end = text.dropFirst(2).range(of: "::") {
+            title = unescape(String(text[text.index(text.startIndex, offsetBy: 2)..<end.lowerBound])).trimmingCharacters(in: .whitespaces)
+            text = text[end.upperBound...]
+        }
+        var isHTML = false
+        let trimmed = text.drop { $0 == " " }
+        for marker in ["[html]", "[markdown]", "[plain]", "[moodle]"] where trimmed.hasPrefix(marker) {
+            isHTML = marker == "[html]"
+            text = trimmed.dropFirst(marker.count)
+        }
+        guard let open = firstUnescaped("{", in: text) else {
+            return .skipped("a description with no answers (not a question)")
+        }
+        guard let close = firstUnescaped("}", in: text[text.index(after: open)...]) else {
+            throw FormatError(position: "line \(line)", problem: "the answer block is never closed with }")
+        }
+        let before = clean(String(text[..<open]), html: isHTML), after = clean(String(text[text.index(after: close)...]), html: isHTML)
+        let stem = after.isEmpty ? before : before + " _____ " + after
+        guard !stem.isEmpty else { return .skipped("a question with no text") }
+        let key = keyPrefix + (title.map { (category.map { $0 + "/" } ?? "") + $0 } ?? StableHash.hex(stem))
+        let answers = String(text[text.index(after: open)..<close])
+        var body = answers.trimmingCharacters(in: .whitespacesAndNewlines)
+        var general: String?
+        if let feedback = body.range(of: "####") {
+            general = clean(String(body[feedback.upperBound...]), html: isHTML)
+            body = String(body[..<feedback.lowerBound]).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        func made(_ options: [ForeignQuestion.Option], correct: [Int], multiple: Bool) -> Item {
+            .question(ForeignQuestion(
+                key: key, position: "line \(line)", category: category, stem: stem, isMultiple: multiple, options: options, correct: correct,
+                generalFeedback: general.flatMap { $0.isEmpty ? nil : $0 }))
+        }
+        if body.isEmpty { return .skipped("an essay question (no answers to choose from)") }
+        if body.hasPrefix("#") { return .skipped("a numerical question (the portal has no typed answers yet)") }
+        let truth = body.split(separator: "#", maxSplits: 1).first.map { String($0).trimmingCharacters(in: .whitespaces).uppercased() } ?? ""
+        if ["T", "TRUE", "F", "FALSE"].contains(truth) {
+            let (yes, no) = trueFalse(language: language)
+            let isTrue = truth.hasPrefix("T")
+            let feedback = body.split(separator: "#", omittingEmptySubsequences: false).dropFirst().map { clean(String($0), html: isHTML) }
+            // `#wrong#right`: the first feedback is for a wrong answer, the second for a right one.
+            let wrongFeedback = feedback.first.flatMap { $0.isEmpty ? nil : $0 }
+            let rightFeedback = feedback.dropFirst().first.flatMap { $0.isEmpty ? nil : $0 }
+            return made(
+                [ForeignQuestion.Option(text: yes, feedback: isTrue ? rightFeedback : wrongFeedback),
+                 ForeignQuestion.Option(text: no, feedback: isTrue ? wrongFeedback : rightFeedback)],
+                correct: [isTrue ? 0 : 1], multiple: false)
+        }
+        let entries = split(body)
+        guard !entries.isEmpty else { return .skipped("an answer block that is not one GIFT knows") }
+        if entries.contains(where: { $0.text.contains("->") }) { return .skipped("a matching question (not one of the portal's kinds yet)") }
+        let wrong = entries.filter { $0.marker == "~" }
+        if wrong.isEmpty { return .skipped("a short-answer question (the portal has no typed answers yet)") }
+        let options = entries.map { ForeignQuestion.Option(text: clean($0.text, html: isHTML), feedback: $0.feedback.map { clean($0, html: isHTML) }) }
+        guard options.allSatisfy({ !$0.text.isEmpty }) else { return .skipped("an answer with no text") }
+        let weights = entries.map { $0.weight ?? ($0.marker == "=" ? 100 : 0) }
+        let positive = weights.indices.filter { weights[$0] > 0 }
+        if entries.filter({ $0.marker == "=" }).count == 1, entries.allSatisfy({ $0.weight == nil }) {
+            return made(options, correct: positive, multiple: false)
+        }
+        // Partial credit the portal can give: every right option worth the same, summing to 100%.
+        let share = positive.first.map { weights[$0] } ?? 0
+        guard positive.count >= 1, positive.allSatisfy({ abs(weights[$0] - share) < 0.01 }), abs(share * Double(positive.count) - 100) < 1 else {
+            return .skipped("a weight pattern that is neither all-or-nothing nor even partial credit")
+        }
+        return made(options, correct: positive, multiple: positive.count > 1)
+    }
+
+    struct Entry {
+        var marker: Character
+        var weight: Double?
+        var text: String
+        var feedback: String?
+    }
+
+    /// The answers of a block: each starts at an unescaped `=` or `~`.
+    static func split(_ body: String) -> [Entry] {
+        var entries: [Entry] = []
+        var current: (marker: Character, raw: String)?
+        var escaped = false
+        for character in body {
+            if escaped {
+                current?.raw.append("\\"); current?.raw.append(character); escaped = false
+                continue
+            }
+            if character == "\\" { escaped = true; continue }
+            if character == "=" || character == "~" {
+                if let current { entries.append(entry(current.marker, current.raw)) }
+                current = (character, "")
+                continue
+            }
+            current?.raw.append(character)
+        }
+        if let current { entries.append(entry(current.marker, current.raw)) }
+        return entries
+    }
+
+    static func entry(_ marker: Character, _ raw: String) -> Entry {
+        var text = Substring(raw.trimmingCharacters(in: .whitespacesAndNewlines))
+        var weight: Double?
+        if text.hasPrefix("%"), let end = text.dropFirst().firstIndex(of: "%") {
+            weight = Double(text[text.index(after: text.startIndex)..<end])
+            text = text[text.index(after: end)...]
+        }
+        var feedback: String?
+        if let hash = firstUnescaped("#", in: text) {
+            feedback = String(text[text.index(after: hash)...])
+            text = text[..<hash]
+        }
+        return Entry(marker: marker, weight: weight, text: String(text), feedback: feedback)
+    }
+
+    static func firstUnescaped(_ target: Character, in text: Substring) -> String.Index? {
+        var escaped = false
+        for index in text.indices {
+            if escaped { escaped = false; continue }
+            if text[index] == "\\" { escaped = true; continue }
+            if text[index] == target { return index }
+        }
+        return nil
+    }
+
+    static func unescape(_ text: String) -> String {
+        var result = "", escaped = false
+        for character in text {
+            if escaped { result.append(character); escaped = false; continue }
+            if character == "\\" { escaped = true; continue }
+            result.append(character)
+        }
+        return result
+    }
+
+    /// Plain text: escapes resolved, HTML (`[html]`) reduced to its text — the portal shows
+    /// stems and options as text, so no markup (and no script) is ever carried over.
+    static func clean(_ text: String, html: Bool) -> String {
+        var text = unescape(text)
+        if html {
+            text = text.replacingOccurrences(of: #"<\s*(br|/p|/div|/li)\s*/?>"#, with: "\n", options: [.regularExpression, .caseInsensitive])
+            text = text.replacingOccurrences(of: #"<script[\s\S]*?</script>"#, with: "", options: [.regularExpression, .caseInsensitive])
+            text = text.replacingOccurrences(of: "<[^>]*>", with: "", options: .regularExpression)
+            for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&nbsp;", " "), ("&amp;", "&")] {
+                text = text.replacingOccurrences(of: entity, with: character)
+            }
+        }
+        return text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,95 @@
+import ExamData
+import Foundation
+import QuestionEngine
+import TestSupport
+import Testing
+
+/// GIFT and Aiken files read into the portal's kinds, each from a fixture written by hand from
+/// the formats' documentation.
+@Suite("Importing GIFT and Aiken")
+struct ForeignFormatTests {
+    static func fixture(_ name: String) throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: TestPaths.repository + "/Tests/Fixtures/import/" + name))
+    }
+
+    @Test("the format is told from the content, not the name")
+    func detection() throws {
+        #expect(ForeignImport.detect(try Self.fixture("networking.gift")) == .gift)
+        #expect(ForeignImport.detect(try Self.fixture("networking.aiken.txt")) == .aiken)
+        #expect(ForeignImport.detect(Data(#"{"format": 1, "regions": []}"#.utf8)) == .portalJSON)
+        #expect(ForeignImport.detect(Data("<?xml version=\"1.0\"?><quiz></quiz>".utf8)) == .moodleXML)
+        #expect(ForeignImport.detect(Data(#"<qti-assessment-item xmlns="http://www.imsglobal.org/xsd/imsqtiasi_v3p0">"#.utf8)) == .qti3)
+        #expect(ForeignImport.detect(Data(#"<assessmentItem xmlns="http://www.imsglobal.org/xsd/imsqti_v2p1">"#.utf8)) == .qti21)
+        #expect(ForeignImport.detect(Data([0x50, 0x4B, 0x03, 0x04, 0, 0])) == .contentPackage)
+        #expect(ForeignImport.detect(Data("Just some notes.\nNothing to import.".utf8)) == nil)
+        // UTF-16 with a byte-order mark is read; Latin-1 is refused by name.
+        var utf16 = Data([0xFF, 0xFE])
+        utf16.append("Q?\nA. x\nB. y\nANSWER: A\n".data(using: .utf16LittleEndian)!)
+        #expect(ForeignImport.detect(utf16) == .aiken)
+        let latin1 = Data([0x43, 0x61, 0x66, 0xE9, 0x3F, 0x0A])
+        let refused = #expect(throws: FormatError.self) { _ = try ForeignImport.text(latin1) }
+        #expect(refused?.problem.contains("UTF-8") == true)
+    }
+
+    @Test("GIFT: choices, weights, true/false, feedback, HTML and escapes map onto the portal's kinds; the rest is named by line")
+    func gift() throws {
+        let content = try ForeignImport().read(try Self.fixture("networking.gift"), format: .gift, language: "en")
+        #expect(content.questions.map(\.key) == [
+            "gift:$course$/Networking/Ports/https port", "gift:$course$/Networking/Ports/dns", "gift:$course$/Networking/Ports/secure protocols",
+            "gift:$course$/Networking/Addressing/private", "gift:$course$/Networking/Addressing/loopback",
+            "gift:$course$/Networking/Addressing/escapes", "gift:$course$/Networking/Addressing/名前解決",
+        ])
+        let https = content.questions[0]
+        #expect(https.stem == "What port does HTTPS use by default?")
+        #expect(https.options.map(\.text) == ["443", "80", "22", "25"] && https.correct == [0] && !https.isMultiple)
+        #expect(https.options[1].feedback == "That is plain HTTP.")
+        #expect(https.generalFeedback == "Well-known ports are assigned by IANA.")
+        let secure = content.questions[2]
+        #expect(secure.isMultiple && secure.correct == [0, 1])
+        let privateAddress = content.questions[3]
+        #expect(privateAddress.options.map(\.text) == ["True", "False"] && privateAddress.correct == [0])
+        #expect(privateAddress.options[0].feedback == "Yes: RFC 1918." && privateAddress.options[1].feedback == "No: 192.168.0.0/16 is reserved for private networks.")
+        let loopback = content.questions[4]
+        #expect(loopback.stem == "The IPv4 loopback network is 127.0.0.0/8; its usual address is _____ on most systems.")
+        #expect(!loopback.stem.contains("<"), "no markup is carried over")
+        let escapes = content.questions[5]
+        #expect(escapes.stem.hasSuffix("equals sign: {}?"))
+        #expect(escapes.options.map(\.text) == [#"\d+="#, #"\d*="#, "d+", #"\D+"#])
+        #expect(content.questions[6].options[0].feedback == "正解です。")
+        #expect(content.skipped.map(\.description) == [
+            "line 33: an essay question (no answers to choose from)",
+            "line 35: a short-answer question (the portal has no typed answers yet)",
+            "line 37: a numerical question (the portal has no typed answers yet)",
+            "line 39: a matching question (not one of the portal's kinds yet)",
+            "line 41: a weight pattern that is neither all-or-nothing nor even partial credit",
+        ])
+        // True and false in the exam's language.
+        let japanese = try ForeignImport().read(try Self.fixture("networking.gift"), format: .gift, language: "ja")
+        #expect(japanese.questions[3].options.map(\.text) == ["正しい", "誤り"])
+    }
+
+    @Test("Aiken: lettered options and ANSWER; a malformed file is refused with the line")
+    func aiken() throws {
+        let content = try ForeignImport().read(try Self.fixture("networking.aiken.txt"), format: .aiken, language: "en")
+        #expect(content.questions.count == 3 && content.skipped.isEmpty)
+        #expect(content.questions[0].options.map(\.text) == ["Physical", "Data link", "Network", "Transport"] && content.questions[0].correct == [2])
+        #expect(content.questions[1].correct == [0] && content.questions[2].correct == [1])
+        #expect(content.questions.allSatisfy { $0.key.hasPrefix("aiken:") })
+        for (text, problem) in [
+            ("Q?\nA. x\nB. y\n", "line 1: the last question has no ANSWER: line"),
+            ("Q?\nA. x\nB. y\nANSWER: E\n", "line 4: ANSWER: E names no option of the question"),
+            ("Q?\nA. x\nC. y\nANSWER: A\n", "line 3: option C is out of order (options go A, B, C, …)"),
+            ("Q?\nA. x\nANSWER: A\n", "line 1: a question needs at least two options (A., B., …)"),
+        ] {
+            let error = #expect(throws: FormatError.self) { _ = try ForeignImport().read(Data(text.utf8), format: .aiken, language: "en") }
+            #expect(error?.description == problem, "\(text)")
+        }
+    }
+
+    @Test("a GIFT file with an unclosed brace is refused at its line, nothing read")
+    func unclosedBrace() {
+        let text = "::a::First?{=x ~y}\n\n::b::Second?{=x ~y\n\n::c::Third?{=x ~y}\n"
+        let error = #expect(throws: FormatError.self) { _ = try ForeignImport().read(Data(text.utf8), format: .gift, language: "en") }
+        #expect(error?.description == "line 3: the answer block opened here is never closed with }")
+    }
+}
