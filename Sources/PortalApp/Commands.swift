@@ -120,37 +120,23 @@ public enum Commands {
             for line in lines { FileHandle.standardError.write(Data("import: \(line)\n".utf8)) }
             return 1
         }
-        guard let format = ForeignImport.detect(data) else {
-            return refuse(["\(path) is in no format the importer knows (format 1 JSON, GIFT, Aiken, Moodle XML, QTI 2.1 or 3.0)"])
-        }
         let connection = try PostgresConnection(url: url)
-        let importer = ContentImport(), foreign = ForeignImport()
-        var skipped: [SkippedItem] = []
-        let document: ContentDocument
-        if format == .portalJSON {
-            do throws(ImportProblem) {
-                document = try ContentDocument.decode(data)
-            } catch {
-                return refuse(["\(error)"])
-            }
-        } else {
-            guard let into, case let parts = into.split(separator: "/"), parts.count == 2 else {
-                return refuse(["\(format.rawValue) has no exams of its own: name the exam to import into with --into REGION/EXAM"])
-            }
-            guard let exam = try importer.export(region: String(parts[0]), exam: String(parts[1]), connection) else {
-                return refuse(["there is no exam \(into) to import into"])
-            }
-            do throws(FormatError) {
-                let content = try foreign.read(data, format: format, language: exam.regions.first?.exams.first?.language ?? "en")
-                skipped = content.skipped
-                if !skipped.isEmpty && !skipUnsupported {
-                    return refuse(skipped.map { "\($0)" } + ["\(skipped.count) items have no equivalent in the portal; nothing was imported (--skip-unsupported imports the rest)"])
-                }
-                document = try foreign.document(content, into: exam, domain: domain)
-            } catch {
-                return refuse(["\(format.rawValue): \(error)", "nothing was imported"])
+        let importer = ContentImport()
+        let plan: ImportPlan
+        do {
+            plan = try ForeignImport().plan(data, into: into, domain: domain, skipUnsupported: skipUnsupported, connection)
+        } catch let refusal as ImportRefusal {
+            switch refusal {
+            case .unknownFormat: return refuse(["\(path) is in no format the importer knows (format 1 JSON, GIFT, Aiken, Moodle XML, QTI 2.1 or 3.0)"])
+            case .needsExam(let format): return refuse(["\(format.rawValue) has no exams of its own: name the exam to import into with --into REGION/EXAM"])
+            case .noSuchExam(let name): return refuse(["there is no exam \(name) to import into"])
+            case .unsupported(let items):
+                return refuse(items.map { "\($0)" } + ["\(items.count) items have no equivalent in the portal; nothing was imported (--skip-unsupported imports the rest)"])
+            case .unreadable(let format, let error): return refuse(["\(format.rawValue): \(error)", "nothing was imported"])
+            case .malformed(let problem): return refuse(["\(problem)"])
             }
         }
+        let (format, document, skipped) = (plan.format, plan.document, plan.skipped)
         let problems = importer.problems(document)
         guard problems.isEmpty else {
             return refuse(problems.map { "\($0)" } + ["\(problems.count) problems; nothing was imported"])

@@ -37,6 +37,38 @@ struct AdminTests {
         try browser.request("POST", "/admin/import", form: ["csrf_token": csrf, "document": text])
     }
 
+    @Test("the import page reads a GIFT file into the exam chosen, names the format and what was left out, and refuses with reasons")
+    func importGIFT() throws {
+        let site = try StudySessionTests.Site()
+        let (admin, csrf) = try Self.admin(site)
+        let gift = try String(contentsOfFile: TestPaths.repository + "/Tests/Fixtures/import/networking.gift", encoding: .utf8)
+        let into = "\(MiniExam.region)/\(MiniExam.exam)"
+        let form = try admin.request("GET", "/admin/import")
+        #expect(form.bodyText.contains(#"<option value="\#(into)">"#))
+        // No exam chosen; unsupported items without leave to skip them: nothing written, reasons given.
+        let noExam = try admin.request("POST", "/admin/import", form: ["csrf_token": csrf, "document": gift])
+        #expect(noExam.status == 422)
+        #expect(noExam.bodyText.contains("GIFT has no exams of its own: choose the exam to import into."))
+        let unsupported = try admin.request("POST", "/admin/import", form: ["csrf_token": csrf, "document": gift, "into": into])
+        #expect(unsupported.status == 422)
+        #expect(unsupported.bodyText.contains("5 items have no equivalent in the portal, so nothing was imported."))
+        #expect(unsupported.bodyText.contains("line 39") && unsupported.bodyText.contains("a matching question"))
+        #expect(try site.count("SELECT count(*) AS n FROM questions WHERE source_key LIKE 'gift:%'") == 0)
+        let unknown = try admin.request("POST", "/admin/import", form: ["csrf_token": csrf, "document": "Just some notes.", "into": into])
+        #expect(unknown.status == 422 && unknown.bodyText.contains("This is in no format the importer knows"))
+
+        let imported = try admin.request("POST", "/admin/import", form: ["csrf_token": csrf, "document": gift, "into": into, "skip_unsupported": "on"])
+        #expect(imported.status == 200)
+        #expect(imported.bodyText.contains("Read as GIFT. Imported into 1 exams: 7 questions added, 0 changed, 0 unchanged."))
+        #expect(imported.bodyText.contains("line 33: an essay question"))
+        #expect(try site.count("SELECT count(*) AS n FROM questions WHERE source_key LIKE 'gift:%' AND status = 'published'") == 7)
+        #expect(try site.count("SELECT count(*) AS n FROM audit_log WHERE action = 'content.import' AND details->>'format' = 'GIFT'") == 1)
+        let check = try HTMLChecker.passes([("import form", form.body), ("refused", unsupported.body), ("imported", imported.body)])
+        #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
+        // The questions are studied like any other: the exam page counts them.
+        #expect(try site.browser().request("GET", StudySessionTests.examPath).bodyText.contains("Ports"))
+    }
+
     @Test("everyone but an admin gets the ordinary 404 on every admin URL")
     func gate() throws {
         let site = try StudySessionTests.Site()

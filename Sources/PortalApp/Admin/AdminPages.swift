@@ -145,55 +145,100 @@ struct AdminPages: Sendable {
             var field: String
             var problem: String
         }
+        struct ExamChoice: Encodable {
+            var value: String
+            var label: String
+            var selected: Bool
+        }
         var problems: [Problem] = []
         var hasProblems = false
         var more = 0
         var hasMore = false
         var summary: [String: Int]?
+        /// "Read as GIFT.", after an import.
+        var formatRead: String?
+        /// Items a foreign file had that the portal has no kind for, left out on request.
+        var skipped: [String] = []
+        var hasSkipped = false
         /// The document pasted into the text field, put back after a refusal so it can be fixed
         /// in place (a chosen file cannot be put back: the page asks for it again).
         var pasted = ""
         var fileRefused = false
+        /// The exams a GIFT or Aiken file may go into; the domain and the skipping choice as sent.
+        var exams: [ExamChoice] = []
+        var domain = ""
+        var skipUnsupported = false
+    }
+
+    /// The exams an import may go into, `region/slug` and "Region · Title".
+    private func examChoices(selected: String, _ request: PortalRequest) throws -> [ImportPage.ExamChoice] {
+        try request.database.run { try ExamCatalog().regions($0) }.flatMap { region in
+            region.exams.map { ImportPage.ExamChoice(value: "\(region.code)/\($0.slug)", label: "\(region.name) · \($0.title)", selected: "\(region.code)/\($0.slug)" == selected) }
+        }
     }
 
     func importForm(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        return try pages.privatePage("admin/import", ImportPage(), request)
+        return try pages.privatePage("admin/import", ImportPage(exams: try examChoices(selected: "", request)), request)
     }
 
-    /// Validates the whole document first; imports only when everything is valid, in one
-    /// transaction with its audit entry. The document comes as a file upload or a text field.
+    /// Reads the file in whatever format it is (format 1, or GIFT or Aiken into the exam
+    /// chosen), validates the whole of it first, and imports only when everything is valid, in
+    /// one transaction with its audit entry. The file comes as an upload or a text field.
     func importDocument(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        let bytes: [UInt8]
-        let fromFile: Bool
+        let locale = pages.locale(for: request)
+        var bytes: [UInt8] = [], fromFile = false
+        var fields: [String: String] = [:]
         if let type = request.headers["Content-Type"], type.lowercased().hasPrefix("multipart/form-data") {
             let parts = (try? Multipart.parse(body: request.body, contentType: type)) ?? []
+            for part in parts where part.name != "file" && part.name != "document" { fields[part.name] = String(decoding: part.data, as: UTF8.self) }
             if let file = parts.first(where: { $0.name == "file" && !$0.data.isEmpty }) {
                 (bytes, fromFile) = (file.data, true)
             } else if let pasted = parts.first(where: { $0.name == "document" && !$0.data.isEmpty }) {
-                (bytes, fromFile) = (pasted.data, false)
-            } else {
-                let problem = ImportPage.Problem(item: "", field: "", problem: pages.message("admin.no_document", for: request))
-                return try pages.privatePage("admin/import", ImportPage(problems: [problem], hasProblems: true), request, status: .unprocessableContent)
+                bytes = pasted.data
             }
         } else {
-            (bytes, fromFile) = (Array((FormFields(body: request.body)["document"] ?? "").utf8), false)
+            let form = FormFields(body: request.body)
+            bytes = Array((form["document"] ?? "").utf8)
+            for name in ["into", "domain", "skip_unsupported"] { fields[name] = form[name] }
         }
-        let importer = ContentImport()
-        let refused = { (problems: [ImportPage.Problem], total: Int) throws -> Response in
-            let page = ImportPage(
-                problems: problems, hasProblems: true, more: total - problems.count, hasMore: total > problems.count,
-                pasted: fromFile ? "" : String(decoding: bytes, as: UTF8.self), fileRefused: fromFile)
+        let into = fields["into"] ?? "", domain = (fields["domain"] ?? "").trimmingCharacters(in: .whitespaces)
+        let skipUnsupported = fields["skip_unsupported"] == "on"
+        var page = ImportPage(exams: try examChoices(selected: into, request), domain: domain, skipUnsupported: skipUnsupported)
+        func refused(_ problems: [ImportPage.Problem], total: Int? = nil) throws -> Response {
+            let total = total ?? problems.count
+            page.problems = problems
+            page.hasProblems = true
+            page.more = total - problems.count
+            page.hasMore = total > problems.count
+            page.pasted = fromFile ? "" : String(decoding: bytes, as: UTF8.self)
+            page.fileRefused = fromFile
             return try pages.privatePage("admin/import", page, request, status: .unprocessableContent)
         }
-        let document: ContentDocument
-        do throws(ImportProblem) {
-            document = try ContentDocument.decode(Data(bytes))
-        } catch {
-            return try refused([.init(item: error.item, field: error.field, problem: error.problem)], 1)
+        func say(_ key: String, _ arguments: [String: String] = [:]) -> ImportPage.Problem {
+            ImportPage.Problem(item: "", field: "", problem: pages.message(key, locale: locale, arguments))
         }
+        guard !bytes.isEmpty else { return try refused([say("admin.no_document")]) }
+        let importer = ContentImport()
+        let plan: ImportPlan
+        do {
+            plan = try request.database.transaction { try ForeignImport().plan(Data(bytes), into: into, domain: domain, skipUnsupported: skipUnsupported, $0) }
+        } catch let refusal as ImportRefusal {
+            switch refusal {
+            case .unknownFormat: return try refused([say("admin.unknown_format")])
+            case .needsExam(let format): return try refused([say("admin.needs_exam", ["format": format.rawValue])])
+            case .noSuchExam(let exam): return try refused([say("admin.no_such_exam", ["exam": String(exam.prefix(120))])])
+            case .unsupported(let items):
+                return try refused(
+                    [say("admin.unsupported_refused", ["count": String(items.count)])]
+                        + items.prefix(499).map { ImportPage.Problem(item: $0.position, field: "", problem: $0.reason) }, total: items.count + 1)
+            case .unreadable(let format, let error): return try refused([ImportPage.Problem(item: error.position, field: format.rawValue, problem: error.problem)])
+            case .malformed(let problem): return try refused([ImportPage.Problem(item: problem.item, field: problem.field, problem: problem.problem)])
+            }
+        }
+        let document = plan.document
         let problems = importer.problems(document)
         guard problems.isEmpty else {
-            return try refused(problems.prefix(500).map { ImportPage.Problem(item: $0.item, field: $0.field, problem: $0.problem) }, problems.count)
+            return try refused(problems.prefix(500).map { ImportPage.Problem(item: $0.item, field: $0.field, problem: $0.problem) }, total: problems.count)
         }
         let summary = try request.database.transaction { connection -> ImportSummary in
             try importer.allowLongStatements(connection)
@@ -201,13 +246,18 @@ struct AdminPages: Sendable {
             try AdminStore().audit(
                 actorName: user.displayName, action: "content.import", target: document.regions.map(\.code).joined(separator: ","),
                 details: ["added": String(summary.questionsAdded), "changed": String(summary.questionsChanged),
-                          "unchanged": String(summary.questionsUnchanged), "bytes": String(bytes.count)], at: clock(), connection)
+                          "unchanged": String(summary.questionsUnchanged), "bytes": String(bytes.count), "format": plan.format.rawValue,
+                          "skipped": String(plan.skipped.count)], at: clock(), connection)
             return summary
         }
-        return try pages.privatePage("admin/import", ImportPage(summary: [
+        page.summary = [
             "regions": summary.regions, "exams": summary.exams, "domains": summary.domains, "added": summary.questionsAdded,
             "changed": summary.questionsChanged, "unchanged": summary.questionsUnchanged,
-        ]), request)
+        ]
+        page.formatRead = pages.message("admin.format_read", locale: locale, ["format": plan.format.rawValue])
+        page.skipped = plan.skipped.map(\.description)
+        page.hasSkipped = !plan.skipped.isEmpty
+        return try pages.privatePage("admin/import", page, request)
     }
 
     func export(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
