@@ -92,4 +92,54 @@ struct ForeignFormatTests {
         let error = #expect(throws: FormatError.self) { _ = try ForeignImport().read(Data(text.utf8), format: .gift, language: "en") }
         #expect(error?.description == "line 3: the answer block opened here is never closed with }")
     }
+
+    @Test("Moodle XML: categories, single and multiple choice, true/false and ordering map on; the rest is named by line; DOCTYPEs and broken XML are refused")
+    func moodleXML() throws {
+        let data = try Self.fixture("networking.moodle.xml")
+        #expect(ForeignImport.detect(data) == .moodleXML)
+        let content = try ForeignImport().read(data, format: .moodleXML, language: "en")
+        #expect(content.questions.map(\.key) == [
+            "moodle:$course$/Networking/Ports/ssh port", "moodle:$course$/Networking/Ports/udp services",
+            "moodle:$course$/Networking/Protocols/tcp reliable", "moodle:$course$/Networking/Protocols/handshake",
+            "moodle:$course$/Networking/Protocols/名前解決",
+        ])
+        let ssh = content.questions[0]
+        #expect(ssh.stem == "Which port does SSH listen on by default?" && ssh.correct == [0] && !ssh.isMultiple)
+        #expect(ssh.options[1].feedback == "That is FTP." && ssh.generalFeedback == "Port 22 is assigned to SSH.")
+        #expect(content.questions[1].isMultiple && content.questions[1].correct == [0, 1])
+        #expect(content.questions[2].options.map(\.text) == ["True", "False"] && content.questions[2].correct == [0])
+        #expect(content.questions[2].options[1].feedback == "It does: that is what makes it reliable.")
+        #expect(content.questions[3].isOrdering && content.questions[3].options.map(\.text) == ["SYN", "SYN-ACK", "ACK"])
+        #expect(content.skipped.map(\.reason) == [
+            "a matching question (not one of the portal's kinds yet)", "an essay question (no answers to choose from)",
+            "a weight pattern that is neither all-or-nothing nor even partial credit",
+        ])
+        #expect(content.skipped.allSatisfy { $0.position.hasPrefix("line ") })
+        // Stored as the portal's ordering kind: steps moved on by one, the key in the right order.
+        let ordering = try #require(try ForeignImport().document(
+            ForeignContent(questions: [content.questions[3]], skipped: []), into: try Self.exam, domain: "protocols").regions.first?.exams.first?.domains.first?.questions.first)
+        #expect(ordering.type == "ordering")
+        #expect(QuestionValidator.problem(type: ordering.type, options: ordering.options, correct: ordering.correct) == nil)
+        #expect(ordering.correct == .array([.number(2), .number(0), .number(1)]))
+
+        for (text, problem) in [
+            (#"<?xml version="1.0"?><!DOCTYPE quiz [<!ENTITY x SYSTEM "file:///etc/passwd">]><quiz>&x;</quiz>"#, "declares a document type or entities"),
+            ("<?xml version=\"1.0\"?>\n<quiz>\n<question type=\"multichoice\">\n<name><text>a</text>\n", "is not well-formed XML"),
+            ("<?xml version=\"1.0\"?><quizz></quizz>", "the root element is <quizz>, not <quiz>"),
+        ] {
+            let error = #expect(throws: FormatError.self) { _ = try ForeignImport().read(Data(text.utf8), format: .moodleXML, language: "en") }
+            #expect(error?.problem.contains(problem) == true || error?.description.contains(problem) == true, "\(text): \(String(describing: error))")
+        }
+    }
+
+    /// An exam to import into, as `ContentImport.export` gives one.
+    static var exam: ContentDocument {
+        get throws {
+            try ContentDocument.decode(Data("""
+                {"format": 1, "regions": [{"code": "r", "name": "Region", "exams": [{"slug": "e", "title": "Exam", "language": "en",
+                 "passMark": 60, "timeLimitSeconds": 600, "questionCount": 10,
+                 "domains": [{"slug": "protocols", "title": "Protocols", "weight": 50, "questions": []}]}]}]}
+                """.utf8))
+        }
+    }
 }

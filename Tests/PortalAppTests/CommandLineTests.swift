@@ -173,6 +173,12 @@ struct CommandLineTests {
         #expect(wait(try spawn(["import", aiken, "--into", into, "--domain", "alpha"], environment: environment, output: log)) == 0)
         #expect(try output().contains("import: Aiken; 1 exams; 3 questions added"))
 
+        // Moodle XML likewise; its ordering question becomes the portal's ordering kind.
+        let moodle = TestPaths.repository + "/Tests/Fixtures/import/networking.moodle.xml"
+        #expect(wait(try spawn(["import", moodle, "--into", into, "--skip-unsupported"], environment: environment, output: log)) == 0)
+        #expect(try output().contains("import: Moodle XML; 1 exams; 5 questions added"))
+        #expect(try count("SELECT count(*) AS n FROM questions WHERE source_key LIKE 'moodle:%' AND type = 'ordering'") == 1)
+
         // A broken file: its line, and nothing written.
         let broken = folder + "/broken.gift"
         try Data("::a::First?{=x ~y}\n\n::b::Second?{=x ~y\n".utf8).write(to: URL(fileURLWithPath: broken))

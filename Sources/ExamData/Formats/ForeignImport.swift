@@ -21,7 +21,7 @@ public struct ForeignImport: Sendable {
         case contentPackage = "IMS content package (zip)"
 
         /// Whether questions in this format can be imported yet.
-        public var isReadable: Bool { self == .portalJSON || self == .gift || self == .aiken }
+        public var isReadable: Bool { self == .portalJSON || self == .gift || self == .aiken || self == .moodleXML }
     }
 
     /// The format of `data`, from its content: a zip's signature, an XML root's namespace, JSON,
@@ -61,7 +61,11 @@ public struct ForeignImport: Sendable {
         switch format {
         case .gift: return try GIFTFormat.parse(text, keyPrefix: "gift:", language: language)
         case .aiken: return try AikenFormat.parse(text, keyPrefix: "aiken:")
-        case .portalJSON, .moodleXML, .qti3, .qti21, .contentPackage:
+        case .moodleXML:
+            // Read as UTF-8 whatever it was saved as, so its declaration must say so.
+            let declared = text.replacingOccurrences(of: #"(<\?xml[^>]*encoding=)["'][^"']*["']"#, with: "$1\"UTF-8\"", options: .regularExpression)
+            return try MoodleXMLFormat.parse(Data(declared.utf8), language: language)
+        case .portalJSON, .qti3, .qti21, .contentPackage:
             throw FormatError(position: "the file", problem: "is \(format.rawValue), which this importer does not read yet")
         }
     }
@@ -102,8 +106,21 @@ public struct ForeignImport: Sendable {
         return ContentDocument(regions: [ContentDocument.Region(code: region.code, name: region.name, exams: [target])])
     }
 
-    /// A choice question in format 1: options lettered a, b, c…, their feedback as explanations.
+    /// A question in format 1: options lettered a, b, c…, their feedback as explanations. An
+    /// ordering question's steps are stored moved on by one (so the list as stored is never the
+    /// answer), the key listing them in their right order.
     static func question(_ question: ForeignQuestion) -> ContentDocument.Question {
+        if question.isOrdering {
+            let count = question.options.count
+            var shown = question
+            shown.options = (0..<count).map { question.options[($0 + 1) % count] }
+            let correct = (0..<count).map { step in (step - 1 + count) % count }
+            var stored = Self.question(ForeignQuestion(
+                key: question.key, position: question.position, category: question.category, stem: question.stem, isMultiple: false,
+                options: shown.options, correct: correct, generalFeedback: question.generalFeedback))
+            stored.type = QuestionKind.ordering.rawValue
+            return stored
+        }
         let options = JSONValue.array(question.options.enumerated().map { index, option in
             var fields: [String: JSONValue] = ["id": .string(String(UnicodeScalar(UInt8(97 + index % 26)))), "text": .string(option.text)]
             if let feedback = option.feedback, !feedback.isEmpty { fields["explanation"] = .string(feedback) }

@@ -25,6 +25,8 @@ public struct ForeignQuestion: Sendable, Equatable {
     public var correct: [Int]
     /// General feedback (becomes the question's explanation).
     public var generalFeedback: String?
+    /// The options are steps listed in their right order (an ordering question).
+    public var isOrdering = false
 }
 
 /// An item that has no equivalent among the portal's kinds, named by its position.
@@ -37,8 +39,13 @@ public struct SkippedItem: Sendable, Equatable, CustomStringConvertible {
 /// What a file in a foreign format held: the questions that map onto the portal's kinds, and
 /// the items that do not.
 public struct ForeignContent: Sendable, Equatable {
-    public var questions: [ForeignQuestion] = []
-    public var skipped: [SkippedItem] = []
+    public var questions: [ForeignQuestion]
+    public var skipped: [SkippedItem]
+
+    public init(questions: [ForeignQuestion] = [], skipped: [SkippedItem] = []) {
+        self.questions = questions
+        self.skipped = skipped
+    }
 }
 
 /// A file that cannot be read at all (unclosed braces, an encoding not accepted): nothing of it

@@ -1,0 +1,90 @@
+import Foundation
+
+/// Moodle XML (`<quiz>`): categories (`type="category"`), `multichoice` single and multiple with
+/// `fraction`s, `truefalse`, and the `ordering` plugin's steps map onto the portal's kinds;
+/// per-answer `<feedback>` becomes the option's explanation, `<generalfeedback>` the question's.
+/// HTML is reduced to text. Matching, short answer, numerical, essay, cloze, calculated and
+/// drag-and-drop are named by line and skipped.
+enum MoodleXMLFormat {
+    static func parse(_ data: Data, language: String) throws(FormatError) -> ForeignContent {
+        let root = try XMLTree.parse(data)
+        guard root.name == "quiz" else { throw FormatError(position: "line \(root.line)", problem: "the root element is <\(root.name)>, not <quiz>") }
+        var content = ForeignContent()
+        var category: String?
+        for question in root.all("question") {
+            let type = question.attributes["type"] ?? ""
+            let position = "line \(question.line)"
+            if type == "category" {
+                category = question.textOf("category")?.trimmingCharacters(in: .whitespacesAndNewlines)
+                continue
+            }
+            func skip(_ reason: String) { content.skipped.append(SkippedItem(position: position, reason: reason)) }
+            let name = question.textOf("name")?.trimmingCharacters(in: .whitespacesAndNewlines)
+            let stem = text(question, "questiontext")
+            guard !stem.isEmpty else { skip("a question with no text"); continue }
+            let key = "moodle:" + (name.map { (category.map { $0 + "/" } ?? "") + $0 } ?? StableHash.hex(stem))
+            let general = text(question, "generalfeedback")
+            let answers = question.all("answer").map { answer in
+                (text: clean(answer.child("text")?.text ?? answer.text, html: answer.attributes["format"] != "plain_text"),
+                 fraction: Double(answer.attributes["fraction"] ?? "0") ?? 0,
+                 feedback: answer.child("feedback").map { clean($0.child("text")?.text ?? $0.text, html: $0.attributes["format"] != "plain_text") })
+            }
+            func made(_ options: [ForeignQuestion.Option], correct: [Int], multiple: Bool, ordering: Bool = false) {
+                content.questions.append(ForeignQuestion(
+                    key: key, position: position, category: category, stem: stem, isMultiple: multiple, options: options, correct: correct,
+                    generalFeedback: general.isEmpty ? nil : general, isOrdering: ordering))
+            }
+            let options = answers.map { ForeignQuestion.Option(text: $0.text, feedback: $0.feedback.flatMap { $0.isEmpty ? nil : $0 }) }
+            switch type {
+            case "multichoice":
+                guard answers.count >= 2, answers.allSatisfy({ !$0.text.isEmpty }) else { skip("a choice question needs at least two answers with text"); continue }
+                let positive = answers.indices.filter { answers[$0].fraction > 0 }
+                let single = question.textOf("single")?.trimmingCharacters(in: .whitespaces).lowercased() != "false"
+                if single {
+                    guard positive.count == 1, abs(answers[positive[0]].fraction - 100) < 0.01 else {
+                        skip("a weight pattern that is neither all-or-nothing nor even partial credit"); continue
+                    }
+                    made(options, correct: positive, multiple: false)
+                } else {
+                    let share = positive.first.map { answers[$0].fraction } ?? 0
+                    guard !positive.isEmpty, positive.allSatisfy({ abs(answers[$0].fraction - share) < 0.01 }), abs(share * Double(positive.count) - 100) < 1 else {
+                        skip("a weight pattern that is neither all-or-nothing nor even partial credit"); continue
+                    }
+                    made(options, correct: positive, multiple: positive.count > 1)
+                }
+            case "truefalse":
+                guard let right = answers.first(where: { $0.fraction > 0 }) else { skip("a true/false question with no right answer"); continue }
+                let (yes, no) = GIFTFormat.trueFalse(language: language)
+                let isTrue = right.text.lowercased() == "true"
+                let feedback = { (truth: Bool) in answers.first { ($0.text.lowercased() == "true") == truth }?.feedback.flatMap { $0.isEmpty ? nil : $0 } }
+                made([ForeignQuestion.Option(text: yes, feedback: feedback(true)), ForeignQuestion.Option(text: no, feedback: feedback(false))],
+                     correct: [isTrue ? 0 : 1], multiple: false)
+            case "ordering":
+                guard answers.count >= 2, answers.allSatisfy({ !$0.text.isEmpty }) else { skip("an ordering question needs at least two steps"); continue }
+                // The plugin lists the steps in their right order.
+                made(options, correct: Array(options.indices), multiple: false, ordering: true)
+            case "matching": skip("a matching question (not one of the portal's kinds yet)")
+            case "shortanswer": skip("a short-answer question (the portal has no typed answers yet)")
+            case "numerical": skip("a numerical question (the portal has no typed answers yet)")
+            case "essay": skip("an essay question (no answers to choose from)")
+            case "cloze", "multianswer": skip("a cloze question (embedded answers are not one of the portal's kinds)")
+            case "calculated", "calculatedsimple", "calculatedmulti": skip("a calculated question (its values are drawn by Moodle)")
+            case "ddimageortext", "ddmarker", "ddwtos", "gapselect": skip("a drag-and-drop question (not one of the portal's kinds)")
+            case "description": skip("a description, not a question")
+            default: skip("a question of type \(type.isEmpty ? "(none)" : type), which the portal has no kind for")
+            }
+        }
+        return content
+    }
+
+    /// The text of `<name><text>…</text></name>`, HTML reduced to text.
+    static func text(_ element: XMLTree.Element, _ name: String) -> String {
+        guard let child = element.child(name) else { return "" }
+        return clean(child.child("text")?.text ?? child.text, html: child.attributes["format"] != "plain_text" && child.attributes["format"] != "markdown")
+    }
+
+    static func clean(_ text: String, html: Bool) -> String {
+        // GIFT's escapes mean nothing here: only the HTML is reduced.
+        GIFTFormat.clean(text.replacingOccurrences(of: "\\", with: "\\\\"), html: html)
+    }
+}
