@@ -18,7 +18,7 @@ public enum Commands {
                      read review histories as fsrs-replay does, print the 21 weights fitted to them
           import FILE [--into REGION/EXAM] [--domain SLUG] [--skip-unsupported]
                      import content as the owner role, all or nothing: a format-1 JSON document, or a
-                     GIFT, Aiken or Moodle XML file into an existing exam (categories become domains)
+                     GIFT, Aiken, Moodle XML or QTI item file into an existing exam (categories become domains)
           gen-data PRESET [--students N] [--answers N]
                      write a benchmark's synthetic data (Benchmarks/presets/*.json) as the owner role,
                      on a database made for the benchmark
@@ -127,7 +127,7 @@ public enum Commands {
             plan = try ForeignImport().plan(data, into: into, domain: domain, skipUnsupported: skipUnsupported, connection)
         } catch let refusal as ImportRefusal {
             switch refusal {
-            case .unknownFormat: return refuse(["\(path) is in no format the importer knows (format 1 JSON, GIFT, Aiken or Moodle XML; QTI 2.1 and 3.0 are recognised but not read yet)"])
+            case .unknownFormat: return refuse(["\(path) is in no format the importer knows (format 1 JSON, GIFT, Aiken, Moodle XML, or a QTI 3.0 or 2.1 item; QTI content packages are recognised but not read yet)"])
             case .needsExam(let format): return refuse(["\(format.rawValue) has no exams of its own: name the exam to import into with --into REGION/EXAM"])
             case .noSuchExam(let name): return refuse(["there is no exam \(name) to import into"])
             case .unsupported(let items):

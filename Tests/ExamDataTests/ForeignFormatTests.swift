@@ -132,6 +132,29 @@ struct ForeignFormatTests {
         }
     }
 
+    @Test("QTI 3.0 and 2.1 items: choice (one or several right) and order interactions map on, feedback kept; a match interaction is named and skipped")
+    func qti() throws {
+        let choice = try Self.fixture("qti3-choice.xml")
+        #expect(ForeignImport.detect(choice) == .qti3)
+        let dns = try #require(try ForeignImport().read(choice, format: .qti3, language: "en").questions.first)
+        #expect(dns.key == "qti:dns-port")
+        #expect(dns.stem == "Name resolution asks a server over the network.\nWhich port does a DNS server listen on?")
+        #expect(dns.options.map(\.text) == ["25", "67", "53"] && dns.correct == [2] && !dns.isMultiple)
+        #expect(dns.options[0].feedback == "That is SMTP." && dns.generalFeedback == "DNS uses port 53, over UDP and TCP.")
+
+        let order = try #require(try ForeignImport().read(try Self.fixture("qti3-order.xml"), format: .qti3, language: "en").questions.first)
+        #expect(order.isOrdering && order.options.map(\.text) == ["SYN", "SYN-ACK", "ACK"])
+
+        let multiple = try Self.fixture("qti21-multiple.xml")
+        #expect(ForeignImport.detect(multiple) == .qti21)
+        let udp = try #require(try ForeignImport().read(multiple, format: .qti21, language: "en").questions.first)
+        #expect(udp.key == "qti:udp-services" && udp.isMultiple && udp.correct == [0, 2])
+
+        let match = try ForeignImport().read(try Self.fixture("qti3-match.xml"), format: .qti3, language: "en")
+        #expect(match.questions.isEmpty)
+        #expect(match.skipped.map(\.description) == ["item ports-match: a match interaction (matching is not one of the portal's kinds yet)"])
+    }
+
     /// An exam to import into, as `ContentImport.export` gives one.
     static var exam: ContentDocument {
         get throws {

@@ -21,7 +21,7 @@ public struct ForeignImport: Sendable {
         case contentPackage = "IMS content package (zip)"
 
         /// Whether questions in this format can be imported yet.
-        public var isReadable: Bool { self == .portalJSON || self == .gift || self == .aiken || self == .moodleXML }
+        public var isReadable: Bool { self != .contentPackage }
     }
 
     /// The format of `data`, from its content: a zip's signature, an XML root's namespace, JSON,
@@ -65,7 +65,10 @@ public struct ForeignImport: Sendable {
             // Read as UTF-8 whatever it was saved as, so its declaration must say so.
             let declared = text.replacingOccurrences(of: #"(<\?xml[^>]*encoding=)["'][^"']*["']"#, with: "$1\"UTF-8\"", options: .regularExpression)
             return try MoodleXMLFormat.parse(Data(declared.utf8), language: language)
-        case .portalJSON, .qti3, .qti21, .contentPackage:
+        case .qti3, .qti21:
+            let declared = text.replacingOccurrences(of: #"(<\?xml[^>]*encoding=)["'][^"']*["']"#, with: "$1\"UTF-8\"", options: .regularExpression)
+            return try QTIFormat.parse(Data(declared.utf8), language: language)
+        case .portalJSON, .contentPackage:
             throw FormatError(position: "the file", problem: "is \(format.rawValue), which this importer does not read yet")
         }
     }

@@ -12,7 +12,30 @@ final class XMLTree: NSObject, XMLParserDelegate {
         let attributes: [String: String]
         let line: Int
         var children: [Element] = []
+        /// The element's own text (its direct text and CDATA, without its children's).
         var text = ""
+        /// Text and child elements in document order (for mixed content: "Which <b>port</b>?").
+        var pieces: [Piece] = []
+
+        enum Piece {
+            case text(String)
+            case element(Element)
+        }
+
+        /// All the text inside, in order, leaving out the elements `skipping` names.
+        func innerText(skipping: Set<String> = []) -> String {
+            pieces.map { piece in
+                switch piece {
+                case .text(let text): text
+                case .element(let element): skipping.contains(element.name) ? " " : element.innerText(skipping: skipping)
+                }
+            }.joined()
+        }
+
+        /// Every element below with `name`, depth first.
+        func descendants(_ name: String) -> [Element] {
+            children.flatMap { ($0.name == name ? [$0] : []) + $0.descendants(name) }
+        }
 
         init(name: String, attributes: [String: String], line: Int) {
             self.name = name
@@ -60,6 +83,7 @@ final class XMLTree: NSObject, XMLParserDelegate {
     func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
         let element = Element(name: name, attributes: attributes, line: parser.lineNumber)
         stack.last?.children.append(element)
+        stack.last?.pieces.append(.element(element))
         if stack.isEmpty { root = element }
         stack.append(element)
     }
@@ -70,9 +94,12 @@ final class XMLTree: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {
         stack.last?.text += string
+        stack.last?.pieces.append(.text(string))
     }
 
     func parser(_ parser: XMLParser, foundCDATA block: Data) {
-        stack.last?.text += String(decoding: block, as: UTF8.self)
+        let string = String(decoding: block, as: UTF8.self)
+        stack.last?.text += string
+        stack.last?.pieces.append(.text(string))
     }
 }

@@ -1,0 +1,98 @@
+import Foundation
+
+/// One IMS QTI item, version 3.0 (`qti-assessment-item`, kebab-case) or 2.1 (`assessmentItem`,
+/// camelCase): a choice interaction (one or several right choices) or an order interaction
+/// maps onto the portal's kinds, the correct response naming the choices; inline feedback
+/// becomes the options' explanations, modal feedback the question's. Match, text-entry and
+/// hotspot interactions (and any other) are named and skipped.
+enum QTIFormat {
+    /// The spelling of an element or attribute in each version.
+    struct Names {
+        let version3: Bool
+        func element(_ kebab: String) -> String { version3 ? "qti-" + kebab : camel(kebab) }
+        func attribute(_ kebab: String) -> String { version3 ? kebab : camel(kebab) }
+        private func camel(_ kebab: String) -> String {
+            let words = kebab.split(separator: "-")
+            return (words.first.map(String.init) ?? "") + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+        }
+    }
+
+    static func parse(_ data: Data, language: String) throws(FormatError) -> ForeignContent {
+        let root = try XMLTree.parse(data)
+        let names: Names
+        switch root.name {
+        case "qti-assessment-item": names = Names(version3: true)
+        case "assessmentItem": names = Names(version3: false)
+        default: throw FormatError(position: "line \(root.line)", problem: "the root element is <\(root.name)>, not a QTI assessment item")
+        }
+        var content = ForeignContent()
+        let identifier = root.attributes["identifier"] ?? ""
+        let position = identifier.isEmpty ? "line \(root.line)" : "item \(identifier)"
+        func skip(_ reason: String) -> ForeignContent {
+            content.skipped.append(SkippedItem(position: position, reason: reason))
+            return content
+        }
+        guard let body = root.child(names.element("item-body")) ?? root.descendants(names.element("item-body")).first else {
+            return skip("an item with no body")
+        }
+        let interactions = ["choice-interaction", "order-interaction", "match-interaction", "text-entry-interaction", "hotspot-interaction",
+                            "extended-text-interaction", "inline-choice-interaction", "associate-interaction", "gap-match-interaction",
+                            "graphic-order-interaction", "slider-interaction", "upload-interaction", "hottext-interaction"].map(names.element)
+        let found = interactions.flatMap { body.descendants($0) }
+        guard found.count == 1, let interaction = found.first else {
+            return skip(found.isEmpty ? "an item with no interaction" : "an item with \(found.count) interactions (the portal asks one thing per question)")
+        }
+        switch interaction.name {
+        case names.element("choice-interaction"), names.element("order-interaction"): break
+        case names.element("match-interaction"): return skip("a match interaction (matching is not one of the portal's kinds yet)")
+        case names.element("text-entry-interaction"): return skip("a text-entry interaction (the portal has no typed answers yet)")
+        case names.element("hotspot-interaction"): return skip("a hotspot interaction (not one of the portal's kinds yet)")
+        default: return skip("a \(interaction.name) (not one of the portal's kinds)")
+        }
+        let isOrder = interaction.name == names.element("order-interaction")
+        let feedback = names.element("feedback-inline")
+        let choices = interaction.descendants(names.element("simple-choice"))
+        guard choices.count >= 2 else { return skip("an interaction with fewer than two choices") }
+        let ids = choices.map { $0.attributes["identifier"] ?? "" }
+        let options = choices.map { choice in
+            ForeignQuestion.Option(
+                text: clean(choice.innerText(skipping: [feedback])),
+                feedback: choice.descendants(feedback).first.map { clean($0.innerText()) }.flatMap { $0.isEmpty ? nil : $0 })
+        }
+        guard options.allSatisfy({ !$0.text.isEmpty }) else { return skip("a choice with no text") }
+        let responseID = interaction.attributes[names.attribute("response-identifier")] ?? "RESPONSE"
+        guard let declaration = root.all(names.element("response-declaration")).first(where: { $0.attributes["identifier"] == responseID }),
+              let correct = declaration.child(names.element("correct-response")) else {
+            return skip("an item whose correct response is not declared")
+        }
+        let values = correct.all(names.element("value")).map { $0.innerText().trimmingCharacters(in: .whitespacesAndNewlines) }
+        let indexes = values.compactMap { ids.firstIndex(of: $0) }
+        guard !values.isEmpty, indexes.count == values.count else { return skip("a correct response naming no choice of the item") }
+        // The stem: the body's text without the interaction, then the interaction's prompt.
+        let prompt = interaction.child(names.element("prompt")).map { clean($0.innerText()) } ?? ""
+        let lead = clean(body.innerText(skipping: [interaction.name]))
+        let stem = [lead, prompt].filter { !$0.isEmpty }.joined(separator: "\n")
+        guard !stem.isEmpty else { return skip("an item with no question text") }
+        let general = root.all(names.element("modal-feedback")).map { clean($0.innerText()) }.first { !$0.isEmpty }
+        let key = "qti:" + (identifier.isEmpty ? StableHash.hex(stem) : identifier)
+        if isOrder {
+            guard indexes.count == choices.count, Set(indexes).count == choices.count else { return skip("an order whose correct response does not list every choice once") }
+            // Steps in their right order, as the portal's ordering import takes them.
+            content.questions.append(ForeignQuestion(
+                key: key, position: position, category: nil, stem: stem, isMultiple: false, options: indexes.map { options[$0] },
+                correct: Array(indexes.indices), generalFeedback: general, isOrdering: true))
+        } else {
+            content.questions.append(ForeignQuestion(
+                key: key, position: position, category: nil, stem: stem, isMultiple: indexes.count > 1, options: options, correct: indexes.sorted(),
+                generalFeedback: general))
+        }
+        return content
+    }
+
+    /// Whitespace of the markup collapsed: lines kept, runs of spaces made one.
+    static func clean(_ text: String) -> String {
+        text.split(separator: "\n").map { line in
+            line.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
+        }.filter { !$0.isEmpty }.joined(separator: "\n")
+    }
+}
