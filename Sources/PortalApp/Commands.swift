@@ -3,7 +3,7 @@ import Foundation
 import HTTPServer
 import PostgresClient
 
-/// The `portal` command line: `portal serve | migrate | seed | import | gen-data | create-admin | refresh-leaderboard | rebuild-cards | fsrs-replay | fsrs-optimize`.
+/// The `portal` command line: `portal serve | migrate | seed | import | export | gen-data | create-admin | refresh-leaderboard | rebuild-cards | fsrs-replay | fsrs-optimize`.
 public enum Commands {
     static let usage = """
         usage: portal <command>
@@ -19,6 +19,8 @@ public enum Commands {
           import FILE [--into REGION/EXAM] [--domain SLUG] [--skip-unsupported]
                      import content as the owner role, all or nothing: a format-1 JSON document, or a
                      GIFT, Aiken, Moodle XML or QTI item file into an existing exam (categories become domains)
+          export [--format json|moodle] REGION/EXAM FILE
+                     write an exam as format-1 JSON or Moodle XML (DATABASE_ADMIN_URL)
           gen-data PRESET [--students N] [--answers N]
                      write a benchmark's synthetic data (Benchmarks/presets/*.json) as the owner role,
                      on a database made for the benchmark
@@ -50,6 +52,7 @@ public enum Commands {
                 FileHandle.standardOutput.write(output + Data("\n".utf8))
             case "rebuild-cards": try rebuildCards(configuration)
             case "import": return try importContent(configuration, arguments: Array(arguments.dropFirst()))
+            case "export": try exportContent(configuration, arguments: Array(arguments.dropFirst()))
             case "gen-data": try generateData(configuration, arguments: Array(arguments.dropFirst()))
             case "refresh-leaderboard": try refreshLeaderboard(configuration)
             case "seed": try seed(configuration, onlyIfEmpty: arguments.dropFirst().contains("--if-empty"))
@@ -145,6 +148,33 @@ public enum Commands {
         print("import: \(format.rawValue); \(summary.exams) exams; \(summary.questionsAdded) questions added, \(summary.questionsChanged) changed, \(summary.questionsUnchanged) unchanged")
         for item in skipped { print("import: skipped \(item)") }
         return 0
+    }
+
+    /// Writes an exam as format-1 JSON or Moodle XML (`--format json|moodle`, JSON by default).
+    static func exportContent(_ configuration: PortalConfiguration, arguments: [String]) throws {
+        let usage = "usage: portal export [--format json|moodle] REGION/EXAM FILE"
+        var rest = ArraySlice(arguments), format = "json"
+        if rest.first == "--format" {
+            rest = rest.dropFirst()
+            guard let chosen = rest.popFirst(), ["json", "moodle"].contains(chosen) else { throw ConfigurationError(usage) }
+            format = chosen
+        }
+        guard rest.count == 2, case let parts = rest[rest.startIndex].split(separator: "/"), parts.count == 2 else { throw ConfigurationError(usage) }
+        guard let url = configuration.databaseAdminURL else { throw ConfigurationError("set DATABASE_ADMIN_URL (the owner role) to export") }
+        guard let document = try ContentImport().export(region: String(parts[0]), exam: String(parts[1]), try PostgresConnection(url: url)) else {
+            throw ConfigurationError("there is no exam \(rest[rest.startIndex])")
+        }
+        let bytes: Data
+        if format == "moodle" {
+            bytes = Data(MoodleXMLExport.document(document).utf8)
+        } else {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            bytes = try encoder.encode(document)
+        }
+        try bytes.write(to: URL(fileURLWithPath: rest[rest.index(after: rest.startIndex)]))
+        let count = document.regions.flatMap(\.exams).flatMap(\.domains).reduce(0) { $0 + $1.questions.count }
+        print("export: \(count) questions of \(rest[rest.startIndex]) as \(format == "moodle" ? "Moodle XML" : "format 1 (JSON)")")
     }
 
     /// Writes a preset's synthetic data; `--students` and `--answers` override the preset's.

@@ -187,6 +187,42 @@ struct CommandLineTests {
         #expect(try count("SELECT count(*) AS n FROM questions WHERE source_key = 'gift:a'") == 0)
     }
 
+    @Test("an exam exported as Moodle XML imports into another portal as the same questions, and exports the same again")
+    func moodleRoundTrip() throws {
+        let folder = NSTemporaryDirectory() + "moodle-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let source = try TestDatabase(migrated: true), target = try TestDatabase(migrated: true)
+        let document = folder + "/exam.json", empty = folder + "/empty.json", first = folder + "/first.xml", second = folder + "/second.xml"
+        let log = folder + "/log"
+        try Data(AdminTests.document(stem: "What is 2 + 2?\nCount <carefully> & well.").utf8).write(to: URL(fileURLWithPath: document))
+        // The same exam, with no questions yet, on the other side.
+        try Data(#"""
+            {"format": 1, "regions": [{"code": "imported", "name": "Imported region", "exams": [{"slug": "arithmetic", "title": "Arithmetic",
+             "description": "Sums.", "language": "en", "passMark": 70, "timeLimitSeconds": 600, "questionCount": 2, "domains": []}]}]}
+            """#.utf8).write(to: URL(fileURLWithPath: empty))
+        let from = ["DATABASE_ADMIN_URL": source.adminDatabaseURL], to = ["DATABASE_ADMIN_URL": target.adminDatabaseURL]
+        #expect(wait(try spawn(["import", document], environment: from, output: log)) == 0)
+        #expect(wait(try spawn(["export", "--format", "moodle", "imported/arithmetic", first], environment: from, output: log)) == 0)
+        #expect(try String(contentsOfFile: log, encoding: .utf8).contains("export: 3 questions of imported/arithmetic as Moodle XML"))
+        #expect(wait(try spawn(["import", empty], environment: to, output: log)) == 0)
+        #expect(wait(try spawn(["import", first, "--into", "imported/arithmetic"], environment: to, output: log)) == 0)
+        #expect(try String(contentsOfFile: log, encoding: .utf8).contains("Moodle XML; 1 exams; 3 questions added"))
+        #expect(wait(try spawn(["export", "--format", "moodle", "imported/arithmetic", second], environment: to, output: log)) == 0)
+        #expect(try String(contentsOfFile: first, encoding: .utf8) == String(contentsOfFile: second, encoding: .utf8))
+        // The same questions: keys, kinds, stems with their line breaks and signs, code, status, difficulty.
+        let rows = try target.adminConnection().query("""
+            SELECT source_key, type, stem, code, code_language, status, difficulty FROM questions ORDER BY source_key
+            """).rows
+        #expect(try rows.map { try $0.decode("source_key", as: String.self) } == ["q1", "q2", "q3"])
+        #expect(try rows.map { try $0.decode("type", as: String.self) } == ["single-choice", "ordering", "code-snippet"])
+        #expect(try rows[0].decode("stem", as: String.self) == "What is 2 + 2?\nCount <carefully> & well.")
+        #expect(try rows[2].decode("code", as: String?.self) == "print(1 + 1)" && rows[2].decode("code_language", as: String?.self) == "python")
+        #expect(try rows[2].decode("status", as: String.self) == "draft" && rows[1].decode("difficulty", as: Int.self) == 2)
+        // Importing it again changes nothing.
+        #expect(wait(try spawn(["import", first, "--into", "imported/arithmetic"], environment: to, output: log)) == 0)
+        #expect(try String(contentsOfFile: log, encoding: .utf8).contains("0 questions added, 0 changed, 3 unchanged"))
+    }
+
     @Test("gen-data writes a preset's history (overridable sizes) and leaves row-level security forced; a bad preset changes nothing")
     func generateData() throws {
         let database = try TestDatabase(migrated: true)

@@ -118,9 +118,11 @@ public struct ForeignImport: Sendable {
             var shown = question
             shown.options = (0..<count).map { question.options[($0 + 1) % count] }
             let correct = (0..<count).map { step in (step - 1 + count) % count }
-            var stored = Self.question(ForeignQuestion(
-                key: question.key, position: question.position, category: question.category, stem: question.stem, isMultiple: false,
-                options: shown.options, correct: correct, generalFeedback: question.generalFeedback))
+            shown.isOrdering = false
+            shown.isMultiple = false
+            shown.correct = correct
+            shown.code = nil
+            var stored = Self.question(shown)
             stored.type = QuestionKind.ordering.rawValue
             return stored
         }
@@ -129,10 +131,12 @@ public struct ForeignImport: Sendable {
             if let feedback = option.feedback, !feedback.isEmpty { fields["explanation"] = .string(feedback) }
             return .object(fields)
         })
+        // A single answer about a code block is the portal's code-snippet kind.
+        let kind: QuestionKind = question.isMultiple ? .multiChoice : question.code != nil ? .codeSnippet : .singleChoice
         return ContentDocument.Question(
-            key: question.key, type: question.isMultiple ? QuestionKind.multiChoice.rawValue : QuestionKind.singleChoice.rawValue,
-            stem: question.stem, code: nil, codeLanguage: nil, options: options,
-            correct: .array(question.correct.map { .number(Double($0)) }), explanation: question.generalFeedback, difficulty: 3, status: nil)
+            key: question.key, type: kind.rawValue, stem: question.stem, code: question.code, codeLanguage: question.code == nil ? nil : question.codeLanguage,
+            options: options, correct: .array(question.correct.map { .number(Double($0)) }), explanation: question.generalFeedback,
+            difficulty: question.difficulty.map { min(5, max(1, $0)) } ?? 3, status: question.status, examOnly: question.examOnly ? true : nil)
     }
 
     /// A domain slug from a category name: lower-case ASCII letters and digits joined by

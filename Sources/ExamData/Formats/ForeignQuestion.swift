@@ -27,6 +27,13 @@ public struct ForeignQuestion: Sendable, Equatable {
     public var generalFeedback: String?
     /// The options are steps listed in their right order (an ordering question).
     public var isOrdering = false
+    /// A code block shown with the question (`<pre><code class="language-x">`), and its language.
+    public var code: String? = nil
+    public var codeLanguage: String? = nil
+    /// What the source says of the portal's own fields (this portal's exports carry them as tags).
+    public var difficulty: Int? = nil
+    public var status: String? = nil
+    public var examOnly = false
 }
 
 /// An item that has no equivalent among the portal's kinds, named by its position.

@@ -20,9 +20,23 @@ enum MoodleXMLFormat {
             }
             func skip(_ reason: String) { content.skipped.append(SkippedItem(position: position, reason: reason)) }
             let name = question.textOf("name")?.trimmingCharacters(in: .whitespacesAndNewlines)
-            let stem = text(question, "questiontext")
+            // A code block in the question's HTML is the question's code, its language from the class.
+            var html = question.child("questiontext").map { $0.child("text")?.text ?? $0.text } ?? ""
+            var code: String?, codeLanguage: String?
+            if let block = html.range(of: #"<pre>\s*<code[^>]*>[\s\S]*?</code>\s*</pre>"#, options: .regularExpression) {
+                let element = String(html[block])
+                codeLanguage = element.range(of: #"language-[A-Za-z0-9+#-]+"#, options: .regularExpression).map { String(element[$0].dropFirst("language-".count)) }
+                let inner = element.replacingOccurrences(of: #"^<pre>\s*<code[^>]*>|</code>\s*</pre>$"#, with: "", options: .regularExpression)
+                code = decodeEntities(inner)
+                html.removeSubrange(block)
+            }
+            let plain = question.child("questiontext")?.attributes["format"] == "plain_text"
+            let stem = clean(html, html: !plain)
             guard !stem.isEmpty else { skip("a question with no text"); continue }
-            let key = "moodle:" + (name.map { (category.map { $0 + "/" } ?? "") + $0 } ?? StableHash.hex(stem))
+            let idnumber = question.textOf("idnumber")?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            // This portal's exports carry its own keys as the idnumber; other files are named by category and name.
+            let key = !idnumber.isEmpty ? idnumber : "moodle:" + (name.map { (category.map { $0 + "/" } ?? "") + $0 } ?? StableHash.hex(stem))
+            let tags = Set((question.child("tags")?.all("tag") ?? []).compactMap { $0.textOf("text") ?? $0.text }.map { $0.trimmingCharacters(in: .whitespaces) })
             let general = text(question, "generalfeedback")
             let answers = question.all("answer").map { answer in
                 (text: clean(answer.child("text")?.text ?? answer.text, html: answer.attributes["format"] != "plain_text"),
@@ -30,9 +44,13 @@ enum MoodleXMLFormat {
                  feedback: answer.child("feedback").map { clean($0.child("text")?.text ?? $0.text, html: $0.attributes["format"] != "plain_text") })
             }
             func made(_ options: [ForeignQuestion.Option], correct: [Int], multiple: Bool, ordering: Bool = false) {
-                content.questions.append(ForeignQuestion(
+                var made = ForeignQuestion(
                     key: key, position: position, category: category, stem: stem, isMultiple: multiple, options: options, correct: correct,
-                    generalFeedback: general.isEmpty ? nil : general, isOrdering: ordering))
+                    generalFeedback: general.isEmpty ? nil : general, isOrdering: ordering, code: code, codeLanguage: codeLanguage)
+                made.difficulty = tags.compactMap { $0.hasPrefix("difficulty-") ? Int($0.dropFirst("difficulty-".count)) : nil }.first
+                made.status = tags.compactMap { $0.hasPrefix("status-") ? String($0.dropFirst("status-".count)) : nil }.first
+                made.examOnly = tags.contains("exam-only")
+                content.questions.append(made)
             }
             let options = answers.map { ForeignQuestion.Option(text: $0.text, feedback: $0.feedback.flatMap { $0.isEmpty ? nil : $0 }) }
             switch type {
@@ -81,6 +99,14 @@ enum MoodleXMLFormat {
     static func text(_ element: XMLTree.Element, _ name: String) -> String {
         guard let child = element.child(name) else { return "" }
         return clean(child.child("text")?.text ?? child.text, html: child.attributes["format"] != "plain_text" && child.attributes["format"] != "markdown")
+    }
+
+    static func decodeEntities(_ text: String) -> String {
+        var text = text
+        for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&amp;", "&")] {
+            text = text.replacingOccurrences(of: entity, with: character)
+        }
+        return text
     }
 
     static func clean(_ text: String, html: Bool) -> String {

@@ -1,0 +1,94 @@
+import Foundation
+import QuestionEngine
+
+/// An exam as Moodle XML: a category per domain (`$course$/exam/domain`), each question with
+/// the portal's key as its `idnumber` (so importing it back, here or after Moodle, updates the
+/// same question), choice questions as `multichoice` (several right: equal shares, each wrong
+/// pick taking one share back — the portal's partial credit), orderings for the ordering
+/// plugin, a code block as `<pre><code class="language-…">`, and the difficulty, status and
+/// exam-only flag as tags Moodle keeps.
+public enum MoodleXMLExport {
+    public static func document(_ content: ContentDocument) -> String {
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<quiz>\n"
+        for region in content.regions {
+            for exam in region.exams {
+                for domain in exam.domains {
+                    xml += "  <question type=\"category\">\n    <category><text>\(escape("$course$/\(exam.title)/\(domain.title)"))</text></category>\n  </question>\n"
+                    for question in domain.questions { xml += self.question(question) }
+                }
+            }
+        }
+        return xml + "</quiz>\n"
+    }
+
+    static func question(_ question: ContentDocument.Question) -> String {
+        let options: [(text: String, explanation: String?)] = items(question.options).map { option in
+            guard case .object(let fields) = option else { return ("", nil) }
+            return (string(fields["text"]) ?? "", string(fields["explanation"]))
+        }
+        let correct = items(question.correct).compactMap { value -> Int? in
+            if case .number(let number) = value { return Int(exactly: number) }
+            return nil
+        }
+        let isOrdering = question.type == QuestionKind.ordering.rawValue
+        let isMultiple = question.type == QuestionKind.multiChoice.rawValue
+        var stem = "<p>" + html(question.stem) + "</p>"
+        if let code = question.code {
+            let language = question.codeLanguage.map { " class=\"language-\(escape($0))\"" } ?? ""
+            stem += "<pre><code\(language)>" + escape(code) + "</code></pre>"
+        }
+        var xml = "  <question type=\"\(isOrdering ? "ordering" : "multichoice")\">\n"
+        xml += "    <name><text>\(escape(String(question.stem.prefix(60))))</text></name>\n"
+        xml += "    <idnumber>\(escape(question.key))</idnumber>\n"
+        xml += "    <questiontext format=\"html\"><text>\(cdata(stem))</text></questiontext>\n"
+        xml += "    <generalfeedback format=\"html\"><text>\(cdata(question.explanation.map { "<p>" + html($0) + "</p>" } ?? ""))</text></generalfeedback>\n"
+        xml += "    <defaultgrade>1</defaultgrade>\n    <penalty>0</penalty>\n    <hidden>0</hidden>\n"
+        if isOrdering {
+            // The plugin takes the steps in their right order.
+            for (place, index) in correct.enumerated() where options.indices.contains(index) {
+                xml += "    <answer fraction=\"\(place + 1)\" format=\"html\"><text>\(cdata(html(options[index].text)))</text></answer>\n"
+            }
+        } else {
+            let share = 100.0 / Double(max(1, correct.count))
+            xml += "    <single>\(isMultiple ? "false" : "true")</single>\n    <shuffleanswers>true</shuffleanswers>\n    <answernumbering>abc</answernumbering>\n"
+            for (index, option) in options.enumerated() {
+                let fraction = correct.contains(index) ? share : (isMultiple ? -share : 0)
+                xml += "    <answer fraction=\"\(format(fraction))\" format=\"html\"><text>\(cdata(html(option.text)))</text>"
+                if let explanation = option.explanation {
+                    xml += "<feedback format=\"html\"><text>\(cdata(html(explanation)))</text></feedback>"
+                }
+                xml += "</answer>\n"
+            }
+        }
+        var tags = ["difficulty-\(question.difficulty)"]
+        if let status = question.status, status != "published" { tags.append("status-\(status)") }
+        if question.examOnly == true { tags.append("exam-only") }
+        xml += "    <tags>" + tags.map { "<tag><text>\($0)</text></tag>" }.joined() + "</tags>\n"
+        return xml + "  </question>\n"
+    }
+
+    private static func items(_ value: JSONValue) -> [JSONValue] {
+        if case .array(let items) = value { return items }
+        return []
+    }
+
+    private static func string(_ value: JSONValue?) -> String? {
+        if case .string(let text)? = value { return text }
+        return nil
+    }
+
+    /// Text for HTML: escaped, its line breaks as `<br>`.
+    static func html(_ text: String) -> String { escape(text).replacingOccurrences(of: "\n", with: "<br>") }
+
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+            .replacingOccurrences(of: "\"", with: "&quot;")
+    }
+
+    /// A CDATA section that survives a `]]>` inside.
+    static func cdata(_ text: String) -> String { "<![CDATA[" + text.replacingOccurrences(of: "]]>", with: "]]]]><![CDATA[>") + "]]>" }
+
+    static func format(_ fraction: Double) -> String {
+        fraction == fraction.rounded() ? String(Int(fraction)) : String(format: "%.5f", fraction)
+    }
+}
