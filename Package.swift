@@ -43,7 +43,9 @@ let package = Package(
         .target(name: "QuestionEngine"),
 
         // The stored model and every SQL query.
-        .target(name: "ExamData", dependencies: ["QuestionEngine", "PostgresClient"]),
+        // Zip archives for content packages (QTI): zlib's raw deflate and inflate.
+        .target(name: "ContentPackage", dependencies: ["CZlib"]),
+        .target(name: "ExamData", dependencies: ["QuestionEngine", "PostgresClient", "ContentPackage"]),
 
         // Static JSON bundles of exams and their change feeds, for offline study.
         .target(name: "OfflineBundle", dependencies: ["ExamData", "PostgresClient", "QuestionEngine"]),
@@ -58,7 +60,7 @@ let package = Package(
         .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "TestSupport"]),
         .testTarget(name: "TemplateEngineTests", dependencies: ["TemplateEngine"]),
         .testTarget(name: "QuestionEngineTests", dependencies: ["QuestionEngine", "TestSupport"]),
-        .testTarget(name: "ExamDataTests", dependencies: ["ExamData", "QuestionEngine", "PostgresClient", "TestSupport"]),
+        .testTarget(name: "ExamDataTests", dependencies: ["ExamData", "QuestionEngine", "PostgresClient", "ContentPackage", "TestSupport"]),
         .testTarget(name: "RedisClientTests", dependencies: ["RedisClient", "TestSupport"]),
         .testTarget(name: "PortalAppTests", dependencies: ["PortalApp", "HTTPServer", "PostgresClient", "RedisClient", "ExamData", "QuestionEngine", "OfflineBundle", "TestSupport"]),
     ],

@@ -1,3 +1,4 @@
+import ContentPackage
 import ExamData
 import Foundation
 import QuestionEngine
@@ -153,6 +154,38 @@ struct ForeignFormatTests {
         let match = try ForeignImport().read(try Self.fixture("qti3-match.xml"), format: .qti3, language: "en")
         #expect(match.questions.isEmpty)
         #expect(match.skipped.map(\.description) == ["item ports-match: a match interaction (matching is not one of the portal's kinds yet)"])
+    }
+
+    @Test("content packages: a path out of the package, a zip bomb, too many entries, a truncated or tampered archive are refused whole")
+    func badPackages() throws {
+        let manifest = Zip.Entry(path: "imsmanifest.xml", bytes: Array("<manifest><resources/></manifest>".utf8))
+        func refusal(_ archive: [UInt8]) -> String? {
+            do {
+                _ = try ForeignImport().read(Data(archive), format: .contentPackage, language: "en")
+                return nil
+            } catch {
+                return error.description
+            }
+        }
+        #expect(try ForeignImport().read(Data(Zip.archive([manifest])), format: .contentPackage, language: "en").questions.isEmpty)
+        #expect(refusal(Zip.archive([manifest, Zip.Entry(path: "../evil.xml", bytes: [1])]))?.contains("which leaves the package") == true)
+        #expect(refusal(Zip.archive([manifest, Zip.Entry(path: "/etc/passwd", bytes: [1])]))?.contains("which leaves the package") == true)
+        #expect(refusal(Zip.archive([manifest, Zip.Entry(path: "items\\x.xml", bytes: [1])]))?.contains("which leaves the package") == true)
+        // 21 MiB of zeros deflates to a few kilobytes: refused from its declared size.
+        let bomb = Zip.archive([manifest, Zip.Entry(path: "big.bin", bytes: [UInt8](repeating: 0, count: 21 * 1024 * 1024))])
+        #expect(bomb.count < 100_000)
+        #expect(refusal(bomb)?.contains("unpacks to more than 20 MiB") == true)
+        let crowd = Zip.archive((0..<10_001).map { Zip.Entry(path: "f\($0)", bytes: []) })
+        #expect(refusal(crowd)?.contains("a package may have at most 10000") == true)
+        let whole = Zip.archive([manifest, Zip.Entry(path: "items/a.xml", bytes: Array(repeating: 65, count: 1000))])
+        #expect(refusal(Array(whole.prefix(whole.count / 2)))?.contains("is not a zip archive") == true)
+        var tampered = whole
+        tampered[50] ^= 0xFF  // inside the manifest's bytes (after its 30-byte header and 15-byte name)
+        #expect(refusal(tampered) != nil)
+        #expect(refusal(Zip.archive([Zip.Entry(path: "items/a.xml", bytes: [1])]))?.contains("has no imsmanifest.xml") == true)
+        // Within limits given by the caller too.
+        let small = #expect(throws: ZipError.self) { _ = try Zip.entries(whole, limits: Zip.Limits(totalBytes: 100, entries: 10)) }
+        #expect(small?.problem.contains("unpacks to more than") == true)
     }
 
     /// An exam to import into, as `ContentImport.export` gives one.

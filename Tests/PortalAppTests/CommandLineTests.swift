@@ -223,6 +223,36 @@ struct CommandLineTests {
         #expect(try String(contentsOfFile: log, encoding: .utf8).contains("0 questions added, 0 changed, 3 unchanged"))
     }
 
+    @Test("an exam exported as a QTI 3.0 package imports into another portal with its domains, and exports the same package again")
+    func qtiRoundTrip() throws {
+        let folder = NSTemporaryDirectory() + "qti-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let source = try TestDatabase(migrated: true), target = try TestDatabase(migrated: true)
+        let document = folder + "/exam.json", empty = folder + "/empty.json", first = folder + "/first.zip", second = folder + "/second.zip"
+        let log = folder + "/log"
+        try Data(AdminTests.document(stem: "What is 2 + 2?\nCount <carefully> & well.").utf8).write(to: URL(fileURLWithPath: document))
+        try Data(#"""
+            {"format": 1, "regions": [{"code": "imported", "name": "Imported region", "exams": [{"slug": "arithmetic", "title": "Arithmetic",
+             "description": "Sums.", "language": "en", "passMark": 70, "timeLimitSeconds": 600, "questionCount": 2, "domains": []}]}]}
+            """#.utf8).write(to: URL(fileURLWithPath: empty))
+        let from = ["DATABASE_ADMIN_URL": source.adminDatabaseURL], to = ["DATABASE_ADMIN_URL": target.adminDatabaseURL]
+        #expect(wait(try spawn(["import", document], environment: from, output: log)) == 0)
+        #expect(wait(try spawn(["export", "--format", "qti3", "imported/arithmetic", first], environment: from, output: log)) == 0)
+        #expect(wait(try spawn(["import", empty], environment: to, output: log)) == 0)
+        #expect(wait(try spawn(["import", first, "--into", "imported/arithmetic"], environment: to, output: log)) == 0)
+        // The draft stays at home: a package carries the published bank.
+        #expect(try String(contentsOfFile: log, encoding: .utf8).contains("IMS content package (zip); 1 exams; 2 questions added"))
+        #expect(wait(try spawn(["export", "--format", "qti3", "imported/arithmetic", second], environment: to, output: log)) == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: first)) == Data(contentsOf: URL(fileURLWithPath: second)))
+        let rows = try target.adminConnection().query("""
+            SELECT q.source_key, q.type, q.stem, d.slug FROM questions q JOIN domains d ON d.id = q.domain_id ORDER BY q.source_key
+            """).rows
+        #expect(try rows.map { try $0.decode("source_key", as: String.self) } == ["q1", "q2"])
+        #expect(try rows.map { try $0.decode("type", as: String.self) } == ["single-choice", "ordering"])
+        #expect(try rows.map { try $0.decode("slug", as: String.self) } == ["sums", "sums"])
+        #expect(try rows[0].decode("stem", as: String.self) == "What is 2 + 2?\nCount <carefully> & well.")
+    }
+
     @Test("gen-data writes a preset's history (overridable sizes) and leaves row-level security forced; a bad preset changes nothing")
     func generateData() throws {
         let database = try TestDatabase(migrated: true)

@@ -21,7 +21,7 @@ public struct ForeignImport: Sendable {
         case contentPackage = "IMS content package (zip)"
 
         /// Whether questions in this format can be imported yet.
-        public var isReadable: Bool { self != .contentPackage }
+        public var isReadable: Bool { true }
     }
 
     /// The format of `data`, from its content: a zip's signature, an XML root's namespace, JSON,
@@ -57,6 +57,7 @@ public struct ForeignImport: Sendable {
 
     /// The questions of a GIFT or Aiken file (`language`: the target exam's, for true/false).
     public func read(_ data: Data, format: Format, language: String) throws(FormatError) -> ForeignContent {
+        if format == .contentPackage { return try QTIPackage.read([UInt8](data), language: language) }
         let text = try Self.text(data)
         switch format {
         case .gift: return try GIFTFormat.parse(text, keyPrefix: "gift:", language: language)

@@ -65,26 +65,32 @@ enum QTIFormat {
               let correct = declaration.child(names.element("correct-response")) else {
             return skip("an item whose correct response is not declared")
         }
+        let isMultipleCardinality = declaration.attributes["cardinality"] == "multiple"
         let values = correct.all(names.element("value")).map { $0.innerText().trimmingCharacters(in: .whitespacesAndNewlines) }
         let indexes = values.compactMap { ids.firstIndex(of: $0) }
         guard !values.isEmpty, indexes.count == values.count else { return skip("a correct response naming no choice of the item") }
         // The stem: the body's text without the interaction, then the interaction's prompt.
         let prompt = interaction.child(names.element("prompt")).map { clean($0.innerText()) } ?? ""
-        let lead = clean(body.innerText(skipping: [interaction.name]))
+        let lead = clean(body.innerText(skipping: [interaction.name, "pre"]))
+        // A code block is the question's code, its language from the class.
+        let codeElement = body.descendants("pre").first.flatMap { $0.child("code") ?? $0 }
+        let code = codeElement.map { $0.innerText() }
+        let codeLanguage = codeElement?.attributes["class"]?.split(separator: " ").first { $0.hasPrefix("language-") }.map { String($0.dropFirst("language-".count)) }
         let stem = [lead, prompt].filter { !$0.isEmpty }.joined(separator: "\n")
         guard !stem.isEmpty else { return skip("an item with no question text") }
         let general = root.all(names.element("modal-feedback")).map { clean($0.innerText()) }.first { !$0.isEmpty }
-        let key = "qti:" + (identifier.isEmpty ? StableHash.hex(stem) : identifier)
+        // This portal's packages carry its own keys as the item's label.
+        let key = root.attributes["label"].flatMap { $0.isEmpty ? nil : $0 } ?? "qti:" + (identifier.isEmpty ? StableHash.hex(stem) : identifier)
         if isOrder {
             guard indexes.count == choices.count, Set(indexes).count == choices.count else { return skip("an order whose correct response does not list every choice once") }
             // Steps in their right order, as the portal's ordering import takes them.
             content.questions.append(ForeignQuestion(
                 key: key, position: position, category: nil, stem: stem, isMultiple: false, options: indexes.map { options[$0] },
-                correct: Array(indexes.indices), generalFeedback: general, isOrdering: true))
+                correct: Array(indexes.indices), generalFeedback: general, isOrdering: true, code: code, codeLanguage: codeLanguage))
         } else {
             content.questions.append(ForeignQuestion(
-                key: key, position: position, category: nil, stem: stem, isMultiple: indexes.count > 1, options: options, correct: indexes.sorted(),
-                generalFeedback: general))
+                key: key, position: position, category: nil, stem: stem, isMultiple: indexes.count > 1 || isMultipleCardinality,
+                options: options, correct: indexes.sorted(), generalFeedback: general, code: code, codeLanguage: codeLanguage))
         }
         return content
     }

@@ -27,7 +27,12 @@ final class XMLTree: NSObject, XMLParserDelegate {
             pieces.map { piece in
                 switch piece {
                 case .text(let text): text
-                case .element(let element): skipping.contains(element.name) ? " " : element.innerText(skipping: skipping)
+                case .element(let element):
+                    // Line breaks and blocks of HTML end their line.
+                    skipping.contains(element.name) ? " "
+                        : element.name == "br" ? "\n"
+                        : ["p", "div", "li"].contains(element.name) ? element.innerText(skipping: skipping) + "\n"
+                        : element.innerText(skipping: skipping)
                 }
             }.joined()
         }

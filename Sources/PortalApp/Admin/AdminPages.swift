@@ -21,6 +21,7 @@ struct AdminPages: Sendable {
         routes.post("/admin/import", bodyLimit: Self.importLimit, importDocument)
         routes.get("/admin/exams/:region/:exam/export.json", export)
         routes.get("/admin/exams/:region/:exam/export.moodle.xml", exportMoodle)
+        routes.get("/admin/exams/:region/:exam/export.qti.zip", exportQTI)
         routes.get("/admin/reports", reports)
         routes.post("/admin/reports/:id", resolve)
         routes.get("/admin/audit", audit)
@@ -101,6 +102,7 @@ struct AdminPages: Sendable {
                 var language: String
                 var exportHref: String
                 var moodleHref: String
+                var qtiHref: String
                 /// The exam's questions, and those of them that need review, in the question list.
                 var questionsHref: String
                 var flaggedHref: String
@@ -118,6 +120,7 @@ struct AdminPages: Sendable {
             Page.Exam(
                 title: exam.title, language: exam.language, exportHref: "/admin/exams/\(exam.regionCode)/\(exam.slug)/export.json",
                 moodleHref: "/admin/exams/\(exam.regionCode)/\(exam.slug)/export.moodle.xml",
+                qtiHref: "/admin/exams/\(exam.regionCode)/\(exam.slug)/export.qti.zip",
                 questionsHref: "/admin/questions?exam=\(exam.regionCode)/\(exam.slug)",
                 flaggedHref: "/admin/questions?exam=\(exam.regionCode)/\(exam.slug)&flagged=on",
                 updated: pages.ago(exam.contentUpdatedAt, locale: locale),
@@ -261,6 +264,18 @@ struct AdminPages: Sendable {
         page.skipped = plan.skipped.map(\.description)
         page.hasSkipped = !plan.skipped.isEmpty
         return try pages.privatePage("admin/import", page, request)
+    }
+
+    /// The exam's published questions as a QTI 3.0 content package (`QTIPackage`).
+    func exportQTI(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+        let region = request.parameter("region"), slug = request.parameter("exam")
+        guard let document = try request.database.transaction({ try ContentImport().export(region: region, exam: slug, $0) }) else {
+            throw HTTPError(.notFound, pages.message("error.no_exam", locale: pages.locale(for: request), ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))]))
+        }
+        var response = Response(status: .ok, headers: ["Content-Type": "application/zip"], body: .bytes(QTIPackage.archive(document)))
+        response.headers.add("Content-Disposition", "attachment; filename=\"\(region)-\(slug).qti.zip\"")
+        response.headers.add("Cache-Control", "no-store")
+        return response
     }
 
     /// The exam as Moodle XML (`MoodleXMLExport`), for a school's Moodle question bank.

@@ -1,0 +1,210 @@
+import ContentPackage
+import Foundation
+import QuestionEngine
+
+/// IMS QTI 3.0 content packages: an exam's published questions as one item each
+/// (`imsqti_item_xmlv3p0`), and an assessment test with a section per domain whose
+/// `qti-selection` draws the blueprint's share of the exam's question count
+/// (`imsqti_test_xmlv3p0`), listed in `imsmanifest.xml`. Reading a package takes its items,
+/// each section's title becoming the category of the items it refers to.
+public enum QTIPackage {
+    // MARK: Export
+
+    /// The package of an exam's published questions.
+    public static func archive(_ content: ContentDocument) -> [UInt8] {
+        guard let exam = content.regions.first?.exams.first else { return Zip.archive([]) }
+        var entries: [Zip.Entry] = [], resources = "", refs: [String: [String]] = [:]
+        var number = 0
+        for domain in exam.domains {
+            for question in domain.questions where (question.status ?? "published") == "published" {
+                number += 1
+                let identifier = "Q\(number)", href = "items/\(identifier).xml"
+                entries.append(Zip.Entry(path: href, bytes: Array(item(question, identifier: identifier, language: exam.language).utf8)))
+                resources += "    <resource identifier=\"ITEM-\(identifier)\" type=\"imsqti_item_xmlv3p0\" href=\"\(href)\"><file href=\"\(href)\"/></resource>\n"
+                refs[domain.slug, default: []].append(identifier)
+            }
+        }
+        // The blueprint over the sections there are (a domain with nothing published has none).
+        let present = exam.domains.filter { !(refs[$0.slug] ?? []).isEmpty }
+        let quotas = apportion(exam.questionCount, present.map { ($0.slug, $0.weight) })
+        var sections = ""
+        for domain in present {
+            let items = refs[domain.slug] ?? []
+            sections += "      <qti-assessment-section identifier=\"S-\(escape(domain.slug))\" title=\"\(escape(domain.title))\" visible=\"true\">\n"
+            sections += "        <qti-selection select=\"\(min(items.count, quotas[domain.slug] ?? 0))\"/>\n"
+            sections += items.map { "        <qti-assessment-item-ref identifier=\"\($0)\" href=\"items/\($0).xml\"/>\n" }.joined()
+            sections += "      </qti-assessment-section>\n"
+        }
+        let test = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <qti-assessment-test xmlns="http://www.imsglobal.org/xsd/imsqtiasi_v3p0" identifier="TEST" title="\(escape(exam.title))">
+              <qti-test-part identifier="PART" navigation-mode="nonlinear" submission-mode="simultaneous">
+            \(sections)  </qti-test-part>
+            </qti-assessment-test>
+
+            """
+        let dependencies = (1...max(1, number)).prefix(number).map { "<dependency identifierref=\"ITEM-Q\($0)\"/>" }.joined()
+        let manifest = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <manifest xmlns="http://www.imsglobal.org/xsd/qti/qtiv3p0/imscp_v1p1" identifier="MANIFEST-\(escape(exam.slug))">
+              <metadata><schema>QTI Package</schema><schemaversion>3.0.0</schemaversion></metadata>
+              <organizations/>
+              <resources>
+                <resource identifier="TEST" type="imsqti_test_xmlv3p0" href="test.xml"><file href="test.xml"/>\(dependencies)</resource>
+            \(resources)  </resources>
+            </manifest>
+
+            """
+        return Zip.archive([Zip.Entry(path: "imsmanifest.xml", bytes: Array(manifest.utf8)), Zip.Entry(path: "test.xml", bytes: Array(test.utf8))] + entries)
+    }
+
+    /// One question as a QTI 3.0 item: choices (several right: each right choice worth an equal
+    /// share, each wrong one taking a share back, as the portal scores) or an order.
+    static func item(_ question: ContentDocument.Question, identifier: String, language: String) -> String {
+        var options: [(text: String, explanation: String?)] = items(question.options).map { option in
+            guard case .object(let fields) = option else { return ("", nil) }
+            return (string(fields["text"]) ?? "", string(fields["explanation"]))
+        }
+        var correct = items(question.correct).compactMap { value -> Int? in
+            if case .number(let number) = value { return Int(exactly: number) }
+            return nil
+        }
+        let isOrdering = question.type == QuestionKind.ordering.rawValue, isMultiple = question.type == QuestionKind.multiChoice.rawValue
+        if isOrdering, correct.count == options.count, correct.allSatisfy(options.indices.contains) {
+            // Steps listed as the importer stores them (the right order moved on by one), so a
+            // package exported, imported and exported again is the same package.
+            let right = correct.map { options[$0] }, count = right.count
+            options = (0..<count).map { right[($0 + 1) % count] }
+            correct = (0..<count).map { ($0 - 1 + count) % count }
+        }
+        let cardinality = isOrdering ? "ordered" : isMultiple ? "multiple" : "single"
+        var xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <qti-assessment-item xmlns="http://www.imsglobal.org/xsd/imsqtiasi_v3p0" identifier="\(identifier)" title="\(escape(String(question.stem.prefix(60))))" label="\(escape(question.key))" adaptive="false" time-dependent="false" xml:lang="\(escape(language))">
+              <qti-response-declaration identifier="RESPONSE" cardinality="\(cardinality)" base-type="identifier">
+                <qti-correct-response>\(correct.map { "<qti-value>C\($0 + 1)</qti-value>" }.joined())</qti-correct-response>
+
+            """
+        if isMultiple {
+            let share = 1.0 / Double(max(1, correct.count))
+            xml += "    <qti-mapping lower-bound=\"0\" upper-bound=\"1\" default-value=\"0\">"
+            xml += options.indices.map { "<qti-map-entry map-key=\"C\($0 + 1)\" mapped-value=\"\(format(correct.contains($0) ? share : -share))\"/>" }.joined()
+            xml += "</qti-mapping>\n"
+        }
+        xml += "  </qti-response-declaration>\n"
+        xml += "  <qti-outcome-declaration identifier=\"SCORE\" cardinality=\"single\" base-type=\"float\"/>\n"
+        xml += "  <qti-outcome-declaration identifier=\"FEEDBACK\" cardinality=\"single\" base-type=\"identifier\"/>\n"
+        xml += "  <qti-item-body>\n    <p>\(html(question.stem))</p>\n"
+        if let code = question.code {
+            xml += "    <pre><code\(question.codeLanguage.map { " class=\"language-\(escape($0))\"" } ?? "")>\(escape(code))</code></pre>\n"
+        }
+        xml += isOrdering
+            ? "    <qti-order-interaction response-identifier=\"RESPONSE\" shuffle=\"true\">\n"
+            : "    <qti-choice-interaction response-identifier=\"RESPONSE\" shuffle=\"true\" max-choices=\"\(isMultiple ? 0 : 1)\">\n"
+        for (index, option) in options.enumerated() {
+            xml += "      <qti-simple-choice identifier=\"C\(index + 1)\">\(html(option.text))"
+            if let explanation = option.explanation {
+                xml += "<qti-feedback-inline outcome-identifier=\"FEEDBACK\" identifier=\"C\(index + 1)\" show-hide=\"show\">\(html(explanation))</qti-feedback-inline>"
+            }
+            xml += "</qti-simple-choice>\n"
+        }
+        xml += isOrdering ? "    </qti-order-interaction>\n" : "    </qti-choice-interaction>\n"
+        xml += "  </qti-item-body>\n"
+        let template = isMultiple ? "map_response" : "match_correct"
+        xml += "  <qti-response-processing template=\"https://purl.imsglobal.org/spec/qti/v3p0/rptemplates/\(template).xml\"/>\n"
+        if let explanation = question.explanation, !explanation.isEmpty {
+            xml += "  <qti-modal-feedback outcome-identifier=\"FEEDBACK\" identifier=\"GENERAL\" show-hide=\"hide\">\(html(explanation))</qti-modal-feedback>\n"
+        }
+        return xml + "</qti-assessment-item>\n"
+    }
+
+    /// `total` split by weight with the largest remainders (ties by slug), as mock exams draw.
+    static func apportion(_ total: Int, _ weights: [(String, Int)]) -> [String: Int] {
+        let sum = weights.reduce(0) { $0 + max(0, $1.1) }
+        guard sum > 0 else { return [:] }
+        var quotas: [String: Int] = [:], remainders: [(String, Double)] = []
+        for (slug, weight) in weights {
+            let exact = Double(total) * Double(max(0, weight)) / Double(sum)
+            quotas[slug] = Int(exact)
+            remainders.append((slug, exact - Double(Int(exact))))
+        }
+        let missing = total - quotas.values.reduce(0, +)
+        for (slug, _) in remainders.sorted(by: { ($0.1, $1.0) > ($1.1, $0.0) }).prefix(max(0, missing)) { quotas[slug]! += 1 }
+        return quotas
+    }
+
+    // MARK: Import
+
+    /// The items of a package, each with its section's title as its category.
+    static func read(_ archive: [UInt8], language: String) throws(FormatError) -> ForeignContent {
+        let entries: [Zip.Entry]
+        do throws(ZipError) {
+            entries = try Zip.entries(archive)
+        } catch {
+            throw FormatError(position: "the package", problem: error.problem)
+        }
+        let files = Dictionary(entries.map { ($0.path, $0.bytes) }, uniquingKeysWith: { first, _ in first })
+        guard let manifestBytes = files["imsmanifest.xml"] else { throw FormatError(position: "the package", problem: "has no imsmanifest.xml") }
+        let manifest = try XMLTree.parse(Data(manifestBytes))
+        let resources = manifest.descendants("resource")
+        // Each item's section, from the tests the package holds.
+        var sections: [String: String] = [:]
+        for test in resources where (test.attributes["type"] ?? "").hasPrefix("imsqti_test_xmlv") {
+            guard let href = test.attributes["href"], let bytes = files[href] else { continue }
+            let root = try XMLTree.parse(Data(bytes))
+            let sectionName = root.name == "assessmentTest" ? "assessmentSection" : "qti-assessment-section"
+            let refName = root.name == "assessmentTest" ? "assessmentItemRef" : "qti-assessment-item-ref"
+            for section in root.descendants(sectionName) {
+                let title = section.attributes["title"] ?? section.attributes["identifier"] ?? ""
+                for ref in section.all(refName) { if let item = ref.attributes["href"] { sections[resolve(item, from: href)] = title } }
+            }
+        }
+        var content = ForeignContent()
+        for resource in resources where (resource.attributes["type"] ?? "").hasPrefix("imsqti_item_xmlv") {
+            guard let href = resource.attributes["href"] else { continue }
+            guard let bytes = files[href] else { throw FormatError(position: href, problem: "is listed in the manifest but not in the package") }
+            let text: String
+            do throws(FormatError) { text = try ForeignImport.text(Data(bytes)) } catch { throw FormatError(position: href, problem: error.problem) }
+            let declared = text.replacingOccurrences(of: #"(<\?xml[^>]*encoding=)["'][^"']*["']"#, with: "$1\"UTF-8\"", options: .regularExpression)
+            var item: ForeignContent
+            do throws(FormatError) {
+                item = try QTIFormat.parse(Data(declared.utf8), language: language)
+            } catch {
+                throw FormatError(position: "\(href) \(error.position)", problem: error.problem)
+            }
+            for index in item.questions.indices { item.questions[index].category = sections[href] }
+            content.questions += item.questions
+            content.skipped += item.skipped.map { SkippedItem(position: "\(href) (\($0.position))", reason: $0.reason) }
+        }
+        return content
+    }
+
+    /// An `href` inside a test, as a path in the package.
+    private static func resolve(_ href: String, from test: String) -> String {
+        guard let slash = test.lastIndex(of: "/") else { return href }
+        return String(test[...slash]) + href
+    }
+
+    // MARK: Text
+
+    private static func items(_ value: JSONValue) -> [JSONValue] {
+        if case .array(let items) = value { return items }
+        return []
+    }
+
+    private static func string(_ value: JSONValue?) -> String? {
+        if case .string(let text)? = value { return text }
+        return nil
+    }
+
+    static func html(_ text: String) -> String { escape(text).replacingOccurrences(of: "\n", with: "<br/>") }
+
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+            .replacingOccurrences(of: "\"", with: "&quot;")
+    }
+
+    static func format(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(format: "%.5f", value)
+    }
+}
