@@ -19,8 +19,8 @@ public enum Commands {
           import FILE [--into REGION/EXAM] [--domain SLUG] [--skip-unsupported]
                      import content as the owner role, all or nothing: a format-1 JSON document, or a
                      GIFT, Aiken, Moodle XML or QTI file (item or package) into an existing exam (categories become domains)
-          export [--format json|moodle|qti3] REGION/EXAM FILE
-                     write an exam as format-1 JSON, Moodle XML or a QTI 3.0 package (DATABASE_ADMIN_URL)
+          export [--format json|moodle|qti3|qti21] REGION/EXAM FILE
+                     write an exam as format-1 JSON, Moodle XML or a QTI 3.0 or 2.1 package (DATABASE_ADMIN_URL)
           gen-data PRESET [--students N] [--answers N]
                      write a benchmark's synthetic data (Benchmarks/presets/*.json) as the owner role,
                      on a database made for the benchmark
@@ -150,14 +150,14 @@ public enum Commands {
         return 0
     }
 
-    /// Writes an exam as format-1 JSON, Moodle XML or a QTI 3.0 package (`--format
-    /// json|moodle|qti3`, JSON by default).
+    /// Writes an exam as format-1 JSON, Moodle XML or a QTI 3.0 or 2.1 package (`--format
+    /// json|moodle|qti3|qti21`, JSON by default).
     static func exportContent(_ configuration: PortalConfiguration, arguments: [String]) throws {
-        let usage = "usage: portal export [--format json|moodle|qti3] REGION/EXAM FILE"
+        let usage = "usage: portal export [--format json|moodle|qti3|qti21] REGION/EXAM FILE"
         var rest = ArraySlice(arguments), format = "json"
         if rest.first == "--format" {
             rest = rest.dropFirst()
-            guard let chosen = rest.popFirst(), ["json", "moodle", "qti3"].contains(chosen) else { throw ConfigurationError(usage) }
+            guard let chosen = rest.popFirst(), ["json", "moodle", "qti3", "qti21"].contains(chosen) else { throw ConfigurationError(usage) }
             format = chosen
         }
         guard rest.count == 2, case let parts = rest[rest.startIndex].split(separator: "/"), parts.count == 2 else { throw ConfigurationError(usage) }
@@ -168,8 +168,8 @@ public enum Commands {
         let bytes: Data
         if format == "moodle" {
             bytes = Data(MoodleXMLExport.document(document).utf8)
-        } else if format == "qti3" {
-            bytes = Data(QTIPackage.archive(document))
+        } else if format == "qti3" || format == "qti21" {
+            bytes = Data(QTIPackage.archive(document, version3: format == "qti3"))
         } else {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -177,7 +177,7 @@ public enum Commands {
         }
         try bytes.write(to: URL(fileURLWithPath: rest[rest.index(after: rest.startIndex)]))
         let count = document.regions.flatMap(\.exams).flatMap(\.domains).reduce(0) { $0 + $1.questions.count }
-        print("export: \(count) questions of \(rest[rest.startIndex]) as \(["moodle": "Moodle XML", "qti3": "a QTI 3.0 package"][format] ?? "format 1 (JSON)")")
+        print("export: \(count) questions of \(rest[rest.startIndex]) as \(["moodle": "Moodle XML", "qti3": "a QTI 3.0 package", "qti21": "a QTI 2.1 package"][format] ?? "format 1 (JSON)")")
     }
 
     /// Writes a preset's synthetic data; `--students` and `--answers` override the preset's.

@@ -65,6 +65,12 @@ struct AdminTests {
         #expect(try site.count("SELECT count(*) AS n FROM audit_log WHERE action = 'content.import' AND details->>'format' = 'GIFT'") == 1)
         let check = try HTMLChecker.passes([("import form", form.body), ("refused", unsupported.body), ("imported", imported.body)])
         #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
+        // The exam goes out again in every format the dashboard offers.
+        for (suffix, type) in [("export.json", "application/json"), ("export.moodle.xml", "application/xml"), ("export.qti.zip", "application/zip"),
+                               ("export.qti21.zip", "application/zip")] {
+            let exported = try admin.request("GET", "/admin/exams/\(into)/\(suffix)")
+            #expect(exported.status == 200 && exported.header("Content-Type")?.hasPrefix(type) == true, "\(suffix)")
+        }
         // The questions are studied like any other: the exam page counts them.
         #expect(try site.browser().request("GET", StudySessionTests.examPath).bodyText.contains("Ports"))
     }

@@ -10,8 +10,10 @@ import QuestionEngine
 public enum QTIPackage {
     // MARK: Export
 
-    /// The package of an exam's published questions.
-    public static func archive(_ content: ContentDocument) -> [UInt8] {
+    /// The package of an exam's published questions, in QTI 3.0 or (`version3: false`) 2.1.
+    public static func archive(_ content: ContentDocument, version3: Bool = true) -> [UInt8] {
+        let n = QTIFormat.Names(version3: version3)
+        let itemType = version3 ? "imsqti_item_xmlv3p0" : "imsqti_item_xmlv2p1", testType = version3 ? "imsqti_test_xmlv3p0" : "imsqti_test_xmlv2p1"
         guard let exam = content.regions.first?.exams.first else { return Zip.archive([]) }
         var entries: [Zip.Entry] = [], resources = "", refs: [String: [String]] = [:]
         var number = 0
@@ -19,8 +21,8 @@ public enum QTIPackage {
             for question in domain.questions where (question.status ?? "published") == "published" {
                 number += 1
                 let identifier = "Q\(number)", href = "items/\(identifier).xml"
-                entries.append(Zip.Entry(path: href, bytes: Array(item(question, identifier: identifier, language: exam.language).utf8)))
-                resources += "    <resource identifier=\"ITEM-\(identifier)\" type=\"imsqti_item_xmlv3p0\" href=\"\(href)\"><file href=\"\(href)\"/></resource>\n"
+                entries.append(Zip.Entry(path: href, bytes: Array(item(question, identifier: identifier, language: exam.language, version3: version3).utf8)))
+                resources += "    <resource identifier=\"ITEM-\(identifier)\" type=\"\(itemType)\" href=\"\(href)\"><file href=\"\(href)\"/></resource>\n"
                 refs[domain.slug, default: []].append(identifier)
             }
         }
@@ -30,27 +32,27 @@ public enum QTIPackage {
         var sections = ""
         for domain in present {
             let items = refs[domain.slug] ?? []
-            sections += "      <qti-assessment-section identifier=\"S-\(escape(domain.slug))\" title=\"\(escape(domain.title))\" visible=\"true\">\n"
-            sections += "        <qti-selection select=\"\(min(items.count, quotas[domain.slug] ?? 0))\"/>\n"
-            sections += items.map { "        <qti-assessment-item-ref identifier=\"\($0)\" href=\"items/\($0).xml\"/>\n" }.joined()
-            sections += "      </qti-assessment-section>\n"
+            sections += "      <\(n.element("assessment-section")) identifier=\"S-\(escape(domain.slug))\" title=\"\(escape(domain.title))\" visible=\"true\">\n"
+            sections += "        <\(n.element("selection")) select=\"\(min(items.count, quotas[domain.slug] ?? 0))\"/>\n"
+            sections += items.map { "        <\(n.element("assessment-item-ref")) identifier=\"\($0)\" href=\"items/\($0).xml\"/>\n" }.joined()
+            sections += "      </\(n.element("assessment-section"))>\n"
         }
         let test = """
             <?xml version="1.0" encoding="UTF-8"?>
-            <qti-assessment-test xmlns="http://www.imsglobal.org/xsd/imsqtiasi_v3p0" identifier="TEST" title="\(escape(exam.title))">
-              <qti-test-part identifier="PART" navigation-mode="nonlinear" submission-mode="simultaneous">
-            \(sections)  </qti-test-part>
-            </qti-assessment-test>
+            <\(n.element("assessment-test")) xmlns="\(namespace(version3))" identifier="TEST" title="\(escape(exam.title))">
+              <\(n.element("test-part")) identifier="PART" \(n.attribute("navigation-mode"))="nonlinear" \(n.attribute("submission-mode"))="simultaneous">
+            \(sections)  </\(n.element("test-part"))>
+            </\(n.element("assessment-test"))>
 
             """
         let dependencies = (1...max(1, number)).prefix(number).map { "<dependency identifierref=\"ITEM-Q\($0)\"/>" }.joined()
         let manifest = """
             <?xml version="1.0" encoding="UTF-8"?>
-            <manifest xmlns="http://www.imsglobal.org/xsd/qti/qtiv3p0/imscp_v1p1" identifier="MANIFEST-\(escape(exam.slug))">
-              <metadata><schema>QTI Package</schema><schemaversion>3.0.0</schemaversion></metadata>
+            <manifest xmlns="\(version3 ? "http://www.imsglobal.org/xsd/qti/qtiv3p0/imscp_v1p1" : "http://www.imsglobal.org/xsd/imscp_v1p1")" identifier="MANIFEST-\(escape(exam.slug))">
+              <metadata><schema>\(version3 ? "QTI Package" : "IMS Content")</schema><schemaversion>\(version3 ? "3.0.0" : "1.1")</schemaversion></metadata>
               <organizations/>
               <resources>
-                <resource identifier="TEST" type="imsqti_test_xmlv3p0" href="test.xml"><file href="test.xml"/>\(dependencies)</resource>
+                <resource identifier="TEST" type="\(testType)" href="test.xml"><file href="test.xml"/>\(dependencies)</resource>
             \(resources)  </resources>
             </manifest>
 
@@ -58,9 +60,14 @@ public enum QTIPackage {
         return Zip.archive([Zip.Entry(path: "imsmanifest.xml", bytes: Array(manifest.utf8)), Zip.Entry(path: "test.xml", bytes: Array(test.utf8))] + entries)
     }
 
-    /// One question as a QTI 3.0 item: choices (several right: each right choice worth an equal
+    static func namespace(_ version3: Bool) -> String {
+        version3 ? "http://www.imsglobal.org/xsd/imsqtiasi_v3p0" : "http://www.imsglobal.org/xsd/imsqti_v2p1"
+    }
+
+    /// One question as a QTI item: choices (several right: each right choice worth an equal
     /// share, each wrong one taking a share back, as the portal scores) or an order.
-    static func item(_ question: ContentDocument.Question, identifier: String, language: String) -> String {
+    static func item(_ question: ContentDocument.Question, identifier: String, language: String, version3: Bool = true) -> String {
+        let n = QTIFormat.Names(version3: version3)
         var options: [(text: String, explanation: String?)] = items(question.options).map { option in
             guard case .object(let fields) = option else { return ("", nil) }
             return (string(fields["text"]) ?? "", string(fields["explanation"]))
@@ -78,44 +85,47 @@ public enum QTIPackage {
             correct = (0..<count).map { ($0 - 1 + count) % count }
         }
         let cardinality = isOrdering ? "ordered" : isMultiple ? "multiple" : "single"
-        var xml = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <qti-assessment-item xmlns="http://www.imsglobal.org/xsd/imsqtiasi_v3p0" identifier="\(identifier)" title="\(escape(String(question.stem.prefix(60))))" label="\(escape(question.key))" adaptive="false" time-dependent="false" xml:lang="\(escape(language))">
-              <qti-response-declaration identifier="RESPONSE" cardinality="\(cardinality)" base-type="identifier">
-                <qti-correct-response>\(correct.map { "<qti-value>C\($0 + 1)</qti-value>" }.joined())</qti-correct-response>
-
-            """
+        let value = n.element("value")
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        xml += "<\(n.element("assessment-item")) xmlns=\"\(namespace(version3))\" identifier=\"\(identifier)\" title=\"\(escape(String(question.stem.prefix(60))))\""
+        xml += " label=\"\(escape(question.key))\" adaptive=\"false\" \(n.attribute("time-dependent"))=\"false\" xml:lang=\"\(escape(language))\">\n"
+        xml += "  <\(n.element("response-declaration")) identifier=\"RESPONSE\" cardinality=\"\(cardinality)\" \(n.attribute("base-type"))=\"identifier\">\n"
+        xml += "    <\(n.element("correct-response"))>\(correct.map { "<\(value)>C\($0 + 1)</\(value)>" }.joined())</\(n.element("correct-response"))>\n"
         if isMultiple {
             let share = 1.0 / Double(max(1, correct.count))
-            xml += "    <qti-mapping lower-bound=\"0\" upper-bound=\"1\" default-value=\"0\">"
-            xml += options.indices.map { "<qti-map-entry map-key=\"C\($0 + 1)\" mapped-value=\"\(format(correct.contains($0) ? share : -share))\"/>" }.joined()
-            xml += "</qti-mapping>\n"
+            xml += "    <\(n.element("mapping")) \(n.attribute("lower-bound"))=\"0\" \(n.attribute("upper-bound"))=\"1\" \(n.attribute("default-value"))=\"0\">"
+            xml += options.indices.map {
+                "<\(n.element("map-entry")) \(n.attribute("map-key"))=\"C\($0 + 1)\" \(n.attribute("mapped-value"))=\"\(format(correct.contains($0) ? share : -share))\"/>"
+            }.joined()
+            xml += "</\(n.element("mapping"))>\n"
         }
-        xml += "  </qti-response-declaration>\n"
-        xml += "  <qti-outcome-declaration identifier=\"SCORE\" cardinality=\"single\" base-type=\"float\"/>\n"
-        xml += "  <qti-outcome-declaration identifier=\"FEEDBACK\" cardinality=\"single\" base-type=\"identifier\"/>\n"
-        xml += "  <qti-item-body>\n    <p>\(html(question.stem))</p>\n"
+        xml += "  </\(n.element("response-declaration"))>\n"
+        xml += "  <\(n.element("outcome-declaration")) identifier=\"SCORE\" cardinality=\"single\" \(n.attribute("base-type"))=\"float\"/>\n"
+        xml += "  <\(n.element("outcome-declaration")) identifier=\"FEEDBACK\" cardinality=\"single\" \(n.attribute("base-type"))=\"identifier\"/>\n"
+        xml += "  <\(n.element("item-body"))>\n    <p>\(html(question.stem))</p>\n"
         if let code = question.code {
             xml += "    <pre><code\(question.codeLanguage.map { " class=\"language-\(escape($0))\"" } ?? "")>\(escape(code))</code></pre>\n"
         }
-        xml += isOrdering
-            ? "    <qti-order-interaction response-identifier=\"RESPONSE\" shuffle=\"true\">\n"
-            : "    <qti-choice-interaction response-identifier=\"RESPONSE\" shuffle=\"true\" max-choices=\"\(isMultiple ? 0 : 1)\">\n"
+        let interaction = n.element(isOrdering ? "order-interaction" : "choice-interaction")
+        xml += "    <\(interaction) \(n.attribute("response-identifier"))=\"RESPONSE\" shuffle=\"true\""
+        xml += isOrdering ? ">\n" : " \(n.attribute("max-choices"))=\"\(isMultiple ? 0 : 1)\">\n"
         for (index, option) in options.enumerated() {
-            xml += "      <qti-simple-choice identifier=\"C\(index + 1)\">\(html(option.text))"
+            xml += "      <\(n.element("simple-choice")) identifier=\"C\(index + 1)\">\(html(option.text))"
             if let explanation = option.explanation {
-                xml += "<qti-feedback-inline outcome-identifier=\"FEEDBACK\" identifier=\"C\(index + 1)\" show-hide=\"show\">\(html(explanation))</qti-feedback-inline>"
+                xml += "<\(n.element("feedback-inline")) \(n.attribute("outcome-identifier"))=\"FEEDBACK\" identifier=\"C\(index + 1)\" \(n.attribute("show-hide"))=\"show\">"
+                xml += "\(html(explanation))</\(n.element("feedback-inline"))>"
             }
-            xml += "</qti-simple-choice>\n"
+            xml += "</\(n.element("simple-choice"))>\n"
         }
-        xml += isOrdering ? "    </qti-order-interaction>\n" : "    </qti-choice-interaction>\n"
-        xml += "  </qti-item-body>\n"
+        xml += "    </\(interaction)>\n  </\(n.element("item-body"))>\n"
         let template = isMultiple ? "map_response" : "match_correct"
-        xml += "  <qti-response-processing template=\"https://purl.imsglobal.org/spec/qti/v3p0/rptemplates/\(template).xml\"/>\n"
+        let templates = version3 ? "https://purl.imsglobal.org/spec/qti/v3p0/rptemplates/\(template).xml" : "http://www.imsglobal.org/question/qti_v2p1/rptemplates/\(template)"
+        xml += "  <\(n.element("response-processing")) template=\"\(templates)\"/>\n"
         if let explanation = question.explanation, !explanation.isEmpty {
-            xml += "  <qti-modal-feedback outcome-identifier=\"FEEDBACK\" identifier=\"GENERAL\" show-hide=\"hide\">\(html(explanation))</qti-modal-feedback>\n"
+            xml += "  <\(n.element("modal-feedback")) \(n.attribute("outcome-identifier"))=\"FEEDBACK\" identifier=\"GENERAL\" \(n.attribute("show-hide"))=\"hide\">"
+            xml += "\(html(explanation))</\(n.element("modal-feedback"))>\n"
         }
-        return xml + "</qti-assessment-item>\n"
+        return xml + "</\(n.element("assessment-item"))>\n"
     }
 
     /// `total` split by weight with the largest remainders (ties by slug), as mock exams draw.

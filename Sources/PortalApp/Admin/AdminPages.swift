@@ -21,7 +21,8 @@ struct AdminPages: Sendable {
         routes.post("/admin/import", bodyLimit: Self.importLimit, importDocument)
         routes.get("/admin/exams/:region/:exam/export.json", export)
         routes.get("/admin/exams/:region/:exam/export.moodle.xml", exportMoodle)
-        routes.get("/admin/exams/:region/:exam/export.qti.zip", exportQTI)
+        routes.get("/admin/exams/:region/:exam/export.qti.zip") { try exportQTI($0, $1, version3: true) }
+        routes.get("/admin/exams/:region/:exam/export.qti21.zip") { try exportQTI($0, $1, version3: false) }
         routes.get("/admin/reports", reports)
         routes.post("/admin/reports/:id", resolve)
         routes.get("/admin/audit", audit)
@@ -103,6 +104,7 @@ struct AdminPages: Sendable {
                 var exportHref: String
                 var moodleHref: String
                 var qtiHref: String
+                var qti21Href: String
                 /// The exam's questions, and those of them that need review, in the question list.
                 var questionsHref: String
                 var flaggedHref: String
@@ -121,6 +123,7 @@ struct AdminPages: Sendable {
                 title: exam.title, language: exam.language, exportHref: "/admin/exams/\(exam.regionCode)/\(exam.slug)/export.json",
                 moodleHref: "/admin/exams/\(exam.regionCode)/\(exam.slug)/export.moodle.xml",
                 qtiHref: "/admin/exams/\(exam.regionCode)/\(exam.slug)/export.qti.zip",
+                qti21Href: "/admin/exams/\(exam.regionCode)/\(exam.slug)/export.qti21.zip",
                 questionsHref: "/admin/questions?exam=\(exam.regionCode)/\(exam.slug)",
                 flaggedHref: "/admin/questions?exam=\(exam.regionCode)/\(exam.slug)&flagged=on",
                 updated: pages.ago(exam.contentUpdatedAt, locale: locale),
@@ -266,14 +269,14 @@ struct AdminPages: Sendable {
         return try pages.privatePage("admin/import", page, request)
     }
 
-    /// The exam's published questions as a QTI 3.0 content package (`QTIPackage`).
-    func exportQTI(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+    /// The exam's published questions as a QTI 3.0 or 2.1 content package (`QTIPackage`).
+    func exportQTI(_ request: PortalRequest, _ user: SessionUser, version3: Bool) throws -> Response {
         let region = request.parameter("region"), slug = request.parameter("exam")
         guard let document = try request.database.transaction({ try ContentImport().export(region: region, exam: slug, $0) }) else {
             throw HTTPError(.notFound, pages.message("error.no_exam", locale: pages.locale(for: request), ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))]))
         }
-        var response = Response(status: .ok, headers: ["Content-Type": "application/zip"], body: .bytes(QTIPackage.archive(document)))
-        response.headers.add("Content-Disposition", "attachment; filename=\"\(region)-\(slug).qti.zip\"")
+        var response = Response(status: .ok, headers: ["Content-Type": "application/zip"], body: .bytes(QTIPackage.archive(document, version3: version3)))
+        response.headers.add("Content-Disposition", "attachment; filename=\"\(region)-\(slug).\(version3 ? "qti" : "qti21").zip\"")
         response.headers.add("Cache-Control", "no-store")
         return response
     }
