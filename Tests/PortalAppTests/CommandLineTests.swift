@@ -166,6 +166,14 @@ struct CommandLineTests {
         #expect(try count("SELECT count(*) AS n FROM questions WHERE type = 'multi-choice' AND source_key LIKE 'gift:%'") == 1)
         #expect(wait(try spawn(["import", gift, "--into", into, "--skip-unsupported"], environment: environment, output: log)) == 0)
         #expect(try output().contains("0 questions added, 0 changed, 7 unchanged"))
+        // An edited source updates its question in place, as a new version.
+        let edited = folder + "/edited.gift"
+        try Data(try String(contentsOfFile: gift, encoding: .utf8)
+            .replacingOccurrences(of: "What port does HTTPS use by default?", with: "Which port does HTTPS use unless told otherwise?").utf8)
+            .write(to: URL(fileURLWithPath: edited))
+        #expect(wait(try spawn(["import", edited, "--into", into, "--skip-unsupported"], environment: environment, output: log)) == 0)
+        #expect(try output().contains("0 questions added, 1 changed, 6 unchanged"))
+        #expect(try count("SELECT version AS n FROM questions WHERE source_key = 'gift:$course$/Networking/Ports/https port'") == 2)
 
         // Aiken has no categories: into the exam's domain named, or refused when there are several.
         #expect(wait(try spawn(["import", aiken, "--into", into], environment: environment, output: log)) == 1)
@@ -221,6 +229,21 @@ struct CommandLineTests {
         // Importing it again changes nothing.
         #expect(wait(try spawn(["import", first, "--into", "imported/arithmetic"], environment: to, output: log)) == 0)
         #expect(try String(contentsOfFile: log, encoding: .utf8).contains("0 questions added, 0 changed, 3 unchanged"))
+    }
+
+    @Test("an exam exported as format 1 imports into an empty portal and exports the same document")
+    func jsonRoundTrip() throws {
+        let folder = NSTemporaryDirectory() + "json-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let source = try TestDatabase(migrated: true), target = try TestDatabase(migrated: true)
+        let document = folder + "/exam.json", first = folder + "/first.json", second = folder + "/second.json", log = folder + "/log"
+        try Data(AdminTests.document(stem: "What is 2 + 2?").utf8).write(to: URL(fileURLWithPath: document))
+        let from = ["DATABASE_ADMIN_URL": source.adminDatabaseURL], to = ["DATABASE_ADMIN_URL": target.adminDatabaseURL]
+        #expect(wait(try spawn(["import", document], environment: from, output: log)) == 0)
+        #expect(wait(try spawn(["export", "imported/arithmetic", first], environment: from, output: log)) == 0)
+        #expect(wait(try spawn(["import", first], environment: to, output: log)) == 0)
+        #expect(wait(try spawn(["export", "imported/arithmetic", second], environment: to, output: log)) == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: first)) == Data(contentsOf: URL(fileURLWithPath: second)))
     }
 
     @Test("an exam exported as a QTI 3.0 or 2.1 package imports into another portal with its domains, and exports the same package again",

@@ -1,0 +1,119 @@
+import ContentPackage
+import ExamData
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+
+/// The packages the portal writes hold to the rules of IMS QTI 3.0 and IMS Content Packaging
+/// (written down here from the specifications, as the XSDs are not shipped): what is
+/// referenced exists, identifiers are unique, an item's parts come in the order the schema
+/// gives, and a correct response names the item's own choices.
+@Suite("QTI packages keep to the specification")
+struct QTIPackageRulesTests {
+    /// A parsed element: name, attributes, children in order.
+    final class Node {
+        let name: String, attributes: [String: String]
+        var children: [Node] = []
+        var text = ""
+        init(_ name: String, _ attributes: [String: String]) { self.name = name; self.attributes = attributes }
+        func all(_ name: String) -> [Node] { children.flatMap { ($0.name == name ? [$0] : []) + $0.all(name) } }
+    }
+
+    final class Builder: NSObject, XMLParserDelegate {
+        var stack: [Node] = [], root: Node?
+        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+            let node = Node(name, attributes)
+            stack.last?.children.append(node)
+            if stack.isEmpty { root = node }
+            stack.append(node)
+        }
+        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) { _ = stack.popLast() }
+        func parser(_ parser: XMLParser, foundCharacters string: String) { stack.last?.text += string }
+    }
+
+    static func parse(_ bytes: [UInt8]) throws -> Node {
+        let parser = XMLParser(data: Data(bytes)), builder = Builder()
+        parser.delegate = builder
+        #expect(parser.parse() && parser.parserError == nil && builder.stack.isEmpty, "well-formed")
+        return try #require(builder.root)
+    }
+
+    static let document = """
+        {"format": 1, "regions": [{"code": "r", "name": "Region", "exams": [{"slug": "net", "title": "Networks", "language": "en",
+         "passMark": 60, "timeLimitSeconds": 600, "questionCount": 3, "domains": [
+          {"slug": "ports", "title": "Ports", "weight": 70, "questions": [
+            {"key": "p/1", "type": "single-choice", "stem": "HTTPS port?", "difficulty": 1, "explanation": "IANA.",
+             "options": [{"id": "a", "text": "443", "explanation": "Yes."}, {"id": "b", "text": "80"}], "correct": [0]},
+            {"key": "p/2", "type": "multi-choice", "stem": "UDP services?", "difficulty": 2,
+             "options": [{"id": "a", "text": "DNS"}, {"id": "b", "text": "SSH"}, {"id": "c", "text": "DHCP"}], "correct": [0, 2]},
+            {"key": "p/3", "type": "code-snippet", "stem": "What does it print?", "code": "print(1 + 1)", "codeLanguage": "python", "difficulty": 3,
+             "options": [{"id": "a", "text": "2"}, {"id": "b", "text": "11"}], "correct": [0]}]},
+          {"slug": "tcp", "title": "TCP", "weight": 30, "questions": [
+            {"key": "t/1", "type": "ordering", "stem": "Handshake order", "difficulty": 2,
+             "options": [{"id": "a", "text": "ACK"}, {"id": "b", "text": "SYN"}, {"id": "c", "text": "SYN-ACK"}], "correct": [1, 2, 0]}]}]}]}]}
+        """
+
+    @Test("a QTI 3.0 or 2.1 package: manifest, test and items as the specifications require", arguments: [true, false])
+    func rules(version3: Bool) throws {
+        let content = try ContentDocument.decode(Data(Self.document.utf8))
+        let entries = try Zip.entries(QTIPackage.archive(content, version3: version3))
+        let files = Dictionary(uniqueKeysWithValues: entries.map { ($0.path, $0.bytes) })
+        let item = version3 ? "qti-" : "", camel = !version3
+        func name(_ kebab: String) -> String {
+            guard camel else { return item + kebab }
+            let words = kebab.split(separator: "-")
+            return String(words[0]) + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+        }
+
+        // The manifest: unique identifiers, every href present, dependencies resolvable.
+        let manifest = try Self.parse(try #require(files["imsmanifest.xml"]))
+        #expect(manifest.name == "manifest")
+        let resources = manifest.all("resource")
+        let identifiers = resources.compactMap { $0.attributes["identifier"] }
+        #expect(Set(identifiers).count == identifiers.count && identifiers.count == 5)
+        for resource in resources {
+            #expect(files[resource.attributes["href"] ?? ""] != nil)
+            for file in resource.all("file") { #expect(files[file.attributes["href"] ?? ""] != nil) }
+            for dependency in resource.all("dependency") { #expect(identifiers.contains(dependency.attributes["identifierref"] ?? "")) }
+        }
+        #expect(Set(resources.compactMap { $0.attributes["type"] }) == (version3 ? ["imsqti_test_xmlv3p0", "imsqti_item_xmlv3p0"] : ["imsqti_test_xmlv2p1", "imsqti_item_xmlv2p1"]))
+
+        // The test: a section per domain, selections within their items and summing to the exam's count.
+        let test = try Self.parse(try #require(files["test.xml"]))
+        #expect(test.name == name("assessment-test") && test.all(name("test-part")).count == 1)
+        let sections = test.all(name("assessment-section"))
+        #expect(sections.map { $0.attributes["title"] ?? "" } == ["Ports", "TCP"])
+        var selected = 0
+        for section in sections {
+            let refs = section.all(name("assessment-item-ref"))
+            let select = Int(section.all(name("selection")).first?.attributes["select"] ?? "") ?? -1
+            #expect((1...refs.count).contains(select))
+            selected += select
+            for ref in refs { #expect(files[ref.attributes["href"] ?? ""] != nil) }
+        }
+        #expect(selected == 3)
+
+        // Each item: its parts in the schema's order, unique choices, a correct response naming them.
+        let order = ["response-declaration", "outcome-declaration", "item-body", "response-processing", "modal-feedback"].map(name)
+        for (path, bytes) in files where path.hasPrefix("items/") {
+            let root = try Self.parse(bytes)
+            #expect(root.name == name("assessment-item"), "\(path)")
+            for attribute in ["identifier", "title", "adaptive", camel ? "timeDependent" : "time-dependent"] { #expect(root.attributes[attribute] != nil, "\(path) \(attribute)") }
+            let positions = root.children.map { order.firstIndex(of: $0.name) ?? -1 }
+            #expect(!positions.contains(-1) && positions == positions.sorted(), "\(path): \(root.children.map(\.name))")
+            let choices = root.all(name("simple-choice")).compactMap { $0.attributes["identifier"] }
+            #expect(Set(choices).count == choices.count && choices.count >= 2)
+            let declaration = try #require(root.all(name("response-declaration")).first)
+            let values = declaration.all(name("value")).map { $0.text }
+            #expect(!values.isEmpty && values.allSatisfy(choices.contains), "\(path)")
+            let cardinality = declaration.attributes["cardinality"]
+            if cardinality == "single" { #expect(values.count == 1) }
+            if cardinality == "ordered" { #expect(Set(values) == Set(choices)) }
+            for entry in declaration.all(name("map-entry")) { #expect(choices.contains(entry.attributes[camel ? "mapKey" : "map-key"] ?? "")) }
+            let interactions = root.all(name("choice-interaction")) + root.all(name("order-interaction"))
+            #expect(interactions.count == 1 && interactions[0].attributes[camel ? "responseIdentifier" : "response-identifier"] == declaration.attributes["identifier"])
+        }
+    }
+}
