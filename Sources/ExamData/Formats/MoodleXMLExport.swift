@@ -22,14 +22,8 @@ public enum MoodleXMLExport {
     }
 
     static func question(_ question: ContentDocument.Question) -> String {
-        let options: [(text: String, explanation: String?)] = items(question.options).map { option in
-            guard case .object(let fields) = option else { return ("", nil) }
-            return (string(fields["text"]) ?? "", string(fields["explanation"]))
-        }
-        let correct = items(question.correct).compactMap { value -> Int? in
-            if case .number(let number) = value { return Int(exactly: number) }
-            return nil
-        }
+        let view = ChoiceView(question)
+        let options = view.options, correct = view.correct
         let isOrdering = question.type == QuestionKind.ordering.rawValue
         let isMultiple = question.type == QuestionKind.multiChoice.rawValue
         var stem = "<p>" + html(question.stem) + "</p>"
@@ -67,28 +61,11 @@ public enum MoodleXMLExport {
         return xml + "  </question>\n"
     }
 
-    private static func items(_ value: JSONValue) -> [JSONValue] {
-        if case .array(let items) = value { return items }
-        return []
-    }
-
-    private static func string(_ value: JSONValue?) -> String? {
-        if case .string(let text)? = value { return text }
-        return nil
-    }
-
-    /// Text for HTML: escaped, its line breaks as `<br>`.
-    static func html(_ text: String) -> String { escape(text).replacingOccurrences(of: "\n", with: "<br>") }
-
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
-            .replacingOccurrences(of: "\"", with: "&quot;")
-    }
+    static func html(_ text: String) -> String { MarkupText.html(text) }
+    static func escape(_ text: String) -> String { MarkupText.escape(text) }
 
     /// A CDATA section that survives a `]]>` inside.
     static func cdata(_ text: String) -> String { "<![CDATA[" + text.replacingOccurrences(of: "]]>", with: "]]]]><![CDATA[>") + "]]>" }
 
-    static func format(_ fraction: Double) -> String {
-        fraction == fraction.rounded() ? String(Int(fraction)) : String(format: "%.5f", fraction)
-    }
+    static func format(_ fraction: Double) -> String { MarkupText.number(fraction) }
 }

@@ -68,14 +68,8 @@ public enum QTIPackage {
     /// share, each wrong one taking a share back, as the portal scores) or an order.
     static func item(_ question: ContentDocument.Question, identifier: String, language: String, version3: Bool = true) -> String {
         let n = QTIFormat.Names(version3: version3)
-        var options: [(text: String, explanation: String?)] = items(question.options).map { option in
-            guard case .object(let fields) = option else { return ("", nil) }
-            return (string(fields["text"]) ?? "", string(fields["explanation"]))
-        }
-        var correct = items(question.correct).compactMap { value -> Int? in
-            if case .number(let number) = value { return Int(exactly: number) }
-            return nil
-        }
+        let view = ChoiceView(question)
+        var options = view.options, correct = view.correct
         let isOrdering = question.type == QuestionKind.ordering.rawValue, isMultiple = question.type == QuestionKind.multiChoice.rawValue
         if isOrdering, correct.count == options.count, correct.allSatisfy(options.indices.contains) {
             // Steps listed as the importer stores them (the right order moved on by one), so a
@@ -197,24 +191,7 @@ public enum QTIPackage {
 
     // MARK: Text
 
-    private static func items(_ value: JSONValue) -> [JSONValue] {
-        if case .array(let items) = value { return items }
-        return []
-    }
-
-    private static func string(_ value: JSONValue?) -> String? {
-        if case .string(let text)? = value { return text }
-        return nil
-    }
-
-    static func html(_ text: String) -> String { escape(text).replacingOccurrences(of: "\n", with: "<br/>") }
-
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
-            .replacingOccurrences(of: "\"", with: "&quot;")
-    }
-
-    static func format(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(format: "%.5f", value)
-    }
+    static func html(_ text: String) -> String { MarkupText.html(text, lineBreak: "<br/>") }
+    static func escape(_ text: String) -> String { MarkupText.escape(text) }
+    static func format(_ value: Double) -> String { MarkupText.number(value) }
 }

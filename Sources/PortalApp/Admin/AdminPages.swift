@@ -271,37 +271,32 @@ struct AdminPages: Sendable {
 
     /// The exam's published questions as a QTI 3.0 or 2.1 content package (`QTIPackage`).
     func exportQTI(_ request: PortalRequest, _ user: SessionUser, version3: Bool) throws -> Response {
-        let region = request.parameter("region"), slug = request.parameter("exam")
-        guard let document = try request.database.transaction({ try ContentImport().export(region: region, exam: slug, $0) }) else {
-            throw HTTPError(.notFound, pages.message("error.no_exam", locale: pages.locale(for: request), ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))]))
-        }
-        var response = Response(status: .ok, headers: ["Content-Type": "application/zip"], body: .bytes(QTIPackage.archive(document, version3: version3)))
-        response.headers.add("Content-Disposition", "attachment; filename=\"\(region)-\(slug).\(version3 ? "qti" : "qti21").zip\"")
-        response.headers.add("Cache-Control", "no-store")
-        return response
+        try download(request, type: "application/zip", suffix: version3 ? "qti.zip" : "qti21.zip") { QTIPackage.archive($0, version3: version3) }
     }
 
     /// The exam as Moodle XML (`MoodleXMLExport`), for a school's Moodle question bank.
     func exportMoodle(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        let region = request.parameter("region"), slug = request.parameter("exam")
-        guard let document = try request.database.transaction({ try ContentImport().export(region: region, exam: slug, $0) }) else {
-            throw HTTPError(.notFound, pages.message("error.no_exam", locale: pages.locale(for: request), ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))]))
-        }
-        var response = Response(status: .ok, headers: ["Content-Type": "application/xml; charset=utf-8"], body: .bytes(Array(MoodleXMLExport.document(document).utf8)))
-        response.headers.add("Content-Disposition", "attachment; filename=\"\(region)-\(slug).moodle.xml\"")
-        response.headers.add("Cache-Control", "no-store")
-        return response
+        try download(request, type: "application/xml; charset=utf-8", suffix: "moodle.xml") { Array(MoodleXMLExport.document($0).utf8) }
     }
 
+    /// The exam in the import format (format 1).
     func export(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+        try download(request, type: "application/json", suffix: "json") { document in
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            return Array(try encoder.encode(document))
+        }
+    }
+
+    /// The exam at the request's `region/exam`, written by `write`, as an attachment named
+    /// `region-exam.suffix` (404 for an exam there is not).
+    private func download(_ request: PortalRequest, type: String, suffix: String, _ write: (ContentDocument) throws -> [UInt8]) throws -> Response {
         let region = request.parameter("region"), slug = request.parameter("exam")
         guard let document = try request.database.transaction({ try ContentImport().export(region: region, exam: slug, $0) }) else {
             throw HTTPError(.notFound, pages.message("error.no_exam", locale: pages.locale(for: request), ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))]))
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        var response = Response.json(Array(try encoder.encode(document)))
-        response.headers.add("Content-Disposition", "attachment; filename=\"\(region)-\(slug).json\"")
+        var response = Response(status: .ok, headers: ["Content-Type": type], body: .bytes(try write(document)))
+        response.headers.add("Content-Disposition", "attachment; filename=\"\(region)-\(slug).\(suffix)\"")
         response.headers.add("Cache-Control", "no-store")
         return response
     }

@@ -1,0 +1,47 @@
+import Foundation
+import QuestionEngine
+
+/// A stored question's options and key as the writers of other formats need them: the option
+/// texts and explanations in order, and the key's option indexes.
+struct ChoiceView {
+    var options: [(text: String, explanation: String?)]
+    var correct: [Int]
+
+    init(_ question: ContentDocument.Question) {
+        options = Self.items(question.options).map { option in
+            guard case .object(let fields) = option else { return ("", nil) }
+            return (Self.string(fields["text"]) ?? "", Self.string(fields["explanation"]))
+        }
+        correct = Self.items(question.correct).compactMap { value -> Int? in
+            if case .number(let number) = value { return Int(exactly: number) }
+            return nil
+        }
+    }
+
+    private static func items(_ value: JSONValue) -> [JSONValue] {
+        if case .array(let items) = value { return items }
+        return []
+    }
+
+    private static func string(_ value: JSONValue?) -> String? {
+        if case .string(let text)? = value { return text }
+        return nil
+    }
+}
+
+/// Text written into XML by the exporters.
+enum MarkupText {
+    /// `&`, `<`, `>` and `"` escaped: safe in text and in quoted attributes.
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+            .replacingOccurrences(of: "\"", with: "&quot;")
+    }
+
+    /// Text as HTML: escaped, its line breaks as `lineBreak`.
+    static func html(_ text: String, lineBreak: String = "<br>") -> String { escape(text).replacingOccurrences(of: "\n", with: lineBreak) }
+
+    /// A score or fraction: whole when it is whole, else five decimals.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(format: "%.5f", value)
+    }
+}
