@@ -33,6 +33,6 @@ export DATABASE_URL="${DATABASE_URL%/portal}/offline_bench" DATABASE_ADMIN_URL="
 pgbench_ready
 tpcb=$(pgbench_tpcb "$students" "$duration")
 
-start_portal "$cluster/offline-serve.log"
+start_portal "$cluster/offline-serve.log" REGISTRATIONS_PER_HOUR=100000
 psql_cmd=$(superuser_psql offline_bench)
 PORT=$port PSQL="$psql_cmd" STUDENTS=$students DURATION=$duration BATCH=$batch TPCB=$tpcb python3 Benchmarks/offline_client.py

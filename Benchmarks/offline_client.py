@@ -70,8 +70,23 @@ def kib(size):
     return "%.1f KiB" % (size / 1024)
 
 
+def signed_in_client(prefix):
+    """A client with a new account of its own: bundles are for signed-in students."""
+    device = Client()
+    _, page = device.request("GET", "/register")
+    token = re.search(rb'name="csrf_token" value="([^"]*)"', page).group(1).decode()
+    name = "%s-%s" % (prefix, uuid.uuid4().hex[:6])
+    form = urllib.parse.urlencode({"csrf_token": token, "username": name, "display_name": name,
+                                   "password": "offline bench " + name, "password_confirmation": "offline bench " + name})
+    response, _ = device.request("POST", "/register", form, {"Content-Type": "application/x-www-form-urlencoded"})
+    assert response.status == 303, "register answered %d" % response.status
+    _, me = device.request("GET", "/api/me")
+    device.csrf = json.loads(me)["csrfToken"]
+    return device
+
+
 def main():
-    client = Client()
+    client = signed_in_client("reader")
     item = manifest_entry(client)
     _, response, raw = client.timed(item["url"])
     assert response.status == 200
@@ -99,19 +114,7 @@ def main():
     build_ms = statistics.median(builds) * 1000
 
     # Upload throughput: devices with accounts, each sending finished offline sessions.
-    devices = []
-    for index in range(STUDENTS):
-        device = Client()
-        _, page = device.request("GET", "/register")
-        token = re.search(rb'name="csrf_token" value="([^"]*)"', page).group(1).decode()
-        name = "device%d-%s" % (index, uuid.uuid4().hex[:6])
-        form = urllib.parse.urlencode({"csrf_token": token, "username": name, "display_name": name,
-                                       "password": "offline bench " + name, "password_confirmation": "offline bench " + name})
-        response, _ = device.request("POST", "/register", form, {"Content-Type": "application/x-www-form-urlencoded"})
-        assert response.status == 303, "register answered %d" % response.status
-        _, me = device.request("GET", "/api/me")
-        device.csrf = json.loads(me)["csrfToken"]
-        devices.append(device)
+    devices = [signed_in_client("device%d" % index) for index in range(STUDENTS)]
     questions = json.loads(client.request("GET", manifest_entry(client)["url"])[1])["questions"]
 
     def make_batch(rng):
