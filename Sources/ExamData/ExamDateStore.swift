@@ -63,11 +63,4 @@ public struct ExamDateStore: Sendable {
         }
         _ = try ReviewCardStore().rebuild(connection)
     }
-
-    /// Today's date in the student's time zone, `YYYY-MM-DD`.
-    public func today(at now: Date, _ connection: PostgresConnection) throws -> String {
-        try connection.query(("""
-            SELECT (\(now)::timestamptz AT TIME ZONE u.time_zone)::date::text AS today FROM users u WHERE u.id = (SELECT app_user_id())
-            """ as SQL).prepared()).single().decode("today", as: String.self)
-    }
 }

@@ -52,6 +52,15 @@ public struct FittedWeightsStore: Sendable {
             fittedAt: try row.decode("fitted_at", as: Date?.self))
     }
 
+    /// The advisory lock's key ("fsrs" as four bytes), shared by every instance.
+    static let lockKey: Int64 = 0x6673_7273
+
+    /// Takes the fitting job's turn for the caller's transaction: false while another instance
+    /// (or thread) is fitting. One fit at a time keeps the CPU work off a small machine's cores.
+    public func takeTurn(_ connection: PostgresConnection) throws -> Bool {
+        try connection.query(("SELECT pg_try_advisory_xact_lock(\(Self.lockKey)) AS locked" as SQL).prepared()).single().decode("locked", as: Bool.self)
+    }
+
     /// Looks at the signed-in student's history and fits their weights when it has grown
     /// enough; a fit is stored with both log losses and reschedules their cards from history.
     public func fitIfDue(at now: Date, _ connection: PostgresConnection) throws -> Outcome {

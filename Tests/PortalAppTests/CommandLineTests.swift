@@ -195,20 +195,34 @@ struct CommandLineTests {
         #expect(try count("SELECT count(*) AS n FROM questions WHERE source_key = 'gift:a'") == 0)
     }
 
+    /// Two portals for a round trip, each on a database of its own, and a folder for the files:
+    /// the source gets `document` (the small arithmetic exam with `stem`) imported by the test;
+    /// `empty` is the same exam with no domains or questions, for the target.
+    struct RoundTrip {
+        let folder: String, log: String, document: String, empty: String
+        let source: TestDatabase, target: TestDatabase
+        var from: [String: String] { ["DATABASE_ADMIN_URL": source.adminDatabaseURL] }
+        var to: [String: String] { ["DATABASE_ADMIN_URL": target.adminDatabaseURL] }
+
+        init(prefix: String, stem: String) throws {
+            folder = NSTemporaryDirectory() + "\(prefix)-\(UUID().uuidString)"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            (log, document, empty) = (folder + "/log", folder + "/exam.json", folder + "/empty.json")
+            source = try TestDatabase(migrated: true)
+            target = try TestDatabase(migrated: true)
+            try Data(AdminTests.document(stem: stem).utf8).write(to: URL(fileURLWithPath: document))
+            try Data(#"""
+                {"format": 1, "regions": [{"code": "imported", "name": "Imported region", "exams": [{"slug": "arithmetic", "title": "Arithmetic",
+                 "description": "Sums.", "language": "en", "passMark": 70, "timeLimitSeconds": 600, "questionCount": 2, "domains": []}]}]}
+                """#.utf8).write(to: URL(fileURLWithPath: empty))
+        }
+    }
+
     @Test("an exam exported as Moodle XML imports into another portal as the same questions, and exports the same again")
     func moodleRoundTrip() throws {
-        let folder = NSTemporaryDirectory() + "moodle-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let source = try TestDatabase(migrated: true), target = try TestDatabase(migrated: true)
-        let document = folder + "/exam.json", empty = folder + "/empty.json", first = folder + "/first.xml", second = folder + "/second.xml"
-        let log = folder + "/log"
-        try Data(AdminTests.document(stem: "What is 2 + 2?\nCount <carefully> & well.").utf8).write(to: URL(fileURLWithPath: document))
-        // The same exam, with no questions yet, on the other side.
-        try Data(#"""
-            {"format": 1, "regions": [{"code": "imported", "name": "Imported region", "exams": [{"slug": "arithmetic", "title": "Arithmetic",
-             "description": "Sums.", "language": "en", "passMark": 70, "timeLimitSeconds": 600, "questionCount": 2, "domains": []}]}]}
-            """#.utf8).write(to: URL(fileURLWithPath: empty))
-        let from = ["DATABASE_ADMIN_URL": source.adminDatabaseURL], to = ["DATABASE_ADMIN_URL": target.adminDatabaseURL]
+        let portals = try RoundTrip(prefix: "moodle", stem: "What is 2 + 2?\nCount <carefully> & well.")
+        let (target, from, to, document, empty, log) = (portals.target, portals.from, portals.to, portals.document, portals.empty, portals.log)
+        let first = portals.folder + "/first.xml", second = portals.folder + "/second.xml"
         #expect(wait(try spawn(["import", document], environment: from, output: log)) == 0)
         #expect(wait(try spawn(["export", "--format", "moodle", "imported/arithmetic", first], environment: from, output: log)) == 0)
         #expect(try String(contentsOfFile: log, encoding: .utf8).contains("export: 3 questions of imported/arithmetic as Moodle XML"))
@@ -233,12 +247,9 @@ struct CommandLineTests {
 
     @Test("an exam exported as format 1 imports into an empty portal and exports the same document")
     func jsonRoundTrip() throws {
-        let folder = NSTemporaryDirectory() + "json-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let source = try TestDatabase(migrated: true), target = try TestDatabase(migrated: true)
-        let document = folder + "/exam.json", first = folder + "/first.json", second = folder + "/second.json", log = folder + "/log"
-        try Data(AdminTests.document(stem: "What is 2 + 2?").utf8).write(to: URL(fileURLWithPath: document))
-        let from = ["DATABASE_ADMIN_URL": source.adminDatabaseURL], to = ["DATABASE_ADMIN_URL": target.adminDatabaseURL]
+        let portals = try RoundTrip(prefix: "json", stem: "What is 2 + 2?")
+        let (from, to, document, log) = (portals.from, portals.to, portals.document, portals.log)
+        let first = portals.folder + "/first.json", second = portals.folder + "/second.json"
         #expect(wait(try spawn(["import", document], environment: from, output: log)) == 0)
         #expect(wait(try spawn(["export", "imported/arithmetic", first], environment: from, output: log)) == 0)
         #expect(wait(try spawn(["import", first], environment: to, output: log)) == 0)
@@ -249,17 +260,9 @@ struct CommandLineTests {
     @Test("an exam exported as a QTI 3.0 or 2.1 package imports into another portal with its domains, and exports the same package again",
           arguments: ["qti3", "qti21"])
     func qtiRoundTrip(format: String) throws {
-        let folder = NSTemporaryDirectory() + "qti-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let source = try TestDatabase(migrated: true), target = try TestDatabase(migrated: true)
-        let document = folder + "/exam.json", empty = folder + "/empty.json", first = folder + "/first.zip", second = folder + "/second.zip"
-        let log = folder + "/log"
-        try Data(AdminTests.document(stem: "What is 2 + 2?\nCount <carefully> & well.").utf8).write(to: URL(fileURLWithPath: document))
-        try Data(#"""
-            {"format": 1, "regions": [{"code": "imported", "name": "Imported region", "exams": [{"slug": "arithmetic", "title": "Arithmetic",
-             "description": "Sums.", "language": "en", "passMark": 70, "timeLimitSeconds": 600, "questionCount": 2, "domains": []}]}]}
-            """#.utf8).write(to: URL(fileURLWithPath: empty))
-        let from = ["DATABASE_ADMIN_URL": source.adminDatabaseURL], to = ["DATABASE_ADMIN_URL": target.adminDatabaseURL]
+        let portals = try RoundTrip(prefix: "qti", stem: "What is 2 + 2?\nCount <carefully> & well.")
+        let (target, from, to, document, empty, log) = (portals.target, portals.from, portals.to, portals.document, portals.empty, portals.log)
+        let first = portals.folder + "/first.zip", second = portals.folder + "/second.zip"
         #expect(wait(try spawn(["import", document], environment: from, output: log)) == 0)
         #expect(wait(try spawn(["export", "--format", format, "imported/arithmetic", first], environment: from, output: log)) == 0)
         #expect(wait(try spawn(["import", empty], environment: to, output: log)) == 0)

@@ -28,20 +28,3 @@ struct ChoiceView {
         return nil
     }
 }
-
-/// Text written into XML by the exporters.
-enum MarkupText {
-    /// `&`, `<`, `>` and `"` escaped: safe in text and in quoted attributes.
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
-            .replacingOccurrences(of: "\"", with: "&quot;")
-    }
-
-    /// Text as HTML: escaped, its line breaks as `lineBreak`.
-    static func html(_ text: String, lineBreak: String = "<br>") -> String { escape(text).replacingOccurrences(of: "\n", with: lineBreak) }
-
-    /// A score or fraction: whole when it is whole, else five decimals.
-    static func number(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(format: "%.5f", value)
-    }
-}

@@ -19,9 +19,6 @@ public struct ForeignImport: Sendable {
         case qti3 = "QTI 3.0"
         case qti21 = "QTI 2.1"
         case contentPackage = "IMS content package (zip)"
-
-        /// Whether questions in this format can be imported yet.
-        public var isReadable: Bool { true }
     }
 
     /// The format of `data`, from its content: a zip's signature, an XML root's namespace, JSON,
@@ -62,13 +59,8 @@ public struct ForeignImport: Sendable {
         switch format {
         case .gift: return try GIFTFormat.parse(text, keyPrefix: "gift:", language: language)
         case .aiken: return try AikenFormat.parse(text, keyPrefix: "aiken:")
-        case .moodleXML:
-            // Read as UTF-8 whatever it was saved as, so its declaration must say so.
-            let declared = text.replacingOccurrences(of: #"(<\?xml[^>]*encoding=)["'][^"']*["']"#, with: "$1\"UTF-8\"", options: .regularExpression)
-            return try MoodleXMLFormat.parse(Data(declared.utf8), language: language)
-        case .qti3, .qti21:
-            let declared = text.replacingOccurrences(of: #"(<\?xml[^>]*encoding=)["'][^"']*["']"#, with: "$1\"UTF-8\"", options: .regularExpression)
-            return try QTIFormat.parse(Data(declared.utf8), language: language)
+        case .moodleXML: return try MoodleXMLFormat.parse(MarkupText.utf8XML(text), language: language)
+        case .qti3, .qti21: return try QTIFormat.parse(MarkupText.utf8XML(text), language: language)
         case .portalJSON, .contentPackage:
             throw FormatError(position: "the file", problem: "is \(format.rawValue), which this importer does not read yet")
         }

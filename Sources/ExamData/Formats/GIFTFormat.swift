@@ -219,18 +219,6 @@ enum GIFTFormat {
         return result
     }
 
-    /// Plain text: escapes resolved, HTML (`[html]`) reduced to its text — the portal shows
-    /// stems and options as text, so no markup (and no script) is ever carried over.
-    static func clean(_ text: String, html: Bool) -> String {
-        var text = unescape(text)
-        if html {
-            text = text.replacingOccurrences(of: #"<\s*(br|/p|/div|/li)\s*/?>"#, with: "\n", options: [.regularExpression, .caseInsensitive])
-            text = text.replacingOccurrences(of: #"<script[\s\S]*?</script>"#, with: "", options: [.regularExpression, .caseInsensitive])
-            text = text.replacingOccurrences(of: "<[^>]*>", with: "", options: .regularExpression)
-            for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&nbsp;", " "), ("&amp;", "&")] {
-                text = text.replacingOccurrences(of: entity, with: character)
-            }
-        }
-        return text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: "\n")
-    }
+    /// Plain text: escapes resolved, HTML (`[html]`) reduced to its text (`MarkupText.plain`).
+    static func clean(_ text: String, html: Bool) -> String { MarkupText.plain(unescape(text), html: html) }
 }

@@ -27,7 +27,7 @@ enum MoodleXMLFormat {
                 let element = String(html[block])
                 codeLanguage = element.range(of: #"language-[A-Za-z0-9+#-]+"#, options: .regularExpression).map { String(element[$0].dropFirst("language-".count)) }
                 let inner = element.replacingOccurrences(of: #"^<pre>\s*<code[^>]*>|</code>\s*</pre>$"#, with: "", options: .regularExpression)
-                code = decodeEntities(inner)
+                code = MarkupText.decodeEntities(inner)
                 html.removeSubrange(block)
             }
             let plain = question.child("questiontext")?.attributes["format"] == "plain_text"
@@ -101,16 +101,5 @@ enum MoodleXMLFormat {
         return clean(child.child("text")?.text ?? child.text, html: child.attributes["format"] != "plain_text" && child.attributes["format"] != "markdown")
     }
 
-    static func decodeEntities(_ text: String) -> String {
-        var text = text
-        for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&amp;", "&")] {
-            text = text.replacingOccurrences(of: entity, with: character)
-        }
-        return text
-    }
-
-    static func clean(_ text: String, html: Bool) -> String {
-        // GIFT's escapes mean nothing here: only the HTML is reduced.
-        GIFTFormat.clean(text.replacingOccurrences(of: "\\", with: "\\\\"), html: html)
-    }
+    static func clean(_ text: String, html: Bool) -> String { MarkupText.plain(text, html: html) }
 }

@@ -169,10 +169,9 @@ public enum QTIPackage {
             guard let bytes = files[href] else { throw FormatError(position: href, problem: "is listed in the manifest but not in the package") }
             let text: String
             do throws(FormatError) { text = try ForeignImport.text(Data(bytes)) } catch { throw FormatError(position: href, problem: error.problem) }
-            let declared = text.replacingOccurrences(of: #"(<\?xml[^>]*encoding=)["'][^"']*["']"#, with: "$1\"UTF-8\"", options: .regularExpression)
             var item: ForeignContent
             do throws(FormatError) {
-                item = try QTIFormat.parse(Data(declared.utf8), language: language)
+                item = try QTIFormat.parse(MarkupText.utf8XML(text), language: language)
             } catch {
                 throw FormatError(position: "\(href) \(error.position)", problem: error.problem)
             }

@@ -9,9 +9,7 @@ final class LeaderboardRefresher: @unchecked Sendable {
     private let database: ConnectionPool
     private let interval: TimeInterval
     private let instance: String
-    private let condition = NSCondition()
-    private var stopped = false
-    private var thread: Thread?
+    private var loop: BackgroundLoop?
 
     init(database: ConnectionPool, interval: TimeInterval, instance: String) {
         self.database = database
@@ -22,19 +20,13 @@ final class LeaderboardRefresher: @unchecked Sendable {
     /// Starts ticking: a first attempt now, then one every fifth of the interval, so a refresh
     /// happens close to each interval's end whichever instance is quickest.
     func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "leaderboard-refresh"
-        self.thread = thread
-        thread.start()
+        let loop = BackgroundLoop(name: "leaderboard-refresh", interval: max(0.05, interval / 5)) { [self] in tick() }
+        self.loop = loop
+        loop.start()
     }
 
     /// Stops the job; a refresh under way finishes first.
-    func stop() {
-        condition.lock()
-        stopped = true
-        condition.broadcast()
-        condition.unlock()
-    }
+    func stop() { loop?.stop() }
 
     /// One attempt; true when this instance refreshed.
     @discardableResult
@@ -44,18 +36,6 @@ final class LeaderboardRefresher: @unchecked Sendable {
         } catch {
             FileHandle.standardError.write(Data("leaderboard: refresh failed: \(error)\n".utf8))
             return false
-        }
-    }
-
-    private func run() {
-        while true {
-            tick()
-            condition.lock()
-            let deadline = Date().addingTimeInterval(max(0.05, interval / 5))
-            while !stopped && Date() < deadline { condition.wait(until: deadline) }
-            let done = stopped
-            condition.unlock()
-            if done { return }
         }
     }
 }

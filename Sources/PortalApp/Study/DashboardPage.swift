@@ -119,10 +119,7 @@ struct DashboardPage: Encodable {
 
     init(user: SessionUser, reading: DashboardReading, facts: [Int: DomainFacts], pages: PageRenderer, locale: String, now: Date) {
         // Today in the student's own time zone, for the days left before their exams.
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: user.timeZone) ?? TimeZone(identifier: "UTC")!
-        let parts = calendar.dateComponents([.year, .month, .day], from: now)
-        let today = String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+        let today = LocalDates.day(of: now, zone: TimeZone(identifier: user.timeZone) ?? .gmt)
         let weeks = Array(Set(reading.weeks.map(\.week)).sorted().suffix(Self.weeksShown))
         // The exams the student holds cards in, by title; each with all its domains for readiness.
         let examIDs = Set(reading.cards.keys.compactMap { facts[$0]?.examID })

@@ -48,7 +48,7 @@ struct ExamDateForm: Sendable {
             guard let day = Self.calendarDay(typed) else {
                 throw HTTPError(.unprocessableContent, pages.message("exam_date.invalid", for: request, ["value": String(typed.prefix(20))]))
             }
-            let today = try store.today(at: now, connection)
+            let today = LocalDates.day(of: now, zone: TimeZone(identifier: user.timeZone) ?? .gmt)
             guard day >= today else { throw HTTPError(.unprocessableContent, pages.message("exam_date.past", for: request)) }
             guard let furthest = Self.adding(days: Self.furthestDays, to: today), day <= furthest else {
                 throw HTTPError(.unprocessableContent, pages.message("exam_date.too_far", for: request))
@@ -60,43 +60,21 @@ struct ExamDateForm: Sendable {
 
     /// `text` when it is a real calendar day written `YYYY-MM-DD` (what a date field sends).
     static func calendarDay(_ text: String) -> String? {
-        guard let date = date(text), format(date) == text, text >= "2000-01-01" else { return nil }
+        guard let date = LocalDates.midnight(of: text), LocalDates.day(of: date) == text, text >= "2000-01-01" else { return nil }
         return text
     }
 
     /// The calendar day `days` after `day` (both `YYYY-MM-DD`).
     static func adding(days: Int, to day: String) -> String? {
-        date(day).flatMap { calendar.date(byAdding: .day, value: days, to: $0) }.map(format)
+        LocalDates.midnight(of: day).flatMap { LocalDates.utc.date(byAdding: .day, value: days, to: $0) }.map { LocalDates.day(of: $0) }
     }
 
     /// Whole days from `today` to `day` (both `YYYY-MM-DD`).
     static func days(from today: String, to day: String) -> Int? {
-        guard let start = date(today), let end = date(day) else { return nil }
-        return calendar.dateComponents([.day], from: start, to: end).day
+        guard let start = LocalDates.midnight(of: today), let end = LocalDates.midnight(of: day) else { return nil }
+        return LocalDates.utc.dateComponents([.day], from: start, to: end).day
     }
 
     /// "15 December 2026" in the page's language.
     static func longDate(_ day: String, locale: String) -> String { LocalDates.day(day, locale: locale) }
-
-    /// Midnight UTC of a `YYYY-MM-DD` day, the day's fields read strictly.
-    private static func date(_ text: String) -> Date? {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard text.utf8.count == 10, parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              parts.allSatisfy({ $0.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } }),
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
-        else { return nil }
-        return calendar.date(from: DateComponents(year: year, month: month, day: day))
-    }
-
-    private static func format(_ date: Date) -> String {
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        func two(_ value: Int?) -> String { value.map { $0 < 10 ? "0\($0)" : "\($0)" } ?? "00" }
-        return "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day))"
-    }
-
-    private static let calendar: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar
-    }()
 }

@@ -8,21 +8,17 @@ import PostgresClient
 /// row-level security would not show the student — and fits when it has grown enough
 /// (`FittedWeightsStore`). One fit runs at a time across every instance (a transaction-scoped
 /// advisory lock): fitting is CPU work a small machine does in the background, not in a request.
-final class WeightFitter: @unchecked Sendable {  // the queue is guarded by `condition`
+final class WeightFitter: @unchecked Sendable {  // the queue is guarded by `lock`
     private let database: ConnectionPool
     private let clock: @Sendable () -> Date
-    private let condition = NSCondition()
+    private let lock = NSLock()
     /// Tokens waiting, oldest first, each once.
     private var waiting: [String] = []
     private var queued: Set<String> = []
-    private var stopped = false
-    private var thread: Thread?
+    private var loop: BackgroundLoop?
 
     /// Tokens kept waiting at most: beyond this a student is looked at on their next request.
     static let capacity = 10_000
-    /// The advisory lock's key ("fsrs" as four bytes), shared by every instance.
-    static let lockKey: Int64 = 0x6673_7273
-
     init(database: ConnectionPool, clock: @escaping @Sendable () -> Date) {
         self.database = database
         self.clock = clock
@@ -31,11 +27,12 @@ final class WeightFitter: @unchecked Sendable {  // the queue is guarded by `con
     /// Queues a look at the history of the student signed in with `sessionToken`.
     func enqueue(sessionToken: String?) {
         guard let sessionToken, !sessionToken.isEmpty else { return }
-        condition.lock()
-        defer { condition.unlock() }
-        guard waiting.count < Self.capacity, queued.insert(sessionToken).inserted else { return }
-        waiting.append(sessionToken)
-        condition.signal()
+        let added = lock.withLock {
+            guard waiting.count < Self.capacity, queued.insert(sessionToken).inserted else { return false }
+            waiting.append(sessionToken)
+            return true
+        }
+        if added { loop?.wake() }
     }
 
     /// Looks at every queued history now; returns what each look found (tests call this).
@@ -53,33 +50,28 @@ final class WeightFitter: @unchecked Sendable {  // the queue is guarded by `con
         return outcomes
     }
 
+    /// Looks at queued students as they come, and every few seconds retries one the lock held back.
     func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "fsrs-fit"
-        self.thread = thread
-        thread.start()
+        let loop = BackgroundLoop(name: "fsrs-fit", interval: 5) { [self] in drain() }
+        self.loop = loop
+        loop.start()
     }
 
-    func stop() {
-        condition.lock()
-        stopped = true
-        condition.broadcast()
-        condition.unlock()
-    }
+    func stop() { loop?.stop() }
 
     private func next() -> String? {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !waiting.isEmpty else { return nil }
-        let token = waiting.removeFirst()
-        queued.remove(token)
-        return token
+        lock.withLock {
+            guard !waiting.isEmpty else { return nil }
+            let token = waiting.removeFirst()
+            queued.remove(token)
+            return token
+        }
     }
 
     private func requeue(_ token: String) {
-        condition.lock()
-        if queued.insert(token).inserted { waiting.insert(token, at: 0) }
-        condition.unlock()
+        lock.withLock {
+            if queued.insert(token).inserted { waiting.insert(token, at: 0) }
+        }
     }
 
     /// One student's look, under the lock; nil when another instance holds it. A failure (the
@@ -88,26 +80,13 @@ final class WeightFitter: @unchecked Sendable {  // the queue is guarded by `con
     private func look(_ token: String) -> FittedWeightsStore.Outcome? {
         do {
             return try database.withTransaction(settings: ["app.session_token": token, "app.guest_token": ""]) { connection in
-                let locked = try connection.query(("SELECT pg_try_advisory_xact_lock(\(Self.lockKey)) AS locked" as SQL).prepared())
-                    .single().decode("locked", as: Bool.self)
-                guard locked else { return nil }
-                return try FittedWeightsStore().fitIfDue(at: clock(), connection)
+                let store = FittedWeightsStore()
+                guard try store.takeTurn(connection) else { return nil }
+                return try store.fitIfDue(at: clock(), connection)
             }
         } catch {
             FileHandle.standardError.write(Data("fsrs-fit: a student's fit failed: \(error)\n".utf8))
             return .notDue
-        }
-    }
-
-    private func run() {
-        while true {
-            drain()
-            condition.lock()
-            // Woken by a new student, or every few seconds to retry one the lock held back.
-            if !stopped { condition.wait(until: Date().addingTimeInterval(5)) }
-            let done = stopped
-            condition.unlock()
-            if done { return }
         }
     }
 }

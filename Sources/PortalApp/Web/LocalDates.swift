@@ -16,12 +16,35 @@ enum LocalDates {
 
     /// A calendar day (`YYYY-MM-DD`) written out: "15 December 2026" in English.
     static func day(_ day: String, locale: String) -> String {
-        let parts = day.split(separator: "-").compactMap { Int($0) }
-        var gregorian = Calendar(identifier: .gregorian)
-        gregorian.timeZone = .gmt
-        guard parts.count == 3, let date = gregorian.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2])) else { return day }
+        guard let date = midnight(of: day) else { return day }
         let formatter = formatter(locale: locale, zone: .gmt)
         formatter.setLocalizedDateFormatFromTemplate("dMMMMy")
         return formatter.string(from: date)
     }
+
+    /// Midnight UTC of a `YYYY-MM-DD` day, its fields read strictly (four, two and two digits;
+    /// an impossible day such as 02-30 rolls over, which `day(of:)` then tells apart).
+    static func midnight(of day: String) -> Date? {
+        let parts = day.split(separator: "-", omittingEmptySubsequences: false)
+        guard day.utf8.count == 10, parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              parts.allSatisfy({ $0.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } }),
+              let year = Int(parts[0]), let month = Int(parts[1]), let dayOfMonth = Int(parts[2])
+        else { return nil }
+        return utc.date(from: DateComponents(year: year, month: month, day: dayOfMonth))
+    }
+
+    /// The calendar day (`YYYY-MM-DD`) `date` falls on in `zone`.
+    static func day(of date: Date, zone: TimeZone = .gmt) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+    }
+
+    /// The Gregorian calendar in UTC, for arithmetic on calendar days.
+    static let utc: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .gmt
+        return calendar
+    }()
 }
