@@ -44,7 +44,7 @@ let package = Package(
 
         // The stored model and every SQL query.
         // Zip archives for content packages (QTI): zlib's raw deflate and inflate.
-        .target(name: "ContentPackage", dependencies: ["CZlib"]),
+        .target(name: "ContentPackage", dependencies: ["CZlib", "CSodium"]),
         .target(name: "ExamData", dependencies: ["QuestionEngine", "PostgresClient", "ContentPackage"]),
 
         // Static JSON bundles of exams and their change feeds, for offline study.

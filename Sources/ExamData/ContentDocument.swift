@@ -49,10 +49,25 @@ public struct ContentDocument: Codable, Sendable, Equatable {
 
     public var format: Int
     public var regions: [Region]
+    /// The stored images the questions show (`/content-images/…`), carried with the content so
+    /// another portal importing it gets them too; absent when there are none.
+    public var images: [ContentImage]? = nil
 
-    public init(format: Int = 1, regions: [Region]) {
+    public init(format: Int = 1, regions: [Region], images: [ContentImage]? = nil) {
         self.format = format
         self.regions = regions
+        self.images = images
+    }
+
+    /// Every option image's address, in document order (repeats included).
+    public var imagePaths: [String] {
+        regions.flatMap(\.exams).flatMap(\.domains).flatMap(\.questions).flatMap { question -> [String] in
+            guard case .array(let options) = question.options else { return [] }
+            return options.compactMap { option in
+                if case .object(let fields) = option, case .string(let path)? = fields["imageUrl"] { return path }
+                return nil
+            }
+        }
     }
 
     /// Decodes a document; the error says where the JSON does not fit the format.

@@ -10,6 +10,8 @@ public struct ImportSummary: Sendable, Equatable {
     public var questionsAdded = 0
     public var questionsChanged = 0
     public var questionsUnchanged = 0
+    /// Images stored that were not stored before.
+    public var imagesAdded = 0
 }
 
 /// Importing and exporting content documents. Everything is validated first, with a report
@@ -86,19 +88,33 @@ public struct ContentImport: Sendable {
                 }
             }
         }
+        // Each image must be what its address says: the address is the bytes' own digest.
+        var imagePaths = Set<String>()
+        for (i, image) in (document.images ?? []).enumerated() {
+            let item = "images[\(i)] (\(image.path.prefix(100)))"
+            check(imagePaths.insert(image.path).inserted, item, "path", "appears twice in the document")
+            do throws(ImageRefusal) {
+                let read = try ContentImage(bytes: [UInt8](image.data))
+                check(read.path == image.path, item, "path", "must be \(read.path), the address its bytes make")
+                check(read.mediaType == image.mediaType, item, "mediaType", "must be \(read.mediaType), as its bytes are")
+            } catch {
+                problems.append(ImportProblem(item: item, field: "data", problem: error.description))
+            }
+        }
         return problems
     }
 
-    /// Writes a valid document: regions, exams and domains by their natural keys, questions by
-    /// key, each added, changed (a new version) or left alone when equal.
     /// Lets the statements of the open transaction run up to five minutes: a whole exam of
     /// thousands of questions may take longer than a page's limit.
     public func allowLongStatements(_ connection: PostgresConnection) throws {
         try connection.execute("SET LOCAL statement_timeout = '5min'")
     }
 
+    /// Writes a valid document: its images, then regions, exams and domains by their natural
+    /// keys, questions by key, each added, changed (a new version) or left alone when equal.
     public func apply(_ document: ContentDocument, _ connection: PostgresConnection) throws -> ImportSummary {
         var summary = ImportSummary()
+        summary.imagesAdded = try ContentImageStore().save(document.images ?? [], connection)
         for (position, region) in document.regions.enumerated() {
             let regionID = try connection.query(("""
                 INSERT INTO regions (code, name, position) VALUES (\(region.code), \(region.name), \(position))
@@ -204,6 +220,9 @@ public struct ContentImport: Sendable {
             description: try row.decode("description", as: String.self), language: try row.decode("language", as: String.self),
             passMark: try row.decode("pass_mark", as: Int.self), timeLimitSeconds: try row.decode("time_limit_s", as: Int.self),
             questionCount: try row.decode("question_count", as: Int.self), domains: domains)
-        return ContentDocument(regions: [ContentDocument.Region(code: try row.decode("code", as: String.self), name: try row.decode("name", as: String.self), exams: [exam])])
+        var document = ContentDocument(regions: [ContentDocument.Region(code: try row.decode("code", as: String.self), name: try row.decode("name", as: String.self), exams: [exam])])
+        let images = try ContentImageStore().images(at: document.imagePaths, connection)
+        document.images = images.isEmpty ? nil : images
+        return document
     }
 }

@@ -166,10 +166,11 @@ public enum Commands {
             throw ConfigurationError("there is no exam \(rest[rest.startIndex])")
         }
         let bytes: Data
+        let carried = SiteImages(publicDirectory: configuration.publicDirectory).including(document)
         if format == "moodle" {
-            bytes = Data(MoodleXMLExport.document(document).utf8)
+            bytes = Data(MoodleXMLExport.document(carried).utf8)
         } else if format == "qti3" || format == "qti21" {
-            bytes = Data(QTIPackage.archive(document, version3: format == "qti3"))
+            bytes = Data(QTIPackage.archive(carried, version3: format == "qti3"))
         } else {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -159,7 +159,7 @@ public final class PortalApplication: Sendable {
             database: database, pages: pages, settings: sessionSettings, clock: clock, scoreboard: scoreboard, hub: hub, site: site,
             bulkhead: Bulkhead(limit: max(2, configuration.server.workers / 2)))
         let schools = SchoolPages(pages: pages, clock: clock, starter: starter, site: site, classes: classes)
-        let admin = AdminPages(pages: pages, clock: clock)
+        let admin = AdminPages(pages: pages, clock: clock, publicDirectory: configuration.publicDirectory)
         let offline = OfflinePages(pages: pages, clock: clock)
         let progress = ProgressUpload(clock: clock, pages: pages, fitter: fitter)
         let device = DeviceAPI(pages: pages)
@@ -185,6 +185,10 @@ public final class PortalApplication: Sendable {
         // The offline shell: the same bytes for everyone, so nobody's cookie is even looked at.
         routes.anyone(RouteOptions(access: .anyone, issuesVisitorToken: false, resolvesViewer: false)) { shell in
             shell.get("/offline/study", OfflineStudyPage.handler(pages: pages))
+        }
+        // Content's pictures: the same for everyone, from a replica when there is one.
+        routes.anyone(RouteOptions(access: .anyone, issuesVisitorToken: false, resolvesViewer: false, readsReplica: .always)) { pictures in
+            pictures.get("/content-images/:file", ContentImageFiles(pages: pages).image)
         }
         // Starting a session from the cached exam page, which carries no per-visitor token.
         routes.anyone(RouteOptions(access: .anyone, issuesVisitorToken: false, visitorsNeedNoToken: true)) { start in

@@ -2,15 +2,15 @@ import Foundation
 import QuestionEngine
 
 /// A stored question's options and key as the writers of other formats need them: the option
-/// texts and explanations in order, and the key's option indexes.
+/// texts, explanations and image addresses in order, and the key's option indexes.
 struct ChoiceView {
-    var options: [(text: String, explanation: String?)]
+    var options: [(text: String, explanation: String?, imageUrl: String?)]
     var correct: [Int]
 
     init(_ question: ContentDocument.Question) {
         options = Self.items(question.options).map { option in
-            guard case .object(let fields) = option else { return ("", nil) }
-            return (Self.string(fields["text"]) ?? "", Self.string(fields["explanation"]))
+            guard case .object(let fields) = option else { return ("", nil, nil) }
+            return (Self.string(fields["text"]) ?? "", Self.string(fields["explanation"]), Self.string(fields["imageUrl"]))
         }
         correct = Self.items(question.correct).compactMap { value -> Int? in
             if case .number(let number) = value { return Int(exactly: number) }

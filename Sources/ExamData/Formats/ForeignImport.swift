@@ -99,7 +99,9 @@ public struct ForeignImport: Sendable {
             domains[slug]!.questions.append(Self.question(question))
         }
         target.domains = order.compactMap { domains[$0] }
-        return ContentDocument(regions: [ContentDocument.Region(code: region.code, name: region.name, exams: [target])])
+        var images: [ContentImage] = [], stored = Set<String>()
+        for image in content.questions.flatMap({ $0.options.compactMap(\.image) }) where stored.insert(image.path).inserted { images.append(image) }
+        return ContentDocument(regions: [ContentDocument.Region(code: region.code, name: region.name, exams: [target])], images: images.isEmpty ? nil : images)
     }
 
     /// A question in format 1: options lettered a, b, c…, their feedback as explanations. An
@@ -122,6 +124,7 @@ public struct ForeignImport: Sendable {
         let options = JSONValue.array(question.options.enumerated().map { index, option in
             var fields: [String: JSONValue] = ["id": .string(String(UnicodeScalar(UInt8(97 + index % 26)))), "text": .string(option.text)]
             if let feedback = option.feedback, !feedback.isEmpty { fields["explanation"] = .string(feedback) }
+            if let image = option.image { fields["imageUrl"] = .string(image.path) }
             return .object(fields)
         })
         // A single answer about a code block is the portal's code-snippet kind.

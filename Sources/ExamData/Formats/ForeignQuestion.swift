@@ -8,6 +8,8 @@ public struct ForeignQuestion: Sendable, Equatable {
         public var text: String
         /// Feedback for choosing it (becomes the option's explanation).
         public var feedback: String?
+        /// A picture shown with it (stored with the content, its address the option's image).
+        public var image: ContentImage? = nil
     }
 
     /// Stable across imports of the same source: the source's own name for the question, else

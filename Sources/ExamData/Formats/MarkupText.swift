@@ -31,6 +31,23 @@ enum MarkupText {
         return text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: "\n")
     }
 
+    /// The pictures an HTML fragment shows: each `<img>`'s `src` and `alt`, entities decoded.
+    static func images(_ html: String) -> [(source: String, alt: String)] {
+        var found: [(source: String, alt: String)] = []
+        var rest = html[...]
+        while let tag = rest.range(of: #"<img\b[^>]*>"#, options: [.regularExpression, .caseInsensitive]) {
+            let element = String(rest[tag])
+            func attribute(_ name: String) -> String {
+                guard let match = element.range(of: name + #"\s*=\s*("[^"]*"|'[^']*')"#, options: [.regularExpression, .caseInsensitive]) else { return "" }
+                let quoted = element[match].drop { $0 != "\"" && $0 != "'" }
+                return decodeEntities(String(quoted.dropFirst().dropLast()))
+            }
+            found.append((attribute(#"\bsrc"#), attribute(#"\balt"#)))
+            rest = rest[tag.upperBound...]
+        }
+        return found
+    }
+
     /// The named entities HTML editors write, and `&amp;` last.
     static func decodeEntities(_ text: String) -> String {
         var text = text

@@ -5,23 +5,25 @@ import QuestionEngine
 /// the portal's key as its `idnumber` (so importing it back, here or after Moodle, updates the
 /// same question), choice questions as `multichoice` (several right: equal shares, each wrong
 /// pick taking one share back — the portal's partial credit), orderings for the ordering
-/// plugin, a code block as `<pre><code class="language-…">`, and the difficulty, status and
-/// exam-only flag as tags Moodle keeps.
+/// plugin, a code block as `<pre><code class="language-…">`, an option's picture as an image
+/// in the answer with the file embedded (`@@PLUGINFILE@@`, base64), and the difficulty, status
+/// and exam-only flag as tags Moodle keeps.
 public enum MoodleXMLExport {
     public static func document(_ content: ContentDocument) -> String {
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<quiz>\n"
+        let pictures = ExportPictures(content)
         for region in content.regions {
             for exam in region.exams {
                 for domain in exam.domains {
                     xml += "  <question type=\"category\">\n    <category><text>\(escape("$course$/\(exam.title)/\(domain.title)"))</text></category>\n  </question>\n"
-                    for question in domain.questions { xml += self.question(question) }
+                    for question in domain.questions { xml += self.question(question, pictures: pictures) }
                 }
             }
         }
         return xml + "</quiz>\n"
     }
 
-    static func question(_ question: ContentDocument.Question) -> String {
+    static func question(_ question: ContentDocument.Question, pictures: ExportPictures) -> String {
         let view = ChoiceView(question)
         let options = view.options, correct = view.correct
         let isOrdering = question.type == QuestionKind.ordering.rawValue
@@ -40,14 +42,14 @@ public enum MoodleXMLExport {
         if isOrdering {
             // The plugin takes the steps in their right order.
             for (place, index) in correct.enumerated() where options.indices.contains(index) {
-                xml += "    <answer fraction=\"\(place + 1)\" format=\"html\"><text>\(cdata(html(options[index].text)))</text></answer>\n"
+                xml += "    <answer fraction=\"\(place + 1)\" format=\"html\">\(answer(options[index].text, picture: pictures.picture(options[index].imageUrl)))</answer>\n"
             }
         } else {
             let share = 100.0 / Double(max(1, correct.count))
             xml += "    <single>\(isMultiple ? "false" : "true")</single>\n    <shuffleanswers>true</shuffleanswers>\n    <answernumbering>abc</answernumbering>\n"
             for (index, option) in options.enumerated() {
                 let fraction = correct.contains(index) ? share : (isMultiple ? -share : 0)
-                xml += "    <answer fraction=\"\(format(fraction))\" format=\"html\"><text>\(cdata(html(option.text)))</text>"
+                xml += "    <answer fraction=\"\(format(fraction))\" format=\"html\">\(answer(option.text, picture: pictures.picture(option.imageUrl)))"
                 if let explanation = option.explanation {
                     xml += "<feedback format=\"html\"><text>\(cdata(html(explanation)))</text></feedback>"
                 }
@@ -59,6 +61,13 @@ public enum MoodleXMLExport {
         if question.examOnly == true { tags.append("exam-only") }
         xml += "    <tags>" + tags.map { "<tag><text>\($0)</text></tag>" }.joined() + "</tags>\n"
         return xml + "  </question>\n"
+    }
+
+    /// An answer's text, and its picture as an image with the file embedded.
+    static func answer(_ text: String, picture: ExportPictures.Picture?) -> String {
+        guard let picture else { return "<text>\(cdata(html(text)))</text>" }
+        return "<text>\(cdata(html(text) + "<br><img src=\"@@PLUGINFILE@@/\(picture.name)\" alt=\"\">"))</text>"
+            + "<file name=\"\(picture.name)\" path=\"/\" encoding=\"base64\">\(picture.data.base64EncodedString())</file>"
     }
 
     static func html(_ text: String) -> String { MarkupText.html(text) }

@@ -31,6 +31,7 @@ enum MoodleXMLFormat {
                 html.removeSubrange(block)
             }
             let plain = question.child("questiontext")?.attributes["format"] == "plain_text"
+            if !plain, !MarkupText.images(html).isEmpty { skip("a picture in the question text (the portal shows pictures only with answers)"); continue }
             let stem = clean(html, html: !plain)
             guard !stem.isEmpty else { skip("a question with no text"); continue }
             let idnumber = question.textOf("idnumber")?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
@@ -38,11 +39,25 @@ enum MoodleXMLFormat {
             let key = !idnumber.isEmpty ? idnumber : "moodle:" + (name.map { (category.map { $0 + "/" } ?? "") + $0 } ?? StableHash.hex(stem))
             let tags = Set((question.child("tags")?.all("tag") ?? []).compactMap { $0.textOf("text") ?? $0.text }.map { $0.trimmingCharacters(in: .whitespaces) })
             let general = text(question, "generalfeedback")
-            let answers = question.all("answer").map { answer in
-                (text: clean(answer.child("text")?.text ?? answer.text, html: answer.attributes["format"] != "plain_text"),
-                 fraction: Double(answer.attributes["fraction"] ?? "0") ?? 0,
-                 feedback: answer.child("feedback").map { clean($0.child("text")?.text ?? $0.text, html: $0.attributes["format"] != "plain_text") })
+            // Files embedded in the question (base64), by name, for its answers' pictures.
+            let files = Dictionary(question.descendants("file").compactMap { file in file.attributes["name"].map { ($0, file.text) } }, uniquingKeysWith: { first, _ in first })
+            var pictureProblem: String?
+            let answers = question.all("answer").enumerated().map { number, answer in
+                let html = answer.child("text")?.text ?? answer.text, isHTML = answer.attributes["format"] != "plain_text"
+                var text = clean(html, html: isHTML), image: ContentImage?
+                if isHTML, !MarkupText.images(html).isEmpty {
+                    switch picture(MarkupText.images(html), files: files) {
+                    case .success(let (picture, name)):
+                        image = picture
+                        if text.isEmpty { text = name }
+                    case .failure(let problem): pictureProblem = pictureProblem ?? "answer \(number + 1): \(problem.reason)"
+                    }
+                }
+                return (text: text, image: image,
+                        fraction: Double(answer.attributes["fraction"] ?? "0") ?? 0,
+                        feedback: answer.child("feedback").map { clean($0.child("text")?.text ?? $0.text, html: $0.attributes["format"] != "plain_text") })
             }
+            if let pictureProblem { skip(pictureProblem); continue }
             func made(_ options: [ForeignQuestion.Option], correct: [Int], multiple: Bool, ordering: Bool = false) {
                 var made = ForeignQuestion(
                     key: key, position: position, category: category, stem: stem, isMultiple: multiple, options: options, correct: correct,
@@ -52,7 +67,7 @@ enum MoodleXMLFormat {
                 made.examOnly = tags.contains("exam-only")
                 content.questions.append(made)
             }
-            let options = answers.map { ForeignQuestion.Option(text: $0.text, feedback: $0.feedback.flatMap { $0.isEmpty ? nil : $0 }) }
+            let options = answers.map { ForeignQuestion.Option(text: $0.text, feedback: $0.feedback.flatMap { $0.isEmpty ? nil : $0 }, image: $0.image) }
             switch type {
             case "multichoice":
                 guard answers.count >= 2, answers.allSatisfy({ !$0.text.isEmpty }) else { skip("a choice question needs at least two answers with text"); continue }
@@ -93,6 +108,32 @@ enum MoodleXMLFormat {
             }
         }
         return content
+    }
+
+    /// Why an answer's picture cannot be kept.
+    struct PictureProblem: Error {
+        var reason: String
+    }
+
+    /// An answer's one picture, from the file embedded for it (`@@PLUGINFILE@@/name`), and the
+    /// words that stand for it when the answer has no text (its `alt`, else its file name).
+    static func picture(_ images: [(source: String, alt: String)], files: [String: String]) -> Result<(ContentImage, String), PictureProblem> {
+        guard images.count == 1, let image = images.first else { return .failure(PictureProblem(reason: "more than one picture in an answer")) }
+        let prefix = "@@PLUGINFILE@@/"
+        guard image.source.hasPrefix(prefix) else {
+            return .failure(PictureProblem(reason: "a picture at an outside address (\(image.source.prefix(100))), which the portal does not load: embed it in the file"))
+        }
+        let encoded = String(image.source.dropFirst(prefix.count)), name = encoded.removingPercentEncoding ?? encoded
+        guard let base64 = files[name] ?? files[encoded], let bytes = Data(base64Encoded: base64, options: .ignoreUnknownCharacters) else {
+            return .failure(PictureProblem(reason: "the picture \(name.prefix(100)) is not embedded in the file"))
+        }
+        do throws(ImageRefusal) {
+            let stored = try ContentImage(bytes: [UInt8](bytes))
+            let words = image.alt.trimmingCharacters(in: .whitespacesAndNewlines)
+            return .success((stored, words.isEmpty ? name : words))
+        } catch {
+            return .failure(PictureProblem(reason: "the picture \(name.prefix(100)) \(error)"))
+        }
     }
 
     /// The text of `<name><text>…</text></name>`, HTML reduced to text.

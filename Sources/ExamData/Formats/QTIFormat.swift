@@ -17,7 +17,9 @@ enum QTIFormat {
         }
     }
 
-    static func parse(_ data: Data, language: String) throws(FormatError) -> ForeignContent {
+    /// The item in `data`; `picture` gives the bytes of a file an image refers to (`src`), from
+    /// the package the item came in (a lone item file has none).
+    static func parse(_ data: Data, language: String, picture: (String) -> [UInt8]? = { _ in nil }) throws(FormatError) -> ForeignContent {
         let root = try XMLTree.parse(data)
         let names: Names
         switch root.name {
@@ -54,10 +56,31 @@ enum QTIFormat {
         let choices = interaction.descendants(names.element("simple-choice"))
         guard choices.count >= 2 else { return skip("an interaction with fewer than two choices") }
         let ids = choices.map { $0.attributes["identifier"] ?? "" }
-        let options = choices.map { choice in
-            ForeignQuestion.Option(
+        // Pictures are kept with choices; one in the question text has nowhere to go.
+        let choiceImages = Set(choices.flatMap { $0.descendants("img") }.map(ObjectIdentifier.init))
+        if body.descendants("img").contains(where: { !choiceImages.contains(ObjectIdentifier($0)) }) {
+            return skip("a picture in the question text (the portal shows pictures only with answers)")
+        }
+        var options: [ForeignQuestion.Option] = []
+        for (number, choice) in choices.enumerated() {
+            var option = ForeignQuestion.Option(
                 text: clean(choice.innerText(skipping: [feedback])),
                 feedback: choice.descendants(feedback).first.map { clean($0.innerText()) }.flatMap { $0.isEmpty ? nil : $0 })
+            let images = choice.descendants("img")
+            if let image = images.first {
+                let source = image.attributes["src"] ?? "", name = String(source.split(separator: "/").last ?? "")
+                guard images.count == 1 else { return skip("choice \(number + 1): more than one picture in a choice") }
+                guard let bytes = picture(source) else {
+                    return skip("choice \(number + 1): the picture \(source.prefix(100)) is not in the package (import the whole package, not the item alone)")
+                }
+                do throws(ImageRefusal) {
+                    option.image = try ContentImage(bytes: bytes)
+                } catch {
+                    return skip("choice \(number + 1): the picture \(source.prefix(100)) \(error)")
+                }
+                if option.text.isEmpty { option.text = clean(image.attributes["alt"] ?? "").isEmpty ? name : clean(image.attributes["alt"] ?? "") }
+            }
+            options.append(option)
         }
         guard options.allSatisfy({ !$0.text.isEmpty }) else { return skip("a choice with no text") }
         let responseID = interaction.attributes[names.attribute("response-identifier")] ?? "RESPONSE"

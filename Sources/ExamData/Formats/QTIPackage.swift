@@ -5,7 +5,8 @@ import QuestionEngine
 /// IMS QTI 3.0 content packages: an exam's published questions as one item each
 /// (`imsqti_item_xmlv3p0`), and an assessment test with a section per domain whose
 /// `qti-selection` draws the blueprint's share of the exam's question count
-/// (`imsqti_test_xmlv3p0`), listed in `imsmanifest.xml`. Reading a package takes its items,
+/// (`imsqti_test_xmlv3p0`), and the options' pictures (`webcontent`), listed in
+/// `imsmanifest.xml`. Reading a package takes its items,
 /// each section's title becoming the category of the items it refers to.
 public enum QTIPackage {
     // MARK: Export
@@ -17,14 +18,24 @@ public enum QTIPackage {
         guard let exam = content.regions.first?.exams.first else { return Zip.archive([]) }
         var entries: [Zip.Entry] = [], resources = "", refs: [String: [String]] = [:]
         var number = 0
+        let pictures = ExportPictures(content)
+        var packed: [String: ExportPictures.Picture] = [:]
         for domain in exam.domains {
             for question in domain.questions where (question.status ?? "published") == "published" {
                 number += 1
                 let identifier = "Q\(number)", href = "items/\(identifier).xml"
-                entries.append(Zip.Entry(path: href, bytes: Array(item(question, identifier: identifier, language: exam.language, version3: version3).utf8)))
-                resources += "    <resource identifier=\"ITEM-\(identifier)\" type=\"\(itemType)\" href=\"\(href)\"><file href=\"\(href)\"/></resource>\n"
+                entries.append(Zip.Entry(path: href, bytes: Array(item(question, identifier: identifier, language: exam.language, version3: version3, pictures: pictures).utf8)))
+                // Each picture is a webcontent resource the items showing it depend on.
+                let used = ChoiceView(question).options.compactMap { pictures.picture($0.imageUrl) }
+                for picture in used { packed[picture.name] = picture }
+                let dependencies = Set(used.map(\.name)).sorted().map { "<dependency identifierref=\"IMG-\($0)\"/>" }.joined()
+                resources += "    <resource identifier=\"ITEM-\(identifier)\" type=\"\(itemType)\" href=\"\(href)\"><file href=\"\(href)\"/>\(dependencies)</resource>\n"
                 refs[domain.slug, default: []].append(identifier)
             }
+        }
+        for picture in packed.values.sorted(by: { $0.name < $1.name }) {
+            entries.append(Zip.Entry(path: "images/\(picture.name)", bytes: [UInt8](picture.data)))
+            resources += "    <resource identifier=\"IMG-\(picture.name)\" type=\"webcontent\" href=\"images/\(picture.name)\"><file href=\"images/\(picture.name)\"/></resource>\n"
         }
         // The blueprint over the sections there are (a domain with nothing published has none).
         let present = exam.domains.filter { !(refs[$0.slug] ?? []).isEmpty }
@@ -66,7 +77,9 @@ public enum QTIPackage {
 
     /// One question as a QTI item: choices (several right: each right choice worth an equal
     /// share, each wrong one taking a share back, as the portal scores) or an order.
-    static func item(_ question: ContentDocument.Question, identifier: String, language: String, version3: Bool = true) -> String {
+    static func item(
+        _ question: ContentDocument.Question, identifier: String, language: String, version3: Bool = true, pictures: ExportPictures? = nil
+    ) -> String {
         let n = QTIFormat.Names(version3: version3)
         let view = ChoiceView(question)
         var options = view.options, correct = view.correct
@@ -105,6 +118,7 @@ public enum QTIPackage {
         xml += isOrdering ? ">\n" : " \(n.attribute("max-choices"))=\"\(isMultiple ? 0 : 1)\">\n"
         for (index, option) in options.enumerated() {
             xml += "      <\(n.element("simple-choice")) identifier=\"C\(index + 1)\">\(html(option.text))"
+            if let picture = pictures?.picture(option.imageUrl) { xml += "<img src=\"../images/\(picture.name)\" alt=\"\"/>" }
             if let explanation = option.explanation {
                 xml += "<\(n.element("feedback-inline")) \(n.attribute("outcome-identifier"))=\"FEEDBACK\" identifier=\"C\(index + 1)\" \(n.attribute("show-hide"))=\"show\">"
                 xml += "\(html(explanation))</\(n.element("feedback-inline"))>"
@@ -171,7 +185,7 @@ public enum QTIPackage {
             do throws(FormatError) { text = try ForeignImport.text(Data(bytes)) } catch { throw FormatError(position: href, problem: error.problem) }
             var item: ForeignContent
             do throws(FormatError) {
-                item = try QTIFormat.parse(MarkupText.utf8XML(text), language: language)
+                item = try QTIFormat.parse(MarkupText.utf8XML(text), language: language) { source in files[resolve(source, from: href)] }
             } catch {
                 throw FormatError(position: "\(href) \(error.position)", problem: error.problem)
             }
@@ -182,10 +196,19 @@ public enum QTIPackage {
         return content
     }
 
-    /// An `href` inside a test, as a path in the package.
-    private static func resolve(_ href: String, from test: String) -> String {
-        guard let slash = test.lastIndex(of: "/") else { return href }
-        return String(test[...slash]) + href
+    /// An `href` inside a file of the package (a test's item, an item's picture), as a path in
+    /// the package: relative to that file's folder, `.` and `..` resolved (never above the root).
+    static func resolve(_ href: String, from file: String) -> String {
+        let folder = file.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+        var parts: [Substring] = []
+        for part in folder + href.split(separator: "/", omittingEmptySubsequences: false) {
+            switch part {
+            case "", ".": continue
+            case "..": _ = parts.popLast()
+            default: parts.append(part)
+            }
+        }
+        return parts.joined(separator: "/")
     }
 
     // MARK: Text

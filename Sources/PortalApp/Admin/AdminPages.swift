@@ -10,6 +10,8 @@ import QuestionEngine
 struct AdminPages: Sendable {
     let pages: PageRenderer
     let clock: @Sendable () -> Date
+    /// Where the site's own pictures are, for the exports that carry their pictures.
+    let publicDirectory: String
 
     /// Imports up to 20 MiB (a whole exam of thousands of questions), plus the form around it.
     static let importLimit = 21 * 1024 * 1024
@@ -271,12 +273,12 @@ struct AdminPages: Sendable {
 
     /// The exam's published questions as a QTI 3.0 or 2.1 content package (`QTIPackage`).
     func exportQTI(_ request: PortalRequest, _ user: SessionUser, version3: Bool) throws -> Response {
-        try download(request, type: "application/zip", suffix: version3 ? "qti.zip" : "qti21.zip") { QTIPackage.archive($0, version3: version3) }
+        try download(request, type: "application/zip", suffix: version3 ? "qti.zip" : "qti21.zip") { QTIPackage.archive(SiteImages(publicDirectory: publicDirectory).including($0), version3: version3) }
     }
 
     /// The exam as Moodle XML (`MoodleXMLExport`), for a school's Moodle question bank.
     func exportMoodle(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        try download(request, type: "application/xml; charset=utf-8", suffix: "moodle.xml") { Array(MoodleXMLExport.document($0).utf8) }
+        try download(request, type: "application/xml; charset=utf-8", suffix: "moodle.xml") { Array(MoodleXMLExport.document(SiteImages(publicDirectory: publicDirectory).including($0)).utf8) }
     }
 
     /// The exam in the import format (format 1).

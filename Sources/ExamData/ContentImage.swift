@@ -1,0 +1,82 @@
+import ContentPackage
+import Foundation
+
+/// An image that came with content (from a Moodle file or a content package): kept in the
+/// database and served at `/content-images/{sha256}.{extension}`, the address its questions
+/// refer to. The name is the bytes' own digest, so an address always means the same picture.
+/// In a format-1 document it travels as `{"path", "mediaType", "data"}` (data in base64).
+public struct ContentImage: Codable, Sendable, Equatable {
+    /// Where the portal serves it: `/content-images/{sha256}.{extension}`.
+    public var path: String
+    public var mediaType: String
+    /// The bytes, base64 in JSON.
+    public var data: Data
+
+    /// The prefix of every stored image's address.
+    public static let pathPrefix = "/content-images/"
+    /// An image larger than this is refused (the database refuses it too).
+    public static let maximumBytes = 2 * 1024 * 1024
+
+    /// The kinds of image served, by media type, with their file extension.
+    public static let extensions: [String: String] = [
+        "image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp", "image/svg+xml": "svg",
+    ]
+
+    public init(path: String, mediaType: String, data: Data) {
+        self.path = path
+        self.mediaType = mediaType
+        self.data = data
+    }
+
+    /// `bytes` as an image stored with content, or why they cannot be one.
+    public init(bytes: [UInt8]) throws(ImageRefusal) {
+        guard !bytes.isEmpty else { throw .empty }
+        guard bytes.count <= Self.maximumBytes else { throw .tooLarge(bytes.count) }
+        guard let type = Self.mediaType(of: bytes), let suffix = Self.extensions[type] else { throw .notAnImage }
+        self.init(path: Self.pathPrefix + ContentDigest.sha256(bytes) + "." + suffix, mediaType: type, data: Data(bytes))
+    }
+
+    /// The digest named by an image's address (`/content-images/{sha256}.{extension}`), or nil
+    /// for any other path.
+    public static func digest(inPath path: String) -> String? {
+        guard path.hasPrefix(pathPrefix) else { return nil }
+        return digest(inFileName: String(path.dropFirst(pathPrefix.count)))
+    }
+
+    /// The digest in an image's file name (`{sha256}.{extension}`), or nil when it is not one.
+    public static func digest(inFileName name: String) -> String? {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, Set(extensions.values).contains(String(parts[1])), parts[0].utf8.count == 64,
+              parts[0].utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else { return nil }
+        return String(parts[0])
+    }
+
+    /// The media type the bytes themselves declare (their signature), whatever a file name says:
+    /// PNG, JPEG, GIF, WebP, or SVG (an XML document whose root is `<svg>`).
+    public static func mediaType(of bytes: [UInt8]) -> String? {
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "image/png" }
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
+        if bytes.starts(with: Array("GIF87a".utf8)) || bytes.starts(with: Array("GIF89a".utf8)) { return "image/gif" }
+        if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) { return "image/webp" }
+        // An SVG: text whose first element is <svg …>, after any declaration, comments
+        // and a document type without an internal subset.
+        guard let text = String(bytes: bytes.prefix(4096), encoding: .utf8) ?? String(bytes: bytes.prefix(4093), encoding: .utf8) else { return nil }
+        let start = text.replacingOccurrences(of: #"^\s*(<\?xml[^>]*\?>\s*)?((<!--[\s\S]*?-->|<!DOCTYPE[^>\[]*>)\s*)*"#, with: "", options: .regularExpression)
+        return start.hasPrefix("<svg") ? "image/svg+xml" : nil
+    }
+}
+
+/// Why bytes were not taken as an image.
+public enum ImageRefusal: Error, Sendable, Equatable, CustomStringConvertible {
+    case empty
+    case tooLarge(Int)
+    case notAnImage
+
+    public var description: String {
+        switch self {
+        case .empty: "is empty"
+        case .tooLarge(let size): "is \(size / 1024) KiB, more than the \(ContentImage.maximumBytes / 1024 / 1024) MiB an image may be"
+        case .notAnImage: "is not a PNG, JPEG, GIF, WebP or SVG image"
+        }
+    }
+}

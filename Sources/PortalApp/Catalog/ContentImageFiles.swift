@@ -1,0 +1,29 @@
+import ExamData
+import Foundation
+import HTTPServer
+
+/// The pictures stored with imported content, at `/content-images/{sha256}.{extension}`. The
+/// name is the bytes' digest, so a picture never changes at its address: browsers and the
+/// offline cache keep it for good, and a request that names one it has answers 304.
+struct ContentImageFiles: Sendable {
+    let pages: PageRenderer
+
+    func image(_ request: PortalRequest) throws -> Response {
+        let name = request.parameter("file")
+        let notFound = HTTPError(.notFound, pages.message("error.nothing_here", for: request))
+        guard let digest = ContentImage.digest(inFileName: name) else { throw notFound }
+        let etag = "\"\(digest)\""
+        var headers: HTTPHeaders = ["Cache-Control": "public, max-age=31536000, immutable", "ETag": etag]
+        if let match = request.headers["If-None-Match"], match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) {
+            return Response(status: .notModified, headers: headers, body: .bytes([]))
+        }
+        // The extension is part of the address: another extension is another (missing) file.
+        guard let image = try request.database.run({ try ContentImageStore().image(digest: digest, $0) }), image.path.hasSuffix("/" + name) else {
+            throw notFound
+        }
+        headers.add("Content-Type", image.mediaType)
+        // An SVG opened on its own may carry script: it runs nowhere, in a sandbox of its own.
+        headers.add("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox")
+        return Response(status: .ok, headers: headers, body: .bytes([UInt8](image.data)))
+    }
+}
