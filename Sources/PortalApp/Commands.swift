@@ -145,7 +145,7 @@ public enum Commands {
             return refuse(problems.map { "\($0)" } + ["\(problems.count) problems; nothing was imported"])
         }
         let summary = try connection.withTransaction { try importer.apply(document, $0) }
-        print("import: \(format.rawValue); \(summary.exams) exams; \(summary.questionsAdded) questions added, \(summary.questionsChanged) changed, \(summary.questionsUnchanged) unchanged")
+        print("import: \(format.rawValue); \(summary.exams) exams; \(summary.questionsAdded) questions added, \(summary.questionsChanged) changed, \(summary.questionsUnchanged) unchanged; \(summary.imagesAdded) pictures stored")
         for item in skipped { print("import: skipped \(item)") }
         return 0
     }

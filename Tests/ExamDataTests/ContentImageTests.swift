@@ -9,7 +9,7 @@ import Testing
 /// their bytes' digest, and refused by name when they cannot be kept.
 @Suite("Pictures in imported content")
 struct ContentImageTests {
-    static let png: [UInt8] = Array(Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")!)
+    static let png = TestPictures.png
     static let ring = Array(#"<svg xmlns="http://www.w3.org/2000/svg" width="8" height="6"><circle cx="4" cy="3" r="2"/></svg>"#.utf8)
 
     @Test("an image is told by its bytes, not its name, named by its SHA-256, and refused when empty, too large or not a picture")

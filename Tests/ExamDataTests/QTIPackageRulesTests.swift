@@ -4,6 +4,7 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
+import TestSupport
 import Testing
 
 /// The packages the portal writes hold to the rules of IMS QTI 3.0 and IMS Content Packaging
@@ -57,7 +58,17 @@ struct QTIPackageRulesTests {
 
     @Test("a QTI 3.0 or 2.1 package: manifest, test and items as the specifications require", arguments: [true, false])
     func rules(version3: Bool) throws {
-        let content = try ContentDocument.decode(Data(Self.document.utf8))
+        // One option shows a stored picture, which the package must carry as webcontent.
+        var content = try ContentDocument.decode(Data(Self.document.utf8))
+        let picture = try ContentImage(bytes: TestPictures.png)
+        content.images = [picture]
+        guard case .array(var options) = content.regions[0].exams[0].domains[0].questions[0].options, case .object(var first) = options[0] else {
+            Issue.record("the document's first question has options")
+            return
+        }
+        first["imageUrl"] = .string(picture.path)
+        options[0] = .object(first)
+        content.regions[0].exams[0].domains[0].questions[0].options = .array(options)
         let entries = try Zip.entries(QTIPackage.archive(content, version3: version3))
         let files = Dictionary(uniqueKeysWithValues: entries.map { ($0.path, $0.bytes) })
         let item = version3 ? "qti-" : "", camel = !version3
@@ -72,13 +83,18 @@ struct QTIPackageRulesTests {
         #expect(manifest.name == "manifest")
         let resources = manifest.all("resource")
         let identifiers = resources.compactMap { $0.attributes["identifier"] }
-        #expect(Set(identifiers).count == identifiers.count && identifiers.count == 5)
+        #expect(Set(identifiers).count == identifiers.count && identifiers.count == 6)
         for resource in resources {
             #expect(files[resource.attributes["href"] ?? ""] != nil)
             for file in resource.all("file") { #expect(files[file.attributes["href"] ?? ""] != nil) }
             for dependency in resource.all("dependency") { #expect(identifiers.contains(dependency.attributes["identifierref"] ?? "")) }
         }
-        #expect(Set(resources.compactMap { $0.attributes["type"] }) == (version3 ? ["imsqti_test_xmlv3p0", "imsqti_item_xmlv3p0"] : ["imsqti_test_xmlv2p1", "imsqti_item_xmlv2p1"]))
+        #expect(Set(resources.compactMap { $0.attributes["type"] }) == (version3 ? ["imsqti_test_xmlv3p0", "imsqti_item_xmlv3p0", "webcontent"] : ["imsqti_test_xmlv2p1", "imsqti_item_xmlv2p1", "webcontent"]))
+        // The picture: a webcontent resource, and the item showing it depends on it.
+        let image = try #require(resources.first { $0.attributes["type"] == "webcontent" })
+        #expect(files[image.attributes["href"] ?? ""] == TestPictures.png)
+        let showing = resources.filter { $0.all("dependency").contains { $0.attributes["identifierref"] == image.attributes["identifier"] } }
+        #expect(showing.map { $0.attributes["href"] } == ["items/Q1.xml"])
 
         // The test: a section per domain, selections within their items and summing to the exam's count.
         let test = try Self.parse(try #require(files["test.xml"]))
@@ -112,6 +128,13 @@ struct QTIPackageRulesTests {
             if cardinality == "single" { #expect(values.count == 1) }
             if cardinality == "ordered" { #expect(Set(values) == Set(choices)) }
             for entry in declaration.all(name("map-entry")) { #expect(choices.contains(entry.attributes[camel ? "mapKey" : "map-key"] ?? "")) }
+            // Every picture an item shows is in the package, at its address relative to the item.
+            for img in root.all("img") {
+                let source = img.attributes["src"] ?? ""
+                let target = URL(fileURLWithPath: "/" + path).deletingLastPathComponent().appendingPathComponent(source).standardized.path.dropFirst()
+                #expect(files[String(target)] != nil, "\(path): \(source)")
+                #expect(img.attributes["alt"] != nil)
+            }
             let interactions = root.all(name("choice-interaction")) + root.all(name("order-interaction"))
             #expect(interactions.count == 1 && interactions[0].attributes[camel ? "responseIdentifier" : "response-identifier"] == declaration.attributes["identifier"])
         }

@@ -75,6 +75,50 @@ struct AdminTests {
         #expect(try site.browser().request("GET", StudySessionTests.examPath).bodyText.contains("Ports"))
     }
 
+    @Test("pictures embedded in a Moodle file are stored, served under their digest for good and shown with their options; any other name is a 404")
+    func importPictures() throws {
+        let site = try StudySessionTests.Site()
+        let (admin, csrf) = try Self.admin(site)
+        let moodle = try String(contentsOfFile: TestPaths.repository + "/Tests/Fixtures/import/topology.moodle.xml", encoding: .utf8)
+        let into = "\(MiniExam.region)/\(MiniExam.exam)"
+        let imported = try admin.request("POST", "/admin/import", form: ["csrf_token": csrf, "document": moodle, "into": into, "skip_unsupported": "on"])
+        #expect(imported.status == 200)
+        #expect(imported.bodyText.contains("1 questions added, 0 changed, 0 unchanged. 3 new pictures stored."))
+        #expect(imported.bodyText.contains("a picture in the question text"))
+        #expect(try site.count("SELECT count(*) AS n FROM content_images") == 3)
+        let (id, paths) = try site.admin { connection in
+            let row = try connection.query("SELECT id::text AS id, options FROM questions WHERE source_key LIKE 'moodle:%'").single()
+            let options = try row.decodeJSON("options", as: [[String: String]].self)
+            return (try row.decode("id", as: String.self), options.compactMap { $0["imageUrl"] })
+        }
+        #expect(paths.count == 3 && paths.allSatisfy { $0.hasPrefix("/content-images/") })
+
+        // Served to anyone, for good, as what its bytes are; an SVG in a sandbox of its own.
+        let visitor = site.browser()
+        let star = try visitor.request("GET", paths[0])
+        #expect(star.status == 200)
+        #expect(star.header("Content-Type") == "image/svg+xml" && star.header("X-Content-Type-Options") == "nosniff")
+        #expect(star.header("Content-Security-Policy")?.contains("sandbox") == true)
+        #expect(star.header("Cache-Control") == "public, max-age=31536000, immutable")
+        #expect(star.bodyText.contains("<title>Star</title>"))
+        let etag = try #require(star.header("ETag"))
+        #expect(try visitor.request("GET", paths[0], extraHeaders: "If-None-Match: \(etag)\r\n").status == 304)
+        let dot = try visitor.request("GET", paths[2])
+        #expect(dot.status == 200 && dot.header("Content-Type") == "image/png")
+        let digest = String(paths[0].dropFirst("/content-images/".count).prefix(64))
+        for missing in ["/content-images/\(digest).png", "/content-images/\(String(repeating: "0", count: 64)).svg", "/content-images/star.svg"] {
+            let response = try visitor.request("GET", missing)
+            #expect(response.status == 404, "\(missing)")
+        }
+        // A path climbing out is refused by the server before any route sees it.
+        #expect(try visitor.request("GET", "/content-images/..%2F..%2Fetc%2Fpasswd").status == 400)
+        // The admin's preview shows each option's picture.
+        let preview = try admin.request("GET", "/admin/questions/\(id)")
+        #expect(paths.allSatisfy { preview.bodyText.contains(#"<img src="\#($0)" alt="">"#) })
+        let check = try HTMLChecker.passes([("imported with pictures", imported.body), ("preview with pictures", preview.body)])
+        #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
+    }
+
     @Test("everyone but an admin gets the ordinary 404 on every admin URL")
     func gate() throws {
         let site = try StudySessionTests.Site()

@@ -1,3 +1,4 @@
+import ExamData
 import Foundation
 import Glibc
 import PostgresClient
@@ -201,8 +202,15 @@ struct CommandLineTests {
     struct RoundTrip {
         let folder: String, log: String, document: String, empty: String
         let source: TestDatabase, target: TestDatabase
-        var from: [String: String] { ["DATABASE_ADMIN_URL": source.adminDatabaseURL] }
-        var to: [String: String] { ["DATABASE_ADMIN_URL": target.adminDatabaseURL] }
+        var from: [String: String] { ["DATABASE_ADMIN_URL": source.adminDatabaseURL, "PUBLIC_DIR": TestPaths.repository + "/Public"] }
+        var to: [String: String] { ["DATABASE_ADMIN_URL": target.adminDatabaseURL, "PUBLIC_DIR": TestPaths.repository + "/Public"] }
+
+        /// The pictures the target portal's first question shows, and how many pictures it stores.
+        func targetPictures() throws -> (paths: [String], stored: Int) {
+            let connection = try target.adminConnection()
+            let options = try connection.query("SELECT options FROM questions WHERE source_key = 'q1'").single().decodeJSON("options", as: [[String: String]].self)
+            return (options.compactMap { $0["imageUrl"] }, try connection.query("SELECT count(*) AS n FROM content_images").single().decode("n", as: Int.self))
+        }
 
         init(prefix: String, stem: String) throws {
             folder = NSTemporaryDirectory() + "\(prefix)-\(UUID().uuidString)"
@@ -210,7 +218,14 @@ struct CommandLineTests {
             (log, document, empty) = (folder + "/log", folder + "/exam.json", folder + "/empty.json")
             source = try TestDatabase(migrated: true)
             target = try TestDatabase(migrated: true)
-            try Data(AdminTests.document(stem: stem).utf8).write(to: URL(fileURLWithPath: document))
+            // The first question's options show pictures: one stored with content, one of the site's own files.
+            let dot = try ContentImage(bytes: TestPictures.png)
+            var text = AdminTests.document(stem: stem)
+                .replacingOccurrences(of: #"{"id": "a", "text": "4", "explanation": "2 + 2."}, {"id": "b", "text": "5"}"#, with: """
+                    {"id": "a", "text": "4", "explanation": "2 + 2.", "imageUrl": "\(dot.path)"}, {"id": "b", "text": "5", "imageUrl": "/images/diagrams/network-a.svg"}
+                    """)
+            text = String(text.dropLast()) + #", "images": [{"path": "\#(dot.path)", "mediaType": "image/png", "data": "\#(dot.data.base64EncodedString())"}]}"#
+            try Data(text.utf8).write(to: URL(fileURLWithPath: document))
             try Data(#"""
                 {"format": 1, "regions": [{"code": "imported", "name": "Imported region", "exams": [{"slug": "arithmetic", "title": "Arithmetic",
                  "description": "Sums.", "language": "en", "passMark": 70, "timeLimitSeconds": 600, "questionCount": 2, "domains": []}]}]}
@@ -240,6 +255,10 @@ struct CommandLineTests {
         #expect(try rows[0].decode("stem", as: String.self) == "What is 2 + 2?\nCount <carefully> & well.")
         #expect(try rows[2].decode("code", as: String?.self) == "print(1 + 1)" && rows[2].decode("code_language", as: String?.self) == "python")
         #expect(try rows[2].decode("status", as: String.self) == "draft" && rows[1].decode("difficulty", as: Int.self) == 2)
+        // Both pictures came inside the file and are stored here now.
+        let pictures = try portals.targetPictures()
+        #expect(pictures.stored == 2 && pictures.paths.count == 2 && pictures.paths.allSatisfy { $0.hasPrefix("/content-images/") })
+        #expect(try String(contentsOfFile: first, encoding: .utf8).contains(#"<file name="\#(pictures.paths[1].dropFirst("/content-images/".count))" path="/" encoding="base64">"#))
         // Importing it again changes nothing.
         #expect(wait(try spawn(["import", first, "--into", "imported/arithmetic"], environment: to, output: log)) == 0)
         #expect(try String(contentsOfFile: log, encoding: .utf8).contains("0 questions added, 0 changed, 3 unchanged"))
@@ -255,6 +274,8 @@ struct CommandLineTests {
         #expect(wait(try spawn(["import", first], environment: to, output: log)) == 0)
         #expect(wait(try spawn(["export", "imported/arithmetic", second], environment: to, output: log)) == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: first)) == Data(contentsOf: URL(fileURLWithPath: second)))
+        // The stored picture travels in the document; the site's own file is at the same address everywhere.
+        #expect(try portals.targetPictures() == ([try ContentImage(bytes: TestPictures.png).path, "/images/diagrams/network-a.svg"], 1))
     }
 
     @Test("an exam exported as a QTI 3.0 or 2.1 package imports into another portal with its domains, and exports the same package again",
@@ -278,6 +299,8 @@ struct CommandLineTests {
         #expect(try rows.map { try $0.decode("type", as: String.self) } == ["single-choice", "ordering"])
         #expect(try rows.map { try $0.decode("slug", as: String.self) } == ["sums", "sums"])
         #expect(try rows[0].decode("stem", as: String.self) == "What is 2 + 2?\nCount <carefully> & well.")
+        let pictures = try portals.targetPictures()
+        #expect(pictures.stored == 2 && pictures.paths.count == 2 && pictures.paths.allSatisfy { $0.hasPrefix("/content-images/") })
     }
 
     @Test("gen-data writes a preset's history (overridable sizes) and leaves row-level security forced; a bad preset changes nothing")

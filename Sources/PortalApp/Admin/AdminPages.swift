@@ -168,6 +168,8 @@ struct AdminPages: Sendable {
         var summary: [String: Int]?
         /// "Read as GIFT.", after an import.
         var formatRead: String?
+        /// Pictures the import stored that were not stored before (nil when none were).
+        var picturesStored: Int?
         /// Items a foreign file had that the portal has no kind for, left out on request.
         var skipped: [String] = []
         var hasSkipped = false
@@ -265,6 +267,7 @@ struct AdminPages: Sendable {
             "regions": summary.regions, "exams": summary.exams, "domains": summary.domains, "added": summary.questionsAdded,
             "changed": summary.questionsChanged, "unchanged": summary.questionsUnchanged,
         ]
+        page.picturesStored = summary.imagesAdded > 0 ? summary.imagesAdded : nil
         page.formatRead = pages.message("admin.format_read", locale: locale, ["format": plan.format.rawValue])
         page.skipped = plan.skipped.map(\.description)
         page.hasSkipped = !plan.skipped.isEmpty

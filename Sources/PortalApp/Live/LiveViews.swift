@@ -46,6 +46,7 @@ struct LiveQuestionView: Encodable {
         var ordinal: Int
         var text: String
         var optionCode: String?
+        var optionImage: String?
         var isKey: Bool
         var positions: [QuestionPage.PositionChoice]
     }
@@ -67,7 +68,7 @@ struct LiveQuestionView: Encodable {
         let count = question.options.count
         options = question.options.enumerated().map { index, option in
             Option(
-                index: index, ordinal: index + 1, text: option.text, optionCode: option.code,
+                index: index, ordinal: index + 1, text: option.text, optionCode: option.code, optionImage: option.imageUrl,
                 isKey: revealKey && question.kind != .ordering && question.correct.contains(index),
                 positions: question.kind == .ordering ? (1...count).map { QuestionPage.PositionChoice(value: $0, selected: $0 == index + 1) } : [])
         }

@@ -17,6 +17,7 @@ struct ResultsPage: Encodable {
         var ordinal: Int
         var text: String
         var optionCode: String?
+        var optionImage: String?
         var optionExplanation: String?
         var isKey: Bool
         var wasChosen: Bool
@@ -97,7 +98,7 @@ struct ResultsPage: Encodable {
                 keyOrder: question.kind == .ordering ? question.correct.map { question.options[$0].text } : [],
                 options: question.kind == .ordering ? [] : question.options.enumerated().map { optionIndex, option in
                     Option(
-                        ordinal: optionIndex + 1, text: option.text, optionCode: option.code, optionExplanation: option.explanation,
+                        ordinal: optionIndex + 1, text: option.text, optionCode: option.code, optionImage: option.imageUrl, optionExplanation: option.explanation,
                         isKey: question.correct.contains(optionIndex), wasChosen: response.contains(optionIndex))
                 },
                 explanation: question.explanation)
