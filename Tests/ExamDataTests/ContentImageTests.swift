@@ -56,6 +56,20 @@ struct ContentImageTests {
         #expect(ContentImport().problems(document).isEmpty)
     }
 
+    @Test("GIFT: a picture in an [html] question is named (the file cannot carry it), the rest imports")
+    func giftPicture() throws {
+        let gift = """
+            ::ring::[html]<p>Which layout is this? <img src="https://example.org/ring.png" alt=""></p> {=Ring ~Star}
+
+            ::bus::Which layout shares one line? {=Bus ~Ring}
+            """
+        let content = try ForeignImport().read(Data(gift.utf8), format: .gift, language: "en")
+        #expect(content.questions.map(\.key) == ["gift:bus"])
+        #expect(content.skipped.map(\.description) == [
+            "line 1: a picture at an outside address (https://example.org/ring.png), which the portal does not load: import it as Moodle XML or a package that carries it",
+        ])
+    }
+
     @Test("a QTI package: a choice's picture comes from the package's files; one in the question text or missing from the package is named")
     func qtiPictures() throws {
         func item(_ identifier: String, lead: String = "", ringSource: String) -> Zip.Entry {

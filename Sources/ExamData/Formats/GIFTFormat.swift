@@ -104,6 +104,10 @@ enum GIFTFormat {
         guard let close = firstUnescaped("}", in: text[text.index(after: open)...]) else {
             throw FormatError(position: "line \(line)", problem: "the answer block is never closed with }")
         }
+        // A GIFT file cannot carry a picture: one it shows lives elsewhere, which the portal does not load.
+        if isHTML, let picture = MarkupText.images(String(text)).first {
+            return .skipped("a picture at an outside address (\(picture.source.prefix(100))), which the portal does not load: import it as Moodle XML or a package that carries it")
+        }
         let before = clean(String(text[..<open]), html: isHTML), after = clean(String(text[text.index(after: close)...]), html: isHTML)
         let stem = after.isEmpty ? before : before + " _____ " + after
         guard !stem.isEmpty else { return .skipped("a question with no text") }
