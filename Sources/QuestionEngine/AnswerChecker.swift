@@ -13,38 +13,92 @@ public struct AnswerOutcome: Sendable, Equatable {
 
 /// A response that is not an answer to the question at all (as opposed to a wrong answer).
 public enum AnswerError: Error, Equatable, Sendable {
+    /// Nothing chosen, or only blanks typed.
     case empty
     case outOfRange(Int)
     case duplicate(Int)
     case wrongCount(expected: Int, got: Int)
+    /// A response of another kind's shape (text for a choice question, say).
+    case wrongShape
+    /// A typed answer longer than any accepted one can be.
+    case tooLong
+
+    /// The name the database, the browser and the shared fixture use for it.
+    public var code: String {
+        switch self {
+        case .empty: "empty"
+        case .outOfRange: "outOfRange"
+        case .duplicate: "duplicate"
+        case .wrongCount: "wrongCount"
+        case .wrongShape: "wrongShape"
+        case .tooLong: "tooLong"
+        }
+    }
 }
 
-/// Checks responses (chosen option indexes; for ordering, the order given) against the key.
+/// Checks responses against keys, with partial credit where the kind has it: multiple choice
+/// (right picks minus wrong ones), ordering (the longest run in the right relative order) and
+/// matching (right pairs). The database's `answer_outcome` and the browser's offline checker
+/// apply the same rules, held to the same cases (`Tests/Fixtures/answer-checking.json`).
 public enum AnswerChecker {
-    public static func check(kind: QuestionKind, key: [Int], optionCount: Int, response: [Int]) throws(AnswerError) -> AnswerOutcome {
-        guard !response.isEmpty else { throw .empty }
+    public static func check(_ key: AnswerKey, _ response: AnswerResponse) throws(AnswerError) -> AnswerOutcome {
+        switch key {
+        case .oneOption(let options, let right):
+            let picks = try indexes(response, below: options)
+            guard picks.count == 1 else { throw .wrongCount(expected: 1, got: picks.count) }
+            return verdict(picks[0] == right)
+        case .someOptions(let options, let key):
+            let picks = try indexes(response, below: options)
+            let keySet = Set(key)
+            let rightPicks = picks.filter(keySet.contains).count
+            let wrongPicks = picks.count - rightPicks
+            // Right picks minus wrong picks, floored at zero, as a share of the key.
+            return AnswerOutcome(isCorrect: rightPicks == keySet.count && wrongPicks == 0, score: Double(max(0, rightPicks - wrongPicks)) / Double(keySet.count))
+        case .order(let key):
+            let order = try indexes(response, below: key.count)
+            guard order.count == key.count else { throw .wrongCount(expected: key.count, got: order.count) }
+            return AnswerOutcome(isCorrect: order == key, score: Double(longestCorrectlyOrdered(order, key)) / Double(key.count))
+        case .pairs(let targets, let key):
+            guard case .pairs(let given) = response else { throw .wrongShape }
+            guard !given.isEmpty else { throw .empty }
+            guard given.count == key.count else { throw .wrongCount(expected: key.count, got: given.count) }
+            if let outside = given.first(where: { !(0..<targets).contains($0) }) { throw .outOfRange(outside) }
+            let right = zip(given, key).filter { $0 == $1 }.count
+            return AnswerOutcome(isCorrect: right == key.count, score: Double(right) / Double(key.count))
+        case .text(let rule):
+            guard case .text(let typed) = response else { throw .wrongShape }
+            let answer = FillInRule.normalized(typed)
+            guard !answer.isEmpty else { throw .empty }
+            guard answer.unicodeScalars.count <= FillInRule.maximumLength else { throw .tooLong }
+            return verdict(rule.accepts(answer))
+        case .region(let regions, let key):
+            switch response {
+            case .point(let x, let y):
+                // The first region the point lies in is the one picked; outside them all is a miss.
+                guard let picked = regions.firstIndex(where: { $0.contains(x: x, y: y) }) else { return verdict(false) }
+                return verdict(key.contains(picked))
+            case .indexes:
+                let picks = try indexes(response, below: regions.count)
+                guard picks.count == 1 else { throw .wrongCount(expected: 1, got: picks.count) }
+                return verdict(key.contains(picks[0]))
+            case .pairs, .text:
+                throw .wrongShape
+            }
+        }
+    }
+
+    private static func verdict(_ right: Bool) -> AnswerOutcome { AnswerOutcome(isCorrect: right, score: right ? 1 : 0) }
+
+    /// The option indexes of a response to a choice kind: present, in range, each once.
+    private static func indexes(_ response: AnswerResponse, below count: Int) throws(AnswerError) -> [Int] {
+        guard case .indexes(let picks) = response else { throw .wrongShape }
+        guard !picks.isEmpty else { throw .empty }
         var seen = Set<Int>()
-        for index in response {
-            guard index >= 0 && index < optionCount else { throw .outOfRange(index) }
+        for index in picks {
+            guard index >= 0 && index < count else { throw .outOfRange(index) }
             guard seen.insert(index).inserted else { throw .duplicate(index) }
         }
-        switch kind {
-        case .singleChoice, .codeSnippet:
-            guard response.count == 1 else { throw .wrongCount(expected: 1, got: response.count) }
-            let right = response[0] == key.first
-            return AnswerOutcome(isCorrect: right, score: right ? 1 : 0)
-        case .multiChoice:
-            let keySet = Set(key)
-            let rightPicks = response.filter(keySet.contains).count
-            let wrongPicks = response.count - rightPicks
-            let exact = rightPicks == keySet.count && wrongPicks == 0
-            // Right picks minus wrong picks, floored at zero, as a share of the key.
-            return AnswerOutcome(isCorrect: exact, score: Double(max(0, rightPicks - wrongPicks)) / Double(keySet.count))
-        case .ordering:
-            guard response.count == optionCount else { throw .wrongCount(expected: optionCount, got: response.count) }
-            let exact = response == key
-            return AnswerOutcome(isCorrect: exact, score: Double(longestCorrectlyOrdered(response, key)) / Double(key.count))
-        }
+        return picks
     }
 
     /// The length of the longest subsequence of `response` in the key's relative order: the

@@ -1,10 +1,9 @@
-/// The rules for a question's options and answer key, applied at entry by the importer and the
-/// editor. They are the same rules, with the same messages, as the database's
-/// `question_shape_problem` function behind the `questions_shape_valid` CHECK constraint, so a
-/// malformed question is refused with a useful message before it ever reaches the database.
+/// The rules for a question's options, answer key and kind-specific details, applied at entry
+/// by the importer and the editor. They are the same rules, with the same messages, as the
+/// database's `question_shape_problem` function behind the `questions_shape_valid` CHECK
+/// constraint, so a malformed question is refused with a useful message before it ever reaches
+/// the database.
 public enum QuestionValidator {
-    static let optionKeys: Set<String> = ["id", "text", "imageUrl", "code", "explanation"]
-
     /// An image from this site (`/images/…`) or over HTTPS: never `javascript:`, `data:`, plain
     /// `http:` or a protocol-relative `//host` (which a page would load from anywhere).
     public static func isSafeImageAddress(_ address: String) -> Bool {
@@ -18,29 +17,39 @@ public enum QuestionValidator {
         return !scalars.contains { isSpace($0) || $0 == "\\" }
     }
 
-    /// Why the shape is malformed, or nil when it is sound.
-    public static func problem(type: String, options: JSONValue, correct: JSONValue) -> String? {
+    /// The detail fields each kind takes (format 1 writes them as the question's own fields).
+    static func detailKeys(_ kind: QuestionKind) -> [String] {
+        switch kind {
+        case .singleChoice, .multiChoice, .ordering, .codeSnippet: []
+        case .matching: ["targets"]
+        case .fillIn: ["accepted", "match", "tolerance"]
+        case .hotspot: ["imageUrl"]
+        }
+    }
+
+    /// Why the shape is malformed, or nil when it is sound. `details` holds the kind's own
+    /// fields (an object; absent fields may be left out).
+    public static func problem(type: String, options: JSONValue, correct: JSONValue, details: JSONValue = .object([:])) -> String? {
         guard let kind = QuestionKind(rawValue: type) else { return "unknown question type \(type)" }
+        guard case .object(let fields) = details else { return "the details must be an object" }
+        if let other = fields.keys.sorted().first(where: { !detailKeys(kind).contains($0) }) { return "a \(type) question does not take \(other)" }
         guard case .array(let items) = options else { return "options must be an array" }
+        switch kind {
+        case .fillIn:
+            return fillInProblem(items: items, correct: correct, fields: fields)
+        case .singleChoice, .multiChoice, .ordering, .codeSnippet, .matching, .hotspot:
+            break
+        }
         guard (2...10).contains(items.count) else { return "a question needs 2 to 10 options" }
-        var ids: Set<String> = []
-        for (position, item) in items.enumerated() {
-            guard case .object(let fields) = item else { return "option \(position) is not an object" }
-            if !Set(fields.keys).isSubset(of: optionKeys) {
-                return "option \(position) has a key other than id, text, imageUrl, code, explanation"
-            }
-            guard case .string(let id)? = fields["id"], !id.isEmpty else { return "option \(position) has no id" }
-            guard case .string(let text)? = fields["text"], !text.trimmingCharacters(in: " \t\n\r").isEmpty else {
-                return "option \(position) has no text"
-            }
-            for key in ["imageUrl", "code", "explanation"] {
-                if let value = fields[key], case .string = value { continue }
-                if fields[key] != nil { return "option \(position) has a non-text imageUrl, code or explanation" }
-            }
-            if case .string(let address)? = fields["imageUrl"], !isSafeImageAddress(address) {
-                return "option \(position) has an image address that is neither a path on this site nor https"
-            }
-            if !ids.insert(id).inserted { return "option \(position) repeats the id \(id)" }
+        if let problem = optionsProblem(items, kind: kind) { return problem }
+        switch kind {
+        case .matching:
+            return matchingProblem(prompts: items.count, correct: correct, fields: fields)
+        case .hotspot:
+            guard case .string(let address)? = fields["imageUrl"] else { return "a hotspot question needs an image" }
+            guard isSafeImageAddress(address) else { return "the image address is neither a path on this site nor https" }
+        case .singleChoice, .multiChoice, .ordering, .codeSnippet, .fillIn:
+            break
         }
         guard case .array(let answers) = correct, !answers.isEmpty else {
             return "the answer key must be a non-empty array of option indexes"
@@ -59,9 +68,102 @@ public enum QuestionValidator {
             return "a \(type) question has exactly one correct option"
         case .ordering where seen.count != items.count:
             return "an ordering key must list every option exactly once"
-        default:
+        case .singleChoice, .codeSnippet, .ordering, .multiChoice, .hotspot, .matching, .fillIn:
             return nil
         }
+    }
+
+    /// The options' own rules: objects with the kind's keys, an id each (never twice), text,
+    /// text-valued extras, safe image addresses, and a well-formed region for each of a
+    /// hotspot's.
+    private static func optionsProblem(_ items: [JSONValue], kind: QuestionKind) -> String? {
+        let isHotspot = kind == .hotspot
+        let keys: Set<String> = isHotspot ? ["id", "text", "region", "explanation"] : ["id", "text", "imageUrl", "code", "explanation"]
+        var ids: Set<String> = []
+        for (position, item) in items.enumerated() {
+            guard case .object(let fields) = item else { return "option \(position) is not an object" }
+            if !Set(fields.keys).isSubset(of: keys) {
+                return "option \(position) has a key other than " + (isHotspot ? "id, text, region, explanation" : "id, text, imageUrl, code, explanation")
+            }
+            guard case .string(let id)? = fields["id"], !id.isEmpty else { return "option \(position) has no id" }
+            guard case .string(let text)? = fields["text"], !text.trimmingCharacters(in: " \t\n\r").isEmpty else {
+                return "option \(position) has no text"
+            }
+            for key in ["imageUrl", "code", "explanation"] {
+                if let value = fields[key], case .string = value { continue }
+                if fields[key] != nil { return "option \(position) has a non-text imageUrl, code or explanation" }
+            }
+            if case .string(let address)? = fields["imageUrl"], !isSafeImageAddress(address) {
+                return "option \(position) has an image address that is neither a path on this site nor https"
+            }
+            if isHotspot {
+                guard let region = fields["region"] else { return "option \(position) has no region" }
+                guard case .object(let parts) = region, Set(parts.keys) == ["shape", "coords"], case .string(let name)? = parts["shape"],
+                      let shape = HotspotRegion.Shape(rawValue: name) else {
+                    return "option \(position) has a region that is not a rect, circle or polygon"
+                }
+                guard case .array(let values)? = parts["coords"], case let numbers = values.compactMap({ value -> Double? in
+                    if case .number(let number) = value { return number }
+                    return nil
+                }), numbers.count == values.count, HotspotRegion(shape: shape, coords: numbers).isWellFormed else {
+                    return "option \(position) has a region whose coordinates do not fit its shape"
+                }
+            }
+            if !ids.insert(id).inserted { return "option \(position) repeats the id \(id)" }
+        }
+        return nil
+    }
+
+    /// A matching question: 2 to 20 targets with ids and text, and a key naming one target for
+    /// each option.
+    private static func matchingProblem(prompts: Int, correct: JSONValue, fields: [String: JSONValue]) -> String? {
+        guard case .array(let targets)? = fields["targets"], (2...20).contains(targets.count) else { return "a matching question needs 2 to 20 targets" }
+        var ids: Set<String> = []
+        for (position, target) in targets.enumerated() {
+            guard case .object(let parts) = target else { return "target \(position) is not an object" }
+            if !Set(parts.keys).isSubset(of: ["id", "text"]) { return "target \(position) has a key other than id, text" }
+            guard case .string(let id)? = parts["id"], !id.isEmpty else { return "target \(position) has no id" }
+            guard case .string(let text)? = parts["text"], !text.trimmingCharacters(in: " \t\n\r").isEmpty else { return "target \(position) has no text" }
+            if !ids.insert(id).inserted { return "target \(position) repeats the id \(id)" }
+        }
+        guard case .array(let answers) = correct, answers.count == prompts else { return "a matching key names one target for each option" }
+        for answer in answers {
+            guard case .number(let number) = answer, number >= 0, number <= 1000, let index = Int(exactly: number) else {
+                return "the answer key holds something other than target indexes"
+            }
+            if index >= targets.count { return "the answer key points at target \(index), which does not exist" }
+        }
+        return nil
+    }
+
+    /// A fill-in question: no options and no key of indexes; 1 to 20 accepted answers, each
+    /// with text (a number, when compared as numbers), a known way of comparing, and a tolerance
+    /// only for numbers.
+    private static func fillInProblem(items: [JSONValue], correct: JSONValue, fields: [String: JSONValue]) -> String? {
+        guard items.isEmpty else { return "a fill-in question has no options" }
+        switch correct {
+        case .null: break
+        case .array(let answers) where answers.isEmpty: break
+        case .array, .bool, .number, .string, .object: return "a fill-in question has no answer key: its accepted answers are the key"
+        }
+        var match = FillInMatch.exact
+        if let given = fields["match"] {
+            guard case .string(let name) = given, let known = FillInMatch(rawValue: name) else { return "match must be exact, case-insensitive or numeric" }
+            match = known
+        }
+        guard case .array(let accepted)? = fields["accepted"], (1...20).contains(accepted.count) else { return "a fill-in question needs 1 to 20 accepted answers" }
+        for (position, answer) in accepted.enumerated() {
+            guard case .string(let text) = answer else { return "accepted answer \(position) is not text" }
+            let normal = FillInRule.normalized(text)
+            guard !normal.isEmpty else { return "accepted answer \(position) is empty" }
+            guard normal.unicodeScalars.count <= FillInRule.maximumLength else { return "accepted answer \(position) is longer than 200 characters" }
+            if match == .numeric, FillInRule.number(normal) == nil { return "accepted answer \(position) is not a number" }
+        }
+        if let tolerance = fields["tolerance"] {
+            guard match == .numeric else { return "a tolerance applies only to numeric answers" }
+            guard case .number(let value) = tolerance, value >= 0, value.isFinite else { return "the tolerance must be a number, 0 or more" }
+        }
+        return nil
     }
 }
 

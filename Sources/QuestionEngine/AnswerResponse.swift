@@ -1,0 +1,61 @@
+/// What a student answered, in one of the shapes the kinds take. Stored as JSON in
+/// `answers.response` and `live_answers.response`, tagged by shape: a list of option indexes
+/// (the choice kinds, an ordering, a hotspot region chosen from the list — the shape every
+/// answer had before the other kinds), `{"pairs": […]}`, `{"text": "…"}` or `{"point": [x, y]}`.
+public enum AnswerResponse: Sendable, Equatable {
+    /// Options picked, or for an ordering every option in the order given.
+    case indexes([Int])
+    /// For each option of a matching question, the index of the target given.
+    case pairs([Int])
+    /// A typed answer.
+    case text(String)
+    /// A point clicked on a hotspot question's image, in the image's coordinates.
+    case point(x: Double, y: Double)
+
+    /// The response a JSON document states, or `.wrongShape` for a document that is none of
+    /// the shapes (`.outOfRange` for an index that is not a whole number).
+    public init(json: JSONValue) throws(AnswerError) {
+        func integers(_ items: [JSONValue]) throws(AnswerError) -> [Int] {
+            var numbers: [Int] = []
+            for item in items {
+                guard case .number(let number) = item else { throw .wrongShape }
+                guard let whole = Int(exactly: number) else { throw .outOfRange(-1) }
+                numbers.append(whole)
+            }
+            return numbers
+        }
+        switch json {
+        case .array(let items):
+            self = .indexes(try integers(items))
+        case .object(let fields) where fields.count == 1:
+            switch (fields.keys.first, fields.values.first) {
+            case ("pairs", .array(let items)?): self = .pairs(try integers(items))
+            case ("text", .string(let text)?): self = .text(text)
+            case ("point", .array(let items)?):
+                guard items.count == 2, case .number(let x) = items[0], case .number(let y) = items[1], x.isFinite, y.isFinite else { throw .wrongShape }
+                self = .point(x: x, y: y)
+            default: throw .wrongShape
+            }
+        case .null, .bool, .number, .string, .object:
+            throw .wrongShape
+        }
+    }
+
+    /// The response as stored.
+    public var json: JSONValue {
+        switch self {
+        case .indexes(let indexes): .array(indexes.map { .number(Double($0)) })
+        case .pairs(let targets): .object(["pairs": .array(targets.map { .number(Double($0)) })])
+        case .text(let text): .object(["text": .string(text)])
+        case .point(let x, let y): .object(["point": .array([.number(x), .number(y)])])
+        }
+    }
+
+    /// The option indexes of an `.indexes` response (empty for the other shapes).
+    public var indexes: [Int] {
+        switch self {
+        case .indexes(let indexes): indexes
+        case .pairs, .text, .point: []
+        }
+    }
+}
