@@ -53,9 +53,20 @@ public struct Question: Sendable, Equatable {
     public var codeLanguage: String?
     public var options: [QuestionOption]
     public var correct: [Int]
+    /// The kind's own data: targets, accepted answers, the hotspot image.
+    public var details: QuestionDetails
     public var explanation: String
     public var difficulty: Int
     public var version: Int
+
+    /// The key in the terms of the question's kind: what answers are checked against.
+    public var answerKey: AnswerKey { AnswerKey(kind: kind, options: options, correct: correct, details: details) }
+}
+
+/// A stored question of a kind this version does not know: an error, never read as another kind.
+public struct UnknownKind: Error, CustomStringConvertible {
+    public var type: String
+    public var description: String { "a question of unknown kind \(type)" }
 }
 
 extension Question {
@@ -64,12 +75,19 @@ extension Question {
     init(row: PostgresRow, prefix: String = "") throws {
         self.init(
             id: try row.decode(prefix + "id", as: UUID.self), domainSlug: try row.decode(prefix + "domain_slug", as: String.self),
-            kind: try QuestionKind(rawValue: row.decode(prefix + "type", as: String.self)) ?? .singleChoice,
+            kind: try Self.kind(row.decode(prefix + "type", as: String.self)),
             stem: try row.decode(prefix + "stem", as: String.self), code: try row.decode(prefix + "code", as: String?.self),
             codeLanguage: try row.decode(prefix + "code_language", as: String?.self),
             options: try row.decodeJSON(prefix + "options", as: [QuestionOption].self),
             correct: try row.decodeJSON(prefix + "correct", as: [Int].self),
+            details: try row.decodeJSON(prefix + "details", as: QuestionDetails.self),
             explanation: try row.decode(prefix + "explanation", as: String.self), difficulty: try row.decode(prefix + "difficulty", as: Int.self),
             version: try row.decode(prefix + "version", as: Int.self))
+    }
+
+    /// The kind a stored type names; an unknown one is an error.
+    public static func kind(_ type: String) throws -> QuestionKind {
+        guard let kind = QuestionKind(rawValue: type) else { throw UnknownKind(type: type) }
+        return kind
     }
 }

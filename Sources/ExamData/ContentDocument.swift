@@ -45,6 +45,59 @@ public struct ContentDocument: Codable, Sendable, Equatable {
         public var status: String?
         /// Kept for mock exams and live events (never offline, never in practice); absent is false.
         public var examOnly: Bool? = nil
+        /// The kinds' own fields, raw until validated like the options: a matching question's
+        /// `targets`, a fill-in question's `accepted`, `match` and `tolerance`, a hotspot
+        /// question's `imageUrl`.
+        public var targets: JSONValue? = nil
+        public var accepted: JSONValue? = nil
+        public var match: JSONValue? = nil
+        public var tolerance: JSONValue? = nil
+        public var imageUrl: JSONValue? = nil
+
+        public init(
+            key: String, type: String, stem: String, code: String? = nil, codeLanguage: String? = nil, options: JSONValue, correct: JSONValue,
+            explanation: String? = nil, difficulty: Int, status: String? = nil, examOnly: Bool? = nil, details: JSONValue = .object([:])
+        ) {
+            self.key = key
+            self.type = type
+            self.stem = stem
+            self.code = code
+            self.codeLanguage = codeLanguage
+            self.options = options
+            self.correct = correct
+            self.explanation = explanation
+            self.difficulty = difficulty
+            self.status = status
+            self.examOnly = examOnly
+            if case .object(let fields) = details {
+                (targets, accepted, match, tolerance, imageUrl) = (fields["targets"], fields["accepted"], fields["match"], fields["tolerance"], fields["imageUrl"])
+            }
+        }
+
+        /// A fill-in question may leave its (empty) key out.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(
+                key: try container.decode(String.self, forKey: .key), type: try container.decode(String.self, forKey: .type),
+                stem: try container.decode(String.self, forKey: .stem), code: try container.decodeIfPresent(String.self, forKey: .code),
+                codeLanguage: try container.decodeIfPresent(String.self, forKey: .codeLanguage), options: try container.decode(JSONValue.self, forKey: .options),
+                correct: try container.decodeIfPresent(JSONValue.self, forKey: .correct) ?? .array([]),
+                explanation: try container.decodeIfPresent(String.self, forKey: .explanation), difficulty: try container.decode(Int.self, forKey: .difficulty),
+                status: try container.decodeIfPresent(String.self, forKey: .status), examOnly: try container.decodeIfPresent(Bool.self, forKey: .examOnly))
+            (targets, accepted, match, tolerance, imageUrl) = (
+                try container.decodeIfPresent(JSONValue.self, forKey: .targets), try container.decodeIfPresent(JSONValue.self, forKey: .accepted),
+                try container.decodeIfPresent(JSONValue.self, forKey: .match), try container.decodeIfPresent(JSONValue.self, forKey: .tolerance),
+                try container.decodeIfPresent(JSONValue.self, forKey: .imageUrl))
+        }
+
+        /// The kind's own fields as stored in `questions.details`.
+        public var details: JSONValue {
+            var fields: [String: JSONValue] = [:]
+            for (name, value) in [("targets", targets), ("accepted", accepted), ("match", match), ("tolerance", tolerance), ("imageUrl", imageUrl)] {
+                if let value { fields[name] = value }
+            }
+            return .object(fields)
+        }
     }
 
     public var format: Int

@@ -81,7 +81,7 @@ public struct ContentImport: Sendable {
                         check((1...5).contains(question.difficulty), item, "difficulty", "must be from 1 to 5")
                         check(question.status.map(Self.statuses.contains) ?? true, item, "status", "must be draft, published or retired")
                         if let language = question.codeLanguage { check(Self.isCodeLanguage(language), item, "codeLanguage", "must be a short language name such as python") }
-                        if let shape = QuestionValidator.problem(type: question.type, options: question.options, correct: question.correct) {
+                        if let shape = QuestionValidator.problem(type: question.type, options: question.options, correct: question.correct, details: question.details) {
                             problems.append(ImportProblem(item: item, field: "options", problem: shape))
                         }
                     }
@@ -162,28 +162,28 @@ public struct ContentImport: Sendable {
     private func upsertQuestions(domainID: Int, _ questions: [ContentDocument.Question], _ connection: PostgresConnection) throws -> (added: Int, changed: Int) {
         guard !questions.isEmpty else { return (0, 0) }
         struct Row: Encodable {
-            var key: String, type: String, stem: String, code: String?, codeLanguage: String?, options: JSONValue, correct: JSONValue
+            var key: String, type: String, stem: String, code: String?, codeLanguage: String?, options: JSONValue, correct: JSONValue, details: JSONValue
             var explanation: String, difficulty: Int, status: String, examOnly: Bool
         }
         let rows = try PostgresJSON(encoding: questions.map {
-            Row(key: $0.key, type: $0.type, stem: $0.stem, code: $0.code, codeLanguage: $0.codeLanguage, options: $0.options, correct: $0.correct,
+            Row(key: $0.key, type: $0.type, stem: $0.stem, code: $0.code, codeLanguage: $0.codeLanguage, options: $0.options, correct: $0.correct, details: $0.details,
                 explanation: $0.explanation ?? "", difficulty: $0.difficulty, status: $0.status ?? "published", examOnly: $0.examOnly ?? false)
         })
         let result = try connection.query(("""
-            INSERT INTO questions (domain_id, source_key, type, stem, code, code_language, options, correct, explanation, difficulty, status, exam_only)
-            SELECT \(domainID), q.key, q.type, q.stem, q.code, q."codeLanguage", q.options, q.correct, q.explanation, q.difficulty, q.status,
+            INSERT INTO questions (domain_id, source_key, type, stem, code, code_language, options, correct, details, explanation, difficulty, status, exam_only)
+            SELECT \(domainID), q.key, q.type, q.stem, q.code, q."codeLanguage", q.options, q.correct, q.details, q.explanation, q.difficulty, q.status,
                    q."examOnly"
             FROM jsonb_to_recordset(\(rows)::jsonb) AS q(key text, type text, stem text, code text, "codeLanguage" text, options jsonb,
-                                                        correct jsonb, explanation text, difficulty integer, status text, "examOnly" boolean)
+                                                        correct jsonb, details jsonb, explanation text, difficulty integer, status text, "examOnly" boolean)
             ON CONFLICT (source_key) DO UPDATE SET domain_id = EXCLUDED.domain_id, type = EXCLUDED.type, stem = EXCLUDED.stem,
                 code = EXCLUDED.code, code_language = EXCLUDED.code_language, options = EXCLUDED.options, correct = EXCLUDED.correct,
-                explanation = EXCLUDED.explanation, difficulty = EXCLUDED.difficulty, status = EXCLUDED.status,
+                details = EXCLUDED.details, explanation = EXCLUDED.explanation, difficulty = EXCLUDED.difficulty, status = EXCLUDED.status,
                 exam_only = EXCLUDED.exam_only, deleted_at = NULL
             WHERE (questions.domain_id, questions.type, questions.stem, questions.code, questions.code_language, questions.options,
-                   questions.correct, questions.explanation, questions.difficulty, questions.status, questions.exam_only, questions.deleted_at)
+                   questions.correct, questions.details, questions.explanation, questions.difficulty, questions.status, questions.exam_only, questions.deleted_at)
                   IS DISTINCT FROM
                   (EXCLUDED.domain_id, EXCLUDED.type, EXCLUDED.stem, EXCLUDED.code, EXCLUDED.code_language, EXCLUDED.options,
-                   EXCLUDED.correct, EXCLUDED.explanation, EXCLUDED.difficulty, EXCLUDED.status, EXCLUDED.exam_only, NULL::timestamptz)
+                   EXCLUDED.correct, EXCLUDED.details, EXCLUDED.explanation, EXCLUDED.difficulty, EXCLUDED.status, EXCLUDED.exam_only, NULL::timestamptz)
             RETURNING (xmax = 0) AS added
             """ as SQL).prepared()).rows
         let added = try result.filter { try $0.decode("added", as: Bool.self) }.count
@@ -200,7 +200,7 @@ public struct ContentImport: Sendable {
         var domains: [ContentDocument.Domain] = []
         for domain in try connection.query(("SELECT id, slug, title, weight FROM domains WHERE exam_id = \(examID) ORDER BY slug" as SQL).prepared()).rows {
             let questions = try connection.query(("""
-                SELECT source_key, type, stem, code, code_language, options, correct, explanation, difficulty, status, exam_only
+                SELECT source_key, type, stem, code, code_language, options, correct, details, explanation, difficulty, status, exam_only
                 FROM questions WHERE domain_id = \(try domain.decode("id", as: Int.self)) AND deleted_at IS NULL AND source_key IS NOT NULL
                 ORDER BY source_key
                 """ as SQL).prepared()).rows.map { q in
@@ -209,7 +209,8 @@ public struct ContentImport: Sendable {
                     code: try q.decode("code", as: String?.self), codeLanguage: try q.decode("code_language", as: String?.self),
                     options: try q.decodeJSON("options", as: JSONValue.self), correct: try q.decodeJSON("correct", as: JSONValue.self),
                     explanation: try q.decode("explanation", as: String.self), difficulty: try q.decode("difficulty", as: Int.self),
-                    status: try q.decode("status", as: String.self), examOnly: try q.decode("exam_only", as: Bool.self) ? true : nil)
+                    status: try q.decode("status", as: String.self), examOnly: try q.decode("exam_only", as: Bool.self) ? true : nil,
+                    details: try q.decodeJSON("details", as: JSONValue.self))
             }
             domains.append(ContentDocument.Domain(
                 slug: try domain.decode("slug", as: String.self), title: try domain.decode("title", as: String.self),

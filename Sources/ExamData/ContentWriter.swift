@@ -11,14 +11,16 @@ public struct NewQuestion: Sendable, Codable, Equatable {
     public var codeLanguage: String?
     public var options: [QuestionOption]
     public var correct: [Int]
+    public var details: QuestionDetails
     public var explanation: String
     public var difficulty: Int
     public var status: String
 
     public init(
         sourceKey: String, type: QuestionKind, stem: String, code: String? = nil, codeLanguage: String? = nil,
-        options: [QuestionOption], correct: [Int], explanation: String, difficulty: Int, status: String = "published"
+        options: [QuestionOption], correct: [Int], details: QuestionDetails = .none, explanation: String, difficulty: Int, status: String = "published"
     ) {
+        self.details = details
         self.sourceKey = sourceKey
         self.type = type
         self.stem = stem
@@ -73,10 +75,10 @@ public struct ContentWriter: Sendable {
         guard !questions.isEmpty else { return 0 }
         let batch = try PostgresJSON(encoding: questions)
         return try connection.execute("""
-            INSERT INTO questions (domain_id, source_key, type, stem, code, code_language, options, correct, explanation, difficulty, status)
-            SELECT \(domainID), q."sourceKey", q.type, q.stem, q.code, q."codeLanguage", q.options, q.correct, q.explanation, q.difficulty, q.status
+            INSERT INTO questions (domain_id, source_key, type, stem, code, code_language, options, correct, details, explanation, difficulty, status)
+            SELECT \(domainID), q."sourceKey", q.type, q.stem, q.code, q."codeLanguage", q.options, q.correct, q.details, q.explanation, q.difficulty, q.status
             FROM jsonb_to_recordset(\(batch)::jsonb) AS q("sourceKey" text, type text, stem text, code text, "codeLanguage" text,
-                                                         options jsonb, correct jsonb, explanation text, difficulty integer, status text)
+                                                         options jsonb, correct jsonb, details jsonb, explanation text, difficulty integer, status text)
             ON CONFLICT (source_key) DO NOTHING
             """)
     }

@@ -34,7 +34,7 @@ public struct LiveAnswerRecord: Sendable, Equatable {
     public var questionIndex: Int
     public var questionID: UUID
     public var questionVersion: Int
-    public var response: [Int]
+    public var response: AnswerResponse
     public var correct: Bool
     public var milliseconds: Int
     /// Points for correctness and speed, before any streak bonus.
@@ -42,7 +42,7 @@ public struct LiveAnswerRecord: Sendable, Equatable {
     public var answeredAt: Date
 
     public init(
-        participantID: UUID, questionIndex: Int, questionID: UUID, questionVersion: Int, response: [Int], correct: Bool, milliseconds: Int,
+        participantID: UUID, questionIndex: Int, questionID: UUID, questionVersion: Int, response: AnswerResponse, correct: Bool, milliseconds: Int,
         basePoints: Int, answeredAt: Date
     ) {
         self.participantID = participantID
@@ -196,7 +196,7 @@ public struct LiveStore: Sendable {
             LiveAnswerRecord(
                 participantID: try row.decode("participant_id", as: UUID.self), questionIndex: try row.decode("question_index", as: Int.self),
                 questionID: try row.decode("question_id", as: UUID.self), questionVersion: try row.decode("question_version", as: Int.self),
-                response: try row.decodeJSON("response", as: [Int].self), correct: try row.decode("correct", as: Bool.self),
+                response: try row.decodeJSON("response", as: AnswerResponse.self), correct: try row.decode("correct", as: Bool.self),
                 milliseconds: try row.decode("time_ms", as: Int.self), basePoints: try row.decode("base_points", as: Int.self),
                 answeredAt: try row.decode("answered_at", as: Date.self))
         }

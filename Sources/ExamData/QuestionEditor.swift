@@ -12,6 +12,8 @@ public struct EditableQuestion: Sendable, Equatable {
     public var codeLanguage: String?
     public var options: [QuestionOption]
     public var correct: [Int]
+    /// The kind's own data (targets, accepted answers, the hotspot image).
+    public var details: QuestionDetails
     public var explanation: String
     public var difficulty: Int
     public var status: String
@@ -21,8 +23,9 @@ public struct EditableQuestion: Sendable, Equatable {
 
     public init(
         id: UUID?, domainID: Int, type: QuestionKind, stem: String, code: String?, codeLanguage: String?, options: [QuestionOption],
-        correct: [Int], explanation: String, difficulty: Int, status: String, version: Int, examOnly: Bool = false
+        correct: [Int], details: QuestionDetails = .none, explanation: String, difficulty: Int, status: String, version: Int, examOnly: Bool = false
     ) {
+        self.details = details
         self.id = id
         self.domainID = domainID
         self.type = type
@@ -47,15 +50,15 @@ public struct QuestionEditor: Sendable {
 
     public func question(id: UUID, _ connection: PostgresConnection) throws -> EditableQuestion? {
         guard let row = try connection.query(("""
-            SELECT id, domain_id, type, stem, code, code_language, options, correct, explanation, difficulty, status, version, exam_only
+            SELECT id, domain_id, type, stem, code, code_language, options, correct, details, explanation, difficulty, status, version, exam_only
             FROM questions WHERE id = \(id) AND deleted_at IS NULL
             """ as SQL).prepared()).first else { return nil }
         return EditableQuestion(
             id: try row.decode("id", as: UUID.self), domainID: try row.decode("domain_id", as: Int.self),
-            type: QuestionKind(rawValue: try row.decode("type", as: String.self)) ?? .singleChoice, stem: try row.decode("stem", as: String.self),
+            type: try Question.kind(row.decode("type", as: String.self)), stem: try row.decode("stem", as: String.self),
             code: try row.decode("code", as: String?.self), codeLanguage: try row.decode("code_language", as: String?.self),
             options: try row.decodeJSON("options", as: [QuestionOption].self), correct: try row.decodeJSON("correct", as: [Int].self),
-            explanation: try row.decode("explanation", as: String.self), difficulty: try row.decode("difficulty", as: Int.self),
+            details: try row.decodeJSON("details", as: QuestionDetails.self), explanation: try row.decode("explanation", as: String.self), difficulty: try row.decode("difficulty", as: Int.self),
             status: try row.decode("status", as: String.self), version: try row.decode("version", as: Int.self),
             examOnly: try row.decode("exam_only", as: Bool.self))
     }
@@ -73,21 +76,22 @@ public struct QuestionEditor: Sendable {
     public func save(_ question: EditableQuestion, _ connection: PostgresConnection) throws -> (id: UUID, version: Int) {
         let options = try PostgresJSON(encoding: question.options)
         let correct = try PostgresJSON(encoding: question.correct)
+        let details = try PostgresJSON(encoding: question.details)
         let row: PostgresRow?
         if let id = question.id {
             row = try connection.query(("""
                 UPDATE questions SET domain_id = \(question.domainID), type = \(question.type.rawValue), stem = \(question.stem), code = \(question.code),
                     code_language = \(question.codeLanguage), options = \(options)::jsonb, correct = \(correct)::jsonb,
-                    explanation = \(question.explanation), difficulty = \(question.difficulty), status = \(question.status),
+                    details = \(details)::jsonb, explanation = \(question.explanation), difficulty = \(question.difficulty), status = \(question.status),
                     exam_only = \(question.examOnly)
                 WHERE id = \(id) AND deleted_at IS NULL
                 RETURNING id, version
                 """ as SQL).prepared()).first
         } else {
             row = try connection.query(("""
-                INSERT INTO questions (domain_id, type, stem, code, code_language, options, correct, explanation, difficulty, status, exam_only)
+                INSERT INTO questions (domain_id, type, stem, code, code_language, options, correct, details, explanation, difficulty, status, exam_only)
                 VALUES (\(question.domainID), \(question.type.rawValue), \(question.stem), \(question.code), \(question.codeLanguage),
-                        \(options)::jsonb, \(correct)::jsonb, \(question.explanation), \(question.difficulty), \(question.status),
+                        \(options)::jsonb, \(correct)::jsonb, \(details)::jsonb, \(question.explanation), \(question.difficulty), \(question.status),
                         \(question.examOnly))
                 RETURNING id, version
                 """ as SQL).prepared()).first

@@ -98,7 +98,7 @@ public struct AnswerContext: Sendable {
     /// Whether the session already has an answer to this question.
     public var alreadyAnswered: Bool
     /// What is stored under the answer's id already, if anything: (session, question, response).
-    public var prior: (sessionID: UUID, questionID: UUID, response: [Int])?
+    public var prior: (sessionID: UUID, questionID: UUID, response: AnswerResponse)?
     /// The student's card for the question.
     public var card: StoredCard?
     /// The median time of the student's latest right answers at the question's difficulty.
@@ -116,7 +116,7 @@ public struct RecordedAnswer: Sendable, Equatable {
     public var sessionID: UUID
     public var questionID: UUID
     public var questionVersion: Int
-    public var response: [Int]
+    public var response: AnswerResponse
     public var correct: Bool
     public var score: Double
     public var rating: FSRSRating?
@@ -124,7 +124,7 @@ public struct RecordedAnswer: Sendable, Equatable {
     public var answeredAt: Date
 
     public init(
-        id: UUID, sessionID: UUID, questionID: UUID, questionVersion: Int, response: [Int], correct: Bool, score: Double,
+        id: UUID, sessionID: UUID, questionID: UUID, questionVersion: Int, response: AnswerResponse, correct: Bool, score: Double,
         rating: FSRSRating?, milliseconds: Int, answeredAt: Date
     ) {
         self.id = id

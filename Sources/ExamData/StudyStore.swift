@@ -100,7 +100,7 @@ public struct StudyStore: Sendable {
                    s.score_correct, s.score_percent, s.passed, s.share_link_id, e.id AS exam_id, r.code, e.slug, e.title, e.language,
                    e.pass_mark, e.time_limit_s,
                    q.id AS q_id, d.slug AS q_domain_slug, q.type AS q_type, q.stem AS q_stem, q.code AS q_code,
-                   q.code_language AS q_code_language, q.options AS q_options, q.correct AS q_correct,
+                   q.code_language AS q_code_language, q.options AS q_options, q.correct AS q_correct, q.details AS q_details,
                    q.explanation AS q_explanation, q.difficulty AS q_difficulty, q.version AS q_version,
                    EXISTS (SELECT 1 FROM answers a WHERE a.session_id = s.id AND a.question_id = \(questionID)) AS answered,
                    p.session_id AS p_session_id, p.question_id AS p_question_id, p.response AS p_response,
@@ -140,7 +140,7 @@ public struct StudyStore: Sendable {
             question: hasQuestion ? try Question(row: row, prefix: "q_") : nil,
             alreadyAnswered: try row.decode("answered", as: Bool.self),
             prior: hasPrior ? (try row.decode("p_session_id", as: UUID.self), try row.decode("p_question_id", as: UUID.self),
-                               try row.decodeJSON("p_response", as: [Int].self)) : nil,
+                               try row.decodeJSON("p_response", as: AnswerResponse.self)) : nil,
             card: hasCard ? try ReviewCardStore.card(row, prefix: "c_") : nil,
             typicalMilliseconds: try row.decode("median", as: Double?.self), typicalSamples: try row.decode("samples", as: Int?.self) ?? 0,
             schedule: try StudentSchedule.decoded(row, column: "schedule"), examDay: try row.decode("exam_day", as: Date?.self))
@@ -149,7 +149,7 @@ public struct StudyStore: Sendable {
     /// The questions with these ids, in the order given (ones no longer visible are left out).
     public func questions(ids: [UUID], _ connection: PostgresConnection) throws -> [Question] {
         try connection.query(("""
-            SELECT q.id, d.slug AS domain_slug, q.type, q.stem, q.code, q.code_language, q.options, q.correct,
+            SELECT q.id, d.slug AS domain_slug, q.type, q.stem, q.code, q.code_language, q.options, q.correct, q.details,
                    q.explanation, q.difficulty, q.version
             FROM unnest(\(ids)::uuid[]) WITH ORDINALITY AS item(id, position)
             JOIN questions q ON q.id = item.id JOIN domains d ON d.id = q.domain_id
@@ -265,7 +265,7 @@ public struct StudyStore: Sendable {
             var session_id: UUID
             var question_id: UUID
             var question_version: Int
-            var response: [Int]
+            var response: AnswerResponse
             var correct: Bool
             var score: Double
             var rating: Int?
@@ -345,7 +345,7 @@ public struct StudyStore: Sendable {
         RecordedAnswer(
             id: try row.decode("id", as: UUID.self), sessionID: try row.decode("session_id", as: UUID.self),
             questionID: try row.decode("question_id", as: UUID.self), questionVersion: try row.decode("question_version", as: Int.self),
-            response: try row.decodeJSON("response", as: [Int].self), correct: try row.decode("correct", as: Bool.self),
+            response: try row.decodeJSON("response", as: AnswerResponse.self), correct: try row.decode("correct", as: Bool.self),
             score: try row.decode("score", as: Double.self), rating: try row.decode("rating", as: Int?.self).flatMap(FSRSRating.init(rawValue:)),
             milliseconds: try row.decode("time_ms", as: Int.self), answeredAt: try row.decode("answered_at", as: Date.self))
     }

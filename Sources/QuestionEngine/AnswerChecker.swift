@@ -119,3 +119,19 @@ public enum AnswerChecker {
         return tails.count
     }
 }
+
+extension AnswerChecker {
+    /// The options a response picked, for showing it and for counting picks per option: the
+    /// choices, the steps in the order given, the region a point fell in (none for a miss);
+    /// nothing for a matching or typed answer, which picks no option.
+    public static func chosenOptions(_ key: AnswerKey, _ response: AnswerResponse) -> [Int] {
+        switch (key, response) {
+        case (.region(let regions, _), .point(let x, let y)):
+            return regions.firstIndex { $0.contains(x: x, y: y) }.map { [$0] } ?? []
+        case (_, .indexes(let indexes)):
+            return indexes
+        case (_, .pairs), (_, .text), (_, .point):
+            return []
+        }
+    }
+}

@@ -59,3 +59,28 @@ public enum AnswerResponse: Sendable, Equatable {
         }
     }
 }
+
+extension AnswerResponse: Codable {
+    public init(from decoder: any Decoder) throws {
+        let json = try JSONValue(from: decoder)
+        do {
+            try self.init(json: json)
+        } catch {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a response of any kind (\(error.code))"))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws { try json.encode(to: encoder) }
+}
+
+extension AnswerResponse {
+    /// Nothing answered: no option chosen, no target given, only blanks typed.
+    public var isBlank: Bool {
+        switch self {
+        case .indexes(let indexes): indexes.isEmpty
+        case .pairs(let targets): targets.isEmpty
+        case .text(let text): FillInRule.normalized(text).isEmpty
+        case .point: false
+        }
+    }
+}

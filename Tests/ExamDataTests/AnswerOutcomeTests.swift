@@ -15,8 +15,9 @@ struct AnswerOutcomeTests {
         for row in CheckingCase.all {
             do {
                 let outcome = try connection.query("""
-                    SELECT correct, score FROM answer_outcome(\(row.kind), \(try PostgresJSON(encoding: row.key))::jsonb, \(row.options),
-                                                             \(try PostgresJSON(encoding: row.response))::jsonb)
+                    SELECT correct, score FROM answer_outcome(\(row.kind), \(try PostgresJSON(encoding: row.key))::jsonb,
+                        \(try PostgresJSON(encoding: row.optionsJSON))::jsonb, \(try PostgresJSON(encoding: row.detailsJSON))::jsonb,
+                        \(try PostgresJSON(encoding: row.response))::jsonb)
                     """).single()
                 #expect(row.error == nil, "\(row.name): expected \(row.error ?? "") but got a verdict")
                 #expect(try outcome.decode("correct", as: Bool.self) == row.correct, "\(row.name)")

@@ -24,14 +24,15 @@ struct ContentSchemaTests {
         _ = database
         let options = try PostgresJSON(encoding: shape.options)
         let correct = try PostgresJSON(encoding: shape.correct)
-        let sqlProblem = try connection.query("SELECT question_shape_problem(\(shape.type), \(options)::jsonb, \(correct)::jsonb) AS problem")
+        let details = try PostgresJSON(encoding: shape.detailsJSON)
+        let sqlProblem = try connection.query("SELECT question_shape_problem(\(shape.type), \(options)::jsonb, \(correct)::jsonb, \(details)::jsonb) AS problem")
             .first!.decode("problem", as: String?.self)
         #expect(sqlProblem == shape.problem)
-        #expect(QuestionValidator.problem(type: shape.type, options: shape.options, correct: shape.correct) == sqlProblem)
+        #expect(QuestionValidator.problem(type: shape.type, options: shape.options, correct: shape.correct, details: shape.detailsJSON) == sqlProblem)
         let insert = {
             try connection.execute("""
-                INSERT INTO questions (domain_id, type, stem, options, correct, difficulty)
-                VALUES (\(domain), \(shape.type), 'Stem', \(options)::jsonb, \(correct)::jsonb, 3)
+                INSERT INTO questions (domain_id, type, stem, options, correct, details, difficulty)
+                VALUES (\(domain), \(shape.type), 'Stem', \(options)::jsonb, \(correct)::jsonb, \(details)::jsonb, 3)
                 """)
         }
         if shape.problem == nil {

@@ -45,7 +45,7 @@ struct StudyStorageTests {
             // A rating goes with its correctness: Again is a wrong answer, anything else a right one.
             let response = response ?? (rating == .again ? item.wrong : item.key)
             return RecordedAnswer(
-                id: id, sessionID: session, questionID: item.id, questionVersion: 1, response: response, correct: response == item.key,
+                id: id, sessionID: session, questionID: item.id, questionVersion: 1, response: .indexes(response), correct: response == item.key,
                 score: response == item.key ? 1 : 0, rating: rating, milliseconds: 4000, answeredAt: at ?? now)
         }
     }
@@ -60,7 +60,7 @@ struct StudyStorageTests {
         #expect(try fixture.as(fixture.alice) { try store.insert(first, userID: fixture.alice, $0) } == .inserted)
         #expect(try fixture.as(fixture.alice) { try store.insert(first, userID: fixture.alice, $0) } == .replayed)
         var changed = first
-        changed.response = item.wrong
+        changed.response = .indexes(item.wrong)
         #expect(try fixture.as(fixture.alice) { try store.insert(changed, userID: fixture.alice, $0) } == .conflict)
         // Another student reusing the id (say, a forged upload) neither sees nor replaces it.
         let bobs = try fixture.session(for: fixture.bob)
@@ -69,7 +69,7 @@ struct StudyStorageTests {
         #expect(try fixture.as(fixture.bob) { try store.insert(stolen, userID: fixture.bob, $0) } == .conflict)
         let stored = try fixture.as(fixture.alice) { try store.finalAnswers(sessionID: session, $0) }
         #expect(stored.count == 1)
-        #expect(stored[item.id]?.response == item.key)
+        #expect(stored[item.id]?.response == .indexes(item.key))
     }
 
     @Test("answers are append-only: the app role can neither change nor delete one", arguments: [

@@ -262,7 +262,7 @@ struct AdminTests {
                     userID: student.id, examID: examID, mode: .mock, config: [:], questionIDs: items.map(\.id), startedAt: start), connection)
                 for (item, pick) in zip(items, picks) {
                     _ = try store.insert(RecordedAnswer(
-                        id: UUID(), sessionID: session, questionID: item.id, questionVersion: 1, response: [pick], correct: [pick] == item.key,
+                        id: UUID(), sessionID: session, questionID: item.id, questionVersion: 1, response: .indexes([pick]), correct: [pick] == item.key,
                         score: [pick] == item.key ? 1 : 0, rating: nil, milliseconds: 4000 + 1000 * index, answeredAt: start.addingTimeInterval(10)), userID: student.id, connection)
                 }
                 _ = try store.finish(sessionID: session, at: start.addingTimeInterval(30), connection)

@@ -12,6 +12,6 @@ struct QuestionValidatorTests {
 
     @Test("each shape gets exactly the expected problem, or none", arguments: ShapeCase.all)
     func shapes(_ shape: ShapeCase) {
-        #expect(QuestionValidator.problem(type: shape.type, options: shape.options, correct: shape.correct) == shape.problem)
+        #expect(QuestionValidator.problem(type: shape.type, options: shape.options, correct: shape.correct, details: shape.detailsJSON) == shape.problem)
     }
 }

@@ -8,8 +8,12 @@ public struct ShapeCase: Decodable, CustomStringConvertible, Sendable {
     public var type: String
     public var options: JSONValue
     public var correct: JSONValue
+    /// The kind's own fields (targets, accepted answers, an image), when it has any.
+    public var details: JSONValue?
     public var problem: String?
     public var description: String { name }
+    /// The details as stored (an empty object when the case has none).
+    public var detailsJSON: JSONValue { details ?? .object([:]) }
 
     /// Every row of the fixture.
     public static let all: [ShapeCase] = {

@@ -394,7 +394,7 @@ struct AdminPages: Sendable {
             let store = AdminStore()
             var value = AdminQuestionPage(
                 question: question, versions: try store.versions(questionID: id, connection), reports: try store.reports(questionID: id, connection),
-                statistics: try store.itemStatistics(questionIDs: [id], connection)[id], pages: pages, locale: locale)
+                statistics: try store.itemStatistics(questionIDs: [id], connection)[id], language: "", pages: pages, locale: locale)
             value.saved = request.query["saved"] != nil
             return value
         }

@@ -118,15 +118,15 @@ struct AdminQuestionPage: Encodable {
 
     init(
         question: Question, versions: [QuestionVersion], reports: [(reason: String, comment: String, resolution: String?, at: Date)],
-        statistics: ItemStatistics?, pages: PageRenderer, locale: String
+        statistics: ItemStatistics?, language: String, pages: PageRenderer, locale: String
     ) {
         let iso = ISO8601DateFormatter()
         id = question.id.lowercasedText
         kind = question.kind.rawValue
         difficulty = question.difficulty
         version = question.version
-        preview = LiveQuestionView(question, revealKey: false)
-        key = LiveQuestionView(question, revealKey: true)
+        preview = LiveQuestionView(question, language: language, revealKey: false)
+        key = LiveQuestionView(question, language: language, revealKey: true)
         explanation = question.explanation
         optionExplanations = question.options.map { "\($0.text): \($0.explanation ?? "—")" }
         self.versions = versions.map { Version(version: $0.version, savedAt: iso.string(from: $0.savedAt), snapshot: $0.snapshot) }
@@ -140,7 +140,7 @@ struct AdminQuestionPage: Encodable {
             Statistics(
                 attempts: item.attempts, facility: figure(item.facility, "%.2f"), discrimination: figure(item.discrimination, "%.2f"),
                 efficiency: figure(item.efficiency.map { $0 * 100 }, "%.0f%%"), averageSeconds: figure(item.averageMilliseconds.map { $0 / 1000 }, "%.1f s"),
-                shares: question.kind == .ordering ? [] : question.options.enumerated().map { index, option in
+                shares: !question.kind.answerShape.picksOptions ? [] : question.options.enumerated().map { index, option in
                     "\(option.text): \(Int(((item.optionShares[index] ?? 0) * 100).rounded()))%"
                 })
         }

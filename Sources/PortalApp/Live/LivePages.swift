@@ -325,9 +325,14 @@ struct LivePages: Sendable {
             let response = try AnswerForm.response(form, question: question) { pages.message($0, for: request, $1) }
             let outcome: AnswerOutcome
             do throws(AnswerError) {
-                outcome = try AnswerChecker.check(kind: question.kind, key: question.correct, optionCount: question.options.count, response: response)
+                outcome = try AnswerChecker.check(question.answerKey, response)
             } catch {
-                throw HTTPError(.unprocessableContent, pages.message("sessions.choose_something", for: request))
+                let refusal = switch error {
+                case .empty: pages.message(question.kind.answerShape == .text ? "sessions.type_something" : "sessions.choose_something", for: request)
+                case .tooLong: pages.message("sessions.answer_too_long", for: request, ["count": String(FillInRule.maximumLength)])
+                case .outOfRange, .duplicate, .wrongCount, .wrongShape: pages.message("sessions.wrong_shape", for: request)
+                }
+                throw HTTPError(.unprocessableContent, refusal)
             }
             let milliseconds = max(0, Int(now.timeIntervalSince(opened) * 1000))
             let base = LiveScoring.points(correct: outcome.isCorrect, elapsedMilliseconds: milliseconds, limitSeconds: event.secondsPerQuestion)

@@ -39,40 +39,17 @@ struct LivePhaseView: Encodable {
     }
 }
 
-/// A question as a live page shows it: the options, and during the reveal the key.
+/// A question as a live page (and the admin's preview) shows it: the stem, and its answer form
+/// or, during the reveal, its key.
 struct LiveQuestionView: Encodable {
-    struct Option: Encodable {
-        var index: Int
-        var ordinal: Int
-        var text: String
-        var optionCode: String?
-        var optionImage: String?
-        var isKey: Bool
-        var positions: [QuestionPage.PositionChoice]
-    }
-
     var stem: String
     var questionCode: String?
-    var isSingle: Bool
-    var isMulti: Bool
-    var isOrdering: Bool
-    var options: [Option]
-    var keyOrder: [String]
+    var answer: AnswerView
 
-    init(_ question: Question, revealKey: Bool) {
+    init(_ question: Question, language: String, revealKey: Bool) {
         stem = question.stem
         questionCode = question.code
-        isSingle = question.kind == .singleChoice || question.kind == .codeSnippet
-        isMulti = question.kind == .multiChoice
-        isOrdering = question.kind == .ordering
-        let count = question.options.count
-        options = question.options.enumerated().map { index, option in
-            Option(
-                index: index, ordinal: index + 1, text: option.text, optionCode: option.code, optionImage: option.imageUrl,
-                isKey: revealKey && question.kind != .ordering && question.correct.contains(index),
-                positions: question.kind == .ordering ? (1...count).map { QuestionPage.PositionChoice(value: $0, selected: $0 == index + 1) } : [])
-        }
-        keyOrder = revealKey && question.kind == .ordering ? question.correct.map { question.options[$0].text } : []
+        answer = AnswerView(question, language: language, response: nil, revealsKey: revealKey, reviewsResponse: false)
     }
 }
 
@@ -171,7 +148,7 @@ struct LivePlayPage: Encodable {
         suggestedNickname = signedInName ?? ""
         let phase = LivePhaseView(event: event, now: now)
         self.phase = phase
-        self.question = question.map { LiveQuestionView($0, revealKey: phase.reveal) }
+        self.question = question.map { LiveQuestionView($0, language: event.examLanguage, revealKey: phase.reveal) }
         answered = correctness != nil
         canAnswer = joined && phase.open && !answered
         // Once the answer is shown, each player is told how their own answer did.
@@ -220,7 +197,7 @@ struct LiveScreenPage: Encodable {
         self.joined = joined
         let phase = LivePhaseView(event: event, now: now)
         self.phase = phase
-        self.question = question.map { LiveQuestionView($0, revealKey: phase.reveal) }
+        self.question = question.map { LiveQuestionView($0, language: event.examLanguage, revealKey: phase.reveal) }
         self.top = top.enumerated().map { LiveScoreLine(place: $0.offset + 1, name: $0.element.nickname, points: $0.element.points, isYou: false) }
         self.results = results.map { LiveScoreLine(place: $0.rank, name: $0.nickname, points: $0.points, correct: $0.correct, isYou: false) }
         hasResults = !results.isEmpty

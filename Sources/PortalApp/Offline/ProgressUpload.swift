@@ -45,7 +45,7 @@ struct ProgressUpload: Sendable {
             var sessionId: UUID
             var questionId: UUID
             var questionVersion: Int
-            var response: [Int]
+            var response: AnswerResponse
             var timeMs: Int
             var answeredAt: Date
         }
@@ -253,23 +253,33 @@ struct ProgressUpload: Sendable {
             guard answer.questionVersion < question.version, let options = olderOptions[VersionedQuestion(question: question.id, version: answer.questionVersion)] else {
                 return .rejected(say("never_published", ["version": String(answer.questionVersion)]))
             }
-            let current = Dictionary(question.options.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
-            var mapped: [Int] = []
-            for index in answer.response {
-                guard options.indices.contains(index) else { return .rejected(say("not_an_answer", ["detail": "outOfRange(\(index))"])) }
-                guard let now = current[options[index]] else { return .rejected(say("option_gone", [:])) }
-                mapped.append(now)
+            // Option indexes meant that version's options: mapped onto today's by id. A matching
+            // answer stands only while the prompts are as they were; typed answers and points
+            // need no mapping.
+            switch answer.response {
+            case .indexes(let indexes):
+                let current = Dictionary(question.options.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+                var mapped: [Int] = []
+                for index in indexes {
+                    guard options.indices.contains(index) else { return .rejected(say("not_an_answer", ["detail": "outOfRange(\(index))"])) }
+                    guard let now = current[options[index]] else { return .rejected(say("option_gone", [:])) }
+                    mapped.append(now)
+                }
+                if question.kind.answerShape == .order, mapped.count != question.options.count {
+                    return .rejected(say("items_changed", [:]))
+                }
+                response = .indexes(mapped)
+            case .pairs:
+                guard options == question.options.map(\.id) else { return .rejected(say("items_changed", [:])) }
+            case .text, .point:
+                break
             }
-            if question.kind == .ordering, mapped.count != question.options.count {
-                return .rejected(say("items_changed", [:]))
-            }
-            response = mapped
         }
         let outcome: AnswerOutcome
         do {
-            outcome = try AnswerChecker.check(kind: question.kind, key: question.correct, optionCount: question.options.count, response: response)
+            outcome = try AnswerChecker.check(question.answerKey, response)
         } catch {
-            return .rejected(say("not_an_answer", ["detail": "\(error)"]))
+            return .rejected(say("not_an_answer", ["detail": error.code]))
         }
         let milliseconds = min(answer.timeMs, Self.longestAnswerMilliseconds)
         let rating = RatingPolicy.rating(correct: outcome.isCorrect, milliseconds: milliseconds, typicalMilliseconds: nil, samples: 0, cardState: nil)

@@ -2,15 +2,20 @@ import ExamData
 import HTTPServer
 import QuestionEngine
 
-/// Reads an answer from a question form: `choice` values (option indexes) or, for ordering, a
-/// `position_<index>` for every option. Study sessions and live events share it.
+/// Reads an answer from a question form, in the shape the question's kind takes: `choice` values
+/// (option indexes), a `position_<index>` for every step of an ordering, a `target_<index>` for
+/// every prompt of a matching question, the typed `answer`, or a hotspot's clicked `point_x` and
+/// `point_y` (else its region chosen from the list, a `choice`). Study sessions and live events
+/// share it.
 enum AnswerForm {
-    /// The chosen option indexes (for ordering, the options in the order given). `message`
-    /// words a problem from the catalogue.
+    /// `message` words a problem from the catalogue.
     static func response(
         _ form: FormFields, question: Question, message: (String, [String: String]) -> String
-    ) throws(HTTPError) -> [Int] {
-        if question.kind == .ordering {
+    ) throws(HTTPError) -> AnswerResponse {
+        switch question.kind.answerShape {
+        case .oneOption, .someOptions:
+            return .indexes(try choices(form, message))
+        case .order:
             var placed: [(position: Int, option: Int)] = []
             for index in question.options.indices {
                 guard let position = Int(form["position_\(index)"] ?? ""), (1...question.options.count).contains(position) else {
@@ -21,8 +26,29 @@ enum AnswerForm {
             guard Set(placed.map(\.position)).count == placed.count else {
                 throw HTTPError(.unprocessableContent, message("sessions.order_duplicate", [:]))
             }
-            return placed.sorted { $0.position < $1.position }.map(\.option)
+            return .indexes(placed.sorted { $0.position < $1.position }.map(\.option))
+        case .pairs:
+            let targets = question.details.targets?.count ?? 0
+            var pairs: [Int] = []
+            for index in question.options.indices {
+                // The select offers "choose" (empty) and the targets numbered from 1.
+                guard let target = Int(form["target_\(index)"] ?? ""), (1...max(1, targets)).contains(target) else {
+                    throw HTTPError(.unprocessableContent, message("sessions.match_incomplete", ["count": String(question.options.count)]))
+                }
+                pairs.append(target - 1)
+            }
+            return .pairs(pairs)
+        case .text:
+            return .text(form["answer"] ?? "")
+        case .region:
+            if let x = form["point_x"].flatMap(Double.init), let y = form["point_y"].flatMap(Double.init), x.isFinite, y.isFinite {
+                return .point(x: x, y: y)
+            }
+            return .indexes(try choices(form, message))
         }
+    }
+
+    private static func choices(_ form: FormFields, _ message: (String, [String: String]) -> String) throws(HTTPError) -> [Int] {
         var choices: [Int] = []
         for value in form.values("choice") {
             guard let index = Int(value) else { throw HTTPError(.badRequest, message("sessions.bad_choice", ["value": String(value.prefix(20))])) }

@@ -28,31 +28,10 @@ struct QuestionPage: Encodable {
         var extraTime: Bool
     }
 
-    struct PositionChoice: Encodable {
-        var value: Int
-        var selected: Bool
-    }
-
-    struct Option: Encodable {
-        var index: Int
-        var ordinal: Int
-        var text: String
-        var optionCode: String?
-        var optionImage: String?
-        var optionExplanation: String?
-        var checked: Bool
-        var isKey: Bool
-        var wasChosen: Bool
-        var positions: [PositionChoice]
-    }
-
     struct Feedback: Encodable {
         var correct: Bool
         var partialPercent: Int?
         var explanation: String
-        var keyOrder: [String]
-        /// The order the student gave, beside the right one.
-        var yourOrder: [String]
     }
 
     struct NavItem: Encodable {
@@ -66,14 +45,12 @@ struct QuestionPage: Encodable {
     var session: Session
     var ordinal: Int
     var questionID: String
-    var isSingle: Bool
-    var isMulti: Bool
-    var isOrdering: Bool
     var stem: String
     var code: String?
     var codeLanguage: String?
     var difficultyLabel: String
-    var options: [Option]
+    /// The form in the question's kind, and once answered in practice its review.
+    var answer: AnswerView
     var answerID: String
     /// When the question was shown, signed by the server (`FormClock`).
     var shownAt: String
@@ -96,7 +73,7 @@ struct QuestionPage: Encodable {
 
     init(
         session stored: StudySession, question: Question, number: Int, answers: [UUID: RecordedAnswer], isGuest: Bool, now: Date,
-        shownStamp: String, draft: [Int]?, notice: String?, error: String?, reported: Bool, pages: PageRenderer, locale: String,
+        shownStamp: String, draft: AnswerResponse?, notice: String?, error: String?, reported: Bool, pages: PageRenderer, locale: String,
         refused: RefusedAnswer? = nil, timeZone: String = "UTC", csrfToken: String
     ) {
         let base = "/sessions/" + stored.id.lowercasedText
@@ -105,35 +82,21 @@ struct QuestionPage: Encodable {
         session = Self.sessionView(stored, answers: answers, isGuest: isGuest, now: now, pages: pages, locale: locale, timeZone: timeZone)
         ordinal = number
         questionID = question.id.lowercasedText
-        isSingle = question.kind == .singleChoice || question.kind == .codeSnippet
-        isMulti = question.kind == .multiChoice
-        isOrdering = question.kind == .ordering
         stem = question.stem
         code = question.code
         codeLanguage = question.codeLanguage
         difficultyLabel = "\(question.difficulty) · " + pages.message("difficulty.\(question.difficulty)", locale: locale)
-        let count = question.options.count
-        // A refused answer comes back as it was chosen: the options ticked, or for ordering the
-        // position given to each item (even two the same).
-        let refusedPositions = question.kind == .ordering ? refused?.chosen : nil
-        let response = (question.kind == .ordering ? nil : refused?.chosen) ?? draft ?? answer?.response ?? []
-        options = question.options.enumerated().map { index, option in
-            // For ordering, the position this option was put in (or its place as shown).
-            let place = question.kind == .ordering
-                ? (refusedPositions?[index] ?? response.firstIndex(of: index).map { $0 + 1 } ?? index + 1) : 0
-            return Option(
-                index: index, ordinal: index + 1, text: option.text, optionCode: option.code, optionImage: option.imageUrl,
-                optionExplanation: showsFeedback ? option.explanation : nil, checked: response.contains(index),
-                isKey: showsFeedback && question.kind != .ordering && question.correct.contains(index),
-                wasChosen: showsFeedback && response.contains(index),
-                positions: question.kind == .ordering ? (1...count).map { PositionChoice(value: $0, selected: $0 == place) } : [])
-        }
+        // A refused answer comes back as it was chosen: the options ticked, or for an ordering or
+        // matching the position or target given to each item (even two the same, or none).
+        let positional = question.kind.answerShape == .order || question.kind.answerShape == .pairs
+        let shown = (positional ? nil : refused.map { AnswerResponse.indexes($0.chosen) }) ?? draft ?? answer?.response
+        self.answer = AnswerView(
+            question, language: session.language, response: shown, positions: positional ? refused?.chosen : nil,
+            revealsKey: showsFeedback, reviewsResponse: showsFeedback)
         feedback = showsFeedback ? answer.map { answer in
             Feedback(
                 correct: answer.correct, partialPercent: answer.correct || answer.score == 0 ? nil : Int((answer.score * 100).rounded()),
-                explanation: question.explanation,
-                keyOrder: question.kind == .ordering ? question.correct.map { question.options[$0].text } : [],
-                yourOrder: question.kind == .ordering ? answer.response.filter { question.options.indices.contains($0) }.map { question.options[$0].text } : [])
+                explanation: question.explanation)
         } : nil
         answerID = Crypto.randomUUID().lowercasedText
         shownAt = shownStamp
@@ -148,7 +111,7 @@ struct QuestionPage: Encodable {
         canReport = !isGuest
         self.reported = reported
         self.notice = notice
-        self.error = refused?.message(optionCount: count, pages: pages, locale: locale) ?? error
+        self.error = refused?.message(question: question, pages: pages, locale: locale) ?? error
         reportReasons = ReportReasonChoice.all(pages: pages, locale: locale)
         self.csrfToken = csrfToken
     }
@@ -256,7 +219,7 @@ struct QuestionShell: Encodable {
         answerID = Crypto.randomUUID().lowercasedText
         shownAt = shownStamp
         self.notice = notice
-        error = refused?.message(optionCount: question.options.count, pages: pages, locale: locale)
+        error = refused?.message(question: question, pages: pages, locale: locale)
         self.reported = reported
         canAnswer = stored.mode == .mock || answers[question.id] == nil
     }

@@ -13,16 +13,6 @@ struct ResultsPage: Encodable {
         var percent: Int
     }
 
-    struct Option: Encodable {
-        var ordinal: Int
-        var text: String
-        var optionCode: String?
-        var optionImage: String?
-        var optionExplanation: String?
-        var isKey: Bool
-        var wasChosen: Bool
-    }
-
     struct Item: Encodable {
         var ordinal: Int
         var questionID: String
@@ -33,10 +23,8 @@ struct ResultsPage: Encodable {
         var answered: Bool
         var correct: Bool
         var partialPercent: Int?
-        var isOrdering: Bool
-        var yourOrder: [String]
-        var keyOrder: [String]
-        var options: [Option]
+        /// The answer beside the key, in the question's kind.
+        var answer: AnswerView
         var explanation: String
     }
 
@@ -87,20 +75,12 @@ struct ResultsPage: Encodable {
         }
         items = questions.enumerated().map { index, question in
             let answer = answers[question.id]
-            let response = answer?.response ?? []
             return Item(
                 ordinal: index + 1, questionID: question.id.lowercasedText,
                 domainTitle: domainTitles[question.domainSlug] ?? question.domainSlug, stem: question.stem, code: question.code,
                 codeLanguage: question.codeLanguage, answered: answer != nil, correct: answer?.correct ?? false,
                 partialPercent: answer.flatMap { $0.correct || $0.score == 0 ? nil : Int(($0.score * 100).rounded()) },
-                isOrdering: question.kind == .ordering,
-                yourOrder: question.kind == .ordering ? response.map { question.options[$0].text } : [],
-                keyOrder: question.kind == .ordering ? question.correct.map { question.options[$0].text } : [],
-                options: question.kind == .ordering ? [] : question.options.enumerated().map { optionIndex, option in
-                    Option(
-                        ordinal: optionIndex + 1, text: option.text, optionCode: option.code, optionImage: option.imageUrl, optionExplanation: option.explanation,
-                        isKey: question.correct.contains(optionIndex), wasChosen: response.contains(optionIndex))
-                },
+                answer: AnswerView(question, language: session.examLanguage, response: answer?.response, revealsKey: true, reviewsResponse: true),
                 explanation: question.explanation)
         }
         missedCount = items.count { !$0.correct }

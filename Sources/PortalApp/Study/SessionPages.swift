@@ -172,7 +172,7 @@ struct SessionPages: Sendable {
                     let locale = pages.locale(for: request), timeZone = request.user?.timeZone ?? "UTC"
                     let stamp = try formClock.stamp(session: session.id, question: question.id, at: now, request.database)
                     let notice = query["already"] != nil ? pages.message("sessions.already_answered", for: request) : nil
-                    let refused = RefusedAnswer(query: query, optionCount: question.options.count, isOrdering: question.kind == .ordering)
+                    let refused = RefusedAnswer(query: query, question: question)
                     // Made only when the page is rendered: a kept page needs none of it.
                     let shell = {
                         QuestionShell(
@@ -233,7 +233,7 @@ struct SessionPages: Sendable {
     }
 
     private func questionPage(
-        _ request: PortalRequest, session: StudySession, number: Int, answers: [UUID: RecordedAnswer], isGuest: Bool, draft: [Int]?,
+        _ request: PortalRequest, session: StudySession, number: Int, answers: [UUID: RecordedAnswer], isGuest: Bool, draft: AnswerResponse?,
         notice: String?, error: String?, reported: Bool, now: Date, status: HTTPStatus = .ok, refusedFrom query: FormFields? = nil,
         _ connection: PostgresConnection
     ) throws -> Response {
@@ -244,7 +244,7 @@ struct SessionPages: Sendable {
             session: session, question: question, number: number, answers: answers, isGuest: isGuest, now: now,
             shownStamp: try formClock.stamp(session: session.id, question: question.id, at: now, request.database), draft: draft,
             notice: notice, error: error, reported: reported, pages: pages, locale: pages.locale(for: request),
-            refused: query.flatMap { RefusedAnswer(query: $0, optionCount: question.options.count, isOrdering: question.kind == .ordering) },
+            refused: query.flatMap { RefusedAnswer(query: $0, question: question) },
             timeZone: request.user?.timeZone ?? "UTC", csrfToken: request.viewer.csrfToken)
         return try questionResponse(QuestionShell(value), Fragment(key: "") { value }, request, status: status)
     }
@@ -261,7 +261,7 @@ struct SessionPages: Sendable {
 
     // MARK: Answering
 
-    private func response(_ form: FormFields, question: Question, _ request: PortalRequest) throws(HTTPError) -> [Int] {
+    private func response(_ form: FormFields, question: Question, _ request: PortalRequest) throws(HTTPError) -> AnswerResponse {
         try AnswerForm.response(form, question: question) { pages.message($0, for: request, $1) }
     }
 
@@ -272,6 +272,8 @@ struct SessionPages: Sendable {
         case .outOfRange(let index): pages.message("sessions.bad_choice", for: request, ["value": String(index)])
         case .duplicate: pages.message("sessions.order_duplicate", for: request)
         case .wrongCount(let expected, _): expected == 1 ? pages.message("sessions.choose_one", for: request) : pages.message("sessions.order_incomplete", for: request, ["count": String(expected)])
+        case .wrongShape: pages.message("sessions.wrong_shape", for: request)
+        case .tooLong: pages.message("sessions.answer_too_long", for: request, ["count": String(FillInRule.maximumLength)])
         }
     }
 
@@ -308,7 +310,7 @@ struct SessionPages: Sendable {
                 : "\(base(session))?q=\(number)"
             guard let question = context.question else { throw HTTPError(.gone, pages.message("sessions.question_gone", for: request)) }
             // Only a refused answer needs the session's other answers (to show the page again).
-            func retry(_ draft: [Int]?, _ text: String, _ status: HTTPStatus) throws -> Response {
+            func retry(_ draft: AnswerResponse?, _ text: String, _ status: HTTPStatus) throws -> Response {
                 try questionPage(
                     request, session: session, number: number, answers: store.finalAnswers(sessionID: session.id, connection),
                     isGuest: actor.isGuest, draft: draft, notice: nil, error: text, reported: false, now: now, status: status, connection)
@@ -326,15 +328,26 @@ struct SessionPages: Sendable {
             func refuse(_ reason: RefusedAnswer.Reason, _ chosen: [Int]) -> Response {
                 .redirect(to: here + "&" + RefusedAnswer(reason: reason, chosen: chosen).query)
             }
-            if question.kind == .ordering {
+            switch question.kind.answerShape {
+            case .order:
                 let count = question.options.count
                 let positions = question.options.indices.map { index in
                     Int(form["position_\(index)"] ?? "").flatMap { (1...count).contains($0) ? $0 : nil } ?? 0
                 }
                 if positions.contains(0) { return refuse(.incomplete, positions) }
                 if Set(positions).count < count { return refuse(.duplicate, positions) }
+            case .pairs:
+                let targets = question.details.targets?.count ?? 0
+                let given = question.options.indices.map { index in
+                    Int(form["target_\(index)"] ?? "").flatMap { (1...max(1, targets)).contains($0) ? $0 : nil } ?? 0
+                }
+                // Flagging with nothing matched yet only flags.
+                if flagging != nil, given.allSatisfy({ $0 == 0 }) { return try flagOnly() }
+                if given.contains(0) { return refuse(.unmatched, given) }
+            case .oneOption, .someOptions, .text, .region:
+                break
             }
-            let draft: [Int]
+            let draft: AnswerResponse
             do throws(HTTPError) {
                 draft = try response(form, question: question, request)
             } catch {
@@ -343,11 +356,11 @@ struct SessionPages: Sendable {
             if flagging != nil {
                 // Nothing new to save: nothing chosen, the order left as shown, or the saved answer.
                 let saved = try store.finalAnswers(sessionID: session.id, connection)[questionID]?.response
-                let untouched = draft.isEmpty || draft == saved
-                    || (question.kind == .ordering && saved == nil && draft == Array(question.options.indices))
+                let untouched = draft.isBlank || draft == saved
+                    || (question.kind.answerShape == .order && saved == nil && draft == .indexes(Array(question.options.indices)))
                 if untouched { return try flagOnly() }
                 try store.setFlag(sessionID: session.id, questionID: questionID, flagged: flagging ?? false, connection)
-            } else if draft.isEmpty && question.kind != .ordering {
+            } else if draft.isBlank {
                 return refuse(.empty, [])
             }
             let after = flagging != nil ? here : onward
@@ -362,9 +375,9 @@ struct SessionPages: Sendable {
             if session.mode != .mock && context.alreadyAnswered { return .redirect(to: "\(base(session))?q=\(number)&already=1") }
             let outcome: AnswerOutcome
             do throws(AnswerError) {
-                outcome = try AnswerChecker.check(kind: question.kind, key: question.correct, optionCount: question.options.count, response: draft)
+                outcome = try AnswerChecker.check(question.answerKey, draft)
             } catch {
-                return try retry(draft.isEmpty ? nil : draft, explain(error, request), .unprocessableContent)
+                return try retry(draft.isBlank ? nil : draft, explain(error, request), .unprocessableContent)
             }
             let rating = actor.user == nil ? nil : RatingPolicy.rating(
                 correct: outcome.isCorrect, milliseconds: milliseconds, typicalMilliseconds: context.typicalMilliseconds,
