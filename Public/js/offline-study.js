@@ -275,7 +275,8 @@ document.addEventListener("DOMContentLoaded", function () {
     var heading = element("h3", { id: "question-heading", tabindex: "-1", text: fill(text.questionHeading, { number: position + 1, total: total }) });
     var error = element("p", { "class": "form-error", role: "alert", id: "answer-error", hidden: true });
     var fieldset = element("fieldset", { lang: lang });
-    var legend = kind === "multi-choice" ? text.chooseAll : kind === "ordering" ? text.orderLegend : text.chooseOne;
+    var details = question.details || {};
+    var legend = { "multi-choice": text.chooseAll, ordering: text.orderLegend, matching: text.matchLegend, "fill-in": text.typeLegend, hotspot: text.hotspotLegend }[kind] || text.chooseOne;
     fieldset.appendChild(element("legend", { text: legend }));
     if (kind === "ordering") {
       fieldset.appendChild(element("p", { "class": "hint", text: text.orderHint }));
@@ -288,7 +289,29 @@ document.addEventListener("DOMContentLoaded", function () {
         ul.appendChild(element("li", {}, [select, " ", element("label", { "for": "position-" + index }, [optionBody(option)])]));
       });
       fieldset.appendChild(ul);
+    } else if (kind === "matching") {
+      fieldset.appendChild(element("p", { "class": "hint", text: text.matchHint }));
+      var pairs = element("ul", { "class": "matching" });
+      question.options.forEach(function (option, index) {
+        var select = element("select", { id: "target-" + index, name: "target_" + index }, [element("option", { value: "", text: text.matchChoose })]);
+        (details.targets || []).forEach(function (target, place) {
+          select.appendChild(element("option", { value: String(place + 1), text: target.text }));
+        });
+        pairs.appendChild(element("li", {}, [element("label", { "for": "target-" + index }, [optionBody(option)]), " ", select]));
+      });
+      fieldset.appendChild(pairs);
+    } else if (kind === "fill-in") {
+      fieldset.appendChild(element("label", { "for": "typed-answer", text: text.typeLabel }));
+      fieldset.appendChild(element("input", { type: "text", id: "typed-answer", name: "answer", maxlength: "500", autocomplete: "off", autocapitalize: "off", spellcheck: "false" }));
     } else {
+      if (kind === "hotspot") {
+        fieldset.appendChild(element("p", { "class": "hint", text: text.hotspotHint }));
+        fieldset.appendChild(element("div", { "class": "hotspot", "data-regions": JSON.stringify(question.options.map(function (option) { return option.region; })) }, [
+          element("img", { src: details.imageUrl, alt: text.hotspotImageAlt, "class": "hotspot-image" })
+        ]));
+        fieldset.appendChild(element("input", { type: "hidden", name: "point_x", value: "" }));
+        fieldset.appendChild(element("input", { type: "hidden", name: "point_y", value: "" }));
+      }
       question.options.forEach(function (option, index) {
         var input = element("input", { type: kind === "multi-choice" ? "checkbox" : "radio", name: "choice", value: String(index), "data-key": String(index + 1) });
         fieldset.appendChild(element("label", { "class": "option" }, [
@@ -310,6 +333,7 @@ document.addEventListener("DOMContentLoaded", function () {
     view.appendChild(element("p", { "class": "shortcuts", text: text.shortcuts }));
     heading.focus();
 
+    // The answer in its stored shape (as the server's form would send it).
     function response() {
       if (kind === "ordering") {
         var placed = question.options.map(function (_, index) {
@@ -321,6 +345,15 @@ document.addEventListener("DOMContentLoaded", function () {
         placed.sort(function (a, b) { return a.position - b.position; });
         return placed.map(function (item) { return item.option; });
       }
+      if (kind === "matching") {
+        var given = question.options.map(function (_, index) { return parseInt(form.querySelector("#target-" + index).value, 10); });
+        if (given.some(function (target) { return !(target >= 1); })) throw fill(text.matchIncomplete, { count: given.length });
+        return { pairs: given.map(function (target) { return target - 1; }) };
+      }
+      if (kind === "fill-in") return { text: form.querySelector("#typed-answer").value };
+      if (kind === "hotspot" && form.elements.point_x.value !== "") {
+        return { point: [parseFloat(form.elements.point_x.value), parseFloat(form.elements.point_y.value)] };
+      }
       return Array.prototype.map.call(form.querySelectorAll("input[name=choice]:checked"), function (input) { return parseInt(input.value, 10); });
     }
 
@@ -329,10 +362,11 @@ document.addEventListener("DOMContentLoaded", function () {
       var chosen, outcome;
       try {
         chosen = response();
-        outcome = checker.check(kind, question.correct, question.options.length, chosen);
+        outcome = checker.check(question, chosen);
       } catch (problem) {
         error.textContent = typeof problem === "string" ? problem
-          : problem.code === "empty" ? text.chooseSomething
+          : problem.code === "empty" ? (kind === "fill-in" ? text.typeSomething : text.chooseSomething)
+          : problem.code === "tooLong" ? text.tooLong
           : problem.code === "wrongCount" ? text.chooseOneOnly : text.badResponse;
         error.hidden = false;
         return;
@@ -386,6 +420,7 @@ document.addEventListener("DOMContentLoaded", function () {
       element("h3", { id: "verdict", text: outcome.isCorrect ? text.right : text.wrong })
     ]);
     if (!outcome.isCorrect && outcome.score > 0) section.appendChild(element("p", { text: fill(text.partial, { percent: Math.round(outcome.score * 100) }) }));
+    var details = question.details || {};
     if (question.type === "ordering") {
       var list = function (indexes) {
         return element("ol", {}, indexes.map(function (index) { return element("li", { text: question.options[index].text }); }));
@@ -394,9 +429,34 @@ document.addEventListener("DOMContentLoaded", function () {
         element("div", {}, [element("h4", { text: text.yourOrder }), list(chosen)]),
         element("div", {}, [element("h4", { text: text.keyOrder }), list(question.correct)])
       ]));
+    } else if (question.type === "matching") {
+      var targets = details.targets || [];
+      section.appendChild(element("ul", { "class": "options-review matching-review", lang: lang }, question.options.map(function (option, index) {
+        var given = chosen.pairs[index], right = question.correct[index], same = given === right;
+        var item = element("li", { "class": same ? "key" : "" }, [
+          element("span", { "class": "option-text", text: option.text }), " → ", element("span", { "class": "given", text: (targets[given] || {}).text || "" }), " "
+        ]);
+        if (same) {
+          item.appendChild(element("strong", { "class": "tag", text: text.tagRight }));
+        } else {
+          item.appendChild(element("span", { "class": "tag", text: text.tagYours }));
+          item.appendChild(document.createTextNode(" · " + text.tagKey + ": "));
+          item.appendChild(element("strong", { text: (targets[right] || {}).text || "" }));
+        }
+        return item;
+      })));
+    } else if (question.type === "fill-in") {
+      section.appendChild(element("dl", { "class": "typed-review", lang: lang }, [
+        element("dt", { text: text.yourAnswer }), element("dd", { text: chosen.text }),
+        element("dt", { text: text.acceptedAnswers }),
+        element("dd", {}, [element("ul", {}, (details.accepted || []).map(function (answer) { return element("li", { text: answer }); }))])
+      ]));
     } else {
+      // The option picked: a choice, or the part of the picture a click fell in.
+      var picked = Array.isArray(chosen) ? chosen : chosen.point ? [checker.regionAt(question.options, chosen.point[0], chosen.point[1])] : [];
+      if (question.type === "hotspot" && details.imageUrl) section.appendChild(element("img", { src: details.imageUrl, alt: text.hotspotImageAlt, "class": "hotspot-image" }));
       section.appendChild(element("ul", { "class": "options-review", lang: lang }, question.options.map(function (option, index) {
-        var isKey = question.correct.indexOf(index) >= 0, wasChosen = chosen.indexOf(index) >= 0;
+        var isKey = question.correct.indexOf(index) >= 0, wasChosen = picked.indexOf(index) >= 0;
         var item = element("li", { "class": (isKey ? "key" : "") + (wasChosen ? " chosen" : "") }, [element("span", { "class": "option-text", text: option.text })]);
         if (isKey) item.appendChild(document.createTextNode(" ")), item.appendChild(element("strong", { "class": "tag", text: text.tagKey }));
         if (wasChosen) item.appendChild(document.createTextNode(" ")), item.appendChild(element("span", { "class": "tag", text: text.tagYours }));

@@ -270,13 +270,14 @@
     });
   }
 
-  /// Every image a bundle's options show, as absolute URLs.
+  /// Every image a bundle's questions show (options' pictures, hotspot images), as absolute URLs.
   function imagesOf(bundle) {
     var urls = {};
     bundle.questions.forEach(function (question) {
       (question.options || []).forEach(function (option) {
         if (option.imageUrl) urls[new URL(option.imageUrl, location.href).href] = true;
       });
+      if (question.details && question.details.imageUrl) urls[new URL(question.details.imageUrl, location.href).href] = true;
     });
     return Object.keys(urls);
   }

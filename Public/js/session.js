@@ -1,6 +1,7 @@
-// Study sessions (the server's question pages and the offline study page): keyboard shortcuts
-// and the mock exam's live countdown.
-// The pages work without this file; it only saves keystrokes and shows time passing.
+// Study sessions (the server's question pages, live events and the offline study page):
+// keyboard shortcuts, the mock exam's live countdown, and clicking a hotspot question's image.
+// The pages work without this file; it only saves keystrokes, shows time passing and lets a
+// pointer pick a part of a picture (the list of its parts does the same without it).
 (function () {
   "use strict";
 
@@ -35,6 +36,38 @@
   function send(form) {
     if (typeof form.requestSubmit === "function") form.requestSubmit(); else form.submit();
   }
+
+  // A click on a hotspot image: the point in the image's own coordinates goes with the form
+  // (the server decides which part it is), the part it falls in is chosen in the list, and a
+  // mark shows where. Choosing from the list afterwards sends that choice instead.
+  document.addEventListener("click", function (event) {
+    var image = event.target;
+    if (!image || !image.classList || !image.classList.contains("hotspot-image")) return;
+    var form = image.closest("form"), box = image.closest(".hotspot");
+    if (!form || !box || !form.elements.point_x) return;
+    var rect = image.getBoundingClientRect();
+    var width = image.naturalWidth || rect.width, height = image.naturalHeight || rect.height;
+    var x = Math.round((event.clientX - rect.left) * width / rect.width * 10) / 10;
+    var y = Math.round((event.clientY - rect.top) * height / rect.height * 10) / 10;
+    form.elements.point_x.value = String(x);
+    form.elements.point_y.value = String(y);
+    var regions = [];
+    try { regions = JSON.parse(box.getAttribute("data-regions") || "[]"); } catch (problem) { regions = []; }
+    var picked = self.PortalAnswerCheck ? self.PortalAnswerCheck.regionAt(regions.map(function (region) { return { region: region }; }), x, y) : -1;
+    Array.prototype.forEach.call(form.querySelectorAll('input[name="choice"]'), function (input) { input.checked = parseInt(input.value, 10) === picked; });
+    var mark = box.querySelector(".hotspot-mark") || box.appendChild(document.createElement("span"));
+    mark.className = "hotspot-mark";
+    mark.style.left = (event.clientX - rect.left) + "px";
+    mark.style.top = (event.clientY - rect.top) + "px";
+  });
+  document.addEventListener("change", function (event) {
+    var input = event.target, form = input && input.form;
+    if (!form || input.name !== "choice" || !form.elements.point_x) return;
+    form.elements.point_x.value = "";
+    form.elements.point_y.value = "";
+    var mark = form.querySelector(".hotspot-mark");
+    if (mark) mark.remove();
+  });
 
   // The elements are looked up on each key: the offline study page draws them as it goes.
   document.addEventListener("keydown", function (event) {

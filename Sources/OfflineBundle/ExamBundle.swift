@@ -33,6 +33,9 @@ public struct ExamBundle: Codable, Sendable, Equatable {
         public var codeLanguage: String?
         public var options: [QuestionOption]
         public var correct: [Int]
+        /// The kind's own data (targets, accepted answers, the hotspot image); absent for the
+        /// choice kinds.
+        public var details: QuestionDetails?
         public var explanation: String
         public var difficulty: Int
         public var version: Int
@@ -46,6 +49,7 @@ public struct ExamBundle: Codable, Sendable, Equatable {
             codeLanguage = question.codeLanguage
             options = question.options
             correct = question.correct
+            details = question.details == .none ? nil : question.details
             explanation = question.explanation
             difficulty = question.difficulty
             version = question.version

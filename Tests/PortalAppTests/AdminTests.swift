@@ -241,7 +241,7 @@ struct AdminTests {
         let page = try admin.request("GET", "/admin/questions/\(id.uuidString.lowercased())").bodyText
         #expect(page.contains("Version 2") && page.contains("Version 1"))
         #expect(page.contains("データベースの正規化とは?"), "the first version's text is kept")
-        #expect(page.contains("4 <strong class=\"tag\">correct answer</strong>"))
+        #expect(page.contains("<span class=\"option-text\">4</span> <strong class=\"tag\">correct answer</strong>"))
         #expect(try admin.request("GET", "/admin/questions/\(UUID().uuidString)").status == 404)
     }
 
