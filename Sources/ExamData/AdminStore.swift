@@ -180,7 +180,9 @@ public struct AdminStore: Sendable {
         var result: [UUID: ItemStatistics] = [:]
         for row in try connection.query(("""
             SELECT s.question_id, s.attempts, s.facility, s.discrimination, s.efficiency, s.average_ms,
-                   coalesce((SELECT jsonb_object_agg(o.option_index::text, o.share) FROM item_option_shares o WHERE o.question_id = s.question_id), '{}') AS shares
+                   coalesce((SELECT jsonb_object_agg(o.option_index::text, o.share) FROM item_option_shares o WHERE o.question_id = s.question_id), '{}') AS shares,
+                   coalesce((SELECT jsonb_agg(jsonb_build_array(c.answer, c.share) ORDER BY c.times DESC, c.answer)
+                             FROM (SELECT * FROM item_common_answers a WHERE a.question_id = s.question_id ORDER BY a.times DESC, a.answer LIMIT 5) c), '[]') AS common
             FROM item_statistics s WHERE s.question_id = ANY (\(questionIDs)::uuid[])
             """ as SQL).prepared()).rows {
             let shares = try row.decodeJSON("shares", as: [String: Double].self)
@@ -188,7 +190,11 @@ public struct AdminStore: Sendable {
                 attempts: try row.decode("attempts", as: Int.self), facility: try row.decode("facility", as: Double.self),
                 discrimination: try row.decode("discrimination", as: Double?.self), efficiency: try row.decode("efficiency", as: Double?.self),
                 averageMilliseconds: try row.decode("average_ms", as: Double?.self),
-                optionShares: Dictionary(uniqueKeysWithValues: shares.compactMap { key, value in Int(key).map { ($0, value) } }))
+                optionShares: Dictionary(uniqueKeysWithValues: shares.compactMap { key, value in Int(key).map { ($0, value) } }),
+                commonWrongAnswers: try row.decodeJSON("common", as: [JSONValue].self).compactMap { pair in
+                    guard case .array(let parts) = pair, parts.count == 2, case .string(let answer) = parts[0], case .number(let share) = parts[1] else { return nil }
+                    return (answer, share)
+                })
         }
         return result
     }

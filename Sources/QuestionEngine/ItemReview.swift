@@ -1,5 +1,5 @@
 /// What the first attempts at mock exams say about one question.
-public struct ItemStatistics: Sendable, Equatable {
+public struct ItemStatistics: Sendable {
     public var attempts: Int
     /// The share of students who got it right (0…1).
     public var facility: Double
@@ -9,10 +9,17 @@ public struct ItemStatistics: Sendable, Equatable {
     /// its facility; nil when it cannot vary.
     public var efficiency: Double?
     public var averageMilliseconds: Double?
-    /// The share of students who picked each option, by option index.
+    /// The share of students who picked each option, by option index (the kinds whose answers
+    /// pick options).
     public var optionShares: [Int: Double]
+    /// A fill-in question's wrong answers typed most often, with the share of attempts each.
+    public var commonWrongAnswers: [(answer: String, share: Double)]
 
-    public init(attempts: Int, facility: Double, discrimination: Double?, efficiency: Double?, averageMilliseconds: Double?, optionShares: [Int: Double]) {
+    public init(
+        attempts: Int, facility: Double, discrimination: Double?, efficiency: Double?, averageMilliseconds: Double?, optionShares: [Int: Double],
+        commonWrongAnswers: [(answer: String, share: Double)] = []
+    ) {
+        self.commonWrongAnswers = commonWrongAnswers
         self.attempts = attempts
         self.facility = facility
         self.discrimination = discrimination
@@ -47,13 +54,17 @@ public enum ItemReview {
             if let efficiency = statistics.efficiency, efficiency < 0.15 { flags.append(.lowEfficiency) }
             if statistics.facility > 0.95 { flags.append(.tooEasy) }
             if statistics.facility < 0.1 { flags.append(.tooHard) }
-            if kind != .ordering, optionTexts.indices.contains(where: { !key.contains($0) && (statistics.optionShares[$0] ?? 0) == 0 }) {
+            if kind.answerShape.picksOptions, optionTexts.indices.contains(where: { !key.contains($0) && (statistics.optionShares[$0] ?? 0) == 0 }) {
                 flags.append(.unusedOption)
             }
         }
         // The longest-key flaw shows in the writing itself, attempts or not; only among words:
         // among numbers and addresses a longer one is no hint.
-        if kind != .ordering, optionTexts.allSatisfy(isText) {
+        let choices = switch kind.answerShape {
+        case .oneOption, .someOptions: true
+        case .order, .pairs, .text, .region: false
+        }
+        if choices, optionTexts.allSatisfy(isText) {
             let keyLengths = key.filter(optionTexts.indices.contains).map { optionTexts[$0].count }
             let otherLengths = optionTexts.indices.filter { !key.contains($0) }.map { optionTexts[$0].count }
             if let shortestKey = keyLengths.min(), let longestOther = otherLengths.max(), shortestKey > longestOther { flags.append(.longestIsKey) }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A JSON document as parsed, before it is trusted: what the validator inspects.
 public enum JSONValue: Sendable, Equatable, Codable {
     case null
@@ -6,6 +8,11 @@ public enum JSONValue: Sendable, Equatable, Codable {
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
+
+    /// The JSON a value encodes to (to validate a typed value by the same rules as raw input).
+    public init(encoding value: some Encodable) throws {
+        self = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
+    }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()

@@ -106,6 +106,9 @@ struct AdminQuestionPage: Encodable {
         var efficiency: String
         var averageSeconds: String
         var shares: [String]
+        /// A fill-in question's wrong answers typed most: "192.168.1.0: 12%".
+        var commonWrong: [String]
+        var hasCommonWrong: Bool
     }
 
     var versions: [Version]
@@ -142,7 +145,9 @@ struct AdminQuestionPage: Encodable {
                 efficiency: figure(item.efficiency.map { $0 * 100 }, "%.0f%%"), averageSeconds: figure(item.averageMilliseconds.map { $0 / 1000 }, "%.1f s"),
                 shares: !question.kind.answerShape.picksOptions ? [] : question.options.enumerated().map { index, option in
                     "\(option.text): \(Int(((item.optionShares[index] ?? 0) * 100).rounded()))%"
-                })
+                },
+                commonWrong: item.commonWrongAnswers.map { "\($0.answer): \(Int(($0.share * 100).rounded()))%" },
+                hasCommonWrong: !item.commonWrongAnswers.isEmpty)
         }
         flags = ItemReview.flags(statistics, kind: question.kind, key: question.correct, optionTexts: question.options.map(\.text))
             .map { pages.message("admin.flag.\($0.rawValue)", locale: locale) }

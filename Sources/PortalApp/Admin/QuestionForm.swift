@@ -7,9 +7,12 @@ import QuestionEngine
 /// The admin's question form, without JavaScript: the filled option rows and one blank one
 /// (up to ten; "add another option" sends the form back with one more blank row and saves
 /// nothing), each with its text, code, image, explanation, a place number (to reorder) and its
-/// part of the key (a tick for choice questions, a position for ordering). A row left empty is
-/// no option; an option is removed by emptying its row. A problem with one option is shown on
-/// its own row, with its extra fields opened when the problem is in them.
+/// part of the key (a tick for choice and hotspot questions, a position for ordering, a target's
+/// number for matching), and a hotspot's region. The kinds' own fields are the question's: a
+/// matching question's targets and a fill-in question's accepted answers one per line, how
+/// answers compare and the tolerance, a hotspot's image. A row left empty is no option; an
+/// option is removed by emptying its row. A problem with one option is shown on its own row,
+/// with its extra fields opened when the problem is in them.
 struct QuestionForm {
     static let rows = 10
     static let statuses = ["draft", "published", "retired"]
@@ -26,12 +29,25 @@ struct QuestionForm {
         var order: Int
         var isKey: Bool
         var keyPosition: String
+        /// Matching: the number of this prompt's target (1-based).
+        var target = ""
+        /// Hotspot: the region's shape (one of the three flags, for the form's select) and its
+        /// coordinates ("10, 10, 60, 40").
+        var isRect = true
+        var isCircle = false
+        var isPolygon = false
+        var coords = ""
+
+        var shape: String {
+            get { isCircle ? "circle" : isPolygon ? "polygon" : "rect" }
+            set { (isRect, isCircle, isPolygon) = (newValue == "rect", newValue == "circle", newValue == "polygon") }
+        }
         /// What is wrong with this option, shown on its row.
         var error: String?
         /// The image address is what is wrong (its field is inside "more", opened for it).
         var imageInvalid = false
 
-        var isEmpty: Bool { (text + code + image + explanation).isEmpty }
+        var isEmpty: Bool { (text + code + image + explanation + coords).isEmpty }
 
         static func blank(_ index: Int) -> Row {
             Row(index: index, ordinal: index + 1, id: "", text: "", code: "", image: "", explanation: "", order: index + 1, isKey: false, keyPosition: "")
@@ -41,16 +57,37 @@ struct QuestionForm {
     var question: EditableQuestion
     var rows: [Row]
     var errors: [String: String] = [:]
+    /// The kinds' own fields as typed: targets and accepted answers one per line.
+    var targets = ""
+    var accepted = ""
+    var match = FillInMatch.exact
+    var tolerance = ""
+    var hotspotImage = ""
+
+    /// A coordinate or tolerance as typed back: whole when it is whole.
+    static func number(_ value: Double) -> String { value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value) }
 
     /// The form for an existing question (or a new one), with blank rows to add options.
     init(_ question: EditableQuestion) {
         self.question = question
+        let shape = question.type.answerShape
         var rows = question.options.enumerated().map { index, option in
-            Row(
+            var row = Row(
                 index: index, ordinal: index + 1, id: option.id, text: option.text, code: option.code ?? "", image: option.imageUrl ?? "",
-                explanation: option.explanation ?? "", order: index + 1, isKey: question.type != .ordering && question.correct.contains(index),
-                keyPosition: question.type == .ordering ? question.correct.firstIndex(of: index).map { String($0 + 1) } ?? "" : "")
+                explanation: option.explanation ?? "", order: index + 1, isKey: shape.picksOptions && question.correct.contains(index),
+                keyPosition: shape == .order ? question.correct.firstIndex(of: index).map { String($0 + 1) } ?? "" : "")
+            if shape == .pairs, question.correct.indices.contains(index) { row.target = String(question.correct[index] + 1) }
+            if let region = option.region {
+                row.shape = region.shape.rawValue
+                row.coords = region.coords.map(QuestionForm.number).joined(separator: ", ")
+            }
+            return row
         }
+        targets = (question.details.targets ?? []).map(\.text).joined(separator: "\n")
+        accepted = (question.details.accepted ?? []).joined(separator: "\n")
+        match = question.details.match ?? .exact
+        tolerance = question.details.tolerance.map(QuestionForm.number) ?? ""
+        hotspotImage = question.details.imageUrl ?? ""
         // A new question starts with the two options every question needs; any other, with
         // its own options and one blank row.
         while rows.count < min(Self.rows, max(2, question.options.count + 1)) { rows.append(.blank(rows.count)) }
@@ -88,10 +125,25 @@ struct QuestionForm {
         var rows: [Row] = []
         for index in 0..<Self.rows {
             func field(_ name: String) -> String { (form["opt_\(name)_\(index)"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines) }
-            rows.append(Row(
+            var row = Row(
                 index: index, ordinal: index + 1, id: field("id"), text: field("text"), code: field("code"), image: field("image"), explanation: field("explanation"),
-                order: Int(field("order")) ?? index + 1, isKey: form["opt_key_\(index)"] == "on", keyPosition: field("keypos")))
+                order: Int(field("order")) ?? index + 1, isKey: form["opt_key_\(index)"] == "on", keyPosition: field("keypos"))
+            if type == .hotspot {
+                row.shape = HotspotRegion.Shape(rawValue: field("shape")).map(\.rawValue) ?? "rect"
+                row.coords = field("coords")
+            }
+            row.target = field("target")
+            rows.append(row)
         }
+        // The kinds' own fields, one item per line.
+        func lines(_ name: String) -> [String] {
+            (form[name] ?? "").split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        targets = lines("targets").joined(separator: "\n")
+        accepted = lines("accepted").joined(separator: "\n")
+        match = FillInMatch(rawValue: form["match"] ?? "") ?? .exact
+        tolerance = (form["tolerance"] ?? "").trimmingCharacters(in: .whitespaces)
+        hotspotImage = (form["hotspot_image"] ?? "").trimmingCharacters(in: .whitespaces)
         // A problem with one option belongs to its row.
         for index in rows.indices where !rows[index].isEmpty {
             if rows[index].text.isEmpty {
@@ -110,25 +162,39 @@ struct QuestionForm {
         let options = used.enumerated().map { position, row -> QuestionOption in
             var id = row.id.isEmpty ? "o\(position + 1)" : row.id
             while !ids.insert(id).inserted { id += "x" }
+            // A region's coordinates as typed; a number that is not one makes the region refused.
+            let numbers = row.coords.split(whereSeparator: { $0 == "," || $0 == " " }).map { Double($0) ?? -1 }
             return QuestionOption(
                 id: id, text: row.text, imageUrl: row.image.isEmpty ? nil : row.image, code: row.code.isEmpty ? nil : row.code,
-                explanation: row.explanation.isEmpty ? nil : row.explanation)
+                explanation: row.explanation.isEmpty ? nil : row.explanation,
+                region: type == .hotspot ? HotspotRegion(shape: HotspotRegion.Shape(rawValue: row.shape) ?? .rect, coords: numbers) : nil)
         }
         var correct: [Int] = []
-        if type == .ordering {
+        switch type.answerShape {
+        case .order:
             let placed = used.enumerated().compactMap { position, row in Int(row.keyPosition).map { ($0, position) } }
             correct = placed.sorted { $0.0 < $1.0 }.map(\.1)
             if placed.count != used.count { errors["options"] = message("admin.edit.order_key", [:]) }
-        } else {
+        case .pairs:
+            correct = used.map { (Int($0.target) ?? 0) - 1 }
+        case .oneOption, .someOptions, .region:
             correct = used.enumerated().filter { $0.element.isKey }.map(\.offset)
+        case .text:
+            correct = []
         }
+        let details = QuestionDetails(
+            targets: type == .matching ? lines("targets").enumerated().map { MatchTarget(id: "t\($0.offset + 1)", text: $0.element) } : nil,
+            accepted: type == .fillIn ? lines("accepted") : nil, match: type == .fillIn ? match : nil,
+            tolerance: type == .fillIn && match == .numeric && !tolerance.isEmpty ? Double(tolerance.replacingOccurrences(of: ",", with: ".")) ?? -1 : nil,
+            imageUrl: type == .hotspot ? hotspotImage : nil)
         if errors["options"] == nil, let problem = QuestionValidator.problem(
-            type: type.rawValue, options: JSONValue.array(options.map(Self.json)), correct: .array(correct.map { .number(Double($0)) })) {
+            type: type.rawValue, options: (try? JSONValue(encoding: options)) ?? .array([]), correct: .array(correct.map { .number(Double($0)) }),
+            details: (try? JSONValue(encoding: details)) ?? .object([:])) {
             errors["options"] = problem
         }
         question = EditableQuestion(
             id: id, domainID: domainID, type: type, stem: stem, code: code.isEmpty ? nil : code, codeLanguage: language.isEmpty ? nil : language,
-            options: options, correct: correct, explanation: (form["explanation"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines),
+            options: options, correct: correct, details: details, explanation: (form["explanation"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines),
             difficulty: difficulty, status: status, version: version, examOnly: form["exam_only"] == "on")
         // Shown again with the rows as typed (and their problems) and a blank one; "add
         // another option" adds one more blank row to those the form had.
@@ -137,14 +203,6 @@ struct QuestionForm {
         addsRow = form["add_row"] != nil
         self.rows = Self.shown(rows, count: addsRow ? max(sent, lastFilled + 1) + 1 : lastFilled + 1)
         self.errors = errors
-    }
-
-    static func json(_ option: QuestionOption) -> JSONValue {
-        var fields: [String: JSONValue] = ["id": .string(option.id), "text": .string(option.text)]
-        if let image = option.imageUrl { fields["imageUrl"] = .string(image) }
-        if let code = option.code { fields["code"] = .string(code) }
-        if let explanation = option.explanation { fields["explanation"] = .string(explanation) }
-        return .object(fields)
     }
 }
 
@@ -170,6 +228,13 @@ struct QuestionEditPage: Encodable {
     var domains: [Choice]
     var rows: [QuestionForm.Row]
     var isOrdering: Bool
+    /// The kinds' own fields: targets and accepted answers one per line, how answers compare,
+    /// the tolerance, the hotspot's image.
+    var targets: String
+    var accepted: String
+    var matches: [Choice]
+    var tolerance: String
+    var hotspotImage: String
     /// Fewer than ten rows: "add another option" is offered.
     var canAddRow: Bool
     var errors: [String: String]
@@ -194,6 +259,13 @@ struct QuestionEditPage: Encodable {
         rows = form.rows
         canAddRow = form.rows.count < QuestionForm.rows
         isOrdering = question.type == .ordering
+        targets = form.targets
+        accepted = form.accepted
+        matches = FillInMatch.allCases.map {
+            Choice(value: $0.rawValue, label: pages.message("admin.edit.match." + $0.rawValue, locale: locale), selected: $0 == form.match)
+        }
+        tolerance = form.tolerance
+        hotspotImage = form.hotspotImage
         errors = form.errors
         hasErrors = !form.errors.isEmpty
     }
