@@ -9,6 +9,12 @@ public struct ContentDocument: Codable, Sendable, Equatable {
         public var code: String
         public var name: String
         public var exams: [Exam]
+
+        public init(code: String, name: String, exams: [Exam]) {
+            self.code = code
+            self.name = name
+            self.exams = exams
+        }
     }
 
     public struct Exam: Codable, Sendable, Equatable {
@@ -20,6 +26,20 @@ public struct ContentDocument: Codable, Sendable, Equatable {
         public var timeLimitSeconds: Int
         public var questionCount: Int
         public var domains: [Domain]
+
+        public init(
+            slug: String, title: String, description: String?, language: String, passMark: Int, timeLimitSeconds: Int, questionCount: Int,
+            domains: [Domain]
+        ) {
+            self.slug = slug
+            self.title = title
+            self.description = description
+            self.language = language
+            self.passMark = passMark
+            self.timeLimitSeconds = timeLimitSeconds
+            self.questionCount = questionCount
+            self.domains = domains
+        }
     }
 
     public struct Domain: Codable, Sendable, Equatable {
@@ -27,6 +47,13 @@ public struct ContentDocument: Codable, Sendable, Equatable {
         public var title: String
         public var weight: Int
         public var questions: [Question]
+
+        public init(slug: String, title: String, weight: Int, questions: [Question]) {
+            self.slug = slug
+            self.title = title
+            self.weight = weight
+            self.questions = questions
+        }
     }
 
     public struct Question: Codable, Sendable, Equatable {

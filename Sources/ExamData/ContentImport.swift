@@ -104,6 +104,11 @@ public struct ContentImport: Sendable {
         return problems
     }
 
+    /// Whether the catalogue holds no exam at all (a fresh database, to be seeded).
+    public func catalogueIsEmpty(_ connection: PostgresConnection) throws -> Bool {
+        try connection.query("SELECT NOT EXISTS (SELECT 1 FROM exams) AS empty").single().decode("empty", as: Bool.self)
+    }
+
     /// Lets the statements of the open transaction run up to five minutes: a whole exam of
     /// thousands of questions may take longer than a page's limit.
     public func allowLongStatements(_ connection: PostgresConnection) throws {

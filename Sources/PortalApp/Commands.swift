@@ -83,7 +83,7 @@ public enum Commands {
             throw ConfigurationError("set DATABASE_ADMIN_URL (the owner role) to seed")
         }
         let connection = try PostgresConnection(url: url)
-        if onlyIfEmpty, try !ContentWriter().isEmpty(connection) {
+        if onlyIfEmpty, try !ContentImport().catalogueIsEmpty(connection) {
             print("seed: the catalogue already has exams; nothing to do")
             return
         }

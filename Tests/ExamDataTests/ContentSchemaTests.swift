@@ -11,11 +11,19 @@ struct ContentSchemaTests {
     private func database() throws -> (TestDatabase, PostgresConnection, Int) {
         let database = try TestDatabase(migrated: true)
         let connection = try database.adminConnection()
-        let writer = ContentWriter()
-        let region = try writer.region(code: "europe", name: "Europe", position: 0, connection)
-        let exam = try writer.exam(regionID: region, slug: "net", title: "Networks", description: "", language: "en", passMark: 70, timeLimitSeconds: 3600, questionCount: 10, connection)
-        let domain = try writer.domain(examID: exam, slug: "subnets", title: "Subnets", weight: 100, connection)
+        try store([], connection)
+        let domain = try connection.query("SELECT id FROM domains WHERE slug = 'subnets'").single().decode("id", as: Int.self)
         return (database, connection, domain)
+    }
+
+    /// Imports `questions` into europe/net/subnets as content arrives; returns how many were new.
+    @discardableResult
+    private func store(_ questions: [NewQuestion], _ connection: PostgresConnection) throws -> Int {
+        let document = ContentDocument(regions: [ContentDocument.Region(code: "europe", name: "Europe", exams: [ContentDocument.Exam(
+            slug: "net", title: "Networks", description: "", language: "en", passMark: 70, timeLimitSeconds: 3600, questionCount: 10,
+            domains: [ContentDocument.Domain(slug: "subnets", title: "Subnets", weight: 100, questions: questions.map(\.document))])])])
+        #expect(ContentImport().problems(document).isEmpty)
+        return try ContentImport().apply(document, connection).questionsAdded
     }
 
     @Test("the CHECK constraint refuses each malformed shape, and the SQL function agrees word for word with the Swift validator", arguments: ShapeCase.all)
@@ -51,15 +59,17 @@ struct ContentSchemaTests {
         func freshness() throws -> Date { try connection.query("SELECT content_updated_at FROM exams").first!.decode("content_updated_at", as: Date.self) }
         let before = try freshness()
         let question = NewQuestion(sourceKey: "k1", type: .singleChoice, stem: "Q?", options: [QuestionOption(id: "a", text: "x"), QuestionOption(id: "b", text: "y")], correct: [0], explanation: "", difficulty: 1)
-        try ContentWriter().insertQuestions(domainID: domain, [question], connection)
+        try store([question], connection)
         let afterInsert = try freshness()
         #expect(afterInsert > before)
         try connection.execute("UPDATE questions SET stem = 'Edited?' WHERE source_key = 'k1'")
         #expect(try connection.query("SELECT version FROM questions").first!.decode("version", as: Int.self) == 2)
         #expect(try freshness() > afterInsert)
-        // Loading the same question again changes nothing, not even freshness.
+        // Loading the same question again (as it now is) changes nothing, not even freshness.
         let unchanged = try freshness()
-        #expect(try ContentWriter().insertQuestions(domainID: domain, [question], connection) == 0)
+        var same = question
+        same.stem = "Edited?"
+        #expect(try store([same], connection) == 0)
         #expect(try freshness() == unchanged)
     }
 
@@ -67,7 +77,7 @@ struct ContentSchemaTests {
     func contentVisibility() throws {
         let (database, connection, domain) = try database()
         let options = [QuestionOption(id: "a", text: "x"), QuestionOption(id: "b", text: "y")]
-        try ContentWriter().insertQuestions(domainID: domain, [
+        try store([
             NewQuestion(sourceKey: "published", type: .singleChoice, stem: "P", options: options, correct: [0], explanation: "", difficulty: 2),
             NewQuestion(sourceKey: "draft", type: .singleChoice, stem: "D", options: options, correct: [0], explanation: "", difficulty: 2, status: "draft"),
         ], connection)

@@ -98,11 +98,9 @@ struct CatalogPageTests {
     func hostileContentIsEscaped() throws {
         let hostile = #"<script>alert("x")</script> & 'quoted'"#
         let site = try Site { connection in
-            let writer = ContentWriter()
-            let region = try writer.region(code: "evil", name: hostile, position: 9, connection)
-            let exam = try writer.exam(regionID: region, slug: "xss", title: hostile, description: hostile, language: "en",
-                                       passMark: 50, timeLimitSeconds: 600, questionCount: 5, connection)
-            _ = try writer.domain(examID: exam, slug: "d", title: hostile, weight: 100, connection)
+            _ = try ContentImport().apply(ContentDocument(regions: [ContentDocument.Region(code: "evil", name: hostile, exams: [ContentDocument.Exam(
+                slug: "xss", title: hostile, description: hostile, language: "en", passMark: 50, timeLimitSeconds: 600, questionCount: 5,
+                domains: [ContentDocument.Domain(slug: "d", title: hostile, weight: 100, questions: [])])])]), connection)
         }
         for path in ["/", "/exams/evil/xss"] {
             let html = try site.get(path).bodyText

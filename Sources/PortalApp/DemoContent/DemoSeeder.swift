@@ -2,8 +2,9 @@ import ExamData
 import PostgresClient
 import QuestionEngine
 
-/// Loads the demo catalogue. Everything is keyed by natural keys, so a second run adds nothing
-/// and changes nothing; it all happens in one transaction, so a failure leaves nothing behind.
+/// Loads the demo catalogue the way any content arrives: as one format-1 document (with the
+/// pictures its hotspot questions show) through `ContentImport`, so the same checks, natural
+/// keys and all-or-nothing writing apply. A second run changes nothing.
 public enum DemoSeeder {
     /// What a seeding run did.
     public struct Outcome: Sendable, Equatable {
@@ -11,35 +12,36 @@ public enum DemoSeeder {
         public var newQuestions: Int
     }
 
-    /// Seeds through `connection` (the owner role). Every question is checked by the shared
-    /// validator first: a generator bug is reported by name, not as a constraint error.
+    /// Seeds through `connection` (the owner role), in one transaction. A generator bug is
+    /// reported by the importer's checks, naming the question and field.
     @discardableResult
     public static func seed(_ connection: PostgresConnection) throws -> Outcome {
-        let writer = ContentWriter()
-        return try connection.withTransaction { connection in
-            var outcome = Outcome(exams: 0, newQuestions: 0)
-            for (position, region) in DemoCorpus.regions.enumerated() {
-                let regionID = try writer.region(code: region.code, name: region.name, position: position, connection)
-                for exam in region.exams {
-                    let examID = try writer.exam(
-                        regionID: regionID, slug: exam.slug, title: exam.title, description: exam.description,
-                        language: exam.language, passMark: exam.passMark, timeLimitSeconds: exam.timeLimitSeconds,
-                        questionCount: exam.questionCount, connection)
-                    outcome.exams += 1
-                    for domain in exam.domains {
-                        let domainID = try writer.domain(examID: examID, slug: domain.slug, title: domain.title, weight: domain.weight, connection)
-                        let questions = DemoCorpus.questions(exam: exam, domain: domain)
-                        for question in questions {
-                            if let problem = QuestionValidator.problem(question) {
-                                throw SeedError("\(question.sourceKey): \(problem)")
-                            }
-                        }
-                        outcome.newQuestions += try writer.insertQuestions(domainID: domainID, questions, connection)
-                    }
-                }
-            }
-            return outcome
+        let document = Self.document
+        let importer = ContentImport()
+        if let problem = importer.problems(document).first { throw SeedError("\(problem)") }
+        let summary = try connection.withTransaction { connection -> ImportSummary in
+            try importer.allowLongStatements(connection)
+            return try importer.apply(document, connection)
         }
+        return Outcome(exams: summary.exams, newQuestions: summary.questionsAdded)
+    }
+
+    /// The whole demo catalogue as a format-1 document.
+    static var document: ContentDocument {
+        var images: [ContentImage] = [], stored = Set<String>()
+        let regions = DemoCorpus.regions.map { region in
+            ContentDocument.Region(code: region.code, name: region.name, exams: region.exams.map { exam in
+                ContentDocument.Exam(
+                    slug: exam.slug, title: exam.title, description: exam.description, language: exam.language, passMark: exam.passMark,
+                    timeLimitSeconds: exam.timeLimitSeconds, questionCount: exam.questionCount,
+                    domains: exam.domains.map { domain in
+                        let questions = DemoCorpus.questions(exam: exam, domain: domain)
+                        for image in questions.flatMap(\.images) where stored.insert(image.path).inserted { images.append(image) }
+                        return ContentDocument.Domain(slug: domain.slug, title: domain.title, weight: domain.weight, questions: questions.map(\.document))
+                    })
+            })
+        }
+        return ContentDocument(regions: regions, images: images.isEmpty ? nil : images)
     }
 }
 
@@ -47,18 +49,4 @@ public enum DemoSeeder {
 public struct SeedError: Error, CustomStringConvertible {
     public let description: String
     init(_ description: String) { self.description = description }
-}
-
-extension QuestionValidator {
-    /// Checks a question about to be stored, through the same rules as raw JSON input.
-    static func problem(_ question: NewQuestion) -> String? {
-        let options = question.options.map { option -> JSONValue in
-            var fields: [String: JSONValue] = ["id": .string(option.id), "text": .string(option.text)]
-            if let imageUrl = option.imageUrl { fields["imageUrl"] = .string(imageUrl) }
-            if let code = option.code { fields["code"] = .string(code) }
-            if let explanation = option.explanation { fields["explanation"] = .string(explanation) }
-            return .object(fields)
-        }
-        return problem(type: question.type.rawValue, options: .array(options), correct: .array(question.correct.map { .number(Double($0)) }))
-    }
 }
