@@ -2,9 +2,9 @@ import ExamData
 import QuestionEngine
 
 /// The demo catalogue `portal seed` loads: 3 regions, 10 exams (one each in Italian, Japanese,
-/// Spanish, German, Simplified Chinese and Thai), 52 domains and 6,500 published questions of
-/// all four kinds. Every question is computed from parameters, so its key is right by
-/// construction.
+/// Spanish, German, Simplified Chinese and Thai), 58 domains and 7,250 published questions of
+/// all seven kinds (250 each of matching, fill-in and hotspot, their diagrams drawn here).
+/// Every question is computed from parameters, so its key is right by construction.
 enum DemoCorpus {
     struct Region {
         var code: String
@@ -67,6 +67,9 @@ enum DemoCorpus {
                 Domain(slug: "ports", title: "Ports and services", weight: 15, make: Families.wellKnownPorts),
                 Domain(slug: "connection-setup", title: "Connection set-up", weight: 10, make: Families.protocolSteps),
                 Domain(slug: "topologies", title: "Topologies", weight: 10, make: Families.topologies),
+                Domain(slug: "typed-addresses", title: "Addresses, typed", weight: 10, make: Families.typedAddresses),
+                Domain(slug: "port-matching", title: "Ports and services, matched", weight: 10, make: Families.portMatching),
+                Domain(slug: "network-diagrams", title: "Devices in a network diagram", weight: 10, make: Families.networkDiagrams),
             ])
     }
 
@@ -82,6 +85,7 @@ enum DemoCorpus {
                 Domain(slug: "verita", title: "Valori di verità", weight: 15, make: Families.pythonTruthiness),
                 Domain(slug: "basi-numeriche", title: "Basi numeriche", weight: 10, make: Families.pythonBases),
                 Domain(slug: "ambienti", title: "Ambienti e pacchetti", weight: 15, make: Families.pythonWorkflow),
+                Domain(slug: "output-scritto", title: "Output da scrivere", weight: 10, make: Families.pythonTyped),
             ])
     }
 
@@ -145,6 +149,8 @@ enum DemoCorpus {
                 Domain(slug: "tls", title: "TLS handshake", weight: 10, make: Families.tlsSteps),
                 Domain(slug: "private-networks", title: "Private networks", weight: 10, make: Families.privateAddresses),
                 Domain(slug: "key-space", title: "Key space", weight: 15, make: Families.keySpace),
+                Domain(slug: "hash-matching", title: "Hash sizes, matched", weight: 10, make: Families.hashMatching),
+                Domain(slug: "network-diagrams", title: "Controls in a network diagram", weight: 10, make: Families.securityDiagrams),
             ])
     }
 }

@@ -49,6 +49,47 @@ enum QuestionBuilder {
         return NewQuestion(sourceKey: key, type: .ordering, stem: stem, options: options, correct: correct, explanation: explanation, difficulty: difficulty)
     }
 
+    /// Items matched with answers: each item's answer is marked before the answers (and some
+    /// distractors) are shuffled, and the key is computed from where each lands.
+    static func matching(
+        key: String, stem: String, pairs: [(item: String, answer: String)], distractors: [String], explanation: String, difficulty: Int,
+        using random: inout SeededGenerator
+    ) -> NewQuestion {
+        var answers = Array(Set(pairs.map(\.answer) + distractors)).sorted()
+        answers.shuffle(using: &random)
+        return NewQuestion(
+            sourceKey: key, type: .matching, stem: stem, options: options(pairs.map { Choice(text: $0.item, explanation: "") }),
+            correct: pairs.map { pair in answers.firstIndex(of: pair.answer)! },
+            details: QuestionDetails(targets: answers.enumerated().map { MatchTarget(id: "t\($0.offset + 1)", text: $0.element) }),
+            explanation: explanation, difficulty: difficulty)
+    }
+
+    /// A typed answer: the accepted answers and how they compare.
+    static func fillIn(
+        key: String, stem: String, code: String? = nil, language: String? = nil, accepted: [String], match: FillInMatch = .exact,
+        tolerance: Double? = nil, explanation: String, difficulty: Int
+    ) -> NewQuestion {
+        NewQuestion(
+            sourceKey: key, type: .fillIn, stem: stem, code: code, codeLanguage: language, options: [], correct: [],
+            details: QuestionDetails(accepted: accepted, match: match, tolerance: tolerance), explanation: explanation, difficulty: difficulty)
+    }
+
+    /// A part of a picture to click: the picture (stored with the content), its labelled
+    /// regions with their explanations, and which of them are right.
+    static func hotspot(
+        key: String, stem: String, image: ContentImage, regions: [(label: String, region: HotspotRegion, explanation: String)], right: [Int],
+        explanation: String, difficulty: Int
+    ) -> NewQuestion {
+        var question = NewQuestion(
+            sourceKey: key, type: .hotspot, stem: stem,
+            options: regions.enumerated().map { index, part in
+                QuestionOption(id: String(UnicodeScalar(UInt8(97 + index))), text: part.label, explanation: part.explanation, region: part.region)
+            },
+            correct: right, details: QuestionDetails(imageUrl: image.path), explanation: explanation, difficulty: difficulty)
+        question.images = [image]
+        return question
+    }
+
     private static func options(_ choices: [Choice]) -> [QuestionOption] {
         choices.enumerated().map { index, choice in
             QuestionOption(
