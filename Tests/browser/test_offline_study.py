@@ -14,7 +14,9 @@ import uuid
 
 from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import Select
 
 from conftest import ROOT, html_problems, register, sign_in, wait
 
@@ -104,6 +106,11 @@ def answer_questions(driver, count, snapshots=None):
         choices = form.find_elements(By.CSS_SELECTOR, "input[name=choice]")
         if choices:
             choices[0].click()
+        # A matching question: the first answer for every item; a fill-in question: a number typed.
+        for select in form.find_elements(By.CSS_SELECTOR, "select[name^=target_]"):
+            Select(select).select_by_index(1)
+        for field in form.find_elements(By.CSS_SELECTOR, "input[name=answer]"):
+            field.send_keys("0")
         form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
         verdict = wait(driver, lambda d: d.find_element(By.ID, "verdict"))
         assert verdict.text in ("Right", "Not quite")
@@ -445,3 +452,73 @@ def test_offline_study_in_japanese(portal, browser_factory):
         assert verdict.text in ("正解", "不正解")
     finally:
         portal.start()
+
+
+def test_offline_answers_to_each_newer_kind_are_checked_and_uploaded(portal, browser_factory):
+    """A matching, a fill-in and a hotspot question answered offline: the selects, the typed
+    answer (with blanks around it) and a click on the diagram, each marked right by the page and
+    again by the server after the upload."""
+    driver = browser_factory()
+    register(driver, portal, "kinds-" + uuid.uuid4().hex[:8])
+    download_exam(driver, portal)
+    picks = {}
+    for kind in ("matching", "fill-in", "hotspot"):
+        row = portal.sql(
+            "SELECT q.id, q.correct::text, q.details::text, q.options::text FROM questions q JOIN domains d ON d.id = q.domain_id "
+            "JOIN exams e ON e.slug = 'network-fundamentals' AND e.id = d.exam_id WHERE q.type = '%s' AND q.status = 'published' "
+            "AND NOT q.exam_only ORDER BY q.source_key LIMIT 1" % kind).split("|")
+        picks[kind] = {"id": row[0], "correct": json.loads(row[1]), "details": json.loads(row[2]), "options": json.loads(row[3])}
+
+    portal.stop()
+    try:
+        driver.refresh()
+        wait(driver, lambda d: d.find_element(By.TAG_NAME, "h1").text == "Study offline", message="no offline page from the service worker")
+        # A session of three, then made the three chosen questions (as if the shuffle had picked them).
+        start_offline_session(driver, 3)
+        wait(driver, lambda d: d.find_element(By.ID, "question-heading"))
+        session = store(driver, "sessions")[0]
+        session["questionIds"] = [picks[kind]["id"] for kind in ("matching", "fill-in", "hotspot")]
+        assert put_records(driver, "sessions", [session])
+        driver.refresh()
+        continue_button = wait(driver, lambda d: exam_item(d).find_element(By.XPATH, ".//button[contains(., 'Continue')]"))
+        continue_button.click()
+        snapshots = {}
+        for number, kind in enumerate(("matching", "fill-in", "hotspot"), start=1):
+            wait(driver, lambda d: d.find_element(By.ID, "question-heading").text == "Question %d of 3" % number)
+            form = driver.find_element(By.ID, "answer-form")
+            question = picks[kind]
+            if kind == "matching":
+                for index, target in enumerate(question["correct"]):
+                    Select(form.find_element(By.ID, "target-%d" % index)).select_by_value(str(target + 1))
+            elif kind == "fill-in":
+                # An address compared exactly: blanks around it do not count against it.
+                form.find_element(By.ID, "typed-answer").send_keys("  " + question["details"]["accepted"][0] + " ")
+            else:
+                image = form.find_element(By.CSS_SELECTOR, ".hotspot-image")
+                wait(driver, lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", image))
+                coords = question["options"][question["correct"][0]]["region"]["coords"]
+                x, y = (coords[0] + coords[2]) / 2, (coords[1] + coords[3]) / 2
+                driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", image)
+                box = driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.width, r.height, arguments[0].naturalWidth];", image)
+                scale = box[0] / box[2]
+                ActionChains(driver).move_to_element_with_offset(image, round(x * scale - box[0] / 2), round(y * scale - box[1] / 2)).click().perform()
+                point = (form.find_element(By.NAME, "point_x").get_attribute("value"), form.find_element(By.NAME, "point_y").get_attribute("value"))
+                picked = form.find_element(By.CSS_SELECTOR, 'input[name=choice][value="%d"]' % question["correct"][0])
+                assert picked.is_selected(), "the click at %r (aimed at %r) chose the region it fell in" % (point, (x, y))
+                snapshots["offline-hotspot"] = driver.page_source
+            form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+            verdict = wait(driver, lambda d: d.find_element(By.ID, "verdict"))
+            assert verdict.text == "Right", "%s: %s" % (kind, verdict.text)
+            snapshots["offline-%s-feedback" % kind] = driver.page_source
+            driver.find_element(By.ID, "next-link").click()
+        problems = html_problems(snapshots)
+        assert not problems, "the offline pages of the newer kinds are not valid HTML:\n" + "\n".join(problems)
+        outbox = store(driver, "answers")
+        shapes = sorted(sorted(answer["response"].keys())[0] if isinstance(answer["response"], dict) else "indexes" for answer in outbox)
+        assert shapes == ["pairs", "point", "text"], shapes
+    finally:
+        portal.start()
+    driver.get(portal.url + "/")
+    wait(driver, lambda d: len(store(d, "answers")) == 0, timeout=30, message="the outbox was not emptied")
+    stored = portal.sql("SELECT string_agg(correct::text, ',') FROM answers WHERE question_id IN ('%s')" % "','".join(q["id"] for q in picks.values()))
+    assert stored == "true,true,true", "the server agrees with every verdict: %s" % stored
