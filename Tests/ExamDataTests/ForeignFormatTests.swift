@@ -39,6 +39,8 @@ struct ForeignFormatTests {
             "gift:$course$/Networking/Ports/https port", "gift:$course$/Networking/Ports/dns", "gift:$course$/Networking/Ports/secure protocols",
             "gift:$course$/Networking/Addressing/private", "gift:$course$/Networking/Addressing/loopback",
             "gift:$course$/Networking/Addressing/escapes", "gift:$course$/Networking/Addressing/名前解決",
+            "gift:$course$/Networking/Addressing/short", "gift:$course$/Networking/Addressing/numeric",
+            "gift:$course$/Networking/Addressing/matching", "gift:$course$/Networking/Addressing/year", "gift:$course$/Networking/Addressing/mtu",
         ])
         let https = content.questions[0]
         #expect(https.stem == "What port does HTTPS use by default?")
@@ -57,11 +59,17 @@ struct ForeignFormatTests {
         #expect(escapes.stem.hasSuffix("equals sign: {}?"))
         #expect(escapes.options.map(\.text) == [#"\d+="#, #"\d*="#, "d+", #"\D+"#])
         #expect(content.questions[6].options[0].feedback == "正解です。")
+        // Typed answers and matching: short answers compared case aside, numbers with their tolerance.
+        #expect(content.questions[7].answering == .typing(accepted: ["ip route", "route -n"], match: .caseInsensitive, tolerance: nil))
+        #expect(content.questions[8].answering == .typing(accepted: ["32"], match: .numeric, tolerance: 0))
+        #expect(content.questions[9].answering == .matching(targets: ["SSH", "DNS", "HTTP"]))
+        #expect(content.questions[9].options.map(\.text) == ["22", "53", "80"] && content.questions[9].correct == [0, 1, 2])
+        #expect(content.questions[10].answering == .typing(accepted: ["1801"], match: .numeric, tolerance: 5))
+        #expect(content.questions[11].answering == .typing(accepted: ["1500"], match: .numeric, tolerance: 100))
+        let document = try ForeignImport().document(content, into: try Self.exam, domain: "protocols")
+        #expect(ContentImport().problems(document).isEmpty)
         #expect(content.skipped.map(\.description) == [
             "line 33: an essay question (no answers to choose from)",
-            "line 35: a short-answer question (the portal has no typed answers yet)",
-            "line 37: a numerical question (the portal has no typed answers yet)",
-            "line 39: a matching question (not one of the portal's kinds yet)",
             "line 41: a weight pattern that is neither all-or-nothing nor even partial credit",
         ])
         // True and false in the exam's language.

@@ -100,7 +100,11 @@ public struct ForeignImport: Sendable {
         }
         target.domains = order.compactMap { domains[$0] }
         var images: [ContentImage] = [], stored = Set<String>()
-        for image in content.questions.flatMap({ $0.options.compactMap(\.image) }) where stored.insert(image.path).inserted { images.append(image) }
+        for question in content.questions {
+            var shown = question.options.compactMap(\.image)
+            if case .clicking(let image) = question.answering { shown.append(image) }
+            for image in shown where stored.insert(image.path).inserted { images.append(image) }
+        }
         return ContentDocument(regions: [ContentDocument.Region(code: region.code, name: region.name, exams: [target])], images: images.isEmpty ? nil : images)
     }
 
@@ -108,6 +112,24 @@ public struct ForeignImport: Sendable {
     /// ordering question's steps are stored moved on by one (so the list as stored is never the
     /// answer), the key listing them in their right order.
     static func question(_ question: ForeignQuestion) -> ContentDocument.Question {
+        let base = { (kind: QuestionKind, options: JSONValue, correct: [Int], details: QuestionDetails) in
+            ContentDocument.Question(
+                key: question.key, type: kind.rawValue, stem: question.stem, code: question.code,
+                codeLanguage: question.code == nil ? nil : question.codeLanguage, options: options, correct: .array(correct.map { .number(Double($0)) }),
+                explanation: question.generalFeedback, difficulty: question.difficulty.map { min(5, max(1, $0)) } ?? 3, status: question.status,
+                examOnly: question.examOnly ? true : nil, details: (try? JSONValue(encoding: details)) ?? .object([:]))
+        }
+        switch question.answering {
+        case .choosing:
+            break
+        case .matching(let targets):
+            return base(.matching, options(question.options), question.correct,
+                        QuestionDetails(targets: targets.enumerated().map { MatchTarget(id: "t\($0.offset + 1)", text: $0.element) }))
+        case .typing(let accepted, let match, let tolerance):
+            return base(.fillIn, .array([]), [], QuestionDetails(accepted: accepted, match: match, tolerance: match == .numeric ? tolerance : nil))
+        case .clicking(let image):
+            return base(.hotspot, options(question.options), question.correct, QuestionDetails(imageUrl: image.path))
+        }
         if question.isOrdering {
             let count = question.options.count
             var shown = question
@@ -121,18 +143,24 @@ public struct ForeignImport: Sendable {
             stored.type = QuestionKind.ordering.rawValue
             return stored
         }
-        let options = JSONValue.array(question.options.enumerated().map { index, option in
-            var fields: [String: JSONValue] = ["id": .string(String(UnicodeScalar(UInt8(97 + index % 26)))), "text": .string(option.text)]
-            if let feedback = option.feedback, !feedback.isEmpty { fields["explanation"] = .string(feedback) }
-            if let image = option.image { fields["imageUrl"] = .string(image.path) }
-            return .object(fields)
-        })
+        let options = options(question.options)
         // A single answer about a code block is the portal's code-snippet kind.
         let kind: QuestionKind = question.isMultiple ? .multiChoice : question.code != nil ? .codeSnippet : .singleChoice
         return ContentDocument.Question(
             key: question.key, type: kind.rawValue, stem: question.stem, code: question.code, codeLanguage: question.code == nil ? nil : question.codeLanguage,
             options: options, correct: .array(question.correct.map { .number(Double($0)) }), explanation: question.generalFeedback,
             difficulty: question.difficulty.map { min(5, max(1, $0)) } ?? 3, status: question.status, examOnly: question.examOnly ? true : nil)
+    }
+
+    /// Options lettered a, b, c…, their feedback as explanations, with their pictures and regions.
+    static func options(_ options: [ForeignQuestion.Option]) -> JSONValue {
+        .array(options.enumerated().map { index, option in
+            var fields: [String: JSONValue] = ["id": .string(String(UnicodeScalar(UInt8(97 + index % 26)))), "text": .string(option.text)]
+            if let feedback = option.feedback, !feedback.isEmpty { fields["explanation"] = .string(feedback) }
+            if let image = option.image { fields["imageUrl"] = .string(image.path) }
+            if let region = option.region, let json = try? JSONValue(encoding: region) { fields["region"] = json }
+            return .object(fields)
+        })
     }
 
     /// A domain slug from a category name: lower-case ASCII letters and digits joined by

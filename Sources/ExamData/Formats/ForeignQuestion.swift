@@ -1,4 +1,5 @@
 import Foundation
+import QuestionEngine
 
 /// A question read from another system's format, before it becomes one of the portal's: its
 /// stable key, where it was in the file, its category (which becomes a domain), and a choice
@@ -10,6 +11,20 @@ public struct ForeignQuestion: Sendable, Equatable {
         public var feedback: String?
         /// A picture shown with it (stored with the content, its address the option's image).
         public var image: ContentImage? = nil
+        /// A hotspot option's area of the picture.
+        public var region: HotspotRegion? = nil
+    }
+
+    /// How the question is answered beyond choosing among options (and ordering them).
+    public enum Answering: Sendable, Equatable {
+        /// Choosing options (`isMultiple`) or putting them in order (`isOrdering`).
+        case choosing
+        /// The options are items matched with these targets; `correct` gives each item's target.
+        case matching(targets: [String])
+        /// A typed answer: the accepted ones and how they compare.
+        case typing(accepted: [String], match: FillInMatch, tolerance: Double?)
+        /// A part of this picture is clicked; the options are its regions, `correct` the right ones.
+        case clicking(image: ContentImage)
     }
 
     /// Stable across imports of the same source: the source's own name for the question, else
@@ -36,6 +51,7 @@ public struct ForeignQuestion: Sendable, Equatable {
     public var difficulty: Int? = nil
     public var status: String? = nil
     public var examOnly = false
+    public var answering = Answering.choosing
 }
 
 /// An item that has no equivalent among the portal's kinds, named by its position.

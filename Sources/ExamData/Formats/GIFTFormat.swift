@@ -1,4 +1,5 @@
 import Foundation
+import QuestionEngine
 
 /// Moodle's GIFT: questions separated by blank lines, `// comments`, `$CATEGORY: path`,
 /// `::title::`, an answer block in braces (`{=right ~wrong}`, `~%50%` weights, `#feedback`,
@@ -111,7 +112,7 @@ enum GIFTFormat {
         let before = clean(String(text[..<open]), html: isHTML), after = clean(String(text[text.index(after: close)...]), html: isHTML)
         let stem = after.isEmpty ? before : before + " _____ " + after
         guard !stem.isEmpty else { return .skipped("a question with no text") }
-        let key = keyPrefix + (title.map { (category.map { $0 + "/" } ?? "") + $0 } ?? StableHash.hex(stem))
+        let key = self.key(keyPrefix, title: title, category: category, stem: stem)
         let answers = String(text[text.index(after: open)..<close])
         var body = answers.trimmingCharacters(in: .whitespacesAndNewlines)
         var general: String?
@@ -124,8 +125,27 @@ enum GIFTFormat {
                 key: key, position: "line \(line)", category: category, stem: stem, isMultiple: multiple, options: options, correct: correct,
                 generalFeedback: general.flatMap { $0.isEmpty ? nil : $0 }))
         }
+        func typed(_ accepted: [String], _ match: FillInMatch, tolerance: Double? = nil) -> Item {
+            var question = ForeignQuestion(
+                key: key, position: "line \(line)", category: category, stem: stem, isMultiple: false, options: [], correct: [],
+                generalFeedback: general.flatMap { $0.isEmpty ? nil : $0 })
+            question.answering = .typing(accepted: accepted, match: match, tolerance: tolerance)
+            return .question(question)
+        }
         if body.isEmpty { return .skipped("an essay question (no answers to choose from)") }
-        if body.hasPrefix("#") { return .skipped("a numerical question (the portal has no typed answers yet)") }
+        if body.hasPrefix("#") {
+            // `{#1822:5}` (a value and its tolerance), `{#1..5}` (a range), `{#42}`; one answer.
+            let number = body.dropFirst().split(separator: "#", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            let value = number.hasPrefix("=") ? String(number.dropFirst()) : number
+            if let range = value.range(of: ".."), let low = Double(value[..<range.lowerBound]), let high = Double(value[range.upperBound...]), low <= high {
+                return typed([MarkupText.number((low + high) / 2)], .numeric, tolerance: (high - low) / 2)
+            }
+            let parts = value.split(separator: ":")
+            if let answer = parts.first.flatMap({ Double($0) }), parts.count <= 2, let tolerance = parts.count == 2 ? Double(parts[1]) : 0, tolerance >= 0 {
+                return typed([MarkupText.number(answer)], .numeric, tolerance: tolerance)
+            }
+            return .skipped("a numerical question with several answers or units (the portal takes one number and its tolerance)")
+        }
         let truth = body.split(separator: "#", maxSplits: 1).first.map { String($0).trimmingCharacters(in: .whitespaces).uppercased() } ?? ""
         if ["T", "TRUE", "F", "FALSE"].contains(truth) {
             let (yes, no) = trueFalse(language: language)
@@ -141,9 +161,34 @@ enum GIFTFormat {
         }
         let entries = split(body)
         guard !entries.isEmpty else { return .skipped("an answer block that is not one GIFT knows") }
-        if entries.contains(where: { $0.text.contains("->") }) { return .skipped("a matching question (not one of the portal's kinds yet)") }
+        if entries.contains(where: { $0.text.contains("->") }) {
+            // `=item -> answer`: the answers become the targets, in the order first given.
+            var targets: [String] = [], items: [ForeignQuestion.Option] = [], key: [Int] = []
+            for entry in entries {
+                guard entry.marker == "=", let arrow = entry.text.range(of: "->") else { return .skipped("a matching question with a line that is not item -> answer") }
+                let item = clean(String(entry.text[..<arrow.lowerBound]), html: isHTML), target = clean(String(entry.text[arrow.upperBound...]), html: isHTML)
+                guard !target.isEmpty else { return .skipped("a matching question with an empty answer") }
+                if !targets.contains(target) { targets.append(target) }
+                // An item left empty only adds its answer as a distractor.
+                if item.isEmpty { continue }
+                items.append(ForeignQuestion.Option(text: item))
+                key.append(targets.firstIndex(of: target)!)
+            }
+            guard items.count >= 2, targets.count >= 2 else { return .skipped("a matching question needs two items and two answers") }
+            var question = ForeignQuestion(
+                key: self.key(keyPrefix, title: title, category: category, stem: stem), position: "line \(line)", category: category, stem: stem,
+                isMultiple: false, options: items, correct: key, generalFeedback: general.flatMap { $0.isEmpty ? nil : $0 })
+            question.answering = .matching(targets: targets)
+            return .question(question)
+        }
         let wrong = entries.filter { $0.marker == "~" }
-        if wrong.isEmpty { return .skipped("a short-answer question (the portal has no typed answers yet)") }
+        if wrong.isEmpty {
+            // Short answer: every answer accepted, compared as Moodle does by default (case aside).
+            guard entries.allSatisfy({ ($0.weight ?? 100) == 100 }) else { return .skipped("a short-answer question with partly right answers (the portal accepts an answer or not)") }
+            let accepted = entries.map { clean($0.text, html: isHTML) }.filter { !$0.isEmpty }
+            guard !accepted.isEmpty else { return .skipped("a short-answer question with no answer") }
+            return typed(accepted, .caseInsensitive)
+        }
         let options = entries.map { ForeignQuestion.Option(text: clean($0.text, html: isHTML), feedback: $0.feedback.map { clean($0, html: isHTML) }) }
         guard options.allSatisfy({ !$0.text.isEmpty }) else { return .skipped("an answer with no text") }
         let weights = entries.map { $0.weight ?? ($0.marker == "=" ? 100 : 0) }
@@ -157,6 +202,11 @@ enum GIFTFormat {
             return .skipped("a weight pattern that is neither all-or-nothing nor even partial credit")
         }
         return made(options, correct: positive, multiple: positive.count > 1)
+    }
+
+    /// A question's stable key: its title (within its category), else a hash of its text.
+    static func key(_ prefix: String, title: String?, category: String?, stem: String) -> String {
+        prefix + (title.map { (category.map { $0 + "/" } ?? "") + $0 } ?? StableHash.hex(stem))
     }
 
     struct Entry {
