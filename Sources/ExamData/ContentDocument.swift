@@ -139,14 +139,19 @@ public struct ContentDocument: Codable, Sendable, Equatable {
         self.images = images
     }
 
-    /// Every option image's address, in document order (repeats included).
+    /// Every picture's address (options' images, hotspot questions' pictures), in document
+    /// order (repeats included).
     public var imagePaths: [String] {
         regions.flatMap(\.exams).flatMap(\.domains).flatMap(\.questions).flatMap { question -> [String] in
-            guard case .array(let options) = question.options else { return [] }
-            return options.compactMap { option in
-                if case .object(let fields) = option, case .string(let path)? = fields["imageUrl"] { return path }
-                return nil
+            var paths: [String] = []
+            if case .array(let options) = question.options {
+                paths = options.compactMap { option in
+                    if case .object(let fields) = option, case .string(let path)? = fields["imageUrl"] { return path }
+                    return nil
+                }
             }
+            if case .string(let path)? = question.imageUrl { paths.append(path) }
+            return paths
         }
     }
 

@@ -179,6 +179,8 @@ public enum Commands {
         try bytes.write(to: URL(fileURLWithPath: rest[rest.index(after: rest.startIndex)]))
         let count = document.regions.flatMap(\.exams).flatMap(\.domains).reduce(0) { $0 + $1.questions.count }
         print("export: \(count) questions of \(rest[rest.startIndex]) as \(["moodle": "Moodle XML", "qti3": "a QTI 3.0 package", "qti21": "a QTI 2.1 package"][format] ?? "format 1 (JSON)")")
+        let leftOut = document.regions.flatMap(\.exams).flatMap(\.domains).flatMap(\.questions).filter(MoodleXMLExport.leftOut).count
+        if format == "moodle", leftOut > 0 { print("export: \(leftOut) hotspot questions left out: Moodle XML has no type for them") }
     }
 
     /// Writes a preset's synthetic data; `--students` and `--answers` override the preset's.

@@ -226,6 +226,18 @@ struct CommandLineTests {
                     {"id": "a", "text": "4", "explanation": "2 + 2.", "imageUrl": "\(dot.path)"}, {"id": "b", "text": "5", "imageUrl": "/images/diagrams/network-a.svg"}
                     """)
             text = String(text.dropLast()) + #", "images": [{"path": "\#(dot.path)", "mediaType": "image/png", "data": "\#(dot.data.base64EncodedString())"}]}"#
+            // And a question of each newer kind, beside the four.
+            text = text.replacingOccurrences(of: #""correct": [1, 2, 0]}]},"#, with: """
+                "correct": [1, 2, 0]},
+                  {"key": "q4", "type": "matching", "stem": "Match each sum with its value.", "difficulty": 2,
+                   "options": [{"id": "a", "text": "1 + 1"}, {"id": "b", "text": "2 + 2"}],
+                   "targets": [{"id": "t1", "text": "4"}, {"id": "t2", "text": "2"}, {"id": "t3", "text": "3"}], "correct": [1, 0]},
+                  {"key": "q5", "type": "fill-in", "stem": "What is 7 × 6?", "difficulty": 2, "explanation": "Six sevens.",
+                   "options": [], "accepted": ["42"], "match": "numeric", "tolerance": 0.5},
+                  {"key": "q6", "type": "hotspot", "stem": "Click the dot.", "difficulty": 1, "imageUrl": "\(dot.path)",
+                   "options": [{"id": "a", "text": "The dot", "region": {"shape": "circle", "coords": [1, 1, 1]}},
+                               {"id": "b", "text": "The corner", "region": {"shape": "rect", "coords": [0, 0, 1, 1]}}], "correct": [0]}]},
+                """)
             try Data(text.utf8).write(to: URL(fileURLWithPath: document))
             try Data(#"""
                 {"format": 1, "regions": [{"code": "imported", "name": "Imported region", "exams": [{"slug": "arithmetic", "title": "Arithmetic",
@@ -241,18 +253,27 @@ struct CommandLineTests {
         let first = portals.folder + "/first.xml", second = portals.folder + "/second.xml"
         #expect(wait(try spawn(["import", document], environment: from, output: log)) == 0)
         #expect(wait(try spawn(["export", "--format", "moodle", "imported/arithmetic", first], environment: from, output: log)) == 0)
-        #expect(try String(contentsOfFile: log, encoding: .utf8).contains("export: 3 questions of imported/arithmetic as Moodle XML"))
+        #expect(try String(contentsOfFile: log, encoding: .utf8).contains("export: 6 questions of imported/arithmetic as Moodle XML"))
+        #expect(try String(contentsOfFile: log, encoding: .utf8).contains("export: 1 hotspot questions left out: Moodle XML has no type for them"))
         #expect(wait(try spawn(["import", empty], environment: to, output: log)) == 0)
         #expect(wait(try spawn(["import", first, "--into", "imported/arithmetic"], environment: to, output: log)) == 0)
-        #expect(try String(contentsOfFile: log, encoding: .utf8).contains("Moodle XML; 1 exams; 3 questions added"))
+        #expect(try String(contentsOfFile: log, encoding: .utf8).contains("Moodle XML; 1 exams; 5 questions added"))
         #expect(wait(try spawn(["export", "--format", "moodle", "imported/arithmetic", second], environment: to, output: log)) == 0)
-        #expect(try String(contentsOfFile: first, encoding: .utf8) == String(contentsOfFile: second, encoding: .utf8))
+        // The same document, but for the hotspot question Moodle XML has no type for (named in the first).
+        let hotspot = "  <!-- q6: a hotspot question, which Moodle XML has no type for -->\n"
+        #expect(try String(contentsOfFile: first, encoding: .utf8).contains(hotspot))
+        #expect(try String(contentsOfFile: first, encoding: .utf8).replacingOccurrences(of: hotspot, with: "") == String(contentsOfFile: second, encoding: .utf8))
         // The same questions: keys, kinds, stems with their line breaks and signs, code, status, difficulty.
         let rows = try target.adminConnection().query("""
             SELECT source_key, type, stem, code, code_language, status, difficulty FROM questions ORDER BY source_key
             """).rows
-        #expect(try rows.map { try $0.decode("source_key", as: String.self) } == ["q1", "q2", "q3"])
-        #expect(try rows.map { try $0.decode("type", as: String.self) } == ["single-choice", "ordering", "code-snippet"])
+        #expect(try rows.map { try $0.decode("source_key", as: String.self) } == ["q1", "q2", "q3", "q4", "q5"])
+        #expect(try rows.map { try $0.decode("type", as: String.self) } == ["single-choice", "ordering", "code-snippet", "matching", "fill-in"])
+        let details = try target.adminConnection().query("SELECT details::text AS d FROM questions WHERE source_key IN ('q4', 'q5') ORDER BY source_key").rows
+        #expect(try details.map { try $0.decode("d", as: String.self) } == [
+            #"{"targets": [{"id": "t1", "text": "2"}, {"id": "t2", "text": "4"}, {"id": "t3", "text": "3"}]}"#,
+            #"{"match": "numeric", "accepted": ["42"], "tolerance": 0.5}"#,
+        ])
         #expect(try rows[0].decode("stem", as: String.self) == "What is 2 + 2?\nCount <carefully> & well.")
         #expect(try rows[2].decode("code", as: String?.self) == "print(1 + 1)" && rows[2].decode("code_language", as: String?.self) == "python")
         #expect(try rows[2].decode("status", as: String.self) == "draft" && rows[1].decode("difficulty", as: Int.self) == 2)
@@ -262,7 +283,7 @@ struct CommandLineTests {
         #expect(try String(contentsOfFile: first, encoding: .utf8).contains(#"<file name="\#(pictures.paths[1].dropFirst("/content-images/".count))" path="/" encoding="base64">"#))
         // Importing it again changes nothing.
         #expect(wait(try spawn(["import", first, "--into", "imported/arithmetic"], environment: to, output: log)) == 0)
-        #expect(try String(contentsOfFile: log, encoding: .utf8).contains("0 questions added, 0 changed, 3 unchanged"))
+        #expect(try String(contentsOfFile: log, encoding: .utf8).contains("0 questions added, 0 changed, 5 unchanged"))
     }
 
     @Test("an exam exported as format 1 imports into an empty portal and exports the same document")
@@ -290,15 +311,15 @@ struct CommandLineTests {
         #expect(wait(try spawn(["import", empty], environment: to, output: log)) == 0)
         #expect(wait(try spawn(["import", first, "--into", "imported/arithmetic"], environment: to, output: log)) == 0)
         // The draft stays at home: a package carries the published bank.
-        #expect(try String(contentsOfFile: log, encoding: .utf8).contains("IMS content package (zip); 1 exams; 2 questions added"))
+        #expect(try String(contentsOfFile: log, encoding: .utf8).contains("IMS content package (zip); 1 exams; 5 questions added"))
         #expect(wait(try spawn(["export", "--format", format, "imported/arithmetic", second], environment: to, output: log)) == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: first)) == Data(contentsOf: URL(fileURLWithPath: second)))
         let rows = try target.adminConnection().query("""
             SELECT q.source_key, q.type, q.stem, d.slug FROM questions q JOIN domains d ON d.id = q.domain_id ORDER BY q.source_key
             """).rows
-        #expect(try rows.map { try $0.decode("source_key", as: String.self) } == ["q1", "q2"])
-        #expect(try rows.map { try $0.decode("type", as: String.self) } == ["single-choice", "ordering"])
-        #expect(try rows.map { try $0.decode("slug", as: String.self) } == ["sums", "sums"])
+        #expect(try rows.map { try $0.decode("source_key", as: String.self) } == ["q1", "q2", "q4", "q5", "q6"])
+        #expect(try rows.map { try $0.decode("type", as: String.self) } == ["single-choice", "ordering", "matching", "fill-in", "hotspot"])
+        #expect(try rows.map { try $0.decode("slug", as: String.self) } == ["sums", "sums", "sums", "sums", "sums"])
         #expect(try rows[0].decode("stem", as: String.self) == "What is 2 + 2?\nCount <carefully> & well.")
         let pictures = try portals.targetPictures()
         #expect(pictures.stored == 2 && pictures.paths.count == 2 && pictures.paths.allSatisfy { $0.hasPrefix("/content-images/") })

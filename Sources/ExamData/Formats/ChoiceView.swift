@@ -2,10 +2,13 @@ import Foundation
 import QuestionEngine
 
 /// A stored question's options and key as the writers of other formats need them: the option
-/// texts, explanations and image addresses in order, and the key's option indexes.
+/// texts, explanations, image addresses and regions in order, the key's indexes, and the kind's
+/// own fields.
 struct ChoiceView {
     var options: [(text: String, explanation: String?, imageUrl: String?)]
     var correct: [Int]
+    var regions: [HotspotRegion?]
+    var details: QuestionDetails
 
     init(_ question: ContentDocument.Question) {
         options = Self.items(question.options).map { option in
@@ -16,6 +19,11 @@ struct ChoiceView {
             if case .number(let number) = value { return Int(exactly: number) }
             return nil
         }
+        regions = Self.items(question.options).map { option in
+            guard case .object(let fields) = option, let region = fields["region"] else { return nil }
+            return try? JSONDecoder().decode(HotspotRegion.self, from: JSONEncoder().encode(region))
+        }
+        details = (try? JSONDecoder().decode(QuestionDetails.self, from: JSONEncoder().encode(question.details))) ?? .none
     }
 
     private static func items(_ value: JSONValue) -> [JSONValue] {

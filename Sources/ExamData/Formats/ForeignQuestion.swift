@@ -54,6 +54,11 @@ public struct ForeignQuestion: Sendable, Equatable {
     public var answering = Answering.choosing
 }
 
+/// Why one item (or one part of it) cannot be taken, in words for the report.
+struct ItemProblem: Error {
+    var reason: String
+}
+
 /// An item that has no equivalent among the portal's kinds, named by its position.
 public struct SkippedItem: Sendable, Equatable, CustomStringConvertible {
     public var position: String

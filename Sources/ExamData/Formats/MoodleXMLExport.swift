@@ -23,7 +23,11 @@ public enum MoodleXMLExport {
         return xml + "</quiz>\n"
     }
 
+    /// The kinds Moodle has no question type for: left out, with a comment saying so.
+    public static func leftOut(_ question: ContentDocument.Question) -> Bool { question.type == QuestionKind.hotspot.rawValue }
+
     static func question(_ question: ContentDocument.Question, pictures: ExportPictures) -> String {
+        if leftOut(question) { return "  <!-- \(escape(question.key.replacingOccurrences(of: "--", with: "- -"))): a hotspot question, which Moodle XML has no type for -->\n" }
         let view = ChoiceView(question)
         let options = view.options, correct = view.correct
         let isOrdering = question.type == QuestionKind.ordering.rawValue
@@ -33,13 +37,36 @@ public enum MoodleXMLExport {
             let language = question.codeLanguage.map { " class=\"language-\(escape($0))\"" } ?? ""
             stem += "<pre><code\(language)>" + escape(code) + "</code></pre>"
         }
-        var xml = "  <question type=\"\(isOrdering ? "ordering" : "multichoice")\">\n"
+        let moodleType = switch question.type {
+        case QuestionKind.ordering.rawValue: "ordering"
+        case QuestionKind.matching.rawValue: "matching"
+        case QuestionKind.fillIn.rawValue: view.details.match == .numeric ? "numerical" : "shortanswer"
+        default: "multichoice"
+        }
+        var xml = "  <question type=\"\(moodleType)\">\n"
         xml += "    <name><text>\(escape(String(question.stem.prefix(60))))</text></name>\n"
         xml += "    <idnumber>\(escape(question.key))</idnumber>\n"
         xml += "    <questiontext format=\"html\"><text>\(cdata(stem))</text></questiontext>\n"
         xml += "    <generalfeedback format=\"html\"><text>\(cdata(question.explanation.map { "<p>" + html($0) + "</p>" } ?? ""))</text></generalfeedback>\n"
         xml += "    <defaultgrade>1</defaultgrade>\n    <penalty>0</penalty>\n    <hidden>0</hidden>\n"
-        if isOrdering {
+        if moodleType == "matching" {
+            // An item per subquestion with its answer; a target no item has, as an answer without an item.
+            let targets = view.details.targets ?? []
+            xml += "    <shuffleanswers>true</shuffleanswers>\n"
+            for (index, option) in options.enumerated() where correct.indices.contains(index) && targets.indices.contains(correct[index]) {
+                xml += "    <subquestion format=\"html\"><text>\(cdata(html(option.text)))</text><answer><text>\(escape(targets[correct[index]].text))</text></answer></subquestion>\n"
+            }
+            for (index, target) in targets.enumerated() where !correct.contains(index) {
+                xml += "    <subquestion format=\"html\"><text></text><answer><text>\(escape(target.text))</text></answer></subquestion>\n"
+            }
+        } else if moodleType == "numerical" {
+            for answer in view.details.accepted ?? [] {
+                xml += "    <answer fraction=\"100\"><text>\(escape(answer))</text><tolerance>\(format(view.details.tolerance ?? 0))</tolerance></answer>\n"
+            }
+        } else if moodleType == "shortanswer" {
+            xml += "    <usecase>\(view.details.match == .caseInsensitive ? 0 : 1)</usecase>\n"
+            for answer in view.details.accepted ?? [] { xml += "    <answer fraction=\"100\" format=\"moodle_auto_format\"><text>\(escape(answer))</text></answer>\n" }
+        } else if isOrdering {
             // The plugin takes the steps in their right order.
             for (place, index) in correct.enumerated() where options.indices.contains(index) {
                 xml += "    <answer fraction=\"\(place + 1)\" format=\"html\">\(answer(options[index].text, picture: pictures.picture(options[index].imageUrl)))</answer>\n"

@@ -1,4 +1,5 @@
 import Foundation
+import QuestionEngine
 
 /// Moodle XML (`<quiz>`): categories (`type="category"`), `multichoice` single and multiple with
 /// `fraction`s, `truefalse`, and the `ordering` plugin's steps map onto the portal's kinds;
@@ -96,9 +97,42 @@ enum MoodleXMLFormat {
                 guard answers.count >= 2, answers.allSatisfy({ !$0.text.isEmpty }) else { skip("an ordering question needs at least two steps"); continue }
                 // The plugin lists the steps in their right order.
                 made(options, correct: Array(options.indices), multiple: false, ordering: true)
-            case "matching": skip("a matching question (not one of the portal's kinds yet)")
-            case "shortanswer": skip("a short-answer question (the portal has no typed answers yet)")
-            case "numerical": skip("a numerical question (the portal has no typed answers yet)")
+            case "matching":
+                // Each subquestion with text is an item; one without only adds its answer (a distractor).
+                var targets: [String] = [], items: [ForeignQuestion.Option] = [], key: [Int] = []
+                for sub in question.all("subquestion") {
+                    let item = clean(sub.child("text")?.text ?? "", html: sub.attributes["format"] != "plain_text")
+                    let target = clean(sub.child("answer").map { $0.child("text")?.text ?? $0.text } ?? "", html: false)
+                    guard !target.isEmpty else { continue }
+                    if !targets.contains(target) { targets.append(target) }
+                    if !item.isEmpty {
+                        items.append(ForeignQuestion.Option(text: item))
+                        key.append(targets.firstIndex(of: target)!)
+                    }
+                }
+                guard items.count >= 2, targets.count >= 2 else { skip("a matching question needs two items and two answers"); continue }
+                made(items, correct: key, multiple: false)
+                content.questions[content.questions.count - 1].answering = .matching(targets: targets)
+            case "shortanswer", "numerical":
+                // The answers worth full marks are accepted; one worth part of the marks has no equivalent.
+                let right = question.all("answer").filter { (Double($0.attributes["fraction"] ?? "0") ?? 0) >= 99.99 }
+                guard !right.isEmpty, answers.allSatisfy({ $0.fraction <= 0 || $0.fraction >= 99.99 }) else {
+                    skip("a typed-answer question with partly right answers (the portal accepts an answer or not)"); continue
+                }
+                let accepted = right.map { clean($0.child("text")?.text ?? $0.text, html: false) }.filter { !$0.isEmpty }
+                var match = FillInMatch.exact, tolerance: Double?
+                if type == "numerical" {
+                    let tolerances = Set(right.map { Double($0.textOf("tolerance")?.trimmingCharacters(in: .whitespaces) ?? "0") ?? -1 })
+                    guard tolerances.count == 1, let only = tolerances.first, only >= 0, accepted.allSatisfy({ FillInRule.number($0) != nil }) else {
+                        skip("a numerical question with answers of different tolerances, or not numbers"); continue
+                    }
+                    if !question.all("units").flatMap({ $0.all("unit") }).isEmpty { skip("a numerical question with units (the portal takes a bare number)"); continue }
+                    (match, tolerance) = (.numeric, only)
+                } else {
+                    match = question.textOf("usecase")?.trimmingCharacters(in: .whitespaces) == "1" ? .exact : .caseInsensitive
+                }
+                made([], correct: [], multiple: false)
+                content.questions[content.questions.count - 1].answering = .typing(accepted: accepted, match: match, tolerance: tolerance)
             case "essay": skip("an essay question (no answers to choose from)")
             case "cloze", "multianswer": skip("a cloze question (embedded answers are not one of the portal's kinds)")
             case "calculated", "calculatedsimple", "calculatedmulti": skip("a calculated question (its values are drawn by Moodle)")
@@ -110,29 +144,24 @@ enum MoodleXMLFormat {
         return content
     }
 
-    /// Why an answer's picture cannot be kept.
-    struct PictureProblem: Error {
-        var reason: String
-    }
-
     /// An answer's one picture, from the file embedded for it (`@@PLUGINFILE@@/name`), and the
     /// words that stand for it when the answer has no text (its `alt`, else its file name).
-    static func picture(_ images: [(source: String, alt: String)], files: [String: String]) -> Result<(ContentImage, String), PictureProblem> {
-        guard images.count == 1, let image = images.first else { return .failure(PictureProblem(reason: "more than one picture in an answer")) }
+    static func picture(_ images: [(source: String, alt: String)], files: [String: String]) -> Result<(ContentImage, String), ItemProblem> {
+        guard images.count == 1, let image = images.first else { return .failure(ItemProblem(reason: "more than one picture in an answer")) }
         let prefix = "@@PLUGINFILE@@/"
         guard image.source.hasPrefix(prefix) else {
-            return .failure(PictureProblem(reason: "a picture at an outside address (\(image.source.prefix(100))), which the portal does not load: embed it in the file"))
+            return .failure(ItemProblem(reason: "a picture at an outside address (\(image.source.prefix(100))), which the portal does not load: embed it in the file"))
         }
         let encoded = String(image.source.dropFirst(prefix.count)), name = encoded.removingPercentEncoding ?? encoded
         guard let base64 = files[name] ?? files[encoded], let bytes = Data(base64Encoded: base64, options: .ignoreUnknownCharacters) else {
-            return .failure(PictureProblem(reason: "the picture \(name.prefix(100)) is not embedded in the file"))
+            return .failure(ItemProblem(reason: "the picture \(name.prefix(100)) is not embedded in the file"))
         }
         do throws(ImageRefusal) {
             let stored = try ContentImage(bytes: [UInt8](bytes))
             let words = image.alt.trimmingCharacters(in: .whitespacesAndNewlines)
             return .success((stored, words.isEmpty ? name : words))
         } catch {
-            return .failure(PictureProblem(reason: "the picture \(name.prefix(100)) \(error)"))
+            return .failure(ItemProblem(reason: "the picture \(name.prefix(100)) \(error)"))
         }
     }
 

@@ -44,54 +44,16 @@ enum QTIFormat {
         guard found.count == 1, let interaction = found.first else {
             return skip(found.isEmpty ? "an item with no interaction" : "an item with \(found.count) interactions (the portal asks one thing per question)")
         }
-        switch interaction.name {
-        case names.element("choice-interaction"), names.element("order-interaction"): break
-        case names.element("match-interaction"): return skip("a match interaction (matching is not one of the portal's kinds yet)")
-        case names.element("text-entry-interaction"): return skip("a text-entry interaction (the portal has no typed answers yet)")
-        case names.element("hotspot-interaction"): return skip("a hotspot interaction (not one of the portal's kinds yet)")
-        default: return skip("a \(interaction.name) (not one of the portal's kinds)")
-        }
-        let isOrder = interaction.name == names.element("order-interaction")
-        let feedback = names.element("feedback-inline")
-        let choices = interaction.descendants(names.element("simple-choice"))
-        guard choices.count >= 2 else { return skip("an interaction with fewer than two choices") }
-        let ids = choices.map { $0.attributes["identifier"] ?? "" }
-        // Pictures are kept with choices; one in the question text has nowhere to go.
-        let choiceImages = Set(choices.flatMap { $0.descendants("img") }.map(ObjectIdentifier.init))
-        if body.descendants("img").contains(where: { !choiceImages.contains(ObjectIdentifier($0)) }) {
-            return skip("a picture in the question text (the portal shows pictures only with answers)")
-        }
-        var options: [ForeignQuestion.Option] = []
-        for (number, choice) in choices.enumerated() {
-            var option = ForeignQuestion.Option(
-                text: clean(choice.innerText(skipping: [feedback])),
-                feedback: choice.descendants(feedback).first.map { clean($0.innerText()) }.flatMap { $0.isEmpty ? nil : $0 })
-            let images = choice.descendants("img")
-            if let image = images.first {
-                let source = image.attributes["src"] ?? "", name = String(source.split(separator: "/").last ?? "")
-                guard images.count == 1 else { return skip("choice \(number + 1): more than one picture in a choice") }
-                guard let bytes = picture(source) else {
-                    return skip("choice \(number + 1): the picture \(source.prefix(100)) is not in the package (import the whole package, not the item alone)")
-                }
-                do throws(ImageRefusal) {
-                    option.image = try ContentImage(bytes: bytes)
-                } catch {
-                    return skip("choice \(number + 1): the picture \(source.prefix(100)) \(error)")
-                }
-                if option.text.isEmpty { option.text = clean(image.attributes["alt"] ?? "").isEmpty ? name : clean(image.attributes["alt"] ?? "") }
-            }
-            options.append(option)
-        }
-        guard options.allSatisfy({ !$0.text.isEmpty }) else { return skip("a choice with no text") }
+        let supported = [names.element("choice-interaction"), names.element("order-interaction"), names.element("match-interaction"),
+                         names.element("text-entry-interaction"), names.element("hotspot-interaction")]
+        guard supported.contains(interaction.name) else { return skip("a \(interaction.name) (not one of the portal's kinds)") }
         let responseID = interaction.attributes[names.attribute("response-identifier")] ?? "RESPONSE"
         guard let declaration = root.all(names.element("response-declaration")).first(where: { $0.attributes["identifier"] == responseID }),
               let correct = declaration.child(names.element("correct-response")) else {
             return skip("an item whose correct response is not declared")
         }
-        let isMultipleCardinality = declaration.attributes["cardinality"] == "multiple"
         let values = correct.all(names.element("value")).map { $0.innerText().trimmingCharacters(in: .whitespacesAndNewlines) }
-        let indexes = values.compactMap { ids.firstIndex(of: $0) }
-        guard !values.isEmpty, indexes.count == values.count else { return skip("a correct response naming no choice of the item") }
+        guard !values.isEmpty else { return skip("an item whose correct response is empty") }
         // The stem: the body's text without the interaction, then the interaction's prompt.
         let prompt = interaction.child(names.element("prompt")).map { clean($0.innerText()) } ?? ""
         let lead = clean(body.innerText(skipping: [interaction.name, "pre"]))
@@ -101,19 +63,62 @@ enum QTIFormat {
         let codeLanguage = codeElement?.attributes["class"]?.split(separator: " ").first { $0.hasPrefix("language-") }.map { String($0.dropFirst("language-".count)) }
         let stem = [lead, prompt].filter { !$0.isEmpty }.joined(separator: "\n")
         guard !stem.isEmpty else { return skip("an item with no question text") }
+        // Pictures are kept with choices, and a hotspot's is its own; one in the question text has nowhere to go.
+        let kept = Set((interaction.name == names.element("hotspot-interaction") ? interaction.descendants("img")
+            : interaction.descendants(names.element("simple-choice")).flatMap { $0.descendants("img") }).map(ObjectIdentifier.init))
+        if body.descendants("img").contains(where: { !kept.contains(ObjectIdentifier($0)) }) {
+            return skip("a picture in the question text (the portal shows pictures only with answers)")
+        }
         let general = root.all(names.element("modal-feedback")).map { clean($0.innerText()) }.first { !$0.isEmpty }
         // This portal's packages carry its own keys as the item's label.
         let key = root.attributes["label"].flatMap { $0.isEmpty ? nil : $0 } ?? "qti:" + (identifier.isEmpty ? StableHash.hex(stem) : identifier)
-        if isOrder {
-            guard indexes.count == choices.count, Set(indexes).count == choices.count else { return skip("an order whose correct response does not list every choice once") }
-            // Steps in their right order, as the portal's ordering import takes them.
-            content.questions.append(ForeignQuestion(
-                key: key, position: position, category: nil, stem: stem, isMultiple: false, options: indexes.map { options[$0] },
-                correct: Array(indexes.indices), generalFeedback: general, isOrdering: true, code: code, codeLanguage: codeLanguage))
-        } else {
-            content.questions.append(ForeignQuestion(
-                key: key, position: position, category: nil, stem: stem, isMultiple: indexes.count > 1 || isMultipleCardinality,
-                options: options, correct: indexes.sorted(), generalFeedback: general, code: code, codeLanguage: codeLanguage))
+        var question = ForeignQuestion(
+            key: key, position: position, category: nil, stem: stem, isMultiple: false, options: [], correct: [], generalFeedback: general,
+            code: code, codeLanguage: codeLanguage)
+        let made: Result<ForeignQuestion, ItemProblem>
+        switch interaction.name {
+        case names.element("match-interaction"): made = matching(question, interaction, values: values, names: names)
+        case names.element("text-entry-interaction"): made = typed(question, root, declaration, values: values, names: names)
+        case names.element("hotspot-interaction"): made = hotspot(question, interaction, declaration, values: values, names: names, picture: picture)
+        default:
+            let isOrder = interaction.name == names.element("order-interaction")
+            let feedback = names.element("feedback-inline")
+            let choices = interaction.descendants(names.element("simple-choice"))
+            guard choices.count >= 2 else { return skip("an interaction with fewer than two choices") }
+            let ids = choices.map { $0.attributes["identifier"] ?? "" }
+            var options: [ForeignQuestion.Option] = []
+            for (number, choice) in choices.enumerated() {
+                var option = ForeignQuestion.Option(
+                    text: clean(choice.innerText(skipping: [feedback])),
+                    feedback: choice.descendants(feedback).first.map { clean($0.innerText()) }.flatMap { $0.isEmpty ? nil : $0 })
+                let images = choice.descendants("img")
+                if let image = images.first {
+                    let source = image.attributes["src"] ?? "", name = String(source.split(separator: "/").last ?? "")
+                    guard images.count == 1 else { return skip("choice \(number + 1): more than one picture in a choice") }
+                    switch Self.picture(source, picture) {
+                    case .success(let stored): option.image = stored
+                    case .failure(let problem): return skip("choice \(number + 1): \(problem.reason)")
+                    }
+                    if option.text.isEmpty { option.text = clean(image.attributes["alt"] ?? "").isEmpty ? name : clean(image.attributes["alt"] ?? "") }
+                }
+                options.append(option)
+            }
+            guard options.allSatisfy({ !$0.text.isEmpty }) else { return skip("a choice with no text") }
+            let indexes = values.compactMap { ids.firstIndex(of: $0) }
+            guard indexes.count == values.count else { return skip("a correct response naming no choice of the item") }
+            if isOrder {
+                guard indexes.count == choices.count, Set(indexes).count == choices.count else { return skip("an order whose correct response does not list every choice once") }
+                // Steps in their right order, as the portal's ordering import takes them.
+                (question.options, question.correct, question.isOrdering) = (indexes.map { options[$0] }, Array(indexes.indices), true)
+            } else {
+                (question.options, question.correct) = (options, indexes.sorted())
+                question.isMultiple = indexes.count > 1 || declaration.attributes["cardinality"] == "multiple"
+            }
+            made = .success(question)
+        }
+        switch made {
+        case .success(let question): content.questions.append(question)
+        case .failure(let skipped): content.skipped.append(SkippedItem(position: position, reason: skipped.reason))
         }
         return content
     }

@@ -26,7 +26,8 @@ public enum QTIPackage {
                 let identifier = "Q\(number)", href = "items/\(identifier).xml"
                 entries.append(Zip.Entry(path: href, bytes: Array(item(question, identifier: identifier, language: exam.language, version3: version3, pictures: pictures).utf8)))
                 // Each picture is a webcontent resource the items showing it depend on.
-                let used = ChoiceView(question).options.compactMap { pictures.picture($0.imageUrl) }
+                let view = ChoiceView(question)
+                let used = (view.options.map(\.imageUrl) + [view.details.imageUrl]).compactMap { pictures.picture($0) }
                 for picture in used { packed[picture.name] = picture }
                 let dependencies = Set(used.map(\.name)).sorted().map { "<dependency identifierref=\"IMG-\($0)\"/>" }.joined()
                 resources += "    <resource identifier=\"ITEM-\(identifier)\" type=\"\(itemType)\" href=\"\(href)\"><file href=\"\(href)\"/>\(dependencies)</resource>\n"
@@ -73,67 +74,6 @@ public enum QTIPackage {
 
     static func namespace(_ version3: Bool) -> String {
         version3 ? "http://www.imsglobal.org/xsd/imsqtiasi_v3p0" : "http://www.imsglobal.org/xsd/imsqti_v2p1"
-    }
-
-    /// One question as a QTI item: choices (several right: each right choice worth an equal
-    /// share, each wrong one taking a share back, as the portal scores) or an order.
-    static func item(
-        _ question: ContentDocument.Question, identifier: String, language: String, version3: Bool = true, pictures: ExportPictures? = nil
-    ) -> String {
-        let n = QTIFormat.Names(version3: version3)
-        let view = ChoiceView(question)
-        var options = view.options, correct = view.correct
-        let isOrdering = question.type == QuestionKind.ordering.rawValue, isMultiple = question.type == QuestionKind.multiChoice.rawValue
-        if isOrdering, correct.count == options.count, correct.allSatisfy(options.indices.contains) {
-            // Steps listed as the importer stores them (the right order moved on by one), so a
-            // package exported, imported and exported again is the same package.
-            let right = correct.map { options[$0] }, count = right.count
-            options = (0..<count).map { right[($0 + 1) % count] }
-            correct = (0..<count).map { ($0 - 1 + count) % count }
-        }
-        let cardinality = isOrdering ? "ordered" : isMultiple ? "multiple" : "single"
-        let value = n.element("value")
-        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<\(n.element("assessment-item")) xmlns=\"\(namespace(version3))\" identifier=\"\(identifier)\" title=\"\(escape(String(question.stem.prefix(60))))\""
-        xml += " label=\"\(escape(question.key))\" adaptive=\"false\" \(n.attribute("time-dependent"))=\"false\" xml:lang=\"\(escape(language))\">\n"
-        xml += "  <\(n.element("response-declaration")) identifier=\"RESPONSE\" cardinality=\"\(cardinality)\" \(n.attribute("base-type"))=\"identifier\">\n"
-        xml += "    <\(n.element("correct-response"))>\(correct.map { "<\(value)>C\($0 + 1)</\(value)>" }.joined())</\(n.element("correct-response"))>\n"
-        if isMultiple {
-            let share = 1.0 / Double(max(1, correct.count))
-            xml += "    <\(n.element("mapping")) \(n.attribute("lower-bound"))=\"0\" \(n.attribute("upper-bound"))=\"1\" \(n.attribute("default-value"))=\"0\">"
-            xml += options.indices.map {
-                "<\(n.element("map-entry")) \(n.attribute("map-key"))=\"C\($0 + 1)\" \(n.attribute("mapped-value"))=\"\(format(correct.contains($0) ? share : -share))\"/>"
-            }.joined()
-            xml += "</\(n.element("mapping"))>\n"
-        }
-        xml += "  </\(n.element("response-declaration"))>\n"
-        xml += "  <\(n.element("outcome-declaration")) identifier=\"SCORE\" cardinality=\"single\" \(n.attribute("base-type"))=\"float\"/>\n"
-        xml += "  <\(n.element("outcome-declaration")) identifier=\"FEEDBACK\" cardinality=\"single\" \(n.attribute("base-type"))=\"identifier\"/>\n"
-        xml += "  <\(n.element("item-body"))>\n    <p>\(html(question.stem))</p>\n"
-        if let code = question.code {
-            xml += "    <pre><code\(question.codeLanguage.map { " class=\"language-\(escape($0))\"" } ?? "")>\(escape(code))</code></pre>\n"
-        }
-        let interaction = n.element(isOrdering ? "order-interaction" : "choice-interaction")
-        xml += "    <\(interaction) \(n.attribute("response-identifier"))=\"RESPONSE\" shuffle=\"true\""
-        xml += isOrdering ? ">\n" : " \(n.attribute("max-choices"))=\"\(isMultiple ? 0 : 1)\">\n"
-        for (index, option) in options.enumerated() {
-            xml += "      <\(n.element("simple-choice")) identifier=\"C\(index + 1)\">\(html(option.text))"
-            if let picture = pictures?.picture(option.imageUrl) { xml += "<img src=\"../images/\(picture.name)\" alt=\"\"/>" }
-            if let explanation = option.explanation {
-                xml += "<\(n.element("feedback-inline")) \(n.attribute("outcome-identifier"))=\"FEEDBACK\" identifier=\"C\(index + 1)\" \(n.attribute("show-hide"))=\"show\">"
-                xml += "\(html(explanation))</\(n.element("feedback-inline"))>"
-            }
-            xml += "</\(n.element("simple-choice"))>\n"
-        }
-        xml += "    </\(interaction)>\n  </\(n.element("item-body"))>\n"
-        let template = isMultiple ? "map_response" : "match_correct"
-        let templates = version3 ? "https://purl.imsglobal.org/spec/qti/v3p0/rptemplates/\(template).xml" : "http://www.imsglobal.org/question/qti_v2p1/rptemplates/\(template)"
-        xml += "  <\(n.element("response-processing")) template=\"\(templates)\"/>\n"
-        if let explanation = question.explanation, !explanation.isEmpty {
-            xml += "  <\(n.element("modal-feedback")) \(n.attribute("outcome-identifier"))=\"FEEDBACK\" identifier=\"GENERAL\" \(n.attribute("show-hide"))=\"hide\">"
-            xml += "\(html(explanation))</\(n.element("modal-feedback"))>\n"
-        }
-        return xml + "</\(n.element("assessment-item"))>\n"
     }
 
     /// `total` split by weight with the largest remainders (ties by slug), as mock exams draw.

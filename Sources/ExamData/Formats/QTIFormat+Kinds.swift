@@ -1,0 +1,98 @@
+import Foundation
+import QuestionEngine
+
+/// The QTI interactions of the kinds beyond choosing: a match interaction (items matched with
+/// targets, `directedPair` values), a text entry (accepted answers from the correct response
+/// and the mapping, compared as numbers for a `float` response, with the tolerance of an
+/// `equal` in the response processing) and a hotspot interaction (its picture from the package,
+/// its choices' shapes as regions).
+extension QTIFormat {
+    static func matching(_ question: ForeignQuestion, _ interaction: XMLTree.Element, values: [String], names: Names) -> Result<ForeignQuestion, ItemProblem> {
+        let sets = interaction.all(names.element("simple-match-set"))
+        guard sets.count == 2 else { return .failure(ItemProblem(reason: "a match interaction without its two sets of choices")) }
+        let choice = names.element("simple-associable-choice")
+        let items = sets[0].all(choice), targets = sets[1].all(choice)
+        let itemIDs = items.map { $0.attributes["identifier"] ?? "" }, targetIDs = targets.map { $0.attributes["identifier"] ?? "" }
+        var key = [Int?](repeating: nil, count: items.count)
+        for value in values {
+            let pair = value.split(separator: " ").map(String.init)
+            guard pair.count == 2, let item = itemIDs.firstIndex(of: pair[0]), let target = targetIDs.firstIndex(of: pair[1]), key[item] == nil else {
+                return .failure(ItemProblem(reason: "a correct response that does not give each item one target"))
+            }
+            key[item] = target
+        }
+        guard items.count >= 2, targets.count >= 2, key.allSatisfy({ $0 != nil }) else {
+            return .failure(ItemProblem(reason: "a match interaction whose correct response does not give each item a target"))
+        }
+        var made = question
+        made.options = items.map { ForeignQuestion.Option(text: clean($0.innerText())) }
+        made.correct = key.compactMap { $0 }
+        made.answering = .matching(targets: targets.map { clean($0.innerText()) })
+        return .success(made)
+    }
+
+    static func typed(
+        _ question: ForeignQuestion, _ root: XMLTree.Element, _ declaration: XMLTree.Element, values: [String], names: Names
+    ) -> Result<ForeignQuestion, ItemProblem> {
+        let isNumber = ["float", "integer"].contains(declaration.attributes[names.attribute("base-type")] ?? "")
+        let entries = declaration.child(names.element("mapping"))?.all(names.element("map-entry")) ?? []
+        var accepted: [String] = []
+        for answer in values + entries.compactMap({ $0.attributes[names.attribute("map-key")] }) where !accepted.contains(answer) { accepted.append(answer) }
+        // Compared case aside when the mapping says so.
+        let caseSensitive = entries.allSatisfy { ($0.attributes[names.attribute("case-sensitive")] ?? "true") != "false" }
+        var tolerance: Double?
+        if isNumber {
+            guard accepted.allSatisfy({ FillInRule.number($0) != nil }) else { return .failure(ItemProblem(reason: "a numeric text entry whose answers are not numbers")) }
+            let equal = root.descendants(names.element("equal")).first { $0.attributes[names.attribute("tolerance-mode")] == "absolute" }
+            tolerance = equal.flatMap { $0.attributes["tolerance"]?.split(separator: " ").first.flatMap { Double($0) } } ?? 0
+        }
+        var made = question
+        made.answering = .typing(accepted: accepted, match: isNumber ? .numeric : caseSensitive ? .exact : .caseInsensitive, tolerance: tolerance)
+        return .success(made)
+    }
+
+    static func hotspot(
+        _ question: ForeignQuestion, _ interaction: XMLTree.Element, _ declaration: XMLTree.Element, values: [String], names: Names,
+        picture: (String) -> [UInt8]?
+    ) -> Result<ForeignQuestion, ItemProblem> {
+        guard let source = interaction.descendants("img").first?.attributes["src"] ?? interaction.descendants("object").first?.attributes["data"] else {
+            return .failure(ItemProblem(reason: "a hotspot interaction without its picture"))
+        }
+        let image: ContentImage
+        switch Self.picture(source, picture) {
+        case .success(let stored): image = stored
+        case .failure(let problem): return .failure(problem)
+        }
+        let choices = interaction.all(names.element("hotspot-choice"))
+        var options: [ForeignQuestion.Option] = []
+        for (number, choice) in choices.enumerated() {
+            let shapes: [String: HotspotRegion.Shape] = ["rect": .rect, "circle": .circle, "poly": .polygon]
+            let coords = (choice.attributes["coords"] ?? "").split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) ?? -1 }
+            guard let shape = shapes[choice.attributes["shape"] ?? ""], case let region = HotspotRegion(shape: shape, coords: coords), region.isWellFormed else {
+                return .failure(ItemProblem(reason: "hotspot \(number + 1): a shape the portal has no region for (rect, circle and poly are)"))
+            }
+            let label = clean(choice.attributes[names.attribute("hotspot-label")] ?? "")
+            options.append(ForeignQuestion.Option(text: label.isEmpty ? choice.attributes["identifier"] ?? "\(number + 1)" : label, region: region))
+        }
+        let ids = choices.map { $0.attributes["identifier"] ?? "" }
+        let key = values.compactMap { ids.firstIndex(of: $0) }
+        guard choices.count >= 2, key.count == values.count else { return .failure(ItemProblem(reason: "a hotspot interaction whose correct response names no hotspot")) }
+        var made = question
+        made.options = options
+        made.correct = key.sorted()
+        made.answering = .clicking(image: image)
+        return .success(made)
+    }
+
+    /// The picture at `source` in the package the item came in.
+    static func picture(_ source: String, _ picture: (String) -> [UInt8]?) -> Result<ContentImage, ItemProblem> {
+        guard let bytes = picture(source) else {
+            return .failure(ItemProblem(reason: "the picture \(source.prefix(100)) is not in the package (import the whole package, not the item alone)"))
+        }
+        do throws(ImageRefusal) {
+            return .success(try ContentImage(bytes: bytes))
+        } catch {
+            return .failure(ItemProblem(reason: "the picture \(source.prefix(100)) \(error)"))
+        }
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import QuestionEngine
+
+/// One question as a QTI 3.0 or 2.1 item, in its kind's interaction: choices (several right:
+/// each right choice worth an equal share, each wrong one taking a share back, as the portal
+/// scores), an order, a match (a share per right pair), a text entry (the accepted answers as a
+/// mapping, numbers with their tolerance), or a hotspot over the question's picture.
+extension QTIPackage {
+    static func item(
+        _ question: ContentDocument.Question, identifier: String, language: String, version3: Bool = true, pictures: ExportPictures? = nil
+    ) -> String {
+        let n = QTIFormat.Names(version3: version3)
+        let view = ChoiceView(question)
+        let kind = QuestionKind(rawValue: question.type) ?? .singleChoice
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        xml += "<\(n.element("assessment-item")) xmlns=\"\(namespace(version3))\" identifier=\"\(identifier)\" title=\"\(escape(String(question.stem.prefix(60))))\""
+        xml += " label=\"\(escape(question.key))\" adaptive=\"false\" \(n.attribute("time-dependent"))=\"false\" xml:lang=\"\(escape(language))\">\n"
+        let parts: (declaration: String, interaction: String, processing: String)
+        switch kind.answerShape {
+        case .oneOption, .someOptions, .order: parts = choices(question, view, kind: kind, n: n, pictures: pictures)
+        case .pairs: parts = matching(view, n: n)
+        case .text: parts = textEntry(view, n: n)
+        case .region: parts = hotspot(view, n: n, version3: version3, pictures: pictures)
+        }
+        xml += parts.declaration
+        xml += "  <\(n.element("outcome-declaration")) identifier=\"SCORE\" cardinality=\"single\" \(n.attribute("base-type"))=\"float\"/>\n"
+        xml += "  <\(n.element("outcome-declaration")) identifier=\"FEEDBACK\" cardinality=\"single\" \(n.attribute("base-type"))=\"identifier\"/>\n"
+        xml += "  <\(n.element("item-body"))>\n    <p>\(html(question.stem))</p>\n"
+        if let code = question.code {
+            xml += "    <pre><code\(question.codeLanguage.map { " class=\"language-\(escape($0))\"" } ?? "")>\(escape(code))</code></pre>\n"
+        }
+        xml += parts.interaction + "  </\(n.element("item-body"))>\n" + parts.processing
+        if let explanation = question.explanation, !explanation.isEmpty {
+            xml += "  <\(n.element("modal-feedback")) \(n.attribute("outcome-identifier"))=\"FEEDBACK\" identifier=\"GENERAL\" \(n.attribute("show-hide"))=\"hide\">"
+            xml += "\(html(explanation))</\(n.element("modal-feedback"))>\n"
+        }
+        return xml + "</\(n.element("assessment-item"))>\n"
+    }
+
+    /// The standard response processing of `name` (match_correct, map_response).
+    static func template(_ name: String, n: QTIFormat.Names) -> String {
+        let address = n.version3 ? "https://purl.imsglobal.org/spec/qti/v3p0/rptemplates/\(name).xml" : "http://www.imsglobal.org/question/qti_v2p1/rptemplates/\(name)"
+        return "  <\(n.element("response-processing")) template=\"\(address)\"/>\n"
+    }
+
+    static func declaration(cardinality: String, baseType: String, values: [String], mapping: String = "", n: QTIFormat.Names) -> String {
+        let value = n.element("value")
+        return "  <\(n.element("response-declaration")) identifier=\"RESPONSE\" cardinality=\"\(cardinality)\" \(n.attribute("base-type"))=\"\(baseType)\">\n"
+            + "    <\(n.element("correct-response"))>\(values.map { "<\(value)>\(escape($0))</\(value)>" }.joined())</\(n.element("correct-response"))>\n"
+            + mapping + "  </\(n.element("response-declaration"))>\n"
+    }
+
+    static func mapping(_ entries: [(key: String, value: Double, caseSensitive: Bool?)], n: QTIFormat.Names) -> String {
+        "    <\(n.element("mapping")) \(n.attribute("lower-bound"))=\"0\" \(n.attribute("upper-bound"))=\"1\" \(n.attribute("default-value"))=\"0\">"
+            + entries.map { entry in
+                "<\(n.element("map-entry")) \(n.attribute("map-key"))=\"\(escape(entry.key))\" \(n.attribute("mapped-value"))=\"\(format(entry.value))\""
+                    + (entry.caseSensitive.map { " \(n.attribute("case-sensitive"))=\"\($0)\"" } ?? "") + "/>"
+            }.joined() + "</\(n.element("mapping"))>\n"
+    }
+
+    private static func choices(
+        _ question: ContentDocument.Question, _ view: ChoiceView, kind: QuestionKind, n: QTIFormat.Names, pictures: ExportPictures?
+    ) -> (String, String, String) {
+        var options = view.options, correct = view.correct
+        let isOrdering = kind == .ordering, isMultiple = kind == .multiChoice
+        if isOrdering, correct.count == options.count, correct.allSatisfy(options.indices.contains) {
+            // Steps listed as the importer stores them (the right order moved on by one), so a
+            // package exported, imported and exported again is the same package.
+            let right = correct.map { options[$0] }, count = right.count
+            options = (0..<count).map { right[($0 + 1) % count] }
+            correct = (0..<count).map { ($0 - 1 + count) % count }
+        }
+        let share = 1.0 / Double(max(1, correct.count))
+        let mapped = isMultiple ? mapping(options.indices.map { ("C\($0 + 1)", correct.contains($0) ? share : -share, nil) }, n: n) : ""
+        let declaration = declaration(
+            cardinality: isOrdering ? "ordered" : isMultiple ? "multiple" : "single", baseType: "identifier", values: correct.map { "C\($0 + 1)" },
+            mapping: mapped, n: n)
+        let interaction = n.element(isOrdering ? "order-interaction" : "choice-interaction")
+        var body = "    <\(interaction) \(n.attribute("response-identifier"))=\"RESPONSE\" shuffle=\"true\""
+        body += isOrdering ? ">\n" : " \(n.attribute("max-choices"))=\"\(isMultiple ? 0 : 1)\">\n"
+        for (index, option) in options.enumerated() {
+            body += "      <\(n.element("simple-choice")) identifier=\"C\(index + 1)\">\(html(option.text))"
+            if let picture = pictures?.picture(option.imageUrl) { body += "<img src=\"../images/\(picture.name)\" alt=\"\"/>" }
+            if let explanation = option.explanation {
+                body += "<\(n.element("feedback-inline")) \(n.attribute("outcome-identifier"))=\"FEEDBACK\" identifier=\"C\(index + 1)\" \(n.attribute("show-hide"))=\"show\">"
+                body += "\(html(explanation))</\(n.element("feedback-inline"))>"
+            }
+            body += "</\(n.element("simple-choice"))>\n"
+        }
+        body += "    </\(interaction)>\n"
+        return (declaration, body, template(isMultiple ? "map_response" : "match_correct", n: n))
+    }
+
+    private static func matching(_ view: ChoiceView, n: QTIFormat.Names) -> (String, String, String) {
+        let targets = view.details.targets ?? []
+        let pairs = view.correct.enumerated().map { "P\($0.offset + 1) T\($0.element + 1)" }
+        let share = 1.0 / Double(max(1, pairs.count))
+        let declaration = declaration(
+            cardinality: "multiple", baseType: "directedPair", values: pairs, mapping: mapping(pairs.map { ($0, share, nil) }, n: n), n: n)
+        let choice = n.element("simple-associable-choice"), set = n.element("simple-match-set")
+        var body = "    <\(n.element("match-interaction")) \(n.attribute("response-identifier"))=\"RESPONSE\" shuffle=\"true\" \(n.attribute("max-associations"))=\"\(view.options.count)\">\n"
+        body += "      <\(set)>" + view.options.enumerated().map { "<\(choice) identifier=\"P\($0.offset + 1)\" \(n.attribute("match-max"))=\"1\">\(html($0.element.text))</\(choice)>" }.joined() + "</\(set)>\n"
+        body += "      <\(set)>" + targets.enumerated().map { "<\(choice) identifier=\"T\($0.offset + 1)\" \(n.attribute("match-max"))=\"\(view.options.count)\">\(html($0.element.text))</\(choice)>" }.joined() + "</\(set)>\n"
+        body += "    </\(n.element("match-interaction"))>\n"
+        return (declaration, body, template("map_response", n: n))
+    }
+
+    private static func textEntry(_ view: ChoiceView, n: QTIFormat.Names) -> (String, String, String) {
+        let accepted = view.details.accepted ?? [], match = view.details.match ?? .exact
+        let isNumber = match == .numeric
+        let declaration = declaration(
+            cardinality: "single", baseType: isNumber ? "float" : "string", values: Array(accepted.prefix(1)),
+            mapping: mapping(accepted.map { ($0, 1, isNumber ? nil : match == .exact) }, n: n), n: n)
+        let longest = accepted.map(\.count).max() ?? 10
+        let body = "    <p><\(n.element("text-entry-interaction")) \(n.attribute("response-identifier"))=\"RESPONSE\" \(n.attribute("expected-length"))=\"\(max(10, longest))\"/></p>\n"
+        guard isNumber else { return (declaration, body, template("map_response", n: n)) }
+        // A number within the tolerance of the correct one: an `equal` with an absolute tolerance.
+        let tolerance = format(view.details.tolerance ?? 0)
+        let score = { (value: Int) in
+            "<\(n.element("set-outcome-value")) identifier=\"SCORE\"><\(n.element("base-value")) \(n.attribute("base-type"))=\"float\">\(value)</\(n.element("base-value"))></\(n.element("set-outcome-value"))>"
+        }
+        var processing = "  <\(n.element("response-processing"))><\(n.element("response-condition"))><\(n.element("response-if"))>"
+        processing += "<\(n.element("equal")) \(n.attribute("tolerance-mode"))=\"absolute\" tolerance=\"\(tolerance) \(tolerance)\">"
+        processing += "<\(n.element("variable")) identifier=\"RESPONSE\"/><\(n.element("correct")) identifier=\"RESPONSE\"/></\(n.element("equal"))>"
+        processing += score(1) + "</\(n.element("response-if"))><\(n.element("response-else"))>" + score(0) + "</\(n.element("response-else"))>"
+        processing += "</\(n.element("response-condition"))></\(n.element("response-processing"))>\n"
+        return (declaration, body, processing)
+    }
+
+    private static func hotspot(_ view: ChoiceView, n: QTIFormat.Names, version3: Bool, pictures: ExportPictures?) -> (String, String, String) {
+        let declaration = declaration(
+            cardinality: view.correct.count > 1 ? "multiple" : "single", baseType: "identifier", values: view.correct.map { "H\($0 + 1)" }, n: n)
+        var body = "    <\(n.element("hotspot-interaction")) \(n.attribute("response-identifier"))=\"RESPONSE\" \(n.attribute("max-choices"))=\"1\">\n"
+        if let picture = pictures?.picture(view.details.imageUrl) {
+            let type = ContentImage.extensions.first { $0.value == picture.name.split(separator: ".").last.map(String.init) }?.key ?? "image/png"
+            body += version3 ? "      <img src=\"../images/\(picture.name)\" alt=\"\"/>\n" : "      <object data=\"../images/\(picture.name)\" type=\"\(type)\"/>\n"
+        }
+        let shapes: [HotspotRegion.Shape: String] = [.rect: "rect", .circle: "circle", .polygon: "poly"]
+        for (index, option) in view.options.enumerated() {
+            guard let region = view.regions[index] else { continue }
+            body += "      <\(n.element("hotspot-choice")) identifier=\"H\(index + 1)\" shape=\"\(shapes[region.shape] ?? "rect")\""
+            body += " coords=\"\(region.coords.map(format).joined(separator: ","))\" \(n.attribute("hotspot-label"))=\"\(escape(option.text))\"/>\n"
+        }
+        body += "    </\(n.element("hotspot-interaction"))>\n"
+        return (declaration, body, template("match_correct", n: n))
+    }
+}
