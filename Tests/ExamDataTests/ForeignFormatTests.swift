@@ -120,7 +120,7 @@ struct ForeignFormatTests {
         #expect(content.questions[2].options[1].feedback == "It does: that is what makes it reliable.")
         #expect(content.questions[3].isOrdering && content.questions[3].options.map(\.text) == ["SYN", "SYN-ACK", "ACK"])
         #expect(content.skipped.map(\.reason) == [
-            "a matching question (not one of the portal's kinds yet)", "an essay question (no answers to choose from)",
+            "a matching question needs two items and two answers", "an essay question (no answers to choose from)",
             "a weight pattern that is neither all-or-nothing nor even partial credit",
         ])
         #expect(content.skipped.allSatisfy { $0.position.hasPrefix("line ") })
@@ -141,7 +141,7 @@ struct ForeignFormatTests {
         }
     }
 
-    @Test("QTI 3.0 and 2.1 items: choice (one or several right) and order interactions map on, feedback kept; a match interaction is named and skipped")
+    @Test("QTI 3.0 and 2.1 items: choice, order, match, text-entry and hotspot interactions map on, feedback kept; a lone hotspot item's missing picture is named")
     func qti() throws {
         let choice = try Self.fixture("qti3-choice.xml")
         #expect(ForeignImport.detect(choice) == .qti3)
@@ -159,9 +159,28 @@ struct ForeignFormatTests {
         let udp = try #require(try ForeignImport().read(multiple, format: .qti21, language: "en").questions.first)
         #expect(udp.key == "qti:udp-services" && udp.isMultiple && udp.correct == [0, 2])
 
-        let match = try ForeignImport().read(try Self.fixture("qti3-match.xml"), format: .qti3, language: "en")
-        #expect(match.questions.isEmpty)
-        #expect(match.skipped.map(\.description) == ["item ports-match: a match interaction (matching is not one of the portal's kinds yet)"])
+        // Matching, typed answers (words case aside; a number with its tolerance) and a hotspot.
+        let match = try #require(try ForeignImport().read(try Self.fixture("qti3-match.xml"), format: .qti3, language: "en").questions.first)
+        #expect(match.stem == "Match each port to its service." && match.options.map(\.text) == ["22", "53", "443"])
+        #expect(match.answering == .matching(targets: ["SMTP", "SSH", "DNS", "HTTPS"]) && match.correct == [1, 2, 3])
+        let route = try #require(try ForeignImport().read(try Self.fixture("qti3-text-entry.xml"), format: .qti3, language: "en").questions.first)
+        #expect(route.stem == "On Linux, the command shows the routing table.")
+        #expect(route.answering == .typing(accepted: ["ip route", "route -n"], match: .caseInsensitive, tolerance: nil))
+        let mtu = try #require(try ForeignImport().read(try Self.fixture("qti21-numeric.xml"), format: .qti21, language: "en").questions.first)
+        #expect(mtu.answering == .typing(accepted: ["1500"], match: .numeric, tolerance: 2))
+        // A hotspot item alone has no picture: named, with what to do instead.
+        let lone = try ForeignImport().read(try Self.fixture("qti3-hotspot.xml"), format: .qti3, language: "en")
+        #expect(lone.questions.isEmpty)
+        #expect(lone.skipped.map(\.description) == ["item find-router: the picture images/network.svg is not in the package (import the whole package, not the item alone)"])
+        let packaged = try ForeignImport().read(Data(Zip.archive([
+            Zip.Entry(path: "imsmanifest.xml", bytes: Array(#"<manifest><resources><resource identifier="I" type="imsqti_item_xmlv3p0" href="find-router.xml"/></resources></manifest>"#.utf8)),
+            Zip.Entry(path: "find-router.xml", bytes: [UInt8](try Self.fixture("qti3-hotspot.xml"))),
+            Zip.Entry(path: "images/network.svg", bytes: ContentImageTests.ring),
+        ])), format: .contentPackage, language: "en")
+        let router = try #require(packaged.questions.first)
+        #expect(router.answering == .clicking(image: try ContentImage(bytes: ContentImageTests.ring)) && router.correct == [0])
+        #expect(router.options.map(\.region) == [HotspotRegion(shape: .circle, coords: [90, 90, 40]), HotspotRegion(shape: .rect, coords: [200, 60, 280, 120])])
+        #expect(router.options.map(\.text) == ["Device A", "Device B"])
     }
 
     @Test("content packages: a path out of the package, a zip bomb, too many entries, a truncated or tampered archive are refused whole")
