@@ -94,9 +94,15 @@ def answer_form(student, item):
     session, question, kind, options = item
     form = {"csrf_token": student.csrf, "answer_id": str(uuid.uuid4()), "question": question,
             "shown_at": student.stamps.get((session, question), "")}
+    # The fields each kind's form has: positions, a target per item, a typed answer, or a choice.
     if kind == "ordering":
         for index in range(options):
             form[f"position_{index}"] = str(index + 1)
+    elif kind == "matching":
+        for index in range(options):
+            form[f"target_{index}"] = "1"
+    elif kind == "fill-in":
+        form["answer"] = "0"
     else:
         form["choice"] = "0"
     return f"/sessions/{session}/answers", form

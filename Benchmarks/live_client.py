@@ -115,9 +115,11 @@ async def main():
 
 def answer(cookies, token):
     connection = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
-    # A valid answer to any kind of question: the server reads choices or positions, as the kind needs.
-    form = {"csrf_token": token, "index": "0", "choice": "0"}
+    # A valid answer to any kind of question: the server reads the fields its kind needs (choices,
+    # positions, a target per item, a typed answer).
+    form = {"csrf_token": token, "index": "0", "choice": "0", "answer": "0"}
     form.update({f"position_{i}": str(i + 1) for i in range(10)})
+    form.update({f"target_{i}": "1" for i in range(10)})
     body = urllib.parse.urlencode(form)
     connection.request("POST", f"/live/{CODE}/answers", body=body, headers={
         "Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items()), "Content-Type": "application/x-www-form-urlencoded"})

@@ -123,7 +123,16 @@ def main():
         session = str(uuid.uuid4())
         answers = []
         for offset, question in enumerate(chosen):
-            response = list(range(len(question["options"]))) if question["type"] == "ordering" else [rng.randrange(len(question["options"]))]
+            # An answer in the shape each kind takes (as the offline page stores it).
+            kind, options = question["type"], question["options"]
+            if kind == "ordering":
+                response = list(range(len(options)))
+            elif kind == "matching":
+                response = {"pairs": [rng.randrange(len(question["details"]["targets"])) for _ in options]}
+            elif kind == "fill-in":
+                response = {"text": rng.choice(question["details"]["accepted"] + ["0"])}
+            else:
+                response = [rng.randrange(len(options))]
             answers.append({"id": str(uuid.uuid4()), "sessionId": session, "questionId": question["id"], "questionVersion": question["version"],
                             "response": response, "timeMs": 3000 + offset,
                             "answeredAt": (now - datetime.timedelta(seconds=BATCH - offset)).isoformat().replace("+00:00", "Z")})
