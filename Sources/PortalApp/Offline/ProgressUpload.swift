@@ -2,18 +2,10 @@ import ExamData
 import Foundation
 import HTTPServer
 import PostgresClient
-import QuestionEngine
 
-/// `POST /api/progress`: answers recorded offline, uploaded in a batch. Each answer is checked
-/// here against the answer key (the browser's verdict is never trusted; the database checks
-/// again) and stored with its client id, so a batch sent twice stores nothing twice. Every item
-/// stands alone: a bad one is rejected with its reason and the others still go in — never a
-/// 500 for one bad item.
-///
-/// The device's clock is information, not authority: its times are kept, clamped to the
-/// session's window and the upload's arrival; points count by the day the server received the
-/// answer; only practice and review sessions take answers this way (a mock exam, an assignment
-/// or a live event is online only); one answer per question per session counts, the first.
+/// `POST /api/progress`: answers recorded offline, uploaded in a batch and stored by
+/// `OfflineProgress` (every item stands alone: a bad one is refused with its reason, worded
+/// here in the student's language, and the others still go in — never a 500 for one bad item).
 struct ProgressUpload: Sendable {
     let clock: @Sendable () -> Date
     /// Words the refusals in the student's language (the offline page shows them).
@@ -21,283 +13,43 @@ struct ProgressUpload: Sendable {
     /// Told of each student whose answers arrive: their history may now be long enough to fit.
     var fitter: WeightFitter? = nil
 
-    /// At most this many answers and sessions per batch (and 1 MiB of body).
-    static let maximumAnswers = 500
-    static let maximumSessions = 50
+    /// At most 1 MiB of body.
     static let bodyLimit = 1024 * 1024
-    /// The most time an offline answer is taken to have needed (the device's own measure).
-    static let longestAnswerMilliseconds = 30 * 60 * 1000
 
-    struct Batch: Decodable {
-        struct Session: Decodable {
-            var id: UUID
-            var region: String
-            var exam: String
-            /// "practice" (the default) or "review".
-            var mode: String?
-            var questionIds: [UUID]
-            var startedAt: Date
-            var finishedAt: Date?
-        }
-
-        struct Answer: Decodable {
-            var id: UUID
-            var sessionId: UUID
-            var questionId: UUID
-            var questionVersion: Int
-            var response: AnswerResponse
-            var timeMs: Int
-            var answeredAt: Date
-        }
-
-        var sessions: [Session]?
-        var answers: [Answer]
-    }
-
-    struct Outcome: Encodable {
+    /// What the device is told, per answer and session.
+    struct Reply: Encodable {
         struct Rejection: Encodable {
             var id: String
             var reason: String
         }
-        var accepted: [String] = []
-        var duplicates: [String] = []
-        var rejected: [Rejection] = []
-        var finishedSessions: [String] = []
+        var accepted: [String]
+        var duplicates: [String]
+        var rejected: [Rejection]
+        var finishedSessions: [String]
     }
 
     func upload(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
-        let batch: Batch
+        let batch: OfflineProgress.Batch
         do {
-            batch = try decoder.decode(Batch.self, from: Data(request.body))
+            batch = try decoder.decode(OfflineProgress.Batch.self, from: Data(request.body))
         } catch {
             return APIResponse.problem("The batch is not JSON of the progress format: \(error)".prefix(300).description, status: .badRequest)
         }
-        guard batch.answers.count <= Self.maximumAnswers else {
-            return APIResponse.problem("At most \(Self.maximumAnswers) answers per batch; send the rest in another.", status: .contentTooLarge)
+        guard batch.answers.count <= OfflineProgress.maximumAnswers else {
+            return APIResponse.problem("At most \(OfflineProgress.maximumAnswers) answers per batch; send the rest in another.", status: .contentTooLarge)
         }
-        guard (batch.sessions ?? []).count <= Self.maximumSessions else {
-            return APIResponse.problem("At most \(Self.maximumSessions) sessions per batch; send the rest in another.", status: .contentTooLarge)
+        guard (batch.sessions ?? []).count <= OfflineProgress.maximumSessions else {
+            return APIResponse.problem("At most \(OfflineProgress.maximumSessions) sessions per batch; send the rest in another.", status: .contentTooLarge)
         }
         let now = clock(), locale = pages.locale(for: request)
-        let say: Reason = { key, arguments in pages.message("offline.reason." + key, locale: locale, arguments) }
-        let reused = say("reused", [:])
-        let outcome = try request.database.transaction { connection -> Outcome in
-            var outcome = Outcome()
-            let store = StudyStore(), cards = try ReviewCardStore.forStudent(nil, connection), catalog = ExamCatalog()
-            // Sessions first: made with the client's id, once.
-            for session in batch.sessions ?? [] {
-                try item(connection) {
-                    let mode = session.mode ?? "practice"
-                    guard mode == "practice" || mode == "review", (1...500).contains(session.questionIds.count),
-                          let exam = try catalog.examHeading(region: session.region, slug: session.exam, connection) else { return }
-                    // A question retired since the device downloaded the exam drops out of the
-                    // session (its answer is refused alone); the rest of the session stands.
-                    let questionIDs = try store.published(examID: exam.id, ids: session.questionIds, connection)
-                    guard !questionIDs.isEmpty else { return }
-                    // A device's start time is kept, but never later than the upload.
-                    try store.createOffline(
-                        id: session.id, userID: user.userID, examID: exam.id, mode: mode, questionIDs: questionIDs,
-                        startedAt: min(session.startedAt, now), connection)
-                }
-            }
-            let sessionIDs = Set(batch.answers.map(\.sessionId))
-            var sessions: [UUID: StudySession] = [:]
-            for id in sessionIDs { sessions[id] = try store.session(id: id, connection) }
-            let questionIDs = Array(Set(batch.answers.map(\.questionId)))
-            let questions = Dictionary(try store.questions(ids: questionIDs, connection).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            // What is already stored and the cards as they stand, each read once for the batch.
-            let earlier = try store.answers(ids: batch.answers.map(\.id), connection)
-            let cardsBefore = try cards.cards(questionIDs: questionIDs, connection)
-            // Each card is aimed at the day the student sits its exam, when they have said.
-            let examDays = try ExamDateStore().dates(connection)
-            func examDay(_ recorded: RecordedAnswer) -> Date? { sessions[recorded.sessionID].flatMap { examDays[$0.examID]?.start } }
-            // Answers to a version that has changed since: what their indexes meant then.
-            let older = batch.answers.filter { answer in questions[answer.questionId].map { answer.questionVersion < $0.version } ?? false }
-            let olderOptions = try store.publishedOptionIDs(older.map { ($0.questionId, $0.questionVersion) }, connection)
-            // A new answer (not a replay, not a repeat within this batch) goes only into an open
-            // session, and only for a question that session has no answer to yet: the first counts.
-            var answered = try store.answeredQuestions(sessionIDs: Array(sessionIDs), connection)
-            var seen = Set<UUID>()
-            let checked = batch.answers.map { answer -> Verdict in
-                let verdict = check(answer, sessions: sessions, questions: questions, olderOptions: olderOptions, userID: user.userID, now: now, say: say)
-                guard case .valid = verdict, earlier[answer.id] == nil, seen.insert(answer.id).inserted else { return verdict }
-                if sessions[answer.sessionId]?.isFinished == true { return .rejected(say("session_ended", [:])) }
-                guard answered.insert(SessionQuestion(session: answer.sessionId, question: answer.questionId)).inserted else {
-                    return .rejected(say("answered_already", [:]))
-                }
-                return verdict
-            }
-
-            // What the checks and the stored answers settle already; the rest is to be stored.
-            var fresh: [RecordedAnswer] = []
-            for (answer, verdict) in zip(batch.answers, checked) {
-                let id = answer.id.lowercasedText
-                switch verdict {
-                case .rejected(let reason): outcome.rejected.append(.init(id: id, reason: reason))
-                case .valid(let recorded):
-                    // A repeat is found before inserting: the session may have ended since, and
-                    // a finished session takes no insert at all, not even a conflicting one.
-                    if let stored = earlier[answer.id] {
-                        if stored.isReplay(of: recorded) { outcome.duplicates.append(id) } else { outcome.rejected.append(.init(id: id, reason: reused)) }
-                    } else {
-                        fresh.append(recorded)
-                    }
-                }
-            }
-
-            // The clean batch, in two statements: every new answer inserted at once, then every
-            // card it changed written at once.
-            func storeTogether() throws -> Outcome {
-                var outcome = outcome
-                let inserted = try store.insertAll(fresh, userID: user.userID, connection)
-                // Not inserted: the id came twice in this batch, or arrived meanwhile by another way.
-                let others = fresh.filter { !inserted.contains($0.id) }
-                let storedNow = others.isEmpty ? [:] : try store.answers(ids: others.map(\.id), connection)
-                var cardsNow = cardsBefore, changed: [UUID: StoredCard] = [:], acceptedNow: [UUID: RecordedAnswer] = [:]
-                for recorded in fresh {
-                    let id = recorded.id.lowercasedText
-                    if inserted.contains(recorded.id), acceptedNow[recorded.id] == nil {
-                        acceptedNow[recorded.id] = recorded
-                        outcome.accepted.append(id)
-                        if let rating = recorded.rating {
-                            let card = cards.next(
-                                questionID: recorded.questionID, rating: rating, at: recorded.answeredAt, current: cardsNow[recorded.questionID],
-                                examDay: examDay(recorded))
-                            cardsNow[recorded.questionID] = card
-                            changed[recorded.questionID] = card
-                        }
-                    } else if let stored = acceptedNow[recorded.id] ?? storedNow[recorded.id], stored.isReplay(of: recorded) {
-                        outcome.duplicates.append(id)
-                    } else {
-                        outcome.rejected.append(.init(id: id, reason: reused))
-                    }
-                }
-                try cards.saveAll(Array(changed.values), connection)
-                return outcome
-            }
-
-            // One answer at a time, each under its own savepoint, so a failing one (its session
-            // ended meanwhile, say) undoes only itself: what a batch the database refused gets.
-            func storeOneByOne() throws -> Outcome {
-                var outcome = outcome
-                var cardsNow = cardsBefore
-                for recorded in fresh {
-                    let id = recorded.id.lowercasedText
-                    var result: AnswerInsertResult = .conflict
-                    let stored = try item(connection) {
-                        result = try store.insert(recorded, userID: user.userID, connection)
-                        if result == .inserted, let rating = recorded.rating {
-                            cardsNow[recorded.questionID] = try cards.apply(
-                                questionID: recorded.questionID, rating: rating, at: recorded.answeredAt, current: cardsNow[recorded.questionID],
-                                examDay: examDay(recorded), connection)
-                        }
-                    }
-                    switch (stored, result) {
-                    case (false, _): outcome.rejected.append(.init(id: id, reason: say("not_stored", [:])))
-                    case (true, .inserted): outcome.accepted.append(id)
-                    case (true, .replayed): outcome.duplicates.append(id)
-                    case (true, .conflict): outcome.rejected.append(.init(id: id, reason: reused))
-                    }
-                }
-                return outcome
-            }
-
-            do {
-                outcome = try connection.withSavepoint { try storeTogether() }
-            } catch let error as PostgresError where error.kind == .server {
-                outcome = try storeOneByOne()
-            }
-            // Sessions the device finished are finished here too, scored from what is stored.
-            for session in batch.sessions ?? [] {
-                guard let finishedAt = session.finishedAt, let stored = try store.session(id: session.id, connection), !stored.isFinished,
-                      stored.userID == user.userID else { continue }
-                if try item(connection, { try SessionFinisher().finish(stored, at: min(max(finishedAt, stored.startedAt), now), connection) }) {
-                    outcome.finishedSessions.append(session.id.lowercasedText)
-                }
-            }
-            return outcome
-        }
+        let outcome = try request.database.transaction { try OfflineProgress().record(batch, userID: user.userID, now: now, $0) }
         if !outcome.accepted.isEmpty { fitter?.enqueue(sessionToken: request.database.sessionToken) }
-        return try APIResponse.json(outcome, cache: "no-store")
-    }
-
-    /// Words a refusal (`offline.reason.<key>`) with its arguments, in the uploader's language.
-    typealias Reason = (_ key: String, _ arguments: [String: String]) -> String
-
-    /// An uploaded answer as it will be stored, or why it cannot be.
-    enum Verdict {
-        case valid(RecordedAnswer)
-        case rejected(String)
-    }
-
-    /// Checks one answer against its session and the current answer key (never the device's
-    /// verdict). An answer to an earlier version is first mapped onto the current options by
-    /// their ids, so a reordered question is checked by what was chosen, and a corrected key
-    /// counts; it is stored as given, with the version it was given for.
-    private func check(
-        _ answer: Batch.Answer, sessions: [UUID: StudySession], questions: [UUID: Question], olderOptions: [VersionedQuestion: [String]], userID: UUID,
-        now: Date, say: Reason
-    ) -> Verdict {
-        guard let session = sessions[answer.sessionId], session.userID == userID else { return .rejected(say("unknown_session", [:])) }
-        // Mock exams, assignments and live events are online only: their clock is the server's.
-        guard session.mode == .practice || session.mode == .review, session.shareLinkID == nil else {
-            return .rejected(say("online_only", [:]))
-        }
-        guard let question = questions[answer.questionId] else { return .rejected(say("unpublished", [:])) }
-        guard session.questionIDs.contains(answer.questionId) else { return .rejected(say("not_in_session", [:])) }
-        guard answer.timeMs >= 0 else { return .rejected(say("impossible_time", [:])) }
-        var response = answer.response
-        if answer.questionVersion != question.version {
-            guard answer.questionVersion < question.version, let options = olderOptions[VersionedQuestion(question: question.id, version: answer.questionVersion)] else {
-                return .rejected(say("never_published", ["version": String(answer.questionVersion)]))
-            }
-            // Option indexes meant that version's options: mapped onto today's by id. A matching
-            // answer stands only while the prompts are as they were; typed answers and points
-            // need no mapping.
-            switch answer.response {
-            case .indexes(let indexes):
-                let current = Dictionary(question.options.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
-                var mapped: [Int] = []
-                for index in indexes {
-                    guard options.indices.contains(index) else { return .rejected(say("not_an_answer", ["detail": "outOfRange(\(index))"])) }
-                    guard let now = current[options[index]] else { return .rejected(say("option_gone", [:])) }
-                    mapped.append(now)
-                }
-                if question.kind.answerShape == .order, mapped.count != question.options.count {
-                    return .rejected(say("items_changed", [:]))
-                }
-                response = .indexes(mapped)
-            case .pairs:
-                guard options == question.options.map(\.id) else { return .rejected(say("items_changed", [:])) }
-            case .text, .point:
-                break
-            }
-        }
-        let outcome: AnswerOutcome
-        do {
-            outcome = try AnswerChecker.check(question.answerKey, response)
-        } catch {
-            return .rejected(say("not_an_answer", ["detail": error.code]))
-        }
-        let milliseconds = min(answer.timeMs, Self.longestAnswerMilliseconds)
-        let rating = RatingPolicy.rating(correct: outcome.isCorrect, milliseconds: milliseconds, typicalMilliseconds: nil, samples: 0, cardState: nil)
-        // The device's time, kept as information within the session's window and the upload's arrival.
-        let answeredAt = min(max(answer.answeredAt, session.startedAt), now)
-        return .valid(RecordedAnswer(
-            id: answer.id, sessionID: session.id, questionID: question.id, questionVersion: answer.questionVersion, response: answer.response,
-            correct: outcome.isCorrect, score: outcome.score, rating: rating, milliseconds: milliseconds, answeredAt: answeredAt))
-    }
-
-    /// Runs one item's statements under a savepoint: a database error undoes that item only.
-    @discardableResult
-    private func item(_ connection: PostgresConnection, _ body: () throws -> Void) throws -> Bool {
-        do {
-            try connection.withSavepoint(body)
-            return true
-        } catch let error as PostgresError where error.kind == .server {
-            return false
-        }
+        let reply = Reply(
+            accepted: outcome.accepted, duplicates: outcome.duplicates,
+            rejected: outcome.rejected.map { .init(id: $0.id, reason: pages.message("offline.reason." + $0.reason.key, locale: locale, $0.reason.arguments)) },
+            finishedSessions: outcome.finishedSessions)
+        return try APIResponse.json(reply, cache: "no-store")
     }
 }
