@@ -370,6 +370,49 @@ struct AdminTests {
         #expect(try admin.request("POST", "/admin/questions/\(UUID().uuidString)/edit", form: ["csrf_token": csrf]).status == 404)
     }
 
+    @Test("the editor writes matching, fill-in and hotspot questions, their own fields one per line, and refuses a malformed one with the rule's words")
+    func editingNewerKinds() throws {
+        let site = try StudySessionTests.Site()
+        let (admin, csrf) = try Self.admin(site)
+        let domainID = try site.count("SELECT min(id) AS n FROM domains")
+        let common = [("csrf_token", csrf), ("domain", String(domainID)), ("difficulty", "2"), ("status", "published")]
+        let matching = try admin.request("POST", "/admin/questions/new", pairs: common + [
+            ("type", "matching"), ("stem", "Match each port."), ("targets", "SSH\r\nDNS\r\n\r\nSMTP"),
+            ("opt_text_0", "22"), ("opt_target_0", "1"), ("opt_text_1", "53"), ("opt_target_1", "2"),
+        ])
+        #expect(matching.status == 303)
+        #expect(try site.count("""
+            SELECT count(*) AS n FROM questions WHERE type = 'matching' AND correct = '[0, 1]'
+              AND details = '{"targets": [{"id": "t1", "text": "SSH"}, {"id": "t2", "text": "DNS"}, {"id": "t3", "text": "SMTP"}]}'
+            """) == 1)
+        let fillIn = try admin.request("POST", "/admin/questions/new", pairs: common + [
+            ("type", "fill-in"), ("stem", "How many bits in an IPv4 address?"), ("accepted", "32\n"), ("match", "numeric"), ("tolerance", "0,5"),
+        ])
+        #expect(fillIn.status == 303)
+        #expect(try site.count("""
+            SELECT count(*) AS n FROM questions WHERE type = 'fill-in' AND options = '[]' AND details = '{"match": "numeric", "accepted": ["32"], "tolerance": 0.5}'
+            """) == 1)
+        let hotspot = try admin.request("POST", "/admin/questions/new", pairs: common + [
+            ("type", "hotspot"), ("stem", "Click the hub."), ("hotspot_image", "/images/diagrams/network-a.svg"),
+            ("opt_text_0", "Hub"), ("opt_shape_0", "circle"), ("opt_coords_0", "100, 100, 30"), ("opt_key_0", "on"),
+            ("opt_text_1", "Leaf"), ("opt_shape_1", "rect"), ("opt_coords_1", "10 10 40 40"),
+        ])
+        #expect(hotspot.status == 303)
+        let id = try site.admin { try $0.query("SELECT id::text AS id FROM questions WHERE type = 'hotspot'").single().decode("id", as: String.self) }
+        let form = try admin.request("GET", "/admin/questions/\(id)/edit").bodyText
+        #expect(form.contains("<option value=\"circle\" selected>") && form.contains("value=\"100, 100, 30\""), "the regions come back as typed")
+        // An upside-down rectangle is refused with the validator's words, and nothing is saved.
+        let refused = try admin.request("POST", "/admin/questions/new", pairs: common + [
+            ("type", "hotspot"), ("stem", "Click it."), ("hotspot_image", "/images/diagrams/network-a.svg"),
+            ("opt_text_0", "A"), ("opt_coords_0", "50, 50, 10, 10"), ("opt_key_0", "on"), ("opt_text_1", "B"), ("opt_coords_1", "1, 1, 5, 5"),
+        ])
+        #expect(refused.status == 422)
+        #expect(refused.bodyText.contains("option 0 has a region whose coordinates do not fit its shape"))
+        #expect(try site.count("SELECT count(*) AS n FROM questions WHERE stem = 'Click it.'") == 0)
+        let check = try HTMLChecker.passes([("edit hotspot", Array(form.utf8)), ("refused hotspot", refused.body)])
+        #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
+    }
+
     @Test("the dashboard pages pass the Nu Html Checker")
     func validHTML() throws {
         let site = try StudySessionTests.Site()
