@@ -53,14 +53,22 @@ struct QTIPackageRulesTests {
              "options": [{"id": "a", "text": "2"}, {"id": "b", "text": "11"}], "correct": [0]}]},
           {"slug": "tcp", "title": "TCP", "weight": 30, "questions": [
             {"key": "t/1", "type": "ordering", "stem": "Handshake order", "difficulty": 2,
-             "options": [{"id": "a", "text": "ACK"}, {"id": "b", "text": "SYN"}, {"id": "c", "text": "SYN-ACK"}], "correct": [1, 2, 0]}]}]}]}]}
+             "options": [{"id": "a", "text": "ACK"}, {"id": "b", "text": "SYN"}, {"id": "c", "text": "SYN-ACK"}], "correct": [1, 2, 0]},
+            {"key": "t/2", "type": "matching", "stem": "Match each flag.", "difficulty": 2,
+             "options": [{"id": "a", "text": "SYN"}, {"id": "b", "text": "FIN"}],
+             "targets": [{"id": "t1", "text": "opens"}, {"id": "t2", "text": "closes"}, {"id": "t3", "text": "resets"}], "correct": [0, 1]},
+            {"key": "t/3", "type": "fill-in", "stem": "How many steps has the handshake?", "difficulty": 1,
+             "options": [], "accepted": ["3"], "match": "numeric", "tolerance": 0},
+            {"key": "t/4", "type": "hotspot", "stem": "Click the server.", "difficulty": 1, "imageUrl": "IMAGE",
+             "options": [{"id": "a", "text": "Left", "region": {"shape": "rect", "coords": [0, 0, 1, 1]}},
+                         {"id": "b", "text": "Right", "region": {"shape": "polygon", "coords": [1, 0, 2, 0, 2, 1]}}], "correct": [1]}]}]}]}]}
         """
 
     @Test("a QTI 3.0 or 2.1 package: manifest, test and items as the specifications require", arguments: [true, false])
     func rules(version3: Bool) throws {
         // One option shows a stored picture, which the package must carry as webcontent.
-        var content = try ContentDocument.decode(Data(Self.document.utf8))
         let picture = try ContentImage(bytes: TestPictures.png)
+        var content = try ContentDocument.decode(Data(Self.document.replacingOccurrences(of: "IMAGE", with: picture.path).utf8))
         content.images = [picture]
         guard case .array(var options) = content.regions[0].exams[0].domains[0].questions[0].options, case .object(var first) = options[0] else {
             Issue.record("the document's first question has options")
@@ -83,7 +91,7 @@ struct QTIPackageRulesTests {
         #expect(manifest.name == "manifest")
         let resources = manifest.all("resource")
         let identifiers = resources.compactMap { $0.attributes["identifier"] }
-        #expect(Set(identifiers).count == identifiers.count && identifiers.count == 6)
+        #expect(Set(identifiers).count == identifiers.count && identifiers.count == 9)
         for resource in resources {
             #expect(files[resource.attributes["href"] ?? ""] != nil)
             for file in resource.all("file") { #expect(files[file.attributes["href"] ?? ""] != nil) }
@@ -94,7 +102,7 @@ struct QTIPackageRulesTests {
         let image = try #require(resources.first { $0.attributes["type"] == "webcontent" })
         #expect(files[image.attributes["href"] ?? ""] == TestPictures.png)
         let showing = resources.filter { $0.all("dependency").contains { $0.attributes["identifierref"] == image.attributes["identifier"] } }
-        #expect(showing.map { $0.attributes["href"] } == ["items/Q1.xml"])
+        #expect(showing.map { $0.attributes["href"] } == ["items/Q1.xml", "items/Q7.xml"], "the choice with the picture and the hotspot over it")
 
         // The test: a section per domain, selections within their items and summing to the exam's count.
         let test = try Self.parse(try #require(files["test.xml"]))
@@ -110,6 +118,7 @@ struct QTIPackageRulesTests {
             for ref in refs { #expect(files[ref.attributes["href"] ?? ""] != nil) }
         }
         #expect(selected == 3)
+        var seenKinds = Set<String>()
 
         // Each item: its parts in the schema's order, unique choices, a correct response naming them.
         let order = ["response-declaration", "outcome-declaration", "item-body", "response-processing", "modal-feedback"].map(name)
@@ -119,15 +128,11 @@ struct QTIPackageRulesTests {
             for attribute in ["identifier", "title", "adaptive", camel ? "timeDependent" : "time-dependent"] { #expect(root.attributes[attribute] != nil, "\(path) \(attribute)") }
             let positions = root.children.map { order.firstIndex(of: $0.name) ?? -1 }
             #expect(!positions.contains(-1) && positions == positions.sorted(), "\(path): \(root.children.map(\.name))")
-            let choices = root.all(name("simple-choice")).compactMap { $0.attributes["identifier"] }
-            #expect(Set(choices).count == choices.count && choices.count >= 2)
             let declaration = try #require(root.all(name("response-declaration")).first)
             let values = declaration.all(name("value")).map { $0.text }
-            #expect(!values.isEmpty && values.allSatisfy(choices.contains), "\(path)")
-            let cardinality = declaration.attributes["cardinality"]
+            let cardinality = declaration.attributes["cardinality"], baseType = declaration.attributes[camel ? "baseType" : "base-type"]
+            #expect(!values.isEmpty, "\(path)")
             if cardinality == "single" { #expect(values.count == 1) }
-            if cardinality == "ordered" { #expect(Set(values) == Set(choices)) }
-            for entry in declaration.all(name("map-entry")) { #expect(choices.contains(entry.attributes[camel ? "mapKey" : "map-key"] ?? "")) }
             // Every picture an item shows is in the package, at its address relative to the item.
             for img in root.all("img") {
                 let source = img.attributes["src"] ?? ""
@@ -135,8 +140,42 @@ struct QTIPackageRulesTests {
                 #expect(files[String(target)] != nil, "\(path): \(source)")
                 #expect(img.attributes["alt"] != nil)
             }
-            let interactions = root.all(name("choice-interaction")) + root.all(name("order-interaction"))
-            #expect(interactions.count == 1 && interactions[0].attributes[camel ? "responseIdentifier" : "response-identifier"] == declaration.attributes["identifier"])
+            let kinds = ["choice-interaction", "order-interaction", "match-interaction", "text-entry-interaction", "hotspot-interaction"]
+            let interactions = kinds.flatMap { kind in root.all(name(kind)).map { (kind, $0) } }
+            #expect(interactions.count == 1, "\(path)")
+            guard let (kind, interaction) = interactions.first else { continue }
+            #expect(interaction.attributes[camel ? "responseIdentifier" : "response-identifier"] == declaration.attributes["identifier"])
+            seenKinds.insert(kind)
+            switch kind {
+            case "match-interaction":
+                // Directed pairs from the first set's choices to the second's, each item once.
+                let sets = interaction.all(name("simple-match-set")).map { $0.all(name("simple-associable-choice")).compactMap { $0.attributes["identifier"] } }
+                #expect(sets.count == 2 && baseType == "directedPair" && cardinality == "multiple")
+                let pairs = values.map { $0.split(separator: " ").map(String.init) }
+                #expect(sets.count == 2 && pairs.allSatisfy { $0.count == 2 && sets[0].contains($0[0]) && sets[1].contains($0[1]) }, "\(path)")
+                #expect(Set(pairs.map(\.first)).count == pairs.count)
+            case "text-entry-interaction":
+                #expect(baseType == "string" || baseType == "float")
+            case "hotspot-interaction":
+                // Each hotspot a shape QTI knows, with coordinates that fit it; the key among them.
+                let hotspots = interaction.all(name("hotspot-choice"))
+                #expect(values.allSatisfy { value in hotspots.contains { $0.attributes["identifier"] == value } })
+                for hotspot in hotspots {
+                    let coords = (hotspot.attributes["coords"] ?? "").split(separator: ",").compactMap { Double($0) }
+                    let counts = ["rect": [4], "circle": [3], "poly": Array(stride(from: 6, through: 100, by: 2))][hotspot.attributes["shape"] ?? ""] ?? []
+                    #expect(counts.contains(coords.count), "\(path)")
+                }
+                let source = interaction.all("img").first?.attributes["src"] ?? interaction.all("object").first?.attributes["data"] ?? ""
+                let target = URL(fileURLWithPath: "/" + path).deletingLastPathComponent().appendingPathComponent(source).standardized.path.dropFirst()
+                #expect(files[String(target)] != nil, "the hotspot's picture is in the package")
+            default:
+                let choices = root.all(name("simple-choice")).compactMap { $0.attributes["identifier"] }
+                #expect(Set(choices).count == choices.count && choices.count >= 2)
+                #expect(values.allSatisfy(choices.contains), "\(path)")
+                if cardinality == "ordered" { #expect(Set(values) == Set(choices)) }
+                for entry in declaration.all(name("map-entry")) { #expect(choices.contains(entry.attributes[camel ? "mapKey" : "map-key"] ?? "")) }
+            }
         }
+        #expect(seenKinds.count == 5, "every interaction the portal writes: \(seenKinds)")
     }
 }
