@@ -4,8 +4,9 @@ import QuestionEngine
 /// Moodle's GIFT: questions separated by blank lines, `// comments`, `$CATEGORY: path`,
 /// `::title::`, an answer block in braces (`{=right ~wrong}`, `~%50%` weights, `#feedback`,
 /// `####general feedback`, `{T}`/`{F}`), text after the braces for a missing word, `[html]` /
-/// `[markdown]` markers and the escapes `\~ \= \# \{ \} \:`. Choice and true/false questions map
-/// onto the portal's kinds; essays, short answers, numbers and matching are named and skipped.
+/// `[markdown]` markers and the escapes `\~ \= \# \{ \} \:`. Choice and true/false questions,
+/// matching (`=item -> answer`), short answers and numbers (`{#v:t}`, `{#a..b}`) map onto the
+/// portal's kinds; essays are named and skipped.
 enum GIFTFormat {
     /// Whether `text` looks like GIFT: an answer block in braces, or a `$CATEGORY:` line.
     static func looksLike(_ text: String) -> Bool {

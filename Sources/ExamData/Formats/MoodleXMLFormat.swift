@@ -2,10 +2,11 @@ import Foundation
 import QuestionEngine
 
 /// Moodle XML (`<quiz>`): categories (`type="category"`), `multichoice` single and multiple with
-/// `fraction`s, `truefalse`, and the `ordering` plugin's steps map onto the portal's kinds;
+/// `fraction`s, `truefalse`, the `ordering` plugin's steps, `matching` (subquestions),
+/// `shortanswer` and `numerical` (one tolerance, no units) map onto the portal's kinds;
 /// per-answer `<feedback>` becomes the option's explanation, `<generalfeedback>` the question's.
-/// HTML is reduced to text. Matching, short answer, numerical, essay, cloze, calculated and
-/// drag-and-drop are named by line and skipped.
+/// HTML is reduced to text. Essay, cloze, calculated and drag-and-drop are named by line and
+/// skipped.
 enum MoodleXMLFormat {
     static func parse(_ data: Data, language: String) throws(FormatError) -> ForeignContent {
         let root = try XMLTree.parse(data)

@@ -1,10 +1,10 @@
 import Foundation
 
 /// One IMS QTI item, version 3.0 (`qti-assessment-item`, kebab-case) or 2.1 (`assessmentItem`,
-/// camelCase): a choice interaction (one or several right choices) or an order interaction
-/// maps onto the portal's kinds, the correct response naming the choices; inline feedback
-/// becomes the options' explanations, modal feedback the question's. Match, text-entry and
-/// hotspot interactions (and any other) are named and skipped.
+/// camelCase): a choice interaction (one or several right choices), an order, a match, a text
+/// entry or a hotspot interaction maps onto the portal's kinds (`QTIFormat+Kinds` for the last
+/// three); inline feedback becomes the options' explanations, modal feedback the question's.
+/// Any other interaction is named and skipped.
 enum QTIFormat {
     /// The spelling of an element or attribute in each version.
     struct Names {
