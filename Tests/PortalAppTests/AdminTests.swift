@@ -61,7 +61,7 @@ struct AdminTests {
         #expect(imported.status == 200)
         #expect(imported.bodyText.contains("Read as GIFT. Imported into 1 exams: 12 questions added, 0 changed, 0 unchanged."))
         #expect(imported.bodyText.contains("line 33: an essay question"))
-        #expect(try site.count("SELECT count(*) AS n FROM questions WHERE source_key LIKE 'gift:%' AND status = 'published'") == 7)
+        #expect(try site.count("SELECT count(*) AS n FROM questions WHERE source_key LIKE 'gift:%' AND status = 'published'") == 12)
         #expect(try site.count("SELECT count(*) AS n FROM audit_log WHERE action = 'content.import' AND details->>'format' = 'GIFT'") == 1)
         let check = try HTMLChecker.passes([("import form", form.body), ("refused", unsupported.body), ("imported", imported.body)])
         #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
