@@ -239,6 +239,42 @@ struct LiveEventTests {
         #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
     }
 
+    @Test("a live event over matching, fill-in and hotspot questions: each form answered, checked on the database's clock and scored; each reveal shows its key")
+    func newerKinds() throws {
+        let site = try StudySessionTests.Site(live: true)
+        try QuestionKindsTests.install(site)
+        let host = try Self.teacher(site)
+        let created = try host.request("POST", "/live", form: [
+            "csrf_token": "teacher-csrf", "title": "Kinds", "exam": "\(QuestionKindsTests.region)/\(QuestionKindsTests.exam)", "count": "3", "seconds": "10",
+        ])
+        #expect(created.status == 303)
+        let code = String((created.header("Location") ?? "").split(separator: "/").dropLast().last ?? "")
+        let player = site.browser()
+        let token = player.csrfToken(from: try player.request("GET", "/live/\(code)"))
+        #expect(try player.request("POST", "/live/\(code)/join", form: ["csrf_token": token, "nickname": "Ada"]).status == 303)
+        #expect(try host.request("POST", "/live/\(code)/start", form: ["csrf_token": "teacher-csrf"]).status == 303)
+        var reveals: [String] = []
+        for index in 0..<3 {
+            site.clock.advance(index == 0 ? 6 : 5)
+            let page = try player.request("GET", "/live/\(code)").bodyText
+            // The right answer in each kind's own fields.
+            let answer: [(String, String)] = page.contains(QuestionKindsTests.matchingStem) ? [("target_0", "2"), ("target_1", "4"), ("target_2", "1")]
+                : page.contains(QuestionKindsTests.fillInStem) ? [("answer", " 1801 ")] : [("point_x", "100"), ("point_y", "110")]
+            #expect(page.contains("name=\"target_0\"") || page.contains("name=\"answer\"") || page.contains("class=\"hotspot-image\""))
+            let sent = try player.request("POST", "/live/\(code)/answers", pairs: [("csrf_token", token), ("index", String(index))] + answer)
+            #expect(sent.status == 303, "question \(index + 1)")
+            site.clock.advance(10)
+            reveals.append(try player.request("GET", "/live/\(code)").bodyText)
+        }
+        #expect(reveals.allSatisfy { $0.contains("You were right") } , "every answer was right")
+        let joined = reveals.joined()
+        #expect(joined.contains("<dt>Accepted answers</dt><dd><ul><li>1801</li></ul></dd>"))
+        #expect(joined.contains("<li class=\"key\"><span class=\"option-text\">Device A</span>"))
+        #expect(try site.count("SELECT count(*) AS n FROM live_answers WHERE correct AND base_points > 0") == 3)
+        let pairs = try site.admin { try $0.query("SELECT response::text AS r FROM live_answers WHERE response ? 'pairs'").single().decode("r", as: String.self) }
+        #expect(pairs == #"{"pairs": [1, 3, 0]}"#)
+    }
+
     @Test("a board Redis lost mid-event comes back from the stored answers: names, points and runs intact")
     func boardRestoredAfterRedisLoss() throws {
         let site = try StudySessionTests.Site(live: true)
