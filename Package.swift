@@ -45,13 +45,14 @@ let package = Package(
         // The stored model and every SQL query.
         // Zip archives for content packages (QTI): zlib's raw deflate and inflate.
         .target(name: "ContentPackage", dependencies: ["CZlib", "CSodium"]),
-        .target(name: "ExamData", dependencies: ["QuestionEngine", "PostgresClient", "ContentPackage"]),
+        .target(name: "Interop", dependencies: ["QuestionEngine", "ContentPackage"]),
+        .target(name: "ExamData", dependencies: ["QuestionEngine", "PostgresClient", "Interop"]),
 
         // Static JSON bundles of exams and their change feeds, for offline study.
         .target(name: "OfflineBundle", dependencies: ["ExamData", "PostgresClient", "QuestionEngine"]),
 
         // The application.
-        .target(name: "PortalApp", dependencies: ["HTTPServer", "PostgresClient", "TemplateEngine", "QuestionEngine", "ExamData", "OfflineBundle", "RedisClient", "CSodium"]),
+        .target(name: "PortalApp", dependencies: ["HTTPServer", "PostgresClient", "TemplateEngine", "QuestionEngine", "ExamData", "Interop", "OfflineBundle", "RedisClient", "CSodium"]),
         .executableTarget(name: "portal", dependencies: ["PortalApp"]),
 
         // Shared by the tests: throwaway databases and a raw-socket HTTP client.
@@ -60,9 +61,9 @@ let package = Package(
         .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "TestSupport"]),
         .testTarget(name: "TemplateEngineTests", dependencies: ["TemplateEngine"]),
         .testTarget(name: "QuestionEngineTests", dependencies: ["QuestionEngine", "TestSupport"]),
-        .testTarget(name: "ExamDataTests", dependencies: ["ExamData", "QuestionEngine", "PostgresClient", "ContentPackage", "TestSupport"]),
+        .testTarget(name: "ExamDataTests", dependencies: ["ExamData", "Interop", "QuestionEngine", "PostgresClient", "ContentPackage", "TestSupport"]),
         .testTarget(name: "RedisClientTests", dependencies: ["RedisClient", "TestSupport"]),
-        .testTarget(name: "PortalAppTests", dependencies: ["PortalApp", "HTTPServer", "PostgresClient", "RedisClient", "ExamData", "QuestionEngine", "OfflineBundle", "TestSupport"]),
+        .testTarget(name: "PortalAppTests", dependencies: ["PortalApp", "HTTPServer", "PostgresClient", "RedisClient", "ExamData", "Interop", "QuestionEngine", "OfflineBundle", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

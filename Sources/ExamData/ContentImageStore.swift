@@ -1,4 +1,5 @@
 import Foundation
+import Interop
 import PostgresClient
 
 /// The images stored with content: written with an import (in its transaction), read to serve

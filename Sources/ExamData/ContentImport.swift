@@ -1,4 +1,5 @@
 import Foundation
+import Interop
 import PostgresClient
 import QuestionEngine
 

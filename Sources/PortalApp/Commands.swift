@@ -1,6 +1,7 @@
 import ExamData
 import Foundation
 import HTTPServer
+import Interop
 import PostgresClient
 
 /// The `portal` command line: `portal serve | migrate | seed | import | export | gen-data | create-admin | refresh-leaderboard | rebuild-cards | fsrs-replay | fsrs-optimize`.
@@ -127,7 +128,7 @@ public enum Commands {
         let importer = ContentImport()
         let plan: ImportPlan
         do {
-            plan = try ForeignImport().plan(data, into: into, domain: domain, skipUnsupported: skipUnsupported, connection)
+            plan = try ImportPlanner().plan(data, into: into, domain: domain, skipUnsupported: skipUnsupported, connection)
         } catch let refusal as ImportRefusal {
             switch refusal {
             case .unknownFormat: return refuse(["\(path) is in no format the importer knows (format 1 JSON, GIFT, Aiken, Moodle XML, or QTI 3.0 or 2.1, an item or a content package)"])

@@ -1,6 +1,7 @@
 import ContentPackage
 import ExamData
 import Foundation
+import Interop
 import PostgresClient
 import TestSupport
 import Testing

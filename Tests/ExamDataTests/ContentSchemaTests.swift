@@ -1,5 +1,6 @@
 import ExamData
 import Foundation
+import Interop
 import PostgresClient
 import QuestionEngine
 import TestSupport

@@ -1,6 +1,7 @@
 import ContentPackage
 import ExamData
 import Foundation
+import Interop
 import QuestionEngine
 import TestSupport
 import Testing

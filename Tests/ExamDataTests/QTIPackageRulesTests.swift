@@ -1,9 +1,8 @@
 import ContentPackage
 import ExamData
 import Foundation
-#if canImport(FoundationXML)
 import FoundationXML
-#endif
+import Interop
 import TestSupport
 import Testing
 

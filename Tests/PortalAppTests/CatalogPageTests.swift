@@ -1,6 +1,7 @@
 import ExamData
 import Foundation
 import HTTPServer
+import Interop
 import PortalApp
 import PostgresClient
 import TestSupport

@@ -1,6 +1,7 @@
 import ExamData
 import Foundation
 import Glibc
+import Interop
 import PostgresClient
 import TestSupport
 import Testing

@@ -1,5 +1,6 @@
 import ExamData
 import Foundation
+import Interop
 import PortalApp
 import PostgresClient
 import QuestionEngine

@@ -1,6 +1,7 @@
 import ExamData
 import Foundation
 import HTTPServer
+import Interop
 import PostgresClient
 import QuestionEngine
 
@@ -234,7 +235,7 @@ struct AdminPages: Sendable {
         let importer = ContentImport()
         let plan: ImportPlan
         do {
-            plan = try request.database.transaction { try ForeignImport().plan(Data(bytes), into: into, domain: domain, skipUnsupported: skipUnsupported, $0) }
+            plan = try request.database.transaction { try ImportPlanner().plan(Data(bytes), into: into, domain: domain, skipUnsupported: skipUnsupported, $0) }
         } catch let refusal as ImportRefusal {
             switch refusal {
             case .unknownFormat: return try refused([say("admin.unknown_format")])

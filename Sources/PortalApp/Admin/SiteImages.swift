@@ -1,5 +1,6 @@
 import ExamData
 import Foundation
+import Interop
 
 /// The site's own pictures that options show (files under `Public/`, such as the demo's
 /// diagrams), added to an export that carries its pictures (QTI packages, Moodle XML), so the

@@ -1,6 +1,7 @@
 import ExamData
 import Foundation
 import HTTPServer
+import Interop
 
 /// The pictures stored with imported content, at `/content-images/{sha256}.{extension}`. The
 /// name is the bytes' digest, so a picture never changes at its address: browsers and the

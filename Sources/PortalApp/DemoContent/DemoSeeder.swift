@@ -1,4 +1,5 @@
 import ExamData
+import Interop
 import PostgresClient
 import QuestionEngine
 

@@ -1,4 +1,5 @@
 import ExamData
+import Interop
 import QuestionEngine
 
 /// A small network diagram for hotspot questions, drawn here as SVG: five devices (a router, a

@@ -1,4 +1,5 @@
 import ExamData
+import Interop
 import QuestionEngine
 
 /// A candidate answer with the explanation shown when a student picks it.

@@ -1,5 +1,4 @@
 import Foundation
-import PostgresClient
 import QuestionEngine
 
 /// Content from the formats schools already have, imported into an exam of the portal: the
@@ -177,60 +176,5 @@ public struct ForeignImport: Sendable {
             }
         }
         return slug.isEmpty ? "category-" + StableHash.hex(name).prefix(8) : String(slug.prefix(80))
-    }
-}
-
-/// Why a file was not imported: what the command line prints and the import page words in the
-/// reader's language. Nothing was written in any case.
-public enum ImportRefusal: Error, Sendable, Equatable {
-    /// The content is in no format the importer knows.
-    case unknownFormat
-    /// A format without exams of its own, and no exam named to import into.
-    case needsExam(ForeignImport.Format)
-    /// The exam named does not exist.
-    case noSuchExam(String)
-    /// Items the portal has no kind for, refused unless skipping was asked for.
-    case unsupported([SkippedItem])
-    /// The file cannot be read (its place and why).
-    case unreadable(ForeignImport.Format, FormatError)
-    /// A format-1 document that does not decode.
-    case malformed(ImportProblem)
-}
-
-/// A file ready to import: its format, the document to write, and what was left out.
-public struct ImportPlan: Sendable {
-    public var format: ForeignImport.Format
-    public var document: ContentDocument
-    public var skipped: [SkippedItem]
-}
-
-extension ForeignImport {
-    /// Reads `data` in whatever format it is in, for the exam `into` (`region/exam`, required for
-    /// formats without exams of their own), ready for `ContentImport`'s checks and writing.
-    public func plan(
-        _ data: Data, into: String?, domain: String?, skipUnsupported: Bool, _ connection: PostgresConnection
-    ) throws -> ImportPlan {
-        guard let format = Self.detect(data) else { throw ImportRefusal.unknownFormat }
-        if format == .portalJSON {
-            do throws(ImportProblem) {
-                return ImportPlan(format: format, document: try ContentDocument.decode(data), skipped: [])
-            } catch {
-                throw ImportRefusal.malformed(error)
-            }
-        }
-        guard let into, !into.isEmpty else { throw ImportRefusal.needsExam(format) }
-        let parts = into.split(separator: "/")
-        guard parts.count == 2, let exam = try ContentImport().export(region: String(parts[0]), exam: String(parts[1]), connection) else {
-            throw ImportRefusal.noSuchExam(into)
-        }
-        let content: ForeignContent, planned: ContentDocument
-        do throws(FormatError) {
-            content = try read(data, format: format, language: exam.regions.first?.exams.first?.language ?? "en")
-            planned = try document(content, into: exam, domain: domain.flatMap { $0.isEmpty ? nil : $0 })
-        } catch {
-            throw ImportRefusal.unreadable(format, error)
-        }
-        if !content.skipped.isEmpty && !skipUnsupported { throw ImportRefusal.unsupported(content.skipped) }
-        return ImportPlan(format: format, document: planned, skipped: content.skipped)
     }
 }
