@@ -31,6 +31,11 @@ let package = Package(
             providers: [.apt(["libhiredis-dev"])]
         ),
         // Kernel interfaces (epoll, eventfd, signals) that Glibc does not export.
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .target(name: "CSystem"),
 
         // Reusable layers that know nothing of exams.
@@ -38,6 +43,7 @@ let package = Package(
         .target(name: "PostgresClient", dependencies: ["CLibPQ"]),
         .target(name: "TemplateEngine"),
         .target(name: "RedisClient", dependencies: ["CHiredis"]),
+        .target(name: "HTTPClient", dependencies: ["COpenSSL"]),
 
         // Pure logic: no I/O, no clock, no unseeded randomness.
         .target(name: "QuestionEngine"),
@@ -63,6 +69,7 @@ let package = Package(
         .testTarget(name: "QuestionEngineTests", dependencies: ["QuestionEngine", "TestSupport"]),
         .testTarget(name: "ExamDataTests", dependencies: ["ExamData", "Interop", "QuestionEngine", "PostgresClient", "ContentPackage", "TestSupport"]),
         .testTarget(name: "RedisClientTests", dependencies: ["RedisClient", "TestSupport"]),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "TestSupport"]),
         .testTarget(name: "PortalAppTests", dependencies: ["PortalApp", "HTTPServer", "PostgresClient", "RedisClient", "ExamData", "Interop", "QuestionEngine", "OfflineBundle", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
