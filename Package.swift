@@ -58,7 +58,7 @@ let package = Package(
         .target(name: "OfflineBundle", dependencies: ["ExamData", "PostgresClient", "QuestionEngine"]),
 
         // The application.
-        .target(name: "PortalApp", dependencies: ["HTTPServer", "PostgresClient", "TemplateEngine", "QuestionEngine", "ExamData", "Interop", "OfflineBundle", "RedisClient", "CSodium"]),
+        .target(name: "PortalApp", dependencies: ["HTTPServer", "PostgresClient", "TemplateEngine", "QuestionEngine", "ExamData", "Interop", "OfflineBundle", "RedisClient", "HTTPClient", "CSodium", "COpenSSL"]),
         .executableTarget(name: "portal", dependencies: ["PortalApp"]),
 
         // Shared by the tests: throwaway databases and a raw-socket HTTP client.
