@@ -30,6 +30,11 @@ public enum Commands {
           rebuild-cards
                      recompute every student's review cards from their answers (DATABASE_URL)
           seed       load the demo catalogue (twice is harmless); --if-empty: only into an empty catalogue
+          lti add-platform --issuer URL --client-id ID --deployment-id ID [--deployment-id ID …]
+                     --auth-url URL --token-url URL --jwks-url URL
+                     register an LMS to launch the tool (DATABASE_ADMIN_URL; audited)
+          lti rotate-key
+                     a new signing key; the old one stays published for a week (DATABASE_ADMIN_URL)
 
         """
 
@@ -55,6 +60,7 @@ public enum Commands {
             case "import": return try importContent(configuration, arguments: Array(arguments.dropFirst()))
             case "export": try exportContent(configuration, arguments: Array(arguments.dropFirst()))
             case "gen-data": try generateData(configuration, arguments: Array(arguments.dropFirst()))
+            case "lti": try LTICommands.run(configuration, arguments: Array(arguments.dropFirst()))
             case "refresh-leaderboard": try refreshLeaderboard(configuration)
             case "seed": try seed(configuration, onlyIfEmpty: arguments.dropFirst().contains("--if-empty"))
             case "help", "--help", "-h": print(usage, terminator: "")

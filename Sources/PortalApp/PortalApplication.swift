@@ -185,6 +185,7 @@ public final class PortalApplication: Sendable {
         // The offline shell: the same bytes for everyone, so nobody's cookie is even looked at.
         routes.anyone(RouteOptions(access: .anyone, issuesVisitorToken: false, resolvesViewer: false)) { shell in
             shell.get("/offline/study", OfflineStudyPage.handler(pages: pages))
+            shell.get("/lti/jwks.json", LTIKeys().jwks)
         }
         // Content's pictures: the same for everyone, from a replica when there is one.
         routes.anyone(RouteOptions(access: .anyone, issuesVisitorToken: false, resolvesViewer: false, readsReplica: .always)) { pictures in

@@ -326,6 +326,31 @@ struct CommandLineTests {
         #expect(pictures.stored == 2 && pictures.paths.count == 2 && pictures.paths.allSatisfy { $0.hasPrefix("/content-images/") })
     }
 
+    @Test("portal lti add-platform registers an LMS and its deployments, audited; a second run adds deployments only; plain HTTP elsewhere and missing flags are refused")
+    func ltiAddPlatform() throws {
+        let database = try TestDatabase(migrated: true)
+        let log = NSTemporaryDirectory() + "lti-\(UUID().uuidString).log"
+        let environment = ["DATABASE_ADMIN_URL": database.adminDatabaseURL]
+        let flags = ["--issuer", "https://lms.example.org", "--client-id", "portal-1", "--auth-url", "https://lms.example.org/auth",
+                     "--token-url", "https://lms.example.org/token", "--jwks-url", "https://lms.example.org/jwks"]
+        #expect(wait(try spawn(["lti", "add-platform"] + flags + ["--deployment-id", "d1"], environment: environment, output: log)) == 0)
+        #expect(try String(contentsOfFile: log, encoding: .utf8).contains("lti: registered https://lms.example.org (client portal-1); deployments d1"))
+        #expect(wait(try spawn(["lti", "add-platform"] + flags + ["--deployment-id", "d1", "--deployment-id", "d2"], environment: environment, output: log)) == 0)
+        #expect(try String(contentsOfFile: log, encoding: .utf8).contains("already registered"))
+        let owner = try database.adminConnection()
+        #expect(try owner.query("SELECT count(*) AS n FROM lti_platforms").single().decode("n", as: Int.self) == 1)
+        #expect(try owner.query("SELECT count(*) AS n FROM lti_deployments").single().decode("n", as: Int.self) == 2)
+        // (The audit log is read through its policies even by the owner: counted as the superuser.)
+        #expect(try database.superuserConnection().query("SELECT count(*) AS n FROM audit_log WHERE action = 'lti.platform'").single().decode("n", as: Int.self) == 2)
+        var plain = flags
+        plain[plain.firstIndex(of: "https://lms.example.org/token")!] = "http://lms.example.org/token"
+        #expect(wait(try spawn(["lti", "add-platform"] + plain + ["--deployment-id", "d3"], environment: environment, output: log)) == 1)
+        #expect(try String(contentsOfFile: log, encoding: .utf8).contains("--token-url must be an https:// address"))
+        #expect(wait(try spawn(["lti", "add-platform"] + flags, environment: environment, output: log)) == 1)
+        #expect(try String(contentsOfFile: log, encoding: .utf8).contains("usage: portal lti add-platform"))
+        #expect(try owner.query("SELECT count(*) AS n FROM lti_deployments").single().decode("n", as: Int.self) == 2)
+    }
+
     @Test("gen-data writes a preset's history (overridable sizes) and leaves row-level security forced; a bad preset changes nothing")
     func generateData() throws {
         let database = try TestDatabase(migrated: true)

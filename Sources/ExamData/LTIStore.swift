@@ -1,0 +1,60 @@
+import Foundation
+import PostgresClient
+
+/// The tool's LTI keys and the platforms registered to launch it. The private keys are reached
+/// only through the database's narrow functions (`lti_signing_key`, `lti_add_key`; rotation by
+/// the owner), never by a query of the table.
+public struct LTIStore: Sendable {
+    public init() {}
+
+    /// A public key as a JWK publishes it.
+    public struct PublicKey: Sendable, Equatable {
+        public var kid: String
+        public var modulus: String
+        public var exponent: String
+    }
+
+    /// The keys a platform may check the tool's tokens with: the current one first, then those
+    /// retired in the last week.
+    public func publicKeys(_ connection: PostgresConnection) throws -> [PublicKey] {
+        try connection.query(("SELECT kid, modulus, exponent FROM lti_public_keys()" as SQL).prepared()).rows.map {
+            PublicKey(kid: try $0.decode("kid", as: String.self), modulus: try $0.decode("modulus", as: String.self), exponent: try $0.decode("exponent", as: String.self))
+        }
+    }
+
+    /// The current key to sign with (its kid and PEM), if there is one yet.
+    public func signingKey(_ connection: PostgresConnection) throws -> (kid: String, pem: String)? {
+        guard let row = try connection.query(("SELECT kid, private_pem FROM lti_signing_key() WHERE kid IS NOT NULL" as SQL).prepared()).first else { return nil }
+        return (try row.decode("kid", as: String.self), try row.decode("private_pem", as: String.self))
+    }
+
+    /// Stores the first key; false when a current key exists already (another instance made one).
+    public func addFirstKey(kid: String, pem: String, modulus: String, exponent: String, _ connection: PostgresConnection) throws -> Bool {
+        try connection.query(("SELECT lti_add_key(\(kid), \(pem), \(modulus), \(exponent)) AS added" as SQL).prepared()).single().decode("added", as: Bool.self)
+    }
+
+    /// Retires the current key (published a week more) and makes this one current (the owner's).
+    public func rotate(kid: String, pem: String, modulus: String, exponent: String, _ connection: PostgresConnection) throws {
+        try connection.execute(("SELECT lti_rotate_key(\(kid), \(pem), \(modulus), \(exponent))" as SQL))
+    }
+
+    /// Registers a platform and its deployments; an issuer and client id registered already gain
+    /// only the deployments they lacked. Returns whether the platform is new.
+    public func addPlatform(
+        issuer: String, clientID: String, authURL: String, tokenURL: String, jwksURL: String, deploymentIDs: [String], _ connection: PostgresConnection
+    ) throws -> Bool {
+        let inserted = try connection.query(("""
+            INSERT INTO lti_platforms (issuer, client_id, auth_url, token_url, jwks_url)
+            VALUES (\(issuer), \(clientID), \(authURL), \(tokenURL), \(jwksURL))
+            ON CONFLICT (issuer, client_id) DO NOTHING RETURNING id
+            """ as SQL).prepared()).rows.count == 1
+        for deployment in deploymentIDs {
+            try connection.execute(("""
+                INSERT INTO lti_deployments (platform_id, deployment_id)
+                SELECT id, \(deployment) FROM lti_platforms WHERE issuer = \(issuer) AND client_id = \(clientID)
+                ON CONFLICT DO NOTHING
+                """ as SQL))
+        }
+        return inserted
+    }
+}

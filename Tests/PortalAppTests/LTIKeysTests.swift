@@ -1,0 +1,69 @@
+import ExamData
+import Foundation
+import PortalApp
+import PostgresClient
+import QuestionEngine
+import TestSupport
+import Testing
+
+/// The tool's LTI key pair: made on first use, published as a JWK set, its private half out of
+/// reach of the app's queries, rotated with the old key still published.
+@Suite("LTI keys")
+struct LTIKeysTests {
+    struct KeySet: Decodable {
+        struct Key: Decodable {
+            var kty: String, use: String, alg: String, kid: String, n: String, e: String
+        }
+        var keys: [Key]
+    }
+
+    func keySet(_ site: StudySessionTests.Site) throws -> KeySet {
+        let response = try site.browser().request("GET", "/lti/jwks.json")
+        #expect(response.status == 200 && response.header("Content-Type")?.hasPrefix("application/json") == true)
+        return try JSONDecoder().decode(KeySet.self, from: Data(response.body))
+    }
+
+    @Test("the first request makes the key; the set publishes it as RS256 and a token signed with it verifies against what is published")
+    func publishedKey() throws {
+        let site = try StudySessionTests.Site()
+        #expect(try site.count("SELECT count(*) AS n FROM lti_tool_keys") == 0)
+        let first = try keySet(site)
+        #expect(first.keys.count == 1 && first.keys[0].kty == "RSA" && first.keys[0].alg == "RS256" && first.keys[0].use == "sig")
+        #expect(try keySet(site).keys.map(\.kid) == first.keys.map(\.kid), "the same key again, not a new one")
+        let signing = try #require(try site.admin { try LTIStore().signingKey($0) })
+        #expect(signing.kid == first.keys[0].kid)
+        let token = try WebToken.sign(["iss": .string("tool"), "exp": .number(Date().timeIntervalSince1970 + 60)], key: try RSAKey.privateKey(pem: signing.pem), kid: signing.kid)
+        let published = try RSAKey.publicKey(modulus: first.keys[0].n, exponent: first.keys[0].e)
+        #expect(try WebToken.verify(token, now: Date()) { $0 == first.keys[0].kid ? published : nil }.string("iss") == "tool")
+    }
+
+    @Test("the app's role cannot read the private keys, even as an admin, nor rotate them; a second first key is refused")
+    func privateKeysOutOfReach() throws {
+        let site = try StudySessionTests.Site()
+        _ = try keySet(site)
+        let admin = try site.database.makeAccount("keeper", role: "admin")
+        let pool = site.database.appPool()
+        #expect(throws: PostgresError.self) { try pool.asCaller(admin) { try $0.query("SELECT private_pem FROM lti_tool_keys").rows } }
+        #expect(throws: PostgresError.self) { try pool.asCaller(admin) { try $0.execute("SELECT lti_rotate_key('abcdefgh', 'x', 'y', 'z')") } }
+        #expect(throws: PostgresError.self) { try pool.asCaller(admin) { try $0.execute("UPDATE lti_tool_keys SET retired_at = now()") } }
+        let key = try RSAKey.generate()
+        let added = try pool.asCaller(admin) {
+            try LTIStore().addFirstKey(kid: "another-key", pem: key.pem, modulus: key.publicComponents.modulus, exponent: key.publicComponents.exponent, $0)
+        }
+        #expect(!added, "one current key at a time")
+        #expect(try site.count("SELECT count(*) AS n FROM lti_tool_keys") == 1)
+    }
+
+    @Test("a rotation publishes the new key first and keeps the old one a week; the new one signs")
+    func rotation() throws {
+        let site = try StudySessionTests.Site()
+        let before = try keySet(site).keys
+        let key = try RSAKey.generate()
+        try site.admin { try LTIStore().rotate(kid: "rotated-key-1", pem: key.pem, modulus: key.publicComponents.modulus, exponent: key.publicComponents.exponent, $0) }
+        let after = try keySet(site).keys
+        #expect(after.map(\.kid) == ["rotated-key-1"] + before.map(\.kid))
+        #expect(try site.admin { try LTIStore().signingKey($0) }?.kid == "rotated-key-1")
+        try site.admin { try $0.execute("UPDATE lti_tool_keys SET retired_at = now() - interval '8 days' WHERE retired_at IS NOT NULL") }
+        #expect(try keySet(site).keys.map(\.kid) == ["rotated-key-1"], "a week after, the old key is no longer published")
+    }
+}
