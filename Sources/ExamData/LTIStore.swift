@@ -57,4 +57,33 @@ public struct LTIStore: Sendable {
         }
         return inserted
     }
+
+    /// A registered platform.
+    public struct Platform: Sendable, Equatable {
+        public var id: Int
+        public var issuer: String
+        public var clientID: String
+        public var authURL: String
+    }
+
+    /// The platform registered under `issuer` (and `clientID`, when the login names one; an
+    /// issuer registered with several client ids must name one).
+    public func platform(issuer: String, clientID: String?, _ connection: PostgresConnection) throws -> Platform? {
+        let rows = try connection.query(("""
+            SELECT id, issuer, client_id, auth_url FROM lti_platforms
+            WHERE issuer = \(issuer) AND (\(clientID)::text IS NULL OR client_id = \(clientID)) ORDER BY id LIMIT 2
+            """ as SQL).prepared()).rows
+        guard rows.count == 1, let row = rows.first else { return nil }
+        return Platform(
+            id: try row.decode("id", as: Int.self), issuer: try row.decode("issuer", as: String.self), clientID: try row.decode("client_id", as: String.self),
+            authURL: try row.decode("auth_url", as: String.self))
+    }
+
+    /// Keeps a login's state (by its hash) and nonce until the launch that answers it.
+    public func saveState(hash: [UInt8], nonce: String, platformID: Int, targetLinkURI: String, _ connection: PostgresConnection) throws {
+        try connection.execute(("""
+            INSERT INTO lti_states (state_hash, nonce, platform_id, target_link_uri)
+            VALUES (\(PostgresBytes(hash)), \(nonce), \(platformID), \(targetLinkURI))
+            """ as SQL))
+    }
 }

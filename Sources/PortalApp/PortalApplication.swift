@@ -187,6 +187,12 @@ public final class PortalApplication: Sendable {
             shell.get("/offline/study", OfflineStudyPage.handler(pages: pages))
             shell.get("/lti/jwks.json", LTIKeys().jwks)
         }
+        // LTI's login initiation, from an LMS's page (a GET or a cross-site POST).
+        routes.anyone(RouteOptions(access: .anyone, issuesVisitorToken: false, resolvesViewer: false, acceptsOtherSites: true)) { lti in
+            let login = LTILogin(pages: pages, site: site)
+            lti.get("/lti/login", login.initiate)
+            lti.post("/lti/login", login.initiate)
+        }
         // Content's pictures: the same for everyone, from a replica when there is one.
         routes.anyone(RouteOptions(access: .anyone, issuesVisitorToken: false, resolvesViewer: false, readsReplica: .always)) { pictures in
             pictures.get("/content-images/:file", ContentImageFiles(pages: pages).image)

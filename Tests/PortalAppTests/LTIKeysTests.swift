@@ -67,3 +67,53 @@ struct LTIKeysTests {
         #expect(try keySet(site).keys.map(\.kid) == ["rotated-key-1"], "a week after, the old key is no longer published")
     }
 }
+
+/// LTI's login initiation: the redirect to the platform with a fresh state and nonce kept on
+/// the server, and the refusals.
+@Suite("LTI login initiation")
+struct LTILoginTests {
+    @Test("a registered platform's login, by GET or a cross-site POST, is sent to its authorisation endpoint with state and nonce kept hashed; unknown platforms and foreign targets are refused")
+    func initiation() throws {
+        let site = try StudySessionTests.Site()
+        _ = try site.admin {
+            try LTIStore().addPlatform(
+                issuer: "https://lms.example.org", clientID: "portal-1", authURL: "https://lms.example.org/auth?tenant=7", tokenURL: "https://lms.example.org/token",
+                jwksURL: "https://lms.example.org/jwks", deploymentIDs: ["d1"], $0)
+        }
+        let browser = site.browser()
+        let origin = "http://127.0.0.1:\(browser.port)"
+        let hint = "user 1+2"
+        let posted = try browser.request("POST", "/lti/login", form: [
+            "iss": "https://lms.example.org", "login_hint": hint, "target_link_uri": origin + "/exams/\(MiniExam.region)/\(MiniExam.exam)",
+            "lti_message_hint": "resource-9", "client_id": "portal-1",
+        ], extraHeaders: "Origin: https://lms.example.org\r\nSec-Fetch-Site: cross-site\r\n")
+        #expect(posted.status == 302, "a cross-site POST from the LMS is the protocol, not a forgery")
+        let location = try #require(posted.header("Location").flatMap(URLComponents.init(string:)))
+        #expect(location.host == "lms.example.org" && location.path == "/auth")
+        let query = Dictionary(uniqueKeysWithValues: (location.queryItems ?? []).map { ($0.name, $0.value ?? "") })
+        #expect(query["tenant"] == "7" && query["scope"] == "openid" && query["response_type"] == "id_token" && query["response_mode"] == "form_post")
+        #expect(query["prompt"] == "none" && query["client_id"] == "portal-1" && query["redirect_uri"] == origin + "/lti/launch")
+        #expect(query["login_hint"] == hint && query["lti_message_hint"] == "resource-9", "the hints go back as given, a plus included")
+        let state = try #require(query["state"]), nonce = try #require(query["nonce"])
+        #expect(state.count >= 40 && nonce.count >= 30 && state != nonce)
+        // Kept by its hash, with the nonce and the target.
+        #expect(try site.count("""
+            SELECT count(*) AS n FROM lti_states WHERE state_hash = sha256(convert_to(\(state), 'UTF8')) AND nonce = \(nonce)
+              AND target_link_uri = \(origin + "/exams/\(MiniExam.region)/\(MiniExam.exam)")
+            """) == 1)
+        // A GET works the same; each login its own state.
+        let again = try browser.request("GET", "/lti/login?iss=https%3A%2F%2Flms.example.org&login_hint=u&target_link_uri=\(origin)%2F")
+        #expect(again.status == 302 && !(again.header("Location") ?? "").contains(state))
+        #expect(try site.count("SELECT count(*) AS n FROM lti_states") == 2)
+        // Refused, with the reason and nothing kept.
+        let unknown = try browser.request("GET", "/lti/login?iss=https%3A%2F%2Fother.example.org&login_hint=u&target_link_uri=\(origin)%2F")
+        #expect(unknown.status == 400 && unknown.bodyText.contains("The LMS https://other.example.org is not registered with this portal"))
+        let wrongClient = try browser.request("GET", "/lti/login?iss=https%3A%2F%2Flms.example.org&client_id=nope&login_hint=u&target_link_uri=\(origin)%2F")
+        #expect(wrongClient.status == 400)
+        let foreign = try browser.request("GET", "/lti/login?iss=https%3A%2F%2Flms.example.org&login_hint=u&target_link_uri=https%3A%2F%2Fevil.example.com%2F")
+        #expect(foreign.status == 400 && foreign.bodyText.contains("a launch lands only on this portal"))
+        let incomplete = try browser.request("GET", "/lti/login?iss=https%3A%2F%2Flms.example.org")
+        #expect(incomplete.status == 400 && incomplete.bodyText.contains("lacks iss, login_hint or target_link_uri"))
+        #expect(try site.count("SELECT count(*) AS n FROM lti_states") == 2)
+    }
+}

@@ -53,7 +53,7 @@ struct Gate: Sendable {
             ? try resolveViewer(request, database: database, issueVisitorToken: options.issuesVisitorToken) : .anonymous
         let portal = PortalRequest(http: request, viewer: viewer, clientAddress: site.clientAddress(of: request), database: database)
         if let refusal = refusal(portal, options) { return refusal }
-        if request.method.isUnsafe {
+        if request.method.isUnsafe && !options.acceptsOtherSites {
             if options.visitorsNeedNoToken && viewer.user == nil {
                 try checkSameSite(request.head)
             } else {

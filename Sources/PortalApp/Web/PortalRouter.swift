@@ -33,6 +33,9 @@ struct RouteOptions: Sendable {
     /// catalogue, whose signed-in readers see their own data too); always (bundles and change
     /// feeds, the same for every reader).
     var readsReplica = ReplicaReads.never
+    /// Unsafe requests from other sites are taken: LTI's login and launch, posted from an LMS's
+    /// page, whose own state, nonce and signatures protect them (no CSRF token or origin check).
+    var acceptsOtherSites = false
 }
 
 /// Where a route group's reads may go when read replicas are configured.
