@@ -34,8 +34,9 @@ struct NetworkDiagram {
 
     /// The picture as stored content.
     var image: ContentImage {
-        // The bytes are made here and are a picture by construction.
-        try! ContentImage(bytes: Array(svg.utf8))
+        // The bytes are drawn here: an SVG of a few kilobytes, a picture by construction.
+        guard let image = try? ContentImage(bytes: Array(svg.utf8)) else { preconditionFailure("a drawn diagram is always a storable SVG") }
+        return image
     }
 
     var svg: String {
