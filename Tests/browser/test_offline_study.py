@@ -300,7 +300,10 @@ def test_review_offline_takes_what_was_missed_on_the_device(portal, browser_fact
         return
     # Review takes the questions missed here (the schedule came down with no cards yet).
     answer_questions(driver, len(missed))
-    wait(driver, lambda d: len(store(d, "answers")) == 0, timeout=30, message="the review answers were not uploaded")
+    # The answers and then the session's end go up (the end can follow in a later request):
+    # done when the device holds neither.
+    wait(driver, lambda d: len(store(d, "answers")) == 0 and len(store(d, "sessions")) == 0, timeout=30,
+         message="the review answers and the session's end were not uploaded")
     assert portal.sql(
         "SELECT count(*) FROM study_sessions s JOIN users u ON u.id = s.user_id WHERE u.username = '%s' AND s.mode = 'review' "
         "AND s.finished_at IS NOT NULL AND cardinality(s.question_ids) = %d" % (username, len(missed))) == "1"
