@@ -35,11 +35,13 @@ struct LTILogin: Sendable {
             ("client_id", platform.clientID), ("redirect_uri", launch), ("login_hint", loginHint), ("state", state), ("nonce", nonce),
         ]
         if let hint = fields["lti_message_hint"], !hint.isEmpty { query.append(("lti_message_hint", hint)) }
-        var address = URLComponents(string: platform.authURL) ?? URLComponents()
-        address.queryItems = (address.queryItems ?? []) + query.map { URLQueryItem(name: $0.0, value: $0.1) }
-        // `+` is a space to most form decoders: spelled out, as a plus in a hint must survive.
-        address.percentEncodedQuery = address.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
-        var response = Response.redirect(to: address.string ?? platform.authURL, status: .found)
+        // Our parameters after any the platform's address has; each value encoded for a query,
+        // `+` too (a form decoder reads a bare one as a space).
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.remove(charactersIn: "+&=?#")
+        let ours = query.map { name, value in name + "=" + (value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "") }.joined(separator: "&")
+        let location = platform.authURL + (platform.authURL.contains("?") ? "&" : "?") + ours
+        var response = Response.redirect(to: location, status: .found)
         response.headers.set("Cache-Control", "no-store")
         return response
     }
