@@ -95,7 +95,8 @@ public struct StaticFiles: Sendable {
         return (Response(status: .ok, headers: headers, body: .bytes(representation.body)), representation.memoryFile)
     }
 
-    static func matches(_ ifNoneMatch: String, etag: String) -> Bool {
+    /// Whether an `If-None-Match` value names `etag` (or is `*`), by weak comparison.
+    public static func matches(_ ifNoneMatch: String, etag: String) -> Bool {
         if ifNoneMatch.trimmingCharacters(in: .whitespaces) == "*" { return true }
         return ifNoneMatch.split(separator: ",").contains { candidate in
             var tag = candidate.trimmingSpaces

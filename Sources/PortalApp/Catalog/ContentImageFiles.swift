@@ -15,7 +15,7 @@ struct ContentImageFiles: Sendable {
         guard let digest = ContentImage.digest(inFileName: name) else { throw notFound }
         let etag = "\"\(digest)\""
         var headers: HTTPHeaders = ["Cache-Control": "public, max-age=31536000, immutable", "ETag": etag]
-        if let match = request.headers["If-None-Match"], match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) {
+        if let match = request.headers["If-None-Match"], StaticFiles.matches(match, etag: etag) {
             return Response(status: .notModified, headers: headers, body: .bytes([]))
         }
         // The extension is part of the address: another extension is another (missing) file.
