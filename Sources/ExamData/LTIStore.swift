@@ -79,11 +79,12 @@ public struct LTIStore: Sendable {
             authURL: try row.decode("auth_url", as: String.self))
     }
 
-    /// Keeps a login's state (by its hash) and nonce until the launch that answers it.
-    public func saveState(hash: [UInt8], nonce: String, platformID: Int, targetLinkURI: String, _ connection: PostgresConnection) throws {
+    /// Keeps a login's state (by its hash) and nonce until the launch that answers it, bound to
+    /// the browser that began it (`browser`: a hash of its user agent and address).
+    public func saveState(hash: [UInt8], nonce: String, platformID: Int, targetLinkURI: String, browser: [UInt8], _ connection: PostgresConnection) throws {
         try connection.execute(("""
-            INSERT INTO lti_states (state_hash, nonce, platform_id, target_link_uri)
-            VALUES (\(PostgresBytes(hash)), \(nonce), \(platformID), \(targetLinkURI))
+            INSERT INTO lti_states (state_hash, nonce, platform_id, target_link_uri, browser_hash)
+            VALUES (\(PostgresBytes(hash)), \(nonce), \(platformID), \(targetLinkURI), \(PostgresBytes(browser)))
             """ as SQL))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import HTTPClient
 import HTTPServer
 import PostgresClient
 import RedisClient
@@ -34,6 +35,10 @@ public final class PortalApplication: Sendable {
     let fitter: WeightFitter?
     let scoreboard: LiveScoreboard?
     let hub: LiveHub
+    /// Other parties' key sets (LMSs, identity providers), fetched over HTTPS and kept.
+    let keySets: KeySetCache
+    /// Graded LTI sessions' scores on their way to the platforms.
+    let scoreSender: ScoreSender?
 
     /// `databaseOverrides` replace keywords of `DATABASE_URL` (tests point it at their own database).
     /// `clock` is the time the application sees (tests move it forward to expire sessions).
@@ -74,6 +79,9 @@ public final class PortalApplication: Sendable {
             pool.map { LivePages.finish(event, database: $0) } ?? true
         }
         fitter = database.map { WeightFitter(database: $0, clock: clock) }
+        let outbound = HTTPClient(configuration: configuration.outbound)
+        keySets = KeySetCache(client: outbound, clock: clock)
+        scoreSender = database.map { ScoreSender(database: $0, tokens: PlatformTokens(client: outbound, database: $0, clock: clock), client: outbound) }
         refresher = database.flatMap { database in
             configuration.leaderboardRefresh > 0
                 ? LeaderboardRefresher(database: database, interval: configuration.leaderboardRefresh, instance: "\(ProcessInfo.processInfo.hostName):\(getpid()):\(UUID().uuidString.prefix(8))")
@@ -87,8 +95,14 @@ public final class PortalApplication: Sendable {
         events.start()
         refresher?.start()
         fitter?.start()
+        scoreSender?.start()
         hub.start()
     }
+
+    /// Sends the graded sessions' scores that are due now (what the background job does every
+    /// few seconds); how many went and how many must wait.
+    @discardableResult
+    public func sendDueScores() -> (sent: Int, failed: Int) { scoreSender?.sendDue() ?? (0, 0) }
 
     /// Looks now at the history of every student queued for a fit (what the background job does
     /// as students are queued); returns how many were fitted.
@@ -102,6 +116,7 @@ public final class PortalApplication: Sendable {
         events.stop()
         refresher?.stop()
         fitter?.stop()
+        scoreSender?.stop()
         hub.stop()
     }
 
@@ -122,7 +137,7 @@ public final class PortalApplication: Sendable {
         sessionSettings.idleTimeout = configuration.sessionIdleTimeout
         sessionSettings.absoluteLifetime = configuration.sessionLifetime
         let pages = self.pages, cache = self.cache, clock = self.clock, site = self.site, versions = self.versions
-        let domainFacts = self.domainFacts, readers = self.readers, classes = self.classes
+        let domainFacts = self.domainFacts, readers = self.readers, classes = self.classes, keySets = self.keySets
         // Without a database only the infrastructure routes exist; the gate is never used then.
         var gate = Gate(
             pool: database ?? ConnectionPool(.init(url: "")), replica: replica, settings: sessionSettings, clock: clock, pages: pages, site: site,
@@ -187,11 +202,13 @@ public final class PortalApplication: Sendable {
             shell.get("/offline/study", OfflineStudyPage.handler(pages: pages))
             shell.get("/lti/jwks.json", LTIKeys().jwks)
         }
-        // LTI's login initiation, from an LMS's page (a GET or a cross-site POST).
+        // LTI's login initiation, from an LMS's page (a GET or a cross-site POST), and the
+        // launch the platform posts back (its id_token is the proof, not a cookie).
         routes.anyone(RouteOptions(access: .anyone, issuesVisitorToken: false, resolvesViewer: false, acceptsOtherSites: true)) { lti in
             let login = LTILogin(pages: pages, site: site)
             lti.get("/lti/login", login.initiate)
             lti.post("/lti/login", login.initiate)
+            lti.post("/lti/launch", LTILaunch(pages: pages, site: site, clock: clock, keySets: keySets, accounts: accounts, starter: starter).launch)
         }
         // Content's pictures: the same for everyone, from a replica when there is one.
         routes.anyone(RouteOptions(access: .anyone, issuesVisitorToken: false, resolvesViewer: false, readsReplica: .always)) { pictures in

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 import HTTPServer
 import RedisClient
 
@@ -56,6 +57,10 @@ public struct PortalConfiguration: Sendable {
     /// live events say they are unavailable and everything else works.
     public var redisURL: String?
     public var server = ServerConfiguration()
+    /// Outbound requests (platforms' key sets, tokens and scores; identity providers):
+    /// `OUTBOUND_ALLOW_LOOPBACK_HTTP=1` lets plain HTTP reach this machine (tests, rehearsals),
+    /// `OUTBOUND_CA_FILE` trusts another authority's certificates.
+    public var outbound = HTTPClient.Configuration()
 
     public init() {}
 
@@ -125,6 +130,7 @@ public struct PortalConfiguration: Sendable {
         if let count = try integer("REGISTRATIONS_PER_HOUR", in: 1...100_000) { configuration.registrationsPerHour = count }
         if let seconds = try integer("LEADERBOARD_REFRESH_SECONDS", in: 0...86_400) { configuration.leaderboardRefresh = TimeInterval(seconds) }
         if let directory = environment["TEMPLATES_DIR"], !directory.isEmpty { configuration.templatesDirectory = directory }
+        configuration.outbound = HTTPClient.Configuration.fromEnvironment(environment)
         if let mode = environment["PORTAL_MODE"], !mode.isEmpty {
             guard mode == "development" || mode == "production" else {
                 throw ConfigurationError("PORTAL_MODE must be development or production, not \(mode)")

@@ -107,7 +107,7 @@ struct AccountPages: Sendable {
 
     /// The browser now holds a brand-new session (a cookie planted before is never promoted);
     /// a guest who signs in or makes an account keeps what they practised in this browser.
-    private func signedIn(token: String, _ request: PortalRequest, _ response: inout Response) throws {
+    func signedIn(token: String, _ request: PortalRequest, _ response: inout Response) throws {
         response.setCookie(settings.sessionCookie(token))
         request.database.use(sessionToken: token)
         request.database.use(guestToken: nil)

@@ -26,6 +26,17 @@ struct LTIKeys: Sendable {
         return try APIResponse.json(KeySet(keys: keys.map { Key(kid: $0.kid, n: $0.modulus, e: $0.exponent) }), cache: "public, max-age=300")
     }
 
+    /// The current key to sign the tool's tokens with (made now if there is none yet).
+    static func signingKey(_ connection: PostgresConnection) throws -> (kid: String, key: RSAKey) {
+        let store = LTIStore()
+        if let current = try store.signingKey(connection) { return (current.kid, try RSAKey.privateKey(pem: current.pem)) }
+        let made = try newKey()
+        if try store.addFirstKey(connection, made) { return made }
+        // Another instance made the first key at the same moment: sign with that one.
+        guard let current = try store.signingKey(connection) else { throw KeyError.unreadable("the tool has no current key") }
+        return (current.kid, try RSAKey.privateKey(pem: current.pem))
+    }
+
     /// A new key pair with a random kid.
     static func newKey() throws -> (kid: String, key: RSAKey) {
         (Base64URL.encode(Crypto.randomBytes(12)), try RSAKey.generate())

@@ -23,12 +23,12 @@ struct LTILogin: Sendable {
             throw refuse("unknown_platform", ["issuer": String(issuer.prefix(200))])
         }
         // The launch lands on this site only.
+        guard LTILaunch.localPath(of: target, site: site, request) != nil else { throw refuse("foreign_target") }
         let launch = site.url("/lti/launch", for: request.head, peer: request.http.remoteAddress)
-        let origin = String(launch.dropLast("/lti/launch".count))
-        guard target == origin || target.hasPrefix(origin + "/") else { throw refuse("foreign_target") }
         let state = Base64URL.encode(Crypto.randomBytes(32)), nonce = Base64URL.encode(Crypto.randomBytes(24))
         try request.database.run {
-            try LTIStore().saveState(hash: Crypto.sha256(Array(state.utf8)), nonce: nonce, platformID: platform.id, targetLinkURI: target, $0)
+            try LTIStore().saveState(
+                hash: Crypto.sha256(Array(state.utf8)), nonce: nonce, platformID: platform.id, targetLinkURI: target, browser: Self.browserHash(request), $0)
         }
         var query = [
             ("scope", "openid"), ("response_type", "id_token"), ("response_mode", "form_post"), ("prompt", "none"),
@@ -44,5 +44,12 @@ struct LTILogin: Sendable {
         var response = Response.redirect(to: location, status: .found)
         response.headers.set("Cache-Control", "no-store")
         return response
+    }
+
+    /// The browser a login began in, as far as the server can tell without a cookie (inside an
+    /// LMS's iframe a third-party cookie may never come back): its user agent and address. The
+    /// launch must come from the same.
+    static func browserHash(_ request: PortalRequest) -> [UInt8] {
+        Crypto.sha256(Array(((request.headers["User-Agent"] ?? "") + "\n" + request.clientAddress).utf8))
     }
 }

@@ -1,0 +1,102 @@
+import Foundation
+import QuestionEngine
+
+/// An LTI 1.3 launch's id_token read into what the portal acts on, once its signature and times
+/// have been checked: the claims every message must carry (issuer, audience, nonce, version,
+/// message type, deployment, user) are checked here against the platform and the login.
+struct LaunchMessage: Sendable {
+    enum Kind: Sendable, Equatable {
+        case resourceLink(id: String, title: String?, targetLinkURI: String)
+        case deepLinking(returnURL: String, data: String?, acceptsLineItem: Bool)
+    }
+
+    var kind: Kind
+    var deploymentID: String
+    var subject: String
+    var name: String
+    var isTeacher: Bool
+    var context: (id: String, title: String?)?
+    /// Assignment and Grade Services: the resource link's own line item, when it is graded and
+    /// the platform lets the tool post scores.
+    var lineItemURL: String?
+    /// Names and Role Provisioning Services: where the course's roster is.
+    var membershipsURL: String?
+
+    static let lti = "https://purl.imsglobal.org/spec/lti/claim/"
+    static let gradeServices = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
+    static let scoreScope = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
+    static let rosterService = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
+    static let deepLinkingSettings = "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings"
+    /// Roles (the part after `#`) that make a teacher here; an LMS administrator is one too,
+    /// never an admin of the portal.
+    static let teacherRoles: Set<String> = ["Instructor", "TeachingAssistant", "ContentDeveloper", "Administrator"]
+
+    /// A refusal: the message key (under `lti.`) and its arguments.
+    struct Refusal: Error, Equatable {
+        var key: String
+        var arguments: [String: String] = [:]
+    }
+
+    /// Reads `token`'s claims for the platform registered as (`issuer`, `clientID`) and the
+    /// login's `nonce`.
+    init(_ token: WebToken, issuer: String, clientID: String, nonce: String) throws(Refusal) {
+        let claims = token.claims
+        func text(_ value: JSONValue?) -> String? {
+            if case .string(let text)? = value, !text.isEmpty { return text }
+            return nil
+        }
+        func object(_ name: String) -> [String: JSONValue]? {
+            if case .object(let object)? = claims[name] { return object }
+            return nil
+        }
+        guard token.string("iss") == issuer else { throw Refusal(key: "wrong_issuer", arguments: ["issuer": String((token.string("iss") ?? "").prefix(200))]) }
+        // The audience is the client id, or a list holding it; a list of several names the
+        // authorised party, which must be the client id too.
+        switch claims["aud"] {
+        case .string(let audience)? where audience == clientID: break
+        case .array(let audiences)? where audiences.contains(.string(clientID)):
+            if audiences.count > 1 && token.string("azp") == nil { throw Refusal(key: "wrong_audience") }
+        default: throw Refusal(key: "wrong_audience")
+        }
+        if let party = token.string("azp"), party != clientID { throw Refusal(key: "wrong_audience") }
+        guard token.string("nonce") == nonce else { throw Refusal(key: "wrong_nonce") }
+        guard text(claims[Self.lti + "version"]) == "1.3.0" else {
+            throw Refusal(key: "wrong_version", arguments: ["version": String((text(claims[Self.lti + "version"]) ?? "none").prefix(20))])
+        }
+        guard let deployment = text(claims[Self.lti + "deployment_id"]) else { throw Refusal(key: "missing_claim", arguments: ["claim": "deployment_id"]) }
+        guard let subject = token.string("sub"), !subject.isEmpty, subject.utf8.count <= 255 else { throw Refusal(key: "no_user") }
+        deploymentID = deployment
+        self.subject = subject
+        let given = [token.string("given_name"), token.string("family_name")].compactMap { $0 }.joined(separator: " ")
+        name = String((token.string("name") ?? given).trimmingCharacters(in: .whitespacesAndNewlines).prefix(80))
+        var roles: [String] = []
+        if case .array(let list)? = claims[Self.lti + "roles"] { roles = list.compactMap { text($0) } }
+        isTeacher = roles.contains { role in Self.teacherRoles.contains(String(role.split(separator: "#").last ?? Substring(role))) }
+        if let context = object(Self.lti + "context"), let id = text(context["id"]), id.utf8.count <= 255 {
+            self.context = (id, text(context["title"]) ?? text(context["label"]))
+        }
+        if let roster = object(Self.rosterService), let url = text(roster["context_memberships_url"]) { membershipsURL = url }
+        switch text(claims[Self.lti + "message_type"]) {
+        case "LtiResourceLinkRequest":
+            guard let link = object(Self.lti + "resource_link"), let id = text(link["id"]), id.utf8.count <= 255 else {
+                throw Refusal(key: "missing_claim", arguments: ["claim": "resource_link"])
+            }
+            guard let target = text(claims[Self.lti + "target_link_uri"]) else { throw Refusal(key: "missing_claim", arguments: ["claim": "target_link_uri"]) }
+            kind = .resourceLink(id: id, title: text(link["title"]), targetLinkURI: target)
+            if let grades = object(Self.gradeServices), let item = text(grades["lineitem"]),
+               case .array(let scopes)? = grades["scope"], scopes.contains(.string(Self.scoreScope)) {
+                lineItemURL = item
+            }
+        case "LtiDeepLinkingRequest":
+            guard let settings = object(Self.deepLinkingSettings), let returnURL = text(settings["deep_link_return_url"]) else {
+                throw Refusal(key: "missing_claim", arguments: ["claim": "deep_linking_settings"])
+            }
+            if case .array(let types)? = settings["accept_types"], !types.contains(.string("ltiResourceLink")) { throw Refusal(key: "deep_link_types") }
+            var acceptsLineItem = true
+            if case .bool(let accepts)? = settings["accept_lineitem"] { acceptsLineItem = accepts }
+            kind = .deepLinking(returnURL: returnURL, data: text(settings["data"]), acceptsLineItem: acceptsLineItem)
+        case let other:
+            throw Refusal(key: "unknown_message", arguments: ["type": String((other ?? "none").prefix(60))])
+        }
+    }
+}
