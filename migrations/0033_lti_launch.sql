@@ -41,6 +41,7 @@ GRANT SELECT ON lti_platforms, lti_deployments TO portal_auth;
 CREATE FUNCTION lti_take_state(p_state text, p_browser bytea)
     RETURNS TABLE (outcome text, platform_id bigint, nonce text, target_link_uri text)
     LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+#variable_conflict use_column
 DECLARE
     now_at timestamptz := public.app_now();
     taken record;
@@ -113,6 +114,7 @@ CREATE FUNCTION lti_sign_in(
     p_memberships_url text, p_token text, p_csrf text, p_user_agent text)
     RETURNS TABLE (outcome text, user_id uuid, class_id uuid)
     LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+#variable_conflict use_column
 DECLARE
     now_at timestamptz := public.app_now();
     platform bigint;
@@ -186,10 +188,12 @@ BEGIN
 END
 $$;
 
--- Deep linking: the platform's request, kept for the instructor who launched it until they
--- choose what to link (an hour at most) and used once.
+-- Deep linking: the platform's request, kept until the instructor who launched it chooses what
+-- to link (an hour at most), used once. Platforms show this choice in a frame of their own
+-- page, where the portal's cookie may never arrive: the request's random token, in the page's
+-- address and kept here only as its hash, is what names it and admits its instructor.
 CREATE TABLE lti_deep_links (
-    id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+    token_hash bytea PRIMARY KEY CHECK (octet_length(token_hash) = 32),
     user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
     platform_id bigint NOT NULL REFERENCES lti_platforms(id) ON DELETE CASCADE,
     deployment_id text NOT NULL,
@@ -201,10 +205,29 @@ CREATE TABLE lti_deep_links (
 );
 ALTER TABLE lti_deep_links ENABLE ROW LEVEL SECURITY;
 ALTER TABLE lti_deep_links FORCE ROW LEVEL SECURITY;
-CREATE POLICY lti_deep_links_own ON lti_deep_links TO portal_app
-    USING (user_id = app_user_id()) WITH CHECK (user_id = app_user_id() AND app_role() IN ('teacher', 'admin'));
-GRANT SELECT, INSERT ON lti_deep_links TO portal_app;
-GRANT UPDATE (used_at) ON lti_deep_links TO portal_app;
+CREATE POLICY lti_deep_links_add ON lti_deep_links FOR INSERT TO portal_app
+    WITH CHECK (user_id = app_user_id() AND app_role() IN ('teacher', 'admin') AND used_at IS NULL);
+CREATE POLICY lti_deep_links_auth ON lti_deep_links TO portal_auth USING (true) WITH CHECK (true);
+GRANT INSERT ON lti_deep_links TO portal_app;
+GRANT SELECT, UPDATE ON lti_deep_links TO portal_auth;
+
+-- The request a token names, while unused and under an hour old; `p_use` marks it used (the
+-- answer goes back to the platform once).
+CREATE FUNCTION lti_deep_link(p_token text, p_use boolean)
+    RETURNS TABLE (platform_id bigint, deployment_id text, return_url text, data text, accepts_line_item boolean)
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+#variable_conflict use_column
+BEGIN
+    IF p_use THEN
+        RETURN QUERY UPDATE public.lti_deep_links l SET used_at = public.app_now()
+            WHERE l.token_hash = sha256(convert_to(p_token, 'UTF8')) AND l.used_at IS NULL AND l.created_at > public.app_now() - interval '1 hour'
+            RETURNING l.platform_id, l.deployment_id, l.return_url, l.data, l.accepts_line_item;
+    ELSE
+        RETURN QUERY SELECT l.platform_id, l.deployment_id, l.return_url, l.data, l.accepts_line_item FROM public.lti_deep_links l
+            WHERE l.token_hash = sha256(convert_to(p_token, 'UTF8')) AND l.used_at IS NULL AND l.created_at > public.app_now() - interval '1 hour';
+    END IF;
+END
+$$;
 
 -- A study session a graded launch started: its score goes to the line item for the platform's
 -- user. Added by the student who launched, for their own unfinished session.
@@ -299,12 +322,13 @@ $$;
 GRANT CREATE ON SCHEMA public TO portal_auth;
 ALTER FUNCTION lti_take_state(text, bytea) OWNER TO portal_auth;
 ALTER FUNCTION lti_sign_in(text, text, text, text, boolean, text, text, text, text, text, text) OWNER TO portal_auth;
+ALTER FUNCTION lti_deep_link(text, boolean) OWNER TO portal_auth;
 ALTER FUNCTION lti_queue_score() OWNER TO portal_auth;
 ALTER FUNCTION lti_take_due_scores(integer) OWNER TO portal_auth;
 ALTER FUNCTION lti_score_sent(uuid) OWNER TO portal_auth;
 ALTER FUNCTION lti_score_failed(uuid, text) OWNER TO portal_auth;
 REVOKE CREATE ON SCHEMA public FROM portal_auth;
 REVOKE ALL ON FUNCTION lti_take_state(text, bytea), lti_sign_in(text, text, text, text, boolean, text, text, text, text, text, text),
-    lti_queue_score(), lti_take_due_scores(integer), lti_score_sent(uuid), lti_score_failed(uuid, text) FROM PUBLIC;
+    lti_deep_link(text, boolean), lti_queue_score(), lti_take_due_scores(integer), lti_score_sent(uuid), lti_score_failed(uuid, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION lti_take_state(text, bytea), lti_sign_in(text, text, text, text, boolean, text, text, text, text, text, text),
-    lti_take_due_scores(integer), lti_score_sent(uuid), lti_score_failed(uuid, text) TO portal_app;
+    lti_deep_link(text, boolean), lti_take_due_scores(integer), lti_score_sent(uuid), lti_score_failed(uuid, text) TO portal_app;

@@ -3,7 +3,7 @@
 # Idempotent and quick when everything is present. Usage: scripts/deps.sh [extra-package …]
 set -euo pipefail
 
-packages=(pkg-config libpq-dev postgresql postgresql-contrib libsodium-dev zlib1g-dev libhiredis-dev libssl-dev openssl redis-server pgbouncer python3-venv zbar-tools "$@")
+packages=(pkg-config libpq-dev postgresql postgresql-contrib libsodium-dev zlib1g-dev libhiredis-dev libssl-dev openssl redis-server pgbouncer python3-venv python3-jwt python3-cryptography zbar-tools "$@")
 # Java runs the Nu Html Checker in the tests; any installed JRE will do.
 command -v java >/dev/null 2>&1 || packages+=(default-jre-headless)
 missing=()

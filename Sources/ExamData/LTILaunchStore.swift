@@ -107,7 +107,6 @@ public struct LTILaunchStore: Sendable {
 
     /// A deep-linking request waiting for the instructor's choice.
     public struct DeepLink: Sendable, Equatable {
-        public var id: UUID
         public var platformID: Int
         public var deploymentID: String
         public var returnURL: String
@@ -115,32 +114,28 @@ public struct LTILaunchStore: Sendable {
         public var acceptsLineItem: Bool
     }
 
-    /// Keeps a deep-linking request for the signed-in instructor.
+    /// Keeps a deep-linking request for the signed-in instructor under `token` (its hash).
     public func saveDeepLink(
-        platformID: Int, deploymentID: String, returnURL: String, data: String?, acceptsLineItem: Bool, at date: Date, _ connection: PostgresConnection
-    ) throws -> UUID {
-        try connection.query(("""
-            INSERT INTO lti_deep_links (user_id, platform_id, deployment_id, return_url, data, accepts_line_item, created_at)
-            VALUES ((SELECT app_user_id()), \(platformID), \(deploymentID), \(returnURL), \(data), \(acceptsLineItem), \(date)) RETURNING id
-            """ as SQL).prepared()).single().decode("id", as: UUID.self)
+        token: String, platformID: Int, deploymentID: String, returnURL: String, data: String?, acceptsLineItem: Bool, at date: Date,
+        _ connection: PostgresConnection
+    ) throws {
+        try connection.execute(("""
+            INSERT INTO lti_deep_links (token_hash, user_id, platform_id, deployment_id, return_url, data, accepts_line_item, created_at)
+            VALUES (sha256(convert_to(\(token), 'UTF8')), (SELECT app_user_id()), \(platformID), \(deploymentID), \(returnURL), \(data), \(acceptsLineItem), \(date))
+            """ as SQL).prepared())
     }
 
-    /// The signed-in instructor's unused request of `id`, made within the hour.
-    public func deepLink(id: UUID, now: Date, _ connection: PostgresConnection) throws -> DeepLink? {
+    /// The unused request `token` names (made within the hour); `use` marks it answered, so a
+    /// second answer finds nothing.
+    public func deepLink(token: String, use: Bool, _ connection: PostgresConnection) throws -> DeepLink? {
         try connection.query(("""
-            SELECT id, platform_id, deployment_id, return_url, data, accepts_line_item FROM lti_deep_links
-            WHERE id = \(id) AND used_at IS NULL AND created_at > \(now) - interval '1 hour'
+            SELECT platform_id, deployment_id, return_url, data, accepts_line_item FROM lti_deep_link(\(token), \(use))
             """ as SQL).prepared()).first.map {
             DeepLink(
-                id: try $0.decode("id", as: UUID.self), platformID: try $0.decode("platform_id", as: Int.self),
-                deploymentID: try $0.decode("deployment_id", as: String.self), returnURL: try $0.decode("return_url", as: String.self),
-                data: try $0.decode("data", as: String?.self), acceptsLineItem: try $0.decode("accepts_line_item", as: Bool.self))
+                platformID: try $0.decode("platform_id", as: Int.self), deploymentID: try $0.decode("deployment_id", as: String.self),
+                returnURL: try $0.decode("return_url", as: String.self), data: try $0.decode("data", as: String?.self),
+                acceptsLineItem: try $0.decode("accepts_line_item", as: Bool.self))
         }
-    }
-
-    /// Marks the request answered; false when it was answered already.
-    public func useDeepLink(id: UUID, at date: Date, _ connection: PostgresConnection) throws -> Bool {
-        try connection.execute(("UPDATE lti_deep_links SET used_at = \(date) WHERE id = \(id) AND used_at IS NULL" as SQL).prepared()) == 1
     }
 
     /// Marks the signed-in student's new session as graded: its score goes to `lineItemURL`.

@@ -209,6 +209,10 @@ public final class PortalApplication: Sendable {
             lti.get("/lti/login", login.initiate)
             lti.post("/lti/login", login.initiate)
             lti.post("/lti/launch", LTILaunch(pages: pages, site: site, clock: clock, keySets: keySets, accounts: accounts, starter: starter).launch)
+            // Deep linking's choice, inside the platform's frame: its token admits the instructor.
+            let deepLinking = LTIDeepLinking(pages: pages, site: site, clock: clock)
+            lti.get("/lti/deep-link/:token", deepLinking.choose)
+            lti.post("/lti/deep-link/:token", deepLinking.answer)
         }
         // Content's pictures: the same for everyone, from a replica when there is one.
         routes.anyone(RouteOptions(access: .anyone, issuesVisitorToken: false, resolvesViewer: false, readsReplica: .always)) { pictures in

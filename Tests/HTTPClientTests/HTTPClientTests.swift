@@ -33,50 +33,15 @@ struct HTTPClientTests {
         deinit { try? FileManager.default.removeItem(atPath: folder) }
     }
 
-    /// A test server (`Tests/Fixtures/outbound_server.py`), plain or with a certificate; stopped
-    /// by its process id when the value goes.
-    final class Server {
-        let pid: pid_t
-        let port: Int
-
-        init(certificate: (cert: String, key: String)? = nil) throws {
-            let portFile = NSTemporaryDirectory() + "outbound-port-\(UUID().uuidString)"
-            let script = TestPaths.repository + "/Tests/Fixtures/outbound_server.py"
-            let arguments = ["python3", script, portFile] + (certificate.map { [$0.cert, $0.key] } ?? [])
-            let argv = arguments.map { strdup($0) } + [nil]
-            defer { argv.forEach { free($0) } }
-            // The test runs on a pool thread whose blocked signals the child would inherit: SIGTERM must reach it.
-            var attributes = posix_spawnattr_t()
-            posix_spawnattr_init(&attributes)
-            defer { posix_spawnattr_destroy(&attributes) }
-            var noSignals = sigset_t()
-            sigemptyset(&noSignals)
-            posix_spawnattr_setsigmask(&attributes, &noSignals)
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-            var pid: pid_t = 0
-            guard posix_spawnp(&pid, "python3", nil, &attributes, argv, environ) == 0 else { throw TestEnvironmentError("python3 is needed for the outbound tests") }
-            self.pid = pid
-            let deadline = Date().addingTimeInterval(10)
-            while !FileManager.default.fileExists(atPath: portFile) && Date() < deadline { usleep(20_000) }
-            guard let text = try? String(contentsOfFile: portFile, encoding: .utf8), let port = Int(text) else {
-                kill(pid, SIGTERM)
-                throw TestEnvironmentError("the test server did not start")
-            }
-            self.port = port
-            try? FileManager.default.removeItem(atPath: portFile)
-        }
-
-        deinit {
-            kill(pid, SIGTERM)
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
-        }
+    /// A test server (`Tests/Fixtures/outbound_server.py`), plain or with a certificate.
+    static func server(certificate: (cert: String, key: String)? = nil) throws -> ScriptServer {
+        try ScriptServer(script: "outbound_server.py", arguments: certificate.map { [$0.cert, $0.key] } ?? [])
     }
 
     @Test("HTTPS with the chain and the address verified: bodies by length and chunked, a POST echoed")
     func verifiedHTTPS() throws {
         let certificates = try Certificates()
-        let server = try Server(certificate: (certificates.folder + "/local.pem", certificates.folder + "/local.key"))
+        let server = try Self.server(certificate: (certificates.folder + "/local.pem", certificates.folder + "/local.key"))
         let client = HTTPClient(configuration: .init(trustedCertificates: certificates.authority))
         let hello = try client.send("GET", "https://127.0.0.1:\(server.port)/hello")
         #expect(hello.status == 200 && hello.body == Array("hello".utf8) && hello.header("content-type") == "text/plain")
@@ -92,12 +57,12 @@ struct HTTPClientTests {
     @Test("a certificate no trusted authority signed, or one for another name, is refused before anything is sent")
     func untrusted() throws {
         let certificates = try Certificates()
-        let local = try Server(certificate: (certificates.folder + "/local.pem", certificates.folder + "/local.key"))
+        let local = try Self.server(certificate: (certificates.folder + "/local.pem", certificates.folder + "/local.key"))
         let systemRoots = HTTPClient()
         #expect(throws: ClientError.tlsFailed("unable to get local issuer certificate")) {
             try systemRoots.send("GET", "https://127.0.0.1:\(local.port)/hello")
         }
-        let other = try Server(certificate: (certificates.folder + "/other.pem", certificates.folder + "/other.key"))
+        let other = try Self.server(certificate: (certificates.folder + "/other.pem", certificates.folder + "/other.key"))
         let trusting = HTTPClient(configuration: .init(trustedCertificates: certificates.authority))
         let error = #expect(throws: ClientError.self) { try trusting.send("GET", "https://127.0.0.1:\(other.port)/hello") }
         #expect(error == .tlsFailed("IP address mismatch"), "a certificate for example.org does not serve 127.0.0.1")
@@ -105,7 +70,7 @@ struct HTTPClientTests {
 
     @Test("plain HTTP goes only to loopback and only when allowed")
     func plainHTTP() throws {
-        let server = try Server()
+        let server = try Self.server()
         #expect(throws: ClientError.plainHTTPRefused("http://127.0.0.1:\(server.port)/hello")) {
             try HTTPClient().send("GET", "http://127.0.0.1:\(server.port)/hello")
         }
@@ -122,7 +87,7 @@ struct HTTPClientTests {
 
     @Test("a response larger than the limit, a server that does not answer in time and one that is not there each end the request")
     func limits() throws {
-        let server = try Server()
+        let server = try Self.server()
         let small = HTTPClient(configuration: .init(maximumResponseBytes: 1 << 20, allowsLoopbackHTTP: true))
         #expect(throws: ClientError.tooLarge(1 << 20)) { try small.send("GET", "http://127.0.0.1:\(server.port)/big") }
         let hasty = HTTPClient(configuration: .init(timeout: 1, allowsLoopbackHTTP: true))

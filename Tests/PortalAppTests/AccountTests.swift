@@ -13,6 +13,7 @@ final class Browser {
     let port: Int
     var cookies: [String: String] = [:]
     var origin: String?
+    var userAgent = "test-browser"
 
     init(port: Int) { self.port = port }
 
@@ -25,7 +26,7 @@ final class Browser {
     @discardableResult
     func request(_ method: String, _ path: String, pairs form: [(String, String)]?, extraHeaders: String = "") throws -> RawHTTPClient.Response {
         let client = try RawHTTPClient(port: port)
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\nUser-Agent: test-browser\r\n"
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\nUser-Agent: \(userAgent)\r\n"
         if !cookies.isEmpty { head += "Cookie: " + cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ") + "\r\n" }
         if let origin { head += "Origin: \(origin)\r\n" }
         head += extraHeaders

@@ -87,12 +87,13 @@ struct LTILaunch: Sendable {
         let location: String
         switch message.kind {
         case .deepLinking(let returnURL, let data, let acceptsLineItem):
-            let id = try request.database.transaction {
+            let choice = Crypto.token()
+            try request.database.transaction {
                 try store.saveDeepLink(
-                    platformID: platform.id, deploymentID: message.deploymentID, returnURL: returnURL, data: data, acceptsLineItem: acceptsLineItem,
-                    at: clock(), $0)
+                    token: choice, platformID: platform.id, deploymentID: message.deploymentID, returnURL: returnURL, data: data,
+                    acceptsLineItem: acceptsLineItem, at: clock(), $0)
             }
-            location = "/lti/deep-link/\(id.lowercasedText)"
+            location = "/lti/deep-link/\(choice)"
         case .resourceLink(let linkID, _, _):
             switch target {
             case _ where message.isTeacher:

@@ -1,0 +1,340 @@
+import ExamData
+import Foundation
+import HTTPClient
+import PostgresClient
+import QuestionEngine
+import TestSupport
+import Testing
+
+/// LTI 1.3 launches from a test LMS (`Tests/Fixtures/lti_platform.py`, signing with its own RSA
+/// key through PyJWT) into a real portal: accounts linked by (issuer, sub), the course's class,
+/// preset sessions whose scores go back exactly once (later, when the platform was down), deep
+/// linking's signed answer, and every forged or replayed launch refused with its reason and
+/// nothing created.
+@Suite("LTI launches", .serialized)
+struct LTILaunchTests {
+    static let lti = "https://purl.imsglobal.org/spec/lti/claim/"
+    static let instructor = ["http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"]
+
+    /// The portal, the test platform registered with it, and the platform told where the tool is.
+    final class Setup {
+        let site: StudySessionTests.Site
+        let platform: ScriptServer
+        let client = HTTPClient(configuration: .init(timeout: 10, allowsLoopbackHTTP: true))
+        var lms: String { "http://127.0.0.1:\(platform.port)/lms" }
+        var idp: String { "http://127.0.0.1:\(platform.port)/idp" }
+        var tool: String { "http://127.0.0.1:\(site.server.port)" }
+
+        init() throws {
+            site = try StudySessionTests.Site(environment: ["OUTBOUND_ALLOW_LOOPBACK_HTTP": "1"])
+            platform = try ScriptServer(script: "lti_platform.py", interpreter: "/usr/bin/python3")
+            _ = try LTIStore().addPlatform(
+                issuer: lms, clientID: "portal-tool", authURL: lms + "/auth", tokenURL: lms + "/token", jwksURL: lms + "/jwks",
+                deploymentIDs: ["deployment-1"], try site.database.adminConnection())
+            try control("config", ["tool_jwks_url": .string(tool + "/lti/jwks.json"), "tool_login_url": .string(tool + "/lti/login")])
+        }
+
+        /// Tells the platform something (`/control/NAME`).
+        func control(_ name: String, _ body: [String: JSONValue]) throws {
+            let response = try client.send(
+                "POST", "http://127.0.0.1:\(platform.port)/control/" + name, headers: [("Content-Type", "application/json")],
+                body: Array(try JSONEncoder().encode(JSONValue.object(body))))
+            #expect(response.status == 200)
+        }
+
+        /// What arrived at the platform.
+        func log() throws -> [String: JSONValue] {
+            let response = try client.send("GET", "http://127.0.0.1:\(platform.port)/control/log")
+            guard case .object(let log) = try JSONDecoder().decode(JSONValue.self, from: Data(response.body)) else { return [:] }
+            return log
+        }
+
+        func logged(_ name: String) throws -> [JSONValue] {
+            if case .array(let entries)? = try log()[name] { return entries }
+            return []
+        }
+
+        /// A scenario: the claims the platform puts in (or, as null, leaves out of) the id_token.
+        func scenario(_ name: String, _ claims: [String: JSONValue], target: String = "/", signWith: String = "lms", kid: String? = nil) throws {
+            var body: [String: JSONValue] = ["name": .string(name), "claims": .object(claims), "sign_with": .string(signWith), "login_target": .string(tool + target)]
+            if let kid { body["kid"] = .string(kid) }
+            try control("scenario", body)
+        }
+
+        /// The login at the tool and the platform's answer: the id_token and state its page would post.
+        func beginLaunch(_ scenario: String, user: String, browser: Browser, target: String = "/") throws -> (idToken: String, state: String) {
+            var query = URLComponents()
+            query.queryItems = [
+                URLQueryItem(name: "iss", value: lms), URLQueryItem(name: "login_hint", value: user), URLQueryItem(name: "target_link_uri", value: tool + target),
+                URLQueryItem(name: "lti_message_hint", value: scenario), URLQueryItem(name: "client_id", value: "portal-tool"),
+            ]
+            let login = try browser.request("GET", "/lti/login?" + (query.percentEncodedQuery ?? ""))
+            #expect(login.status == 302)
+            let page = try client.send("GET", try #require(login.header("Location")))
+            let text = String(decoding: page.body, as: UTF8.self)
+            #expect(page.status == 200, "the platform refused the tool's request: \(text)")
+            return (try #require(Self.field("id_token", in: text)), try #require(Self.field("state", in: text)))
+        }
+
+        /// A whole launch as a browser makes it; the tool's answer to the post.
+        func launch(_ scenario: String, user: String, browser: Browser) throws -> RawHTTPClient.Response {
+            let (idToken, state) = try beginLaunch(scenario, user: user, browser: browser)
+            return try browser.request("POST", "/lti/launch", form: ["id_token": idToken, "state": state])
+        }
+
+        static func field(_ name: String, in page: String) -> String? {
+            guard let range = page.range(of: "name=\"\(name)\" value=\"") else { return nil }
+            return String(page[range.upperBound...].prefix { $0 != "\"" }).replacingOccurrences(of: "&amp;", with: "&")
+        }
+
+        /// What a launch might create: accounts, links, sessions, classes, graded sessions.
+        func created() throws -> [Int] {
+            try ["users", "external_identities", "auth_sessions", "classes", "lti_graded_sessions", "study_sessions"].map {
+                try site.count("SELECT count(*)::int AS n FROM \(identifier: PostgresIdentifier($0)!)")
+            }
+        }
+    }
+
+    static func preset(_ mode: String, graded: Bool, lms: String) -> [String: JSONValue] {
+        var claims: [String: JSONValue] = [
+            lti + "resource_link": .object(["id": .string("link-\(mode)"), "title": .string("Mock exam")]),
+        ]
+        if graded {
+            claims["https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"] = .object([
+                "scope": .array([.string("https://purl.imsglobal.org/spec/lti-ags/scope/lineitem"), .string("https://purl.imsglobal.org/spec/lti-ags/scope/score")]),
+                "lineitem": .string(lms + "/lineitems/7/lineitem"),
+            ])
+        }
+        return claims
+    }
+
+    @Test("a student's launch makes their account and opens the preset session; the instructor's makes the class with them in it; a second launch finds the same account")
+    func fullLaunch() throws {
+        let setup = try Setup()
+        let target = "/exams/\(MiniExam.region)/\(MiniExam.exam)?mode=practice&count=3&from=1&to=5"
+        var learner = Self.preset("practice", graded: false, lms: setup.lms)
+        learner["sub"] = .string("student-1")
+        learner["name"] = .string("Grace Hopper")
+        learner[Self.lti + "target_link_uri"] = .string(setup.tool + target)
+        try setup.scenario("learner", learner, target: target)
+        let student = setup.site.browser()
+        let launched = try setup.launch("learner", user: "student-1", browser: student)
+        #expect(launched.status == 303, "\(launched.bodyText)")
+        let session = try #require(launched.header("Location"))
+        #expect(session.hasPrefix("/sessions/"))
+        let page = try student.request("GET", session)
+        #expect(page.status == 200)
+        #expect(page.bodyText.contains("Grace Hopper"))
+        #expect(try setup.site.count("SELECT count(*)::int AS n FROM users u JOIN external_identities i ON i.user_id = u.id WHERE i.subject = 'student-1' AND u.role = 'student' AND u.password_hash IS NULL") == 1)
+        #expect(try setup.site.count("SELECT cardinality(question_ids) AS n FROM study_sessions") == 3)
+        // No class yet: the course waits for its instructor.
+        #expect(try setup.site.count("SELECT count(*)::int AS n FROM classes") == 0)
+
+        var teacher = Self.preset("practice", graded: false, lms: setup.lms)
+        teacher["sub"] = .string("teacher-1")
+        teacher["name"] = .string("Ms Lovelace")
+        teacher[Self.lti + "roles"] = .array(Self.instructor.map { .string($0) })
+        teacher[Self.lti + "target_link_uri"] = .string(setup.tool + target)
+        try setup.scenario("teacher", teacher, target: target)
+        let instructor = setup.site.browser()
+        let taught = try setup.launch("teacher", user: "teacher-1", browser: instructor)
+        #expect(taught.status == 303)
+        let classPage = try #require(taught.header("Location"))
+        #expect(classPage.hasPrefix("/teach/classes/"))
+        let roster = try instructor.request("GET", classPage)
+        #expect(roster.status == 200)
+        #expect(roster.bodyText.contains("Networking 101"))
+        #expect(roster.bodyText.contains("Grace Hopper"))
+        #expect(try setup.site.count("SELECT count(*)::int AS n FROM users WHERE role = 'teacher'") == 1)
+
+        // The same student again: the same account, now a member already.
+        let again = try setup.launch("learner", user: "student-1", browser: setup.site.browser())
+        #expect(again.status == 303, "\(again.bodyText.prefix(3000))")
+        #expect(try setup.site.count("SELECT count(*)::int AS n FROM users") == 2)
+        #expect(try setup.site.count("SELECT count(*)::int AS n FROM class_members WHERE left_at IS NULL") == 1)
+    }
+
+    @Test("a graded session's score reaches the platform's line item once, and later when the platform was down")
+    func gradedScores() throws {
+        let setup = try Setup()
+        let target = "/exams/\(MiniExam.region)/\(MiniExam.exam)?mode=mock"
+        var claims = Self.preset("mock", graded: true, lms: setup.lms)
+        claims["sub"] = .string("student-9")
+        claims[Self.lti + "target_link_uri"] = .string(setup.tool + target)
+        try setup.scenario("graded", claims, target: target)
+        let student = setup.site.browser()
+
+        func takeAndFinish() throws -> String {
+            let launched = try setup.launch("graded", user: "student-9", browser: student)
+            let path = try #require(launched.header("Location"))
+            let confirm = try student.request("GET", path + "/finish")
+            #expect(try student.request("POST", path + "/finish", form: ["csrf_token": student.csrfToken(from: confirm)]).status == 303)
+            return String(path.dropFirst("/sessions/".count))
+        }
+        let first = try takeAndFinish()
+        #expect(setup.site.application.sendDueScores().sent == 1)
+        #expect(setup.site.application.sendDueScores().sent == 0)
+        let scores = try setup.logged("scores")
+        #expect(scores.count == 1)
+        guard case .object(let entry)? = scores.first, case .object(let score)? = entry["score"] else { Issue.record("no score"); return }
+        #expect(entry["lineitem"] == .string("/lms/lineitems/7/lineitem"))
+        #expect(score["userId"] == .string("student-9"))
+        #expect(score["scoreMaximum"] == .number(100))
+        #expect(score["activityProgress"] == .string("Completed"))
+        #expect(score["gradingProgress"] == .string("FullyGraded"))
+        let percent = try setup.site.admin { try $0.query("SELECT score_percent::float8 AS p FROM study_sessions WHERE id = \(UUID(uuidString: first)!)").single().decode("p", as: Double.self) }
+        #expect(score["scoreGiven"] == .number(percent))
+        // The token was asked for with the grade services' scopes, by a signed client assertion.
+        #expect(try setup.logged("token_requests").count == 1)
+
+        // The platform is down: the score waits, then arrives once when it is back.
+        try setup.control("down", ["down": .bool(true)])
+        _ = try takeAndFinish()
+        #expect(setup.site.application.sendDueScores() == (sent: 0, failed: 1))
+        #expect(try setup.site.count("SELECT count(*)::int AS n FROM lti_score_outbox WHERE sent_at IS NULL AND last_error LIKE '%503%'") == 1)
+        try setup.control("down", ["down": .bool(false)])
+        #expect(setup.site.application.sendDueScores().sent == 0, "a failed score waits before the next try")
+        setup.site.clock.advance(60)
+        #expect(setup.site.application.sendDueScores().sent == 1)
+        setup.site.clock.advance(3600)
+        #expect(setup.site.application.sendDueScores().sent == 0)
+        #expect(try setup.logged("scores").count == 2)
+    }
+
+    @Test("deep linking: an instructor picks a graded mock exam and the platform receives a signed response with the link and its line item")
+    func deepLinking() throws {
+        let setup = try Setup()
+        let returnURL = setup.lms + "/deep-link-return"
+        try setup.scenario("choose", [
+            "sub": .string("teacher-2"), Self.lti + "roles": .array(Self.instructor.map { .string($0) }),
+            Self.lti + "message_type": .string("LtiDeepLinkingRequest"), Self.lti + "resource_link": .null,
+            "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings": .object([
+                "deep_link_return_url": .string(returnURL), "accept_types": .array([.string("ltiResourceLink")]),
+                "accept_presentation_document_targets": .array([.string("iframe"), .string("window")]), "data": .string("opaque-42"),
+            ]),
+        ])
+        let browser = setup.site.browser()
+        let launched = try setup.launch("choose", user: "teacher-2", browser: browser)
+        #expect(launched.status == 303)
+        let choice = try #require(launched.header("Location"))
+        #expect(choice.hasPrefix("/lti/deep-link/"))
+        // The choice works inside the platform's frame, where the portal's cookie may not arrive.
+        let framed = setup.site.browser()
+        let page = try framed.request("GET", choice)
+        #expect(page.status == 200)
+        #expect(page.header("Content-Security-Policy")?.contains("frame-ancestors 'self' http://127.0.0.1:\(setup.platform.port)") == true)
+        let check = try HTMLChecker.passes([("deep-link choice", page.body)])
+        #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
+        let bad = try framed.request("POST", choice, form: ["exam": "\(MiniExam.region)/\(MiniExam.exam)", "opens": "mock", "count": "0"])
+        #expect(bad.status == 422)
+        #expect(bad.bodyText.contains("1 to 100"))
+        let answer = try framed.request("POST", choice, form: [
+            "exam": "\(MiniExam.region)/\(MiniExam.exam)", "opens": "mock", "count": "5", "from": "1", "to": "5", "title": "Week 3 mock", "graded": "on",
+        ])
+        #expect(answer.status == 200)
+        #expect(answer.header("Content-Security-Policy")?.contains("form-action 'self' http://127.0.0.1:\(setup.platform.port)") == true)
+        let jwt = try #require(Setup.field("JWT", in: answer.bodyText))
+        #expect(answer.bodyText.contains("action=\"\(returnURL)\""))
+        // The platform checks the signature against the tool's published keys.
+        let returned = try setup.client.send("POST", returnURL, headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Array("JWT=\(jwt)".utf8))
+        #expect(returned.status == 200, "\(String(decoding: returned.body, as: UTF8.self))")
+        guard case .object(let claims)? = try setup.logged("deep_links").first,
+              case .array(let items)? = claims["https://purl.imsglobal.org/spec/lti-dl/claim/content_items"], case .object(let item)? = items.first else {
+            Issue.record("the platform has no content item")
+            return
+        }
+        #expect(claims["https://purl.imsglobal.org/spec/lti-dl/claim/data"] == .string("opaque-42"))
+        #expect(claims[Self.lti + "deployment_id"] == .string("deployment-1"))
+        #expect(item["type"] == .string("ltiResourceLink"))
+        #expect(item["title"] == .string("Week 3 mock"))
+        #expect(item["url"] == .string(setup.tool + "/exams/\(MiniExam.region)/\(MiniExam.exam)?mode=mock&count=5&from=1&to=5"))
+        guard case .object(let lineItem)? = item["lineItem"] else { Issue.record("no line item"); return }
+        #expect(lineItem["scoreMaximum"] == .number(100))
+        // Answered once: the same choice again is gone.
+        #expect(try framed.request("POST", choice, form: ["exam": "\(MiniExam.region)/\(MiniExam.exam)", "opens": "page"]).status == 410)
+    }
+
+    @Test("forged, stale and replayed launches are refused with the reason, and nothing is created")
+    func attacks() throws {
+        let setup = try Setup()
+        try setup.scenario("plain", ["sub": .string("student-1"), Self.lti + "target_link_uri": .string(setup.tool + "/")])
+        let nothing = try setup.created()
+
+        func refused(_ scenario: String, _ claims: [String: JSONValue], signWith: String = "lms", kid: String? = nil, _ reason: String) throws {
+            var all = claims
+            all[Self.lti + "target_link_uri"] = all[Self.lti + "target_link_uri"] ?? .string(setup.tool + "/")
+            try setup.scenario(scenario, all, signWith: signWith, kid: kid)
+            let answer = try setup.launch(scenario, user: "student-1", browser: setup.site.browser())
+            #expect((400..<500).contains(answer.status), "\(scenario): \(answer.status)")
+            #expect(answer.bodyText.contains(reason), "\(scenario): \(answer.bodyText.prefix(2000))")
+            #expect(try setup.created() == nothing, "\(scenario) created something")
+        }
+        // The platform's key id on a stranger's signature; a key id the platform never published.
+        let jwks = try setup.client.send("GET", setup.lms + "/jwks")
+        guard case .object(let set) = try JSONDecoder().decode(JSONValue.self, from: Data(jwks.body)), case .array(let keys)? = set["keys"],
+              case .object(let key)? = keys.first, case .string(let kid)? = key["kid"] else { Issue.record("no platform key"); return }
+        try refused("forged", [:], signWith: "stranger", kid: kid, "signature does not match")
+        try refused("unknown-kid", [:], signWith: "stranger", "is not among the issuer")
+        let past = Date().timeIntervalSince1970 - 3600
+        try refused("expired", ["iat": .number(past - 300), "exp": .number(past)], "expired")
+        try refused("audience", ["aud": .string("another-tool")], "audience")
+        try refused("audiences", ["aud": .array([.string("portal-tool"), .string("another-tool")])], "audience")
+        try refused("deployment", [Self.lti + "deployment_id": .string("deployment-9")], "deployment-9")
+        try refused("version", [Self.lti + "version": .string("1.1")], "1.1")
+        try refused("no-sub", ["sub": .null], "did not say who you are")
+        try refused("foreign", [Self.lti + "target_link_uri": .string("https://elsewhere.example/")], "another site")
+
+        // Replays: the same post again, and the same token with a fresh state.
+        let browser = setup.site.browser()
+        let (idToken, state) = try setup.beginLaunch("plain", user: "student-1", browser: browser)
+        let first = try browser.request("POST", "/lti/launch", form: ["id_token": idToken, "state": state])
+        #expect(first.status == 303)
+        let afterFirst = try setup.created()
+        let replayed = try browser.request("POST", "/lti/launch", form: ["id_token": idToken, "state": state])
+        #expect(replayed.status == 400)
+        #expect(replayed.bodyText.contains("used already"))
+        let (_, freshState) = try setup.beginLaunch("plain", user: "student-1", browser: browser)
+        let otherNonce = try browser.request("POST", "/lti/launch", form: ["id_token": idToken, "state": freshState])
+        #expect(otherNonce.status == 401)
+        #expect(otherNonce.bodyText.contains("nonce"))
+        #expect(try setup.created() == afterFirst)
+
+        // A state carried to another browser.
+        let (token2, state2) = try setup.beginLaunch("plain", user: "student-1", browser: browser)
+        let elsewhere = setup.site.browser()
+        elsewhere.userAgent = "another-browser"
+        let stolen = try elsewhere.request("POST", "/lti/launch", form: ["id_token": token2, "state": state2])
+        #expect(stolen.status == 400)
+        #expect(stolen.bodyText.contains("another browser"))
+        #expect(try setup.created() == afterFirst)
+
+        // The identity provider's id_token (single sign-on's) presented as a launch.
+        let idpToken = try Self.identityProviderToken(setup)
+        let (_, state3) = try setup.beginLaunch("plain", user: "student-1", browser: browser)
+        let crossed = try browser.request("POST", "/lti/launch", form: ["id_token": idpToken, "state": state3])
+        #expect(crossed.status == 401)
+        #expect(crossed.bodyText.contains("is not among the issuer"))
+        // Nonsense and nothing.
+        #expect(try browser.request("POST", "/lti/launch", form: ["id_token": "not.a.token", "state": "nope"]).status == 400)
+        #expect(try browser.request("POST", "/lti/launch", form: [:]).status == 400)
+        #expect(try setup.created() == afterFirst)
+    }
+
+    /// An id_token the test identity provider issues for its user (authorisation code with PKCE).
+    static func identityProviderToken(_ setup: Setup) throws -> String {
+        // The verifier and its S256 challenge (base64url of its SHA-256), worked out beforehand.
+        let verifier = "a-verifier-of-more-than-forty-three-characters-0123456789", challenge = "KqzFVVoj1xIeRMaYoKBsIWuO4_VBBpZdnQDgP3WuG_k"
+        let redirect = setup.tool + "/sso/callback"
+        let authorize = try setup.client.send("GET", setup.idp + "/authorize?response_type=code&client_id=portal-sso&scope=openid&state=s&nonce=n"
+            + "&code_challenge=\(challenge)&code_challenge_method=S256&redirect_uri=" + (redirect.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))
+        let location = try #require(authorize.header("Location"))
+        let code = try #require(URLComponents(string: location)?.queryItems?.first { $0.name == "code" }?.value)
+        let form = "grant_type=authorization_code&code=\(code)&client_id=portal-sso&client_secret=sso-secret&code_verifier=\(verifier)&redirect_uri="
+            + (redirect.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+        let token = try setup.client.send("POST", setup.idp + "/token", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Array(form.utf8))
+        guard case .object(let fields) = try JSONDecoder().decode(JSONValue.self, from: Data(token.body)), case .string(let idToken)? = fields["id_token"] else {
+            throw TestEnvironmentError("the identity provider gave no id_token")
+        }
+        return idToken
+    }
+}
