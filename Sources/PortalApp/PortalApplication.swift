@@ -174,7 +174,7 @@ public final class PortalApplication: Sendable {
             database: database, pages: pages, settings: sessionSettings, clock: clock, scoreboard: scoreboard, hub: hub, site: site,
             bulkhead: Bulkhead(limit: max(2, configuration.server.workers / 2)))
         let schools = SchoolPages(pages: pages, clock: clock, starter: starter, site: site, classes: classes)
-        let admin = AdminPages(pages: pages, clock: clock, publicDirectory: configuration.publicDirectory)
+        let admin = AdminPages(pages: pages, clock: clock, publicDirectory: configuration.publicDirectory, site: site)
         let offline = OfflinePages(pages: pages, clock: clock)
         let progress = ProgressUpload(clock: clock, pages: pages, fitter: fitter)
         let device = DeviceAPI(pages: pages)

@@ -117,3 +117,38 @@ struct LTILoginTests {
         #expect(try site.count("SELECT count(*) AS n FROM lti_states") == 2)
     }
 }
+
+/// The admin's LTI page: the tool's addresses to copy, registering a platform (refused with the
+/// reason for a plain-HTTP address elsewhere, audited when accepted), the outbox's state.
+@Suite("LTI administration")
+struct LTIAdminTests {
+    @Test("an admin sees the tool's endpoints, registers a platform once the addresses are HTTPS, and the registration is audited; others get a 404")
+    func registerOnThePage() throws {
+        let site = try StudySessionTests.Site()
+        let (admin, csrf) = try AdminTests.admin(site)
+        let page = try admin.request("GET", "/admin/lti")
+        #expect(page.status == 200)
+        #expect(page.bodyText.contains("http://127.0.0.1:\(site.server.port)/lti/login"))
+        #expect(page.bodyText.contains("http://127.0.0.1:\(site.server.port)/lti/jwks.json"))
+        var form = [
+            "csrf_token": csrf, "issuer": "https://lms.example.edu", "client_id": "abc123", "deployments": "1\n2\n",
+            "auth_url": "https://lms.example.edu/auth", "token_url": "http://lms.example.edu/token", "jwks_url": "https://lms.example.edu/jwks",
+        ]
+        let refused = try admin.request("POST", "/admin/lti/platforms", form: form)
+        #expect(refused.status == 422)
+        #expect(refused.bodyText.contains("token_url must be an https:// address"))
+        #expect(refused.bodyText.contains("value=\"abc123\""))
+        #expect(try site.count("SELECT count(*)::int AS n FROM lti_platforms") == 0)
+        form["token_url"] = "https://lms.example.edu/token"
+        #expect(try admin.request("POST", "/admin/lti/platforms", form: form).status == 303)
+        let listed = try admin.request("GET", "/admin/lti?added=1")
+        #expect(listed.bodyText.contains("https://lms.example.edu"))
+        #expect(listed.bodyText.contains("1, 2"))
+        #expect(try site.count("SELECT count(*)::int AS n FROM lti_deployments") == 2)
+        #expect(try site.count("SELECT count(*)::int AS n FROM audit_log WHERE action = 'lti.platform' AND target = 'https://lms.example.edu'") == 1)
+        let check = try HTMLChecker.passes([("lti admin", listed.body), ("refused", refused.body)])
+        #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
+        let (student, _, _) = try SchoolTests.account(site, "pupil", role: "student")
+        #expect(try student.request("GET", "/admin/lti").status == 404)
+    }
+}

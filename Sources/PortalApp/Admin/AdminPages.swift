@@ -13,6 +13,8 @@ struct AdminPages: Sendable {
     let clock: @Sendable () -> Date
     /// Where the site's own pictures are, for the exports that carry their pictures.
     let publicDirectory: String
+    /// This site's addresses (the LTI page shows the tool's endpoints).
+    let site: SiteAddress
 
     /// Imports up to 20 MiB (a whole exam of thousands of questions), plus the form around it.
     static let importLimit = 21 * 1024 * 1024
@@ -29,6 +31,9 @@ struct AdminPages: Sendable {
         routes.get("/admin/reports", reports)
         routes.post("/admin/reports/:id", resolve)
         routes.get("/admin/audit", audit)
+        let lti = LTIAdmin(pages: pages, site: site, clock: clock)
+        routes.get("/admin/lti", lti.page)
+        routes.post("/admin/lti/platforms", lti.addPlatform)
         routes.get("/admin/users", accounts)
         routes.post("/admin/users/:id", changeAccount)
         routes.post("/admin/users/:id/accommodation", changeAccommodation)

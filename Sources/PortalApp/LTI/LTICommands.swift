@@ -31,18 +31,15 @@ enum LTICommands {
             }
             if flag == "--deployment-id" { deployments.append(value) } else { values[flag] = value }
         }
-        guard let issuer = values["--issuer"], let clientID = values["--client-id"], let auth = values["--auth-url"], let token = values["--token-url"],
-              let jwks = values["--jwks-url"], !deployments.isEmpty else { throw ConfigurationError(usage) }
-        // Addresses are the platform's endpoints: HTTPS, or HTTP on this machine for a rehearsal.
-        for (name, address) in [("--issuer", issuer), ("--auth-url", auth), ("--token-url", token), ("--jwks-url", jwks)] {
-            guard let parts = URLComponents(string: address), let host = parts.host, !host.isEmpty,
-                  parts.scheme == "https" || (parts.scheme == "http" && ["127.0.0.1", "localhost", "::1"].contains(host)) else {
-                throw ConfigurationError("\(name) must be an https:// address (http:// only for this machine)")
-            }
-        }
+        let registration = PlatformRegistration(
+            issuer: values["--issuer"] ?? "", clientID: values["--client-id"] ?? "", deploymentIDs: deployments, authURL: values["--auth-url"] ?? "",
+            tokenURL: values["--token-url"] ?? "", jwksURL: values["--jwks-url"] ?? "")
+        if let problem = registration.problem { throw ConfigurationError(problem.key == "missing" ? usage : problem.commandLine) }
+        let (issuer, clientID) = (registration.issuer, registration.clientID)
         let added = try connection.withTransaction { connection -> Bool in
             let added = try LTIStore().addPlatform(
-                issuer: issuer, clientID: clientID, authURL: auth, tokenURL: token, jwksURL: jwks, deploymentIDs: deployments, connection)
+                issuer: issuer, clientID: clientID, authURL: registration.authURL, tokenURL: registration.tokenURL, jwksURL: registration.jwksURL,
+                deploymentIDs: deployments, connection)
             try AdminStore().audit(
                 actorName: "portal lti", action: "lti.platform", target: issuer,
                 details: ["client_id": clientID, "deployments": deployments.joined(separator: ","), "new": String(added)], at: Date(), connection)
