@@ -35,6 +35,8 @@ public final class PortalApplication: Sendable {
     let fitter: WeightFitter?
     let scoreboard: LiveScoreboard?
     let hub: LiveHub
+    /// Outbound HTTPS (platforms, identity providers).
+    let outbound: HTTPClient
     /// Other parties' key sets (LMSs, identity providers), fetched over HTTPS and kept.
     let keySets: KeySetCache
     /// Graded LTI sessions' scores on their way to the platforms.
@@ -80,6 +82,7 @@ public final class PortalApplication: Sendable {
         }
         fitter = database.map { WeightFitter(database: $0, clock: clock) }
         let outbound = HTTPClient(configuration: configuration.outbound)
+        self.outbound = outbound
         keySets = KeySetCache(client: outbound, clock: clock)
         scoreSender = database.map { ScoreSender(database: $0, tokens: PlatformTokens(client: outbound, database: $0, clock: clock), client: outbound) }
         refresher = database.flatMap { database in
@@ -137,7 +140,7 @@ public final class PortalApplication: Sendable {
         sessionSettings.idleTimeout = configuration.sessionIdleTimeout
         sessionSettings.absoluteLifetime = configuration.sessionLifetime
         let pages = self.pages, cache = self.cache, clock = self.clock, site = self.site, versions = self.versions
-        let domainFacts = self.domainFacts, readers = self.readers, classes = self.classes, keySets = self.keySets
+        let domainFacts = self.domainFacts, readers = self.readers, classes = self.classes, keySets = self.keySets, outbound = self.outbound
         // Without a database only the infrastructure routes exist; the gate is never used then.
         var gate = Gate(
             pool: database ?? ConnectionPool(.init(url: "")), replica: replica, settings: sessionSettings, clock: clock, pages: pages, site: site,
@@ -174,7 +177,7 @@ public final class PortalApplication: Sendable {
             database: database, pages: pages, settings: sessionSettings, clock: clock, scoreboard: scoreboard, hub: hub, site: site,
             bulkhead: Bulkhead(limit: max(2, configuration.server.workers / 2)))
         let schools = SchoolPages(pages: pages, clock: clock, starter: starter, site: site, classes: classes)
-        let admin = AdminPages(pages: pages, clock: clock, publicDirectory: configuration.publicDirectory, site: site)
+        let admin = AdminPages(pages: pages, clock: clock, publicDirectory: configuration.publicDirectory, site: site, outbound: outbound)
         let offline = OfflinePages(pages: pages, clock: clock)
         let progress = ProgressUpload(clock: clock, pages: pages, fitter: fitter)
         let device = DeviceAPI(pages: pages)
@@ -223,8 +226,11 @@ public final class PortalApplication: Sendable {
             start.post("/sessions", starter.start)
         }
         // Pages with forms for visitors too: a CSRF cookie for those who have none.
+        let singleSignOn = SingleSignOn(pages: pages, site: site, clock: clock, keySets: keySets, client: outbound, accounts: accounts)
         routes.anyone { visitors in
             accounts.addPublicRoutes(to: &visitors)
+            visitors.get("/sso/:provider/start", singleSignOn.start)
+            visitors.get("/sso/callback", singleSignOn.callback)
             sessions.addRoutes(to: &visitors, readerCopies: readerCopies)
             live.addPublicRoutes(to: &visitors)
             schools.addPublicRoutes(to: &visitors)
@@ -233,6 +239,7 @@ public final class PortalApplication: Sendable {
         }
         routes.members(RouteOptions(access: .signedIn)) { members in
             accounts.addMemberRoutes(to: &members)
+            members.post("/me/sso/unlink", singleSignOn.unlink)
             members.get(
                 "/me", quick: readerCopies.quick(DashboardPage.readerCopy),
                 DashboardPage.handler(pages: pages, clock: clock, versions: versions, readers: readers, domains: domainFacts, fitter: fitter))

@@ -45,11 +45,13 @@ struct LanguageTests {
     /// Messages that are the same in English by nature: the portal's name, a lone placeholder
     /// with a sign, and words the language shares with English.
     static let sameAsEnglish: [String: Set<String>] = [
-        "": ["site.name", "exam.pass_mark_value", "exam.weight_value", "results.percent", "leaderboard.accuracy_value", "offline.session_heading"],
+        "": ["site.name", "exam.pass_mark_value", "exam.weight_value", "results.percent", "leaderboard.accuracy_value", "offline.session_heading",
+             "lti.admin_nav"],
         "de": ["report.comment_label", "live.code", "admin.import", "admin.export", "admin.problem", "admin.details", "admin.status", "admin.search",
                "admin.version", "admin.edit.code"],
-        "es": ["exam.total", "error.status", "sessions.duration", "school.no"],
-        "it": ["sessions.duration", "account.password", "school.no"],
+        "es": ["exam.total", "error.status", "sessions.duration", "school.no", "lti.admin_client_id", "lti.admin_endpoints"],
+        "it": ["sessions.duration", "account.password", "school.no", "lti.admin_client_id"],
+        "th": ["lti.admin_client_id"],
     ]
 
     @Test("every catalogue has every English message, with the same placeholders, the plural forms its language needs, and its own words")

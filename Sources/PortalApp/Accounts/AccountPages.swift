@@ -27,6 +27,28 @@ struct AccountPages: Sendable {
         var next = ""
         var error: String?
         var fieldErrors: [String: String] = [:]
+        /// The identity providers to sign in with instead (the sign-in page's buttons).
+        var providers: [ProviderButton] = []
+        var hasProviders: Bool { !providers.isEmpty }
+
+        enum CodingKeys: String, CodingKey { case username, displayName, next, error, fieldErrors, providers, hasProviders }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(username, forKey: .username)
+            try container.encode(displayName, forKey: .displayName)
+            try container.encode(next, forKey: .next)
+            try container.encodeIfPresent(error, forKey: .error)
+            try container.encode(fieldErrors, forKey: .fieldErrors)
+            try container.encode(providers, forKey: .providers)
+            try container.encode(hasProviders, forKey: .hasProviders)
+        }
+    }
+
+    /// A single sign-on provider's button: its label and where it begins.
+    struct ProviderButton: Encodable {
+        var label: String
+        var href: String
     }
 
     func addPublicRoutes(to routes: inout PublicRoutes) {
@@ -41,7 +63,8 @@ struct AccountPages: Sendable {
         routes.get("/me/settings") { request, user in
             let query = request.query
             let notice = query["saved"] != nil ? "account.saved" : query["password"] != nil ? "account.password_changed"
-                : query["ended"] != nil ? "account.sessions_ended" : nil
+                : query["ended"] != nil ? "account.sessions_ended" : query["linked"] != nil ? "sso.linked"
+                : query["unlinked"] != nil ? "sso.unlinked" : nil
             return try showSettings(request, user, notice: notice)
         }
         routes.post("/me/settings", saveSettings)
@@ -60,7 +83,12 @@ struct AccountPages: Sendable {
     }
 
     private func showLogin(_ request: PortalRequest, _ page: FormPage, status: HTTPStatus = .ok) throws -> Response {
-        try show("accounts/login", request, page, status: status)
+        var page = page
+        let next = page.next.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "%2F"
+        page.providers = try request.database.run { try SSOStore().providers($0) }.map {
+            ProviderButton(label: $0.label, href: "/sso/\($0.id)/start?next=\(next)")
+        }
+        return try show("accounts/login", request, page, status: status)
     }
 
     /// 429 with `Retry-After`, the page saying how long to wait.
@@ -212,6 +240,15 @@ struct AccountPages: Sendable {
         var otherSessions: Int
         var notice: String?
         var fieldErrors: [String: String] = [:]
+        /// Single sign-on: each provider, linked to this account or not.
+        struct SignIn: Encodable {
+            var label: String
+            var issuer: String
+            var linked: Bool
+            var linkHref: String
+        }
+        var signIns: [SignIn] = []
+        var hasSignIns = false
     }
 
     /// What a refused settings form carried, shown again instead of the saved values.
@@ -236,7 +273,8 @@ struct AccountPages: Sendable {
             // Simulated with the student's own weights once fitted.
             let schedule = try StudentSchedule.of(nil, connection)
             let measured = try store.measuredRetention(days: 30, now: now, connection)
-            return SettingsPage(
+            let providers = try SSOStore().providers(connection), linked = Set(try SSOStore().linkedIssuers(connection))
+            var page = SettingsPage(
                 username: account.username, displayName: typed?.displayName ?? account.displayName, timeZone: timeZone,
                 timeZoneGroups: TimeZoneChoices.groups(selected: timeZone),
                 showOnLeaderboard: typed?.showOnLeaderboard ?? account.showOnLeaderboard,
@@ -269,6 +307,11 @@ struct AccountPages: Sendable {
                 },
                 otherSessions: sessions.filter { $0.id != user.sessionID }.count,
                 notice: notice.map { pages.message($0, locale: locale) }, fieldErrors: fieldErrors)
+            page.signIns = providers.map {
+                SettingsPage.SignIn(label: $0.label, issuer: $0.issuer, linked: linked.contains($0.issuer), linkHref: "/sso/\($0.id)/start?link=1")
+            }
+            page.hasSignIns = !providers.isEmpty
+            return page
         }
         return try pages.privatePage("me/settings", page, request, status: status)
     }

@@ -74,3 +74,19 @@ public enum TokenRefusal: Error, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension WebToken {
+    /// Whether the token is meant for `clientID`: its `aud` is the client id or a list holding
+    /// it, and a list of several names the authorised party (`azp`), which must be the client id
+    /// too (OpenID Connect Core §3.1.3.7).
+    public func isMeant(for clientID: String) -> Bool {
+        switch claims["aud"] {
+        case .string(let audience)? where audience == clientID: break
+        case .array(let audiences)? where audiences.contains(.string(clientID)):
+            if audiences.count > 1 && string("azp") == nil { return false }
+        default: return false
+        }
+        if let party = string("azp"), party != clientID { return false }
+        return true
+    }
+}

@@ -1,5 +1,6 @@
 import ExamData
 import Foundation
+import HTTPClient
 import HTTPServer
 import Interop
 import PostgresClient
@@ -15,6 +16,8 @@ struct AdminPages: Sendable {
     let publicDirectory: String
     /// This site's addresses (the LTI page shows the tool's endpoints).
     let site: SiteAddress
+    /// Outbound requests (an identity provider's discovery document).
+    let outbound: HTTPClient
 
     /// Imports up to 20 MiB (a whole exam of thousands of questions), plus the form around it.
     static let importLimit = 21 * 1024 * 1024
@@ -34,6 +37,9 @@ struct AdminPages: Sendable {
         let lti = LTIAdmin(pages: pages, site: site, clock: clock)
         routes.get("/admin/lti", lti.page)
         routes.post("/admin/lti/platforms", lti.addPlatform)
+        let sso = SSOAdmin(pages: pages, site: site, clock: clock, client: outbound)
+        routes.get("/admin/sso", sso.page)
+        routes.post("/admin/sso/providers", sso.save)
         routes.get("/admin/users", accounts)
         routes.post("/admin/users/:id", changeAccount)
         routes.post("/admin/users/:id/accommodation", changeAccommodation)

@@ -50,15 +50,7 @@ struct LaunchMessage: Sendable {
             return nil
         }
         guard token.string("iss") == issuer else { throw Refusal(key: "wrong_issuer", arguments: ["issuer": String((token.string("iss") ?? "").prefix(200))]) }
-        // The audience is the client id, or a list holding it; a list of several names the
-        // authorised party, which must be the client id too.
-        switch claims["aud"] {
-        case .string(let audience)? where audience == clientID: break
-        case .array(let audiences)? where audiences.contains(.string(clientID)):
-            if audiences.count > 1 && token.string("azp") == nil { throw Refusal(key: "wrong_audience") }
-        default: throw Refusal(key: "wrong_audience")
-        }
-        if let party = token.string("azp"), party != clientID { throw Refusal(key: "wrong_audience") }
+        guard token.isMeant(for: clientID) else { throw Refusal(key: "wrong_audience") }
         guard token.string("nonce") == nonce else { throw Refusal(key: "wrong_nonce") }
         guard text(claims[Self.lti + "version"]) == "1.3.0" else {
             throw Refusal(key: "wrong_version", arguments: ["version": String((text(claims[Self.lti + "version"]) ?? "none").prefix(20))])
