@@ -60,14 +60,21 @@ public struct SSOStore: Sendable {
     }
 
     /// Registers a provider (an admin), or replaces the registration of its issuer; its id.
+    /// (An update first, then an insert: an upsert would have to read the secret column, which
+    /// the app may write but not read.)
     public func save(_ provider: Provider, clientSecret: String, _ connection: PostgresConnection) throws -> Int {
-        try connection.query(("""
+        if let row = try connection.query(("""
+            UPDATE sso_providers SET label = \(provider.label), client_id = \(provider.clientID), client_secret = \(clientSecret),
+                authorization_endpoint = \(provider.authorizationEndpoint), token_endpoint = \(provider.tokenEndpoint), jwks_uri = \(provider.jwksURI),
+                allowed_domains = \(provider.allowedDomains), teacher_claim = \(provider.teacherClaim), teacher_values = \(provider.teacherValues)
+            WHERE issuer = \(provider.issuer) RETURNING id
+            """ as SQL).prepared()).first {
+            return try row.decode("id", as: Int.self)
+        }
+        return try connection.query(("""
             INSERT INTO sso_providers (issuer, label, client_id, client_secret, authorization_endpoint, token_endpoint, jwks_uri, allowed_domains, teacher_claim, teacher_values)
             VALUES (\(provider.issuer), \(provider.label), \(provider.clientID), \(clientSecret), \(provider.authorizationEndpoint), \(provider.tokenEndpoint),
                     \(provider.jwksURI), \(provider.allowedDomains), \(provider.teacherClaim), \(provider.teacherValues))
-            ON CONFLICT (issuer) DO UPDATE SET label = EXCLUDED.label, client_id = EXCLUDED.client_id, client_secret = EXCLUDED.client_secret,
-                authorization_endpoint = EXCLUDED.authorization_endpoint, token_endpoint = EXCLUDED.token_endpoint, jwks_uri = EXCLUDED.jwks_uri,
-                allowed_domains = EXCLUDED.allowed_domains, teacher_claim = EXCLUDED.teacher_claim, teacher_values = EXCLUDED.teacher_values
             RETURNING id
             """ as SQL).prepared()).single().decode("id", as: Int.self)
     }

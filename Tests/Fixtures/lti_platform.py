@@ -20,7 +20,7 @@ The identity provider, issuer http://127.0.0.1:PORT/idp:
   GET  /idp/.well-known/openid-configuration, /idp/jwks
   GET  /idp/authorize            authorisation code + PKCE for the user set by POST /control/user
   POST /idp/token                the code exchanged (client secret and code_verifier checked)
-Control (JSON): POST /control/config {tool_jwks_url, client_id, idp_client_id, idp_client_secret},
+Control (JSON): POST /control/config {tool_jwks_url, client_id, idp_client_id, idp_client_secret, idp_signer},
   POST /control/scenario {name, claims, sign_with, kid}, POST /control/down {down},
   POST /control/user {claims}, POST /control/rotate, GET /control/log (what arrived).
 """
@@ -312,8 +312,9 @@ class Handler(BaseHTTPRequestHandler):
         now = int(time.time())
         claims = {"iss": self.base + "/idp", "aud": client_id, "iat": now, "exp": now + 300, "nonce": grant["nonce"]}
         claims.update(grant["user"])
+        # A test may have the provider hand back a token signed by someone else (the LMS).
         self.reply({"access_token": secrets.token_urlsafe(16), "token_type": "Bearer", "expires_in": 300,
-                    "id_token": self.sign(claims, "idp")})
+                    "id_token": self.sign(claims, STATE.config.get("idp_signer", "idp"))})
 
 
 def main():

@@ -1,0 +1,157 @@
+import ExamData
+import Foundation
+import HTTPClient
+import PostgresClient
+import QuestionEngine
+import TestSupport
+import Testing
+
+/// Single sign-on against the test identity provider (`Tests/Fixtures/lti_platform.py`, its
+/// `/idp` half): registering it by discovery, signing in by code + PKCE, accounts linked by
+/// (issuer, sub), teachers by a claim, domains kept out, linking and unlinking in settings, and
+/// the attacks — a state carried to another browser, a replayed answer, a token another party
+/// signed.
+@Suite("Single sign-on", .serialized)
+struct SingleSignOnTests {
+    final class Setup {
+        let lti: LTILaunchTests.Setup
+        var site: StudySessionTests.Site { lti.site }
+        var idp: String { lti.idp }
+
+        init(domains: String = "") throws {
+            lti = try LTILaunchTests.Setup()
+            let (admin, csrf) = try AdminTests.admin(site)
+            let saved = try admin.request("POST", "/admin/sso/providers", form: [
+                "csrf_token": csrf, "issuer": idp, "label": "School Login", "client_id": "portal-sso", "client_secret": "sso-secret",
+                "domains": domains, "teacher_claim": "groups", "teacher_values": "teachers, staff",
+            ])
+            #expect(saved.status == 303, "\(saved.bodyText.prefix(3000))")
+        }
+
+        /// The provider's user for the next sign-in.
+        func user(_ claims: [String: JSONValue]) throws { try lti.control("user", ["claims": .object(claims)]) }
+
+        /// Begins at the portal and follows the provider's redirect: the callback's path.
+        func begin(_ browser: Browser, _ start: String = "/sso/1/start?next=%2Fme") throws -> String {
+            let started = try browser.request("GET", start)
+            #expect(started.status == 302)
+            let authorize = try lti.client.send("GET", try #require(started.header("Location")))
+            #expect(authorize.status == 302, "\(String(decoding: authorize.body, as: UTF8.self))")
+            let callback = try #require(authorize.header("Location"))
+            return String(callback.dropFirst(lti.tool.count))
+        }
+
+        func signIn(_ browser: Browser) throws -> RawHTTPClient.Response { try browser.request("GET", try begin(browser)) }
+    }
+
+    @Test("an admin registers the provider by discovery; students and teachers sign in with it and come back to the same accounts")
+    func signInWithTheProvider() throws {
+        let setup = try Setup()
+        let (admin, csrf) = try AdminTests.admin(setup.site)
+        let plain = try admin.request("POST", "/admin/sso/providers", form: [
+            "csrf_token": csrf, "issuer": "http://idp.example.org", "label": "X", "client_id": "a", "client_secret": "b"])
+        #expect(plain.status == 422 && plain.bodyText.contains("must be an https:// address"))
+        let elsewhere = try admin.request("POST", "/admin/sso/providers", form: [
+            "csrf_token": csrf, "issuer": setup.idp + "/nowhere", "label": "X", "client_id": "a", "client_secret": "b"])
+        #expect(elsewhere.status == 422 && elsewhere.bodyText.contains("discovery document could not be used"))
+        let adminPage = try admin.request("GET", "/admin/sso?saved=1")
+        #expect(adminPage.bodyText.contains("School Login") && adminPage.bodyText.contains("/sso/callback"))
+        #expect(!adminPage.bodyText.contains("sso-secret"), "the secret is never shown again")
+        #expect(try setup.site.count("SELECT count(*)::int AS n FROM audit_log WHERE action = 'sso.provider'") == 1)
+
+        let browser = setup.site.browser()
+        let login = try browser.request("GET", "/login")
+        #expect(login.bodyText.contains("Sign in with School Login"))
+        let check = try HTMLChecker.passes([("login", login.body), ("admin sso", adminPage.body)])
+        #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
+
+        try setup.user(["sub": .string("pupil-1"), "name": .string("Ada Lovelace"), "email": .string("ada@school.example")])
+        let signedIn = try setup.signIn(browser)
+        #expect(signedIn.status == 303 && signedIn.header("Location") == "/me", "\(signedIn.bodyText.prefix(2000))")
+        #expect(try browser.request("GET", "/me").bodyText.contains("Ada Lovelace"))
+        #expect(try setup.site.count("SELECT count(*)::int AS n FROM users u JOIN external_identities i ON i.user_id = u.id WHERE i.kind = 'sso' AND i.subject = 'pupil-1' AND u.role = 'student'") == 1)
+        // Again, from another browser: the same account.
+        #expect(try setup.signIn(setup.site.browser()).status == 303)
+        #expect(try setup.site.count("SELECT count(*)::int AS n FROM external_identities WHERE kind = 'sso'") == 1)
+        // A teacher by the provider's groups claim; never an admin.
+        try setup.user(["sub": .string("staff-1"), "name": .string("Mr Babbage"), "groups": .array([.string("staff")])])
+        #expect(try setup.signIn(setup.site.browser()).status == 303)
+        #expect(try setup.site.count("SELECT count(*)::int AS n FROM users u JOIN external_identities i ON i.user_id = u.id WHERE i.subject = 'staff-1' AND u.role = 'teacher'") == 1)
+        // The same e-mail under another subject is another person: never linked by e-mail.
+        try setup.user(["sub": .string("pupil-2"), "name": .string("Someone Else"), "email": .string("ada@school.example")])
+        #expect(try setup.signIn(setup.site.browser()).status == 303)
+        #expect(try setup.site.count("SELECT count(DISTINCT user_id)::int AS n FROM external_identities WHERE kind = 'sso'") == 3)
+    }
+
+    @Test("a provider admitting one domain keeps others out, and nothing is created")
+    func domains() throws {
+        let setup = try Setup(domains: "school.example")
+        let before = try setup.lti.created()
+        try setup.user(["sub": .string("outsider"), "name": .string("Out Sider"), "email": .string("out@gmail.example")])
+        let refused = try setup.signIn(setup.site.browser())
+        #expect(refused.status == 403 && refused.bodyText.contains("from gmail.example are not admitted"))
+        #expect(try setup.lti.created() == before)
+        try setup.user(["sub": .string("insider"), "name": .string("In Sider"), "email": .string("in@school.example")])
+        #expect(try setup.signIn(setup.site.browser()).status == 303)
+    }
+
+    @Test("a state carried to another browser, a replayed answer and a token the LMS signed are refused with the reason, and nothing is created")
+    func attacks() throws {
+        let setup = try Setup()
+        try setup.user(["sub": .string("pupil-1"), "name": .string("Ada Lovelace")])
+        let before = try setup.lti.created()
+        let victim = setup.site.browser()
+        let callback = try setup.begin(setup.site.browser())
+        let carried = try victim.request("GET", callback)
+        #expect(carried.status == 400 && carried.bodyText.contains("another browser"))
+        #expect(try setup.lti.created() == before)
+
+        let browser = setup.site.browser()
+        let answer = try setup.begin(browser)
+        #expect(try browser.request("GET", answer).status == 303)
+        let afterFirst = try setup.lti.created()
+        let replayed = try browser.request("GET", answer)
+        #expect(replayed.status == 400 && replayed.bodyText.contains("used already"))
+
+        // The provider hands back an id_token the LMS signed (an LTI token presented to SSO).
+        try setup.lti.control("config", ["idp_signer": .string("lms")])
+        let crossed = try setup.signIn(setup.site.browser())
+        #expect(crossed.status == 401 && crossed.bodyText.contains("is not among the issuer"))
+        #expect(try setup.site.browser().request("GET", "/sso/callback?state=x").status == 400)
+        #expect(try setup.site.browser().request("GET", "/sso/callback?error=access_denied&error_description=no").bodyText.contains("access_denied"))
+        #expect(try setup.site.browser().request("GET", "/sso/9/start").status == 404)
+        #expect(try setup.lti.created() == afterFirst)
+    }
+
+    @Test("a signed-in student links the provider in settings, signs in with it to the same account, and unlinks it; the only way in cannot be unlinked")
+    func linkAndUnlink() throws {
+        let setup = try Setup()
+        let browser = setup.site.browser()
+        #expect(try browser.register("linker").status == 303)
+        let settings = try browser.request("GET", "/me/settings")
+        #expect(settings.bodyText.contains("Link School Login"))
+        try setup.user(["sub": .string("linked-1"), "name": .string("Linked Person")])
+        let linked = try browser.request("GET", try setup.begin(browser, "/sso/1/start?link=1"))
+        #expect(linked.status == 303 && linked.header("Location")?.hasPrefix("/me/settings?linked=1") == true, "\(linked.bodyText.prefix(2000))")
+        let after = try browser.request("GET", "/me/settings?linked=1")
+        #expect(after.bodyText.contains("Unlink School Login"))
+        let check = try HTMLChecker.passes([("settings", after.body)])
+        #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
+        // Signing in with the provider now opens the same account.
+        let other = setup.site.browser()
+        #expect(try setup.signIn(other).status == 303)
+        #expect(try other.request("GET", "/me/settings").bodyText.contains("value=\"linker\"") || other.request("GET", "/me/settings").bodyText.contains(">linker<"))
+        #expect(try setup.site.count("SELECT count(*)::int AS n FROM users") == 2)  // the admin and the linker
+        // Unlinking keeps the password as the way in.
+        #expect(try browser.request("POST", "/me/sso/unlink", form: ["csrf_token": browser.csrfToken(from: after), "issuer": setup.idp]).status == 303)
+        #expect(try setup.site.count("SELECT count(*)::int AS n FROM external_identities") == 0)
+        // An account the provider made has no password: its only link stays.
+        try setup.user(["sub": .string("only-1"), "name": .string("Only Way")])
+        let only = setup.site.browser()
+        #expect(try setup.signIn(only).status == 303)
+        let page = try only.request("GET", "/me/settings")
+        let refused = try only.request("POST", "/me/sso/unlink", form: ["csrf_token": only.csrfToken(from: page), "issuer": setup.idp])
+        #expect(refused.status == 409 && refused.bodyText.contains("only way to sign in"))
+        #expect(try setup.site.count("SELECT count(*)::int AS n FROM external_identities WHERE subject = 'only-1'") == 1)
+    }
+}
