@@ -332,3 +332,20 @@ REVOKE ALL ON FUNCTION lti_take_state(text, bytea), lti_sign_in(text, text, text
     lti_deep_link(text, boolean), lti_queue_score(), lti_take_due_scores(integer), lti_score_sent(uuid), lti_score_failed(uuid, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION lti_take_state(text, bytea), lti_sign_in(text, text, text, text, boolean, text, text, text, text, text, text),
     lti_deep_link(text, boolean), lti_take_due_scores(integer), lti_score_sent(uuid), lti_score_failed(uuid, text) TO portal_app;
+
+-- Names and Role Provisioning Services: of a course roster's users (their `sub`s), those who
+-- have launched and are members of the class now; only for the class's teacher.
+CREATE FUNCTION lti_roster_joined(p_class uuid, p_subjects text[]) RETURNS text[]
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+    SELECT coalesce(array_agg(i.subject), '{}')
+    FROM public.lti_contexts c
+    JOIN public.lti_platforms p ON p.id = c.platform_id
+    JOIN public.external_identities i ON i.kind = 'lti' AND i.issuer = p.issuer AND i.subject = ANY (p_subjects)
+    JOIN public.class_members m ON m.class_id = c.class_id AND m.user_id = i.user_id AND m.left_at IS NULL
+    WHERE c.class_id = p_class AND EXISTS (SELECT 1 FROM public.classes k WHERE k.id = p_class AND k.teacher_id = public.app_user_id())
+$$;
+GRANT CREATE ON SCHEMA public TO portal_auth;
+ALTER FUNCTION lti_roster_joined(uuid, text[]) OWNER TO portal_auth;
+REVOKE CREATE ON SCHEMA public FROM portal_auth;
+REVOKE ALL ON FUNCTION lti_roster_joined(uuid, text[]) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION lti_roster_joined(uuid, text[]) TO portal_app;

@@ -156,4 +156,21 @@ public struct LTILaunchStore: Sendable {
             ORDER BY s.started_at DESC LIMIT 1
             """ as SQL).prepared()).first?.decode("session_id", as: UUID.self)
     }
+
+    /// Where the roster of the course behind a class the caller teaches is (Names and Role
+    /// Provisioning Services), with the platform's token endpoint; nil when the class is not a
+    /// course's or its platform offers no roster.
+    public func courseRoster(classID: UUID, _ connection: PostgresConnection) throws -> (membershipsURL: String, tokenURL: String, clientID: String)? {
+        try connection.query(("""
+            SELECT c.memberships_url, p.token_url, p.client_id FROM lti_contexts c JOIN lti_platforms p ON p.id = c.platform_id
+            WHERE c.class_id = \(classID) AND c.memberships_url IS NOT NULL
+            """ as SQL).prepared()).first.map {
+            (try $0.decode("memberships_url", as: String.self), try $0.decode("token_url", as: String.self), try $0.decode("client_id", as: String.self))
+        }
+    }
+
+    /// Of the roster's users, those who have launched and belong to the class now.
+    public func joinedSubjects(classID: UUID, subjects: [String], _ connection: PostgresConnection) throws -> Set<String> {
+        Set(try connection.query(("SELECT lti_roster_joined(\(classID), \(subjects)) AS joined" as SQL).prepared()).single().decode("joined", as: [String].self))
+    }
 }

@@ -39,6 +39,8 @@ public final class PortalApplication: Sendable {
     let outbound: HTTPClient
     /// Other parties' key sets (LMSs, identity providers), fetched over HTTPS and kept.
     let keySets: KeySetCache
+    /// Access tokens for the LMSs' services (grades, rosters).
+    let platformTokens: PlatformTokens?
     /// Graded LTI sessions' scores on their way to the platforms.
     let scoreSender: ScoreSender?
 
@@ -84,7 +86,14 @@ public final class PortalApplication: Sendable {
         let outbound = HTTPClient(configuration: configuration.outbound)
         self.outbound = outbound
         keySets = KeySetCache(client: outbound, clock: clock)
-        scoreSender = database.map { ScoreSender(database: $0, tokens: PlatformTokens(client: outbound, database: $0, clock: clock), client: outbound) }
+        if let database {
+            let tokens = PlatformTokens(client: outbound, database: database, clock: clock)
+            platformTokens = tokens
+            scoreSender = ScoreSender(database: database, tokens: tokens, client: outbound)
+        } else {
+            platformTokens = nil
+            scoreSender = nil
+        }
         refresher = database.flatMap { database in
             configuration.leaderboardRefresh > 0
                 ? LeaderboardRefresher(database: database, interval: configuration.leaderboardRefresh, instance: "\(ProcessInfo.processInfo.hostName):\(getpid()):\(UUID().uuidString.prefix(8))")
@@ -141,6 +150,7 @@ public final class PortalApplication: Sendable {
         sessionSettings.absoluteLifetime = configuration.sessionLifetime
         let pages = self.pages, cache = self.cache, clock = self.clock, site = self.site, versions = self.versions
         let domainFacts = self.domainFacts, readers = self.readers, classes = self.classes, keySets = self.keySets, outbound = self.outbound
+        let platformTokens = self.platformTokens
         // Without a database only the infrastructure routes exist; the gate is never used then.
         var gate = Gate(
             pool: database ?? ConnectionPool(.init(url: "")), replica: replica, settings: sessionSettings, clock: clock, pages: pages, site: site,
@@ -261,6 +271,9 @@ public final class PortalApplication: Sendable {
         routes.members(RouteOptions(access: .teacher)) { teachers in
             live.addHostRoutes(to: &teachers)
             schools.addTeacherRoutes(to: &teachers, readerCopies: readerCopies)
+            if let tokens = platformTokens {
+                teachers.get("/teach/classes/:id/roster", LTIRoster(pages: pages, tokens: tokens, client: outbound).roster)
+            }
         }
         routes.members(RouteOptions(access: .admin)) { admins in
             admin.addRoutes(to: &admins)

@@ -135,7 +135,16 @@ struct LTILaunchTests {
         teacher["name"] = .string("Ms Lovelace")
         teacher[Self.lti + "roles"] = .array(Self.instructor.map { .string($0) })
         teacher[Self.lti + "target_link_uri"] = .string(setup.tool + target)
+        teacher["https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"] = .object([
+            "context_memberships_url": .string(setup.lms + "/memberships/course-1"), "service_versions": .array([.string("2.0")]),
+        ])
         try setup.scenario("teacher", teacher, target: target)
+        let learnerRole = "http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"
+        try setup.control("config", ["members": .array([
+            .object(["user_id": .string("student-1"), "name": .string("Grace Hopper"), "roles": .array([.string(learnerRole)]), "status": .string("Active")]),
+            .object(["user_id": .string("student-2"), "name": .string("Alan Turing"), "roles": .array([.string(learnerRole)]), "status": .string("Active")]),
+            .object(["user_id": .string("teacher-1"), "name": .string("Ms Lovelace"), "roles": .array(Self.instructor.map { .string($0) })]),
+        ])])
         let instructor = setup.site.browser()
         let taught = try setup.launch("teacher", user: "teacher-1", browser: instructor)
         #expect(taught.status == 303)
@@ -146,6 +155,17 @@ struct LTILaunchTests {
         #expect(roster.bodyText.contains("Networking 101"))
         #expect(roster.bodyText.contains("Grace Hopper"))
         #expect(try setup.site.count("SELECT count(*)::int AS n FROM users WHERE role = 'teacher'") == 1)
+        // The course's roster from the platform (Names and Role Provisioning Services).
+        #expect(roster.bodyText.contains("\(classPage)/roster"))
+        let names = try instructor.request("GET", classPage + "/roster")
+        #expect(names.status == 200, "\(names.bodyText.prefix(2000))")
+        let text = names.bodyText
+        #expect(text.contains("Grace Hopper</th><td>Student</td><td>in the class"))
+        #expect(text.contains("Alan Turing</th><td>Student</td><td>not opened the portal from the course yet"))
+        #expect(text.contains("Ms Lovelace</th><td>Teacher"))
+        let check = try HTMLChecker.passes([("roster", names.body)])
+        #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
+        #expect(try setup.site.browser().request("GET", classPage + "/roster").status != 200)
 
         // The same student again: the same account, now a member already.
         let again = try setup.launch("learner", user: "student-1", browser: setup.site.browser())

@@ -105,11 +105,13 @@ struct SchoolPages: Sendable {
                         link: link, attempts: try store.attempts(linkID: link.id, classID: id, collation: collation, connection),
                         missed: try store.mostMissed(linkID: link.id, limit: 5, connection), pages: pages, locale: locale)
                 }
-                return ClassPage(
+                var page = ClassPage(
                     summary: summary, members: try store.members(classID: id, collation: collation, connection), assignments: assignments,
                     progress: try store.progress(classID: id, collation: collation, connection),
                     standings: try store.standings(classID: id, collation: collation, connection),
                     joinBase: joinBase, csrfToken: user.csrfToken, pages: pages, locale: locale)
+                page.hasCourseRoster = try LTILaunchStore().courseRoster(classID: id, connection) != nil
+                return page
             }
         }
         let render = { try pages.render("teach/class", FragmentsOnly(), locale: locale, viewer: request.viewer, fragments: ["class": page]) }

@@ -138,6 +138,8 @@ struct ClassPage: Encodable {
     var standings: [Standing]
     /// The form token of the teacher's session, for the remove buttons.
     var csrfToken: String
+    /// The class is an LMS course's, whose platform lists its roster.
+    var hasCourseRoster = false
 
     init(
         summary: ClassSummary, members: [ClassMember], assignments: [Assignment], progress: [StudentDomainProgress], standings: [ClassStanding],
