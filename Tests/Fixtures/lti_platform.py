@@ -82,7 +82,12 @@ class Handler(BaseHTTPRequestHandler):
 
     @property
     def base(self):
-        return "http://127.0.0.1:%d" % self.server.server_port
+        # As the client named it: a browser test reaches the platform as localhost, another
+        # site than the portal's 127.0.0.1, as an LMS is.
+        host = self.headers.get("Host", "")
+        if not host.startswith(("localhost:", "127.0.0.1:")):
+            host = "127.0.0.1:%d" % self.server.server_port
+        return "http://" + host
 
     def reply(self, body, status=200, content_type="application/json", headers=()):
         if isinstance(body, (dict, list)):
