@@ -103,6 +103,36 @@ GRANT DELETE ON lti_context_learners TO portal_auth;
 CREATE POLICY classes_auth_lti ON classes FOR INSERT TO portal_auth WITH CHECK (true);
 GRANT INSERT ON classes TO portal_auth;
 
+-- The account linked to (kind, issuer, subject), made now if there is none (no password; a
+-- teacher when the platform or provider says so, never an admin; `p_fallback` names someone
+-- who gave no name), and a student raised to teacher when it says so later. Only for the
+-- sign-in functions below, which have checked who the user is.
+CREATE FUNCTION external_account(p_kind text, p_issuer text, p_subject text, p_name text, p_fallback text, p_teacher boolean, p_at timestamptz,
+                                 OUT id uuid, OUT disabled boolean)
+    LANGUAGE plpgsql SET search_path = pg_catalog, public, pg_temp AS $$
+#variable_conflict use_column
+DECLARE
+    account record;
+BEGIN
+    SELECT u.id, u.role, u.disabled_at INTO account FROM public.external_identities i JOIN public.users u ON u.id = i.user_id
+    WHERE i.kind = p_kind AND i.issuer = p_issuer AND i.subject = p_subject;
+    IF NOT FOUND THEN
+        INSERT INTO public.users (username, display_name, password_hash, role)
+        VALUES (p_kind || '-' || replace(gen_random_uuid()::text, '-', ''), coalesce(nullif(btrim(left(p_name, 80)), ''), p_fallback), NULL,
+                CASE WHEN p_teacher THEN 'teacher' ELSE 'student' END)
+        RETURNING users.id, users.role, users.disabled_at INTO account;
+        INSERT INTO public.external_identities (kind, issuer, subject, user_id) VALUES (p_kind, p_issuer, p_subject, account.id);
+    ELSIF account.disabled_at IS NULL THEN
+        UPDATE public.external_identities i SET last_used_at = p_at WHERE i.kind = p_kind AND i.issuer = p_issuer AND i.subject = p_subject;
+        IF p_teacher AND account.role = 'student' THEN
+            UPDATE public.users u SET role = 'teacher' WHERE u.id = account.id;
+        END IF;
+    END IF;
+    id := account.id;
+    disabled := account.disabled_at IS NOT NULL;
+END
+$$;
+
 -- Signs a platform's user in after the app has checked the id_token (signature, issuer,
 -- audience, expiry, nonce): only within five minutes of taking that login's state, once, for
 -- its platform. Finds the user by (issuer, sub) or makes the account (a teacher for an
@@ -137,22 +167,10 @@ BEGIN
     END IF;
     SELECT p.issuer INTO platform_issuer FROM public.lti_platforms p WHERE p.id = platform;
 
-    SELECT u.id, u.role, u.disabled_at INTO account FROM public.external_identities i JOIN public.users u ON u.id = i.user_id
-    WHERE i.kind = 'lti' AND i.issuer = platform_issuer AND i.subject = p_subject;
-    IF NOT FOUND THEN
-        INSERT INTO public.users (username, display_name, password_hash, role)
-        VALUES ('lti-' || replace(gen_random_uuid()::text, '-', ''), coalesce(nullif(btrim(left(p_name, 80)), ''), 'Learner'), NULL,
-                CASE WHEN p_teacher THEN 'teacher' ELSE 'student' END)
-        RETURNING id, role, disabled_at INTO account;
-        INSERT INTO public.external_identities (kind, issuer, subject, user_id) VALUES ('lti', platform_issuer, p_subject, account.id);
-    ELSIF account.disabled_at IS NOT NULL THEN
+    SELECT a.id, a.disabled INTO account FROM public.external_account('lti', platform_issuer, p_subject, p_name, 'Learner', p_teacher, now_at) a;
+    IF account.disabled THEN
         RETURN QUERY SELECT 'disabled', NULL::uuid, NULL::uuid;
         RETURN;
-    ELSE
-        UPDATE public.external_identities i SET last_used_at = now_at WHERE i.kind = 'lti' AND i.issuer = platform_issuer AND i.subject = p_subject;
-        IF p_teacher AND account.role = 'student' THEN
-            UPDATE public.users u SET role = 'teacher' WHERE u.id = account.id;
-        END IF;
     END IF;
 
     IF p_context IS NOT NULL THEN
@@ -320,6 +338,7 @@ $$;
 
 -- (A new owner needs the schema's CREATE right for the moment of the change.)
 GRANT CREATE ON SCHEMA public TO portal_auth;
+ALTER FUNCTION external_account(text, text, text, text, text, boolean, timestamptz) OWNER TO portal_auth;
 ALTER FUNCTION lti_take_state(text, bytea) OWNER TO portal_auth;
 ALTER FUNCTION lti_sign_in(text, text, text, text, boolean, text, text, text, text, text, text) OWNER TO portal_auth;
 ALTER FUNCTION lti_deep_link(text, boolean) OWNER TO portal_auth;
@@ -328,7 +347,7 @@ ALTER FUNCTION lti_take_due_scores(integer) OWNER TO portal_auth;
 ALTER FUNCTION lti_score_sent(uuid) OWNER TO portal_auth;
 ALTER FUNCTION lti_score_failed(uuid, text) OWNER TO portal_auth;
 REVOKE CREATE ON SCHEMA public FROM portal_auth;
-REVOKE ALL ON FUNCTION lti_take_state(text, bytea), lti_sign_in(text, text, text, text, boolean, text, text, text, text, text, text),
+REVOKE ALL ON FUNCTION external_account(text, text, text, text, text, boolean, timestamptz), lti_take_state(text, bytea), lti_sign_in(text, text, text, text, boolean, text, text, text, text, text, text),
     lti_deep_link(text, boolean), lti_queue_score(), lti_take_due_scores(integer), lti_score_sent(uuid), lti_score_failed(uuid, text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION lti_take_state(text, bytea), lti_sign_in(text, text, text, text, boolean, text, text, text, text, text, text),
     lti_deep_link(text, boolean), lti_take_due_scores(integer), lti_score_sent(uuid), lti_score_failed(uuid, text) TO portal_app;

@@ -123,22 +123,10 @@ BEGIN
         RETURN;
     END IF;
     SELECT p.issuer INTO provider_issuer FROM public.sso_providers p WHERE p.id = provider;
-    SELECT u.id, u.role, u.disabled_at INTO account FROM public.external_identities i JOIN public.users u ON u.id = i.user_id
-    WHERE i.kind = 'sso' AND i.issuer = provider_issuer AND i.subject = p_subject;
-    IF NOT FOUND THEN
-        INSERT INTO public.users (username, display_name, password_hash, role)
-        VALUES ('sso-' || replace(gen_random_uuid()::text, '-', ''), coalesce(nullif(btrim(left(p_name, 80)), ''), 'Student'), NULL,
-                CASE WHEN p_teacher THEN 'teacher' ELSE 'student' END)
-        RETURNING id, role, disabled_at INTO account;
-        INSERT INTO public.external_identities (kind, issuer, subject, user_id) VALUES ('sso', provider_issuer, p_subject, account.id);
-    ELSIF account.disabled_at IS NOT NULL THEN
+    SELECT a.id, a.disabled INTO account FROM public.external_account('sso', provider_issuer, p_subject, p_name, 'Student', p_teacher, now_at) a;
+    IF account.disabled THEN
         RETURN QUERY SELECT 'disabled', NULL::uuid;
         RETURN;
-    ELSE
-        UPDATE public.external_identities i SET last_used_at = now_at WHERE i.kind = 'sso' AND i.issuer = provider_issuer AND i.subject = p_subject;
-        IF p_teacher AND account.role = 'student' THEN
-            UPDATE public.users u SET role = 'teacher' WHERE u.id = account.id;
-        END IF;
     END IF;
     PERFORM public.auth_open_session(account.id, p_token, p_csrf, p_user_agent, now_at);
     RETURN QUERY SELECT 'ok', account.id;

@@ -28,16 +28,8 @@ struct CommandLineTests {
             try input.write(toFile: path, atomically: true, encoding: .utf8)
             posix_spawn_file_actions_addopen(&actions, 0, path, O_RDONLY, 0)
         }
-        // The test runs on a pool thread whose blocked signals the child would inherit.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         var pid: pid_t = 0
-        guard posix_spawn(&pid, Self.binary, &actions, &attributes, argv, env) == 0 else {
+        guard withSignalsUnblocked({ posix_spawn(&pid, Self.binary, &actions, &$0, argv, env) }) == 0 else {
             throw TestEnvironmentError("could not start \(Self.binary); run the tests with `make test`")
         }
         return pid

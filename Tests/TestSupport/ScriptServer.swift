@@ -13,16 +13,8 @@ public final class ScriptServer: @unchecked Sendable {
         let portFile = NSTemporaryDirectory() + "script-server-port-\(UUID().uuidString)"
         let argv = ([interpreter, TestPaths.repository + "/Tests/Fixtures/" + script, portFile] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        // The test runs on a pool thread whose blocked signals the child would inherit: SIGTERM must reach it.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         var pid: pid_t = 0
-        guard posix_spawnp(&pid, interpreter, nil, &attributes, argv, environ) == 0 else {
+        guard withSignalsUnblocked({ posix_spawnp(&pid, interpreter, nil, &$0, argv, environ) }) == 0 else {
             throw TestEnvironmentError("\(interpreter) is needed for \(script): run scripts/deps.sh")
         }
         self.pid = pid
@@ -43,4 +35,17 @@ public final class ScriptServer: @unchecked Sendable {
         var status: Int32 = 0
         waitpid(pid, &status, 0)
     }
+}
+
+/// Runs `spawn` with spawn attributes that start the child with no signal blocked: a test runs
+/// on a pool thread whose blocked signals a child would inherit, and SIGTERM must reach it.
+public func withSignalsUnblocked<Result>(_ spawn: (inout posix_spawnattr_t) -> Result) -> Result {
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var noSignals = sigset_t()
+    sigemptyset(&noSignals)
+    posix_spawnattr_setsigmask(&attributes, &noSignals)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+    return spawn(&attributes)
 }
