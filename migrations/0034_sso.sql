@@ -4,6 +4,8 @@
 CREATE TABLE sso_providers (
     id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     issuer text NOT NULL UNIQUE CHECK (issuer ~ '^https?://[^\s]+$' AND length(issuer) <= 300),
+    -- The provider's name in the portal's addresses: /auth/{slug} and /auth/{slug}/callback.
+    slug text NOT NULL UNIQUE CHECK (slug ~ '^[a-z0-9][a-z0-9-]{0,39}$'),
     label text NOT NULL CHECK (length(btrim(label)) BETWEEN 1 AND 60),
     client_id text NOT NULL CHECK (length(client_id) BETWEEN 1 AND 300),
     client_secret text NOT NULL CHECK (length(client_secret) BETWEEN 1 AND 500),
@@ -28,11 +30,11 @@ CREATE POLICY sso_providers_admin_change ON sso_providers FOR UPDATE TO portal_a
 CREATE POLICY sso_providers_auth ON sso_providers FOR SELECT TO portal_auth USING (true);
 -- The secret is not among the columns portal_app reads: the code exchange gets it through
 -- sso_client_secret, for one provider at a time.
-GRANT SELECT (id, issuer, label, client_id, authorization_endpoint, token_endpoint, jwks_uri, allowed_domains, teacher_claim, teacher_values, created_at)
+GRANT SELECT (id, issuer, slug, label, client_id, authorization_endpoint, token_endpoint, jwks_uri, allowed_domains, teacher_claim, teacher_values, created_at)
     ON sso_providers TO portal_app;
-GRANT INSERT (issuer, label, client_id, client_secret, authorization_endpoint, token_endpoint, jwks_uri, allowed_domains, teacher_claim, teacher_values)
+GRANT INSERT (issuer, slug, label, client_id, client_secret, authorization_endpoint, token_endpoint, jwks_uri, allowed_domains, teacher_claim, teacher_values)
     ON sso_providers TO portal_app;
-GRANT UPDATE (label, client_id, client_secret, authorization_endpoint, token_endpoint, jwks_uri, allowed_domains, teacher_claim, teacher_values)
+GRANT UPDATE (slug, label, client_id, client_secret, authorization_endpoint, token_endpoint, jwks_uri, allowed_domains, teacher_claim, teacher_values)
     ON sso_providers TO portal_app;
 GRANT SELECT ON sso_providers TO portal_auth;
 

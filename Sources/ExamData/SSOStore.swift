@@ -11,6 +11,8 @@ public struct SSOStore: Sendable {
     public struct Provider: Sendable, Equatable {
         public var id: Int
         public var issuer: String
+        /// Its name in the portal's addresses (`/auth/{slug}`).
+        public var slug: String
         public var label: String
         public var clientID: String
         public var authorizationEndpoint: String
@@ -21,11 +23,12 @@ public struct SSOStore: Sendable {
         public var teacherValues: [String]
 
         public init(
-            id: Int = 0, issuer: String, label: String, clientID: String, authorizationEndpoint: String, tokenEndpoint: String, jwksURI: String,
+            id: Int = 0, issuer: String, slug: String, label: String, clientID: String, authorizationEndpoint: String, tokenEndpoint: String, jwksURI: String,
             allowedDomains: [String], teacherClaim: String?, teacherValues: [String]
         ) {
             self.id = id
             self.issuer = issuer
+            self.slug = slug
             self.label = label
             self.clientID = clientID
             self.authorizationEndpoint = authorizationEndpoint
@@ -38,7 +41,7 @@ public struct SSOStore: Sendable {
     }
 
     private static let columns: SQL = """
-        id, issuer, label, client_id, authorization_endpoint, token_endpoint, jwks_uri, allowed_domains, teacher_claim, teacher_values
+        id, issuer, slug, label, client_id, authorization_endpoint, token_endpoint, jwks_uri, allowed_domains, teacher_claim, teacher_values
         """
 
     /// Every provider, as the sign-in page lists them.
@@ -46,13 +49,14 @@ public struct SSOStore: Sendable {
         try connection.query(("SELECT \(fragment: Self.columns) FROM sso_providers ORDER BY label, id" as SQL).prepared()).rows.map(Self.provider)
     }
 
-    public func provider(id: Int, _ connection: PostgresConnection) throws -> Provider? {
-        try connection.query(("SELECT \(fragment: Self.columns) FROM sso_providers WHERE id = \(id)" as SQL).prepared()).first.map(Self.provider)
+    public func provider(slug: String, _ connection: PostgresConnection) throws -> Provider? {
+        try connection.query(("SELECT \(fragment: Self.columns) FROM sso_providers WHERE slug = \(slug)" as SQL).prepared()).first.map(Self.provider)
     }
 
     static func provider(_ row: PostgresRow) throws -> Provider {
         Provider(
-            id: try row.decode("id", as: Int.self), issuer: try row.decode("issuer", as: String.self), label: try row.decode("label", as: String.self),
+            id: try row.decode("id", as: Int.self), issuer: try row.decode("issuer", as: String.self), slug: try row.decode("slug", as: String.self),
+            label: try row.decode("label", as: String.self),
             clientID: try row.decode("client_id", as: String.self), authorizationEndpoint: try row.decode("authorization_endpoint", as: String.self),
             tokenEndpoint: try row.decode("token_endpoint", as: String.self), jwksURI: try row.decode("jwks_uri", as: String.self),
             allowedDomains: try row.decode("allowed_domains", as: [String].self), teacherClaim: try row.decode("teacher_claim", as: String?.self),
@@ -64,7 +68,7 @@ public struct SSOStore: Sendable {
     /// the app may write but not read.)
     public func save(_ provider: Provider, clientSecret: String, _ connection: PostgresConnection) throws -> Int {
         if let row = try connection.query(("""
-            UPDATE sso_providers SET label = \(provider.label), client_id = \(provider.clientID), client_secret = \(clientSecret),
+            UPDATE sso_providers SET slug = \(provider.slug), label = \(provider.label), client_id = \(provider.clientID), client_secret = \(clientSecret),
                 authorization_endpoint = \(provider.authorizationEndpoint), token_endpoint = \(provider.tokenEndpoint), jwks_uri = \(provider.jwksURI),
                 allowed_domains = \(provider.allowedDomains), teacher_claim = \(provider.teacherClaim), teacher_values = \(provider.teacherValues)
             WHERE issuer = \(provider.issuer) RETURNING id
@@ -72,8 +76,8 @@ public struct SSOStore: Sendable {
             return try row.decode("id", as: Int.self)
         }
         return try connection.query(("""
-            INSERT INTO sso_providers (issuer, label, client_id, client_secret, authorization_endpoint, token_endpoint, jwks_uri, allowed_domains, teacher_claim, teacher_values)
-            VALUES (\(provider.issuer), \(provider.label), \(provider.clientID), \(clientSecret), \(provider.authorizationEndpoint), \(provider.tokenEndpoint),
+            INSERT INTO sso_providers (issuer, slug, label, client_id, client_secret, authorization_endpoint, token_endpoint, jwks_uri, allowed_domains, teacher_claim, teacher_values)
+            VALUES (\(provider.issuer), \(provider.slug), \(provider.label), \(provider.clientID), \(clientSecret), \(provider.authorizationEndpoint), \(provider.tokenEndpoint),
                     \(provider.jwksURI), \(provider.allowedDomains), \(provider.teacherClaim), \(provider.teacherValues))
             RETURNING id
             """ as SQL).prepared()).single().decode("id", as: Int.self)

@@ -239,8 +239,8 @@ public final class PortalApplication: Sendable {
         let singleSignOn = SingleSignOn(pages: pages, site: site, clock: clock, keySets: keySets, client: outbound, accounts: accounts)
         routes.anyone { visitors in
             accounts.addPublicRoutes(to: &visitors)
-            visitors.get("/sso/:provider/start", singleSignOn.start)
-            visitors.get("/sso/callback", singleSignOn.callback)
+            visitors.get("/auth/:provider", singleSignOn.start)
+            visitors.get("/auth/:provider/callback", singleSignOn.callback)
             sessions.addRoutes(to: &visitors, readerCopies: readerCopies)
             live.addPublicRoutes(to: &visitors)
             schools.addPublicRoutes(to: &visitors)

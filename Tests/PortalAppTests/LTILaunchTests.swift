@@ -344,7 +344,7 @@ struct LTILaunchTests {
     static func identityProviderToken(_ setup: Setup) throws -> String {
         // The verifier and its S256 challenge (base64url of its SHA-256), worked out beforehand.
         let verifier = "a-verifier-of-more-than-forty-three-characters-0123456789", challenge = "KqzFVVoj1xIeRMaYoKBsIWuO4_VBBpZdnQDgP3WuG_k"
-        let redirect = setup.tool + "/sso/callback"
+        let redirect = setup.tool + "/auth/school/callback"
         let authorize = try setup.client.send("GET", setup.idp + "/authorize?response_type=code&client_id=portal-sso&scope=openid&state=s&nonce=n"
             + "&code_challenge=\(challenge)&code_challenge_method=S256&redirect_uri=" + (redirect.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))
         let location = try #require(authorize.header("Location"))

@@ -22,7 +22,7 @@ struct SingleSignOnTests {
             lti = try LTILaunchTests.Setup()
             let (admin, csrf) = try AdminTests.admin(site)
             let saved = try admin.request("POST", "/admin/sso/providers", form: [
-                "csrf_token": csrf, "issuer": idp, "label": "School Login", "client_id": "portal-sso", "client_secret": "sso-secret",
+                "csrf_token": csrf, "issuer": idp, "slug": "school", "label": "School Login", "client_id": "portal-sso", "client_secret": "sso-secret",
                 "domains": domains, "teacher_claim": "groups", "teacher_values": "teachers, staff",
             ])
             #expect(saved.status == 303, "\(saved.bodyText.prefix(3000))")
@@ -32,7 +32,7 @@ struct SingleSignOnTests {
         func user(_ claims: [String: JSONValue]) throws { try lti.control("user", ["claims": .object(claims)]) }
 
         /// Begins at the portal and follows the provider's redirect: the callback's path.
-        func begin(_ browser: Browser, _ start: String = "/sso/1/start?next=%2Fme") throws -> String {
+        func begin(_ browser: Browser, _ start: String = "/auth/school?next=%2Fme") throws -> String {
             let started = try browser.request("GET", start)
             #expect(started.status == 302)
             let authorize = try lti.client.send("GET", try #require(started.header("Location")))
@@ -49,13 +49,19 @@ struct SingleSignOnTests {
         let setup = try Setup()
         let (admin, csrf) = try AdminTests.admin(setup.site)
         let plain = try admin.request("POST", "/admin/sso/providers", form: [
-            "csrf_token": csrf, "issuer": "http://idp.example.org", "label": "X", "client_id": "a", "client_secret": "b"])
+            "csrf_token": csrf, "issuer": "http://idp.example.org", "slug": "x", "label": "X", "client_id": "a", "client_secret": "b"])
         #expect(plain.status == 422 && plain.bodyText.contains("must be an https:// address"))
         let elsewhere = try admin.request("POST", "/admin/sso/providers", form: [
-            "csrf_token": csrf, "issuer": setup.idp + "/nowhere", "label": "X", "client_id": "a", "client_secret": "b"])
+            "csrf_token": csrf, "issuer": setup.idp + "/nowhere", "slug": "x", "label": "X", "client_id": "a", "client_secret": "b"])
         #expect(elsewhere.status == 422 && elsewhere.bodyText.contains("discovery document could not be used"))
+        let taken = try admin.request("POST", "/admin/sso/providers", form: [
+            "csrf_token": csrf, "issuer": "https://other.example", "slug": "school", "label": "X", "client_id": "a", "client_secret": "b"])
+        #expect(taken.status == 422 && taken.bodyText.contains("is another provider"))
+        let badSlug = try admin.request("POST", "/admin/sso/providers", form: [
+            "csrf_token": csrf, "issuer": "https://other.example", "slug": "Our School", "label": "X", "client_id": "a", "client_secret": "b"])
+        #expect(badSlug.status == 422 && badSlug.bodyText.contains("lower-case letters"))
         let adminPage = try admin.request("GET", "/admin/sso?saved=1")
-        #expect(adminPage.bodyText.contains("School Login") && adminPage.bodyText.contains("/sso/callback"))
+        #expect(adminPage.bodyText.contains("School Login") && adminPage.bodyText.contains("/auth/school/callback"))
         #expect(!adminPage.bodyText.contains("sso-secret"), "the secret is never shown again")
         #expect(try setup.site.count("SELECT count(*)::int AS n FROM audit_log WHERE action = 'sso.provider'") == 1)
 
@@ -117,9 +123,9 @@ struct SingleSignOnTests {
         try setup.lti.control("config", ["idp_signer": .string("lms")])
         let crossed = try setup.signIn(setup.site.browser())
         #expect(crossed.status == 401 && crossed.bodyText.contains("is not among the issuer"))
-        #expect(try setup.site.browser().request("GET", "/sso/callback?state=x").status == 400)
-        #expect(try setup.site.browser().request("GET", "/sso/callback?error=access_denied&error_description=no").bodyText.contains("access_denied"))
-        #expect(try setup.site.browser().request("GET", "/sso/9/start").status == 404)
+        #expect(try setup.site.browser().request("GET", "/auth/school/callback?state=x").status == 400)
+        #expect(try setup.site.browser().request("GET", "/auth/school/callback?error=access_denied&error_description=no").bodyText.contains("access_denied"))
+        #expect(try setup.site.browser().request("GET", "/auth/nobody").status == 404)
         #expect(try setup.lti.created() == afterFirst)
     }
 
@@ -131,7 +137,7 @@ struct SingleSignOnTests {
         let settings = try browser.request("GET", "/me/settings")
         #expect(settings.bodyText.contains("Link School Login"))
         try setup.user(["sub": .string("linked-1"), "name": .string("Linked Person")])
-        let linked = try browser.request("GET", try setup.begin(browser, "/sso/1/start?link=1"))
+        let linked = try browser.request("GET", try setup.begin(browser, "/auth/school?link=1"))
         #expect(linked.status == 303 && linked.header("Location")?.hasPrefix("/me/settings?linked=1") == true, "\(linked.bodyText.prefix(2000))")
         let after = try browser.request("GET", "/me/settings?linked=1")
         #expect(after.bodyText.contains("Unlink School Login"))

@@ -86,7 +86,7 @@ struct AccountPages: Sendable {
         var page = page
         let next = page.next.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "%2F"
         page.providers = try request.database.run { try SSOStore().providers($0) }.map {
-            ProviderButton(label: $0.label, href: "/sso/\($0.id)/start?next=\(next)")
+            ProviderButton(label: $0.label, href: "/auth/\($0.slug)?next=\(next)")
         }
         return try show("accounts/login", request, page, status: status)
     }
@@ -308,7 +308,7 @@ struct AccountPages: Sendable {
                 otherSessions: sessions.filter { $0.id != user.sessionID }.count,
                 notice: notice.map { pages.message($0, locale: locale) }, fieldErrors: fieldErrors)
             page.signIns = providers.map {
-                SettingsPage.SignIn(label: $0.label, issuer: $0.issuer, linked: linked.contains($0.issuer), linkHref: "/sso/\($0.id)/start?link=1")
+                SettingsPage.SignIn(label: $0.label, issuer: $0.issuer, linked: linked.contains($0.issuer), linkHref: "/auth/\($0.slug)?link=1")
             }
             page.hasSignIns = !providers.isEmpty
             return page

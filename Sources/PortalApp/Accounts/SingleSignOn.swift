@@ -5,9 +5,9 @@ import HTTPServer
 import QuestionEngine
 
 /// Single sign-on with a school's identity provider (OpenID Connect, authorisation code with
-/// PKCE): `GET /sso/:provider/start` sends the browser to the provider with a fresh state,
-/// nonce and code challenge (kept in the database, bound to a cookie of this browser); `GET
-/// /sso/callback` takes the state once, exchanges the code (with the client secret and the
+/// PKCE): `GET /auth/:provider` sends the browser to the provider with a fresh state, nonce and
+/// code challenge (kept in the database, bound to a cookie of this browser); `GET
+/// /auth/:provider/callback` takes the state once, exchanges the code (with the client secret and the
 /// verifier), checks the id_token like an LTI launch's — signature by the provider's key set,
 /// issuer, audience, expiry, nonce — and the provider's allowed domains, then signs the
 /// provider's user in (linked by issuer and `sub`, never by e-mail) or, when a signed-in user
@@ -26,11 +26,18 @@ struct SingleSignOn: Sendable {
         HTTPError(status, pages.message("sso." + key, for: request, arguments))
     }
 
-    /// `GET /sso/:provider/start` (`?link=1`: link it to the signed-in account; `?next=`: where to go after).
-    func start(_ request: PortalRequest) throws -> Response {
-        guard let id = Int(request.parameter("provider")), let provider = try request.database.run({ try SSOStore().provider(id: id, $0) }) else {
+    /// The provider the address names.
+    private func provider(_ request: PortalRequest) throws -> SSOStore.Provider {
+        let slug = request.parameter("provider")
+        guard slug.utf8.count <= 40, let provider = try request.database.run({ try SSOStore().provider(slug: slug, $0) }) else {
             throw refuse("unknown_provider", status: .notFound, for: request)
         }
+        return provider
+    }
+
+    /// `GET /auth/:provider` (`?link=1`: link it to the signed-in account; `?next=`: where to go after).
+    func start(_ request: PortalRequest) throws -> Response {
+        let provider = try provider(request)
         let linking = request.query["link"] == "1"
         if linking && request.user == nil { return .redirect(to: LocalPath.signIn(returningTo: "/me/settings")) }
         let state = Crypto.token(), nonce = Base64URL.encode(Crypto.randomBytes(24)), verifier = Base64URL.encode(Crypto.randomBytes(32))
@@ -44,7 +51,7 @@ struct SingleSignOn: Sendable {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
         let query = [
-            ("response_type", "code"), ("client_id", provider.clientID), ("redirect_uri", callbackURL(request)), ("scope", "openid email profile"),
+            ("response_type", "code"), ("client_id", provider.clientID), ("redirect_uri", callbackURL(provider, request)), ("scope", "openid email profile"),
             ("state", state), ("nonce", nonce), ("code_challenge", Base64URL.encode(Crypto.sha256(Array(verifier.utf8)))), ("code_challenge_method", "S256"),
         ].map { $0 + "=" + ($1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "") }.joined(separator: "&")
         let endpoint = provider.authorizationEndpoint
@@ -54,12 +61,13 @@ struct SingleSignOn: Sendable {
         return response
     }
 
-    private func callbackURL(_ request: PortalRequest) -> String {
-        site.url("/sso/callback", for: request.head, peer: request.http.remoteAddress)
+    private func callbackURL(_ provider: SSOStore.Provider, _ request: PortalRequest) -> String {
+        site.url("/auth/\(provider.slug)/callback", for: request.head, peer: request.http.remoteAddress)
     }
 
-    /// `GET /sso/callback?code=…&state=…`.
+    /// `GET /auth/:provider/callback?code=…&state=…`.
     func callback(_ request: PortalRequest) throws -> Response {
+        let provider = try provider(request)
         let query = request.query
         guard let code = query["code"], !code.isEmpty, let state = query["state"], !state.isEmpty, state.utf8.count <= 200 else {
             if let error = query["error"] {
@@ -77,9 +85,9 @@ struct SingleSignOn: Sendable {
         case .expired: throw refuse("state_expired", for: request)
         case .otherBrowser: throw refuse("state_other_browser", for: request)
         }
-        guard let provider = try request.database.run({ try store.provider(id: providerID, $0) }),
-              let secret = try request.database.run({ try store.clientSecret(providerID: providerID, $0) }) else {
-            throw refuse("unknown_provider", status: .notFound, for: request)
+        // The answer comes back to the address of the provider the sign-in began with.
+        guard providerID == provider.id, let secret = try request.database.run({ try store.clientSecret(providerID: providerID, $0) }) else {
+            throw refuse("wrong_issuer", status: .unauthorized, for: request)
         }
         let idToken = try exchange(code: code, verifier: verifier, secret: secret, provider: provider, request)
         let keys = keySets.lookup(provider.jwksURI)
@@ -133,7 +141,7 @@ struct SingleSignOn: Sendable {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
         let body = [
-            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", callbackURL(request)), ("client_id", provider.clientID),
+            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", callbackURL(provider, request)), ("client_id", provider.clientID),
             ("client_secret", secret), ("code_verifier", verifier),
         ].map { $0 + "=" + ($1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "") }.joined(separator: "&")
         let response: HTTPClient.Response

@@ -18,6 +18,7 @@ struct SSOAdmin: Sendable {
     struct Page: Encodable {
         struct Provider: Encodable {
             var label: String
+            var callbackURL: String
             var issuer: String
             var clientID: String
             var domains: String
@@ -25,14 +26,14 @@ struct SSOAdmin: Sendable {
         }
         var providers: [Provider]
         var hasProviders: Bool
-        var callbackURL: String
+        var callbackPattern: String
         var problem: String?
         var saved: Bool
         var form: FormValues
     }
 
     struct FormValues: Encodable {
-        var issuer = "", label = "", client_id = "", domains = "", teacher_claim = "", teacher_values = ""
+        var issuer = "", slug = "", label = "", client_id = "", domains = "", teacher_claim = "", teacher_values = ""
     }
 
     func page(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
@@ -44,18 +45,21 @@ struct SSOAdmin: Sendable {
         let fields = FormFields(body: request.body)
         func value(_ name: String) -> String { (fields[name] ?? "").trimmingCharacters(in: .whitespacesAndNewlines) }
         let form = FormValues(
-            issuer: value("issuer"), label: value("label"), client_id: value("client_id"), domains: value("domains"),
+            issuer: value("issuer"), slug: value("slug").lowercased(), label: value("label"), client_id: value("client_id"), domains: value("domains"),
             teacher_claim: value("teacher_claim"), teacher_values: value("teacher_values"))
         let secret = value("client_secret")
         func again(_ key: String, _ arguments: [String: String] = [:]) throws -> Response {
             try show(request, problem: pages.message("sso." + key, for: request, arguments), form: form, status: .unprocessableContent)
         }
-        guard !form.issuer.isEmpty, !form.label.isEmpty, !form.client_id.isEmpty, !secret.isEmpty else { return try again("admin_missing") }
+        guard !form.issuer.isEmpty, !form.slug.isEmpty, !form.label.isEmpty, !form.client_id.isEmpty, !secret.isEmpty else { return try again("admin_missing") }
+        guard form.slug.range(of: "^[a-z0-9][a-z0-9-]{0,39}$", options: .regularExpression) != nil else { return try again("admin_bad_slug") }
         guard form.label.count <= 60, form.client_id.count <= 300, secret.count <= 500 else { return try again("admin_too_long") }
         guard Self.isAcceptable(form.issuer) else { return try again("admin_not_https", ["address": String(form.issuer.prefix(200))]) }
         if !form.teacher_claim.isEmpty && form.teacher_claim.range(of: "^[A-Za-z0-9_:./-]{1,100}$", options: .regularExpression) == nil {
             return try again("admin_bad_claim")
         }
+        let others = try request.database.transaction { try SSOStore().providers($0) }
+        if others.contains(where: { $0.slug == form.slug && $0.issuer != form.issuer }) { return try again("admin_slug_taken", ["slug": form.slug]) }
         let discovery: (authorization: String, token: String, jwks: String)
         switch discover(form.issuer) {
         case .success(let found): discovery = found
@@ -65,7 +69,7 @@ struct SSOAdmin: Sendable {
             text.split(whereSeparator: { $0 == "," || $0.isWhitespace }).map { String($0).lowercased() }.filter { !$0.isEmpty }
         }
         let provider = SSOStore.Provider(
-            issuer: form.issuer, label: form.label, clientID: form.client_id, authorizationEndpoint: discovery.authorization, tokenEndpoint: discovery.token,
+            issuer: form.issuer, slug: form.slug, label: form.label, clientID: form.client_id, authorizationEndpoint: discovery.authorization, tokenEndpoint: discovery.token,
             jwksURI: discovery.jwks, allowedDomains: list(form.domains), teacherClaim: form.teacher_claim.isEmpty ? nil : form.teacher_claim,
             teacherValues: form.teacher_values.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty })
         try request.database.transaction { connection in
@@ -111,13 +115,14 @@ struct SSOAdmin: Sendable {
 
     private func show(_ request: PortalRequest, problem: String?, form: FormValues, status: HTTPStatus) throws -> Response {
         let providers = try request.database.transaction { try SSOStore().providers($0) }
+        func url(_ path: String) -> String { site.url(path, for: request.head, peer: request.http.remoteAddress) }
         let page = Page(
             providers: providers.map { provider in
-                .init(label: provider.label, issuer: provider.issuer, clientID: provider.clientID,
+                .init(label: provider.label, callbackURL: url("/auth/\(provider.slug)/callback"), issuer: provider.issuer, clientID: provider.clientID,
                       domains: provider.allowedDomains.isEmpty ? "—" : provider.allowedDomains.joined(separator: ", "),
                       teachers: provider.teacherClaim.map { $0 + ": " + provider.teacherValues.joined(separator: ", ") } ?? "—")
             },
-            hasProviders: !providers.isEmpty, callbackURL: site.url("/sso/callback", for: request.head, peer: request.http.remoteAddress),
+            hasProviders: !providers.isEmpty, callbackPattern: url("/auth/") + pages.message("sso.admin_slug_placeholder", for: request) + "/callback",
             problem: problem, saved: request.query["saved"] != nil, form: form)
         return try pages.privatePage("admin/sso", page, request, status: status)
     }
