@@ -150,7 +150,7 @@ public final class PortalApplication: Sendable {
         sessionSettings.absoluteLifetime = configuration.sessionLifetime
         let pages = self.pages, cache = self.cache, clock = self.clock, site = self.site, versions = self.versions
         let domainFacts = self.domainFacts, readers = self.readers, classes = self.classes, keySets = self.keySets, outbound = self.outbound
-        let platformTokens = self.platformTokens
+        let platformTokens = self.platformTokens, scoreSender = self.scoreSender
         // Without a database only the infrastructure routes exist; the gate is never used then.
         var gate = Gate(
             pool: database ?? ConnectionPool(.init(url: "")), replica: replica, settings: sessionSettings, clock: clock, pages: pages, site: site,
@@ -181,7 +181,8 @@ public final class PortalApplication: Sendable {
                                     registrationsPerHour: configuration.registrationsPerHour)
         let starter = SessionStart(pages: pages, settings: sessionSettings, clock: clock)
         let sessions = SessionPages(
-            pages: pages, settings: sessionSettings, clock: clock, formClock: formClock, versions: versions, readers: readers, fitter: fitter)
+            pages: pages, settings: sessionSettings, clock: clock, formClock: formClock, versions: versions, readers: readers, fitter: fitter,
+            scores: scoreSender)
         let reports = QuestionReports(pages: pages)
         let live = LivePages(
             database: database, pages: pages, settings: sessionSettings, clock: clock, scoreboard: scoreboard, hub: hub, site: site,

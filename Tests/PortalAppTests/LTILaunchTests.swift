@@ -25,8 +25,9 @@ struct LTILaunchTests {
         var idp: String { "http://127.0.0.1:\(platform.port)/idp" }
         var tool: String { "http://127.0.0.1:\(site.server.port)" }
 
-        init() throws {
-            site = try StudySessionTests.Site(environment: ["OUTBOUND_ALLOW_LOOPBACK_HTTP": "1"])
+        /// `listening`: with the background jobs running (the score sender among them).
+        init(listening: Bool = false) throws {
+            site = try StudySessionTests.Site(listening: listening, environment: ["OUTBOUND_ALLOW_LOOPBACK_HTTP": "1"])
             platform = try ScriptServer(script: "lti_platform.py", interpreter: "/usr/bin/python3")
             _ = try LTIStore().addPlatform(
                 issuer: lms, clientID: "portal-tool", authURL: lms + "/auth", tokenURL: lms + "/token", jwksURL: lms + "/jwks",
@@ -221,6 +222,25 @@ struct LTILaunchTests {
         #expect(try setup.logged("scores").count == 2)
     }
 
+    @Test("with the background jobs running, finishing a graded session sends its score without anyone asking")
+    func scoresGoByThemselves() throws {
+        let setup = try Setup(listening: true)
+        let target = "/exams/\(MiniExam.region)/\(MiniExam.exam)?mode=mock"
+        var claims = Self.preset("mock", graded: true, lms: setup.lms)
+        claims["sub"] = .string("student-5")
+        claims[Self.lti + "target_link_uri"] = .string(setup.tool + target)
+        try setup.scenario("graded", claims, target: target)
+        let student = setup.site.browser()
+        let path = try #require(try setup.launch("graded", user: "student-5", browser: student).header("Location"))
+        let confirm = try student.request("GET", path + "/finish")
+        #expect(try student.request("POST", path + "/finish", form: ["csrf_token": student.csrfToken(from: confirm)]).status == 303)
+        // Waits for the platform to have it (the sender is woken by the finish; it also looks every 15 s).
+        let deadline = Date().addingTimeInterval(40)
+        while try setup.logged("scores").isEmpty && Date() < deadline { usleep(100_000) }
+        #expect(try setup.logged("scores").count == 1)
+        #expect(try setup.site.count("SELECT count(*)::int AS n FROM lti_score_outbox WHERE sent_at IS NOT NULL") == 1)
+    }
+
     @Test("deep linking: an instructor picks a graded mock exam and the platform receives a signed response with the link and its line item")
     func deepLinking() throws {
         let setup = try Setup()
@@ -253,6 +273,8 @@ struct LTILaunchTests {
         ])
         #expect(answer.status == 200)
         #expect(answer.header("Content-Security-Policy")?.contains("form-action 'self' http://127.0.0.1:\(setup.platform.port)") == true)
+        let returnPage = try HTMLChecker.passes([("deep-link answer", answer.body), ("refused choice", bad.body)])
+        #expect(returnPage.passed, "the Nu Html Checker found errors; run it on \(returnPage.folder) to see them")
         let jwt = try #require(Setup.field("JWT", in: answer.bodyText))
         #expect(answer.bodyText.contains("action=\"\(returnURL)\""))
         // The platform checks the signature against the tool's published keys.

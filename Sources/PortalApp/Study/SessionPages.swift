@@ -20,6 +20,8 @@ struct SessionPages: Sendable {
     let readings = SessionReadingCache()
     /// Told of each student who finishes a session: their history may now be long enough to fit.
     let fitter: WeightFitter?
+    /// Woken when a session finishes: a graded one's score goes to its LMS now.
+    let scores: ScoreSender?
 
     /// The longest time an answer is taken to have needed: a tab left open overnight is not a
     /// measure of effort.
@@ -27,9 +29,10 @@ struct SessionPages: Sendable {
 
     init(
         pages: PageRenderer, settings: SessionSettings, clock: @escaping @Sendable () -> Date, formClock: FormClock, versions: SharedVersions,
-        readers: ReaderVersions, fitter: WeightFitter? = nil
+        readers: ReaderVersions, fitter: WeightFitter? = nil, scores: ScoreSender? = nil
     ) {
         self.fitter = fitter
+        self.scores = scores
         self.pages = pages
         self.settings = settings
         self.clock = clock
@@ -471,11 +474,14 @@ struct SessionPages: Sendable {
 
     func finish(_ request: PortalRequest) throws -> Response {
         let now = clock()
-        return try withSession(request, locking: true) { _, session, connection in
+        let response = try withSession(request, locking: true) { _, session, connection in
             if !session.isFinished { try finisher.finish(session, at: now, connection) }
             fitter?.enqueue(sessionToken: request.database.sessionToken)
-            return .redirect(to: base(session) + "/results")
+            return Response.redirect(to: base(session) + "/results")
         }
+        // Committed by now: the sender finds the score if the session was graded.
+        scores?.wake()
+        return response
     }
 
     // MARK: Results
