@@ -173,6 +173,16 @@ struct LTILaunchTests {
         #expect(again.status == 303, "\(again.bodyText.prefix(3000))")
         #expect(try setup.site.count("SELECT count(*)::int AS n FROM users") == 2)
         #expect(try setup.site.count("SELECT count(*)::int AS n FROM class_members WHERE left_at IS NULL") == 1)
+
+        // A preset that cannot start (its exam is gone) still signs the student in and lands on
+        // the exam's address, which says what is wrong.
+        let gone = "/exams/\(MiniExam.region)/no-such-exam?mode=mock"
+        var stale = learner
+        stale[Self.lti + "target_link_uri"] = .string(setup.tool + gone)
+        try setup.scenario("stale", stale, target: gone)
+        let landed = try setup.launch("stale", user: "student-1", browser: student)
+        #expect(landed.status == 303 && landed.header("Location") == "/exams/\(MiniExam.region)/no-such-exam")
+        #expect(try student.request("GET", "/exams/\(MiniExam.region)/no-such-exam").status == 404)
     }
 
     @Test("a graded session's score reaches the platform's line item once, and later when the platform was down")

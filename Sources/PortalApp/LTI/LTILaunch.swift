@@ -99,9 +99,11 @@ struct LTILaunch: Sendable {
             case _ where message.isTeacher:
                 location = classID.map { "/teach/classes/\($0.lowercasedText)" } ?? target.path
             case .preset(let preset):
-                let session = try startSession(
+                // Signed in either way: a preset that cannot start now (an exam since removed,
+                // nothing at that difficulty) lands on the exam's page, which says why.
+                let session = try? startSession(
                     preset, grading: message.lineItemURL.map { (platform.id, linkID, $0, message.subject) }, token: sessionToken, request)
-                location = "/sessions/\(session.lowercasedText)"
+                location = session.map { "/sessions/\($0.lowercasedText)" } ?? LaunchTarget.exam(region: preset.region, slug: preset.slug).path
             case .exam, .page:
                 location = target.path
             }
