@@ -150,21 +150,35 @@
   }
 
   var uploading = null;
+  var uploadAgain = false;
 
   /// Sends what waits in the outbox, a batch at a time, and removes exactly what the server
   /// acknowledged (accepted, or already present). A rejected answer is kept with its reason and
-  /// not sent again. Safe to call at any time; concurrent calls share one run.
+  /// not sent again. Safe to call at any time; concurrent calls share one run — which then
+  /// looks at the outbox once more when it is through, since what a later call wanted sent
+  /// (a session's end, stored just after its last answer) may have come after it had read it.
   function upload() {
     if (!supported) return Promise.resolve(null);
-    if (uploading) return uploading;
-    uploading = uploadBatches().then(function (state) {
+    if (uploading) {
+      uploadAgain = true;
+      return uploading;
+    }
+    uploading = uploadRuns().then(function (state) {
       uploading = null;
       return outboxStatus(state);
     }, function (error) {
       uploading = null;
+      uploadAgain = false;
       return outboxStatus(navigator.onLine === false ? "offline" : "failed").then(function () { throw error; });
     });
     return uploading;
+  }
+
+  function uploadRuns() {
+    uploadAgain = false;
+    return uploadBatches().then(function (state) {
+      return uploadAgain && state === "done" ? uploadRuns() : state;
+    });
   }
 
   function uploadBatches() {

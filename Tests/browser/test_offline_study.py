@@ -525,3 +525,28 @@ def test_offline_answers_to_each_newer_kind_are_checked_and_uploaded(portal, bro
     wait(driver, lambda d: len(store(d, "answers")) == 0, timeout=30, message="the outbox was not emptied")
     stored = portal.sql("SELECT string_agg(correct::text, ',') FROM answers WHERE question_id IN ('%s')" % "','".join(q["id"] for q in picks.values()))
     assert stored == "true,true,true", "the server agrees with every verdict: %s" % stored
+
+
+def test_a_session_ended_while_its_last_answer_uploads_still_goes_up(portal, browser_factory):
+    """The session's end is stored while the upload of its last answer is still under way (a
+    slow connection): the run under way looks at the outbox again when it is through."""
+    driver = browser_factory()
+    username = "slowpoke-" + uuid.uuid4().hex[:8]
+    register(driver, portal, username)
+    download_exam(driver, portal)
+    driver.get(portal.url + "/offline/study?exam=" + EXAM)
+    wait(driver, lambda d: d.execute_script("return !!window.PortalOffline"))
+    driver.execute_script("""
+        const original = window.fetch;
+        window.fetch = function (url, options) {
+          if (String(url).indexOf("/api/progress") < 0) return original(url, options);
+          return new Promise((done) => setTimeout(done, 1500)).then(() => original(url, options));
+        };
+    """)
+    start_offline_session(driver, 2)
+    answer_questions(driver, 2)
+    wait(driver, lambda d: len(store(d, "answers")) == 0 and len(store(d, "sessions")) == 0, timeout=20,
+         message="the session's end stayed on the device")
+    assert portal.sql(
+        "SELECT count(*) FROM study_sessions s JOIN users u ON u.id = s.user_id WHERE u.username = '%s' AND s.finished_at IS NOT NULL"
+        % username) == "1"
