@@ -173,4 +173,17 @@ public struct LTILaunchStore: Sendable {
     public func joinedSubjects(classID: UUID, subjects: [String], _ connection: PostgresConnection) throws -> Set<String> {
         Set(try connection.query(("SELECT lti_roster_joined(\(classID), \(subjects)) AS joined" as SQL).prepared()).single().decode("joined", as: [String].self))
     }
+
+    /// Offers the caller's own session to a new window under `token` (its hash kept), bound to
+    /// the browser, with where to go; false without a live session.
+    public func offerHandoff(token: String, browser: [UInt8], location: String, _ connection: PostgresConnection) throws -> Bool {
+        try connection.query(("SELECT lti_offer_handoff(\(token), \(PostgresBytes(browser)), \(location)) AS offered" as SQL).prepared())
+            .single().decode("offered", as: Bool.self)
+    }
+
+    /// Takes a handoff once: its session answers to `newToken` from now on; where to go, or nil.
+    public func takeHandoff(token: String, browser: [UInt8], newToken: String, _ connection: PostgresConnection) throws -> String? {
+        try connection.query(("SELECT lti_take_handoff(\(token), \(PostgresBytes(browser)), \(newToken)) AS location" as SQL).prepared())
+            .single().decode("location", as: String?.self)
+    }
 }

@@ -222,7 +222,9 @@ public final class PortalApplication: Sendable {
             let login = LTILogin(pages: pages, site: site)
             lti.get("/lti/login", login.initiate)
             lti.post("/lti/login", login.initiate)
-            lti.post("/lti/launch", LTILaunch(pages: pages, site: site, clock: clock, keySets: keySets, accounts: accounts, starter: starter).launch)
+            let launch = LTILaunch(pages: pages, site: site, clock: clock, keySets: keySets, accounts: accounts, starter: starter)
+            lti.post("/lti/launch", launch.launch)
+            lti.get("/lti/continue/:token", launch.continueInWindow)
             // Deep linking's choice, inside the platform's frame: its token admits the instructor.
             let deepLinking = LTIDeepLinking(pages: pages, site: site, clock: clock)
             lti.get("/lti/deep-link/:token", deepLinking.choose)

@@ -10,7 +10,7 @@ The platform, issuer http://127.0.0.1:PORT/lms:
                                  state to the redirect_uri; the claims come from the scenario the
                                  lti_message_hint names (POST /control/scenario)
   GET  /lms/start/NAME           a page that begins scenario NAME's launch at the tool (a browser's
-                                 click in the course)
+                                 click in the course); /lms/framed/NAME opens it in a frame
   POST /lms/token                client-credentials grant with a JWT client assertion, checked
                                  against the tool's key set
   POST /lms/lineitems/ID/lineitem/scores   a score (needs the token); refused with 503 while down
@@ -144,6 +144,8 @@ class Handler(BaseHTTPRequestHandler):
             self.lti_auth()
         elif path.startswith("/lms/start/"):
             self.lti_start(path[len("/lms/start/"):])
+        elif path.startswith("/lms/framed/"):
+            self.lti_start(path[len("/lms/framed/"):], framed=True)
         elif path.startswith("/lms/memberships/"):
             if not self.bearer_ok():
                 return self.refuse(401, "no token")
@@ -162,7 +164,7 @@ class Handler(BaseHTTPRequestHandler):
         else:
             self.reply({"error": "not here"}, status=404)
 
-    def lti_start(self, name):
+    def lti_start(self, name, framed=False):
         with STATE.lock:
             scenario = STATE.scenarios.get(name)
         if scenario is None:
@@ -170,8 +172,12 @@ class Handler(BaseHTTPRequestHandler):
         fields = {"iss": self.base + "/lms", "login_hint": scenario["claims"].get("sub", "user"), "lti_message_hint": name,
                   "target_link_uri": scenario["login_target"], "client_id": STATE.config["client_id"]}
         inputs = "".join('<input type="hidden" name="%s" value="%s">' % (k, html.escape(v)) for k, v in fields.items())
-        page = ('<!DOCTYPE html><html lang="en"><title>Course</title><form method="post" action="%s">%s'
-                '<button type="submit" id="launch">Open the activity</button></form></html>') % (html.escape(STATE.config["tool_login_url"]), inputs)
+        # Framed: the activity opens inside the course's page, as most LMSs show a tool.
+        target = ' target="tool"' if framed else ""
+        frame = '<iframe name="tool" title="Activity" width="800" height="500"></iframe>' if framed else ""
+        page = ('<!DOCTYPE html><html lang="en"><title>Course</title><form method="post" action="%s"%s>%s'
+                '<button type="submit" id="launch">Open the activity</button></form>%s</html>') % (
+                    html.escape(STATE.config["tool_login_url"]), target, inputs, frame)
         self.reply(page, content_type="text/html; charset=utf-8")
 
     def lti_auth(self):

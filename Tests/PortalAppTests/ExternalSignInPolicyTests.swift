@@ -7,9 +7,9 @@ import Testing
 
 /// Row-level security and grants for LTI and single sign-on, against a `portal_app` connection
 /// that tries to talk its way around the portal: it cannot read an identity provider's secret,
-/// a login's states or another account's links, cannot sign anyone in without a login it began,
-/// cannot attach a line item to someone else's session, and cannot link a provider for another
-/// account.
+/// a login's states, the framed launches' handoffs or another account's links, cannot sign
+/// anyone in or take a session over without a login it began, cannot attach a line item to
+/// someone else's session, and cannot link a provider for another account.
 @Suite("LTI and SSO at the database", .serialized)
 struct ExternalSignInPolicyTests {
     @Test("a portal_app connection cannot read secrets, states or others' links, nor sign in, grade or link on anyone's behalf")
@@ -32,6 +32,10 @@ struct ExternalSignInPolicyTests {
         try refused("SELECT * FROM lti_states")
         try refused("SELECT * FROM lti_deep_links")
         try refused("SELECT * FROM lti_tool_keys")
+        try refused("SELECT * FROM lti_handoffs")
+        try refused("INSERT INTO lti_handoffs (token_hash, session_hash, browser_hash, location, created_at) VALUES (sha256('a'), sha256('b'), sha256('c'), '/', now())")
+        // A window cannot take over a session without the handoff the launch offered.
+        #expect(try asMallory { try LTILaunchStore().takeHandoff(token: "made-up", browser: Array(repeating: 0, count: 32), newToken: String(repeating: "c", count: 43), $0) } == nil)
         #expect(try asMallory { try $0.query("SELECT count(*)::int AS n FROM external_identities").single().decode("n", as: Int.self) } == 0)
         #expect(try asMallory { try $0.query("SELECT label FROM sso_providers").rows.count } == 1, "the providers' labels are for everyone")
 

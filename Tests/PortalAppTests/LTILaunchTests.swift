@@ -232,6 +232,45 @@ struct LTILaunchTests {
         #expect(try setup.logged("scores").count == 2)
     }
 
+    @Test("a launch inside the LMS's frame hands its session to a window of its own, once, in the same browser")
+    func framedLaunch() throws {
+        let setup = try Setup()
+        let target = "/exams/\(MiniExam.region)/\(MiniExam.exam)?mode=practice&count=2"
+        var claims = Self.preset("practice", graded: false, lms: setup.lms)
+        claims["sub"] = .string("student-7")
+        claims["name"] = .string("Mary Jackson")
+        claims[Self.lti + "target_link_uri"] = .string(setup.tool + target)
+        try setup.scenario("framed", claims, target: target)
+        let browser = setup.site.browser()
+
+        func framedLaunch() throws -> String {
+            let (idToken, state) = try setup.beginLaunch("framed", user: "student-7", browser: browser)
+            let framed = try browser.request("POST", "/lti/launch", form: ["id_token": idToken, "state": state], extraHeaders: "Sec-Fetch-Dest: iframe\r\n")
+            #expect(framed.status == 200, "\(framed.bodyText.prefix(2000))")
+            #expect(!framed.headers.contains { $0.0.lowercased() == "set-cookie" && $0.1.hasPrefix("portal_session=") }, "the frame gets no cookie it could not keep")
+            #expect(framed.header("Content-Security-Policy")?.contains("frame-ancestors") == false)
+            #expect(framed.bodyText.contains("target=\"_blank\""))
+            let check = try HTMLChecker.passes([("framed launch", framed.body)])
+            #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
+            return try #require(framed.bodyText.range(of: "/lti/continue/[A-Za-z0-9_-]{43}", options: .regularExpression).map { String(framed.bodyText[$0]) })
+        }
+        let handoff = try framedLaunch()
+        let opened = try browser.request("GET", handoff)
+        #expect(opened.status == 303 && opened.header("Location")?.hasPrefix("/sessions/") == true, "\(opened.bodyText.prefix(2000))")
+        #expect(try browser.request("GET", try #require(opened.header("Location"))).bodyText.contains("Mary Jackson"))
+        // The launch's session itself moved to the window: one session, not two.
+        #expect(try setup.site.count("SELECT count(*)::int AS n FROM auth_sessions s JOIN external_identities i ON i.user_id = s.user_id WHERE i.subject = 'student-7'") == 1)
+        #expect(try browser.request("GET", handoff).status == 410, "a handoff is taken once")
+        // Another browser cannot take it (and spends it trying).
+        let second = try framedLaunch()
+        let elsewhere = setup.site.browser()
+        elsewhere.userAgent = "another-browser"
+        let stolen = try elsewhere.request("GET", second)
+        #expect(stolen.status == 410 && stolen.bodyText.contains("another browser"))
+        #expect(elsewhere.cookies["portal_session"] == nil)
+        #expect(try browser.request("GET", second).status == 410)
+    }
+
     @Test("with the background jobs running, finishing a graded session sends its score without anyone asking")
     func scoresGoByThemselves() throws {
         let setup = try Setup(listening: true)

@@ -1,7 +1,8 @@
-"""An LTI 1.3 launch in a real Chromium, as a student clicking an activity in their course: the
+"""LTI 1.3 launches in a real Chromium, as a student clicking an activity in their course: the
 LMS (the test platform at localhost, another site than the portal's 127.0.0.1) posts the
 launch to the portal, which signs the student in and opens the activity's preset session — and
-the sign-in holds for the pages after it."""
+the sign-in holds for the pages after it; inside the course's frame, the activity continues in
+a window of its own."""
 
 import json
 import os
@@ -42,8 +43,10 @@ def control(platform, name, body):
         assert response.status == 200
 
 
-def test_a_launch_from_the_course_signs_the_student_in_and_opens_the_activity(portal, platform, browser_factory):
-    # The portal may fetch the LMS's keys over plain HTTP on this machine only.
+@pytest.fixture(scope="module")
+def registered(portal, platform):
+    """The portal serving with leave to fetch the LMS's keys over plain HTTP on this machine, the
+    LMS registered with it, and the LMS told where the tool is."""
     portal.stop()
     portal.start(OUTBOUND_ALLOW_LOOPBACK_HTTP="1")
     lms = platform + "/lms"
@@ -52,6 +55,11 @@ def test_a_launch_from_the_course_signs_the_student_in_and_opens_the_activity(po
          "--auth-url", lms + "/auth", "--token-url", lms + "/token", "--jwks-url", lms + "/jwks"],
         env=portal.environment(), cwd=ROOT, check=True, capture_output=True, timeout=60)
     control(platform, "config", {"tool_jwks_url": portal.url + "/lti/jwks.json", "tool_login_url": portal.url + "/lti/login"})
+    return platform
+
+
+def test_a_launch_from_the_course_signs_the_student_in_and_opens_the_activity(portal, registered, browser_factory):
+    platform = registered
     student = "lms-student-" + uuid.uuid4().hex[:8]
     target = portal.url + EXAM + "?mode=practice&count=3"
     control(platform, "scenario", {
@@ -71,3 +79,26 @@ def test_a_launch_from_the_course_signs_the_student_in_and_opens_the_activity(po
     driver.get(portal.url + "/me")
     assert "Katherine Johnson" in driver.find_element(By.CSS_SELECTOR, "#logout-form button").get_attribute("title")
     assert portal.sql("SET ROLE portal_auth; SELECT count(*) FROM external_identities WHERE kind = 'lti' AND subject = '%s'" % student).strip() == "1"
+
+
+def test_a_launch_inside_the_course_page_continues_in_a_window_of_its_own(portal, registered, browser_factory):
+    platform = registered
+    student = "lms-framed-" + uuid.uuid4().hex[:8]
+    target = portal.url + EXAM + "?mode=practice&count=2"
+    control(platform, "scenario", {
+        "name": "week-2", "login_target": target,
+        "claims": {"sub": student, "name": "Dorothy Vaughan", "https://purl.imsglobal.org/spec/lti/claim/target_link_uri": target},
+    })
+    driver = browser_factory()
+    driver.get(platform + "/lms/framed/week-2")
+    driver.find_element(By.ID, "launch").click()
+    driver.switch_to.frame(driver.find_element(By.TAG_NAME, "iframe"))
+    link = wait(driver, lambda d: d.find_elements(By.ID, "open-in-window"), message="the frame does not offer a window of its own")[0]
+    course = driver.current_window_handle
+    link.click()
+    wait(driver, lambda d: len(d.window_handles) == 2, message="no new window")
+    driver.switch_to.window([handle for handle in driver.window_handles if handle != course][0])
+    wait(driver, lambda d: "/sessions/" in d.current_url, message="the window did not open the session: " + driver.current_url)
+    assert "Dorothy Vaughan" in driver.find_element(By.CSS_SELECTOR, "#logout-form button").get_attribute("title")
+    driver.get(portal.url + "/me")
+    assert "Dorothy Vaughan" in driver.find_element(By.CSS_SELECTOR, "#logout-form button").get_attribute("title")

@@ -35,7 +35,7 @@ struct LTIDeepLinking: Sendable {
     func choose(_ request: PortalRequest) throws -> Response {
         let token = request.parameter("token")
         let (link, platform) = try pending(token, use: false, request)
-        return try page(token: token, link: link, issuer: platform.issuer, problem: nil, request)
+        return try page(token: token, link: link, framedBy: [platform.issuer, link.returnURL], problem: nil, request)
     }
 
     /// `POST /lti/deep-link/:token`: the signed answer, in a form the browser posts back to the
@@ -45,7 +45,7 @@ struct LTIDeepLinking: Sendable {
         let form = FormFields(body: request.body)
         let (link, platform) = try pending(token, use: false, request)
         func again(_ key: String) throws -> Response {
-            try page(token: token, link: link, issuer: platform.issuer, problem: pages.message(key, for: request), request, status: .unprocessableContent)
+            try page(token: token, link: link, framedBy: [platform.issuer, link.returnURL], problem: pages.message(key, for: request), request, status: .unprocessableContent)
         }
         let exam = (form["exam"] ?? "").split(separator: "/", maxSplits: 1).map(String.init)
         guard exam.count == 2, let detail = try request.database.run({ try ExamCatalog().exam(region: exam[0], slug: exam[1], $0) }) else {
@@ -94,7 +94,7 @@ struct LTIDeepLinking: Sendable {
         }
         var response = Response.html(try pages.render("lti/deep-link-return", Answer(returnURL: link.returnURL, jwt: jwt, title: title), for: request))
         response.headers.set("Cache-Control", "no-store")
-        response.headers.set("Content-Security-Policy", Self.policy(framedBy: platform.issuer, postsTo: link.returnURL))
+        response.headers.set("Content-Security-Policy", Self.policy(framedBy: [platform.issuer, link.returnURL], postsTo: link.returnURL))
         return response
     }
 
@@ -110,7 +110,7 @@ struct LTIDeepLinking: Sendable {
     }
 
     private func page(
-        token: String, link: LTILaunchStore.DeepLink, issuer: String, problem: String?, _ request: PortalRequest, status: HTTPStatus = .ok
+        token: String, link: LTILaunchStore.DeepLink, framedBy ancestors: [String], problem: String?, _ request: PortalRequest, status: HTTPStatus = .ok
     ) throws -> Response {
         let form = FormFields(body: request.body)
         let regions = try request.database.run { try ExamCatalog().regions($0) }
@@ -125,17 +125,21 @@ struct LTIDeepLinking: Sendable {
             graded: link.acceptsLineItem, problem: problem, title: form["title"] ?? "")
         var response = Response.html(try pages.render("lti/deep-link", page, for: request), status: status)
         response.headers.set("Cache-Control", "no-store")
-        response.headers.set("Content-Security-Policy", Self.policy(framedBy: issuer, postsTo: nil))
+        response.headers.set("Content-Security-Policy", Self.policy(framedBy: ancestors, postsTo: nil))
         return response
     }
 
-    /// The site's policy, but framed by the platform's page and posting to its return address.
-    static func policy(framedBy issuer: String, postsTo returnURL: String?) -> String {
-        func origin(_ address: String) -> String {
-            guard let url = URL(string: address), let scheme = url.scheme, let host = url.host else { return "'none'" }
+    /// The site's policy, but framed by the platform's pages — its issuer's origin, or that of
+    /// the address its answer goes back to (an LMS whose issuer names its vendor serves the
+    /// course from the school's own host) — and posting to its return address.
+    static func policy(framedBy ancestors: [String], postsTo returnURL: String?) -> String {
+        func origin(_ address: String) -> String? {
+            guard let url = URL(string: address), let scheme = url.scheme, let host = url.host else { return nil }
             return scheme + "://" + host + (url.port.map { ":\($0)" } ?? "")
         }
-        return "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'self' \(origin(issuer)); "
-            + "form-action 'self'" + (returnURL.map { " " + origin($0) } ?? "")
+        var framing: [String] = []
+        for ancestor in ancestors.compactMap(origin) where !framing.contains(ancestor) { framing.append(ancestor) }
+        return "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'self' \(framing.joined(separator: " ")); "
+            + "form-action 'self'" + (returnURL.flatMap(origin).map { " " + $0 } ?? "")
     }
 }

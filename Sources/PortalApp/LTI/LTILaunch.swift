@@ -108,7 +108,47 @@ struct LTILaunch: Sendable {
                 location = target.path
             }
         }
+        if request.headers["Sec-Fetch-Dest"] == "iframe", case .resourceLink = message.kind {
+            return try handOver(location: location, title: message.resourceTitle, request)
+        }
         response.headers.set("Location", location)
+        response.headers.set("Cache-Control", "no-store")
+        return response
+    }
+
+    /// A launch inside the LMS's frame: the frame cannot keep the portal's cookie (it belongs
+    /// to another site's page, and some browsers drop such cookies altogether), so the page in
+    /// the frame offers the activity in a window of its own, which takes the launch's session
+    /// over (`/lti/continue/:token`, once, within five minutes, in this browser).
+    private func handOver(location: String, title: String?, _ request: PortalRequest) throws -> Response {
+        let handoff = Crypto.token()
+        guard try request.database.transaction({
+            try LTILaunchStore().offerHandoff(token: handoff, browser: LTILogin.browserHash(request), location: location, $0)
+        }) else {
+            throw HTTPError(.badRequest, pages.message("lti.state_used", for: request))
+        }
+        struct Page: Encodable {
+            var href: String
+            var title: String?
+        }
+        var response = Response.html(try pages.render("lti/framed", Page(href: "/lti/continue/\(handoff)", title: title), for: request))
+        response.headers.set("Cache-Control", "no-store")
+        // Any page may frame this one: it is only ever the answer to a genuine launch's post
+        // (nobody can load it by its address), and its one link opens a window of its own.
+        response.headers.set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'")
+        return response
+    }
+
+    /// `GET /lti/continue/:token`: the new window takes over the framed launch's session.
+    func continueInWindow(_ request: PortalRequest) throws -> Response {
+        let handoff = request.parameter("token"), newToken = Crypto.token()
+        guard handoff.utf8.count <= 100, let location = try request.database.run({
+            try LTILaunchStore().takeHandoff(token: handoff, browser: LTILogin.browserHash(request), newToken: newToken, $0)
+        }) else {
+            throw HTTPError(.gone, pages.message("lti.handoff_gone", for: request))
+        }
+        var response = Response.redirect(to: location)
+        try accounts.signedIn(token: newToken, request, &response)
         response.headers.set("Cache-Control", "no-store")
         return response
     }

@@ -21,6 +21,11 @@ struct LaunchMessage: Sendable {
     var lineItemURL: String?
     /// Names and Role Provisioning Services: where the course's roster is.
     var membershipsURL: String?
+    /// The resource link's title, when the platform gives one.
+    var resourceTitle: String? {
+        if case .resourceLink(_, let title, _) = kind { return title }
+        return nil
+    }
 
     static let lti = "https://purl.imsglobal.org/spec/lti/claim/"
     static let gradeServices = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
