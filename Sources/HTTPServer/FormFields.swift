@@ -18,6 +18,29 @@ public struct FormFields: Sendable, Sequence {
         }
     }
 
+    /// The fields as `application/x-www-form-urlencoded` text (a query string too): every byte
+    /// but RFC 3986's unreserved ones percent-encoded, so a `+`, `&` or `=` in a value arrives
+    /// as itself.
+    public var urlEncoded: String {
+        fields.map { Self.escaped($0.name) + "=" + Self.escaped($0.value) }.joined(separator: "&")
+    }
+
+    private static func escaped(_ text: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                bytes.append(byte)
+            default:
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// Parses a request body, when it is form-encoded.
     public init(body: [UInt8]) {
         self.init(urlEncoded: String(decoding: body, as: UTF8.self))

@@ -13,6 +13,15 @@ struct BodyParsingTests {
         #expect(form["bad"] == nil)
     }
 
+    @Test("fields written url-encoded read back the same, a plus, ampersand or equals sign in a value included")
+    func urlEncodedRoundTrip() {
+        let fields = FormFields(fields: [("hint", "a+b&c=d"), ("city", "Köln"), ("url", "https://lms.example/x?y=1#z"), ("tag", "a"), ("tag", "b")])
+        let text = fields.urlEncoded
+        #expect(text.utf8.allSatisfy { $0 < 0x80 && $0 != UInt8(ascii: "+") && $0 != UInt8(ascii: " ") })
+        let read = FormFields(urlEncoded: text)
+        #expect(read.fields.map(\.name) == fields.fields.map(\.name) && read.fields.map(\.value) == fields.fields.map(\.value))
+    }
+
     @Test("multipart bodies split into fields and files")
     func multipart() throws {
         let body = Array((

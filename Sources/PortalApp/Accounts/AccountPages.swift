@@ -29,20 +29,7 @@ struct AccountPages: Sendable {
         var fieldErrors: [String: String] = [:]
         /// The identity providers to sign in with instead (the sign-in page's buttons).
         var providers: [ProviderButton] = []
-        var hasProviders: Bool { !providers.isEmpty }
-
-        enum CodingKeys: String, CodingKey { case username, displayName, next, error, fieldErrors, providers, hasProviders }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(username, forKey: .username)
-            try container.encode(displayName, forKey: .displayName)
-            try container.encode(next, forKey: .next)
-            try container.encodeIfPresent(error, forKey: .error)
-            try container.encode(fieldErrors, forKey: .fieldErrors)
-            try container.encode(providers, forKey: .providers)
-            try container.encode(hasProviders, forKey: .hasProviders)
-        }
+        var hasProviders = false
     }
 
     /// A single sign-on provider's button: its label and where it begins.
@@ -88,6 +75,7 @@ struct AccountPages: Sendable {
         page.providers = try request.database.run { try SSOStore().providers($0) }.map {
             ProviderButton(label: $0.label, href: "/auth/\($0.slug)?next=\(next)")
         }
+        page.hasProviders = !page.providers.isEmpty
         return try show("accounts/login", request, page, status: status)
     }
 

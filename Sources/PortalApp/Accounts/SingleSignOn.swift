@@ -48,12 +48,10 @@ struct SingleSignOn: Sendable {
                 hash: Crypto.sha256(Array(state.utf8)), providerID: provider.id, nonce: nonce, verifier: verifier, browser: Crypto.sha256(Array(browser.utf8)),
                 linking: linking, returnTo: returnTo, at: clock(), $0)
         }
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        let query = [
+        let query = FormFields(fields: [
             ("response_type", "code"), ("client_id", provider.clientID), ("redirect_uri", callbackURL(provider, request)), ("scope", "openid email profile"),
             ("state", state), ("nonce", nonce), ("code_challenge", Base64URL.encode(Crypto.sha256(Array(verifier.utf8)))), ("code_challenge_method", "S256"),
-        ].map { $0 + "=" + ($1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "") }.joined(separator: "&")
+        ]).urlEncoded
         let endpoint = provider.authorizationEndpoint
         var response = Response.redirect(to: endpoint + (endpoint.contains("?") ? "&" : "?") + query, status: .found)
         response.setCookie(SetCookie(name: cookieName, value: browser, path: "/", maxAge: 600, httpOnly: true, secure: accounts.settings.secure, sameSite: .lax))
@@ -138,12 +136,10 @@ struct SingleSignOn: Sendable {
 
     /// The code exchanged at the token endpoint for the id_token.
     private func exchange(code: String, verifier: String, secret: String, provider: SSOStore.Provider, _ request: PortalRequest) throws -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        let body = [
+        let body = FormFields(fields: [
             ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", callbackURL(provider, request)), ("client_id", provider.clientID),
             ("client_secret", secret), ("code_verifier", verifier),
-        ].map { $0 + "=" + ($1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "") }.joined(separator: "&")
+        ]).urlEncoded
         let response: HTTPClient.Response
         do {
             response = try client.send(

@@ -131,15 +131,17 @@ struct LTIDeepLinking: Sendable {
 
     /// The site's policy, but framed by the platform's pages — its issuer's origin, or that of
     /// the address its answer goes back to (an LMS whose issuer names its vendor serves the
-    /// course from the school's own host) — and posting to its return address.
-    static func policy(framedBy ancestors: [String], postsTo returnURL: String?) -> String {
+    /// course from the school's own host) — or, given nil, by any page; and posting to its
+    /// return address.
+    static func policy(framedBy ancestors: [String]?, postsTo returnURL: String?) -> String {
         func origin(_ address: String) -> String? {
             guard let url = URL(string: address), let scheme = url.scheme, let host = url.host else { return nil }
             return scheme + "://" + host + (url.port.map { ":\($0)" } ?? "")
         }
         var framing: [String] = []
-        for ancestor in ancestors.compactMap(origin) where !framing.contains(ancestor) { framing.append(ancestor) }
-        return "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'self' \(framing.joined(separator: " ")); "
+        for ancestor in (ancestors ?? []).compactMap(origin) where !framing.contains(ancestor) { framing.append(ancestor) }
+        return "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+            + (ancestors == nil ? "" : "frame-ancestors 'self' \(framing.joined(separator: " ")); ")
             + "form-action 'self'" + (returnURL.flatMap(origin).map { " " + $0 } ?? "")
     }
 }

@@ -135,7 +135,7 @@ struct LTILaunch: Sendable {
         response.headers.set("Cache-Control", "no-store")
         // Any page may frame this one: it is only ever the answer to a genuine launch's post
         // (nobody can load it by its address), and its one link opens a window of its own.
-        response.headers.set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'")
+        response.headers.set("Content-Security-Policy", LTIDeepLinking.policy(framedBy: nil, postsTo: nil))
         return response
     }
 

@@ -35,11 +35,9 @@ struct LTILogin: Sendable {
             ("client_id", platform.clientID), ("redirect_uri", launch), ("login_hint", loginHint), ("state", state), ("nonce", nonce),
         ]
         if let hint = fields["lti_message_hint"], !hint.isEmpty { query.append(("lti_message_hint", hint)) }
-        // Our parameters after any the platform's address has; each value encoded for a query,
-        // `+` too (a form decoder reads a bare one as a space).
-        var allowed = CharacterSet.urlQueryAllowed
-        allowed.remove(charactersIn: "+&=?#")
-        let ours = query.map { name, value in name + "=" + (value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "") }.joined(separator: "&")
+        // Our parameters after any the platform's address has; each value encoded, `+` too (a
+        // form decoder reads a bare one as a space).
+        let ours = FormFields(fields: query.map { (name: $0.0, value: $0.1) }).urlEncoded
         let location = platform.authURL + (platform.authURL.contains("?") ? "&" : "?") + ours
         var response = Response.redirect(to: location, status: .found)
         response.headers.set("Cache-Control", "no-store")

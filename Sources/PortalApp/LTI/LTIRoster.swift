@@ -39,8 +39,9 @@ struct LTIRoster: Sendable {
         let text = request.parameter("id")
         guard let classID = UUID(uuidString: text) else { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
         let store = LTILaunchStore()
-        guard try request.database.transaction({ try SchoolStore().taughtClass(id: classID, $0) }) != nil,
-              let course = try request.database.transaction({ try store.courseRoster(classID: classID, $0) }) else {
+        guard let course = try request.database.transaction({ connection in
+            try SchoolStore().taughtClass(id: classID, connection) == nil ? nil : try store.courseRoster(classID: classID, connection)
+        }) else {
             throw HTTPError(.notFound, pages.message("lti.roster_none", for: request))
         }
         var members: [Member] = [], problem: String?
@@ -80,7 +81,7 @@ struct LTIRoster: Sendable {
                 if case .string(let given)? = entry["name"], !given.isEmpty { name = given }
                 var roles: [String] = []
                 if case .array(let values)? = entry["roles"] { roles = values.compactMap { if case .string(let role) = $0 { role } else { nil } } }
-                let isTeacher = roles.contains { LaunchMessage.teacherRoles.contains(String($0.split(separator: "#").last ?? Substring($0))) }
+                let isTeacher = LaunchMessage.isTeacher(roles: roles)
                 var active = true
                 if case .string(let status)? = entry["status"] { active = status == "Active" }
                 members.append(Member(subject: subject, name: name, isTeacher: isTeacher, active: active))

@@ -36,6 +36,11 @@ struct LaunchMessage: Sendable {
     /// never an admin of the portal.
     static let teacherRoles: Set<String> = ["Instructor", "TeachingAssistant", "ContentDeveloper", "Administrator"]
 
+    /// Whether LTI roles (full URIs or short names) make a teacher here.
+    static func isTeacher(roles: [String]) -> Bool {
+        roles.contains { role in teacherRoles.contains(String(role.split(separator: "#").last ?? Substring(role))) }
+    }
+
     /// A refusal: the message key (under `lti.`) and its arguments.
     struct Refusal: Error, Equatable {
         var key: String
@@ -68,7 +73,7 @@ struct LaunchMessage: Sendable {
         name = String((token.string("name") ?? given).trimmingCharacters(in: .whitespacesAndNewlines).prefix(80))
         var roles: [String] = []
         if case .array(let list)? = claims[Self.lti + "roles"] { roles = list.compactMap { text($0) } }
-        isTeacher = roles.contains { role in Self.teacherRoles.contains(String(role.split(separator: "#").last ?? Substring(role))) }
+        isTeacher = Self.isTeacher(roles: roles)
         if let context = object(Self.lti + "context"), let id = text(context["id"]), id.utf8.count <= 255 {
             self.context = (id, text(context["title"]) ?? text(context["label"]))
         }

@@ -44,12 +44,10 @@ enum LaunchTarget: Sendable, Equatable {
         case .page(let path): return path
         case .exam(let region, let slug): return "/exams/\(region)/\(slug)"
         case .preset(let preset):
-            var query = [("mode", preset.mode.rawValue), ("count", String(preset.count)),
+            let query = [("mode", preset.mode.rawValue), ("count", String(preset.count)),
                          ("from", String(preset.difficulty.lowerBound)), ("to", String(preset.difficulty.upperBound))]
-            query += preset.domains.map { ("domain", $0) }
-            var allowed = CharacterSet.urlQueryAllowed
-            allowed.remove(charactersIn: "+&=?#")
-            return "/exams/\(preset.region)/\(preset.slug)?" + query.map { $0 + "=" + ($1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "") }.joined(separator: "&")
+                + preset.domains.map { ("domain", $0) }
+            return "/exams/\(preset.region)/\(preset.slug)?" + FormFields(fields: query.map { (name: $0.0, value: $0.1) }).urlEncoded
         }
     }
 }

@@ -1,6 +1,7 @@
 import ExamData
 import Foundation
 import HTTPClient
+import HTTPServer
 import PostgresClient
 import QuestionEngine
 import Synchronization
@@ -36,14 +37,11 @@ final class PlatformTokens: Sendable {
             "iat": .number(now.timeIntervalSince1970.rounded(.down)), "exp": .number(now.timeIntervalSince1970.rounded(.down) + 300),
             "jti": .string(Base64URL.encode(Crypto.randomBytes(16))),
         ], key: signing.key, kid: signing.kid)
-        let form = [
+        let body = FormFields(fields: [
             ("grant_type", "client_credentials"),
             ("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"),
             ("client_assertion", assertion), ("scope", scopes.joined(separator: " ")),
-        ]
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        let body = form.map { $0 + "=" + ($1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "") }.joined(separator: "&")
+        ]).urlEncoded
         let response = try client.send(
             "POST", tokenURL, headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")], body: Array(body.utf8))
         guard response.status == 200 else {
