@@ -13,6 +13,18 @@ public struct ImportSummary: Sendable, Equatable {
     public var questionsUnchanged = 0
     /// Images stored that were not stored before.
     public var imagesAdded = 0
+    /// Per exam the import wrote to, the keys of the questions it added and changed: an import
+    /// never touches another exam's questions, and the report says which exam each was in.
+    public var changes: [ExamChanges] = []
+
+    /// What an import did to one exam's questions.
+    public struct ExamChanges: Sendable, Equatable {
+        /// `region/exam`.
+        public var exam: String
+        public var title: String
+        public var added: [String] = []
+        public var changed: [String] = []
+    }
 }
 
 /// Importing and exporting content documents. Everything is validated first, with a report
@@ -51,7 +63,7 @@ public struct ContentImport: Sendable {
         }
         func trimmedLength(_ text: String) -> Int { text.trimmingCharacters(in: .whitespacesAndNewlines).count }
         check(document.format == 1, "document", "format", "must be 1")
-        var regionCodes = Set<String>(), questionKeys = Set<String>()
+        var regionCodes = Set<String>()
         for (r, region) in document.regions.enumerated() {
             let regionItem = "regions[\(r)] (\(region.code))"
             check(Self.isKey(region.code, maximum: 40), regionItem, "code", "must be lower-case letters, digits and hyphens, at most 40")
@@ -67,7 +79,7 @@ public struct ContentImport: Sendable {
                 check((1...100).contains(exam.passMark), examItem, "passMark", "must be from 1 to 100")
                 check((60...86_400).contains(exam.timeLimitSeconds), examItem, "timeLimitSeconds", "must be from 60 to 86400")
                 check((1...500).contains(exam.questionCount), examItem, "questionCount", "must be from 1 to 500")
-                var domainSlugs = Set<String>()
+                var domainSlugs = Set<String>(), questionKeys = Set<String>()
                 for (d, domain) in exam.domains.enumerated() {
                     let domainItem = "\(examItem).domains[\(d)] (\(domain.slug))"
                     check(Self.isKey(domain.slug, maximum: 80), domainItem, "slug", "must be lower-case letters, digits and hyphens, at most 80")
@@ -77,7 +89,7 @@ public struct ContentImport: Sendable {
                     for (q, question) in domain.questions.enumerated() {
                         let item = "\(domainItem).questions[\(q)] (\(question.key))"
                         check(!question.key.isEmpty && question.key.count <= 200, item, "key", "must have 1 to 200 characters")
-                        check(questionKeys.insert(question.key).inserted, item, "key", "appears twice in the document")
+                        check(questionKeys.insert(question.key).inserted, item, "key", "appears twice in this exam")
                         check((1...20_000).contains(trimmedLength(question.stem)), item, "stem", "must have 1 to 20000 characters")
                         check((1...5).contains(question.difficulty), item, "difficulty", "must be from 1 to 5")
                         check(question.status.map(Self.statuses.contains) ?? true, item, "status", "must be draft, published or retired")
@@ -145,6 +157,7 @@ public struct ContentImport: Sendable {
                     ?? connection.query(("SELECT id FROM exams WHERE region_id = \(regionID) AND slug = \(exam.slug)" as SQL).prepared())
                         .single().decode("id", as: Int.self)
                 summary.exams += 1
+                var changes = ImportSummary.ExamChanges(exam: region.code + "/" + exam.slug, title: exam.title)
                 for domain in exam.domains {
                     let domainID = try connection.query(("""
                         INSERT INTO domains (exam_id, slug, title, weight) VALUES (\(examID), \(domain.slug), \(domain.title), \(domain.weight))
@@ -156,17 +169,22 @@ public struct ContentImport: Sendable {
                             .single().decode("id", as: Int.self)
                     summary.domains += 1
                     let outcome = try upsertQuestions(domainID: domainID, domain.questions, connection)
-                    summary.questionsAdded += outcome.added
-                    summary.questionsChanged += outcome.changed
-                    summary.questionsUnchanged += domain.questions.count - outcome.added - outcome.changed
+                    summary.questionsAdded += outcome.added.count
+                    summary.questionsChanged += outcome.changed.count
+                    summary.questionsUnchanged += domain.questions.count - outcome.added.count - outcome.changed.count
+                    changes.added += outcome.added
+                    changes.changed += outcome.changed
                 }
+                if !changes.added.isEmpty || !changes.changed.isEmpty { summary.changes.append(changes) }
             }
         }
         return summary
     }
 
-    private func upsertQuestions(domainID: Int, _ questions: [ContentDocument.Question], _ connection: PostgresConnection) throws -> (added: Int, changed: Int) {
-        guard !questions.isEmpty else { return (0, 0) }
+    /// The questions of one domain, matched by key within the domain's exam only (the database's
+    /// `UNIQUE (exam_id, source_key)`): the keys added and the keys changed.
+    private func upsertQuestions(domainID: Int, _ questions: [ContentDocument.Question], _ connection: PostgresConnection) throws -> (added: [String], changed: [String]) {
+        guard !questions.isEmpty else { return ([], []) }
         struct Row: Encodable {
             var key: String, type: String, stem: String, code: String?, codeLanguage: String?, options: JSONValue, correct: JSONValue, details: JSONValue
             var explanation: String, difficulty: Int, status: String, examOnly: Bool
@@ -181,7 +199,7 @@ public struct ContentImport: Sendable {
                    q."examOnly"
             FROM jsonb_to_recordset(\(rows)::jsonb) AS q(key text, type text, stem text, code text, "codeLanguage" text, options jsonb,
                                                         correct jsonb, details jsonb, explanation text, difficulty integer, status text, "examOnly" boolean)
-            ON CONFLICT (source_key) DO UPDATE SET domain_id = EXCLUDED.domain_id, type = EXCLUDED.type, stem = EXCLUDED.stem,
+            ON CONFLICT (exam_id, source_key) DO UPDATE SET domain_id = EXCLUDED.domain_id, type = EXCLUDED.type, stem = EXCLUDED.stem,
                 code = EXCLUDED.code, code_language = EXCLUDED.code_language, options = EXCLUDED.options, correct = EXCLUDED.correct,
                 details = EXCLUDED.details, explanation = EXCLUDED.explanation, difficulty = EXCLUDED.difficulty, status = EXCLUDED.status,
                 exam_only = EXCLUDED.exam_only, deleted_at = NULL
@@ -190,10 +208,14 @@ public struct ContentImport: Sendable {
                   IS DISTINCT FROM
                   (EXCLUDED.domain_id, EXCLUDED.type, EXCLUDED.stem, EXCLUDED.code, EXCLUDED.code_language, EXCLUDED.options,
                    EXCLUDED.correct, EXCLUDED.details, EXCLUDED.explanation, EXCLUDED.difficulty, EXCLUDED.status, EXCLUDED.exam_only, NULL::timestamptz)
-            RETURNING (xmax = 0) AS added
+            RETURNING source_key, (xmax = 0) AS added
             """ as SQL).prepared()).rows
-        let added = try result.filter { try $0.decode("added", as: Bool.self) }.count
-        return (added, result.count - added)
+        var added: [String] = [], changed: [String] = []
+        for row in result {
+            let key = try row.decode("source_key", as: String.self)
+            if try row.decode("added", as: Bool.self) { added.append(key) } else { changed.append(key) }
+        }
+        return (added.sorted(), changed.sorted())
     }
 
     /// An exam as a document in the import format (every question not deleted, any status).

@@ -33,6 +33,11 @@ public struct ContentImage: Codable, Sendable, Equatable {
         guard !bytes.isEmpty else { throw .empty }
         guard bytes.count <= Self.maximumBytes else { throw .tooLarge(bytes.count) }
         guard let type = Self.mediaType(of: bytes), let suffix = Self.extensions[type] else { throw .notAnImage }
+        switch ImageSize.of(bytes, mediaType: type) {
+        case .none, .some(.none) where type != "image/svg+xml": throw .sizeUnreadable
+        case .some(.some(let size)) where !size.isAcceptable: throw .tooManyPixels(size)
+        default: break
+        }
         self.init(path: Self.pathPrefix + ContentDigest.sha256(bytes) + "." + suffix, mediaType: type, data: Data(bytes))
     }
 
@@ -60,9 +65,7 @@ public struct ContentImage: Codable, Sendable, Equatable {
         if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) { return "image/webp" }
         // An SVG: text whose first element is <svg …>, after any declaration, comments
         // and a document type without an internal subset.
-        guard let text = String(bytes: bytes.prefix(4096), encoding: .utf8) ?? String(bytes: bytes.prefix(4093), encoding: .utf8) else { return nil }
-        let start = text.replacingOccurrences(of: #"^\s*(<\?xml[^>]*\?>\s*)?((<!--[\s\S]*?-->|<!DOCTYPE[^>\[]*>)\s*)*"#, with: "", options: .regularExpression)
-        return start.hasPrefix("<svg") ? "image/svg+xml" : nil
+        return SVGRoot.attributes(bytes) != nil ? "image/svg+xml" : nil
     }
 }
 
@@ -71,9 +74,16 @@ public enum ImageRefusal: Error, Sendable, Equatable, CustomStringConvertible {
     case empty
     case tooLarge(Int)
     case notAnImage
+    /// Its header does not say how large it is (a truncated file).
+    case sizeUnreadable
+    /// It declares more pixels than a device should be asked to draw.
+    case tooManyPixels(ImageSize)
 
     public var description: String {
         switch self {
+        case .sizeUnreadable: "does not say its width and height in its header (is it cut short?)"
+        case .tooManyPixels(let size):
+            "is \(size), more than the \(ImageSize.maximumSide) px a side and \(ImageSize.maximumPixels / 1_000_000) megapixels a picture may have: make it smaller"
         case .empty: "is empty"
         case .tooLarge(let size): "is \(size / 1024) KiB, more than the \(ContentImage.maximumBytes / 1024 / 1024) MiB an image may be"
         case .notAnImage: "is not a PNG, JPEG, GIF, WebP or SVG image"

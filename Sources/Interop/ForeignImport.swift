@@ -40,26 +40,21 @@ public struct ForeignImport: Sendable {
         return nil
     }
 
-    /// The file as text: UTF-8 (with or without a byte-order mark) or UTF-16 with one; any
-    /// other encoding is refused by name rather than read as garbage.
+    /// The file as text: UTF-8, or the UTF-16 or UTF-32 its byte-order mark names (an XML file
+    /// may also name its encoding in its declaration); any other encoding is refused by name
+    /// rather than read as garbage.
     public static func text(_ data: Data) throws(FormatError) -> String {
-        let bytes = [UInt8](data)
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]), let text = String(bytes: bytes.dropFirst(3), encoding: .utf8) { return text }
-        if bytes.starts(with: [0xFF, 0xFE]), let text = String(bytes: bytes.dropFirst(2), encoding: .utf16LittleEndian) { return text }
-        if bytes.starts(with: [0xFE, 0xFF]), let text = String(bytes: bytes.dropFirst(2), encoding: .utf16BigEndian) { return text }
-        if let text = String(bytes: bytes, encoding: .utf8) { return text }
-        throw FormatError(position: "the file", problem: "is neither UTF-8 nor UTF-16 with a byte-order mark: save it as UTF-8 and import it again")
+        try SourceText.decode([UInt8](data), xml: true)
     }
 
     /// The questions of a GIFT or Aiken file (`language`: the target exam's, for true/false).
     public func read(_ data: Data, format: Format, language: String) throws(FormatError) -> ForeignContent {
         if format == .contentPackage { return try QTIPackage.read([UInt8](data), language: language) }
-        let text = try Self.text(data)
         switch format {
-        case .gift: return try GIFTFormat.parse(text, keyPrefix: "gift:", language: language)
-        case .aiken: return try AikenFormat.parse(text, keyPrefix: "aiken:")
-        case .moodleXML: return try MoodleXMLFormat.parse(MarkupText.utf8XML(text), language: language)
-        case .qti3, .qti21: return try QTIFormat.parse(MarkupText.utf8XML(text), language: language)
+        case .gift: return try GIFTFormat.parse(try Self.text(data), keyPrefix: "gift:", language: language)
+        case .aiken: return try AikenFormat.parse(try Self.text(data), keyPrefix: "aiken:")
+        case .moodleXML: return try MoodleXMLFormat.parse(data, language: language)
+        case .qti3, .qti21: return try QTIFormat.parse(data, language: language)
         case .portalJSON, .contentPackage:
             throw FormatError(position: "the file", problem: "is \(format.rawValue), which this importer does not read yet")
         }

@@ -9,9 +9,29 @@ import QuestionEngine
 /// portal's kinds; essays are named and skipped.
 enum GIFTFormat {
     /// Whether `text` looks like GIFT: an answer block in braces, or a `$CATEGORY:` line.
+    /// One pass over the text (no pattern that could backtrack over thousands of braces).
     static func looksLike(_ text: String) -> Bool {
-        text.contains("$CATEGORY:") || text.range(of: #"\{[^}]*[=~][^}]*\}"#, options: .regularExpression) != nil
-            || text.range(of: #"\{\s*(T|F|TRUE|FALSE)\s*\}"#, options: .regularExpression) != nil
+        if text.contains("$CATEGORY:") { return true }
+        var open: String.UnicodeScalarView.Index?, marked = false
+        let scalars = text.unicodeScalars
+        for index in scalars.indices {
+            switch scalars[index] {
+            case "{":
+                if open == nil { marked = false }
+                open = index
+            case "=", "~":
+                if open != nil { marked = true }
+            case "}":
+                guard let start = open else { continue }
+                if marked { return true }
+                let inside = scalars[scalars.index(after: start)..<index]
+                if inside.count <= 12, ["T", "F", "TRUE", "FALSE"].contains(String(inside).trimmingCharacters(in: .whitespacesAndNewlines)) { return true }
+                open = nil
+            default:
+                break
+            }
+        }
+        return false
     }
 
     /// True and false in the exam's language: a true/false question becomes a choice of two.

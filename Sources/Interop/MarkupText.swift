@@ -17,49 +17,101 @@ enum MarkupText {
         value == value.rounded() ? String(Int(value)) : String(format: "%.5f", value)
     }
 
-    /// Plain text from `text`: with `html`, line-ending tags made line breaks, scripts dropped,
-    /// every other tag removed and entities decoded — the portal shows stems and options as
-    /// text, so no markup (and no script) is ever carried over. Blank lines and the blanks
-    /// around each line go.
+    /// Plain text from `text`: with `html`, line-ending tags made line breaks, scripts and
+    /// styles dropped, every other tag removed and entities decoded — the portal shows stems and
+    /// options as text, so no markup (and no script) is ever carried over. Blank lines and the
+    /// blanks around each line go. Linear in the input (`HTMLScanner`).
     static func plain(_ text: String, html: Bool) -> String {
         var text = text
         if html {
-            text = text.replacingOccurrences(of: #"<\s*(br|/p|/div|/li)\s*/?>"#, with: "\n", options: [.regularExpression, .caseInsensitive])
-            text = text.replacingOccurrences(of: #"<script[\s\S]*?</script>"#, with: "", options: [.regularExpression, .caseInsensitive])
-            text = decodeEntities(text.replacingOccurrences(of: "<[^>]*>", with: "", options: .regularExpression))
+            var reduced = ""
+            for located in HTMLScanner.tokens(text) {
+                switch located.token {
+                case .text(let piece): reduced += decodeEntities(piece)
+                case .start(let name, _, _) where name == "br": reduced += "\n"
+                case .end(let name) where ["p", "div", "li"].contains(name): reduced += "\n"
+                case .start, .end: break
+                }
+            }
+            text = reduced
         }
         return text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: "\n")
     }
 
     /// The pictures an HTML fragment shows: each `<img>`'s `src` and `alt`, entities decoded.
     static func images(_ html: String) -> [(source: String, alt: String)] {
-        var found: [(source: String, alt: String)] = []
-        var rest = html[...]
-        while let tag = rest.range(of: #"<img\b[^>]*>"#, options: [.regularExpression, .caseInsensitive]) {
-            let element = String(rest[tag])
-            func attribute(_ name: String) -> String {
-                guard let match = element.range(of: name + #"\s*=\s*("[^"]*"|'[^']*')"#, options: [.regularExpression, .caseInsensitive]) else { return "" }
-                let quoted = element[match].drop { $0 != "\"" && $0 != "'" }
-                return decodeEntities(String(quoted.dropFirst().dropLast()))
+        HTMLScanner.tokens(html).compactMap { located in
+            guard case .start("img", _, _) = located.token else { return nil }
+            return (located.token.attribute("src") ?? "", located.token.attribute("alt") ?? "")
+        }
+    }
+
+    /// The first `<pre><code class="language-x">…</code></pre>` of an HTML fragment: the code
+    /// (its entities decoded, its markup as written), its language, and the fragment without it.
+    /// The block runs from the first `<pre><code>` to the first `</code></pre>` after it.
+    static func codeBlock(in html: String) -> (code: String, language: String?, rest: String)? {
+        let tokens = HTMLScanner.tokens(html)
+        func isBlank(_ index: Int) -> Bool {
+            if case .text(let text) = tokens[index].token { return text.allSatisfy(\.isWhitespace) }
+            return false
+        }
+        /// The index of the next token after `index`, past blank text.
+        func next(after index: Int) -> Int? {
+            var next = index + 1
+            while next < tokens.count, isBlank(next) { next += 1 }
+            return next < tokens.count ? next : nil
+        }
+        var opening: (pre: Int, code: Int)?
+        for index in tokens.indices {
+            if opening == nil {
+                if case .start("pre", _, _) = tokens[index].token, let code = next(after: index), case .start("code", _, _) = tokens[code].token {
+                    opening = (index, code)
+                }
+            } else if let (pre, code) = opening, index > code, tokens[index].token == .end(name: "code"), let end = next(after: index),
+                      tokens[end].token == .end(name: "pre") {
+                let bytes = Array(html.utf8)
+                let text = decodeEntities(String(decoding: bytes[tokens[code].range.upperBound..<tokens[index].range.lowerBound], as: UTF8.self))
+                let language = (tokens[code].token.attribute("class") ?? "").split(separator: " ").first { $0.hasPrefix("language-") }
+                    .map { String($0.dropFirst("language-".count)) }
+                let rest = String(decoding: bytes[..<tokens[pre].range.lowerBound] + bytes[tokens[end].range.upperBound...], as: UTF8.self)
+                return (text, language, rest)
             }
-            found.append((attribute(#"\bsrc"#), attribute(#"\balt"#)))
-            rest = rest[tag.upperBound...]
         }
-        return found
+        return nil
     }
 
-    /// The named entities HTML editors write, and `&amp;` last.
+    /// Entities decoded in one pass: `&lt; &gt; &amp; &quot; &apos; &nbsp;` and the other names
+    /// HTML editors write, and numeric references; anything else is left as written.
     static func decodeEntities(_ text: String) -> String {
-        var text = text
-        for (entity, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&nbsp;", " "), ("&amp;", "&")] {
-            text = text.replacingOccurrences(of: entity, with: character)
+        guard text.contains("&") else { return text }
+        var result = ""
+        var rest = text[...]
+        while let ampersand = rest.firstIndex(of: "&") {
+            result += rest[..<ampersand]
+            let after = rest[rest.index(after: ampersand)...]
+            guard let semicolon = after.prefix(12).firstIndex(of: ";"), let character = Self.character(named: after[..<semicolon]) else {
+                result += "&"
+                rest = after
+                continue
+            }
+            result.append(character)
+            rest = after[after.index(after: semicolon)...]
         }
-        return text
+        return result + rest
     }
 
-    /// An XML document decoded to text (whatever encoding it was saved in), as UTF-8 bytes whose
-    /// declaration says so.
-    static func utf8XML(_ text: String) -> Data {
-        Data(text.replacingOccurrences(of: #"(<\?xml[^>]*encoding=)["'][^"']*["']"#, with: "$1\"UTF-8\"", options: .regularExpression).utf8)
+    private static let namedEntities: [Substring: Character] = [
+        "lt": "<", "gt": ">", "amp": "&", "quot": "\"", "apos": "'", "nbsp": " ", "ndash": "–", "mdash": "—", "hellip": "…",
+        "laquo": "«", "raquo": "»", "lsquo": "‘", "rsquo": "’", "ldquo": "“", "rdquo": "”", "copy": "©", "reg": "®", "deg": "°",
+        "times": "×", "divide": "÷", "plusmn": "±", "middot": "·", "euro": "€", "pound": "£", "micro": "µ", "le": "≤", "ge": "≥",
+        "ne": "≠", "rarr": "→", "larr": "←", "harr": "↔", "bull": "•", "sup2": "²", "sup3": "³", "frac12": "½", "szlig": "ß",
+    ]
+
+    private static func character(named name: Substring) -> Character? {
+        if let named = namedEntities[name] { return named }
+        guard name.hasPrefix("#") else { return nil }
+        let digits = name.dropFirst()
+        let value = digits.first == "x" || digits.first == "X" ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
+        return value.flatMap { $0 == 0 ? nil : Unicode.Scalar($0) }.map(Character.init)
     }
 }

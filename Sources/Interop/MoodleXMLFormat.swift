@@ -9,7 +9,7 @@ import QuestionEngine
 /// skipped.
 enum MoodleXMLFormat {
     static func parse(_ data: Data, language: String) throws(FormatError) -> ForeignContent {
-        let root = try XMLTree.parse(data)
+        let root = try XMLTree.parse([UInt8](data))
         guard root.name == "quiz" else { throw FormatError(position: "line \(root.line)", problem: "the root element is <\(root.name)>, not <quiz>") }
         var content = ForeignContent()
         var category: String?
@@ -25,12 +25,8 @@ enum MoodleXMLFormat {
             // A code block in the question's HTML is the question's code, its language from the class.
             var html = question.child("questiontext").map { $0.child("text")?.text ?? $0.text } ?? ""
             var code: String?, codeLanguage: String?
-            if let block = html.range(of: #"<pre>\s*<code[^>]*>[\s\S]*?</code>\s*</pre>"#, options: .regularExpression) {
-                let element = String(html[block])
-                codeLanguage = element.range(of: #"language-[A-Za-z0-9+#-]+"#, options: .regularExpression).map { String(element[$0].dropFirst("language-".count)) }
-                let inner = element.replacingOccurrences(of: #"^<pre>\s*<code[^>]*>|</code>\s*</pre>$"#, with: "", options: .regularExpression)
-                code = MarkupText.decodeEntities(inner)
-                html.removeSubrange(block)
+            if let block = MarkupText.codeBlock(in: html) {
+                (code, codeLanguage, html) = (block.code, block.language, block.rest)
             }
             let plain = question.child("questiontext")?.attributes["format"] == "plain_text"
             if !plain, !MarkupText.images(html).isEmpty { skip("a picture in the question text (the portal shows pictures only with answers)"); continue }

@@ -20,7 +20,7 @@ enum QTIFormat {
     /// The item in `data`; `picture` gives the bytes of a file an image refers to (`src`), from
     /// the package the item came in (a lone item file has none).
     static func parse(_ data: Data, language: String, picture: (String) -> [UInt8]? = { _ in nil }) throws(FormatError) -> ForeignContent {
-        let root = try XMLTree.parse(data)
+        let root = try XMLTree.parse([UInt8](data))
         let names: Names
         switch root.name {
         case "qti-assessment-item": names = Names(version3: true)

@@ -103,13 +103,13 @@ public enum QTIPackage {
         }
         let files = Dictionary(entries.map { ($0.path, $0.bytes) }, uniquingKeysWith: { first, _ in first })
         guard let manifestBytes = files["imsmanifest.xml"] else { throw FormatError(position: "the package", problem: "has no imsmanifest.xml") }
-        let manifest = try XMLTree.parse(Data(manifestBytes))
+        let manifest = try XMLTree.parse(manifestBytes)
         let resources = manifest.descendants("resource")
         // Each item's section, from the tests the package holds.
         var sections: [String: String] = [:]
         for test in resources where (test.attributes["type"] ?? "").hasPrefix("imsqti_test_xmlv") {
             guard let href = test.attributes["href"], let bytes = files[href] else { continue }
-            let root = try XMLTree.parse(Data(bytes))
+            let root = try XMLTree.parse(bytes)
             let sectionName = root.name == "assessmentTest" ? "assessmentSection" : "qti-assessment-section"
             let refName = root.name == "assessmentTest" ? "assessmentItemRef" : "qti-assessment-item-ref"
             for section in root.descendants(sectionName) {
@@ -121,11 +121,9 @@ public enum QTIPackage {
         for resource in resources where (resource.attributes["type"] ?? "").hasPrefix("imsqti_item_xmlv") {
             guard let href = resource.attributes["href"] else { continue }
             guard let bytes = files[href] else { throw FormatError(position: href, problem: "is listed in the manifest but not in the package") }
-            let text: String
-            do throws(FormatError) { text = try ForeignImport.text(Data(bytes)) } catch { throw FormatError(position: href, problem: error.problem) }
             var item: ForeignContent
             do throws(FormatError) {
-                item = try QTIFormat.parse(MarkupText.utf8XML(text), language: language) { source in files[resolve(source, from: href)] }
+                item = try QTIFormat.parse(Data(bytes), language: language) { source in files[resolve(source, from: href)] }
             } catch {
                 throw FormatError(position: "\(href) \(error.position)", problem: error.problem)
             }

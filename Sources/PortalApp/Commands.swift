@@ -153,6 +153,10 @@ public enum Commands {
         }
         let summary = try connection.withTransaction { try importer.apply(document, $0) }
         print("import: \(format.rawValue); \(summary.exams) exams; \(summary.questionsAdded) questions added, \(summary.questionsChanged) changed, \(summary.questionsUnchanged) unchanged; \(summary.imagesAdded) pictures stored")
+        for exam in summary.changes {
+            if !exam.added.isEmpty { print("import: \(exam.exam): added \(exam.added.joined(separator: ", "))") }
+            if !exam.changed.isEmpty { print("import: \(exam.exam): changed \(exam.changed.joined(separator: ", "))") }
+        }
         for item in skipped { print("import: skipped \(item)") }
         return 0
     }

@@ -151,7 +151,7 @@ struct AdminTests {
         #expect(html.contains("regions[0] (imported).exams[0] (arithmetic)</code></td><td><code>passMark"))
         #expect(html.contains("questions[0] (q1)</code></td><td><code>stem"))
         #expect(html.contains("an ordering key must list every option exactly once"))
-        #expect(html.contains("appears twice in the document"))
+        #expect(html.contains("appears twice in this exam"))
         #expect(try site.count("SELECT count(*) AS n FROM questions WHERE source_key IS NOT NULL") == 0)
         let notJSON = try importDocument(admin, csrf: csrf, "{\"format\": 1, \"regions\": [{\"code\": 5}]}")
         #expect(notJSON.status == 422)

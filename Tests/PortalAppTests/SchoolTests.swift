@@ -163,6 +163,14 @@ struct SchoolTests {
         let token = try Self.makeLink(teacher, csrf: csrf, classID: classID)
         let (student, _, studentCSRF) = try Self.account(site, "pupil", role: "student", displayName: "=HYPERLINK(\"x\"), 山田")
         try student.request("POST", "/join/\(code)", form: ["csrf_token": studentCSRF])
+        // Invisible or full-width characters before the formula's sign are skipped by
+        // spreadsheets too: each of these cells must come out as text.
+        let disguised = ["=\u{200D}1+1", "\u{200B}@SUM(A1:A9)", " \u{FF1D}1+1", "\u{202E}-2+3", "\u{00A0}+1"]
+        for (number, name) in disguised.enumerated() {
+            let (other, _, otherCSRF) = try Self.account(site, "pupil\(number)", role: "student", displayName: name)
+            try other.request("POST", "/join/\(code)", form: ["csrf_token": otherCSRF])
+            try other.request("POST", "/s/\(token)/start", form: ["csrf_token": otherCSRF])
+        }
         let started = try student.request("POST", "/s/\(token)/start", form: ["csrf_token": studentCSRF])
         let path = Self.location(started)
         for _ in 0..<2 {
@@ -178,6 +186,8 @@ struct SchoolTests {
         #expect(text.hasPrefix("Student,Assignment,Exam,Finished (UTC),Score %,Passed,Minutes,Attempts started\r\n"))
         #expect(text.contains("\"'=HYPERLINK(\"\"x\"\"), 山田\",Alpha warm-up,Mini exam,"))
         #expect(text.contains(",100.00,yes,"))
+        let firstCells = text.split(separator: "\r\n").map { String($0.prefix { $0 != "," }) }
+        for name in disguised { #expect(firstCells.contains("'" + name), "\(name.unicodeScalars.map { String($0.value, radix: 16) }) is not made text") }
         // In the teacher's language: the headers and yes or no; the numbers stay data.
         let japanese = try teacher.request("GET", "/teach/classes/\(classID)/export.csv", extraHeaders: "Accept-Language: ja\r\n")
         let japaneseText = String(decoding: japanese.body.dropFirst(3), as: UTF8.self)

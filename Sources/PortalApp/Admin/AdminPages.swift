@@ -182,6 +182,18 @@ struct AdminPages: Sendable {
         var formatRead: String?
         /// Pictures the import stored that were not stored before (nil when none were).
         var picturesStored: Int?
+        /// Per exam written to, the questions added and changed, by key.
+        var changes: [ExamChanges] = []
+        var hasChanges = false
+        /// Counts are nil when none.
+        struct ExamChanges: Encodable {
+            var exam: String
+            var title: String
+            var added: Int?
+            var addedKeys: String
+            var changed: Int?
+            var changedKeys: String
+        }
         /// Items a foreign file had that the portal has no kind for, left out on request.
         var skipped: [String] = []
         var hasSkipped = false
@@ -280,10 +292,21 @@ struct AdminPages: Sendable {
             "changed": summary.questionsChanged, "unchanged": summary.questionsUnchanged,
         ]
         page.picturesStored = summary.imagesAdded > 0 ? summary.imagesAdded : nil
+        page.changes = summary.changes.map {
+            ImportPage.ExamChanges(
+                exam: $0.exam, title: $0.title, added: $0.added.isEmpty ? nil : $0.added.count, addedKeys: Self.keyList($0.added),
+                changed: $0.changed.isEmpty ? nil : $0.changed.count, changedKeys: Self.keyList($0.changed))
+        }
+        page.hasChanges = !page.changes.isEmpty
         page.formatRead = pages.message("admin.format_read", locale: locale, ["format": plan.format.rawValue])
         page.skipped = plan.skipped.map(\.description)
         page.hasSkipped = !plan.skipped.isEmpty
         return try pages.privatePage("admin/import", page, request)
+    }
+
+    /// Keys for the import report: the first 30, then how many more.
+    static func keyList(_ keys: [String]) -> String {
+        keys.prefix(30).joined(separator: ", ") + (keys.count > 30 ? ", … (+\(keys.count - 30))" : "")
     }
 
     /// The exam's published questions as a QTI 3.0 or 2.1 content package (`QTIPackage`).

@@ -185,13 +185,8 @@ struct LTILaunch: Sendable {
         }
     }
 
-    /// The path and query of `address` when it is on this site; nil for any other site.
-    static func localPath(of address: String, site: SiteAddress, _ request: PortalRequest) -> (path: String, query: String?)? {
-        let origin = site.url("", for: request.head, peer: request.http.remoteAddress)
-        guard address == origin || address.hasPrefix(origin + "/") else { return nil }
-        var rest = String(address.dropFirst(origin.count))
-        if let fragment = rest.firstIndex(of: "#") { rest = String(rest[..<fragment]) }
-        let parts = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-        return (parts[0].isEmpty ? "/" : parts[0], parts.count > 1 ? parts[1] : nil)
+    /// The path and query of `address` when it is on this site (`SiteTarget`); nil otherwise.
+    static func localPath(of address: String, site: SiteAddress, _ request: PortalRequest) -> SiteTarget? {
+        SiteTarget(address, origin: site.url("", for: request.head, peer: request.http.remoteAddress))
     }
 }

@@ -24,10 +24,15 @@ enum LaunchTarget: Sendable, Equatable {
     init(path: String, query: String?) {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 4, parts[1] == "exams", !parts[2].isEmpty, !parts[3].isEmpty else {
-            self = .page(path.hasPrefix("/") ? path : "/")
+            self = .page(LocalPath.validated(path) ?? "/")
             return
         }
-        let (region, slug) = (parts[2].removingPercentEncoding ?? parts[2], parts[3].removingPercentEncoding ?? parts[3])
+        let (region, slug) = (parts[2], parts[3])
+        // Only an exam's own address names one (lower-case letters, digits and hyphens).
+        guard [region, slug].allSatisfy({ $0.utf8.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == 45 } }) else {
+            self = .page(LocalPath.validated(path) ?? "/")
+            return
+        }
         let fields = FormFields(urlEncoded: query ?? "")
         guard let modeText = fields["mode"], let mode = StudyMode(rawValue: modeText), mode == .practice || mode == .mock else {
             self = .exam(region: region, slug: slug)

@@ -1,6 +1,8 @@
 /// CSV for spreadsheets: UTF-8 with a byte-order mark (so Japanese and Thai names open right),
-/// quoted where needed, and safe from formula injection (a cell starting with `=`, `+`, `-`,
-/// `@`, a tab or a carriage return is prefixed with `'`, so it stays text).
+/// quoted where needed, and safe from formula injection: a cell whose first character, after
+/// any leading blanks, control or invisible (zero-width, bidi) characters, is `=`, `+`, `-`,
+/// `@`, their full-width forms, a tab or a carriage return is prefixed with `'`, so it stays
+/// text. (Spreadsheets skip what is invisible before deciding a cell is a formula.)
 enum CSVWriter {
     static func document(_ rows: [[String]]) -> [UInt8] {
         var text = "\u{FEFF}"
@@ -11,9 +13,23 @@ enum CSVWriter {
     }
 
     static func cell(_ value: String) -> String {
-        var value = value
-        if let first = value.first, "=+-@\t\r".contains(first) { value = "'" + value }
+        let value = startsLikeFormula(value) ? "'" + value : value
         guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return value }
         return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// Whether a spreadsheet could read `value` as a formula.
+    static func startsLikeFormula(_ value: String) -> Bool {
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "=", "+", "-", "@", "\t", "\r", "\u{FF1D}", "\u{FF0B}", "\u{FF0D}", "\u{FF20}": return true
+            default:
+                switch scalar.properties.generalCategory {
+                case .control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator: continue
+                default: return false
+                }
+            }
+        }
+        return false
     }
 }
