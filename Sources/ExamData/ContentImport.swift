@@ -24,6 +24,13 @@ public struct ImportSummary: Sendable, Equatable {
         public var title: String
         public var added: [String] = []
         public var changed: [String] = []
+
+        public init(exam: String, title: String, added: [String] = [], changed: [String] = []) {
+            self.exam = exam
+            self.title = title
+            self.added = added
+            self.changed = changed
+        }
     }
 }
 
