@@ -5,15 +5,15 @@ import Glibc
 
 /// A connected byte stream with a deadline: plain TCP, or TLS over it.
 protocol Channel {
-    func write(_ bytes: [UInt8]) throws(ClientError)
+    func write(_ bytes: [UInt8]) throws(ClientError.Cause)
     /// The next bytes, or nil at the end of the stream.
-    func read() throws(ClientError) -> [UInt8]?
+    func read() throws(ClientError.Cause) -> [UInt8]?
     func close()
 }
 
 extension Channel {
     /// Sets the socket's send and receive timeouts to the time left before `deadline`.
-    static func limit(_ socket: Int32, to deadline: Date) throws(ClientError) {
+    static func limit(_ socket: Int32, to deadline: Date) throws(ClientError.Cause) {
         let left = deadline.timeIntervalSinceNow
         guard left > 0 else { throw .timedOut }
         var value = timeval(tv_sec: Int(left), tv_usec: Int((left - Double(Int(left))) * 1_000_000))
@@ -32,7 +32,7 @@ final class PlainChannel: Channel {
         self.deadline = deadline
     }
 
-    func write(_ bytes: [UInt8]) throws(ClientError) {
+    func write(_ bytes: [UInt8]) throws(ClientError.Cause) {
         var sent = 0
         while sent < bytes.count {
             try Self.limit(socket, to: deadline)
@@ -42,7 +42,7 @@ final class PlainChannel: Channel {
         }
     }
 
-    func read() throws(ClientError) -> [UInt8]? {
+    func read() throws(ClientError.Cause) -> [UInt8]? {
         try Self.limit(socket, to: deadline)
         var buffer = [UInt8](repeating: 0, count: 16_384)
         let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }

@@ -1,7 +1,7 @@
 /// An HTTP/1.1 response read to the end of the connection: the status line, the header fields,
 /// and the body by its `Content-Length`, chunked, or to the end.
 enum ResponseParser {
-    static func parse(_ bytes: [UInt8]) throws(ClientError) -> HTTPClient.Response {
+    static func parse(_ bytes: [UInt8]) throws(ClientError.Cause) -> HTTPClient.Response {
         guard let end = find([13, 10, 13, 10], in: bytes, from: 0) else { throw .malformedResponse("no end of the header") }
         let lines = String(decoding: bytes[..<end], as: UTF8.self).components(separatedBy: "\r\n")
         let status = lines[0].split(separator: " ", maxSplits: 2)
@@ -26,7 +26,7 @@ enum ResponseParser {
         return response
     }
 
-    static func dechunk(_ bytes: [UInt8]) throws(ClientError) -> [UInt8] {
+    static func dechunk(_ bytes: [UInt8]) throws(ClientError.Cause) -> [UInt8] {
         var body: [UInt8] = [], position = 0
         while true {
             guard let lineEnd = find([13, 10], in: bytes, from: position) else { throw .malformedResponse("a chunk has no size line") }

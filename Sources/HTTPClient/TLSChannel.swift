@@ -13,10 +13,10 @@ final class TLSChannel: Channel {
     private let context: OpaquePointer
     private let ssl: OpaquePointer
 
-    init(socket: Int32, host: String, trusted: String?, deadline: Date) throws(ClientError) {
+    init(socket: Int32, host: String, trusted: String?, deadline: Date) throws(ClientError.Cause) {
         self.socket = socket
         self.deadline = deadline
-        guard let context = SSL_CTX_new(TLS_client_method()) else { throw .tlsFailed(Self.lastError()) }
+        guard let context = SSL_CTX_new(TLS_client_method()) else { throw .tls(Self.lastError()) }
         self.context = context
         _ = portal_ssl_ctx_set_min_tls12(context)
         // Servers that close without close_notify are common; a cut-short body is caught by its
@@ -26,7 +26,7 @@ final class TLSChannel: Channel {
         let loaded = trusted.map { SSL_CTX_load_verify_locations(context, $0, nil) } ?? SSL_CTX_set_default_verify_paths(context)
         guard loaded == 1, let ssl = SSL_new(context) else {
             SSL_CTX_free(context)
-            throw .tlsFailed("the trusted certificates cannot be loaded: " + Self.lastError())
+            throw .tls("the trusted certificates cannot be loaded: " + Self.lastError())
         }
         self.ssl = ssl
         // The certificate must name what was asked for: a host name, or an IP address.
@@ -38,7 +38,7 @@ final class TLSChannel: Channel {
             _ = portal_ssl_set_server_name(ssl, host)
         }
         SSL_set_fd(ssl, socket)
-        do throws(ClientError) {
+        do throws(ClientError.Cause) {
             try Self.limit(socket, to: deadline)
         } catch {
             close()
@@ -49,11 +49,11 @@ final class TLSChannel: Channel {
             let reason = verification != X509_V_OK ? String(cString: X509_verify_cert_error_string(verification)) : Self.lastError()
             let timedOut = deadline.timeIntervalSinceNow <= 0
             close()
-            throw timedOut ? .timedOut : .tlsFailed(reason)
+            throw timedOut ? .timedOut : .tls(reason)
         }
     }
 
-    func write(_ bytes: [UInt8]) throws(ClientError) {
+    func write(_ bytes: [UInt8]) throws(ClientError.Cause) {
         var sent = 0
         while sent < bytes.count {
             try Self.limit(socket, to: deadline)
@@ -63,7 +63,7 @@ final class TLSChannel: Channel {
         }
     }
 
-    func read() throws(ClientError) -> [UInt8]? {
+    func read() throws(ClientError.Cause) -> [UInt8]? {
         try Self.limit(socket, to: deadline)
         var buffer = [UInt8](repeating: 0, count: 16_384)
         let count = buffer.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32($0.count)) }

@@ -58,8 +58,10 @@ public struct PortalConfiguration: Sendable {
     public var redisURL: String?
     public var server = ServerConfiguration()
     /// Outbound requests (platforms' key sets, tokens and scores; identity providers):
-    /// `OUTBOUND_ALLOW_LOOPBACK_HTTP=1` lets plain HTTP reach this machine (tests, rehearsals),
-    /// `OUTBOUND_CA_FILE` trusts another authority's certificates.
+    /// The portal's own requests reach the public internet only: `OUTBOUND_ALLOW_LOOPBACK_HTTP=1`
+    /// lets them reach this machine, by plain HTTP too (tests, rehearsals), `OUTBOUND_ALLOW`
+    /// opens CIDR ranges of internal addresses, `OUTBOUND_CA_FILE` trusts another authority's
+    /// certificates.
     public var outbound = HTTPClient.Configuration()
 
     public init() {}
@@ -131,6 +133,8 @@ public struct PortalConfiguration: Sendable {
         if let seconds = try integer("LEADERBOARD_REFRESH_SECONDS", in: 0...86_400) { configuration.leaderboardRefresh = TimeInterval(seconds) }
         if let directory = environment["TEMPLATES_DIR"], !directory.isEmpty { configuration.templatesDirectory = directory }
         configuration.outbound = HTTPClient.Configuration.fromEnvironment(environment)
+        // A range that does not parse is an error, not a range quietly left closed.
+        configuration.outbound.allowedRanges = try ranges(environment["OUTBOUND_ALLOW"] ?? "", name: "OUTBOUND_ALLOW")
         if let mode = environment["PORTAL_MODE"], !mode.isEmpty {
             guard mode == "development" || mode == "production" else {
                 throw ConfigurationError("PORTAL_MODE must be development or production, not \(mode)")

@@ -42,7 +42,7 @@ struct HTTPClientTests {
     func verifiedHTTPS() throws {
         let certificates = try Certificates()
         let server = try Self.server(certificate: (certificates.folder + "/local.pem", certificates.folder + "/local.key"))
-        let client = HTTPClient(configuration: .init(trustedCertificates: certificates.authority))
+        let client = HTTPClient(configuration: .init(allowsLoopbackHTTP: true, trustedCertificates: certificates.authority))
         let hello = try client.send("GET", "https://127.0.0.1:\(server.port)/hello")
         #expect(hello.status == 200 && hello.body == Array("hello".utf8) && hello.header("content-type") == "text/plain")
         let named = try client.send("GET", "https://localhost:\(server.port)/hello")
@@ -58,14 +58,14 @@ struct HTTPClientTests {
     func untrusted() throws {
         let certificates = try Certificates()
         let local = try Self.server(certificate: (certificates.folder + "/local.pem", certificates.folder + "/local.key"))
-        let systemRoots = HTTPClient()
-        #expect(throws: ClientError.tlsFailed("unable to get local issuer certificate")) {
+        let systemRoots = HTTPClient(configuration: .init(allowsLoopbackHTTP: true))
+        #expect(throws: ClientError.unreachable(host: "127.0.0.1", cause: .tls("unable to get local issuer certificate"))) {
             try systemRoots.send("GET", "https://127.0.0.1:\(local.port)/hello")
         }
         let other = try Self.server(certificate: (certificates.folder + "/other.pem", certificates.folder + "/other.key"))
-        let trusting = HTTPClient(configuration: .init(trustedCertificates: certificates.authority))
+        let trusting = HTTPClient(configuration: .init(allowsLoopbackHTTP: true, trustedCertificates: certificates.authority))
         let error = #expect(throws: ClientError.self) { try trusting.send("GET", "https://127.0.0.1:\(other.port)/hello") }
-        #expect(error == .tlsFailed("IP address mismatch"), "a certificate for example.org does not serve 127.0.0.1")
+        #expect(error == .unreachable(host: "127.0.0.1", cause: .tls("IP address mismatch")), "a certificate for example.org does not serve 127.0.0.1")
     }
 
     @Test("plain HTTP goes only to loopback and only when allowed")
@@ -91,11 +91,37 @@ struct HTTPClientTests {
         let small = HTTPClient(configuration: .init(maximumResponseBytes: 1 << 20, allowsLoopbackHTTP: true))
         #expect(throws: ClientError.tooLarge(1 << 20)) { try small.send("GET", "http://127.0.0.1:\(server.port)/big") }
         let hasty = HTTPClient(configuration: .init(timeout: 1, allowsLoopbackHTTP: true))
-        #expect(throws: ClientError.timedOut) { try hasty.send("GET", "http://127.0.0.1:\(server.port)/slow") }
+        #expect(throws: ClientError.unreachable(host: "127.0.0.1", cause: .timedOut)) { try hasty.send("GET", "http://127.0.0.1:\(server.port)/slow") }
         // A port nothing listens on (the server's, once it is gone).
         let port = server.port
         kill(server.pid, SIGTERM)
         usleep(300_000)
-        #expect(throws: ClientError.unreachable("127.0.0.1")) { try small.send("GET", "http://127.0.0.1:\(port)/hello") }
+        #expect(throws: ClientError.unreachable(host: "127.0.0.1", cause: .noConnection)) { try small.send("GET", "http://127.0.0.1:\(port)/hello") }
+    }
+
+    @Test("the public internet only: loopback, private, link-local, CGNAT, multicast, unique-local and mapped addresses are refused before connecting, in the same words as a closed port")
+    func internalAddresses() throws {
+        let server = try Self.server()
+        let client = HTTPClient()
+        // An open port and a closed one on this machine, and internal addresses that answer
+        // nothing here: each reads the same.
+        for address in ["https://127.0.0.1:\(server.port)/hello", "https://127.0.0.1:1/x", "https://localhost:\(server.port)/", "https://[::1]:\(server.port)/",
+                        "https://10.1.2.3/", "https://172.16.0.9/", "https://192.168.1.1/", "https://169.254.169.254/latest/meta-data/",
+                        "https://100.64.0.1/", "https://224.0.0.1/", "https://[fd00::1]/", "https://[fe80::1]/", "https://[::ffff:127.0.0.1]:\(server.port)/",
+                        "https://[::ffff:10.0.0.1]/", "https://0.0.0.0:\(server.port)/", "https://[::]:\(server.port)/"] {
+            let error = #expect(throws: ClientError.self, "\(address)") { try client.send("GET", address) }
+            guard case .unreachable(_, let cause)? = error else { Issue.record("\(address): \(String(describing: error))"); continue }
+            #expect(error?.description.hasPrefix("could not reach ") == true)
+            if case .refusedAddress = cause {} else { Issue.record("\(address) was tried: \(cause)") }
+        }
+        // The exceptions open what they name, and nothing else.
+        let opened = HTTPClient(configuration: .init(timeout: 1, allowedRanges: [AddressRange("10.0.0.0/8")!]))
+        let ten = #expect(throws: ClientError.self) { try opened.send("GET", "https://10.255.255.1/") }
+        if case .unreachable(_, .refusedAddress)? = ten { Issue.record("10.0.0.0/8 was opened") }
+        let other = #expect(throws: ClientError.self) { try opened.send("GET", "https://192.168.0.1/") }
+        if case .unreachable(_, .refusedAddress)? = other {} else { Issue.record("192.168.0.0/16 was not opened: \(String(describing: other))") }
+        let configured = HTTPClient.Configuration.fromEnvironment(["OUTBOUND_ALLOW": "10.0.0.0/8, fd00::/8"])
+        #expect(configured.allowedRanges == [AddressRange("10.0.0.0/8")!, AddressRange("fd00::/8")!])
+        #expect(configured.addresses.permits([10, 0, 0, 1]) && !configured.addresses.permits([127, 0, 0, 1]) && configured.addresses.permits([93, 184, 216, 34]))
     }
 }

@@ -1,3 +1,4 @@
+import HTTPClient
 import HTTPServer
 
 /// Who may read `/metrics`: a request with `Authorization: Bearer <METRICS_TOKEN>`, or from a
