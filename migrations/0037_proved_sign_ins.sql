@@ -100,7 +100,9 @@ CREATE TABLE key_sets (
     failed_at timestamptz,
     problem text CHECK (length(problem) <= 500),
     -- A token named a key the set lacks: fetch it again (at most every ten seconds).
-    wanted_at timestamptz
+    wanted_at timestamptz,
+    -- An agent fetching it now: one fetch per set at a time, whatever the number of agents.
+    leased_until timestamptz
 );
 CREATE TABLE key_set_keys (
     jwks_uri text NOT NULL REFERENCES key_sets(jwks_uri) ON DELETE CASCADE,
@@ -148,7 +150,7 @@ BEGIN
       AND raw.n IS NOT NULL AND raw.e IS NOT NULL AND octet_length(raw.n) BETWEEN 256 AND 1025 AND octet_length(raw.e) BETWEEN 1 AND 8
       AND (key->>'alg' IS NULL OR key->>'alg' = 'RS256');
     GET DIAGNOSTICS stored = ROW_COUNT;
-    UPDATE public.key_sets s SET fetched_at = now_at, failed_at = NULL, problem = NULL, wanted_at = NULL WHERE s.jwks_uri = p_jwks_uri;
+    UPDATE public.key_sets s SET fetched_at = now_at, failed_at = NULL, problem = NULL, leased_until = NULL WHERE s.jwks_uri = p_jwks_uri;
     RETURN stored;
 END
 $$;
@@ -203,9 +205,11 @@ CREATE POLICY used_tokens_auth ON used_tokens TO portal_auth USING (true) WITH C
 GRANT SELECT, INSERT, DELETE ON used_tokens TO portal_auth;
 
 -- A compact JWS signed with RS256 by a key of the set at `p_jwks_uri`, whose times hold now:
--- 'ok' with its claims, else 'malformed', 'algorithm', 'unknown_key' (the set lacks its kid, or
--- was never fetched), 'keys_unreachable' (the set's last fetch failed, with the reason as
--- `problem`), 'bad_signature', 'expired', 'not_yet_valid'. Times have a minute's leeway.
+-- 'ok' with its claims, else 'malformed', 'algorithm', 'keys_pending' (the set lacks its kid and
+-- was not fetched in the last ten seconds: the caller asks for it, `key_set_wanted`),
+-- 'unknown_key' (a set fetched just now lacks it), 'keys_unreachable' (the set's last fetch failed,
+-- or was asked for half a minute ago and never made; the reason as `problem`), 'bad_signature',
+-- 'expired', 'not_yet_valid'. Times have a minute's leeway.
 CREATE FUNCTION jwt_verified(p_token text, p_jwks_uri text, OUT outcome text, OUT claims jsonb, OUT problem text)
     LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 DECLARE
@@ -248,8 +252,16 @@ BEGIN
            AND key_set.failed_at > public.app_now() - interval '1 minute' THEN
             outcome := 'keys_unreachable';
             problem := key_set.problem;
-        ELSE
+        ELSIF FOUND AND key_set.fetched_at > public.app_now() - interval '10 seconds' THEN
+            -- Fetched just now, and the key is not in it: the token is not the issuer's.
             outcome := 'unknown_key';
+            problem := left(coalesce(header->>'kid', 'none given'), 80);
+        ELSIF FOUND AND key_set.wanted_at < public.app_now() - interval '30 seconds'
+              AND key_set.wanted_at > coalesce(key_set.fetched_at, '-infinity') THEN
+            outcome := 'keys_unreachable';
+            problem := 'the key set has not been fetched in time (is portal auth-agent running?)';
+        ELSE
+            outcome := 'keys_pending';
             problem := left(coalesce(header->>'kid', 'none given'), 80);
         END IF;
         claims := NULL;
@@ -358,7 +370,7 @@ $$;
 -- 'deep_link_teachers', 'replayed', 'disabled'. `problem` adds the detail a page may show.
 CREATE FUNCTION lti_sign_in(
     p_state text, p_id_token text, p_binding text, p_cookie bytea, p_agent bytea, p_session text, p_csrf text, p_user_agent text)
-    RETURNS TABLE (outcome text, user_id uuid, class_id uuid, claims jsonb, problem text)
+    RETURNS TABLE (outcome text, user_id uuid, class_id uuid, platform_id bigint, claims jsonb, problem text)
     LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
 #variable_conflict use_column
 DECLARE
@@ -383,18 +395,19 @@ DECLARE
 BEGIN
     SELECT s.* INTO state FROM public.lti_states s WHERE s.state_hash = sha256(convert_to(p_state, 'UTF8')) FOR UPDATE;
     IF NOT FOUND THEN
-        RETURN QUERY SELECT 'state_unknown', NULL::uuid, NULL::uuid, NULL::jsonb, NULL::text;
+        RETURN QUERY SELECT 'state_unknown', NULL::uuid, NULL::uuid, NULL::bigint, NULL::jsonb, NULL::text;
         RETURN;
     END IF;
     IF state.used_at IS NOT NULL THEN
-        RETURN QUERY SELECT 'state_used', NULL::uuid, NULL::uuid, NULL::jsonb, NULL::text;
+        RETURN QUERY SELECT 'state_used', NULL::uuid, NULL::uuid, NULL::bigint, NULL::jsonb, NULL::text;
         RETURN;
     END IF;
     IF state.created_at < now_at - interval '10 minutes' THEN
         UPDATE public.lti_states s SET used_at = now_at WHERE s.state_hash = state.state_hash;
-        RETURN QUERY SELECT 'state_expired', NULL::uuid, NULL::uuid, NULL::jsonb, NULL::text;
+        RETURN QUERY SELECT 'state_expired', NULL::uuid, NULL::uuid, NULL::bigint, NULL::jsonb, NULL::text;
         RETURN;
     END IF;
+    SELECT p.* INTO platform FROM public.lti_platforms p WHERE p.id = state.platform_id;
     -- The browser: its cookie when it came back; never a top-level window without it; in a
     -- frame, the platform's storage when the platform offered one, else the user agent and
     -- address (the last resort, for platforms without storage in browsers that drop the cookie).
@@ -405,24 +418,23 @@ BEGIN
         ELSE false END;
     IF NOT coalesce(bound, false) THEN
         IF p_binding = 'framed' AND state.storage_target IS NOT NULL THEN
-            RETURN QUERY SELECT 'needs_storage', NULL::uuid, NULL::uuid, NULL::jsonb, state.storage_target;
+            RETURN QUERY SELECT 'needs_storage', NULL::uuid, NULL::uuid, platform.id, jsonb_build_object('auth_url', platform.auth_url), state.storage_target;
             RETURN;
         END IF;
         UPDATE public.lti_states s SET used_at = now_at WHERE s.state_hash = state.state_hash;
-        RETURN QUERY SELECT 'other_browser', NULL::uuid, NULL::uuid, NULL::jsonb, NULL::text;
+        RETURN QUERY SELECT 'other_browser', NULL::uuid, NULL::uuid, NULL::bigint, NULL::jsonb, NULL::text;
         RETURN;
     END IF;
 
-    SELECT p.* INTO platform FROM public.lti_platforms p WHERE p.id = state.platform_id;
     SELECT v.* INTO verified FROM public.jwt_verified(p_id_token, platform.jwks_url) v;
-    IF verified.outcome = 'unknown_key' THEN
+    IF verified.outcome = 'keys_pending' THEN
         PERFORM public.key_set_wanted(platform.jwks_url);
-        RETURN QUERY SELECT 'keys_pending', NULL::uuid, NULL::uuid, NULL::jsonb, verified.problem;
+        RETURN QUERY SELECT 'keys_pending', NULL::uuid, NULL::uuid, NULL::bigint, NULL::jsonb, verified.problem;
         RETURN;
     END IF;
     UPDATE public.lti_states s SET used_at = now_at WHERE s.state_hash = state.state_hash;
     IF verified.outcome <> 'ok' THEN
-        RETURN QUERY SELECT verified.outcome, NULL::uuid, NULL::uuid, NULL::jsonb, verified.problem;
+        RETURN QUERY SELECT verified.outcome, NULL::uuid, NULL::uuid, NULL::bigint, NULL::jsonb, verified.problem;
         RETURN;
     END IF;
     payload := verified.claims;
@@ -430,26 +442,26 @@ BEGIN
     user_subject := CASE WHEN jsonb_typeof(payload->'sub') = 'string' THEN payload->>'sub' END;
     message_type := payload->>(lti || 'message_type');
     IF payload->>'iss' IS DISTINCT FROM platform.issuer THEN
-        RETURN QUERY SELECT 'wrong_issuer', NULL::uuid, NULL::uuid, NULL::jsonb, left(payload->>'iss', 200);
+        RETURN QUERY SELECT 'wrong_issuer', NULL::uuid, NULL::uuid, NULL::bigint, NULL::jsonb, left(payload->>'iss', 200);
         RETURN;
     ELSIF NOT public.jwt_meant_for(payload, platform.client_id) THEN
-        RETURN QUERY SELECT 'wrong_audience', NULL::uuid, NULL::uuid, NULL::jsonb, NULL::text;
+        RETURN QUERY SELECT 'wrong_audience', NULL::uuid, NULL::uuid, NULL::bigint, NULL::jsonb, NULL::text;
         RETURN;
     ELSIF payload->>'nonce' IS DISTINCT FROM state.nonce THEN
-        RETURN QUERY SELECT 'wrong_nonce', NULL::uuid, NULL::uuid, NULL::jsonb, NULL::text;
+        RETURN QUERY SELECT 'wrong_nonce', NULL::uuid, NULL::uuid, NULL::bigint, NULL::jsonb, NULL::text;
         RETURN;
     ELSIF payload->>(lti || 'version') IS DISTINCT FROM '1.3.0' THEN
-        RETURN QUERY SELECT 'wrong_version', NULL::uuid, NULL::uuid, NULL::jsonb, left(coalesce(payload->>(lti || 'version'), 'none'), 20);
+        RETURN QUERY SELECT 'wrong_version', NULL::uuid, NULL::uuid, NULL::bigint, NULL::jsonb, left(coalesce(payload->>(lti || 'version'), 'none'), 20);
         RETURN;
     ELSIF user_subject IS NULL OR length(user_subject) NOT BETWEEN 1 AND 255 THEN
-        RETURN QUERY SELECT 'no_user', NULL::uuid, NULL::uuid, NULL::jsonb, NULL::text;
+        RETURN QUERY SELECT 'no_user', NULL::uuid, NULL::uuid, NULL::bigint, NULL::jsonb, NULL::text;
         RETURN;
     ELSIF deployment IS NULL OR NOT EXISTS (
         SELECT 1 FROM public.lti_deployments d WHERE d.platform_id = platform.id AND d.deployment_id = deployment) THEN
-        RETURN QUERY SELECT 'unknown_deployment', NULL::uuid, NULL::uuid, NULL::jsonb, left(coalesce(deployment, 'none'), 200);
+        RETURN QUERY SELECT 'unknown_deployment', NULL::uuid, NULL::uuid, NULL::bigint, NULL::jsonb, left(coalesce(deployment, 'none'), 200);
         RETURN;
     ELSIF message_type IS NULL OR message_type NOT IN ('LtiResourceLinkRequest', 'LtiDeepLinkingRequest') THEN
-        RETURN QUERY SELECT 'unknown_message', NULL::uuid, NULL::uuid, NULL::jsonb, left(coalesce(message_type, 'none'), 60);
+        RETURN QUERY SELECT 'unknown_message', NULL::uuid, NULL::uuid, NULL::bigint, NULL::jsonb, left(coalesce(message_type, 'none'), 60);
         RETURN;
     END IF;
     is_teacher := jsonb_typeof(payload->(lti || 'roles')) = 'array' AND EXISTS (
@@ -457,11 +469,11 @@ BEGIN
         WHERE jsonb_typeof(r) = 'string'
           AND reverse(split_part(reverse(r #>> '{}'), '#', 1)) IN ('Instructor', 'TeachingAssistant', 'ContentDeveloper', 'Administrator'));
     IF message_type = 'LtiDeepLinkingRequest' AND NOT is_teacher THEN
-        RETURN QUERY SELECT 'deep_link_teachers', NULL::uuid, NULL::uuid, NULL::jsonb, NULL::text;
+        RETURN QUERY SELECT 'deep_link_teachers', NULL::uuid, NULL::uuid, NULL::bigint, NULL::jsonb, NULL::text;
         RETURN;
     END IF;
     IF NOT public.token_first_use(p_id_token, payload) THEN
-        RETURN QUERY SELECT 'replayed', NULL::uuid, NULL::uuid, NULL::jsonb, NULL::text;
+        RETURN QUERY SELECT 'replayed', NULL::uuid, NULL::uuid, NULL::bigint, NULL::jsonb, NULL::text;
         RETURN;
     END IF;
     UPDATE public.lti_states s SET signed_in_at = now_at WHERE s.state_hash = state.state_hash;
@@ -475,7 +487,7 @@ BEGIN
     SELECT a.id, a.disabled INTO account
     FROM public.external_account('lti', platform.issuer, user_subject, public.jwt_display_name(payload), 'Learner', is_teacher, now_at) a;
     IF account.disabled THEN
-        RETURN QUERY SELECT 'disabled', NULL::uuid, NULL::uuid, NULL::jsonb, NULL::text;
+        RETURN QUERY SELECT 'disabled', NULL::uuid, NULL::uuid, NULL::bigint, NULL::jsonb, NULL::text;
         RETURN;
     END IF;
 
@@ -508,7 +520,7 @@ BEGIN
     END IF;
 
     PERFORM public.auth_open_session(account.id, p_session, p_csrf, p_user_agent, now_at);
-    RETURN QUERY SELECT 'ok', account.id, made_class, payload, NULL::text;
+    RETURN QUERY SELECT 'ok', account.id, made_class, platform.id, payload, NULL::text;
 END
 $$;
 
@@ -530,8 +542,9 @@ GRANT INSERT (client_auth) ON sso_providers TO portal_app;
 GRANT UPDATE (client_auth) ON sso_providers TO portal_app;
 CREATE POLICY sso_providers_agent ON sso_providers FOR SELECT TO portal_agent USING (true);
 GRANT SELECT (id, issuer, client_id, client_secret, client_auth, token_endpoint, jwks_uri) ON sso_providers TO portal_agent;
--- The agent signs its client assertions with the tool's key.
-GRANT EXECUTE ON FUNCTION lti_signing_key() TO portal_agent;
+-- The agent signs its client assertions with the tool's key (made on first use by whichever
+-- process needs it first).
+GRANT EXECUTE ON FUNCTION lti_signing_key(), lti_add_key(text, text, text, text) TO portal_agent;
 
 -- States are made by sso_begin only (counted against the limits).
 DROP POLICY sso_states_add ON sso_states;
@@ -679,7 +692,7 @@ BEGIN
     END IF;
     SELECT p.* INTO provider FROM public.sso_providers p WHERE p.id = p_provider;
     SELECT v.* INTO verified FROM public.jwt_verified(flow.id_token, provider.jwks_uri) v;
-    IF verified.outcome = 'unknown_key' AND flow.answered_at > now_at - interval '30 seconds' THEN
+    IF verified.outcome = 'keys_pending' THEN
         PERFORM public.key_set_wanted(provider.jwks_uri);
         RETURN QUERY SELECT 'pending', NULL::uuid, NULL::text, NULL::text;
         RETURN;
@@ -773,6 +786,93 @@ CREATE FUNCTION sso_exchanges_due(p_limit integer)
 $$;
 REVOKE ALL ON FUNCTION sso_exchanges_due(integer) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION sso_exchanges_due(integer) TO portal_agent;
+
+-- The key sets an agent should fetch now, each leased to it for half a minute: never fetched,
+-- older than an hour, or wanted (a token named a key the set lacks) and not fetched in the last
+-- ten seconds; a set whose fetch failed waits a minute before the next try.
+CREATE FUNCTION key_sets_due(p_limit integer) RETURNS SETOF text
+    LANGUAGE plpgsql SET search_path = pg_catalog, public, pg_temp AS $$
+DECLARE
+    now_at timestamptz := public.app_now();
+BEGIN
+    INSERT INTO public.key_sets (jwks_uri)
+    SELECT p.jwks_url FROM public.lti_platforms p UNION SELECT p.jwks_uri FROM public.sso_providers p
+    ON CONFLICT DO NOTHING;
+    RETURN QUERY
+    WITH due AS (
+        SELECT s.jwks_uri FROM public.key_sets s
+        WHERE (s.leased_until IS NULL OR s.leased_until < now_at)
+          AND (s.failed_at IS NULL OR s.failed_at < now_at - interval '1 minute')
+          AND (s.fetched_at IS NULL OR s.fetched_at < now_at - interval '1 hour'
+               OR (s.wanted_at > s.fetched_at AND s.fetched_at < now_at - interval '10 seconds'))
+          AND (EXISTS (SELECT 1 FROM public.lti_platforms p WHERE p.jwks_url = s.jwks_uri)
+               OR EXISTS (SELECT 1 FROM public.sso_providers p WHERE p.jwks_uri = s.jwks_uri))
+        ORDER BY s.wanted_at DESC NULLS LAST, s.fetched_at NULLS FIRST LIMIT p_limit
+        FOR UPDATE SKIP LOCKED
+    )
+    UPDATE public.key_sets s SET leased_until = now_at + interval '30 seconds' FROM due WHERE s.jwks_uri = due.jwks_uri
+    RETURNING s.jwks_uri;
+END
+$$;
+REVOKE ALL ON FUNCTION key_sets_due(integer) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION key_sets_due(integer) TO portal_agent;
+
+-- A fetch that failed: the reason kept (the admin pages show it) and the set left as it was.
+CREATE FUNCTION key_set_failed(p_jwks_uri text, p_problem text) RETURNS void
+    LANGUAGE sql SET search_path = pg_catalog, public, pg_temp AS $$
+    UPDATE public.key_sets s SET failed_at = public.app_now(), problem = left(p_problem, 500), leased_until = NULL WHERE s.jwks_uri = p_jwks_uri
+$$;
+REVOKE ALL ON FUNCTION key_set_failed(text, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION key_set_failed(text, text) TO portal_agent;
+
+-- The agent's answer to an exchange: the id_token the provider gave, or why there is none.
+CREATE FUNCTION sso_exchange_answered(p_state_hash bytea, p_id_token text, p_problem text) RETURNS void
+    LANGUAGE sql SET search_path = pg_catalog, public, pg_temp AS $$
+    UPDATE public.sso_exchanges x SET id_token = p_id_token, problem = left(p_problem, 500), answered_at = public.app_now(), leased_until = NULL
+    WHERE x.state_hash = p_state_hash AND x.answered_at IS NULL
+$$;
+REVOKE ALL ON FUNCTION sso_exchange_answered(bytea, text, text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION sso_exchange_answered(bytea, text, text) TO portal_agent;
+
+-- ---------------------------------------------------------------------------------------------
+-- Deep linking: the platform's `data` claim is returned exactly as it came, whatever JSON value
+-- it is (a platform that checks the echo refuses anything else).
+
+ALTER TABLE lti_deep_links DROP CONSTRAINT IF EXISTS lti_deep_links_data_check;
+ALTER TABLE lti_deep_links ALTER COLUMN data TYPE jsonb USING to_jsonb(data);
+ALTER TABLE lti_deep_links ADD CONSTRAINT lti_deep_links_data_size CHECK (length(data::text) <= 4000);
+
+-- The request a token names, while unused and under an hour old; `p_use` marks it used (the
+-- answer goes back to the platform once). `data` as JSON text.
+CREATE OR REPLACE FUNCTION lti_deep_link(p_token text, p_use boolean)
+    RETURNS TABLE (platform_id bigint, deployment_id text, return_url text, data text, accepts_line_item boolean)
+    LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+#variable_conflict use_column
+BEGIN
+    IF p_use THEN
+        RETURN QUERY UPDATE public.lti_deep_links l SET used_at = public.app_now()
+            WHERE l.token_hash = sha256(convert_to(p_token, 'UTF8')) AND l.used_at IS NULL AND l.created_at > public.app_now() - interval '1 hour'
+            RETURNING l.platform_id, l.deployment_id, l.return_url, l.data::text, l.accepts_line_item;
+    ELSE
+        RETURN QUERY SELECT l.platform_id, l.deployment_id, l.return_url, l.data::text, l.accepts_line_item FROM public.lti_deep_links l
+            WHERE l.token_hash = sha256(convert_to(p_token, 'UTF8')) AND l.used_at IS NULL AND l.created_at > public.app_now() - interval '1 hour';
+    END IF;
+END
+$$;
+
+-- The course's people who are in the class: its members, and its own teacher (who opened the
+-- portal from the course too, and teaches the class rather than joining it).
+CREATE OR REPLACE FUNCTION lti_roster_joined(p_class uuid, p_subjects text[]) RETURNS text[]
+    LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, public, pg_temp AS $$
+    SELECT coalesce(array_agg(i.subject), '{}')
+    FROM public.lti_contexts c
+    JOIN public.lti_platforms p ON p.id = c.platform_id
+    JOIN public.classes k ON k.id = c.class_id
+    JOIN public.external_identities i ON i.kind = 'lti' AND i.issuer = p.issuer AND i.subject = ANY (p_subjects)
+    WHERE c.class_id = p_class AND k.teacher_id = public.app_user_id()
+      AND (i.user_id = k.teacher_id
+           OR EXISTS (SELECT 1 FROM public.class_members m WHERE m.class_id = c.class_id AND m.user_id = i.user_id AND m.left_at IS NULL))
+$$;
 
 -- ---------------------------------------------------------------------------------------------
 -- Pruning what anonymous visitors leave (the background job, every minute)

@@ -142,6 +142,12 @@ public struct AccountStore: Sendable {
             .first?.decode("wait", as: Int.self) ?? 0
     }
 
+    /// Removes expired logins, used tokens past their expiry and old limit windows (the
+    /// background job); how many rows went.
+    public func pruneAnonymousState(_ connection: PostgresConnection) throws -> Int {
+        try connection.query("SELECT prune_anonymous_state() AS removed").single().decode("removed", as: Int.self)
+    }
+
     /// Ends one session of the signed-in user (row-level security limits it to their own).
     @discardableResult
     public func endSession(id: UUID, _ connection: PostgresConnection) throws -> Bool {

@@ -7,30 +7,6 @@ import PostgresClient
 public struct LTILaunchStore: Sendable {
     public init() {}
 
-    /// A login's state as the launch finds it.
-    public enum StateOutcome: Sendable, Equatable {
-        case taken(platformID: Int, nonce: String, targetLinkURI: String)
-        /// Never issued, used already, older than ten minutes, begun in another browser.
-        case unknown, used, expired, otherBrowser
-    }
-
-    /// Takes the state once (any attempt spends it).
-    public func takeState(_ state: String, browser: [UInt8], _ connection: PostgresConnection) throws -> StateOutcome {
-        let row = try connection.query(("""
-            SELECT outcome, platform_id, nonce, target_link_uri FROM lti_take_state(\(state), \(PostgresBytes(browser)))
-            """ as SQL).prepared()).single()
-        switch try row.decode("outcome", as: String.self) {
-        case "ok":
-            return .taken(
-                platformID: try row.decode("platform_id", as: Int.self), nonce: try row.decode("nonce", as: String.self),
-                targetLinkURI: try row.decode("target_link_uri", as: String.self))
-        case "used": return .used
-        case "expired": return .expired
-        case "other_browser": return .otherBrowser
-        default: return .unknown
-        }
-    }
-
     /// A platform's registration with every endpoint.
     public struct PlatformEndpoints: Sendable, Equatable {
         public var id: Int
@@ -63,45 +39,56 @@ public struct LTILaunchStore: Sendable {
             jwksURL: try row.decode("jwks_url", as: String.self))
     }
 
-    /// Who the launch is for, as the checked id_token says.
-    public struct Launcher: Sendable {
-        public var deploymentID: String
-        public var subject: String
-        public var name: String
-        public var isTeacher: Bool
-        public var contextID: String?
-        public var contextTitle: String?
-        public var membershipsURL: String?
-
-        public init(deploymentID: String, subject: String, name: String, isTeacher: Bool, contextID: String?, contextTitle: String?, membershipsURL: String?) {
-            self.deploymentID = deploymentID
-            self.subject = subject
-            self.name = name
-            self.isTeacher = isTeacher
-            self.contextID = contextID
-            self.contextTitle = contextTitle
-            self.membershipsURL = membershipsURL
-        }
+    /// What the portal knows of the browser a launch comes from (see `lti_sign_in`).
+    public enum Binding: Sendable, Equatable {
+        /// The login's cookie came back (the SHA-256 of its value).
+        case cookie([UInt8])
+        /// No cookie, in a top-level window (where it would have come back).
+        case topLevel
+        /// No cookie, inside a frame (where a browser may drop it).
+        case framed
+        /// Inside a frame, the platform's storage held the state (the portal's own page asked it).
+        case storage
     }
 
+    /// What the database decided of a launch.
     public enum SignIn: Sendable, Equatable {
-        case signedIn(userID: UUID, classID: UUID?)
-        case noState, unknownDeployment, disabled
+        /// Signed in: the user, the course's class, the platform, and the claims the database verified.
+        case signedIn(userID: UUID, classID: UUID?, platformID: Int, claims: String)
+        /// Nothing spent: ask the platform's storage (its frame's name, at the origin of the
+        /// platform's authorisation address) and post again.
+        case needsStorage(target: String, authURL: String)
+        /// Nothing spent: the platform's key set is being fetched; post again in a moment.
+        case keysPending
+        /// Refused: the reason (`lti.` + it names the message) and its detail.
+        case refused(reason: String, detail: String?)
     }
 
-    /// Signs the launcher in with the session of `token` (see `lti_sign_in`), for the login of
-    /// `state` taken moments ago.
-    public func signIn(state: String, _ launcher: Launcher, token: String, csrfToken: String, userAgent: String, _ connection: PostgresConnection) throws -> SignIn {
+    /// The launch decided whole by the database (`lti_sign_in`): the state, the browser, the
+    /// token's signature and claims; a session opened for `token` when all hold.
+    public func signIn(
+        state: String, idToken: String, binding: Binding, agent: [UInt8], token: String, csrfToken: String, userAgent: String,
+        _ connection: PostgresConnection
+    ) throws -> SignIn {
+        let (kind, cookie): (String, [UInt8]?) = switch binding {
+        case .cookie(let hash): ("cookie", hash)
+        case .topLevel: ("top", nil)
+        case .framed: ("framed", nil)
+        case .storage: ("storage", nil)
+        }
         let row = try connection.query(("""
-            SELECT outcome, user_id, class_id FROM lti_sign_in(
-                \(state), \(launcher.deploymentID), \(launcher.subject), \(launcher.name), \(launcher.isTeacher), \(launcher.contextID),
-                \(launcher.contextTitle), \(launcher.membershipsURL), \(token), \(csrfToken), \(userAgent))
+            SELECT outcome, user_id, class_id, platform_id, claims::text AS claims, claims->>'auth_url' AS auth_url, problem FROM lti_sign_in(
+                \(state), \(idToken), \(kind), \(cookie.map(PostgresBytes.init)), \(PostgresBytes(agent)), \(token), \(csrfToken), \(userAgent))
             """ as SQL).prepared()).single()
+        let problem = try row.decode("problem", as: String?.self)
         switch try row.decode("outcome", as: String.self) {
-        case "ok": return .signedIn(userID: try row.decode("user_id", as: UUID.self), classID: try row.decode("class_id", as: UUID?.self))
-        case "unknown_deployment": return .unknownDeployment
-        case "disabled": return .disabled
-        default: return .noState
+        case "ok":
+            return .signedIn(
+                userID: try row.decode("user_id", as: UUID.self), classID: try row.decode("class_id", as: UUID?.self),
+                platformID: try row.decode("platform_id", as: Int.self), claims: try row.decode("claims", as: String.self))
+        case "needs_storage": return .needsStorage(target: problem ?? "_parent", authURL: try row.decode("auth_url", as: String?.self) ?? "")
+        case "keys_pending": return .keysPending
+        case let reason: return .refused(reason: reason, detail: problem)
         }
     }
 
@@ -121,7 +108,7 @@ public struct LTILaunchStore: Sendable {
     ) throws {
         try connection.execute(("""
             INSERT INTO lti_deep_links (token_hash, user_id, platform_id, deployment_id, return_url, data, accepts_line_item, created_at)
-            VALUES (sha256(convert_to(\(token), 'UTF8')), (SELECT app_user_id()), \(platformID), \(deploymentID), \(returnURL), \(data), \(acceptsLineItem), \(date))
+            VALUES (sha256(convert_to(\(token), 'UTF8')), (SELECT app_user_id()), \(platformID), \(deploymentID), \(returnURL), \(data)::jsonb, \(acceptsLineItem), \(date))
             """ as SQL).prepared())
     }
 

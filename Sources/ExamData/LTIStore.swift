@@ -79,12 +79,18 @@ public struct LTIStore: Sendable {
             authURL: try row.decode("auth_url", as: String.self))
     }
 
-    /// Keeps a login's state (by its hash) and nonce until the launch that answers it, bound to
-    /// the browser that began it (`browser`: a hash of its user agent and address).
-    public func saveState(hash: [UInt8], nonce: String, platformID: Int, targetLinkURI: String, browser: [UInt8], _ connection: PostgresConnection) throws {
-        try connection.execute(("""
-            INSERT INTO lti_states (state_hash, nonce, platform_id, target_link_uri, browser_hash)
-            VALUES (\(PostgresBytes(hash)), \(nonce), \(platformID), \(targetLinkURI), \(PostgresBytes(browser)))
-            """ as SQL))
+    /// A login's state (by its hash) and nonce, kept until the launch that answers it, bound to
+    /// the browser that began it: `cookie` (the hash of the login's own cookie), `agent` (of its
+    /// user agent and address, the last resort) and the platform's storage when it offered one.
+    /// Counted against the limits in the database (`client`: the caller's address): 0 when kept,
+    /// else the seconds to wait.
+    public func beginLogin(
+        hash: [UInt8], nonce: String, platformID: Int, targetLinkURI: String, cookie: [UInt8], agent: [UInt8], storageTarget: String?, client: String,
+        _ connection: PostgresConnection
+    ) throws -> Int {
+        try connection.query(("""
+            SELECT lti_begin_login(\(PostgresBytes(hash)), \(nonce), \(platformID), \(targetLinkURI), \(PostgresBytes(cookie)), \(PostgresBytes(agent)),
+                                   \(storageTarget), \(client)) AS wait
+            """ as SQL).prepared()).single().decode("wait", as: Int.self)
     }
 }

@@ -71,6 +71,9 @@ public struct SetCookie: Sendable, Equatable {
     public var httpOnly: Bool
     public var secure: Bool
     public var sameSite: SameSite?
+    /// Kept per top-level site (CHIPS): a cookie set inside another site's frame that the
+    /// browser keeps for that frame only, even when it blocks third-party cookies. Needs `Secure`.
+    public var partitioned = false
 
     public init(
         name: String, value: String, path: String = "/", maxAge: Int? = nil, httpOnly: Bool = true,
@@ -93,13 +96,14 @@ public struct SetCookie: Sendable, Equatable {
         SetCookie(name: name, value: "", path: path, maxAge: 0, secure: secure)
     }
 
-    /// The field value: `name=value; Path=/; Max-Age=60; HttpOnly; Secure; SameSite=Lax`.
+    /// The field value: `name=value; Path=/; Max-Age=60; HttpOnly; Secure; SameSite=Lax[; Partitioned]`.
     public var headerValue: String {
         var text = "\(name)=\(value); Path=\(path)"
         if let maxAge { text += "; Max-Age=\(maxAge)" }
         if httpOnly { text += "; HttpOnly" }
         if secure { text += "; Secure" }
         if let sameSite { text += "; SameSite=\(sameSite.rawValue)" }
+        if partitioned && secure { text += "; Partitioned" }
         return text
     }
 }

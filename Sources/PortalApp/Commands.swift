@@ -10,6 +10,10 @@ public enum Commands {
         usage: portal <command>
 
           serve      serve HTTP (HOST, PORT; DATABASE_URL for the app role)
+          auth-agent [--once]
+                     fetch the LMSs' and identity providers' key sets and exchange single sign-on codes,
+                     as the portal_agent role (AUTH_AGENT_DATABASE_URL, never given to serve); --once:
+                     one round, then exit (for a timer)
           migrate    apply pending migrations (DATABASE_ADMIN_URL, the owner role)
           create-admin --username NAME
                      create (or reset) an admin account; the password is read from standard input
@@ -48,6 +52,7 @@ public enum Commands {
             let configuration = try PortalConfiguration.fromEnvironment()
             switch command {
             case "serve": try serve(configuration)
+            case "auth-agent": try authAgent(configuration, once: arguments.dropFirst().contains("--once"))
             case "migrate": try migrate(configuration)
             case "create-admin": try createAdmin(configuration, arguments: Array(arguments.dropFirst()))
             case "fsrs-replay":
@@ -240,6 +245,36 @@ public enum Commands {
         guard let hash = Crypto.hashPassword(password) else { throw ConfigurationError("the password could not be hashed") }
         let id = try AccountStore().createUser(username: username, displayName: username, passwordHash: hash, role: .admin, try PostgresConnection(url: url))
         print("create-admin: \(username) is an admin (\(id.lowercasedText))")
+    }
+
+    /// `portal auth-agent`: the process that fetches key sets and exchanges codes (`AuthAgent`),
+    /// until SIGTERM or SIGINT.
+    static func authAgent(_ configuration: PortalConfiguration, once: Bool) throws {
+        guard let url = ProcessInfo.processInfo.environment["AUTH_AGENT_DATABASE_URL"], !url.isEmpty else {
+            throw ConfigurationError("set AUTH_AGENT_DATABASE_URL: a direct connection as the portal_agent role")
+        }
+        let agent = AuthAgent(databaseURL: url, outbound: configuration.outbound)
+        if once {
+            let (keySets, exchanges) = agent.runOnce()
+            print("auth-agent: \(keySets) key sets fetched, \(exchanges) codes exchanged")
+            return
+        }
+        signal(SIGTERM, SIG_IGN)
+        signal(SIGINT, SIG_IGN)
+        let stop = DispatchSemaphore(value: 0)
+        let sources = [SIGTERM, SIGINT].map { number in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { stop.signal() }
+            source.resume()
+            return source
+        }
+        agent.start()
+        print("auth-agent: keeping key sets and exchanging codes")
+        fflush(nil)
+        stop.wait()
+        sources.forEach { $0.cancel() }
+        agent.stop()
+        print("auth-agent: stopped")
     }
 
     static func serve(_ configuration: PortalConfiguration) throws {

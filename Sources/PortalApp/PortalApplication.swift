@@ -37,12 +37,12 @@ public final class PortalApplication: Sendable {
     let hub: LiveHub
     /// Outbound HTTPS (platforms, identity providers).
     let outbound: HTTPClient
-    /// Other parties' key sets (LMSs, identity providers), fetched over HTTPS and kept.
-    let keySets: KeySetCache
     /// Access tokens for the LMSs' services (grades, rosters).
     let platformTokens: PlatformTokens?
     /// Graded LTI sessions' scores on their way to the platforms.
     let scoreSender: ScoreSender?
+    /// What anonymous logins leave behind, removed every minute.
+    let pruner: AnonymousStatePruner?
 
     /// `databaseOverrides` replace keywords of `DATABASE_URL` (tests point it at their own database).
     /// `clock` is the time the application sees (tests move it forward to expire sessions).
@@ -85,7 +85,6 @@ public final class PortalApplication: Sendable {
         fitter = database.map { WeightFitter(database: $0, clock: clock) }
         let outbound = HTTPClient(configuration: configuration.outbound)
         self.outbound = outbound
-        keySets = KeySetCache(client: outbound, clock: clock)
         if let database {
             let tokens = PlatformTokens(client: outbound, database: database, clock: clock)
             platformTokens = tokens
@@ -94,6 +93,7 @@ public final class PortalApplication: Sendable {
             platformTokens = nil
             scoreSender = nil
         }
+        pruner = database.map(AnonymousStatePruner.init)
         refresher = database.flatMap { database in
             configuration.leaderboardRefresh > 0
                 ? LeaderboardRefresher(database: database, interval: configuration.leaderboardRefresh, instance: "\(ProcessInfo.processInfo.hostName):\(getpid()):\(UUID().uuidString.prefix(8))")
@@ -108,6 +108,7 @@ public final class PortalApplication: Sendable {
         refresher?.start()
         fitter?.start()
         scoreSender?.start()
+        pruner?.start()
         hub.start()
     }
 
@@ -115,6 +116,11 @@ public final class PortalApplication: Sendable {
     /// few seconds); how many went and how many must wait.
     @discardableResult
     public func sendDueScores() -> (sent: Int, failed: Int) { scoreSender?.sendDue() ?? (0, 0) }
+
+    /// Removes expired anonymous state now (what the background job does every minute); how
+    /// many rows went.
+    @discardableResult
+    public func pruneAnonymousState() -> Int { pruner?.prune() ?? 0 }
 
     /// Looks now at the history of every student queued for a fit (what the background job does
     /// as students are queued); returns how many were fitted.
@@ -129,6 +135,7 @@ public final class PortalApplication: Sendable {
         refresher?.stop()
         fitter?.stop()
         scoreSender?.stop()
+        pruner?.stop()
         hub.stop()
     }
 
@@ -149,7 +156,7 @@ public final class PortalApplication: Sendable {
         sessionSettings.idleTimeout = configuration.sessionIdleTimeout
         sessionSettings.absoluteLifetime = configuration.sessionLifetime
         let pages = self.pages, cache = self.cache, clock = self.clock, site = self.site, versions = self.versions
-        let domainFacts = self.domainFacts, readers = self.readers, classes = self.classes, keySets = self.keySets, outbound = self.outbound
+        let domainFacts = self.domainFacts, readers = self.readers, classes = self.classes, outbound = self.outbound
         let platformTokens = self.platformTokens, scoreSender = self.scoreSender
         // Without a database only the infrastructure routes exist; the gate is never used then.
         var gate = Gate(
@@ -222,7 +229,7 @@ public final class PortalApplication: Sendable {
             let login = LTILogin(pages: pages, site: site)
             lti.get("/lti/login", login.initiate)
             lti.post("/lti/login", login.initiate)
-            let launch = LTILaunch(pages: pages, site: site, clock: clock, keySets: keySets, accounts: accounts, starter: starter)
+            let launch = LTILaunch(pages: pages, site: site, clock: clock, accounts: accounts, starter: starter)
             lti.post("/lti/launch", launch.launch)
             lti.get("/lti/continue/:token", launch.continueInWindow)
             // Deep linking's choice, inside the platform's frame: its token admits the instructor.
@@ -239,11 +246,12 @@ public final class PortalApplication: Sendable {
             start.post("/sessions", starter.start)
         }
         // Pages with forms for visitors too: a CSRF cookie for those who have none.
-        let singleSignOn = SingleSignOn(pages: pages, site: site, clock: clock, keySets: keySets, client: outbound, accounts: accounts)
+        let singleSignOn = SingleSignOn(pages: pages, site: site, clock: clock, accounts: accounts)
         routes.anyone { visitors in
             accounts.addPublicRoutes(to: &visitors)
             visitors.get("/auth/:provider", singleSignOn.start)
             visitors.get("/auth/:provider/callback", singleSignOn.callback)
+            visitors.get("/auth/:provider/finish", singleSignOn.finish)
             sessions.addRoutes(to: &visitors, readerCopies: readerCopies)
             live.addPublicRoutes(to: &visitors)
             schools.addPublicRoutes(to: &visitors)

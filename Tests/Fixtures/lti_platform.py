@@ -155,7 +155,8 @@ class Handler(BaseHTTPRequestHandler):
             issuer = self.base + "/idp"
             self.reply({"issuer": issuer, "authorization_endpoint": issuer + "/authorize", "token_endpoint": issuer + "/token",
                         "jwks_uri": issuer + "/jwks", "response_types_supported": ["code"], "subject_types_supported": ["public"],
-                        "id_token_signing_alg_values_supported": ["RS256"], "code_challenge_methods_supported": ["S256"]})
+                        "id_token_signing_alg_values_supported": ["RS256"], "code_challenge_methods_supported": ["S256"],
+                        "token_endpoint_auth_methods_supported": ["client_secret_post", "client_secret_basic", "private_key_jwt"]})
         elif path == "/idp/authorize":
             self.idp_authorize()
         elif path == "/control/log":
@@ -310,8 +311,21 @@ class Handler(BaseHTTPRequestHandler):
         if header.startswith("Basic "):
             client_id, _, secret = base64.b64decode(header[6:]).decode().partition(":")
             client_id, secret = urllib.parse.unquote_plus(client_id), urllib.parse.unquote_plus(secret)
-        if client_id != STATE.config["idp_client_id"] or secret != STATE.config["idp_client_secret"]:
+        if form.get("client_assertion_type") == "urn:ietf:params:oauth:client-assertion-type:jwt-bearer":
+            # private_key_jwt: the tool's assertion, checked against its published key set.
+            try:
+                claims = self.tool_token(form.get("client_assertion", ""), self.base + "/idp/token")
+            except Exception as error:
+                return self.refuse(401, "invalid_client: %s" % error)
+            if claims.get("iss") != STATE.config["idp_client_id"] or claims.get("sub") != STATE.config["idp_client_id"]:
+                return self.refuse(401, "invalid_client: iss and sub must be the client id")
+            with STATE.lock:
+                STATE.log.setdefault("idp_client_auth", []).append("private_key_jwt")
+        elif client_id != STATE.config["idp_client_id"] or secret != STATE.config["idp_client_secret"]:
             return self.refuse(401, "invalid_client")
+        else:
+            with STATE.lock:
+                STATE.log.setdefault("idp_client_auth", []).append("client_secret")
         with STATE.lock:
             grant = STATE.codes.pop(form.get("code", ""), None)
         if grant is None or form.get("grant_type") != "authorization_code" or form.get("redirect_uri") != grant["redirect_uri"]:

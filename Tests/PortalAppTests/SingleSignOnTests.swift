@@ -18,14 +18,18 @@ struct SingleSignOnTests {
         var site: StudySessionTests.Site { lti.site }
         var idp: String { lti.idp }
 
-        init(domains: String = "") throws {
+        /// `secret`: the client secret to register; empty registers the provider for the
+        /// portal's own key (private_key_jwt).
+        init(domains: String = "", secret: String = "sso-secret") throws {
             lti = try LTILaunchTests.Setup()
             let (admin, csrf) = try AdminTests.admin(site)
             let saved = try admin.request("POST", "/admin/sso/providers", form: [
-                "csrf_token": csrf, "issuer": idp, "slug": "school", "label": "School Login", "client_id": "portal-sso", "client_secret": "sso-secret",
+                "csrf_token": csrf, "issuer": idp, "slug": "school", "label": "School Login", "client_id": "portal-sso", "client_secret": secret,
                 "domains": domains, "teacher_claim": "groups", "teacher_values": "teachers, staff",
             ])
             #expect(saved.status == 303, "\(saved.bodyText.prefix(3000))")
+            // The agent fetches the new provider's key set.
+            #expect(lti.agent.runOnce().keySets == 1)
         }
 
         /// The provider's user for the next sign-in.
@@ -41,7 +45,22 @@ struct SingleSignOnTests {
             return String(callback.dropFirst(lti.tool.count))
         }
 
-        func signIn(_ browser: Browser) throws -> RawHTTPClient.Response { try browser.request("GET", try begin(browser)) }
+        /// The provider's answer taken to its end: the callback hands the code to the agent and
+        /// answers a page that comes back by itself (`Refresh`), as a browser does, until the
+        /// sign-in is finished or refused.
+        func complete(_ browser: Browser, _ callback: String) throws -> RawHTTPClient.Response {
+            var answer = try browser.request("GET", callback)
+            var tries = 0
+            while answer.status == 202, let refresh = answer.header("Refresh"), tries < 6 {
+                #expect(refresh == "1; url=/auth/school/finish")
+                lti.agent.runOnce()
+                answer = try browser.request("GET", "/auth/school/finish")
+                tries += 1
+            }
+            return answer
+        }
+
+        func signIn(_ browser: Browser) throws -> RawHTTPClient.Response { try complete(browser, try begin(browser)) }
     }
 
     @Test("an admin registers the provider by discovery; students and teachers sign in with it and come back to the same accounts")
@@ -114,7 +133,7 @@ struct SingleSignOnTests {
 
         let browser = setup.site.browser()
         let answer = try setup.begin(browser)
-        #expect(try browser.request("GET", answer).status == 303)
+        #expect(try setup.complete(browser, answer).status == 303)
         let afterFirst = try setup.lti.created()
         let replayed = try browser.request("GET", answer)
         #expect(replayed.status == 400 && replayed.bodyText.contains("used already"))
@@ -137,7 +156,7 @@ struct SingleSignOnTests {
         let settings = try browser.request("GET", "/me/settings")
         #expect(settings.bodyText.contains("Link School Login"))
         try setup.user(["sub": .string("linked-1"), "name": .string("Linked Person")])
-        let linked = try browser.request("GET", try setup.begin(browser, "/auth/school?link=1"))
+        let linked = try setup.complete(browser, try setup.begin(browser, "/auth/school?link=1"))
         #expect(linked.status == 303 && linked.header("Location")?.hasPrefix("/me/settings?linked=1") == true, "\(linked.bodyText.prefix(2000))")
         let after = try browser.request("GET", "/me/settings?linked=1")
         #expect(after.bodyText.contains("Unlink School Login"))
@@ -159,5 +178,58 @@ struct SingleSignOnTests {
         let refused = try only.request("POST", "/me/sso/unlink", form: ["csrf_token": only.csrfToken(from: page), "issuer": setup.idp])
         #expect(refused.status == 409 && refused.bodyText.contains("only way to sign in"))
         #expect(try setup.site.count("SELECT count(*)::int AS n FROM external_identities WHERE subject = 'only-1'") == 1)
+    }
+
+    @Test("with the provider's consent the portal's own key replaces the secret (private_key_jwt): no secret is kept, and the sign-in works")
+    func portalsOwnKey() throws {
+        let setup = try Setup(secret: "")
+        #expect(try setup.site.count("SELECT count(*)::int AS n FROM sso_providers WHERE client_secret IS NULL AND client_auth = 'private_key_jwt'") == 1)
+        let page = try AdminTests.admin(setup.site).0.request("GET", "/admin/sso")
+        #expect(page.bodyText.contains("its own key (private_key_jwt)") && page.bodyText.contains("/lti/jwks.json"))
+        try setup.user(["sub": .string("keyed-1"), "name": .string("Key Holder")])
+        let signedIn = try setup.signIn(setup.site.browser())
+        #expect(signedIn.status == 303, "\(signedIn.bodyText.prefix(2000))")
+        #expect(try setup.lti.logged("idp_client_auth") == [.string("private_key_jwt")])
+    }
+
+    @Test("the server never holds the secret or the token: the code goes to the agent, and while it is away the browser is told to wait, not held")
+    func nothingWaits() throws {
+        let setup = try Setup()
+        try setup.user(["sub": .string("patient-1"), "name": .string("Pat Ience")])
+        let browser = setup.site.browser()
+        let callback = try setup.begin(browser)
+        let waiting = try browser.request("GET", callback)
+        #expect(waiting.status == 202 && waiting.header("Refresh") == "1; url=/auth/school/finish")
+        let check = try HTMLChecker.passes([("sign-in pending", waiting.body)])
+        #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
+        // Still waiting for the agent: still a page to come back to, nobody signed in.
+        #expect(try browser.request("GET", "/auth/school/finish").status == 202)
+        #expect(browser.cookies["portal_session"] == nil)
+        // The exchange is the agent's; the id_token lands where portal_app cannot read it.
+        setup.lti.agent.runOnce()
+        #expect(throws: PostgresError.self) { try setup.site.pool.withConnection { try $0.query("SELECT id_token FROM sso_exchanges") } }
+        let finished = try browser.request("GET", "/auth/school/finish")
+        #expect(finished.status == 303 && finished.header("Location") == "/me")
+        // Finished once: the same browser's next finish finds nothing to finish.
+        #expect(try browser.request("GET", "/auth/school/finish").status == 400)
+    }
+
+    @Test("an admin's discovery address on this machine or the private network reads the same whether a port is open or closed")
+    func discoveryIsNoPortScanner() throws {
+        let site = try StudySessionTests.Site()
+        let (admin, csrf) = try AdminTests.admin(site)
+        let listening = try ScriptServer(script: "outbound_server.py")
+        var answers: [String] = []
+        for issuer in ["https://127.0.0.1:\(listening.port)", "https://127.0.0.1:1", "https://10.0.0.1", "https://169.254.169.254"] {
+            let refused = try admin.request("POST", "/admin/sso/providers", form: [
+                "csrf_token": csrf, "issuer": issuer, "slug": "probe", "label": "Probe", "client_id": "a", "client_secret": "b"])
+            #expect(refused.status == 422)
+            let text = refused.bodyText
+            guard let range = text.range(of: "could not reach ") else { Issue.record("\(issuer): \(text.prefix(1500))"); continue }
+            let host = issuer.dropFirst("https://".count).split(separator: ":").first.map(String.init) ?? ""
+            answers.append(String(text[range.lowerBound...].prefix { $0 != "<" }).replacingOccurrences(of: host, with: "HOST"))
+        }
+        #expect(Set(answers).count == 1 && answers.count == 4, "every address reads the same: \(answers)")
+        #expect(try site.count("SELECT count(*)::int AS n FROM sso_providers") == 0)
     }
 }

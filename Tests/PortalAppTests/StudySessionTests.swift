@@ -17,13 +17,20 @@ struct StudySessionTests {
         let pool: ConnectionPool
         let application: PortalApplication
         let configuration: PortalConfiguration
+        /// `portal auth-agent` on this database (key sets, code exchanges), when asked for.
+        let agent: AuthAgent?
 
         /// `live`: with Redis and the background jobs running, for live events. `environment`:
         /// settings as the server reads them (`TRUSTED_PROXIES`, `METRICS_ALLOW`, …).
         /// `throughPooler`: the app's connections go through PgBouncer in transaction mode.
         /// `listening`: the database's notices are listened to (and so the in-memory copies they
         /// keep current are served), without Redis.
-        init(live: Bool = false, listening: Bool = false, environment: [String: String] = [:], throughPooler: Bool = false) throws {
+        /// `agent`: with `portal auth-agent`'s work done in this process, as the portal_agent role
+        /// (its `runOnce` does a round; `agentRunning` keeps it working on its own thread).
+        init(
+            live: Bool = false, listening: Bool = false, environment: [String: String] = [:], throughPooler: Bool = false, agent: Bool = false,
+            agentRunning: Bool = false
+        ) throws {
             database = try TestDatabase(migrated: true)
             clock = TestClock(database: database)
             try MiniExam.install(try database.adminConnection())
@@ -56,6 +63,13 @@ struct StudySessionTests {
             try server.start()
             if live || listening { application.startBackgroundJobs() }
             pool = database.appPool(maxConnections: 1)
+            if agent || agentRunning {
+                let made = AuthAgent(databaseURL: database.agentURL, overrides: ["dbname": database.name], outbound: configuration.outbound, clock: { clock.read() })
+                if agentRunning { made.start() }
+                self.agent = made
+            } else {
+                self.agent = nil
+            }
         }
 
         func browser() -> Browser { Browser(port: server.port) }
@@ -88,6 +102,7 @@ struct StudySessionTests {
         func count(_ sql: SQL) throws -> Int { try admin { try $0.query(sql).single().decode("n", as: Int.self) } }
 
         deinit {
+            agent?.stop()
             application.stopBackgroundJobs()
             pool.shutdown()
             server.shutdown()

@@ -53,6 +53,15 @@ public final class TestDatabase: @unchecked Sendable {
         try PostgresConnection(url: appURL, overrides: ["dbname": name])
     }
 
+    /// `AUTH_AGENT_DATABASE_URL` for this cluster: the app's URL as the portal_agent role (the
+    /// role `portal auth-agent` connects as; the database is chosen by an override).
+    public var agentURL: String { appURL.replacingOccurrences(of: "portal_app@", with: "portal_agent@") }
+
+    /// A connection as the agent role (`portal_agent`).
+    public func agentConnection() throws -> PostgresConnection {
+        try PostgresConnection(url: agentURL, overrides: ["dbname": name])
+    }
+
     /// A pool of app-role connections.
     public func appPool(maxConnections: Int = 4, checkoutTimeout: Duration = .seconds(5)) -> ConnectionPool {
         ConnectionPool(.init(url: appURL, overrides: ["dbname": name], maxConnections: maxConnections, checkoutTimeout: checkoutTimeout))

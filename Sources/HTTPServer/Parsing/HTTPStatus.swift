@@ -13,6 +13,7 @@ public struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
     public static let `continue` = HTTPStatus(code: 100, reason: "Continue")
     public static let ok = HTTPStatus(code: 200, reason: "OK")
     public static let created = HTTPStatus(code: 201, reason: "Created")
+    public static let accepted = HTTPStatus(code: 202, reason: "Accepted")
     public static let noContent = HTTPStatus(code: 204, reason: "No Content")
     public static let movedPermanently = HTTPStatus(code: 301, reason: "Moved Permanently")
     public static let found = HTTPStatus(code: 302, reason: "Found")
@@ -38,5 +39,6 @@ public struct HTTPStatus: Sendable, Hashable, CustomStringConvertible {
     public static let notImplemented = HTTPStatus(code: 501, reason: "Not Implemented")
     public static let badGateway = HTTPStatus(code: 502, reason: "Bad Gateway")
     public static let serviceUnavailable = HTTPStatus(code: 503, reason: "Service Unavailable")
+    public static let gatewayTimeout = HTTPStatus(code: 504, reason: "Gateway Timeout")
     public static let httpVersionNotSupported = HTTPStatus(code: 505, reason: "HTTP Version Not Supported")
 }

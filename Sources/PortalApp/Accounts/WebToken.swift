@@ -43,6 +43,15 @@ public struct WebToken: Sendable {
         return WebToken(claims: claims, header: header)
     }
 
+    /// The claims of a compact JWS as it was sent, signature unchecked: for refusing early with
+    /// a clear message only — what is acted on is decided by whoever checks the signature.
+    public static func unverifiedClaims(_ token: String) throws(TokenRefusal) -> [String: JSONValue] {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 3, let claimBytes = Base64URL.decode(parts[1]),
+              case .object(let claims)? = try? JSONDecoder().decode(JSONValue.self, from: Data(claimBytes)) else { throw .malformed }
+        return claims
+    }
+
     /// A claim's text, or nil when it is absent or not a string.
     public func string(_ name: String) -> String? { Self.text(claims[name]) }
 

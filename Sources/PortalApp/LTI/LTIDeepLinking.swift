@@ -84,7 +84,8 @@ struct LTIDeepLinking: Sendable {
             LaunchMessage.lti + "deployment_id": .string(link.deploymentID),
             Self.deepLinking + "content_items": .array([.object(item)]),
         ]
-        if let data = link.data { claims[Self.deepLinking + "data"] = .string(data) }
+        // The platform's data goes back exactly as it came, whatever JSON value it is.
+        if let data = link.data, let value = try? JSONDecoder().decode(JSONValue.self, from: Data(data.utf8)) { claims[Self.deepLinking + "data"] = value }
         let signing = try request.database.run { try LTIKeys.signingKey($0) }
         let jwt = try WebToken.sign(claims, key: signing.key, kid: signing.kid)
         struct Answer: Encodable {

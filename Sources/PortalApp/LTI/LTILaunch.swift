@@ -4,18 +4,18 @@ import HTTPServer
 import PostgresClient
 
 /// `POST /lti/launch`: the platform's form post with the `id_token` and the login's `state`.
-/// The state is taken once (bound to the browser that began the login); the token's signature
-/// is checked against the platform's key set and its claims against the registration and the
-/// login's nonce; then the database signs the platform's user in (linked by issuer and `sub`),
-/// brings the course's class along, and the launch opens its target — a preset session for a
-/// student (graded when the link is), the class for its teacher, the deep-linking page for an
-/// instructor choosing what to link. Any failure is a page saying what was wrong, with nobody
-/// signed in and nothing made.
+/// The database decides the launch whole (`lti_sign_in`): the state taken once and bound to the
+/// browser that began the login, the token's RS256 signature verified against the platform's
+/// key set (kept by `portal auth-agent`) and its claims against the registration and the
+/// login's nonce; then it signs the platform's user in (linked by issuer and `sub`), brings the
+/// course's class along and opens a session. The app settles beforehand what the launch opens
+/// (a preset session, the class, the deep-linking page) and refuses what it cannot open; it never
+/// waits for another party: a key set being fetched is answered "a moment" with a page that
+/// posts again. Any failure is a page saying what was wrong, with nobody signed in and nothing made.
 struct LTILaunch: Sendable {
     let pages: PageRenderer
     let site: SiteAddress
     let clock: @Sendable () -> Date
-    let keySets: KeySetCache
     let accounts: AccountPages
     let starter: SessionStart
 
@@ -24,73 +24,57 @@ struct LTILaunch: Sendable {
             HTTPError(status, pages.message("lti." + key, for: request, arguments))
         }
         let form = FormFields(body: request.body)
-        guard let idToken = form["id_token"], !idToken.isEmpty, let state = form["state"], !state.isEmpty, state.utf8.count <= 200 else {
+        guard let idToken = form["id_token"], !idToken.isEmpty, idToken.utf8.count <= 16_384, let state = form["state"], !state.isEmpty,
+              state.utf8.count <= 200 else {
             // A platform that will not sign the user in (prompt=none) says why.
             if let error = form["error"] {
                 throw refuse("platform_refused", ["error": String(error.prefix(60)), "description": String((form["error_description"] ?? "").prefix(300))])
             }
             throw refuse("launch_incomplete")
         }
-        let store = LTILaunchStore()
-        let taken = try request.database.run { try store.takeState(state, browser: LTILogin.browserHash(request), $0) }
-        let platformID: Int, nonce: String
-        switch taken {
-        case .taken(let id, let loginNonce, _): (platformID, nonce) = (id, loginNonce)
-        case .unknown: throw refuse("state_unknown")
-        case .used: throw refuse("state_used")
-        case .expired: throw refuse("state_expired")
-        case .otherBrowser: throw refuse("state_other_browser")
-        }
-        guard let platform = try request.database.run({ try store.platform(id: platformID, $0) }) else { throw refuse("state_unknown") }
-
-        let keys = keySets.lookup(platform.jwksURL)
-        let token: WebToken
-        do {
-            token = try WebToken.verify(idToken, now: clock(), keys: keys.key)
-        } catch {
-            if let problem = keys.problem { throw refuse("keys_unreachable", ["reason": problem], status: .badGateway) }
-            throw refuse("bad_token", ["reason": error.description], status: .unauthorized)
-        }
+        // What the launch would open is settled first, from the token as sent (only refusals are
+        // decided on it; the database verifies the same token before anyone is signed in).
         let message: LaunchMessage
         do {
-            message = try LaunchMessage(token, issuer: platform.issuer, clientID: platform.clientID, nonce: nonce)
+            message = try LaunchMessage(claims: (try? WebToken.unverifiedClaims(idToken)) ?? [:])
         } catch {
             throw refuse(error.key, error.arguments, status: .unauthorized)
         }
-        // What the launch opens is settled before anyone is signed in.
         var target = LaunchTarget.page("/me")
-        switch message.kind {
-        case .resourceLink(_, _, let targetLinkURI):
+        if case .resourceLink(_, _, let targetLinkURI) = message.kind {
             guard let local = Self.localPath(of: targetLinkURI, site: site, request) else { throw refuse("foreign_target") }
             target = LaunchTarget(path: local.path, query: local.query)
-        case .deepLinking:
-            guard message.isTeacher else { throw refuse("deep_link_teachers", status: .forbidden) }
         }
 
         let sessionToken = Crypto.token()
-        let launcher = LTILaunchStore.Launcher(
-            deploymentID: message.deploymentID, subject: message.subject, name: message.name, isTeacher: message.isTeacher,
-            contextID: message.context?.id, contextTitle: message.context?.title, membershipsURL: message.membershipsURL)
-        let signedIn = try request.database.run {
-            try store.signIn(state: state, launcher, token: sessionToken, csrfToken: Crypto.token(), userAgent: request.headers["User-Agent"] ?? "", $0)
+        let outcome = try request.database.run {
+            try LTILaunchStore().signIn(
+                state: state, idToken: idToken, binding: binding(state: state, form: form, request), agent: LTILogin.browserHash(request),
+                token: sessionToken, csrfToken: Crypto.token(), userAgent: request.headers["User-Agent"] ?? "", $0)
         }
-        let classID: UUID?
-        switch signedIn {
-        case .signedIn(_, let course): classID = course
-        case .noState: throw refuse("state_used")
-        case .unknownDeployment: throw refuse("unknown_deployment", ["deployment": String(message.deploymentID.prefix(200))])
-        case .disabled: throw refuse("account_disabled", status: .forbidden)
+        let classID: UUID?, platformID: Int
+        switch outcome {
+        case .signedIn(_, let course, let platform, _):
+            (classID, platformID) = (course, platform)
+        case .needsStorage(let storageTarget, let authURL):
+            return try askStorage(idToken: idToken, state: state, target: storageTarget, origin: LTILogin.origin(of: authURL) ?? "", request)
+        case .keysPending:
+            return try tryAgain(idToken: idToken, state: state, request)
+        case .refused(let reason, let detail):
+            throw refusal(reason, detail: detail, request)
         }
         var response = Response.redirect(to: "/me")
         try accounts.signedIn(token: sessionToken, request, &response)
+        response.setCookie(SetCookie.expired(name: LTILogin.cookieName(for: state, secure: isSecure(request))))
 
+        guard let kind = message.kind else { throw HTTPError(.internalServerError, "The launch's message was accepted but not understood.") }
         let location: String
-        switch message.kind {
+        switch kind {
         case .deepLinking(let returnURL, let data, let acceptsLineItem):
             let choice = Crypto.token()
             try request.database.transaction {
-                try store.saveDeepLink(
-                    token: choice, platformID: platform.id, deploymentID: message.deploymentID, returnURL: returnURL, data: data,
+                try LTILaunchStore().saveDeepLink(
+                    token: choice, platformID: platformID, deploymentID: message.deploymentID, returnURL: returnURL, data: data,
                     acceptsLineItem: acceptsLineItem, at: clock(), $0)
             }
             location = "/lti/deep-link/\(choice)"
@@ -102,7 +86,7 @@ struct LTILaunch: Sendable {
                 // Signed in either way: a preset that cannot start now (an exam since removed,
                 // nothing at that difficulty) lands on the exam's page, which says why.
                 let session = try? startSession(
-                    preset, grading: message.lineItemURL.map { (platform.id, linkID, $0, message.subject) }, token: sessionToken, request)
+                    preset, grading: message.lineItemURL.map { (platformID, linkID, $0, message.subject) }, token: sessionToken, request)
                 location = session.map { "/sessions/\($0.lowercasedText)" } ?? LaunchTarget.exam(region: preset.region, slug: preset.slug).path
             case .exam, .page:
                 location = target.path
@@ -113,6 +97,80 @@ struct LTILaunch: Sendable {
         }
         response.headers.set("Location", location)
         response.headers.set("Cache-Control", "no-store")
+        return response
+    }
+
+    private func isSecure(_ request: PortalRequest) -> Bool { site.scheme(of: request.head, peer: request.http.remoteAddress) == "https" }
+
+    /// What the portal knows of the browser: the login's cookie when it came back; else whether
+    /// this is a top-level window (where the cookie would have come), the portal's own page
+    /// having found the state in the platform's storage (a same-origin post), or a frame.
+    private func binding(state: String, form: FormFields, _ request: PortalRequest) -> LTILaunchStore.Binding {
+        if let cookie = request.cookies[LTILogin.cookieName(for: state, secure: isSecure(request))], !cookie.isEmpty {
+            return .cookie(Crypto.sha256(Array(cookie.utf8)))
+        }
+        if form["storage"] == "verified", request.headers["Sec-Fetch-Site"] == "same-origin",
+           let origin = request.headers["Origin"], site.isOwnOrigin(origin, head: request.head) {
+            return .storage
+        }
+        return request.headers["Sec-Fetch-Dest"] == "document" ? .topLevel : .framed
+    }
+
+    /// The database's refusal as a page (`lti.` + its reason).
+    private func refusal(_ reason: String, detail: String?, _ request: PortalRequest) -> HTTPError {
+        func say(_ key: String, _ arguments: [String: String] = [:], _ status: HTTPStatus = .unauthorized) -> HTTPError {
+            HTTPError(status, pages.message("lti." + key, for: request, arguments))
+        }
+        let detail = detail ?? ""
+        switch reason {
+        case "state_unknown", "state_used", "state_expired": return say(reason, [:], .badRequest)
+        case "other_browser": return say("state_other_browser", [:], .badRequest)
+        case "keys_unreachable": return say("keys_unreachable", ["reason": detail], .badGateway)
+        case "malformed": return say("bad_token", ["reason": TokenRefusal.malformed.description])
+        case "algorithm": return say("bad_token", ["reason": TokenRefusal.algorithm(detail).description])
+        case "unknown_key": return say("bad_token", ["reason": TokenRefusal.unknownKey(detail).description])
+        case "bad_signature": return say("bad_token", ["reason": TokenRefusal.badSignature.description])
+        case "expired": return say("bad_token", ["reason": TokenRefusal.expired.description])
+        case "not_yet_valid": return say("bad_token", ["reason": TokenRefusal.notYetValid.description])
+        case "wrong_issuer": return say("wrong_issuer", ["issuer": detail])
+        case "wrong_version": return say("wrong_version", ["version": detail])
+        case "unknown_deployment": return say("unknown_deployment", ["deployment": detail], .badRequest)
+        case "unknown_message": return say("unknown_message", ["type": detail])
+        case "deep_link_teachers": return say(reason, [:], .forbidden)
+        case "disabled": return say("account_disabled", [:], .forbidden)
+        default: return say(reason)
+        }
+    }
+
+    /// A framed launch whose browser dropped the login's cookie, on a platform with storage:
+    /// the portal's page asks the platform's storage whether this browser began the login, and
+    /// posts the launch on (from this site) only when it did.
+    private func askStorage(idToken: String, state: String, target: String, origin: String, _ request: PortalRequest) throws -> Response {
+        struct Page: Encodable {
+            var idToken: String
+            var state: String
+            var target: String
+            var origin: String
+            var key: String
+        }
+        let page = Page(idToken: idToken, state: state, target: target, origin: origin, key: LTILogin.storageKey(state))
+        var response = Response.html(try pages.render("lti/storage-launch", page, for: request))
+        response.headers.set("Cache-Control", "no-store")
+        response.headers.set("Content-Security-Policy", LTIDeepLinking.policy(framedBy: nil, postsTo: nil))
+        return response
+    }
+
+    /// The platform's key set is being fetched: a page that posts the launch again in a moment
+    /// (by itself, or with its button), answered at once so no worker waits on the platform.
+    private func tryAgain(idToken: String, state: String, _ request: PortalRequest) throws -> Response {
+        struct Page: Encodable {
+            var idToken: String
+            var state: String
+        }
+        var response = Response.html(try pages.render("lti/launch-pending", Page(idToken: idToken, state: state), for: request), status: .serviceUnavailable)
+        response.headers.set("Retry-After", "2")
+        response.headers.set("Cache-Control", "no-store")
+        response.headers.set("Content-Security-Policy", LTIDeepLinking.policy(framedBy: nil, postsTo: nil))
         return response
     }
 

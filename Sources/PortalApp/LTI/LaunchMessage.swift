@@ -1,16 +1,20 @@
 import Foundation
 import QuestionEngine
 
-/// An LTI 1.3 launch's id_token read into what the portal acts on, once its signature and times
-/// have been checked: the claims every message must carry (issuer, audience, nonce, version,
-/// message type, deployment, user) are checked here against the platform and the login.
+/// An LTI 1.3 launch's id_token read into what the portal acts on: the message's kind and what
+/// it opens, the course, the services. The claims every message must carry (version, message
+/// type, deployment, user) are looked at here only to refuse early with a clear page; who
+/// signed it, for whom, when and for which login is the database's to decide (`lti_sign_in`),
+/// from the same token, before anyone is signed in.
 struct LaunchMessage: Sendable {
     enum Kind: Sendable, Equatable {
         case resourceLink(id: String, title: String?, targetLinkURI: String)
+        /// `data`: the platform's `data` claim as JSON text, whatever value it is, to be returned as it came.
         case deepLinking(returnURL: String, data: String?, acceptsLineItem: Bool)
     }
 
-    var kind: Kind
+    /// Nil for a message the portal does not offer (which the database refuses).
+    var kind: Kind?
     var deploymentID: String
     var subject: String
     var name: String
@@ -47,10 +51,10 @@ struct LaunchMessage: Sendable {
         var arguments: [String: String] = [:]
     }
 
-    /// Reads `token`'s claims for the platform registered as (`issuer`, `clientID`) and the
-    /// login's `nonce`.
-    init(_ token: WebToken, issuer: String, clientID: String, nonce: String) throws(Refusal) {
-        let claims = token.claims
+    /// Reads a launch's claims (as the token carries them); refuses only what must be refused
+    /// before anyone is signed in and that the database does not judge: a resource link without
+    /// its link or target, a deep-linking request without its settings.
+    init(claims: [String: JSONValue]) throws(Refusal) {
         func text(_ value: JSONValue?) -> String? {
             if case .string(let text)? = value, !text.isEmpty { return text }
             return nil
@@ -59,18 +63,12 @@ struct LaunchMessage: Sendable {
             if case .object(let object)? = claims[name] { return object }
             return nil
         }
-        guard token.string("iss") == issuer else { throw Refusal(key: "wrong_issuer", arguments: ["issuer": String((token.string("iss") ?? "").prefix(200))]) }
-        guard token.isMeant(for: clientID) else { throw Refusal(key: "wrong_audience") }
-        guard token.string("nonce") == nonce else { throw Refusal(key: "wrong_nonce") }
-        guard text(claims[Self.lti + "version"]) == "1.3.0" else {
-            throw Refusal(key: "wrong_version", arguments: ["version": String((text(claims[Self.lti + "version"]) ?? "none").prefix(20))])
-        }
-        guard let deployment = text(claims[Self.lti + "deployment_id"]) else { throw Refusal(key: "missing_claim", arguments: ["claim": "deployment_id"]) }
-        guard let subject = token.string("sub"), !subject.isEmpty, subject.utf8.count <= 255 else { throw Refusal(key: "no_user") }
-        deploymentID = deployment
-        self.subject = subject
-        let given = [token.string("given_name"), token.string("family_name")].compactMap { $0 }.joined(separator: " ")
-        name = String((token.string("name") ?? given).trimmingCharacters(in: .whitespacesAndNewlines).prefix(80))
+        // The version, the deployment, the user and the message's type are the database's to
+        // refuse (with the signature first); here they are only read.
+        deploymentID = text(claims[Self.lti + "deployment_id"]) ?? ""
+        subject = text(claims["sub"]) ?? ""
+        let given = [text(claims["given_name"]), text(claims["family_name"])].compactMap { $0 }.joined(separator: " ")
+        name = String((text(claims["name"]) ?? given).trimmingCharacters(in: .whitespacesAndNewlines).prefix(80))
         var roles: [String] = []
         if case .array(let list)? = claims[Self.lti + "roles"] { roles = list.compactMap { text($0) } }
         isTeacher = Self.isTeacher(roles: roles)
@@ -96,9 +94,11 @@ struct LaunchMessage: Sendable {
             if case .array(let types)? = settings["accept_types"], !types.contains(.string("ltiResourceLink")) { throw Refusal(key: "deep_link_types") }
             var acceptsLineItem = true
             if case .bool(let accepts)? = settings["accept_lineitem"] { acceptsLineItem = accepts }
-            kind = .deepLinking(returnURL: returnURL, data: text(settings["data"]), acceptsLineItem: acceptsLineItem)
-        case let other:
-            throw Refusal(key: "unknown_message", arguments: ["type": String((other ?? "none").prefix(60))])
+            let data = settings["data"].flatMap { value in (try? JSONEncoder().encode(value)).map { String(decoding: $0, as: UTF8.self) } }
+            guard (data?.utf8.count ?? 0) <= 4000 else { throw Refusal(key: "missing_claim", arguments: ["claim": "deep_linking_settings.data (at most 4,000 bytes)"]) }
+            kind = .deepLinking(returnURL: returnURL, data: data, acceptsLineItem: acceptsLineItem)
+        default:
+            kind = nil
         }
     }
 }

@@ -23,14 +23,16 @@ final class DatabaseEvents: Sendable {
 
     private let url: String?
     private let overrides: [String: String]
+    private let listened: [String]
     private let state = Mutex(State())
     private let wake = NSCondition()
 
     /// `url` is a direct connection (`DATABASE_LISTEN_URL`, or `DATABASE_URL` when no
     /// transaction pooler stands in between); nil keeps every cache off.
-    init(url: String?, overrides: [String: String] = [:]) {
+    init(url: String?, overrides: [String: String] = [:], channels: [String] = DatabaseEvents.channels) {
         self.url = url
         self.overrides = overrides
+        listened = channels
     }
 
     /// Whether notices are arriving now (and copies may be served).
@@ -79,7 +81,7 @@ final class DatabaseEvents: Sendable {
             do {
                 let connection = try PostgresConnection(url: url, overrides: overrides, naming: .unnamed)
                 defer { connection.close() }
-                for channel in Self.channels.compactMap(PostgresIdentifier.init) { try connection.listen(channel) }
+                for channel in listened.compactMap(PostgresIdentifier.init) { try connection.listen(channel) }
                 setListening(true)
                 failures = 0
                 while !isStopped {
