@@ -10,7 +10,11 @@ The platform, issuer http://127.0.0.1:PORT/lms:
                                  state to the redirect_uri; the claims come from the scenario the
                                  lti_message_hint names (POST /control/scenario)
   GET  /lms/start/NAME           a page that begins scenario NAME's launch at the tool (a browser's
-                                 click in the course); /lms/framed/NAME opens it in a frame
+                                 click in the course); /lms/framed/NAME opens it in a frame, and
+                                 with ?storage=1 offers the platform's postMessage storage
+                                 (lti_storage_target, the frame /lms/storage)
+  GET  /lms/storage              1EdTech's client-side postMessage storage: lti.put_data and
+                                 lti.get_data for the origins that ask
   POST /lms/token                client-credentials grant with a JWT client assertion, checked
                                  against the tool's key set
   POST /lms/lineitems/ID/lineitem/scores   a score (needs the token); refused with 503 while down
@@ -72,6 +76,23 @@ class State:
 
 
 STATE = State()
+
+# The platform's storage frame: keeps values per origin that put them, answers that origin only.
+STORAGE_PAGE = """<!DOCTYPE html><html lang="en"><title>Storage</title><script>
+const kept = {};
+window.addEventListener("message", (event) => {
+  const message = event.data || {};
+  const space = kept[event.origin] || (kept[event.origin] = {});
+  if (message.subject === "lti.put_data") {
+    space[message.key] = message.value;
+    event.source.postMessage({subject: "lti.put_data.response", message_id: message.message_id, key: message.key, value: message.value}, event.origin);
+  } else if (message.subject === "lti.get_data") {
+    const answer = {subject: "lti.get_data.response", message_id: message.message_id, key: message.key};
+    if (message.key in space) { answer.value = space[message.key]; } else { answer.error = {code: "not_found", message: "nothing stored"}; }
+    event.source.postMessage(answer, event.origin);
+  }
+});
+</script></html>"""
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -145,7 +166,9 @@ class Handler(BaseHTTPRequestHandler):
         elif path.startswith("/lms/start/"):
             self.lti_start(path[len("/lms/start/"):])
         elif path.startswith("/lms/framed/"):
-            self.lti_start(path[len("/lms/framed/"):], framed=True)
+            self.lti_start(path[len("/lms/framed/"):], framed=True, storage=self.query().get("storage") == "1")
+        elif path == "/lms/storage":
+            self.reply(STORAGE_PAGE, content_type="text/html; charset=utf-8")
         elif path.startswith("/lms/memberships/"):
             if not self.bearer_ok():
                 return self.refuse(401, "no token")
@@ -165,17 +188,21 @@ class Handler(BaseHTTPRequestHandler):
         else:
             self.reply({"error": "not here"}, status=404)
 
-    def lti_start(self, name, framed=False):
+    def lti_start(self, name, framed=False, storage=False):
         with STATE.lock:
             scenario = STATE.scenarios.get(name)
         if scenario is None:
             return self.reply({"error": "no such scenario"}, status=404)
         fields = {"iss": self.base + "/lms", "login_hint": scenario["claims"].get("sub", "user"), "lti_message_hint": name,
                   "target_link_uri": scenario["login_target"], "client_id": STATE.config["client_id"]}
+        if storage:
+            fields["lti_storage_target"] = "lti-storage"
         inputs = "".join('<input type="hidden" name="%s" value="%s">' % (k, html.escape(v)) for k, v in fields.items())
         # Framed: the activity opens inside the course's page, as most LMSs show a tool.
         target = ' target="tool"' if framed else ""
         frame = '<iframe name="tool" title="Activity" width="800" height="500"></iframe>' if framed else ""
+        if storage:
+            frame += '<iframe name="lti-storage" title="Storage" src="/lms/storage" hidden></iframe>'
         page = ('<!DOCTYPE html><html lang="en"><title>Course</title><form method="post" action="%s"%s>%s'
                 '<button type="submit" id="launch">Open the activity</button></form>%s</html>') % (
                     html.escape(STATE.config["tool_login_url"]), target, inputs, frame)
@@ -210,10 +237,11 @@ class Handler(BaseHTTPRequestHandler):
             else:
                 claims[name] = value
         token = self.sign(claims, scenario.get("sign_with", "lms"), scenario.get("kid"))
+        # A "manual" scenario waits for the Continue button (a test does something in between).
+        script = "" if scenario.get("manual") else "<script>document.forms[0].submit()</script>"
         page = ('<!DOCTYPE html><html lang="en"><title>Launching</title><form method="post" action="%s">'
                 '<input type="hidden" name="id_token" value="%s"><input type="hidden" name="state" value="%s">'
-                '<button type="submit" id="continue">Continue</button></form>'
-                '<script>document.forms[0].submit()</script></html>') % (html.escape(q["redirect_uri"]), token, html.escape(q["state"]))
+                '<button type="submit" id="continue">Continue</button></form>%s</html>') % (html.escape(q["redirect_uri"]), token, html.escape(q["state"]), script)
         self.reply(page, content_type="text/html; charset=utf-8")
 
     def idp_authorize(self):

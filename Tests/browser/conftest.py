@@ -57,6 +57,7 @@ class Portal:
         self.url = "http://127.0.0.1:%d" % self.port
         self.log_path = os.path.join(workdir, "portal.log")
         self.process = None
+        self.agent = None
         self.sql_on(self.maintenance_url, "CREATE DATABASE %s" % self.database)
         environment = self.environment()
         for command in (["migrate"], ["seed"]):
@@ -101,6 +102,24 @@ class Portal:
                 time.sleep(0.1)
         raise RuntimeError("the portal did not start; see " + self.log_path)
 
+    def start_agent(self, **overrides):
+        """Starts `portal auth-agent` beside the server, as the portal_agent role (the server
+        itself is never given that connection)."""
+        environment = self.environment(**overrides)
+        environment["AUTH_AGENT_DATABASE_URL"] = self.app_url.replace("portal_app@", "portal_agent@", 1)
+        log = open(self.log_path, "a")
+        self.agent = subprocess.Popen([self.binary, "auth-agent"], env=environment, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+
+    def stop_agent(self):
+        if self.agent and self.agent.poll() is None:
+            self.agent.send_signal(signal.SIGTERM)
+            try:
+                self.agent.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.agent.kill()
+                self.agent.wait()
+        self.agent = None
+
     def stop(self):
         """Stops the server by its process id: the site is unreachable until start()."""
         if self.process and self.process.poll() is None:
@@ -124,6 +143,7 @@ class Portal:
         return self.sql_on(self.admin_url, statement)
 
     def drop(self):
+        self.stop_agent()
         self.stop()
         try:
             self.sql_on(self.maintenance_url, "DROP DATABASE IF EXISTS %s WITH (FORCE)" % self.database)

@@ -49,6 +49,7 @@ def registered(portal, platform):
     LMS registered with it, and the LMS told where the tool is."""
     portal.stop()
     portal.start(OUTBOUND_ALLOW_LOOPBACK_HTTP="1")
+    portal.start_agent(OUTBOUND_ALLOW_LOOPBACK_HTTP="1")
     lms = platform + "/lms"
     subprocess.run(
         [portal.binary, "lti", "add-platform", "--issuer", lms, "--client-id", "portal-tool", "--deployment-id", "deployment-1",
@@ -102,3 +103,29 @@ def test_a_launch_inside_the_course_page_continues_in_a_window_of_its_own(portal
     assert "Dorothy Vaughan" in driver.find_element(By.CSS_SELECTOR, "#logout-form button").get_attribute("title")
     driver.get(portal.url + "/me")
     assert "Dorothy Vaughan" in driver.find_element(By.CSS_SELECTOR, "#logout-form button").get_attribute("title")
+
+
+def test_a_framed_launch_in_a_browser_that_drops_the_cookie_is_bound_by_the_platforms_storage(portal, registered, browser_factory):
+    """The platform offers its postMessage storage; the login's cookie is gone by the launch (as
+    in a browser that drops cookies inside another site's frame): the portal's page finds the
+    state in the platform's storage, posts the launch on from the portal, and the student is
+    signed in; nothing else would have done."""
+    platform = registered
+    student = "lms-stored-" + uuid.uuid4().hex[:8]
+    target = portal.url + EXAM + "?mode=practice&count=2"
+    control(platform, "scenario", {
+        "name": "week-3", "login_target": target, "manual": True,
+        "claims": {"sub": student, "name": "Mary Jackson", "https://purl.imsglobal.org/spec/lti/claim/target_link_uri": target},
+    })
+    driver = browser_factory()
+    driver.get(platform + "/lms/framed/week-3?storage=1")
+    driver.find_element(By.ID, "launch").click()
+    driver.switch_to.frame(driver.find_element(By.CSS_SELECTOR, "iframe[name=tool]"))
+    # The portal's login page stored the state with the platform and went on to it.
+    button = wait(driver, lambda d: d.find_elements(By.ID, "continue"), message="the login did not reach the platform: " + driver.current_url)[0]
+    driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
+    button.click()
+    link = wait(driver, lambda d: d.find_elements(By.ID, "open-in-window"),
+                message="the storage did not bind the launch: " + driver.page_source[:1500])[0]
+    assert "/lti/continue/" in link.get_attribute("href")
+    assert portal.sql("SET ROLE portal_auth; SELECT count(*) FROM external_identities WHERE kind = 'lti' AND subject = '%s'" % student).strip() == "1"
