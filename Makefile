@@ -1,6 +1,6 @@
 # The two commands: `make run` and `make test`. Everything they need is installed and started
 # by the scripts they call.
-.PHONY: run test build cluster cluster-test cluster-stop fuzz bench-http bench-pages bench-answers bench-leaderboard bench-live bench-offline bench-fsrs db-stop clean
+.PHONY: run test build cluster cluster-test cluster-stop fuzz bench-http bench-pages bench-answers bench-leaderboard bench-live bench-offline bench-fsrs bench-import-adversarial db-stop clean
 
 run:
 	scripts/run.sh
@@ -48,6 +48,9 @@ bench-offline:
 
 bench-fsrs:
 	Benchmarks/fsrs.sh
+
+bench-import-adversarial:
+	Benchmarks/import-adversarial.sh
 
 db-stop:
 	scripts/pg.sh stop "$$(scripts/data-dir.sh)/dev-pg"

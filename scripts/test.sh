@@ -2,7 +2,7 @@
 # Everything the tests need, then all the tests: the packages, a private PostgreSQL cluster and
 # a private Redis server (both stopped again at the end), the build with the target boundaries
 # enforced, the Swift tests, the browser tests in Chromium and a bounded fuzzing run of the
-# parsers. Ends with "N passed, N failed".
+# parsers and importers. Ends with "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -99,8 +99,8 @@ else
     failed=$((failed + 1))
 fi
 
-echo "== fuzz the request and template parsers"
-if scripts/fuzz.sh "${FUZZ_SECONDS:-60}"; then
+echo "== fuzz the request and template parsers and the importers"
+if scripts/fuzz.sh "${FUZZ_SECONDS:-90}"; then
     passed=$((passed + 1))
 else
     failed=$((failed + 1))

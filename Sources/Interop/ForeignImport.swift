@@ -29,9 +29,16 @@ public struct ForeignImport: Sendable {
         let start = head.drop { $0.isWhitespace }
         if start.hasPrefix("{") { return .portalJSON }
         if start.hasPrefix("<") {
-            if head.contains("imsqtiasi_v3p0") || head.contains("<qti-assessment-item") { return .qti3 }
-            if head.contains("imsqti_v2p1") || head.contains("<assessmentItem") { return .qti21 }
-            if head.contains("<quiz") { return .moodleXML }
+            // Told by the root element, found past the prolog however long it is (a document
+            // type names the root too, and is then refused by the reader with its reason).
+            switch XMLReader.rootName(of: text).map({ $0.split(separator: ":").last.map(String.init) ?? $0 }) {
+            case "qti-assessment-item": return .qti3
+            case "assessmentItem": return .qti21
+            case "quiz", "question": return .moodleXML
+            default: break
+            }
+            if head.contains("imsqtiasi_v3p0") { return .qti3 }
+            if head.contains("imsqti_v2p1") { return .qti21 }
             return nil
         }
         if AikenFormat.looksLike(text) && !text.contains("{") { return .aiken }

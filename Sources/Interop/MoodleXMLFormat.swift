@@ -10,10 +10,13 @@ import QuestionEngine
 enum MoodleXMLFormat {
     static func parse(_ data: Data, language: String) throws(FormatError) -> ForeignContent {
         let root = try XMLTree.parse([UInt8](data))
-        guard root.name == "quiz" else { throw FormatError(position: "line \(root.line)", problem: "the root element is <\(root.name)>, not <quiz>") }
+        // A quiz of questions, or a file of one question (as some tools write it).
+        guard root.name == "quiz" || root.name == "question" else {
+            throw FormatError(position: "line \(root.line)", problem: "the root element is <\(root.name)>, not <quiz>")
+        }
         var content = ForeignContent()
         var category: String?
-        for question in root.all("question") {
+        for question in root.name == "quiz" ? root.all("question") : [root] {
             let type = question.attributes["type"] ?? ""
             let position = "line \(question.line)"
             if type == "category" {

@@ -26,6 +26,31 @@ struct XMLReader {
         return try reader.document()
     }
 
+    /// The name of a document's root element, read past its prolog (declaration, comments,
+    /// processing instructions; a document type names it too), in one pass: what the format is
+    /// told by. Nil when the text does not start as XML.
+    static func rootName(of text: String) -> String? {
+        var reader = XMLReader(bytes: Array(text.utf8))
+        while reader.index < reader.bytes.count {
+            if reader.skipBlanks() { continue }
+            if reader.hasPrefix("<?") {
+                guard (try? reader.skip(past: "?>", what: "")) != nil else { return nil }
+            } else if reader.hasPrefix("<!--") {
+                guard (try? reader.skip(past: "-->", what: "")) != nil else { return nil }
+            } else if reader.hasPrefix("<!DOCTYPE") {
+                reader.advance(by: 9)
+                reader.skipBlanks()
+                return try? reader.name(of: "a document type")
+            } else if reader.hasPrefix("<") {
+                reader.advance(by: 1)
+                return try? reader.name(of: "an element")
+            } else {
+                return nil
+            }
+        }
+        return nil
+    }
+
     private init(bytes: [UInt8]) {
         self.bytes = bytes
     }

@@ -29,6 +29,13 @@ struct HostileImportTests {
         #expect(try Self.read(Data(shallow.utf8), format).questions.isEmpty)
     }
 
+    @Test("a format-1 document nested 100,000 deep is refused as malformed, without overflowing the stack")
+    func deepJSON() throws {
+        let deep = Data(("{\"format\": 1, \"regions\": " + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000) + "}").utf8)
+        #expect(ForeignImport.detect(deep) == .portalJSON)
+        #expect(throws: ImportProblem.self) { _ = try ContentDocument.decode(deep) }
+    }
+
     @Test("a document type is refused wherever it stands: after a 70 KB comment, in UTF-16 either way, in UTF-32, without a byte-order mark")
     func documentTypes() throws {
         let entity = #"<!DOCTYPE quiz [<!ENTITY leak "LEAKED">]><quiz><question type="category"><category><text>&leak;</text></category></question></quiz>"#
