@@ -1,6 +1,6 @@
 # The two commands: `make run` and `make test`. Everything they need is installed and started
 # by the scripts they call.
-.PHONY: run test build cluster cluster-test cluster-stop fuzz bench-http bench-pages bench-answers bench-leaderboard bench-live bench-offline bench-fsrs bench-import-adversarial db-stop clean
+.PHONY: run test build schema cluster cluster-test cluster-stop fuzz bench-http bench-pages bench-answers bench-leaderboard bench-live bench-offline bench-fsrs bench-import-adversarial db-stop clean
 
 run:
 	scripts/run.sh
@@ -14,6 +14,10 @@ build:
 
 fuzz:
 	scripts/fuzz.sh 60
+
+# db/schema.sql: the schema as the migrations and db/ make it, dumped (commit it with the change).
+schema:
+	scripts/schema.sh
 
 # A rehearsal of a real deployment on this machine (deploy/README.md): PostgreSQL with a
 # synchronous replica, PgBouncer, three instances behind HAProxy, Redis with Sentinel.

@@ -61,6 +61,9 @@ fi
 
 passed=0
 failed=0
+echo "== the schema file"
+if scripts/schema.sh check; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+
 log="$data/swift-test.log"
 echo "== swift test"
 swift test --skip-build 2>&1 | tee "$log" | grep -E "^(✘|􀢄)|failed|error:|Test run with|Executed" || true

@@ -84,7 +84,7 @@ public enum Commands {
         guard let url = configuration.databaseAdminURL ?? configuration.databaseURL else {
             throw ConfigurationError("set DATABASE_ADMIN_URL (the owner role) to migrate")
         }
-        let migrator = try Migrator(directory: configuration.migrationsDirectory)
+        let migrator = try Migrator(directory: configuration.migrationsDirectory, repeatables: configuration.repeatablesDirectory)
         let connection = try PostgresConnection(url: url)
         let applied = try migrator.migrate(connection)
         print(applied.isEmpty ? "migrate: the database is up to date" : "migrate: applied \(applied.joined(separator: ", "))")
@@ -281,7 +281,7 @@ public enum Commands {
         let application = try PortalApplication(configuration: configuration)
         if let database = application.database {
             // A database whose history does not match the code must not be served.
-            let migrator = try Migrator(directory: configuration.migrationsDirectory)
+            let migrator = try Migrator(directory: configuration.migrationsDirectory, repeatables: configuration.repeatablesDirectory)
             do {
                 try database.withConnection { try migrator.verify($0) }
             } catch let error as PostgresError where error.isConnectionFailure {

@@ -26,6 +26,8 @@ public struct PortalConfiguration: Sendable {
     /// (`SHUTDOWN_DRAIN_SECONDS`), so a load balancer stops sending first.
     public var shutdownDrain: TimeInterval = 5
     public var migrationsDirectory = "migrations"
+    /// Functions, views and policies, one file each, re-applied when they change (`DB_DIR`).
+    public var repeatablesDirectory = "db"
     public var publicDirectory = "Public"
     public var templatesDirectory = "Templates"
     /// Development: templates re-read when changed, a missing variable is an error.
@@ -107,6 +109,7 @@ public struct PortalConfiguration: Sendable {
         }
         if let directory = environment["PUBLIC_DIR"], !directory.isEmpty { configuration.publicDirectory = directory }
         if let directory = environment["MIGRATIONS_DIR"], !directory.isEmpty { configuration.migrationsDirectory = directory }
+        if let directory = environment["DB_DIR"], !directory.isEmpty { configuration.repeatablesDirectory = directory }
         if let url = environment["PUBLIC_URL"], !url.isEmpty {
             configuration.publicOrigin = try origin(url)
             configuration.servedOverHTTPS = url.hasPrefix("https://")

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Applies `NNNN_name.sql` files in order, each in its own transaction, and records them in
-/// `schema_migrations(version, name, checksum, applied_at)`.
+/// `schema_migrations(version, name, checksum, applied_at)`; then the repeatable scripts
+/// (`RepeatableScripts`: functions, views and policies, one file each) whose text changed.
 ///
 /// A session-level advisory lock serializes migrators, so instances that start together apply
 /// each file exactly once. A file that changed after it was applied is refused by name: the
@@ -22,6 +23,7 @@ public struct Migrator: Sendable {
         case changedAfterApply(fileName: String)
         case unknownInDatabase(version: Int, name: String)
         case pending([String])
+        case stale([String])
 
         public var description: String {
             switch self {
@@ -35,6 +37,8 @@ public struct Migrator: Sendable {
                 "the database has migration \(version) (\(name)) that this build does not know; run a newer build"
             case .pending(let names):
                 "the database lacks migrations \(names.joined(separator: ", ")); run `portal migrate`"
+            case .stale(let paths):
+                "the database's \(paths.prefix(5).joined(separator: ", "))\(paths.count > 5 ? " and \(paths.count - 5) more" : "") differ from this build's; run `portal migrate`"
             }
         }
     }
@@ -43,9 +47,13 @@ public struct Migrator: Sendable {
     static let lockKey: Int64 = 0x5354_5544_594D_4947  // "STUDYMIG"
 
     public let migrations: [Migration]
+    /// The definitions re-applied when they change, if a folder of them was given.
+    public let repeatables: RepeatableScripts?
 
-    /// Reads every `*.sql` file of `directory`.
-    public init(directory: String) throws {
+    /// Reads every `*.sql` file of `directory`, and the repeatable scripts of `repeatables`
+    /// (a `db/` folder) when given.
+    public init(directory: String, repeatables: String? = nil) throws {
+        self.repeatables = try repeatables.map(RepeatableScripts.init(directory:))
         let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".sql") }.sorted()
         var migrations: [Migration] = []
         for fileName in names {
@@ -88,6 +96,7 @@ public struct Migrator: Sendable {
             }
             applied.append(migration.fileName)
         }
+        if let repeatables { applied += try repeatables.apply(connection).map { "db/" + $0 } }
         return applied
     }
 
@@ -98,6 +107,7 @@ public struct Migrator: Sendable {
         guard exists else { throw Failure.pending(migrations.map(\.fileName)) }
         let pending = try check(connection)
         if !pending.isEmpty { throw Failure.pending(pending.map(\.fileName)) }
+        if let stale = try repeatables?.stale(connection), !stale.isEmpty { throw Failure.stale(stale.map { "db/" + $0.path }) }
     }
 
     /// Compares recorded checksums with the files; returns the migrations not yet applied.

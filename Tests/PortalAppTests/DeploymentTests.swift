@@ -77,7 +77,7 @@ struct DeploymentTests {
         defer { cluster.destroy() }
         let admin = cluster.adminURL
         let owner = try PostgresConnection(url: admin)
-        try Migrator(directory: TestPaths.repository + "/migrations").migrate(owner)
+        try Migrator(directory: TestPaths.repository + "/migrations", repeatables: TestPaths.repository + "/db").migrate(owner)
         try MiniExam.install(owner)
         owner.close()
         var configuration = PortalConfiguration()

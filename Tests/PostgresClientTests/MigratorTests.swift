@@ -13,14 +13,38 @@ struct MigratorTests {
         return path
     }
 
-    @Test("the repository's migrations apply to an empty database, then there is nothing to do")
+    @Test("the repository's migrations and db/ definitions apply to an empty database, then there is nothing to do")
     func repositoryMigrationsApply() throws {
         let database = try TestDatabase()
-        let migrator = try Migrator(directory: TestPaths.repository + "/migrations")
+        let migrator = try Migrator(directory: TestPaths.repository + "/migrations", repeatables: TestPaths.repository + "/db")
         let applied = try migrator.migrate(try database.adminConnection())
-        #expect(applied == migrator.migrations.map(\.fileName))
+        #expect(applied == migrator.migrations.map(\.fileName) + (migrator.repeatables?.scripts.map { "db/" + $0.path } ?? []))
+        #expect(applied.contains("db/functions/lti_sign_in.sql") && applied.contains("db/policies/answers.sql"))
         #expect(try migrator.migrate(try database.adminConnection()).isEmpty)
         try migrator.verify(try database.appConnection())
+    }
+
+    @Test("a definition in db/ is re-applied when its text changes, and only then; a server's check asks for a migrate meanwhile; a failing one leaves every definition as it was")
+    func repeatableDefinitions() throws {
+        let migrations = try folder(["0001_table.sql": "CREATE TABLE notes (id int, body text);"])
+        let db = NSTemporaryDirectory() + "db-" + UUID().uuidString
+        for folder in ["functions", "policies"] { try FileManager.default.createDirectory(atPath: db + "/" + folder, withIntermediateDirectories: true) }
+        func write(_ path: String, _ text: String) throws { try text.write(toFile: db + "/" + path, atomically: true, encoding: .utf8) }
+        try write("functions/greeting.sql", "CREATE OR REPLACE FUNCTION greeting() RETURNS text LANGUAGE sql AS $$ SELECT 'hello' $$;")
+        try write("functions/other.sql", "CREATE OR REPLACE FUNCTION other() RETURNS int LANGUAGE sql AS $$ SELECT 1 $$;")
+        let database = try TestDatabase()
+        let connection = try database.adminConnection()
+        #expect(try Migrator(directory: migrations, repeatables: db).migrate(connection) == ["0001_table.sql", "db/functions/greeting.sql", "db/functions/other.sql"])
+        try write("functions/greeting.sql", "CREATE OR REPLACE FUNCTION greeting() RETURNS text LANGUAGE sql AS $$ SELECT 'hello again' $$;")
+        #expect(throws: Migrator.Failure.stale(["db/functions/greeting.sql"])) { try Migrator(directory: migrations, repeatables: db).verify(connection) }
+        #expect(try Migrator(directory: migrations, repeatables: db).migrate(connection) == ["db/functions/greeting.sql"])
+        #expect(try connection.query("SELECT greeting() AS g").single().decode("g", as: String.self) == "hello again")
+        // A definition the database refuses: named, and neither it nor the others of its run change.
+        try write("functions/greeting.sql", "CREATE OR REPLACE FUNCTION greeting() RETURNS text LANGUAGE sql AS $$ SELECT 'third' $$;")
+        try write("functions/other.sql", "CREATE OR REPLACE FUNCTION other() RETURNS int LANGUAGE sql AS $$ SELECT no_such_column FROM notes $$;")
+        let failure = #expect(throws: RepeatableFailure.self) { try Migrator(directory: migrations, repeatables: db).migrate(connection) }
+        #expect(failure?.path == "functions/other.sql")
+        #expect(try connection.query("SELECT greeting() AS g").single().decode("g", as: String.self) == "hello again")
     }
 
     @Test("an edited migration is refused with its name in the message")

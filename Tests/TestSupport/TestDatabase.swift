@@ -23,7 +23,9 @@ public final class TestDatabase: @unchecked Sendable {
         let maintenance = try PostgresConnection(url: adminURL)
         try maintenance.execute("CREATE DATABASE \(identifier: identifier)")
         if migrated {
-            let migrator = try Migrator(directory: migrationsDirectory ?? TestPaths.repository + "/migrations")
+            let migrator = migrationsDirectory == nil
+                ? try Migrator(directory: TestPaths.repository + "/migrations", repeatables: TestPaths.repository + "/db")
+                : try Migrator(directory: migrationsDirectory!)
             try migrator.migrate(try adminConnection())
         }
     }

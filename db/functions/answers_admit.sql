@@ -1,0 +1,88 @@
+-- The admission checks, calling the one answer_outcome with the question's options and details.
+-- An answer made on an earlier published version (offline) has its option indexes mapped onto
+-- today's options by id; a matching answer is taken only when the prompts are as they were, and
+-- typed answers and points need no mapping.
+CREATE OR REPLACE FUNCTION public.answers_admit()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+DECLARE
+    now_at timestamptz := public.app_now();
+    me uuid := public.app_user_id();
+    sess record;
+    question record;
+    response jsonb := NEW.response;
+    earlier text[];
+    current_ids text[];
+    outcome record;
+BEGIN
+    SELECT s.id, s.user_id, s.guest_key, s.mode, s.question_ids, s.started_at, s.deadline_at, s.finished_at INTO sess
+    FROM public.study_sessions s WHERE s.id = NEW.session_id FOR UPDATE;
+    IF NOT FOUND OR sess.user_id IS DISTINCT FROM me
+       OR (sess.user_id IS NULL AND sess.guest_key IS DISTINCT FROM public.app_guest_key()) THEN
+        RAISE EXCEPTION 'no such study session' USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    -- The same id again: ON CONFLICT decides (a replay changes nothing).
+    IF EXISTS (SELECT 1 FROM public.answers a WHERE a.id = NEW.id) THEN
+        RETURN NEW;
+    END IF;
+    IF sess.finished_at IS NOT NULL THEN
+        RAISE EXCEPTION 'study session % has ended', sess.id USING ERRCODE = 'check_violation';
+    END IF;
+    IF sess.deadline_at IS NOT NULL AND now_at > sess.deadline_at THEN
+        RAISE EXCEPTION 'the time for this mock exam is over' USING ERRCODE = 'check_violation';
+    END IF;
+    IF NOT (NEW.question_id = ANY (sess.question_ids)) THEN
+        RAISE EXCEPTION 'the question is not part of the session' USING ERRCODE = 'check_violation';
+    END IF;
+    IF sess.mode <> 'mock' AND EXISTS (SELECT 1 FROM public.answers a WHERE a.session_id = NEW.session_id AND a.question_id = NEW.question_id) THEN
+        RAISE EXCEPTION 'the question was answered already in this session' USING ERRCODE = 'check_violation';
+    END IF;
+    SELECT q.type, q.options, q.correct, q.details, q.version, q.difficulty INTO question FROM public.questions q
+    WHERE q.id = NEW.question_id AND ((q.status = 'published' AND q.deleted_at IS NULL) OR public.app_role() = 'admin');
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'the question is no longer published' USING ERRCODE = 'check_violation';
+    END IF;
+    IF NEW.question_version > question.version OR NEW.question_version < 1 THEN
+        RAISE EXCEPTION 'version % of this question does not exist', NEW.question_version USING ERRCODE = 'check_violation';
+    END IF;
+    IF NEW.question_version < question.version THEN
+        SELECT p.option_ids INTO earlier FROM public.published_option_ids(ARRAY[NEW.question_id], ARRAY[NEW.question_version]) AS p;
+        IF earlier IS NULL THEN
+            RAISE EXCEPTION 'version % of this question was never published', NEW.question_version USING ERRCODE = 'check_violation';
+        END IF;
+        current_ids := ARRAY(SELECT o.value->>'id' FROM jsonb_array_elements(question.options) WITH ORDINALITY AS o(value, n) ORDER BY o.n);
+        IF jsonb_typeof(NEW.response) = 'array' THEN
+            IF EXISTS (
+                SELECT 1 FROM jsonb_array_elements(NEW.response) AS r(v)
+                WHERE jsonb_typeof(r.v) <> 'number' OR (r.v #>> '{}')::numeric <> trunc((r.v #>> '{}')::numeric)
+                   OR (r.v #>> '{}')::numeric < 0 OR (r.v #>> '{}')::numeric >= cardinality(earlier)
+                   OR array_position(current_ids, earlier[(r.v #>> '{}')::integer + 1]) IS NULL) THEN
+                RAISE EXCEPTION 'the question has changed since it was answered: a chosen option is gone' USING ERRCODE = 'check_violation';
+            END IF;
+            SELECT coalesce(jsonb_agg(array_position(current_ids, earlier[(r.v #>> '{}')::integer + 1]) - 1 ORDER BY r.n), '[]'::jsonb) INTO response
+            FROM jsonb_array_elements(NEW.response) WITH ORDINALITY AS r(v, n);
+        ELSIF jsonb_typeof(NEW.response -> 'pairs') = 'array' AND earlier IS DISTINCT FROM current_ids THEN
+            RAISE EXCEPTION 'the question has changed since it was answered: its options are not the same' USING ERRCODE = 'check_violation';
+        END IF;
+    END IF;
+    SELECT * INTO outcome FROM public.answer_outcome(question.type, question.correct, question.options, question.details, response);
+    NEW.correct := outcome.correct;
+    NEW.score := outcome.score;
+    NEW.difficulty := question.difficulty;
+    IF NEW.user_id IS NULL THEN
+        NEW.rating := NULL;
+    ELSIF NOT NEW.correct THEN
+        NEW.rating := 1;
+    ELSIF NEW.rating IS NULL OR NEW.rating = 1 THEN
+        NEW.rating := 3;
+    END IF;
+    NEW.received_at := now_at;
+    NEW.answered_at := least(greatest(NEW.answered_at, sess.started_at), now_at);
+    RETURN NEW;
+END
+$function$;
+ALTER FUNCTION answers_admit() OWNER TO portal_auth;
+REVOKE ALL ON FUNCTION answers_admit() FROM PUBLIC;

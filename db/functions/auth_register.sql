@@ -1,0 +1,25 @@
+-- Registering: always a student, signed in at once with the token's session. NULL when the
+-- username is taken.
+CREATE OR REPLACE FUNCTION public.auth_register(p_username text, p_display_name text, p_password_hash text, p_token text, p_csrf text, p_user_agent text)
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+DECLARE
+    now_at timestamptz := public.app_now();
+    created uuid;
+BEGIN
+    INSERT INTO public.users (username, display_name, password_hash) VALUES (p_username, p_display_name, p_password_hash)
+    ON CONFLICT (lower(username)) DO NOTHING
+    RETURNING id INTO created;
+    IF created IS NULL THEN
+        RETURN NULL;
+    END IF;
+    PERFORM public.auth_open_session(created, p_token, p_csrf, p_user_agent, now_at);
+    RETURN created;
+END
+$function$;
+ALTER FUNCTION auth_register(p_username text, p_display_name text, p_password_hash text, p_token text, p_csrf text, p_user_agent text) OWNER TO portal_auth;
+REVOKE ALL ON FUNCTION auth_register(p_username text, p_display_name text, p_password_hash text, p_token text, p_csrf text, p_user_agent text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION auth_register(p_username text, p_display_name text, p_password_hash text, p_token text, p_csrf text, p_user_agent text) TO portal_app;

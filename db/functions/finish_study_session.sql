@@ -1,0 +1,53 @@
+-- Ends the caller's session (their own, or their guest cookie's) at p_at (not before its
+-- start, not after now, not after a mock exam's deadline) and stores its score, computed here
+-- from the answers that count: right answers as a share of all its questions, unanswered ones
+-- counting as wrong; passed at the exam's pass mark. False when it had already ended.
+CREATE OR REPLACE FUNCTION public.finish_study_session(p_session uuid, p_at timestamp with time zone)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+DECLARE
+    now_at timestamptz := public.app_now();
+    me uuid := public.app_user_id();
+    guest bytea := public.app_guest_key();
+    sess record;
+    ended timestamptz;
+    total integer;
+    right_answers integer;
+BEGIN
+    SELECT s.id, s.question_ids, s.started_at, s.deadline_at, s.mode, e.pass_mark INTO sess
+    FROM public.study_sessions s JOIN public.exams e ON e.id = s.exam_id
+    WHERE s.id = p_session AND s.finished_at IS NULL
+      AND ((s.user_id IS NOT NULL AND s.user_id = me) OR (s.user_id IS NULL AND me IS NULL AND s.guest_key = guest))
+    FOR UPDATE OF s;
+    IF NOT FOUND THEN
+        RETURN false;
+    END IF;
+    ended := least(greatest(COALESCE(p_at, now_at), sess.started_at), greatest(now_at, sess.started_at));
+    IF sess.deadline_at IS NOT NULL THEN
+        ended := least(ended, sess.deadline_at);
+    END IF;
+    total := cardinality(sess.question_ids);
+    SELECT count(*) FILTER (WHERE c.correct) INTO right_answers
+    FROM (SELECT DISTINCT ON (a.question_id) a.correct
+          FROM public.answers a
+          WHERE a.session_id = p_session AND a.question_id = ANY (sess.question_ids)
+          ORDER BY a.question_id,
+                   CASE WHEN sess.mode = 'mock' THEN a.received_at END DESC,
+                   CASE WHEN sess.mode = 'mock' THEN a.answered_at END DESC,
+                   CASE WHEN sess.mode <> 'mock' THEN a.received_at END,
+                   CASE WHEN sess.mode <> 'mock' THEN a.answered_at END,
+                   a.id) AS c;
+    UPDATE public.study_sessions
+    SET finished_at = ended, score_correct = right_answers,
+        score_percent = round(right_answers * 100.0 / total, 2),
+        passed = total > 0 AND right_answers * 100 >= sess.pass_mark * total
+    WHERE id = p_session;
+    RETURN true;
+END
+$function$;
+ALTER FUNCTION finish_study_session(p_session uuid, p_at timestamp with time zone) OWNER TO portal_auth;
+REVOKE ALL ON FUNCTION finish_study_session(p_session uuid, p_at timestamp with time zone) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION finish_study_session(p_session uuid, p_at timestamp with time zone) TO portal_app;

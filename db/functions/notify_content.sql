@@ -1,0 +1,10 @@
+CREATE OR REPLACE FUNCTION public.notify_content()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+BEGIN
+    PERFORM pg_notify('portal_content', '');
+    RETURN NULL;
+END
+$function$;

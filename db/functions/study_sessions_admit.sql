@@ -1,0 +1,49 @@
+-- A new session, as before, its mock exam deadline with the student's accommodation (read as
+-- the caller: their own row; a session for anyone else is refused by its policy after this).
+CREATE OR REPLACE FUNCTION public.study_sessions_admit()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+AS $function$
+DECLARE
+    now_at timestamptz := public.app_now();
+    limit_seconds integer;
+    usable integer;
+    accommodation record;
+BEGIN
+    IF NEW.finished_at IS NOT NULL OR NEW.score_correct IS NOT NULL OR NEW.score_percent IS NOT NULL OR NEW.passed IS NOT NULL THEN
+        RAISE EXCEPTION 'a study session begins unfinished and unscored' USING ERRCODE = 'check_violation';
+    END IF;
+    NEW.flagged := '{}';
+    SELECT e.time_limit_s INTO limit_seconds FROM public.exams e WHERE e.id = NEW.exam_id;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no such exam' USING ERRCODE = 'foreign_key_violation';
+    END IF;
+    IF NEW.started_at > now_at + interval '5 minutes' THEN
+        RAISE EXCEPTION 'a study session cannot begin in the future' USING ERRCODE = 'check_violation';
+    END IF;
+    IF NEW.mode = 'mock' THEN
+        IF NEW.started_at < now_at - interval '5 minutes' THEN
+            RAISE EXCEPTION 'a mock exam begins now' USING ERRCODE = 'check_violation';
+        END IF;
+        SELECT a.time_multiplier, a.extra_minutes INTO accommodation FROM public.accommodations a WHERE a.student_id = NEW.user_id;
+        IF FOUND THEN
+            limit_seconds := (round(limit_seconds * accommodation.time_multiplier) + 60 * accommodation.extra_minutes)::integer;
+        END IF;
+        NEW.deadline_at := NEW.started_at + make_interval(secs => limit_seconds);
+    ELSE
+        NEW.deadline_at := NULL;
+    END IF;
+    SELECT count(DISTINCT q.id) INTO usable
+    FROM unnest(NEW.question_ids) AS item(id)
+    JOIN public.questions q ON q.id = item.id AND q.status = 'published' AND q.deleted_at IS NULL AND (NEW.mode = 'mock' OR NOT q.exam_only)
+    JOIN public.domains d ON d.id = q.domain_id AND d.exam_id = NEW.exam_id;
+    IF usable <> cardinality(NEW.question_ids) THEN
+        RAISE EXCEPTION 'a study session holds only published questions of its exam, each once' USING ERRCODE = 'check_violation';
+    END IF;
+    IF NEW.share_link_id IS NOT NULL AND NOT public.share_link_admits(NEW.share_link_id, NEW.exam_id, NEW.mode) THEN
+        RAISE EXCEPTION 'the share link does not offer this session' USING ERRCODE = 'check_violation';
+    END IF;
+    RETURN NEW;
+END
+$function$;

@@ -1,0 +1,11 @@
+-- Every policy of audit_log: the file is the whole set (applying it drops the table's policies
+-- first, so a policy removed here is removed from the database).
+SELECT public.schema_drop_policies('audit_log');
+
+CREATE POLICY audit_log_read ON audit_log FOR SELECT TO portal_app USING ((SELECT app_role()) = 'admin');
+CREATE POLICY audit_log_write ON audit_log FOR INSERT TO portal_app
+    WITH CHECK ((SELECT app_role()) = 'admin' AND actor_id = (SELECT app_user_id()));
+CREATE POLICY audit_log_account_change ON audit_log FOR INSERT TO portal_auth WITH CHECK (action = 'account.change');
+CREATE POLICY audit_log_accommodation_change ON audit_log FOR INSERT TO portal_auth WITH CHECK (action = 'accommodation.change');
+-- The owner's `portal lti` commands leave their mark in the audit log too.
+CREATE POLICY audit_log_owner_lti ON audit_log FOR INSERT TO CURRENT_USER WITH CHECK (action LIKE 'lti.%');

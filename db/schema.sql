@@ -1,0 +1,8959 @@
+--
+-- PostgreSQL database dump
+--
+
+
+
+SET statement_timeout = 0;
+SET lock_timeout = 0;
+SET idle_in_transaction_session_timeout = 0;
+SET client_encoding = 'UTF8';
+SET standard_conforming_strings = on;
+SELECT pg_catalog.set_config('search_path', '', false);
+SET check_function_bodies = false;
+SET xmloption = content;
+SET client_min_messages = warning;
+SET row_security = off;
+
+--
+-- Name: pg_trgm; Type: EXTENSION; Schema: -; Owner: -
+--
+
+CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public;
+
+
+--
+-- Name: EXTENSION pg_trgm; Type: COMMENT; Schema: -; Owner: 
+--
+
+COMMENT ON EXTENSION pg_trgm IS 'text similarity measurement and index searching based on trigrams';
+
+
+--
+-- Name: admin_set_account(uuid, text, boolean); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.admin_set_account(p_user uuid, p_role text, p_disabled boolean) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    me uuid := public.app_user_id();
+    before record;
+BEGIN
+    IF me IS NULL OR public.app_role() <> 'admin' THEN
+        RAISE EXCEPTION 'only an admin manages accounts' USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    IF p_role IS NULL OR p_role NOT IN ('student', 'teacher', 'admin') OR p_disabled IS NULL THEN
+        RAISE EXCEPTION 'a role is student, teacher or admin' USING ERRCODE = 'check_violation';
+    END IF;
+    IF p_user = me THEN
+        RAISE EXCEPTION 'an admin does not change their own role or disable themselves' USING ERRCODE = 'check_violation';
+    END IF;
+    SELECT u.username, u.role, u.disabled_at IS NOT NULL AS disabled INTO before
+    FROM public.users u WHERE u.id = p_user FOR UPDATE;
+    IF NOT FOUND THEN
+        RETURN false;
+    END IF;
+    IF before.role = p_role AND before.disabled = p_disabled THEN
+        RETURN true;
+    END IF;
+    UPDATE public.users
+    SET role = p_role, disabled_at = CASE WHEN p_disabled THEN COALESCE(disabled_at, public.app_now()) END
+    WHERE id = p_user;
+    INSERT INTO public.audit_log (at, actor_id, actor_name, action, target, details)
+    SELECT public.app_now(), me, u.display_name, 'account.change', before.username,
+           pg_catalog.jsonb_build_object('role_before', before.role, 'role', p_role,
+                                         'disabled_before', before.disabled, 'disabled', p_disabled)
+    FROM public.users u WHERE u.id = me;
+    RETURN true;
+END
+$$;
+
+
+ALTER FUNCTION public.admin_set_account(p_user uuid, p_role text, p_disabled boolean) OWNER TO portal_auth;
+
+--
+-- Name: answer_outcome(text, jsonb, jsonb, jsonb, jsonb); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.answer_outcome(p_kind text, p_key jsonb, p_options jsonb, p_details jsonb, p_response jsonb, OUT correct boolean, OUT score double precision) RETURNS record
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    shape text;
+    picks integer[] := '{}';
+    answer_key integer[];
+    item jsonb;
+    number_value numeric;
+    bound integer;
+    right_picks integer;
+    wrong_picks integer;
+    longest integer := 0;
+    positions integer[];
+    best integer[];
+    i integer;
+    j integer;
+    typed text;
+    typed_number double precision;
+    rule text;
+    tolerance double precision;
+    x double precision;
+    y double precision;
+    picked integer;
+BEGIN
+    -- The response's shape, and its numbers as whole ones.
+    IF jsonb_typeof(p_response) = 'array' THEN
+        shape := 'indexes';
+        item := p_response;
+    ELSIF jsonb_typeof(p_response) = 'object' AND (SELECT count(*) FROM jsonb_object_keys(p_response)) = 1 THEN
+        IF jsonb_typeof(p_response -> 'pairs') = 'array' THEN
+            shape := 'pairs';
+            item := p_response -> 'pairs';
+        ELSIF jsonb_typeof(p_response -> 'text') = 'string' THEN
+            shape := 'text';
+        ELSIF jsonb_typeof(p_response -> 'point') = 'array' AND jsonb_array_length(p_response -> 'point') = 2
+              AND jsonb_typeof(p_response -> 'point' -> 0) = 'number' AND jsonb_typeof(p_response -> 'point' -> 1) = 'number' THEN
+            shape := 'point';
+        END IF;
+    END IF;
+    IF shape IS NULL THEN
+        RAISE EXCEPTION 'the response is not an answer to this question (wrongShape)' USING ERRCODE = '22023';
+    END IF;
+    IF shape IN ('indexes', 'pairs') THEN
+        IF EXISTS (SELECT 1 FROM jsonb_array_elements(item) AS v WHERE jsonb_typeof(v) <> 'number') THEN
+            RAISE EXCEPTION 'the response is not an answer to this question (wrongShape)' USING ERRCODE = '22023';
+        END IF;
+        IF EXISTS (SELECT 1 FROM jsonb_array_elements_text(item) AS v WHERE v::numeric <> trunc(v::numeric)) THEN
+            RAISE EXCEPTION 'the response is not an answer to this question (outOfRange)' USING ERRCODE = '22023';
+        END IF;
+    END IF;
+    SELECT array_agg(k::integer ORDER BY n) INTO answer_key FROM jsonb_array_elements_text(p_key) WITH ORDINALITY AS x(k, n);
+
+    -- Which shape the kind takes; option indexes are checked for range and repeats in order.
+    IF p_kind IN ('single-choice', 'code-snippet', 'multi-choice', 'ordering') OR (p_kind = 'hotspot' AND shape = 'indexes') THEN
+        IF shape <> 'indexes' THEN
+            RAISE EXCEPTION 'the response is not an answer to this question (wrongShape)' USING ERRCODE = '22023';
+        END IF;
+        IF jsonb_array_length(item) = 0 THEN
+            RAISE EXCEPTION 'the response is not an answer to this question (empty)' USING ERRCODE = '22023';
+        END IF;
+        bound := CASE WHEN p_kind = 'ordering' THEN cardinality(answer_key) ELSE jsonb_array_length(p_options) END;
+        FOR item IN SELECT * FROM jsonb_array_elements(p_response) LOOP
+            number_value := (item #>> '{}')::numeric;
+            IF number_value < 0 OR number_value >= bound THEN
+                RAISE EXCEPTION 'the response is not an answer to this question (outOfRange)' USING ERRCODE = '22023';
+            END IF;
+            IF number_value::integer = ANY (picks) THEN
+                RAISE EXCEPTION 'the response is not an answer to this question (duplicate)' USING ERRCODE = '22023';
+            END IF;
+            picks := picks || number_value::integer;
+        END LOOP;
+    END IF;
+
+    IF p_kind IN ('single-choice', 'code-snippet') THEN
+        IF cardinality(picks) <> 1 THEN
+            RAISE EXCEPTION 'the response is not an answer to this question (wrongCount)' USING ERRCODE = '22023';
+        END IF;
+        correct := picks[1] = answer_key[1];
+        score := CASE WHEN correct THEN 1 ELSE 0 END;
+    ELSIF p_kind = 'multi-choice' THEN
+        SELECT count(*) FILTER (WHERE p = ANY (answer_key)) INTO right_picks FROM unnest(picks) AS p;
+        wrong_picks := cardinality(picks) - right_picks;
+        correct := right_picks = (SELECT count(DISTINCT k) FROM unnest(answer_key) AS k) AND wrong_picks = 0;
+        score := greatest(0, right_picks - wrong_picks)::double precision / (SELECT count(DISTINCT k) FROM unnest(answer_key) AS k);
+    ELSIF p_kind = 'ordering' THEN
+        IF cardinality(picks) <> cardinality(answer_key) THEN
+            RAISE EXCEPTION 'the response is not an answer to this question (wrongCount)' USING ERRCODE = '22023';
+        END IF;
+        correct := picks = answer_key;
+        -- The longest run of picks in the key's relative order (n ≤ 10: the quadratic way).
+        positions := ARRAY(SELECT array_position(answer_key, p) FROM unnest(picks) WITH ORDINALITY AS x(p, n) ORDER BY n);
+        best := array_fill(1, ARRAY[cardinality(positions)]);
+        FOR i IN 1 .. cardinality(positions) LOOP
+            FOR j IN 1 .. i - 1 LOOP
+                IF positions[j] < positions[i] AND best[j] + 1 > best[i] THEN
+                    best[i] := best[j] + 1;
+                END IF;
+            END LOOP;
+            longest := greatest(longest, best[i]);
+        END LOOP;
+        score := longest::double precision / cardinality(answer_key);
+    ELSIF p_kind = 'matching' THEN
+        IF shape <> 'pairs' THEN
+            RAISE EXCEPTION 'the response is not an answer to this question (wrongShape)' USING ERRCODE = '22023';
+        END IF;
+        IF jsonb_array_length(item) = 0 THEN
+            RAISE EXCEPTION 'the response is not an answer to this question (empty)' USING ERRCODE = '22023';
+        END IF;
+        IF jsonb_array_length(item) <> cardinality(answer_key) THEN
+            RAISE EXCEPTION 'the response is not an answer to this question (wrongCount)' USING ERRCODE = '22023';
+        END IF;
+        bound := jsonb_array_length(p_details -> 'targets');
+        IF EXISTS (SELECT 1 FROM jsonb_array_elements_text(item) AS v WHERE v::numeric < 0 OR v::numeric >= bound) THEN
+            RAISE EXCEPTION 'the response is not an answer to this question (outOfRange)' USING ERRCODE = '22023';
+        END IF;
+        SELECT count(*) FILTER (WHERE g.v::integer = answer_key[g.n]) INTO right_picks
+        FROM jsonb_array_elements_text(item) WITH ORDINALITY AS g(v, n);
+        correct := right_picks = cardinality(answer_key);
+        score := right_picks::double precision / cardinality(answer_key);
+    ELSIF p_kind = 'fill-in' THEN
+        IF shape <> 'text' THEN
+            RAISE EXCEPTION 'the response is not an answer to this question (wrongShape)' USING ERRCODE = '22023';
+        END IF;
+        typed := public.fill_in_normalized(p_response ->> 'text');
+        IF typed = '' THEN
+            RAISE EXCEPTION 'the response is not an answer to this question (empty)' USING ERRCODE = '22023';
+        END IF;
+        IF length(typed) > 200 THEN
+            RAISE EXCEPTION 'the response is not an answer to this question (tooLong)' USING ERRCODE = '22023';
+        END IF;
+        rule := coalesce(p_details ->> 'match', 'exact');
+        tolerance := coalesce((p_details ->> 'tolerance')::double precision, 0);
+        IF rule = 'exact' THEN
+            correct := EXISTS (SELECT 1 FROM jsonb_array_elements_text(p_details -> 'accepted') AS a WHERE public.fill_in_normalized(a) = typed);
+        ELSIF rule = 'case-insensitive' THEN
+            correct := EXISTS (SELECT 1 FROM jsonb_array_elements_text(p_details -> 'accepted') AS a
+                               WHERE lower(public.fill_in_normalized(a) COLLATE "und-x-icu") = lower(typed COLLATE "und-x-icu"));
+        ELSE
+            typed_number := public.fill_in_number(typed);
+            correct := typed_number IS NOT NULL AND EXISTS (
+                SELECT 1 FROM jsonb_array_elements_text(p_details -> 'accepted') AS a
+                WHERE abs(typed_number - public.fill_in_number(public.fill_in_normalized(a))) <= tolerance);
+        END IF;
+        score := CASE WHEN correct THEN 1 ELSE 0 END;
+    ELSIF p_kind = 'hotspot' THEN
+        IF shape = 'indexes' THEN
+            IF cardinality(picks) <> 1 THEN
+                RAISE EXCEPTION 'the response is not an answer to this question (wrongCount)' USING ERRCODE = '22023';
+            END IF;
+            picked := picks[1];
+        ELSIF shape = 'point' THEN
+            x := (p_response -> 'point' ->> 0)::double precision;
+            y := (p_response -> 'point' ->> 1)::double precision;
+            -- The first region the point lies in is the one picked; outside them all is a miss.
+            SELECT o.n - 1 INTO picked FROM jsonb_array_elements(p_options) WITH ORDINALITY AS o(value, n)
+            WHERE public.hotspot_contains(o.value -> 'region', x, y) ORDER BY o.n LIMIT 1;
+        ELSE
+            RAISE EXCEPTION 'the response is not an answer to this question (wrongShape)' USING ERRCODE = '22023';
+        END IF;
+        correct := picked IS NOT NULL AND picked = ANY (answer_key);
+        score := CASE WHEN correct THEN 1 ELSE 0 END;
+    ELSE
+        RAISE EXCEPTION 'unknown question type %', p_kind USING ERRCODE = '22023';
+    END IF;
+END
+$$;
+
+
+ALTER FUNCTION public.answer_outcome(p_kind text, p_key jsonb, p_options jsonb, p_details jsonb, p_response jsonb, OUT correct boolean, OUT score double precision) OWNER TO portal_owner;
+
+--
+-- Name: answers_admit(); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.answers_admit() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    now_at timestamptz := public.app_now();
+    me uuid := public.app_user_id();
+    sess record;
+    question record;
+    response jsonb := NEW.response;
+    earlier text[];
+    current_ids text[];
+    outcome record;
+BEGIN
+    SELECT s.id, s.user_id, s.guest_key, s.mode, s.question_ids, s.started_at, s.deadline_at, s.finished_at INTO sess
+    FROM public.study_sessions s WHERE s.id = NEW.session_id FOR UPDATE;
+    IF NOT FOUND OR sess.user_id IS DISTINCT FROM me
+       OR (sess.user_id IS NULL AND sess.guest_key IS DISTINCT FROM public.app_guest_key()) THEN
+        RAISE EXCEPTION 'no such study session' USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    -- The same id again: ON CONFLICT decides (a replay changes nothing).
+    IF EXISTS (SELECT 1 FROM public.answers a WHERE a.id = NEW.id) THEN
+        RETURN NEW;
+    END IF;
+    IF sess.finished_at IS NOT NULL THEN
+        RAISE EXCEPTION 'study session % has ended', sess.id USING ERRCODE = 'check_violation';
+    END IF;
+    IF sess.deadline_at IS NOT NULL AND now_at > sess.deadline_at THEN
+        RAISE EXCEPTION 'the time for this mock exam is over' USING ERRCODE = 'check_violation';
+    END IF;
+    IF NOT (NEW.question_id = ANY (sess.question_ids)) THEN
+        RAISE EXCEPTION 'the question is not part of the session' USING ERRCODE = 'check_violation';
+    END IF;
+    IF sess.mode <> 'mock' AND EXISTS (SELECT 1 FROM public.answers a WHERE a.session_id = NEW.session_id AND a.question_id = NEW.question_id) THEN
+        RAISE EXCEPTION 'the question was answered already in this session' USING ERRCODE = 'check_violation';
+    END IF;
+    SELECT q.type, q.options, q.correct, q.details, q.version, q.difficulty INTO question FROM public.questions q
+    WHERE q.id = NEW.question_id AND ((q.status = 'published' AND q.deleted_at IS NULL) OR public.app_role() = 'admin');
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'the question is no longer published' USING ERRCODE = 'check_violation';
+    END IF;
+    IF NEW.question_version > question.version OR NEW.question_version < 1 THEN
+        RAISE EXCEPTION 'version % of this question does not exist', NEW.question_version USING ERRCODE = 'check_violation';
+    END IF;
+    IF NEW.question_version < question.version THEN
+        SELECT p.option_ids INTO earlier FROM public.published_option_ids(ARRAY[NEW.question_id], ARRAY[NEW.question_version]) AS p;
+        IF earlier IS NULL THEN
+            RAISE EXCEPTION 'version % of this question was never published', NEW.question_version USING ERRCODE = 'check_violation';
+        END IF;
+        current_ids := ARRAY(SELECT o.value->>'id' FROM jsonb_array_elements(question.options) WITH ORDINALITY AS o(value, n) ORDER BY o.n);
+        IF jsonb_typeof(NEW.response) = 'array' THEN
+            IF EXISTS (
+                SELECT 1 FROM jsonb_array_elements(NEW.response) AS r(v)
+                WHERE jsonb_typeof(r.v) <> 'number' OR (r.v #>> '{}')::numeric <> trunc((r.v #>> '{}')::numeric)
+                   OR (r.v #>> '{}')::numeric < 0 OR (r.v #>> '{}')::numeric >= cardinality(earlier)
+                   OR array_position(current_ids, earlier[(r.v #>> '{}')::integer + 1]) IS NULL) THEN
+                RAISE EXCEPTION 'the question has changed since it was answered: a chosen option is gone' USING ERRCODE = 'check_violation';
+            END IF;
+            SELECT coalesce(jsonb_agg(array_position(current_ids, earlier[(r.v #>> '{}')::integer + 1]) - 1 ORDER BY r.n), '[]'::jsonb) INTO response
+            FROM jsonb_array_elements(NEW.response) WITH ORDINALITY AS r(v, n);
+        ELSIF jsonb_typeof(NEW.response -> 'pairs') = 'array' AND earlier IS DISTINCT FROM current_ids THEN
+            RAISE EXCEPTION 'the question has changed since it was answered: its options are not the same' USING ERRCODE = 'check_violation';
+        END IF;
+    END IF;
+    SELECT * INTO outcome FROM public.answer_outcome(question.type, question.correct, question.options, question.details, response);
+    NEW.correct := outcome.correct;
+    NEW.score := outcome.score;
+    NEW.difficulty := question.difficulty;
+    IF NEW.user_id IS NULL THEN
+        NEW.rating := NULL;
+    ELSIF NOT NEW.correct THEN
+        NEW.rating := 1;
+    ELSIF NEW.rating IS NULL OR NEW.rating = 1 THEN
+        NEW.rating := 3;
+    END IF;
+    NEW.received_at := now_at;
+    NEW.answered_at := least(greatest(NEW.answered_at, sess.started_at), now_at);
+    RETURN NEW;
+END
+$$;
+
+
+ALTER FUNCTION public.answers_admit() OWNER TO portal_auth;
+
+--
+-- Name: app_form_key(); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.app_form_key() RETURNS bytea
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT s.value FROM public.app_secrets s WHERE s.name = 'form-signing'
+$$;
+
+
+ALTER FUNCTION public.app_form_key() OWNER TO portal_auth;
+
+--
+-- Name: app_guest_key(); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.app_guest_key() RETURNS bytea
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+BEGIN
+    RETURN pg_catalog.sha256(pg_catalog.convert_to(NULLIF(pg_catalog.current_setting('app.guest_token', true), ''), 'UTF8'));
+END
+$$;
+
+
+ALTER FUNCTION public.app_guest_key() OWNER TO portal_owner;
+
+--
+-- Name: app_hosted_events(); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.app_hosted_events() RETURNS uuid[]
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    me uuid := public.app_user_id();
+BEGIN
+    IF me IS NULL THEN
+        RETURN '{}';
+    END IF;
+    RETURN (SELECT COALESCE(array_agg(e.id), '{}') FROM public.live_events e WHERE e.host_id = me);
+END
+$$;
+
+
+ALTER FUNCTION public.app_hosted_events() OWNER TO portal_auth;
+
+--
+-- Name: app_member_classes(); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.app_member_classes() RETURNS uuid[]
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    me uuid := public.app_user_id();
+BEGIN
+    IF me IS NULL THEN
+        RETURN '{}';
+    END IF;
+    RETURN (SELECT COALESCE(array_agg(m.class_id), '{}') FROM public.class_members m WHERE m.user_id = me AND m.left_at IS NULL);
+END
+$$;
+
+
+ALTER FUNCTION public.app_member_classes() OWNER TO portal_auth;
+
+--
+-- Name: app_now(); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.app_now() RETURNS timestamp with time zone
+    LANGUAGE plpgsql STABLE
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+BEGIN
+    RETURN (SELECT pg_catalog.now() + pg_catalog.make_interval(secs => c.offset_seconds) FROM public.server_clock c);
+END
+$$;
+
+
+ALTER FUNCTION public.app_now() OWNER TO portal_owner;
+
+--
+-- Name: app_role(); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.app_role() RETURNS text
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+BEGIN
+    RETURN COALESCE((
+        SELECT u.role FROM public.auth_sessions s JOIN public.users u ON u.id = s.user_id
+        WHERE s.token_hash = pg_catalog.sha256(pg_catalog.convert_to(NULLIF(pg_catalog.current_setting('app.session_token', true), ''), 'UTF8'))
+          AND u.disabled_at IS NULL), 'anonymous');
+END
+$$;
+
+
+ALTER FUNCTION public.app_role() OWNER TO portal_auth;
+
+--
+-- Name: app_students(); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.app_students() RETURNS uuid[]
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    me uuid := public.app_user_id();
+BEGIN
+    IF me IS NULL OR public.app_role() NOT IN ('teacher', 'admin') THEN
+        RETURN '{}';
+    END IF;
+    RETURN (SELECT COALESCE(array_agg(DISTINCT m.user_id), '{}')
+            FROM public.class_members m JOIN public.classes c ON c.id = m.class_id
+            WHERE m.left_at IS NULL AND c.teacher_id = me);
+END
+$$;
+
+
+ALTER FUNCTION public.app_students() OWNER TO portal_auth;
+
+--
+-- Name: app_taught_classes(); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.app_taught_classes() RETURNS uuid[]
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    me uuid := public.app_user_id();
+BEGIN
+    IF me IS NULL THEN
+        RETURN '{}';
+    END IF;
+    RETURN (SELECT COALESCE(array_agg(c.id), '{}') FROM public.classes c WHERE c.teacher_id = me);
+END
+$$;
+
+
+ALTER FUNCTION public.app_taught_classes() OWNER TO portal_auth;
+
+--
+-- Name: app_user_id(); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.app_user_id() RETURNS uuid
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+BEGIN
+    RETURN (SELECT s.user_id FROM public.auth_sessions s JOIN public.users u ON u.id = s.user_id
+            WHERE s.token_hash = pg_catalog.sha256(pg_catalog.convert_to(NULLIF(pg_catalog.current_setting('app.session_token', true), ''), 'UTF8'))
+              AND u.disabled_at IS NULL);
+END
+$$;
+
+
+ALTER FUNCTION public.app_user_id() OWNER TO portal_auth;
+
+--
+-- Name: auth_change_password(uuid, bytea, text, text, text, text); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.auth_change_password(p_attempt uuid, p_proof bytea, p_new_hash text, p_token text, p_csrf text, p_user_agent text) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    now_at timestamptz := public.app_now();
+    me uuid := public.app_user_id();
+    reserved record;
+    account record;
+BEGIN
+    IF me IS NULL THEN
+        RETURN false;
+    END IF;
+    DELETE FROM public.login_attempts a WHERE a.id = p_attempt AND a.expires_at >= now_at RETURNING * INTO reserved;
+    IF NOT FOUND THEN
+        RETURN false;
+    END IF;
+    SELECT u.id, u.password_hash INTO account FROM public.users u WHERE u.id = me AND lower(u.username) = reserved.username;
+    IF NOT FOUND OR NOT public.auth_proof_matches(account.password_hash, p_proof) THEN
+        RETURN false;
+    END IF;
+    UPDATE public.login_throttle SET failures = 0, blocked_until = NULL WHERE key_hash = reserved.account_key;
+    UPDATE public.users SET password_hash = p_new_hash WHERE id = me;
+    PERFORM public.auth_open_session(me, p_token, p_csrf, p_user_agent, now_at);
+    RETURN true;
+END
+$$;
+
+
+ALTER FUNCTION public.auth_change_password(p_attempt uuid, p_proof bytea, p_new_hash text, p_token text, p_csrf text, p_user_agent text) OWNER TO portal_auth;
+
+--
+-- Name: auth_create_user(text, text, text, text); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.auth_create_user(p_username text, p_display_name text, p_password_hash text, p_role text) RETURNS uuid
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    INSERT INTO public.users (username, display_name, password_hash, role) VALUES (p_username, p_display_name, p_password_hash, p_role)
+    ON CONFLICT (lower(username)) DO UPDATE SET password_hash = EXCLUDED.password_hash, role = EXCLUDED.role, disabled_at = NULL
+    RETURNING id
+$$;
+
+
+ALTER FUNCTION public.auth_create_user(p_username text, p_display_name text, p_password_hash text, p_role text) OWNER TO portal_auth;
+
+--
+-- Name: auth_hash_parts(text); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.auth_hash_parts(p_encoded text, OUT salt bytea, OUT memlimit bigint, OUT opslimit integer, OUT digest bytea) RETURNS record
+    LANGUAGE plpgsql IMMUTABLE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+DECLARE
+    parts text[] := string_to_array(p_encoded, '$');
+    costs text[];
+BEGIN
+    IF p_encoded IS NULL OR cardinality(parts) <> 6 OR parts[2] <> 'argon2id' THEN
+        RETURN;
+    END IF;
+    costs := string_to_array(parts[4], ',');
+    memlimit := substr(costs[1], 3)::bigint * 1024;
+    opslimit := substr(costs[2], 3)::integer;
+    -- libsodium writes base64 without padding; PostgreSQL reads it with.
+    salt := decode(rpad(parts[5], (length(parts[5]) + 3) / 4 * 4, '='), 'base64');
+    digest := decode(rpad(parts[6], (length(parts[6]) + 3) / 4 * 4, '='), 'base64');
+END
+$_$;
+
+
+ALTER FUNCTION public.auth_hash_parts(p_encoded text, OUT salt bytea, OUT memlimit bigint, OUT opslimit integer, OUT digest bytea) OWNER TO portal_owner;
+
+--
+-- Name: auth_login_begin(text, text); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.auth_login_begin(p_username text, p_address text) RETURNS TABLE(attempt uuid, salt bytea, memlimit bigint, opslimit integer, retry_after integer)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    now_at timestamptz := public.app_now();
+    login_name text := lower(btrim(p_username));
+    account_id uuid;
+    account_hash text;
+    known boolean := false;
+    account_key bytea;
+    address_key bytea;
+    wait_until timestamptz;
+    throttle record;
+    hash_salt bytea;
+    hash_memlimit bigint;
+    hash_opslimit integer;
+BEGIN
+    SELECT u.id, u.password_hash INTO account_id, account_hash FROM public.users u WHERE lower(u.username) = login_name;
+    IF account_id IS NOT NULL THEN
+        known := EXISTS (SELECT 1 FROM public.login_addresses a
+                         WHERE a.user_id = account_id AND a.address_hash = sha256(convert_to(p_address, 'UTF8')));
+    END IF;
+    account_key := sha256(convert_to(CASE WHEN known THEN 'account:' || login_name || '@' || p_address ELSE 'account:' || login_name END, 'UTF8'));
+    address_key := sha256(convert_to('address:' || p_address, 'UTF8'));
+
+    -- Both rows exist and are locked, in one order, so concurrent attempts queue here.
+    INSERT INTO public.login_throttle (key_hash)
+    SELECT k FROM unnest(ARRAY[account_key, address_key]) AS k ORDER BY k
+    ON CONFLICT (key_hash) DO NOTHING;
+    FOR throttle IN SELECT * FROM public.login_throttle t WHERE t.key_hash IN (account_key, address_key) ORDER BY t.key_hash FOR UPDATE LOOP
+        -- Quiet for 15 minutes: the slate is clean again.
+        IF throttle.last_failure_at IS NOT NULL AND throttle.last_failure_at < now_at - interval '15 minutes'
+           AND (throttle.blocked_until IS NULL OR throttle.blocked_until <= now_at) THEN
+            UPDATE public.login_throttle SET failures = 0, blocked_until = NULL WHERE key_hash = throttle.key_hash;
+        ELSIF throttle.blocked_until > now_at THEN
+            wait_until := greatest(wait_until, throttle.blocked_until);
+        END IF;
+    END LOOP;
+    IF wait_until IS NOT NULL THEN
+        RETURN QUERY SELECT NULL::uuid, NULL::bytea, NULL::bigint, NULL::integer,
+                            greatest(1, ceil(extract(epoch FROM wait_until - now_at)))::integer;
+        RETURN;
+    END IF;
+    -- Count it now; past the limit (5 per account, 50 per address) the key backs off.
+    UPDATE public.login_throttle t
+    SET failures = t.failures + 1, last_failure_at = now_at,
+        blocked_until = CASE WHEN t.failures + 1 >= CASE WHEN t.key_hash = address_key THEN 50 ELSE 5 END
+                             THEN now_at + least(interval '15 minutes',
+                                                 interval '30 seconds' * power(2, t.failures + 1 - CASE WHEN t.key_hash = address_key THEN 50 ELSE 5 END))
+                        END
+    WHERE t.key_hash IN (account_key, address_key);
+
+    -- Keep the tables small: expired attempts and keys quiet for a day go.
+    DELETE FROM public.login_attempts WHERE id IN (SELECT a.id FROM public.login_attempts a WHERE a.expires_at < now_at LIMIT 20);
+    DELETE FROM public.login_throttle WHERE key_hash IN (
+        SELECT t.key_hash FROM public.login_throttle t WHERE t.last_failure_at < now_at - interval '1 day' LIMIT 20);
+
+    SELECT p.salt, p.memlimit, p.opslimit INTO hash_salt, hash_memlimit, hash_opslimit FROM public.auth_hash_parts(account_hash) AS p;
+    IF hash_salt IS NULL THEN
+        hash_salt := substring(sha256((SELECT s.value FROM public.app_secrets s WHERE s.name = 'login-decoy') || convert_to(login_name, 'UTF8')) FROM 1 FOR 16);
+        hash_memlimit := 19456::bigint * 1024;
+        hash_opslimit := 2;
+    END IF;
+    RETURN QUERY
+        INSERT INTO public.login_attempts AS a (username, account_key, address_key, expires_at)
+        VALUES (login_name, account_key, address_key, now_at + interval '5 minutes')
+        RETURNING a.id, hash_salt, hash_memlimit, hash_opslimit, 0;
+END
+$$;
+
+
+ALTER FUNCTION public.auth_login_begin(p_username text, p_address text) OWNER TO portal_auth;
+
+--
+-- Name: auth_login_finish(uuid, bytea, text, text, text, text); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.auth_login_finish(p_attempt uuid, p_proof bytea, p_token text, p_csrf text, p_user_agent text, p_address text) RETURNS uuid
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    now_at timestamptz := public.app_now();
+    reserved record;
+    account record;
+BEGIN
+    DELETE FROM public.login_attempts a WHERE a.id = p_attempt AND a.expires_at >= now_at RETURNING * INTO reserved;
+    IF NOT FOUND THEN
+        RETURN NULL;
+    END IF;
+    SELECT u.id, u.password_hash, u.disabled_at INTO account FROM public.users u WHERE lower(u.username) = reserved.username;
+    IF NOT FOUND OR account.disabled_at IS NOT NULL OR NOT public.auth_proof_matches(account.password_hash, p_proof) THEN
+        RETURN NULL;
+    END IF;
+    UPDATE public.login_throttle SET failures = 0, blocked_until = NULL WHERE key_hash = reserved.account_key;
+    UPDATE public.login_throttle SET failures = greatest(0, failures - 1),
+           blocked_until = CASE WHEN failures - 1 < 50 THEN NULL ELSE blocked_until END
+    WHERE key_hash = reserved.address_key;
+    INSERT INTO public.login_addresses (user_id, address_hash, last_success_at)
+    VALUES (account.id, sha256(convert_to(p_address, 'UTF8')), now_at)
+    ON CONFLICT (user_id, address_hash) DO UPDATE SET last_success_at = EXCLUDED.last_success_at;
+    DELETE FROM public.login_addresses a WHERE a.user_id = account.id AND a.address_hash NOT IN (
+        SELECT b.address_hash FROM public.login_addresses b WHERE b.user_id = account.id ORDER BY b.last_success_at DESC LIMIT 20);
+    PERFORM public.auth_open_session(account.id, p_token, p_csrf, p_user_agent, now_at);
+    RETURN account.id;
+END
+$$;
+
+
+ALTER FUNCTION public.auth_login_finish(p_attempt uuid, p_proof bytea, p_token text, p_csrf text, p_user_agent text, p_address text) OWNER TO portal_auth;
+
+--
+-- Name: auth_open_session(uuid, text, text, text, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.auth_open_session(p_user uuid, p_token text, p_csrf text, p_user_agent text, p_at timestamp with time zone) RETURNS void
+    LANGUAGE sql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    INSERT INTO public.auth_sessions (user_id, token_hash, csrf_token, created_at, last_seen_at, user_agent)
+    VALUES (p_user, sha256(convert_to(p_token, 'UTF8')), p_csrf, p_at, p_at, left(p_user_agent, 200))
+$$;
+
+
+ALTER FUNCTION public.auth_open_session(p_user uuid, p_token text, p_csrf text, p_user_agent text, p_at timestamp with time zone) OWNER TO portal_auth;
+
+--
+-- Name: auth_proof_matches(text, bytea); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.auth_proof_matches(p_encoded text, p_proof bytea) RETURNS boolean
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT p_proof IS NOT NULL AND p_encoded IS NOT NULL
+       AND sha256(p_proof) = sha256((SELECT parts.digest FROM public.auth_hash_parts(p_encoded) AS parts))
+$$;
+
+
+ALTER FUNCTION public.auth_proof_matches(p_encoded text, p_proof bytea) OWNER TO portal_auth;
+
+--
+-- Name: auth_register(text, text, text, text, text, text); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.auth_register(p_username text, p_display_name text, p_password_hash text, p_token text, p_csrf text, p_user_agent text) RETURNS uuid
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    now_at timestamptz := public.app_now();
+    created uuid;
+BEGIN
+    INSERT INTO public.users (username, display_name, password_hash) VALUES (p_username, p_display_name, p_password_hash)
+    ON CONFLICT (lower(username)) DO NOTHING
+    RETURNING id INTO created;
+    IF created IS NULL THEN
+        RETURN NULL;
+    END IF;
+    PERFORM public.auth_open_session(created, p_token, p_csrf, p_user_agent, now_at);
+    RETURN created;
+END
+$$;
+
+
+ALTER FUNCTION public.auth_register(p_username text, p_display_name text, p_password_hash text, p_token text, p_csrf text, p_user_agent text) OWNER TO portal_auth;
+
+--
+-- Name: auth_resolve_session(text, timestamp with time zone, interval, interval); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.auth_resolve_session(p_token text, p_now timestamp with time zone, p_idle interval, p_absolute interval) RETURNS TABLE(session_id uuid, user_id uuid, role text, display_name text, csrf_token text, locale text, time_zone text)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    now_at timestamptz := greatest(p_now, public.app_now());
+    hit record;
+BEGIN
+    SELECT s.id, s.user_id, s.created_at, s.last_seen_at, s.csrf_token, u.role, u.display_name, u.locale, u.time_zone, u.disabled_at
+      INTO hit
+      FROM public.auth_sessions s JOIN public.users u ON u.id = s.user_id
+     WHERE s.token_hash = sha256(convert_to(p_token, 'UTF8'));
+    IF NOT FOUND THEN
+        RETURN;
+    END IF;
+    IF hit.disabled_at IS NOT NULL OR now_at - hit.last_seen_at > p_idle OR now_at - hit.created_at > p_absolute THEN
+        DELETE FROM public.auth_sessions WHERE id = hit.id;
+        RETURN;
+    END IF;
+    IF now_at - hit.last_seen_at > interval '1 minute' THEN
+        UPDATE public.auth_sessions SET last_seen_at = now_at WHERE id = hit.id;
+    END IF;
+    RETURN QUERY SELECT hit.id, hit.user_id, hit.role, hit.display_name, hit.csrf_token, hit.locale, hit.time_zone;
+END
+$$;
+
+
+ALTER FUNCTION public.auth_resolve_session(p_token text, p_now timestamp with time zone, p_idle interval, p_absolute interval) OWNER TO portal_auth;
+
+--
+-- Name: base64url_bytes(text); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.base64url_bytes(p_text text) RETURNS bytea
+    LANGUAGE plpgsql IMMUTABLE STRICT
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $_$
+BEGIN
+    IF p_text !~ '^[A-Za-z0-9_-]*$' OR length(p_text) % 4 = 1 THEN
+        RETURN NULL;
+    END IF;
+    RETURN decode(rpad(translate(p_text, '-_', '+/'), (length(p_text) + 3) / 4 * 4, '='), 'base64');
+END
+$_$;
+
+
+ALTER FUNCTION public.base64url_bytes(p_text text) OWNER TO portal_owner;
+
+--
+-- Name: bytes_numeric(bytea); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.bytes_numeric(p_bytes bytea) RETURNS numeric
+    LANGUAGE plpgsql IMMUTABLE STRICT
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    result numeric := 0;
+    position integer;
+BEGIN
+    FOR position IN 0 .. length(p_bytes) - 1 LOOP
+        result := result * 256 + get_byte(p_bytes, position);
+    END LOOP;
+    RETURN result;
+END
+$$;
+
+
+ALTER FUNCTION public.bytes_numeric(p_bytes bytea) OWNER TO portal_owner;
+
+--
+-- Name: claim_guest_sessions(text); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.claim_guest_sessions(p_guest_token text) RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    owner uuid := public.app_user_id();
+    key bytea := sha256(convert_to(p_guest_token, 'UTF8'));
+    claimed integer;
+BEGIN
+    IF owner IS NULL OR p_guest_token IS NULL OR length(p_guest_token) < 32 THEN
+        RETURN 0;
+    END IF;
+    UPDATE public.answers a SET user_id = owner, rating = CASE WHEN a.correct THEN 3 ELSE 1 END
+    FROM public.study_sessions s
+    WHERE s.id = a.session_id AND s.guest_key = key AND s.user_id IS NULL AND a.user_id IS NULL;
+    UPDATE public.study_sessions SET user_id = owner, guest_key = NULL WHERE guest_key = key AND user_id IS NULL;
+    GET DIAGNOSTICS claimed = ROW_COUNT;
+    RETURN claimed;
+END
+$$;
+
+
+ALTER FUNCTION public.claim_guest_sessions(p_guest_token text) OWNER TO portal_auth;
+
+--
+-- Name: class_by_code(text); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.class_by_code(p_code text) RETURNS TABLE(id uuid, name text, teacher_name text, school_name text)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT c.id, c.name, u.display_name, s.name
+    FROM public.classes c JOIN public.users u ON u.id = c.teacher_id LEFT JOIN public.schools s ON s.id = c.school_id
+    WHERE c.join_code = upper(btrim(p_code))
+$$;
+
+
+ALTER FUNCTION public.class_by_code(p_code text) OWNER TO portal_auth;
+
+--
+-- Name: class_version(uuid); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.class_version(p_class uuid) RETURNS text
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM public.classes c
+                   WHERE c.id = p_class AND (c.teacher_id = public.app_user_id() OR public.app_role() = 'admin')) THEN
+        RETURN NULL;
+    END IF;
+    RETURN md5(coalesce((SELECT string_agg(m.user_id::text || ':' || u.data_version, ',' ORDER BY m.user_id)
+                         FROM public.class_members m JOIN public.users u ON u.id = m.user_id
+                         WHERE m.class_id = p_class AND m.left_at IS NULL), '')
+               || '|' || coalesce((SELECT count(*) || ':' || max(l.created_at)::text || ':' || coalesce(max(l.revoked_at)::text, '')
+                                   FROM public.share_links l WHERE l.class_id = p_class), ''));
+END
+$$;
+
+
+ALTER FUNCTION public.class_version(p_class uuid) OWNER TO portal_auth;
+
+--
+-- Name: class_version_members(uuid); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.class_version_members(p_class uuid) RETURNS TABLE(version text, members uuid[])
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM public.classes c
+                   WHERE c.id = p_class AND (c.teacher_id = public.app_user_id() OR public.app_role() = 'admin')) THEN
+        RETURN;
+    END IF;
+    RETURN QUERY SELECT public.class_version(p_class),
+                        COALESCE((SELECT pg_catalog.array_agg(m.user_id ORDER BY m.user_id) FROM public.class_members m
+                                  WHERE m.class_id = p_class AND m.left_at IS NULL), '{}'::uuid[]);
+END
+$$;
+
+
+ALTER FUNCTION public.class_version_members(p_class uuid) OWNER TO portal_auth;
+
+--
+-- Name: data_version_bump(); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.data_version_bump() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    stamp bigint := pg_catalog.pg_current_xact_id()::text::bigint;
+BEGIN
+    IF TG_OP <> 'INSERT' AND OLD.user_id IS NOT NULL THEN
+        UPDATE public.users SET data_version = stamp WHERE id = OLD.user_id AND data_version <> stamp;
+        IF FOUND THEN
+            PERFORM pg_catalog.pg_notify('portal_readers', OLD.user_id::text || ':' || stamp);
+        END IF;
+    END IF;
+    IF TG_OP <> 'DELETE' AND NEW.user_id IS NOT NULL AND (TG_OP = 'INSERT' OR NEW.user_id IS DISTINCT FROM OLD.user_id) THEN
+        UPDATE public.users SET data_version = stamp WHERE id = NEW.user_id AND data_version <> stamp;
+        IF FOUND THEN
+            PERFORM pg_catalog.pg_notify('portal_readers', NEW.user_id::text || ':' || stamp);
+        END IF;
+    END IF;
+    RETURN NULL;
+END
+$$;
+
+
+ALTER FUNCTION public.data_version_bump() OWNER TO portal_auth;
+
+--
+-- Name: exam_changes(bigint, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.exam_changes(p_exam bigint, p_since timestamp with time zone) RETURNS TABLE(id uuid, removed boolean)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT q.id, (q.deleted_at IS NOT NULL OR q.status <> 'published' OR q.exam_only)
+    FROM public.questions q JOIN public.domains d ON d.id = q.domain_id
+    -- Five minutes of overlap: an edit in a transaction that began before the version was taken
+    -- still reaches the client (sending an unchanged question again is harmless).
+    WHERE d.exam_id = p_exam AND q.updated_at > p_since - interval '5 minutes'
+$$;
+
+
+ALTER FUNCTION public.exam_changes(p_exam bigint, p_since timestamp with time zone) OWNER TO portal_auth;
+
+--
+-- Name: exams_touch_from_domains(); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.exams_touch_from_domains() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+BEGIN
+    UPDATE exams SET content_updated_at = clock_timestamp() WHERE id IN (SELECT exam_id FROM changed_rows);
+    RETURN NULL;
+END
+$$;
+
+
+ALTER FUNCTION public.exams_touch_from_domains() OWNER TO portal_owner;
+
+--
+-- Name: exams_touch_from_questions(); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.exams_touch_from_questions() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+BEGIN
+    UPDATE exams SET content_updated_at = clock_timestamp()
+    WHERE id IN (SELECT d.exam_id FROM changed_rows c JOIN domains d ON d.id = c.domain_id);
+    RETURN NULL;
+END
+$$;
+
+
+ALTER FUNCTION public.exams_touch_from_questions() OWNER TO portal_owner;
+
+--
+-- Name: exams_touch_self(); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.exams_touch_self() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+BEGIN
+    IF NEW.content_updated_at IS NOT DISTINCT FROM OLD.content_updated_at THEN
+        NEW.content_updated_at := clock_timestamp();
+    END IF;
+    RETURN NEW;
+END
+$$;
+
+
+ALTER FUNCTION public.exams_touch_self() OWNER TO portal_owner;
+
+--
+-- Name: external_account(text, text, text, text, text, boolean, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.external_account(p_kind text, p_issuer text, p_subject text, p_name text, p_fallback text, p_teacher boolean, p_at timestamp with time zone, OUT id uuid, OUT disabled boolean) RETURNS record
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+#variable_conflict use_column
+DECLARE
+    account record;
+BEGIN
+    SELECT u.id, u.role, u.disabled_at INTO account FROM public.external_identities i JOIN public.users u ON u.id = i.user_id
+    WHERE i.kind = p_kind AND i.issuer = p_issuer AND i.subject = p_subject;
+    IF NOT FOUND THEN
+        INSERT INTO public.users (username, display_name, password_hash, role)
+        VALUES (p_kind || '-' || replace(gen_random_uuid()::text, '-', ''), coalesce(nullif(btrim(left(p_name, 80)), ''), p_fallback), NULL,
+                CASE WHEN p_teacher THEN 'teacher' ELSE 'student' END)
+        RETURNING users.id, users.role, users.disabled_at INTO account;
+        INSERT INTO public.external_identities (kind, issuer, subject, user_id) VALUES (p_kind, p_issuer, p_subject, account.id);
+    ELSIF account.disabled_at IS NULL THEN
+        UPDATE public.external_identities i SET last_used_at = p_at WHERE i.kind = p_kind AND i.issuer = p_issuer AND i.subject = p_subject;
+        IF p_teacher AND account.role = 'student' THEN
+            UPDATE public.users u SET role = 'teacher' WHERE u.id = account.id;
+        END IF;
+    END IF;
+    id := account.id;
+    disabled := account.disabled_at IS NOT NULL;
+END
+$$;
+
+
+ALTER FUNCTION public.external_account(p_kind text, p_issuer text, p_subject text, p_name text, p_fallback text, p_teacher boolean, p_at timestamp with time zone, OUT id uuid, OUT disabled boolean) OWNER TO portal_auth;
+
+--
+-- Name: fill_in_normalized(text); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.fill_in_normalized(p_text text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+    SELECT regexp_replace(
+        regexp_replace(normalize(p_text, NFC),
+                       '^[ \t\n\r\v\f\u00a0\u2000-\u200a\u202f\u205f\u3000]+|[ \t\n\r\v\f\u00a0\u2000-\u200a\u202f\u205f\u3000]+$', '', 'g'),
+        '[ \t\n\r\v\f\u00a0\u2000-\u200a\u202f\u205f\u3000]+', ' ', 'g')
+$_$;
+
+
+ALTER FUNCTION public.fill_in_normalized(p_text text) OWNER TO portal_owner;
+
+--
+-- Name: fill_in_number(text); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.fill_in_number(p_text text) RETURNS double precision
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+DECLARE
+    t text := translate(p_text, '０１２３４５６７８９．，＋－−', '0123456789.,+--');
+BEGIN
+    IF strpos(t, ',') > 0 THEN
+        IF strpos(t, '.') > 0 THEN
+            RETURN NULL;
+        END IF;
+        t := replace(t, ',', '.');
+    END IF;
+    IF t !~ '^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)$' THEN
+        RETURN NULL;
+    END IF;
+    RETURN t::double precision;
+END
+$_$;
+
+
+ALTER FUNCTION public.fill_in_number(p_text text) OWNER TO portal_owner;
+
+--
+-- Name: finish_study_session(uuid, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.finish_study_session(p_session uuid, p_at timestamp with time zone) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    now_at timestamptz := public.app_now();
+    me uuid := public.app_user_id();
+    guest bytea := public.app_guest_key();
+    sess record;
+    ended timestamptz;
+    total integer;
+    right_answers integer;
+BEGIN
+    SELECT s.id, s.question_ids, s.started_at, s.deadline_at, s.mode, e.pass_mark INTO sess
+    FROM public.study_sessions s JOIN public.exams e ON e.id = s.exam_id
+    WHERE s.id = p_session AND s.finished_at IS NULL
+      AND ((s.user_id IS NOT NULL AND s.user_id = me) OR (s.user_id IS NULL AND me IS NULL AND s.guest_key = guest))
+    FOR UPDATE OF s;
+    IF NOT FOUND THEN
+        RETURN false;
+    END IF;
+    ended := least(greatest(COALESCE(p_at, now_at), sess.started_at), greatest(now_at, sess.started_at));
+    IF sess.deadline_at IS NOT NULL THEN
+        ended := least(ended, sess.deadline_at);
+    END IF;
+    total := cardinality(sess.question_ids);
+    SELECT count(*) FILTER (WHERE c.correct) INTO right_answers
+    FROM (SELECT DISTINCT ON (a.question_id) a.correct
+          FROM public.answers a
+          WHERE a.session_id = p_session AND a.question_id = ANY (sess.question_ids)
+          ORDER BY a.question_id,
+                   CASE WHEN sess.mode = 'mock' THEN a.received_at END DESC,
+                   CASE WHEN sess.mode = 'mock' THEN a.answered_at END DESC,
+                   CASE WHEN sess.mode <> 'mock' THEN a.received_at END,
+                   CASE WHEN sess.mode <> 'mock' THEN a.answered_at END,
+                   a.id) AS c;
+    UPDATE public.study_sessions
+    SET finished_at = ended, score_correct = right_answers,
+        score_percent = round(right_answers * 100.0 / total, 2),
+        passed = total > 0 AND right_answers * 100 >= sess.pass_mark * total
+    WHERE id = p_session;
+    RETURN true;
+END
+$$;
+
+
+ALTER FUNCTION public.finish_study_session(p_session uuid, p_at timestamp with time zone) OWNER TO portal_auth;
+
+--
+-- Name: fsrs_retrievability(double precision, timestamp with time zone, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.fsrs_retrievability(stability double precision, last_review timestamp with time zone, at timestamp with time zone) RETURNS double precision
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+    SELECT pg_catalog.power(1 + (pg_catalog.power(0.9::double precision, 1 / -0.1542::double precision) - 1)
+                 * greatest(0, pg_catalog.floor(extract(epoch FROM at - last_review) / 86400)) / stability, -0.1542::double precision)
+$$;
+
+
+ALTER FUNCTION public.fsrs_retrievability(stability double precision, last_review timestamp with time zone, at timestamp with time zone) OWNER TO portal_owner;
+
+--
+-- Name: fsrs_retrievability(double precision, timestamp with time zone, timestamp with time zone, double precision); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.fsrs_retrievability(stability double precision, last_review timestamp with time zone, at timestamp with time zone, decay double precision) RETURNS double precision
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+    SELECT pg_catalog.power(1 + (pg_catalog.power(0.9::double precision, 1 / -decay) - 1)
+                 * greatest(0, pg_catalog.floor(extract(epoch FROM at - last_review) / 86400)) / stability, -decay)
+$$;
+
+
+ALTER FUNCTION public.fsrs_retrievability(stability double precision, last_review timestamp with time zone, at timestamp with time zone, decay double precision) OWNER TO portal_owner;
+
+--
+-- Name: fsrs_weights_within_bounds(double precision[]); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.fsrs_weights_within_bounds(weights double precision[]) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog'
+    AS $$
+    SELECT cardinality(weights) = 21 AND array_ndims(weights) = 1 AND NOT EXISTS (
+        SELECT 1 FROM unnest(weights,
+            ARRAY[0.001, 0.001, 0.001, 0.001, 1, 0.001, 0.001, 0.001, 0, 0, 0.001, 0.001, 0.001, 0.001, 0, 0, 1, 0, 0, 0, 0.1]::double precision[],
+            ARRAY[100, 100, 100, 100, 10, 4, 4, 0.75, 4.5, 0.8, 3.5, 5, 0.25, 0.9, 4, 1, 6, 2, 2, 0.8, 0.8]::double precision[])
+            AS w(value, low, high)
+        WHERE w.value IS NULL OR w.value = 'NaN' OR w.value < w.low OR w.value > w.high)
+$$;
+
+
+ALTER FUNCTION public.fsrs_weights_within_bounds(weights double precision[]) OWNER TO portal_owner;
+
+--
+-- Name: hotspot_contains(jsonb, double precision, double precision); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.hotspot_contains(p_region jsonb, x double precision, y double precision) RETURNS boolean
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    c double precision[] := ARRAY(SELECT v::double precision FROM jsonb_array_elements_text(p_region -> 'coords') AS v);
+    n integer;
+    i integer;
+    j integer;
+    inside boolean := false;
+    dx double precision;
+    dy double precision;
+BEGIN
+    IF NOT public.hotspot_well_formed(p_region ->> 'shape', c) THEN
+        RETURN false;
+    END IF;
+    IF p_region ->> 'shape' = 'rect' THEN
+        RETURN x >= c[1] AND x <= c[3] AND y >= c[2] AND y <= c[4];
+    ELSIF p_region ->> 'shape' = 'circle' THEN
+        dx := x - c[1];
+        dy := y - c[2];
+        RETURN dx * dx + dy * dy <= c[3] * c[3];
+    END IF;
+    n := cardinality(c) / 2;
+    j := n - 1;
+    FOR i IN 0 .. n - 1 LOOP
+        IF (c[2 * i + 2] > y) <> (c[2 * j + 2] > y)
+           AND x < (c[2 * j + 1] - c[2 * i + 1]) * (y - c[2 * i + 2]) / (c[2 * j + 2] - c[2 * i + 2]) + c[2 * i + 1] THEN
+            inside := NOT inside;
+        END IF;
+        j := i;
+    END LOOP;
+    RETURN inside;
+END
+$$;
+
+
+ALTER FUNCTION public.hotspot_contains(p_region jsonb, x double precision, y double precision) OWNER TO portal_owner;
+
+--
+-- Name: hotspot_well_formed(text, double precision[]); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.hotspot_well_formed(p_shape text, p_coords double precision[]) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT NOT EXISTS (SELECT 1 FROM unnest(p_coords) AS c WHERE c < 0 OR c > 100000 OR c = 'NaN'::double precision)
+       AND CASE p_shape
+           WHEN 'rect' THEN cardinality(p_coords) = 4 AND p_coords[1] < p_coords[3] AND p_coords[2] < p_coords[4]
+           WHEN 'circle' THEN cardinality(p_coords) = 3 AND p_coords[3] > 0
+           WHEN 'polygon' THEN cardinality(p_coords) % 2 = 0 AND cardinality(p_coords) BETWEEN 6 AND 100
+           ELSE false END
+$$;
+
+
+ALTER FUNCTION public.hotspot_well_formed(p_shape text, p_coords double precision[]) OWNER TO portal_owner;
+
+--
+-- Name: in_class(uuid); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.in_class(p_class uuid) RETURNS boolean
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT p_class = ANY (public.app_member_classes())
+$$;
+
+
+ALTER FUNCTION public.in_class(p_class uuid) OWNER TO portal_auth;
+
+--
+-- Name: join_class(text); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.join_class(p_code text) RETURNS uuid
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    me uuid := public.app_user_id();
+    joined_class uuid;
+BEGIN
+    IF me IS NULL THEN
+        RETURN NULL;
+    END IF;
+    SELECT c.id INTO joined_class FROM public.classes c WHERE c.join_code = upper(btrim(p_code));
+    IF joined_class IS NULL THEN
+        RETURN NULL;
+    END IF;
+    INSERT INTO public.class_members AS m (class_id, user_id, joined_at) VALUES (joined_class, me, public.app_now())
+    ON CONFLICT (class_id, user_id) DO UPDATE SET left_at = NULL, joined_at = EXCLUDED.joined_at WHERE m.left_at IS NOT NULL;
+    RETURN joined_class;
+END
+$$;
+
+
+ALTER FUNCTION public.join_class(p_code text) OWNER TO portal_auth;
+
+--
+-- Name: join_class_by_link(uuid); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.join_class_by_link(p_link uuid) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    me uuid := public.app_user_id();
+    joined_class uuid;
+BEGIN
+    SELECT l.class_id INTO joined_class FROM public.share_links l
+    WHERE l.id = p_link AND l.joins_class AND l.revoked_at IS NULL AND (l.expires_at IS NULL OR l.expires_at > public.app_now());
+    IF me IS NULL OR joined_class IS NULL THEN
+        RETURN false;
+    END IF;
+    INSERT INTO public.class_members AS m (class_id, user_id, joined_at) VALUES (joined_class, me, public.app_now())
+    ON CONFLICT (class_id, user_id) DO UPDATE SET left_at = NULL, joined_at = EXCLUDED.joined_at WHERE m.left_at IS NOT NULL;
+    RETURN true;
+END
+$$;
+
+
+ALTER FUNCTION public.join_class_by_link(p_link uuid) OWNER TO portal_auth;
+
+--
+-- Name: jwt_display_name(jsonb); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.jwt_display_name(p_claims jsonb) RETURNS text
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT left(btrim(coalesce(
+        CASE WHEN jsonb_typeof(p_claims->'name') = 'string' THEN p_claims->>'name' END,
+        concat_ws(' ', CASE WHEN jsonb_typeof(p_claims->'given_name') = 'string' THEN p_claims->>'given_name' END,
+                       CASE WHEN jsonb_typeof(p_claims->'family_name') = 'string' THEN p_claims->>'family_name' END))), 80)
+$$;
+
+
+ALTER FUNCTION public.jwt_display_name(p_claims jsonb) OWNER TO portal_owner;
+
+--
+-- Name: jwt_meant_for(jsonb, text); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.jwt_meant_for(p_claims jsonb, p_client text) RETURNS boolean
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT CASE jsonb_typeof(p_claims->'aud')
+        WHEN 'string' THEN p_claims->>'aud' = p_client
+        WHEN 'array' THEN p_claims->'aud' @> to_jsonb(p_client)
+            AND (jsonb_array_length(p_claims->'aud') = 1 OR p_claims ? 'azp')
+        ELSE false END
+        AND (NOT p_claims ? 'azp' OR p_claims->>'azp' = p_client)
+$$;
+
+
+ALTER FUNCTION public.jwt_meant_for(p_claims jsonb, p_client text) OWNER TO portal_owner;
+
+--
+-- Name: jwt_verified(text, text); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.jwt_verified(p_token text, p_jwks_uri text, OUT outcome text, OUT claims jsonb, OUT problem text) RETURNS record
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    parts text[];
+    header jsonb;
+    signature bytea;
+    key record;
+    key_set record;
+    now_epoch numeric := extract(epoch FROM public.app_now());
+BEGIN
+    parts := string_to_array(p_token, '.');
+    IF length(p_token) > 16384 OR cardinality(parts) <> 3 THEN
+        outcome := 'malformed';
+        RETURN;
+    END IF;
+    BEGIN
+        header := convert_from(public.base64url_bytes(parts[1]), 'UTF8')::jsonb;
+        claims := convert_from(public.base64url_bytes(parts[2]), 'UTF8')::jsonb;
+    EXCEPTION WHEN OTHERS THEN
+        outcome := 'malformed';
+        claims := NULL;
+        RETURN;
+    END;
+    signature := public.base64url_bytes(parts[3]);
+    IF header IS NULL OR claims IS NULL OR signature IS NULL OR jsonb_typeof(header) <> 'object' OR jsonb_typeof(claims) <> 'object' THEN
+        outcome := 'malformed';
+        claims := NULL;
+        RETURN;
+    END IF;
+    IF header->>'alg' IS DISTINCT FROM 'RS256' THEN
+        outcome := 'algorithm';
+        problem := left(coalesce(header->>'alg', 'none given'), 20);
+        claims := NULL;
+        RETURN;
+    END IF;
+    SELECT k.* INTO key FROM public.key_set_keys k WHERE k.jwks_uri = p_jwks_uri AND k.kid = header->>'kid';
+    IF NOT FOUND THEN
+        SELECT s.* INTO key_set FROM public.key_sets s WHERE s.jwks_uri = p_jwks_uri;
+        IF FOUND AND key_set.failed_at IS NOT NULL AND key_set.failed_at > coalesce(key_set.fetched_at, '-infinity')
+           AND key_set.failed_at > public.app_now() - interval '1 minute' THEN
+            outcome := 'keys_unreachable';
+            problem := key_set.problem;
+        ELSIF FOUND AND key_set.fetched_at > public.app_now() - interval '10 seconds' THEN
+            -- Fetched just now, and the key is not in it: the token is not the issuer's.
+            outcome := 'unknown_key';
+            problem := left(coalesce(header->>'kid', 'none given'), 80);
+        ELSIF FOUND AND key_set.wanted_at < public.app_now() - interval '30 seconds'
+              AND key_set.wanted_at > coalesce(key_set.fetched_at, '-infinity') THEN
+            outcome := 'keys_unreachable';
+            problem := 'the key set has not been fetched in time (is portal auth-agent running?)';
+        ELSE
+            outcome := 'keys_pending';
+            problem := left(coalesce(header->>'kid', 'none given'), 80);
+        END IF;
+        claims := NULL;
+        RETURN;
+    END IF;
+    IF NOT public.rs256_verifies(parts[1] || '.' || parts[2], signature, key.modulus, key.exponent, key.octets) THEN
+        outcome := 'bad_signature';
+        claims := NULL;
+        RETURN;
+    END IF;
+    IF jsonb_typeof(claims->'exp') <> 'number' OR (claims->>'exp')::numeric + 60 < now_epoch THEN
+        outcome := 'expired';
+    ELSIF (jsonb_typeof(claims->'iat') = 'number' AND (claims->>'iat')::numeric > now_epoch + 60)
+       OR (jsonb_typeof(claims->'nbf') = 'number' AND (claims->>'nbf')::numeric > now_epoch + 60) THEN
+        outcome := 'not_yet_valid';
+    ELSE
+        outcome := 'ok';
+        RETURN;
+    END IF;
+    claims := NULL;
+END
+$$;
+
+
+ALTER FUNCTION public.jwt_verified(p_token text, p_jwks_uri text, OUT outcome text, OUT claims jsonb, OUT problem text) OWNER TO portal_auth;
+
+--
+-- Name: key_set_failed(text, text); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.key_set_failed(p_jwks_uri text, p_problem text) RETURNS void
+    LANGUAGE sql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    UPDATE public.key_sets s SET failed_at = public.app_now(), problem = left(p_problem, 500), leased_until = NULL WHERE s.jwks_uri = p_jwks_uri
+$$;
+
+
+ALTER FUNCTION public.key_set_failed(p_jwks_uri text, p_problem text) OWNER TO portal_owner;
+
+--
+-- Name: key_set_store(text, jsonb); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.key_set_store(p_jwks_uri text, p_set jsonb) RETURNS integer
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    now_at timestamptz := public.app_now();
+    stored integer;
+BEGIN
+    INSERT INTO public.key_sets (jwks_uri) VALUES (p_jwks_uri) ON CONFLICT DO NOTHING;
+    DELETE FROM public.key_set_keys k WHERE k.jwks_uri = p_jwks_uri;
+    INSERT INTO public.key_set_keys (jwks_uri, kid, modulus, exponent, octets)
+    SELECT DISTINCT ON (key->>'kid') p_jwks_uri, key->>'kid', public.bytes_numeric(n), public.bytes_numeric(e),
+           octet_length(n) - CASE WHEN get_byte(n, 0) = 0 THEN 1 ELSE 0 END
+    FROM jsonb_array_elements(CASE WHEN jsonb_typeof(p_set->'keys') = 'array' THEN p_set->'keys' ELSE '[]'::jsonb END) key,
+         LATERAL (SELECT public.base64url_bytes(key->>'n') AS n, public.base64url_bytes(key->>'e') AS e) raw
+    WHERE key->>'kty' = 'RSA' AND coalesce(key->>'use', 'sig') = 'sig' AND length(key->>'kid') BETWEEN 1 AND 200
+      AND raw.n IS NOT NULL AND raw.e IS NOT NULL AND octet_length(raw.n) BETWEEN 256 AND 1025 AND octet_length(raw.e) BETWEEN 1 AND 8
+      AND (key->>'alg' IS NULL OR key->>'alg' = 'RS256');
+    GET DIAGNOSTICS stored = ROW_COUNT;
+    UPDATE public.key_sets s SET fetched_at = now_at, failed_at = NULL, problem = NULL, leased_until = NULL WHERE s.jwks_uri = p_jwks_uri;
+    RETURN stored;
+END
+$$;
+
+
+ALTER FUNCTION public.key_set_store(p_jwks_uri text, p_set jsonb) OWNER TO portal_owner;
+
+--
+-- Name: key_set_wanted(text); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.key_set_wanted(p_jwks_uri text) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    now_at timestamptz := public.app_now();
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM public.lti_platforms p WHERE p.jwks_url = p_jwks_uri)
+       AND NOT EXISTS (SELECT 1 FROM public.sso_providers p WHERE p.jwks_uri = p_jwks_uri) THEN
+        RETURN;
+    END IF;
+    INSERT INTO public.key_sets (jwks_uri) VALUES (p_jwks_uri) ON CONFLICT DO NOTHING;
+    UPDATE public.key_sets s SET wanted_at = now_at
+    WHERE s.jwks_uri = p_jwks_uri AND (s.wanted_at IS NULL OR s.wanted_at < now_at - interval '10 seconds');
+    IF FOUND THEN
+        PERFORM pg_notify('key_sets', '');
+    END IF;
+END
+$$;
+
+
+ALTER FUNCTION public.key_set_wanted(p_jwks_uri text) OWNER TO portal_auth;
+
+--
+-- Name: key_sets_due(integer); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.key_sets_due(p_limit integer) RETURNS SETOF text
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    now_at timestamptz := public.app_now();
+BEGIN
+    INSERT INTO public.key_sets (jwks_uri)
+    SELECT p.jwks_url FROM public.lti_platforms p UNION SELECT p.jwks_uri FROM public.sso_providers p
+    ON CONFLICT DO NOTHING;
+    RETURN QUERY
+    WITH due AS (
+        SELECT s.jwks_uri FROM public.key_sets s
+        WHERE (s.leased_until IS NULL OR s.leased_until < now_at)
+          AND (s.failed_at IS NULL OR s.failed_at < now_at - interval '1 minute')
+          AND (s.fetched_at IS NULL OR s.fetched_at < now_at - interval '1 hour'
+               OR (s.wanted_at > s.fetched_at AND s.fetched_at < now_at - interval '10 seconds'))
+          AND (EXISTS (SELECT 1 FROM public.lti_platforms p WHERE p.jwks_url = s.jwks_uri)
+               OR EXISTS (SELECT 1 FROM public.sso_providers p WHERE p.jwks_uri = s.jwks_uri))
+        ORDER BY s.wanted_at DESC NULLS LAST, s.fetched_at NULLS FIRST LIMIT p_limit
+        FOR UPDATE SKIP LOCKED
+    )
+    UPDATE public.key_sets s SET leased_until = now_at + interval '30 seconds' FROM due WHERE s.jwks_uri = due.jwks_uri
+    RETURNING s.jwks_uri;
+END
+$$;
+
+
+ALTER FUNCTION public.key_sets_due(p_limit integer) OWNER TO portal_owner;
+
+--
+-- Name: key_sets_registered(); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.key_sets_registered() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+BEGIN
+    PERFORM pg_notify('key_sets', '');
+    RETURN NULL;
+END
+$$;
+
+
+ALTER FUNCTION public.key_sets_registered() OWNER TO portal_owner;
+
+--
+-- Name: leaderboard_around_viewer(bigint, text, integer); Type: FUNCTION; Schema: public; Owner: portal_leaderboard
+--
+
+CREATE FUNCTION public.leaderboard_around_viewer(p_exam bigint, p_period text, p_radius integer) RETURNS TABLE(place bigint, rank bigint, display_name text, points bigint, sessions bigint, answered bigint, correct bigint, is_viewer boolean)
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    me uuid := public.app_user_id();
+    mine bigint;
+    radius integer := least(greatest(p_radius, 0), 10);
+BEGIN
+    IF me IS NULL THEN
+        RETURN;
+    END IF;
+    SELECT m.place INTO mine FROM public.leaderboard_entries m
+    WHERE m.exam_id = p_exam AND m.period = p_period AND m.user_id = me;
+    IF mine IS NULL THEN
+        RETURN;
+    END IF;
+    RETURN QUERY
+        SELECT e.place, e.rank, e.display_name, e.points, e.sessions, e.answered, e.correct, e.user_id = me
+        FROM public.leaderboard_entries e
+        WHERE e.exam_id = p_exam AND e.period = p_period AND e.place BETWEEN mine - radius AND mine + radius
+        ORDER BY e.place;
+END
+$$;
+
+
+ALTER FUNCTION public.leaderboard_around_viewer(p_exam bigint, p_period text, p_radius integer) OWNER TO portal_leaderboard;
+
+--
+-- Name: leaderboard_page(bigint, text, integer, integer); Type: FUNCTION; Schema: public; Owner: portal_leaderboard
+--
+
+CREATE FUNCTION public.leaderboard_page(p_exam bigint, p_period text, p_offset integer, p_limit integer) RETURNS TABLE(place bigint, rank bigint, display_name text, points bigint, sessions bigint, answered bigint, correct bigint, is_viewer boolean)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT e.place, e.rank, e.display_name, e.points, e.sessions, e.answered, e.correct,
+           coalesce(e.user_id = (SELECT public.app_user_id()), false)
+    FROM public.leaderboard_entries e
+    WHERE e.exam_id = p_exam AND e.period = p_period
+      AND e.place > greatest(p_offset, 0) AND e.place <= greatest(p_offset, 0) + least(greatest(p_limit, 0), 100)
+    ORDER BY e.place
+$$;
+
+
+ALTER FUNCTION public.leaderboard_page(p_exam bigint, p_period text, p_offset integer, p_limit integer) OWNER TO portal_leaderboard;
+
+--
+-- Name: leaderboard_refresh(interval, text); Type: FUNCTION; Schema: public; Owner: portal_leaderboard
+--
+
+CREATE FUNCTION public.leaderboard_refresh(p_every interval, p_instance text) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    SET statement_timeout TO '10min'
+    AS $$
+DECLARE
+    started timestamptz := clock_timestamp();
+BEGIN
+    IF NOT pg_try_advisory_xact_lock(hashtext('study-portal leaderboard refresh')) THEN
+        RETURN false;
+    END IF;
+    IF EXISTS (SELECT 1 FROM public.leaderboard_refreshes r WHERE r.refreshed_at > clock_timestamp() - p_every) THEN
+        RETURN false;
+    END IF;
+    REFRESH MATERIALIZED VIEW CONCURRENTLY public.leaderboard_entries;
+    -- Fresh statistics, so a student's own row is found through the key, not by a scan.
+    ANALYZE public.leaderboard_entries;
+    INSERT INTO public.leaderboard_refreshes (refreshed_at, duration_ms, entries, instance)
+    VALUES (clock_timestamp(), (extract(epoch FROM clock_timestamp() - started) * 1000)::integer,
+            (SELECT count(*) FROM public.leaderboard_entries), left(p_instance, 100));
+    RETURN true;
+END
+$$;
+
+
+ALTER FUNCTION public.leaderboard_refresh(p_every interval, p_instance text) OWNER TO portal_leaderboard;
+
+--
+-- Name: leaderboard_refreshed_at(); Type: FUNCTION; Schema: public; Owner: portal_leaderboard
+--
+
+CREATE FUNCTION public.leaderboard_refreshed_at() RETURNS timestamp with time zone
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT max(r.refreshed_at) FROM public.leaderboard_refreshes r
+$$;
+
+
+ALTER FUNCTION public.leaderboard_refreshed_at() OWNER TO portal_leaderboard;
+
+--
+-- Name: leaderboard_size(bigint, text); Type: FUNCTION; Schema: public; Owner: portal_leaderboard
+--
+
+CREATE FUNCTION public.leaderboard_size(p_exam bigint, p_period text) RETURNS bigint
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    -- Places run 1…n without gaps, so the last place is the count: one index probe.
+    SELECT coalesce(max(e.place), 0) FROM public.leaderboard_entries e WHERE e.exam_id = p_exam AND e.period = p_period
+$$;
+
+
+ALTER FUNCTION public.leaderboard_size(p_exam bigint, p_period text) OWNER TO portal_leaderboard;
+
+--
+-- Name: live_answers_admit(); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.live_answers_admit() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    now_at timestamptz := public.app_now();
+    ev record;
+    question record;
+    opened timestamptz;
+    outcome record;
+    limit_ms integer;
+BEGIN
+    SELECT e.question_ids, e.seconds_per_question, e.pause_seconds, e.starts_at, e.ended_at INTO ev
+    FROM public.live_events e WHERE e.id = NEW.event_id;
+    IF NOT FOUND OR ev.starts_at IS NULL OR ev.ended_at IS NOT NULL
+       OR NEW.question_index >= cardinality(ev.question_ids) OR ev.question_ids[NEW.question_index + 1] <> NEW.question_id THEN
+        RAISE EXCEPTION 'that question is not open' USING ERRCODE = 'check_violation';
+    END IF;
+    opened := ev.starts_at + make_interval(secs => NEW.question_index * (ev.seconds_per_question + ev.pause_seconds));
+    -- A second of grace for the trip from the server's clock to here.
+    IF now_at < opened OR now_at > opened + make_interval(secs => ev.seconds_per_question + 1) THEN
+        RAISE EXCEPTION 'that question is not open' USING ERRCODE = 'check_violation';
+    END IF;
+    SELECT q.type, q.options, q.correct, q.details, q.version INTO question FROM public.questions q WHERE q.id = NEW.question_id;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'the question is no longer published' USING ERRCODE = 'check_violation';
+    END IF;
+    SELECT * INTO outcome FROM public.answer_outcome(question.type, question.correct, question.options, question.details, NEW.response);
+    NEW.correct := outcome.correct;
+    NEW.question_version := question.version;
+    NEW.time_ms := least(greatest(0, floor(extract(epoch FROM now_at - opened) * 1000)), ev.seconds_per_question * 1000)::integer;
+    -- 1000 × (1 − (t/L)/2) in whole numbers, halves up: LiveScoring.points to the point.
+    limit_ms := ev.seconds_per_question * 1000;
+    NEW.base_points := CASE WHEN NEW.correct THEN (2000 * limit_ms - 1000 * NEW.time_ms + limit_ms) / (2 * limit_ms) ELSE 0 END;
+    NEW.answered_at := now_at;
+    RETURN NEW;
+END
+$$;
+
+
+ALTER FUNCTION public.live_answers_admit() OWNER TO portal_owner;
+
+--
+-- Name: live_board(uuid); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.live_board(p_event uuid) RETURNS TABLE(participant_id uuid, nickname text, points integer, correct integer, streak integer, last_right integer)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    WITH rights AS (
+        -- Right answers at consecutive questions share an island: index minus position.
+        SELECT a.participant_id, a.question_index, a.base_points,
+               a.question_index - row_number() OVER (PARTITION BY a.participant_id ORDER BY a.question_index) AS island
+        FROM public.live_answers a WHERE a.event_id = p_event AND a.correct
+    ), runs AS (
+        SELECT r.participant_id, r.question_index, r.base_points,
+               row_number() OVER (PARTITION BY r.participant_id, r.island ORDER BY r.question_index) AS run
+        FROM rights r
+    ), totals AS (
+        SELECT r.participant_id, sum(r.base_points + least(250, 50 * (r.run - 1)))::integer AS points, count(*)::integer AS correct,
+               (array_agg(r.run ORDER BY r.question_index DESC))[1]::integer AS streak, max(r.question_index)::integer AS last_right
+        FROM runs r GROUP BY r.participant_id
+    )
+    SELECT p.id, p.nickname, COALESCE(t.points, 0), COALESCE(t.correct, 0), COALESCE(t.streak, 0), t.last_right
+    FROM public.live_participants p LEFT JOIN totals t ON t.participant_id = p.id
+    WHERE p.event_id = p_event
+$$;
+
+
+ALTER FUNCTION public.live_board(p_event uuid) OWNER TO portal_auth;
+
+--
+-- Name: live_is_host(uuid); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.live_is_host(p_event uuid) RETURNS boolean
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT (SELECT public.app_role()) = 'admin' OR p_event = ANY (public.app_hosted_events())
+$$;
+
+
+ALTER FUNCTION public.live_is_host(p_event uuid) OWNER TO portal_auth;
+
+--
+-- Name: live_record_results(uuid); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.live_record_results(p_event uuid) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    ev record;
+BEGIN
+    SELECT e.id, e.question_ids, e.seconds_per_question, e.pause_seconds, e.starts_at INTO ev
+    FROM public.live_events e WHERE e.id = p_event AND e.ended_at IS NULL AND e.starts_at IS NOT NULL FOR UPDATE;
+    IF NOT FOUND OR public.app_now() < ev.starts_at
+       + make_interval(secs => cardinality(ev.question_ids) * (ev.seconds_per_question + ev.pause_seconds)) THEN
+        RETURN false;
+    END IF;
+    UPDATE public.live_events SET ended_at = ev.starts_at
+        + make_interval(secs => cardinality(ev.question_ids) * (ev.seconds_per_question + ev.pause_seconds))
+    WHERE id = p_event;
+    INSERT INTO public.event_results (event_id, participant_id, nickname, rank, points, correct)
+    SELECT p_event, b.participant_id, b.nickname, rank() OVER (ORDER BY b.points DESC), b.points, b.correct
+    FROM public.live_board(p_event) AS b;
+    RETURN true;
+END
+$$;
+
+
+ALTER FUNCTION public.live_record_results(p_event uuid) OWNER TO portal_auth;
+
+--
+-- Name: lti_add_key(text, text, text, text); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.lti_add_key(p_kid text, p_private_pem text, p_modulus text, p_exponent text) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+BEGIN
+    INSERT INTO public.lti_tool_keys (kid, private_pem, modulus, exponent) VALUES (p_kid, p_private_pem, p_modulus, p_exponent)
+    ON CONFLICT DO NOTHING;
+    RETURN FOUND;
+END
+$$;
+
+
+ALTER FUNCTION public.lti_add_key(p_kid text, p_private_pem text, p_modulus text, p_exponent text) OWNER TO portal_owner;
+
+--
+-- Name: lti_begin_login(bytea, text, bigint, text, bytea, bytea, text, text); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.lti_begin_login(p_state_hash bytea, p_nonce text, p_platform bigint, p_target text, p_cookie bytea, p_agent bytea, p_storage_target text, p_client text) RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    wait integer;
+BEGIN
+    wait := public.rate_limit('lti_login', p_client, 60, 60, true);
+    IF wait = 0 THEN
+        wait := public.rate_limit('lti_login_all', '', 20000, 600, true);
+    END IF;
+    IF wait > 0 THEN
+        RETURN wait;
+    END IF;
+    INSERT INTO public.lti_states (state_hash, nonce, platform_id, target_link_uri, browser_hash, cookie_hash, storage_target, created_at)
+    VALUES (p_state_hash, p_nonce, p_platform, p_target, p_agent, p_cookie, p_storage_target, public.app_now());
+    RETURN 0;
+END
+$$;
+
+
+ALTER FUNCTION public.lti_begin_login(p_state_hash bytea, p_nonce text, p_platform bigint, p_target text, p_cookie bytea, p_agent bytea, p_storage_target text, p_client text) OWNER TO portal_auth;
+
+--
+-- Name: lti_deep_link(text, boolean); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.lti_deep_link(p_token text, p_use boolean) RETURNS TABLE(platform_id bigint, deployment_id text, return_url text, data text, accepts_line_item boolean)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+#variable_conflict use_column
+BEGIN
+    IF p_use THEN
+        RETURN QUERY UPDATE public.lti_deep_links l SET used_at = public.app_now()
+            WHERE l.token_hash = sha256(convert_to(p_token, 'UTF8')) AND l.used_at IS NULL AND l.created_at > public.app_now() - interval '1 hour'
+            RETURNING l.platform_id, l.deployment_id, l.return_url, l.data::text, l.accepts_line_item;
+    ELSE
+        RETURN QUERY SELECT l.platform_id, l.deployment_id, l.return_url, l.data::text, l.accepts_line_item FROM public.lti_deep_links l
+            WHERE l.token_hash = sha256(convert_to(p_token, 'UTF8')) AND l.used_at IS NULL AND l.created_at > public.app_now() - interval '1 hour';
+    END IF;
+END
+$$;
+
+
+ALTER FUNCTION public.lti_deep_link(p_token text, p_use boolean) OWNER TO portal_auth;
+
+--
+-- Name: lti_offer_handoff(text, bytea, text); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.lti_offer_handoff(p_handoff text, p_browser bytea, p_location text) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    current_hash bytea := sha256(convert_to(coalesce(current_setting('app.session_token', true), ''), 'UTF8'));
+BEGIN
+    IF NOT EXISTS (SELECT 1 FROM public.auth_sessions s WHERE s.token_hash = current_hash) THEN
+        RETURN false;
+    END IF;
+    INSERT INTO public.lti_handoffs (token_hash, session_hash, browser_hash, location, created_at)
+    VALUES (sha256(convert_to(p_handoff, 'UTF8')), current_hash, p_browser, p_location, public.app_now());
+    RETURN true;
+END
+$$;
+
+
+ALTER FUNCTION public.lti_offer_handoff(p_handoff text, p_browser bytea, p_location text) OWNER TO portal_auth;
+
+--
+-- Name: lti_public_keys(); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.lti_public_keys() RETURNS TABLE(kid text, modulus text, exponent text)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT k.kid, k.modulus, k.exponent FROM public.lti_tool_keys k
+    WHERE k.retired_at IS NULL OR k.retired_at > now() - interval '7 days'
+    ORDER BY k.created_at DESC, k.kid
+$$;
+
+
+ALTER FUNCTION public.lti_public_keys() OWNER TO portal_owner;
+
+--
+-- Name: lti_queue_score(); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.lti_queue_score() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+BEGIN
+    INSERT INTO public.lti_score_outbox (session_id, platform_id, lineitem_url, subject, score_given, score_maximum, finished_at, next_attempt_at)
+    SELECT g.session_id, g.platform_id, g.lineitem_url, g.subject, NEW.score_percent, 100, NEW.finished_at, public.app_now()
+    FROM public.lti_graded_sessions g WHERE g.session_id = NEW.id
+    ON CONFLICT (session_id) DO NOTHING;
+    RETURN NULL;
+END
+$$;
+
+
+ALTER FUNCTION public.lti_queue_score() OWNER TO portal_auth;
+
+--
+-- Name: lti_roster_joined(uuid, text[]); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.lti_roster_joined(p_class uuid, p_subjects text[]) RETURNS text[]
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT coalesce(array_agg(i.subject), '{}')
+    FROM public.lti_contexts c
+    JOIN public.lti_platforms p ON p.id = c.platform_id
+    JOIN public.classes k ON k.id = c.class_id
+    JOIN public.external_identities i ON i.kind = 'lti' AND i.issuer = p.issuer AND i.subject = ANY (p_subjects)
+    WHERE c.class_id = p_class AND k.teacher_id = public.app_user_id()
+      AND (i.user_id = k.teacher_id
+           OR EXISTS (SELECT 1 FROM public.class_members m WHERE m.class_id = c.class_id AND m.user_id = i.user_id AND m.left_at IS NULL))
+$$;
+
+
+ALTER FUNCTION public.lti_roster_joined(p_class uuid, p_subjects text[]) OWNER TO portal_auth;
+
+--
+-- Name: lti_rotate_key(text, text, text, text); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.lti_rotate_key(p_kid text, p_private_pem text, p_modulus text, p_exponent text) RETURNS void
+    LANGUAGE sql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    UPDATE public.lti_tool_keys SET retired_at = now() WHERE retired_at IS NULL;
+    INSERT INTO public.lti_tool_keys (kid, private_pem, modulus, exponent) VALUES (p_kid, p_private_pem, p_modulus, p_exponent);
+$$;
+
+
+ALTER FUNCTION public.lti_rotate_key(p_kid text, p_private_pem text, p_modulus text, p_exponent text) OWNER TO portal_owner;
+
+--
+-- Name: lti_score_failed(uuid, text); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.lti_score_failed(p_session uuid, p_error text) RETURNS void
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    UPDATE public.lti_score_outbox
+    SET attempts = attempts + 1, last_error = left(p_error, 500),
+        next_attempt_at = public.app_now() + least(interval '1 hour', interval '30 seconds' * power(2, least(attempts, 10)))
+    WHERE session_id = p_session AND sent_at IS NULL
+$$;
+
+
+ALTER FUNCTION public.lti_score_failed(p_session uuid, p_error text) OWNER TO portal_auth;
+
+--
+-- Name: lti_score_sent(uuid); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.lti_score_sent(p_session uuid) RETURNS void
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    UPDATE public.lti_score_outbox SET sent_at = public.app_now(), last_error = NULL WHERE session_id = p_session AND sent_at IS NULL
+$$;
+
+
+ALTER FUNCTION public.lti_score_sent(p_session uuid) OWNER TO portal_auth;
+
+--
+-- Name: lti_sign_in(text, text, text, bytea, bytea, text, text, text); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.lti_sign_in(p_state text, p_id_token text, p_binding text, p_cookie bytea, p_agent bytea, p_session text, p_csrf text, p_user_agent text) RETURNS TABLE(outcome text, user_id uuid, class_id uuid, platform_id bigint, claims jsonb, problem text)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+#variable_conflict use_column
+DECLARE
+    lti constant text := 'https://purl.imsglobal.org/spec/lti/claim/';
+    now_at timestamptz := public.app_now();
+    state record;
+    bound boolean;
+    platform record;
+    verified record;
+    payload jsonb;
+    deployment text;
+    user_subject text;
+    message_type text;
+    is_teacher boolean;
+    context_key text;
+    context_name text;
+    roster_url text;
+    account record;
+    course record;
+    made_class uuid;
+    join_code_text text;
+BEGIN
+    SELECT s.* INTO state FROM public.lti_states s WHERE s.state_hash = sha256(convert_to(p_state, 'UTF8')) FOR UPDATE;
+    IF NOT FOUND THEN
+        RETURN QUERY SELECT 'state_unknown', NULL::uuid, NULL::uuid, NULL::bigint, NULL::jsonb, NULL::text;
+        RETURN;
+    END IF;
+    IF state.used_at IS NOT NULL THEN
+        RETURN QUERY SELECT 'state_used', NULL::uuid, NULL::uuid, NULL::bigint, NULL::jsonb, NULL::text;
+        RETURN;
+    END IF;
+    IF state.created_at < now_at - interval '10 minutes' THEN
+        UPDATE public.lti_states s SET used_at = now_at WHERE s.state_hash = state.state_hash;
+        RETURN QUERY SELECT 'state_expired', NULL::uuid, NULL::uuid, NULL::bigint, NULL::jsonb, NULL::text;
+        RETURN;
+    END IF;
+    SELECT p.* INTO platform FROM public.lti_platforms p WHERE p.id = state.platform_id;
+    -- The browser: its cookie when it came back; never a top-level window without it; in a
+    -- frame, the platform's storage when the platform offered one, else the user agent and
+    -- address (the last resort, for platforms without storage in browsers that drop the cookie).
+    bound := CASE p_binding
+        WHEN 'cookie' THEN state.cookie_hash IS NOT NULL AND state.cookie_hash = p_cookie
+        WHEN 'storage' THEN state.storage_target IS NOT NULL
+        WHEN 'framed' THEN state.storage_target IS NULL AND state.browser_hash = p_agent
+        ELSE false END;
+    IF NOT coalesce(bound, false) THEN
+        IF p_binding = 'framed' AND state.storage_target IS NOT NULL THEN
+            RETURN QUERY SELECT 'needs_storage', NULL::uuid, NULL::uuid, platform.id, jsonb_build_object('auth_url', platform.auth_url), state.storage_target;
+            RETURN;
+        END IF;
+        UPDATE public.lti_states s SET used_at = now_at WHERE s.state_hash = state.state_hash;
+        RETURN QUERY SELECT 'other_browser', NULL::uuid, NULL::uuid, NULL::bigint, NULL::jsonb, NULL::text;
+        RETURN;
+    END IF;
+
+    SELECT v.* INTO verified FROM public.jwt_verified(p_id_token, platform.jwks_url) v;
+    IF verified.outcome = 'keys_pending' THEN
+        PERFORM public.key_set_wanted(platform.jwks_url);
+        RETURN QUERY SELECT 'keys_pending', NULL::uuid, NULL::uuid, NULL::bigint, NULL::jsonb, verified.problem;
+        RETURN;
+    END IF;
+    UPDATE public.lti_states s SET used_at = now_at WHERE s.state_hash = state.state_hash;
+    IF verified.outcome <> 'ok' THEN
+        RETURN QUERY SELECT verified.outcome, NULL::uuid, NULL::uuid, NULL::bigint, NULL::jsonb, verified.problem;
+        RETURN;
+    END IF;
+    payload := verified.claims;
+    deployment := CASE WHEN jsonb_typeof(payload->(lti || 'deployment_id')) = 'string' THEN payload->>(lti || 'deployment_id') END;
+    user_subject := CASE WHEN jsonb_typeof(payload->'sub') = 'string' THEN payload->>'sub' END;
+    message_type := payload->>(lti || 'message_type');
+    IF payload->>'iss' IS DISTINCT FROM platform.issuer THEN
+        RETURN QUERY SELECT 'wrong_issuer', NULL::uuid, NULL::uuid, NULL::bigint, NULL::jsonb, left(payload->>'iss', 200);
+        RETURN;
+    ELSIF NOT public.jwt_meant_for(payload, platform.client_id) THEN
+        RETURN QUERY SELECT 'wrong_audience', NULL::uuid, NULL::uuid, NULL::bigint, NULL::jsonb, NULL::text;
+        RETURN;
+    ELSIF payload->>'nonce' IS DISTINCT FROM state.nonce THEN
+        RETURN QUERY SELECT 'wrong_nonce', NULL::uuid, NULL::uuid, NULL::bigint, NULL::jsonb, NULL::text;
+        RETURN;
+    ELSIF payload->>(lti || 'version') IS DISTINCT FROM '1.3.0' THEN
+        RETURN QUERY SELECT 'wrong_version', NULL::uuid, NULL::uuid, NULL::bigint, NULL::jsonb, left(coalesce(payload->>(lti || 'version'), 'none'), 20);
+        RETURN;
+    ELSIF user_subject IS NULL OR length(user_subject) NOT BETWEEN 1 AND 255 THEN
+        RETURN QUERY SELECT 'no_user', NULL::uuid, NULL::uuid, NULL::bigint, NULL::jsonb, NULL::text;
+        RETURN;
+    ELSIF deployment IS NULL OR NOT EXISTS (
+        SELECT 1 FROM public.lti_deployments d WHERE d.platform_id = platform.id AND d.deployment_id = deployment) THEN
+        RETURN QUERY SELECT 'unknown_deployment', NULL::uuid, NULL::uuid, NULL::bigint, NULL::jsonb, left(coalesce(deployment, 'none'), 200);
+        RETURN;
+    ELSIF message_type IS NULL OR message_type NOT IN ('LtiResourceLinkRequest', 'LtiDeepLinkingRequest') THEN
+        RETURN QUERY SELECT 'unknown_message', NULL::uuid, NULL::uuid, NULL::bigint, NULL::jsonb, left(coalesce(message_type, 'none'), 60);
+        RETURN;
+    END IF;
+    is_teacher := jsonb_typeof(payload->(lti || 'roles')) = 'array' AND EXISTS (
+        SELECT 1 FROM jsonb_array_elements(payload->(lti || 'roles')) r
+        WHERE jsonb_typeof(r) = 'string'
+          AND reverse(split_part(reverse(r #>> '{}'), '#', 1)) IN ('Instructor', 'TeachingAssistant', 'ContentDeveloper', 'Administrator'));
+    IF message_type = 'LtiDeepLinkingRequest' AND NOT is_teacher THEN
+        RETURN QUERY SELECT 'deep_link_teachers', NULL::uuid, NULL::uuid, NULL::bigint, NULL::jsonb, NULL::text;
+        RETURN;
+    END IF;
+    IF NOT public.token_first_use(p_id_token, payload) THEN
+        RETURN QUERY SELECT 'replayed', NULL::uuid, NULL::uuid, NULL::bigint, NULL::jsonb, NULL::text;
+        RETURN;
+    END IF;
+    UPDATE public.lti_states s SET signed_in_at = now_at WHERE s.state_hash = state.state_hash;
+    IF jsonb_typeof(payload->(lti || 'context')) = 'object' AND jsonb_typeof(payload->(lti || 'context')->'id') = 'string'
+       AND length(payload->(lti || 'context')->>'id') BETWEEN 1 AND 255 THEN
+        context_key := payload->(lti || 'context')->>'id';
+        context_name := coalesce(nullif(payload->(lti || 'context')->>'title', ''), payload->(lti || 'context')->>'label');
+    END IF;
+    roster_url := payload->'https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice'->>'context_memberships_url';
+
+    SELECT a.id, a.disabled INTO account
+    FROM public.external_account('lti', platform.issuer, user_subject, public.jwt_display_name(payload), 'Learner', is_teacher, now_at) a;
+    IF account.disabled THEN
+        RETURN QUERY SELECT 'disabled', NULL::uuid, NULL::uuid, NULL::bigint, NULL::jsonb, NULL::text;
+        RETURN;
+    END IF;
+
+    IF context_key IS NOT NULL THEN
+        INSERT INTO public.lti_contexts (platform_id, context_id, title, memberships_url)
+        VALUES (platform.id, context_key, coalesce(nullif(btrim(left(context_name, 120)), ''), 'Course'), roster_url)
+        ON CONFLICT ON CONSTRAINT lti_contexts_pkey DO UPDATE SET memberships_url = coalesce(EXCLUDED.memberships_url, lti_contexts.memberships_url);
+        SELECT c.class_id, c.title INTO course FROM public.lti_contexts c WHERE c.platform_id = platform.id AND c.context_id = context_key FOR UPDATE;
+        made_class := course.class_id;
+        IF made_class IS NULL AND is_teacher THEN
+            LOOP
+                join_code_text := (SELECT string_agg(substr('ABCDEFGHJKLMNPQRSTUVWXYZ23456789', 1 + floor(random() * 32)::int, 1), '') FROM generate_series(1, 8));
+                EXIT WHEN NOT EXISTS (SELECT 1 FROM public.classes c WHERE c.join_code = join_code_text);
+            END LOOP;
+            INSERT INTO public.classes (teacher_id, name, join_code, created_at) VALUES (account.id, course.title, join_code_text, now_at)
+            RETURNING id INTO made_class;
+            UPDATE public.lti_contexts c SET class_id = made_class WHERE c.platform_id = platform.id AND c.context_id = context_key;
+            INSERT INTO public.class_members (class_id, user_id, joined_at)
+            SELECT made_class, w.user_id, now_at FROM public.lti_context_learners w
+            WHERE w.platform_id = platform.id AND w.context_id = context_key AND w.user_id <> account.id
+            ON CONFLICT DO NOTHING;
+            DELETE FROM public.lti_context_learners w WHERE w.platform_id = platform.id AND w.context_id = context_key;
+        ELSIF made_class IS NULL THEN
+            INSERT INTO public.lti_context_learners (platform_id, context_id, user_id) VALUES (platform.id, context_key, account.id) ON CONFLICT DO NOTHING;
+        ELSIF NOT EXISTS (SELECT 1 FROM public.classes c WHERE c.id = made_class AND c.teacher_id = account.id) THEN
+            -- A member again even after leaving: the course says they belong to it.
+            INSERT INTO public.class_members AS m (class_id, user_id, joined_at) VALUES (made_class, account.id, now_at)
+            ON CONFLICT (class_id, user_id) DO UPDATE SET left_at = NULL, joined_at = EXCLUDED.joined_at WHERE m.left_at IS NOT NULL;
+        END IF;
+    END IF;
+
+    PERFORM public.auth_open_session(account.id, p_session, p_csrf, p_user_agent, now_at);
+    RETURN QUERY SELECT 'ok', account.id, made_class, platform.id, payload, NULL::text;
+END
+$$;
+
+
+ALTER FUNCTION public.lti_sign_in(p_state text, p_id_token text, p_binding text, p_cookie bytea, p_agent bytea, p_session text, p_csrf text, p_user_agent text) OWNER TO portal_auth;
+
+--
+-- Name: lti_signing_key(); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.lti_signing_key(OUT kid text, OUT private_pem text) RETURNS record
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT k.kid, k.private_pem FROM public.lti_tool_keys k WHERE k.retired_at IS NULL
+$$;
+
+
+ALTER FUNCTION public.lti_signing_key(OUT kid text, OUT private_pem text) OWNER TO portal_owner;
+
+--
+-- Name: lti_take_due_scores(integer); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.lti_take_due_scores(p_limit integer) RETURNS TABLE(session_id uuid, platform_id bigint, client_id text, token_url text, lineitem_url text, subject text, score_given numeric, score_maximum numeric, finished_at timestamp with time zone, attempts integer)
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    WITH due AS (
+        SELECT o.session_id FROM public.lti_score_outbox o
+        WHERE o.sent_at IS NULL AND o.next_attempt_at <= public.app_now()
+        ORDER BY o.next_attempt_at LIMIT least(greatest(p_limit, 1), 100) FOR UPDATE SKIP LOCKED
+    ), taken AS (
+        UPDATE public.lti_score_outbox o SET next_attempt_at = public.app_now() + interval '2 minutes'
+        FROM due WHERE o.session_id = due.session_id RETURNING o.*
+    )
+    SELECT t.session_id, t.platform_id, p.client_id, p.token_url, t.lineitem_url, t.subject, t.score_given, t.score_maximum, t.finished_at, t.attempts
+    FROM taken t JOIN public.lti_platforms p ON p.id = t.platform_id
+$$;
+
+
+ALTER FUNCTION public.lti_take_due_scores(p_limit integer) OWNER TO portal_auth;
+
+--
+-- Name: lti_take_handoff(text, bytea, text); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.lti_take_handoff(p_handoff text, p_browser bytea, p_token text) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    now_at timestamptz := public.app_now();
+    taken record;
+BEGIN
+    DELETE FROM public.lti_handoffs WHERE token_hash IN (
+        SELECT h.token_hash FROM public.lti_handoffs h WHERE h.created_at < now_at - interval '1 day' LIMIT 20);
+    UPDATE public.lti_handoffs h SET used_at = now_at
+    WHERE h.token_hash = sha256(convert_to(p_handoff, 'UTF8')) AND h.used_at IS NULL
+    RETURNING h.* INTO taken;
+    IF NOT FOUND OR taken.created_at < now_at - interval '5 minutes' OR taken.browser_hash <> p_browser THEN
+        RETURN NULL;
+    END IF;
+    UPDATE public.auth_sessions s SET token_hash = sha256(convert_to(p_token, 'UTF8')), last_seen_at = now_at
+    WHERE s.token_hash = taken.session_hash;
+    IF NOT FOUND THEN
+        RETURN NULL;
+    END IF;
+    RETURN taken.location;
+END
+$$;
+
+
+ALTER FUNCTION public.lti_take_handoff(p_handoff text, p_browser bytea, p_token text) OWNER TO portal_auth;
+
+--
+-- Name: notify_account_changed(); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.notify_account_changed() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+BEGIN
+    PERFORM pg_notify('portal_sessions', 'user:' || NEW.id);
+    RETURN NULL;
+END
+$$;
+
+
+ALTER FUNCTION public.notify_account_changed() OWNER TO portal_owner;
+
+--
+-- Name: notify_class_changed(); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.notify_class_changed() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+BEGIN
+    IF TG_OP <> 'INSERT' AND OLD.class_id IS NOT NULL THEN
+        PERFORM pg_catalog.pg_notify('portal_readers', 'class:' || OLD.class_id);
+    END IF;
+    IF TG_OP <> 'DELETE' AND NEW.class_id IS NOT NULL THEN
+        PERFORM pg_catalog.pg_notify('portal_readers', 'class:' || NEW.class_id);
+    END IF;
+    RETURN NULL;
+END
+$$;
+
+
+ALTER FUNCTION public.notify_class_changed() OWNER TO portal_owner;
+
+--
+-- Name: notify_content(); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.notify_content() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+BEGIN
+    PERFORM pg_notify('portal_content', '');
+    RETURN NULL;
+END
+$$;
+
+
+ALTER FUNCTION public.notify_content() OWNER TO portal_owner;
+
+--
+-- Name: notify_leaderboard(); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.notify_leaderboard() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+BEGIN
+    PERFORM pg_notify('portal_leaderboard', '');
+    RETURN NULL;
+END
+$$;
+
+
+ALTER FUNCTION public.notify_leaderboard() OWNER TO portal_owner;
+
+--
+-- Name: notify_session_ended(); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.notify_session_ended() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+BEGIN
+    PERFORM pg_notify('portal_sessions', 'session:' || OLD.id);
+    RETURN NULL;
+END
+$$;
+
+
+ALTER FUNCTION public.notify_session_ended() OWNER TO portal_owner;
+
+--
+-- Name: numeric_modpow(numeric, numeric, numeric); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.numeric_modpow(p_base numeric, p_exponent numeric, p_modulus numeric) RETURNS numeric
+    LANGUAGE plpgsql IMMUTABLE STRICT
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    result numeric := 1;
+    base numeric := mod(p_base, p_modulus);
+    exponent numeric := p_exponent;
+BEGIN
+    WHILE exponent > 0 LOOP
+        IF mod(exponent, 2) = 1 THEN
+            result := mod(result * base, p_modulus);
+        END IF;
+        exponent := div(exponent, 2);
+        IF exponent > 0 THEN
+            base := mod(base * base, p_modulus);
+        END IF;
+    END LOOP;
+    RETURN result;
+END
+$$;
+
+
+ALTER FUNCTION public.numeric_modpow(p_base numeric, p_exponent numeric, p_modulus numeric) OWNER TO portal_owner;
+
+--
+-- Name: prune_anonymous_state(); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.prune_anonymous_state() RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    now_at timestamptz := public.app_now();
+    total integer := 0;
+    removed integer;
+BEGIN
+    DELETE FROM public.lti_states s WHERE s.created_at < now_at - interval '15 minutes';
+    GET DIAGNOSTICS removed = ROW_COUNT;
+    total := total + removed;
+    DELETE FROM public.sso_states s WHERE s.created_at < now_at - interval '15 minutes';
+    GET DIAGNOSTICS removed = ROW_COUNT;
+    total := total + removed;
+    DELETE FROM public.used_tokens t WHERE t.expires_at < now_at;
+    GET DIAGNOSTICS removed = ROW_COUNT;
+    total := total + removed;
+    DELETE FROM public.rate_limits r WHERE r.window_start < now_at - interval '1 day';
+    GET DIAGNOSTICS removed = ROW_COUNT;
+    RETURN total + removed;
+END
+$$;
+
+
+ALTER FUNCTION public.prune_anonymous_state() OWNER TO portal_auth;
+
+--
+-- Name: published_option_ids(uuid[], integer[]); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.published_option_ids(p_questions uuid[], p_versions integer[]) RETURNS TABLE(question_id uuid, version integer, option_ids text[])
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT v.question_id, v.version,
+           ARRAY(SELECT o.value->>'id' FROM jsonb_array_elements(v.snapshot->'options') WITH ORDINALITY AS o(value, n) ORDER BY o.n)
+    FROM unnest(p_questions, p_versions) AS w(question_id, version)
+    JOIN public.question_versions v ON v.question_id = w.question_id AND v.version = w.version
+    WHERE v.snapshot->>'status' = 'published' AND v.snapshot->>'deletedAt' IS NULL
+$$;
+
+
+ALTER FUNCTION public.published_option_ids(p_questions uuid[], p_versions integer[]) OWNER TO portal_auth;
+
+--
+-- Name: question_shape_problem(text, jsonb, jsonb, jsonb); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.question_shape_problem(kind text, options jsonb, correct jsonb, details jsonb) RETURNS text
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+DECLARE
+    allowed text[];
+    other text;
+    option_count integer;
+    option jsonb;
+    position integer := 0;
+    ids text[] := '{}';
+    answer jsonb;
+    answers integer[] := '{}';
+    number_value numeric;
+    value integer;
+    is_hotspot boolean := kind = 'hotspot';
+    region jsonb;
+    coords double precision[];
+    target jsonb;
+    target_count integer;
+    match_rule text := 'exact';
+    normal text;
+BEGIN
+    IF kind IS NULL OR kind NOT IN ('single-choice', 'multi-choice', 'ordering', 'code-snippet', 'matching', 'fill-in', 'hotspot') THEN
+        RETURN format('unknown question type %s', kind);
+    END IF;
+    IF details IS NULL OR jsonb_typeof(details) <> 'object' THEN
+        RETURN 'the details must be an object';
+    END IF;
+    allowed := CASE kind WHEN 'matching' THEN ARRAY['targets'] WHEN 'fill-in' THEN ARRAY['accepted', 'match', 'tolerance']
+                         WHEN 'hotspot' THEN ARRAY['imageUrl'] ELSE ARRAY[]::text[] END;
+    SELECT k INTO other FROM jsonb_object_keys(details) AS k WHERE NOT (k = ANY (allowed)) ORDER BY k COLLATE "C" LIMIT 1;
+    IF other IS NOT NULL THEN
+        RETURN format('a %s question does not take %s', kind, other);
+    END IF;
+    IF options IS NULL OR jsonb_typeof(options) <> 'array' THEN
+        RETURN 'options must be an array';
+    END IF;
+    option_count := jsonb_array_length(options);
+
+    IF kind = 'fill-in' THEN
+        IF option_count <> 0 THEN
+            RETURN 'a fill-in question has no options';
+        END IF;
+        IF correct IS NOT NULL AND jsonb_typeof(correct) <> 'null' AND NOT (jsonb_typeof(correct) = 'array' AND jsonb_array_length(correct) = 0) THEN
+            RETURN 'a fill-in question has no answer key: its accepted answers are the key';
+        END IF;
+        IF details ? 'match' THEN
+            IF jsonb_typeof(details -> 'match') <> 'string' OR NOT (details ->> 'match' IN ('exact', 'case-insensitive', 'numeric')) THEN
+                RETURN 'match must be exact, case-insensitive or numeric';
+            END IF;
+            match_rule := details ->> 'match';
+        END IF;
+        IF jsonb_typeof(details -> 'accepted') IS DISTINCT FROM 'array' OR jsonb_array_length(details -> 'accepted') NOT BETWEEN 1 AND 20 THEN
+            RETURN 'a fill-in question needs 1 to 20 accepted answers';
+        END IF;
+        FOR answer IN SELECT * FROM jsonb_array_elements(details -> 'accepted') LOOP
+            IF jsonb_typeof(answer) <> 'string' THEN
+                RETURN format('accepted answer %s is not text', position);
+            END IF;
+            normal := public.fill_in_normalized(answer #>> '{}');
+            IF normal = '' THEN
+                RETURN format('accepted answer %s is empty', position);
+            END IF;
+            IF length(normal) > 200 THEN
+                RETURN format('accepted answer %s is longer than 200 characters', position);
+            END IF;
+            IF match_rule = 'numeric' AND public.fill_in_number(normal) IS NULL THEN
+                RETURN format('accepted answer %s is not a number', position);
+            END IF;
+            position := position + 1;
+        END LOOP;
+        IF details ? 'tolerance' THEN
+            IF match_rule <> 'numeric' THEN
+                RETURN 'a tolerance applies only to numeric answers';
+            END IF;
+            IF jsonb_typeof(details -> 'tolerance') <> 'number' OR (details ->> 'tolerance')::numeric < 0 THEN
+                RETURN 'the tolerance must be a number, 0 or more';
+            END IF;
+        END IF;
+        RETURN NULL;
+    END IF;
+
+    IF option_count < 2 OR option_count > 10 THEN
+        RETURN 'a question needs 2 to 10 options';
+    END IF;
+    FOR option IN SELECT * FROM jsonb_array_elements(options) LOOP
+        IF jsonb_typeof(option) <> 'object' THEN
+            RETURN format('option %s is not an object', position);
+        END IF;
+        IF EXISTS (SELECT 1 FROM jsonb_object_keys(option) AS key
+                   WHERE NOT (key = ANY (CASE WHEN is_hotspot THEN ARRAY['id', 'text', 'region', 'explanation']
+                                              ELSE ARRAY['id', 'text', 'imageUrl', 'code', 'explanation'] END))) THEN
+            RETURN format('option %s has a key other than %s', position,
+                          CASE WHEN is_hotspot THEN 'id, text, region, explanation' ELSE 'id, text, imageUrl, code, explanation' END);
+        END IF;
+        IF jsonb_typeof(option -> 'id') IS DISTINCT FROM 'string' OR length(option ->> 'id') = 0 THEN
+            RETURN format('option %s has no id', position);
+        END IF;
+        IF jsonb_typeof(option -> 'text') IS DISTINCT FROM 'string' OR length(btrim(option ->> 'text', E' \t\n\r')) = 0 THEN
+            RETURN format('option %s has no text', position);
+        END IF;
+        IF (option ? 'imageUrl' AND jsonb_typeof(option -> 'imageUrl') <> 'string')
+           OR (option ? 'code' AND jsonb_typeof(option -> 'code') <> 'string')
+           OR (option ? 'explanation' AND jsonb_typeof(option -> 'explanation') <> 'string') THEN
+            RETURN format('option %s has a non-text imageUrl, code or explanation', position);
+        END IF;
+        IF option ? 'imageUrl' AND NOT (
+            (option ->> 'imageUrl') ~ '^https://[^\s/?#]+[^\s]*$'
+            OR ((option ->> 'imageUrl') ~ '^/[^/\\\s]' AND (option ->> 'imageUrl') !~ '[\s\\]')) THEN
+            RETURN format('option %s has an image address that is neither a path on this site nor https', position);
+        END IF;
+        IF is_hotspot THEN
+            IF NOT option ? 'region' THEN
+                RETURN format('option %s has no region', position);
+            END IF;
+            region := option -> 'region';
+            IF jsonb_typeof(region) <> 'object'
+               OR (SELECT array_agg(k ORDER BY k COLLATE "C") FROM jsonb_object_keys(region) AS k) IS DISTINCT FROM ARRAY['coords', 'shape']
+               OR jsonb_typeof(region -> 'shape') <> 'string' OR NOT (region ->> 'shape' IN ('rect', 'circle', 'polygon')) THEN
+                RETURN format('option %s has a region that is not a rect, circle or polygon', position);
+            END IF;
+            IF jsonb_typeof(region -> 'coords') <> 'array'
+               OR EXISTS (SELECT 1 FROM jsonb_array_elements(region -> 'coords') AS v WHERE jsonb_typeof(v) <> 'number') THEN
+                RETURN format('option %s has a region whose coordinates do not fit its shape', position);
+            END IF;
+            coords := ARRAY(SELECT v::double precision FROM jsonb_array_elements_text(region -> 'coords') AS v);
+            IF NOT public.hotspot_well_formed(region ->> 'shape', coords) THEN
+                RETURN format('option %s has a region whose coordinates do not fit its shape', position);
+            END IF;
+        END IF;
+        IF (option ->> 'id') = ANY (ids) THEN
+            RETURN format('option %s repeats the id %s', position, option ->> 'id');
+        END IF;
+        ids := ids || (option ->> 'id');
+        position := position + 1;
+    END LOOP;
+
+    IF kind = 'matching' THEN
+        IF jsonb_typeof(details -> 'targets') IS DISTINCT FROM 'array' OR jsonb_array_length(details -> 'targets') NOT BETWEEN 2 AND 20 THEN
+            RETURN 'a matching question needs 2 to 20 targets';
+        END IF;
+        target_count := jsonb_array_length(details -> 'targets');
+        ids := '{}';
+        position := 0;
+        FOR target IN SELECT * FROM jsonb_array_elements(details -> 'targets') LOOP
+            IF jsonb_typeof(target) <> 'object' THEN
+                RETURN format('target %s is not an object', position);
+            END IF;
+            IF EXISTS (SELECT 1 FROM jsonb_object_keys(target) AS key WHERE key NOT IN ('id', 'text')) THEN
+                RETURN format('target %s has a key other than id, text', position);
+            END IF;
+            IF jsonb_typeof(target -> 'id') IS DISTINCT FROM 'string' OR length(target ->> 'id') = 0 THEN
+                RETURN format('target %s has no id', position);
+            END IF;
+            IF jsonb_typeof(target -> 'text') IS DISTINCT FROM 'string' OR length(btrim(target ->> 'text', E' \t\n\r')) = 0 THEN
+                RETURN format('target %s has no text', position);
+            END IF;
+            IF (target ->> 'id') = ANY (ids) THEN
+                RETURN format('target %s repeats the id %s', position, target ->> 'id');
+            END IF;
+            ids := ids || (target ->> 'id');
+            position := position + 1;
+        END LOOP;
+        IF correct IS NULL OR jsonb_typeof(correct) <> 'array' OR jsonb_array_length(correct) <> option_count THEN
+            RETURN 'a matching key names one target for each option';
+        END IF;
+        FOR answer IN SELECT * FROM jsonb_array_elements(correct) LOOP
+            IF jsonb_typeof(answer) <> 'number' THEN
+                RETURN 'the answer key holds something other than target indexes';
+            END IF;
+            number_value := (answer #>> '{}')::numeric;
+            IF number_value < 0 OR number_value > 1000 OR number_value <> trunc(number_value) THEN
+                RETURN 'the answer key holds something other than target indexes';
+            END IF;
+            IF number_value >= target_count THEN
+                RETURN format('the answer key points at target %s, which does not exist', number_value::integer);
+            END IF;
+        END LOOP;
+        RETURN NULL;
+    END IF;
+
+    IF is_hotspot THEN
+        IF jsonb_typeof(details -> 'imageUrl') IS DISTINCT FROM 'string' THEN
+            RETURN 'a hotspot question needs an image';
+        END IF;
+        IF NOT ((details ->> 'imageUrl') ~ '^https://[^\s/?#]+[^\s]*$'
+                OR ((details ->> 'imageUrl') ~ '^/[^/\\\s]' AND (details ->> 'imageUrl') !~ '[\s\\]')) THEN
+            RETURN 'the image address is neither a path on this site nor https';
+        END IF;
+    END IF;
+
+    IF correct IS NULL OR jsonb_typeof(correct) <> 'array' OR jsonb_array_length(correct) = 0 THEN
+        RETURN 'the answer key must be a non-empty array of option indexes';
+    END IF;
+    FOR answer IN SELECT * FROM jsonb_array_elements(correct) LOOP
+        IF jsonb_typeof(answer) <> 'number' THEN
+            RETURN 'the answer key holds something other than option indexes';
+        END IF;
+        number_value := (answer #>> '{}')::numeric;
+        IF number_value < 0 OR number_value > 1000 OR number_value <> trunc(number_value) THEN
+            RETURN 'the answer key holds something other than option indexes';
+        END IF;
+        value := number_value::integer;
+        IF value >= option_count THEN
+            RETURN format('the answer key points at option %s, which does not exist', value);
+        END IF;
+        IF value = ANY (answers) THEN
+            RETURN format('the answer key names option %s twice', value);
+        END IF;
+        answers := answers || value;
+    END LOOP;
+
+    IF kind IN ('single-choice', 'code-snippet') AND cardinality(answers) <> 1 THEN
+        RETURN format('a %s question has exactly one correct option', kind);
+    END IF;
+    IF kind = 'ordering' AND cardinality(answers) <> option_count THEN
+        RETURN 'an ordering key must list every option exactly once';
+    END IF;
+    RETURN NULL;
+END
+$_$;
+
+
+ALTER FUNCTION public.question_shape_problem(kind text, options jsonb, correct jsonb, details jsonb) OWNER TO portal_owner;
+
+--
+-- Name: questions_bump_version(); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.questions_bump_version() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+BEGIN
+    IF (NEW.type, NEW.stem, NEW.code, NEW.code_language, NEW.options, NEW.correct, NEW.details, NEW.explanation,
+        NEW.difficulty, NEW.status, NEW.deleted_at, NEW.domain_id, NEW.exam_only)
+       IS DISTINCT FROM
+       (OLD.type, OLD.stem, OLD.code, OLD.code_language, OLD.options, OLD.correct, OLD.details, OLD.explanation,
+        OLD.difficulty, OLD.status, OLD.deleted_at, OLD.domain_id, OLD.exam_only) THEN
+        NEW.version := OLD.version + 1;
+        NEW.updated_at := now();
+    END IF;
+    RETURN NEW;
+END
+$$;
+
+
+ALTER FUNCTION public.questions_bump_version() OWNER TO portal_owner;
+
+--
+-- Name: questions_keep_version(); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.questions_keep_version() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+BEGIN
+    IF TG_OP = 'INSERT' OR NEW.version IS DISTINCT FROM OLD.version THEN
+        INSERT INTO public.question_versions (question_id, version, snapshot)
+        VALUES (NEW.id, NEW.version, jsonb_build_object(
+            'type', NEW.type, 'stem', NEW.stem, 'code', NEW.code, 'codeLanguage', NEW.code_language, 'options', NEW.options,
+            'correct', NEW.correct, 'details', NEW.details, 'explanation', NEW.explanation, 'difficulty', NEW.difficulty,
+            'status', NEW.status, 'deletedAt', NEW.deleted_at, 'examOnly', NEW.exam_only))
+        ON CONFLICT DO NOTHING;
+    END IF;
+    RETURN NULL;
+END
+$$;
+
+
+ALTER FUNCTION public.questions_keep_version() OWNER TO portal_owner;
+
+--
+-- Name: questions_set_exam(); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.questions_set_exam() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+BEGIN
+    NEW.exam_id := (SELECT d.exam_id FROM public.domains d WHERE d.id = NEW.domain_id);
+    RETURN NEW;
+END
+$$;
+
+
+ALTER FUNCTION public.questions_set_exam() OWNER TO portal_owner;
+
+--
+-- Name: rate_limit(text, text, integer, integer, boolean); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.rate_limit(p_bucket text, p_key text, p_limit integer, p_window_seconds integer, p_take boolean) RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    now_at timestamptz := public.app_now();
+    window_length interval := make_interval(secs => greatest(p_window_seconds, 1));
+    key_value bytea := sha256(convert_to(p_key, 'UTF8'));
+    hit record;
+BEGIN
+    IF p_take THEN
+        INSERT INTO public.rate_limits AS r (bucket, key_hash, window_start, hits) VALUES (p_bucket, key_value, now_at, 1)
+        ON CONFLICT (bucket, key_hash) DO UPDATE
+            SET hits = CASE WHEN r.window_start <= now_at - window_length THEN 1 ELSE r.hits + 1 END,
+                window_start = CASE WHEN r.window_start <= now_at - window_length THEN now_at ELSE r.window_start END
+        RETURNING r.window_start, r.hits INTO hit;
+        -- The hit that went over the limit does not go through either.
+        IF hit.hits > p_limit THEN
+            RETURN greatest(1, ceil(extract(epoch FROM hit.window_start + window_length - now_at)))::integer;
+        END IF;
+        DELETE FROM public.rate_limits WHERE (bucket, key_hash) IN (
+            SELECT r.bucket, r.key_hash FROM public.rate_limits r WHERE r.window_start < now_at - interval '1 day' LIMIT 10);
+        RETURN 0;
+    END IF;
+    SELECT r.window_start, r.hits INTO hit FROM public.rate_limits r WHERE r.bucket = p_bucket AND r.key_hash = key_value;
+    IF FOUND AND hit.window_start > now_at - window_length AND hit.hits >= p_limit THEN
+        RETURN greatest(1, ceil(extract(epoch FROM hit.window_start + window_length - now_at)))::integer;
+    END IF;
+    RETURN 0;
+END
+$$;
+
+
+ALTER FUNCTION public.rate_limit(p_bucket text, p_key text, p_limit integer, p_window_seconds integer, p_take boolean) OWNER TO portal_auth;
+
+--
+-- Name: response_shape_ok(jsonb); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.response_shape_ok(p_response jsonb) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT CASE jsonb_typeof(p_response)
+        WHEN 'array' THEN NOT EXISTS (SELECT 1 FROM jsonb_array_elements(p_response) AS v WHERE jsonb_typeof(v) <> 'number')
+        WHEN 'object' THEN (SELECT count(*) FROM jsonb_object_keys(p_response)) = 1 AND (
+            (jsonb_typeof(p_response -> 'pairs') = 'array'
+             AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(p_response -> 'pairs') AS v WHERE jsonb_typeof(v) <> 'number'))
+            OR jsonb_typeof(p_response -> 'text') = 'string'
+            OR (jsonb_typeof(p_response -> 'point') = 'array' AND jsonb_array_length(p_response -> 'point') = 2
+                AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(p_response -> 'point') AS v WHERE jsonb_typeof(v) <> 'number')))
+        ELSE false END
+$$;
+
+
+ALTER FUNCTION public.response_shape_ok(p_response jsonb) OWNER TO portal_owner;
+
+--
+-- Name: rs256_verifies(text, bytea, numeric, numeric, integer); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.rs256_verifies(p_input text, p_signature bytea, p_modulus numeric, p_exponent numeric, p_octets integer) RETURNS boolean
+    LANGUAGE plpgsql IMMUTABLE STRICT
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    signature numeric;
+    encoded bytea;
+BEGIN
+    IF octet_length(p_signature) <> p_octets OR p_octets < 62 THEN
+        RETURN false;
+    END IF;
+    signature := public.bytes_numeric(p_signature);
+    IF signature >= p_modulus THEN
+        RETURN false;
+    END IF;
+    -- 0x00 0x01 FF…FF 0x00, the DER DigestInfo of SHA-256, the digest.
+    encoded := '\x0001'::bytea || decode(repeat('ff', p_octets - 3 - 51), 'hex') || '\x00'::bytea
+        || '\x3031300d060960864801650304020105000420'::bytea || sha256(convert_to(p_input, 'UTF8'));
+    RETURN public.numeric_modpow(signature, p_exponent, p_modulus) = public.bytes_numeric(encoded);
+END
+$$;
+
+
+ALTER FUNCTION public.rs256_verifies(p_input text, p_signature bytea, p_modulus numeric, p_exponent numeric, p_octets integer) OWNER TO portal_owner;
+
+--
+-- Name: schema_drop_policies(text); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.schema_drop_policies(p_table text) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    policy record;
+BEGIN
+    FOR policy IN SELECT p.policyname FROM pg_catalog.pg_policies p WHERE p.schemaname = 'public' AND p.tablename = p_table LOOP
+        EXECUTE format('DROP POLICY %I ON public.%I', policy.policyname, p_table);
+    END LOOP;
+END
+$$;
+
+
+ALTER FUNCTION public.schema_drop_policies(p_table text) OWNER TO portal_owner;
+
+--
+-- Name: set_accommodation(uuid, numeric, integer, integer); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.set_accommodation(p_student uuid, p_multiplier numeric, p_extra_minutes integer, p_extra_attempts integer) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    me uuid := public.app_user_id();
+    role text := public.app_role();
+    student text;
+    before record;
+    stamp bigint := pg_catalog.pg_current_xact_id()::text::bigint;
+BEGIN
+    IF me IS NULL OR NOT (role = 'admin' OR (role = 'teacher' AND p_student = ANY (public.app_students()))) THEN
+        RAISE EXCEPTION 'only a teacher of the student''s class or an admin sets accommodations' USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    IF p_multiplier IS NULL OR p_multiplier NOT IN (1, 1.25, 1.5, 2) OR p_extra_minutes IS NULL OR p_extra_minutes NOT BETWEEN 0 AND 240
+       OR p_extra_attempts IS NULL OR p_extra_attempts NOT BETWEEN 0 AND 5 THEN
+        RAISE EXCEPTION 'a time multiplier is 1, 1.25, 1.5 or 2, extra minutes 0 to 240, and extra attempts 0 to 5' USING ERRCODE = 'check_violation';
+    END IF;
+    SELECT u.username INTO student FROM public.users u WHERE u.id = p_student;
+    IF NOT FOUND THEN
+        RETURN false;
+    END IF;
+    SELECT a.time_multiplier, a.extra_minutes, a.extra_attempts INTO before FROM public.accommodations a WHERE a.student_id = p_student FOR UPDATE;
+    IF COALESCE(before.time_multiplier, 1) = p_multiplier AND COALESCE(before.extra_minutes, 0) = p_extra_minutes
+       AND COALESCE(before.extra_attempts, 0) = p_extra_attempts THEN
+        RETURN true;
+    END IF;
+    IF p_multiplier = 1 AND p_extra_minutes = 0 AND p_extra_attempts = 0 THEN
+        DELETE FROM public.accommodations WHERE student_id = p_student;
+    ELSE
+        INSERT INTO public.accommodations (student_id, time_multiplier, extra_minutes, extra_attempts, set_by, set_at)
+        VALUES (p_student, p_multiplier, p_extra_minutes, p_extra_attempts, me, public.app_now())
+        ON CONFLICT (student_id) DO UPDATE
+        SET time_multiplier = EXCLUDED.time_multiplier, extra_minutes = EXCLUDED.extra_minutes, extra_attempts = EXCLUDED.extra_attempts,
+            set_by = EXCLUDED.set_by, set_at = EXCLUDED.set_at;
+    END IF;
+    INSERT INTO public.audit_log (at, actor_id, actor_name, action, target, details)
+    SELECT public.app_now(), me, u.display_name, 'accommodation.change', student,
+           pg_catalog.jsonb_build_object('multiplier_before', COALESCE(before.time_multiplier, 1), 'multiplier', p_multiplier,
+                                         'extra_minutes_before', COALESCE(before.extra_minutes, 0), 'extra_minutes', p_extra_minutes,
+                                         'extra_attempts_before', COALESCE(before.extra_attempts, 0), 'extra_attempts', p_extra_attempts)
+    FROM public.users u WHERE u.id = me;
+    UPDATE public.users SET data_version = stamp WHERE id = p_student AND data_version <> stamp;
+    PERFORM pg_catalog.pg_notify('portal_readers', p_student::text || ':' || stamp);
+    RETURN true;
+END
+$$;
+
+
+ALTER FUNCTION public.set_accommodation(p_student uuid, p_multiplier numeric, p_extra_minutes integer, p_extra_attempts integer) OWNER TO portal_auth;
+
+--
+-- Name: share_link_admits(uuid, bigint, text); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.share_link_admits(p_link uuid, p_exam bigint, p_mode text) RETURNS boolean
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT EXISTS (SELECT 1 FROM public.share_links l
+                   WHERE l.id = p_link AND l.exam_id = p_exam AND l.mode = p_mode AND l.revoked_at IS NULL
+                     AND (l.expires_at IS NULL OR l.expires_at > public.app_now()))
+$$;
+
+
+ALTER FUNCTION public.share_link_admits(p_link uuid, p_exam bigint, p_mode text) OWNER TO portal_auth;
+
+--
+-- Name: share_link_attempts(uuid); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.share_link_attempts(p_link uuid) RETURNS TABLE(allowed integer, used integer)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT l.attempts + coalesce((SELECT a.extra_attempts FROM public.accommodations a WHERE a.student_id = public.app_user_id()), 0),
+           (SELECT count(*)::integer FROM public.study_sessions s WHERE s.share_link_id = l.id AND s.user_id = public.app_user_id())
+    FROM public.share_links l WHERE l.id = p_link AND public.app_user_id() IS NOT NULL
+$$;
+
+
+ALTER FUNCTION public.share_link_attempts(p_link uuid) OWNER TO portal_auth;
+
+--
+-- Name: share_link_by_token(bytea, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.share_link_by_token(p_hash bytea, p_now timestamp with time zone) RETURNS TABLE(id uuid, title text, exam_id bigint, region_code text, exam_slug text, exam_title text, exam_language text, class_id uuid, class_name text, shared_by text, mode text, domains text[], difficulty_from integer, difficulty_to integer, question_count integer, joins_class boolean, due_at timestamp with time zone, expires_at timestamp with time zone)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT l.id, l.title, l.exam_id, r.code, e.slug, e.title, e.language, l.class_id, c.name, u.display_name, l.mode, l.domains,
+           l.difficulty_from, l.difficulty_to, l.question_count, l.joins_class, l.due_at, l.expires_at
+    FROM public.share_links l
+    JOIN public.exams e ON e.id = l.exam_id JOIN public.regions r ON r.id = e.region_id
+    JOIN public.users u ON u.id = l.created_by
+    LEFT JOIN public.classes c ON c.id = l.class_id
+    WHERE l.token_hash = p_hash AND l.revoked_at IS NULL AND (l.expires_at IS NULL OR l.expires_at > greatest(p_now, public.app_now()))
+$$;
+
+
+ALTER FUNCTION public.share_link_by_token(p_hash bytea, p_now timestamp with time zone) OWNER TO portal_auth;
+
+--
+-- Name: sso_begin(bytea, bigint, text, text, bytea, boolean, text, text); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.sso_begin(p_state_hash bytea, p_provider bigint, p_nonce text, p_verifier text, p_browser bytea, p_linking boolean, p_return_to text, p_client text) RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    wait integer;
+BEGIN
+    IF p_linking AND public.app_user_id() IS NULL THEN
+        RAISE EXCEPTION 'a link is begun by a signed-in user' USING ERRCODE = '42501';
+    END IF;
+    wait := public.rate_limit('sso_begin', p_client, 30, 60, true);
+    IF wait = 0 THEN
+        wait := public.rate_limit('sso_begin_all', '', 20000, 600, true);
+    END IF;
+    IF wait > 0 THEN
+        RETURN wait;
+    END IF;
+    INSERT INTO public.sso_states (state_hash, provider_id, nonce, verifier, browser_hash, link_user, return_to, created_at)
+    VALUES (p_state_hash, p_provider, p_nonce, p_verifier, p_browser, CASE WHEN p_linking THEN public.app_user_id() END, p_return_to, public.app_now());
+    RETURN 0;
+END
+$$;
+
+
+ALTER FUNCTION public.sso_begin(p_state_hash bytea, p_provider bigint, p_nonce text, p_verifier text, p_browser bytea, p_linking boolean, p_return_to text, p_client text) OWNER TO portal_auth;
+
+--
+-- Name: sso_callback(text, bytea, bigint, text, text); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.sso_callback(p_state text, p_browser bytea, p_provider bigint, p_code text, p_redirect_uri text) RETURNS TABLE(outcome text, linking boolean, return_to text)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+#variable_conflict use_column
+DECLARE
+    now_at timestamptz := public.app_now();
+    taken record;
+BEGIN
+    SELECT s.* INTO taken FROM public.sso_states s WHERE s.state_hash = sha256(convert_to(p_state, 'UTF8')) FOR UPDATE;
+    IF NOT FOUND THEN
+        RETURN QUERY SELECT 'unknown', NULL::boolean, NULL::text;
+        RETURN;
+    END IF;
+    IF taken.used_at IS NOT NULL THEN
+        RETURN QUERY SELECT 'used', NULL::boolean, NULL::text;
+        RETURN;
+    END IF;
+    UPDATE public.sso_states SET used_at = now_at WHERE state_hash = taken.state_hash;
+    IF taken.created_at < now_at - interval '10 minutes' THEN
+        RETURN QUERY SELECT 'expired', NULL::boolean, NULL::text;
+    ELSIF taken.browser_hash <> p_browser THEN
+        RETURN QUERY SELECT 'other_browser', NULL::boolean, NULL::text;
+    ELSIF taken.provider_id <> p_provider THEN
+        RETURN QUERY SELECT 'wrong_provider', NULL::boolean, NULL::text;
+    ELSE
+        INSERT INTO public.sso_exchanges (state_hash, code, redirect_uri, requested_at) VALUES (taken.state_hash, p_code, p_redirect_uri, now_at);
+        PERFORM pg_notify('sso_exchanges', '');
+        RETURN QUERY SELECT 'ok', taken.link_user IS NOT NULL, taken.return_to;
+    END IF;
+END
+$$;
+
+
+ALTER FUNCTION public.sso_callback(p_state text, p_browser bytea, p_provider bigint, p_code text, p_redirect_uri text) OWNER TO portal_auth;
+
+--
+-- Name: sso_exchange_answered(bytea, text, text); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.sso_exchange_answered(p_state_hash bytea, p_id_token text, p_problem text) RETURNS void
+    LANGUAGE sql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    UPDATE public.sso_exchanges x SET id_token = p_id_token, problem = left(p_problem, 500), answered_at = public.app_now(), leased_until = NULL
+    WHERE x.state_hash = p_state_hash AND x.answered_at IS NULL
+$$;
+
+
+ALTER FUNCTION public.sso_exchange_answered(p_state_hash bytea, p_id_token text, p_problem text) OWNER TO portal_owner;
+
+--
+-- Name: sso_exchanges_due(integer); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.sso_exchanges_due(p_limit integer) RETURNS TABLE(state_hash bytea, code text, redirect_uri text, verifier text, provider_id bigint)
+    LANGUAGE sql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    WITH due AS (
+        SELECT x.state_hash FROM public.sso_exchanges x
+        WHERE x.answered_at IS NULL AND (x.leased_until IS NULL OR x.leased_until < public.app_now())
+          AND x.requested_at > public.app_now() - interval '1 minute'
+        ORDER BY x.requested_at LIMIT p_limit FOR UPDATE SKIP LOCKED
+    ), leased AS (
+        UPDATE public.sso_exchanges x SET leased_until = public.app_now() + interval '1 minute' FROM due WHERE x.state_hash = due.state_hash
+        RETURNING x.state_hash, x.code, x.redirect_uri
+    )
+    SELECT l.state_hash, l.code, l.redirect_uri, s.verifier, s.provider_id FROM leased l JOIN public.sso_states s ON s.state_hash = l.state_hash
+$$;
+
+
+ALTER FUNCTION public.sso_exchanges_due(p_limit integer) OWNER TO portal_owner;
+
+--
+-- Name: sso_finish(bytea, bigint, text, text, text); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.sso_finish(p_browser bytea, p_provider bigint, p_session text, p_csrf text, p_user_agent text) RETURNS TABLE(outcome text, user_id uuid, return_to text, problem text)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+#variable_conflict use_column
+DECLARE
+    now_at timestamptz := public.app_now();
+    flow record;
+    provider record;
+    verified record;
+    payload jsonb;
+    user_subject text;
+    seen text[] := '{}';
+    email text;
+    is_teacher boolean := false;
+    account record;
+    owner uuid;
+BEGIN
+    SELECT s.state_hash, s.nonce, s.link_user, s.return_to, x.requested_at, x.id_token, x.problem AS failure, x.answered_at INTO flow
+    FROM public.sso_states s JOIN public.sso_exchanges x ON x.state_hash = s.state_hash
+    WHERE s.browser_hash = p_browser AND s.provider_id = p_provider AND x.finished_at IS NULL AND s.used_at > now_at - interval '10 minutes'
+    ORDER BY x.requested_at DESC LIMIT 1
+    FOR UPDATE OF x;
+    IF NOT FOUND THEN
+        RETURN QUERY SELECT 'no_exchange', NULL::uuid, NULL::text, NULL::text;
+        RETURN;
+    END IF;
+    IF flow.answered_at IS NULL THEN
+        IF flow.requested_at < now_at - interval '1 minute' THEN
+            UPDATE public.sso_exchanges x SET finished_at = now_at WHERE x.state_hash = flow.state_hash;
+            RETURN QUERY SELECT 'timed_out', NULL::uuid, NULL::text, NULL::text;
+        ELSE
+            RETURN QUERY SELECT 'pending', NULL::uuid, NULL::text, NULL::text;
+        END IF;
+        RETURN;
+    END IF;
+    IF flow.id_token IS NULL THEN
+        UPDATE public.sso_exchanges x SET finished_at = now_at WHERE x.state_hash = flow.state_hash;
+        RETURN QUERY SELECT 'exchange_failed', NULL::uuid, NULL::text, flow.failure;
+        RETURN;
+    END IF;
+    SELECT p.* INTO provider FROM public.sso_providers p WHERE p.id = p_provider;
+    SELECT v.* INTO verified FROM public.jwt_verified(flow.id_token, provider.jwks_uri) v;
+    IF verified.outcome = 'keys_pending' THEN
+        PERFORM public.key_set_wanted(provider.jwks_uri);
+        RETURN QUERY SELECT 'pending', NULL::uuid, NULL::text, NULL::text;
+        RETURN;
+    END IF;
+    UPDATE public.sso_exchanges x SET finished_at = now_at WHERE x.state_hash = flow.state_hash;
+    IF verified.outcome <> 'ok' THEN
+        RETURN QUERY SELECT verified.outcome, NULL::uuid, NULL::text, verified.problem;
+        RETURN;
+    END IF;
+    payload := verified.claims;
+    user_subject := CASE WHEN jsonb_typeof(payload->'sub') = 'string' THEN payload->>'sub' END;
+    IF payload->>'iss' IS DISTINCT FROM provider.issuer THEN
+        RETURN QUERY SELECT 'wrong_issuer', NULL::uuid, NULL::text, NULL::text;
+        RETURN;
+    ELSIF NOT public.jwt_meant_for(payload, provider.client_id) THEN
+        RETURN QUERY SELECT 'wrong_audience', NULL::uuid, NULL::text, NULL::text;
+        RETURN;
+    ELSIF payload->>'nonce' IS DISTINCT FROM flow.nonce THEN
+        RETURN QUERY SELECT 'wrong_nonce', NULL::uuid, NULL::text, NULL::text;
+        RETURN;
+    ELSIF user_subject IS NULL OR length(user_subject) NOT BETWEEN 1 AND 255 THEN
+        RETURN QUERY SELECT 'no_user', NULL::uuid, NULL::text, NULL::text;
+        RETURN;
+    END IF;
+    -- The admitted domains: a verified e-mail's domain, or the hd / tid claim.
+    IF cardinality(provider.allowed_domains) > 0 THEN
+        email := CASE WHEN jsonb_typeof(payload->'email') = 'string' AND payload->'email_verified' IS DISTINCT FROM 'false'::jsonb THEN payload->>'email' END;
+        IF email LIKE '%@%' THEN
+            seen := seen || lower(reverse(split_part(reverse(email), '@', 1)));
+        END IF;
+        IF jsonb_typeof(payload->'hd') = 'string' THEN seen := seen || lower(payload->>'hd'); END IF;
+        IF jsonb_typeof(payload->'tid') = 'string' THEN seen := seen || lower(payload->>'tid'); END IF;
+        IF NOT seen && (SELECT array_agg(lower(d)) FROM unnest(provider.allowed_domains) d) THEN
+            RETURN QUERY SELECT 'domain_not_allowed', NULL::uuid, NULL::text, left(coalesce(seen[1], '—'), 100);
+            RETURN;
+        END IF;
+    END IF;
+    IF provider.teacher_claim IS NOT NULL AND cardinality(provider.teacher_values) > 0 THEN
+        is_teacher := CASE jsonb_typeof(payload->provider.teacher_claim)
+            WHEN 'string' THEN payload->>provider.teacher_claim = ANY (provider.teacher_values)
+            WHEN 'array' THEN EXISTS (SELECT 1 FROM jsonb_array_elements_text(payload->provider.teacher_claim) v WHERE v = ANY (provider.teacher_values))
+            ELSE false END;
+    END IF;
+    IF NOT public.token_first_use(flow.id_token, payload) THEN
+        RETURN QUERY SELECT 'replayed', NULL::uuid, NULL::text, NULL::text;
+        RETURN;
+    END IF;
+    UPDATE public.sso_states s SET signed_in_at = now_at WHERE s.state_hash = flow.state_hash;
+
+    IF flow.link_user IS NOT NULL THEN
+        IF public.app_user_id() IS DISTINCT FROM flow.link_user THEN
+            RETURN QUERY SELECT 'link_signed_out', NULL::uuid, NULL::text, NULL::text;
+            RETURN;
+        END IF;
+        SELECT i.user_id INTO owner FROM public.external_identities i WHERE i.kind = 'sso' AND i.issuer = provider.issuer AND i.subject = user_subject;
+        IF owner IS NOT NULL AND owner <> flow.link_user THEN
+            RETURN QUERY SELECT 'link_taken', NULL::uuid, NULL::text, NULL::text;
+            RETURN;
+        END IF;
+        INSERT INTO public.external_identities (kind, issuer, subject, user_id) VALUES ('sso', provider.issuer, user_subject, flow.link_user)
+        ON CONFLICT (kind, issuer, subject) DO NOTHING;
+        RETURN QUERY SELECT 'linked', flow.link_user, flow.return_to, NULL::text;
+        RETURN;
+    END IF;
+    SELECT a.id, a.disabled INTO account
+    FROM public.external_account('sso', provider.issuer, user_subject, public.jwt_display_name(payload), 'Student', is_teacher, now_at) a;
+    IF account.disabled THEN
+        RETURN QUERY SELECT 'disabled', NULL::uuid, NULL::text, NULL::text;
+        RETURN;
+    END IF;
+    PERFORM public.auth_open_session(account.id, p_session, p_csrf, p_user_agent, now_at);
+    RETURN QUERY SELECT 'ok', account.id, flow.return_to, NULL::text;
+END
+$$;
+
+
+ALTER FUNCTION public.sso_finish(p_browser bytea, p_provider bigint, p_session text, p_csrf text, p_user_agent text) OWNER TO portal_auth;
+
+--
+-- Name: sso_unlink(text); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.sso_unlink(p_issuer text) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    me uuid := public.app_user_id();
+BEGIN
+    IF me IS NULL OR NOT EXISTS (SELECT 1 FROM public.external_identities i WHERE i.user_id = me AND i.kind = 'sso' AND i.issuer = p_issuer) THEN
+        RETURN 'not_linked';
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM public.users u WHERE u.id = me AND u.password_hash IS NOT NULL)
+       AND NOT EXISTS (SELECT 1 FROM public.external_identities i WHERE i.user_id = me AND NOT (i.kind = 'sso' AND i.issuer = p_issuer)) THEN
+        RETURN 'last_way_in';
+    END IF;
+    DELETE FROM public.external_identities i WHERE i.user_id = me AND i.kind = 'sso' AND i.issuer = p_issuer;
+    RETURN 'unlinked';
+END
+$$;
+
+
+ALTER FUNCTION public.sso_unlink(p_issuer text) OWNER TO portal_auth;
+
+--
+-- Name: study_sessions_admit(); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.study_sessions_admit() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    now_at timestamptz := public.app_now();
+    limit_seconds integer;
+    usable integer;
+    accommodation record;
+BEGIN
+    IF NEW.finished_at IS NOT NULL OR NEW.score_correct IS NOT NULL OR NEW.score_percent IS NOT NULL OR NEW.passed IS NOT NULL THEN
+        RAISE EXCEPTION 'a study session begins unfinished and unscored' USING ERRCODE = 'check_violation';
+    END IF;
+    NEW.flagged := '{}';
+    SELECT e.time_limit_s INTO limit_seconds FROM public.exams e WHERE e.id = NEW.exam_id;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no such exam' USING ERRCODE = 'foreign_key_violation';
+    END IF;
+    IF NEW.started_at > now_at + interval '5 minutes' THEN
+        RAISE EXCEPTION 'a study session cannot begin in the future' USING ERRCODE = 'check_violation';
+    END IF;
+    IF NEW.mode = 'mock' THEN
+        IF NEW.started_at < now_at - interval '5 minutes' THEN
+            RAISE EXCEPTION 'a mock exam begins now' USING ERRCODE = 'check_violation';
+        END IF;
+        SELECT a.time_multiplier, a.extra_minutes INTO accommodation FROM public.accommodations a WHERE a.student_id = NEW.user_id;
+        IF FOUND THEN
+            limit_seconds := (round(limit_seconds * accommodation.time_multiplier) + 60 * accommodation.extra_minutes)::integer;
+        END IF;
+        NEW.deadline_at := NEW.started_at + make_interval(secs => limit_seconds);
+    ELSE
+        NEW.deadline_at := NULL;
+    END IF;
+    SELECT count(DISTINCT q.id) INTO usable
+    FROM unnest(NEW.question_ids) AS item(id)
+    JOIN public.questions q ON q.id = item.id AND q.status = 'published' AND q.deleted_at IS NULL AND (NEW.mode = 'mock' OR NOT q.exam_only)
+    JOIN public.domains d ON d.id = q.domain_id AND d.exam_id = NEW.exam_id;
+    IF usable <> cardinality(NEW.question_ids) THEN
+        RAISE EXCEPTION 'a study session holds only published questions of its exam, each once' USING ERRCODE = 'check_violation';
+    END IF;
+    IF NEW.share_link_id IS NOT NULL AND NOT public.share_link_admits(NEW.share_link_id, NEW.exam_id, NEW.mode) THEN
+        RAISE EXCEPTION 'the share link does not offer this session' USING ERRCODE = 'check_violation';
+    END IF;
+    RETURN NEW;
+END
+$$;
+
+
+ALTER FUNCTION public.study_sessions_admit() OWNER TO portal_owner;
+
+--
+-- Name: study_sessions_attempts(); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.study_sessions_attempts() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    limit_attempts integer;
+    extra integer;
+    used integer;
+BEGIN
+    IF NEW.share_link_id IS NULL THEN
+        RETURN NEW;
+    END IF;
+    SELECT l.attempts INTO limit_attempts FROM public.share_links l WHERE l.id = NEW.share_link_id;
+    IF limit_attempts IS NULL THEN
+        RETURN NEW;
+    END IF;
+    IF NEW.user_id IS NULL THEN
+        RAISE EXCEPTION 'this assignment counts attempts: sign in to start it' USING ERRCODE = 'check_violation';
+    END IF;
+    IF NEW.user_id IS DISTINCT FROM public.app_user_id() THEN
+        RETURN NEW;
+    END IF;
+    -- One start at a time per student and link, so two at once cannot both take the last attempt.
+    PERFORM pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended(NEW.share_link_id::text || NEW.user_id::text, 0));
+    SELECT coalesce((SELECT a.extra_attempts FROM public.accommodations a WHERE a.student_id = NEW.user_id), 0) INTO extra;
+    SELECT count(*) INTO used FROM public.study_sessions s WHERE s.share_link_id = NEW.share_link_id AND s.user_id = NEW.user_id;
+    IF used >= limit_attempts + extra THEN
+        RAISE EXCEPTION 'no attempts left at this assignment' USING ERRCODE = 'check_violation', DETAIL = 'attempts';
+    END IF;
+    RETURN NEW;
+END
+$$;
+
+
+ALTER FUNCTION public.study_sessions_attempts() OWNER TO portal_auth;
+
+--
+-- Name: study_sessions_frozen(); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.study_sessions_frozen() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+BEGIN
+    IF OLD.finished_at IS NOT NULL THEN
+        IF OLD.user_id IS NULL AND NEW.user_id IS NOT NULL AND NEW.guest_key IS NULL
+           AND to_jsonb(NEW) - 'user_id' - 'guest_key' = to_jsonb(OLD) - 'user_id' - 'guest_key' THEN
+            RETURN NEW;
+        END IF;
+        RAISE EXCEPTION 'study session % has ended', OLD.id USING ERRCODE = 'check_violation';
+    END IF;
+    RETURN NEW;
+END
+$$;
+
+
+ALTER FUNCTION public.study_sessions_frozen() OWNER TO portal_owner;
+
+--
+-- Name: teaches(uuid); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.teaches(p_student uuid) RETURNS boolean
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT p_student = ANY (public.app_students())
+$$;
+
+
+ALTER FUNCTION public.teaches(p_student uuid) OWNER TO portal_auth;
+
+--
+-- Name: token_first_use(text, jsonb); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.token_first_use(p_token text, p_claims jsonb) RETURNS boolean
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+BEGIN
+    INSERT INTO public.used_tokens (digest, expires_at)
+    VALUES (sha256(convert_to(p_token, 'UTF8')), to_timestamp((p_claims->>'exp')::numeric) + interval '1 minute')
+    ON CONFLICT DO NOTHING;
+    RETURN FOUND;
+END
+$$;
+
+
+ALTER FUNCTION public.token_first_use(p_token text, p_claims jsonb) OWNER TO portal_owner;
+
+--
+-- Name: users_end_sessions(); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.users_end_sessions() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+BEGIN
+    DELETE FROM public.auth_sessions WHERE user_id = NEW.id;
+    RETURN NEW;
+END
+$$;
+
+
+ALTER FUNCTION public.users_end_sessions() OWNER TO portal_auth;
+
+--
+-- Name: users_visibility_version(); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.users_visibility_version() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+BEGIN
+    NEW.data_version := pg_catalog.pg_current_xact_id()::text::bigint;
+    PERFORM pg_catalog.pg_notify('portal_readers', NEW.id::text || ':' || NEW.data_version);
+    RETURN NEW;
+END
+$$;
+
+
+ALTER FUNCTION public.users_visibility_version() OWNER TO portal_owner;
+
+SET default_table_access_method = heap;
+
+--
+-- Name: accommodations; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.accommodations (
+    student_id uuid NOT NULL,
+    time_multiplier numeric(3,2) DEFAULT 1 NOT NULL,
+    extra_minutes integer DEFAULT 0 NOT NULL,
+    set_by uuid,
+    set_at timestamp with time zone NOT NULL,
+    extra_attempts integer DEFAULT 0 NOT NULL,
+    CONSTRAINT accommodations_extra_attempts_check CHECK (((extra_attempts >= 0) AND (extra_attempts <= 5))),
+    CONSTRAINT accommodations_extra_minutes_check CHECK (((extra_minutes >= 0) AND (extra_minutes <= 240))),
+    CONSTRAINT accommodations_time_multiplier_check CHECK ((time_multiplier = ANY (ARRAY[(1)::numeric, 1.25, 1.5, (2)::numeric])))
+);
+
+ALTER TABLE ONLY public.accommodations FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.accommodations OWNER TO portal_owner;
+
+--
+-- Name: answers; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.answers (
+    id uuid NOT NULL,
+    session_id uuid NOT NULL,
+    user_id uuid,
+    question_id uuid NOT NULL,
+    question_version integer NOT NULL,
+    response jsonb NOT NULL,
+    correct boolean NOT NULL,
+    score real NOT NULL,
+    rating smallint,
+    time_ms integer NOT NULL,
+    answered_at timestamp with time zone NOT NULL,
+    received_at timestamp with time zone DEFAULT now() NOT NULL,
+    difficulty smallint,
+    CONSTRAINT answers_rating_check CHECK (((rating >= 1) AND (rating <= 4))),
+    CONSTRAINT answers_response_shape CHECK (public.response_shape_ok(response)),
+    CONSTRAINT answers_score_check CHECK (((score >= (0)::double precision) AND (score <= (1)::double precision))),
+    CONSTRAINT answers_time_ms_check CHECK (((time_ms >= 0) AND (time_ms <= 86400000)))
+);
+
+ALTER TABLE ONLY public.answers FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.answers OWNER TO portal_owner;
+
+--
+-- Name: app_secrets; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.app_secrets (
+    name text NOT NULL,
+    value bytea NOT NULL,
+    CONSTRAINT app_secrets_value_check CHECK ((length(value) = 32))
+);
+
+ALTER TABLE ONLY public.app_secrets FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.app_secrets OWNER TO portal_owner;
+
+--
+-- Name: audit_log; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.audit_log (
+    id bigint NOT NULL,
+    at timestamp with time zone DEFAULT now() NOT NULL,
+    actor_id uuid,
+    actor_name text NOT NULL,
+    action text NOT NULL,
+    target text DEFAULT ''::text NOT NULL,
+    details jsonb DEFAULT '{}'::jsonb NOT NULL,
+    CONSTRAINT audit_log_action_check CHECK ((action ~ '^[a-z][a-z.-]{1,60}$'::text)),
+    CONSTRAINT audit_log_details_check CHECK ((jsonb_typeof(details) = 'object'::text)),
+    CONSTRAINT audit_log_target_check CHECK ((length(target) <= 300))
+);
+
+ALTER TABLE ONLY public.audit_log FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.audit_log OWNER TO portal_owner;
+
+--
+-- Name: audit_log_id_seq; Type: SEQUENCE; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.audit_log ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.audit_log_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: auth_sessions; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.auth_sessions (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    user_id uuid NOT NULL,
+    token_hash bytea NOT NULL,
+    csrf_token text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    last_seen_at timestamp with time zone NOT NULL,
+    user_agent text DEFAULT ''::text NOT NULL,
+    CONSTRAINT auth_sessions_token_hash_check CHECK ((length(token_hash) = 32))
+);
+
+ALTER TABLE ONLY public.auth_sessions FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.auth_sessions OWNER TO portal_owner;
+
+--
+-- Name: domains; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.domains (
+    id bigint NOT NULL,
+    exam_id bigint NOT NULL,
+    slug text NOT NULL,
+    title text NOT NULL,
+    weight integer NOT NULL,
+    CONSTRAINT domains_slug_check CHECK ((slug ~ '^[a-z0-9][a-z0-9-]{0,79}$'::text)),
+    CONSTRAINT domains_title_check CHECK (((length(title) >= 1) AND (length(title) <= 300))),
+    CONSTRAINT domains_weight_check CHECK (((weight >= 1) AND (weight <= 100)))
+);
+
+
+ALTER TABLE public.domains OWNER TO portal_owner;
+
+--
+-- Name: questions; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.questions (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    domain_id bigint NOT NULL,
+    type text NOT NULL,
+    stem text NOT NULL,
+    code text,
+    code_language text,
+    options jsonb NOT NULL,
+    correct jsonb NOT NULL,
+    explanation text DEFAULT ''::text NOT NULL,
+    difficulty integer NOT NULL,
+    status text DEFAULT 'draft'::text NOT NULL,
+    version integer DEFAULT 1 NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    deleted_at timestamp with time zone,
+    source_key text,
+    exam_only boolean DEFAULT false NOT NULL,
+    details jsonb DEFAULT '{}'::jsonb NOT NULL,
+    exam_id bigint NOT NULL,
+    CONSTRAINT questions_code_language_check CHECK ((code_language ~ '^[a-z0-9+#-]{1,20}$'::text)),
+    CONSTRAINT questions_difficulty_check CHECK (((difficulty >= 1) AND (difficulty <= 5))),
+    CONSTRAINT questions_shape_valid CHECK ((public.question_shape_problem(type, options, correct, details) IS NULL)),
+    CONSTRAINT questions_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'published'::text, 'retired'::text]))),
+    CONSTRAINT questions_stem_check CHECK (((length(btrim(stem)) >= 1) AND (length(btrim(stem)) <= 20000)))
+);
+
+
+ALTER TABLE public.questions OWNER TO portal_owner;
+
+--
+-- Name: review_cards; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.review_cards (
+    user_id uuid NOT NULL,
+    question_id uuid NOT NULL,
+    state text NOT NULL,
+    step integer,
+    stability double precision NOT NULL,
+    difficulty double precision NOT NULL,
+    due timestamp with time zone NOT NULL,
+    last_review timestamp with time zone NOT NULL,
+    first_review timestamp with time zone NOT NULL,
+    reviews integer NOT NULL,
+    lapses integer DEFAULT 0 NOT NULL,
+    CONSTRAINT review_cards_difficulty_check CHECK (((difficulty >= (1)::double precision) AND (difficulty <= (10)::double precision))),
+    CONSTRAINT review_cards_lapses_check CHECK ((lapses >= 0)),
+    CONSTRAINT review_cards_reviews_check CHECK ((reviews >= 1)),
+    CONSTRAINT review_cards_stability_check CHECK ((stability > (0)::double precision)),
+    CONSTRAINT review_cards_state_check CHECK ((state = ANY (ARRAY['learning'::text, 'review'::text, 'relearning'::text]))),
+    CONSTRAINT review_cards_step_check CHECK ((step >= 0))
+);
+
+ALTER TABLE ONLY public.review_cards FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.review_cards OWNER TO portal_owner;
+
+--
+-- Name: cards_by_domain; Type: VIEW; Schema: public; Owner: portal_owner
+--
+
+CREATE VIEW public.cards_by_domain WITH (security_invoker='true') AS
+ SELECT c.user_id,
+    d.exam_id,
+    d.id AS domain_id,
+    c.question_id,
+    c.state,
+    c.stability,
+    c.last_review,
+    c.due,
+    c.first_review
+   FROM ((public.review_cards c
+     JOIN public.questions q ON ((q.id = c.question_id)))
+     JOIN public.domains d ON ((d.id = q.domain_id)));
+
+
+ALTER TABLE public.cards_by_domain OWNER TO portal_owner;
+
+--
+-- Name: class_members; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.class_members (
+    class_id uuid NOT NULL,
+    user_id uuid NOT NULL,
+    joined_at timestamp with time zone NOT NULL,
+    left_at timestamp with time zone
+);
+
+ALTER TABLE ONLY public.class_members FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.class_members OWNER TO portal_owner;
+
+--
+-- Name: classes; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.classes (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    school_id uuid,
+    teacher_id uuid NOT NULL,
+    name text NOT NULL,
+    join_code text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT classes_join_code_check CHECK ((join_code ~ '^[A-HJ-NP-Z2-9]{8}$'::text)),
+    CONSTRAINT classes_name_check CHECK (((length(btrim(name)) >= 1) AND (length(btrim(name)) <= 120)))
+);
+
+ALTER TABLE ONLY public.classes FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.classes OWNER TO portal_owner;
+
+--
+-- Name: content_images; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.content_images (
+    digest text NOT NULL,
+    media_type text NOT NULL,
+    bytes bytea NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT content_images_bytes_check CHECK (((octet_length(bytes) >= 1) AND (octet_length(bytes) <= 2097152))),
+    CONSTRAINT content_images_digest_check CHECK ((digest ~ '^[0-9a-f]{64}$'::text)),
+    CONSTRAINT content_images_media_type_check CHECK ((media_type = ANY (ARRAY['image/png'::text, 'image/jpeg'::text, 'image/gif'::text, 'image/webp'::text, 'image/svg+xml'::text]))),
+    CONSTRAINT content_images_named_by_digest CHECK ((digest = encode(sha256(bytes), 'hex'::text)))
+);
+
+
+ALTER TABLE public.content_images OWNER TO portal_owner;
+
+--
+-- Name: study_sessions; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.study_sessions (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    user_id uuid,
+    guest_key bytea,
+    exam_id bigint NOT NULL,
+    mode text NOT NULL,
+    config jsonb DEFAULT '{}'::jsonb NOT NULL,
+    question_ids uuid[] NOT NULL,
+    flagged uuid[] DEFAULT '{}'::uuid[] NOT NULL,
+    started_at timestamp with time zone NOT NULL,
+    deadline_at timestamp with time zone,
+    finished_at timestamp with time zone,
+    score_correct integer,
+    score_percent numeric(5,2),
+    passed boolean,
+    share_link_id uuid,
+    CONSTRAINT study_sessions_check CHECK (((user_id IS NULL) <> (guest_key IS NULL))),
+    CONSTRAINT study_sessions_check1 CHECK (((deadline_at IS NULL) OR (deadline_at > started_at))),
+    CONSTRAINT study_sessions_check2 CHECK (((finished_at IS NULL) OR (finished_at >= started_at))),
+    CONSTRAINT study_sessions_check3 CHECK (((finished_at IS NULL) = (score_percent IS NULL))),
+    CONSTRAINT study_sessions_config_check CHECK ((jsonb_typeof(config) = 'object'::text)),
+    CONSTRAINT study_sessions_guest_key_check CHECK ((length(guest_key) = 32)),
+    CONSTRAINT study_sessions_mode_check CHECK ((mode = ANY (ARRAY['practice'::text, 'mock'::text, 'review'::text, 'weak-spots'::text]))),
+    CONSTRAINT study_sessions_question_ids_check CHECK (((cardinality(question_ids) >= 1) AND (cardinality(question_ids) <= 500))),
+    CONSTRAINT study_sessions_score_correct_check CHECK ((score_correct >= 0)),
+    CONSTRAINT study_sessions_score_percent_check CHECK (((score_percent >= (0)::numeric) AND (score_percent <= (100)::numeric)))
+);
+
+ALTER TABLE ONLY public.study_sessions FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.study_sessions OWNER TO portal_owner;
+
+--
+-- Name: counted_answers; Type: VIEW; Schema: public; Owner: portal_owner
+--
+
+CREATE VIEW public.counted_answers WITH (security_invoker='true') AS
+ SELECT DISTINCT ON (a.session_id, a.question_id) a.id,
+    a.session_id,
+    a.user_id,
+    a.question_id,
+    a.question_version,
+    a.response,
+    a.correct,
+    a.score,
+    a.rating,
+    a.time_ms,
+    a.answered_at,
+    a.received_at
+   FROM (public.answers a
+     JOIN public.study_sessions s ON ((s.id = a.session_id)))
+  ORDER BY a.session_id, a.question_id,
+        CASE
+            WHEN (s.mode = 'mock'::text) THEN a.received_at
+            ELSE NULL::timestamp with time zone
+        END DESC,
+        CASE
+            WHEN (s.mode = 'mock'::text) THEN a.answered_at
+            ELSE NULL::timestamp with time zone
+        END DESC,
+        CASE
+            WHEN (s.mode <> 'mock'::text) THEN a.received_at
+            ELSE NULL::timestamp with time zone
+        END,
+        CASE
+            WHEN (s.mode <> 'mock'::text) THEN a.answered_at
+            ELSE NULL::timestamp with time zone
+        END, a.id;
+
+
+ALTER TABLE public.counted_answers OWNER TO portal_owner;
+
+--
+-- Name: domain_accuracy_weekly; Type: VIEW; Schema: public; Owner: portal_owner
+--
+
+CREATE VIEW public.domain_accuracy_weekly AS
+SELECT
+    NULL::uuid AS user_id,
+    NULL::bigint AS exam_id,
+    NULL::bigint AS domain_id,
+    NULL::text AS domain_slug,
+    NULL::text AS domain_title,
+    NULL::date AS week,
+    NULL::bigint AS answered,
+    NULL::bigint AS correct;
+
+
+ALTER TABLE public.domain_accuracy_weekly OWNER TO portal_owner;
+
+--
+-- Name: domains_id_seq; Type: SEQUENCE; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.domains ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.domains_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: event_results; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.event_results (
+    event_id uuid NOT NULL,
+    participant_id uuid NOT NULL,
+    nickname text NOT NULL,
+    rank integer NOT NULL,
+    points integer NOT NULL,
+    correct integer NOT NULL,
+    CONSTRAINT event_results_correct_check CHECK ((correct >= 0)),
+    CONSTRAINT event_results_points_check CHECK ((points >= 0)),
+    CONSTRAINT event_results_rank_check CHECK ((rank >= 1))
+);
+
+ALTER TABLE ONLY public.event_results FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.event_results OWNER TO portal_owner;
+
+--
+-- Name: exam_dates; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.exam_dates (
+    user_id uuid NOT NULL,
+    exam_id bigint NOT NULL,
+    sits_on date NOT NULL,
+    set_at timestamp with time zone NOT NULL
+);
+
+ALTER TABLE ONLY public.exam_dates FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.exam_dates OWNER TO portal_owner;
+
+--
+-- Name: exams; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.exams (
+    id bigint NOT NULL,
+    region_id bigint NOT NULL,
+    slug text NOT NULL,
+    title text NOT NULL,
+    description text DEFAULT ''::text NOT NULL,
+    language text NOT NULL,
+    pass_mark integer NOT NULL,
+    time_limit_s integer NOT NULL,
+    question_count integer NOT NULL,
+    content_updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT exams_language_check CHECK ((language ~ '^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$'::text)),
+    CONSTRAINT exams_pass_mark_check CHECK (((pass_mark >= 1) AND (pass_mark <= 100))),
+    CONSTRAINT exams_question_count_check CHECK (((question_count >= 1) AND (question_count <= 500))),
+    CONSTRAINT exams_slug_check CHECK ((slug ~ '^[a-z0-9][a-z0-9-]{0,79}$'::text)),
+    CONSTRAINT exams_time_limit_s_check CHECK (((time_limit_s >= 60) AND (time_limit_s <= 86400))),
+    CONSTRAINT exams_title_check CHECK (((length(title) >= 1) AND (length(title) <= 300)))
+);
+
+
+ALTER TABLE public.exams OWNER TO portal_owner;
+
+--
+-- Name: exams_id_seq; Type: SEQUENCE; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.exams ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.exams_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: external_identities; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.external_identities (
+    kind text NOT NULL,
+    issuer text NOT NULL,
+    subject text NOT NULL,
+    user_id uuid NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    last_used_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT external_identities_issuer_check CHECK (((length(issuer) >= 1) AND (length(issuer) <= 300))),
+    CONSTRAINT external_identities_kind_check CHECK ((kind = ANY (ARRAY['lti'::text, 'sso'::text]))),
+    CONSTRAINT external_identities_subject_check CHECK (((length(subject) >= 1) AND (length(subject) <= 255)))
+);
+
+ALTER TABLE ONLY public.external_identities FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.external_identities OWNER TO portal_owner;
+
+--
+-- Name: fsrs_weights; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.fsrs_weights (
+    user_id uuid NOT NULL,
+    weights double precision[],
+    reviews integer NOT NULL,
+    log_loss_before double precision,
+    log_loss_after double precision,
+    history_reviews integer NOT NULL,
+    fitted_at timestamp with time zone,
+    checked_at timestamp with time zone NOT NULL,
+    CONSTRAINT fsrs_weights_check CHECK ((((weights IS NULL) = (fitted_at IS NULL)) AND ((weights IS NULL) = (log_loss_after IS NULL)) AND ((weights IS NULL) = (log_loss_before IS NULL)))),
+    CONSTRAINT fsrs_weights_history_reviews_check CHECK ((history_reviews >= 0)),
+    CONSTRAINT fsrs_weights_log_loss_after_check CHECK ((log_loss_after >= (0)::double precision)),
+    CONSTRAINT fsrs_weights_log_loss_before_check CHECK ((log_loss_before >= (0)::double precision)),
+    CONSTRAINT fsrs_weights_reviews_check CHECK ((reviews >= 0)),
+    CONSTRAINT fsrs_weights_weights_check CHECK (((weights IS NULL) OR public.fsrs_weights_within_bounds(weights)))
+);
+
+ALTER TABLE ONLY public.fsrs_weights FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.fsrs_weights OWNER TO portal_owner;
+
+--
+-- Name: item_responses; Type: VIEW; Schema: public; Owner: portal_owner
+--
+
+CREATE VIEW public.item_responses WITH (security_invoker='true') AS
+ WITH first_attempts AS (
+         SELECT DISTINCT ON (s.user_id, s.exam_id) s.id,
+            s.exam_id,
+            s.question_ids
+           FROM public.study_sessions s
+          WHERE ((s.mode = 'mock'::text) AND (s.finished_at IS NOT NULL) AND (s.user_id IS NOT NULL))
+          ORDER BY s.user_id, s.exam_id, s.started_at, s.id
+        ), final_answers AS (
+         SELECT c.session_id,
+            c.question_id,
+            c.correct,
+            c.response,
+            c.time_ms
+           FROM (public.counted_answers c
+             JOIN first_attempts f ON ((f.id = c.session_id)))
+        ), items AS (
+         SELECT f.id AS session_id,
+            f.exam_id,
+            item.question_id,
+            COALESCE(x.correct, false) AS correct,
+            x.response,
+            x.time_ms
+           FROM ((first_attempts f
+             CROSS JOIN LATERAL unnest(f.question_ids) item(question_id))
+             LEFT JOIN final_answers x ON (((x.session_id = f.id) AND (x.question_id = item.question_id))))
+        )
+ SELECT i.session_id,
+    i.exam_id,
+    i.question_id,
+    i.correct,
+    i.response,
+    i.time_ms,
+    (count(*) FILTER (WHERE i.correct) OVER (PARTITION BY i.session_id) - (i.correct)::integer) AS rest
+   FROM items i;
+
+
+ALTER TABLE public.item_responses OWNER TO portal_owner;
+
+--
+-- Name: item_common_answers; Type: VIEW; Schema: public; Owner: portal_owner
+--
+
+CREATE VIEW public.item_common_answers WITH (security_invoker='true') AS
+ SELECT r.question_id,
+    public.fill_in_normalized((r.response ->> 'text'::text)) AS answer,
+    count(*) AS times,
+    ((count(*))::double precision / (( SELECT count(*) AS count
+           FROM public.item_responses t
+          WHERE (t.question_id = r.question_id)))::double precision) AS share
+   FROM public.item_responses r
+  WHERE ((NOT r.correct) AND (jsonb_typeof((r.response -> 'text'::text)) = 'string'::text))
+  GROUP BY r.question_id, (public.fill_in_normalized((r.response ->> 'text'::text)));
+
+
+ALTER TABLE public.item_common_answers OWNER TO portal_owner;
+
+--
+-- Name: item_option_shares; Type: VIEW; Schema: public; Owner: portal_owner
+--
+
+CREATE VIEW public.item_option_shares WITH (security_invoker='true') AS
+ WITH picks AS (
+         SELECT r.question_id,
+            (pick.value)::integer AS option_index
+           FROM ((public.item_responses r
+             JOIN public.questions q ON (((q.id = r.question_id) AND (q.type = ANY (ARRAY['single-choice'::text, 'multi-choice'::text, 'code-snippet'::text, 'hotspot'::text])))))
+             CROSS JOIN LATERAL jsonb_array_elements_text(
+                CASE
+                    WHEN (jsonb_typeof(r.response) = 'array'::text) THEN r.response
+                    ELSE '[]'::jsonb
+                END) pick(value))
+        UNION ALL
+         SELECT r.question_id,
+            ( SELECT ((o.n - 1))::integer AS int4
+                   FROM jsonb_array_elements(q.options) WITH ORDINALITY o(value, n)
+                  WHERE public.hotspot_contains((o.value -> 'region'::text), (((r.response -> 'point'::text) ->> 0))::double precision, (((r.response -> 'point'::text) ->> 1))::double precision)
+                  ORDER BY o.n
+                 LIMIT 1) AS int4
+           FROM (public.item_responses r
+             JOIN public.questions q ON (((q.id = r.question_id) AND (q.type = 'hotspot'::text))))
+          WHERE (jsonb_typeof((r.response -> 'point'::text)) = 'array'::text)
+        )
+ SELECT p.question_id,
+    p.option_index,
+    count(*) AS picks,
+    ((count(*))::double precision / (( SELECT count(*) AS count
+           FROM public.item_responses t
+          WHERE (t.question_id = p.question_id)))::double precision) AS share
+   FROM picks p
+  WHERE (p.option_index IS NOT NULL)
+  GROUP BY p.question_id, p.option_index;
+
+
+ALTER TABLE public.item_option_shares OWNER TO portal_owner;
+
+--
+-- Name: item_statistics; Type: VIEW; Schema: public; Owner: portal_owner
+--
+
+CREATE VIEW public.item_statistics WITH (security_invoker='true') AS
+ WITH ranked AS (
+         SELECT r.session_id,
+            r.exam_id,
+            r.question_id,
+            r.correct,
+            r.response,
+            r.time_ms,
+            r.rest,
+            count(*) FILTER (WHERE r.correct) OVER (PARTITION BY r.question_id) AS rights,
+            row_number() OVER (PARTITION BY r.question_id ORDER BY r.rest DESC, r.session_id) AS "position"
+           FROM public.item_responses r
+        )
+ SELECT ranked.question_id,
+    count(*) AS attempts,
+    (avg((ranked.correct)::integer))::double precision AS facility,
+    corr(((ranked.correct)::integer)::double precision, (ranked.rest)::double precision) AS discrimination,
+        CASE
+            WHEN (covar_pop((((ranked."position" <= ranked.rights))::integer)::double precision, (ranked.rest)::double precision) > (0)::double precision) THEN (covar_pop(((ranked.correct)::integer)::double precision, (ranked.rest)::double precision) / covar_pop((((ranked."position" <= ranked.rights))::integer)::double precision, (ranked.rest)::double precision))
+            ELSE NULL::double precision
+        END AS efficiency,
+    (avg(ranked.time_ms))::double precision AS average_ms
+   FROM ranked
+  GROUP BY ranked.question_id;
+
+
+ALTER TABLE public.item_statistics OWNER TO portal_owner;
+
+--
+-- Name: key_set_keys; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.key_set_keys (
+    jwks_uri text NOT NULL,
+    kid text NOT NULL,
+    modulus numeric NOT NULL,
+    exponent numeric NOT NULL,
+    octets integer NOT NULL,
+    CONSTRAINT key_set_keys_exponent_check CHECK ((exponent >= (3)::numeric)),
+    CONSTRAINT key_set_keys_kid_check CHECK (((length(kid) >= 1) AND (length(kid) <= 200))),
+    CONSTRAINT key_set_keys_octets_check CHECK (((octets >= 256) AND (octets <= 1024)))
+);
+
+ALTER TABLE ONLY public.key_set_keys FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.key_set_keys OWNER TO portal_owner;
+
+--
+-- Name: key_sets; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.key_sets (
+    jwks_uri text NOT NULL,
+    fetched_at timestamp with time zone,
+    failed_at timestamp with time zone,
+    problem text,
+    wanted_at timestamp with time zone,
+    leased_until timestamp with time zone,
+    CONSTRAINT key_sets_jwks_uri_check CHECK (((jwks_uri ~ '^https?://[^\s]+$'::text) AND (length(jwks_uri) <= 2000))),
+    CONSTRAINT key_sets_problem_check CHECK ((length(problem) <= 500))
+);
+
+ALTER TABLE ONLY public.key_sets FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.key_sets OWNER TO portal_owner;
+
+--
+-- Name: users; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.users (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    username text NOT NULL,
+    display_name text NOT NULL,
+    password_hash text,
+    role text DEFAULT 'student'::text NOT NULL,
+    locale text,
+    time_zone text DEFAULT 'UTC'::text NOT NULL,
+    show_on_leaderboard boolean DEFAULT false NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    disabled_at timestamp with time zone,
+    data_version bigint DEFAULT 0 NOT NULL,
+    desired_retention numeric(3,2) DEFAULT 0.90 NOT NULL,
+    CONSTRAINT users_desired_retention_check CHECK (((desired_retention >= 0.70) AND (desired_retention <= 0.97))),
+    CONSTRAINT users_display_name_check CHECK (((length(btrim(display_name)) >= 1) AND (length(btrim(display_name)) <= 80))),
+    CONSTRAINT users_locale_check CHECK ((locale ~ '^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$'::text)),
+    CONSTRAINT users_locale_known CHECK ((locale = ANY (ARRAY['en'::text, 'de'::text, 'es'::text, 'it'::text, 'ja'::text, 'th'::text, 'zh'::text]))),
+    CONSTRAINT users_password_hash_check CHECK ((password_hash ~~ '$argon2id$%'::text)),
+    CONSTRAINT users_role_check CHECK ((role = ANY (ARRAY['student'::text, 'teacher'::text, 'admin'::text]))),
+    CONSTRAINT users_time_zone_check CHECK (((length(time_zone) >= 1) AND (length(time_zone) <= 64))),
+    CONSTRAINT users_username_check CHECK ((username ~ '^[^[:space:]/@:<>"'']{3,40}$'::text))
+);
+
+ALTER TABLE ONLY public.users FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.users OWNER TO portal_owner;
+
+--
+-- Name: leaderboard_entries; Type: MATERIALIZED VIEW; Schema: public; Owner: portal_leaderboard
+--
+
+CREATE MATERIALIZED VIEW public.leaderboard_entries AS
+ WITH final_answers AS (
+         SELECT DISTINCT ON (a_1.session_id, a_1.question_id) a_1.session_id,
+            a_1.user_id,
+            a_1.question_id,
+            a_1.correct,
+            a_1.received_at
+           FROM (public.answers a_1
+             JOIN public.study_sessions s ON ((s.id = a_1.session_id)))
+          ORDER BY a_1.session_id, a_1.question_id,
+                CASE
+                    WHEN (s.mode = 'mock'::text) THEN a_1.received_at
+                    ELSE NULL::timestamp with time zone
+                END DESC,
+                CASE
+                    WHEN (s.mode = 'mock'::text) THEN a_1.answered_at
+                    ELSE NULL::timestamp with time zone
+                END DESC,
+                CASE
+                    WHEN (s.mode <> 'mock'::text) THEN a_1.received_at
+                    ELSE NULL::timestamp with time zone
+                END,
+                CASE
+                    WHEN (s.mode <> 'mock'::text) THEN a_1.answered_at
+                    ELSE NULL::timestamp with time zone
+                END, a_1.id
+        ), facts AS (
+         SELECT f.session_id,
+            f.user_id,
+            f.question_id,
+            f.correct,
+            f.received_at,
+            d.exam_id,
+            q.difficulty,
+            ((f.received_at AT TIME ZONE 'UTC'::text))::date AS day
+           FROM ((final_answers f
+             JOIN public.questions q ON ((q.id = f.question_id)))
+             JOIN public.domains d ON ((d.id = q.domain_id)))
+        ), periods AS (
+         SELECT 'all'::text AS period,
+            facts.session_id,
+            facts.user_id,
+            facts.question_id,
+            facts.correct,
+            facts.received_at,
+            facts.exam_id,
+            facts.difficulty,
+            facts.day
+           FROM facts
+        UNION ALL
+         SELECT 'week'::text AS text,
+            facts.session_id,
+            facts.user_id,
+            facts.question_id,
+            facts.correct,
+            facts.received_at,
+            facts.exam_id,
+            facts.difficulty,
+            facts.day
+           FROM facts
+          WHERE (facts.received_at >= (date_trunc('week'::text, (now() AT TIME ZONE 'UTC'::text)) AT TIME ZONE 'UTC'::text))
+        ), points AS (
+         SELECT scored.period,
+            scored.exam_id,
+            scored.user_id,
+            sum((10 * scored.difficulty)) AS points
+           FROM ( SELECT DISTINCT periods.period,
+                    periods.exam_id,
+                    periods.user_id,
+                    periods.question_id,
+                    periods.day,
+                    periods.difficulty
+                   FROM periods
+                  WHERE periods.correct) scored
+          GROUP BY scored.period, scored.exam_id, scored.user_id
+        ), activity AS (
+         SELECT periods.period,
+            periods.exam_id,
+            periods.user_id,
+            count(DISTINCT periods.session_id) AS sessions,
+            count(*) AS answered,
+            count(*) FILTER (WHERE periods.correct) AS correct
+           FROM periods
+          GROUP BY periods.period, periods.exam_id, periods.user_id
+        )
+ SELECT a.period,
+    a.exam_id,
+    a.user_id,
+    u.display_name,
+    COALESCE(p.points, (0)::bigint) AS points,
+    a.sessions,
+    a.answered,
+    a.correct,
+    rank() OVER (PARTITION BY a.period, a.exam_id ORDER BY COALESCE(p.points, (0)::bigint) DESC) AS rank,
+    row_number() OVER (PARTITION BY a.period, a.exam_id ORDER BY COALESCE(p.points, (0)::bigint) DESC, a.correct DESC, u.display_name, a.user_id) AS place
+   FROM ((activity a
+     JOIN public.users u ON ((u.id = a.user_id)))
+     LEFT JOIN points p ON (((p.period = a.period) AND (p.exam_id = a.exam_id) AND (p.user_id = a.user_id))))
+  WITH NO DATA;
+
+
+ALTER TABLE public.leaderboard_entries OWNER TO portal_leaderboard;
+
+--
+-- Name: leaderboard_refreshes; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.leaderboard_refreshes (
+    refreshed_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    duration_ms integer NOT NULL,
+    entries bigint NOT NULL,
+    instance text DEFAULT ''::text NOT NULL
+);
+
+
+ALTER TABLE public.leaderboard_refreshes OWNER TO portal_owner;
+
+--
+-- Name: live_answers; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.live_answers (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    event_id uuid NOT NULL,
+    participant_id uuid NOT NULL,
+    question_index integer NOT NULL,
+    question_id uuid NOT NULL,
+    question_version integer NOT NULL,
+    response jsonb NOT NULL,
+    correct boolean NOT NULL,
+    time_ms integer NOT NULL,
+    base_points integer NOT NULL,
+    answered_at timestamp with time zone NOT NULL,
+    CONSTRAINT live_answers_base_points_check CHECK ((base_points >= 0)),
+    CONSTRAINT live_answers_question_index_check CHECK ((question_index >= 0)),
+    CONSTRAINT live_answers_response_shape CHECK (public.response_shape_ok(response)),
+    CONSTRAINT live_answers_time_ms_check CHECK ((time_ms >= 0))
+);
+
+ALTER TABLE ONLY public.live_answers FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.live_answers OWNER TO portal_owner;
+
+--
+-- Name: live_events; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.live_events (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    code text NOT NULL,
+    exam_id bigint NOT NULL,
+    host_id uuid NOT NULL,
+    title text NOT NULL,
+    question_ids uuid[] NOT NULL,
+    seconds_per_question integer NOT NULL,
+    pause_seconds integer DEFAULT 5 NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    starts_at timestamp with time zone,
+    ended_at timestamp with time zone,
+    CONSTRAINT live_events_check CHECK (((ended_at IS NULL) OR (starts_at IS NOT NULL))),
+    CONSTRAINT live_events_code_check CHECK ((code ~ '^[A-HJ-NP-Z2-9]{6}$'::text)),
+    CONSTRAINT live_events_pause_seconds_check CHECK (((pause_seconds >= 1) AND (pause_seconds <= 60))),
+    CONSTRAINT live_events_question_ids_check CHECK (((cardinality(question_ids) >= 1) AND (cardinality(question_ids) <= 50))),
+    CONSTRAINT live_events_seconds_per_question_check CHECK (((seconds_per_question >= 5) AND (seconds_per_question <= 300))),
+    CONSTRAINT live_events_title_check CHECK (((length(btrim(title)) >= 1) AND (length(btrim(title)) <= 120)))
+);
+
+ALTER TABLE ONLY public.live_events FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.live_events OWNER TO portal_owner;
+
+--
+-- Name: live_participants; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.live_participants (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    event_id uuid NOT NULL,
+    user_id uuid,
+    guest_key bytea,
+    nickname text NOT NULL,
+    joined_at timestamp with time zone NOT NULL,
+    CONSTRAINT live_participants_check CHECK (((user_id IS NULL) <> (guest_key IS NULL))),
+    CONSTRAINT live_participants_guest_key_check CHECK ((length(guest_key) = 32)),
+    CONSTRAINT live_participants_nickname_check CHECK (((length(btrim(nickname)) >= 2) AND (length(btrim(nickname)) <= 24)))
+);
+
+ALTER TABLE ONLY public.live_participants FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.live_participants OWNER TO portal_owner;
+
+--
+-- Name: login_addresses; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.login_addresses (
+    user_id uuid NOT NULL,
+    address_hash bytea NOT NULL,
+    last_success_at timestamp with time zone NOT NULL
+);
+
+ALTER TABLE ONLY public.login_addresses FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.login_addresses OWNER TO portal_owner;
+
+--
+-- Name: login_attempts; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.login_attempts (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    username text NOT NULL,
+    account_key bytea NOT NULL,
+    address_key bytea NOT NULL,
+    expires_at timestamp with time zone NOT NULL
+);
+
+ALTER TABLE ONLY public.login_attempts FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.login_attempts OWNER TO portal_owner;
+
+--
+-- Name: login_throttle; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.login_throttle (
+    key_hash bytea NOT NULL,
+    failures integer DEFAULT 0 NOT NULL,
+    last_failure_at timestamp with time zone,
+    blocked_until timestamp with time zone
+);
+
+ALTER TABLE ONLY public.login_throttle FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.login_throttle OWNER TO portal_owner;
+
+--
+-- Name: lti_context_learners; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.lti_context_learners (
+    platform_id bigint NOT NULL,
+    context_id text NOT NULL,
+    user_id uuid NOT NULL
+);
+
+ALTER TABLE ONLY public.lti_context_learners FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.lti_context_learners OWNER TO portal_owner;
+
+--
+-- Name: lti_contexts; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.lti_contexts (
+    platform_id bigint NOT NULL,
+    context_id text NOT NULL,
+    class_id uuid,
+    title text NOT NULL,
+    memberships_url text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT lti_contexts_context_id_check CHECK (((length(context_id) >= 1) AND (length(context_id) <= 255)))
+);
+
+ALTER TABLE ONLY public.lti_contexts FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.lti_contexts OWNER TO portal_owner;
+
+--
+-- Name: lti_deep_links; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.lti_deep_links (
+    token_hash bytea NOT NULL,
+    user_id uuid NOT NULL,
+    platform_id bigint NOT NULL,
+    deployment_id text NOT NULL,
+    return_url text NOT NULL,
+    data jsonb,
+    accepts_line_item boolean DEFAULT true NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    used_at timestamp with time zone,
+    CONSTRAINT lti_deep_links_data_size CHECK ((length((data)::text) <= 4000)),
+    CONSTRAINT lti_deep_links_return_url_check CHECK (((return_url ~ '^https?://[^\s]+$'::text) AND (length(return_url) <= 2000))),
+    CONSTRAINT lti_deep_links_token_hash_check CHECK ((octet_length(token_hash) = 32))
+);
+
+ALTER TABLE ONLY public.lti_deep_links FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.lti_deep_links OWNER TO portal_owner;
+
+--
+-- Name: lti_deployments; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.lti_deployments (
+    platform_id bigint NOT NULL,
+    deployment_id text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT lti_deployments_deployment_id_check CHECK (((length(deployment_id) >= 1) AND (length(deployment_id) <= 200)))
+);
+
+
+ALTER TABLE public.lti_deployments OWNER TO portal_owner;
+
+--
+-- Name: lti_graded_sessions; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.lti_graded_sessions (
+    session_id uuid NOT NULL,
+    platform_id bigint NOT NULL,
+    resource_link_id text NOT NULL,
+    lineitem_url text NOT NULL,
+    subject text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT lti_graded_sessions_lineitem_url_check CHECK (((lineitem_url ~ '^https?://[^\s]+$'::text) AND (length(lineitem_url) <= 2000))),
+    CONSTRAINT lti_graded_sessions_resource_link_id_check CHECK (((length(resource_link_id) >= 1) AND (length(resource_link_id) <= 255))),
+    CONSTRAINT lti_graded_sessions_subject_check CHECK (((length(subject) >= 1) AND (length(subject) <= 255)))
+);
+
+ALTER TABLE ONLY public.lti_graded_sessions FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.lti_graded_sessions OWNER TO portal_owner;
+
+--
+-- Name: lti_handoffs; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.lti_handoffs (
+    token_hash bytea NOT NULL,
+    session_hash bytea NOT NULL,
+    browser_hash bytea NOT NULL,
+    location text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    used_at timestamp with time zone,
+    CONSTRAINT lti_handoffs_browser_hash_check CHECK ((octet_length(browser_hash) = 32)),
+    CONSTRAINT lti_handoffs_location_check CHECK (((location ~ '^/'::text) AND (length(location) <= 2000))),
+    CONSTRAINT lti_handoffs_session_hash_check CHECK ((octet_length(session_hash) = 32)),
+    CONSTRAINT lti_handoffs_token_hash_check CHECK ((octet_length(token_hash) = 32))
+);
+
+ALTER TABLE ONLY public.lti_handoffs FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.lti_handoffs OWNER TO portal_owner;
+
+--
+-- Name: lti_platforms; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.lti_platforms (
+    id bigint NOT NULL,
+    issuer text NOT NULL,
+    client_id text NOT NULL,
+    auth_url text NOT NULL,
+    token_url text NOT NULL,
+    jwks_url text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT lti_platforms_auth_url_check CHECK ((auth_url ~ '^https?://[^\s]+$'::text)),
+    CONSTRAINT lti_platforms_client_id_check CHECK (((length(client_id) >= 1) AND (length(client_id) <= 200))),
+    CONSTRAINT lti_platforms_issuer_check CHECK (((issuer ~ '^https?://[^\s]+$'::text) AND (length(issuer) <= 300))),
+    CONSTRAINT lti_platforms_jwks_url_check CHECK ((jwks_url ~ '^https?://[^\s]+$'::text)),
+    CONSTRAINT lti_platforms_token_url_check CHECK ((token_url ~ '^https?://[^\s]+$'::text))
+);
+
+
+ALTER TABLE public.lti_platforms OWNER TO portal_owner;
+
+--
+-- Name: lti_platforms_id_seq; Type: SEQUENCE; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.lti_platforms ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.lti_platforms_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: lti_score_outbox; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.lti_score_outbox (
+    session_id uuid NOT NULL,
+    platform_id bigint NOT NULL,
+    lineitem_url text NOT NULL,
+    subject text NOT NULL,
+    score_given numeric(5,2) NOT NULL,
+    score_maximum numeric(5,2) NOT NULL,
+    finished_at timestamp with time zone NOT NULL,
+    attempts integer DEFAULT 0 NOT NULL,
+    next_attempt_at timestamp with time zone NOT NULL,
+    sent_at timestamp with time zone,
+    last_error text
+);
+
+ALTER TABLE ONLY public.lti_score_outbox FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.lti_score_outbox OWNER TO portal_owner;
+
+--
+-- Name: lti_states; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.lti_states (
+    state_hash bytea NOT NULL,
+    nonce text NOT NULL,
+    platform_id bigint NOT NULL,
+    target_link_uri text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    used_at timestamp with time zone,
+    browser_hash bytea NOT NULL,
+    signed_in_at timestamp with time zone,
+    cookie_hash bytea,
+    storage_target text,
+    CONSTRAINT lti_states_browser_hash_check CHECK ((octet_length(browser_hash) = 32)),
+    CONSTRAINT lti_states_cookie_hash_check CHECK ((octet_length(cookie_hash) = 32)),
+    CONSTRAINT lti_states_nonce_check CHECK ((nonce ~ '^[A-Za-z0-9_-]{16,64}$'::text)),
+    CONSTRAINT lti_states_state_hash_check CHECK ((octet_length(state_hash) = 32)),
+    CONSTRAINT lti_states_storage_target_check CHECK (((length(storage_target) >= 1) AND (length(storage_target) <= 200))),
+    CONSTRAINT lti_states_target_link_uri_check CHECK (((length(target_link_uri) >= 1) AND (length(target_link_uri) <= 2000)))
+);
+
+ALTER TABLE ONLY public.lti_states FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.lti_states OWNER TO portal_owner;
+
+--
+-- Name: lti_tool_keys; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.lti_tool_keys (
+    kid text NOT NULL,
+    private_pem text NOT NULL,
+    modulus text NOT NULL,
+    exponent text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    retired_at timestamp with time zone,
+    CONSTRAINT lti_tool_keys_exponent_check CHECK ((exponent ~ '^[A-Za-z0-9_-]{1,12}$'::text)),
+    CONSTRAINT lti_tool_keys_kid_check CHECK ((kid ~ '^[A-Za-z0-9_-]{8,64}$'::text)),
+    CONSTRAINT lti_tool_keys_modulus_check CHECK (((modulus ~ '^[A-Za-z0-9_-]+$'::text) AND (length(modulus) >= 340))),
+    CONSTRAINT lti_tool_keys_private_pem_check CHECK ((private_pem ~~ '-----BEGIN PRIVATE KEY-----%'::text))
+);
+
+
+ALTER TABLE public.lti_tool_keys OWNER TO portal_owner;
+
+--
+-- Name: question_reports; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.question_reports (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    question_id uuid NOT NULL,
+    question_version integer NOT NULL,
+    user_id uuid NOT NULL,
+    reason text NOT NULL,
+    comment text DEFAULT ''::text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    resolved_at timestamp with time zone,
+    resolution text,
+    resolution_note text DEFAULT ''::text NOT NULL,
+    CONSTRAINT question_reports_comment_check CHECK ((length(comment) <= 2000)),
+    CONSTRAINT question_reports_reason_check CHECK ((reason = ANY (ARRAY['wrong-answer'::text, 'unclear'::text, 'typo'::text, 'outdated'::text, 'other'::text]))),
+    CONSTRAINT question_reports_resolution_check CHECK ((resolution = ANY (ARRAY['fixed'::text, 'dismissed'::text]))),
+    CONSTRAINT question_reports_resolution_note_check CHECK ((length(resolution_note) <= 2000)),
+    CONSTRAINT question_reports_resolved CHECK (((resolved_at IS NULL) = (resolution IS NULL)))
+);
+
+ALTER TABLE ONLY public.question_reports FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.question_reports OWNER TO portal_owner;
+
+--
+-- Name: question_versions; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.question_versions (
+    question_id uuid NOT NULL,
+    version integer NOT NULL,
+    saved_at timestamp with time zone DEFAULT now() NOT NULL,
+    snapshot jsonb NOT NULL
+);
+
+
+ALTER TABLE public.question_versions OWNER TO portal_owner;
+
+--
+-- Name: rate_limits; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.rate_limits (
+    bucket text NOT NULL,
+    key_hash bytea NOT NULL,
+    window_start timestamp with time zone NOT NULL,
+    hits integer NOT NULL
+);
+
+ALTER TABLE ONLY public.rate_limits FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.rate_limits OWNER TO portal_owner;
+
+--
+-- Name: regions; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.regions (
+    id bigint NOT NULL,
+    code text NOT NULL,
+    name text NOT NULL,
+    "position" integer DEFAULT 0 NOT NULL,
+    CONSTRAINT regions_code_check CHECK ((code ~ '^[a-z0-9][a-z0-9-]{0,39}$'::text)),
+    CONSTRAINT regions_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200)))
+);
+
+
+ALTER TABLE public.regions OWNER TO portal_owner;
+
+--
+-- Name: regions_id_seq; Type: SEQUENCE; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.regions ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.regions_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: schema_migrations; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.schema_migrations (
+    version integer NOT NULL,
+    name text NOT NULL,
+    checksum text NOT NULL,
+    applied_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+
+ALTER TABLE public.schema_migrations OWNER TO portal_owner;
+
+--
+-- Name: schema_repeatables; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.schema_repeatables (
+    path text NOT NULL,
+    checksum text NOT NULL,
+    applied_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+
+ALTER TABLE public.schema_repeatables OWNER TO portal_owner;
+
+--
+-- Name: schools; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.schools (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    name text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT schools_name_check CHECK (((length(btrim(name)) >= 1) AND (length(btrim(name)) <= 200)))
+);
+
+
+ALTER TABLE public.schools OWNER TO portal_owner;
+
+--
+-- Name: server_clock; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.server_clock (
+    singleton boolean DEFAULT true NOT NULL,
+    offset_seconds double precision DEFAULT 0 NOT NULL,
+    CONSTRAINT server_clock_singleton_check CHECK (singleton)
+);
+
+
+ALTER TABLE public.server_clock OWNER TO portal_owner;
+
+--
+-- Name: share_links; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.share_links (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    token_hash bytea NOT NULL,
+    created_by uuid NOT NULL,
+    exam_id bigint NOT NULL,
+    class_id uuid,
+    title text NOT NULL,
+    mode text NOT NULL,
+    domains text[] DEFAULT '{}'::text[] NOT NULL,
+    difficulty_from integer DEFAULT 1 NOT NULL,
+    difficulty_to integer DEFAULT 5 NOT NULL,
+    question_count integer DEFAULT 20 NOT NULL,
+    joins_class boolean DEFAULT false NOT NULL,
+    due_at timestamp with time zone,
+    expires_at timestamp with time zone,
+    revoked_at timestamp with time zone,
+    created_at timestamp with time zone NOT NULL,
+    attempts integer,
+    CONSTRAINT share_links_attempts_check CHECK (((attempts >= 1) AND (attempts <= 20))),
+    CONSTRAINT share_links_check CHECK ((difficulty_from <= difficulty_to)),
+    CONSTRAINT share_links_check1 CHECK (((NOT joins_class) OR (class_id IS NOT NULL))),
+    CONSTRAINT share_links_difficulty_from_check CHECK (((difficulty_from >= 1) AND (difficulty_from <= 5))),
+    CONSTRAINT share_links_difficulty_to_check CHECK (((difficulty_to >= 1) AND (difficulty_to <= 5))),
+    CONSTRAINT share_links_mode_check CHECK ((mode = ANY (ARRAY['practice'::text, 'mock'::text]))),
+    CONSTRAINT share_links_question_count_check CHECK (((question_count >= 1) AND (question_count <= 100))),
+    CONSTRAINT share_links_title_check CHECK (((length(btrim(title)) >= 1) AND (length(btrim(title)) <= 120))),
+    CONSTRAINT share_links_token_hash_check CHECK ((length(token_hash) = 32))
+);
+
+ALTER TABLE ONLY public.share_links FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.share_links OWNER TO portal_owner;
+
+--
+-- Name: sso_exchanges; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.sso_exchanges (
+    state_hash bytea NOT NULL,
+    code text NOT NULL,
+    redirect_uri text NOT NULL,
+    requested_at timestamp with time zone NOT NULL,
+    leased_until timestamp with time zone,
+    id_token text,
+    problem text,
+    answered_at timestamp with time zone,
+    finished_at timestamp with time zone,
+    CONSTRAINT sso_exchanges_code_check CHECK (((length(code) >= 1) AND (length(code) <= 2000))),
+    CONSTRAINT sso_exchanges_id_token_check CHECK ((length(id_token) <= 16384)),
+    CONSTRAINT sso_exchanges_problem_check CHECK ((length(problem) <= 500)),
+    CONSTRAINT sso_exchanges_redirect_uri_check CHECK (((redirect_uri ~ '^https?://[^\s]+$'::text) AND (length(redirect_uri) <= 600)))
+);
+
+ALTER TABLE ONLY public.sso_exchanges FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.sso_exchanges OWNER TO portal_owner;
+
+--
+-- Name: sso_providers; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.sso_providers (
+    id bigint NOT NULL,
+    issuer text NOT NULL,
+    slug text NOT NULL,
+    label text NOT NULL,
+    client_id text NOT NULL,
+    client_secret text,
+    authorization_endpoint text NOT NULL,
+    token_endpoint text NOT NULL,
+    jwks_uri text NOT NULL,
+    allowed_domains text[] DEFAULT '{}'::text[] NOT NULL,
+    teacher_claim text,
+    teacher_values text[] DEFAULT '{}'::text[] NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    client_auth text DEFAULT 'client_secret_post'::text NOT NULL,
+    CONSTRAINT sso_providers_authorization_endpoint_check CHECK ((authorization_endpoint ~ '^https?://[^\s]+$'::text)),
+    CONSTRAINT sso_providers_client_auth_check CHECK ((client_auth = ANY (ARRAY['client_secret_post'::text, 'private_key_jwt'::text]))),
+    CONSTRAINT sso_providers_client_id_check CHECK (((length(client_id) >= 1) AND (length(client_id) <= 300))),
+    CONSTRAINT sso_providers_client_secret_check CHECK (((client_secret IS NULL) OR ((length(client_secret) >= 1) AND (length(client_secret) <= 500)))),
+    CONSTRAINT sso_providers_has_credentials CHECK (((client_auth = 'private_key_jwt'::text) OR (client_secret IS NOT NULL))),
+    CONSTRAINT sso_providers_issuer_check CHECK (((issuer ~ '^https?://[^\s]+$'::text) AND (length(issuer) <= 300))),
+    CONSTRAINT sso_providers_jwks_uri_check CHECK ((jwks_uri ~ '^https?://[^\s]+$'::text)),
+    CONSTRAINT sso_providers_label_check CHECK (((length(btrim(label)) >= 1) AND (length(btrim(label)) <= 60))),
+    CONSTRAINT sso_providers_slug_check CHECK ((slug ~ '^[a-z0-9][a-z0-9-]{0,39}$'::text)),
+    CONSTRAINT sso_providers_teacher_claim_check CHECK ((teacher_claim ~ '^[A-Za-z0-9_:./-]{1,100}$'::text)),
+    CONSTRAINT sso_providers_token_endpoint_check CHECK ((token_endpoint ~ '^https?://[^\s]+$'::text))
+);
+
+ALTER TABLE ONLY public.sso_providers FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.sso_providers OWNER TO portal_owner;
+
+--
+-- Name: sso_providers_id_seq; Type: SEQUENCE; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.sso_providers ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.sso_providers_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: sso_states; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.sso_states (
+    state_hash bytea NOT NULL,
+    provider_id bigint NOT NULL,
+    nonce text NOT NULL,
+    verifier text NOT NULL,
+    browser_hash bytea NOT NULL,
+    link_user uuid,
+    return_to text DEFAULT '/me'::text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    used_at timestamp with time zone,
+    signed_in_at timestamp with time zone,
+    CONSTRAINT sso_states_browser_hash_check CHECK ((octet_length(browser_hash) = 32)),
+    CONSTRAINT sso_states_nonce_check CHECK ((nonce ~ '^[A-Za-z0-9_-]{16,64}$'::text)),
+    CONSTRAINT sso_states_return_to_check CHECK (((return_to ~ '^/'::text) AND (length(return_to) <= 500))),
+    CONSTRAINT sso_states_state_hash_check CHECK ((octet_length(state_hash) = 32)),
+    CONSTRAINT sso_states_verifier_check CHECK ((verifier ~ '^[A-Za-z0-9_~.-]{43,128}$'::text))
+);
+
+ALTER TABLE ONLY public.sso_states FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.sso_states OWNER TO portal_owner;
+
+--
+-- Name: study_days; Type: VIEW; Schema: public; Owner: portal_owner
+--
+
+CREATE VIEW public.study_days WITH (security_invoker='true') AS
+ SELECT a.user_id,
+    ((a.answered_at AT TIME ZONE u.time_zone))::date AS day,
+    count(*) AS answered,
+    count(*) FILTER (WHERE a.correct) AS correct
+   FROM (public.answers a
+     JOIN public.users u ON ((u.id = a.user_id)))
+  GROUP BY a.user_id, u.time_zone, (((a.answered_at AT TIME ZONE u.time_zone))::date);
+
+
+ALTER TABLE public.study_days OWNER TO portal_owner;
+
+--
+-- Name: used_tokens; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.used_tokens (
+    digest bytea NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    CONSTRAINT used_tokens_digest_check CHECK ((octet_length(digest) = 32))
+);
+
+ALTER TABLE ONLY public.used_tokens FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.used_tokens OWNER TO portal_owner;
+
+--
+-- Name: accommodations accommodations_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.accommodations
+    ADD CONSTRAINT accommodations_pkey PRIMARY KEY (student_id);
+
+
+--
+-- Name: answers answers_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.answers
+    ADD CONSTRAINT answers_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: app_secrets app_secrets_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.app_secrets
+    ADD CONSTRAINT app_secrets_pkey PRIMARY KEY (name);
+
+
+--
+-- Name: audit_log audit_log_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.audit_log
+    ADD CONSTRAINT audit_log_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: auth_sessions auth_sessions_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.auth_sessions
+    ADD CONSTRAINT auth_sessions_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: auth_sessions auth_sessions_token_hash_key; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.auth_sessions
+    ADD CONSTRAINT auth_sessions_token_hash_key UNIQUE (token_hash);
+
+
+--
+-- Name: class_members class_members_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.class_members
+    ADD CONSTRAINT class_members_pkey PRIMARY KEY (class_id, user_id);
+
+
+--
+-- Name: classes classes_join_code_key; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.classes
+    ADD CONSTRAINT classes_join_code_key UNIQUE (join_code);
+
+
+--
+-- Name: classes classes_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.classes
+    ADD CONSTRAINT classes_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: content_images content_images_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.content_images
+    ADD CONSTRAINT content_images_pkey PRIMARY KEY (digest);
+
+
+--
+-- Name: domains domains_exam_id_slug_key; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.domains
+    ADD CONSTRAINT domains_exam_id_slug_key UNIQUE (exam_id, slug);
+
+
+--
+-- Name: domains domains_id_exam; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.domains
+    ADD CONSTRAINT domains_id_exam UNIQUE (id, exam_id);
+
+
+--
+-- Name: domains domains_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.domains
+    ADD CONSTRAINT domains_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: event_results event_results_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.event_results
+    ADD CONSTRAINT event_results_pkey PRIMARY KEY (event_id, participant_id);
+
+
+--
+-- Name: exam_dates exam_dates_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.exam_dates
+    ADD CONSTRAINT exam_dates_pkey PRIMARY KEY (user_id, exam_id);
+
+
+--
+-- Name: exams exams_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.exams
+    ADD CONSTRAINT exams_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: exams exams_region_id_slug_key; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.exams
+    ADD CONSTRAINT exams_region_id_slug_key UNIQUE (region_id, slug);
+
+
+--
+-- Name: external_identities external_identities_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.external_identities
+    ADD CONSTRAINT external_identities_pkey PRIMARY KEY (kind, issuer, subject);
+
+
+--
+-- Name: fsrs_weights fsrs_weights_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.fsrs_weights
+    ADD CONSTRAINT fsrs_weights_pkey PRIMARY KEY (user_id);
+
+
+--
+-- Name: key_set_keys key_set_keys_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.key_set_keys
+    ADD CONSTRAINT key_set_keys_pkey PRIMARY KEY (jwks_uri, kid);
+
+
+--
+-- Name: key_sets key_sets_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.key_sets
+    ADD CONSTRAINT key_sets_pkey PRIMARY KEY (jwks_uri);
+
+
+--
+-- Name: live_answers live_answers_participant_id_question_index_key; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.live_answers
+    ADD CONSTRAINT live_answers_participant_id_question_index_key UNIQUE (participant_id, question_index);
+
+
+--
+-- Name: live_answers live_answers_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.live_answers
+    ADD CONSTRAINT live_answers_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: live_events live_events_code_key; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.live_events
+    ADD CONSTRAINT live_events_code_key UNIQUE (code);
+
+
+--
+-- Name: live_events live_events_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.live_events
+    ADD CONSTRAINT live_events_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: live_participants live_participants_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.live_participants
+    ADD CONSTRAINT live_participants_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: login_addresses login_addresses_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.login_addresses
+    ADD CONSTRAINT login_addresses_pkey PRIMARY KEY (user_id, address_hash);
+
+
+--
+-- Name: login_attempts login_attempts_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.login_attempts
+    ADD CONSTRAINT login_attempts_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: login_throttle login_throttle_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.login_throttle
+    ADD CONSTRAINT login_throttle_pkey PRIMARY KEY (key_hash);
+
+
+--
+-- Name: lti_context_learners lti_context_learners_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.lti_context_learners
+    ADD CONSTRAINT lti_context_learners_pkey PRIMARY KEY (platform_id, context_id, user_id);
+
+
+--
+-- Name: lti_contexts lti_contexts_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.lti_contexts
+    ADD CONSTRAINT lti_contexts_pkey PRIMARY KEY (platform_id, context_id);
+
+
+--
+-- Name: lti_deep_links lti_deep_links_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.lti_deep_links
+    ADD CONSTRAINT lti_deep_links_pkey PRIMARY KEY (token_hash);
+
+
+--
+-- Name: lti_deployments lti_deployments_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.lti_deployments
+    ADD CONSTRAINT lti_deployments_pkey PRIMARY KEY (platform_id, deployment_id);
+
+
+--
+-- Name: lti_graded_sessions lti_graded_sessions_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.lti_graded_sessions
+    ADD CONSTRAINT lti_graded_sessions_pkey PRIMARY KEY (session_id);
+
+
+--
+-- Name: lti_handoffs lti_handoffs_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.lti_handoffs
+    ADD CONSTRAINT lti_handoffs_pkey PRIMARY KEY (token_hash);
+
+
+--
+-- Name: lti_platforms lti_platforms_issuer_client_id_key; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.lti_platforms
+    ADD CONSTRAINT lti_platforms_issuer_client_id_key UNIQUE (issuer, client_id);
+
+
+--
+-- Name: lti_platforms lti_platforms_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.lti_platforms
+    ADD CONSTRAINT lti_platforms_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: lti_score_outbox lti_score_outbox_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.lti_score_outbox
+    ADD CONSTRAINT lti_score_outbox_pkey PRIMARY KEY (session_id);
+
+
+--
+-- Name: lti_states lti_states_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.lti_states
+    ADD CONSTRAINT lti_states_pkey PRIMARY KEY (state_hash);
+
+
+--
+-- Name: lti_tool_keys lti_tool_keys_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.lti_tool_keys
+    ADD CONSTRAINT lti_tool_keys_pkey PRIMARY KEY (kid);
+
+
+--
+-- Name: question_reports question_reports_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.question_reports
+    ADD CONSTRAINT question_reports_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: question_versions question_versions_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.question_versions
+    ADD CONSTRAINT question_versions_pkey PRIMARY KEY (question_id, version);
+
+
+--
+-- Name: questions questions_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.questions
+    ADD CONSTRAINT questions_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: questions questions_source_key_per_exam; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.questions
+    ADD CONSTRAINT questions_source_key_per_exam UNIQUE (exam_id, source_key);
+
+
+--
+-- Name: rate_limits rate_limits_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.rate_limits
+    ADD CONSTRAINT rate_limits_pkey PRIMARY KEY (bucket, key_hash);
+
+
+--
+-- Name: regions regions_code_key; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.regions
+    ADD CONSTRAINT regions_code_key UNIQUE (code);
+
+
+--
+-- Name: regions regions_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.regions
+    ADD CONSTRAINT regions_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: review_cards review_cards_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.review_cards
+    ADD CONSTRAINT review_cards_pkey PRIMARY KEY (user_id, question_id);
+
+
+--
+-- Name: schema_migrations schema_migrations_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.schema_migrations
+    ADD CONSTRAINT schema_migrations_pkey PRIMARY KEY (version);
+
+
+--
+-- Name: schema_repeatables schema_repeatables_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.schema_repeatables
+    ADD CONSTRAINT schema_repeatables_pkey PRIMARY KEY (path);
+
+
+--
+-- Name: schools schools_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.schools
+    ADD CONSTRAINT schools_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: server_clock server_clock_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.server_clock
+    ADD CONSTRAINT server_clock_pkey PRIMARY KEY (singleton);
+
+
+--
+-- Name: share_links share_links_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.share_links
+    ADD CONSTRAINT share_links_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: share_links share_links_token_hash_key; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.share_links
+    ADD CONSTRAINT share_links_token_hash_key UNIQUE (token_hash);
+
+
+--
+-- Name: sso_exchanges sso_exchanges_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.sso_exchanges
+    ADD CONSTRAINT sso_exchanges_pkey PRIMARY KEY (state_hash);
+
+
+--
+-- Name: sso_providers sso_providers_issuer_key; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.sso_providers
+    ADD CONSTRAINT sso_providers_issuer_key UNIQUE (issuer);
+
+
+--
+-- Name: sso_providers sso_providers_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.sso_providers
+    ADD CONSTRAINT sso_providers_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: sso_providers sso_providers_slug_key; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.sso_providers
+    ADD CONSTRAINT sso_providers_slug_key UNIQUE (slug);
+
+
+--
+-- Name: sso_states sso_states_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.sso_states
+    ADD CONSTRAINT sso_states_pkey PRIMARY KEY (state_hash);
+
+
+--
+-- Name: study_sessions study_sessions_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.study_sessions
+    ADD CONSTRAINT study_sessions_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: used_tokens used_tokens_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.used_tokens
+    ADD CONSTRAINT used_tokens_pkey PRIMARY KEY (digest);
+
+
+--
+-- Name: users users_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.users
+    ADD CONSTRAINT users_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: answers_by_session; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX answers_by_session ON public.answers USING btree (session_id, question_id, answered_at DESC);
+
+
+--
+-- Name: answers_by_user; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX answers_by_user ON public.answers USING btree (user_id, answered_at) WHERE (user_id IS NOT NULL);
+
+
+--
+-- Name: answers_pace; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX answers_pace ON public.answers USING btree (user_id, difficulty, answered_at DESC) INCLUDE (time_ms) WHERE (correct AND (user_id IS NOT NULL));
+
+
+--
+-- Name: audit_log_by_action; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX audit_log_by_action ON public.audit_log USING btree (action, at DESC);
+
+
+--
+-- Name: audit_log_recent; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX audit_log_recent ON public.audit_log USING btree (at DESC);
+
+
+--
+-- Name: auth_sessions_by_user; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX auth_sessions_by_user ON public.auth_sessions USING btree (user_id);
+
+
+--
+-- Name: class_members_by_user; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX class_members_by_user ON public.class_members USING btree (user_id) WHERE (left_at IS NULL);
+
+
+--
+-- Name: classes_by_teacher; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX classes_by_teacher ON public.classes USING btree (teacher_id);
+
+
+--
+-- Name: domains_by_exam; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX domains_by_exam ON public.domains USING btree (exam_id);
+
+
+--
+-- Name: external_identities_by_user; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX external_identities_by_user ON public.external_identities USING btree (user_id);
+
+
+--
+-- Name: leaderboard_entries_key; Type: INDEX; Schema: public; Owner: portal_leaderboard
+--
+
+CREATE UNIQUE INDEX leaderboard_entries_key ON public.leaderboard_entries USING btree (period, exam_id, user_id);
+
+
+--
+-- Name: leaderboard_entries_position; Type: INDEX; Schema: public; Owner: portal_leaderboard
+--
+
+CREATE INDEX leaderboard_entries_position ON public.leaderboard_entries USING btree (exam_id, period, place);
+
+
+--
+-- Name: leaderboard_refreshes_latest; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX leaderboard_refreshes_latest ON public.leaderboard_refreshes USING btree (refreshed_at DESC);
+
+
+--
+-- Name: live_answers_by_event; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX live_answers_by_event ON public.live_answers USING btree (event_id, participant_id, question_index);
+
+
+--
+-- Name: live_participants_guest; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE UNIQUE INDEX live_participants_guest ON public.live_participants USING btree (event_id, guest_key) WHERE (guest_key IS NOT NULL);
+
+
+--
+-- Name: live_participants_nickname; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE UNIQUE INDEX live_participants_nickname ON public.live_participants USING btree (event_id, lower(nickname));
+
+
+--
+-- Name: live_participants_user; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE UNIQUE INDEX live_participants_user ON public.live_participants USING btree (event_id, user_id) WHERE (user_id IS NOT NULL);
+
+
+--
+-- Name: login_attempts_expiry; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX login_attempts_expiry ON public.login_attempts USING btree (expires_at);
+
+
+--
+-- Name: login_throttle_stale; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX login_throttle_stale ON public.login_throttle USING btree (last_failure_at);
+
+
+--
+-- Name: lti_graded_sessions_by_link; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX lti_graded_sessions_by_link ON public.lti_graded_sessions USING btree (platform_id, resource_link_id, subject);
+
+
+--
+-- Name: lti_handoffs_by_age; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX lti_handoffs_by_age ON public.lti_handoffs USING btree (created_at);
+
+
+--
+-- Name: lti_score_outbox_due; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX lti_score_outbox_due ON public.lti_score_outbox USING btree (next_attempt_at) WHERE (sent_at IS NULL);
+
+
+--
+-- Name: lti_states_by_age; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX lti_states_by_age ON public.lti_states USING btree (created_at);
+
+
+--
+-- Name: lti_tool_keys_one_current; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE UNIQUE INDEX lti_tool_keys_one_current ON public.lti_tool_keys USING btree ((true)) WHERE (retired_at IS NULL);
+
+
+--
+-- Name: question_reports_open; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX question_reports_open ON public.question_reports USING btree (created_at) WHERE (resolved_at IS NULL);
+
+
+--
+-- Name: questions_by_domain_updated; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX questions_by_domain_updated ON public.questions USING btree (domain_id, updated_at);
+
+
+--
+-- Name: questions_published_by_domain_difficulty; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX questions_published_by_domain_difficulty ON public.questions USING btree (domain_id, difficulty) WHERE ((status = 'published'::text) AND (deleted_at IS NULL));
+
+
+--
+-- Name: questions_search; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX questions_search ON public.questions USING gin ((((stem || ' '::text) || (options)::text)) public.gin_trgm_ops);
+
+
+--
+-- Name: rate_limits_window; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX rate_limits_window ON public.rate_limits USING btree (window_start);
+
+
+--
+-- Name: review_cards_due; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX review_cards_due ON public.review_cards USING btree (user_id, due);
+
+
+--
+-- Name: schools_name; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE UNIQUE INDEX schools_name ON public.schools USING btree (lower(btrim(name)));
+
+
+--
+-- Name: share_links_by_class; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX share_links_by_class ON public.share_links USING btree (class_id) WHERE (class_id IS NOT NULL);
+
+
+--
+-- Name: sso_exchanges_waiting; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX sso_exchanges_waiting ON public.sso_exchanges USING btree (requested_at) WHERE (answered_at IS NULL);
+
+
+--
+-- Name: sso_states_by_age; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX sso_states_by_age ON public.sso_states USING btree (created_at);
+
+
+--
+-- Name: study_sessions_by_guest; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX study_sessions_by_guest ON public.study_sessions USING btree (guest_key) WHERE (guest_key IS NOT NULL);
+
+
+--
+-- Name: study_sessions_by_share_link; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX study_sessions_by_share_link ON public.study_sessions USING btree (share_link_id) WHERE (share_link_id IS NOT NULL);
+
+
+--
+-- Name: study_sessions_by_user; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX study_sessions_by_user ON public.study_sessions USING btree (user_id, started_at DESC) WHERE (user_id IS NOT NULL);
+
+
+--
+-- Name: used_tokens_by_expiry; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX used_tokens_by_expiry ON public.used_tokens USING btree (expires_at);
+
+
+--
+-- Name: users_username_unique; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE UNIQUE INDEX users_username_unique ON public.users USING btree (lower(username));
+
+
+--
+-- Name: domain_accuracy_weekly _RETURN; Type: RULE; Schema: public; Owner: portal_owner
+--
+
+CREATE OR REPLACE VIEW public.domain_accuracy_weekly WITH (security_invoker='true') AS
+ SELECT a.user_id,
+    d.exam_id,
+    d.id AS domain_id,
+    d.slug AS domain_slug,
+    d.title AS domain_title,
+    (date_trunc('week'::text, (a.answered_at AT TIME ZONE u.time_zone)))::date AS week,
+    count(*) AS answered,
+    count(*) FILTER (WHERE a.correct) AS correct
+   FROM (((public.answers a
+     JOIN public.users u ON ((u.id = a.user_id)))
+     JOIN public.questions q ON ((q.id = a.question_id)))
+     JOIN public.domains d ON ((d.id = q.domain_id)))
+  GROUP BY a.user_id, d.exam_id, d.id, u.time_zone, (date_trunc('week'::text, (a.answered_at AT TIME ZONE u.time_zone)));
+
+
+--
+-- Name: answers answers_admit; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER answers_admit BEFORE INSERT ON public.answers FOR EACH ROW EXECUTE FUNCTION public.answers_admit();
+
+
+--
+-- Name: answers answers_data_version; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER answers_data_version AFTER INSERT OR DELETE OR UPDATE ON public.answers FOR EACH ROW EXECUTE FUNCTION public.data_version_bump();
+
+
+--
+-- Name: auth_sessions auth_sessions_notify; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER auth_sessions_notify AFTER DELETE ON public.auth_sessions FOR EACH ROW EXECUTE FUNCTION public.notify_session_ended();
+
+
+--
+-- Name: class_members class_members_data_version; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER class_members_data_version AFTER INSERT OR DELETE OR UPDATE ON public.class_members FOR EACH ROW EXECUTE FUNCTION public.data_version_bump();
+
+
+--
+-- Name: class_members class_members_notify; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER class_members_notify AFTER INSERT OR DELETE OR UPDATE ON public.class_members FOR EACH ROW EXECUTE FUNCTION public.notify_class_changed();
+
+
+--
+-- Name: domains domains_notify; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER domains_notify AFTER INSERT OR DELETE OR UPDATE ON public.domains FOR EACH STATEMENT EXECUTE FUNCTION public.notify_content();
+
+
+--
+-- Name: domains domains_touch_insert; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER domains_touch_insert AFTER INSERT ON public.domains REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION public.exams_touch_from_domains();
+
+
+--
+-- Name: domains domains_touch_update; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER domains_touch_update AFTER UPDATE ON public.domains REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION public.exams_touch_from_domains();
+
+
+--
+-- Name: exam_dates exam_dates_data_version; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER exam_dates_data_version AFTER INSERT OR DELETE OR UPDATE ON public.exam_dates FOR EACH ROW EXECUTE FUNCTION public.data_version_bump();
+
+
+--
+-- Name: exams exams_notify; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER exams_notify AFTER INSERT OR DELETE OR UPDATE ON public.exams FOR EACH STATEMENT EXECUTE FUNCTION public.notify_content();
+
+
+--
+-- Name: exams exams_touch; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER exams_touch BEFORE UPDATE ON public.exams FOR EACH ROW EXECUTE FUNCTION public.exams_touch_self();
+
+
+--
+-- Name: fsrs_weights fsrs_weights_data_version; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER fsrs_weights_data_version AFTER INSERT OR DELETE OR UPDATE ON public.fsrs_weights FOR EACH ROW EXECUTE FUNCTION public.data_version_bump();
+
+
+--
+-- Name: leaderboard_refreshes leaderboard_refreshes_notify; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER leaderboard_refreshes_notify AFTER INSERT ON public.leaderboard_refreshes FOR EACH STATEMENT EXECUTE FUNCTION public.notify_leaderboard();
+
+
+--
+-- Name: live_answers live_answers_admit; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER live_answers_admit BEFORE INSERT ON public.live_answers FOR EACH ROW EXECUTE FUNCTION public.live_answers_admit();
+
+
+--
+-- Name: lti_platforms lti_platforms_key_set; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER lti_platforms_key_set AFTER INSERT OR UPDATE OF jwks_url ON public.lti_platforms FOR EACH STATEMENT EXECUTE FUNCTION public.key_sets_registered();
+
+
+--
+-- Name: questions questions_exam; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER questions_exam BEFORE INSERT OR UPDATE OF domain_id, exam_id ON public.questions FOR EACH ROW EXECUTE FUNCTION public.questions_set_exam();
+
+
+--
+-- Name: questions questions_keep_version; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER questions_keep_version AFTER INSERT OR UPDATE ON public.questions FOR EACH ROW EXECUTE FUNCTION public.questions_keep_version();
+
+
+--
+-- Name: questions questions_touch_delete; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER questions_touch_delete AFTER DELETE ON public.questions REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION public.exams_touch_from_questions();
+
+
+--
+-- Name: questions questions_touch_insert; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER questions_touch_insert AFTER INSERT ON public.questions REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION public.exams_touch_from_questions();
+
+
+--
+-- Name: questions questions_touch_update; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER questions_touch_update AFTER UPDATE ON public.questions REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION public.exams_touch_from_questions();
+
+
+--
+-- Name: questions questions_version; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER questions_version BEFORE UPDATE ON public.questions FOR EACH ROW EXECUTE FUNCTION public.questions_bump_version();
+
+
+--
+-- Name: regions regions_notify; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER regions_notify AFTER INSERT OR DELETE OR UPDATE ON public.regions FOR EACH STATEMENT EXECUTE FUNCTION public.notify_content();
+
+
+--
+-- Name: review_cards review_cards_data_version; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER review_cards_data_version AFTER INSERT OR DELETE OR UPDATE ON public.review_cards FOR EACH ROW EXECUTE FUNCTION public.data_version_bump();
+
+
+--
+-- Name: share_links share_links_notify; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER share_links_notify AFTER INSERT OR DELETE OR UPDATE ON public.share_links FOR EACH ROW EXECUTE FUNCTION public.notify_class_changed();
+
+
+--
+-- Name: sso_providers sso_providers_key_set; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER sso_providers_key_set AFTER INSERT OR UPDATE OF jwks_uri ON public.sso_providers FOR EACH STATEMENT EXECUTE FUNCTION public.key_sets_registered();
+
+
+--
+-- Name: study_sessions study_sessions_admit; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER study_sessions_admit BEFORE INSERT ON public.study_sessions FOR EACH ROW EXECUTE FUNCTION public.study_sessions_admit();
+
+
+--
+-- Name: study_sessions study_sessions_attempts; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER study_sessions_attempts BEFORE INSERT ON public.study_sessions FOR EACH ROW EXECUTE FUNCTION public.study_sessions_attempts();
+
+
+--
+-- Name: study_sessions study_sessions_data_version; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER study_sessions_data_version AFTER INSERT OR DELETE OR UPDATE ON public.study_sessions FOR EACH ROW EXECUTE FUNCTION public.data_version_bump();
+
+
+--
+-- Name: study_sessions study_sessions_frozen; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER study_sessions_frozen BEFORE UPDATE ON public.study_sessions FOR EACH ROW EXECUTE FUNCTION public.study_sessions_frozen();
+
+
+--
+-- Name: study_sessions study_sessions_lti_score; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER study_sessions_lti_score AFTER UPDATE OF finished_at ON public.study_sessions FOR EACH ROW WHEN (((old.finished_at IS NULL) AND (new.finished_at IS NOT NULL))) EXECUTE FUNCTION public.lti_queue_score();
+
+
+--
+-- Name: users users_credentials_changed; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER users_credentials_changed AFTER UPDATE OF password_hash, disabled_at ON public.users FOR EACH ROW WHEN (((old.password_hash IS DISTINCT FROM new.password_hash) OR (old.disabled_at IS DISTINCT FROM new.disabled_at))) EXECUTE FUNCTION public.users_end_sessions();
+
+
+--
+-- Name: users users_notify; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER users_notify AFTER UPDATE ON public.users FOR EACH ROW WHEN (((((((old.role IS DISTINCT FROM new.role) OR (old.display_name IS DISTINCT FROM new.display_name)) OR (old.locale IS DISTINCT FROM new.locale)) OR (old.time_zone IS DISTINCT FROM new.time_zone)) OR (old.disabled_at IS DISTINCT FROM new.disabled_at)) OR (old.password_hash IS DISTINCT FROM new.password_hash))) EXECUTE FUNCTION public.notify_account_changed();
+
+
+--
+-- Name: users users_retention_version; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER users_retention_version BEFORE UPDATE OF desired_retention ON public.users FOR EACH ROW WHEN ((old.desired_retention IS DISTINCT FROM new.desired_retention)) EXECUTE FUNCTION public.users_visibility_version();
+
+
+--
+-- Name: users users_visibility_version; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER users_visibility_version BEFORE UPDATE OF show_on_leaderboard ON public.users FOR EACH ROW WHEN ((old.show_on_leaderboard IS DISTINCT FROM new.show_on_leaderboard)) EXECUTE FUNCTION public.users_visibility_version();
+
+
+--
+-- Name: accommodations accommodations_set_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.accommodations
+    ADD CONSTRAINT accommodations_set_by_fkey FOREIGN KEY (set_by) REFERENCES public.users(id) ON DELETE SET NULL;
+
+
+--
+-- Name: accommodations accommodations_student_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.accommodations
+    ADD CONSTRAINT accommodations_student_id_fkey FOREIGN KEY (student_id) REFERENCES public.users(id) ON DELETE CASCADE;
+
+
+--
+-- Name: answers answers_question_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.answers
+    ADD CONSTRAINT answers_question_id_fkey FOREIGN KEY (question_id) REFERENCES public.questions(id);
+
+
+--
+-- Name: answers answers_session_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.answers
+    ADD CONSTRAINT answers_session_id_fkey FOREIGN KEY (session_id) REFERENCES public.study_sessions(id) ON DELETE CASCADE;
+
+
+--
+-- Name: answers answers_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.answers
+    ADD CONSTRAINT answers_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id) ON DELETE CASCADE;
+
+
+--
+-- Name: audit_log audit_log_actor_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.audit_log
+    ADD CONSTRAINT audit_log_actor_id_fkey FOREIGN KEY (actor_id) REFERENCES public.users(id) ON DELETE SET NULL;
+
+
+--
+-- Name: auth_sessions auth_sessions_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.auth_sessions
+    ADD CONSTRAINT auth_sessions_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id) ON DELETE CASCADE;
+
+
+--
+-- Name: class_members class_members_class_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.class_members
+    ADD CONSTRAINT class_members_class_id_fkey FOREIGN KEY (class_id) REFERENCES public.classes(id) ON DELETE CASCADE;
+
+
+--
+-- Name: class_members class_members_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.class_members
+    ADD CONSTRAINT class_members_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id) ON DELETE CASCADE;
+
+
+--
+-- Name: classes classes_school_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.classes
+    ADD CONSTRAINT classes_school_id_fkey FOREIGN KEY (school_id) REFERENCES public.schools(id);
+
+
+--
+-- Name: classes classes_teacher_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.classes
+    ADD CONSTRAINT classes_teacher_id_fkey FOREIGN KEY (teacher_id) REFERENCES public.users(id) ON DELETE CASCADE;
+
+
+--
+-- Name: domains domains_exam_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.domains
+    ADD CONSTRAINT domains_exam_id_fkey FOREIGN KEY (exam_id) REFERENCES public.exams(id);
+
+
+--
+-- Name: event_results event_results_event_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.event_results
+    ADD CONSTRAINT event_results_event_id_fkey FOREIGN KEY (event_id) REFERENCES public.live_events(id) ON DELETE CASCADE;
+
+
+--
+-- Name: event_results event_results_participant_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.event_results
+    ADD CONSTRAINT event_results_participant_id_fkey FOREIGN KEY (participant_id) REFERENCES public.live_participants(id) ON DELETE CASCADE;
+
+
+--
+-- Name: exam_dates exam_dates_exam_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.exam_dates
+    ADD CONSTRAINT exam_dates_exam_id_fkey FOREIGN KEY (exam_id) REFERENCES public.exams(id) ON DELETE CASCADE;
+
+
+--
+-- Name: exam_dates exam_dates_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.exam_dates
+    ADD CONSTRAINT exam_dates_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id) ON DELETE CASCADE;
+
+
+--
+-- Name: exams exams_region_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.exams
+    ADD CONSTRAINT exams_region_id_fkey FOREIGN KEY (region_id) REFERENCES public.regions(id);
+
+
+--
+-- Name: external_identities external_identities_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.external_identities
+    ADD CONSTRAINT external_identities_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id) ON DELETE CASCADE;
+
+
+--
+-- Name: fsrs_weights fsrs_weights_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.fsrs_weights
+    ADD CONSTRAINT fsrs_weights_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id) ON DELETE CASCADE;
+
+
+--
+-- Name: key_set_keys key_set_keys_jwks_uri_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.key_set_keys
+    ADD CONSTRAINT key_set_keys_jwks_uri_fkey FOREIGN KEY (jwks_uri) REFERENCES public.key_sets(jwks_uri) ON DELETE CASCADE;
+
+
+--
+-- Name: live_answers live_answers_event_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.live_answers
+    ADD CONSTRAINT live_answers_event_id_fkey FOREIGN KEY (event_id) REFERENCES public.live_events(id) ON DELETE CASCADE;
+
+
+--
+-- Name: live_answers live_answers_participant_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.live_answers
+    ADD CONSTRAINT live_answers_participant_id_fkey FOREIGN KEY (participant_id) REFERENCES public.live_participants(id) ON DELETE CASCADE;
+
+
+--
+-- Name: live_answers live_answers_question_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.live_answers
+    ADD CONSTRAINT live_answers_question_id_fkey FOREIGN KEY (question_id) REFERENCES public.questions(id);
+
+
+--
+-- Name: live_events live_events_exam_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.live_events
+    ADD CONSTRAINT live_events_exam_id_fkey FOREIGN KEY (exam_id) REFERENCES public.exams(id);
+
+
+--
+-- Name: live_events live_events_host_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.live_events
+    ADD CONSTRAINT live_events_host_id_fkey FOREIGN KEY (host_id) REFERENCES public.users(id);
+
+
+--
+-- Name: live_participants live_participants_event_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.live_participants
+    ADD CONSTRAINT live_participants_event_id_fkey FOREIGN KEY (event_id) REFERENCES public.live_events(id) ON DELETE CASCADE;
+
+
+--
+-- Name: live_participants live_participants_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.live_participants
+    ADD CONSTRAINT live_participants_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id) ON DELETE CASCADE;
+
+
+--
+-- Name: login_addresses login_addresses_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.login_addresses
+    ADD CONSTRAINT login_addresses_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id) ON DELETE CASCADE;
+
+
+--
+-- Name: lti_context_learners lti_context_learners_platform_id_context_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.lti_context_learners
+    ADD CONSTRAINT lti_context_learners_platform_id_context_id_fkey FOREIGN KEY (platform_id, context_id) REFERENCES public.lti_contexts(platform_id, context_id) ON DELETE CASCADE;
+
+
+--
+-- Name: lti_context_learners lti_context_learners_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.lti_context_learners
+    ADD CONSTRAINT lti_context_learners_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id) ON DELETE CASCADE;
+
+
+--
+-- Name: lti_contexts lti_contexts_class_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.lti_contexts
+    ADD CONSTRAINT lti_contexts_class_id_fkey FOREIGN KEY (class_id) REFERENCES public.classes(id) ON DELETE SET NULL;
+
+
+--
+-- Name: lti_contexts lti_contexts_platform_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.lti_contexts
+    ADD CONSTRAINT lti_contexts_platform_id_fkey FOREIGN KEY (platform_id) REFERENCES public.lti_platforms(id) ON DELETE CASCADE;
+
+
+--
+-- Name: lti_deep_links lti_deep_links_platform_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.lti_deep_links
+    ADD CONSTRAINT lti_deep_links_platform_id_fkey FOREIGN KEY (platform_id) REFERENCES public.lti_platforms(id) ON DELETE CASCADE;
+
+
+--
+-- Name: lti_deep_links lti_deep_links_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.lti_deep_links
+    ADD CONSTRAINT lti_deep_links_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id) ON DELETE CASCADE;
+
+
+--
+-- Name: lti_deployments lti_deployments_platform_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.lti_deployments
+    ADD CONSTRAINT lti_deployments_platform_id_fkey FOREIGN KEY (platform_id) REFERENCES public.lti_platforms(id) ON DELETE CASCADE;
+
+
+--
+-- Name: lti_graded_sessions lti_graded_sessions_platform_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.lti_graded_sessions
+    ADD CONSTRAINT lti_graded_sessions_platform_id_fkey FOREIGN KEY (platform_id) REFERENCES public.lti_platforms(id) ON DELETE CASCADE;
+
+
+--
+-- Name: lti_graded_sessions lti_graded_sessions_session_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.lti_graded_sessions
+    ADD CONSTRAINT lti_graded_sessions_session_id_fkey FOREIGN KEY (session_id) REFERENCES public.study_sessions(id) ON DELETE CASCADE;
+
+
+--
+-- Name: lti_score_outbox lti_score_outbox_platform_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.lti_score_outbox
+    ADD CONSTRAINT lti_score_outbox_platform_id_fkey FOREIGN KEY (platform_id) REFERENCES public.lti_platforms(id) ON DELETE CASCADE;
+
+
+--
+-- Name: lti_score_outbox lti_score_outbox_session_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.lti_score_outbox
+    ADD CONSTRAINT lti_score_outbox_session_id_fkey FOREIGN KEY (session_id) REFERENCES public.study_sessions(id) ON DELETE CASCADE;
+
+
+--
+-- Name: lti_states lti_states_platform_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.lti_states
+    ADD CONSTRAINT lti_states_platform_id_fkey FOREIGN KEY (platform_id) REFERENCES public.lti_platforms(id) ON DELETE CASCADE;
+
+
+--
+-- Name: question_reports question_reports_question_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.question_reports
+    ADD CONSTRAINT question_reports_question_id_fkey FOREIGN KEY (question_id) REFERENCES public.questions(id);
+
+
+--
+-- Name: question_reports question_reports_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.question_reports
+    ADD CONSTRAINT question_reports_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id) ON DELETE CASCADE;
+
+
+--
+-- Name: question_versions question_versions_question_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.question_versions
+    ADD CONSTRAINT question_versions_question_id_fkey FOREIGN KEY (question_id) REFERENCES public.questions(id) ON DELETE CASCADE;
+
+
+--
+-- Name: questions questions_domain_exam; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.questions
+    ADD CONSTRAINT questions_domain_exam FOREIGN KEY (domain_id, exam_id) REFERENCES public.domains(id, exam_id);
+
+
+--
+-- Name: questions questions_domain_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.questions
+    ADD CONSTRAINT questions_domain_id_fkey FOREIGN KEY (domain_id) REFERENCES public.domains(id);
+
+
+--
+-- Name: review_cards review_cards_question_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.review_cards
+    ADD CONSTRAINT review_cards_question_id_fkey FOREIGN KEY (question_id) REFERENCES public.questions(id);
+
+
+--
+-- Name: review_cards review_cards_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.review_cards
+    ADD CONSTRAINT review_cards_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id) ON DELETE CASCADE;
+
+
+--
+-- Name: share_links share_links_class_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.share_links
+    ADD CONSTRAINT share_links_class_id_fkey FOREIGN KEY (class_id) REFERENCES public.classes(id) ON DELETE CASCADE;
+
+
+--
+-- Name: share_links share_links_created_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.share_links
+    ADD CONSTRAINT share_links_created_by_fkey FOREIGN KEY (created_by) REFERENCES public.users(id) ON DELETE CASCADE;
+
+
+--
+-- Name: share_links share_links_exam_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.share_links
+    ADD CONSTRAINT share_links_exam_id_fkey FOREIGN KEY (exam_id) REFERENCES public.exams(id);
+
+
+--
+-- Name: sso_exchanges sso_exchanges_state_hash_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.sso_exchanges
+    ADD CONSTRAINT sso_exchanges_state_hash_fkey FOREIGN KEY (state_hash) REFERENCES public.sso_states(state_hash) ON DELETE CASCADE;
+
+
+--
+-- Name: sso_states sso_states_link_user_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.sso_states
+    ADD CONSTRAINT sso_states_link_user_fkey FOREIGN KEY (link_user) REFERENCES public.users(id) ON DELETE CASCADE;
+
+
+--
+-- Name: sso_states sso_states_provider_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.sso_states
+    ADD CONSTRAINT sso_states_provider_id_fkey FOREIGN KEY (provider_id) REFERENCES public.sso_providers(id) ON DELETE CASCADE;
+
+
+--
+-- Name: study_sessions study_sessions_exam_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.study_sessions
+    ADD CONSTRAINT study_sessions_exam_id_fkey FOREIGN KEY (exam_id) REFERENCES public.exams(id);
+
+
+--
+-- Name: study_sessions study_sessions_share_link_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.study_sessions
+    ADD CONSTRAINT study_sessions_share_link_id_fkey FOREIGN KEY (share_link_id) REFERENCES public.share_links(id);
+
+
+--
+-- Name: study_sessions study_sessions_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.study_sessions
+    ADD CONSTRAINT study_sessions_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id) ON DELETE CASCADE;
+
+
+--
+-- Name: accommodations; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.accommodations ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: accommodations accommodations_admin; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY accommodations_admin ON public.accommodations FOR SELECT TO portal_app USING ((( SELECT public.app_role() AS app_role) = 'admin'::text));
+
+
+--
+-- Name: accommodations accommodations_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY accommodations_auth ON public.accommodations TO portal_auth USING (true) WITH CHECK (true);
+
+
+--
+-- Name: accommodations accommodations_of_students; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY accommodations_of_students ON public.accommodations FOR SELECT TO portal_app USING ((student_id = ANY (( SELECT public.app_students() AS app_students)::uuid[])));
+
+
+--
+-- Name: accommodations accommodations_own; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY accommodations_own ON public.accommodations FOR SELECT TO portal_app USING ((student_id = ( SELECT public.app_user_id() AS app_user_id)));
+
+
+--
+-- Name: answers; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.answers ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: answers answers_auth_read; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY answers_auth_read ON public.answers FOR SELECT TO portal_auth USING (true);
+
+
+--
+-- Name: answers answers_claim; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY answers_claim ON public.answers FOR UPDATE TO portal_auth USING ((user_id IS NULL)) WITH CHECK ((user_id = public.app_user_id()));
+
+
+--
+-- Name: answers answers_claim_read; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY answers_claim_read ON public.answers FOR SELECT TO portal_auth USING (((user_id IS NULL) OR (user_id = public.app_user_id())));
+
+
+--
+-- Name: answers answers_insert; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY answers_insert ON public.answers FOR INSERT TO portal_app WITH CHECK (((NOT (user_id IS DISTINCT FROM ( SELECT public.app_user_id() AS app_user_id))) AND (EXISTS ( SELECT 1
+   FROM public.study_sessions s
+  WHERE ((s.id = answers.session_id) AND (s.finished_at IS NULL) AND (NOT (s.user_id IS DISTINCT FROM ( SELECT public.app_user_id() AS app_user_id))))))));
+
+
+--
+-- Name: answers answers_leaderboard; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY answers_leaderboard ON public.answers FOR SELECT TO portal_leaderboard USING ((user_id IS NOT NULL));
+
+
+--
+-- Name: answers answers_of_students; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY answers_of_students ON public.answers FOR SELECT TO portal_app USING ((user_id = ANY (( SELECT public.app_students() AS app_students)::uuid[])));
+
+
+--
+-- Name: answers answers_read; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY answers_read ON public.answers FOR SELECT TO portal_app USING (((user_id = ( SELECT public.app_user_id() AS app_user_id)) OR (( SELECT public.app_role() AS app_role) = 'admin'::text) OR ((user_id IS NULL) AND (session_id IN ( SELECT s.id
+   FROM public.study_sessions s
+  WHERE (s.guest_key = ( SELECT public.app_guest_key() AS app_guest_key)))))));
+
+
+--
+-- Name: app_secrets; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.app_secrets ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: app_secrets app_secrets_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY app_secrets_auth ON public.app_secrets TO portal_auth USING (true);
+
+
+--
+-- Name: audit_log; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.audit_log ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: audit_log audit_log_accommodation_change; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY audit_log_accommodation_change ON public.audit_log FOR INSERT TO portal_auth WITH CHECK ((action = 'accommodation.change'::text));
+
+
+--
+-- Name: audit_log audit_log_account_change; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY audit_log_account_change ON public.audit_log FOR INSERT TO portal_auth WITH CHECK ((action = 'account.change'::text));
+
+
+--
+-- Name: audit_log audit_log_owner_lti; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY audit_log_owner_lti ON public.audit_log FOR INSERT TO portal_owner WITH CHECK ((action ~~ 'lti.%'::text));
+
+
+--
+-- Name: audit_log audit_log_read; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY audit_log_read ON public.audit_log FOR SELECT TO portal_app USING ((( SELECT public.app_role() AS app_role) = 'admin'::text));
+
+
+--
+-- Name: audit_log audit_log_write; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY audit_log_write ON public.audit_log FOR INSERT TO portal_app WITH CHECK (((( SELECT public.app_role() AS app_role) = 'admin'::text) AND (actor_id = ( SELECT public.app_user_id() AS app_user_id))));
+
+
+--
+-- Name: auth_sessions; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.auth_sessions ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: class_members; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.class_members ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: class_members class_members_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY class_members_auth ON public.class_members FOR SELECT TO portal_auth USING (true);
+
+
+--
+-- Name: class_members class_members_auth_join; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY class_members_auth_join ON public.class_members FOR INSERT TO portal_auth WITH CHECK (true);
+
+
+--
+-- Name: class_members class_members_auth_rejoin; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY class_members_auth_rejoin ON public.class_members FOR UPDATE TO portal_auth USING (true) WITH CHECK (true);
+
+
+--
+-- Name: class_members class_members_leave; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY class_members_leave ON public.class_members FOR UPDATE TO portal_app USING (((user_id = ( SELECT public.app_user_id() AS app_user_id)) AND (left_at IS NULL))) WITH CHECK (((user_id = ( SELECT public.app_user_id() AS app_user_id)) AND (left_at IS NOT NULL)));
+
+
+--
+-- Name: class_members class_members_read; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY class_members_read ON public.class_members FOR SELECT TO portal_app USING (((user_id = ( SELECT public.app_user_id() AS app_user_id)) OR (( SELECT public.app_role() AS app_role) = 'admin'::text) OR (class_id = ANY (( SELECT public.app_taught_classes() AS app_taught_classes)::uuid[]))));
+
+
+--
+-- Name: class_members class_members_remove; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY class_members_remove ON public.class_members FOR UPDATE TO portal_app USING (((class_id = ANY (( SELECT public.app_taught_classes() AS app_taught_classes)::uuid[])) AND (left_at IS NULL))) WITH CHECK (((class_id = ANY (( SELECT public.app_taught_classes() AS app_taught_classes)::uuid[])) AND (left_at IS NOT NULL)));
+
+
+--
+-- Name: classes; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.classes ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: classes classes_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY classes_auth ON public.classes FOR SELECT TO portal_auth USING (true);
+
+
+--
+-- Name: classes classes_auth_lti; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY classes_auth_lti ON public.classes FOR INSERT TO portal_auth WITH CHECK (true);
+
+
+--
+-- Name: classes classes_member; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY classes_member ON public.classes FOR SELECT TO portal_app USING ((id = ANY (( SELECT public.app_member_classes() AS app_member_classes)::uuid[])));
+
+
+--
+-- Name: classes classes_teacher; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY classes_teacher ON public.classes TO portal_app USING (((teacher_id = ( SELECT public.app_user_id() AS app_user_id)) OR (( SELECT public.app_role() AS app_role) = 'admin'::text))) WITH CHECK (((teacher_id = ( SELECT public.app_user_id() AS app_user_id)) AND (( SELECT public.app_role() AS app_role) = ANY (ARRAY['teacher'::text, 'admin'::text]))));
+
+
+--
+-- Name: content_images; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.content_images ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: content_images content_images_admin; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY content_images_admin ON public.content_images FOR INSERT TO portal_app WITH CHECK ((public.app_role() = 'admin'::text));
+
+
+--
+-- Name: content_images content_images_read; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY content_images_read ON public.content_images FOR SELECT USING (true);
+
+
+--
+-- Name: domains; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.domains ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: domains domains_admin; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY domains_admin ON public.domains USING ((( SELECT public.app_role() AS app_role) = 'admin'::text)) WITH CHECK ((( SELECT public.app_role() AS app_role) = 'admin'::text));
+
+
+--
+-- Name: domains domains_read; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY domains_read ON public.domains FOR SELECT USING (true);
+
+
+--
+-- Name: event_results; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.event_results ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: event_results event_results_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY event_results_auth ON public.event_results FOR INSERT TO portal_auth WITH CHECK (true);
+
+
+--
+-- Name: event_results event_results_read; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY event_results_read ON public.event_results FOR SELECT TO portal_app USING (true);
+
+
+--
+-- Name: exam_dates; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.exam_dates ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: exam_dates exam_dates_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY exam_dates_auth ON public.exam_dates TO portal_auth USING (true) WITH CHECK (true);
+
+
+--
+-- Name: exam_dates exam_dates_own; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY exam_dates_own ON public.exam_dates TO portal_app USING ((user_id = ( SELECT public.app_user_id() AS app_user_id))) WITH CHECK ((user_id = ( SELECT public.app_user_id() AS app_user_id)));
+
+
+--
+-- Name: exams; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.exams ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: exams exams_admin; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY exams_admin ON public.exams USING ((( SELECT public.app_role() AS app_role) = 'admin'::text)) WITH CHECK ((( SELECT public.app_role() AS app_role) = 'admin'::text));
+
+
+--
+-- Name: exams exams_read; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY exams_read ON public.exams FOR SELECT USING (true);
+
+
+--
+-- Name: external_identities; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.external_identities ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: external_identities external_identities_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY external_identities_auth ON public.external_identities TO portal_auth USING (true) WITH CHECK (true);
+
+
+--
+-- Name: external_identities external_identities_self; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY external_identities_self ON public.external_identities FOR SELECT TO portal_app USING ((user_id = public.app_user_id()));
+
+
+--
+-- Name: fsrs_weights; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.fsrs_weights ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: fsrs_weights fsrs_weights_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY fsrs_weights_auth ON public.fsrs_weights TO portal_auth USING (true) WITH CHECK (true);
+
+
+--
+-- Name: fsrs_weights fsrs_weights_own; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY fsrs_weights_own ON public.fsrs_weights TO portal_app USING ((user_id = ( SELECT public.app_user_id() AS app_user_id))) WITH CHECK ((user_id = ( SELECT public.app_user_id() AS app_user_id)));
+
+
+--
+-- Name: key_set_keys; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.key_set_keys ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: key_set_keys key_set_keys_agent; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY key_set_keys_agent ON public.key_set_keys TO portal_agent USING (true) WITH CHECK (true);
+
+
+--
+-- Name: key_set_keys key_set_keys_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY key_set_keys_auth ON public.key_set_keys FOR SELECT TO portal_auth USING (true);
+
+
+--
+-- Name: key_sets; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.key_sets ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: key_sets key_sets_agent; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY key_sets_agent ON public.key_sets TO portal_agent USING (true) WITH CHECK (true);
+
+
+--
+-- Name: key_sets key_sets_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY key_sets_auth ON public.key_sets TO portal_auth USING (true) WITH CHECK (true);
+
+
+--
+-- Name: key_sets key_sets_read; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY key_sets_read ON public.key_sets FOR SELECT TO portal_app USING (true);
+
+
+--
+-- Name: live_answers; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.live_answers ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: live_answers live_answers_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY live_answers_auth ON public.live_answers FOR SELECT TO portal_auth USING (true);
+
+
+--
+-- Name: live_answers live_answers_insert; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY live_answers_insert ON public.live_answers FOR INSERT TO portal_app WITH CHECK ((EXISTS ( SELECT 1
+   FROM public.live_participants p
+  WHERE ((p.id = live_answers.participant_id) AND (p.event_id = live_answers.event_id) AND ((p.user_id = ( SELECT public.app_user_id() AS app_user_id)) OR (p.guest_key = ( SELECT public.app_guest_key() AS app_guest_key)))))));
+
+
+--
+-- Name: live_answers live_answers_read; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY live_answers_read ON public.live_answers FOR SELECT TO portal_app USING (((( SELECT public.app_role() AS app_role) = 'admin'::text) OR (event_id = ANY (( SELECT public.app_hosted_events() AS app_hosted_events)::uuid[])) OR (participant_id IN ( SELECT p.id
+   FROM public.live_participants p
+  WHERE ((p.user_id = ( SELECT public.app_user_id() AS app_user_id)) OR (p.guest_key = ( SELECT public.app_guest_key() AS app_guest_key)))))));
+
+
+--
+-- Name: live_events; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.live_events ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: live_events live_events_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY live_events_auth ON public.live_events FOR SELECT TO portal_auth USING (true);
+
+
+--
+-- Name: live_events live_events_auth_end; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY live_events_auth_end ON public.live_events FOR UPDATE TO portal_auth USING (true) WITH CHECK (true);
+
+
+--
+-- Name: live_events live_events_create; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY live_events_create ON public.live_events FOR INSERT TO portal_app WITH CHECK (((host_id = ( SELECT public.app_user_id() AS app_user_id)) AND (( SELECT public.app_role() AS app_role) = ANY (ARRAY['teacher'::text, 'admin'::text]))));
+
+
+--
+-- Name: live_events live_events_host; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY live_events_host ON public.live_events FOR UPDATE TO portal_app USING (((host_id = ( SELECT public.app_user_id() AS app_user_id)) OR (( SELECT public.app_role() AS app_role) = 'admin'::text))) WITH CHECK (((host_id = ( SELECT public.app_user_id() AS app_user_id)) OR (( SELECT public.app_role() AS app_role) = 'admin'::text)));
+
+
+--
+-- Name: live_events live_events_read; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY live_events_read ON public.live_events FOR SELECT TO portal_app USING (true);
+
+
+--
+-- Name: live_participants; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.live_participants ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: live_participants live_participants_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY live_participants_auth ON public.live_participants FOR SELECT TO portal_auth USING (true);
+
+
+--
+-- Name: live_participants live_participants_join; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY live_participants_join ON public.live_participants FOR INSERT TO portal_app WITH CHECK (
+CASE
+    WHEN (user_id IS NULL) THEN ((( SELECT public.app_user_id() AS app_user_id) IS NULL) AND (guest_key = ( SELECT public.app_guest_key() AS app_guest_key)))
+    ELSE ((user_id = ( SELECT public.app_user_id() AS app_user_id)) AND (guest_key IS NULL))
+END);
+
+
+--
+-- Name: live_participants live_participants_read; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY live_participants_read ON public.live_participants FOR SELECT TO portal_app USING (((user_id = ( SELECT public.app_user_id() AS app_user_id)) OR (guest_key = ( SELECT public.app_guest_key() AS app_guest_key)) OR (( SELECT public.app_role() AS app_role) = 'admin'::text) OR (event_id = ANY (( SELECT public.app_hosted_events() AS app_hosted_events)::uuid[]))));
+
+
+--
+-- Name: login_addresses; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.login_addresses ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: login_addresses login_addresses_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY login_addresses_auth ON public.login_addresses TO portal_auth USING (true) WITH CHECK (true);
+
+
+--
+-- Name: login_attempts; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.login_attempts ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: login_attempts login_attempts_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY login_attempts_auth ON public.login_attempts TO portal_auth USING (true) WITH CHECK (true);
+
+
+--
+-- Name: login_throttle; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.login_throttle ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: login_throttle login_throttle_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY login_throttle_auth ON public.login_throttle TO portal_auth USING (true) WITH CHECK (true);
+
+
+--
+-- Name: lti_context_learners; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.lti_context_learners ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: lti_context_learners lti_context_learners_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY lti_context_learners_auth ON public.lti_context_learners TO portal_auth USING (true) WITH CHECK (true);
+
+
+--
+-- Name: lti_contexts; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.lti_contexts ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: lti_contexts lti_contexts_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY lti_contexts_auth ON public.lti_contexts TO portal_auth USING (true) WITH CHECK (true);
+
+
+--
+-- Name: lti_contexts lti_contexts_teacher; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY lti_contexts_teacher ON public.lti_contexts FOR SELECT TO portal_app USING (((public.app_role() = 'admin'::text) OR (class_id = ANY (( SELECT public.app_taught_classes() AS app_taught_classes)::uuid[]))));
+
+
+--
+-- Name: lti_deep_links; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.lti_deep_links ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: lti_deep_links lti_deep_links_add; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY lti_deep_links_add ON public.lti_deep_links FOR INSERT TO portal_app WITH CHECK (((user_id = public.app_user_id()) AND (public.app_role() = ANY (ARRAY['teacher'::text, 'admin'::text])) AND (used_at IS NULL)));
+
+
+--
+-- Name: lti_deep_links lti_deep_links_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY lti_deep_links_auth ON public.lti_deep_links TO portal_auth USING (true) WITH CHECK (true);
+
+
+--
+-- Name: lti_deployments; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.lti_deployments ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: lti_deployments lti_deployments_admin; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY lti_deployments_admin ON public.lti_deployments FOR INSERT TO portal_app WITH CHECK ((public.app_role() = 'admin'::text));
+
+
+--
+-- Name: lti_deployments lti_deployments_read; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY lti_deployments_read ON public.lti_deployments FOR SELECT USING (true);
+
+
+--
+-- Name: lti_graded_sessions; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.lti_graded_sessions ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: lti_graded_sessions lti_graded_sessions_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY lti_graded_sessions_auth ON public.lti_graded_sessions FOR SELECT TO portal_auth USING (true);
+
+
+--
+-- Name: lti_graded_sessions lti_graded_sessions_own; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY lti_graded_sessions_own ON public.lti_graded_sessions TO portal_app USING ((EXISTS ( SELECT 1
+   FROM public.study_sessions s
+  WHERE ((s.id = lti_graded_sessions.session_id) AND (s.user_id = public.app_user_id()))))) WITH CHECK (((EXISTS ( SELECT 1
+   FROM public.study_sessions s
+  WHERE ((s.id = lti_graded_sessions.session_id) AND (s.user_id = public.app_user_id()) AND (s.finished_at IS NULL)))) AND (EXISTS ( SELECT 1
+   FROM (public.external_identities i
+     JOIN public.lti_platforms p ON ((p.issuer = i.issuer)))
+  WHERE ((p.id = lti_graded_sessions.platform_id) AND (i.kind = 'lti'::text) AND (i.subject = lti_graded_sessions.subject) AND (i.user_id = public.app_user_id()))))));
+
+
+--
+-- Name: lti_handoffs; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.lti_handoffs ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: lti_handoffs lti_handoffs_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY lti_handoffs_auth ON public.lti_handoffs TO portal_auth USING (true) WITH CHECK (true);
+
+
+--
+-- Name: lti_platforms; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.lti_platforms ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: lti_platforms lti_platforms_admin; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY lti_platforms_admin ON public.lti_platforms FOR INSERT TO portal_app WITH CHECK ((public.app_role() = 'admin'::text));
+
+
+--
+-- Name: lti_platforms lti_platforms_agent; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY lti_platforms_agent ON public.lti_platforms FOR SELECT TO portal_agent USING (true);
+
+
+--
+-- Name: lti_platforms lti_platforms_read; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY lti_platforms_read ON public.lti_platforms FOR SELECT USING (true);
+
+
+--
+-- Name: lti_score_outbox; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.lti_score_outbox ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: lti_score_outbox lti_score_outbox_admin; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY lti_score_outbox_admin ON public.lti_score_outbox FOR SELECT TO portal_app USING ((public.app_role() = 'admin'::text));
+
+
+--
+-- Name: lti_score_outbox lti_score_outbox_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY lti_score_outbox_auth ON public.lti_score_outbox TO portal_auth USING (true) WITH CHECK (true);
+
+
+--
+-- Name: lti_states; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.lti_states ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: lti_states lti_states_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY lti_states_auth ON public.lti_states TO portal_auth USING (true) WITH CHECK (true);
+
+
+--
+-- Name: lti_tool_keys; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.lti_tool_keys ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: question_reports; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.question_reports ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: question_reports question_reports_insert; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY question_reports_insert ON public.question_reports FOR INSERT TO portal_app WITH CHECK ((user_id = ( SELECT public.app_user_id() AS app_user_id)));
+
+
+--
+-- Name: question_reports question_reports_read; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY question_reports_read ON public.question_reports FOR SELECT TO portal_app USING (((user_id = ( SELECT public.app_user_id() AS app_user_id)) OR (( SELECT public.app_role() AS app_role) = 'admin'::text)));
+
+
+--
+-- Name: question_reports question_reports_resolve; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY question_reports_resolve ON public.question_reports FOR UPDATE TO portal_app USING ((( SELECT public.app_role() AS app_role) = 'admin'::text)) WITH CHECK ((( SELECT public.app_role() AS app_role) = 'admin'::text));
+
+
+--
+-- Name: question_versions; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.question_versions ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: question_versions question_versions_admin; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY question_versions_admin ON public.question_versions FOR SELECT TO portal_app USING ((( SELECT public.app_role() AS app_role) = 'admin'::text));
+
+
+--
+-- Name: question_versions question_versions_offline; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY question_versions_offline ON public.question_versions FOR SELECT TO portal_auth USING (true);
+
+
+--
+-- Name: question_versions question_versions_write; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY question_versions_write ON public.question_versions FOR INSERT TO portal_app WITH CHECK ((( SELECT public.app_role() AS app_role) = 'admin'::text));
+
+
+--
+-- Name: questions; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.questions ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: questions questions_admin; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY questions_admin ON public.questions USING ((( SELECT public.app_role() AS app_role) = 'admin'::text)) WITH CHECK ((( SELECT public.app_role() AS app_role) = 'admin'::text));
+
+
+--
+-- Name: questions questions_changes; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY questions_changes ON public.questions FOR SELECT TO portal_auth USING (true);
+
+
+--
+-- Name: questions questions_leaderboard; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY questions_leaderboard ON public.questions FOR SELECT TO portal_leaderboard USING (true);
+
+
+--
+-- Name: questions questions_read; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY questions_read ON public.questions FOR SELECT USING ((((status = 'published'::text) AND (deleted_at IS NULL)) OR (( SELECT public.app_role() AS app_role) = 'admin'::text)));
+
+
+--
+-- Name: rate_limits; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.rate_limits ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: rate_limits rate_limits_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY rate_limits_auth ON public.rate_limits TO portal_auth USING (true) WITH CHECK (true);
+
+
+--
+-- Name: regions; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.regions ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: regions regions_admin; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY regions_admin ON public.regions USING ((( SELECT public.app_role() AS app_role) = 'admin'::text)) WITH CHECK ((( SELECT public.app_role() AS app_role) = 'admin'::text));
+
+
+--
+-- Name: regions regions_read; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY regions_read ON public.regions FOR SELECT USING (true);
+
+
+--
+-- Name: review_cards; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.review_cards ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: review_cards review_cards_admin; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY review_cards_admin ON public.review_cards FOR SELECT TO portal_app USING ((( SELECT public.app_role() AS app_role) = 'admin'::text));
+
+
+--
+-- Name: review_cards review_cards_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY review_cards_auth ON public.review_cards TO portal_auth USING (true) WITH CHECK (true);
+
+
+--
+-- Name: review_cards review_cards_of_students; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY review_cards_of_students ON public.review_cards FOR SELECT TO portal_app USING ((user_id = ANY (( SELECT public.app_students() AS app_students)::uuid[])));
+
+
+--
+-- Name: review_cards review_cards_owner; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY review_cards_owner ON public.review_cards TO portal_app USING ((user_id = ( SELECT public.app_user_id() AS app_user_id))) WITH CHECK ((user_id = ( SELECT public.app_user_id() AS app_user_id)));
+
+
+--
+-- Name: schools; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.schools ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: schools schools_create; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY schools_create ON public.schools FOR INSERT TO portal_app WITH CHECK ((( SELECT public.app_role() AS app_role) = ANY (ARRAY['teacher'::text, 'admin'::text])));
+
+
+--
+-- Name: schools schools_read; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY schools_read ON public.schools FOR SELECT TO portal_app USING (true);
+
+
+--
+-- Name: auth_sessions sessions_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY sessions_auth ON public.auth_sessions TO portal_auth USING (true) WITH CHECK (true);
+
+
+--
+-- Name: auth_sessions sessions_self; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY sessions_self ON public.auth_sessions FOR SELECT TO portal_app USING (((user_id = ( SELECT public.app_user_id() AS app_user_id)) OR (( SELECT public.app_role() AS app_role) = 'admin'::text)));
+
+
+--
+-- Name: auth_sessions sessions_self_delete; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY sessions_self_delete ON public.auth_sessions FOR DELETE TO portal_app USING ((user_id = ( SELECT public.app_user_id() AS app_user_id)));
+
+
+--
+-- Name: share_links; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.share_links ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: share_links share_links_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY share_links_auth ON public.share_links FOR SELECT TO portal_auth USING (true);
+
+
+--
+-- Name: share_links share_links_owner; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY share_links_owner ON public.share_links TO portal_app USING (((created_by = ( SELECT public.app_user_id() AS app_user_id)) OR (( SELECT public.app_role() AS app_role) = 'admin'::text))) WITH CHECK (((created_by = ( SELECT public.app_user_id() AS app_user_id)) AND (( SELECT public.app_role() AS app_role) = ANY (ARRAY['teacher'::text, 'admin'::text])) AND ((class_id IS NULL) OR (class_id = ANY (( SELECT public.app_taught_classes() AS app_taught_classes)::uuid[])))));
+
+
+--
+-- Name: sso_exchanges; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.sso_exchanges ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: sso_exchanges sso_exchanges_agent; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY sso_exchanges_agent ON public.sso_exchanges TO portal_agent USING (true) WITH CHECK (true);
+
+
+--
+-- Name: sso_exchanges sso_exchanges_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY sso_exchanges_auth ON public.sso_exchanges TO portal_auth USING (true) WITH CHECK (true);
+
+
+--
+-- Name: sso_providers; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.sso_providers ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: sso_providers sso_providers_admin_add; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY sso_providers_admin_add ON public.sso_providers FOR INSERT TO portal_app WITH CHECK ((public.app_role() = 'admin'::text));
+
+
+--
+-- Name: sso_providers sso_providers_admin_change; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY sso_providers_admin_change ON public.sso_providers FOR UPDATE TO portal_app USING ((public.app_role() = 'admin'::text)) WITH CHECK ((public.app_role() = 'admin'::text));
+
+
+--
+-- Name: sso_providers sso_providers_agent; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY sso_providers_agent ON public.sso_providers FOR SELECT TO portal_agent USING (true);
+
+
+--
+-- Name: sso_providers sso_providers_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY sso_providers_auth ON public.sso_providers FOR SELECT TO portal_auth USING (true);
+
+
+--
+-- Name: sso_providers sso_providers_read; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY sso_providers_read ON public.sso_providers FOR SELECT TO portal_app USING (true);
+
+
+--
+-- Name: sso_states; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.sso_states ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: sso_states sso_states_agent; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY sso_states_agent ON public.sso_states FOR SELECT TO portal_agent USING (true);
+
+
+--
+-- Name: sso_states sso_states_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY sso_states_auth ON public.sso_states TO portal_auth USING (true) WITH CHECK (true);
+
+
+--
+-- Name: study_sessions; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.study_sessions ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: study_sessions study_sessions_admin; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY study_sessions_admin ON public.study_sessions FOR SELECT TO portal_app USING ((( SELECT public.app_role() AS app_role) = 'admin'::text));
+
+
+--
+-- Name: study_sessions study_sessions_auth_read; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY study_sessions_auth_read ON public.study_sessions FOR SELECT TO portal_auth USING (true);
+
+
+--
+-- Name: study_sessions study_sessions_claim; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY study_sessions_claim ON public.study_sessions FOR UPDATE TO portal_auth USING ((user_id IS NULL)) WITH CHECK (((user_id = public.app_user_id()) AND (guest_key IS NULL)));
+
+
+--
+-- Name: study_sessions study_sessions_claim_read; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY study_sessions_claim_read ON public.study_sessions FOR SELECT TO portal_auth USING (((user_id IS NULL) OR (user_id = public.app_user_id())));
+
+
+--
+-- Name: study_sessions study_sessions_finish; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY study_sessions_finish ON public.study_sessions FOR UPDATE TO portal_auth USING (true) WITH CHECK (true);
+
+
+--
+-- Name: study_sessions study_sessions_leaderboard; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY study_sessions_leaderboard ON public.study_sessions FOR SELECT TO portal_leaderboard USING (((finished_at IS NOT NULL) AND (user_id IS NOT NULL)));
+
+
+--
+-- Name: study_sessions study_sessions_of_students; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY study_sessions_of_students ON public.study_sessions FOR SELECT TO portal_app USING ((user_id = ANY (( SELECT public.app_students() AS app_students)::uuid[])));
+
+
+--
+-- Name: study_sessions study_sessions_owner; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY study_sessions_owner ON public.study_sessions TO portal_app USING (((user_id = ( SELECT public.app_user_id() AS app_user_id)) OR ((user_id IS NULL) AND (guest_key = ( SELECT public.app_guest_key() AS app_guest_key))))) WITH CHECK (((user_id = ( SELECT public.app_user_id() AS app_user_id)) OR ((user_id IS NULL) AND (( SELECT public.app_user_id() AS app_user_id) IS NULL) AND (guest_key = ( SELECT public.app_guest_key() AS app_guest_key)))));
+
+
+--
+-- Name: used_tokens; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.used_tokens ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: used_tokens used_tokens_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY used_tokens_auth ON public.used_tokens TO portal_auth USING (true) WITH CHECK (true);
+
+
+--
+-- Name: users; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.users ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: users users_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY users_auth ON public.users TO portal_auth USING (true) WITH CHECK (true);
+
+
+--
+-- Name: users users_leaderboard; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY users_leaderboard ON public.users FOR SELECT TO portal_leaderboard USING ((show_on_leaderboard AND (disabled_at IS NULL)));
+
+
+--
+-- Name: users users_of_students; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY users_of_students ON public.users FOR SELECT TO portal_app USING ((id = ANY (( SELECT public.app_students() AS app_students)::uuid[])));
+
+
+--
+-- Name: users users_self; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY users_self ON public.users FOR SELECT TO portal_app USING (((id = ( SELECT public.app_user_id() AS app_user_id)) OR (( SELECT public.app_role() AS app_role) = 'admin'::text)));
+
+
+--
+-- Name: users users_self_update; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY users_self_update ON public.users FOR UPDATE TO portal_app USING ((id = ( SELECT public.app_user_id() AS app_user_id))) WITH CHECK ((id = ( SELECT public.app_user_id() AS app_user_id)));
+
+
+--
+-- Name: SCHEMA public; Type: ACL; Schema: -; Owner: pg_database_owner
+--
+
+GRANT USAGE ON SCHEMA public TO portal_app;
+GRANT USAGE ON SCHEMA public TO portal_auth;
+GRANT USAGE ON SCHEMA public TO portal_leaderboard;
+GRANT USAGE ON SCHEMA public TO portal_agent;
+
+
+--
+-- Name: FUNCTION admin_set_account(p_user uuid, p_role text, p_disabled boolean); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.admin_set_account(p_user uuid, p_role text, p_disabled boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.admin_set_account(p_user uuid, p_role text, p_disabled boolean) TO portal_app;
+
+
+--
+-- Name: FUNCTION answer_outcome(p_kind text, p_key jsonb, p_options jsonb, p_details jsonb, p_response jsonb, OUT correct boolean, OUT score double precision); Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT ALL ON FUNCTION public.answer_outcome(p_kind text, p_key jsonb, p_options jsonb, p_details jsonb, p_response jsonb, OUT correct boolean, OUT score double precision) TO portal_app;
+
+
+--
+-- Name: FUNCTION answers_admit(); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.answers_admit() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION app_form_key(); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.app_form_key() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.app_form_key() TO portal_app;
+
+
+--
+-- Name: FUNCTION app_guest_key(); Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT ALL ON FUNCTION public.app_guest_key() TO portal_app;
+
+
+--
+-- Name: FUNCTION app_role(); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+GRANT ALL ON FUNCTION public.app_role() TO portal_app;
+
+
+--
+-- Name: FUNCTION app_user_id(); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+GRANT ALL ON FUNCTION public.app_user_id() TO portal_app;
+
+
+--
+-- Name: FUNCTION auth_change_password(p_attempt uuid, p_proof bytea, p_new_hash text, p_token text, p_csrf text, p_user_agent text); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.auth_change_password(p_attempt uuid, p_proof bytea, p_new_hash text, p_token text, p_csrf text, p_user_agent text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.auth_change_password(p_attempt uuid, p_proof bytea, p_new_hash text, p_token text, p_csrf text, p_user_agent text) TO portal_app;
+
+
+--
+-- Name: FUNCTION auth_create_user(p_username text, p_display_name text, p_password_hash text, p_role text); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.auth_create_user(p_username text, p_display_name text, p_password_hash text, p_role text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION auth_login_begin(p_username text, p_address text); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.auth_login_begin(p_username text, p_address text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.auth_login_begin(p_username text, p_address text) TO portal_app;
+
+
+--
+-- Name: FUNCTION auth_login_finish(p_attempt uuid, p_proof bytea, p_token text, p_csrf text, p_user_agent text, p_address text); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.auth_login_finish(p_attempt uuid, p_proof bytea, p_token text, p_csrf text, p_user_agent text, p_address text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.auth_login_finish(p_attempt uuid, p_proof bytea, p_token text, p_csrf text, p_user_agent text, p_address text) TO portal_app;
+
+
+--
+-- Name: FUNCTION auth_open_session(p_user uuid, p_token text, p_csrf text, p_user_agent text, p_at timestamp with time zone); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.auth_open_session(p_user uuid, p_token text, p_csrf text, p_user_agent text, p_at timestamp with time zone) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION auth_proof_matches(p_encoded text, p_proof bytea); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.auth_proof_matches(p_encoded text, p_proof bytea) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION auth_register(p_username text, p_display_name text, p_password_hash text, p_token text, p_csrf text, p_user_agent text); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.auth_register(p_username text, p_display_name text, p_password_hash text, p_token text, p_csrf text, p_user_agent text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.auth_register(p_username text, p_display_name text, p_password_hash text, p_token text, p_csrf text, p_user_agent text) TO portal_app;
+
+
+--
+-- Name: FUNCTION auth_resolve_session(p_token text, p_now timestamp with time zone, p_idle interval, p_absolute interval); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.auth_resolve_session(p_token text, p_now timestamp with time zone, p_idle interval, p_absolute interval) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.auth_resolve_session(p_token text, p_now timestamp with time zone, p_idle interval, p_absolute interval) TO portal_app;
+
+
+--
+-- Name: FUNCTION claim_guest_sessions(p_guest_token text); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.claim_guest_sessions(p_guest_token text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.claim_guest_sessions(p_guest_token text) TO portal_app;
+
+
+--
+-- Name: FUNCTION class_by_code(p_code text); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.class_by_code(p_code text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.class_by_code(p_code text) TO portal_app;
+
+
+--
+-- Name: FUNCTION class_version(p_class uuid); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.class_version(p_class uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.class_version(p_class uuid) TO portal_app;
+
+
+--
+-- Name: FUNCTION class_version_members(p_class uuid); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.class_version_members(p_class uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.class_version_members(p_class uuid) TO portal_app;
+
+
+--
+-- Name: FUNCTION data_version_bump(); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.data_version_bump() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION exam_changes(p_exam bigint, p_since timestamp with time zone); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.exam_changes(p_exam bigint, p_since timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.exam_changes(p_exam bigint, p_since timestamp with time zone) TO portal_app;
+
+
+--
+-- Name: FUNCTION external_account(p_kind text, p_issuer text, p_subject text, p_name text, p_fallback text, p_teacher boolean, p_at timestamp with time zone, OUT id uuid, OUT disabled boolean); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.external_account(p_kind text, p_issuer text, p_subject text, p_name text, p_fallback text, p_teacher boolean, p_at timestamp with time zone, OUT id uuid, OUT disabled boolean) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION finish_study_session(p_session uuid, p_at timestamp with time zone); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.finish_study_session(p_session uuid, p_at timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.finish_study_session(p_session uuid, p_at timestamp with time zone) TO portal_app;
+
+
+--
+-- Name: FUNCTION fsrs_retrievability(stability double precision, last_review timestamp with time zone, at timestamp with time zone); Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT ALL ON FUNCTION public.fsrs_retrievability(stability double precision, last_review timestamp with time zone, at timestamp with time zone) TO portal_app;
+
+
+--
+-- Name: FUNCTION fsrs_retrievability(stability double precision, last_review timestamp with time zone, at timestamp with time zone, decay double precision); Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT ALL ON FUNCTION public.fsrs_retrievability(stability double precision, last_review timestamp with time zone, at timestamp with time zone, decay double precision) TO portal_app;
+
+
+--
+-- Name: FUNCTION fsrs_weights_within_bounds(weights double precision[]); Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT ALL ON FUNCTION public.fsrs_weights_within_bounds(weights double precision[]) TO portal_app;
+
+
+--
+-- Name: FUNCTION in_class(p_class uuid); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.in_class(p_class uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.in_class(p_class uuid) TO portal_app;
+
+
+--
+-- Name: FUNCTION join_class(p_code text); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.join_class(p_code text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.join_class(p_code text) TO portal_app;
+
+
+--
+-- Name: FUNCTION join_class_by_link(p_link uuid); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.join_class_by_link(p_link uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.join_class_by_link(p_link uuid) TO portal_app;
+
+
+--
+-- Name: FUNCTION jwt_verified(p_token text, p_jwks_uri text, OUT outcome text, OUT claims jsonb, OUT problem text); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.jwt_verified(p_token text, p_jwks_uri text, OUT outcome text, OUT claims jsonb, OUT problem text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION key_set_failed(p_jwks_uri text, p_problem text); Type: ACL; Schema: public; Owner: portal_owner
+--
+
+REVOKE ALL ON FUNCTION public.key_set_failed(p_jwks_uri text, p_problem text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.key_set_failed(p_jwks_uri text, p_problem text) TO portal_agent;
+
+
+--
+-- Name: FUNCTION key_set_store(p_jwks_uri text, p_set jsonb); Type: ACL; Schema: public; Owner: portal_owner
+--
+
+REVOKE ALL ON FUNCTION public.key_set_store(p_jwks_uri text, p_set jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.key_set_store(p_jwks_uri text, p_set jsonb) TO portal_agent;
+
+
+--
+-- Name: FUNCTION key_set_wanted(p_jwks_uri text); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.key_set_wanted(p_jwks_uri text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.key_set_wanted(p_jwks_uri text) TO portal_app;
+
+
+--
+-- Name: FUNCTION key_sets_due(p_limit integer); Type: ACL; Schema: public; Owner: portal_owner
+--
+
+REVOKE ALL ON FUNCTION public.key_sets_due(p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.key_sets_due(p_limit integer) TO portal_agent;
+
+
+--
+-- Name: FUNCTION leaderboard_around_viewer(p_exam bigint, p_period text, p_radius integer); Type: ACL; Schema: public; Owner: portal_leaderboard
+--
+
+REVOKE ALL ON FUNCTION public.leaderboard_around_viewer(p_exam bigint, p_period text, p_radius integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.leaderboard_around_viewer(p_exam bigint, p_period text, p_radius integer) TO portal_app;
+
+
+--
+-- Name: FUNCTION leaderboard_page(p_exam bigint, p_period text, p_offset integer, p_limit integer); Type: ACL; Schema: public; Owner: portal_leaderboard
+--
+
+REVOKE ALL ON FUNCTION public.leaderboard_page(p_exam bigint, p_period text, p_offset integer, p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.leaderboard_page(p_exam bigint, p_period text, p_offset integer, p_limit integer) TO portal_app;
+
+
+--
+-- Name: FUNCTION leaderboard_refresh(p_every interval, p_instance text); Type: ACL; Schema: public; Owner: portal_leaderboard
+--
+
+REVOKE ALL ON FUNCTION public.leaderboard_refresh(p_every interval, p_instance text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.leaderboard_refresh(p_every interval, p_instance text) TO portal_app;
+
+
+--
+-- Name: FUNCTION leaderboard_refreshed_at(); Type: ACL; Schema: public; Owner: portal_leaderboard
+--
+
+REVOKE ALL ON FUNCTION public.leaderboard_refreshed_at() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.leaderboard_refreshed_at() TO portal_app;
+
+
+--
+-- Name: FUNCTION leaderboard_size(p_exam bigint, p_period text); Type: ACL; Schema: public; Owner: portal_leaderboard
+--
+
+REVOKE ALL ON FUNCTION public.leaderboard_size(p_exam bigint, p_period text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.leaderboard_size(p_exam bigint, p_period text) TO portal_app;
+
+
+--
+-- Name: FUNCTION live_board(p_event uuid); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.live_board(p_event uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.live_board(p_event uuid) TO portal_app;
+
+
+--
+-- Name: FUNCTION live_is_host(p_event uuid); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+GRANT ALL ON FUNCTION public.live_is_host(p_event uuid) TO portal_app;
+
+
+--
+-- Name: FUNCTION live_record_results(p_event uuid); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.live_record_results(p_event uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.live_record_results(p_event uuid) TO portal_app;
+
+
+--
+-- Name: FUNCTION lti_add_key(p_kid text, p_private_pem text, p_modulus text, p_exponent text); Type: ACL; Schema: public; Owner: portal_owner
+--
+
+REVOKE ALL ON FUNCTION public.lti_add_key(p_kid text, p_private_pem text, p_modulus text, p_exponent text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.lti_add_key(p_kid text, p_private_pem text, p_modulus text, p_exponent text) TO portal_app;
+GRANT ALL ON FUNCTION public.lti_add_key(p_kid text, p_private_pem text, p_modulus text, p_exponent text) TO portal_agent;
+
+
+--
+-- Name: FUNCTION lti_begin_login(p_state_hash bytea, p_nonce text, p_platform bigint, p_target text, p_cookie bytea, p_agent bytea, p_storage_target text, p_client text); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.lti_begin_login(p_state_hash bytea, p_nonce text, p_platform bigint, p_target text, p_cookie bytea, p_agent bytea, p_storage_target text, p_client text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.lti_begin_login(p_state_hash bytea, p_nonce text, p_platform bigint, p_target text, p_cookie bytea, p_agent bytea, p_storage_target text, p_client text) TO portal_app;
+
+
+--
+-- Name: FUNCTION lti_deep_link(p_token text, p_use boolean); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.lti_deep_link(p_token text, p_use boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.lti_deep_link(p_token text, p_use boolean) TO portal_app;
+
+
+--
+-- Name: FUNCTION lti_offer_handoff(p_handoff text, p_browser bytea, p_location text); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.lti_offer_handoff(p_handoff text, p_browser bytea, p_location text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.lti_offer_handoff(p_handoff text, p_browser bytea, p_location text) TO portal_app;
+
+
+--
+-- Name: FUNCTION lti_public_keys(); Type: ACL; Schema: public; Owner: portal_owner
+--
+
+REVOKE ALL ON FUNCTION public.lti_public_keys() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.lti_public_keys() TO portal_app;
+
+
+--
+-- Name: FUNCTION lti_queue_score(); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.lti_queue_score() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION lti_roster_joined(p_class uuid, p_subjects text[]); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.lti_roster_joined(p_class uuid, p_subjects text[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.lti_roster_joined(p_class uuid, p_subjects text[]) TO portal_app;
+
+
+--
+-- Name: FUNCTION lti_rotate_key(p_kid text, p_private_pem text, p_modulus text, p_exponent text); Type: ACL; Schema: public; Owner: portal_owner
+--
+
+REVOKE ALL ON FUNCTION public.lti_rotate_key(p_kid text, p_private_pem text, p_modulus text, p_exponent text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION lti_score_failed(p_session uuid, p_error text); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.lti_score_failed(p_session uuid, p_error text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.lti_score_failed(p_session uuid, p_error text) TO portal_app;
+
+
+--
+-- Name: FUNCTION lti_score_sent(p_session uuid); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.lti_score_sent(p_session uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.lti_score_sent(p_session uuid) TO portal_app;
+
+
+--
+-- Name: FUNCTION lti_sign_in(p_state text, p_id_token text, p_binding text, p_cookie bytea, p_agent bytea, p_session text, p_csrf text, p_user_agent text); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.lti_sign_in(p_state text, p_id_token text, p_binding text, p_cookie bytea, p_agent bytea, p_session text, p_csrf text, p_user_agent text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.lti_sign_in(p_state text, p_id_token text, p_binding text, p_cookie bytea, p_agent bytea, p_session text, p_csrf text, p_user_agent text) TO portal_app;
+
+
+--
+-- Name: FUNCTION lti_signing_key(OUT kid text, OUT private_pem text); Type: ACL; Schema: public; Owner: portal_owner
+--
+
+REVOKE ALL ON FUNCTION public.lti_signing_key(OUT kid text, OUT private_pem text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.lti_signing_key(OUT kid text, OUT private_pem text) TO portal_app;
+GRANT ALL ON FUNCTION public.lti_signing_key(OUT kid text, OUT private_pem text) TO portal_agent;
+
+
+--
+-- Name: FUNCTION lti_take_due_scores(p_limit integer); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.lti_take_due_scores(p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.lti_take_due_scores(p_limit integer) TO portal_app;
+
+
+--
+-- Name: FUNCTION lti_take_handoff(p_handoff text, p_browser bytea, p_token text); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.lti_take_handoff(p_handoff text, p_browser bytea, p_token text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.lti_take_handoff(p_handoff text, p_browser bytea, p_token text) TO portal_app;
+
+
+--
+-- Name: FUNCTION prune_anonymous_state(); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.prune_anonymous_state() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.prune_anonymous_state() TO portal_app;
+
+
+--
+-- Name: FUNCTION published_option_ids(p_questions uuid[], p_versions integer[]); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.published_option_ids(p_questions uuid[], p_versions integer[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.published_option_ids(p_questions uuid[], p_versions integer[]) TO portal_app;
+
+
+--
+-- Name: FUNCTION question_shape_problem(kind text, options jsonb, correct jsonb, details jsonb); Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT ALL ON FUNCTION public.question_shape_problem(kind text, options jsonb, correct jsonb, details jsonb) TO portal_app;
+
+
+--
+-- Name: FUNCTION rate_limit(p_bucket text, p_key text, p_limit integer, p_window_seconds integer, p_take boolean); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.rate_limit(p_bucket text, p_key text, p_limit integer, p_window_seconds integer, p_take boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.rate_limit(p_bucket text, p_key text, p_limit integer, p_window_seconds integer, p_take boolean) TO portal_app;
+
+
+--
+-- Name: FUNCTION schema_drop_policies(p_table text); Type: ACL; Schema: public; Owner: portal_owner
+--
+
+REVOKE ALL ON FUNCTION public.schema_drop_policies(p_table text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION set_accommodation(p_student uuid, p_multiplier numeric, p_extra_minutes integer, p_extra_attempts integer); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.set_accommodation(p_student uuid, p_multiplier numeric, p_extra_minutes integer, p_extra_attempts integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.set_accommodation(p_student uuid, p_multiplier numeric, p_extra_minutes integer, p_extra_attempts integer) TO portal_app;
+
+
+--
+-- Name: FUNCTION share_link_admits(p_link uuid, p_exam bigint, p_mode text); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.share_link_admits(p_link uuid, p_exam bigint, p_mode text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.share_link_admits(p_link uuid, p_exam bigint, p_mode text) TO portal_app;
+
+
+--
+-- Name: FUNCTION share_link_attempts(p_link uuid); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.share_link_attempts(p_link uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.share_link_attempts(p_link uuid) TO portal_app;
+
+
+--
+-- Name: FUNCTION share_link_by_token(p_hash bytea, p_now timestamp with time zone); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.share_link_by_token(p_hash bytea, p_now timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.share_link_by_token(p_hash bytea, p_now timestamp with time zone) TO portal_app;
+
+
+--
+-- Name: FUNCTION sso_begin(p_state_hash bytea, p_provider bigint, p_nonce text, p_verifier text, p_browser bytea, p_linking boolean, p_return_to text, p_client text); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.sso_begin(p_state_hash bytea, p_provider bigint, p_nonce text, p_verifier text, p_browser bytea, p_linking boolean, p_return_to text, p_client text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.sso_begin(p_state_hash bytea, p_provider bigint, p_nonce text, p_verifier text, p_browser bytea, p_linking boolean, p_return_to text, p_client text) TO portal_app;
+
+
+--
+-- Name: FUNCTION sso_callback(p_state text, p_browser bytea, p_provider bigint, p_code text, p_redirect_uri text); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.sso_callback(p_state text, p_browser bytea, p_provider bigint, p_code text, p_redirect_uri text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.sso_callback(p_state text, p_browser bytea, p_provider bigint, p_code text, p_redirect_uri text) TO portal_app;
+
+
+--
+-- Name: FUNCTION sso_exchange_answered(p_state_hash bytea, p_id_token text, p_problem text); Type: ACL; Schema: public; Owner: portal_owner
+--
+
+REVOKE ALL ON FUNCTION public.sso_exchange_answered(p_state_hash bytea, p_id_token text, p_problem text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.sso_exchange_answered(p_state_hash bytea, p_id_token text, p_problem text) TO portal_agent;
+
+
+--
+-- Name: FUNCTION sso_exchanges_due(p_limit integer); Type: ACL; Schema: public; Owner: portal_owner
+--
+
+REVOKE ALL ON FUNCTION public.sso_exchanges_due(p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.sso_exchanges_due(p_limit integer) TO portal_agent;
+
+
+--
+-- Name: FUNCTION sso_finish(p_browser bytea, p_provider bigint, p_session text, p_csrf text, p_user_agent text); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.sso_finish(p_browser bytea, p_provider bigint, p_session text, p_csrf text, p_user_agent text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.sso_finish(p_browser bytea, p_provider bigint, p_session text, p_csrf text, p_user_agent text) TO portal_app;
+
+
+--
+-- Name: FUNCTION sso_unlink(p_issuer text); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.sso_unlink(p_issuer text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.sso_unlink(p_issuer text) TO portal_app;
+
+
+--
+-- Name: FUNCTION study_sessions_attempts(); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.study_sessions_attempts() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION teaches(p_student uuid); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.teaches(p_student uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.teaches(p_student uuid) TO portal_app;
+
+
+--
+-- Name: FUNCTION users_end_sessions(); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.users_end_sessions() FROM PUBLIC;
+
+
+--
+-- Name: TABLE accommodations; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT ON TABLE public.accommodations TO portal_app;
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.accommodations TO portal_auth;
+
+
+--
+-- Name: TABLE answers; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT ON TABLE public.answers TO portal_app;
+GRANT SELECT ON TABLE public.answers TO portal_leaderboard;
+GRANT SELECT ON TABLE public.answers TO portal_auth;
+
+
+--
+-- Name: COLUMN answers.user_id; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT UPDATE(user_id) ON TABLE public.answers TO portal_auth;
+
+
+--
+-- Name: COLUMN answers.rating; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT UPDATE(rating) ON TABLE public.answers TO portal_auth;
+
+
+--
+-- Name: TABLE app_secrets; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT ON TABLE public.app_secrets TO portal_auth;
+
+
+--
+-- Name: TABLE audit_log; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT ON TABLE public.audit_log TO portal_app;
+GRANT INSERT ON TABLE public.audit_log TO portal_auth;
+
+
+--
+-- Name: TABLE auth_sessions; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT DELETE ON TABLE public.auth_sessions TO portal_app;
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.auth_sessions TO portal_auth;
+
+
+--
+-- Name: COLUMN auth_sessions.id; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(id) ON TABLE public.auth_sessions TO portal_app;
+
+
+--
+-- Name: COLUMN auth_sessions.user_id; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(user_id) ON TABLE public.auth_sessions TO portal_app;
+
+
+--
+-- Name: COLUMN auth_sessions.created_at; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(created_at) ON TABLE public.auth_sessions TO portal_app;
+
+
+--
+-- Name: COLUMN auth_sessions.last_seen_at; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(last_seen_at) ON TABLE public.auth_sessions TO portal_app;
+
+
+--
+-- Name: COLUMN auth_sessions.user_agent; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(user_agent) ON TABLE public.auth_sessions TO portal_app;
+
+
+--
+-- Name: TABLE domains; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT,UPDATE ON TABLE public.domains TO portal_app;
+GRANT SELECT ON TABLE public.domains TO portal_leaderboard;
+GRANT SELECT ON TABLE public.domains TO portal_auth;
+
+
+--
+-- Name: TABLE questions; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT,UPDATE ON TABLE public.questions TO portal_app;
+GRANT SELECT ON TABLE public.questions TO portal_leaderboard;
+GRANT SELECT ON TABLE public.questions TO portal_auth;
+
+
+--
+-- Name: TABLE review_cards; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT,UPDATE ON TABLE public.review_cards TO portal_app;
+GRANT SELECT,INSERT,UPDATE ON TABLE public.review_cards TO portal_auth;
+
+
+--
+-- Name: TABLE cards_by_domain; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT ON TABLE public.cards_by_domain TO portal_app;
+
+
+--
+-- Name: TABLE class_members; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT ON TABLE public.class_members TO portal_app;
+GRANT SELECT,INSERT ON TABLE public.class_members TO portal_auth;
+
+
+--
+-- Name: COLUMN class_members.joined_at; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT UPDATE(joined_at) ON TABLE public.class_members TO portal_auth;
+
+
+--
+-- Name: COLUMN class_members.left_at; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT UPDATE(left_at) ON TABLE public.class_members TO portal_app;
+GRANT UPDATE(left_at) ON TABLE public.class_members TO portal_auth;
+
+
+--
+-- Name: TABLE classes; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT ON TABLE public.classes TO portal_app;
+GRANT SELECT,INSERT ON TABLE public.classes TO portal_auth;
+
+
+--
+-- Name: COLUMN classes.name; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT UPDATE(name) ON TABLE public.classes TO portal_app;
+
+
+--
+-- Name: TABLE content_images; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT ON TABLE public.content_images TO portal_app;
+
+
+--
+-- Name: TABLE study_sessions; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT ON TABLE public.study_sessions TO portal_app;
+GRANT SELECT ON TABLE public.study_sessions TO portal_leaderboard;
+GRANT SELECT ON TABLE public.study_sessions TO portal_auth;
+
+
+--
+-- Name: COLUMN study_sessions.user_id; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT UPDATE(user_id) ON TABLE public.study_sessions TO portal_auth;
+
+
+--
+-- Name: COLUMN study_sessions.guest_key; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT UPDATE(guest_key) ON TABLE public.study_sessions TO portal_auth;
+
+
+--
+-- Name: COLUMN study_sessions.flagged; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT UPDATE(flagged) ON TABLE public.study_sessions TO portal_app;
+
+
+--
+-- Name: COLUMN study_sessions.finished_at; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT UPDATE(finished_at) ON TABLE public.study_sessions TO portal_auth;
+
+
+--
+-- Name: COLUMN study_sessions.score_correct; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT UPDATE(score_correct) ON TABLE public.study_sessions TO portal_auth;
+
+
+--
+-- Name: COLUMN study_sessions.score_percent; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT UPDATE(score_percent) ON TABLE public.study_sessions TO portal_auth;
+
+
+--
+-- Name: COLUMN study_sessions.passed; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT UPDATE(passed) ON TABLE public.study_sessions TO portal_auth;
+
+
+--
+-- Name: TABLE counted_answers; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT ON TABLE public.counted_answers TO portal_app;
+
+
+--
+-- Name: TABLE domain_accuracy_weekly; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT ON TABLE public.domain_accuracy_weekly TO portal_app;
+
+
+--
+-- Name: TABLE event_results; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT ON TABLE public.event_results TO portal_app;
+GRANT INSERT ON TABLE public.event_results TO portal_auth;
+
+
+--
+-- Name: TABLE exam_dates; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.exam_dates TO portal_app;
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.exam_dates TO portal_auth;
+
+
+--
+-- Name: TABLE exams; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT,UPDATE ON TABLE public.exams TO portal_app;
+GRANT SELECT ON TABLE public.exams TO portal_auth;
+
+
+--
+-- Name: TABLE external_identities; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT ON TABLE public.external_identities TO portal_app;
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.external_identities TO portal_auth;
+
+
+--
+-- Name: TABLE fsrs_weights; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT,UPDATE ON TABLE public.fsrs_weights TO portal_app;
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.fsrs_weights TO portal_auth;
+
+
+--
+-- Name: TABLE item_responses; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT ON TABLE public.item_responses TO portal_app;
+
+
+--
+-- Name: TABLE item_common_answers; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT ON TABLE public.item_common_answers TO portal_app;
+
+
+--
+-- Name: TABLE item_option_shares; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT ON TABLE public.item_option_shares TO portal_app;
+
+
+--
+-- Name: TABLE item_statistics; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT ON TABLE public.item_statistics TO portal_app;
+
+
+--
+-- Name: TABLE key_set_keys; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.key_set_keys TO portal_agent;
+GRANT SELECT ON TABLE public.key_set_keys TO portal_auth;
+
+
+--
+-- Name: TABLE key_sets; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT ON TABLE public.key_sets TO portal_app;
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.key_sets TO portal_agent;
+GRANT SELECT,INSERT,UPDATE ON TABLE public.key_sets TO portal_auth;
+
+
+--
+-- Name: TABLE users; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.users TO portal_auth;
+
+
+--
+-- Name: COLUMN users.id; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(id) ON TABLE public.users TO portal_leaderboard;
+GRANT SELECT(id) ON TABLE public.users TO portal_app;
+
+
+--
+-- Name: COLUMN users.username; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(username) ON TABLE public.users TO portal_app;
+
+
+--
+-- Name: COLUMN users.display_name; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(display_name) ON TABLE public.users TO portal_leaderboard;
+GRANT SELECT(display_name),UPDATE(display_name) ON TABLE public.users TO portal_app;
+
+
+--
+-- Name: COLUMN users.role; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(role) ON TABLE public.users TO portal_app;
+
+
+--
+-- Name: COLUMN users.locale; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(locale),UPDATE(locale) ON TABLE public.users TO portal_app;
+
+
+--
+-- Name: COLUMN users.time_zone; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(time_zone),UPDATE(time_zone) ON TABLE public.users TO portal_app;
+
+
+--
+-- Name: COLUMN users.show_on_leaderboard; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(show_on_leaderboard) ON TABLE public.users TO portal_leaderboard;
+GRANT SELECT(show_on_leaderboard),UPDATE(show_on_leaderboard) ON TABLE public.users TO portal_app;
+
+
+--
+-- Name: COLUMN users.created_at; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(created_at) ON TABLE public.users TO portal_app;
+
+
+--
+-- Name: COLUMN users.disabled_at; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(disabled_at) ON TABLE public.users TO portal_leaderboard;
+GRANT SELECT(disabled_at) ON TABLE public.users TO portal_app;
+
+
+--
+-- Name: COLUMN users.data_version; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(data_version) ON TABLE public.users TO portal_app;
+
+
+--
+-- Name: COLUMN users.desired_retention; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(desired_retention),UPDATE(desired_retention) ON TABLE public.users TO portal_app;
+
+
+--
+-- Name: TABLE leaderboard_refreshes; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT ON TABLE public.leaderboard_refreshes TO portal_leaderboard;
+
+
+--
+-- Name: TABLE live_answers; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT ON TABLE public.live_answers TO portal_app;
+GRANT SELECT ON TABLE public.live_answers TO portal_auth;
+
+
+--
+-- Name: TABLE live_events; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT ON TABLE public.live_events TO portal_app;
+GRANT SELECT ON TABLE public.live_events TO portal_auth;
+
+
+--
+-- Name: COLUMN live_events.starts_at; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT UPDATE(starts_at) ON TABLE public.live_events TO portal_app;
+
+
+--
+-- Name: COLUMN live_events.ended_at; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT UPDATE(ended_at) ON TABLE public.live_events TO portal_auth;
+
+
+--
+-- Name: TABLE live_participants; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT ON TABLE public.live_participants TO portal_app;
+GRANT SELECT ON TABLE public.live_participants TO portal_auth;
+
+
+--
+-- Name: TABLE login_addresses; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.login_addresses TO portal_auth;
+
+
+--
+-- Name: TABLE login_attempts; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.login_attempts TO portal_auth;
+
+
+--
+-- Name: TABLE login_throttle; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.login_throttle TO portal_auth;
+
+
+--
+-- Name: TABLE lti_context_learners; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.lti_context_learners TO portal_auth;
+
+
+--
+-- Name: TABLE lti_contexts; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT ON TABLE public.lti_contexts TO portal_app;
+GRANT SELECT,INSERT,UPDATE ON TABLE public.lti_contexts TO portal_auth;
+
+
+--
+-- Name: TABLE lti_deep_links; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT INSERT ON TABLE public.lti_deep_links TO portal_app;
+GRANT SELECT,UPDATE ON TABLE public.lti_deep_links TO portal_auth;
+
+
+--
+-- Name: TABLE lti_deployments; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT ON TABLE public.lti_deployments TO portal_app;
+GRANT SELECT ON TABLE public.lti_deployments TO portal_auth;
+
+
+--
+-- Name: TABLE lti_graded_sessions; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT ON TABLE public.lti_graded_sessions TO portal_app;
+GRANT SELECT ON TABLE public.lti_graded_sessions TO portal_auth;
+
+
+--
+-- Name: TABLE lti_handoffs; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.lti_handoffs TO portal_auth;
+
+
+--
+-- Name: TABLE lti_platforms; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT ON TABLE public.lti_platforms TO portal_app;
+GRANT SELECT ON TABLE public.lti_platforms TO portal_auth;
+
+
+--
+-- Name: COLUMN lti_platforms.id; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(id) ON TABLE public.lti_platforms TO portal_agent;
+
+
+--
+-- Name: COLUMN lti_platforms.issuer; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(issuer) ON TABLE public.lti_platforms TO portal_agent;
+
+
+--
+-- Name: COLUMN lti_platforms.client_id; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(client_id) ON TABLE public.lti_platforms TO portal_agent;
+
+
+--
+-- Name: COLUMN lti_platforms.jwks_url; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(jwks_url) ON TABLE public.lti_platforms TO portal_agent;
+
+
+--
+-- Name: TABLE lti_score_outbox; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT ON TABLE public.lti_score_outbox TO portal_app;
+GRANT SELECT,INSERT,UPDATE ON TABLE public.lti_score_outbox TO portal_auth;
+
+
+--
+-- Name: TABLE lti_states; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.lti_states TO portal_auth;
+
+
+--
+-- Name: TABLE question_reports; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT ON TABLE public.question_reports TO portal_app;
+
+
+--
+-- Name: COLUMN question_reports.resolved_at; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT UPDATE(resolved_at) ON TABLE public.question_reports TO portal_app;
+
+
+--
+-- Name: COLUMN question_reports.resolution; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT UPDATE(resolution) ON TABLE public.question_reports TO portal_app;
+
+
+--
+-- Name: COLUMN question_reports.resolution_note; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT UPDATE(resolution_note) ON TABLE public.question_reports TO portal_app;
+
+
+--
+-- Name: TABLE question_versions; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT ON TABLE public.question_versions TO portal_app;
+GRANT SELECT ON TABLE public.question_versions TO portal_auth;
+
+
+--
+-- Name: TABLE rate_limits; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.rate_limits TO portal_auth;
+
+
+--
+-- Name: TABLE regions; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT,UPDATE ON TABLE public.regions TO portal_app;
+GRANT SELECT ON TABLE public.regions TO portal_auth;
+
+
+--
+-- Name: TABLE schema_migrations; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT ON TABLE public.schema_migrations TO portal_app;
+
+
+--
+-- Name: TABLE schema_repeatables; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT ON TABLE public.schema_repeatables TO portal_app;
+
+
+--
+-- Name: TABLE schools; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT ON TABLE public.schools TO portal_app;
+GRANT SELECT ON TABLE public.schools TO portal_auth;
+
+
+--
+-- Name: TABLE server_clock; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT ON TABLE public.server_clock TO PUBLIC;
+
+
+--
+-- Name: TABLE share_links; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT ON TABLE public.share_links TO portal_app;
+GRANT SELECT ON TABLE public.share_links TO portal_auth;
+
+
+--
+-- Name: COLUMN share_links.revoked_at; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT UPDATE(revoked_at) ON TABLE public.share_links TO portal_app;
+
+
+--
+-- Name: TABLE sso_exchanges; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.sso_exchanges TO portal_auth;
+
+
+--
+-- Name: COLUMN sso_exchanges.state_hash; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(state_hash) ON TABLE public.sso_exchanges TO portal_agent;
+
+
+--
+-- Name: COLUMN sso_exchanges.code; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(code) ON TABLE public.sso_exchanges TO portal_agent;
+
+
+--
+-- Name: COLUMN sso_exchanges.redirect_uri; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(redirect_uri) ON TABLE public.sso_exchanges TO portal_agent;
+
+
+--
+-- Name: COLUMN sso_exchanges.requested_at; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(requested_at) ON TABLE public.sso_exchanges TO portal_agent;
+
+
+--
+-- Name: COLUMN sso_exchanges.leased_until; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(leased_until),UPDATE(leased_until) ON TABLE public.sso_exchanges TO portal_agent;
+
+
+--
+-- Name: COLUMN sso_exchanges.id_token; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT UPDATE(id_token) ON TABLE public.sso_exchanges TO portal_agent;
+
+
+--
+-- Name: COLUMN sso_exchanges.problem; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT UPDATE(problem) ON TABLE public.sso_exchanges TO portal_agent;
+
+
+--
+-- Name: COLUMN sso_exchanges.answered_at; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(answered_at),UPDATE(answered_at) ON TABLE public.sso_exchanges TO portal_agent;
+
+
+--
+-- Name: TABLE sso_providers; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT ON TABLE public.sso_providers TO portal_auth;
+
+
+--
+-- Name: COLUMN sso_providers.id; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(id) ON TABLE public.sso_providers TO portal_app;
+GRANT SELECT(id) ON TABLE public.sso_providers TO portal_agent;
+
+
+--
+-- Name: COLUMN sso_providers.issuer; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(issuer),INSERT(issuer) ON TABLE public.sso_providers TO portal_app;
+GRANT SELECT(issuer) ON TABLE public.sso_providers TO portal_agent;
+
+
+--
+-- Name: COLUMN sso_providers.slug; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(slug),INSERT(slug),UPDATE(slug) ON TABLE public.sso_providers TO portal_app;
+
+
+--
+-- Name: COLUMN sso_providers.label; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(label),INSERT(label),UPDATE(label) ON TABLE public.sso_providers TO portal_app;
+
+
+--
+-- Name: COLUMN sso_providers.client_id; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(client_id),INSERT(client_id),UPDATE(client_id) ON TABLE public.sso_providers TO portal_app;
+GRANT SELECT(client_id) ON TABLE public.sso_providers TO portal_agent;
+
+
+--
+-- Name: COLUMN sso_providers.client_secret; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT INSERT(client_secret),UPDATE(client_secret) ON TABLE public.sso_providers TO portal_app;
+GRANT SELECT(client_secret) ON TABLE public.sso_providers TO portal_agent;
+
+
+--
+-- Name: COLUMN sso_providers.authorization_endpoint; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(authorization_endpoint),INSERT(authorization_endpoint),UPDATE(authorization_endpoint) ON TABLE public.sso_providers TO portal_app;
+
+
+--
+-- Name: COLUMN sso_providers.token_endpoint; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(token_endpoint),INSERT(token_endpoint),UPDATE(token_endpoint) ON TABLE public.sso_providers TO portal_app;
+GRANT SELECT(token_endpoint) ON TABLE public.sso_providers TO portal_agent;
+
+
+--
+-- Name: COLUMN sso_providers.jwks_uri; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(jwks_uri),INSERT(jwks_uri),UPDATE(jwks_uri) ON TABLE public.sso_providers TO portal_app;
+GRANT SELECT(jwks_uri) ON TABLE public.sso_providers TO portal_agent;
+
+
+--
+-- Name: COLUMN sso_providers.allowed_domains; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(allowed_domains),INSERT(allowed_domains),UPDATE(allowed_domains) ON TABLE public.sso_providers TO portal_app;
+
+
+--
+-- Name: COLUMN sso_providers.teacher_claim; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(teacher_claim),INSERT(teacher_claim),UPDATE(teacher_claim) ON TABLE public.sso_providers TO portal_app;
+
+
+--
+-- Name: COLUMN sso_providers.teacher_values; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(teacher_values),INSERT(teacher_values),UPDATE(teacher_values) ON TABLE public.sso_providers TO portal_app;
+
+
+--
+-- Name: COLUMN sso_providers.created_at; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(created_at) ON TABLE public.sso_providers TO portal_app;
+
+
+--
+-- Name: COLUMN sso_providers.client_auth; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(client_auth),INSERT(client_auth),UPDATE(client_auth) ON TABLE public.sso_providers TO portal_app;
+GRANT SELECT(client_auth) ON TABLE public.sso_providers TO portal_agent;
+
+
+--
+-- Name: TABLE sso_states; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.sso_states TO portal_auth;
+
+
+--
+-- Name: COLUMN sso_states.state_hash; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(state_hash) ON TABLE public.sso_states TO portal_agent;
+
+
+--
+-- Name: COLUMN sso_states.provider_id; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(provider_id) ON TABLE public.sso_states TO portal_agent;
+
+
+--
+-- Name: COLUMN sso_states.verifier; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(verifier) ON TABLE public.sso_states TO portal_agent;
+
+
+--
+-- Name: TABLE study_days; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT ON TABLE public.study_days TO portal_app;
+
+
+--
+-- Name: TABLE used_tokens; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT,DELETE ON TABLE public.used_tokens TO portal_auth;
+
+
+--
+-- PostgreSQL database dump complete
+--
+
+
