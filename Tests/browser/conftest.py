@@ -110,25 +110,24 @@ class Portal:
         log = open(self.log_path, "a")
         self.agent = subprocess.Popen([self.binary, "auth-agent"], env=environment, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
 
-    def stop_agent(self):
-        if self.agent and self.agent.poll() is None:
-            self.agent.send_signal(signal.SIGTERM)
+    @staticmethod
+    def _terminate(process):
+        """Ends a child by its process id: SIGTERM, then SIGKILL after fifteen seconds."""
+        if process and process.poll() is None:
+            process.send_signal(signal.SIGTERM)
             try:
-                self.agent.wait(timeout=15)
+                process.wait(timeout=15)
             except subprocess.TimeoutExpired:
-                self.agent.kill()
-                self.agent.wait()
+                process.kill()
+                process.wait()
+
+    def stop_agent(self):
+        self._terminate(self.agent)
         self.agent = None
 
     def stop(self):
         """Stops the server by its process id: the site is unreachable until start()."""
-        if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        self._terminate(self.process)
         self.process = None
 
     def sql_on(self, url, statement):
