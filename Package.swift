@@ -30,12 +30,12 @@ let package = Package(
             pkgConfig: "hiredis",
             providers: [.apt(["libhiredis-dev"])]
         ),
-        // Kernel interfaces (epoll, eventfd, signals) that Glibc does not export.
         .systemLibrary(
             name: "COpenSSL",
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]
         ),
+        // Kernel interfaces (epoll, eventfd, signals) that Glibc does not export.
         .target(name: "CSystem"),
 
         // Reusable layers that know nothing of exams.
@@ -48,17 +48,27 @@ let package = Package(
         // Pure logic: no I/O, no clock, no unseeded randomness.
         .target(name: "QuestionEngine"),
 
-        // The stored model and every SQL query.
+        // RS256 signatures, JSON Web Keys and Tokens (LTI, single sign-on): general purpose; JSON
+        // values from QuestionEngine's JSONValue, the one JSON model of the package.
+        .target(name: "WebToken", dependencies: ["COpenSSL", "QuestionEngine"]),
+        // QR codes drawn as SVG (share links, class cards, calendar links).
+        .target(name: "QRCode"),
+
         // Zip archives for content packages (QTI): zlib's raw deflate and inflate.
         .target(name: "ContentPackage", dependencies: ["CZlib", "CSodium"]),
+        // Other systems' formats (QTI, Moodle XML, GIFT, Aiken) read and written; pure.
         .target(name: "Interop", dependencies: ["QuestionEngine", "ContentPackage"]),
+        // The stored model and every SQL query.
         .target(name: "ExamData", dependencies: ["QuestionEngine", "PostgresClient", "Interop"]),
+
+        // The demo catalogue as a format-1 document (`portal seed` writes it).
+        .target(name: "DemoContent", dependencies: ["QuestionEngine", "Interop"]),
 
         // Static JSON bundles of exams and their change feeds, for offline study.
         .target(name: "OfflineBundle", dependencies: ["ExamData", "PostgresClient", "QuestionEngine"]),
 
         // The application.
-        .target(name: "PortalApp", dependencies: ["HTTPServer", "PostgresClient", "TemplateEngine", "QuestionEngine", "ExamData", "Interop", "OfflineBundle", "RedisClient", "HTTPClient", "CSodium", "COpenSSL"]),
+        .target(name: "PortalApp", dependencies: ["HTTPServer", "PostgresClient", "TemplateEngine", "QuestionEngine", "ExamData", "Interop", "OfflineBundle", "RedisClient", "HTTPClient", "WebToken", "QRCode", "DemoContent", "CSodium", "COpenSSL"]),
         .executableTarget(name: "portal", dependencies: ["PortalApp"]),
 
         // Shared by the tests: throwaway databases and a raw-socket HTTP client.
@@ -67,10 +77,10 @@ let package = Package(
         .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "TestSupport"]),
         .testTarget(name: "TemplateEngineTests", dependencies: ["TemplateEngine"]),
         .testTarget(name: "QuestionEngineTests", dependencies: ["QuestionEngine", "TestSupport"]),
-        .testTarget(name: "ExamDataTests", dependencies: ["ExamData", "Interop", "QuestionEngine", "PostgresClient", "ContentPackage", "TestSupport"]),
+        .testTarget(name: "ExamDataTests", dependencies: ["ExamData", "Interop", "QuestionEngine", "PostgresClient", "ContentPackage", "DemoContent", "TestSupport"]),
         .testTarget(name: "RedisClientTests", dependencies: ["RedisClient", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "TestSupport"]),
-        .testTarget(name: "PortalAppTests", dependencies: ["PortalApp", "HTTPServer", "PostgresClient", "RedisClient", "ExamData", "Interop", "QuestionEngine", "OfflineBundle", "TestSupport"]),
+        .testTarget(name: "PortalAppTests", dependencies: ["PortalApp", "HTTPServer", "PostgresClient", "RedisClient", "ExamData", "Interop", "QuestionEngine", "OfflineBundle", "WebToken", "QRCode", "DemoContent", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import DemoContent
 import ExamData
 import Foundation
 import Interop

@@ -5,6 +5,7 @@ import PostgresClient
 import QuestionEngine
 import TestSupport
 import Testing
+import WebToken
 
 /// Row-level security and grants for LTI and single sign-on, against a `portal_app` connection
 /// that tries to talk its way around the portal: it cannot read an identity provider's secret

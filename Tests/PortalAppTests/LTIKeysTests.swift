@@ -5,6 +5,7 @@ import PostgresClient
 import QuestionEngine
 import TestSupport
 import Testing
+import WebToken
 
 /// The tool's LTI key pair: made on first use, published as a JWK set, its private half out of
 /// reach of the app's queries, rotated with the old key still published.

@@ -1,5 +1,6 @@
 import Foundation
 import PortalApp
+import QRCode
 import TestSupport
 import Testing
 

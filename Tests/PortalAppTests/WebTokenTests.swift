@@ -3,6 +3,7 @@ import PortalApp
 import QuestionEngine
 import TestSupport
 import Testing
+import WebToken
 
 /// RS256 tokens as LTI launches and single sign-on carry them: signed by the tool's key and
 /// checked by the OpenSSL command line, and every way a token must be refused.

@@ -1,6 +1,7 @@
 import ExamData
 import Foundation
 import HTTPServer
+import WebToken
 
 /// Single sign-on with a school's identity provider (OpenID Connect, authorisation code with
 /// PKCE):

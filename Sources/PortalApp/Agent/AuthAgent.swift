@@ -4,6 +4,7 @@ import HTTPClient
 import HTTPServer
 import PostgresClient
 import QuestionEngine
+import WebToken
 
 /// `portal auth-agent`: the one process that reaches other parties for sign-ins, connected as
 /// portal_agent (`AUTH_AGENT_DATABASE_URL`, never given to `portal serve`). It keeps the LMSs'

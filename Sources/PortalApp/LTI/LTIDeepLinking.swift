@@ -2,6 +2,7 @@ import ExamData
 import Foundation
 import HTTPServer
 import QuestionEngine
+import WebToken
 
 /// Deep linking: an instructor adding the portal to a course chooses what the link opens — an
 /// exam's page, or a practice or mock session with a preset — and the choice goes back to the

@@ -2,6 +2,7 @@ import ExamData
 import Foundation
 import HTTPServer
 import PostgresClient
+import WebToken
 
 /// The tool's key pair for LTI: made on first use and kept in the database (its private half
 /// behind the database's narrow functions), published at `GET /lti/jwks.json` for platforms to

@@ -2,6 +2,7 @@ import ExamData
 import Foundation
 import HTTPServer
 import PostgresClient
+import WebToken
 
 /// `POST /lti/launch`: the platform's form post with the `id_token` and the login's `state`.
 /// The database decides the launch whole (`lti_sign_in`): the state taken once and bound to the

@@ -1,6 +1,7 @@
 import ExamData
 import Foundation
 import HTTPServer
+import WebToken
 
 /// LTI 1.3's third-party-initiated login (`GET` or `POST /lti/login`): the platform names
 /// itself (`iss`), the user (`login_hint`) and where the launch should land

@@ -5,6 +5,7 @@ import HTTPServer
 import PostgresClient
 import QuestionEngine
 import Synchronization
+import WebToken
 
 /// Access tokens for a platform's services (Assignment and Grade Services, Names and Roles),
 /// got by OAuth 2's client-credentials grant with a JWT client assertion signed by the tool's

@@ -1,6 +1,7 @@
 import ExamData
 import Foundation
 import HTTPServer
+import QRCode
 import QuestionEngine
 
 /// What every live page shows of where the event stands, and when the page should look again

@@ -2,6 +2,7 @@ import ExamData
 import Foundation
 import HTTPServer
 import PostgresClient
+import QRCode
 import TemplateEngine
 
 /// Schools: `/teach` (a teacher's classes), `/teach/classes/{id}` (members, assignments and

@@ -1,4 +1,3 @@
-import ExamData
 import QuestionEngine
 
 /// Question families: each computes a question, its key and its explanations from parameters.

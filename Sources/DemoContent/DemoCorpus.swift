@@ -1,4 +1,3 @@
-import ExamData
 import QuestionEngine
 
 /// The demo catalogue `portal seed` loads: 3 regions, 10 exams (one each in Italian, Japanese,

@@ -1,4 +1,3 @@
-import ExamData
 import QuestionEngine
 
 /// The security exam: entropy, hashes, brute force and ports, computed.

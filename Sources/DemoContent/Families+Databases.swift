@@ -1,4 +1,3 @@
-import ExamData
 import QuestionEngine
 
 /// The Japanese database exam: SQL over tiny tables, evaluated here.

@@ -1,4 +1,3 @@
-import ExamData
 import QuestionEngine
 
 /// Hotspot questions on generated network diagrams: which device does a job, or where a

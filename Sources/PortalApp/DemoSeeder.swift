@@ -1,3 +1,4 @@
+import DemoContent
 import ExamData
 import Interop
 import PostgresClient
@@ -17,7 +18,7 @@ public enum DemoSeeder {
     /// reported by the importer's checks, naming the question and field.
     @discardableResult
     public static func seed(_ connection: PostgresConnection) throws -> Outcome {
-        let document = Self.document
+        let document = DemoCatalog.document
         let importer = ContentImport()
         if let problem = importer.problems(document).first { throw SeedError("\(problem)") }
         let summary = try connection.withTransaction { connection -> ImportSummary in
@@ -25,24 +26,6 @@ public enum DemoSeeder {
             return try importer.apply(document, connection)
         }
         return Outcome(exams: summary.exams, newQuestions: summary.questionsAdded)
-    }
-
-    /// The whole demo catalogue as a format-1 document.
-    static var document: ContentDocument {
-        var images: [ContentImage] = [], stored = Set<String>()
-        let regions = DemoCorpus.regions.map { region in
-            ContentDocument.Region(code: region.code, name: region.name, exams: region.exams.map { exam in
-                ContentDocument.Exam(
-                    slug: exam.slug, title: exam.title, description: exam.description, language: exam.language, passMark: exam.passMark,
-                    timeLimitSeconds: exam.timeLimitSeconds, questionCount: exam.questionCount,
-                    domains: exam.domains.map { domain in
-                        let questions = DemoCorpus.questions(exam: exam, domain: domain)
-                        for image in questions.flatMap(\.images) where stored.insert(image.path).inserted { images.append(image) }
-                        return ContentDocument.Domain(slug: domain.slug, title: domain.title, weight: domain.weight, questions: questions.map(\.document))
-                    })
-            })
-        }
-        return ContentDocument(regions: regions, images: images.isEmpty ? nil : images)
     }
 }
 

@@ -1,6 +1,5 @@
 import Foundation
 import Interop
-import PostgresClient
 import QuestionEngine
 
 /// A question made by a generator (the demo content, tests), keyed by `sourceKey` so that

@@ -1,4 +1,3 @@
-import ExamData
 import QuestionEngine
 
 /// Questions answered by typing or by matching: an address typed in, a program's output typed

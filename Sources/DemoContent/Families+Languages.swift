@@ -1,4 +1,3 @@
-import ExamData
 import QuestionEngine
 
 /// Network fundamentals in Spanish, German, Simplified Chinese and Thai: the same computations

@@ -1,4 +1,3 @@
-import ExamData
 import QuestionEngine
 
 /// The Italian Python exam: snippets whose output is computed here, not typed in.

@@ -1,4 +1,3 @@
-import ExamData
 import QuestionEngine
 
 /// The JavaScript exam: programs whose output is computed here.

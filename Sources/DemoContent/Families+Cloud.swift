@@ -1,4 +1,3 @@
-import ExamData
 import Foundation
 import QuestionEngine
 

@@ -1,4 +1,3 @@
-import ExamData
 import Interop
 import QuestionEngine
 

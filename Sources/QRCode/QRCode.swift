@@ -1,3 +1,5 @@
+import Foundation
+
 /// A QR code (ISO/IEC 18004) for a short text such as a join or share address, drawn as SVG on
 /// the server: byte mode, error correction level M (15 % of the symbol may be lost), versions 1
 /// to 10 (up to 213 bytes), the mask chosen by the standard's penalty rules.
