@@ -39,8 +39,10 @@ let package = Package(
         .target(name: "CSystem"),
 
         // Reusable layers that know nothing of exams.
+        // Identifiers as text (a UUID in the lowercase form PostgreSQL prints), for the driver and the pages.
+        .target(name: "Identifiers"),
         .target(name: "HTTPServer", dependencies: ["CSystem", "CZlib"]),
-        .target(name: "PostgresClient", dependencies: ["CLibPQ"]),
+        .target(name: "PostgresClient", dependencies: ["CLibPQ", "Identifiers"]),
         .target(name: "TemplateEngine"),
         .target(name: "RedisClient", dependencies: ["CHiredis"]),
         .target(name: "HTTPClient", dependencies: ["COpenSSL"]),
@@ -59,20 +61,20 @@ let package = Package(
         // Other systems' formats (QTI, Moodle XML, GIFT, Aiken) read and written; pure.
         .target(name: "Interop", dependencies: ["QuestionEngine", "ContentPackage"]),
         // The stored model and every SQL query.
-        .target(name: "ExamData", dependencies: ["QuestionEngine", "PostgresClient", "Interop"]),
+        .target(name: "ExamData", dependencies: ["QuestionEngine", "PostgresClient", "Interop", "Identifiers"]),
 
         // The demo catalogue as a format-1 document (`portal seed` writes it).
         .target(name: "DemoContent", dependencies: ["QuestionEngine", "Interop"]),
 
         // Static JSON bundles of exams and their change feeds, for offline study.
-        .target(name: "OfflineBundle", dependencies: ["ExamData", "PostgresClient", "QuestionEngine"]),
+        .target(name: "OfflineBundle", dependencies: ["ExamData", "PostgresClient", "QuestionEngine", "Identifiers"]),
 
         // The application.
-        .target(name: "PortalApp", dependencies: ["HTTPServer", "PostgresClient", "TemplateEngine", "QuestionEngine", "ExamData", "Interop", "OfflineBundle", "RedisClient", "HTTPClient", "WebToken", "QRCode", "DemoContent", "CSodium", "COpenSSL"]),
+        .target(name: "PortalApp", dependencies: ["HTTPServer", "PostgresClient", "TemplateEngine", "QuestionEngine", "ExamData", "Interop", "OfflineBundle", "RedisClient", "HTTPClient", "WebToken", "QRCode", "DemoContent", "Identifiers", "CSodium", "COpenSSL"]),
         .executableTarget(name: "portal", dependencies: ["PortalApp"]),
 
         // Shared by the tests: throwaway databases and a raw-socket HTTP client.
-        .target(name: "TestSupport", dependencies: ["PostgresClient", "QuestionEngine"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["PostgresClient", "QuestionEngine", "Identifiers"], path: "Tests/TestSupport"),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestSupport"]),
         .testTarget(name: "PostgresClientTests", dependencies: ["PostgresClient", "TestSupport"]),
         .testTarget(name: "TemplateEngineTests", dependencies: ["TemplateEngine"]),
@@ -80,7 +82,7 @@ let package = Package(
         .testTarget(name: "ExamDataTests", dependencies: ["ExamData", "Interop", "QuestionEngine", "PostgresClient", "ContentPackage", "DemoContent", "TestSupport"]),
         .testTarget(name: "RedisClientTests", dependencies: ["RedisClient", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "TestSupport"]),
-        .testTarget(name: "PortalAppTests", dependencies: ["PortalApp", "HTTPServer", "PostgresClient", "RedisClient", "ExamData", "Interop", "QuestionEngine", "OfflineBundle", "WebToken", "QRCode", "DemoContent", "TestSupport"]),
+        .testTarget(name: "PortalAppTests", dependencies: ["PortalApp", "HTTPServer", "PostgresClient", "RedisClient", "ExamData", "Interop", "QuestionEngine", "OfflineBundle", "WebToken", "QRCode", "DemoContent", "Identifiers", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -111,12 +111,19 @@ def exam_form(client):
 
 
 def answer_pairs(page):
-    """The answer form's fields with a choice made: the first option, or every item in order."""
+    """The answer form's fields filled as a student would, whatever the question's kind: an
+    order for the positions, a target for every item to match, a typed answer, a choice (which
+    is also how a hotspot is answered without a script)."""
     known = fields(page)
     pairs = [(name, known[name]) for name in ("csrf_token", "answer_id", "question", "shown_at") if name in known]
-    positions = sorted(set(re.findall(r'name="(position_\d+)"', page)))
+    positions = sorted(set(re.findall(r'name="(position_\d+)"', page)), key=lambda name: int(name.split("_")[1]))
+    targets = sorted(set(re.findall(r'name="(target_\d+)"', page)), key=lambda name: int(name.split("_")[1]))
     if positions:
         pairs += [(name, str(place + 1)) for place, name in enumerate(positions)]
+    elif targets:
+        pairs += [(name, "1") for name in targets]
+    elif 'name="answer"' in page:
+        pairs.append(("answer", "42"))
     else:
         choices = re.findall(r'name="choice" value="(\d+)"', page)
         pairs.append(("choice", choices[0] if choices else "0"))
@@ -149,7 +156,8 @@ def student(index, tally, stop):
             pairs, answer_id = answer_pairs(page)
             status, location, _ = client.request("POST", path + "/answers", form=pairs)
             tally.record(status in (303, 409, 422))
-            if status == 303 and "already" not in location and answer_id:
+            # Acknowledged: the portal moved on (not back to the question with a refusal).
+            if status == 303 and "already" not in location and "refused=" not in location and answer_id:
                 tally.acknowledge(answer_id)
 
 

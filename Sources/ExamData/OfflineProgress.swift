@@ -1,4 +1,5 @@
 import Foundation
+import Identifiers
 import PostgresClient
 import QuestionEngine
 

@@ -1,4 +1,5 @@
 import Foundation
+import Identifiers
 
 /// A Swift value that can be bound as a statement parameter.
 public protocol PostgresEncodable: Sendable {
@@ -40,28 +41,6 @@ extension Bool: PostgresEncodable {
 
 extension UUID: PostgresEncodable {
     public var postgresBinding: PostgresBinding { PostgresBinding(text: lowercasedText) }
-
-    /// The 36-character lowercase form PostgreSQL prints: `lowercasedText` without
-    /// the C library's formatted printing and a second string (ids are written into every
-    /// statement, key and form).
-    public var lowercasedText: String {
-        withUnsafeBytes(of: uuid) { bytes in
-            String(unsafeUninitializedCapacity: 36) { text in
-                var at = 0
-                func digit(_ value: UInt8) -> UInt8 { value < 10 ? 0x30 + value : 0x57 + value }
-                for (index, byte) in bytes.enumerated() {
-                    if index == 4 || index == 6 || index == 8 || index == 10 {
-                        text[at] = UInt8(ascii: "-")
-                        at += 1
-                    }
-                    text[at] = digit(byte >> 4)
-                    text[at + 1] = digit(byte & 0x0f)
-                    at += 2
-                }
-                return at
-            }
-        }
-    }
 }
 
 extension Date: PostgresEncodable {

@@ -1,6 +1,7 @@
 import ExamData
 import Foundation
 import HTTPServer
+import Identifiers
 import PortalApp
 import PostgresClient
 import TestSupport

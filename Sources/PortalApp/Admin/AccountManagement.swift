@@ -1,7 +1,7 @@
 import ExamData
 import Foundation
 import HTTPServer
-import PostgresClient
+import Identifiers
 
 /// `/admin/users`: finding accounts, making someone a teacher or an admin, disabling and
 /// enabling accounts. The database checks the caller and audits each change; disabling ends

@@ -2,6 +2,7 @@ import ExamData
 import Foundation
 import HTTPClient
 import HTTPServer
+import Identifiers
 import Interop
 import PostgresClient
 import QuestionEngine

@@ -1,7 +1,7 @@
 import ExamData
 import Foundation
 import HTTPServer
-import PostgresClient
+import Identifiers
 import QuestionEngine
 
 /// `GET /admin/questions`: filters, matches and pages.

@@ -1,7 +1,7 @@
 import ExamData
 import Foundation
 import HTTPServer
-import PostgresClient
+import Identifiers
 import QuestionEngine
 
 /// The admin's question form, without JavaScript: the filled option rows and one blank one

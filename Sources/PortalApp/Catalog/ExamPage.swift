@@ -1,7 +1,7 @@
 import ExamData
 import Foundation
 import HTTPServer
-import PostgresClient
+import Identifiers
 import TemplateEngine
 
 /// `GET /exams/{region}/{exam}`: domains, weights, counts by difficulty and the start form.

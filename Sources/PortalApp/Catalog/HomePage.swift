@@ -1,7 +1,6 @@
 import ExamData
 import Foundation
 import HTTPServer
-import PostgresClient
 import TemplateEngine
 
 /// `GET /`: the regions and their exams.

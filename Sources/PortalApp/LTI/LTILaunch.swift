@@ -1,7 +1,7 @@
 import ExamData
 import Foundation
 import HTTPServer
-import PostgresClient
+import Identifiers
 import WebToken
 
 /// `POST /lti/launch`: the platform's form post with the `id_token` and the login's `state`.

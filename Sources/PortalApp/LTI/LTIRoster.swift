@@ -2,6 +2,7 @@ import ExamData
 import Foundation
 import HTTPClient
 import HTTPServer
+import Identifiers
 import QuestionEngine
 
 /// `GET /teach/classes/:id/roster`: the roster of the LMS course behind a class (Names and Role

@@ -1,7 +1,6 @@
 import ExamData
 import Foundation
 import HTTPServer
-import PostgresClient
 import TemplateEngine
 
 /// `GET /exams/{region}/{exam}/leaderboard?window=week|all&page=N`: a page of the board, when

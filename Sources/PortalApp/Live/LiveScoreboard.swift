@@ -1,6 +1,6 @@
 import ExamData
 import Foundation
-import PostgresClient
+import Identifiers
 import QuestionEngine
 import RedisClient
 

@@ -1,7 +1,7 @@
 import ExamData
 import Foundation
 import HTTPServer
-import PostgresClient
+import Identifiers
 
 /// What the offline scripts ask of the server besides bundles: who is signed in (so a device
 /// uploads answers only into the account that made them, with a current CSRF token) and the

@@ -1,7 +1,6 @@
 import ExamData
 import Foundation
 import HTTPServer
-import PostgresClient
 
 /// `POST /api/progress`: answers recorded offline, uploaded in a batch and stored by
 /// `OfflineProgress` (every item stands alone: a bad one is refused with its reason, worded

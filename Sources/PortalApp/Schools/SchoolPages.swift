@@ -1,7 +1,7 @@
 import ExamData
 import Foundation
 import HTTPServer
-import PostgresClient
+import Identifiers
 import QRCode
 import TemplateEngine
 

@@ -1,7 +1,7 @@
 import ExamData
 import Foundation
 import HTTPServer
-import PostgresClient
+import Identifiers
 
 /// How a date reads on the teaching pages, in the page's language.
 private func dateText(_ date: Date?, locale: String) -> String? {

@@ -1,9 +1,9 @@
 import ExamData
 import Foundation
 import HTTPServer
-import PostgresClient
-import TemplateEngine
+import Identifiers
 import QuestionEngine
+import TemplateEngine
 
 /// `GET /me`: what is due today, the streak, readiness per exam, accuracy per domain over the
 /// last weeks and the latest sessions. Every figure is aggregated by the database.

@@ -1,7 +1,6 @@
 import ExamData
 import Foundation
 import HTTPServer
-import PostgresClient
 import QuestionEngine
 
 /// The day a student sits an exam: the form on the exam page (`POST

@@ -1,6 +1,6 @@
 import ExamData
 import Foundation
-import PostgresClient
+import Identifiers
 import Synchronization
 
 /// The time a question was shown, signed by the server: the answer form carries it back, and

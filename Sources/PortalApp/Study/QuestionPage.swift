@@ -1,6 +1,6 @@
 import ExamData
 import Foundation
-import PostgresClient
+import Identifiers
 import QuestionEngine
 
 /// `GET /sessions/{id}`: one question of a session, with the answer form; in practice, once

@@ -1,7 +1,6 @@
 import ExamData
 import Foundation
 import HTTPServer
-import PostgresClient
 
 /// `POST /questions/{id}/reports`: a student reports a question (a reason and a comment) for
 /// the content team's review queue.

@@ -1,6 +1,6 @@
 import ExamData
 import Foundation
-import PostgresClient
+import Identifiers
 import QuestionEngine
 
 /// `GET /sessions/{id}/results`: the score, pass or fail, each domain's bar, the time used and

@@ -1,6 +1,7 @@
 import ExamData
 import Foundation
 import HTTPServer
+import Identifiers
 import PostgresClient
 import QuestionEngine
 

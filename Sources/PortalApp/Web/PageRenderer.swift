@@ -1,7 +1,7 @@
 import ExamData
 import Foundation
 import HTTPServer
-import PostgresClient
+import Identifiers
 import TemplateEngine
 
 /// Renders pages from templates in the request's language, and error pages for the server.
