@@ -266,6 +266,8 @@ DECLARE
     earlier text[];
     current_ids text[];
     outcome record;
+    typical_ms double precision;
+    typical_samples integer;
 BEGIN
     SELECT s.id, s.user_id, s.guest_key, s.mode, s.question_ids, s.started_at, s.deadline_at, s.finished_at INTO sess
     FROM public.study_sessions s WHERE s.id = NEW.session_id FOR UPDATE;
@@ -321,12 +323,25 @@ BEGIN
     NEW.correct := outcome.correct;
     NEW.score := outcome.score;
     NEW.difficulty := question.difficulty;
+    -- The rating is the database's too (QuestionEngine's RatingPolicy): wrong is Again; right is
+    -- Good, Hard when much slower than the student's typical time on right answers at this
+    -- difficulty, Easy when much quicker on a card already in review — once five such answers
+    -- make a typical time. Whatever rating the caller sent is not taken.
     IF NEW.user_id IS NULL THEN
         NEW.rating := NULL;
     ELSIF NOT NEW.correct THEN
         NEW.rating := 1;
-    ELSIF NEW.rating IS NULL OR NEW.rating = 1 THEN
-        NEW.rating := 3;
+    ELSE
+        SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY recent.time_ms), count(*) INTO typical_ms, typical_samples
+        FROM (SELECT a.time_ms FROM public.answers a
+              WHERE a.user_id = NEW.user_id AND a.correct AND a.difficulty = question.difficulty
+              ORDER BY a.answered_at DESC LIMIT 50) AS recent;
+        NEW.rating := CASE
+            WHEN typical_samples < 5 OR typical_ms IS NULL OR typical_ms <= 0 THEN 3
+            WHEN NEW.time_ms > typical_ms * 2 THEN 2
+            WHEN NEW.time_ms < typical_ms * 0.5
+                 AND (SELECT c.state FROM public.review_cards c WHERE c.user_id = NEW.user_id AND c.question_id = NEW.question_id) = 'review' THEN 4
+            ELSE 3 END;
     END IF;
     NEW.received_at := now_at;
     NEW.answered_at := least(greatest(NEW.answered_at, sess.started_at), now_at);
@@ -336,6 +351,26 @@ $$;
 
 
 ALTER FUNCTION public.answers_admit() OWNER TO portal_auth;
+
+--
+-- Name: answers_schedule(); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.answers_schedule() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+BEGIN
+    IF NEW.user_id IS NOT NULL AND NEW.rating IS NOT NULL
+       AND (SELECT s.mode FROM public.study_sessions s WHERE s.id = NEW.session_id) <> 'mock' THEN
+        PERFORM public.review_card_apply(NEW.user_id, NEW.question_id, NEW.rating, NEW.answered_at);
+    END IF;
+    RETURN NULL;
+END
+$$;
+
+
+ALTER FUNCTION public.answers_schedule() OWNER TO portal_auth;
 
 --
 -- Name: app_form_key(); Type: FUNCTION; Schema: public; Owner: portal_auth
@@ -1145,12 +1180,47 @@ BEGIN
         score_percent = round(right_answers * 100.0 / total, 2),
         passed = total > 0 AND right_answers * 100 >= sess.pass_mark * total
     WHERE id = p_session;
+    IF sess.mode = 'mock' AND me IS NOT NULL THEN
+        PERFORM public.review_card_apply(me, f.question_id, f.rating, ended)
+        FROM (SELECT DISTINCT ON (a.question_id) a.question_id, a.rating FROM public.answers a
+              WHERE a.session_id = p_session AND a.question_id = ANY (sess.question_ids)
+              ORDER BY a.question_id, a.received_at DESC, a.answered_at DESC, a.id) AS f
+        WHERE f.rating IS NOT NULL;
+    END IF;
     RETURN true;
 END
 $$;
 
 
 ALTER FUNCTION public.finish_study_session(p_session uuid, p_at timestamp with time zone) OWNER TO portal_auth;
+
+--
+-- Name: fsrs_default_weights(); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.fsrs_default_weights() RETURNS double precision[]
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+    SELECT ARRAY[0.212, 1.2931, 2.3065, 8.2956, 6.4133, 0.8334, 3.0194, 0.001, 1.8722, 0.1666, 0.796, 1.4835, 0.0614,
+                 0.2629, 1.6483, 0.6014, 1.8729, 0.5425, 0.0912, 0.0658, 0.1542]::double precision[]
+$$;
+
+
+ALTER FUNCTION public.fsrs_default_weights() OWNER TO portal_owner;
+
+--
+-- Name: fsrs_interval_days(double precision, double precision, double precision, double precision); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.fsrs_interval_days(p_stability double precision, p_factor double precision, p_decay double precision, p_retention double precision) RETURNS integer
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT least(greatest(1, floor(p_stability / p_factor * (power(p_retention, 1 / p_decay) - 1) + 0.5)::integer), 36500)
+$$;
+
+
+ALTER FUNCTION public.fsrs_interval_days(p_stability double precision, p_factor double precision, p_decay double precision, p_retention double precision) OWNER TO portal_owner;
 
 --
 -- Name: fsrs_retrievability(double precision, timestamp with time zone, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: portal_owner
@@ -1179,6 +1249,105 @@ $$;
 
 
 ALTER FUNCTION public.fsrs_retrievability(stability double precision, last_review timestamp with time zone, at timestamp with time zone, decay double precision) OWNER TO portal_owner;
+
+--
+-- Name: fsrs_review(text, integer, double precision, double precision, timestamp with time zone, integer, timestamp with time zone, double precision[], double precision); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.fsrs_review(p_state text, p_step integer, p_stability double precision, p_difficulty double precision, p_last_review timestamp with time zone, p_rating integer, p_at timestamp with time zone, p_weights double precision[], p_retention double precision, OUT state text, OUT step integer, OUT stability double precision, OUT difficulty double precision, OUT due timestamp with time zone) RETURNS record
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    w double precision[] := p_weights;
+    grade double precision := p_rating;
+    decay double precision := -p_weights[21];
+    factor double precision := power(0.9::double precision, 1 / -p_weights[21]) - 1;
+    days_since integer;
+    recall double precision;
+    steps double precision[];
+    current_step integer;
+    interval_seconds double precision;
+    graduate boolean := false;
+    increase double precision;
+    delta double precision;
+    damped double precision;
+    long_term double precision;
+BEGIN
+    state := p_state;
+    step := p_step;
+    stability := p_stability;
+    difficulty := p_difficulty;
+    -- The memory's update: a first review takes the initial values; a review within the day the
+    -- short-term stability; any other the long-term one, from the recall before it.
+    IF p_stability IS NOT NULL AND p_difficulty IS NOT NULL THEN
+        days_since := floor(extract(epoch FROM p_at - p_last_review) / 86400);
+        IF days_since < 1 THEN
+            increase := exp(w[18] * (grade - 3 + w[19])) * power(p_stability, -w[20]);
+            IF grade >= 2 THEN
+                increase := greatest(increase, 1);
+            END IF;
+            stability := greatest(p_stability * increase, 0.001);
+        ELSE
+            recall := power(1 + factor * greatest(0, days_since) / p_stability, decay);
+            IF p_rating = 1 THEN
+                long_term := w[12] * power(p_difficulty, -w[13]) * (power(p_stability + 1, w[14]) - 1) * exp((1 - recall) * w[15]);
+                stability := greatest(least(long_term, p_stability / exp(w[18] * w[19])), 0.001);
+            ELSE
+                stability := greatest(p_stability * (1 + exp(w[9]) * (11 - p_difficulty) * power(p_stability, -w[10])
+                    * (exp((1 - recall) * w[11]) - 1)
+                    * CASE WHEN p_rating = 2 THEN w[16] ELSE 1 END * CASE WHEN p_rating = 4 THEN w[17] ELSE 1 END), 0.001);
+            END IF;
+        END IF;
+        delta := -(w[7] * (grade - 3));
+        damped := p_difficulty + (10 - p_difficulty) * delta / 9;
+        difficulty := least(greatest(w[8] * (w[5] - exp(w[6] * 3) + 1) + (1 - w[8]) * damped, 1), 10);
+    ELSE
+        stability := greatest(w[p_rating], 0.001);
+        difficulty := least(greatest(w[5] - exp(w[6] * (grade - 1)) + 1, 1), 10);
+    END IF;
+
+    IF p_state IN ('learning', 'relearning') THEN
+        steps := CASE WHEN p_state = 'learning' THEN ARRAY[60, 600]::double precision[] ELSE ARRAY[600]::double precision[] END;
+        current_step := coalesce(p_step, 0);
+        IF current_step >= cardinality(steps) AND p_rating <> 1 THEN
+            graduate := true;
+        ELSIF p_rating = 1 THEN
+            step := 0;
+            interval_seconds := steps[1];
+        ELSIF p_rating = 2 THEN
+            interval_seconds := CASE WHEN current_step = 0 AND cardinality(steps) = 1 THEN steps[1] * 1.5
+                                     WHEN current_step = 0 THEN (steps[1] + steps[2]) / 2
+                                     ELSE steps[current_step + 1] END;
+        ELSIF p_rating = 3 THEN
+            IF current_step + 1 = cardinality(steps) THEN
+                graduate := true;
+            ELSE
+                step := current_step + 1;
+                interval_seconds := steps[current_step + 2];
+            END IF;
+        ELSE
+            graduate := true;
+        END IF;
+    ELSIF p_rating = 1 THEN
+        state := 'relearning';
+        step := 0;
+        interval_seconds := 600;
+    ELSE
+        graduate := false;
+        interval_seconds := 86400::double precision * public.fsrs_interval_days(stability, factor, decay, p_retention);
+    END IF;
+    IF graduate THEN
+        state := 'review';
+        step := NULL;
+        interval_seconds := 86400::double precision * public.fsrs_interval_days(stability, factor, decay, p_retention);
+    END IF;
+    due := p_at + make_interval(secs => interval_seconds);
+END
+$$;
+
+
+ALTER FUNCTION public.fsrs_review(p_state text, p_step integer, p_stability double precision, p_difficulty double precision, p_last_review timestamp with time zone, p_rating integer, p_at timestamp with time zone, p_weights double precision[], p_retention double precision, OUT state text, OUT step integer, OUT stability double precision, OUT difficulty double precision, OUT due timestamp with time zone) OWNER TO portal_owner;
 
 --
 -- Name: fsrs_weights_within_bounds(double precision[]); Type: FUNCTION; Schema: public; Owner: portal_owner
@@ -2753,6 +2922,128 @@ $$;
 
 
 ALTER FUNCTION public.response_shape_ok(p_response jsonb) OWNER TO portal_owner;
+
+--
+-- Name: review_card_apply(uuid, uuid, integer, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.review_card_apply(p_user uuid, p_question uuid, p_rating integer, p_at timestamp with time zone) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    card record;
+    retention double precision;
+    weights double precision[];
+    exam_day timestamptz;
+    next record;
+    aimed timestamptz;
+BEGIN
+    PERFORM pg_advisory_xact_lock(hashtextextended(p_user::text || p_question::text, 0));
+    SELECT c.* INTO card FROM public.review_cards c WHERE c.user_id = p_user AND c.question_id = p_question FOR UPDATE;
+    IF FOUND AND p_at < card.last_review THEN
+        PERFORM public.review_card_rebuild(p_user, p_question);
+        RETURN;
+    END IF;
+    SELECT u.desired_retention::double precision, coalesce(f.weights, public.fsrs_default_weights()),
+           (SELECT x.sits_on::timestamp AT TIME ZONE u.time_zone FROM public.exam_dates x JOIN public.domains d ON d.exam_id = x.exam_id
+            JOIN public.questions q ON q.domain_id = d.id WHERE q.id = p_question AND x.user_id = u.id)
+      INTO retention, weights, exam_day
+    FROM public.users u LEFT JOIN public.fsrs_weights f ON f.user_id = u.id WHERE u.id = p_user;
+    IF card.question_id IS NULL THEN
+        SELECT r.* INTO next FROM public.fsrs_review('learning', 0, NULL, NULL, NULL, p_rating, p_at, weights, retention) r;
+    ELSE
+        SELECT r.* INTO next FROM public.fsrs_review(card.state, card.step, card.stability, card.difficulty, card.last_review, p_rating, p_at, weights, retention) r;
+    END IF;
+    aimed := next.due;
+    IF exam_day IS NOT NULL AND p_at < exam_day - interval '1 day' AND next.due > exam_day - interval '1 day'
+       AND public.fsrs_retrievability(next.stability, p_at, exam_day + interval '1 day', weights[21]) < retention THEN
+        aimed := exam_day - interval '1 day';
+    END IF;
+    INSERT INTO public.review_cards (user_id, question_id, state, step, stability, difficulty, due, last_review, first_review, reviews, lapses)
+    VALUES (p_user, p_question, next.state, next.step, next.stability, next.difficulty, aimed, p_at, p_at, 1, 0)
+    ON CONFLICT (user_id, question_id) DO UPDATE SET
+        state = EXCLUDED.state, step = EXCLUDED.step, stability = EXCLUDED.stability, difficulty = EXCLUDED.difficulty, due = EXCLUDED.due,
+        last_review = EXCLUDED.last_review, reviews = review_cards.reviews + 1,
+        lapses = review_cards.lapses + CASE WHEN p_rating = 1 AND review_cards.state = 'review' THEN 1 ELSE 0 END;
+END
+$$;
+
+
+ALTER FUNCTION public.review_card_apply(p_user uuid, p_question uuid, p_rating integer, p_at timestamp with time zone) OWNER TO portal_auth;
+
+--
+-- Name: review_card_rebuild(uuid, uuid); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.review_card_rebuild(p_user uuid, p_question uuid) RETURNS integer
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    review record;
+    made integer;
+BEGIN
+    DELETE FROM public.review_cards c WHERE c.user_id = p_user AND (p_question IS NULL OR c.question_id = p_question);
+    FOR review IN SELECT * FROM public.review_history(p_user, p_question) LOOP
+        PERFORM public.review_card_apply(p_user, review.question_id, review.rating, review.reviewed_at);
+    END LOOP;
+    SELECT count(*) INTO made FROM public.review_cards c WHERE c.user_id = p_user AND (p_question IS NULL OR c.question_id = p_question);
+    RETURN made;
+END
+$$;
+
+
+ALTER FUNCTION public.review_card_rebuild(p_user uuid, p_question uuid) OWNER TO portal_auth;
+
+--
+-- Name: review_cards_rebuild(uuid); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.review_cards_rebuild(p_user uuid DEFAULT NULL::uuid, OUT cards integer, OUT differing integer) RETURNS record
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    student uuid := coalesce(p_user, public.app_user_id());
+    before jsonb;
+BEGIN
+    -- Another student's cards only for the owner's `portal rebuild-cards` (never for the app).
+    IF student IS NULL OR (p_user IS NOT NULL AND p_user IS DISTINCT FROM public.app_user_id() AND session_user = 'portal_app') THEN
+        RAISE EXCEPTION 'only one''s own cards are rebuilt' USING ERRCODE = '42501';
+    END IF;
+    SELECT coalesce(jsonb_object_agg(c.question_id, to_jsonb(c) - 'user_id'), '{}') INTO before FROM public.review_cards c WHERE c.user_id = student;
+    cards := public.review_card_rebuild(student, NULL);
+    SELECT count(*) INTO differing FROM public.review_cards c
+    WHERE c.user_id = student AND before -> c.question_id::text IS DISTINCT FROM to_jsonb(c) - 'user_id';
+    differing := differing + (SELECT count(*) FROM jsonb_object_keys(before) k
+                              WHERE NOT EXISTS (SELECT 1 FROM public.review_cards c WHERE c.user_id = student AND c.question_id::text = k));
+END
+$$;
+
+
+ALTER FUNCTION public.review_cards_rebuild(p_user uuid, OUT cards integer, OUT differing integer) OWNER TO portal_auth;
+
+--
+-- Name: review_history(uuid, uuid); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.review_history(p_user uuid, p_question uuid) RETURNS TABLE(question_id uuid, rating integer, reviewed_at timestamp with time zone)
+    LANGUAGE sql STABLE
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT a.question_id, a.rating, CASE WHEN s.mode = 'mock' THEN s.finished_at ELSE a.answered_at END AS reviewed_at
+    FROM public.answers a JOIN public.study_sessions s ON s.id = a.session_id
+    WHERE a.user_id = p_user AND (p_question IS NULL OR a.question_id = p_question) AND a.rating IS NOT NULL
+      AND (s.mode <> 'mock'
+           OR (s.finished_at IS NOT NULL
+               AND a.id = (SELECT f.id FROM public.answers f WHERE f.session_id = a.session_id AND f.question_id = a.question_id
+                           ORDER BY f.received_at DESC, f.answered_at DESC, f.id LIMIT 1)))
+    ORDER BY a.question_id, reviewed_at, a.answered_at, a.id
+$$;
+
+
+ALTER FUNCTION public.review_history(p_user uuid, p_question uuid) OWNER TO portal_auth;
 
 --
 -- Name: rs256_verifies(text, bytea, numeric, numeric, integer); Type: FUNCTION; Schema: public; Owner: portal_owner
@@ -5655,6 +5946,13 @@ CREATE TRIGGER answers_data_version AFTER INSERT OR DELETE OR UPDATE ON public.a
 
 
 --
+-- Name: answers answers_schedule; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER answers_schedule AFTER INSERT ON public.answers FOR EACH ROW EXECUTE FUNCTION public.answers_schedule();
+
+
+--
 -- Name: auth_sessions auth_sessions_notify; Type: TRIGGER; Schema: public; Owner: portal_owner
 --
 
@@ -7221,7 +7519,7 @@ CREATE POLICY review_cards_of_students ON public.review_cards FOR SELECT TO port
 -- Name: review_cards review_cards_owner; Type: POLICY; Schema: public; Owner: portal_owner
 --
 
-CREATE POLICY review_cards_owner ON public.review_cards TO portal_app USING ((user_id = ( SELECT public.app_user_id() AS app_user_id))) WITH CHECK ((user_id = ( SELECT public.app_user_id() AS app_user_id)));
+CREATE POLICY review_cards_owner ON public.review_cards FOR SELECT TO portal_app USING ((user_id = ( SELECT public.app_user_id() AS app_user_id)));
 
 
 --
@@ -7512,6 +7810,13 @@ GRANT ALL ON FUNCTION public.answer_outcome(p_kind text, p_key jsonb, p_options 
 --
 
 REVOKE ALL ON FUNCTION public.answers_admit() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION answers_schedule(); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.answers_schedule() FROM PUBLIC;
 
 
 --
@@ -7957,6 +8262,36 @@ GRANT ALL ON FUNCTION public.rate_limit(p_bucket text, p_key text, p_limit integ
 
 
 --
+-- Name: FUNCTION review_card_apply(p_user uuid, p_question uuid, p_rating integer, p_at timestamp with time zone); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.review_card_apply(p_user uuid, p_question uuid, p_rating integer, p_at timestamp with time zone) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION review_card_rebuild(p_user uuid, p_question uuid); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.review_card_rebuild(p_user uuid, p_question uuid) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION review_cards_rebuild(p_user uuid, OUT cards integer, OUT differing integer); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.review_cards_rebuild(p_user uuid, OUT cards integer, OUT differing integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.review_cards_rebuild(p_user uuid, OUT cards integer, OUT differing integer) TO portal_app;
+GRANT ALL ON FUNCTION public.review_cards_rebuild(p_user uuid, OUT cards integer, OUT differing integer) TO portal_owner;
+
+
+--
+-- Name: FUNCTION review_history(p_user uuid, p_question uuid); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.review_history(p_user uuid, p_question uuid) FROM PUBLIC;
+
+
+--
 -- Name: FUNCTION schema_drop_policies(p_table text); Type: ACL; Schema: public; Owner: portal_owner
 --
 
@@ -8176,8 +8511,8 @@ GRANT SELECT ON TABLE public.questions TO portal_auth;
 -- Name: TABLE review_cards; Type: ACL; Schema: public; Owner: portal_owner
 --
 
-GRANT SELECT,INSERT,UPDATE ON TABLE public.review_cards TO portal_app;
-GRANT SELECT,INSERT,UPDATE ON TABLE public.review_cards TO portal_auth;
+GRANT SELECT ON TABLE public.review_cards TO portal_app;
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.review_cards TO portal_auth;
 
 
 --

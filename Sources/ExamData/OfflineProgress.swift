@@ -81,7 +81,7 @@ public struct OfflineProgress: Sendable {
     /// Stores what it can of `batch` for `userID`, in the caller's transaction.
     public func record(_ batch: Batch, userID: UUID, now: Date, _ connection: PostgresConnection) throws -> Outcome {
         var outcome = Outcome()
-        let store = StudyStore(), cards = try ReviewCardStore.forStudent(nil, connection), catalog = ExamCatalog()
+        let store = StudyStore(), catalog = ExamCatalog()
         // Sessions first: made with the client's id, once.
         for session in batch.sessions ?? [] {
             try item(connection) {
@@ -103,12 +103,8 @@ public struct OfflineProgress: Sendable {
         for id in sessionIDs { sessions[id] = try store.session(id: id, connection) }
         let questionIDs = Array(Set(batch.answers.map(\.questionId)))
         let questions = Dictionary(try store.questions(ids: questionIDs, connection).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        // What is already stored and the cards as they stand, each read once for the batch.
+        // What is already stored, read once for the batch.
         let earlier = try store.answers(ids: batch.answers.map(\.id), connection)
-        let cardsBefore = try cards.cards(questionIDs: questionIDs, connection)
-        // Each card is aimed at the day the student sits its exam, when they have said.
-        let examDays = try ExamDateStore().dates(connection)
-        func examDay(_ recorded: RecordedAnswer) -> Date? { sessions[recorded.sessionID].flatMap { examDays[$0.examID]?.start } }
         // Answers to a version that has changed since: what their indexes meant then.
         let older = batch.answers.filter { answer in questions[answer.questionId].map { answer.questionVersion < $0.version } ?? false }
         let olderOptions = try store.publishedOptionIDs(older.map { ($0.questionId, $0.questionVersion) }, connection)
@@ -143,34 +139,26 @@ public struct OfflineProgress: Sendable {
             }
         }
 
-        // The clean batch, in two statements: every new answer inserted at once, then every
-        // card it changed written at once.
+        // The clean batch in one statement: every new answer inserted at once, each rated and
+        // its card reviewed by the database as it is admitted (in the order they were given).
         func storeTogether() throws -> Outcome {
             var outcome = outcome
             let inserted = try store.insertAll(fresh, userID: userID, connection)
             // Not inserted: the id came twice in this batch, or arrived meanwhile by another way.
             let others = fresh.filter { !inserted.contains($0.id) }
             let storedNow = others.isEmpty ? [:] : try store.answers(ids: others.map(\.id), connection)
-            var cardsNow = cardsBefore, changed: [UUID: StoredCard] = [:], acceptedNow: [UUID: RecordedAnswer] = [:]
+            var acceptedNow: [UUID: RecordedAnswer] = [:]
             for recorded in fresh {
                 let id = recorded.id.lowercasedText
                 if inserted.contains(recorded.id), acceptedNow[recorded.id] == nil {
                     acceptedNow[recorded.id] = recorded
                     outcome.accepted.append(id)
-                    if let rating = recorded.rating {
-                        let card = cards.next(
-                            questionID: recorded.questionID, rating: rating, at: recorded.answeredAt, current: cardsNow[recorded.questionID],
-                            examDay: examDay(recorded))
-                        cardsNow[recorded.questionID] = card
-                        changed[recorded.questionID] = card
-                    }
                 } else if let stored = acceptedNow[recorded.id] ?? storedNow[recorded.id], stored.isReplay(of: recorded) {
                     outcome.duplicates.append(id)
                 } else {
                     outcome.rejected.append(.init(id: id, reason: Refusal("reused")))
                 }
             }
-            try cards.saveAll(Array(changed.values), connection)
             return outcome
         }
 
@@ -178,17 +166,11 @@ public struct OfflineProgress: Sendable {
         // ended meanwhile, say) undoes only itself: what a batch the database refused gets.
         func storeOneByOne() throws -> Outcome {
             var outcome = outcome
-            var cardsNow = cardsBefore
-            for recorded in fresh {
+            for recorded in fresh.sorted(by: { ($0.answeredAt, $0.id.uuidString) < ($1.answeredAt, $1.id.uuidString) }) {
                 let id = recorded.id.lowercasedText
                 var result: AnswerInsertResult = .conflict
                 let stored = try item(connection) {
                     result = try store.insert(recorded, userID: userID, connection)
-                    if result == .inserted, let rating = recorded.rating {
-                        cardsNow[recorded.questionID] = try cards.apply(
-                            questionID: recorded.questionID, rating: rating, at: recorded.answeredAt, current: cardsNow[recorded.questionID],
-                            examDay: examDay(recorded), connection)
-                    }
                 }
                 switch (stored, result) {
                 case (false, _): outcome.rejected.append(.init(id: id, reason: Refusal("not_stored")))
@@ -266,12 +248,11 @@ public struct OfflineProgress: Sendable {
             return .rejected(Refusal("not_an_answer", ["detail": error.code]))
         }
         let milliseconds = min(answer.timeMs, Self.longestAnswerMilliseconds)
-        let rating = RatingPolicy.rating(correct: outcome.isCorrect, milliseconds: milliseconds, typicalMilliseconds: nil, samples: 0, cardState: nil)
         // The device's time, kept as information within the session's window and the upload's arrival.
         let answeredAt = min(max(answer.answeredAt, session.startedAt), now)
         return .valid(RecordedAnswer(
             id: answer.id, sessionID: session.id, questionID: question.id, questionVersion: answer.questionVersion, response: answer.response,
-            correct: outcome.isCorrect, score: outcome.score, rating: rating, milliseconds: milliseconds, answeredAt: answeredAt))
+            correct: outcome.isCorrect, score: outcome.score, rating: nil, milliseconds: milliseconds, answeredAt: answeredAt))
     }
 
     /// Runs one item's statements under a savepoint: a database error undoes that item only.

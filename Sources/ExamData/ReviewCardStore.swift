@@ -35,80 +35,15 @@ public struct ReviewCardStore: Sendable {
         return cards
     }
 
-    /// Writes a card (inserted or replaced) for the signed-in student.
-    public func save(_ stored: StoredCard, for student: UUID? = nil, _ connection: PostgresConnection) throws {
-        try connection.execute(Self.upsert(stored, for: student).prepared())
-    }
-
-    /// The insert-or-replace of one card (of `student`, or the signed-in one), made only when
-    /// `condition` holds: a fixed SQL text, for a caller that folds it into a larger statement.
-    static func upsert(_ stored: StoredCard, for student: UUID? = nil, when condition: SQL = "true") -> SQL {
-        """
-            INSERT INTO review_cards (user_id, question_id, state, step, stability, difficulty, due, last_review, first_review, reviews, lapses)
-            SELECT coalesce(\(student)::uuid, (SELECT app_user_id())), \(stored.questionID), \(stored.card.state.rawValue), \(stored.card.step),
-                   \(stored.card.stability ?? 0), \(stored.card.difficulty ?? 0), \(stored.card.due), \(stored.card.lastReview ?? stored.firstReview),
-                   \(stored.firstReview), \(stored.reviews), \(stored.lapses)
-            WHERE \(fragment: condition)
-            ON CONFLICT (user_id, question_id) DO UPDATE SET
-                state = EXCLUDED.state, step = EXCLUDED.step, stability = EXCLUDED.stability, difficulty = EXCLUDED.difficulty,
-                due = EXCLUDED.due, last_review = EXCLUDED.last_review, first_review = EXCLUDED.first_review,
-                reviews = EXCLUDED.reviews, lapses = EXCLUDED.lapses
-            """
-    }
-
-    /// Writes many cards (inserted or replaced) for the signed-in student in one statement.
-    public func saveAll(_ cards: [StoredCard], for student: UUID? = nil, _ connection: PostgresConnection) throws {
-        guard !cards.isEmpty else { return }
-        struct Row: Encodable {
-            var question_id: UUID
-            var state: String
-            var step: Int?
-            var stability: Double
-            var difficulty: Double
-            var due_us: Int64
-            var last_review_us: Int64
-            var first_review_us: Int64
-            var reviews: Int
-            var lapses: Int
-        }
-        let microseconds = StudyStore.microseconds
-        let rows = try PostgresJSON(encoding: cards.map { stored in
-            Row(question_id: stored.questionID, state: stored.card.state.rawValue, step: stored.card.step, stability: stored.card.stability ?? 0,
-                difficulty: stored.card.difficulty ?? 0, due_us: microseconds(stored.card.due),
-                last_review_us: microseconds(stored.card.lastReview ?? stored.firstReview), first_review_us: microseconds(stored.firstReview),
-                reviews: stored.reviews, lapses: stored.lapses)
-        })
-        try connection.execute(("""
-            INSERT INTO review_cards (user_id, question_id, state, step, stability, difficulty, due, last_review, first_review, reviews, lapses)
-            SELECT coalesce(\(student)::uuid, (SELECT app_user_id())), r.question_id, r.state, r.step, r.stability, r.difficulty,
-                   timestamptz 'epoch' + r.due_us * interval '1 microsecond', timestamptz 'epoch' + r.last_review_us * interval '1 microsecond',
-                   timestamptz 'epoch' + r.first_review_us * interval '1 microsecond', r.reviews, r.lapses
-            FROM jsonb_to_recordset(\(rows)::jsonb) AS r(
-                question_id uuid, state text, step integer, stability double precision, difficulty double precision,
-                due_us bigint, last_review_us bigint, first_review_us bigint, reviews integer, lapses integer)
-            ON CONFLICT (user_id, question_id) DO UPDATE SET
-                state = EXCLUDED.state, step = EXCLUDED.step, stability = EXCLUDED.stability, difficulty = EXCLUDED.difficulty,
-                due = EXCLUDED.due, last_review = EXCLUDED.last_review, first_review = EXCLUDED.first_review,
-                reviews = EXCLUDED.reviews, lapses = EXCLUDED.lapses
-            """ as SQL).prepared())
-    }
-
-    /// The card after one rated answer, not yet written (`save` or `saveAll` writes it); due
-    /// in time for `examDay` when the student sits the question's exam then (`ExamDayPlan.aim`).
+    /// The card after one rated answer, as the scheduler in Swift computes it; due in time for
+    /// `examDay` when the student sits the question's exam then (`ExamDayPlan.aim`). Cards are
+    /// the database's to write (`review_card_apply`, the same formulas): this is what the tests
+    /// hold them to, and what previews and simulations use.
     public func next(questionID: UUID, rating: FSRSRating, at date: Date, current: StoredCard?, examDay: Date? = nil) -> StoredCard {
         var next = current?.reviewed(rating, at: date, scheduler: scheduler)
             ?? StoredCard.first(questionID: questionID, rating: rating, at: date, scheduler: scheduler)
         next.card = ExamDayPlan.aim(next.card, at: examDay, scheduler: scheduler)
         return next
-    }
-
-    /// Applies one rated answer to the student's card for that question.
-    public func apply(
-        questionID: UUID, rating: FSRSRating, at date: Date, current: StoredCard?, examDay: Date? = nil, _ connection: PostgresConnection
-    ) throws -> StoredCard {
-        let card = next(questionID: questionID, rating: rating, at: date, current: current, examDay: examDay)
-        try save(card, connection)
-        return card
     }
 
     /// One rated answer that shapes a card, with the start of the day the student sits the
@@ -166,15 +101,13 @@ public struct ReviewCardStore: Sendable {
         return cards
     }
 
-    /// Rebuilds the student's cards from their answers; returns how many stored cards differed
-    /// (0 when the incremental updates agree with the history, as they should).
+    /// Rebuilds the student's cards (the caller's when nil; another's only on the owner's
+    /// connection) from their answers, in the database (`review_cards_rebuild`); returns how
+    /// many cards there are and how many stored ones differed (0 when the updates as answers
+    /// arrived agree with the history, as they should).
     public func rebuild(for student: UUID? = nil, _ connection: PostgresConnection) throws -> (cards: Int, differing: Int) {
-        // Scheduled as the student's own retention and weights say, whatever this store's.
-        let derived = try Self.forStudent(student, connection).derivedCards(for: student, connection)
-        let stored = try storedCards(for: student, connection)
-        let differing = derived.filter { questionID, card in !(stored[questionID].map { Self.agree($0, card) } ?? false) }
-        try saveAll(Array(differing.values), for: student, connection)
-        return (derived.count, differing.count)
+        let row = try connection.query(("SELECT cards, differing FROM review_cards_rebuild(\(student)::uuid)" as SQL).prepared()).single()
+        return (try row.decode("cards", as: Int.self), try row.decode("differing", as: Int.self))
     }
 
     /// Rebuilds every student's cards, one transaction per student, on the owner's connection
@@ -193,7 +126,7 @@ public struct ReviewCardStore: Sendable {
     }
 
     /// Equal up to the storage's rounding of times to microseconds and floats to 15 digits.
-    static func agree(_ left: StoredCard, _ right: StoredCard) -> Bool {
+    public static func agree(_ left: StoredCard, _ right: StoredCard) -> Bool {
         func close(_ a: Double?, _ b: Double?) -> Bool { abs((a ?? 0) - (b ?? 0)) <= 1e-9 * max(1, abs(a ?? 0)) }
         func same(_ a: Date?, _ b: Date?) -> Bool { abs((a ?? .distantPast).timeIntervalSince(b ?? .distantPast)) < 0.001 }
         return left.card.state == right.card.state && left.card.step == right.card.step

@@ -99,15 +99,6 @@ public struct AnswerContext: Sendable {
     public var alreadyAnswered: Bool
     /// What is stored under the answer's id already, if anything: (session, question, response).
     public var prior: (sessionID: UUID, questionID: UUID, response: AnswerResponse)?
-    /// The student's card for the question.
-    public var card: StoredCard?
-    /// The median time of the student's latest right answers at the question's difficulty.
-    public var typicalMilliseconds: Double?
-    public var typicalSamples: Int
-    /// How the student's reviews are scheduled (nil for a guest).
-    public var schedule: StudentSchedule?
-    /// The start of the day the student sits the session's exam, when they have said.
-    public var examDay: Date?
 }
 
 /// One answer as stored.

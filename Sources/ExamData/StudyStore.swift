@@ -86,9 +86,9 @@ public struct StudyStore: Sendable {
 
     /// Everything answering one question needs, in one round trip, with the session's row
     /// locked until the transaction ends (one student's concurrent answers to a session are
-    /// taken one at a time): the session, the question (nil unless it is in the session), an
-    /// answer already stored under `answerID`, the student's card for the question and their
-    /// typical time on right answers at its difficulty. Nil when the caller has no such session.
+    /// taken one at a time): the session, the question (nil unless it is in the session) and an
+    /// answer already stored under `answerID`. Nil when the caller has no such session. (What
+    /// the answer is worth and its card are the database's, as it admits the answer.)
     public func answerContext(sessionID: UUID, questionID: UUID, answerID: UUID, _ connection: PostgresConnection) throws -> AnswerContext? {
         try answerContext(try connection.query(Self.answerContextStatement(sessionID: sessionID, questionID: questionID, answerID: answerID)))
     }
@@ -103,27 +103,13 @@ public struct StudyStore: Sendable {
                    q.code_language AS q_code_language, q.options AS q_options, q.correct AS q_correct, q.details AS q_details,
                    q.explanation AS q_explanation, q.difficulty AS q_difficulty, q.version AS q_version,
                    EXISTS (SELECT 1 FROM answers a WHERE a.session_id = s.id AND a.question_id = \(questionID)) AS answered,
-                   p.session_id AS p_session_id, p.question_id AS p_question_id, p.response AS p_response,
-                   c.question_id AS c_question_id, c.state AS c_state, c.step AS c_step, c.stability AS c_stability,
-                   c.difficulty AS c_difficulty, c.due AS c_due, c.last_review AS c_last_review, c.first_review AS c_first_review,
-                   c.reviews AS c_reviews, c.lapses AS c_lapses,
-                   typical.median, typical.samples,
-                   \(fragment: StudentSchedule.expression(user: "s.user_id")) AS schedule,
-                   (SELECT x.sits_on::timestamp AT TIME ZONE u.time_zone FROM exam_dates x JOIN users u ON u.id = x.user_id
-                    WHERE x.user_id = s.user_id AND x.exam_id = s.exam_id) AS exam_day
+                   p.session_id AS p_session_id, p.question_id AS p_question_id, p.response AS p_response
             FROM study_sessions s
             JOIN exams e ON e.id = s.exam_id
             JOIN regions r ON r.id = e.region_id
             LEFT JOIN questions q ON q.id = \(questionID) AND q.id = ANY (s.question_ids)
             LEFT JOIN domains d ON d.id = q.domain_id
             LEFT JOIN answers p ON p.id = \(answerID)
-            LEFT JOIN review_cards c ON c.user_id = s.user_id AND c.question_id = q.id
-            LEFT JOIN LATERAL (
-                SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY recent.time_ms) AS median, count(*) AS samples
-                FROM (SELECT a.time_ms FROM answers a
-                      WHERE a.user_id = s.user_id AND a.correct AND a.difficulty = q.difficulty
-                      ORDER BY a.answered_at DESC LIMIT 50) AS recent
-            ) AS typical ON true
             WHERE s.id = \(sessionID)
             FOR UPDATE OF s
             """ as SQL).prepared()
@@ -134,16 +120,12 @@ public struct StudyStore: Sendable {
         guard let row = result.first else { return nil }
         let hasQuestion = try row.decode("q_id", as: UUID?.self) != nil
         let hasPrior = try row.decode("p_session_id", as: UUID?.self) != nil
-        let hasCard = try row.decode("c_question_id", as: UUID?.self) != nil
         return AnswerContext(
             session: try StudySession(row: row),
             question: hasQuestion ? try Question(row: row, prefix: "q_") : nil,
             alreadyAnswered: try row.decode("answered", as: Bool.self),
             prior: hasPrior ? (try row.decode("p_session_id", as: UUID.self), try row.decode("p_question_id", as: UUID.self),
-                               try row.decodeJSON("p_response", as: AnswerResponse.self)) : nil,
-            card: hasCard ? try ReviewCardStore.card(row, prefix: "c_") : nil,
-            typicalMilliseconds: try row.decode("median", as: Double?.self), typicalSamples: try row.decode("samples", as: Int?.self) ?? 0,
-            schedule: try StudentSchedule.decoded(row, column: "schedule"), examDay: try row.decode("exam_day", as: Date?.self))
+                               try row.decodeJSON("p_response", as: AnswerResponse.self)) : nil)
     }
 
     /// The questions with these ids, in the order given (ones no longer visible are left out).
@@ -205,11 +187,12 @@ public struct StudyStore: Sendable {
         return .replayed
     }
 
-    /// The answer's insert and, only when it is stored now, its review card's write, as one
-    /// statement that also reads what was stored under the answer's id before it (the
-    /// statement's snapshot precedes its own insert): a caller sends it and the COMMIT in one
-    /// flight, then reads the outcome with `insertOutcome`.
-    public static func insertStatement(_ answer: RecordedAnswer, userID: UUID?, card: StoredCard?) throws -> SQL {
+    /// The answer's insert as one statement that also reads what was stored under the answer's
+    /// id before it (the statement's snapshot precedes its own insert): a caller sends it and
+    /// the COMMIT in one flight, then reads the outcome with `insertOutcome`. The database
+    /// decides as it admits the answer what it is worth (correct, score, rating) and reviews
+    /// its card; what the caller sends of those is not taken.
+    public static func insertStatement(_ answer: RecordedAnswer, userID: UUID?) throws -> SQL {
         let response = try PostgresJSON(encoding: answer.response)
         let insert: SQL = """
             INSERT INTO answers (id, session_id, user_id, question_id, question_version, response, correct, score, rating, time_ms, answered_at)
@@ -218,13 +201,8 @@ public struct StudyStore: Sendable {
             ON CONFLICT (id) DO NOTHING
             RETURNING id
             """
-        let cardWrite: SQL = if let card {
-            ", card AS (\(fragment: ReviewCardStore.upsert(card, when: "EXISTS (SELECT 1 FROM inserted)")))"
-        } else {
-            ""
-        }
         return ("""
-            WITH inserted AS (\(fragment: insert))\(fragment: cardWrite)
+            WITH inserted AS (\(fragment: insert))
             SELECT (SELECT count(*) FROM inserted) AS inserted,
                    earlier.id, earlier.session_id, earlier.question_id, earlier.question_version, earlier.response, earlier.correct,
                    earlier.score, earlier.rating, earlier.time_ms, earlier.answered_at
@@ -284,6 +262,8 @@ public struct StudyStore: Sendable {
             FROM jsonb_to_recordset(\(rows)::jsonb) AS r(
                 id uuid, session_id uuid, question_id uuid, question_version integer, response jsonb, correct boolean,
                 score double precision, rating smallint, time_ms integer, answered_us bigint)
+            -- In the order they were given: each reviews its card as it is admitted.
+            ORDER BY r.answered_us, r.id
             ON CONFLICT (id) DO NOTHING
             RETURNING id
             """ as SQL).prepared()).rows {

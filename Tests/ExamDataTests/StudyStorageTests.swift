@@ -157,19 +157,18 @@ struct StudyStorageTests {
         #expect(abs(sql - FSRSScheduler().retrievability(of: card, at: at)) < 1e-12)
     }
 
-    @Test("review cards rebuilt from the answer history equal the ones kept up to date, and a damaged card is repaired")
+    @Test("review cards kept up to date by the database as answers arrive equal the ones rebuilt from the history, a damaged card is repaired, and the app writes no card")
     func rebuild() throws {
         let fixture = try Fixture()
         let cards = ReviewCardStore()
         let practice = try fixture.session(for: fixture.alice)
-        // Practice answers on three days, each applied to its card as it arrives.
+        // Practice answers on three days, each applied to its card by the database as it arrives.
         for (day, item, rating) in [(0, MiniExam.items[0], FSRSRating.good), (0, MiniExam.items[1], .again), (1, MiniExam.items[1], .good), (4, MiniExam.items[0], .easy)] {
             let at = fixture.now.addingTimeInterval(Double(day) * 86_400 + Double.random(in: 0...3600))
             try fixture.database.setClock(at)
             let session = day == 0 ? practice : try fixture.session(for: fixture.alice)
             try fixture.as(fixture.alice) { connection in
                 _ = try StudyStore().insert(fixture.answer(session, item, rating: rating, at: at), userID: fixture.alice, connection)
-                _ = try cards.apply(questionID: item.id, rating: rating, at: at, current: cards.cards(questionIDs: [item.id], connection)[item.id], connection)
             }
         }
         // A mock exam: only the final answer per question counts, and only once it has ended.
@@ -189,7 +188,6 @@ struct StudyStorageTests {
         try fixture.as(fixture.alice) { connection in
             #expect(try cards.derivedCards(connection)[MiniExam.items[2].id] == nil)
             _ = try store.finish(sessionID: mock, at: ended, connection)
-            _ = try cards.apply(questionID: MiniExam.items[2].id, rating: .good, at: ended, current: nil, connection)
         }
         let result = try fixture.as(fixture.alice) { try cards.rebuild($0) }
         #expect(result.cards == 3)
@@ -197,8 +195,19 @@ struct StudyStorageTests {
         let mockCard = try fixture.as(fixture.alice) { try cards.storedCards($0)[MiniExam.items[2].id] }
         #expect(mockCard?.reviews == 1)
         #expect(abs((mockCard?.card.lastReview ?? .distantPast).timeIntervalSince(ended)) < 0.001)
-        // Damage one card; the rebuild puts it back as the history says.
-        try fixture.as(fixture.alice) { try $0.execute("UPDATE review_cards SET stability = 999, reviews = 42 WHERE question_id = \(MiniExam.items[0].id)") }
+        // The cards are what the Swift scheduler makes of the same history (the one the reference
+        // vectors hold), to the storage's rounding.
+        let derived = try fixture.as(fixture.alice) { try cards.derivedCards($0) }
+        let kept = try fixture.as(fixture.alice) { try cards.storedCards($0) }
+        #expect(derived.count == 3 && derived.allSatisfy { id, card in kept[id].map { ReviewCardStore.agree($0, card) } ?? false })
+        // The app cannot write a card: the student's own connection is refused.
+        #expect(throws: PostgresError.self) {
+            try fixture.as(fixture.alice) { try $0.execute("UPDATE review_cards SET stability = 999 WHERE question_id = \(MiniExam.items[0].id)") }
+        }
+        // Damage one card (as the database's own role); the rebuild puts it back as the history says.
+        let owner = try fixture.database.adminConnection()
+        try owner.execute("SET ROLE portal_auth")
+        try owner.execute("UPDATE review_cards SET stability = 999, reviews = 42 WHERE question_id = \(MiniExam.items[0].id)")
         let all = try ReviewCardStore().rebuildAll(try fixture.database.adminConnection())
         #expect(all.students == 1 && all.cards == 3 && all.differing == 1)
         let repaired = try fixture.as(fixture.alice) { try cards.storedCards($0)[MiniExam.items[0].id] }
@@ -211,12 +220,19 @@ struct StudyStorageTests {
         let fixture = try Fixture()
         let practice = try fixture.session(for: fixture.alice)
         let item = MiniExam.items[0]
+        // Right twice, a quarter of an hour apart: the card leaves its learning steps for review,
+        // where the interval is the retention's to decide.
         try fixture.database.setClock(fixture.now)
         try fixture.as(fixture.alice) { connection in
-            _ = try StudyStore().insert(fixture.answer(practice, item, rating: .easy, at: fixture.now), userID: fixture.alice, connection)
-            let cards = try ReviewCardStore.forStudent(nil, connection)
-            _ = try cards.apply(questionID: item.id, rating: .easy, at: fixture.now, current: nil, connection)
+            _ = try StudyStore().insert(fixture.answer(practice, item, at: fixture.now), userID: fixture.alice, connection)
         }
+        let later = fixture.now.addingTimeInterval(900)
+        try fixture.database.setClock(later)
+        let again = try fixture.session(for: fixture.alice)
+        try fixture.as(fixture.alice) { connection in
+            _ = try StudyStore().insert(fixture.answer(again, item, at: later), userID: fixture.alice, connection)
+        }
+        #expect(try fixture.as(fixture.alice) { try ReviewCardStore().storedCards($0)[item.id]?.card.state } == .review)
         func due() throws -> Date {
             try fixture.as(fixture.alice) { try ReviewCardStore().storedCards($0)[item.id]?.card.due ?? .distantPast }
         }

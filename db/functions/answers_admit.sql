@@ -17,6 +17,8 @@ DECLARE
     earlier text[];
     current_ids text[];
     outcome record;
+    typical_ms double precision;
+    typical_samples integer;
 BEGIN
     SELECT s.id, s.user_id, s.guest_key, s.mode, s.question_ids, s.started_at, s.deadline_at, s.finished_at INTO sess
     FROM public.study_sessions s WHERE s.id = NEW.session_id FOR UPDATE;
@@ -72,12 +74,25 @@ BEGIN
     NEW.correct := outcome.correct;
     NEW.score := outcome.score;
     NEW.difficulty := question.difficulty;
+    -- The rating is the database's too (QuestionEngine's RatingPolicy): wrong is Again; right is
+    -- Good, Hard when much slower than the student's typical time on right answers at this
+    -- difficulty, Easy when much quicker on a card already in review — once five such answers
+    -- make a typical time. Whatever rating the caller sent is not taken.
     IF NEW.user_id IS NULL THEN
         NEW.rating := NULL;
     ELSIF NOT NEW.correct THEN
         NEW.rating := 1;
-    ELSIF NEW.rating IS NULL OR NEW.rating = 1 THEN
-        NEW.rating := 3;
+    ELSE
+        SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY recent.time_ms), count(*) INTO typical_ms, typical_samples
+        FROM (SELECT a.time_ms FROM public.answers a
+              WHERE a.user_id = NEW.user_id AND a.correct AND a.difficulty = question.difficulty
+              ORDER BY a.answered_at DESC LIMIT 50) AS recent;
+        NEW.rating := CASE
+            WHEN typical_samples < 5 OR typical_ms IS NULL OR typical_ms <= 0 THEN 3
+            WHEN NEW.time_ms > typical_ms * 2 THEN 2
+            WHEN NEW.time_ms < typical_ms * 0.5
+                 AND (SELECT c.state FROM public.review_cards c WHERE c.user_id = NEW.user_id AND c.question_id = NEW.question_id) = 'review' THEN 4
+            ELSE 3 END;
     END IF;
     NEW.received_at := now_at;
     NEW.answered_at := least(greatest(NEW.answered_at, sess.started_at), now_at);

@@ -1,7 +1,8 @@
 -- Ends the caller's session (their own, or their guest cookie's) at p_at (not before its
 -- start, not after now, not after a mock exam's deadline) and stores its score, computed here
 -- from the answers that count: right answers as a share of all its questions, unanswered ones
--- counting as wrong; passed at the exam's pass mark. False when it had already ended.
+-- counting as wrong; passed at the exam's pass mark. A student's mock exam's final answers then
+-- review their cards, at the moment the exam ended. False when it had already ended.
 CREATE OR REPLACE FUNCTION public.finish_study_session(p_session uuid, p_at timestamp with time zone)
  RETURNS boolean
  LANGUAGE plpgsql
@@ -45,6 +46,13 @@ BEGIN
         score_percent = round(right_answers * 100.0 / total, 2),
         passed = total > 0 AND right_answers * 100 >= sess.pass_mark * total
     WHERE id = p_session;
+    IF sess.mode = 'mock' AND me IS NOT NULL THEN
+        PERFORM public.review_card_apply(me, f.question_id, f.rating, ended)
+        FROM (SELECT DISTINCT ON (a.question_id) a.question_id, a.rating FROM public.answers a
+              WHERE a.session_id = p_session AND a.question_id = ANY (sess.question_ids)
+              ORDER BY a.question_id, a.received_at DESC, a.answered_at DESC, a.id) AS f
+        WHERE f.rating IS NOT NULL;
+    END IF;
     RETURN true;
 END
 $function$;

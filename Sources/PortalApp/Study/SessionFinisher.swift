@@ -3,8 +3,8 @@ import Foundation
 import PostgresClient
 import QuestionEngine
 
-/// Ends sessions: scores them, stores the score, and (for a student's mock exam) applies the
-/// final answers to the review cards now that the student sees them.
+/// Ends sessions: the database scores them, stores the score and (for a student's mock exam)
+/// reviews the cards of its final answers now that the student sees them.
 struct SessionFinisher: Sendable {
     /// The score of a session's answers so far (or at its end).
     func score(_ session: StudySession, questions: [Question], answers: [UUID: RecordedAnswer], endedAt: Date) -> SessionScore {
@@ -24,19 +24,6 @@ struct SessionFinisher: Sendable {
     func finish(_ session: StudySession, at date: Date, _ connection: PostgresConnection) throws -> Bool {
         let store = StudyStore()
         let endedAt = session.deadline.map { min($0, date) } ?? date
-        guard try store.finish(sessionID: session.id, at: endedAt, connection) else { return false }
-        if session.mode == .mock && session.userID != nil {
-            // Scheduled with the student's own retention and weights, aimed at their exam day.
-            let cards = try ReviewCardStore.forStudent(session.userID, connection)
-            let examDay = try ExamDateStore().examDay(examID: session.examID, for: session.userID, connection)
-            let answers = try store.finalAnswers(sessionID: session.id, connection)
-            let rated = answers.values.compactMap { answer in answer.rating.map { (answer, $0) } }
-                .sorted { $0.0.questionID.uuidString < $1.0.questionID.uuidString }
-            let current = try cards.cards(questionIDs: rated.map(\.0.questionID), connection)
-            for (answer, rating) in rated {
-                _ = try cards.apply(questionID: answer.questionID, rating: rating, at: endedAt, current: current[answer.questionID], examDay: examDay, connection)
-            }
-        }
-        return true
+        return try store.finish(sessionID: session.id, at: endedAt, connection)
     }
 }

@@ -383,23 +383,14 @@ struct SessionPages: Sendable {
             } catch {
                 return try retry(draft.isBlank ? nil : draft, explain(error, request), .unprocessableContent)
             }
-            let rating = actor.user == nil ? nil : RatingPolicy.rating(
-                correct: outcome.isCorrect, milliseconds: milliseconds, typicalMilliseconds: context.typicalMilliseconds,
-                samples: context.typicalSamples, cardState: context.card?.card.state)
+            // The database admits it, decides what it is worth (correct, score, the rating from
+            // the server's time spent) and reviews its card, in the one statement that stores it.
             let recorded = RecordedAnswer(
                 id: answerID, sessionID: session.id, questionID: questionID, questionVersion: question.version, response: draft,
-                correct: outcome.isCorrect, score: outcome.score, rating: rating, milliseconds: milliseconds, answeredAt: now)
-            // Practice reviews the card now (only if the answer is stored now); a mock exam's
-            // answers count when it ends.
-            let card = session.mode == .mock ? nil
-                : rating.map { rating in
-                    // Scheduled with the student's own retention and weights, aimed at their exam day.
-                    let cards = context.schedule.map(ReviewCardStore.init(schedule:)) ?? ReviewCardStore()
-                    return cards.next(questionID: questionID, rating: rating, at: now, current: context.card, examDay: context.examDay)
-                }
+                correct: outcome.isCorrect, score: outcome.score, rating: nil, milliseconds: milliseconds, answeredAt: now)
             let stored: AnswerInsertResult
             do {
-                let statement = try StudyStore.insertStatement(recorded, userID: actor.user?.userID, card: card)
+                let statement = try StudyStore.insertStatement(recorded, userID: actor.user?.userID)
                 stored = try store.insertOutcome(request.database.commit(after: [statement])[0], of: recorded)
             } catch let error as PostgresError where error.isCheckViolation {
                 // The database admits answers only while the session is open and (outside mock
