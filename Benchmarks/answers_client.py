@@ -27,6 +27,33 @@ RUN = os.environ.get("RUN", str(int(time.time())))
 REGION, EXAM = "europe", "network-fundamentals"
 
 
+def cpu_seconds():
+    """CPU seconds so far of the portal, of PostgreSQL (the postmaster's children) and of this client."""
+    ticks = os.sysconf("SC_CLK_TCK")
+
+    def of(pid):
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / ticks
+        except (OSError, IndexError, ValueError):
+            return 0.0
+
+    postmaster = os.environ.get("POSTMASTER_PID", "")
+    backends = []
+    if postmaster:
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    with open(f"/proc/{entry}/stat") as stat:
+                        if stat.read().rsplit(")", 1)[1].split()[1] == postmaster:
+                            backends.append(entry)
+                except OSError:
+                    pass
+    mine = os.times()
+    return (of(os.environ.get("SERVER_PID", "0")), sum(of(pid) for pid in backends), mine.user + mine.system)
+
+
 def psql(sql):
     return subprocess.run(PSQL + ["-At", "-c", sql], check=True, capture_output=True, text=True).stdout
 
@@ -134,6 +161,9 @@ def main():
     for student in students:
         student.questions = [item for sid in sessions[student.name] for item in by_session[sid]]
 
+    # A profiling run resets PostgreSQL's statistics here, so they count only the timed part.
+    if os.environ.get("AFTER_SETUP_SQL"):
+        psql(os.environ["AFTER_SETUP_SQL"])
     accepted, replays, errors, latencies = [], [0], [], []
     lock = threading.Lock()
     stop_at = [0.0]
@@ -173,12 +203,18 @@ def main():
     threads = [threading.Thread(target=run, args=(s,)) for s in students]
     for thread in threads:
         thread.start()
+    # A profiling run starts its profiler here (e.g. DURING_RUN="perf record -a -g -o … -- sleep 8").
+    profiler = subprocess.Popen(os.environ["DURING_RUN"], shell=True) if os.environ.get("DURING_RUN") else None
+    cpu_before = cpu_seconds()
     began = time.monotonic()
     stop_at[0] = began + DURATION
     start_barrier.wait()
     for thread in threads:
         thread.join()
     elapsed = time.monotonic() - began
+    cpu_spent = [after - before for after, before in zip(cpu_seconds(), cpu_before)]
+    if profiler:
+        profiler.wait()
     latencies.sort()
     with open(os.environ["IDS_FILE"], "w") as ids:
         ids.write("\n".join(accepted))
@@ -187,6 +223,7 @@ def main():
         "errors": len(errors), "error_statuses": sorted(set(errors)), "requests": len(latencies),
         "p50_ms": round(latencies[len(latencies) // 2] * 1000, 1) if latencies else None,
         "p99_ms": round(latencies[int(len(latencies) * 0.99)] * 1000, 1) if latencies else None,
+        "cpu_seconds": {"portal": round(cpu_spent[0], 2), "postgres": round(cpu_spent[1], 2), "client": round(cpu_spent[2], 2)},
         "sessions": all_sessions,
     }))
 

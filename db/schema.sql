@@ -268,6 +268,7 @@ DECLARE
     outcome record;
     typical_ms double precision;
     typical_samples integer;
+    prior record;
 BEGIN
     SELECT s.id, s.user_id, s.guest_key, s.mode, s.question_ids, s.started_at, s.deadline_at, s.finished_at INTO sess
     FROM public.study_sessions s WHERE s.id = NEW.session_id FOR UPDATE;
@@ -275,9 +276,18 @@ BEGIN
        OR (sess.user_id IS NULL AND sess.guest_key IS DISTINCT FROM public.app_guest_key()) THEN
         RAISE EXCEPTION 'no such study session' USING ERRCODE = 'insufficient_privilege';
     END IF;
-    -- The same id again: ON CONFLICT decides (a replay changes nothing).
-    IF EXISTS (SELECT 1 FROM public.answers a WHERE a.id = NEW.id) THEN
-        RETURN NEW;
+    -- The same id again is a replay when it is the same answer (nothing is stored, and the
+    -- statement reports no row), and a conflict otherwise. An offline answer on an earlier
+    -- version was stored with its options mapped onto today's, so it compares by version only.
+    -- Same-session inserts wait for the session's lock above, so a replay sees the first.
+    SELECT a.session_id, a.question_id, a.question_version, a.response INTO prior FROM public.answers a WHERE a.id = NEW.id;
+    IF FOUND THEN
+        IF prior.session_id = NEW.session_id AND prior.question_id = NEW.question_id AND prior.question_version = NEW.question_version
+           AND (prior.response = NEW.response
+                OR NEW.question_version < (SELECT q.version FROM public.questions q WHERE q.id = NEW.question_id)) THEN
+            RETURN NULL;
+        END IF;
+        RAISE EXCEPTION 'answer % is another answer already', NEW.id USING ERRCODE = 'unique_violation';
     END IF;
     IF sess.finished_at IS NOT NULL THEN
         RAISE EXCEPTION 'study session % has ended', sess.id USING ERRCODE = 'check_violation';
@@ -963,20 +973,12 @@ CREATE FUNCTION public.data_version_bump() RETURNS trigger
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
     AS $$
-DECLARE
-    stamp bigint := pg_catalog.pg_current_xact_id()::text::bigint;
 BEGIN
     IF TG_OP <> 'INSERT' AND OLD.user_id IS NOT NULL THEN
-        UPDATE public.users SET data_version = stamp WHERE id = OLD.user_id AND data_version <> stamp;
-        IF FOUND THEN
-            PERFORM pg_catalog.pg_notify('portal_readers', OLD.user_id::text || ':' || stamp);
-        END IF;
+        PERFORM public.reader_changed(OLD.user_id);
     END IF;
     IF TG_OP <> 'DELETE' AND NEW.user_id IS NOT NULL AND (TG_OP = 'INSERT' OR NEW.user_id IS DISTINCT FROM OLD.user_id) THEN
-        UPDATE public.users SET data_version = stamp WHERE id = NEW.user_id AND data_version <> stamp;
-        IF FOUND THEN
-            PERFORM pg_catalog.pg_notify('portal_readers', NEW.user_id::text || ':' || stamp);
-        END IF;
+        PERFORM public.reader_changed(NEW.user_id, TG_NARGS = 0 OR TG_ARGV[0] <> 'announced by the portal');
     END IF;
     RETURN NULL;
 END
@@ -1096,13 +1098,16 @@ ALTER FUNCTION public.external_account(p_kind text, p_issuer text, p_subject tex
 --
 
 CREATE FUNCTION public.fill_in_normalized(p_text text) RETURNS text
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $_$
-    SELECT regexp_replace(
+BEGIN
+    -- PL/pgSQL, like response_shape_ok: its plan is kept rather than parsed again per call.
+    RETURN regexp_replace(
         regexp_replace(normalize(p_text, NFC),
                        '^[ \t\n\r\v\f\u00a0\u2000-\u200a\u202f\u205f\u3000]+|[ \t\n\r\v\f\u00a0\u2000-\u200a\u202f\u205f\u3000]+$', '', 'g'),
-        '[ \t\n\r\v\f\u00a0\u2000-\u200a\u202f\u205f\u3000]+', ' ', 'g')
+        '[ \t\n\r\v\f\u00a0\u2000-\u200a\u202f\u205f\u3000]+', ' ', 'g');
+END
 $_$;
 
 
@@ -2902,14 +2907,38 @@ $$;
 ALTER FUNCTION public.rate_limit(p_bucket text, p_key text, p_limit integer, p_window_seconds integer, p_take boolean) OWNER TO portal_auth;
 
 --
+-- Name: reader_changed(uuid, boolean); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.reader_changed(p_user uuid, p_announce boolean DEFAULT true) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    stamp bigint := pg_catalog.pg_current_xact_id()::text::bigint;
+BEGIN
+    UPDATE public.users SET data_version = stamp WHERE id = p_user AND data_version <> stamp;
+    IF FOUND AND p_announce THEN
+        PERFORM pg_catalog.pg_notify('portal_readers', p_user::text || ':' || stamp);
+    END IF;
+END
+$$;
+
+
+ALTER FUNCTION public.reader_changed(p_user uuid, p_announce boolean) OWNER TO portal_auth;
+
+--
 -- Name: response_shape_ok(jsonb); Type: FUNCTION; Schema: public; Owner: portal_owner
 --
 
 CREATE FUNCTION public.response_shape_ok(p_response jsonb) RETURNS boolean
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
     SET search_path TO 'pg_catalog', 'pg_temp'
     AS $$
-    SELECT CASE jsonb_typeof(p_response)
+BEGIN
+    -- PL/pgSQL keeps the expression's plan for the connection; as SQL (with its search path
+    -- fixed, so never inlined) it was parsed again for every answer stored.
+    RETURN CASE jsonb_typeof(p_response)
         WHEN 'array' THEN NOT EXISTS (SELECT 1 FROM jsonb_array_elements(p_response) AS v WHERE jsonb_typeof(v) <> 'number')
         WHEN 'object' THEN (SELECT count(*) FROM jsonb_object_keys(p_response)) = 1 AND (
             (jsonb_typeof(p_response -> 'pairs') = 'array'
@@ -2917,7 +2946,8 @@ CREATE FUNCTION public.response_shape_ok(p_response jsonb) RETURNS boolean
             OR jsonb_typeof(p_response -> 'text') = 'string'
             OR (jsonb_typeof(p_response -> 'point') = 'array' AND jsonb_array_length(p_response -> 'point') = 2
                 AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(p_response -> 'point') AS v WHERE jsonb_typeof(v) <> 'number')))
-        ELSE false END
+        ELSE false END;
+END
 $$;
 
 
@@ -3018,6 +3048,11 @@ BEGIN
     WHERE c.user_id = student AND before -> c.question_id::text IS DISTINCT FROM to_jsonb(c) - 'user_id';
     differing := differing + (SELECT count(*) FROM jsonb_object_keys(before) k
                               WHERE NOT EXISTS (SELECT 1 FROM public.review_cards c WHERE c.user_id = student AND c.question_id::text = k));
+    -- Cards have no data-version trigger of their own (every other write of a card comes with
+    -- an answer or a session that has one): a rebuild that changed any says so itself.
+    IF differing > 0 THEN
+        PERFORM public.reader_changed(student);
+    END IF;
 END
 $$;
 
@@ -5942,14 +5977,21 @@ CREATE TRIGGER answers_admit BEFORE INSERT ON public.answers FOR EACH ROW EXECUT
 -- Name: answers answers_data_version; Type: TRIGGER; Schema: public; Owner: portal_owner
 --
 
-CREATE TRIGGER answers_data_version AFTER INSERT OR DELETE OR UPDATE ON public.answers FOR EACH ROW EXECUTE FUNCTION public.data_version_bump();
+CREATE TRIGGER answers_data_version AFTER DELETE OR UPDATE ON public.answers FOR EACH ROW EXECUTE FUNCTION public.data_version_bump();
+
+
+--
+-- Name: answers answers_inserted_data_version; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER answers_inserted_data_version AFTER INSERT ON public.answers FOR EACH ROW EXECUTE FUNCTION public.data_version_bump('announced by the portal');
 
 
 --
 -- Name: answers answers_schedule; Type: TRIGGER; Schema: public; Owner: portal_owner
 --
 
-CREATE TRIGGER answers_schedule AFTER INSERT ON public.answers FOR EACH ROW EXECUTE FUNCTION public.answers_schedule();
+CREATE TRIGGER answers_schedule AFTER INSERT ON public.answers FOR EACH ROW WHEN (((new.user_id IS NOT NULL) AND (new.rating IS NOT NULL))) EXECUTE FUNCTION public.answers_schedule();
 
 
 --
@@ -6090,13 +6132,6 @@ CREATE TRIGGER questions_version BEFORE UPDATE ON public.questions FOR EACH ROW 
 --
 
 CREATE TRIGGER regions_notify AFTER INSERT OR DELETE OR UPDATE ON public.regions FOR EACH STATEMENT EXECUTE FUNCTION public.notify_content();
-
-
---
--- Name: review_cards review_cards_data_version; Type: TRIGGER; Schema: public; Owner: portal_owner
---
-
-CREATE TRIGGER review_cards_data_version AFTER INSERT OR DELETE OR UPDATE ON public.review_cards FOR EACH ROW EXECUTE FUNCTION public.data_version_bump();
 
 
 --
@@ -6689,9 +6724,7 @@ CREATE POLICY answers_claim_read ON public.answers FOR SELECT TO portal_auth USI
 -- Name: answers answers_insert; Type: POLICY; Schema: public; Owner: portal_owner
 --
 
-CREATE POLICY answers_insert ON public.answers FOR INSERT TO portal_app WITH CHECK (((NOT (user_id IS DISTINCT FROM ( SELECT public.app_user_id() AS app_user_id))) AND (EXISTS ( SELECT 1
-   FROM public.study_sessions s
-  WHERE ((s.id = answers.session_id) AND (s.finished_at IS NULL) AND (NOT (s.user_id IS DISTINCT FROM ( SELECT public.app_user_id() AS app_user_id))))))));
+CREATE POLICY answers_insert ON public.answers FOR INSERT TO portal_app WITH CHECK ((NOT (user_id IS DISTINCT FROM ( SELECT public.app_user_id() AS app_user_id))));
 
 
 --
@@ -8259,6 +8292,13 @@ GRANT ALL ON FUNCTION public.question_shape_problem(kind text, options jsonb, co
 
 REVOKE ALL ON FUNCTION public.rate_limit(p_bucket text, p_key text, p_limit integer, p_window_seconds integer, p_take boolean) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.rate_limit(p_bucket text, p_key text, p_limit integer, p_window_seconds integer, p_take boolean) TO portal_app;
+
+
+--
+-- Name: FUNCTION reader_changed(p_user uuid, p_announce boolean); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.reader_changed(p_user uuid, p_announce boolean) FROM PUBLIC;
 
 
 --

@@ -143,7 +143,7 @@ public struct OfflineProgress: Sendable {
         // its card reviewed by the database as it is admitted (in the order they were given).
         func storeTogether() throws -> Outcome {
             var outcome = outcome
-            let inserted = try store.insertAll(fresh, userID: userID, connection)
+            let inserted = try AnswerRecorder().recordAll(fresh, userID: userID, connection)
             // Not inserted: the id came twice in this batch, or arrived meanwhile by another way.
             let others = fresh.filter { !inserted.contains($0.id) }
             let storedNow = others.isEmpty ? [:] : try store.answers(ids: others.map(\.id), connection)
@@ -170,7 +170,7 @@ public struct OfflineProgress: Sendable {
                 let id = recorded.id.lowercasedText
                 var result: AnswerInsertResult = .conflict
                 let stored = try item(connection) {
-                    result = try store.insert(recorded, userID: userID, connection)
+                    result = try AnswerRecorder().record(recorded, userID: userID, connection)
                 }
                 switch (stored, result) {
                 case (false, _): outcome.rejected.append(.init(id: id, reason: Refusal("not_stored")))

@@ -172,53 +172,6 @@ public struct StudyStore: Sendable {
         return answers
     }
 
-    /// Appends an answer. The id is the client's: a retry of the same answer changes nothing,
-    /// and an id already used for something else is a conflict.
-    public func insert(_ answer: RecordedAnswer, userID: UUID?, _ connection: PostgresConnection) throws -> AnswerInsertResult {
-        let response = try PostgresJSON(encoding: answer.response)
-        let inserted = try connection.execute(("""
-            INSERT INTO answers (id, session_id, user_id, question_id, question_version, response, correct, score, rating, time_ms, answered_at)
-            VALUES (\(answer.id), \(answer.sessionID), \(userID), \(answer.questionID), \(answer.questionVersion), \(response)::jsonb,
-                    \(answer.correct), \(answer.score), \(answer.rating?.rawValue), \(answer.milliseconds), \(answer.answeredAt))
-            ON CONFLICT (id) DO NOTHING
-            """ as SQL).prepared())
-        if inserted == 1 { return .inserted }
-        guard let stored = try self.answer(id: answer.id, connection), stored.isReplay(of: answer) else { return .conflict }
-        return .replayed
-    }
-
-    /// The answer's insert as one statement that also reads what was stored under the answer's
-    /// id before it (the statement's snapshot precedes its own insert): a caller sends it and
-    /// the COMMIT in one flight, then reads the outcome with `insertOutcome`. The database
-    /// decides as it admits the answer what it is worth (correct, score, rating) and reviews
-    /// its card; what the caller sends of those is not taken.
-    public static func insertStatement(_ answer: RecordedAnswer, userID: UUID?) throws -> SQL {
-        let response = try PostgresJSON(encoding: answer.response)
-        let insert: SQL = """
-            INSERT INTO answers (id, session_id, user_id, question_id, question_version, response, correct, score, rating, time_ms, answered_at)
-            VALUES (\(answer.id), \(answer.sessionID), \(userID), \(answer.questionID), \(answer.questionVersion), \(response)::jsonb,
-                    \(answer.correct), \(answer.score), \(answer.rating?.rawValue), \(answer.milliseconds), \(answer.answeredAt))
-            ON CONFLICT (id) DO NOTHING
-            RETURNING id
-            """
-        return ("""
-            WITH inserted AS (\(fragment: insert))
-            SELECT (SELECT count(*) FROM inserted) AS inserted,
-                   earlier.id, earlier.session_id, earlier.question_id, earlier.question_version, earlier.response, earlier.correct,
-                   earlier.score, earlier.rating, earlier.time_ms, earlier.answered_at
-            FROM (SELECT 1) AS one
-            LEFT JOIN answers earlier ON earlier.id = \(answer.id)
-            """ as SQL).prepared()
-    }
-
-    /// What the row of `insertStatement` says about `answer`.
-    public func insertOutcome(_ result: QueryResult, of answer: RecordedAnswer) throws -> AnswerInsertResult {
-        let row = try result.single()
-        if try row.decode("inserted", as: Int.self) == 1 { return .inserted }
-        guard try row.decode("id", as: UUID?.self) != nil, try Self.answer(row).isReplay(of: answer) else { return .conflict }
-        return .replayed
-    }
-
     /// The option ids of earlier published versions of questions, in their order, by question
     /// and version: what an offline response's indexes meant when the device answered.
     public func publishedOptionIDs(_ versions: [(question: UUID, version: Int)], _ connection: PostgresConnection) throws -> [VersionedQuestion: [String]] {
@@ -232,48 +185,6 @@ public struct StudyStore: Sendable {
         }
         return orders
     }
-
-    /// Appends many answers in one statement; returns the ids stored now. An id not among them
-    /// was stored before (`answers(ids:)` tells whether as the same answer). One refused row
-    /// (a finished session, say) fails the whole statement: the caller falls back to `insert`.
-    public func insertAll(_ answers: [RecordedAnswer], userID: UUID?, _ connection: PostgresConnection) throws -> Set<UUID> {
-        guard !answers.isEmpty else { return [] }
-        struct Row: Encodable {
-            var id: UUID
-            var session_id: UUID
-            var question_id: UUID
-            var question_version: Int
-            var response: AnswerResponse
-            var correct: Bool
-            var score: Double
-            var rating: Int?
-            var time_ms: Int
-            var answered_us: Int64
-        }
-        let rows = try PostgresJSON(encoding: answers.map {
-            Row(id: $0.id, session_id: $0.sessionID, question_id: $0.questionID, question_version: $0.questionVersion, response: $0.response,
-                correct: $0.correct, score: $0.score, rating: $0.rating?.rawValue, time_ms: $0.milliseconds, answered_us: Self.microseconds($0.answeredAt))
-        })
-        var inserted = Set<UUID>()
-        for row in try connection.query(("""
-            INSERT INTO answers (id, session_id, user_id, question_id, question_version, response, correct, score, rating, time_ms, answered_at)
-            SELECT r.id, r.session_id, \(userID), r.question_id, r.question_version, r.response, r.correct, r.score, r.rating, r.time_ms,
-                   timestamptz 'epoch' + r.answered_us * interval '1 microsecond'
-            FROM jsonb_to_recordset(\(rows)::jsonb) AS r(
-                id uuid, session_id uuid, question_id uuid, question_version integer, response jsonb, correct boolean,
-                score double precision, rating smallint, time_ms integer, answered_us bigint)
-            -- In the order they were given: each reviews its card as it is admitted.
-            ORDER BY r.answered_us, r.id
-            ON CONFLICT (id) DO NOTHING
-            RETURNING id
-            """ as SQL).prepared()).rows {
-            inserted.insert(try row.decode("id", as: UUID.self))
-        }
-        return inserted
-    }
-
-    /// Whole microseconds since 1970, as `timestamptz` keeps them.
-    static func microseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1_000_000).rounded()) }
 
     /// Takes every session of a guest (proved by their cookie's token) into the signed-in
     /// caller's account, answers included; returns how many sessions. Review cards are then

@@ -43,6 +43,8 @@ public final class PortalApplication: Sendable {
     let scoreSender: ScoreSender?
     /// What anonymous logins leave behind, removed every minute.
     let pruner: AnonymousStatePruner?
+    /// Tells the other instances whose data this one wrote.
+    let announcer: ReaderAnnouncer?
 
     /// `databaseOverrides` replace keywords of `DATABASE_URL` (tests point it at their own database).
     /// `clock` is the time the application sees (tests move it forward to expire sessions).
@@ -68,10 +70,12 @@ public final class PortalApplication: Sendable {
         viewers.follow(events)
         versions = SharedVersions(clock: clock)
         versions.follow(events)
+        // This instance's name in its announcements of readers' writes (ReaderAnnouncer).
+        let instance = String(UUID().uuidString.prefix(8)).lowercased()
         readers = ReaderVersions(clock: clock)
-        readers.follow(events)
+        readers.follow(events, instance: instance)
         classes = ClassVersions(clock: clock)
-        classes.follow(events)
+        classes.follow(events, instance: instance)
         let endpoint = configuration.redisURL.flatMap(RedisEndpoint.init(url:))
         // Short waits and a breaker: a Redis that is down or frozen costs a live page a second at
         // most, and nothing at all for the next few seconds.
@@ -94,6 +98,7 @@ public final class PortalApplication: Sendable {
             scoreSender = nil
         }
         pruner = database.map(AnonymousStatePruner.init)
+        announcer = database.map { ReaderAnnouncer(database: $0, instance: instance) }
         refresher = database.flatMap { database in
             configuration.leaderboardRefresh > 0
                 ? LeaderboardRefresher(database: database, interval: configuration.leaderboardRefresh, instance: "\(ProcessInfo.processInfo.hostName):\(getpid()):\(UUID().uuidString.prefix(8))")
@@ -109,6 +114,7 @@ public final class PortalApplication: Sendable {
         fitter?.start()
         scoreSender?.start()
         pruner?.start()
+        announcer?.start()
         hub.start()
     }
 
@@ -136,6 +142,7 @@ public final class PortalApplication: Sendable {
         fitter?.stop()
         scoreSender?.stop()
         pruner?.stop()
+        announcer?.stop()
         hub.stop()
     }
 
@@ -162,6 +169,7 @@ public final class PortalApplication: Sendable {
         var gate = Gate(
             pool: database ?? ConnectionPool(.init(url: "")), replica: replica, settings: sessionSettings, clock: clock, pages: pages, site: site,
             viewers: viewers, readers: readers, classes: classes)
+        gate.announcer = announcer
         gate.countsRoundTrips = configuration.development
         var routes = PortalRouter(gate: gate)
         let metrics = self.metrics, monitoring = self.monitoring, database = self.database

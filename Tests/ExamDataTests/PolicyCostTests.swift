@@ -29,7 +29,7 @@ struct PolicyCostTests {
             }
             let item = MiniExam.items[0]
             try pool.asCaller(student) { connection in
-                _ = try StudyStore().insert(RecordedAnswer(
+                _ = try AnswerRecorder().record(RecordedAnswer(
                     id: UUID(), sessionID: sessionID, questionID: item.id, questionVersion: 1, response: .indexes(item.key), correct: true, score: 1,
                     rating: .good, milliseconds: 4_000, answeredAt: Date()), userID: student.id, connection)
             }

@@ -57,16 +57,16 @@ struct StudyStorageTests {
         let item = MiniExam.items[0]
         let first = fixture.answer(session, item)
         let store = StudyStore()
-        #expect(try fixture.as(fixture.alice) { try store.insert(first, userID: fixture.alice, $0) } == .inserted)
-        #expect(try fixture.as(fixture.alice) { try store.insert(first, userID: fixture.alice, $0) } == .replayed)
+        #expect(try fixture.as(fixture.alice) { try AnswerRecorder().record(first, userID: fixture.alice, $0) } == .inserted)
+        #expect(try fixture.as(fixture.alice) { try AnswerRecorder().record(first, userID: fixture.alice, $0) } == .replayed)
         var changed = first
         changed.response = .indexes(item.wrong)
-        #expect(try fixture.as(fixture.alice) { try store.insert(changed, userID: fixture.alice, $0) } == .conflict)
+        #expect(try fixture.as(fixture.alice) { try AnswerRecorder().record(changed, userID: fixture.alice, $0) } == .conflict)
         // Another student reusing the id (say, a forged upload) neither sees nor replaces it.
         let bobs = try fixture.session(for: fixture.bob)
         var stolen = first
         stolen.sessionID = bobs
-        #expect(try fixture.as(fixture.bob) { try store.insert(stolen, userID: fixture.bob, $0) } == .conflict)
+        #expect(try fixture.as(fixture.bob) { try AnswerRecorder().record(stolen, userID: fixture.bob, $0) } == .conflict)
         let stored = try fixture.as(fixture.alice) { try store.finalAnswers(sessionID: session, $0) }
         #expect(stored.count == 1)
         #expect(stored[item.id]?.response == .indexes(item.key))
@@ -78,7 +78,7 @@ struct StudyStorageTests {
     func appendOnly(_ statement: String) throws {
         let fixture = try Fixture()
         let session = try fixture.session(for: fixture.alice)
-        _ = try fixture.as(fixture.alice) { try StudyStore().insert(fixture.answer(session, MiniExam.items[0]), userID: fixture.alice, $0) }
+        _ = try fixture.as(fixture.alice) { try AnswerRecorder().record(fixture.answer(session, MiniExam.items[0]), userID: fixture.alice, $0) }
         #expect {
             try fixture.as(fixture.alice) { try $0.execute(SQL(stringLiteral: statement)) }
         } throws: { ($0 as? PostgresError)?.isInsufficientPrivilege == true }
@@ -94,11 +94,11 @@ struct StudyStorageTests {
         #expect(try fixture.as(fixture.bob) { try store.session(id: session, $0) } == nil)
         #expect(try fixture.as(nil) { try store.session(id: session, $0) } == nil)
         #expect(throws: PostgresError.self) {
-            try fixture.as(fixture.bob) { try store.insert(fixture.answer(session, MiniExam.items[0]), userID: fixture.bob, $0) }
+            try fixture.as(fixture.bob) { try AnswerRecorder().record(fixture.answer(session, MiniExam.items[0]), userID: fixture.bob, $0) }
         }
         // Nor write into it pretending to be its owner.
         #expect(throws: PostgresError.self) {
-            try fixture.as(fixture.bob) { try store.insert(fixture.answer(session, MiniExam.items[0]), userID: fixture.alice, $0) }
+            try fixture.as(fixture.bob) { try AnswerRecorder().record(fixture.answer(session, MiniExam.items[0]), userID: fixture.alice, $0) }
         }
         #expect(try fixture.as(fixture.alice) { try store.finalAnswers(sessionID: session, $0) }.isEmpty)
     }
@@ -112,7 +112,7 @@ struct StudyStorageTests {
         #expect(try fixture.as(nil, guest: token) { try store.session(id: session, $0) }?.userID == nil)
         #expect(try fixture.as(nil, guest: String(repeating: "h", count: 43)) { try store.session(id: session, $0) } == nil)
         #expect(try fixture.as(fixture.alice) { try store.session(id: session, $0) } == nil)
-        #expect(try fixture.as(nil, guest: token) { try store.insert(fixture.answer(session, MiniExam.items[1], rating: nil), userID: nil, $0) } == .inserted)
+        #expect(try fixture.as(nil, guest: token) { try AnswerRecorder().record(fixture.answer(session, MiniExam.items[1], rating: nil), userID: nil, $0) } == .inserted)
         // Knowing the stored key (the token's hash) is not holding the cookie.
         let key = try fixture.database.superuserConnection().query("SELECT encode(guest_key, 'hex') AS key FROM study_sessions WHERE id = \(session)")
             .single().decode("key", as: String.self)
@@ -139,7 +139,7 @@ struct StudyStorageTests {
             try fixture.as(fixture.alice) { try $0.execute("UPDATE study_sessions SET flagged = '{}', passed = true WHERE id = \(session)") }
         }
         #expect(throws: PostgresError.self) {
-            try fixture.as(fixture.alice) { try store.insert(fixture.answer(session, MiniExam.items[0]), userID: fixture.alice, $0) }
+            try fixture.as(fixture.alice) { try AnswerRecorder().record(fixture.answer(session, MiniExam.items[0]), userID: fixture.alice, $0) }
         }
     }
 
@@ -168,7 +168,7 @@ struct StudyStorageTests {
             try fixture.database.setClock(at)
             let session = day == 0 ? practice : try fixture.session(for: fixture.alice)
             try fixture.as(fixture.alice) { connection in
-                _ = try StudyStore().insert(fixture.answer(session, item, rating: rating, at: at), userID: fixture.alice, connection)
+                _ = try AnswerRecorder().record(fixture.answer(session, item, rating: rating, at: at), userID: fixture.alice, connection)
             }
         }
         // A mock exam: only the final answer per question counts, and only once it has ended.
@@ -178,11 +178,11 @@ struct StudyStorageTests {
         let store = StudyStore()
         try fixture.database.setClock(fixture.now.addingTimeInterval(10))
         _ = try fixture.as(fixture.alice) {
-            try store.insert(fixture.answer(mock, MiniExam.items[2], response: MiniExam.items[2].wrong, rating: .again, at: fixture.now.addingTimeInterval(10)), userID: fixture.alice, $0)
+            try AnswerRecorder().record(fixture.answer(mock, MiniExam.items[2], response: MiniExam.items[2].wrong, rating: .again, at: fixture.now.addingTimeInterval(10)), userID: fixture.alice, $0)
         }
         try fixture.database.setClock(fixture.now.addingTimeInterval(20))
         _ = try fixture.as(fixture.alice) {
-            try store.insert(fixture.answer(mock, MiniExam.items[2], rating: .good, at: fixture.now.addingTimeInterval(20)), userID: fixture.alice, $0)
+            try AnswerRecorder().record(fixture.answer(mock, MiniExam.items[2], rating: .good, at: fixture.now.addingTimeInterval(20)), userID: fixture.alice, $0)
         }
         try fixture.database.setClock(ended)
         try fixture.as(fixture.alice) { connection in
@@ -208,11 +208,37 @@ struct StudyStorageTests {
         let owner = try fixture.database.adminConnection()
         try owner.execute("SET ROLE portal_auth")
         try owner.execute("UPDATE review_cards SET stability = 999, reviews = 42 WHERE question_id = \(MiniExam.items[0].id)")
+        let version = { try owner.query("SELECT data_version FROM users WHERE id = \(fixture.alice)").single().decode("data_version", as: Int64.self) }
+        let damaged = try version()
         let all = try ReviewCardStore().rebuildAll(try fixture.database.adminConnection())
         #expect(all.students == 1 && all.cards == 3 && all.differing == 1)
+        // The repair changes what Alice's pages show: her data version moves, so kept copies go.
+        #expect(try version() != damaged)
         let repaired = try fixture.as(fixture.alice) { try cards.storedCards($0)[MiniExam.items[0].id] }
         #expect(repaired?.reviews == 2)
         #expect(repaired?.card.state == .review)
+    }
+
+    @Test("an answer changes its student's data version without a notice of its own (the portal announces its writes); answers a guest made, claimed into an account, still announce themselves")
+    func answersChangeTheVersionQuietly() throws {
+        let fixture = try Fixture()
+        let session = try fixture.session(for: fixture.alice)
+        let listener = try fixture.database.adminConnection()
+        try listener.listen(PostgresIdentifier("portal_readers")!)
+        _ = try listener.notifications(timeout: 0.2)
+        let owner = try fixture.database.superuserConnection()
+        let version = { try owner.query("SELECT data_version FROM users WHERE id = \(fixture.alice)").single().decode("data_version", as: Int64.self) }
+        let before = try version()
+        #expect(try fixture.as(fixture.alice) { try AnswerRecorder().record(fixture.answer(session, MiniExam.items[0]), userID: fixture.alice, $0) } == .inserted)
+        #expect(try version() != before)
+        #expect(try listener.notifications(timeout: 0.5).isEmpty, "an answer's insert sent a notice")
+        // A guest's history taken into the account is rare, and says so itself.
+        let token = String(repeating: "g", count: 43)
+        let guestSession = try fixture.session(for: nil, guest: token)
+        _ = try fixture.as(nil, guest: token) { try AnswerRecorder().record(fixture.answer(guestSession, MiniExam.items[1], rating: nil), userID: nil, $0) }
+        #expect(try fixture.as(fixture.alice, guest: token) { try StudyStore().claimGuestSessions(guestToken: token, $0) } == 1)
+        let heard = try listener.notifications(timeout: 2)
+        #expect(heard.contains { $0.payload.hasPrefix(fixture.alice.lowercasedText + ":") }, "\(heard)")
     }
 
     @Test("a student's chosen retention spaces their reviews: changing it reschedules their cards from their history, and only they can change it")
@@ -224,13 +250,13 @@ struct StudyStorageTests {
         // where the interval is the retention's to decide.
         try fixture.database.setClock(fixture.now)
         try fixture.as(fixture.alice) { connection in
-            _ = try StudyStore().insert(fixture.answer(practice, item, at: fixture.now), userID: fixture.alice, connection)
+            _ = try AnswerRecorder().record(fixture.answer(practice, item, at: fixture.now), userID: fixture.alice, connection)
         }
         let later = fixture.now.addingTimeInterval(900)
         try fixture.database.setClock(later)
         let again = try fixture.session(for: fixture.alice)
         try fixture.as(fixture.alice) { connection in
-            _ = try StudyStore().insert(fixture.answer(again, item, at: later), userID: fixture.alice, connection)
+            _ = try AnswerRecorder().record(fixture.answer(again, item, at: later), userID: fixture.alice, connection)
         }
         #expect(try fixture.as(fixture.alice) { try ReviewCardStore().storedCards($0)[item.id]?.card.state } == .review)
         func due() throws -> Date {

@@ -262,7 +262,7 @@ struct AdminTests {
                 let session = try store.create(NewStudySession(
                     userID: student.id, examID: examID, mode: .mock, config: [:], questionIDs: items.map(\.id), startedAt: start), connection)
                 for (item, pick) in zip(items, picks) {
-                    _ = try store.insert(RecordedAnswer(
+                    _ = try AnswerRecorder().record(RecordedAnswer(
                         id: UUID(), sessionID: session, questionID: item.id, questionVersion: 1, response: .indexes([pick]), correct: [pick] == item.key,
                         score: [pick] == item.key ? 1 : 0, rating: nil, milliseconds: 4000 + 1000 * index, answeredAt: start.addingTimeInterval(10)), userID: student.id, connection)
                 }

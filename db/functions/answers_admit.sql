@@ -19,6 +19,7 @@ DECLARE
     outcome record;
     typical_ms double precision;
     typical_samples integer;
+    prior record;
 BEGIN
     SELECT s.id, s.user_id, s.guest_key, s.mode, s.question_ids, s.started_at, s.deadline_at, s.finished_at INTO sess
     FROM public.study_sessions s WHERE s.id = NEW.session_id FOR UPDATE;
@@ -26,9 +27,18 @@ BEGIN
        OR (sess.user_id IS NULL AND sess.guest_key IS DISTINCT FROM public.app_guest_key()) THEN
         RAISE EXCEPTION 'no such study session' USING ERRCODE = 'insufficient_privilege';
     END IF;
-    -- The same id again: ON CONFLICT decides (a replay changes nothing).
-    IF EXISTS (SELECT 1 FROM public.answers a WHERE a.id = NEW.id) THEN
-        RETURN NEW;
+    -- The same id again is a replay when it is the same answer (nothing is stored, and the
+    -- statement reports no row), and a conflict otherwise. An offline answer on an earlier
+    -- version was stored with its options mapped onto today's, so it compares by version only.
+    -- Same-session inserts wait for the session's lock above, so a replay sees the first.
+    SELECT a.session_id, a.question_id, a.question_version, a.response INTO prior FROM public.answers a WHERE a.id = NEW.id;
+    IF FOUND THEN
+        IF prior.session_id = NEW.session_id AND prior.question_id = NEW.question_id AND prior.question_version = NEW.question_version
+           AND (prior.response = NEW.response
+                OR NEW.question_version < (SELECT q.version FROM public.questions q WHERE q.id = NEW.question_id)) THEN
+            RETURN NULL;
+        END IF;
+        RAISE EXCEPTION 'answer % is another answer already', NEW.id USING ERRCODE = 'unique_violation';
     END IF;
     IF sess.finished_at IS NOT NULL THEN
         RAISE EXCEPTION 'study session % has ended', sess.id USING ERRCODE = 'check_violation';

@@ -20,6 +20,11 @@ BEGIN
     WHERE c.user_id = student AND before -> c.question_id::text IS DISTINCT FROM to_jsonb(c) - 'user_id';
     differing := differing + (SELECT count(*) FROM jsonb_object_keys(before) k
                               WHERE NOT EXISTS (SELECT 1 FROM public.review_cards c WHERE c.user_id = student AND c.question_id::text = k));
+    -- Cards have no data-version trigger of their own (every other write of a card comes with
+    -- an answer or a session that has one): a rebuild that changed any says so itself.
+    IF differing > 0 THEN
+        PERFORM public.reader_changed(student);
+    END IF;
 END
 $function$;
 ALTER FUNCTION review_cards_rebuild(p_user uuid) OWNER TO portal_auth;

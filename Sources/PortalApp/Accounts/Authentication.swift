@@ -20,6 +20,8 @@ struct Gate: Sendable {
     let readers: ReaderVersions
     /// Classes' versions: a teacher's write forgets them before the answer goes.
     let classes: ClassVersions
+    /// Tells the other instances of a signed-in reader's write once it is done.
+    var announcer: ReaderAnnouncer?
     /// Development: every response says how many times its request waited for the database
     /// (`X-Database-Round-Trips`), so a test notices when a page starts to need more.
     var countsRoundTrips = false
@@ -65,10 +67,11 @@ struct Gate: Sendable {
             database.readFromReplica()
         }
         // Whatever a signed-in reader's form wrote, their own next page is read afresh — on
-        // this instance at once, on the others when the database's notice arrives.
+        // this instance at once, on the others when this instance's announcement arrives.
         defer {
             if request.method.isUnsafe, let user = viewer.user {
                 readers.forget(user.userID)
+                announcer?.announce(user.userID)
                 if user.role.teaches { classes.forgetAll() }
             }
         }

@@ -388,19 +388,16 @@ struct SessionPages: Sendable {
             let recorded = RecordedAnswer(
                 id: answerID, sessionID: session.id, questionID: questionID, questionVersion: question.version, response: draft,
                 correct: outcome.isCorrect, score: outcome.score, rating: nil, milliseconds: milliseconds, answeredAt: now)
-            let stored: AnswerInsertResult
             do {
-                let statement = try StudyStore.insertStatement(recorded, userID: actor.user?.userID)
-                stored = try store.insertOutcome(request.database.commit(after: [statement])[0], of: recorded)
-            } catch let error as PostgresError where error.isCheckViolation {
+                let statement = try AnswerRecorder.statement(recorded, userID: actor.user?.userID)
+                // Stored now or a replay of what was stored: either way the student moves on.
+                _ = try request.database.commit(after: [statement])
+                return .redirect(to: after)
+            } catch let error as PostgresError where error.isCheckViolation || AnswerRecorder.isConflict(error) {
                 // The database admits answers only while the session is open and (outside mock
-                // exams) once per question: a race with another tab or the deadline lost.
+                // exams) once per question, and an id once: a race with another tab or the
+                // deadline lost, or an id reused for another answer.
                 throw HTTPError(.conflict, pages.message("sessions.answer_conflict", for: request))
-            }
-            switch stored {
-            case .conflict: throw HTTPError(.conflict, pages.message("sessions.answer_conflict", for: request))
-            case .replayed: return .redirect(to: after)
-            case .inserted: return .redirect(to: after)
             }
         }
     }

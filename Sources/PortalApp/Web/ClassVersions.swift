@@ -3,7 +3,8 @@ import Foundation
 /// Classes' versions (`class_version`) with their current members, remembered between requests
 /// so a teacher's kept class page needs no database while nothing in it changed.
 ///
-/// Forgotten when any member's data version is announced (`portal_readers`), when the class
+/// Forgotten when any member's data version is announced (`portal_readers`, by the database or
+/// by another instance's ReaderAnnouncer), when the class
 /// itself is (`class:<id>`: someone joined, left or was removed, a link was made or revoked),
 /// and by every write of a teacher on this instance before the answer goes.
 final class ClassVersions: Sendable {
@@ -13,13 +14,19 @@ final class ClassVersions: Sendable {
         remembered = RememberedValues(recheck: recheck, capacity: 10_000, clock: clock)
     }
 
-    func follow(_ events: DatabaseEvents) {
+    /// `instance` names this instance in announcements (its own are not news to it).
+    func follow(_ events: DatabaseEvents, instance: String) {
         events.onReset { [remembered] listening in remembered.reset(listening: listening) }
         events.subscribe { [remembered] notice in
             guard notice.channel == "portal_readers" else { return }
             if notice.payload.hasPrefix("class:") {
                 let id = UUID(uuidString: String(notice.payload.dropFirst(6)))
                 remembered.forget { key, _ in id == nil || key == id }
+                return
+            }
+            if let readers = ReaderAnnouncer.readers(in: notice.payload, otherThan: instance) {
+                let written = Set(readers)
+                remembered.forget { _, entry in !entry.members.isDisjoint(with: written) }
                 return
             }
             let user = notice.payload.split(separator: ":").first.flatMap { UUID(uuidString: String($0)) }

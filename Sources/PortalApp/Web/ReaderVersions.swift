@@ -6,7 +6,8 @@ import Synchronization
 /// leaderboard page — can be known current without reading the version for every request.
 ///
 /// A remembered version is forgotten when the database announces another (`portal_readers`,
-/// `<user id>:<version>`, migration 0020) and, before this instance answers, by every write
+/// `<user id>:<version>`, migration 0020), when another instance announces a write for the
+/// reader (`readers:<id>,…`, ReaderAnnouncer) and, before this instance answers, by every write
 /// this instance makes for the reader (`forget`), so a student never sees their own page from
 /// before their answer.
 final class ReaderVersions: Sendable {
@@ -22,7 +23,8 @@ final class ReaderVersions: Sendable {
 
     /// Forgets a reader on each notice of another version, and everyone when listening starts
     /// or stops.
-    func follow(_ events: DatabaseEvents) {
+    /// `instance` names this instance in announcements (its own are not news to it).
+    func follow(_ events: DatabaseEvents, instance: String) {
         events.onReset { [self] listening in
             announced.withLock { $0.removeAll() }
             remembered.reset(listening: listening)
@@ -30,6 +32,11 @@ final class ReaderVersions: Sendable {
         events.subscribe { [self] notice in
             // `class:<id>` notices are the class pages' (ClassVersions).
             guard notice.channel == "portal_readers", !notice.payload.hasPrefix("class:") else { return }
+            // Readers another instance wrote for (ReaderAnnouncer): their versions are read again.
+            if let readers = ReaderAnnouncer.readers(in: notice.payload, otherThan: instance) {
+                readers.forEach(forget)
+                return
+            }
             let parts = notice.payload.split(separator: ":")
             guard parts.count == 2, let id = UUID(uuidString: String(parts[0])), let version = Int64(parts[1]) else {
                 remembered.forget { _, _ in true }

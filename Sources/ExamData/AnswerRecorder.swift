@@ -1,0 +1,83 @@
+import Foundation
+import PostgresClient
+import QuestionEngine
+
+/// The one way an answer is stored, online and offline alike. The caller sends what the
+/// student did (the response, the time the server measured, when); the database is the judge:
+/// its `answers_admit` trigger locks the session and admits the answer only while the session
+/// is the caller's and open, decides what it is worth (correct, score, the rating from the
+/// time spent) and, as it is stored, reviews the student's card. What a `RecordedAnswer`
+/// carries of correctness, score and rating is the caller's own reckoning and is not sent.
+///
+/// The same id sent again is a replay when it is the same answer: the statement stores nothing
+/// and reports no row. The same id carrying anything else is refused (`unique_violation`).
+public struct AnswerRecorder: Sendable {
+    public init() {}
+
+    /// The insert for one answer, for a caller that sends it with the COMMIT in one flight
+    /// (one row stored now, none for a replay).
+    public static func statement(_ answer: RecordedAnswer, userID: UUID?) throws -> SQL {
+        let response = try PostgresJSON(encoding: answer.response)
+        return ("""
+            INSERT INTO answers (id, session_id, user_id, question_id, question_version, response, time_ms, answered_at)
+            VALUES (\(answer.id), \(answer.sessionID), \(userID), \(answer.questionID), \(answer.questionVersion), \(response)::jsonb,
+                    \(answer.milliseconds), \(answer.answeredAt))
+            ON CONFLICT (id) DO NOTHING
+            """ as SQL).prepared()
+    }
+
+    /// Whether the database refused the answer because its id holds another answer.
+    public static func isConflict(_ error: PostgresError) -> Bool { error.isUniqueViolation }
+
+    /// Stores one answer. Inside a transaction a conflict undoes only this insert (a savepoint),
+    /// so the caller's transaction goes on.
+    public func record(_ answer: RecordedAnswer, userID: UUID?, _ connection: PostgresConnection) throws -> AnswerInsertResult {
+        let statement = try Self.statement(answer, userID: userID)
+        do {
+            let stored = connection.isInTransaction
+                ? try connection.withSavepoint { try connection.execute(statement) }
+                : try connection.execute(statement)
+            return stored == 1 ? .inserted : .replayed
+        } catch let error as PostgresError where Self.isConflict(error) {
+            return .conflict
+        }
+    }
+
+    /// Stores many answers in one statement, in the order they were answered (each reviews
+    /// its card as it is admitted); returns the ids stored now. An id not among them was stored
+    /// before as the same answer, or came twice. One refused row (a finished session, a reused
+    /// id) fails the whole statement: the caller falls back to `record`.
+    public func recordAll(_ answers: [RecordedAnswer], userID: UUID?, _ connection: PostgresConnection) throws -> Set<UUID> {
+        guard !answers.isEmpty else { return [] }
+        struct Row: Encodable {
+            var id: UUID
+            var session_id: UUID
+            var question_id: UUID
+            var question_version: Int
+            var response: AnswerResponse
+            var time_ms: Int
+            var answered_us: Int64
+        }
+        let rows = try PostgresJSON(encoding: answers.map {
+            Row(id: $0.id, session_id: $0.sessionID, question_id: $0.questionID, question_version: $0.questionVersion, response: $0.response,
+                time_ms: $0.milliseconds, answered_us: Self.microseconds($0.answeredAt))
+        })
+        var inserted = Set<UUID>()
+        for row in try connection.query(("""
+            INSERT INTO answers (id, session_id, user_id, question_id, question_version, response, time_ms, answered_at)
+            SELECT r.id, r.session_id, \(userID), r.question_id, r.question_version, r.response, r.time_ms,
+                   timestamptz 'epoch' + r.answered_us * interval '1 microsecond'
+            FROM jsonb_to_recordset(\(rows)::jsonb) AS r(
+                id uuid, session_id uuid, question_id uuid, question_version integer, response jsonb, time_ms integer, answered_us bigint)
+            ORDER BY r.answered_us, r.id
+            ON CONFLICT (id) DO NOTHING
+            RETURNING id
+            """ as SQL).prepared()).rows {
+            inserted.insert(try row.decode("id", as: UUID.self))
+        }
+        return inserted
+    }
+
+    /// Whole microseconds since 1970, as `timestamptz` keeps them.
+    static func microseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1_000_000).rounded()) }
+}
