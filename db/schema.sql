@@ -258,8 +258,8 @@ CREATE FUNCTION public.answers_admit() RETURNS trigger
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
     AS $$
 DECLARE
-    now_at timestamptz := public.app_now();
-    me uuid := public.app_user_id();
+    now_at timestamptz;
+    me uuid;
     sess record;
     question record;
     response jsonb := NEW.response;
@@ -268,23 +268,33 @@ DECLARE
     outcome record;
     typical_ms double precision;
     typical_samples integer;
-    prior record;
 BEGIN
-    SELECT s.id, s.user_id, s.guest_key, s.mode, s.question_ids, s.started_at, s.deadline_at, s.finished_at INTO sess
+    -- Two reads: the session, locked (so an answer to it waits for any other under way, and
+    -- what is read next is read after it), with the caller and the server's time; then what
+    -- was stored under this id, whether the question has an answer already, and the question.
+    SELECT s.id, s.user_id, s.guest_key, s.mode, s.question_ids, s.started_at, s.deadline_at, s.finished_at,
+           public.app_user_id() AS me, public.app_now() AS now_at
+      INTO sess
     FROM public.study_sessions s WHERE s.id = NEW.session_id FOR UPDATE;
+    me := sess.me;
+    now_at := sess.now_at;
     IF NOT FOUND OR sess.user_id IS DISTINCT FROM me
        OR (sess.user_id IS NULL AND sess.guest_key IS DISTINCT FROM public.app_guest_key()) THEN
         RAISE EXCEPTION 'no such study session' USING ERRCODE = 'insufficient_privilege';
     END IF;
+    SELECT p.session_id AS prior_session, p.question_id AS prior_question, p.question_version AS prior_version, p.response AS prior_response,
+           EXISTS (SELECT 1 FROM public.answers a WHERE a.session_id = NEW.session_id AND a.question_id = NEW.question_id) AS answered,
+           q.id, q.type, q.options, q.correct, q.details, q.version, q.difficulty
+      INTO question
+    FROM (SELECT 1) AS one
+    LEFT JOIN public.answers p ON p.id = NEW.id
+    LEFT JOIN public.questions q ON q.id = NEW.question_id AND ((q.status = 'published' AND q.deleted_at IS NULL) OR public.app_role() = 'admin');
     -- The same id again is a replay when it is the same answer (nothing is stored, and the
     -- statement reports no row), and a conflict otherwise. An offline answer on an earlier
     -- version was stored with its options mapped onto today's, so it compares by version only.
-    -- Same-session inserts wait for the session's lock above, so a replay sees the first.
-    SELECT a.session_id, a.question_id, a.question_version, a.response INTO prior FROM public.answers a WHERE a.id = NEW.id;
-    IF FOUND THEN
-        IF prior.session_id = NEW.session_id AND prior.question_id = NEW.question_id AND prior.question_version = NEW.question_version
-           AND (prior.response = NEW.response
-                OR NEW.question_version < (SELECT q.version FROM public.questions q WHERE q.id = NEW.question_id)) THEN
+    IF question.prior_session IS NOT NULL THEN
+        IF question.prior_session = NEW.session_id AND question.prior_question = NEW.question_id AND question.prior_version = NEW.question_version
+           AND (question.prior_response = NEW.response OR NEW.question_version < question.version) THEN
             RETURN NULL;
         END IF;
         RAISE EXCEPTION 'answer % is another answer already', NEW.id USING ERRCODE = 'unique_violation';
@@ -298,12 +308,10 @@ BEGIN
     IF NOT (NEW.question_id = ANY (sess.question_ids)) THEN
         RAISE EXCEPTION 'the question is not part of the session' USING ERRCODE = 'check_violation';
     END IF;
-    IF sess.mode <> 'mock' AND EXISTS (SELECT 1 FROM public.answers a WHERE a.session_id = NEW.session_id AND a.question_id = NEW.question_id) THEN
+    IF sess.mode <> 'mock' AND question.answered THEN
         RAISE EXCEPTION 'the question was answered already in this session' USING ERRCODE = 'check_violation';
     END IF;
-    SELECT q.type, q.options, q.correct, q.details, q.version, q.difficulty INTO question FROM public.questions q
-    WHERE q.id = NEW.question_id AND ((q.status = 'published' AND q.deleted_at IS NULL) OR public.app_role() = 'admin');
-    IF NOT FOUND THEN
+    IF question.id IS NULL THEN
         RAISE EXCEPTION 'the question is no longer published' USING ERRCODE = 'check_violation';
     END IF;
     IF NEW.question_version > question.version OR NEW.question_version < 1 THEN
@@ -2962,7 +2970,8 @@ CREATE FUNCTION public.review_card_apply(p_user uuid, p_question uuid, p_rating 
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
     AS $$
 DECLARE
-    card record;
+    card public.review_cards;
+    loaded record;
     retention double precision;
     weights double precision[];
     exam_day timestamptz;
@@ -2970,20 +2979,26 @@ DECLARE
     aimed timestamptz;
 BEGIN
     PERFORM pg_advisory_xact_lock(hashtextextended(p_user::text || p_question::text, 0));
-    SELECT c.* INTO card FROM public.review_cards c WHERE c.user_id = p_user AND c.question_id = p_question FOR UPDATE;
-    IF FOUND AND p_at < card.last_review THEN
+    -- The card (locked: a rebuild under way may be replacing it) with the student's retention,
+    -- weights and exam day, in one read.
+    SELECT u.desired_retention::double precision AS retention, coalesce(f.weights, public.fsrs_default_weights()) AS weights,
+           (SELECT x.sits_on::timestamp AT TIME ZONE u.time_zone FROM public.exam_dates x JOIN public.domains d ON d.exam_id = x.exam_id
+            JOIN public.questions q ON q.domain_id = d.id WHERE q.id = p_question AND x.user_id = u.id) AS exam_day,
+           (SELECT c FROM public.review_cards c WHERE c.user_id = p_user AND c.question_id = p_question FOR UPDATE) AS card
+      INTO loaded
+    FROM public.users u LEFT JOIN public.fsrs_weights f ON f.user_id = u.id WHERE u.id = p_user;
+    retention := loaded.retention;
+    weights := loaded.weights;
+    exam_day := loaded.exam_day;
+    card := loaded.card;
+    IF card.question_id IS NOT NULL AND p_at < card.last_review THEN
         PERFORM public.review_card_rebuild(p_user, p_question);
         RETURN;
     END IF;
-    SELECT u.desired_retention::double precision, coalesce(f.weights, public.fsrs_default_weights()),
-           (SELECT x.sits_on::timestamp AT TIME ZONE u.time_zone FROM public.exam_dates x JOIN public.domains d ON d.exam_id = x.exam_id
-            JOIN public.questions q ON q.domain_id = d.id WHERE q.id = p_question AND x.user_id = u.id)
-      INTO retention, weights, exam_day
-    FROM public.users u LEFT JOIN public.fsrs_weights f ON f.user_id = u.id WHERE u.id = p_user;
     IF card.question_id IS NULL THEN
-        SELECT r.* INTO next FROM public.fsrs_review('learning', 0, NULL, NULL, NULL, p_rating, p_at, weights, retention) r;
+        next := public.fsrs_review('learning', 0, NULL, NULL, NULL, p_rating, p_at, weights, retention);
     ELSE
-        SELECT r.* INTO next FROM public.fsrs_review(card.state, card.step, card.stability, card.difficulty, card.last_review, p_rating, p_at, weights, retention) r;
+        next := public.fsrs_review(card.state, card.step, card.stability, card.difficulty, card.last_review, p_rating, p_at, weights, retention);
     END IF;
     aimed := next.due;
     IF exam_day IS NOT NULL AND p_at < exam_day - interval '1 day' AND next.due > exam_day - interval '1 day'

@@ -11,7 +11,8 @@ CREATE OR REPLACE FUNCTION public.review_card_apply(p_user uuid, p_question uuid
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
 DECLARE
-    card record;
+    card public.review_cards;
+    loaded record;
     retention double precision;
     weights double precision[];
     exam_day timestamptz;
@@ -19,20 +20,26 @@ DECLARE
     aimed timestamptz;
 BEGIN
     PERFORM pg_advisory_xact_lock(hashtextextended(p_user::text || p_question::text, 0));
-    SELECT c.* INTO card FROM public.review_cards c WHERE c.user_id = p_user AND c.question_id = p_question FOR UPDATE;
-    IF FOUND AND p_at < card.last_review THEN
+    -- The card (locked: a rebuild under way may be replacing it) with the student's retention,
+    -- weights and exam day, in one read.
+    SELECT u.desired_retention::double precision AS retention, coalesce(f.weights, public.fsrs_default_weights()) AS weights,
+           (SELECT x.sits_on::timestamp AT TIME ZONE u.time_zone FROM public.exam_dates x JOIN public.domains d ON d.exam_id = x.exam_id
+            JOIN public.questions q ON q.domain_id = d.id WHERE q.id = p_question AND x.user_id = u.id) AS exam_day,
+           (SELECT c FROM public.review_cards c WHERE c.user_id = p_user AND c.question_id = p_question FOR UPDATE) AS card
+      INTO loaded
+    FROM public.users u LEFT JOIN public.fsrs_weights f ON f.user_id = u.id WHERE u.id = p_user;
+    retention := loaded.retention;
+    weights := loaded.weights;
+    exam_day := loaded.exam_day;
+    card := loaded.card;
+    IF card.question_id IS NOT NULL AND p_at < card.last_review THEN
         PERFORM public.review_card_rebuild(p_user, p_question);
         RETURN;
     END IF;
-    SELECT u.desired_retention::double precision, coalesce(f.weights, public.fsrs_default_weights()),
-           (SELECT x.sits_on::timestamp AT TIME ZONE u.time_zone FROM public.exam_dates x JOIN public.domains d ON d.exam_id = x.exam_id
-            JOIN public.questions q ON q.domain_id = d.id WHERE q.id = p_question AND x.user_id = u.id)
-      INTO retention, weights, exam_day
-    FROM public.users u LEFT JOIN public.fsrs_weights f ON f.user_id = u.id WHERE u.id = p_user;
     IF card.question_id IS NULL THEN
-        SELECT r.* INTO next FROM public.fsrs_review('learning', 0, NULL, NULL, NULL, p_rating, p_at, weights, retention) r;
+        next := public.fsrs_review('learning', 0, NULL, NULL, NULL, p_rating, p_at, weights, retention);
     ELSE
-        SELECT r.* INTO next FROM public.fsrs_review(card.state, card.step, card.stability, card.difficulty, card.last_review, p_rating, p_at, weights, retention) r;
+        next := public.fsrs_review(card.state, card.step, card.stability, card.difficulty, card.last_review, p_rating, p_at, weights, retention);
     END IF;
     aimed := next.due;
     IF exam_day IS NOT NULL AND p_at < exam_day - interval '1 day' AND next.due > exam_day - interval '1 day'
