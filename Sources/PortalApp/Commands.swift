@@ -101,6 +101,10 @@ public enum Commands {
             return
         }
         let outcome = try DemoSeeder.seed(connection)
+        // Thousands of questions at once: the planner learns of them now rather than at the
+        // next automatic analysis, or the first sessions are planned for an empty catalogue
+        // (a session's admission then scans every question for each of its own).
+        try connection.execute("ANALYZE regions, exams, domains, questions")
         print("seed: \(outcome.exams) exams; \(outcome.newQuestions) new questions")
     }
 
