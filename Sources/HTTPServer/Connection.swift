@@ -240,7 +240,8 @@ final class Connection {
         phase = .preflight
         let connection = UncheckedConnection(self)
         let loop = self.loop, context = self.context, address = remoteAddress
-        let accepted = context.workers.submit {
+        let busy = context.busy
+        let accepted = context.workers.submit({
             var refusal: HTTPError?
             do {
                 try preflight(head, address)
@@ -252,12 +253,13 @@ final class Connection {
             }
             let result = refusal
             loop.execute { connection.value.finishPreflight(refusal: result) }
-        }
+        }, shed: {
+            context.metrics.recordShedRequest()
+            loop.execute { connection.value.finishPreflight(refusal: busy) }
+        })
         if !accepted {
             context.metrics.recordRejectedRequest()
-            finishPreflight(refusal: HTTPError(
-                .serviceUnavailable, "The server is busy. Please try again in a moment.",
-                headers: ["Retry-After": String(context.configuration.retryAfterSeconds)]))
+            finishPreflight(refusal: busy)
         }
     }
 
@@ -305,15 +307,17 @@ final class Connection {
             let connection = UncheckedConnection(self)
             let loop = self.loop
             let context = self.context
-            let accepted = context.workers.submit {
+            let accepted = context.workers.submit({
                 let response = context.run(handler, request)
                 loop.execute { connection.value.finishDispatched(response) }
-            }
+            }, shed: {
+                context.metrics.recordShedRequest()
+                let refusal = context.errorResponse(context.busy, head: head)
+                loop.execute { connection.value.finishDispatched(refusal) }
+            })
             if !accepted {
                 context.metrics.recordRejectedRequest()
-                respond(context.errorResponse(HTTPError(
-                    .serviceUnavailable, "The server is busy. Please try again in a moment.",
-                    headers: ["Retry-After": String(context.configuration.retryAfterSeconds)]), head: head))
+                respond(context.errorResponse(context.busy, head: head))
             }
         }
     }

@@ -9,6 +9,11 @@ public struct ServerConfiguration: Sendable {
     public var workers = 2 * System.coreCount + 4
     /// Requests that may wait for a worker; when full, new ones get `503` with `Retry-After`.
     public var queueCapacity = 256
+    /// The longest a request waits for a worker: one that waited longer gets `503` with
+    /// `Retry-After` instead of an answer its reader stopped waiting for (WorkerPool).
+    public var queueSojournLimit: Duration = .seconds(1)
+    /// Once the oldest waiting request has waited this long, the newest are served first.
+    public var queuePressureDelay: Duration = .milliseconds(100)
     /// Open connections at most; more are answered `503` and closed at once.
     public var maxConnections = 10_000
     /// Open connections from one client address at most (a school behind one address has many
@@ -31,7 +36,7 @@ public struct ServerConfiguration: Sendable {
     public var writeTimeout: Duration = .seconds(30)
     /// In-flight requests get this long to finish at shutdown.
     public var shutdownGracePeriod: Duration = .seconds(10)
-    /// `Retry-After` seconds sent with `503` when the queue is full.
+    /// `Retry-After` seconds sent with `503` when the queue is full or a request waited too long.
     public var retryAfterSeconds = 1
     /// One line per request on standard output.
     public var accessLog = true

@@ -7,6 +7,8 @@ final class ServerContext: Sendable {
     let workers: WorkerPool
     let addresses: AddressConnections
     let errorResponder: @Sendable (HTTPError, RequestHead?) -> Response
+    /// The answer to a request there is no worker for: the queue is full, or it waited too long.
+    let busy: HTTPError
 
     init(
         configuration: ServerConfiguration, router: Router, staticFiles: StaticFiles, metrics: ServerMetrics,
@@ -16,7 +18,12 @@ final class ServerContext: Sendable {
         self.router = router
         self.staticFiles = staticFiles
         self.metrics = metrics
-        self.workers = WorkerPool(threads: configuration.workers, capacity: configuration.queueCapacity)
+        self.workers = WorkerPool(
+            threads: configuration.workers, capacity: configuration.queueCapacity,
+            sojournLimit: configuration.queueSojournLimit, pressureDelay: configuration.queuePressureDelay)
+        self.busy = HTTPError(
+            .serviceUnavailable, "The server is busy. Please try again in a moment.",
+            headers: ["Retry-After": String(configuration.retryAfterSeconds)])
         self.addresses = AddressConnections(limit: configuration.maxConnectionsPerAddress, isExempt: configuration.isExemptFromAddressLimit)
         self.errorResponder = errorResponder ?? { error, _ in
             var response = Response.text(error.message + "\n", status: error.status)

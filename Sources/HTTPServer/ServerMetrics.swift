@@ -9,6 +9,7 @@ public final class ServerMetrics: Sendable {
         var latencyCount = 0
         var rejectedConnections = 0
         var rejectedRequests = 0
+        var shedRequests = 0
     }
 
     /// Upper bounds of the latency histogram, in seconds.
@@ -31,6 +32,10 @@ public final class ServerMetrics: Sendable {
 
     func recordRejectedConnection() { counters.withLock { $0.rejectedConnections += 1 } }
     func recordRejectedRequest() { counters.withLock { $0.rejectedRequests += 1 } }
+    func recordShedRequest() { counters.withLock { $0.shedRequests += 1 } }
+
+    /// Requests answered 503 because they waited for a worker longer than the queue allows.
+    public var shedRequests: Int { counters.withLock { $0.shedRequests } }
 
     /// The number of requests answered with a status in `class` (2 for 2xx…).
     public func requests(statusClass: Int) -> Int { counters.withLock { $0.requestsByClass[statusClass] } }
@@ -68,6 +73,9 @@ public final class ServerMetrics: Sendable {
         text += "# HELP http_rejected_requests_total Requests answered 503 because the worker queue was full.\n"
         text += "# TYPE http_rejected_requests_total counter\n"
         text += "http_rejected_requests_total \(snapshot.rejectedRequests)\n"
+        text += "# HELP http_shed_requests_total Requests answered 503 because they waited for a worker longer than the queue allows.\n"
+        text += "# TYPE http_shed_requests_total counter\n"
+        text += "http_shed_requests_total \(snapshot.shedRequests)\n"
         return text
     }
 }

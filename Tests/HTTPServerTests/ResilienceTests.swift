@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import Synchronization
 import TestSupport
 import Testing
 
@@ -92,6 +93,59 @@ struct ResilienceTests {
         server.gate.signal()
         #expect(try #require(busy.readResponse()).bodyText == "unblocked")
         #expect(try #require(queued.readResponse()).bodyText == "unblocked")
+    }
+
+    @Test("a request that waited longer than the queue allows is answered 503 with Retry-After, not served late, and counted")
+    func longWaitIsShed() throws {
+        let server = try TestServer { $0.workers = 1; $0.queueSojournLimit = .milliseconds(300) }
+        let busy = try server.client()
+        busy.send("GET /block HTTP/1.1\r\nHost: a\r\n\r\n")
+        Thread.sleep(forTimeInterval: 0.2)
+        let waiting = try server.client()
+        waiting.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+        // Held well past the bound before a worker is free.
+        Thread.sleep(forTimeInterval: 0.8)
+        server.gate.signal()
+        #expect(try #require(busy.readResponse()).bodyText == "unblocked")
+        let shed = try #require(waiting.readResponse())
+        #expect(shed.status == 503)
+        #expect(shed.header("Retry-After") == "1")
+        #expect(server.server.metrics.shedRequests == 1)
+        // The connection is still good: the next request, with a free worker, is served.
+        waiting.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+        #expect(try #require(waiting.readResponse()).bodyText == "hello")
+    }
+
+    @Test("once requests queue up, the newest is served first; a short queue is first come, first served")
+    func newestFirstUnderPressure() throws {
+        // Three requests wait behind a busy worker, 0.2 s apart; in what order are they served?
+        func served(pressureDelay: Duration) throws -> [String] {
+            let order = Mutex<[String]>([])
+            let server = try TestServer({ $0.workers = 1; $0.queueSojournLimit = .seconds(30); $0.queuePressureDelay = pressureDelay }) { router in
+                router.get("/order/:name") { request in
+                    order.withLock { $0.append(request.parameter("name")) }
+                    return .text(request.parameter("name"))
+                }
+            }
+            let busy = try server.client()
+            busy.send("GET /block HTTP/1.1\r\nHost: a\r\n\r\n")
+            Thread.sleep(forTimeInterval: 0.2)
+            var clients: [RawHTTPClient] = []
+            for name in ["first", "second", "third"] {
+                let client = try server.client()
+                client.send("GET /order/\(name) HTTP/1.1\r\nHost: a\r\n\r\n")
+                clients.append(client)
+                Thread.sleep(forTimeInterval: 0.2)
+            }
+            server.gate.signal()
+            _ = try #require(busy.readResponse())
+            for client in clients { #expect(try #require(client.readResponse()).status == 200) }
+            return order.withLock { $0 }
+        }
+        // The oldest waited well past the pressure delay: the last to come goes first.
+        #expect(try served(pressureDelay: .milliseconds(100)) == ["third", "second", "first"])
+        // None waited as long as the delay: they go in the order they came.
+        #expect(try served(pressureDelay: .seconds(10)) == ["first", "second", "third"])
     }
 
     @Test("1,000 concurrent keep-alive connections are all answered correctly")

@@ -12,6 +12,7 @@ import os
 import uuid
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.select import Select
 
 from conftest import register, sign_in, wait
 
@@ -95,6 +96,11 @@ def answer_first_option(inspector):
     choices = form.find_elements(By.CSS_SELECTOR, "input[name=choice]")
     if choices:
         choices[0].click()
+    # Whatever the kind: every item matched to the first answer, a number typed.
+    for select in form.find_elements(By.CSS_SELECTOR, "select[name^=target_]"):
+        Select(select).select_by_index(1)
+    for field in form.find_elements(By.CSS_SELECTOR, "input[name=answer]"):
+        field.send_keys("0")
     return inspector.submit("#answer-form button[type=submit]")
 
 

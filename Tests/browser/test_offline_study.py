@@ -94,6 +94,18 @@ def start_offline_session(driver, count=None, mode="practice", snapshots=None):
     return item
 
 
+def fill_some_answer(form):
+    """Gives the question on screen an answer, whatever its kind: the first option (a region of
+    a diagram too), the order as shown, the first answer for every item to match, a number typed."""
+    choices = form.find_elements(By.CSS_SELECTOR, "input[name=choice]")
+    if choices:
+        choices[0].click()
+    for select in form.find_elements(By.CSS_SELECTOR, "select[name^=target_]"):
+        Select(select).select_by_index(1)
+    for field in form.find_elements(By.CSS_SELECTOR, "input[name=answer]"):
+        field.send_keys("0")
+
+
 def answer_questions(driver, count, snapshots=None):
     """Answers `count` questions in the offline session on screen: the first option (or the
     order as shown), then on to the next. `snapshots` collects the DOM of each state once."""
@@ -103,14 +115,7 @@ def answer_questions(driver, count, snapshots=None):
         wait(driver, lambda d: d.find_element(By.ID, "question-heading").text == expected, message="not at " + expected)
         snapshots.setdefault("offline-question", driver.page_source)
         form = driver.find_element(By.ID, "answer-form")
-        choices = form.find_elements(By.CSS_SELECTOR, "input[name=choice]")
-        if choices:
-            choices[0].click()
-        # A matching question: the first answer for every item; a fill-in question: a number typed.
-        for select in form.find_elements(By.CSS_SELECTOR, "select[name^=target_]"):
-            Select(select).select_by_index(1)
-        for field in form.find_elements(By.CSS_SELECTOR, "input[name=answer]"):
-            field.send_keys("0")
+        fill_some_answer(form)
         form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
         verdict = wait(driver, lambda d: d.find_element(By.ID, "verdict"))
         assert verdict.text in ("Right", "Not quite")
@@ -445,9 +450,8 @@ def test_offline_study_in_japanese(portal, browser_factory):
         start_offline_session(driver, 2)
         wait(driver, lambda d: d.find_element(By.ID, "question-heading").text == "第 1 問（全 2 問）")
         form = driver.find_element(By.ID, "answer-form")
-        choices = form.find_elements(By.CSS_SELECTOR, "input[name=choice]")
-        if choices:
-            choices[0].click()
+        # Questions come in any kind: an unanswered matching or typed one would be sent back.
+        fill_some_answer(form)
         submit = form.find_element(By.CSS_SELECTOR, "button[type=submit]")
         assert submit.text == "解答を確認"
         submit.click()
