@@ -34,7 +34,8 @@ tpcb=$(pgbench_tpcb "$clients" "$duration")
 start_portal "$cluster/answers-serve.log" REGISTRATIONS_PER_HOUR=100000
 
 psql_cmd=$(superuser_psql portal)
-result=$(PORT=$port STUDENTS=$students DURATION=$duration PSQL="$psql_cmd" IDS_FILE="$work/ids" python3 Benchmarks/answers_client.py)
+postmaster=$(head -n 1 "$cluster/data/postmaster.pid")
+result=$(SERVER_PID=$server_pid POSTMASTER_PID=$postmaster PORT=$port STUDENTS=$students DURATION=$duration PSQL="$psql_cmd" IDS_FILE="$work/ids" python3 Benchmarks/answers_client.py)
 sessions=$(python3 -c 'import json,sys; print(",".join("'"'"'%s'"'"'" % s for s in json.loads(sys.argv[1])["sessions"]))' "$result")
 
 # Count what arrived: every accepted id once, nothing else.
@@ -51,7 +52,7 @@ SQL
 read -r accepted rows lost doubled <<<"$(echo "$counts" | tail -n 1)"
 
 python3 - "$result" "$tpcb" "$rows" "$lost" "$doubled" "$clients" <<'PY'
-import json, sys
+import json, os, sys
 r = json.loads(sys.argv[1]); tpcb = int(sys.argv[2]); rows, lost, doubled = map(int, sys.argv[3:6]); clients = sys.argv[6]
 rate = r["accepted"] / r["seconds"]
 print(f"answers from {r['students']} concurrent students for {r['seconds']} s (each request one answer, keep-alive, loopback)")
@@ -59,6 +60,10 @@ print(f"  accepted answers      {r['accepted']:>8}   ({rate:,.0f} answers/s; p50
 print(f"  retries (same id)     {r['replays']:>8}   all accepted, none stored twice")
 print(f"  error responses       {r['errors']:>8}   {r['error_statuses'] or ''}")
 print(f"  rows in answers       {rows:>8}   lost {lost}, same question twice in a session {doubled}")
+cpu = r["cpu_seconds"]
+per = lambda seconds: f"{1000 * seconds / max(r['accepted'], 1):.2f} ms"
+print(f"  CPU per answer        PostgreSQL {per(cpu['postgres'])}, portal {per(cpu['portal'])}, this client {per(cpu['client'])}"
+      f" ({cpu['postgres']} s, {cpu['portal']} s, {cpu['client']} s of {os.cpu_count() * r['seconds']:.0f} s on {os.cpu_count()} cores)")
 print(f"pgbench TPC-B-like, {clients} clients, prepared: {tpcb} tps")
 print(f"answers/s : pgbench tps = {rate / tpcb:.2f}")
 ok = r["errors"] == 0 and lost == 0 and doubled == 0 and rows == r["accepted"]
