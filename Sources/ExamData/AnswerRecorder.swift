@@ -26,9 +26,6 @@ public struct AnswerRecorder: Sendable {
             """ as SQL).prepared()
     }
 
-    /// Whether the database refused the answer because its id holds another answer.
-    public static func isConflict(_ error: PostgresError) -> Bool { error.isUniqueViolation }
-
     /// Stores one answer. Inside a transaction a conflict undoes only this insert (a savepoint),
     /// so the caller's transaction goes on.
     public func record(_ answer: RecordedAnswer, userID: UUID?, _ connection: PostgresConnection) throws -> AnswerInsertResult {
@@ -38,7 +35,7 @@ public struct AnswerRecorder: Sendable {
                 ? try connection.withSavepoint { try connection.execute(statement) }
                 : try connection.execute(statement)
             return stored == 1 ? .inserted : .replayed
-        } catch let error as PostgresError where Self.isConflict(error) {
+        } catch where AnswerRefusal(error) == .idTaken {
             return .conflict
         }
     }

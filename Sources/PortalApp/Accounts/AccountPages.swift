@@ -139,7 +139,8 @@ struct AccountPages: Sendable {
 
     func logout(_ request: PortalRequest) throws -> Response {
         if let user = request.user {
-            try request.database.transaction { try AccountStore().endSession(id: user.sessionID, $0) }
+            // Ended now or already: signed out either way.
+            _ = try request.database.transaction { try AccountStore().endSession(id: user.sessionID, $0) }
             viewers.forget(sessionID: user.sessionID)
         }
         var response = Response.redirect(to: "/")
@@ -392,7 +393,7 @@ struct AccountPages: Sendable {
     }
 
     func endOtherSessions(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        try request.database.transaction { try AccountStore().endOtherSessions(keeping: user.sessionID, $0) }
+        _ = try request.database.transaction { try AccountStore().endOtherSessions(keeping: user.sessionID, $0) }
         viewers.forget(userID: user.userID)
         return .redirect(to: "/me/settings?ended=1")
     }

@@ -342,7 +342,7 @@ struct LivePages: Sendable {
                 correct: outcome.isCorrect, milliseconds: milliseconds, basePoints: base, answeredAt: now)
             do {
                 return (event, participant, try store.record(record, eventID: event.id, connection))
-            } catch let error as PostgresError where error.isCheckViolation {
+            } catch where AnswerRefusal(error) == .notAdmitted {
                 // The database's clock closed the question first.
                 throw HTTPError(.conflict, pages.message("live.closed", for: request))
             }

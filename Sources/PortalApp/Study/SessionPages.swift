@@ -393,7 +393,7 @@ struct SessionPages: Sendable {
                 // Stored now or a replay of what was stored: either way the student moves on.
                 _ = try request.database.commit(after: [statement])
                 return .redirect(to: after)
-            } catch let error as PostgresError where error.isCheckViolation || AnswerRecorder.isConflict(error) {
+            } catch where AnswerRefusal(error) != nil {
                 // The database admits answers only while the session is open and (outside mock
                 // exams) once per question, and an id once: a race with another tab or the
                 // deadline lost, or an id reused for another answer.
