@@ -82,7 +82,9 @@ let package = Package(
         .testTarget(name: "ExamDataTests", dependencies: ["ExamData", "Interop", "QuestionEngine", "PostgresClient", "ContentPackage", "DemoContent", "TestSupport"]),
         .testTarget(name: "RedisClientTests", dependencies: ["RedisClient", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "TestSupport"]),
-        .testTarget(name: "PortalAppTests", dependencies: ["PortalApp", "HTTPServer", "PostgresClient", "RedisClient", "ExamData", "Interop", "QuestionEngine", "OfflineBundle", "WebToken", "QRCode", "DemoContent", "Identifiers", "TestSupport"]),
+        // The page tests' harness: a running portal on a test database, and a browser of sorts.
+        .target(name: "PortalTestSupport", dependencies: ["PortalApp", "HTTPServer", "PostgresClient", "TestSupport"], path: "Tests/PortalTestSupport"),
+        .testTarget(name: "PortalAppTests", dependencies: ["PortalTestSupport", "PortalApp", "HTTPServer", "PostgresClient", "RedisClient", "ExamData", "Interop", "QuestionEngine", "OfflineBundle", "WebToken", "QRCode", "DemoContent", "Identifiers", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

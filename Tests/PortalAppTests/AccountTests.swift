@@ -4,103 +4,18 @@ import HTTPServer
 import PortalApp
 import PostgresClient
 import Synchronization
+import PortalTestSupport
 import TestSupport
 import Testing
 
-/// A time the tests move forward to expire sessions.
-/// A browser of sorts: keeps cookies, sends forms with their CSRF token.
-final class Browser {
-    let port: Int
-    var cookies: [String: String] = [:]
-    var origin: String?
-    var userAgent = "test-browser"
-
-    init(port: Int) { self.port = port }
-
-    @discardableResult
-    func request(_ method: String, _ path: String, form: [String: String]? = nil, extraHeaders: String = "") throws -> RawHTTPClient.Response {
-        try request(method, path, pairs: form.map { $0.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }, extraHeaders: extraHeaders)
-    }
-
-    /// A request whose form may repeat a field (checkboxes).
-    @discardableResult
-    func request(_ method: String, _ path: String, pairs form: [(String, String)]?, extraHeaders: String = "") throws -> RawHTTPClient.Response {
-        let client = try RawHTTPClient(port: port)
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\nUser-Agent: \(userAgent)\r\n"
-        if !cookies.isEmpty { head += "Cookie: " + cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ") + "\r\n" }
-        if let origin { head += "Origin: \(origin)\r\n" }
-        head += extraHeaders
-        var body: [UInt8] = []
-        if let form {
-            body = Array(form.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }.joined(separator: "&").utf8)
-            head += "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.count)\r\n"
-        }
-        client.send(Array((head + "\r\n").utf8) + body)
-        let response = try #require(client.readResponse())
-        for (name, value) in response.headers where name.lowercased() == "set-cookie" {
-            let pair = value.split(separator: ";")[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let cookieName = String(pair[0]), cookieValue = pair.count > 1 ? String(pair[1]) : ""
-            if value.contains("Max-Age=0") { cookies[cookieName] = nil } else { cookies[cookieName] = cookieValue }
-        }
-        return response
-    }
-
-    /// The CSRF token the page's forms carry.
-    func csrfToken(from page: RawHTTPClient.Response) -> String {
-        guard let range = page.bodyText.range(of: #"name="csrf_token" value=""#) else { return "" }
-        return String(page.bodyText[range.upperBound...].prefix { $0 != "\"" })
-    }
-
-    /// Fetches `formPage`, then posts `form` to `action` with the page's token.
-    @discardableResult
-    func submit(_ formPage: String, to action: String, _ form: [String: String]) throws -> RawHTTPClient.Response {
-        let token = csrfToken(from: try request("GET", formPage))
-        return try request("POST", action, form: form.merging(["csrf_token": token]) { $1 })
-    }
-
-    func register(_ username: String, password: String = "correct horse battery") throws -> RawHTTPClient.Response {
-        try submit("/register", to: "/register", ["username": username, "display_name": username.capitalized, "password": password, "password_confirmation": password])
-    }
-
-    func login(_ username: String, password: String = "correct horse battery") throws -> RawHTTPClient.Response {
-        try submit("/login", to: "/login", ["username": username, "password": password])
-    }
-}
-
 @Suite("Accounts and sessions over HTTP")
 struct AccountTests {
-    final class Site {
-        let database: TestDatabase
-        let server: HTTPServer
-        let clock: TestClock
-
-        init(https: Bool = false) throws {
-            database = try TestDatabase(migrated: true)
-            clock = TestClock(database: database)
-            var configuration = PortalConfiguration()
-            configuration.databaseURL = database.appURL
-            configuration.server.port = 0
-            configuration.server.accessLog = false
-            configuration.publicDirectory = TestPaths.repository + "/Public"
-            configuration.templatesDirectory = TestPaths.repository + "/Templates"
-            configuration.development = true
-            configuration.servedOverHTTPS = https
-            let clock = self.clock
-            server = try PortalApplication(configuration: configuration, databaseOverrides: ["dbname": database.name], clock: { clock.read() }).makeServer()
-            try server.start()
-        }
-
-        func browser() -> Browser { Browser(port: server.port) }
-
-        deinit {
-            server.shutdown()
-            server.waitUntilStopped()
-        }
-    }
+    /// A portal on an empty catalogue: accounts need none.
+    func site(https: Bool = false) throws -> PortalSite { try PortalSite(content: .nothing, https: https) }
 
     @Test("registering signs in with a cookie of exactly these attributes, and the settings page shows the account")
     func registerAndCookie() throws {
-        let site = try Site()
+        let site = try site()
         let browser = site.browser()
         let response = try browser.register("hanako")
         #expect(response.status == 303)
@@ -118,7 +33,7 @@ struct AccountTests {
 
     @Test("served over HTTPS the cookie is __Host- and Secure")
     func secureCookie() throws {
-        let site = try Site(https: true)
+        let site = try site(https: true)
         let response = try site.browser().register("securestudent")
         let cookie = try #require(response.headers.first { $0.0.lowercased() == "set-cookie" && $0.1.contains("session") }?.1)
         #expect(cookie.hasPrefix("__Host-portal_session="))
@@ -127,7 +42,7 @@ struct AccountTests {
 
     @Test("a cookie planted before login is never promoted: login issues a new token")
     func sessionFixation() throws {
-        let site = try Site()
+        let site = try site()
         try site.browser().register("victim")
         let browser = site.browser()
         let planted = String(repeating: "A", count: 43)
@@ -139,7 +54,7 @@ struct AccountTests {
 
     @Test("after logout the old cookie is worth nothing, even replayed")
     func logoutThenReplay() throws {
-        let site = try Site()
+        let site = try site()
         let browser = site.browser()
         try browser.register("leaver")
         let old = try #require(browser.cookies["portal_session"])
@@ -154,7 +69,7 @@ struct AccountTests {
 
     @Test("sessions end after a week idle and after 30 days however active")
     func expiry() throws {
-        let site = try Site()
+        let site = try site()
         let browser = site.browser()
         try browser.register("sleeper")
         site.clock.advance(6 * 24 * 3600)
@@ -174,7 +89,7 @@ struct AccountTests {
 
     @Test("unsafe requests without the right CSRF token or from another origin are refused and change nothing")
     func csrf() throws {
-        let site = try Site()
+        let site = try site()
         let browser = site.browser()
         try browser.register("careful")
         let noToken = try browser.request("POST", "/me/settings", form: ["display_name": "Hacked", "time_zone": "UTC"])
@@ -192,7 +107,7 @@ struct AccountTests {
 
     @Test("the time zone is chosen from a list grouped by region; a city typed by hand is understood; a refusal keeps what was typed")
     func timeZoneChoice() throws {
-        let site = try Site()
+        let site = try site()
         let browser = site.browser()
         try browser.register("traveller")
         let page = try browser.request("GET", "/me/settings")
@@ -222,7 +137,7 @@ struct AccountTests {
 
     @Test("failed logins are throttled per account with 429 and Retry-After; unknown and wrong look the same")
     func throttling() throws {
-        let site = try Site()
+        let site = try site()
         try site.browser().register("target")
         let attacker = site.browser()
         let unknown = try attacker.login("nobody-here", password: "wrong password")
@@ -238,7 +153,7 @@ struct AccountTests {
 
     @Test("a 10 KB junk cookie is just no session")
     func junkCookie() throws {
-        let site = try Site()
+        let site = try site()
         let browser = site.browser()
         browser.cookies["portal_session"] = String(repeating: "%zz<>", count: 2000)
         let home = try browser.request("GET", "/")
@@ -248,7 +163,7 @@ struct AccountTests {
 
     @Test("weak, short and mismatched passwords are refused next to their field; a taken name too")
     func registrationErrors() throws {
-        let site = try Site()
+        let site = try site()
         let browser = site.browser()
         let weak = try browser.register("someone", password: "password123")
         #expect(weak.status == 422)
@@ -264,7 +179,7 @@ struct AccountTests {
 
     @Test("changing the password ends the other sessions; this browser stays signed in")
     func passwordChange() throws {
-        let site = try Site()
+        let site = try site()
         let laptop = site.browser(), phone = site.browser()
         try laptop.register("mover")
         try phone.login("mover")
@@ -275,7 +190,7 @@ struct AccountTests {
         #expect(try site.browser().login("mover", password: "a brand new phrase").status == 303)
     }
 
-    private func database(_ site: Site) throws -> PostgresConnection {
+    private func database(_ site: PortalSite) throws -> PostgresConnection {
         let connection = try site.database.adminConnection()
         try connection.execute("SET ROLE portal_auth")
         return connection

@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import Interop
 import PortalApp
+import PortalTestSupport
 import PostgresClient
 import QuestionEngine
 import TestSupport

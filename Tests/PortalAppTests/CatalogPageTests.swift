@@ -4,48 +4,19 @@ import HTTPServer
 import Interop
 import PortalApp
 import PostgresClient
+import PortalTestSupport
 import TestSupport
 import Testing
 
 /// The catalogue pages over a real socket, against a seeded database.
 @Suite("Catalogue pages")
 struct CatalogPageTests {
-    /// A seeded database and a running portal on it.
-    final class Site {
-        let database: TestDatabase
-        let server: HTTPServer
-
-        init(extra: (PostgresConnection) throws -> Void = { _ in }) throws {
-            database = try TestDatabase(migrated: true)
-            let connection = try database.adminConnection()
-            try DemoSeeder.seed(connection)
-            try extra(connection)
-            var configuration = PortalConfiguration()
-            configuration.databaseURL = database.appURL
-            configuration.server.port = 0
-            configuration.server.accessLog = false
-            configuration.publicDirectory = TestPaths.repository + "/Public"
-            configuration.templatesDirectory = TestPaths.repository + "/Templates"
-            configuration.development = true  // a missing variable fails the page, and so the test
-            server = try PortalApplication(configuration: configuration, databaseOverrides: ["dbname": database.name]).makeServer()
-            try server.start()
-        }
-
-        func get(_ path: String, headers: String = "") throws -> RawHTTPClient.Response {
-            let client = try RawHTTPClient(port: server.port)
-            client.send("GET \(path) HTTP/1.1\r\nHost: a\r\n\(headers)Connection: close\r\n\r\n")
-            return try #require(client.readResponse())
-        }
-
-        deinit {
-            server.shutdown()
-            server.waitUntilStopped()
-        }
-    }
+    /// The demo catalogue and a running portal on it.
+    func site() throws -> PortalSite { try PortalSite(content: .demoCatalogue) }
 
     @Test("the home page lists every region and exam with question counts and freshness")
     func home() throws {
-        let site = try Site()
+        let site = try site()
         let page = try site.get("/")
         #expect(page.status == 200)
         #expect(page.header("Content-Type") == "text/html; charset=utf-8")
@@ -60,7 +31,7 @@ struct CatalogPageTests {
 
     @Test("the exam page shows domains with weights and counts by difficulty, and the start form")
     func examPage() throws {
-        let site = try Site()
+        let site = try site()
         let html = try site.get("/exams/europe/network-fundamentals").bodyText
         #expect(html.contains("<h1 lang=\"en\">Network Fundamentals</h1>"))
         #expect(html.contains("Subnet sizes"))
@@ -76,7 +47,7 @@ struct CatalogPageTests {
 
     @Test("bad difficulty values are a 400 page that says what is expected", arguments: ["9", "0", "abc", "3.5", "-1", "%F0%9F%98%80"])
     func badDifficulty(_ value: String) throws {
-        let site = try Site()
+        let site = try site()
         let page = try site.get("/exams/europe/network-fundamentals?difficulty=\(value)")
         #expect(page.status == 400)
         #expect(page.bodyText.contains("Difficulty must be a whole number from 1 (introductory) to 5 (expert)"))
@@ -85,7 +56,7 @@ struct CatalogPageTests {
 
     @Test("an unknown region or exam is a real 404 page")
     func notFound() throws {
-        let site = try Site()
+        let site = try site()
         for path in ["/exams/europe/no-such-exam", "/exams/mars/network-fundamentals", "/no/such/page"] {
             let page = try site.get(path)
             #expect(page.status == 404)
@@ -98,7 +69,7 @@ struct CatalogPageTests {
     @Test("hostile text stored in the database is escaped on every page")
     func hostileContentIsEscaped() throws {
         let hostile = #"<script>alert("x")</script> & 'quoted'"#
-        let site = try Site { connection in
+        let site = try PortalSite(content: .demoCatalogue) { connection in
             _ = try ContentImport().apply(ContentDocument(regions: [ContentDocument.Region(code: "evil", name: hostile, exams: [ContentDocument.Exam(
                 slug: "xss", title: hostile, description: hostile, language: "en", passMark: 50, timeLimitSeconds: 600, questionCount: 5,
                 domains: [ContentDocument.Domain(slug: "d", title: hostile, weight: 100, questions: [])])])]), connection)
@@ -112,7 +83,7 @@ struct CatalogPageTests {
 
     @Test("every page passes the Nu Html Checker")
     func pagesAreValidHTML() throws {
-        let site = try Site()
+        let site = try site()
         let pages = [
             "home": "/", "exam": "/exams/europe/network-fundamentals", "exam-ja": "/exams/asia-pacific/database-kiso",
             "exam-filtered": "/exams/americas/security-essentials?difficulty=4", "not-found": "/exams/europe/nothing",
@@ -120,5 +91,14 @@ struct CatalogPageTests {
         ]
         let check = try HTMLChecker.passes(try pages.map { name, path in (name, try site.get(path).body) })
         #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
+    }
+}
+
+extension PortalSite {
+    /// A visitor's GET, on a connection of its own.
+    func get(_ path: String, headers: String = "") throws -> RawHTTPClient.Response {
+        let client = try RawHTTPClient(port: server.port)
+        client.send("GET \(path) HTTP/1.1\r\nHost: a\r\n\(headers)Connection: close\r\n\r\n")
+        return try #require(client.readResponse())
     }
 }

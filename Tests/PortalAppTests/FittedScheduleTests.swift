@@ -1,6 +1,7 @@
 import ExamData
 import Foundation
 import HTTPServer
+import PortalTestSupport
 import PostgresClient
 import QuestionEngine
 import TestSupport

@@ -2,6 +2,7 @@ import ExamData
 import Foundation
 import HTTPClient
 import PortalApp
+import PortalTestSupport
 import PostgresClient
 import QuestionEngine
 import TestSupport

@@ -1,6 +1,7 @@
 import ExamData
 import Foundation
 import PortalApp
+import PortalTestSupport
 import PostgresClient
 import QuestionEngine
 import TestSupport

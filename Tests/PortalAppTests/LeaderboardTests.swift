@@ -2,6 +2,7 @@ import ExamData
 import Foundation
 import HTTPServer
 import PortalApp
+import PortalTestSupport
 import PostgresClient
 import TestSupport
 import Synchronization

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import PortalApp
+import PortalTestSupport
 import TestSupport
 import Testing
 

@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import OfflineBundle
 import PortalApp
+import PortalTestSupport
 import PostgresClient
 import TestSupport
 import Testing

@@ -1,6 +1,7 @@
 import ExamData
 import Foundation
 import HTTPClient
+import PortalTestSupport
 import PostgresClient
 import QuestionEngine
 import TestSupport

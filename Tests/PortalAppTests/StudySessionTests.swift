@@ -2,6 +2,7 @@ import ExamData
 import Foundation
 import HTTPServer
 import PortalApp
+import PortalTestSupport
 import PostgresClient
 import TestSupport
 import Testing
@@ -10,105 +11,8 @@ import Testing
 /// (known answers) and a clock the tests move.
 @Suite("Study sessions over HTTP")
 struct StudySessionTests {
-    final class Site {
-        let database: TestDatabase
-        let server: HTTPServer
-        let clock: TestClock
-        let pool: ConnectionPool
-        let application: PortalApplication
-        let configuration: PortalConfiguration
-        /// `portal auth-agent` on this database (key sets, code exchanges), when asked for.
-        let agent: AuthAgent?
-
-        /// `live`: with Redis and the background jobs running, for live events. `environment`:
-        /// settings as the server reads them (`TRUSTED_PROXIES`, `METRICS_ALLOW`, …).
-        /// `throughPooler`: the app's connections go through PgBouncer in transaction mode.
-        /// `listening`: the database's notices are listened to (and so the in-memory copies they
-        /// keep current are served), without Redis.
-        /// `agent`: with `portal auth-agent`'s work done in this process, as the portal_agent role
-        /// (its `runOnce` does a round; `agentRunning` keeps it working on its own thread).
-        init(
-            live: Bool = false, listening: Bool = false, environment: [String: String] = [:], throughPooler: Bool = false, agent: Bool = false,
-            agentRunning: Bool = false
-        ) throws {
-            database = try TestDatabase(migrated: true)
-            clock = TestClock(database: database)
-            try MiniExam.install(try database.adminConnection())
-            var configuration = try PortalConfiguration.fromEnvironment(environment)
-            if live {
-                guard let redis = ProcessInfo.processInfo.environment["PORTAL_TEST_REDIS_URL"] else {
-                    throw TestEnvironmentError("PORTAL_TEST_REDIS_URL is not set: run the tests with `make test`, which starts Redis")
-                }
-                configuration.redisURL = redis
-                configuration.leaderboardRefresh = 0
-            }
-            if listening { configuration.leaderboardRefresh = 0 }
-            configuration.databaseURL = database.appURL
-            if throughPooler {
-                guard let pooler = ProcessInfo.processInfo.environment["PORTAL_TEST_POOLER_URL"] else {
-                    throw TestEnvironmentError("PORTAL_TEST_POOLER_URL is not set: run the tests with `make test`, which starts PgBouncer")
-                }
-                configuration.databaseURL = pooler
-                configuration.transactionPooler = true
-            }
-            configuration.server.port = 0
-            configuration.server.accessLog = false
-            configuration.publicDirectory = TestPaths.repository + "/Public"
-            configuration.templatesDirectory = TestPaths.repository + "/Templates"
-            configuration.development = true  // a missing variable fails the page, and so the test
-            let clock = self.clock
-            self.configuration = configuration
-            application = try PortalApplication(configuration: configuration, databaseOverrides: ["dbname": database.name], clock: { clock.read() })
-            server = try application.makeServer()
-            try server.start()
-            if live || listening { application.startBackgroundJobs() }
-            pool = database.appPool(maxConnections: 1)
-            if agent || agentRunning {
-                let made = AuthAgent(databaseURL: database.agentURL, overrides: ["dbname": database.name], outbound: configuration.outbound, clock: { clock.read() })
-                if agentRunning { made.start() }
-                self.agent = made
-            } else {
-                self.agent = nil
-            }
-        }
-
-        func browser() -> Browser { Browser(port: server.port) }
-
-        /// A second instance of the portal on the same database (as behind a load balancer); the
-        /// caller shuts it down.
-        func anotherInstance() throws -> HTTPServer {
-            let clock = self.clock
-            let server = try PortalApplication(configuration: configuration, databaseOverrides: ["dbname": database.name], clock: { clock.read() }).makeServer()
-            try server.start()
-            return server
-        }
-
-        /// A second instance that listens to the database's notices too; the caller stops both.
-        func anotherListeningInstance() throws -> (PortalApplication, HTTPServer) {
-            let clock = self.clock
-            let other = try PortalApplication(configuration: configuration, databaseOverrides: ["dbname": database.name], clock: { clock.read() })
-            let server = try other.makeServer()
-            try server.start()
-            other.startBackgroundJobs()
-            return (other, server)
-        }
-
-        /// Reads everything (the study tables force row-level security even on their owner): as
-        /// the cluster's superuser, to count what was stored.
-        func admin<Value>(_ body: (PostgresConnection) throws -> Value) throws -> Value {
-            try body(try database.superuserConnection())
-        }
-
-        func count(_ sql: SQL) throws -> Int { try admin { try $0.query(sql).single().decode("n", as: Int.self) } }
-
-        deinit {
-            agent?.stop()
-            application.stopBackgroundJobs()
-            pool.shutdown()
-            server.shutdown()
-            server.waitUntilStopped()
-        }
-    }
+    /// The mini exam's site (PortalTestSupport), by the name most suites know it.
+    typealias Site = PortalSite
 
     /// The hidden fields of a question page's answer form.
     struct AnswerForm {

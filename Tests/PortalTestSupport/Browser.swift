@@ -1,0 +1,68 @@
+import Foundation
+import TestSupport
+
+/// A browser of sorts: keeps cookies, sends forms with their CSRF token.
+public final class Browser {
+    public let port: Int
+    public var cookies: [String: String] = [:]
+    public var origin: String?
+    public var userAgent = "test-browser"
+
+    public init(port: Int) { self.port = port }
+
+    @discardableResult
+    public func request(_ method: String, _ path: String, form: [String: String]? = nil, extraHeaders: String = "") throws -> RawHTTPClient.Response {
+        try request(method, path, pairs: form.map { $0.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }, extraHeaders: extraHeaders)
+    }
+
+    /// A request whose form may repeat a field (checkboxes).
+    @discardableResult
+    public func request(_ method: String, _ path: String, pairs form: [(String, String)]?, extraHeaders: String = "") throws -> RawHTTPClient.Response {
+        let client = try RawHTTPClient(port: port)
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\nUser-Agent: \(userAgent)\r\n"
+        if !cookies.isEmpty { head += "Cookie: " + cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ") + "\r\n" }
+        if let origin { head += "Origin: \(origin)\r\n" }
+        head += extraHeaders
+        var body: [UInt8] = []
+        if let form {
+            body = Array(form.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }.joined(separator: "&").utf8)
+            head += "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.count)\r\n"
+        }
+        client.send(Array((head + "\r\n").utf8) + body)
+        guard let response = client.readResponse() else { throw NoResponse(method: method, path: path) }
+        for (name, value) in response.headers where name.lowercased() == "set-cookie" {
+            let pair = value.split(separator: ";")[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let cookieName = String(pair[0]), cookieValue = pair.count > 1 ? String(pair[1]) : ""
+            if value.contains("Max-Age=0") { cookies[cookieName] = nil } else { cookies[cookieName] = cookieValue }
+        }
+        return response
+    }
+
+    /// The CSRF token the page's forms carry.
+    public func csrfToken(from page: RawHTTPClient.Response) -> String {
+        guard let range = page.bodyText.range(of: #"name="csrf_token" value=""#) else { return "" }
+        return String(page.bodyText[range.upperBound...].prefix { $0 != "\"" })
+    }
+
+    /// Fetches `formPage`, then posts `form` to `action` with the page's token.
+    @discardableResult
+    public func submit(_ formPage: String, to action: String, _ form: [String: String]) throws -> RawHTTPClient.Response {
+        let token = csrfToken(from: try request("GET", formPage))
+        return try request("POST", action, form: form.merging(["csrf_token": token]) { $1 })
+    }
+
+    public func register(_ username: String, password: String = "correct horse battery") throws -> RawHTTPClient.Response {
+        try submit("/register", to: "/register", ["username": username, "display_name": username.capitalized, "password": password, "password_confirmation": password])
+    }
+
+    public func login(_ username: String, password: String = "correct horse battery") throws -> RawHTTPClient.Response {
+        try submit("/login", to: "/login", ["username": username, "password": password])
+    }
+}
+
+/// The server closed the connection without answering.
+public struct NoResponse: Error, CustomStringConvertible {
+    public let method: String
+    public let path: String
+    public var description: String { "\(method) \(path): the server closed the connection without a response" }
+}
