@@ -3,9 +3,10 @@ import Foundation
 import HTTPServer
 import PostgresClient
 
-/// What every portal route goes through before its handler: the session cookie resolved by the
-/// database, the route group's rule applied, CSRF checked on unsafe requests, and responses
-/// made for a signed-in reader kept out of shared caches.
+/// What every portal route goes through before its handler: the reader resolved
+/// (`ViewerResolver`), the route group's rule applied, forged requests refused (`ForgeryCheck`),
+/// a reader's writes made known, and responses made for a signed-in reader kept out of shared
+/// caches.
 struct Gate: Sendable {
     let pool: ConnectionPool
     /// Read replicas for what any reader may see (`DATABASE_REPLICA_URL`), if configured.
@@ -25,6 +26,9 @@ struct Gate: Sendable {
     /// Development: every response says how many times its request waited for the database
     /// (`X-Database-Round-Trips`), so a test notices when a page starts to need more.
     var countsRoundTrips = false
+
+    private var resolver: ViewerResolver { ViewerResolver(settings: settings, clock: clock, viewers: viewers) }
+    private var forgery: ForgeryCheck { ForgeryCheck(site: site, pages: pages) }
 
     /// A message of the catalogue in the language the request's headers ask for (before any
     /// session is resolved: the refusals below come first).
@@ -52,14 +56,14 @@ struct Gate: Sendable {
         let database = RequestDatabase(pool: pool, replica: options.readsReplica == .never ? nil : replica)
         defer { database.release() }
         let viewer = options.resolvesViewer
-            ? try resolveViewer(request, database: database, issueVisitorToken: options.issuesVisitorToken) : .anonymous
+            ? try resolver.viewer(request, database: database, issueVisitorToken: options.issuesVisitorToken) : .anonymous
         let portal = PortalRequest(http: request, viewer: viewer, clientAddress: site.clientAddress(of: request), database: database)
         if let refusal = refusal(portal, options) { return refusal }
         if request.method.isUnsafe && !options.acceptsOtherSites {
             if options.visitorsNeedNoToken && viewer.user == nil {
-                try checkSameSite(request.head)
+                try forgery.checkSameSite(request.head)
             } else {
-                try checkCSRF(request, viewer: viewer)
+                try forgery.checkCSRF(request, viewer: viewer)
             }
         }
         // Reads anyone may make go to a replica once the primary has said who is asking.
@@ -101,14 +105,14 @@ struct Gate: Sendable {
             let database = RequestDatabase(pool: pool, replica: nil)
             defer { database.release() }
             let request = Request(head: head, remoteAddress: peer)
-            let viewer = try resolveViewer(request, database: database, issueVisitorToken: false)
+            let viewer = try resolver.viewer(request, database: database, issueVisitorToken: false)
             let portal = PortalRequest(http: request, viewer: viewer, clientAddress: site.clientAddress(of: request), database: database)
             if let refusal = refusal(portal, options) {
                 var headers = HTTPHeaders()
                 if let location = refusal.headers["Location"] { headers.set("Location", location) }
                 throw HTTPError(refusal.status, say(refusal.status == .notFound ? "error.nothing_here" : "error.sign_in_first", head), headers: headers)
             }
-            if head.method.isUnsafe { try checkSameSite(head) }
+            if head.method.isUnsafe { try forgery.checkSameSite(head) }
         }
     }
 
@@ -124,39 +128,6 @@ struct Gate: Sendable {
         } else {
             response.headers.set("Vary", "Cookie")
         }
-    }
-
-    /// A malformed, short, huge or unknown cookie is simply no session, never an error.
-    /// A visitor without a CSRF cookie gets one only where `issueVisitorToken` (pages with
-    /// forms for visitors), so shared public pages stay free of Set-Cookie and of the work.
-    func resolveViewer(_ request: Request, database: RequestDatabase, issueVisitorToken: Bool) throws -> Viewer {
-        let cookies = request.cookies
-        if let guest = cookies[settings.guestCookieName], SessionSettings.isWellFormed(guest) {
-            database.use(guestToken: guest)
-        }
-        if let token = cookies[settings.cookieName], SessionSettings.isWellFormed(token), let user = try sessionUser(token, database) {
-            database.use(sessionToken: token)
-            database.use(guestToken: nil)
-            return Viewer(user: user, csrfToken: user.csrfToken)
-        }
-        if let token = cookies[settings.csrfCookieName], SessionSettings.isWellFormed(token) {
-            return Viewer(user: nil, csrfToken: token)
-        }
-        guard issueVisitorToken else { return Viewer(user: nil, csrfToken: "") }
-        let fresh = Crypto.token()
-        return Viewer(user: nil, csrfToken: fresh, newCSRFCookie: fresh)
-    }
-
-    /// The session a cookie token names: from the last few seconds' resolutions, or from the
-    /// database (which keeps its last use current and ends it when idle or too old).
-    private func sessionUser(_ token: String, _ database: RequestDatabase) throws -> SessionUser? {
-        let now = clock()
-        if let user = viewers.user(token: token, now: now) { return user }
-        let generation = viewers.generation()
-        guard let user = try AccountStore().sessionUser(
-            token: token, now: now, idle: settings.idleTimeout, absolute: settings.absoluteLifetime, database.checkedOutConnection()) else { return nil }
-        if let generation { viewers.keep(token: token, user: user, resolvedAt: now, generation: generation) }
-        return user
     }
 
     /// The group's rule: the answer for someone who may not enter, or nil to let them in.
@@ -185,35 +156,5 @@ struct Gate: Sendable {
             ? LocalPath.validated(request.returnPath) ?? "/"
             : LocalPath.validated(FormFields(body: request.body)["return_to"]) ?? "/"
         return .redirect(to: LocalPath.signIn(returningTo: back))
-    }
-
-    /// The `csrf_token` field of a form body, URL-encoded or multipart (file uploads).
-    static func formToken(_ request: Request) -> String? {
-        if let type = request.headers["Content-Type"], type.lowercased().hasPrefix("multipart/form-data") {
-            let parts = try? Multipart.parse(body: request.body, contentType: type)
-            return parts?.first { $0.name == "csrf_token" }.map { String(decoding: $0.data, as: UTF8.self) }
-        }
-        return FormFields(body: request.body)["csrf_token"]
-    }
-
-    /// A present `Origin` must be this site, and a present `Sec-Fetch-Site` must not say
-    /// another site sent the request.
-    func checkSameSite(_ head: RequestHead) throws {
-        if let origin = head.headers["Origin"], !site.isOwnOrigin(origin, head: head) {
-            throw HTTPError(.forbidden, say("error.other_site", head))
-        }
-        if let fetchSite = head.headers["Sec-Fetch-Site"], fetchSite != "same-origin", fetchSite != "none" {
-            throw HTTPError(.forbidden, say("error.other_site", head))
-        }
-    }
-
-    /// The form field `csrf_token` or the `X-CSRF-Token` header must match; a present `Origin`
-    /// must be this site.
-    func checkCSRF(_ request: Request, viewer: Viewer) throws {
-        try checkSameSite(request.head)
-        let sent = request.headers["X-CSRF-Token"] ?? Self.formToken(request) ?? ""
-        guard viewer.newCSRFCookie == nil, !viewer.csrfToken.isEmpty, Crypto.constantTimeEqual(Array(sent.utf8), Array(viewer.csrfToken.utf8)) else {
-            throw HTTPError(.forbidden, say("error.form_expired", request.head))
-        }
     }
 }
