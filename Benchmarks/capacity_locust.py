@@ -19,14 +19,17 @@ import json
 import os
 import random
 import re
+import sys
 import time
 from urllib.parse import urlencode
 
 from locust import FastHttpUser, LoadTestShape, between, events, task
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from answer_form import answer_pairs, random_pick  # noqa: E402
+
 EXAM = "/exams/europe/network-fundamentals"
 LEADERBOARD = EXAM + "/leaderboard"
-FIELD = re.compile(r'name="([a-z_]+)" value="([^"]*)"')
 QUESTION_OF = re.compile(r"Question \d+ of (\d+)")
 STEPS = [int(users) for users in os.environ.get("STEPS", "500,1000,2000,3000,4000").split(",")]
 STEP_SECONDS = int(os.environ.get("STEP_SECONDS", "60"))
@@ -147,28 +150,6 @@ class StepShape(LoadTestShape):
         return users, max(1, (users - previous) / ARRIVAL_SECONDS)
 
 
-def fields(page):
-    return dict(FIELD.findall(page))
-
-
-def answer_pairs(page):
-    """The answer form filled as a student would, whatever the question's kind."""
-    known = fields(page)
-    pairs = [(name, known[name]) for name in ("csrf_token", "answer_id", "question", "shown_at") if name in known]
-    positions = sorted(set(re.findall(r'name="(position_\d+)"', page)), key=lambda name: int(name.split("_")[1]))
-    targets = sorted(set(re.findall(r'name="(target_\d+)"', page)), key=lambda name: int(name.split("_")[1]))
-    if positions:
-        pairs += [(name, str(place + 1)) for place, name in enumerate(positions)]
-    elif targets:
-        pairs += [(name, "1") for name in targets]
-    elif 'name="answer"' in page:
-        pairs.append(("answer", "42"))
-    else:
-        choices = re.findall(r'name="choice" value="(\d+)"', page)
-        pairs.append(("choice", random.choice(choices) if choices else "0"))
-    return pairs, known.get("answer_id")
-
-
 class Student(FastHttpUser):
     weight = 88
 
@@ -212,7 +193,7 @@ class Student(FastHttpUser):
             counted = QUESTION_OF.search(page)
             total = int(counted.group(1)) if counted else number
             time.sleep(random.uniform(3, 8))
-            pairs, answer_id = answer_pairs(page)
+            pairs, answer_id = answer_pairs(page, random_pick)
             after = self.post(path + "/answers", pairs, "answer")
             if after is None:
                 break

@@ -26,11 +26,13 @@ import time
 import urllib.parse
 import uuid
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Benchmarks"))
+from answer_form import answer_pairs, fields  # noqa: E402  (the form filler the load generators share)
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 PROXY = ("127.0.0.1", 18080)
 ALONE = ("127.0.0.1", 18081)
 PSQL = sorted(__import__("glob").glob("/usr/lib/postgresql/*/bin/psql"))[-1]
-FIELD = re.compile(r'name="([a-z_0-9]+)" value="([^"]*)"')
 
 
 class Client:
@@ -92,10 +94,6 @@ class Tally:
             self.acknowledged.append(answer_id)
 
 
-def fields(text):
-    return dict(FIELD.findall(text))
-
-
 def register(client, name):
     status, _, page = client.request("GET", "/register")
     token = fields(page).get("csrf_token", "")
@@ -108,26 +106,6 @@ def register(client, name):
 def exam_form(client):
     status, _, page = client.request("GET", "/exams/europe/network-fundamentals")
     return re.findall(r'name="domain" value="([^"]+)"', page)
-
-
-def answer_pairs(page):
-    """The answer form's fields filled as a student would, whatever the question's kind: an
-    order for the positions, a target for every item to match, a typed answer, a choice (which
-    is also how a hotspot is answered without a script)."""
-    known = fields(page)
-    pairs = [(name, known[name]) for name in ("csrf_token", "answer_id", "question", "shown_at") if name in known]
-    positions = sorted(set(re.findall(r'name="(position_\d+)"', page)), key=lambda name: int(name.split("_")[1]))
-    targets = sorted(set(re.findall(r'name="(target_\d+)"', page)), key=lambda name: int(name.split("_")[1]))
-    if positions:
-        pairs += [(name, str(place + 1)) for place, name in enumerate(positions)]
-    elif targets:
-        pairs += [(name, "1") for name in targets]
-    elif 'name="answer"' in page:
-        pairs.append(("answer", "42"))
-    else:
-        choices = re.findall(r'name="choice" value="(\d+)"', page)
-        pairs.append(("choice", choices[0] if choices else "0"))
-    return pairs, known.get("answer_id")
 
 
 def student(index, tally, stop):

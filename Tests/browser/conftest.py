@@ -233,3 +233,18 @@ def sign_in(driver, portal, username, password):
     driver.find_element(By.ID, "password").send_keys(password)
     driver.find_element(By.CSS_SELECTOR, "form.account button[type=submit]").click()
     wait(driver, lambda d: d.find_elements(By.ID, "logout-form"), message="sign-in failed")
+
+
+def fill_some_answer(form):
+    """Gives the question on screen an answer, whatever its kind: the first option (a region of
+    a diagram too), the first answer for every item to match, a number typed; an order is
+    answered as shown."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.select import Select
+    choices = form.find_elements(By.CSS_SELECTOR, "input[name=choice]")
+    if choices:
+        choices[0].click()
+    for select in form.find_elements(By.CSS_SELECTOR, "select[name^=target_]"):
+        Select(select).select_by_index(1)
+    for field in form.find_elements(By.CSS_SELECTOR, "input[name=answer]"):
+        field.send_keys("0")

@@ -12,9 +12,8 @@ import os
 import uuid
 
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.select import Select
 
-from conftest import register, sign_in, wait
+from conftest import fill_some_answer, register, sign_in, wait
 
 EXAM_PAGE = "/exams/europe/network-fundamentals"
 VIEWPORTS = [(390, 844, True), (1280, 800, False)]
@@ -92,15 +91,7 @@ def start_session(inspector, mode):
 
 def answer_first_option(inspector):
     driver = inspector.driver
-    form = driver.find_element(By.ID, "answer-form")
-    choices = form.find_elements(By.CSS_SELECTOR, "input[name=choice]")
-    if choices:
-        choices[0].click()
-    # Whatever the kind: every item matched to the first answer, a number typed.
-    for select in form.find_elements(By.CSS_SELECTOR, "select[name^=target_]"):
-        Select(select).select_by_index(1)
-    for field in form.find_elements(By.CSS_SELECTOR, "input[name=answer]"):
-        field.send_keys("0")
+    fill_some_answer(driver.find_element(By.ID, "answer-form"))
     return inspector.submit("#answer-form button[type=submit]")
 
 

@@ -18,7 +18,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import Select
 
-from conftest import ROOT, html_problems, register, sign_in, wait
+from conftest import ROOT, fill_some_answer, html_problems, register, sign_in, wait
 
 EXAM = "europe/network-fundamentals"
 EXAM_PAGE = "/exams/" + EXAM
@@ -92,18 +92,6 @@ def start_offline_session(driver, count=None, mode="practice", snapshots=None):
         snapshots["offline-library"] = driver.page_source
     item.find_element(By.CSS_SELECTOR, "form.start button[type=submit]").click()
     return item
-
-
-def fill_some_answer(form):
-    """Gives the question on screen an answer, whatever its kind: the first option (a region of
-    a diagram too), the order as shown, the first answer for every item to match, a number typed."""
-    choices = form.find_elements(By.CSS_SELECTOR, "input[name=choice]")
-    if choices:
-        choices[0].click()
-    for select in form.find_elements(By.CSS_SELECTOR, "select[name^=target_]"):
-        Select(select).select_by_index(1)
-    for field in form.find_elements(By.CSS_SELECTOR, "input[name=answer]"):
-        field.send_keys("0")
 
 
 def answer_questions(driver, count, snapshots=None):
