@@ -194,7 +194,8 @@ public final class PortalApplication: Sendable {
         let formClock = FormClock()
         let accounts = AccountPages(pages: pages, settings: sessionSettings, hashing: hashing, clock: clock, viewers: viewers,
                                     registrationsPerHour: configuration.registrationsPerHour)
-        let starter = SessionStart(pages: pages, settings: sessionSettings, clock: clock)
+        let starter = SessionStart(
+            pages: pages, settings: sessionSettings, clock: clock, versions: versions, selections: ExamSelection.kept(clock: clock))
         let sessions = SessionPages(
             pages: pages, settings: sessionSettings, clock: clock, formClock: formClock, versions: versions, readers: readers, fitter: fitter,
             scores: scoreSender)

@@ -213,6 +213,34 @@ struct SignedInPageTests {
         try body(otherServer.port)
     }
 
+    @Test("a session started after questions are withdrawn or published draws from the exam as it is now, though what selection reads is kept")
+    func sessionStartsFollowEdits() throws {
+        let site = try listeningSite()
+        let student = site.browser()
+        try student.register("ada")
+        // The domains of a fresh session's seven questions (each still has its answer form).
+        func domains(_ path: String) throws -> Set<String> {
+            Set(try (1...7).map { try StudySessionTests.AnswerForm(student.request("GET", path + "?q=\($0)")).item.domain })
+        }
+        let alpha = MiniExam.items.filter { $0.domain == "alpha" }.map(\.id)
+        let (first, firstPath) = try sessions.start(student)
+        #expect(first.status == 303)
+        #expect(try domains(firstPath) == ["alpha", "beta"])
+        // Every alpha question withdrawn: the exam's version moves, so the next start reads again.
+        try site.admin { try $0.execute("UPDATE questions SET status = 'draft' WHERE id = ANY (\(alpha)::uuid[])") }
+        try waitUntil("a start that no longer finds alpha questions", seconds: 2) {
+            try sessions.start(student, domains: ["alpha"]).0.status == 422
+        }
+        // Both domains asked for: only beta's three questions remain to draw.
+        let (_, betaOnly) = try sessions.start(student, count: "3")
+        #expect(try Set((1...3).map { try StudySessionTests.AnswerForm(student.request("GET", betaOnly + "?q=\($0)")).item.domain }) == ["beta"])
+        // Published again: drawn again.
+        try site.admin { try $0.execute("UPDATE questions SET status = 'published' WHERE id = ANY (\(alpha)::uuid[])") }
+        try waitUntil("a start that finds alpha questions again", seconds: 2) {
+            try sessions.start(student, domains: ["alpha"]).0.status == 303
+        }
+    }
+
     @Test("an edit to an exam shows on another instance's kept pages within a second")
     func contentEditsReachEveryInstance() throws {
         let site = try listeningSite()

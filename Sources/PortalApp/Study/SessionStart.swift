@@ -11,6 +11,9 @@ struct SessionStart: Sendable {
     let pages: PageRenderer
     let settings: SessionSettings
     let clock: @Sendable () -> Date
+    /// Exams' content versions, for the selections kept by them.
+    let versions: SharedVersions
+    let selections: ExamSelection.Kept
 
     static let maximumCount = 100
     /// New questions a review session may introduce per day (per student, across exams).
@@ -66,9 +69,10 @@ struct SessionStart: Sendable {
         func refuse(_ key: String, _ arguments: [String: String] = [:], status: HTTPStatus = .badRequest) -> HTTPError {
             HTTPError(status, pages.message(key, locale: locale, arguments))
         }
-        guard let exam = try ExamCatalog().exam(region: wanted.region, slug: wanted.slug, connection) else {
+        guard let selection = try ExamSelection.current(region: wanted.region, slug: wanted.slug, versions: versions, kept: selections, connection) else {
             throw refuse("error.no_exam", ["exam": String(wanted.slug.prefix(80)), "region": String(wanted.region.prefix(40))], status: .notFound)
         }
+        let exam = selection.exam
         let known = Set(exam.domains.map(\.slug))
         if let unknown = wanted.domains.subtracting(known).first {
             throw refuse("sessions.bad_domain", ["value": String(unknown.prefix(80))])
@@ -77,7 +81,7 @@ struct SessionStart: Sendable {
         if wanted.domains.isEmpty && (mode == .practice || mode == .weakSpots) { throw refuse("sessions.no_domains") }
         let seed = Crypto.randomBytes(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         let questionIDs = try select(
-            mode: mode, exam: exam, domains: wanted.domains, difficulty: wanted.difficulty, count: wanted.count, seed: seed, now: now, connection)
+            mode: mode, selection: selection, domains: wanted.domains, difficulty: wanted.difficulty, count: wanted.count, seed: seed, now: now, connection)
         guard !questionIDs.isEmpty else {
             throw refuse(mode == .review ? "sessions.nothing_due" : "sessions.nothing_matches", status: .unprocessableContent)
         }
@@ -94,18 +98,18 @@ struct SessionStart: Sendable {
     /// whatever the form asked; review takes what is due (then new questions, up to the daily
     /// limit); weak spots favour the domains the student recalls least.
     private func select(
-        mode: StudyMode, exam: ExamDetail, domains: Set<String>, difficulty: ClosedRange<Int>, count: Int, seed: UInt64, now: Date,
+        mode: StudyMode, selection: ExamSelection, domains: Set<String>, difficulty: ClosedRange<Int>, count: Int, seed: UInt64, now: Date,
         _ connection: PostgresConnection
     ) throws -> [UUID] {
-        let store = StudyStore(), dashboard = DashboardStore()
+        let exam = selection.exam, dashboard = DashboardStore()
         switch mode {
         case .practice:
             return QuestionSelector.practice(
-                try store.candidates(examID: exam.id, includingExamOnly: false, connection), domains: domains, difficulty: difficulty, count: count, seed: seed)
+                selection.practice, domains: domains, difficulty: difficulty, count: count, seed: seed)
         case .mock:
             let blueprint = Dictionary(exam.domains.map { ($0.slug, $0.weight) }, uniquingKeysWith: +)
             return QuestionSelector.mockExam(
-                try store.candidates(examID: exam.id, includingExamOnly: true, connection), blueprint: blueprint, count: exam.questionCount, seed: seed)
+                selection.mock, blueprint: blueprint, count: exam.questionCount, seed: seed)
         case .review:
             // Due means what the dashboard counts as due today (by the end of the student's
             // day), so the number on its button is the number reviewed.
@@ -126,7 +130,7 @@ struct SessionStart: Sendable {
         case .weakSpots:
             let recall = try dashboard.recallByDomain(examIDs: [exam.id], at: now, connection)[exam.id] ?? []
             let byDomain = Dictionary(recall.map { ($0.slug, $0.recall.expectedScore()) }, uniquingKeysWith: min)
-            let pool = try store.candidates(examID: exam.id, includingExamOnly: false, connection).filter { domains.contains($0.domain) && difficulty.contains($0.difficulty) }
+            let pool = selection.practice.filter { domains.contains($0.domain) && difficulty.contains($0.difficulty) }
             return QuestionSelector.weakSpots(pool, recallByDomain: byDomain, count: count, seed: seed)
         }
     }
