@@ -1,11 +1,14 @@
 import ExamData
 import Foundation
 
-/// Signed-in sessions this instance resolved in the last few seconds, so most requests learn
-/// who is asking without the database.
+/// Signed-in sessions this instance resolved in the last minute, so most requests learn who is
+/// asking without the database.
 ///
 /// An entry lives `lifetime` seconds, then the database is asked again (which also keeps the
-/// session's `last_seen_at` current and applies the idle and absolute limits). Signing out,
+/// session's `last_seen_at` current — the database touches it at most once a minute anyway —
+/// and applies the idle and absolute limits, days long, within that minute). A minute, not a
+/// few seconds: a student thinks 3–8 s over each question, so a shorter life resolved nearly
+/// every request of theirs again. Signing out,
 /// changing a password, changing what a session carries or disabling an account drops the
 /// entries at once here and, through `portal_sessions` notices, on every other instance. Only
 /// while those notices arrive are entries served at all.
@@ -21,7 +24,7 @@ final class ViewerCache: @unchecked Sendable {  // `state` only under `lock`
     let lifetime: TimeInterval
     let capacity: Int
 
-    init(lifetime: TimeInterval = 5, capacity: Int = 20_000) {
+    init(lifetime: TimeInterval = 60, capacity: Int = 20_000) {
         self.lifetime = lifetime
         self.capacity = capacity
     }
