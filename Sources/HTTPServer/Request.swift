@@ -1,3 +1,5 @@
+import Foundation
+
 /// A complete request as a handler sees it: head, body, route parameters and the peer.
 public struct Request: Sendable {
     public var head: RequestHead
@@ -32,4 +34,8 @@ public struct Request: Sendable {
 
     /// A route parameter; handlers can rely on it existing when their pattern names it.
     public func parameter(_ name: String) -> String { parameters[name] ?? "" }
+
+    /// A route parameter typed `(uuid)` in its pattern, as a UUID: the router matched only a
+    /// UUID there. Nil only for a name the pattern does not type.
+    public func uuid(_ name: String) -> UUID? { parameters[name].flatMap(UUID.init(uuidString:)) }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A handler: takes a complete request, returns a response or throws `HTTPError`.
 /// It runs synchronously on a worker thread (or on the event loop for `onLoop` routes, which
 /// must never block), and may block on I/O such as a database query.
@@ -16,7 +18,9 @@ public typealias Preflight = @Sendable (RequestHead, _ remoteAddress: String) th
 /// held by blocking work): a visitor's copy of a page that is known current.
 public typealias QuickHandler = @Sendable (Request) -> Response?
 
-/// Method + path patterns with named parameters: `/exams/:region/:exam`.
+/// Method + path patterns with named parameters: `/exams/:region/:exam`. A parameter typed
+/// `(uuid)` — `/sessions/:id(uuid)` — matches only a UUID, so a malformed one is a 404 before
+/// any handler runs and the handler reads it as a `UUID` (`Request.uuid`).
 public struct Router: Sendable {
     struct Route: Sendable {
         var method: HTTPMethod
@@ -30,12 +34,14 @@ public struct Router: Sendable {
         /// For each segment, whether it is a literal (which pattern is the more specific).
         var literals: [Bool] { segments.map { if case .literal = $0 { true } else { false } } }
 
-        /// Whether `decoded` (of as many segments) fits: literals equal, parameters not empty.
+        /// Whether `decoded` (of as many segments) fits: literals equal, parameters not empty,
+        /// typed ones of their type.
         func fits(_ decoded: [String]) -> Bool {
             for (segment, value) in zip(segments, decoded) {
                 switch segment {
                 case .literal(let literal): if literal != value { return false }
                 case .parameter: if value.isEmpty { return false }
+                case .uuid: if UUID(uuidString: value) == nil { return false }
                 }
             }
             return true
@@ -44,7 +50,12 @@ public struct Router: Sendable {
         /// The match of `decoded` (which fits), its parameters by name.
         func found(_ decoded: [String]) -> Match {
             var parameters: [String: String] = [:]
-            for case (.parameter(let name), let value) in zip(segments, decoded) { parameters[name] = value }
+            for (segment, value) in zip(segments, decoded) {
+                switch segment {
+                case .literal: break
+                case .parameter(let name), .uuid(let name): parameters[name] = value
+                }
+            }
             return .found(handler: handler, parameters: parameters, bodyLimit: bodyLimit, preflight: preflight, onLoop: onLoop, quick: quick)
         }
     }
@@ -60,6 +71,8 @@ public struct Router: Sendable {
     enum Segment: Sendable, Equatable {
         case literal(String)
         case parameter(String)
+        /// A parameter that must be a UUID (`:name(uuid)`).
+        case uuid(String)
     }
 
     /// The outcome of matching a request's method and path.
@@ -97,6 +110,7 @@ public struct Router: Sendable {
                 switch segment {
                 case .literal(let text): text
                 case .parameter(let name): ":" + name
+                case .uuid(let name): ":" + name + "(uuid)"
                 }
             }.joined(separator: "/")
             return Description(method: route.method, pattern: pattern, bodyLimit: route.bodyLimit, hasPreflight: route.preflight != nil)
@@ -180,6 +194,7 @@ public struct Router: Sendable {
 
     static func segments(of pattern: String) -> [Segment] {
         pattern.split(separator: "/", omittingEmptySubsequences: false).dropFirst().compactMap { piece in
+            if piece.hasPrefix(":") && piece.hasSuffix("(uuid)") { return .uuid(String(piece.dropFirst().dropLast("(uuid)".count))) }
             if piece.hasPrefix(":") { return .parameter(String(piece.dropFirst())) }
             return .literal(String(piece))
         }.filter { $0 != .literal("") || pattern == "/" }

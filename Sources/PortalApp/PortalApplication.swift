@@ -273,7 +273,7 @@ public final class PortalApplication: Sendable {
             members.get(
                 "/me", quick: readerCopies.quick(DashboardPage.readerCopy),
                 DashboardPage.handler(pages: pages, clock: clock, versions: versions, readers: readers, domains: domainFacts, fitter: fitter))
-            members.post("/questions/:id/reports", reports.report)
+            members.post("/questions/:id(uuid)/reports", reports.report)
             members.post("/exams/:region/:exam/date", ExamDateForm(pages: pages, clock: clock).save)
             live.addMemberRoutes(to: &members)
             schools.addMemberRoutes(to: &members)
@@ -292,7 +292,7 @@ public final class PortalApplication: Sendable {
             live.addHostRoutes(to: &teachers)
             schools.addTeacherRoutes(to: &teachers, readerCopies: readerCopies)
             if let tokens = platformTokens {
-                teachers.get("/teach/classes/:id/roster", LTIRoster(pages: pages, tokens: tokens, client: outbound).roster)
+                teachers.get("/teach/classes/:id(uuid)/roster", LTIRoster(pages: pages, tokens: tokens, client: outbound).roster)
             }
         }
         routes.members(RouteOptions(access: .admin)) { admins in

@@ -73,6 +73,21 @@ struct RouterTests {
         #expect(allowed == [.GET, .HEAD, .POST])
     }
 
+    @Test("a parameter typed (uuid) matches only a UUID: anything else is not found, before the handler")
+    func typedParameters() throws {
+        var router = Router()
+        router.get("/sessions/:id(uuid)") { request in .text(request.uuid("id")?.uuidString.lowercased() ?? "no uuid") }
+        router.get("/sessions/new") { _ in .text("the form") }
+        let id = "6f1c2f2e-8a3d-4c57-9d1e-2b8f0f6a4c11"
+        #expect(text(try call(router, .GET, "/sessions/\(id)")) == id)
+        #expect(text(try call(router, .GET, "/sessions/\(id.uppercased())")) == id)
+        #expect(text(try call(router, .GET, "/sessions/new")) == "the form", "a literal still wins")
+        for malformed in ["/sessions/42", "/sessions/6f1c2f2e-8a3d-4c57-9d1e-2b8f0f6a4c1", "/sessions/%27%20OR%201=1", "/sessions/\(id)x"] {
+            guard case .notFound = router.match(.GET, path: malformed) else { Issue.record("\(malformed) reached a handler"); continue }
+        }
+        #expect(router.descriptions.map(\.pattern) == ["/sessions/:id(uuid)", "/sessions/new"])
+    }
+
     @Test("__Host- cookies are Secure with Path=/ by construction")
     func hostCookie() {
         let cookie = SetCookie(name: "__Host-session", value: "t", secure: true)

@@ -62,6 +62,19 @@ struct StudySessionTests {
 
     func location(_ response: RawHTTPClient.Response) -> String { response.header("Location") ?? "" }
 
+    @Test("a session address that is no UUID is not found, whoever asks and however it is written")
+    func malformedSessionAddress() throws {
+        let site = try Site()
+        let browser = site.browser()
+        try browser.register("sam")
+        for path in ["/sessions/42", "/sessions/%27%20OR%201=1--", "/sessions/not-a-session/results", "/sessions/1/answers"] {
+            let method = path.hasSuffix("/answers") ? "POST" : "GET"
+            let response = try browser.request(method, path, form: method == "POST" ? ["csrf_token": "x"] : nil)
+            #expect(response.status == 404, "\(method) \(path) answered \(response.status)")
+            #expect(response.bodyText.contains("There is nothing at this address."))
+        }
+    }
+
     @Test("a whole practice session: each answer is marked with its explanation, and the results add up")
     func practiceSession() throws {
         let site = try Site()

@@ -59,7 +59,7 @@ struct AccountPages: Sendable {
         routes.post("/me/language", saveLanguage)
         routes.post("/me/password", changePassword)
         routes.post("/me/sessions/end-others", endOtherSessions)
-        routes.post("/me/sessions/:id/end", endSession)
+        routes.post("/me/sessions/:id(uuid)/end", endSession)
     }
 
     /// Where to go after signing in: a path on this site, or the home page.
@@ -399,7 +399,7 @@ struct AccountPages: Sendable {
     }
 
     func endSession(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        guard let id = UUID(uuidString: request.parameter("id")) else { throw HTTPError(.notFound, pages.message("error.no_session", for: request)) }
+        guard let id = request.uuid("id") else { throw HTTPError(.notFound, pages.message("error.no_session", for: request)) }
         let ended = try request.database.transaction { try AccountStore().endSession(id: id, $0) }
         guard ended else { throw HTTPError(.notFound, pages.message("error.no_session", for: request)) }
         viewers.forget(sessionID: id)

@@ -75,7 +75,7 @@ extension AdminPages {
     func changeAccommodation(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let locale = pages.locale(for: request)
         let form = FormFields(body: request.body)
-        guard let id = UUID(uuidString: request.parameter("id")) else { throw HTTPError(.notFound, pages.message("school.not_found", locale: locale)) }
+        guard let id = request.uuid("id") else { throw HTTPError(.notFound, pages.message("school.not_found", locale: locale)) }
         guard let accommodation = Accommodation(form: form) else {
             return try accountsPage(request, user, problem: pages.message("school.bad_accommodation", locale: locale), status: .unprocessableContent)
         }
@@ -96,7 +96,7 @@ extension AdminPages {
     func changeAccount(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let locale = pages.locale(for: request)
         let form = FormFields(body: request.body)
-        guard let id = UUID(uuidString: request.parameter("id")) else { throw HTTPError(.notFound, pages.message("school.not_found", locale: locale)) }
+        guard let id = request.uuid("id") else { throw HTTPError(.notFound, pages.message("school.not_found", locale: locale)) }
         guard let role = Role(rawValue: form["role"] ?? ""), let status = form["status"], ["active", "disabled"].contains(status) else {
             throw HTTPError(.badRequest, pages.message("admin.bad_account_change", locale: locale))
         }

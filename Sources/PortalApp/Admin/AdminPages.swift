@@ -33,7 +33,7 @@ struct AdminPages: Sendable {
         routes.get("/admin/exams/:region/:exam/export.qti.zip") { try exportQTI($0, $1, version3: true) }
         routes.get("/admin/exams/:region/:exam/export.qti21.zip") { try exportQTI($0, $1, version3: false) }
         routes.get("/admin/reports", reports)
-        routes.post("/admin/reports/:id", resolve)
+        routes.post("/admin/reports/:id(uuid)", resolve)
         routes.get("/admin/audit", audit)
         let lti = LTIAdmin(pages: pages, site: site, clock: clock)
         routes.get("/admin/lti", lti.page)
@@ -42,18 +42,18 @@ struct AdminPages: Sendable {
         routes.get("/admin/sso", sso.page)
         routes.post("/admin/sso/providers", sso.save)
         routes.get("/admin/users", accounts)
-        routes.post("/admin/users/:id", changeAccount)
-        routes.post("/admin/users/:id/accommodation", changeAccommodation)
+        routes.post("/admin/users/:id(uuid)", changeAccount)
+        routes.post("/admin/users/:id(uuid)/accommodation", changeAccommodation)
         routes.get("/admin/questions", questionList)
         routes.get("/admin/questions/new") { request, user in try editor(request, user, id: nil) }
         routes.post("/admin/questions/new") { request, user in try saveQuestion(request, user, id: nil) }
-        routes.get("/admin/questions/:id", question)
-        routes.get("/admin/questions/:id/edit") { request, user in try editor(request, user, id: try questionID(request)) }
-        routes.post("/admin/questions/:id/edit") { request, user in try saveQuestion(request, user, id: try questionID(request)) }
+        routes.get("/admin/questions/:id(uuid)", question)
+        routes.get("/admin/questions/:id(uuid)/edit") { request, user in try editor(request, user, id: try questionID(request)) }
+        routes.post("/admin/questions/:id(uuid)/edit") { request, user in try saveQuestion(request, user, id: try questionID(request)) }
     }
 
     private func questionID(_ request: PortalRequest) throws -> UUID {
-        guard let id = UUID(uuidString: request.parameter("id")) else {
+        guard let id = request.uuid("id") else {
             throw HTTPError(.notFound, pages.message("school.not_found", locale: pages.locale(for: request)))
         }
         return id
@@ -370,7 +370,7 @@ struct AdminPages: Sendable {
 
     func resolve(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let locale = pages.locale(for: request)
-        guard let id = UUID(uuidString: request.parameter("id")) else { throw HTTPError(.notFound, pages.message("school.not_found", locale: locale)) }
+        guard let id = request.uuid("id") else { throw HTTPError(.notFound, pages.message("school.not_found", locale: locale)) }
         let form = FormFields(body: request.body)
         guard let resolution = form["resolution"], resolution == "fixed" || resolution == "dismissed" else {
             throw HTTPError(.badRequest, pages.message("admin.bad_resolution", locale: locale))
@@ -422,7 +422,7 @@ struct AdminPages: Sendable {
 
     func question(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let locale = pages.locale(for: request)
-        guard let id = UUID(uuidString: request.parameter("id")) else { throw HTTPError(.notFound, pages.message("school.not_found", locale: locale)) }
+        guard let id = request.uuid("id") else { throw HTTPError(.notFound, pages.message("school.not_found", locale: locale)) }
         let value = try request.database.transaction { connection -> AdminQuestionPage in
             guard let question = try StudyStore().questions(ids: [id], connection).first else {
                 throw HTTPError(.notFound, pages.message("school.not_found", locale: locale))

@@ -37,8 +37,7 @@ struct LTIRoster: Sendable {
     }
 
     func roster(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        let text = request.parameter("id")
-        guard let classID = UUID(uuidString: text) else { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
+        guard let classID = request.uuid("id") else { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
         let store = LTILaunchStore()
         guard let course = try request.database.transaction({ connection in
             try SchoolStore().taughtClass(id: classID, connection) == nil ? nil : try store.courseRoster(classID: classID, connection)

@@ -29,7 +29,7 @@ struct SchoolPages: Sendable {
     func addMemberRoutes(to routes: inout MemberRoutes) {
         routes.post("/join/:code", join)
         routes.get("/me/classes", myClasses)
-        routes.post("/me/classes/:id/leave", leave)
+        routes.post("/me/classes/:id(uuid)/leave", leave)
         routes.post("/s/:token/start", startShared)
     }
 
@@ -37,12 +37,12 @@ struct SchoolPages: Sendable {
     func addTeacherRoutes(to routes: inout MemberRoutes, readerCopies: ReaderCopies) {
         routes.get("/teach", teach)
         routes.post("/teach/classes", createClass)
-        routes.get("/teach/classes/:id", quick: readerCopies.quick(classCopy), { request, user in try classPage(request, user) })
-        routes.get("/teach/classes/:id/export.csv", export)
-        routes.post("/teach/classes/:id/members/:user/remove", remove)
-        routes.post("/teach/classes/:id/members/:user/accommodation", setAccommodation)
+        routes.get("/teach/classes/:id(uuid)", quick: readerCopies.quick(classCopy), { request, user in try classPage(request, user) })
+        routes.get("/teach/classes/:id(uuid)/export.csv", export)
+        routes.post("/teach/classes/:id(uuid)/members/:user(uuid)/remove", remove)
+        routes.post("/teach/classes/:id(uuid)/members/:user(uuid)/accommodation", setAccommodation)
         routes.post("/teach/links", createLink)
-        routes.post("/teach/links/:id/revoke", revoke)
+        routes.post("/teach/links/:id(uuid)/revoke", revoke)
     }
 
     // MARK: Shared
@@ -52,7 +52,7 @@ struct SchoolPages: Sendable {
     }
 
     private func uuid(_ request: PortalRequest, _ name: String) throws -> UUID {
-        guard let id = UUID(uuidString: request.parameter(name)) else { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
+        guard let id = request.uuid(name) else { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
         return id
     }
 
@@ -131,7 +131,7 @@ struct SchoolPages: Sendable {
 
     /// A teacher's kept class page, when the class's version is remembered (see `ReaderCopies`).
     func classCopy(_ request: Request, _ known: ReaderCopies.Known) -> String? {
-        guard known.user.role.teaches, let id = UUID(uuidString: request.parameter("id")),
+        guard known.user.role.teaches, let id = request.uuid("id"),
               let version = known.classes.remembered(id), !version.isEmpty else { return nil }
         return Self.classKey(id, version: version, joinBase: site.url("/join/", for: request.head, peer: request.remoteAddress))
     }

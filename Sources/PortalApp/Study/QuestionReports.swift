@@ -15,7 +15,7 @@ struct QuestionReports: Sendable {
         let locale = pages.locale(for: request)
         let form = FormFields(body: request.body)
         let back = LocalPath.validated(form["return_to"]) ?? "/"
-        guard let questionID = UUID(uuidString: request.parameter("id")) else {
+        guard let questionID = request.uuid("id") else {
             throw HTTPError(.notFound, pages.message("report.no_question", locale: locale))
         }
         guard let reason = ReportReason(rawValue: form["reason"] ?? "") else {

@@ -45,12 +45,12 @@ struct SessionPages: Sendable {
 
     /// Guests study too: these pages are for anyone, and each finds only the caller's own session.
     func addRoutes(to routes: inout PublicRoutes, readerCopies: ReaderCopies) {
-        routes.get("/sessions/:id", quick: readerCopies.quickResponse(questionCopy), show)
-        routes.post("/sessions/:id/answers", answer)
-        routes.post("/sessions/:id/flags", flag)
-        routes.get("/sessions/:id/finish", confirmFinish)
-        routes.post("/sessions/:id/finish", finish)
-        routes.get("/sessions/:id/results", quick: readerCopies.quick(Self.resultsCopy), results)
+        routes.get("/sessions/:id(uuid)", quick: readerCopies.quickResponse(questionCopy), show)
+        routes.post("/sessions/:id(uuid)/answers", answer)
+        routes.post("/sessions/:id(uuid)/flags", flag)
+        routes.get("/sessions/:id(uuid)/finish", confirmFinish)
+        routes.post("/sessions/:id(uuid)/finish", finish)
+        routes.get("/sessions/:id(uuid)/results", quick: readerCopies.quick(Self.resultsCopy), results)
     }
 
     // MARK: Loading
@@ -64,7 +64,7 @@ struct SessionPages: Sendable {
     private func withSession<Value>(
         _ request: PortalRequest, locking: Bool = false, _ body: (StudyActor, StudySession, PostgresConnection) throws -> Value
     ) throws -> Value {
-        guard let id = UUID(uuidString: request.parameter("id")),
+        guard let id = request.uuid("id"),
               let actor = StudyActor.resolve(request, settings: settings, createGuest: false) else { throw notFound(request) }
         return try request.database.transaction { connection in
             let store = StudyStore()
@@ -120,7 +120,7 @@ struct SessionPages: Sendable {
     static func resultsCopy(_ request: Request, _ known: ReaderCopies.Known) -> String? {
         let query = request.query
         guard query["timeup"] == nil, query["late"] == nil, query["reported"] == nil,
-              let id = UUID(uuidString: request.parameter("id")), let version = known.dataVersion, let catalogue = known.catalogue else { return nil }
+              let id = request.uuid("id"), let version = known.dataVersion, let catalogue = known.catalogue else { return nil }
         let reading = readingKey(user: known.user.userID, session: id, page: "results", dataVersion: version, catalogue: catalogue)
         return resultsKey(readingKey: reading, onlyMissed: query["show"] == "missed")
     }
@@ -146,7 +146,7 @@ struct SessionPages: Sendable {
     /// and the session still open. Anything else goes to `show`.
     func questionCopy(_ request: Request, _ known: ReaderCopies.Known, _ locale: String) -> Response? {
         let query = request.query, asked = query["q"].flatMap { Int($0) }
-        guard query["q"] == nil || asked != nil, let id = UUID(uuidString: request.parameter("id")),
+        guard query["q"] == nil || asked != nil, let id = request.uuid("id"),
               let version = known.dataVersion, let catalogue = known.catalogue else { return nil }
         let key = Self.readingKey(user: known.user.userID, session: id, page: "question|\(asked ?? 0)", dataVersion: version, catalogue: catalogue)
         let now = clock()
@@ -164,7 +164,7 @@ struct SessionPages: Sendable {
     /// to show; a session that is over (or whose deadline passed) goes the transactional way.
     func show(_ request: PortalRequest) throws -> Response {
         let now = clock(), query = request.query
-        if let id = UUID(uuidString: request.parameter("id")), let actor = StudyActor.resolve(request, settings: settings, createGuest: false) {
+        if let id = request.uuid("id"), let actor = StudyActor.resolve(request, settings: settings, createGuest: false) {
             let asked = query["q"].flatMap { Int($0) }
             if query["q"] == nil || asked != nil {
                 let (reading, key) = try keyedReading(
@@ -285,7 +285,7 @@ struct SessionPages: Sendable {
         let form = FormFields(body: request.body)
         guard let answerID = UUID(uuidString: form["answer_id"] ?? "") else { throw HTTPError(.badRequest, pages.message("sessions.bad_answer_id", for: request)) }
         guard let questionID = UUID(uuidString: form["question"] ?? "") else { throw HTTPError(.badRequest, pages.message("sessions.not_in_session", for: request)) }
-        guard let sessionID = UUID(uuidString: request.parameter("id")),
+        guard let sessionID = request.uuid("id"),
               let actor = StudyActor.resolve(request, settings: settings, createGuest: false) else { throw notFound(request) }
         let now = clock()
         // The time spent is the server's: from the signed moment the question was shown to now.
@@ -481,7 +481,7 @@ struct SessionPages: Sendable {
         let now = clock(), query = request.query
         let locale = pages.locale(for: request)
         let notice = query["timeup"] != nil ? "sessions.time_up" : query["late"] != nil ? "sessions.late_answer" : nil
-        if let id = UUID(uuidString: request.parameter("id")), let actor = StudyActor.resolve(request, settings: settings, createGuest: false) {
+        if let id = request.uuid("id"), let actor = StudyActor.resolve(request, settings: settings, createGuest: false) {
             let (reading, key) = try keyedReading(
                 request, actor: actor, sessionID: id, page: "results", statements: SessionReading.resultsStatements(sessionID: id))
             guard let session = reading.session, session.userID == actor.user?.userID else { throw notFound(request) }

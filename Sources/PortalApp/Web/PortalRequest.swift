@@ -35,6 +35,8 @@ struct PortalRequest: Sendable {
 
     /// A route parameter; present whenever the route's pattern names it.
     func parameter(_ name: String) -> String { http.parameter(name) }
+    /// A route parameter its pattern types `(uuid)`.
+    func uuid(_ name: String) -> UUID? { http.uuid(name) }
 
     /// The path and query as requested, to come back to after signing in.
     var returnPath: String {
