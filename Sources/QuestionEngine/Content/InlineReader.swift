@@ -1,0 +1,183 @@
+/// The inlines of one paragraph or table cell (see `MarkdownReader`): backslash escapes, code
+/// spans, `**strong**`, `*emphasis*` (and with `_` between words), `~sub~`, `^sup^`, links and
+/// line breaks. A mark with no closing mark is text. Searches for a closing mark that failed
+/// are remembered by mark and end, so a later opener of the same mark does not search again.
+struct InlineReader {
+    private let scalars: [Unicode.Scalar]
+    private let line: Int
+    private var failed: [String: Int] = [:]
+    /// For each `[`, where its `]` is (-1: nowhere), found in one pass.
+    private let closingBracket: [Int]
+    /// An address after `](` that ran into a blank or the end from somewhere in this range:
+    /// any address starting inside it does too.
+    private var deadAddress: ClosedRange<Int>?
+
+    init(_ text: String, line: Int) {
+        scalars = Array(text.unicodeScalars)
+        self.line = line
+        var closing = Array(repeating: -1, count: scalars.count), open: [Int] = []
+        var index = 0
+        while index < scalars.count {
+            switch scalars[index] {
+            case "\\": index += 1
+            case "[": open.append(index)
+            case "]": if let start = open.popLast() { closing[start] = index }
+            default: break
+            }
+            index += 1
+        }
+        closingBracket = closing
+    }
+
+    mutating func read() throws(MarkdownReader.Problem) -> [RichText.Inline] {
+        try inlines(0..<scalars.count, depth: 0)
+    }
+
+    private static let punctuation = Set("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~".unicodeScalars)
+
+    private func isBlank(_ index: Int) -> Bool {
+        index < 0 || index >= scalars.count || scalars[index] == " " || scalars[index] == "\n"
+    }
+
+    private func isWordCharacter(_ index: Int) -> Bool {
+        guard index >= 0, index < scalars.count else { return false }
+        let scalar = scalars[index]
+        return scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+    }
+
+    private func text(_ range: Range<Int>) -> String {
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: scalars[range])
+        return String(view)
+    }
+
+    private mutating func inlines(_ range: Range<Int>, depth: Int) throws(MarkdownReader.Problem) -> [RichText.Inline] {
+        var result: [RichText.Inline] = []
+        var pending = String.UnicodeScalarView()
+        func flush() {
+            if !pending.isEmpty { result.append(.text(String(pending))); pending = String.UnicodeScalarView() }
+        }
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let scalar = scalars[index]
+            switch scalar {
+            case "\\" where index + 1 < range.upperBound && Self.punctuation.contains(scalars[index + 1]):
+                pending.append(scalars[index + 1]); index += 2
+            case "\\" where index + 1 < range.upperBound && scalars[index + 1] == "\n":
+                flush(); result.append(.lineBreak); index += 2
+            case "\n":
+                // Two spaces before the end of a line break it; otherwise a wrap is a space.
+                var trailing = 0
+                while let last = pending.last, last == " " { pending.removeLast(); trailing += 1 }
+                if trailing >= 2 { flush(); result.append(.lineBreak) } else { pending.append(" ") }
+                index += 1
+                while index < range.upperBound, scalars[index] == " " { index += 1 }
+            case "`":
+                let run = run(of: "`", at: index, within: range)
+                if let close = closing(run: run, of: "`", from: index + run, within: range, exact: true) {
+                    flush()
+                    var code = text((index + run)..<close).replacingOccurrences(of: "\n", with: " ")
+                    if code.count > 1, code.hasPrefix(" "), code.hasSuffix(" "), code.contains(where: { $0 != " " }) { code = String(code.dropFirst().dropLast()) }
+                    result.append(.code(code)); index = close + run
+                } else {
+                    pending.append(contentsOf: scalars[index..<(index + run)]); index += run
+                }
+            case "*", "_", "~", "^":
+                let run = run(of: scalar, at: index, within: range)
+                if let (node, end) = try delimited(scalar, run: run, at: index, within: range, depth: depth) {
+                    flush(); result.append(node); index = end
+                } else {
+                    pending.append(contentsOf: scalars[index..<(index + run)]); index += run
+                }
+            case "!":
+                if index + 1 < range.upperBound, scalars[index + 1] == "[", link(at: index + 1, within: range) != nil {
+                    throw MarkdownReader.Problem(line: line, message: "a picture stands in a paragraph of its own: put ![…](…) on a line by itself")
+                }
+                pending.append(scalar); index += 1
+            case "[":
+                if let (label, href, end) = link(at: index, within: range) {
+                    guard RichTextRules.isAllowedLink(href) else {
+                        throw MarkdownReader.Problem(line: line, message: "a link must go to an https: address, not \(href.prefix(80))")
+                    }
+                    guard depth < RichTextRules.maximumDepth * 2 else { pending.append(scalar); index += 1; continue }
+                    flush(); result.append(.link(href: href, try inlines(label, depth: depth + 1))); index = end
+                } else {
+                    pending.append(scalar); index += 1
+                }
+            default:
+                pending.append(scalar); index += 1
+            }
+        }
+        flush()
+        return result
+    }
+
+    private func run(of mark: Unicode.Scalar, at index: Int, within range: Range<Int>) -> Int {
+        var end = index
+        while end < range.upperBound, scalars[end] == mark { end += 1 }
+        return end - index
+    }
+
+    /// Where a run of `run` marks closes after `start`: exactly as long for code spans, at least
+    /// as long (and not after a blank) for the others; remembered when there is none.
+    private mutating func closing(run: Int, of mark: Unicode.Scalar, from start: Int, within range: Range<Int>, exact: Bool) -> Int? {
+        let key = "\(mark)|\(run)|\(range.upperBound)"
+        if let failedFrom = failed[key], start >= failedFrom { return nil }
+        var index = start
+        while index < range.upperBound {
+            if scalars[index] == "\\" && !exact { index += 2; continue }
+            if scalars[index] == mark {
+                let length = self.run(of: mark, at: index, within: range)
+                if exact ? length == run : (length >= run && !isBlank(index - 1) && index > start) { return index }
+                index += length
+            } else {
+                index += 1
+            }
+        }
+        failed[key] = min(failed[key] ?? start, start)
+        return nil
+    }
+
+    /// `**strong**`, `*emphasis*`, `~sub~`, `^sup^` opened at `index`, with where it ends.
+    private mutating func delimited(
+        _ mark: Unicode.Scalar, run: Int, at index: Int, within range: Range<Int>, depth: Int
+    ) throws(MarkdownReader.Problem) -> (RichText.Inline, Int)? {
+        let after = index + run
+        guard !isBlank(after), depth < RichTextRules.maximumDepth * 2 else { return nil }
+        // snake_case and 2^10 stay as written: `_` opens only after a non-word character.
+        if mark == "_" && isWordCharacter(index - 1) { return nil }
+        let width: Int
+        switch mark {
+        case "~", "^": guard run == 1 else { return nil }; width = 1
+        default: width = min(run, 2)
+        }
+        guard let close = closing(run: width, of: mark, from: index + width, within: range, exact: false) else { return nil }
+        if mark == "_" && isWordCharacter(close + width) { return nil }
+        let inner = (index + width)..<close
+        if (mark == "~" || mark == "^") && scalars[inner].contains(where: { $0 == " " || $0 == "\n" }) { return nil }
+        let content = try inlines(inner, depth: depth + 1)
+        let node: RichText.Inline = switch (mark, width) {
+        case ("~", _): .subscript(content)
+        case ("^", _): .superscript(content)
+        case (_, 2): .strong(content)
+        default: .emphasis(content)
+        }
+        // A longer opening run (`***`) leaves its extra marks as text before the node.
+        return (node, close + width)
+    }
+
+    /// `[label](https://…)` at `index`: the label's range, the address and where it ends.
+    private mutating func link(at index: Int, within range: Range<Int>) -> (Range<Int>, String, Int)? {
+        let close = closingBracket[index]
+        guard close > index, close + 1 < range.upperBound, scalars[close + 1] == "(" else { return nil }
+        let start = close + 2
+        if let dead = deadAddress, dead.contains(start) { return nil }
+        var end = start
+        while end < range.upperBound, scalars[end] != ")", scalars[end] != " ", scalars[end] != "\n" { end += 1 }
+        guard end < range.upperBound, scalars[end] == ")" else {
+            deadAddress = start...end
+            return nil
+        }
+        return ((index + 1)..<close, text(start..<end), end + 1)
+    }
+}

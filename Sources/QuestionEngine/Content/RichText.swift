@@ -1,0 +1,69 @@
+/// A text of a question (its stem, an option, an explanation) as a small document: paragraphs,
+/// lists, tables, code, quotes and pictures, and inside them emphasis, code, sub- and
+/// superscripts, line breaks and links. Nothing else is representable — no raw HTML, no
+/// attribute the tree does not define — so whatever renders it (the pages, the offline script,
+/// the exports) writes only what these cases say.
+public struct RichText: Sendable, Equatable {
+    public var blocks: [Block]
+
+    public init(_ blocks: [Block]) { self.blocks = blocks }
+
+    /// A block of a document.
+    public indirect enum Block: Sendable, Equatable {
+        case paragraph([Inline])
+        /// Code shown as written; `language` names it for highlighting (nil: plain).
+        case code(language: String?, text: String)
+        /// Items of blocks, numbered from `start` when `ordered`.
+        case list(ordered: Bool, start: Int, items: [[Block]])
+        case table(Table)
+        case quote([Block])
+        case picture(Picture)
+    }
+
+    /// A run of text inside a block.
+    public indirect enum Inline: Sendable, Equatable {
+        case text(String)
+        case emphasis([Inline])
+        case strong([Inline])
+        case `subscript`([Inline])
+        case superscript([Inline])
+        case code(String)
+        case lineBreak
+        /// A link to an `https:` address.
+        case link(href: String, [Inline])
+    }
+
+    /// How a table's column is aligned.
+    public enum Alignment: String, Sendable, Equatable, CaseIterable {
+        case none, left, center, right
+    }
+
+    /// A table: a header row, the columns' alignment, the body rows (each as wide as the
+    /// header) and an optional caption.
+    public struct Table: Sendable, Equatable {
+        public var header: [[Inline]]
+        public var alignments: [Alignment]
+        public var rows: [[[Inline]]]
+        public var caption: [Inline]?
+
+        public init(header: [[Inline]], alignments: [Alignment], rows: [[[Inline]]], caption: [Inline]? = nil) {
+            self.header = header
+            self.alignments = alignments
+            self.rows = rows
+            self.caption = caption
+        }
+    }
+
+    /// A picture of the portal's own (`/content-images/…`), with the text that stands for it.
+    public struct Picture: Sendable, Equatable {
+        public var source: String
+        public var alt: String
+        public var caption: String?
+
+        public init(source: String, alt: String, caption: String? = nil) {
+            self.source = source
+            self.alt = alt
+            self.caption = caption
+        }
+    }
+}

@@ -1,0 +1,110 @@
+/// A `RichText` as HTML: every text escaped, every attribute one the tree defines, written by
+/// the server once when content changes (pages keep the result). Tables have header cells
+/// with scope and scroll inside their box; a listing scrolls too and can be reached by
+/// keyboard; a picture fits the width and opens full size when tapped, without a script.
+public enum RichTextHTML {
+    public static func render(_ text: RichText) -> String {
+        var html = ""
+        for block in text.blocks { write(block, into: &html) }
+        return html
+    }
+
+    /// Inlines alone, for a place that is one line (an option, a table cell).
+    public static func render(_ inlines: [RichText.Inline]) -> String {
+        var html = ""
+        write(inlines, into: &html)
+        return html
+    }
+
+    private static func write(_ block: RichText.Block, into html: inout String) {
+        switch block {
+        case .paragraph(let inlines):
+            html += "<p>"; write(inlines, into: &html); html += "</p>"
+        case .code(let language, let text):
+            html += "<pre class=\"code\" tabindex=\"0\"><code"
+            if let language, RichTextRules.isAllowedLanguage(language) { html += " data-language=\"\(language)\"" }
+            html += ">" + escaped(text) + "</code></pre>"
+        case .list(let ordered, let start, let items):
+            html += ordered ? (start == 1 ? "<ol>" : "<ol start=\"\(start)\">") : "<ul>"
+            for item in items {
+                html += "<li>"
+                // An item's leading paragraph followed by nothing but lists is its text (a
+                // tight list); an item with more (code, a second paragraph) keeps paragraphs.
+                if case .paragraph(let inlines)? = item.first, item.dropFirst().allSatisfy({ if case .list = $0 { true } else { false } }) {
+                    write(inlines, into: &html)
+                    for block in item.dropFirst() { write(block, into: &html) }
+                } else {
+                    for block in item { write(block, into: &html) }
+                }
+                html += "</li>"
+            }
+            html += ordered ? "</ol>" : "</ul>"
+        case .table(let table):
+            html += "<div class=\"table-scroll\" tabindex=\"0\"><table>"
+            if let caption = table.caption { html += "<caption>"; write(caption, into: &html); html += "</caption>" }
+            html += "<thead><tr>"
+            for (column, cell) in table.header.enumerated() { html += "<th scope=\"col\"\(alignment(table, column))>"; write(cell, into: &html); html += "</th>" }
+            html += "</tr></thead><tbody>"
+            for row in table.rows {
+                html += "<tr>"
+                for (column, cell) in row.enumerated() { html += "<td\(alignment(table, column))>"; write(cell, into: &html); html += "</td>" }
+                html += "</tr>"
+            }
+            html += "</tbody></table></div>"
+        case .quote(let blocks):
+            html += "<blockquote>"; for inner in blocks { write(inner, into: &html) }; html += "</blockquote>"
+        case .picture(let picture):
+            guard RichTextRules.isAllowedPicture(picture.source) else { return }
+            let source = escaped(picture.source)
+            html += "<figure class=\"exhibit\"><a href=\"\(source)\"><img src=\"\(source)\" alt=\"\(escaped(picture.alt))\" loading=\"lazy\"></a>"
+            if let caption = picture.caption { html += "<figcaption>\(escaped(caption))</figcaption>" }
+            html += "</figure>"
+        }
+    }
+
+    private static func alignment(_ table: RichText.Table, _ column: Int) -> String {
+        let alignment = column < table.alignments.count ? table.alignments[column] : .none
+        return alignment == .none ? "" : " class=\"align-\(alignment.rawValue)\""
+    }
+
+    private static func write(_ inlines: [RichText.Inline], into html: inout String) {
+        for inline in inlines {
+            switch inline {
+            case .text(let text): html += escaped(text)
+            case .emphasis(let inner): html += "<em>"; write(inner, into: &html); html += "</em>"
+            case .strong(let inner): html += "<strong>"; write(inner, into: &html); html += "</strong>"
+            case .subscript(let inner): html += "<sub>"; write(inner, into: &html); html += "</sub>"
+            case .superscript(let inner): html += "<sup>"; write(inner, into: &html); html += "</sup>"
+            case .code(let text): html += "<code>" + escaped(text) + "</code>"
+            case .lineBreak: html += "<br>"
+            case .link(let href, let inner):
+                // A target outside the rules is no link at all: its words stay.
+                if RichTextRules.isAllowedLink(href) {
+                    html += "<a href=\"\(escaped(href))\" rel=\"noopener noreferrer nofollow\">"; write(inner, into: &html); html += "</a>"
+                } else {
+                    write(inner, into: &html)
+                }
+            }
+        }
+    }
+
+    /// Text for an element's content or a quoted attribute.
+    static func escaped(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default:
+                // Controls other than tab and newline are not text (the checker refuses them).
+                if scalar.value < 0x20 && scalar != "\n" && scalar != "\t" || (0x7F...0x9F).contains(scalar.value) { continue }
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,36 @@
+/// What a rich text may hold, checked wherever one is made (the markdown reader, an import, a
+/// stored tree read back): the bounds that keep every renderer simple and safe.
+public enum RichTextRules {
+    /// Lists and quotes inside each other, at most.
+    public static let maximumDepth = 8
+    /// A source text's length in UTF-8 bytes, at most.
+    public static let maximumLength = 64 * 1024
+    /// Where the portal's own pictures are served.
+    public static let picturePrefix = "/content-images/"
+
+    /// Whether `href` may be a link's target: an absolute `https:` address with a host, no
+    /// blanks or control characters (which could end an attribute or hide a scheme).
+    public static func isAllowedLink(_ href: String) -> Bool {
+        guard href.utf8.count <= 2_048, href.hasPrefix("https://"), href.utf8.count > 8 else { return false }
+        let host = href.dropFirst(8).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        return !host.isEmpty && !host.contains("\\") && href.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F && $0 != "\"" && $0 != "<" && $0 != ">" }
+    }
+
+    /// Whether `source` names one of the portal's pictures: `/content-images/<name>`, the name
+    /// letters, digits, `-`, `_` and `.`, never `..`.
+    public static func isAllowedPicture(_ source: String) -> Bool {
+        guard source.hasPrefix(picturePrefix) else { return false }
+        let name = source.dropFirst(picturePrefix.count)
+        return !name.isEmpty && name.count <= 200 && !name.contains("..") && name.unicodeScalars.allSatisfy { scalar in
+            (scalar >= "a" && scalar <= "z") || (scalar >= "A" && scalar <= "Z") || (scalar >= "0" && scalar <= "9") || "-_.".unicodeScalars.contains(scalar)
+        }
+    }
+
+    /// Whether `language` may name a code block's language: short, lowercase letters, digits,
+    /// `+`, `#` and `-` (`python`, `c++`, `c#`, `objective-c`).
+    public static func isAllowedLanguage(_ language: String) -> Bool {
+        !language.isEmpty && language.count <= 20 && language.unicodeScalars.allSatisfy { scalar in
+            (scalar >= "a" && scalar <= "z") || (scalar >= "0" && scalar <= "9") || "+#-".unicodeScalars.contains(scalar)
+        }
+    }
+}
