@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Fuzzes the HTTP request parser, the template parser and the importers (the XML reader, HTML
-# reduction, GIFT, Aiken, Moodle XML and QTI) with libFuzzer (and AddressSanitizer, whose leak
+# Fuzzes the HTTP request parser, the template parser, the markdown reader of question text and
+# the importers (the XML reader, HTML reduction, GIFT, Aiken, Moodle XML and QTI) with libFuzzer (and AddressSanitizer, whose leak
 # checker runs at exit) for a bounded time. Usage: scripts/fuzz.sh [SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,10 +23,11 @@ fuzz() {
 build_import_fuzzer() {
     local mods="$out/import-modules" log="$out/import-fuzzer-build.log"
     mkdir -p "$mods"
-    local includes=(-I "$mods" -I Sources/CZlib -I Sources/CSodium)
+    local includes=(-I "$mods" -I Sources/CZlib -I Sources/CSodium) engine
+    mapfile -t engine < <(find Sources/QuestionEngine -name "*.swift" | sort)
     {
         swiftc -O -parse-as-library -emit-library -static -emit-module -module-name QuestionEngine \
-            -emit-module-path "$mods/QuestionEngine.swiftmodule" Sources/QuestionEngine/*.swift -o "$mods/libQuestionEngine.a" &&
+            -emit-module-path "$mods/QuestionEngine.swiftmodule" "${engine[@]}" -o "$mods/libQuestionEngine.a" &&
         swiftc -O -parse-as-library -emit-library -static -emit-module -module-name ContentPackage "${includes[@]}" \
             -emit-module-path "$mods/ContentPackage.swiftmodule" Sources/ContentPackage/*.swift -o "$mods/libContentPackage.a" &&
         swiftc -O -parse-as-library -sanitize=fuzzer,address -emit-library -static -emit-module -module-name Interop "${includes[@]}" \
@@ -51,10 +52,11 @@ run() {
     echo "fuzz: $name ran $(grep -oE 'number_of_executed_units: [0-9]+' "$out/$name.log" | grep -oE '[0-9]+') inputs in ${time}s: no crash, hang or leak"
 }
 
-third=$(( (seconds + 2) / 3 ))
-fuzz request-parser "$third" Tests/Fuzz/corpus Sources/HTTPServer/Parsing/*.swift Tests/Fuzz/RequestParserFuzzer.swift
-fuzz template-parser "$third" Tests/Fuzz/template-corpus \
+share=$(( (seconds + 3) / 4 ))
+fuzz request-parser "$share" Tests/Fuzz/corpus Sources/HTTPServer/Parsing/*.swift Tests/Fuzz/RequestParserFuzzer.swift
+fuzz template-parser "$share" Tests/Fuzz/template-corpus \
     Sources/TemplateEngine/TemplateParser.swift Sources/TemplateEngine/TemplateNode.swift \
     Sources/TemplateEngine/TemplateError.swift Tests/Fuzz/TemplateParserFuzzer.swift
+fuzz markdown "$share" Tests/Fuzz/markdown-corpus Sources/QuestionEngine/Content/*.swift Tests/Fuzz/MarkdownFuzzer.swift
 build_import_fuzzer
-run import "$third" Tests/Fuzz/import-corpus
+run import "$share" Tests/Fuzz/import-corpus
