@@ -158,14 +158,18 @@ enum GIFTFormat {
             // `{#1822:5}` (a value and its tolerance), `{#1..5}` (a range), `{#42}`; one answer.
             let number = body.dropFirst().split(separator: "#", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
             let value = number.hasPrefix("=") ? String(number.dropFirst()) : number
-            if let range = value.range(of: ".."), let low = Double(value[..<range.lowerBound]), let high = Double(value[range.upperBound...]), low <= high {
+            // Numbers a student can type and the portal checks: finite, at most fifteen digits.
+            func checkable(_ text: Substring) -> Double? {
+                Double(text).flatMap { $0.isFinite && abs($0) <= 1e15 ? $0 : nil }
+            }
+            if let range = value.range(of: ".."), let low = checkable(value[..<range.lowerBound]), let high = checkable(value[range.upperBound...]), low <= high {
                 return typed([MarkupText.number((low + high) / 2)], .numeric, tolerance: (high - low) / 2)
             }
             let parts = value.split(separator: ":")
-            if let answer = parts.first.flatMap({ Double($0) }), parts.count <= 2, let tolerance = parts.count == 2 ? Double(parts[1]) : 0, tolerance >= 0 {
+            if let answer = parts.first.flatMap(checkable), parts.count <= 2, let tolerance = parts.count == 2 ? checkable(parts[1]) : 0, tolerance >= 0 {
                 return typed([MarkupText.number(answer)], .numeric, tolerance: tolerance)
             }
-            return .skipped("a numerical question with several answers or units (the portal takes one number and its tolerance)")
+            return .skipped("a numerical question with several answers, units or a number beyond fifteen digits (the portal takes one number and its tolerance)")
         }
         let truth = body.split(separator: "#", maxSplits: 1).first.map { String($0).trimmingCharacters(in: .whitespaces).uppercased() } ?? ""
         if ["T", "TRUE", "F", "FALSE"].contains(truth) {

@@ -14,7 +14,9 @@ enum MarkupText {
 
     /// A score or fraction: whole when it is whole, else five decimals.
     static func number(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(format: "%.5f", value)
+        // `Int(exactly:)`, not `Int(_:)`: a whole number beyond Int (or an infinity) must not trap.
+        if let whole = Int(exactly: value) { return String(whole) }
+        return value.isFinite ? String(format: "%.5f", value) : "0"
     }
 
     /// Plain text from `text`: with `html`, line-ending tags made line breaks, scripts and

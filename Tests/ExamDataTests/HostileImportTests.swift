@@ -58,6 +58,26 @@ struct HostileImportTests {
         #expect(undeclared?.problem.contains("&leak;") == true)
     }
 
+    @Test("a numerical GIFT answer beyond fifteen digits, infinite or not a number is skipped with its reason, not a crash")
+    func numbersBeyondReach() throws {
+        let huge = String(repeating: "8", count: 80)
+        let gift = """
+            ::far::How far? {#\(huge):5}
+
+            ::inf::Infinity? {#inf}
+
+            ::nan::Not a number? {#nan..1}
+
+            ::wide::Wide range? {#1..1e300}
+
+            ::mtu::What MTU does Ethernet use, to within 100 bytes? {#1400..1600}
+            """
+        let read = try Self.read(Data(gift.utf8), .gift)
+        #expect(read.questions.count == 1, "only the MTU question can be checked")
+        #expect(read.skipped.count == 4)
+        #expect(read.skipped.allSatisfy { $0.reason.contains("a number beyond fifteen digits") })
+    }
+
     @Test("a well-formed file in UTF-16 or UTF-32 reads like its UTF-8 twin")
     func otherEncodings() throws {
         let text = "<?xml version=\"1.0\"?>\n<quiz><question type=\"truefalse\"><name><text>tf</text></name>"
