@@ -51,10 +51,12 @@ public final class Browser {
         return try request("POST", action, form: form.merging(["csrf_token": token]) { $1 })
     }
 
+    @discardableResult
     public func register(_ username: String, password: String = "correct horse battery") throws -> RawHTTPClient.Response {
         try submit("/register", to: "/register", ["username": username, "display_name": username.capitalized, "password": password, "password_confirmation": password])
     }
 
+    @discardableResult
     public func login(_ username: String, password: String = "correct horse battery") throws -> RawHTTPClient.Response {
         try submit("/login", to: "/login", ["username": username, "password": password])
     }

@@ -1,3 +1,4 @@
+import ExamData
 import Foundation
 
 /// Classes' versions (`class_version`) with their current members, remembered between requests
@@ -24,7 +25,7 @@ final class ClassVersions: Sendable {
                 remembered.forget { key, _ in id == nil || key == id }
                 return
             }
-            if let readers = ReaderAnnouncer.readers(in: notice.payload, otherThan: instance) {
+            if let readers = ReaderNotice.readers(in: notice.payload, otherThan: instance) {
                 let written = Set(readers)
                 remembered.forget { _, entry in !entry.members.isDisjoint(with: written) }
                 return

@@ -1,5 +1,5 @@
 import Foundation
-import Identifiers
+import ExamData
 import PostgresClient
 import Synchronization
 
@@ -9,17 +9,12 @@ import Synchronization
 /// notice of its own: a `NOTIFY` takes a lock every notifying commit in the database waits for,
 /// held through the commit's flush to disk, so one per answer made all answers commit one after
 /// another. Instead every write of a signed-in reader is announced from here once it committed,
-/// gathered for a tenth of a second: `portal_readers` with `readers:<instance>:<id>,<id>,…`,
+/// gathered for a tenth of a second (`ReaderNotice`: `readers:<instance>:<id>,<id>,…`),
 /// which every other instance reads as "forget what you remember of these readers"
 /// (ReaderVersions, ClassVersions). This instance forgot at once (the gate does it before
 /// answering), and ignores its own notices: what it read again since is current. Should an
 /// instance stop before it announced, the others recheck what they remember within seconds.
 final class ReaderAnnouncer: @unchecked Sendable {  // `loop` is set once, before start
-    /// The notice's prefix; the rest is reader ids separated by commas.
-    static let prefix = "readers:"
-    /// Readers per notice: a notice holds at most 8,000 bytes, an id 37 with its comma.
-    static let perNotice = 200
-
     /// This instance's name in its notices.
     let instance: String
     private let database: ConnectionPool
@@ -55,24 +50,10 @@ final class ReaderAnnouncer: @unchecked Sendable {  // `loop` is set once, befor
         }
         guard !readers.isEmpty else { return }
         do {
-            try database.withConnection { connection in
-                for start in stride(from: 0, to: readers.count, by: Self.perNotice) {
-                    let ids = readers[start..<min(start + Self.perNotice, readers.count)].map(\.lowercasedText).joined(separator: ",")
-                    _ = try connection.query(("SELECT pg_notify('portal_readers', \(Self.prefix + instance + ":" + ids))" as SQL).prepared())
-                }
-            }
+            try database.withConnection { try ReaderNotice.send(readers, from: instance, $0) }
         } catch {
             // The others' copies go stale for their recheck interval at most; say why.
             FileHandle.standardError.write(Data("announce: \(readers.count) readers' changes could not be announced: \(error)\n".utf8))
         }
-    }
-
-    /// The readers a notice from another instance than `instance` names: nil when the payload
-    /// is no such notice, none when it is `instance`'s own.
-    static func readers(in payload: String, otherThan instance: String) -> [UUID]? {
-        guard payload.hasPrefix(prefix) else { return nil }
-        let parts = payload.dropFirst(prefix.count).split(separator: ":", maxSplits: 1)
-        guard parts.count == 2, parts[0] != instance else { return parts.count == 2 ? [] : nil }
-        return parts[1].split(separator: ",").compactMap { UUID(uuidString: String($0)) }
     }
 }

@@ -1,3 +1,4 @@
+import ExamData
 import Foundation
 import Synchronization
 
@@ -33,7 +34,7 @@ final class ReaderVersions: Sendable {
             // `class:<id>` notices are the class pages' (ClassVersions).
             guard notice.channel == "portal_readers", !notice.payload.hasPrefix("class:") else { return }
             // Readers another instance wrote for (ReaderAnnouncer): their versions are read again.
-            if let readers = ReaderAnnouncer.readers(in: notice.payload, otherThan: instance) {
+            if let readers = ReaderNotice.readers(in: notice.payload, otherThan: instance) {
                 readers.forEach(forget)
                 return
             }
