@@ -203,7 +203,7 @@ public struct AdminStore: Sendable {
     /// statistics for the ones with attempts, the writing for all).
     public func reviewableQuestions(_ connection: PostgresConnection) throws -> [(examID: Int, question: Question)] {
         try connection.query(("""
-            SELECT d.exam_id, q.id, d.slug AS domain_slug, q.type, q.stem, q.code, q.code_language, q.options, q.correct, q.details,
+            SELECT d.exam_id, q.id, d.slug AS domain_slug, q.type, q.stem, q.rich, q.code, q.code_language, q.options, q.correct, q.details,
                    q.explanation, q.difficulty, q.version
             FROM questions q JOIN domains d ON d.id = q.domain_id
             WHERE q.deleted_at IS NULL

@@ -58,6 +58,9 @@ public struct Question: Sendable, Equatable {
     public var explanation: String
     public var difficulty: Int
     public var version: Int
+    /// The texts as trees when the question is written in markdown (the plain fields above
+    /// then hold their plain text); nil for plain text.
+    public var texts: QuestionTexts? = nil
 
     /// The key in the terms of the question's kind: what answers are checked against.
     public var answerKey: AnswerKey { AnswerKey(kind: kind, options: options, correct: correct, details: details) }
@@ -82,7 +85,8 @@ extension Question {
             correct: try row.decodeJSON(prefix + "correct", as: [Int].self),
             details: try row.decodeJSON(prefix + "details", as: QuestionDetails.self),
             explanation: try row.decode(prefix + "explanation", as: String.self), difficulty: try row.decode(prefix + "difficulty", as: Int.self),
-            version: try row.decode(prefix + "version", as: Int.self))
+            version: try row.decode(prefix + "version", as: Int.self),
+            texts: try row.decode(prefix + "rich", as: PostgresJSON?.self).map { try $0.decoded(as: QuestionTexts.self) })
     }
 
     /// The kind a stored type names; an unknown one is an error.

@@ -86,6 +86,7 @@ public struct ContentImport: Sendable {
                 check((1...100).contains(exam.passMark), examItem, "passMark", "must be from 1 to 100")
                 check((60...86_400).contains(exam.timeLimitSeconds), examItem, "timeLimitSeconds", "must be from 60 to 86400")
                 check((1...500).contains(exam.questionCount), examItem, "questionCount", "must be from 1 to 500")
+                check(exam.markup.map(ContentDocument.Question.markups.contains) ?? true, examItem, "markup", "must be markdown or plain")
                 var domainSlugs = Set<String>(), questionKeys = Set<String>()
                 for (d, domain) in exam.domains.enumerated() {
                     let domainItem = "\(examItem).domains[\(d)] (\(domain.slug))"
@@ -101,8 +102,21 @@ public struct ContentImport: Sendable {
                         check((1...5).contains(question.difficulty), item, "difficulty", "must be from 1 to 5")
                         check(question.status.map(Self.statuses.contains) ?? true, item, "status", "must be draft, published or retired")
                         if let language = question.codeLanguage { check(Self.isCodeLanguage(language), item, "codeLanguage", "must be a short language name such as python") }
+                        check(question.markup.map(ContentDocument.Question.markups.contains) ?? true, item, "markup", "must be markdown or plain")
                         if let shape = QuestionValidator.problem(type: question.type, options: question.options, correct: question.correct, details: question.details) {
                             problems.append(ImportProblem(item: item, field: "options", problem: shape))
+                        } else {
+                            // Markdown is read here, so a malformed text is named with its field
+                            // and line; what remains as plain text must still make the question.
+                            do throws(QuestionTexts.Problem) {
+                                let plain = try question.stored(examMarkup: exam.markup).question
+                                check((1...20_000).contains(trimmedLength(plain.stem)), item, "stem", "must have some text besides markup")
+                                if let shape = QuestionValidator.problem(type: plain.type, options: plain.options, correct: plain.correct, details: plain.details) {
+                                    problems.append(ImportProblem(item: item, field: "options", problem: shape))
+                                }
+                            } catch {
+                                problems.append(ImportProblem(item: item, field: error.field, problem: error.message))
+                            }
                         }
                     }
                 }
@@ -175,7 +189,7 @@ public struct ContentImport: Sendable {
                         ?? connection.query(("SELECT id FROM domains WHERE exam_id = \(examID) AND slug = \(domain.slug)" as SQL).prepared())
                             .single().decode("id", as: Int.self)
                     summary.domains += 1
-                    let outcome = try upsertQuestions(domainID: domainID, domain.questions, connection)
+                    let outcome = try upsertQuestions(domainID: domainID, domain.questions, examMarkup: exam.markup, connection)
                     summary.questionsAdded += outcome.added.count
                     summary.questionsChanged += outcome.changed.count
                     summary.questionsUnchanged += domain.questions.count - outcome.added.count - outcome.changed.count
@@ -190,30 +204,35 @@ public struct ContentImport: Sendable {
 
     /// The questions of one domain, matched by key within the domain's exam only (the database's
     /// `UNIQUE (exam_id, source_key)`): the keys added and the keys changed.
-    private func upsertQuestions(domainID: Int, _ questions: [ContentDocument.Question], _ connection: PostgresConnection) throws -> (added: [String], changed: [String]) {
+    private func upsertQuestions(
+        domainID: Int, _ questions: [ContentDocument.Question], examMarkup: String?, _ connection: PostgresConnection
+    ) throws -> (added: [String], changed: [String]) {
         guard !questions.isEmpty else { return ([], []) }
         struct Row: Encodable {
-            var key: String, type: String, stem: String, code: String?, codeLanguage: String?, options: JSONValue, correct: JSONValue, details: JSONValue
-            var explanation: String, difficulty: Int, status: String, examOnly: Bool
+            var key: String, type: String, stem: String, rich: QuestionTexts?, code: String?, codeLanguage: String?, options: JSONValue, correct: JSONValue
+            var details: JSONValue, explanation: String, difficulty: Int, status: String, examOnly: Bool
         }
-        let rows = try PostgresJSON(encoding: questions.map {
-            Row(key: $0.key, type: $0.type, stem: $0.stem, code: $0.code, codeLanguage: $0.codeLanguage, options: $0.options, correct: $0.correct, details: $0.details,
-                explanation: $0.explanation ?? "", difficulty: $0.difficulty, status: $0.status ?? "published", examOnly: $0.examOnly ?? false)
+        let rows = try PostgresJSON(encoding: questions.map { written in
+            let (question, texts) = try written.stored(examMarkup: examMarkup)
+            return Row(
+                key: question.key, type: question.type, stem: question.stem, rich: texts, code: question.code, codeLanguage: question.codeLanguage,
+                options: question.options, correct: question.correct, details: question.details, explanation: question.explanation ?? "",
+                difficulty: question.difficulty, status: question.status ?? "published", examOnly: question.examOnly ?? false)
         })
         let result = try connection.query(("""
-            INSERT INTO questions (domain_id, source_key, type, stem, code, code_language, options, correct, details, explanation, difficulty, status, exam_only)
-            SELECT \(domainID), q.key, q.type, q.stem, q.code, q."codeLanguage", q.options, q.correct, q.details, q.explanation, q.difficulty, q.status,
-                   q."examOnly"
-            FROM jsonb_to_recordset(\(rows)::jsonb) AS q(key text, type text, stem text, code text, "codeLanguage" text, options jsonb,
+            INSERT INTO questions (domain_id, source_key, type, stem, rich, code, code_language, options, correct, details, explanation, difficulty, status, exam_only)
+            SELECT \(domainID), q.key, q.type, q.stem, q.rich, q.code, q."codeLanguage", q.options, q.correct, q.details, q.explanation, q.difficulty,
+                   q.status, q."examOnly"
+            FROM jsonb_to_recordset(\(rows)::jsonb) AS q(key text, type text, stem text, rich jsonb, code text, "codeLanguage" text, options jsonb,
                                                         correct jsonb, details jsonb, explanation text, difficulty integer, status text, "examOnly" boolean)
             ON CONFLICT (exam_id, source_key) DO UPDATE SET domain_id = EXCLUDED.domain_id, type = EXCLUDED.type, stem = EXCLUDED.stem,
-                code = EXCLUDED.code, code_language = EXCLUDED.code_language, options = EXCLUDED.options, correct = EXCLUDED.correct,
+                rich = EXCLUDED.rich, code = EXCLUDED.code, code_language = EXCLUDED.code_language, options = EXCLUDED.options, correct = EXCLUDED.correct,
                 details = EXCLUDED.details, explanation = EXCLUDED.explanation, difficulty = EXCLUDED.difficulty, status = EXCLUDED.status,
                 exam_only = EXCLUDED.exam_only, deleted_at = NULL
-            WHERE (questions.domain_id, questions.type, questions.stem, questions.code, questions.code_language, questions.options,
+            WHERE (questions.domain_id, questions.type, questions.stem, questions.rich, questions.code, questions.code_language, questions.options,
                    questions.correct, questions.details, questions.explanation, questions.difficulty, questions.status, questions.exam_only, questions.deleted_at)
                   IS DISTINCT FROM
-                  (EXCLUDED.domain_id, EXCLUDED.type, EXCLUDED.stem, EXCLUDED.code, EXCLUDED.code_language, EXCLUDED.options,
+                  (EXCLUDED.domain_id, EXCLUDED.type, EXCLUDED.stem, EXCLUDED.rich, EXCLUDED.code, EXCLUDED.code_language, EXCLUDED.options,
                    EXCLUDED.correct, EXCLUDED.details, EXCLUDED.explanation, EXCLUDED.difficulty, EXCLUDED.status, EXCLUDED.exam_only, NULL::timestamptz)
             RETURNING source_key, (xmax = 0) AS added
             """ as SQL).prepared()).rows
@@ -235,17 +254,19 @@ public struct ContentImport: Sendable {
         var domains: [ContentDocument.Domain] = []
         for domain in try connection.query(("SELECT id, slug, title, weight FROM domains WHERE exam_id = \(examID) ORDER BY slug" as SQL).prepared()).rows {
             let questions = try connection.query(("""
-                SELECT source_key, type, stem, code, code_language, options, correct, details, explanation, difficulty, status, exam_only
+                SELECT source_key, type, stem, rich, code, code_language, options, correct, details, explanation, difficulty, status, exam_only
                 FROM questions WHERE domain_id = \(try domain.decode("id", as: Int.self)) AND deleted_at IS NULL AND source_key IS NOT NULL
                 ORDER BY source_key
                 """ as SQL).prepared()).rows.map { q in
-                ContentDocument.Question(
+                let stored = ContentDocument.Question(
                     key: try q.decode("source_key", as: String.self), type: try q.decode("type", as: String.self), stem: try q.decode("stem", as: String.self),
                     code: try q.decode("code", as: String?.self), codeLanguage: try q.decode("code_language", as: String?.self),
                     options: try q.decodeJSON("options", as: JSONValue.self), correct: try q.decodeJSON("correct", as: JSONValue.self),
                     explanation: try q.decode("explanation", as: String.self), difficulty: try q.decode("difficulty", as: Int.self),
                     status: try q.decode("status", as: String.self), examOnly: try q.decode("exam_only", as: Bool.self) ? true : nil,
                     details: try q.decodeJSON("details", as: JSONValue.self))
+                // Markdown goes out as markdown, written from the trees.
+                return try q.decode("rich", as: PostgresJSON?.self).map { stored.writtenAsMarkdown(try $0.decoded(as: QuestionTexts.self)) } ?? stored
             }
             domains.append(ContentDocument.Domain(
                 slug: try domain.decode("slug", as: String.self), title: try domain.decode("title", as: String.self),

@@ -93,7 +93,7 @@ public struct ExamCatalog: Sendable {
     /// an exam-only one), or those with these ids only: what offline bundles carry.
     public func publishedQuestions(examID: Int, only ids: [UUID]? = nil, _ connection: PostgresConnection) throws -> [Question] {
         try connection.query(("""
-            SELECT q.id, d.slug AS domain_slug, q.type, q.stem, q.code, q.code_language, q.options, q.correct, q.details,
+            SELECT q.id, d.slug AS domain_slug, q.type, q.stem, q.rich, q.code, q.code_language, q.options, q.correct, q.details,
                    q.explanation, q.difficulty, q.version
             FROM domains d JOIN questions q ON q.domain_id = d.id
             WHERE d.exam_id = \(examID) AND q.status = 'published' AND q.deleted_at IS NULL AND NOT q.exam_only
@@ -113,7 +113,7 @@ public struct ExamCatalog: Sendable {
     /// The statement behind `questions(region:exam:difficulty:)`, exposed so a test can show its plan.
     public static func publishedQuestionsSQL(region: String, exam: String, difficulty: Int) -> SQL {
         """
-        SELECT q.id, d.slug AS domain_slug, q.type, q.stem, q.code, q.code_language, q.options, q.correct, q.details,
+        SELECT q.id, d.slug AS domain_slug, q.type, q.stem, q.rich, q.code, q.code_language, q.options, q.correct, q.details,
                q.explanation, q.difficulty, q.version
         FROM regions r
         JOIN exams e ON e.region_id = r.id

@@ -20,11 +20,16 @@ public struct EditableQuestion: Sendable, Equatable {
     public var version: Int
     /// Kept for mock exams and live events: never in a bundle, a change feed or practice.
     public var examOnly: Bool
+    /// The stem, the explanation and the options' texts and explanations are markdown (stored
+    /// as trees, `QuestionTexts`), not plain text.
+    public var markdown: Bool
 
     public init(
         id: UUID?, domainID: Int, type: QuestionKind, stem: String, code: String?, codeLanguage: String?, options: [QuestionOption],
-        correct: [Int], details: QuestionDetails = .none, explanation: String, difficulty: Int, status: String, version: Int, examOnly: Bool = false
+        correct: [Int], details: QuestionDetails = .none, explanation: String, difficulty: Int, status: String, version: Int, examOnly: Bool = false,
+        markdown: Bool = false
     ) {
+        self.markdown = markdown
         self.details = details
         self.id = id
         self.domainID = domainID
@@ -50,10 +55,10 @@ public struct QuestionEditor: Sendable {
 
     public func question(id: UUID, _ connection: PostgresConnection) throws -> EditableQuestion? {
         guard let row = try connection.query(("""
-            SELECT id, domain_id, type, stem, code, code_language, options, correct, details, explanation, difficulty, status, version, exam_only
+            SELECT id, domain_id, type, stem, rich, code, code_language, options, correct, details, explanation, difficulty, status, version, exam_only
             FROM questions WHERE id = \(id) AND deleted_at IS NULL
             """ as SQL).prepared()).first else { return nil }
-        return EditableQuestion(
+        var question = EditableQuestion(
             id: try row.decode("id", as: UUID.self), domainID: try row.decode("domain_id", as: Int.self),
             type: try Question.kind(row.decode("type", as: String.self)), stem: try row.decode("stem", as: String.self),
             code: try row.decode("code", as: String?.self), codeLanguage: try row.decode("code_language", as: String?.self),
@@ -61,6 +66,12 @@ public struct QuestionEditor: Sendable {
             details: try row.decodeJSON("details", as: QuestionDetails.self), explanation: try row.decode("explanation", as: String.self), difficulty: try row.decode("difficulty", as: Int.self),
             status: try row.decode("status", as: String.self), version: try row.decode("version", as: Int.self),
             examOnly: try row.decode("exam_only", as: Bool.self))
+        // A markdown question is edited as the markdown its trees write.
+        if let texts = try row.decode("rich", as: PostgresJSON?.self).map({ try $0.decoded(as: QuestionTexts.self) }) {
+            (question.stem, question.explanation, question.options) = texts.sources(options: question.options)
+            question.markdown = true
+        }
+        return question
     }
 
     /// Every domain, labelled with its exam, for the editor's domain choice.
@@ -72,15 +83,23 @@ public struct QuestionEditor: Sendable {
             """ as SQL).prepared()).rows.map { (try $0.decode("id", as: Int.self), try $0.decode("label", as: String.self)) }
     }
 
-    /// Saves a question: a new one (no id) or an edit; returns its id and version.
-    public func save(_ question: EditableQuestion, _ connection: PostgresConnection) throws -> (id: UUID, version: Int) {
+    /// Saves a question: a new one (no id) or an edit; returns its id and version. A markdown
+    /// question's texts are read into trees here (the caller has said what is wrong with them).
+    public func save(_ written: EditableQuestion, _ connection: PostgresConnection) throws -> (id: UUID, version: Int) {
+        var question = written
+        var rich: PostgresJSON?
+        if written.markdown {
+            let read = try QuestionTexts.read(stem: written.stem, explanation: written.explanation, options: written.options)
+            (question.stem, question.explanation, question.options) = (read.stem, read.explanation, read.options)
+            rich = try PostgresJSON(encoding: read.texts)
+        }
         let options = try PostgresJSON(encoding: question.options)
         let correct = try PostgresJSON(encoding: question.correct)
         let details = try PostgresJSON(encoding: question.details)
         let row: PostgresRow?
         if let id = question.id {
             row = try connection.query(("""
-                UPDATE questions SET domain_id = \(question.domainID), type = \(question.type.rawValue), stem = \(question.stem), code = \(question.code),
+                UPDATE questions SET domain_id = \(question.domainID), type = \(question.type.rawValue), stem = \(question.stem), rich = \(rich)::jsonb, code = \(question.code),
                     code_language = \(question.codeLanguage), options = \(options)::jsonb, correct = \(correct)::jsonb,
                     details = \(details)::jsonb, explanation = \(question.explanation), difficulty = \(question.difficulty), status = \(question.status),
                     exam_only = \(question.examOnly)
@@ -89,8 +108,8 @@ public struct QuestionEditor: Sendable {
                 """ as SQL).prepared()).first
         } else {
             row = try connection.query(("""
-                INSERT INTO questions (domain_id, type, stem, code, code_language, options, correct, details, explanation, difficulty, status, exam_only)
-                VALUES (\(question.domainID), \(question.type.rawValue), \(question.stem), \(question.code), \(question.codeLanguage),
+                INSERT INTO questions (domain_id, type, stem, rich, code, code_language, options, correct, details, explanation, difficulty, status, exam_only)
+                VALUES (\(question.domainID), \(question.type.rawValue), \(question.stem), \(rich)::jsonb, \(question.code), \(question.codeLanguage),
                         \(options)::jsonb, \(correct)::jsonb, \(details)::jsonb, \(question.explanation), \(question.difficulty), \(question.status),
                         \(question.examOnly))
                 RETURNING id, version

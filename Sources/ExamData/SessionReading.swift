@@ -21,7 +21,7 @@ public struct SessionReading: Sendable {
     /// or when nil the first without an answer.
     public static func questionPageStatements(sessionID: UUID, number: Int?) -> [SQL] {
         [sessionStatement(sessionID), answersStatement(sessionID), ("""
-            SELECT pick.n AS number, q.id, d.slug AS domain_slug, q.type, q.stem, q.code, q.code_language, q.options, q.correct, q.details,
+            SELECT pick.n AS number, q.id, d.slug AS domain_slug, q.type, q.stem, q.rich, q.code, q.code_language, q.options, q.correct, q.details,
                    q.explanation, q.difficulty, q.version
             FROM study_sessions s
             CROSS JOIN LATERAL (
@@ -39,7 +39,7 @@ public struct SessionReading: Sendable {
     /// domain titles.
     public static func resultsStatements(sessionID: UUID) -> [SQL] {
         [sessionStatement(sessionID), answersStatement(sessionID), ("""
-            SELECT NULL::int AS number, q.id, d.slug AS domain_slug, q.type, q.stem, q.code, q.code_language, q.options, q.correct, q.details,
+            SELECT NULL::int AS number, q.id, d.slug AS domain_slug, q.type, q.stem, q.rich, q.code, q.code_language, q.options, q.correct, q.details,
                    q.explanation, q.difficulty, q.version
             FROM study_sessions s
             CROSS JOIN LATERAL unnest(s.question_ids) WITH ORDINALITY AS item(id, position)

@@ -99,7 +99,7 @@ public struct StudyStore: Sendable {
             SELECT s.id, s.user_id, s.mode, s.question_ids, s.flagged, s.started_at, s.deadline_at, s.finished_at,
                    s.score_correct, s.score_percent, s.passed, s.share_link_id, e.id AS exam_id, r.code, e.slug, e.title, e.language,
                    e.pass_mark, e.time_limit_s,
-                   q.id AS q_id, d.slug AS q_domain_slug, q.type AS q_type, q.stem AS q_stem, q.code AS q_code,
+                   q.id AS q_id, d.slug AS q_domain_slug, q.type AS q_type, q.stem AS q_stem, q.rich AS q_rich, q.code AS q_code,
                    q.code_language AS q_code_language, q.options AS q_options, q.correct AS q_correct, q.details AS q_details,
                    q.explanation AS q_explanation, q.difficulty AS q_difficulty, q.version AS q_version,
                    EXISTS (SELECT 1 FROM answers a WHERE a.session_id = s.id AND a.question_id = \(questionID)) AS answered,
@@ -131,7 +131,7 @@ public struct StudyStore: Sendable {
     /// The questions with these ids, in the order given (ones no longer visible are left out).
     public func questions(ids: [UUID], _ connection: PostgresConnection) throws -> [Question] {
         try connection.query(("""
-            SELECT q.id, d.slug AS domain_slug, q.type, q.stem, q.code, q.code_language, q.options, q.correct, q.details,
+            SELECT q.id, d.slug AS domain_slug, q.type, q.stem, q.rich, q.code, q.code_language, q.options, q.correct, q.details,
                    q.explanation, q.difficulty, q.version
             FROM unnest(\(ids)::uuid[]) WITH ORDINALITY AS item(id, position)
             JOIN questions q ON q.id = item.id JOIN domains d ON d.id = q.domain_id

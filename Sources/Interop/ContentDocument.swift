@@ -25,12 +25,16 @@ public struct ContentDocument: Codable, Sendable, Equatable {
         public var passMark: Int
         public var timeLimitSeconds: Int
         public var questionCount: Int
+        /// `"markdown"`: every question's texts are markdown (a question may say so itself);
+        /// absent: plain text.
+        public var markup: String? = nil
         public var domains: [Domain]
 
         public init(
             slug: String, title: String, description: String?, language: String, passMark: Int, timeLimitSeconds: Int, questionCount: Int,
-            domains: [Domain]
+            markup: String? = nil, domains: [Domain]
         ) {
+            self.markup = markup
             self.slug = slug
             self.title = title
             self.description = description
@@ -61,6 +65,10 @@ public struct ContentDocument: Codable, Sendable, Equatable {
         public var key: String
         public var type: String
         public var stem: String
+        /// `"markdown"`: the stem, the explanation and the options' texts and explanations are
+        /// markdown (`QuestionTexts`); `"plain"` or absent: plain text, unless the exam says
+        /// markdown for all its questions.
+        public var markup: String? = nil
         public var code: String?
         public var codeLanguage: String?
         /// Kept as raw JSON until validated, so a malformed option is reported, not a decoding error.
@@ -82,10 +90,11 @@ public struct ContentDocument: Codable, Sendable, Equatable {
         public var imageUrl: JSONValue? = nil
 
         public init(
-            key: String, type: String, stem: String, code: String? = nil, codeLanguage: String? = nil, options: JSONValue, correct: JSONValue,
-            explanation: String? = nil, difficulty: Int, status: String? = nil, examOnly: Bool? = nil, details: JSONValue = .object([:])
+            key: String, type: String, stem: String, markup: String? = nil, code: String? = nil, codeLanguage: String? = nil, options: JSONValue,
+            correct: JSONValue, explanation: String? = nil, difficulty: Int, status: String? = nil, examOnly: Bool? = nil, details: JSONValue = .object([:])
         ) {
             self.key = key
+            self.markup = markup
             self.type = type
             self.stem = stem
             self.code = code
@@ -106,7 +115,8 @@ public struct ContentDocument: Codable, Sendable, Equatable {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             self.init(
                 key: try container.decode(String.self, forKey: .key), type: try container.decode(String.self, forKey: .type),
-                stem: try container.decode(String.self, forKey: .stem), code: try container.decodeIfPresent(String.self, forKey: .code),
+                stem: try container.decode(String.self, forKey: .stem), markup: try container.decodeIfPresent(String.self, forKey: .markup),
+                code: try container.decodeIfPresent(String.self, forKey: .code),
                 codeLanguage: try container.decodeIfPresent(String.self, forKey: .codeLanguage), options: try container.decode(JSONValue.self, forKey: .options),
                 correct: try container.decodeIfPresent(JSONValue.self, forKey: .correct) ?? .array([]),
                 explanation: try container.decodeIfPresent(String.self, forKey: .explanation), difficulty: try container.decode(Int.self, forKey: .difficulty),
@@ -139,10 +149,10 @@ public struct ContentDocument: Codable, Sendable, Equatable {
         self.images = images
     }
 
-    /// Every picture's address (options' images, hotspot questions' pictures), in document
-    /// order (repeats included).
+    /// Every picture's address (options' images, hotspot questions' pictures, pictures in
+    /// markdown texts), in document order (repeats included).
     public var imagePaths: [String] {
-        regions.flatMap(\.exams).flatMap(\.domains).flatMap(\.questions).flatMap { question -> [String] in
+        regions.flatMap(\.exams).flatMap { exam in exam.domains.flatMap(\.questions).map { (exam.markup, $0) } }.flatMap { examMarkup, question -> [String] in
             var paths: [String] = []
             if case .array(let options) = question.options {
                 paths = options.compactMap { option in
@@ -151,6 +161,7 @@ public struct ContentDocument: Codable, Sendable, Equatable {
                 }
             }
             if case .string(let path)? = question.imageUrl { paths.append(path) }
+            if question.isMarkdown(examMarkup: examMarkup), let texts = try? question.stored(examMarkup: examMarkup).texts { paths += texts.picturePaths }
             return paths
         }
     }

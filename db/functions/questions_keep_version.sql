@@ -7,7 +7,7 @@ BEGIN
     IF TG_OP = 'INSERT' OR NEW.version IS DISTINCT FROM OLD.version THEN
         INSERT INTO public.question_versions (question_id, version, snapshot)
         VALUES (NEW.id, NEW.version, jsonb_build_object(
-            'type', NEW.type, 'stem', NEW.stem, 'code', NEW.code, 'codeLanguage', NEW.code_language, 'options', NEW.options,
+            'type', NEW.type, 'stem', NEW.stem, 'rich', NEW.rich, 'code', NEW.code, 'codeLanguage', NEW.code_language, 'options', NEW.options,
             'correct', NEW.correct, 'details', NEW.details, 'explanation', NEW.explanation, 'difficulty', NEW.difficulty,
             'status', NEW.status, 'deletedAt', NEW.deleted_at, 'examOnly', NEW.exam_only))
         ON CONFLICT DO NOTHING;

@@ -98,6 +98,7 @@ struct AdminQuestionPage: Encodable {
     var preview: LiveQuestionView
     var key: LiveQuestionView
     var explanation: String
+    var explanationHTML: String?
     var optionExplanations: [String]
     struct Statistics: Encodable {
         var attempts: Int
@@ -131,6 +132,7 @@ struct AdminQuestionPage: Encodable {
         preview = LiveQuestionView(question, language: language, revealKey: false)
         key = LiveQuestionView(question, language: language, revealKey: true)
         explanation = question.explanation
+        explanationHTML = question.texts.map { RichTextHTML.render($0.explanation) }
         optionExplanations = question.options.map { "\($0.text): \($0.explanation ?? "—")" }
         self.versions = versions.map { Version(version: $0.version, savedAt: iso.string(from: $0.savedAt), snapshot: $0.snapshot) }
         self.reports = reports.map {

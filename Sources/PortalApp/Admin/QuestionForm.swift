@@ -192,10 +192,21 @@ struct QuestionForm {
             details: (try? JSONValue(encoding: details)) ?? .object([:])) {
             errors["options"] = problem
         }
+        let explanation = (form["explanation"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let markdown = form["markup"] == "markdown"
+        if markdown, errors["stem"] == nil, errors["options"] == nil {
+            // The same reading the save makes; its problem goes beside the field it is in.
+            do throws(QuestionTexts.Problem) {
+                _ = try QuestionTexts.read(stem: stem, explanation: explanation, options: options)
+            } catch {
+                let field = error.field.hasPrefix("options") ? "options" : error.field
+                errors[field] = message("admin.edit.bad_markdown", ["field": error.field, "problem": error.message])
+            }
+        }
         question = EditableQuestion(
             id: id, domainID: domainID, type: type, stem: stem, code: code.isEmpty ? nil : code, codeLanguage: language.isEmpty ? nil : language,
-            options: options, correct: correct, details: details, explanation: (form["explanation"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines),
-            difficulty: difficulty, status: status, version: version, examOnly: form["exam_only"] == "on")
+            options: options, correct: correct, details: details, explanation: explanation,
+            difficulty: difficulty, status: status, version: version, examOnly: form["exam_only"] == "on", markdown: markdown)
         // Shown again with the rows as typed (and their problems) and a blank one; "add
         // another option" adds one more blank row to those the form had.
         let lastFilled = (rows.lastIndex { !$0.isEmpty } ?? -1) + 1
@@ -224,6 +235,8 @@ struct QuestionEditPage: Encodable {
     var types: [Choice]
     var statuses: [Choice]
     var examOnly: Bool
+    /// The texts are markdown.
+    var markdown: Bool
     var difficulties: [Choice]
     var domains: [Choice]
     var rows: [QuestionForm.Row]
@@ -254,6 +267,7 @@ struct QuestionEditPage: Encodable {
         }
         statuses = QuestionForm.statuses.map { Choice(value: $0, label: pages.message("admin.state." + $0, locale: locale), selected: $0 == question.status) }
         examOnly = question.examOnly
+        markdown = question.markdown
         difficulties = (1...5).map { Choice(value: String($0), label: "\($0) · " + pages.message("difficulty.\($0)", locale: locale), selected: $0 == question.difficulty) }
         self.domains = domains.map { Choice(value: String($0.id), label: $0.label, selected: $0.id == question.domainID) }
         rows = form.rows

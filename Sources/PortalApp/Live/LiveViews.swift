@@ -44,11 +44,14 @@ struct LivePhaseView: Encodable {
 /// or, during the reveal, its key.
 struct LiveQuestionView: Encodable {
     var stem: String
+    /// The stem as HTML when it is written in markdown.
+    var stemHTML: String?
     var questionCode: String?
     var answer: AnswerView
 
     init(_ question: Question, language: String, revealKey: Bool) {
         stem = question.stem
+        stemHTML = question.texts.map { RichTextHTML.render($0.stem) }
         questionCode = question.code
         answer = AnswerView(question, language: language, response: nil, revealsKey: revealKey, reviewsResponse: false)
     }

@@ -21,9 +21,12 @@ struct AnswerView: Encodable {
         var index: Int
         var ordinal: Int
         var text: String
+        /// The option's text as HTML when the question is written in markdown.
+        var textHTML: String?
         var optionCode: String?
         var optionImage: String?
         var optionExplanation: String?
+        var optionExplanationHTML: String?
         /// Chosen in the form (a choice or a hotspot region).
         var checked: Bool
         /// Shown as right in the review.
@@ -79,12 +82,15 @@ struct AnswerView: Encodable {
         let chosen = response.map { AnswerChecker.chosenOptions(question.answerKey, $0) } ?? []
         let count = question.options.count
         let targets = question.details.targets ?? []
+        // The trees, when there is one for each option (the database's check says there is).
+        let texts = question.texts.flatMap { $0.options.count == count ? $0 : nil }
         var given: [Int] = []
         if case .pairs(let pairs)? = response { given = pairs }
         options = question.options.enumerated().map { index, option in
             var view = Option(
-                index: index, ordinal: index + 1, text: option.text, optionCode: option.code, optionImage: option.imageUrl,
-                optionExplanation: reviewsResponse ? option.explanation : nil, checked: chosen.contains(index),
+                index: index, ordinal: index + 1, text: option.text, textHTML: texts.map { RichTextHTML.render($0.options[index].inlines) },
+                optionCode: option.code, optionImage: option.imageUrl, optionExplanation: reviewsResponse ? option.explanation : nil,
+                optionExplanationHTML: reviewsResponse ? texts?.options[index].explanation.map(RichTextHTML.render) : nil, checked: chosen.contains(index),
                 isKey: revealsKey && shape.picksOptions && question.correct.contains(index),
                 wasChosen: reviewsResponse && chosen.contains(index), positions: [], targets: [], given: nil, right: nil, pairRight: false)
             switch shape {

@@ -32,6 +32,8 @@ struct QuestionPage: Encodable {
         var correct: Bool
         var partialPercent: Int?
         var explanation: String
+        /// The explanation as HTML when it is written in markdown.
+        var explanationHTML: String?
     }
 
     struct NavItem: Encodable {
@@ -46,6 +48,8 @@ struct QuestionPage: Encodable {
     var ordinal: Int
     var questionID: String
     var stem: String
+    /// The stem as HTML when it is written in markdown.
+    var stemHTML: String?
     var code: String?
     var codeLanguage: String?
     var difficultyLabel: String
@@ -83,6 +87,7 @@ struct QuestionPage: Encodable {
         ordinal = number
         questionID = question.id.lowercasedText
         stem = question.stem
+        stemHTML = question.texts.map { RichTextHTML.render($0.stem) }
         code = question.code
         codeLanguage = question.codeLanguage
         difficultyLabel = "\(question.difficulty) · " + pages.message("difficulty.\(question.difficulty)", locale: locale)
@@ -96,7 +101,7 @@ struct QuestionPage: Encodable {
         feedback = showsFeedback ? answer.map { answer in
             Feedback(
                 correct: answer.correct, partialPercent: answer.correct || answer.score == 0 ? nil : Int((answer.score * 100).rounded()),
-                explanation: question.explanation)
+                explanation: question.explanation, explanationHTML: question.texts.map { RichTextHTML.render($0.explanation) })
         } : nil
         answerID = Crypto.randomUUID().lowercasedText
         shownAt = shownStamp

@@ -18,6 +18,7 @@ struct ResultsPage: Encodable {
         var questionID: String
         var domainTitle: String
         var stem: String
+        var stemHTML: String?
         var code: String?
         var codeLanguage: String?
         var answered: Bool
@@ -26,6 +27,7 @@ struct ResultsPage: Encodable {
         /// The answer beside the key, in the question's kind.
         var answer: AnswerView
         var explanation: String
+        var explanationHTML: String?
     }
 
     var sessionID: String
@@ -77,11 +79,12 @@ struct ResultsPage: Encodable {
             let answer = answers[question.id]
             return Item(
                 ordinal: index + 1, questionID: question.id.lowercasedText,
-                domainTitle: domainTitles[question.domainSlug] ?? question.domainSlug, stem: question.stem, code: question.code,
+                domainTitle: domainTitles[question.domainSlug] ?? question.domainSlug, stem: question.stem,
+                stemHTML: question.texts.map { RichTextHTML.render($0.stem) }, code: question.code,
                 codeLanguage: question.codeLanguage, answered: answer != nil, correct: answer?.correct ?? false,
                 partialPercent: answer.flatMap { $0.correct || $0.score == 0 ? nil : Int(($0.score * 100).rounded()) },
                 answer: AnswerView(question, language: session.examLanguage, response: answer?.response, revealsKey: true, reviewsResponse: true),
-                explanation: question.explanation)
+                explanation: question.explanation, explanationHTML: question.texts.map { RichTextHTML.render($0.explanation) })
         }
         missedCount = items.count { !$0.correct }
         hasMissed = missedCount > 0

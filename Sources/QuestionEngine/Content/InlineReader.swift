@@ -11,6 +11,9 @@ struct InlineReader {
     /// An address after `](` that ran into a blank or the end from somewhere in this range:
     /// any address starting inside it does too.
     private var deadAddress: ClosedRange<Int>?
+    /// For the first backtick of each run of them, where the next run of the same length
+    /// begins (-1: nowhere): where a code span opened there closes, found in one pass.
+    private let codeSpanClose: [Int]
 
     init(_ text: String, line: Int) {
         scalars = Array(text.unicodeScalars)
@@ -27,6 +30,32 @@ struct InlineReader {
             index += 1
         }
         closingBracket = closing
+        codeSpanClose = Self.codeSpanCloses(scalars)
+    }
+
+    /// Each backtick run's next run of equal length, from the runs taken right to left.
+    private static func codeSpanCloses(_ scalars: [Unicode.Scalar]) -> [Int] {
+        var runs: [(start: Int, length: Int)] = []
+        var index = 0
+        while index < scalars.count {
+            guard scalars[index] == "`" else { index += 1; continue }
+            var end = index
+            while end < scalars.count, scalars[end] == "`" { end += 1 }
+            runs.append((index, end - index)); index = end
+        }
+        var closes = Array(repeating: -1, count: scalars.count)
+        var nextOfLength: [Int: Int] = [:]
+        for run in runs.reversed() {
+            closes[run.start] = nextOfLength[run.length] ?? -1
+            nextOfLength[run.length] = run.start
+        }
+        return closes
+    }
+
+    /// Where a code span whose opening run begins at `index` closes inside `range`, if it does.
+    private func codeSpanEnd(at index: Int, within range: Range<Int>) -> Int? {
+        let close = codeSpanClose[index]
+        return close >= 0 && close < range.upperBound ? close : nil
     }
 
     mutating func read() throws(MarkdownReader.Problem) -> [RichText.Inline] {
@@ -74,7 +103,7 @@ struct InlineReader {
                 while index < range.upperBound, scalars[index] == " " { index += 1 }
             case "`":
                 let run = run(of: "`", at: index, within: range)
-                if let close = closing(run: run, of: "`", from: index + run, within: range, exact: true) {
+                if let close = codeSpanEnd(at: index, within: range) {
                     flush()
                     var code = text((index + run)..<close).replacingOccurrences(of: "\n", with: " ")
                     if code.count > 1, code.hasPrefix(" "), code.hasSuffix(" "), code.contains(where: { $0 != " " }) { code = String(code.dropFirst().dropLast()) }
@@ -118,17 +147,23 @@ struct InlineReader {
         return end - index
     }
 
-    /// Where a run of `run` marks closes after `start`: exactly as long for code spans, at least
-    /// as long (and not after a blank) for the others; remembered when there is none.
-    private mutating func closing(run: Int, of mark: Unicode.Scalar, from start: Int, within range: Range<Int>, exact: Bool) -> Int? {
+    /// Where a run of `run` marks closes after `start`: a run at least as long, not after a
+    /// blank, outside code spans; remembered when there is none.
+    private mutating func closing(run: Int, of mark: Unicode.Scalar, from start: Int, within range: Range<Int>) -> Int? {
         let key = "\(mark)|\(run)|\(range.upperBound)"
         if let failedFrom = failed[key], start >= failedFrom { return nil }
         var index = start
         while index < range.upperBound {
-            if scalars[index] == "\\" && !exact { index += 2; continue }
+            if scalars[index] == "\\" { index += 2; continue }
+            // A code span binds tighter than emphasis: a mark inside one closes nothing.
+            if scalars[index] == "`" {
+                let length = self.run(of: "`", at: index, within: range)
+                index = codeSpanEnd(at: index, within: range).map { $0 + length } ?? index + length
+                continue
+            }
             if scalars[index] == mark {
                 let length = self.run(of: mark, at: index, within: range)
-                if exact ? length == run : (length >= run && !isBlank(index - 1) && index > start) { return index }
+                if length >= run && !isBlank(index - 1) && index > start { return index }
                 index += length
             } else {
                 index += 1
@@ -151,7 +186,7 @@ struct InlineReader {
         case "~", "^": guard run == 1 else { return nil }; width = 1
         default: width = min(run, 2)
         }
-        guard let close = closing(run: width, of: mark, from: index + width, within: range, exact: false) else { return nil }
+        guard let close = closing(run: width, of: mark, from: index + width, within: range) else { return nil }
         if mark == "_" && isWordCharacter(close + width) { return nil }
         let inner = (index + width)..<close
         if (mark == "~" || mark == "^") && scalars[inner].contains(where: { $0 == " " || $0 == "\n" }) { return nil }

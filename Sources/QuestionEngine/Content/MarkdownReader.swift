@@ -80,8 +80,9 @@ public struct MarkdownReader {
 
     /// A paragraph; one that is a picture alone is the picture.
     private func paragraph(_ lines: [Line]) throws(Problem) -> RichText.Block {
-        let text = lines.map(\.text).joined(separator: "\n")
-        let stripped = text.trimmingBlanks
+        // A paragraph's text starts at its first word and ends at its last (CommonMark).
+        let text = lines.map(\.text).joined(separator: "\n").trimmingBlanks
+        let stripped = text
         if stripped.hasPrefix("!["), let picture = try Self.picture(stripped, line: lines[0].number) { return .picture(picture) }
         return .paragraph(try Self.inlines(text, line: lines[0].number))
     }
@@ -246,6 +247,8 @@ public struct MarkdownReader {
         for character in text {
             if escaped {
                 current.append(character == "|" ? "|" : "\\"); if character != "|" { current.append(character) }
+                // Inside a code span a backslash is itself: the backtick after it still closes the span.
+                if character == "`" && inCode { inCode = false }
                 escaped = false
             } else if character == "\\" {
                 escaped = true
