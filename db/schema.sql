@@ -2811,6 +2811,50 @@ $_$;
 ALTER FUNCTION public.question_shape_problem(kind text, options jsonb, correct jsonb, details jsonb) OWNER TO portal_owner;
 
 --
+-- Name: question_texts_problem(jsonb, jsonb); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.question_texts_problem(p_rich jsonb, p_options jsonb) RETURNS text
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    option jsonb;
+    position integer := 0;
+    problem text;
+BEGIN
+    IF jsonb_typeof(p_rich) IS DISTINCT FROM 'object' OR jsonb_typeof(p_rich -> 'options') IS DISTINCT FROM 'array' THEN
+        RETURN 'rich texts must be an object with the stem, the explanation and the options';
+    END IF;
+    problem := public.rich_text_problem(p_rich -> 'stem');
+    IF problem IS NOT NULL THEN RETURN 'stem: ' || problem; END IF;
+    problem := public.rich_text_problem(p_rich -> 'explanation');
+    IF problem IS NOT NULL THEN RETURN 'explanation: ' || problem; END IF;
+    IF jsonb_array_length(p_rich -> 'options') <> coalesce(jsonb_array_length(p_options), 0) THEN
+        RETURN 'rich texts must have one entry for each option';
+    END IF;
+    FOR option IN SELECT value FROM jsonb_array_elements(p_rich -> 'options') LOOP
+        IF jsonb_typeof(option) IS DISTINCT FROM 'object' THEN RETURN format('options[%s]: must be an object', position); END IF;
+        problem := public.rich_text_problem(option -> 'text');
+        IF problem IS NULL AND (jsonb_array_length(option -> 'text') > 1
+           OR (jsonb_array_length(option -> 'text') = 1 AND option #>> '{text,0,type}' <> 'paragraph')) THEN
+            problem := 'an option is one line of text: no lists, tables, code blocks, quotes or pictures (put those in the stem)';
+        END IF;
+        IF problem IS NOT NULL THEN RETURN format('options[%s].text: %s', position, problem); END IF;
+        IF option ? 'explanation' AND option -> 'explanation' <> 'null'::jsonb THEN
+            problem := public.rich_text_problem(option -> 'explanation');
+            IF problem IS NOT NULL THEN RETURN format('options[%s].explanation: %s', position, problem); END IF;
+        END IF;
+        position := position + 1;
+    END LOOP;
+    RETURN NULL;
+END
+$$;
+
+
+ALTER FUNCTION public.question_texts_problem(p_rich jsonb, p_options jsonb) OWNER TO portal_owner;
+
+--
 -- Name: questions_bump_version(); Type: FUNCTION; Schema: public; Owner: portal_owner
 --
 
@@ -2819,10 +2863,10 @@ CREATE FUNCTION public.questions_bump_version() RETURNS trigger
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
     AS $$
 BEGIN
-    IF (NEW.type, NEW.stem, NEW.code, NEW.code_language, NEW.options, NEW.correct, NEW.details, NEW.explanation,
+    IF (NEW.type, NEW.stem, NEW.rich, NEW.code, NEW.code_language, NEW.options, NEW.correct, NEW.details, NEW.explanation,
         NEW.difficulty, NEW.status, NEW.deleted_at, NEW.domain_id, NEW.exam_only)
        IS DISTINCT FROM
-       (OLD.type, OLD.stem, OLD.code, OLD.code_language, OLD.options, OLD.correct, OLD.details, OLD.explanation,
+       (OLD.type, OLD.stem, OLD.rich, OLD.code, OLD.code_language, OLD.options, OLD.correct, OLD.details, OLD.explanation,
         OLD.difficulty, OLD.status, OLD.deleted_at, OLD.domain_id, OLD.exam_only) THEN
         NEW.version := OLD.version + 1;
         NEW.updated_at := now();
@@ -2846,7 +2890,7 @@ BEGIN
     IF TG_OP = 'INSERT' OR NEW.version IS DISTINCT FROM OLD.version THEN
         INSERT INTO public.question_versions (question_id, version, snapshot)
         VALUES (NEW.id, NEW.version, jsonb_build_object(
-            'type', NEW.type, 'stem', NEW.stem, 'code', NEW.code, 'codeLanguage', NEW.code_language, 'options', NEW.options,
+            'type', NEW.type, 'stem', NEW.stem, 'rich', NEW.rich, 'code', NEW.code, 'codeLanguage', NEW.code_language, 'options', NEW.options,
             'correct', NEW.correct, 'details', NEW.details, 'explanation', NEW.explanation, 'difficulty', NEW.difficulty,
             'status', NEW.status, 'deletedAt', NEW.deleted_at, 'examOnly', NEW.exam_only))
         ON CONFLICT DO NOTHING;
@@ -3094,6 +3138,156 @@ $$;
 
 
 ALTER FUNCTION public.review_history(p_user uuid, p_question uuid) OWNER TO portal_auth;
+
+--
+-- Name: rich_inlines_problem(jsonb, integer); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.rich_inlines_problem(p_inlines jsonb, p_depth integer) RETURNS text
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+DECLARE
+    inline jsonb;
+    problem text;
+    href text;
+BEGIN
+    IF jsonb_typeof(p_inlines) IS DISTINCT FROM 'array' THEN RETURN 'a run of text must be a list of inlines'; END IF;
+    IF p_depth > 24 THEN RETURN 'text nests more than 24 deep'; END IF;
+    FOR inline IN SELECT value FROM jsonb_array_elements(p_inlines) LOOP
+        IF jsonb_typeof(inline) IS DISTINCT FROM 'object' OR jsonb_typeof(inline -> 'type') IS DISTINCT FROM 'string' THEN
+            RETURN 'an inline must be an object with a type';
+        END IF;
+        CASE inline ->> 'type'
+        WHEN 'text', 'code' THEN
+            IF jsonb_typeof(inline -> 'text') IS DISTINCT FROM 'string' THEN RETURN format('a %s inline must have its text', inline ->> 'type'); END IF;
+        WHEN 'break' THEN
+            NULL;
+        WHEN 'emphasis', 'strong', 'sub', 'sup' THEN
+            problem := public.rich_inlines_problem(inline -> 'inlines', p_depth + 1);
+        WHEN 'link' THEN
+            href := inline ->> 'href';
+            -- RichTextRules.isAllowedLink: https, a host without \, no blank, control, quote or angle bracket.
+            IF jsonb_typeof(inline -> 'href') IS DISTINCT FROM 'string' OR octet_length(href) > 2048
+               OR href !~ '^https://[^/?#\\\x01-\x20\x7f"<>]+([/?#][^\x01-\x20\x7f"<>]*)?$' THEN
+                RETURN format('a link must go to an https: address, not %s', left(coalesce(href, ''), 80));
+            END IF;
+            problem := public.rich_inlines_problem(inline -> 'inlines', p_depth + 1);
+        ELSE
+            RETURN format('no inline of type %s', left(inline ->> 'type', 20));
+        END CASE;
+        IF problem IS NOT NULL THEN RETURN problem; END IF;
+    END LOOP;
+    RETURN NULL;
+END
+$_$;
+
+
+ALTER FUNCTION public.rich_inlines_problem(p_inlines jsonb, p_depth integer) OWNER TO portal_owner;
+
+--
+-- Name: rich_text_problem(jsonb, integer); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.rich_text_problem(p_blocks jsonb, p_depth integer DEFAULT 0) RETURNS text
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+DECLARE
+    block jsonb;
+    item jsonb;
+    cell jsonb;
+    row_cells jsonb;
+    width integer;
+    problem text;
+    kind text;
+BEGIN
+    IF jsonb_typeof(p_blocks) IS DISTINCT FROM 'array' THEN RETURN 'a text must be a list of blocks'; END IF;
+    IF p_depth > 8 THEN RETURN 'blocks nest more than 8 deep'; END IF;
+    FOR block IN SELECT value FROM jsonb_array_elements(p_blocks) LOOP
+        IF jsonb_typeof(block) IS DISTINCT FROM 'object' OR jsonb_typeof(block -> 'type') IS DISTINCT FROM 'string' THEN
+            RETURN 'a block must be an object with a type';
+        END IF;
+        kind := block ->> 'type';
+        CASE kind
+        WHEN 'paragraph' THEN
+            problem := public.rich_inlines_problem(block -> 'inlines', p_depth);
+        WHEN 'code' THEN
+            IF jsonb_typeof(block -> 'text') IS DISTINCT FROM 'string' THEN RETURN 'a code block must have its text'; END IF;
+            IF block ? 'language' AND block -> 'language' <> 'null'::jsonb
+               AND (jsonb_typeof(block -> 'language') <> 'string' OR (block ->> 'language') !~ '^[a-z0-9+#-]{1,20}$') THEN
+                RETURN format('"%s" is not a language name', left(block ->> 'language', 40));
+            END IF;
+        WHEN 'list' THEN
+            IF jsonb_typeof(block -> 'ordered') IS DISTINCT FROM 'boolean' OR jsonb_typeof(block -> 'items') IS DISTINCT FROM 'array' THEN
+                RETURN 'a list must say whether it is ordered and have its items';
+            END IF;
+            IF block ? 'start' AND (jsonb_typeof(block -> 'start') IS DISTINCT FROM 'number'
+               OR (block ->> 'start')::numeric <> trunc((block ->> 'start')::numeric)) THEN
+                RETURN 'a list must start at a whole number';
+            END IF;
+            IF block ? 'start' AND NOT (block ->> 'start')::numeric BETWEEN 0 AND 999999999 THEN
+                RETURN format('a list cannot start at %s', block ->> 'start');
+            END IF;
+            FOR item IN SELECT value FROM jsonb_array_elements(block -> 'items') LOOP
+                problem := public.rich_text_problem(item, p_depth + 1);
+                EXIT WHEN problem IS NOT NULL;
+            END LOOP;
+        WHEN 'table' THEN
+            IF jsonb_typeof(block -> 'header') IS DISTINCT FROM 'array' OR jsonb_typeof(block -> 'align') IS DISTINCT FROM 'array'
+               OR jsonb_typeof(block -> 'rows') IS DISTINCT FROM 'array' THEN
+                RETURN 'a table must have its header, alignments and rows';
+            END IF;
+            IF EXISTS (SELECT 1 FROM jsonb_array_elements(block -> 'align') AS a(value)
+                       WHERE jsonb_typeof(a.value) <> 'string' OR a.value #>> '{}' NOT IN ('none', 'left', 'center', 'right')) THEN
+                RETURN format('no alignment %s', left((SELECT a.value #>> '{}' FROM jsonb_array_elements(block -> 'align') AS a(value)
+                       WHERE jsonb_typeof(a.value) <> 'string' OR a.value #>> '{}' NOT IN ('none', 'left', 'center', 'right') LIMIT 1), 20));
+            END IF;
+            width := jsonb_array_length(block -> 'header');
+            IF width = 0 OR jsonb_array_length(block -> 'align') <> width
+               OR EXISTS (SELECT 1 FROM jsonb_array_elements(block -> 'rows') AS r(value)
+                          WHERE jsonb_typeof(r.value) <> 'array' OR jsonb_array_length(r.value) <> width) THEN
+                RETURN 'a table''s rows, header and alignments must be as wide as each other';
+            END IF;
+            FOR cell IN SELECT value FROM jsonb_array_elements(block -> 'header') LOOP
+                problem := public.rich_inlines_problem(cell, p_depth);
+                IF problem IS NOT NULL THEN RETURN problem; END IF;
+            END LOOP;
+            FOR row_cells IN SELECT value FROM jsonb_array_elements(block -> 'rows') LOOP
+                FOR cell IN SELECT value FROM jsonb_array_elements(row_cells) LOOP
+                    problem := public.rich_inlines_problem(cell, p_depth);
+                    IF problem IS NOT NULL THEN RETURN problem; END IF;
+                END LOOP;
+            END LOOP;
+            IF block ? 'caption' AND block -> 'caption' <> 'null'::jsonb THEN
+                problem := public.rich_inlines_problem(block -> 'caption', p_depth);
+            END IF;
+        WHEN 'quote' THEN
+            problem := public.rich_text_problem(block -> 'blocks', p_depth + 1);
+        WHEN 'picture' THEN
+            IF jsonb_typeof(block -> 'src') IS DISTINCT FROM 'string' OR jsonb_typeof(block -> 'alt') IS DISTINCT FROM 'string' THEN
+                RETURN 'a picture must have its address and alt text';
+            END IF;
+            IF (block ->> 'src') !~ '^/content-images/[A-Za-z0-9._-]{1,200}$' OR strpos(block ->> 'src', '..') > 0 THEN
+                RETURN format('%s is not one of the portal''s pictures', left(block ->> 'src', 80));
+            END IF;
+            IF btrim(block ->> 'alt', ' ') = '' THEN
+                RETURN format('the picture %s has no alt text', left(block ->> 'src', 80));
+            END IF;
+            IF block ? 'caption' AND block -> 'caption' <> 'null'::jsonb AND jsonb_typeof(block -> 'caption') <> 'string' THEN
+                RETURN 'a picture''s caption must be text';
+            END IF;
+        ELSE
+            RETURN format('no block of type %s', left(kind, 20));
+        END CASE;
+        IF problem IS NOT NULL THEN RETURN problem; END IF;
+    END LOOP;
+    RETURN NULL;
+END
+$_$;
+
+
+ALTER FUNCTION public.rich_text_problem(p_blocks jsonb, p_depth integer) OWNER TO portal_owner;
 
 --
 -- Name: rs256_verifies(text, bytea, numeric, numeric, integer); Type: FUNCTION; Schema: public; Owner: portal_owner
@@ -3860,8 +4054,10 @@ CREATE TABLE public.questions (
     exam_only boolean DEFAULT false NOT NULL,
     details jsonb DEFAULT '{}'::jsonb NOT NULL,
     exam_id bigint NOT NULL,
+    rich jsonb,
     CONSTRAINT questions_code_language_check CHECK ((code_language ~ '^[a-z0-9+#-]{1,20}$'::text)),
     CONSTRAINT questions_difficulty_check CHECK (((difficulty >= 1) AND (difficulty <= 5))),
+    CONSTRAINT questions_rich_valid CHECK (((rich IS NULL) OR (public.question_texts_problem(rich, options) IS NULL))),
     CONSTRAINT questions_shape_valid CHECK ((public.question_shape_problem(type, options, correct, details) IS NULL)),
     CONSTRAINT questions_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'published'::text, 'retired'::text]))),
     CONSTRAINT questions_stem_check CHECK (((length(btrim(stem)) >= 1) AND (length(btrim(stem)) <= 20000)))
@@ -8302,6 +8498,13 @@ GRANT ALL ON FUNCTION public.question_shape_problem(kind text, options jsonb, co
 
 
 --
+-- Name: FUNCTION question_texts_problem(p_rich jsonb, p_options jsonb); Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT ALL ON FUNCTION public.question_texts_problem(p_rich jsonb, p_options jsonb) TO portal_app;
+
+
+--
 -- Name: FUNCTION rate_limit(p_bucket text, p_key text, p_limit integer, p_window_seconds integer, p_take boolean); Type: ACL; Schema: public; Owner: portal_auth
 --
 
@@ -8344,6 +8547,20 @@ GRANT ALL ON FUNCTION public.review_cards_rebuild(p_user uuid, OUT cards integer
 --
 
 REVOKE ALL ON FUNCTION public.review_history(p_user uuid, p_question uuid) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION rich_inlines_problem(p_inlines jsonb, p_depth integer); Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT ALL ON FUNCTION public.rich_inlines_problem(p_inlines jsonb, p_depth integer) TO portal_app;
+
+
+--
+-- Name: FUNCTION rich_text_problem(p_blocks jsonb, p_depth integer); Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT ALL ON FUNCTION public.rich_text_problem(p_blocks jsonb, p_depth integer) TO portal_app;
 
 
 --
