@@ -259,8 +259,27 @@ document.addEventListener("DOMContentLoaded", function () {
     ];
   }
 
-  function optionBody(option) {
-    var span = element("span", { "class": "option-text" }, [option.text]);
+  // A question written in markdown carries its trees (`rich`): its stem, explanation and each
+  // option's text and explanation, shown by PortalRichText as the server shows them.
+  function optionTexts(question, index) {
+    var rich = question.rich;
+    return rich && rich.options && rich.options.length === question.options.length ? rich.options[index] : null;
+  }
+
+  function optionText(question, index) {
+    var texts = optionTexts(question, index);
+    return texts ? element("span", { "class": "option-text" }, [window.PortalRichText.inlines(texts.text)])
+      : element("span", { "class": "option-text", text: question.options[index].text });
+  }
+
+  function richOr(tag, className, lang, tree, plain) {
+    return tree ? element("div", { "class": className + " rich", lang: lang }, [window.PortalRichText.blocks(tree)])
+      : element(tag, { "class": className, lang: lang, text: plain });
+  }
+
+  function optionBody(question, index) {
+    var option = question.options[index];
+    var span = optionText(question, index);
     if (option.code) span.appendChild(element("code", { "class": "block", text: option.code }));
     if (option.imageUrl) span.appendChild(element("img", { src: option.imageUrl, alt: "" }));
     return span;
@@ -286,7 +305,7 @@ document.addEventListener("DOMContentLoaded", function () {
         question.options.forEach(function (_, place) {
           select.appendChild(element("option", { value: String(place + 1), selected: place === index, text: String(place + 1) }));
         });
-        ul.appendChild(element("li", {}, [select, " ", element("label", { "for": "position-" + index }, [optionBody(option)])]));
+        ul.appendChild(element("li", {}, [select, " ", element("label", { "for": "position-" + index }, [optionBody(question, index)])]));
       });
       fieldset.appendChild(ul);
     } else if (kind === "matching") {
@@ -297,7 +316,7 @@ document.addEventListener("DOMContentLoaded", function () {
         (details.targets || []).forEach(function (target, place) {
           select.appendChild(element("option", { value: String(place + 1), text: target.text }));
         });
-        pairs.appendChild(element("li", {}, [element("label", { "for": "target-" + index }, [optionBody(option)]), " ", select]));
+        pairs.appendChild(element("li", {}, [element("label", { "for": "target-" + index }, [optionBody(question, index)]), " ", select]));
       });
       fieldset.appendChild(pairs);
     } else if (kind === "fill-in") {
@@ -315,7 +334,7 @@ document.addEventListener("DOMContentLoaded", function () {
       question.options.forEach(function (option, index) {
         var input = element("input", { type: kind === "multi-choice" ? "checkbox" : "radio", name: "choice", value: String(index), "data-key": String(index + 1) });
         fieldset.appendChild(element("label", { "class": "option" }, [
-          input, " ", element("span", { "class": "option-key", "aria-hidden": "true", text: String(index + 1) }), " ", optionBody(option)
+          input, " ", element("span", { "class": "option-key", "aria-hidden": "true", text: String(index + 1) }), " ", optionBody(question, index)
         ]));
       });
     }
@@ -323,7 +342,7 @@ document.addEventListener("DOMContentLoaded", function () {
     var article = element("article", { "class": "question", "aria-labelledby": "question-heading" }, [
       heading,
       element("p", { "class": "meta", text: text.difficulty + ": " + question.difficulty + (text["level-" + question.difficulty] ? " · " + text["level-" + question.difficulty] : "") }),
-      element("div", { "class": "stem", lang: lang, text: question.stem }),
+      richOr("div", "stem", lang, question.rich && question.rich.stem, question.stem),
       question.code ? element("pre", { "class": "code", lang: lang, tabindex: "0" }, [element("code", { text: question.code })]) : null,
       error, form
     ]);
@@ -434,7 +453,7 @@ document.addEventListener("DOMContentLoaded", function () {
       section.appendChild(element("ul", { "class": "options-review matching-review", lang: lang }, question.options.map(function (option, index) {
         var given = chosen.pairs[index], right = question.correct[index], same = given === right;
         var item = element("li", { "class": same ? "key" : "" }, [
-          element("span", { "class": "option-text", text: option.text }), " → ", element("span", { "class": "given", text: (targets[given] || {}).text || "" }), " "
+          optionText(question, index), " → ", element("span", { "class": "given", text: (targets[given] || {}).text || "" }), " "
         ]);
         if (same) {
           item.appendChild(element("strong", { "class": "tag", text: text.tagRight }));
@@ -457,15 +476,17 @@ document.addEventListener("DOMContentLoaded", function () {
       if (question.type === "hotspot" && details.imageUrl) section.appendChild(element("img", { src: details.imageUrl, alt: text.hotspotImageAlt, "class": "hotspot-image" }));
       section.appendChild(element("ul", { "class": "options-review", lang: lang }, question.options.map(function (option, index) {
         var isKey = question.correct.indexOf(index) >= 0, wasChosen = picked.indexOf(index) >= 0;
-        var item = element("li", { "class": (isKey ? "key" : "") + (wasChosen ? " chosen" : "") }, [element("span", { "class": "option-text", text: option.text })]);
+        var item = element("li", { "class": (isKey ? "key" : "") + (wasChosen ? " chosen" : "") }, [optionText(question, index)]);
         if (isKey) item.appendChild(document.createTextNode(" ")), item.appendChild(element("strong", { "class": "tag", text: text.tagKey }));
         if (wasChosen) item.appendChild(document.createTextNode(" ")), item.appendChild(element("span", { "class": "tag", text: text.tagYours }));
-        if (option.explanation) item.appendChild(element("br")), item.appendChild(element("span", { "class": "why", text: option.explanation }));
+        var texts = optionTexts(question, index);
+        if (texts && texts.explanation) item.appendChild(element("div", { "class": "why rich" }, [window.PortalRichText.blocks(texts.explanation)]));
+        else if (option.explanation) item.appendChild(element("br")), item.appendChild(element("span", { "class": "why", text: option.explanation }));
         return item;
       })));
     }
     section.appendChild(element("h4", { text: text.explanation }));
-    section.appendChild(element("p", { "class": "explanation", lang: lang, text: question.explanation }));
+    section.appendChild(richOr("p", "explanation", lang, question.rich && question.rich.explanation, question.explanation));
     return section;
   }
 

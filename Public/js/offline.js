@@ -284,7 +284,7 @@
     });
   }
 
-  /// Every image a bundle's questions show (options' pictures, hotspot images), as absolute URLs.
+  /// Every image a bundle's questions show (options' pictures, hotspot images, exhibits), as absolute URLs.
   function imagesOf(bundle) {
     var urls = {};
     bundle.questions.forEach(function (question) {
@@ -292,6 +292,8 @@
         if (option.imageUrl) urls[new URL(option.imageUrl, location.href).href] = true;
       });
       if (question.details && question.details.imageUrl) urls[new URL(question.details.imageUrl, location.href).href] = true;
+      // The exhibits of a question written in markdown, as the server lists them.
+      (question.pictures || []).forEach(function (path) { urls[new URL(path, location.href).href] = true; });
     });
     return Object.keys(urls);
   }

@@ -39,6 +39,10 @@ public struct ExamBundle: Codable, Sendable, Equatable {
         public var explanation: String
         public var difficulty: Int
         public var version: Int
+        /// The texts as trees when the question is written in markdown (`QuestionTexts`), and
+        /// the exhibits they show, which the device stores with the bundle.
+        public var rich: QuestionTexts?
+        public var pictures: [String]?
 
         public init(_ question: ExamData.Question) {
             id = question.id
@@ -53,6 +57,8 @@ public struct ExamBundle: Codable, Sendable, Equatable {
             explanation = question.explanation
             difficulty = question.difficulty
             version = question.version
+            rich = question.texts
+            pictures = question.texts.map(\.picturePaths).flatMap { $0.isEmpty ? nil : $0 }
         }
     }
 

@@ -542,3 +542,29 @@ def test_a_session_ended_while_its_last_answer_uploads_still_goes_up(portal, bro
     assert portal.sql(
         "SELECT count(*) FROM study_sessions s JOIN users u ON u.id = s.user_id WHERE u.username = '%s' AND s.finished_at IS NOT NULL"
         % username) == "1"
+
+
+def test_the_offline_renderer_builds_the_servers_markup_from_each_tree(portal, browser_factory):
+    """The shared rows QuestionEngine's tests render in Swift, built by the offline page's
+    renderer with createElement: each the same DOM as the server's markup parsed."""
+    with open(os.path.join(ROOT, "Tests", "Fixtures", "rich-text-rendering.json")) as fixture:
+        rows = json.load(fixture)
+    driver = browser_factory()
+    driver.get(portal.url + "/offline/study")
+    wait(driver, lambda d: d.execute_script("return !!window.PortalRichText"))
+    outcomes = driver.execute_script("""
+        return arguments[0].map((row) => {
+          const built = document.createElement("div");
+          built.appendChild(PortalRichText.blocks(row.tree));
+          const expected = document.createElement("template");
+          expected.innerHTML = row.html;
+          const parsed = document.createElement("div");
+          parsed.appendChild(expected.content);
+          return { name: row.name, equal: built.isEqualNode(parsed), built: built.innerHTML,
+                   scripts: built.querySelectorAll("script, [onerror], [onclick]").length };
+        });
+    """, rows)
+    assert len(outcomes) == len(rows) >= 7
+    for row, outcome in zip(rows, outcomes):
+        assert outcome["equal"], (row["name"], row["html"], outcome["built"])
+        assert outcome["scripts"] == 0, row["name"]

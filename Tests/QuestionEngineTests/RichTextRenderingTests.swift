@@ -1,0 +1,48 @@
+import Foundation
+import QuestionEngine
+import TestSupport
+import Testing
+
+/// One row of `Tests/Fixtures/rich-text-rendering.json`: a text as an author writes it, the tree
+/// it becomes and the markup every renderer makes of it. The offline page's renderer is held to
+/// the same rows in Chromium (Tests/browser/test_offline_study.py).
+struct RenderingCase: Decodable, CustomStringConvertible, Sendable {
+    var name: String
+    var markdown: String
+    var tree: JSONValue
+    var html: String
+    var description: String { name }
+
+    static let all: [RenderingCase] = {
+        let url = URL(fileURLWithPath: TestPaths.repository + "/Tests/Fixtures/rich-text-rendering.json")
+        return (try? JSONDecoder().decode([RenderingCase].self, from: Data(contentsOf: url))) ?? []
+    }()
+}
+
+@Suite("One rendering of rich text")
+struct RichTextRenderingTests {
+    @Test("the server reads each text into the fixture's tree and renders the fixture's markup", arguments: RenderingCase.all)
+    func serverRendering(_ row: RenderingCase) throws {
+        let read = try MarkdownReader().read(row.markdown)
+        let tree = try JSONDecoder().decode(RichText.self, from: JSONEncoder().encode(row.tree))
+        #expect(read == tree)
+        #expect(RichTextHTML.render(tree) == row.html)
+    }
+
+    @Test("the fixture covers every block and inline the tree has")
+    func coverage() throws {
+        let text = try JSONEncoder().encode(RenderingCase.all.map(\.tree))
+        let found = Set(types(in: try JSONSerialization.jsonObject(with: text)))
+        #expect(found.isSuperset(of: ["paragraph", "code", "list", "table", "quote", "picture", "text", "emphasis", "strong", "sub", "sup", "break", "link"]))
+        #expect(RenderingCase.all.count >= 7)
+    }
+}
+
+/// Every `type` value in a JSON value, at any depth.
+private func types(in value: Any) -> [String] {
+    switch value {
+    case let object as [String: Any]: return ((object["type"] as? String).map { [$0] } ?? []) + object.values.flatMap(types(in:))
+    case let array as [Any]: return array.flatMap(types(in:))
+    default: return []
+    }
+}
