@@ -18,6 +18,8 @@ public struct NewQuestion: Sendable, Equatable {
     public var status: String
     /// Pictures it shows that are stored with content (a hotspot's generated diagram).
     public var images: [ContentImage] = []
+    /// `"markdown"` when its texts are markdown (format 1's `markup`); nil for plain text.
+    public var markup: String? = nil
 
     public init(
         sourceKey: String, type: QuestionKind, stem: String, code: String? = nil, codeLanguage: String? = nil,
@@ -39,7 +41,7 @@ public struct NewQuestion: Sendable, Equatable {
     /// The question in format 1.
     public var document: ContentDocument.Question {
         ContentDocument.Question(
-            key: sourceKey, type: type.rawValue, stem: stem, code: code, codeLanguage: codeLanguage,
+            key: sourceKey, type: type.rawValue, stem: stem, markup: markup, code: code, codeLanguage: codeLanguage,
             options: (try? JSONValue(encoding: options)) ?? .array([]), correct: .array(correct.map { .number(Double($0)) }),
             explanation: explanation, difficulty: difficulty, status: status, details: (try? JSONValue(encoding: details)) ?? .object([:]))
     }
