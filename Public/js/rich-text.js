@@ -28,6 +28,112 @@
     return made;
   }
 
+  // ---- Highlighting: CodeHighlighter's rules, character for character ----------------------
+
+  function words(text) { var set = {}; text.split(" ").forEach(function (word) { set[word] = true; }); return set; }
+  var C_FAMILY = "break case char const continue default do double else enum extern float for goto if int long return short signed sizeof static struct switch typedef union unsigned void volatile while";
+  function language(keywords, options) {
+    var rules = { keywords: words(keywords), caseInsensitive: false, lineComments: [], blockComment: null, quotes: "\"'", spanningQuotes: "", backslashEscapes: true };
+    Object.keys(options || {}).forEach(function (name) { rules[name] = options[name]; });
+    return rules;
+  }
+  var PYTHON = language("False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield", { lineComments: ["#"] });
+  var JAVASCRIPT = language("async await break case catch class const continue debugger default delete do else export extends false finally for function if import in instanceof let new null of return static super switch this throw true try typeof undefined var void while yield interface type enum implements private public protected readonly abstract declare namespace",
+    { lineComments: ["//"], blockComment: ["/*", "*/"], quotes: "\"'`", spanningQuotes: "`" });
+  var JAVA = language("abstract boolean break byte case catch char class const continue default do double else enum extends final finally float for if implements import instanceof int interface long native new null package private protected public return short static super switch synchronized this throw throws transient true false try var void volatile while record",
+    { lineComments: ["//"], blockComment: ["/*", "*/"] });
+  var C = language(C_FAMILY + " bool true false NULL inline restrict", { lineComments: ["//"], blockComment: ["/*", "*/"] });
+  var CPP = language(C_FAMILY + " auto bool catch class constexpr delete explicit false friend inline mutable namespace new noexcept nullptr operator override private protected public template this throw true try typename using virtual",
+    { lineComments: ["//"], blockComment: ["/*", "*/"] });
+  var CSHARP = language("abstract as async await base bool break byte case catch char class const continue decimal default delegate do double else enum event false finally float for foreach get if in int interface internal is lock long namespace new null object out override private protected public readonly ref return sealed set short static string struct switch this throw true try typeof using var virtual void while",
+    { lineComments: ["//"], blockComment: ["/*", "*/"] });
+  var GO = language("break case chan const continue default defer else fallthrough for func go goto if import interface map package range return select struct switch type var true false nil",
+    { lineComments: ["//"], blockComment: ["/*", "*/"], quotes: "\"'`", spanningQuotes: "`" });
+  var SQL = language("ADD ALL ALTER AND AS ASC BETWEEN BY CASE CREATE DELETE DESC DISTINCT DROP ELSE END EXISTS FALSE FROM FULL GRANT GROUP HAVING IN INDEX INNER INSERT INTO IS JOIN KEY LEFT LIKE LIMIT NOT NULL ON OR ORDER OUTER PRIMARY REFERENCES RIGHT SELECT SET TABLE THEN TRUE UNION UPDATE VALUES VIEW WHEN WHERE WITH COUNT SUM AVG MIN MAX",
+    { caseInsensitive: true, lineComments: ["--"], blockComment: ["/*", "*/"], quotes: "'\"", backslashEscapes: false });
+  var SHELL = language("if then else elif fi for while until do done case esac in function return export local readonly echo exit set unset", { lineComments: ["#"] });
+  var YAML = language("true false null yes no on off", { lineComments: ["#"] });
+  var JSON_RULES = language("true false null", { quotes: "\"" });
+  var HCL = language("resource data variable output module provider locals terraform for in if true false null count each", { lineComments: ["#", "//"], blockComment: ["/*", "*/"], quotes: "\"" });
+  var POWERSHELL = language("begin break catch class continue data do dynamicparam else elseif end exit filter finally for foreach from function if in param process return switch throw trap try until using var while",
+    { caseInsensitive: true, lineComments: ["#"], blockComment: ["<#", "#>"], backslashEscapes: false });
+  var LANGUAGES = {
+    python: PYTHON, py: PYTHON, javascript: JAVASCRIPT, js: JAVASCRIPT, typescript: JAVASCRIPT, ts: JAVASCRIPT, java: JAVA, c: C, cpp: CPP, "c++": CPP,
+    csharp: CSHARP, "c#": CSHARP, cs: CSHARP, go: GO, sql: SQL, shell: SHELL, bash: SHELL, sh: SHELL, yaml: YAML, yml: YAML, json: JSON_RULES,
+    hcl: HCL, terraform: HCL, powershell: POWERSHELL, ps1: POWERSHELL
+  };
+
+  function isDigit(c) { return c >= "0" && c <= "9"; }
+  function isIdentifier(c, first) { return c === "_" || (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || (!first && isDigit(c)); }
+
+  // The listing as [kind, text] tokens; null for a language without rules.
+  function tokens(code, name) {
+    var rules = Object.prototype.hasOwnProperty.call(LANGUAGES, name) ? LANGUAGES[name] : null;
+    if (!rules) return null;
+    var chars = Array.from(code), out = [], plain = "", index = 0;
+    function text(from, to) { return chars.slice(from, to).join(""); }
+    function emit(kind, from, to) { if (plain) { out.push(["plain", plain]); plain = ""; } out.push([kind, text(from, to)]); }
+    function starts(mark, at) {
+      var marks = Array.from(mark);
+      for (var i = 0; i < marks.length; i++) if (chars[at + i] !== marks[i]) return false;
+      return true;
+    }
+    while (index < chars.length) {
+      var c = chars[index], previous = index > 0 ? chars[index - 1] : null, end;
+      var afterBlank = previous === null || previous === " " || previous === "\t" || previous === "\n";
+      var comment = null;
+      for (var k = 0; k < rules.lineComments.length; k++) {
+        if (starts(rules.lineComments[k], index) && (rules.lineComments[k] !== "#" || afterBlank)) { comment = rules.lineComments[k]; break; }
+      }
+      if (rules.blockComment && starts(rules.blockComment[0], index)) {
+        end = index + Array.from(rules.blockComment[0]).length;
+        while (end < chars.length && !starts(rules.blockComment[1], end)) end++;
+        end = Math.min(chars.length, end + Array.from(rules.blockComment[1]).length);
+        emit("comment", index, end); index = end;
+      } else if (comment !== null) {
+        end = index + Array.from(comment).length;
+        while (end < chars.length && chars[end] !== "\n") end++;
+        emit("comment", index, end); index = end;
+      } else if (rules.quotes.indexOf(c) >= 0) {
+        var spans = rules.spanningQuotes.indexOf(c) >= 0;
+        end = index + 1;
+        while (end < chars.length && chars[end] !== c && (spans || chars[end] !== "\n")) {
+          end += rules.backslashEscapes && chars[end] === "\\" && end + 1 < chars.length && chars[end + 1] !== "\n" ? 2 : 1;
+        }
+        if (end < chars.length && chars[end] === c) end++;
+        emit("string", index, end); index = end;
+      } else if (isDigit(c) && !(previous !== null && isIdentifier(previous, false))) {
+        end = index + 1;
+        while (end < chars.length && (chars[end] === "." || isIdentifier(chars[end], false))) end++;
+        emit("number", index, end); index = end;
+      } else if (isIdentifier(c, true) && !(previous !== null && (isIdentifier(previous, false) || previous === "$" || previous === "-"))) {
+        end = index + 1;
+        while (end < chars.length && isIdentifier(chars[end], false)) end++;
+        var word = text(index, end);
+        // A word joined to a hyphen is a name (`ForEach-Object`, `-in`), never a keyword.
+        var joined = end < chars.length && chars[end] === "-";
+        var keyword = !joined && (rules.keywords[rules.caseInsensitive ? word.toUpperCase() : word] === true || (rules.caseInsensitive && rules.keywords[word.toLowerCase()] === true));
+        if (keyword) emit("keyword", index, end); else plain += word;
+        index = end;
+      } else {
+        plain += c; index++;
+      }
+    }
+    if (plain) out.push(["plain", plain]);
+    return out;
+  }
+
+  function appendCode(code, text, name) {
+    var list = name ? tokens(text, name) : null;
+    if (!list) { code.textContent = text; return; }
+    list.forEach(function (token) {
+      if (token[0] === "plain") { code.appendChild(document.createTextNode(token[1])); return; }
+      var span = node("span", { "class": "tok-" + token[0] });
+      span.textContent = token[1];
+      code.appendChild(span);
+    });
+  }
+
   function appendInlines(parent, inlines) {
     (inlines || []).forEach(function (inline) {
       var made;
@@ -67,8 +173,9 @@
         }
         case "code": {
           var pre = node("pre", { "class": "code", tabindex: "0" });
-          var code = node("code", block.language && LANGUAGE.test(block.language) ? { "data-language": block.language } : {});
-          code.textContent = block.text;
+          var known = block.language && LANGUAGE.test(block.language);
+          var code = node("code", known ? { "data-language": block.language } : {});
+          appendCode(code, block.text, known ? block.language : null);
           pre.appendChild(code);
           parent.appendChild(pre);
           break;

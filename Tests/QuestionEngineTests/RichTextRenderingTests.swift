@@ -34,7 +34,19 @@ struct RichTextRenderingTests {
         let text = try JSONEncoder().encode(RenderingCase.all.map(\.tree))
         let found = Set(types(in: try JSONSerialization.jsonObject(with: text)))
         #expect(found.isSuperset(of: ["paragraph", "code", "list", "table", "quote", "picture", "text", "emphasis", "strong", "sub", "sup", "break", "link"]))
-        #expect(RenderingCase.all.count >= 7)
+        #expect(RenderingCase.all.count >= 8)
+        let markup = RenderingCase.all.map(\.html).joined()
+        for kind in ["keyword", "string", "comment", "number"] { #expect(markup.contains("<span class=\"tok-\(kind)\">"), "no \(kind) token") }
+    }
+
+    @Test("a listing of unclosed comments, strings or marks is highlighted in one pass and keeps every character", arguments: ["/*", "\"", "`", "#", "--", "<#"])
+    func hostileListings(_ mark: String) throws {
+        let code = String(repeating: mark + "a ", count: 20_000)
+        for language in ["c", "javascript", "python", "sql", "powershell"] {
+            let tokens = try #require(CodeHighlighter.tokens(code, language: language))
+            #expect(tokens.map(\.text).joined() == code)
+        }
+        #expect(CodeHighlighter.tokens(code, language: "cobol") == nil)
     }
 }
 

@@ -57,10 +57,10 @@ struct RichTextTests {
         #expect(try html("- item\n\n  ```sh\n  ls -l\n  ```") == "<ul><li><p>item</p><pre class=\"code\" tabindex=\"0\"><code data-language=\"sh\">ls -l</code></pre></li></ul>")
     }
 
-    @Test("a fenced listing keeps its text exactly, escaped, with its language; one never closed is refused on its line")
+    @Test("a fenced listing keeps its text exactly, escaped and highlighted, with its language; one never closed is refused on its line")
     func code() throws {
         #expect(try html("Consider:\n\n```Python\nif a < b:\n    print(\"<script>\")\n```") ==
-            "<p>Consider:</p><pre class=\"code\" tabindex=\"0\"><code data-language=\"python\">if a &lt; b:\n    print(&quot;&lt;script&gt;&quot;)</code></pre>")
+            "<p>Consider:</p><pre class=\"code\" tabindex=\"0\"><code data-language=\"python\"><span class=\"tok-keyword\">if</span> a &lt; b:\n    print(<span class=\"tok-string\">&quot;&lt;script&gt;&quot;</span>)</code></pre>")
         #expect(refusal("Text\n\n```js\nlet a = 1") == MarkdownReader.Problem(line: 3, message: "the code block opened here is never closed with ```"))
         #expect(refusal("```java onclick=x\nx\n```") == nil, "only the first word names the language")
         #expect(refusal("```<b>\nx\n```")?.message.contains("is not a language name") == true)

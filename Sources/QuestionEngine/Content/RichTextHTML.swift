@@ -23,7 +23,15 @@ public enum RichTextHTML {
         case .code(let language, let text):
             html += "<pre class=\"code\" tabindex=\"0\"><code"
             if let language, RichTextRules.isAllowedLanguage(language) { html += " data-language=\"\(language)\"" }
-            html += ">" + escaped(text) + "</code></pre>"
+            html += ">"
+            if let language, let tokens = CodeHighlighter.tokens(text, language: language) {
+                for token in tokens {
+                    html += token.kind == .plain ? escaped(token.text) : "<span class=\"tok-\(token.kind.rawValue)\">" + escaped(token.text) + "</span>"
+                }
+            } else {
+                html += escaped(text)
+            }
+            html += "</code></pre>"
         case .list(let ordered, let start, let items):
             html += ordered ? (start == 1 ? "<ol>" : "<ol start=\"\(start)\">") : "<ul>"
             for item in items {
