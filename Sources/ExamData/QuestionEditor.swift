@@ -47,6 +47,21 @@ public struct EditableQuestion: Sendable, Equatable {
     }
 }
 
+extension EditableQuestion {
+    /// The question as a student would see it, for the editor's preview: its markdown read
+    /// into trees as a save would, nothing stored.
+    public func shown() throws(QuestionTexts.Problem) -> Question {
+        var question = Question(
+            id: id ?? UUID(), domainSlug: "", kind: type, stem: stem, code: code, codeLanguage: codeLanguage, options: options, correct: correct,
+            details: details, explanation: explanation, difficulty: difficulty, version: version)
+        if markdown {
+            let read = try QuestionTexts.read(stem: stem, explanation: explanation, options: options)
+            (question.stem, question.explanation, question.options, question.texts) = (read.stem, read.explanation, read.options, read.texts)
+        }
+        return question
+    }
+}
+
 /// Reading and writing single questions for the admin editor. The database's CHECK has the
 /// last word on the shape; the caller validates first with the same rules to say what is wrong.
 /// An edit that changes anything makes a new version and bumps the exam's content version.

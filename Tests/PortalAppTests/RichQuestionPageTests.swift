@@ -132,6 +132,16 @@ struct RichQuestionPageTests {
         // An edit that breaks the markdown is refused beside its field; a sound one is stored as trees.
         var form = try Self.formFields(editor.bodyText)
         form["csrf_token"] = csrf
+        // "Preview" shows the question as students will see it, beside the form, and saves nothing.
+        form["stem"] = "Which hop?\n\n| Prefix | Hop |\n| --- | --: |\n| 10.0.0.0/8 | `192.0.2.1` |"
+        form["preview"] = "1"
+        let previewed = try admin.request("POST", "/admin/questions/\(id)/edit", form: form)
+        #expect(previewed.status == 200)
+        #expect(previewed.bodyText.contains(#"<section class="editor-preview" aria-labelledby="preview-heading">"#))
+        #expect(previewed.bodyText.contains(#"<th scope="col" class="align-right">Hop</th>"#) && previewed.bodyText.contains("<td class=\"align-right\"><code>192.0.2.1</code></td>"))
+        #expect(previewed.bodyText.contains("| 10.0.0.0/8 | `192.0.2.1` |"), "the source stays in the form")
+        #expect(try site.admin { try $0.query("SELECT version FROM questions WHERE source_key = 'route-1'").single().decode("version", as: Int.self) } == 1)
+        form["preview"] = nil
         form["stem"] = "Which next hop?\n\n# A heading"
         let refused = try admin.request("POST", "/admin/questions/\(id)/edit", form: form)
         #expect(refused.status == 422 && refused.bodyText.contains("stem: line 3: a heading (#) is not part of a question&#39;s text"))
@@ -142,7 +152,7 @@ struct RichQuestionPageTests {
         #expect(try stored.decode("stem", as: String.self) == "Which next hop does R1 use?\nPrefix\tNext hop\n10.1.0.0/16\t192.0.2.9")
         let texts = try stored.decodeJSON("rich", as: QuestionTexts.self)
         #expect(texts.stem.blocks.count == 2 && texts.options[0].explanation != nil)
-        let check = try HTMLChecker.passes([("results", results.body), ("preview", preview.body), ("editor", editor.body), ("editor refused", refused.body)])
+        let check = try HTMLChecker.passes([("results", results.body), ("preview", preview.body), ("editor", editor.body), ("editor preview", previewed.body), ("editor refused", refused.body)])
         #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
     }
 

@@ -96,6 +96,12 @@ struct AdminPages: Sendable {
             guard form.errors.isEmpty else {
                 return try pages.privatePage("admin/edit", QuestionEditPage(form, domains: domains, pages: pages, locale: locale), request, status: .unprocessableContent)
             }
+            if fields["preview"] != nil {
+                // The question as students would see it, beside the form; nothing is saved.
+                var page = QuestionEditPage(form, domains: domains, pages: pages, locale: locale)
+                page.preview = try? QuestionPreview(form.question.shown())
+                return try pages.privatePage("admin/edit", page, request)
+            }
             let saved = try editor.save(form.question, connection)
             try AdminStore().audit(
                 actorName: user.displayName, action: id == nil ? "question.create" : "question.edit", target: saved.id.lowercasedText,

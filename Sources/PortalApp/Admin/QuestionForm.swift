@@ -252,6 +252,8 @@ struct QuestionEditPage: Encodable {
     var canAddRow: Bool
     var errors: [String: String]
     var hasErrors: Bool
+    /// "Preview": the question as a student sees it, with its key and explanation.
+    var preview: QuestionPreview?
 
     init(_ form: QuestionForm, domains: [(id: Int, label: String)], pages: PageRenderer, locale: String) {
         let question = form.question
@@ -282,5 +284,21 @@ struct QuestionEditPage: Encodable {
         hotspotImage = form.hotspotImage
         errors = form.errors
         hasErrors = !form.errors.isEmpty
+    }
+}
+
+/// The editor's preview: the question with its answer form, then its key and explanation, as
+/// the pages students use render them.
+struct QuestionPreview: Encodable {
+    var question: LiveQuestionView
+    var key: LiveQuestionView
+    var explanation: String
+    var explanationHTML: String?
+
+    init(_ question: Question) {
+        self.question = LiveQuestionView(question, language: "", revealKey: false)
+        key = LiveQuestionView(question, language: "", revealKey: true)
+        explanation = question.explanation
+        explanationHTML = question.texts.map { RichTextHTML.render($0.explanation) }
     }
 }
