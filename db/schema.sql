@@ -2413,6 +2413,62 @@ $$;
 ALTER FUNCTION public.lti_take_handoff(p_handoff text, p_browser bytea, p_token text) OWNER TO portal_auth;
 
 --
+-- Name: math_node_problem(jsonb, integer); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.math_node_problem(p_node jsonb, p_depth integer DEFAULT 0) RETURNS text
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $_$
+DECLARE
+    attribute record;
+    child jsonb;
+    problem text;
+    allowed text[];
+BEGIN
+    IF p_depth > 64 THEN RETURN 'a formula nests more than 64 deep'; END IF;
+    IF jsonb_typeof(p_node) IS DISTINCT FROM 'object' THEN RETURN 'a formula''s node must be an object'; END IF;
+    IF p_node ? 'text' THEN
+        IF jsonb_typeof(p_node -> 'text') <> 'string' THEN RETURN 'a formula''s text must be text'; END IF;
+        RETURN NULL;
+    END IF;
+    IF jsonb_typeof(p_node -> 'name') IS DISTINCT FROM 'string' THEN RETURN 'a formula''s node must have a name'; END IF;
+    IF (p_node ->> 'name') NOT IN ('mrow', 'mi', 'mn', 'mo', 'mtext', 'mspace', 'msup', 'msub', 'msubsup', 'mfrac', 'msqrt', 'mroot',
+                                   'mover', 'munder', 'munderover', 'mtable', 'mtr', 'mtd', 'mstyle') THEN
+        RETURN format('%s is not a MathML element a formula may use', left(p_node ->> 'name', 20));
+    END IF;
+    IF p_node ? 'attrs' THEN
+        IF jsonb_typeof(p_node -> 'attrs') <> 'object' THEN RETURN 'a formula''s attributes must be an object'; END IF;
+        FOR attribute IN SELECT key, value FROM jsonb_each(p_node -> 'attrs') LOOP
+            allowed := CASE attribute.key
+                WHEN 'mathvariant' THEN ARRAY['normal'] WHEN 'stretchy' THEN ARRAY['true', 'false'] WHEN 'fence' THEN ARRAY['true']
+                WHEN 'largeop' THEN ARRAY['true'] WHEN 'movablelimits' THEN ARRAY['true', 'false'] WHEN 'accent' THEN ARRAY['true']
+                WHEN 'accentunder' THEN ARRAY['true'] WHEN 'linethickness' THEN ARRAY['0'] WHEN 'displaystyle' THEN ARRAY['true', 'false']
+                WHEN 'scriptlevel' THEN ARRAY['0', '1'] WHEN 'width' THEN ARRAY[]::text[] WHEN 'lspace' THEN ARRAY[]::text[]
+                WHEN 'rspace' THEN ARRAY[]::text[] END;
+            IF allowed IS NULL THEN RETURN format('%s is not an attribute a formula may use', left(attribute.key, 20)); END IF;
+            IF jsonb_typeof(attribute.value) <> 'string'
+               OR (cardinality(allowed) > 0 AND NOT (attribute.value #>> '{}') = ANY (allowed))
+               OR (cardinality(allowed) = 0 AND (attribute.value #>> '{}') !~ '^-?[0-9.]{1,8}(em)?$') THEN
+                RETURN format('%s="%s" is not allowed', left(attribute.key, 20), left(attribute.value #>> '{}', 20));
+            END IF;
+        END LOOP;
+    END IF;
+    IF p_node ? 'children' THEN
+        IF jsonb_typeof(p_node -> 'children') <> 'array' THEN RETURN 'a formula''s children must be a list'; END IF;
+        FOR child IN SELECT value FROM jsonb_array_elements(p_node -> 'children') LOOP
+            problem := public.math_node_problem(child, p_depth + 1);
+            IF problem IS NOT NULL THEN RETURN problem; END IF;
+        END LOOP;
+    END IF;
+    RETURN NULL;
+END
+$_$;
+
+
+ALTER FUNCTION public.math_node_problem(p_node jsonb, p_depth integer) OWNER TO portal_owner;
+
+--
 -- Name: notify_account_changed(); Type: FUNCTION; Schema: public; Owner: portal_owner
 --
 
@@ -3161,6 +3217,8 @@ BEGIN
         CASE inline ->> 'type'
         WHEN 'text', 'code' THEN
             IF jsonb_typeof(inline -> 'text') IS DISTINCT FROM 'string' THEN RETURN format('a %s inline must have its text', inline ->> 'type'); END IF;
+        WHEN 'math' THEN
+            problem := public.rich_math_problem(inline);
         WHEN 'break' THEN
             NULL;
         WHEN 'emphasis', 'strong', 'sub', 'sup' THEN
@@ -3184,6 +3242,24 @@ $_$;
 
 
 ALTER FUNCTION public.rich_inlines_problem(p_inlines jsonb, p_depth integer) OWNER TO portal_owner;
+
+--
+-- Name: rich_math_problem(jsonb); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.rich_math_problem(p_math jsonb) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT CASE
+        WHEN jsonb_typeof(p_math -> 'tex') IS DISTINCT FROM 'string' THEN 'a formula must have its TeX'
+        WHEN octet_length(p_math ->> 'tex') > 4096 THEN 'a formula is longer than 4 KB'
+        WHEN p_math #>> '{mathml,name}' IS DISTINCT FROM 'mrow' OR p_math -> 'mathml' ? 'text' THEN 'a formula must be an mrow'
+        ELSE public.math_node_problem(p_math -> 'mathml') END
+$$;
+
+
+ALTER FUNCTION public.rich_math_problem(p_math jsonb) OWNER TO portal_owner;
 
 --
 -- Name: rich_text_problem(jsonb, integer); Type: FUNCTION; Schema: public; Owner: portal_owner
@@ -3262,6 +3338,8 @@ BEGIN
             IF block ? 'caption' AND block -> 'caption' <> 'null'::jsonb THEN
                 problem := public.rich_inlines_problem(block -> 'caption', p_depth);
             END IF;
+        WHEN 'math' THEN
+            problem := public.rich_math_problem(block);
         WHEN 'quote' THEN
             problem := public.rich_text_problem(block -> 'blocks', p_depth + 1);
         WHEN 'picture' THEN
@@ -8475,6 +8553,13 @@ GRANT ALL ON FUNCTION public.lti_take_handoff(p_handoff text, p_browser bytea, p
 
 
 --
+-- Name: FUNCTION math_node_problem(p_node jsonb, p_depth integer); Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT ALL ON FUNCTION public.math_node_problem(p_node jsonb, p_depth integer) TO portal_app;
+
+
+--
 -- Name: FUNCTION prune_anonymous_state(); Type: ACL; Schema: public; Owner: portal_auth
 --
 
@@ -8554,6 +8639,13 @@ REVOKE ALL ON FUNCTION public.review_history(p_user uuid, p_question uuid) FROM 
 --
 
 GRANT ALL ON FUNCTION public.rich_inlines_problem(p_inlines jsonb, p_depth integer) TO portal_app;
+
+
+--
+-- Name: FUNCTION rich_math_problem(p_math jsonb); Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT ALL ON FUNCTION public.rich_math_problem(p_math jsonb) TO portal_app;
 
 
 --

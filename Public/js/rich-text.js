@@ -134,6 +134,34 @@
     });
   }
 
+  // ---- Formulas: MathNode's elements and attributes only, in MathML's namespace ------------
+
+  var MATHML = "http://www.w3.org/1998/Math/MathML";
+  var MATH_ELEMENTS = words("mrow mi mn mo mtext mspace msup msub msubsup mfrac msqrt mroot mover munder munderover mtable mtr mtd mstyle");
+  var MATH_ATTRIBUTES = words("mathvariant stretchy fence largeop movablelimits accent accentunder linethickness width lspace rspace displaystyle scriptlevel");
+
+  function mathNode(parent, value) {
+    if (typeof value.text === "string") { parent.appendChild(document.createTextNode(value.text)); return; }
+    if (MATH_ELEMENTS[value.name] !== true) return;
+    var made = document.createElementNS(MATHML, value.name);
+    Object.keys(value.attrs || {}).sort().forEach(function (name) { if (MATH_ATTRIBUTES[name] === true) made.setAttribute(name, value.attrs[name]); });
+    (value.children || []).forEach(function (child) { mathNode(made, child); });
+    parent.appendChild(made);
+  }
+
+  function formula(math, display) {
+    var root = document.createElementNS(MATHML, "math");
+    if (display) root.setAttribute("display", "block");
+    var semantics = document.createElementNS(MATHML, "semantics");
+    mathNode(semantics, math.mathml);
+    var annotation = document.createElementNS(MATHML, "annotation");
+    annotation.setAttribute("encoding", "application/x-tex");
+    annotation.textContent = math.tex;
+    semantics.appendChild(annotation);
+    root.appendChild(semantics);
+    return root;
+  }
+
   function appendInlines(parent, inlines) {
     (inlines || []).forEach(function (inline) {
       var made;
@@ -145,6 +173,7 @@
         case "sup": made = node("sup"); break;
         case "code": made = node("code"); made.textContent = inline.text; parent.appendChild(made); return;
         case "break": parent.appendChild(node("br")); return;
+        case "math": parent.appendChild(formula(inline, false)); return;
         case "link":
           // A target outside the rules is no link at all: its words stay.
           if (!allowedLink(inline.href)) { appendInlines(parent, inline.inlines); return; }
@@ -221,6 +250,12 @@
           table.appendChild(body);
           scroll.appendChild(table);
           parent.appendChild(scroll);
+          break;
+        }
+        case "math": {
+          var box = node("div", { "class": "formula" });
+          box.appendChild(formula(block, true));
+          parent.appendChild(box);
           break;
         }
         case "quote": {

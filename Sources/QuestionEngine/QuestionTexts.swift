@@ -136,7 +136,7 @@ extension RichText {
             case .picture(let picture): paths.append(picture.source)
             case .quote(let inner): pending += inner.reversed()
             case .list(_, _, let items): pending += items.flatMap { $0 }.reversed()
-            case .paragraph, .code, .table: break
+            case .paragraph, .code, .table, .math: break
             }
         }
         return paths

@@ -20,6 +20,8 @@ BEGIN
         CASE inline ->> 'type'
         WHEN 'text', 'code' THEN
             IF jsonb_typeof(inline -> 'text') IS DISTINCT FROM 'string' THEN RETURN format('a %s inline must have its text', inline ->> 'type'); END IF;
+        WHEN 'math' THEN
+            problem := public.rich_math_problem(inline);
         WHEN 'break' THEN
             NULL;
         WHEN 'emphasis', 'strong', 'sub', 'sup' THEN

@@ -76,6 +76,8 @@ BEGIN
             IF block ? 'caption' AND block -> 'caption' <> 'null'::jsonb THEN
                 problem := public.rich_inlines_problem(block -> 'caption', p_depth);
             END IF;
+        WHEN 'math' THEN
+            problem := public.rich_math_problem(block);
         WHEN 'quote' THEN
             problem := public.rich_text_problem(block -> 'blocks', p_depth + 1);
         WHEN 'picture' THEN

@@ -14,6 +14,10 @@ struct InlineReader {
     /// For the first backtick of each run of them, where the next run of the same length
     /// begins (-1: nowhere): where a code span opened there closes, found in one pass.
     private let codeSpanClose: [Int]
+    /// For each `$` that is not escaped, where the next one is (-1: nowhere); and where each
+    /// `\)` stands: a formula's end, found without searching again.
+    private let nextDollar: [Int]
+    private let parenCloses: [Int]
 
     init(_ text: String, line: Int) {
         scalars = Array(text.unicodeScalars)
@@ -31,6 +35,41 @@ struct InlineReader {
         }
         closingBracket = closing
         codeSpanClose = Self.codeSpanCloses(scalars)
+        var next = Array(repeating: -1, count: scalars.count), closes: [Int] = [], lastDollar = -1, position = 0
+        while position < scalars.count {
+            if scalars[position] == "\\", position + 1 < scalars.count {
+                if scalars[position + 1] == ")" { closes.append(position) }
+                position += 2; continue
+            }
+            if scalars[position] == "$" { if lastDollar >= 0 { next[lastDollar] = position }; lastDollar = position }
+            position += 1
+        }
+        nextDollar = next
+        parenCloses = closes
+    }
+
+    /// A formula opened at `index` (`$` or `\(`): the node and where it ends; nil when it is no
+    /// formula (a `$` before a blank, or without a closing one: "costs $5").
+    private func formula(at index: Int, within range: Range<Int>) throws(MarkdownReader.Problem) -> (RichText.Inline, Int)? {
+        let start: Int, end: Int, after: Int
+        if scalars[index] == "$" {
+            let close = nextDollar[index]
+            guard close > index + 1, close < range.upperBound, !isBlank(index + 1), !isBlank(close - 1) else { return nil }
+            if close + 1 < range.upperBound, ("0"..."9").contains(scalars[close + 1]) { return nil }
+            (start, end, after) = (index + 1, close, close + 1)
+        } else {
+            var low = 0, high = parenCloses.count
+            while low < high { let middle = (low + high) / 2; if parenCloses[middle] <= index { low = middle + 1 } else { high = middle } }
+            guard low < parenCloses.count, parenCloses[low] + 1 < range.upperBound else { return nil }
+            (start, end, after) = (index + 2, parenCloses[low], parenCloses[low] + 2)
+        }
+        // A line wrap inside a formula is a space, as TeX reads it.
+        let tex = text(start..<end).replacingOccurrences(of: "\n", with: " ")
+        do {
+            return (.math(try RichText.Math(tex: tex)), after)
+        } catch {
+            throw MarkdownReader.Problem(line: line, message: "the formula \(tex.prefix(60)) cannot be shown: \(error.message)")
+        }
     }
 
     /// Each backtick run's next run of equal length, from the runs taken right to left.
@@ -90,6 +129,14 @@ struct InlineReader {
         while index < range.upperBound {
             let scalar = scalars[index]
             switch scalar {
+            case "$", "\\" where scalar == "$" || (index + 1 < range.upperBound && scalars[index + 1] == "("):
+                if let (node, end) = try formula(at: index, within: range) {
+                    flush(); result.append(node); index = end
+                } else if scalar == "$" {
+                    pending.append(scalar); index += 1
+                } else {
+                    pending.append("("); index += 2
+                }
             case "\\" where index + 1 < range.upperBound && Self.punctuation.contains(scalars[index + 1]):
                 pending.append(scalars[index + 1]); index += 2
             case "\\" where index + 1 < range.upperBound && scalars[index + 1] == "\n":

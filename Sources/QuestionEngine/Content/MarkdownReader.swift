@@ -84,6 +84,16 @@ public struct MarkdownReader {
         let text = lines.map(\.text).joined(separator: "\n").trimmingBlanks
         let stripped = text
         if stripped.hasPrefix("!["), let picture = try Self.picture(stripped, line: lines[0].number) { return .picture(picture) }
+        // A paragraph that is one formula between $$ … $$ or \[ … \] is a displayed formula.
+        for (open, close) in [("$$", "$$"), ("\\[", "\\]")] where stripped.count >= 4 && stripped.hasPrefix(open) && stripped.hasSuffix(close) {
+            let tex = String(stripped.dropFirst(2).dropLast(2))
+            guard !tex.contains(open), !tex.contains(close), tex.contains(where: { $0 != " " && $0 != "\n" }) else { continue }
+            do {
+                return .math(try RichText.Math(tex: tex.replacingOccurrences(of: "\n", with: " ").trimmingCharacters(in: .whitespaces)))
+            } catch {
+                throw Problem(line: lines[0].number, message: "the formula \(tex.prefix(60)) cannot be shown: \(error.message)")
+            }
+        }
         return .paragraph(try Self.inlines(text, line: lines[0].number))
     }
 

@@ -63,6 +63,8 @@ public enum MarkdownWriter {
         case .quote(let blocks):
             return write(blocks)
                 .split(separator: "\n", omittingEmptySubsequences: false).map { $0.isEmpty ? ">" : "> " + $0 }.joined(separator: "\n")
+        case .math(let math):
+            return "$$" + math.tex + "$$"
         case .picture(let picture):
             let caption = picture.caption.map { " \"\($0)\"" } ?? ""
             return "![\(picture.alt)](\(picture.source)\(caption))"
@@ -91,6 +93,8 @@ public enum MarkdownWriter {
                 let padded = code.hasPrefix("`") || code.hasSuffix("`") || (code.hasPrefix(" ") && code.hasSuffix(" ") && code.contains { $0 != " " })
                 out += ticks + (padded ? " " + code + " " : code) + ticks
             case .lineBreak: out += "\\\n"
+            // \( … \) whatever the TeX begins or ends with, and whatever follows it.
+            case .math(let math): out += "\\(" + math.tex + "\\)"
             case .link(let href, let inner): out += "[" + write(inner, inside: inside, lineStart: false) + "](" + href + ")"
             }
         }
@@ -98,7 +102,8 @@ public enum MarkdownWriter {
     }
 
     /// Marks that may open markup anywhere in a line.
-    private static let marks = Set("\\*`[]~^|$")
+    /// (`[` is never escaped: `\]` alone keeps a link from closing, and `\[` would open a formula.)
+    private static let marks = Set("\\*`]~^|$")
 
     /// Text with every character that could be read as markup escaped: the marks above, `!`
     /// before `[`, `_` where it could open emphasis (not inside a word), and at the start of a

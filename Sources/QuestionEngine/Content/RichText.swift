@@ -18,6 +18,8 @@ public struct RichText: Sendable, Equatable {
         case table(Table)
         case quote([Block])
         case picture(Picture)
+        /// A displayed formula (`$$…$$`, `\[…\]`).
+        case math(Math)
     }
 
     /// A run of text inside a block.
@@ -31,6 +33,24 @@ public struct RichText: Sendable, Equatable {
         case lineBreak
         /// A link to an `https:` address.
         case link(href: String, [Inline])
+        /// A formula in the text (`$…$`, `\(…\)`).
+        case math(Math)
+    }
+
+    /// A formula: the TeX it was written in and the MathML Core it was turned into when saved.
+    public struct Math: Sendable, Equatable {
+        public var tex: String
+        public var mathml: MathNode
+
+        public init(tex: String, mathml: MathNode) {
+            self.tex = tex
+            self.mathml = mathml
+        }
+
+        /// Reads TeX, or says which command it cannot show.
+        public init(tex: String) throws(TeXMath.Problem) {
+            self.init(tex: tex, mathml: try TeXMath.convert(tex))
+        }
     }
 
     /// How a table's column is aligned.

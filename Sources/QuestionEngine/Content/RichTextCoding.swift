@@ -19,7 +19,44 @@ extension RichText: Codable {
 }
 
 private enum Key: String, CodingKey {
-    case type, inlines, language, text, ordered, start, items, header, align, rows, caption, blocks, src, alt, href
+    case type, inlines, language, text, ordered, start, items, header, align, rows, caption, blocks, src, alt, href, tex, mathml
+}
+
+extension RichText.Math {
+    fileprivate init(from object: KeyedDecodingContainer<Key>) throws {
+        self.init(tex: try object.decode(String.self, forKey: .tex), mathml: try object.decode(MathNode.self, forKey: .mathml))
+    }
+
+    fileprivate func encode(into object: inout KeyedEncodingContainer<Key>) throws {
+        try object.encode("math", forKey: .type); try object.encode(tex, forKey: .tex); try object.encode(mathml, forKey: .mathml)
+    }
+}
+
+/// A MathML node as `{"name": "mi", "attrs": {…}, "children": […]}`, or `{"text": "x"}`.
+extension MathNode: Codable {
+    private enum NodeKey: String, CodingKey { case name, attrs, children, text }
+
+    public init(from decoder: any Decoder) throws {
+        let object = try decoder.container(keyedBy: NodeKey.self)
+        if let text = try object.decodeIfPresent(String.self, forKey: .text) {
+            self = .text(text)
+        } else {
+            self = .element(
+                try object.decode(String.self, forKey: .name), attributes: try object.decodeIfPresent([String: String].self, forKey: .attrs) ?? [:],
+                children: try object.decodeIfPresent([MathNode].self, forKey: .children) ?? [])
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var object = encoder.container(keyedBy: NodeKey.self)
+        switch self {
+        case .text(let text): try object.encode(text, forKey: .text)
+        case .element(let name, let attributes, let children):
+            try object.encode(name, forKey: .name)
+            if !attributes.isEmpty { try object.encode(attributes, forKey: .attrs) }
+            try object.encode(children, forKey: .children)
+        }
+    }
 }
 
 extension RichText.Block: Codable {
@@ -44,6 +81,7 @@ extension RichText.Block: Codable {
                 rows: try object.decode([[[RichText.Inline]]].self, forKey: .rows),
                 caption: try object.decodeIfPresent([RichText.Inline].self, forKey: .caption)))
         case "quote": self = .quote(try object.decode([RichText.Block].self, forKey: .blocks))
+        case "math": self = .math(try RichText.Math(from: object))
         case "picture":
             self = .picture(RichText.Picture(
                 source: try object.decode(String.self, forKey: .src), alt: try object.decode(String.self, forKey: .alt),
@@ -71,6 +109,7 @@ extension RichText.Block: Codable {
         case .picture(let picture):
             try object.encode("picture", forKey: .type); try object.encode(picture.source, forKey: .src); try object.encode(picture.alt, forKey: .alt)
             try object.encodeIfPresent(picture.caption, forKey: .caption)
+        case .math(let math): try math.encode(into: &object)
         }
     }
 }
@@ -88,6 +127,7 @@ extension RichText.Inline: Codable {
         case "code": self = .code(try object.decode(String.self, forKey: .text))
         case "break": self = .lineBreak
         case "link": self = .link(href: try object.decode(String.self, forKey: .href), try inner())
+        case "math": self = .math(try RichText.Math(from: object))
         case let other:
             throw DecodingError.dataCorruptedError(forKey: .type, in: object, debugDescription: "no inline of type \(other.prefix(20))")
         }
@@ -105,6 +145,7 @@ extension RichText.Inline: Codable {
         case .lineBreak: try object.encode("break", forKey: .type)
         case .link(let href, let inner):
             try object.encode("link", forKey: .type); try object.encode(href, forKey: .href); try object.encode(inner, forKey: .inlines)
+        case .math(let math): try math.encode(into: &object)
         }
     }
 }
@@ -113,6 +154,8 @@ extension RichText.Inline: Codable {
 public enum RichTextCheck {
     public struct Violation: Error, Equatable, CustomStringConvertible {
         public var description: String
+
+        public init(description: String) { self.description = description }
     }
 
     public static func check(_ text: RichText) throws(Violation) {
@@ -138,7 +181,16 @@ public enum RichTextCheck {
         case .picture(let picture):
             guard RichTextRules.isAllowedPicture(picture.source) else { throw Violation(description: "\(picture.source.prefix(80)) is not one of the portal's pictures") }
             guard !picture.alt.allSatisfy({ $0 == " " }) else { throw Violation(description: "the picture \(picture.source.prefix(80)) has no alt text") }
+        case .math(let math): try check(math)
         }
+    }
+
+    /// A formula's MathML is held to MathML Core's elements and the converter's attributes,
+    /// whoever wrote it: a stored `<maction>` or an `href` on an element is refused.
+    private static func check(_ math: RichText.Math) throws(Violation) {
+        guard math.tex.utf8.count <= TeXMath.maximumLength else { throw Violation(description: "a formula is longer than 4 KB") }
+        guard case .element("mrow", _, _) = math.mathml else { throw Violation(description: "a formula must be an mrow") }
+        if let problem = MathNode.problem(math.mathml) { throw Violation(description: problem) }
     }
 
     private static func check(_ inlines: [RichText.Inline], depth: Int) throws(Violation) {
@@ -150,6 +202,7 @@ public enum RichTextCheck {
             case .link(let href, let inner):
                 guard RichTextRules.isAllowedLink(href) else { throw Violation(description: "a link must go to an https: address, not \(href.prefix(80))") }
                 try check(inner, depth: depth + 1)
+            case .math(let math): try check(math)
             }
         }
     }

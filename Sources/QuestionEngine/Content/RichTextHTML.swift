@@ -61,6 +61,8 @@ public enum RichTextHTML {
             html += "</tbody></table></div>"
         case .quote(let blocks):
             html += "<blockquote>"; for inner in blocks { write(inner, into: &html) }; html += "</blockquote>"
+        case .math(let math):
+            html += "<div class=\"formula\">"; write(math, display: true, into: &html); html += "</div>"
         case .picture(let picture):
             guard RichTextRules.isAllowedPicture(picture.source) else { return }
             let source = escaped(picture.source)
@@ -85,6 +87,7 @@ public enum RichTextHTML {
             case .superscript(let inner): html += "<sup>"; write(inner, into: &html); html += "</sup>"
             case .code(let text): html += "<code>" + escaped(text) + "</code>"
             case .lineBreak: html += "<br>"
+            case .math(let math): write(math, display: false, into: &html)
             case .link(let href, let inner):
                 // A target outside the rules is no link at all: its words stay.
                 if RichTextRules.isAllowedLink(href) {
@@ -93,6 +96,30 @@ public enum RichTextHTML {
                     write(inner, into: &html)
                 }
             }
+        }
+    }
+
+    /// A formula as MathML (which browsers draw and read aloud themselves), its TeX kept as
+    /// the annotation; only the elements and attributes MathNode allows are written.
+    private static func write(_ math: RichText.Math, display: Bool, into html: inout String) {
+        html += display ? "<math display=\"block\">" : "<math>"
+        html += "<semantics>"
+        write(math.mathml, into: &html)
+        html += "<annotation encoding=\"application/x-tex\">" + escaped(math.tex) + "</annotation></semantics></math>"
+    }
+
+    private static func write(_ node: MathNode, into html: inout String) {
+        switch node {
+        case .text(let text): html += escaped(text)
+        case .element(let name, let attributes, let children):
+            guard MathNode.elements.contains(name) else { return }
+            html += "<" + name
+            for (attribute, value) in attributes.sorted(by: { $0.key < $1.key }) where MathNode.attributes.keys.contains(attribute) {
+                html += " \(attribute)=\"\(escaped(value))\""
+            }
+            html += ">"
+            for child in children { write(child, into: &html) }
+            html += "</" + name + ">"
         }
     }
 

@@ -21,6 +21,7 @@ public enum RichTextPlain {
             return lines.joined(separator: "\n")
         case .quote(let blocks): return blocks.map(text).joined(separator: "\n")
         case .picture(let picture): return picture.caption.map { "\(picture.alt) (\($0))" } ?? picture.alt
+        case .math(let math): return math.tex
         }
     }
 
@@ -31,6 +32,7 @@ public enum RichTextPlain {
             case .text(let words), .code(let words): words
             case .emphasis(let inner), .strong(let inner), .subscript(let inner), .superscript(let inner), .link(_, let inner): text(inner)
             case .lineBreak: "\n"
+            case .math(let math): math.tex
             }
         }.joined()
     }
