@@ -230,8 +230,20 @@ public struct TeXMath {
             return Self.leaf("mo", try delimiter(after: name), ["stretchy": "false"])
         case "begin": return try environment()
         case "end": throw Problem(message: "\\end closes no \\begin")
-        case "displaystyle", "textstyle", "limits", "nolimits", "scriptstyle": return nil
+        // Sizes and styles change how big a formula is drawn, not what it says.
+        case "displaystyle", "textstyle", "limits", "nolimits", "scriptstyle", "scriptscriptstyle", "tiny", "scriptsize", "footnotesize", "small",
+             "normalsize", "large", "Large", "LARGE", "huge", "Huge":
+            return nil
+        case "overset", "stackrel":
+            let over = try argument(of: "\\" + name)
+            return Self.element("mover", [try argument(of: "\\" + name), over])
+        case "underset":
+            let under = try argument(of: "\\underset")
+            return Self.element("munder", [try argument(of: "\\underset"), under])
+        case "kern", "mkern", "hspace", "mskip", "hskip":
+            return Self.element("mspace", [], ["width": try length(after: name)])
         case "not":
+            skipBlanks()
             guard let text = try atom()?.operatorText else { throw Problem(message: "\\not needs a relation after it") }
             return Self.leaf("mo", text + "\u{338}")
         default:
@@ -285,6 +297,29 @@ public struct TeXMath {
         default:
             return Unicode.Scalar(digit ? 0x1D7CE + offset : 0x1D400 + offset) ?? scalar
         }
+    }
+
+    /// A width after `\kern` and the like, in em (`mu` is an eighteenth of one).
+    private mutating func length(after name: String) throws(Problem) -> String {
+        skipBlanks()
+        var text = ""
+        let braced = current == "{"
+        if braced { index += 1 }
+        while let scalar = current, Self.isDigit(scalar) || scalar == "." || scalar == "-" || Self.isLetter(scalar) || scalar == " " {
+            if !braced && scalar == " " { break }
+            text.unicodeScalars.append(scalar); index += 1
+            if !braced && (text.hasSuffix("em") || text.hasSuffix("mu")) { break }
+        }
+        if braced { guard current == "}" else { throw Problem(message: "\\\(name) needs a width such as 1em") }; index += 1 }
+        text = text.filter { $0 != " " }
+        if text.hasSuffix("mu"), let value = Double(text.dropLast(2)) { return Self.em(value / 18) }
+        if text.hasSuffix("em"), let value = Double(text.dropLast(2)) { return Self.em(value) }
+        throw Problem(message: "\\\(name) needs a width in em or mu, such as 1em")
+    }
+
+    private static func em(_ value: Double) -> String {
+        let rounded = (value * 1000).rounded() / 1000
+        return (rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)) + "em"
     }
 
     /// The delimiter after `\left`, `\right` or `\big`: a character or a command naming one; `.` is none.
