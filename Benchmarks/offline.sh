@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Offline study benchmark, on one exam of every demo question (the demo catalogue gathered into
-# Network Fundamentals: 7,375 questions since it has markdown questions with exhibits, 7,250 when every kind of question, 6,500
+# Network Fundamentals: 7,750 questions since it has markdown questions with exhibits and formulas, 7,250 when every kind of question, 6,500
 # before, 5,000 before it had an exam in every interface language):
 #   - the bundle's size, raw and gzip, and the time to build it after a content change
 #     (the first request for the new version, less a request answered from memory);

@@ -1,7 +1,7 @@
 import QuestionEngine
 
 /// The demo catalogue `portal seed` loads: 3 regions, 10 exams (one each in Italian, Japanese,
-/// Spanish, German, Simplified Chinese and Thai), 59 domains and 7,375 published questions of
+/// Spanish, German, Simplified Chinese and Thai), 62 domains and 7,750 published questions of
 /// all seven kinds (250 each of matching, fill-in and hotspot, their diagrams drawn here).
 /// Every question is computed from parameters, so its key is right by construction.
 enum DemoCorpus {
@@ -70,6 +70,7 @@ enum DemoCorpus {
                 Domain(slug: "port-matching", title: "Ports and services, matched", weight: 10, make: Families.portMatching),
                 Domain(slug: "network-diagrams", title: "Devices in a network diagram", weight: 10, make: Families.networkDiagrams),
                 Domain(slug: "routing-tables", title: "Routing tables", weight: 10, make: Families.routingTables),
+                Domain(slug: "window-size", title: FormulaPhrasebook.english.domainTitle, weight: 10, make: Families.windowSize(.english)),
             ])
     }
 

@@ -147,29 +147,32 @@ extension DemoCorpus {
     /// Network fundamentals in another language: three domains, each computed like the English ones.
     static func networkFundamentals(
         slug: String, title: String, description: String, language: String, domainTitles: (hosts: String, addresses: String, bases: String),
-        phrases: NetworkPhrasebook
+        phrases: NetworkPhrasebook, formulas: FormulaPhrasebook? = nil
     ) -> Exam {
-        Exam(
+        var domains = [
+            Domain(slug: "subnet-sizes", title: domainTitles.hosts, weight: 35, make: Families.subnetHosts(phrases)),
+            Domain(slug: "addresses", title: domainTitles.addresses, weight: 35, make: Families.networkAddress(phrases)),
+            Domain(slug: "number-bases", title: domainTitles.bases, weight: 30, make: Families.numberBases(phrases)),
+        ]
+        // Questions with formulas, where the language has their words.
+        if let formulas { domains.append(Domain(slug: "window-size", title: formulas.domainTitle, weight: 20, make: Families.windowSize(formulas))) }
+        return Exam(
             slug: slug, title: title, description: description, language: language, passMark: 70, timeLimitSeconds: 45 * 60, questionCount: 30,
-            domains: [
-                Domain(slug: "subnet-sizes", title: domainTitles.hosts, weight: 35, make: Families.subnetHosts(phrases)),
-                Domain(slug: "addresses", title: domainTitles.addresses, weight: 35, make: Families.networkAddress(phrases)),
-                Domain(slug: "number-bases", title: domainTitles.bases, weight: 30, make: Families.numberBases(phrases)),
-            ])
+            domains: domains)
     }
 
     static var spanishNetworking: Exam {
         networkFundamentals(
             slug: "fundamentos-de-redes", title: "Fundamentos de redes",
             description: "Direccionamiento IPv4 y subredes, direcciones de red y de difusión, y sistemas de numeración.", language: "es",
-            domainTitles: ("Tamaño de las subredes", "Direcciones de red y de difusión", "Binario y hexadecimal"), phrases: .spanish)
+            domainTitles: ("Tamaño de las subredes", "Direcciones de red y de difusión", "Binario y hexadecimal"), phrases: .spanish, formulas: .spanish)
     }
 
     static var germanNetworking: Exam {
         networkFundamentals(
             slug: "netzwerkgrundlagen", title: "Netzwerkgrundlagen",
             description: "IPv4-Adressierung und Subnetze, Netz- und Broadcastadressen sowie Zahlensysteme.", language: "de",
-            domainTitles: ("Subnetzgrößen", "Netz- und Broadcastadressen", "Binär und hexadezimal"), phrases: .german)
+            domainTitles: ("Subnetzgrößen", "Netz- und Broadcastadressen", "Binär und hexadezimal"), phrases: .german, formulas: .german)
     }
 
     static var chineseNetworking: Exam {

@@ -186,12 +186,12 @@ struct AdminTests {
         try DemoSeeder.seed(try source.adminConnection())
         let importer = ContentImport()
         let exported = try #require(try importer.export(region: "europe", exam: "network-fundamentals", try source.adminConnection()))
-        #expect(exported.regions[0].exams[0].domains.flatMap(\.questions).count == 1375)
+        #expect(exported.regions[0].exams[0].domains.flatMap(\.questions).count == 1500)
         #expect(importer.problems(exported).isEmpty)
         let target = try TestDatabase(migrated: true)
         let connection = try target.adminConnection()
         let summary = try connection.withTransaction { try importer.apply(exported, $0) }
-        #expect(summary.questionsAdded == 1375)
+        #expect(summary.questionsAdded == 1500)
         let again = try #require(try importer.export(region: "europe", exam: "network-fundamentals", connection))
         #expect(again == exported)
         // Through the page too: the admin's export is the document.

@@ -38,7 +38,7 @@ struct CatalogPageTests {
         #expect(html.contains(#"<td class="number">20%</td>"#))
         #expect(html.contains(#"<abbr title="Expert">5</abbr>"#))
         #expect(html.contains(#"<form class="start" method="post" action="/sessions">"#))
-        #expect(html.contains(#"<dd>1,375</dd>"#))
+        #expect(html.contains(#"<dd>1,500</dd>"#))
         let filtered = try site.get("/exams/europe/network-fundamentals?difficulty=1").bodyText
         #expect(filtered.contains(#"<option value="1" selected>1 · Introductory</option>"#))
         #expect(filtered.contains("Showing questions at difficulty 1 · Introductory"))

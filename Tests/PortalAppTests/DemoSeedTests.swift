@@ -7,12 +7,12 @@ import Testing
 
 @Suite("Demo content")
 struct DemoSeedTests {
-    @Test("seeding loads 3 regions, 10 exams in 7 languages, 59 domains and 7,375 published questions of all seven kinds; a second run changes nothing")
+    @Test("seeding loads 3 regions, 10 exams in 7 languages, 62 domains and 7,750 published questions of all seven kinds; a second run changes nothing")
     func seedIsCompleteAndIdempotent() throws {
         let database = try TestDatabase(migrated: true)
         let connection = try database.adminConnection()
         let first = try DemoSeeder.seed(connection)
-        #expect(first.newQuestions == 7375)
+        #expect(first.newQuestions == 7750)
         let counts = try connection.query("""
             SELECT (SELECT count(*) FROM regions) AS regions, (SELECT count(*) FROM exams) AS exams,
                    (SELECT count(*) FROM domains) AS domains,
@@ -26,8 +26,8 @@ struct DemoSeedTests {
             """).first!
         #expect(try counts.decode("regions", as: Int.self) >= 3)
         #expect(try counts.decode("exams", as: Int.self) == 10)
-        #expect(try counts.decode("domains", as: Int.self) == 59)
-        #expect(try counts.decode("published", as: Int.self) == 7375)
+        #expect(try counts.decode("domains", as: Int.self) == 62)
+        #expect(try counts.decode("published", as: Int.self) == 7750)
         #expect(try counts.decode("kinds", as: Int.self) == 7)
         #expect(try counts.decode("code_languages", as: Int.self) >= 3)
         #expect(try counts.decode("with_images", as: Int.self) > 0)
@@ -40,7 +40,7 @@ struct DemoSeedTests {
         #expect(second.newQuestions == 0)
         let after = try connection.query("SELECT max(content_updated_at) AS freshness, count(*) AS n FROM exams JOIN domains d ON d.exam_id = exams.id JOIN questions q ON q.domain_id = d.id").first!
         #expect(try after.decode("freshness", as: Date.self) == freshness)
-        #expect(try after.decode("n", as: Int.self) == 7375)
+        #expect(try after.decode("n", as: Int.self) == 7750)
         // At least 150 of each newer kind, every hotspot's diagram stored and its key the device asked for.
         let kinds = try connection.query("SELECT type, count(*) AS n FROM questions GROUP BY type").rows
         let perKind = Dictionary(uniqueKeysWithValues: try kinds.map { (try $0.decode("type", as: String.self), try $0.decode("n", as: Int.self)) })
