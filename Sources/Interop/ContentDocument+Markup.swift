@@ -37,6 +37,21 @@ extension ContentDocument.Question {
         return written
     }
 
+    /// A plain question with a tree for its stem, written as markdown: the stem from the tree,
+    /// every other text as markdown that reads back into exactly its words.
+    public func writtenAsMarkdown(stem tree: RichText) -> Self {
+        func escaped(_ text: String) -> String { MarkdownWriter.write(RichText.words(text)) }
+        var written = self
+        written.markup = "markdown"
+        written.stem = MarkdownWriter.write(tree)
+        written.explanation = explanation.map(escaped)
+        written.options = replacingOptionTexts { index in
+            let source = optionSources[index]
+            return (escaped(source.text), source.explanation.map(escaped))
+        }
+        return written
+    }
+
     /// Each option's `text` and `explanation` as written (an option that is not an object, or
     /// holds no text, reads as empty: the shape's check names it).
     var optionSources: [(text: String, explanation: String?)] {

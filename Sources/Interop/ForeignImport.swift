@@ -97,16 +97,24 @@ public struct ForeignImport: Sendable {
                 domains[slug] = ContentDocument.Domain(slug: slug, title: title, weight: existing[slug]?.weight ?? Self.newDomainWeight, questions: [])
                 order.append(slug)
             }
-            domains[slug]!.questions.append(Self.question(question))
+            domains[slug]!.questions.append(Self.written(question))
         }
         target.domains = order.compactMap { domains[$0] }
         var images: [ContentImage] = [], stored = Set<String>()
         for question in content.questions {
-            var shown = question.options.compactMap(\.image)
+            var shown = question.options.compactMap(\.image) + question.stemImages
             if case .clicking(let image) = question.answering { shown.append(image) }
             for image in shown where stored.insert(image.path).inserted { images.append(image) }
         }
         return ContentDocument(regions: [ContentDocument.Region(code: region.code, name: region.name, exams: [target])], images: images.isEmpty ? nil : images)
+    }
+
+    /// A question in format 1, in markdown when its text is a tree (its other texts then written
+    /// as markdown that says exactly what they said).
+    static func written(_ question: ForeignQuestion) -> ContentDocument.Question {
+        let plain = Self.question(question)
+        guard let tree = question.richStem else { return plain }
+        return plain.writtenAsMarkdown(stem: tree)
     }
 
     /// A question in format 1: options lettered a, b, c…, their feedback as explanations. An

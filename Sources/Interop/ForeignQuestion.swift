@@ -52,6 +52,11 @@ public struct ForeignQuestion: Sendable, Equatable {
     public var status: String? = nil
     public var examOnly = false
     public var answering = Answering.choosing
+    /// The question's text as a tree when its HTML has more than words (a table, a list, a
+    /// picture, a formula…): the question is then written in markdown. `stemImages` are the
+    /// pictures it shows, stored with the content.
+    public var richStem: RichText? = nil
+    public var stemImages: [ContentImage] = []
 }
 
 /// Why one item (or one part of it) cannot be taken, in words for the report.

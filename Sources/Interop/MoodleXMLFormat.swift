@@ -32,16 +32,30 @@ enum MoodleXMLFormat {
                 (code, codeLanguage, html) = (block.code, block.language, block.rest)
             }
             let plain = question.child("questiontext")?.attributes["format"] == "plain_text"
-            if !plain, !MarkupText.images(html).isEmpty { skip("a picture in the question text (the portal shows pictures only with answers)"); continue }
-            let stem = clean(html, html: !plain)
+            // Files embedded in the question (base64), by name, for its pictures.
+            let files = Dictionary(question.descendants("file").compactMap { file in file.attributes["name"].map { ($0, file.text) } }, uniquingKeysWith: { first, _ in first })
+            // HTML with more than words (tables, lists, pictures, formulas) is kept as a tree.
+            var richStem: RichText?, stemImages: [ContentImage] = []
+            if !plain {
+                do throws(ItemProblem) {
+                    let tree = try HTMLRichText.read(html) { source, alt in
+                        picture([(source, alt)], files: files, needsAlt: true).map { stored, alt in
+                            stemImages.append(stored)
+                            return RichText.Picture(source: stored.path, alt: alt)
+                        }
+                    }
+                    if !tree.isPlainText { richStem = tree }
+                } catch {
+                    skip(error.reason); continue
+                }
+            }
+            let stem = richStem.map(RichTextPlain.text) ?? clean(html, html: !plain)
             guard !stem.isEmpty else { skip("a question with no text"); continue }
             let idnumber = question.textOf("idnumber")?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
             // This portal's exports carry its own keys as the idnumber; other files are named by category and name.
             let key = !idnumber.isEmpty ? idnumber : "moodle:" + (name.map { (category.map { $0 + "/" } ?? "") + $0 } ?? StableHash.hex(stem))
             let tags = Set((question.child("tags")?.all("tag") ?? []).compactMap { $0.textOf("text") ?? $0.text }.map { $0.trimmingCharacters(in: .whitespaces) })
             let general = text(question, "generalfeedback")
-            // Files embedded in the question (base64), by name, for its answers' pictures.
-            let files = Dictionary(question.descendants("file").compactMap { file in file.attributes["name"].map { ($0, file.text) } }, uniquingKeysWith: { first, _ in first })
             var pictureProblem: String?
             let answers = question.all("answer").enumerated().map { number, answer in
                 let html = answer.child("text")?.text ?? answer.text, isHTML = answer.attributes["format"] != "plain_text"
@@ -66,6 +80,8 @@ enum MoodleXMLFormat {
                 made.difficulty = tags.compactMap { $0.hasPrefix("difficulty-") ? Int($0.dropFirst("difficulty-".count)) : nil }.first
                 made.status = tags.compactMap { $0.hasPrefix("status-") ? String($0.dropFirst("status-".count)) : nil }.first
                 made.examOnly = tags.contains("exam-only")
+                made.richStem = richStem
+                made.stemImages = stemImages
                 content.questions.append(made)
             }
             let options = answers.map { ForeignQuestion.Option(text: $0.text, feedback: $0.feedback.flatMap { $0.isEmpty ? nil : $0 }, image: $0.image) }
@@ -146,7 +162,7 @@ enum MoodleXMLFormat {
 
     /// An answer's one picture, from the file embedded for it (`@@PLUGINFILE@@/name`), and the
     /// words that stand for it when the answer has no text (its `alt`, else its file name).
-    static func picture(_ images: [(source: String, alt: String)], files: [String: String]) -> Result<(ContentImage, String), ItemProblem> {
+    static func picture(_ images: [(source: String, alt: String)], files: [String: String], needsAlt: Bool = false) -> Result<(ContentImage, String), ItemProblem> {
         guard images.count == 1, let image = images.first else { return .failure(ItemProblem(reason: "more than one picture in an answer")) }
         let prefix = "@@PLUGINFILE@@/"
         guard image.source.hasPrefix(prefix) else {
@@ -159,6 +175,8 @@ enum MoodleXMLFormat {
         do throws(ImageRefusal) {
             let stored = try ContentImage(bytes: [UInt8](bytes))
             let words = image.alt.trimmingCharacters(in: .whitespacesAndNewlines)
+            // A picture in the question's text is read out by its alt text: the portal requires one.
+            if needsAlt && words.isEmpty { return .failure(ItemProblem(reason: "the picture \(name.prefix(100)) in the question text has no alt text: give it one")) }
             return .success((stored, words.isEmpty ? name : words))
         } catch {
             return .failure(ItemProblem(reason: "the picture \(name.prefix(100)) \(error)"))

@@ -35,7 +35,7 @@ struct ContentImageTests {
         }
     }
 
-    @Test("Moodle XML: an answer's embedded picture is kept with its option; a picture in the question, at an outside address, missing or not a picture is named")
+    @Test("Moodle XML: an answer's embedded picture is kept with its option; a picture in the question without alt text, at an outside address, missing or not a picture is named")
     func moodlePictures() throws {
         let content = try ForeignImport().read(try ForeignFormatTests.fixture("topology.moodle.xml"), format: .moodleXML, language: "en")
         let star = try #require(content.questions.first)
@@ -45,7 +45,7 @@ struct ContentImageTests {
         #expect(star.options[2].image == (try ContentImage(bytes: Self.png)))
         #expect(star.options[0].feedback == "Every link goes through the hub.")
         #expect(content.skipped.map(\.reason) == [
-            "a picture in the question text (the portal shows pictures only with answers)",
+            "the picture star.svg in the question text has no alt text: give it one",
             "answer 1: a picture at an outside address (https://example.org/ring.png), which the portal does not load: embed it in the file",
             "answer 1: the picture bus.png is not embedded in the file",
             "answer 1: the picture mesh.png is not a PNG, JPEG, GIF, WebP or SVG image",

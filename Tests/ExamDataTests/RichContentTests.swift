@@ -205,4 +205,56 @@ struct RichContentTests {
         #expect(problems.contains { $0.field == refusal.field && $0.problem == refusal.problem && $0.item.contains("route-1") }, "\(refusal): \(problems)")
         #expect(try connection.query("SELECT count(*)::int AS n FROM questions").single().decode("n", as: Int.self) == 0)
     }
+
+    @Test("a Moodle question's HTML keeps its table, list, emphasis, picture and TeX as a tree; a picture without alt text or a formula the portal cannot show is named")
+    func moodleHTML() throws {
+        let (database, connection, _) = try database()
+        _ = database
+        let svg = Data(##"<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20" viewBox="0 0 40 20"><rect width="40" height="20" fill="#123"/></svg>"##.utf8)
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <quiz>
+              <question type="multichoice"><name><text>Ohm</text></name>
+                <questiontext format="html"><text><![CDATA[<p>Refer to the <b>exhibit</b> and the table. By \\(V = IR\\), what is H<sub>2</sub>O's\n   current?</p>
+                  <p><img src="@@PLUGINFILE@@/circuit.svg" alt="A 10 V source across a 5 Ω resistor"></p>
+                  <table><tr><th>Quantity</th><th>Value</th></tr><tr><td>V</td><td>10 V</td></tr><tr><td><i>R</i></td><td>5 Ω</td></tr></table>
+                  <ul><li>Use SI units</li><li>Round to <code>0.1</code></li></ul>]]></text>
+                  <file name="circuit.svg" path="/" encoding="base64">\(svg.base64EncodedString())</file></questiontext>
+                <single>true</single>
+                <answer fraction="100"><text>2 A</text></answer><answer fraction="0"><text>50 A</text></answer>
+              </question>
+              <question type="multichoice"><name><text>No alt</text></name>
+                <questiontext format="html"><text><![CDATA[<p>Which? <img src="@@PLUGINFILE@@/circuit.svg"></p>]]></text>
+                  <file name="circuit.svg" path="/" encoding="base64">\(svg.base64EncodedString())</file></questiontext>
+                <answer fraction="100"><text>A</text></answer><answer fraction="0"><text>B</text></answer>
+              </question>
+              <question type="multichoice"><name><text>Colour</text></name>
+                <questiontext format="html"><text><![CDATA[<p>Compute $$\\color{red}{x}$$.</p>]]></text></questiontext>
+                <answer fraction="100"><text>A</text></answer><answer fraction="0"><text>B</text></answer>
+              </question>
+            </quiz>
+            """
+        let content = try ForeignImport().read(Data(xml.utf8), format: .moodleXML, language: "en")
+        #expect(content.skipped.map(\.reason) == [
+            "the picture circuit.svg in the question text has no alt text: give it one",
+            "the formula \\color{red}{x} cannot be shown: unknown command \\color",
+        ])
+        let tree = try #require(content.questions.first?.richStem)
+        #expect(tree.picturePaths.count == 1)
+        let exam = Self.document(exam: "net", questions: []).regions[0].exams[0]
+        let document = try ForeignImport().document(content, into: ContentDocument(regions: [ContentDocument.Region(code: "europe", name: "Europe", exams: [exam])]), domain: "routing")
+        #expect(ContentImport().problems(document).isEmpty, "\(ContentImport().problems(document))")
+        _ = try ContentImport().apply(document, connection)
+        let stored = try connection.query("SELECT stem, rich FROM questions").single()
+        let texts = try stored.decodeJSON("rich", as: QuestionTexts.self)
+        let html = RichTextHTML.render(texts.stem)
+        #expect(html.hasPrefix("<p>Refer to the <strong>exhibit</strong> and the table. By <math><semantics><mrow><mi>V</mi><mo>=</mo><mi>I</mi><mi>R</mi></mrow>"), "\(html)")
+        #expect(html.contains("H<sub>2</sub>O&#39;s current?</p>"), "a line wrap of the HTML is a space")
+        #expect(html.contains(#"<img src="\#(tree.picturePaths[0])" alt="A 10 V source across a 5 Ω resistor" loading="lazy">"#))
+        #expect(html.contains(#"<thead><tr><th scope="col">Quantity</th><th scope="col">Value</th></tr></thead><tbody><tr><td>V</td><td>10 V</td></tr><tr><td><em>R</em></td><td>5 Ω</td></tr></tbody>"#))
+        #expect(html.contains("<ul><li>Use SI units</li><li>Round to <code>0.1</code></li></ul>"))
+        #expect(try connection.query("SELECT count(*)::int AS n FROM content_images").single().decode("n", as: Int.self) == 1)
+        // The options' plain words stay as they were, markdown or not.
+        #expect(texts.options.map { RichTextPlain.text($0.text) } == ["2 A", "50 A"])
+    }
 }

@@ -86,7 +86,7 @@ struct AdminTests {
         let imported = try admin.request("POST", "/admin/import", form: ["csrf_token": csrf, "document": moodle, "into": into, "skip_unsupported": "on"])
         #expect(imported.status == 200)
         #expect(imported.bodyText.contains("1 questions added, 0 changed, 0 unchanged. 3 new pictures stored."))
-        #expect(imported.bodyText.contains("a picture in the question text"))
+        #expect(imported.bodyText.contains("the picture star.svg in the question text has no alt text: give it one"))
         #expect(try site.count("SELECT count(*) AS n FROM content_images") == 3)
         let (id, paths) = try site.admin { connection in
             let row = try connection.query("SELECT id::text AS id, options FROM questions WHERE source_key LIKE 'moodle:%'").single()

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A text of a question (its stem, an option, an explanation) as a small document: paragraphs,
 /// lists, tables, code, quotes and pictures, and inside them emphasis, code, sub- and
 /// superscripts, line breaks and links. Nothing else is representable — no raw HTML, no
@@ -7,6 +9,35 @@ public struct RichText: Sendable, Equatable {
     public var blocks: [Block]
 
     public init(_ blocks: [Block]) { self.blocks = blocks }
+
+    /// Plain text as a tree that says the same: a paragraph a line group, a line break a line.
+    public static func words(_ text: String) -> RichText {
+        let paragraphs = text.components(separatedBy: "\n\n").map { paragraph in
+            paragraph.split(separator: "\n", omittingEmptySubsequences: false).map { String($0) }
+        }.filter { $0.contains { !$0.trimmingCharacters(in: .whitespaces).isEmpty } }
+        return RichText(paragraphs.map { lines in
+            var inlines: [Inline] = []
+            for (index, line) in lines.enumerated() {
+                if index > 0 { inlines.append(.lineBreak) }
+                if !line.isEmpty { inlines.append(.text(line)) }
+            }
+            return .paragraph(inlines)
+        })
+    }
+
+    /// Whether the text is only words: paragraphs of text and line breaks, nothing a plain
+    /// text could not say.
+    public var isPlainText: Bool {
+        blocks.allSatisfy { block in
+            guard case .paragraph(let inlines) = block else { return false }
+            return inlines.allSatisfy { inline in
+                switch inline {
+                case .text, .lineBreak: true
+                default: false
+                }
+            }
+        }
+    }
 
     /// A block of a document.
     public indirect enum Block: Sendable, Equatable {

@@ -1,0 +1,273 @@
+import Foundation
+import QuestionEngine
+
+/// Other systems' question HTML (Moodle's `<text>`, QTI's XHTML) as a `RichText`: paragraphs
+/// and line breaks, emphasis, strong, sub- and superscripts, inline code, listings
+/// (`<pre>`, the language from `class="language-x"`), lists, tables with their header row and
+/// caption, block quotes, `https:` links, pictures (resolved by the caller to stored ones) and
+/// TeX between `\(…\)` or `$$…$$` (Moodle's notation). Other tags keep only their text;
+/// scripts and styles are gone already (`HTMLScanner`). Iterative, one pass over the tokens:
+/// nesting in the input costs no stack, and is refused past the tree's limits.
+struct HTMLRichText {
+    /// What an `<img>` becomes: a picture of the portal's (its address and alt text), or why not.
+    typealias PictureResolver = (_ source: String, _ alt: String) -> Result<RichText.Picture, ItemProblem>
+
+    private enum Frame {
+        /// Blocks being gathered (the whole text, a list item, a quote, a table cell) and the
+        /// paragraph in progress.
+        case blocks(tag: String, blocks: [RichText.Block], paragraph: [RichText.Inline])
+        case inline(tag: String, href: String?, inlines: [RichText.Inline])
+        case list(ordered: Bool, start: Int, items: [[RichText.Block]])
+        case table(rows: [[[RichText.Inline]]], headed: Bool, caption: [RichText.Inline]?)
+        case row(cells: [[RichText.Inline]], headed: Bool)
+        case pre(language: String?, text: String)
+    }
+
+    private var stack: [Frame] = [.blocks(tag: "", blocks: [], paragraph: [])]
+
+    /// The tree of `html`, or why it cannot be one.
+    static func read(_ html: String, pictures: PictureResolver) throws(ItemProblem) -> RichText {
+        var reader = HTMLRichText()
+        for located in HTMLScanner.tokens(html) {
+            switch located.token {
+            case .text(let text): try reader.text(MarkupText.decodeEntities(text))
+            case .start(let name, _, let selfClosing): try reader.open(name, located.token, selfClosing: selfClosing, pictures: pictures)
+            case .end(let name): try reader.close(name)
+            }
+        }
+        while reader.stack.count > 1 { try reader.pop() }
+        guard case .blocks(_, var blocks, let paragraph) = reader.stack[0] else { return RichText([]) }
+        Self.flush(paragraph, into: &blocks)
+        let text = RichText(blocks)
+        do { try RichTextCheck.check(text) } catch { throw ItemProblem(reason: "the question's text \(error.description)") }
+        return text
+    }
+
+    private static let blockTags: Set<String> = ["p", "div", "li", "blockquote", "td", "th", "caption", "ul", "ol", "table", "tr", "pre", "h1", "h2", "h3", "h4", "h5", "h6"]
+    private static let inlineTags: [String: String] = ["strong": "strong", "b": "strong", "em": "em", "i": "em", "sub": "sub", "sup": "sup", "code": "code", "a": "a", "tt": "code"]
+
+    // MARK: Tokens
+
+    private mutating func text(_ text: String) throws(ItemProblem) {
+        if case .pre(let language, let written)? = stack.last { stack[stack.count - 1] = .pre(language: language, text: written + text); return }
+        // Blanks collapse to one space, as HTML shows them.
+        var collapsed = "", blank = false
+        for character in text {
+            if character == " " || character == "\t" || character == "\n" || character == "\r" || character == "\r\n" { blank = true; continue }
+            if blank { collapsed.append(" "); blank = false }
+            collapsed.append(character)
+        }
+        if blank { collapsed.append(" ") }
+        guard !collapsed.isEmpty else { return }
+        if stack.last.flatMap(Self.inlineTag) == "code" { append(.text(collapsed)); return }
+        for inline in try Self.formulas(in: collapsed) { append(inline) }
+    }
+
+    private mutating func open(_ name: String, _ token: HTMLScanner.Token, selfClosing: Bool, pictures: PictureResolver) throws(ItemProblem) {
+        guard stack.count < 40 else { throw ItemProblem(reason: "the question's text nests its elements too deep") }
+        if case .pre(_, let text)? = stack.last {
+            // A listing's `<code class="language-x">` names its language; other tags in it are its text's.
+            if name == "code", text.isEmpty {
+                let language = (token.attribute("class") ?? "").split(separator: " ").first { $0.hasPrefix("language-") }.map { String($0.dropFirst(9)).lowercased() }
+                stack[stack.count - 1] = .pre(language: language.flatMap { RichTextRules.isAllowedLanguage($0) ? $0 : nil }, text: "")
+            }
+            return
+        }
+        switch name {
+        case "br": append(.lineBreak)
+        case "p", "div", "h1", "h2", "h3", "h4", "h5", "h6": endParagraph()
+        case "img":
+            let resolved = pictures(token.attribute("src") ?? "", token.attribute("alt") ?? "")
+            switch resolved {
+            case .success(let picture): endParagraph(); appendBlock(.picture(picture))
+            case .failure(let problem): throw problem
+            }
+        case "pre":
+            endParagraph()
+            stack.append(.pre(language: nil, text: ""))
+        case "ul", "ol":
+            endParagraph()
+            stack.append(.list(ordered: name == "ol", start: Int(token.attribute("start") ?? "") ?? 1, items: []))
+        case "li":
+            // An item outside a list starts one.
+            if !isList(stack.last) { stack.append(.list(ordered: false, start: 1, items: [])) }
+            stack.append(.blocks(tag: "li", blocks: [], paragraph: []))
+        case "blockquote":
+            endParagraph()
+            stack.append(.blocks(tag: "blockquote", blocks: [], paragraph: []))
+        case "table":
+            endParagraph()
+            stack.append(.table(rows: [], headed: false, caption: nil))
+        case "tr": stack.append(.row(cells: [], headed: true))
+        case "td", "th":
+            if case .row(let cells, let headed)? = stack.last { stack[stack.count - 1] = .row(cells: cells, headed: headed && name == "th") }
+            stack.append(.blocks(tag: name, blocks: [], paragraph: []))
+        case "caption": stack.append(.blocks(tag: "caption", blocks: [], paragraph: []))
+        default:
+            guard let tag = Self.inlineTags[name], !selfClosing else { return }
+            let href = tag == "a" ? token.attribute("href") : nil
+            stack.append(.inline(tag: tag, href: href, inlines: []))
+        }
+    }
+
+    private mutating func close(_ name: String) throws(ItemProblem) {
+        if case .pre? = stack.last, name != "pre" { return }
+        let tag = Self.inlineTags[name] ?? name
+        // Close up to the element this end tag ends; one that ends nothing open is ignored.
+        guard stack.indices.dropFirst().contains(where: { Self.tag(of: stack[$0]) == tag }) else {
+            if ["p", "div", "h1", "h2", "h3", "h4", "h5", "h6"].contains(name) { endParagraph() }
+            return
+        }
+        while let last = stack.last, Self.tag(of: last) != tag { try pop() }
+        try pop()
+        if ["p", "div", "h1", "h2", "h3", "h4", "h5", "h6"].contains(name) { endParagraph() }
+    }
+
+    // MARK: The stack
+
+    private static func tag(of frame: Frame) -> String {
+        switch frame {
+        case .blocks(let tag, _, _), .inline(let tag, _, _): tag
+        case .list(let ordered, _, _): ordered ? "ol" : "ul"
+        case .table: "table"
+        case .row: "tr"
+        case .pre: "pre"
+        }
+    }
+
+    private static func inlineTag(_ frame: Frame) -> String? {
+        if case .inline(let tag, _, _) = frame { return tag }
+        return nil
+    }
+
+    private func isList(_ frame: Frame?) -> Bool {
+        if case .list? = frame { return true }
+        return false
+    }
+
+    /// Ends the top frame and gives what it made to the one under it.
+    private mutating func pop() throws(ItemProblem) {
+        let frame = stack.removeLast()
+        switch frame {
+        case .inline(let tag, let href, let inlines):
+            switch tag {
+            case "strong": append(.strong(inlines))
+            case "em": append(.emphasis(inlines))
+            case "sub": append(.subscript(inlines))
+            case "sup": append(.superscript(inlines))
+            case "code": append(.code(RichTextPlain.text(inlines)))
+            default:
+                if let href, RichTextRules.isAllowedLink(href) { append(.link(href: href, inlines)) } else { for inline in inlines { append(inline) } }
+            }
+        case .blocks(let tag, var blocks, let paragraph):
+            Self.flush(paragraph, into: &blocks)
+            switch tag {
+            case "li":
+                if case .list(let ordered, let start, let items)? = stack.last { stack[stack.count - 1] = .list(ordered: ordered, start: start, items: items + [blocks]) }
+            case "blockquote": appendBlock(.quote(blocks))
+            case "td", "th":
+                let cell = Self.inlines(of: blocks)
+                if case .row(let cells, let headed)? = stack.last { stack[stack.count - 1] = .row(cells: cells + [cell], headed: headed) }
+            case "caption":
+                if case .table(let rows, let headed, _)? = stack.last { stack[stack.count - 1] = .table(rows: rows, headed: headed, caption: Self.inlines(of: blocks)) }
+            default: for block in blocks { appendBlock(block) }
+            }
+        case .list(let ordered, let start, let items):
+            if !items.isEmpty { appendBlock(.list(ordered: ordered, start: max(0, min(start, 999_999_999)), items: items)) }
+        case .row(let cells, let headed):
+            if case .table(let rows, let tableHeaded, let caption)? = stack.last, !cells.isEmpty {
+                stack[stack.count - 1] = .table(rows: rows + [cells], headed: rows.isEmpty ? headed : tableHeaded, caption: caption)
+            }
+        case .table(var rows, _, let caption):
+            guard !rows.isEmpty else { return }
+            let width = rows.map(\.count).max() ?? 0
+            rows = rows.map { $0 + Array(repeating: [], count: width - $0.count) }
+            // The first row is the header (a table in a question always has one to read by).
+            appendBlock(.table(RichText.Table(header: rows[0], alignments: Array(repeating: .none, count: width), rows: Array(rows.dropFirst()), caption: caption)))
+        case .pre(let language, let text):
+            var code = text
+            if code.hasPrefix("\n") { code.removeFirst() }
+            while code.hasSuffix("\n") { code.removeLast() }
+            appendBlock(.code(language: language, text: code))
+        }
+    }
+
+    private mutating func append(_ inline: RichText.Inline) {
+        switch stack.last {
+        case .inline(let tag, let href, let inlines)?: stack[stack.count - 1] = .inline(tag: tag, href: href, inlines: inlines + [inline])
+        case .blocks(let tag, let blocks, let paragraph)?: stack[stack.count - 1] = .blocks(tag: tag, blocks: blocks, paragraph: paragraph + [inline])
+        case .list?, .table?, .row?:
+            // Text straight inside a list or table (not in an item or cell) is only its layout.
+            if case .text(let text) = inline, text.allSatisfy({ $0 == " " }) { return }
+            stack.append(.blocks(tag: stack.last.map(Self.tag(of:)) == "tr" ? "td" : "li", blocks: [], paragraph: [inline]))
+        case .pre?, nil: break
+        }
+    }
+
+    private mutating func appendBlock(_ block: RichText.Block) {
+        endParagraph()
+        for index in stack.indices.reversed() {
+            if case .blocks(let tag, let blocks, let paragraph) = stack[index] {
+                stack[index] = .blocks(tag: tag, blocks: blocks + [block], paragraph: paragraph)
+                return
+            }
+        }
+    }
+
+    private mutating func endParagraph() {
+        for index in stack.indices.reversed() {
+            if case .blocks(let tag, var blocks, let paragraph) = stack[index] {
+                Self.flush(paragraph, into: &blocks)
+                stack[index] = .blocks(tag: tag, blocks: blocks, paragraph: [])
+                return
+            }
+            if case .inline = stack[index] { return }
+        }
+    }
+
+    /// A paragraph's inlines with the blanks at either end gone; nothing when only blanks.
+    private static func flush(_ paragraph: [RichText.Inline], into blocks: inout [RichText.Block]) {
+        func isBlank(_ inline: RichText.Inline) -> Bool {
+            if case .text(let text) = inline { return text.allSatisfy { $0 == " " } }
+            return inline == .lineBreak
+        }
+        var inlines = paragraph
+        while let first = inlines.first, isBlank(first) { inlines.removeFirst() }
+        while let last = inlines.last, isBlank(last) { inlines.removeLast() }
+        if case .text(let text)? = inlines.first { inlines[0] = .text(String(text.drop { $0 == " " })) }
+        if case .text(let text)? = inlines.last { inlines[inlines.count - 1] = .text(String(text.reversed().drop { $0 == " " }.reversed())) }
+        guard !inlines.isEmpty else { return }
+        blocks.append(.paragraph(inlines))
+    }
+
+    /// A cell's blocks as one run of text (paragraphs apart by line breaks).
+    private static func inlines(of blocks: [RichText.Block]) -> [RichText.Inline] {
+        var inlines: [RichText.Inline] = []
+        for block in blocks {
+            if !inlines.isEmpty { inlines.append(.lineBreak) }
+            if case .paragraph(let run) = block { inlines += run } else { inlines.append(.text(RichTextPlain.text(RichText([block])))) }
+        }
+        return inlines
+    }
+
+    /// Moodle's TeX in text: `\(…\)` and `$$…$$` become formulas; a formula the converter
+    /// cannot show makes the question's problem, named.
+    static func formulas(in text: String) throws(ItemProblem) -> [RichText.Inline] {
+        var inlines: [RichText.Inline] = []
+        var rest = Substring(text)
+        while !rest.isEmpty {
+            let next = [("\\(", "\\)"), ("$$", "$$")].compactMap { pair -> (Range<Substring.Index>, String)? in rest.range(of: pair.0).map { ($0, pair.1) } }
+                .min { $0.0.lowerBound < $1.0.lowerBound }
+            guard let (open, closeMark) = next, let close = rest[open.upperBound...].range(of: closeMark) else { inlines.append(.text(String(rest))); break }
+            if open.lowerBound > rest.startIndex { inlines.append(.text(String(rest[..<open.lowerBound]))) }
+            let tex = String(rest[open.upperBound..<close.lowerBound]).trimmingCharacters(in: .whitespaces)
+            do {
+                inlines.append(.math(try RichText.Math(tex: tex)))
+            } catch {
+                throw ItemProblem(reason: "the formula \(tex.prefix(60)) cannot be shown: \(error.message)")
+            }
+            rest = rest[close.upperBound...]
+        }
+        return inlines
+    }
+}
