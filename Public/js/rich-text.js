@@ -253,7 +253,7 @@
           break;
         }
         case "math": {
-          var box = node("div", { "class": "formula" });
+          var box = node("div", { "class": "formula", tabindex: "0" });
           box.appendChild(formula(block, true));
           parent.appendChild(box);
           break;

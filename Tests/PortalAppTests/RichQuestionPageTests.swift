@@ -92,7 +92,7 @@ struct RichQuestionPageTests {
                 // Formulas are MathML the browser draws, their TeX kept as the annotation.
                 #expect(html.contains(#"<mfrac><mrow><mi>r</mi></mrow><mrow><mi>n</mi></mrow></mfrac>"#))
                 #expect(html.contains(#"<mroot><mrow><mn>27</mn></mrow><mn>3</mn></mroot>"#))
-                #expect(html.contains(#"<div class="formula"><math display="block"><semantics><mrow><munderover><mo largeop="true" movablelimits="true">∑</mo>"#))
+                #expect(html.contains(#"<div class="formula" tabindex="0"><math display="block"><semantics><mrow><munderover><mo largeop="true" movablelimits="true">∑</mo>"#))
                 #expect(html.contains(#"<annotation encoding="application/x-tex">\sqrt[3]{27}</annotation>"#))
             } else {
                 #expect(html.contains("A &lt;script&gt;alert(1)&lt;/script&gt; and &lt;img src=x onerror=alert(1)&gt; stay <em>text</em>."))

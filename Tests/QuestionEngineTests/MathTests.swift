@@ -38,7 +38,7 @@ struct MathTests {
             and <math><semantics><mrow><msup><mi>x</mi><mn>2</mn></msup></mrow><annotation encoding="application/x-tex">x^2</annotation></semantics></math>.</p>
             """)
         #expect(try html("$$\\frac{1}{2}$$") == """
-            <div class="formula"><math display="block"><semantics><mrow><mfrac><mrow><mn>1</mn></mrow><mrow><mn>2</mn></mrow></mfrac></mrow>\
+            <div class="formula" tabindex="0"><math display="block"><semantics><mrow><mfrac><mrow><mn>1</mn></mrow><mrow><mn>2</mn></mrow></mfrac></mrow>\
             <annotation encoding="application/x-tex">\\frac{1}{2}</annotation></semantics></math></div>
             """)
         #expect(try html("\\[\n\\sqrt[3]{x}\n\\]").contains("<mroot><mrow><mi>x</mi></mrow><mn>3</mn></mroot>"))

@@ -62,7 +62,8 @@ public enum RichTextHTML {
         case .quote(let blocks):
             html += "<blockquote>"; for inner in blocks { write(inner, into: &html) }; html += "</blockquote>"
         case .math(let math):
-            html += "<div class=\"formula\">"; write(math, display: true, into: &html); html += "</div>"
+            // A wide formula scrolls in its box, which the keyboard can reach.
+            html += "<div class=\"formula\" tabindex=\"0\">"; write(math, display: true, into: &html); html += "</div>"
         case .picture(let picture):
             guard RichTextRules.isAllowedPicture(picture.source) else { return }
             let source = escaped(picture.source)
