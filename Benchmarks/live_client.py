@@ -23,18 +23,24 @@ def join(index):
     cookies = {}
 
     def request(method, path, form=None):
-        headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())} if cookies else {}
-        body = None
-        if form is not None:
-            body = urllib.parse.urlencode(form)
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-        connection.request(method, path, body=body, headers=headers)
-        response = connection.getresponse()
-        data = response.read().decode("utf-8", "replace")
-        for name, value in response.getheaders():
-            if name.lower() == "set-cookie":
-                key, _, rest = value.partition("=")
-                cookies[key] = rest.split(";")[0]
+        # The joins are the set-up, not what is measured: a request the portal shed (503, it
+        # waited over a second for a worker and did nothing) is sent again after its Retry-After.
+        for _ in range(60):
+            headers = {"Cookie": "; ".join(f"{k}={v}" for k, v in cookies.items())} if cookies else {}
+            body = None
+            if form is not None:
+                body = urllib.parse.urlencode(form)
+                headers["Content-Type"] = "application/x-www-form-urlencoded"
+            connection.request(method, path, body=body, headers=headers)
+            response = connection.getresponse()
+            data = response.read().decode("utf-8", "replace")
+            for name, value in response.getheaders():
+                if name.lower() == "set-cookie":
+                    key, _, rest = value.partition("=")
+                    cookies[key] = rest.split(";")[0]
+            if response.status != 503:
+                return response.status, data
+            time.sleep(float(response.getheader("Retry-After") or "1"))
         return response.status, data
 
     _, page = request("GET", f"/live/{CODE}")

@@ -135,6 +135,11 @@ public struct SyntheticData: Sendable {
         try connection.execute("ALTER TABLE answers DISABLE TRIGGER answers_admit")
         try connection.execute("ALTER TABLE study_sessions DISABLE TRIGGER study_sessions_data_version")
         try connection.execute("ALTER TABLE answers DISABLE TRIGGER answers_data_version")
+        // Nor do the cards: a synthetic history has none (a student's are rebuilt from their
+        // answers by `portal rebuild-cards`), and scheduling a million in one statement would
+        // take an advisory lock per card (review_card_apply), more than one transaction may hold.
+        try connection.execute("ALTER TABLE answers DISABLE TRIGGER answers_inserted_data_version")
+        try connection.execute("ALTER TABLE answers DISABLE TRIGGER answers_schedule")
         try connection.execute("CREATE TEMP TABLE synthetic_pool (id uuid NOT NULL, difficulty smallint NOT NULL, n bigint PRIMARY KEY) ON COMMIT DROP")
         try connection.execute(("""
             INSERT INTO synthetic_pool (id, difficulty, n)
@@ -163,6 +168,8 @@ public struct SyntheticData: Sendable {
         try connection.execute("ALTER TABLE answers ENABLE TRIGGER answers_admit")
         try connection.execute("ALTER TABLE study_sessions ENABLE TRIGGER study_sessions_data_version")
         try connection.execute("ALTER TABLE answers ENABLE TRIGGER answers_data_version")
+        try connection.execute("ALTER TABLE answers ENABLE TRIGGER answers_inserted_data_version")
+        try connection.execute("ALTER TABLE answers ENABLE TRIGGER answers_schedule")
         try connection.execute(("UPDATE users SET data_version = pg_current_xact_id()::text::bigint WHERE username ~ '^bench[0-9]+$'" as SQL))
         for table in tables {
             try connection.execute("ALTER TABLE \(identifier: table) FORCE ROW LEVEL SECURITY")
