@@ -43,10 +43,11 @@ struct MarkdownWriterTests {
     /// for `_` than CommonMark's flanking runs.
     @Test("text made of markdown's own marks, whatever their mix, reads back into the same tree")
     func marksInAnyMix() throws {
-        var generator = SystemRandomNumberGenerator()
+        // Seeded, so a mix that fails fails again on every machine.
+        var generator = SplitMix(seed: 0x5eed_2026)
         let alphabet: [String] = "ab 1.*`~^[]()!#>-+|\\\n:".map { String($0) } + ["https://x.org/", "\n\n", "  \n", "- ", "1. ", "```\n", "| a | b |\n|---|---|\n"]
         var checked = 0
-        for _ in 0..<4_000 {
+        for _ in 0..<20_000 {
             let length = Int.random(in: 1...40, using: &generator)
             let source = (0..<length).map { _ in alphabet.randomElement(using: &generator)! }.joined()
             guard let read = try? MarkdownReader().read(source) else { continue }
@@ -56,6 +57,19 @@ struct MarkdownWriterTests {
             if again != read { return }
             checked += 1
         }
-        #expect(checked > 1_000)
+        #expect(checked > 5_000)
+    }
+}
+
+/// A small seeded generator (SplitMix64) for tests that draw many random inputs.
+private struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

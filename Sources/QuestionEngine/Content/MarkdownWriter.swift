@@ -26,7 +26,10 @@ public enum MarkdownWriter {
     private static func block(in block: RichText.Block, alternate: Bool = false) -> String {
         switch block {
         case .paragraph(let inlines):
-            return write(inlines, inside: nil)
+            let text = write(inlines, inside: nil)
+            // "[x]" escaped is "\[x\]", which would read as a displayed formula: its first
+            // bracket stays bare (with every other bracket escaped it opens no link).
+            return text.hasPrefix("\\[") && text.hasSuffix("\\]") ? String(text.dropFirst()) : text
         case .code(let language, let text):
             let longest = longestRun(of: "`", in: text)
             let fence = String(repeating: "`", count: max(3, longest + 1))
@@ -102,8 +105,7 @@ public enum MarkdownWriter {
     }
 
     /// Marks that may open markup anywhere in a line.
-    /// (`[` is never escaped: `\]` alone keeps a link from closing, and `\[` would open a formula.)
-    private static let marks = Set("\\*`]~^|$")
+    private static let marks = Set("\\*`[]~^|$")
 
     /// Text with every character that could be read as markup escaped: the marks above, `!`
     /// before `[`, `_` where it could open emphasis (not inside a word), and at the start of a
