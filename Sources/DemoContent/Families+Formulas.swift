@@ -39,8 +39,9 @@ extension Families {
     /// stem and explanation are markdown with formulas (the explanation displays the working).
     static func windowSize(_ phrases: FormulaPhrasebook) -> (String, Int, inout Random) -> NewQuestion {
         { key, index, r in
-            let bandwidth = [10, 20, 50, 100, 200, 500, 1_000].randomElement(using: &r)!
-            let rtt = [8, 10, 20, 40, 80, 100, 160, 200].randomElement(using: &r)!
+            let bandwidths = [10, 20, 50, 100, 200, 500, 1_000], rtts = [8, 10, 20, 40, 80, 100, 160, 200]
+            let bandwidth = bandwidths[Int.random(in: bandwidths.indices, using: &r)]
+            let rtt = rtts[Int.random(in: rtts.indices, using: &r)]
             // B × RTT bits = B·10⁶ × RTT/1000 bits = B·RTT·1000 bits = B·RTT/8 kB.
             let kilobytes = Double(bandwidth * rtt) / 8
             func number(_ value: Double) -> String { value == value.rounded() ? String(Int(value)) : String(value) }

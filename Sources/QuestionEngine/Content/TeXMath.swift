@@ -125,7 +125,7 @@ public struct TeXMath {
             if current == "'" { primes += "′"; index += 1; continue }
             if current == "^", sup == nil { index += 1; sup = try argument(of: "^"); continue }
             if current == "_", sub == nil { index += 1; sub = try argument(of: "_"); continue }
-            if current == "^" || current == "_" { throw Problem(message: "a double \(current!) script: use braces") }
+            if let mark = current, mark == "^" || mark == "_" { throw Problem(message: "a double \(mark) script: use braces") }
             break
         }
         if !primes.isEmpty { sup = sup.map { Self.row([Self.leaf("mo", primes), $0]) } ?? Self.leaf("mo", primes) }
@@ -180,7 +180,11 @@ public struct TeXMath {
     }
 
     private mutating func command(_ name: String) throws(Problem) -> MathNode? {
-        if let symbol = Self.identifiers[name] { return Self.leaf("mi", symbol, name.first!.isUppercase && name.count > 1 ? ["mathvariant": "normal"] : [:]) }
+        if let symbol = Self.identifiers[name] {
+            // Upper-case Greek is upright in mathematics; the rest is italic, MathML's default.
+            let upright = name.count > 1 && name.first?.isUppercase == true
+            return Self.leaf("mi", symbol, upright ? ["mathvariant": "normal"] : [:])
+        }
         if let symbol = Self.operators[name] { return Self.leaf("mo", symbol) }
         if let symbol = Self.largeOperators[name] {
             let limits = !["int", "iint", "iiint", "oint", "oiint", "intop"].contains(name)
