@@ -37,17 +37,17 @@ extension ContentDocument.Question {
         return written
     }
 
-    /// A plain question with a tree for its stem, written as markdown: the stem from the tree,
-    /// every other text as markdown that reads back into exactly its words.
-    public func writtenAsMarkdown(stem tree: RichText) -> Self {
+    /// A plain question with trees for some of its texts, written as markdown: those texts from
+    /// their trees, every other text as markdown that reads back into exactly its words.
+    public func writtenAsMarkdown(stem: RichText?, explanation: RichText?, options trees: [(text: RichText?, explanation: RichText?)]) -> Self {
         func escaped(_ text: String) -> String { MarkdownWriter.write(RichText.words(text)) }
         var written = self
         written.markup = "markdown"
-        written.stem = MarkdownWriter.write(tree)
-        written.explanation = explanation.map(escaped)
+        written.stem = stem.map(MarkdownWriter.write) ?? escaped(self.stem)
+        written.explanation = explanation.map(MarkdownWriter.write) ?? self.explanation.map(escaped)
         written.options = replacingOptionTexts { index in
-            let source = optionSources[index]
-            return (escaped(source.text), source.explanation.map(escaped))
+            let source = optionSources[index], tree: (text: RichText?, explanation: RichText?) = index < trees.count ? trees[index] : (nil, nil)
+            return (tree.text.map(MarkdownWriter.write) ?? escaped(source.text), tree.explanation.map(MarkdownWriter.write) ?? source.explanation.map(escaped))
         }
         return written
     }

@@ -102,19 +102,24 @@ public struct ForeignImport: Sendable {
         target.domains = order.compactMap { domains[$0] }
         var images: [ContentImage] = [], stored = Set<String>()
         for question in content.questions {
-            var shown = question.options.compactMap(\.image) + question.stemImages
+            var shown = question.options.compactMap(\.image) + question.shownImages
             if case .clicking(let image) = question.answering { shown.append(image) }
             for image in shown where stored.insert(image.path).inserted { images.append(image) }
         }
         return ContentDocument(regions: [ContentDocument.Region(code: region.code, name: region.name, exams: [target])], images: images.isEmpty ? nil : images)
     }
 
-    /// A question in format 1, in markdown when its text is a tree (its other texts then written
-    /// as markdown that says exactly what they said).
+    /// A question in format 1, in markdown when one of its texts is a tree (its other texts then
+    /// written as markdown that says exactly what they said).
     static func written(_ question: ForeignQuestion) -> ContentDocument.Question {
         let plain = Self.question(question)
-        guard let tree = question.richStem else { return plain }
-        return plain.writtenAsMarkdown(stem: tree)
+        guard question.hasTrees else { return plain }
+        // Stored options of an ordering question are moved on by one (`question(_:)`): their trees too.
+        var options = question.options.map { (text: $0.richText, explanation: $0.richFeedback) }
+        if question.isOrdering, case .choosing = question.answering, !options.isEmpty {
+            options = options.indices.map { options[($0 + 1) % options.count] }
+        }
+        return plain.writtenAsMarkdown(stem: question.richStem, explanation: question.richFeedback, options: options)
     }
 
     /// A question in format 1: options lettered a, b, c…, their feedback as explanations. An

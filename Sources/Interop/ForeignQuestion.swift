@@ -13,6 +13,10 @@ public struct ForeignQuestion: Sendable, Equatable {
         public var image: ContentImage? = nil
         /// A hotspot option's area of the picture.
         public var region: HotspotRegion? = nil
+        /// Its text and feedback as trees, when their markup holds more than words (one
+        /// paragraph at most for the text: it stands in the option's label).
+        public var richText: RichText? = nil
+        public var richFeedback: RichText? = nil
     }
 
     /// How the question is answered beyond choosing among options (and ordering them).
@@ -52,11 +56,17 @@ public struct ForeignQuestion: Sendable, Equatable {
     public var status: String? = nil
     public var examOnly = false
     public var answering = Answering.choosing
-    /// The question's text as a tree when its HTML has more than words (a table, a list, a
-    /// picture, a formula…): the question is then written in markdown. `stemImages` are the
-    /// pictures it shows, stored with the content.
+    /// The question's text and general feedback as trees when their markup holds more than
+    /// words (a table, a list, a picture, a formula…): the question is then written in
+    /// markdown. `shownImages` are the pictures the trees show, stored with the content.
     public var richStem: RichText? = nil
-    public var stemImages: [ContentImage] = []
+    public var richFeedback: RichText? = nil
+    public var shownImages: [ContentImage] = []
+
+    /// Whether any of its texts is a tree (the question is then written in markdown).
+    public var hasTrees: Bool {
+        richStem != nil || richFeedback != nil || options.contains { $0.richText != nil || $0.richFeedback != nil }
+    }
 }
 
 /// Why one item (or one part of it) cannot be taken, in words for the report.

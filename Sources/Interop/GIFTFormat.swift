@@ -114,10 +114,11 @@ enum GIFTFormat {
             title = unescape(String(text[text.index(text.startIndex, offsetBy: 2)..<end.lowerBound])).trimmingCharacters(in: .whitespaces)
             text = text[end.upperBound...]
         }
-        var isHTML = false
+        var isHTML = false, markup = ForeignMarkup.plain
         let trimmed = text.drop { $0 == " " }
         for marker in ["[html]", "[markdown]", "[plain]", "[moodle]"] where trimmed.hasPrefix(marker) {
             isHTML = marker == "[html]"
+            markup = marker == "[html]" ? .html : marker == "[markdown]" ? .markdown : .plain
             text = trimmed.dropFirst(marker.count)
         }
         guard let open = firstUnescaped("{", in: text) else {
@@ -131,26 +132,43 @@ enum GIFTFormat {
             return .skipped("a picture at an outside address (\(picture.source.prefix(100))), which the portal does not load: import it as Moodle XML or a package that carries it")
         }
         let before = clean(String(text[..<open]), html: isHTML), after = clean(String(text[text.index(after: close)...]), html: isHTML)
-        let stem = after.isEmpty ? before : before + " _____ " + after
-        guard !stem.isEmpty else { return .skipped("a question with no text") }
-        let key = self.key(keyPrefix, title: title, category: category, stem: stem)
+        let plainStem = after.isEmpty ? before : before + " _____ " + after
+        guard !plainStem.isEmpty else { return .skipped("a question with no text") }
+        // The key stays the one the question's words give, whatever its markup makes of them.
+        let key = self.key(keyPrefix, title: title, category: category, stem: plainStem)
         let answers = String(text[text.index(after: open)..<close])
         var body = answers.trimmingCharacters(in: .whitespacesAndNewlines)
-        var general: String?
+        var general: String?, generalSource: String?
         if let feedback = body.range(of: "####") {
+            generalSource = String(body[feedback.upperBound...])
             general = clean(String(body[feedback.upperBound...]), html: isHTML)
             body = String(body[..<feedback.lowerBound]).trimmingCharacters(in: .whitespacesAndNewlines)
         }
+        // `[html]` and `[markdown]` texts with more than words are kept as trees.
+        var richStem: RichText?, richFeedback: RichText?
+        do throws(ItemProblem) {
+            let rawBefore = String(text[..<open]).trimmingCharacters(in: .whitespacesAndNewlines)
+            let rawAfter = String(text[text.index(after: close)...]).trimmingCharacters(in: .whitespacesAndNewlines)
+            richStem = try tree(rawAfter.isEmpty ? rawBefore : rawBefore + " _____ " + rawAfter, markup, field: "the question's text")
+            richFeedback = try generalSource.flatMap { source throws(ItemProblem) in try tree(source, markup, field: "the general feedback") }
+        } catch {
+            return .skipped(error.reason)
+        }
+        let stem = richStem.map(RichTextPlain.text) ?? plainStem
+        if let richFeedback { general = RichTextPlain.text(richFeedback) }
         func made(_ options: [ForeignQuestion.Option], correct: [Int], multiple: Bool) -> Item {
-            .question(ForeignQuestion(
+            var question = ForeignQuestion(
                 key: key, position: "line \(line)", category: category, stem: stem, isMultiple: multiple, options: options, correct: correct,
-                generalFeedback: general.flatMap { $0.isEmpty ? nil : $0 }))
+                generalFeedback: general.flatMap { $0.isEmpty ? nil : $0 })
+            (question.richStem, question.richFeedback) = (richStem, richFeedback)
+            return .question(question)
         }
         func typed(_ accepted: [String], _ match: FillInMatch, tolerance: Double? = nil) -> Item {
             var question = ForeignQuestion(
                 key: key, position: "line \(line)", category: category, stem: stem, isMultiple: false, options: [], correct: [],
                 generalFeedback: general.flatMap { $0.isEmpty ? nil : $0 })
             question.answering = .typing(accepted: accepted, match: match, tolerance: tolerance)
+            (question.richStem, question.richFeedback) = (richStem, richFeedback)
             return .question(question)
         }
         if body.isEmpty { return .skipped("an essay question (no answers to choose from)") }
@@ -201,9 +219,10 @@ enum GIFTFormat {
             }
             guard items.count >= 2, targets.count >= 2 else { return .skipped("a matching question needs two items and two answers") }
             var question = ForeignQuestion(
-                key: self.key(keyPrefix, title: title, category: category, stem: stem), position: "line \(line)", category: category, stem: stem,
+                key: self.key(keyPrefix, title: title, category: category, stem: plainStem), position: "line \(line)", category: category, stem: stem,
                 isMultiple: false, options: items, correct: key, generalFeedback: general.flatMap { $0.isEmpty ? nil : $0 })
             question.answering = .matching(targets: targets)
+            (question.richStem, question.richFeedback) = (richStem, richFeedback)
             return .question(question)
         }
         let wrong = entries.filter { $0.marker == "~" }
@@ -214,7 +233,19 @@ enum GIFTFormat {
             guard !accepted.isEmpty else { return .skipped("a short-answer question with no answer") }
             return typed(accepted, .caseInsensitive)
         }
-        let options = entries.map { ForeignQuestion.Option(text: clean($0.text, html: isHTML), feedback: $0.feedback.map { clean($0, html: isHTML) }) }
+        var options: [ForeignQuestion.Option] = []
+        for (number, entry) in entries.enumerated() {
+            var option = ForeignQuestion.Option(text: clean(entry.text, html: isHTML), feedback: entry.feedback.map { clean($0, html: isHTML) })
+            do throws(ItemProblem) {
+                option.richText = try markup == .plain ? nil : markup.optionTree(markupUnescape(entry.text), field: "answer \(number + 1)", isText: true)
+                option.richFeedback = try entry.feedback.flatMap { source throws(ItemProblem) in try tree(source, markup, field: "answer \(number + 1)'s feedback") }
+            } catch {
+                return .skipped(error.reason)
+            }
+            if let tree = option.richText { option.text = RichTextPlain.text(tree) }
+            if let tree = option.richFeedback { option.feedback = RichTextPlain.text(tree) }
+            options.append(option)
+        }
         guard options.allSatisfy({ !$0.text.isEmpty }) else { return .skipped("an answer with no text") }
         let weights = entries.map { $0.weight ?? ($0.marker == "=" ? 100 : 0) }
         let positive = weights.indices.filter { weights[$0] > 0 }
@@ -295,6 +326,32 @@ enum GIFTFormat {
             if character == "\\" { escaped = true; continue }
             result.append(character)
         }
+        return result
+    }
+
+    /// The tree of an `[html]` or `[markdown]` text, when it holds more than words. A GIFT file
+    /// carries no pictures, so one its markup shows is named.
+    static func tree(_ source: String, _ markup: ForeignMarkup, field: String) throws(ItemProblem) -> RichText? {
+        try markup.tree(markupUnescape(source), field: field) { source, _ in
+            .failure(ItemProblem(reason: "a picture at an outside address (\(source.prefix(100))), which the portal does not load: import it as Moodle XML or a package that carries it"))
+        }
+    }
+
+    /// GIFT's own escapes resolved (`\~ \= \# \{ \} \: \\`), every other backslash left to
+    /// the markup (markdown's escapes, TeX's commands).
+    static func markupUnescape(_ text: String) -> String {
+        var result = "", escaped = false
+        for character in text {
+            if escaped {
+                if !"~=#{}:\\".contains(character) { result.append("\\") }
+                result.append(character)
+                escaped = false
+                continue
+            }
+            if character == "\\" { escaped = true; continue }
+            result.append(character)
+        }
+        if escaped { result.append("\\") }
         return result
     }
 

@@ -4,8 +4,9 @@ import QuestionEngine
 /// Other systems' question HTML (Moodle's `<text>`, QTI's XHTML) as a `RichText`: paragraphs
 /// and line breaks, emphasis, strong, sub- and superscripts, inline code, listings
 /// (`<pre>`, the language from `class="language-x"`), lists, tables with their header row and
-/// caption, block quotes, `https:` links, pictures (resolved by the caller to stored ones) and
-/// TeX between `\(…\)` or `$$…$$` (Moodle's notation). Other tags keep only their text;
+/// caption and each column's alignment, block quotes, `https:` links, pictures (resolved by the
+/// caller to stored ones, with a `<figure>`'s caption), MathML (`MathMLReader`) and TeX
+/// between `\(…\)`, `$$…$$` or `\[…\]` (Moodle's notation). Other tags keep only their text;
 /// scripts and styles are gone already (`HTMLScanner`). Iterative, one pass over the tokens:
 /// nesting in the input costs no stack, and is refused past the tree's limits.
 struct HTMLRichText {
@@ -18,32 +19,54 @@ struct HTMLRichText {
         case blocks(tag: String, blocks: [RichText.Block], paragraph: [RichText.Inline])
         case inline(tag: String, href: String?, inlines: [RichText.Inline])
         case list(ordered: Bool, start: Int, items: [[RichText.Block]])
-        case table(rows: [[[RichText.Inline]]], headed: Bool, caption: [RichText.Inline]?)
-        case row(cells: [[RichText.Inline]], headed: Bool)
+        /// A table's rows so far, its first row's column alignments and its caption.
+        case table(rows: [[[RichText.Inline]]], alignments: [RichText.Alignment], caption: [RichText.Inline]?)
+        case row(cells: [[RichText.Inline]], alignments: [RichText.Alignment])
         case pre(language: String?, text: String)
     }
 
     private var stack: [Frame] = [.blocks(tag: "", blocks: [], paragraph: [])]
 
-    /// The tree of `html`, or why it cannot be one.
-    static func read(_ html: String, pictures: PictureResolver) throws(ItemProblem) -> RichText {
+    /// The tree of `html`, or why it cannot be one; `field` names the text in the problem.
+    static func read(_ html: String, field: String = "the question's text", pictures: PictureResolver) throws(ItemProblem) -> RichText {
+        try read(tokens: HTMLScanner.tokens(html).map(\.token), field: field, pictures: pictures)
+    }
+
+    /// The tree of markup already split into tokens (an XML element's, `XMLTree.Element.markupTokens`).
+    static func read(tokens: [HTMLScanner.Token], field: String = "the question's text", pictures: PictureResolver) throws(ItemProblem) -> RichText {
         var reader = HTMLRichText()
-        for located in HTMLScanner.tokens(html) {
-            switch located.token {
+        var index = 0
+        while index < tokens.count {
+            let token = tokens[index]
+            index += 1
+            switch token {
             case .text(let text): try reader.text(MarkupText.decodeEntities(text))
-            case .start(let name, _, let selfClosing): try reader.open(name, located.token, selfClosing: selfClosing, pictures: pictures)
-            case .end(let name): try reader.close(name)
+            case .start(let tag, _, let selfClosing):
+                let name = MathMLReader.localName(tag)
+                if name == "math" {
+                    // A formula: its tokens up to the end tag that closes it, read as MathML.
+                    var end = index, level = selfClosing ? 0 : 1
+                    while end < tokens.count, level > 0 {
+                        if case .start(let inner, _, let closes) = tokens[end], !closes, MathMLReader.localName(inner) == "math" { level += 1 }
+                        if case .end(let inner) = tokens[end], MathMLReader.localName(inner) == "math" { level -= 1 }
+                        end += 1
+                    }
+                    try reader.formula(MathMLReader.read(tokens[(index - 1)..<end]))
+                    index = end
+                    continue
+                }
+                try reader.open(name, token, selfClosing: selfClosing, pictures: pictures)
+            case .end(let tag): try reader.close(MathMLReader.localName(tag))
             }
         }
         while reader.stack.count > 1 { try reader.pop() }
         guard case .blocks(_, var blocks, let paragraph) = reader.stack[0] else { return RichText([]) }
         Self.flush(paragraph, into: &blocks)
         let text = RichText(blocks)
-        do { try RichTextCheck.check(text) } catch { throw ItemProblem(reason: "the question's text \(error.description)") }
+        do { try RichTextCheck.check(text) } catch { throw ItemProblem(reason: "\(field) \(error.description)") }
         return text
     }
 
-    private static let blockTags: Set<String> = ["p", "div", "li", "blockquote", "td", "th", "caption", "ul", "ol", "table", "tr", "pre", "h1", "h2", "h3", "h4", "h5", "h6"]
     private static let inlineTags: [String: String] = ["strong": "strong", "b": "strong", "em": "em", "i": "em", "sub": "sub", "sup": "sup", "code": "code", "a": "a", "tt": "code"]
 
     // MARK: Tokens
@@ -60,7 +83,25 @@ struct HTMLRichText {
         if blank { collapsed.append(" ") }
         guard !collapsed.isEmpty else { return }
         if stack.last.flatMap(Self.inlineTag) == "code" { append(.text(collapsed)); return }
-        for inline in try Self.formulas(in: collapsed) { append(inline) }
+        for (inline, display) in try Self.formulas(in: collapsed) {
+            if display, case .math(let math) = inline { formula(MathMLReader.Formula(math: math, display: true)) } else { append(inline) }
+        }
+    }
+
+    /// A formula where it stands: a displayed one is a block of its own (unless it stands in a
+    /// run of emphasis or a link, which cannot be split).
+    private mutating func formula(_ formula: MathMLReader.Formula) {
+        if formula.display, case .blocks? = stack.last { appendBlock(.math(formula.math)) } else { append(.math(formula.math)) }
+    }
+
+    /// A cell's alignment, as HTML editors write it: `class="align-right"` (the portal's own
+    /// exports), `style="text-align: right"` or the old `align="right"`.
+    private static func alignment(_ token: HTMLScanner.Token) -> RichText.Alignment {
+        let classes = (token.attribute("class") ?? "").split(separator: " ")
+        for alignment in RichText.Alignment.allCases where alignment != .none && classes.contains(Substring("align-" + alignment.rawValue)) { return alignment }
+        let style = (token.attribute("style") ?? "").lowercased().replacingOccurrences(of: " ", with: "")
+        for alignment in RichText.Alignment.allCases where alignment != .none && style.contains("text-align:" + alignment.rawValue) { return alignment }
+        return RichText.Alignment(rawValue: (token.attribute("align") ?? "").lowercased()) ?? .none
     }
 
     private mutating func open(_ name: String, _ token: HTMLScanner.Token, selfClosing: Bool, pictures: PictureResolver) throws(ItemProblem) {
@@ -97,11 +138,15 @@ struct HTMLRichText {
             stack.append(.blocks(tag: "blockquote", blocks: [], paragraph: []))
         case "table":
             endParagraph()
-            stack.append(.table(rows: [], headed: false, caption: nil))
-        case "tr": stack.append(.row(cells: [], headed: true))
+            stack.append(.table(rows: [], alignments: [], caption: nil))
+        case "tr": stack.append(.row(cells: [], alignments: []))
         case "td", "th":
-            if case .row(let cells, let headed)? = stack.last { stack[stack.count - 1] = .row(cells: cells, headed: headed && name == "th") }
+            if case .row(let cells, let alignments)? = stack.last { stack[stack.count - 1] = .row(cells: cells, alignments: alignments + [Self.alignment(token)]) }
             stack.append(.blocks(tag: name, blocks: [], paragraph: []))
+        case "figure":
+            endParagraph()
+            stack.append(.blocks(tag: "figure", blocks: [], paragraph: []))
+        case "figcaption": stack.append(.blocks(tag: "figcaption", blocks: [], paragraph: []))
         case "caption": stack.append(.blocks(tag: "caption", blocks: [], paragraph: []))
         default:
             guard let tag = Self.inlineTags[name], !selfClosing else { return }
@@ -167,23 +212,34 @@ struct HTMLRichText {
             case "blockquote": appendBlock(.quote(blocks))
             case "td", "th":
                 let cell = Self.inlines(of: blocks)
-                if case .row(let cells, let headed)? = stack.last { stack[stack.count - 1] = .row(cells: cells + [cell], headed: headed) }
+                if case .row(let cells, let alignments)? = stack.last { stack[stack.count - 1] = .row(cells: cells + [cell], alignments: alignments) }
             case "caption":
-                if case .table(let rows, let headed, _)? = stack.last { stack[stack.count - 1] = .table(rows: rows, headed: headed, caption: Self.inlines(of: blocks)) }
+                if case .table(let rows, let alignments, _)? = stack.last { stack[stack.count - 1] = .table(rows: rows, alignments: alignments, caption: Self.inlines(of: blocks)) }
+            case "figcaption":
+                // A figure's caption is its picture's.
+                let caption = RichTextPlain.text(RichText(blocks))
+                if case .blocks(let tag, var figure, let paragraph)? = stack.last, case .picture(var picture)? = figure.last, !caption.isEmpty {
+                    picture.caption = caption
+                    figure[figure.count - 1] = .picture(picture)
+                    stack[stack.count - 1] = .blocks(tag: tag, blocks: figure, paragraph: paragraph)
+                } else {
+                    for block in blocks { appendBlock(block) }
+                }
             default: for block in blocks { appendBlock(block) }
             }
         case .list(let ordered, let start, let items):
             if !items.isEmpty { appendBlock(.list(ordered: ordered, start: max(0, min(start, 999_999_999)), items: items)) }
-        case .row(let cells, let headed):
-            if case .table(let rows, let tableHeaded, let caption)? = stack.last, !cells.isEmpty {
-                stack[stack.count - 1] = .table(rows: rows + [cells], headed: rows.isEmpty ? headed : tableHeaded, caption: caption)
+        case .row(let cells, let alignments):
+            if case .table(let rows, let tableAlignments, let caption)? = stack.last, !cells.isEmpty {
+                stack[stack.count - 1] = .table(rows: rows + [cells], alignments: rows.isEmpty ? alignments : tableAlignments, caption: caption)
             }
-        case .table(var rows, _, let caption):
+        case .table(var rows, let alignments, let caption):
             guard !rows.isEmpty else { return }
             let width = rows.map(\.count).max() ?? 0
             rows = rows.map { $0 + Array(repeating: [], count: width - $0.count) }
             // The first row is the header (a table in a question always has one to read by).
-            appendBlock(.table(RichText.Table(header: rows[0], alignments: Array(repeating: .none, count: width), rows: Array(rows.dropFirst()), caption: caption)))
+            let columns = (0..<width).map { $0 < alignments.count ? alignments[$0] : .none }
+            appendBlock(.table(RichText.Table(header: rows[0], alignments: columns, rows: Array(rows.dropFirst()), caption: caption)))
         case .pre(let language, let text):
             var code = text
             if code.hasPrefix("\n") { code.removeFirst() }
@@ -250,19 +306,19 @@ struct HTMLRichText {
         return inlines
     }
 
-    /// Moodle's TeX in text: `\(…\)` and `$$…$$` become formulas; a formula the converter
-    /// cannot show makes the question's problem, named.
-    static func formulas(in text: String) throws(ItemProblem) -> [RichText.Inline] {
-        var inlines: [RichText.Inline] = []
+    /// Moodle's TeX in text: `\(…\)` (in the line) and `$$…$$` or `\[…\]` (displayed) become
+    /// formulas; a formula the converter cannot show makes the question's problem, named.
+    static func formulas(in text: String) throws(ItemProblem) -> [(inline: RichText.Inline, display: Bool)] {
+        var inlines: [(inline: RichText.Inline, display: Bool)] = []
         var rest = Substring(text)
         while !rest.isEmpty {
-            let next = [("\\(", "\\)"), ("$$", "$$")].compactMap { pair -> (Range<Substring.Index>, String)? in rest.range(of: pair.0).map { ($0, pair.1) } }
+            let next = [("\\(", "\\)"), ("$$", "$$"), ("\\[", "\\]")].compactMap { pair -> (Range<Substring.Index>, String)? in rest.range(of: pair.0).map { ($0, pair.1) } }
                 .min { $0.0.lowerBound < $1.0.lowerBound }
-            guard let (open, closeMark) = next, let close = rest[open.upperBound...].range(of: closeMark) else { inlines.append(.text(String(rest))); break }
-            if open.lowerBound > rest.startIndex { inlines.append(.text(String(rest[..<open.lowerBound]))) }
+            guard let (open, closeMark) = next, let close = rest[open.upperBound...].range(of: closeMark) else { inlines.append((.text(String(rest)), false)); break }
+            if open.lowerBound > rest.startIndex { inlines.append((.text(String(rest[..<open.lowerBound])), false)) }
             let tex = String(rest[open.upperBound..<close.lowerBound]).trimmingCharacters(in: .whitespaces)
             do {
-                inlines.append(.math(try RichText.Math(tex: tex)))
+                inlines.append((.math(try RichText.Math(tex: tex)), closeMark != "\\)"))
             } catch {
                 throw ItemProblem(reason: "the formula \(tex.prefix(60)) cannot be shown: \(error.message)")
             }

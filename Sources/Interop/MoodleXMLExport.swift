@@ -6,8 +6,9 @@ import QuestionEngine
 /// same question), choice questions as `multichoice` (several right: equal shares, each wrong
 /// pick taking one share back — the portal's partial credit), orderings for the ordering
 /// plugin, a code block as `<pre><code class="language-…">`, an option's picture as an image
-/// in the answer with the file embedded (`@@PLUGINFILE@@`, base64), and the difficulty, status
-/// and exam-only flag as tags Moodle keeps.
+/// in the answer with the file embedded (`@@PLUGINFILE@@`, base64), a question in markdown as
+/// the HTML of its trees (`ExchangeHTML`: tables, exhibits, MathML with its TeX), and the
+/// difficulty, status and exam-only flag as tags Moodle keeps.
 public enum MoodleXMLExport {
     public static func document(_ content: ContentDocument) -> String {
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<quiz>\n"
@@ -16,7 +17,7 @@ public enum MoodleXMLExport {
             for exam in region.exams {
                 for domain in exam.domains {
                     xml += "  <question type=\"category\">\n    <category><text>\(escape("$course$/\(exam.title)/\(domain.title)"))</text></category>\n  </question>\n"
-                    for question in domain.questions { xml += self.question(question, pictures: pictures) }
+                    for question in domain.questions { xml += self.question(question, examMarkup: exam.markup, pictures: pictures) }
                 }
             }
         }
@@ -26,13 +27,25 @@ public enum MoodleXMLExport {
     /// The kinds Moodle has no question type for: left out, with a comment saying so.
     public static func leftOut(_ question: ContentDocument.Question) -> Bool { question.type == QuestionKind.hotspot.rawValue }
 
-    static func question(_ question: ContentDocument.Question, pictures: ExportPictures) -> String {
-        if leftOut(question) { return "  <!-- \(escape(question.key.replacingOccurrences(of: "--", with: "- -"))): a hotspot question, which Moodle XML has no type for -->\n" }
+    static func question(_ written: ContentDocument.Question, examMarkup: String?, pictures: ExportPictures) -> String {
+        if leftOut(written) { return "  <!-- \(escape(written.key.replacingOccurrences(of: "--", with: "- -"))): a hotspot question, which Moodle XML has no type for -->\n" }
+        // A question in markdown goes as the HTML of its trees, its pictures embedded.
+        let (question, texts) = (try? written.stored(examMarkup: examMarkup)) ?? (written, nil)
+        let rich = ExchangeHTML { pictures.picture($0).map { "@@PLUGINFILE@@/" + $0.name } }
         let view = ChoiceView(question)
         let options = view.options, correct = view.correct
         let isOrdering = question.type == QuestionKind.ordering.rawValue
         let isMultiple = question.type == QuestionKind.multiChoice.rawValue
-        var stem = "<p>" + html(question.stem) + "</p>"
+        /// An option's text as HTML: its tree's, else its words.
+        func optionHTML(_ index: Int) -> String {
+            guard let texts, texts.options.indices.contains(index) else { return html(options[index].text) }
+            return rich.inlines(texts.options[index].inlines)
+        }
+        func explanationHTML(_ index: Int) -> String? {
+            guard let texts, texts.options.indices.contains(index) else { return options[index].explanation.map(html) }
+            return texts.options[index].explanation.map(rich.blocks)
+        }
+        var stem = texts.map { rich.blocks($0.stem) } ?? "<p>" + html(question.stem) + "</p>"
         if let code = question.code {
             let language = question.codeLanguage.map { " class=\"language-\(escape($0))\"" } ?? ""
             stem += "<pre><code\(language)>" + escape(code) + "</code></pre>"
@@ -46,15 +59,17 @@ public enum MoodleXMLExport {
         var xml = "  <question type=\"\(moodleType)\">\n"
         xml += "    <name><text>\(escape(String(question.stem.prefix(60))))</text></name>\n"
         xml += "    <idnumber>\(escape(question.key))</idnumber>\n"
-        xml += "    <questiontext format=\"html\"><text>\(cdata(stem))</text></questiontext>\n"
-        xml += "    <generalfeedback format=\"html\"><text>\(cdata(question.explanation.map { "<p>" + html($0) + "</p>" } ?? ""))</text></generalfeedback>\n"
+        let files = (texts?.picturePaths ?? []).compactMap { pictures.picture($0) }.reduce(into: [ExportPictures.Picture]()) { if !$0.contains($1) { $0.append($1) } }
+        xml += "    <questiontext format=\"html\"><text>\(cdata(stem))</text>" + files.map(file).joined() + "</questiontext>\n"
+        let general = texts.map { $0.explanation.blocks.isEmpty ? "" : rich.blocks($0.explanation) } ?? question.explanation.map { "<p>" + html($0) + "</p>" } ?? ""
+        xml += "    <generalfeedback format=\"html\"><text>\(cdata(general))</text></generalfeedback>\n"
         xml += "    <defaultgrade>1</defaultgrade>\n    <penalty>0</penalty>\n    <hidden>0</hidden>\n"
         if moodleType == "matching" {
             // An item per subquestion with its answer; a target no item has, as an answer without an item.
             let targets = view.details.targets ?? []
             xml += "    <shuffleanswers>true</shuffleanswers>\n"
-            for (index, option) in options.enumerated() where correct.indices.contains(index) && targets.indices.contains(correct[index]) {
-                xml += "    <subquestion format=\"html\"><text>\(cdata(html(option.text)))</text><answer><text>\(escape(targets[correct[index]].text))</text></answer></subquestion>\n"
+            for index in options.indices where correct.indices.contains(index) && targets.indices.contains(correct[index]) {
+                xml += "    <subquestion format=\"html\"><text>\(cdata(optionHTML(index)))</text><answer><text>\(escape(targets[correct[index]].text))</text></answer></subquestion>\n"
             }
             for (index, target) in targets.enumerated() where !correct.contains(index) {
                 xml += "    <subquestion format=\"html\"><text></text><answer><text>\(escape(target.text))</text></answer></subquestion>\n"
@@ -69,16 +84,16 @@ public enum MoodleXMLExport {
         } else if isOrdering {
             // The plugin takes the steps in their right order.
             for (place, index) in correct.enumerated() where options.indices.contains(index) {
-                xml += "    <answer fraction=\"\(place + 1)\" format=\"html\">\(answer(options[index].text, picture: pictures.picture(options[index].imageUrl)))</answer>\n"
+                xml += "    <answer fraction=\"\(place + 1)\" format=\"html\">\(answer(optionHTML(index), picture: pictures.picture(options[index].imageUrl)))</answer>\n"
             }
         } else {
             let share = 100.0 / Double(max(1, correct.count))
             xml += "    <single>\(isMultiple ? "false" : "true")</single>\n    <shuffleanswers>true</shuffleanswers>\n    <answernumbering>abc</answernumbering>\n"
             for (index, option) in options.enumerated() {
                 let fraction = correct.contains(index) ? share : (isMultiple ? -share : 0)
-                xml += "    <answer fraction=\"\(format(fraction))\" format=\"html\">\(answer(option.text, picture: pictures.picture(option.imageUrl)))"
-                if let explanation = option.explanation {
-                    xml += "<feedback format=\"html\"><text>\(cdata(html(explanation)))</text></feedback>"
+                xml += "    <answer fraction=\"\(format(fraction))\" format=\"html\">\(answer(optionHTML(index), picture: pictures.picture(option.imageUrl)))"
+                if let explanation = explanationHTML(index) {
+                    xml += "<feedback format=\"html\"><text>\(cdata(explanation))</text></feedback>"
                 }
                 xml += "</answer>\n"
             }
@@ -90,11 +105,15 @@ public enum MoodleXMLExport {
         return xml + "  </question>\n"
     }
 
-    /// An answer's text, and its picture as an image with the file embedded.
-    static func answer(_ text: String, picture: ExportPictures.Picture?) -> String {
-        guard let picture else { return "<text>\(cdata(html(text)))</text>" }
-        return "<text>\(cdata(html(text) + "<br><img src=\"@@PLUGINFILE@@/\(picture.name)\" alt=\"\">"))</text>"
-            + "<file name=\"\(picture.name)\" path=\"/\" encoding=\"base64\">\(picture.data.base64EncodedString())</file>"
+    /// An answer's text (HTML), and its picture as an image with the file embedded.
+    static func answer(_ html: String, picture: ExportPictures.Picture?) -> String {
+        guard let picture else { return "<text>\(cdata(html))</text>" }
+        return "<text>\(cdata(html + "<br><img src=\"@@PLUGINFILE@@/\(picture.name)\" alt=\"\">"))</text>" + file(picture)
+    }
+
+    /// A picture embedded in the question, as Moodle embeds its files.
+    static func file(_ picture: ExportPictures.Picture) -> String {
+        "<file name=\"\(picture.name)\" path=\"/\" encoding=\"base64\">\(picture.data.base64EncodedString())</file>"
     }
 
     static func html(_ text: String) -> String { MarkupText.html(text) }

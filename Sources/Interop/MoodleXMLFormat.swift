@@ -5,7 +5,8 @@ import QuestionEngine
 /// `fraction`s, `truefalse`, the `ordering` plugin's steps, `matching` (subquestions),
 /// `shortanswer` and `numerical` (one tolerance, no units) map onto the portal's kinds;
 /// per-answer `<feedback>` becomes the option's explanation, `<generalfeedback>` the question's.
-/// HTML is reduced to text. Essay, cloze, calculated and drag-and-drop are named by line and
+/// A text whose HTML (or markdown) holds more than words is kept as a tree (`ForeignMarkup`);
+/// one of words alone is plain text. Essay, cloze, calculated and drag-and-drop are named by line and
 /// skipped.
 enum MoodleXMLFormat {
     static func parse(_ data: Data, language: String) throws(FormatError) -> ForeignContent {
@@ -31,48 +32,56 @@ enum MoodleXMLFormat {
             if let block = MarkupText.codeBlock(in: html) {
                 (code, codeLanguage, html) = (block.code, block.language, block.rest)
             }
-            let plain = question.child("questiontext")?.attributes["format"] == "plain_text"
+            let markup = ForeignMarkup.moodle(question.child("questiontext"))
             // Files embedded in the question (base64), by name, for its pictures.
             let files = Dictionary(question.descendants("file").compactMap { file in file.attributes["name"].map { ($0, file.text) } }, uniquingKeysWith: { first, _ in first })
-            // HTML with more than words (tables, lists, pictures, formulas) is kept as a tree.
-            var richStem: RichText?, stemImages: [ContentImage] = []
-            if !plain {
-                do throws(ItemProblem) {
-                    let tree = try HTMLRichText.read(html) { source, alt in
-                        picture([(source, alt)], files: files, needsAlt: true).map { stored, alt in
-                            stemImages.append(stored)
-                            return RichText.Picture(source: stored.path, alt: alt)
-                        }
-                    }
-                    if !tree.isPlainText { richStem = tree }
-                } catch {
-                    skip(error.reason); continue
+            // Markup with more than words (tables, lists, pictures, formulas) is kept as a tree.
+            var shownImages: [ContentImage] = []
+            let pictures: HTMLRichText.PictureResolver = { source, alt in
+                picture([(source, alt)], files: files, needsAlt: true).map { stored, alt in
+                    shownImages.append(stored)
+                    return RichText.Picture(source: stored.path, alt: alt)
                 }
             }
-            let stem = richStem.map(RichTextPlain.text) ?? clean(html, html: !plain)
+            var richStem: RichText?, richFeedback: RichText?
+            var answers: [(text: String, image: ContentImage?, fraction: Double, feedback: String?, richText: RichText?, richFeedback: RichText?)] = []
+            do throws(ItemProblem) {
+                richStem = try markup.tree(html, field: "the question's text", pictures: pictures)
+                if let feedback = question.child("generalfeedback") {
+                    richFeedback = try ForeignMarkup.moodle(feedback).tree(feedback.child("text")?.text ?? feedback.text, field: "the general feedback", pictures: pictures)
+                }
+                for (number, answer) in question.all("answer").enumerated() {
+                    let html = answer.child("text")?.text ?? answer.text, answerMarkup = ForeignMarkup.moodle(answer)
+                    var text = clean(html, html: answerMarkup != .plain), image: ContentImage?
+                    if answerMarkup == .html, !MarkupText.images(html).isEmpty {
+                        switch picture(MarkupText.images(html), files: files) {
+                        case .success(let (picture, name)):
+                            image = picture
+                            if text.isEmpty { text = name }
+                        case .failure(let problem): throw ItemProblem(reason: "answer \(number + 1): \(problem.reason)")
+                        }
+                    }
+                    let richText = try answerMarkup.optionTree(html, field: "answer \(number + 1)", isText: true)
+                    if let richText { text = RichTextPlain.text(richText) }
+                    let feedback = answer.child("feedback")
+                    let feedbackSource = feedback.map { $0.child("text")?.text ?? $0.text }
+                    let richFeedback = try feedbackSource.flatMap { source throws(ItemProblem) in
+                        try ForeignMarkup.moodle(feedback).tree(source, field: "answer \(number + 1)'s feedback", pictures: pictures)
+                    }
+                    answers.append((text: text, image: image, fraction: Double(answer.attributes["fraction"] ?? "0") ?? 0,
+                                    feedback: richFeedback.map(RichTextPlain.text) ?? feedbackSource.map { clean($0, html: feedback?.attributes["format"] != "plain_text") },
+                                    richText: richText, richFeedback: richFeedback))
+                }
+            } catch {
+                skip(error.reason); continue
+            }
+            let stem = richStem.map(RichTextPlain.text) ?? clean(html, html: markup != .plain)
             guard !stem.isEmpty else { skip("a question with no text"); continue }
             let idnumber = question.textOf("idnumber")?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
             // This portal's exports carry its own keys as the idnumber; other files are named by category and name.
             let key = !idnumber.isEmpty ? idnumber : "moodle:" + (name.map { (category.map { $0 + "/" } ?? "") + $0 } ?? StableHash.hex(stem))
             let tags = Set((question.child("tags")?.all("tag") ?? []).compactMap { $0.textOf("text") ?? $0.text }.map { $0.trimmingCharacters(in: .whitespaces) })
-            let general = text(question, "generalfeedback")
-            var pictureProblem: String?
-            let answers = question.all("answer").enumerated().map { number, answer in
-                let html = answer.child("text")?.text ?? answer.text, isHTML = answer.attributes["format"] != "plain_text"
-                var text = clean(html, html: isHTML), image: ContentImage?
-                if isHTML, !MarkupText.images(html).isEmpty {
-                    switch picture(MarkupText.images(html), files: files) {
-                    case .success(let (picture, name)):
-                        image = picture
-                        if text.isEmpty { text = name }
-                    case .failure(let problem): pictureProblem = pictureProblem ?? "answer \(number + 1): \(problem.reason)"
-                    }
-                }
-                return (text: text, image: image,
-                        fraction: Double(answer.attributes["fraction"] ?? "0") ?? 0,
-                        feedback: answer.child("feedback").map { clean($0.child("text")?.text ?? $0.text, html: $0.attributes["format"] != "plain_text") })
-            }
-            if let pictureProblem { skip(pictureProblem); continue }
+            let general = richFeedback.map(RichTextPlain.text) ?? text(question, "generalfeedback")
             func made(_ options: [ForeignQuestion.Option], correct: [Int], multiple: Bool, ordering: Bool = false) {
                 var made = ForeignQuestion(
                     key: key, position: position, category: category, stem: stem, isMultiple: multiple, options: options, correct: correct,
@@ -81,10 +90,13 @@ enum MoodleXMLFormat {
                 made.status = tags.compactMap { $0.hasPrefix("status-") ? String($0.dropFirst("status-".count)) : nil }.first
                 made.examOnly = tags.contains("exam-only")
                 made.richStem = richStem
-                made.stemImages = stemImages
+                made.richFeedback = richFeedback
+                made.shownImages = shownImages
                 content.questions.append(made)
             }
-            let options = answers.map { ForeignQuestion.Option(text: $0.text, feedback: $0.feedback.flatMap { $0.isEmpty ? nil : $0 }, image: $0.image) }
+            let options = answers.map {
+                ForeignQuestion.Option(text: $0.text, feedback: $0.feedback.flatMap { $0.isEmpty ? nil : $0 }, image: $0.image, richText: $0.richText, richFeedback: $0.richFeedback)
+            }
             switch type {
             case "multichoice":
                 guard answers.count >= 2, answers.allSatisfy({ !$0.text.isEmpty }) else { skip("a choice question needs at least two answers with text"); continue }
@@ -116,16 +128,25 @@ enum MoodleXMLFormat {
             case "matching":
                 // Each subquestion with text is an item; one without only adds its answer (a distractor).
                 var targets: [String] = [], items: [ForeignQuestion.Option] = [], key: [Int] = []
-                for sub in question.all("subquestion") {
-                    let item = clean(sub.child("text")?.text ?? "", html: sub.attributes["format"] != "plain_text")
+                var problem: ItemProblem?
+                for (number, sub) in question.all("subquestion").enumerated() {
+                    let source = sub.child("text")?.text ?? ""
+                    var item = clean(source, html: sub.attributes["format"] != "plain_text"), richItem: RichText?
+                    do throws(ItemProblem) {
+                        richItem = try ForeignMarkup.moodle(sub).optionTree(source, field: "subquestion \(number + 1)", isText: true)
+                    } catch {
+                        problem = error; break
+                    }
+                    if let richItem { item = RichTextPlain.text(richItem) }
                     let target = clean(sub.child("answer").map { $0.child("text")?.text ?? $0.text } ?? "", html: false)
                     guard !target.isEmpty else { continue }
                     if !targets.contains(target) { targets.append(target) }
-                    if !item.isEmpty {
-                        items.append(ForeignQuestion.Option(text: item))
-                        key.append(targets.firstIndex(of: target)!)
+                    if !item.isEmpty, let targetIndex = targets.firstIndex(of: target) {
+                        items.append(ForeignQuestion.Option(text: item, richText: richItem))
+                        key.append(targetIndex)
                     }
                 }
+                if let problem { skip(problem.reason); continue }
                 guard items.count >= 2, targets.count >= 2 else { skip("a matching question needs two items and two answers"); continue }
                 made(items, correct: key, multiple: false)
                 content.questions[content.questions.count - 1].answering = .matching(targets: targets)

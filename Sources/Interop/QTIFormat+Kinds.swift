@@ -25,7 +25,18 @@ extension QTIFormat {
             return .failure(ItemProblem(reason: "a match interaction whose correct response does not give each item a target"))
         }
         var made = question
-        made.options = items.map { ForeignQuestion.Option(text: clean($0.innerText())) }
+        made.options = []
+        for (number, item) in items.enumerated() {
+            // An item with more than words (a formula) keeps its tree; its target list stays words.
+            var option = ForeignQuestion.Option(text: clean(item.innerText()))
+            do throws(ItemProblem) {
+                option.richText = try ForeignMarkup.optionTree(tokens: item.markupTokens(), field: "item \(number + 1)")
+            } catch {
+                return .failure(error)
+            }
+            if let tree = option.richText { option.text = RichTextPlain.text(tree) }
+            made.options.append(option)
+        }
         made.correct = key.compactMap { $0 }
         made.answering = .matching(targets: targets.map { clean($0.innerText()) })
         return .success(made)

@@ -1,4 +1,5 @@
 import Foundation
+import QuestionEngine
 
 /// One IMS QTI item, version 3.0 (`qti-assessment-item`, kebab-case) or 2.1 (`assessmentItem`,
 /// camelCase): a choice interaction (one or several right choices), an order, a match, a text
@@ -55,26 +56,47 @@ enum QTIFormat {
         let values = correct.all(names.element("value")).map { $0.innerText().trimmingCharacters(in: .whitespacesAndNewlines) }
         guard !values.isEmpty else { return skip("an item whose correct response is empty") }
         // The stem: the body's text without the interaction, then the interaction's prompt.
-        let prompt = interaction.child(names.element("prompt")).map { clean($0.innerText()) } ?? ""
+        let prompt = interaction.child(names.element("prompt"))
         let lead = clean(body.innerText(skipping: [interaction.name, "pre"]))
         // A code block is the question's code, its language from the class.
-        let codeElement = body.descendants("pre").first.flatMap { $0.child("code") ?? $0 }
+        let codePre = body.descendants("pre").first
+        let codeElement = codePre.flatMap { $0.child("code") ?? $0 }
         let code = codeElement.map { $0.innerText() }
         let codeLanguage = codeElement?.attributes["class"]?.split(separator: " ").first { $0.hasPrefix("language-") }.map { String($0.dropFirst("language-".count)) }
-        let stem = [lead, prompt].filter { !$0.isEmpty }.joined(separator: "\n")
-        guard !stem.isEmpty else { return skip("an item with no question text") }
-        // Pictures are kept with choices, and a hotspot's is its own; one in the question text has nowhere to go.
-        let kept = Set((interaction.name == names.element("hotspot-interaction") ? interaction.descendants("img")
-            : interaction.descendants(names.element("simple-choice")).flatMap { $0.descendants("img") }).map(ObjectIdentifier.init))
-        if body.descendants("img").contains(where: { !kept.contains(ObjectIdentifier($0)) }) {
-            return skip("a picture in the question text (the portal shows pictures only with answers)")
+        // XHTML with more than words (tables, lists, pictures in the question text, MathML) is kept as a tree.
+        var shownImages: [ContentImage] = []
+        func pictures(_ source: String, _ alt: String) -> Result<RichText.Picture, ItemProblem> {
+            let words = alt.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !words.isEmpty else { return .failure(ItemProblem(reason: "the picture \(source.prefix(100)) in the question text has no alt text: give it one")) }
+            return Self.picture(source, picture).map { stored in
+                shownImages.append(stored)
+                return RichText.Picture(source: stored.path, alt: words)
+            }
         }
-        let general = root.all(names.element("modal-feedback")).map { clean($0.innerText()) }.first { !$0.isEmpty }
+        let feedbackName = names.element("feedback-inline")
+        var richStem: RichText?, richFeedback: RichText?, generalElement: XMLTree.Element?
+        do throws(ItemProblem) {
+            let leadTree = try HTMLRichText.read(tokens: body.markupTokens { $0 === interaction || $0 === codePre }, pictures: pictures)
+            let promptTree = try prompt.map { element throws(ItemProblem) in try HTMLRichText.read(tokens: element.markupTokens(), pictures: pictures) }
+            let whole = RichText(leadTree.blocks + (promptTree?.blocks ?? []))
+            if !whole.isPlainText { richStem = whole }
+            generalElement = root.all(names.element("modal-feedback")).first { !clean($0.innerText()).isEmpty }
+            richFeedback = try generalElement.flatMap { element throws(ItemProblem) in
+                try ForeignMarkup.tree(tokens: element.markupTokens(), field: "the feedback", pictures: pictures)
+            }
+        } catch {
+            return skip(error.reason)
+        }
+        let stem = richStem.map(RichTextPlain.text) ?? [lead, prompt.map { clean($0.innerText()) } ?? ""].filter { !$0.isEmpty }.joined(separator: "\n")
+        guard !stem.isEmpty else { return skip("an item with no question text") }
+        let general = richFeedback.map(RichTextPlain.text) ?? generalElement.map { clean($0.innerText()) }
         // This portal's packages carry its own keys as the item's label.
         let key = root.attributes["label"].flatMap { $0.isEmpty ? nil : $0 } ?? "qti:" + (identifier.isEmpty ? StableHash.hex(stem) : identifier)
         var question = ForeignQuestion(
             key: key, position: position, category: nil, stem: stem, isMultiple: false, options: [], correct: [], generalFeedback: general,
             code: code, codeLanguage: codeLanguage)
+        question.richStem = richStem
+        question.richFeedback = richFeedback
         let made: Result<ForeignQuestion, ItemProblem>
         switch interaction.name {
         case names.element("match-interaction"): made = matching(question, interaction, values: values, names: names)
@@ -82,15 +104,27 @@ enum QTIFormat {
         case names.element("hotspot-interaction"): made = hotspot(question, interaction, declaration, values: values, names: names, picture: picture)
         default:
             let isOrder = interaction.name == names.element("order-interaction")
-            let feedback = names.element("feedback-inline")
             let choices = interaction.descendants(names.element("simple-choice"))
             guard choices.count >= 2 else { return skip("an interaction with fewer than two choices") }
             let ids = choices.map { $0.attributes["identifier"] ?? "" }
             var options: [ForeignQuestion.Option] = []
             for (number, choice) in choices.enumerated() {
+                let feedback = choice.descendants(feedbackName).first
                 var option = ForeignQuestion.Option(
-                    text: clean(choice.innerText(skipping: [feedback])),
-                    feedback: choice.descendants(feedback).first.map { clean($0.innerText()) }.flatMap { $0.isEmpty ? nil : $0 })
+                    text: clean(choice.innerText(skipping: [feedbackName])),
+                    feedback: feedback.map { clean($0.innerText()) }.flatMap { $0.isEmpty ? nil : $0 })
+                do throws(ItemProblem) {
+                    if choice.descendants("img").isEmpty {
+                        option.richText = try ForeignMarkup.optionTree(tokens: choice.markupTokens { $0.name == feedbackName }, field: "choice \(number + 1)")
+                    }
+                    option.richFeedback = try feedback.flatMap { element throws(ItemProblem) in
+                        try ForeignMarkup.tree(tokens: element.markupTokens(), field: "choice \(number + 1)'s feedback", pictures: pictures)
+                    }
+                } catch {
+                    return skip(error.reason)
+                }
+                if let tree = option.richText { option.text = RichTextPlain.text(tree) }
+                if let tree = option.richFeedback { option.feedback = RichTextPlain.text(tree) }
                 let images = choice.descendants("img")
                 if let image = images.first {
                     let source = image.attributes["src"] ?? "", name = String(source.split(separator: "/").last ?? "")
@@ -117,7 +151,9 @@ enum QTIFormat {
             made = .success(question)
         }
         switch made {
-        case .success(let question): content.questions.append(question)
+        case .success(var question):
+            question.shownImages = shownImages
+            content.questions.append(question)
         case .failure(let skipped): content.skipped.append(SkippedItem(position: position, reason: skipped.reason))
         }
         return content

@@ -7,9 +7,11 @@ import QuestionEngine
 /// mapping, numbers with their tolerance), or a hotspot over the question's picture.
 extension QTIPackage {
     static func item(
-        _ question: ContentDocument.Question, identifier: String, language: String, version3: Bool = true, pictures: ExportPictures? = nil
+        _ question: ContentDocument.Question, identifier: String, language: String, version3: Bool = true, pictures: ExportPictures? = nil,
+        texts: QuestionTexts? = nil
     ) -> String {
         let n = QTIFormat.Names(version3: version3)
+        let rich = RichTexts(texts: texts, writer: ExchangeHTML { pictures?.picture($0).map { "../images/" + $0.name } })
         let view = ChoiceView(question)
         let kind = QuestionKind(rawValue: question.type) ?? .singleChoice
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -17,22 +19,22 @@ extension QTIPackage {
         xml += " label=\"\(escape(question.key))\" adaptive=\"false\" \(n.attribute("time-dependent"))=\"false\" xml:lang=\"\(escape(language))\">\n"
         let parts: (declaration: String, interaction: String, processing: String)
         switch kind.answerShape {
-        case .oneOption, .someOptions, .order: parts = choices(question, view, kind: kind, n: n, pictures: pictures)
-        case .pairs: parts = matching(view, n: n)
+        case .oneOption, .someOptions, .order: parts = choices(question, view, kind: kind, n: n, pictures: pictures, rich: rich)
+        case .pairs: parts = matching(view, n: n, rich: rich)
         case .text: parts = textEntry(view, n: n)
         case .region: parts = hotspot(view, n: n, version3: version3, pictures: pictures)
         }
         xml += parts.declaration
         xml += "  <\(n.element("outcome-declaration")) identifier=\"SCORE\" cardinality=\"single\" \(n.attribute("base-type"))=\"float\"/>\n"
         xml += "  <\(n.element("outcome-declaration")) identifier=\"FEEDBACK\" cardinality=\"single\" \(n.attribute("base-type"))=\"identifier\"/>\n"
-        xml += "  <\(n.element("item-body"))>\n    <p>\(html(question.stem))</p>\n"
+        xml += "  <\(n.element("item-body"))>\n    " + (texts.map { rich.writer.blocks($0.stem) } ?? "<p>\(html(question.stem))</p>") + "\n"
         if let code = question.code {
             xml += "    <pre><code\(question.codeLanguage.map { " class=\"language-\(escape($0))\"" } ?? "")>\(escape(code))</code></pre>\n"
         }
         xml += parts.interaction + "  </\(n.element("item-body"))>\n" + parts.processing
         if let explanation = question.explanation, !explanation.isEmpty {
             xml += "  <\(n.element("modal-feedback")) \(n.attribute("outcome-identifier"))=\"FEEDBACK\" identifier=\"GENERAL\" \(n.attribute("show-hide"))=\"hide\">"
-            xml += "\(html(explanation))</\(n.element("modal-feedback"))>\n"
+            xml += (texts.map { rich.writer.blocks($0.explanation) } ?? html(explanation)) + "</\(n.element("modal-feedback"))>\n"
         }
         return xml + "</\(n.element("assessment-item"))>\n"
     }
@@ -58,16 +60,39 @@ extension QTIPackage {
             }.joined() + "</\(n.element("mapping"))>\n"
     }
 
+    /// A question's trees, when it has them, and the writer of their XHTML.
+    struct RichTexts {
+        let texts: QuestionTexts?
+        let writer: ExchangeHTML
+
+        /// Option `index`'s text: its tree's XHTML, else `plain` escaped.
+        func option(_ index: Int, plain: String) -> String {
+            guard let texts, texts.options.indices.contains(index) else { return html(plain) }
+            return writer.inlines(texts.options[index].inlines)
+        }
+
+        func explanation(_ index: Int, plain: String?) -> String? {
+            guard let texts, texts.options.indices.contains(index) else { return plain.map(html) }
+            // Inline feedback holds a line of text: a one-paragraph explanation goes as its inlines.
+            guard let tree = texts.options[index].explanation else { return nil }
+            if tree.blocks.count == 1, case .paragraph(let inlines) = tree.blocks[0] { return writer.inlines(inlines) }
+            return writer.blocks(tree)
+        }
+    }
+
     private static func choices(
-        _ question: ContentDocument.Question, _ view: ChoiceView, kind: QuestionKind, n: QTIFormat.Names, pictures: ExportPictures?
+        _ question: ContentDocument.Question, _ view: ChoiceView, kind: QuestionKind, n: QTIFormat.Names, pictures: ExportPictures?, rich: RichTexts
     ) -> (String, String, String) {
         var options = view.options, correct = view.correct
+        // Where each listed option is stored (an ordering's list moves on by one), for its trees.
+        var stored = Array(options.indices)
         let isOrdering = kind == .ordering, isMultiple = kind == .multiChoice
         if isOrdering, correct.count == options.count, correct.allSatisfy(options.indices.contains) {
             // Steps listed as the importer stores them (the right order moved on by one), so a
             // package exported, imported and exported again is the same package.
             let right = correct.map { options[$0] }, count = right.count
             options = (0..<count).map { right[($0 + 1) % count] }
+            stored = (0..<count).map { view.correct[($0 + 1) % count] }
             correct = (0..<count).map { ($0 - 1 + count) % count }
         }
         let share = 1.0 / Double(max(1, correct.count))
@@ -79,11 +104,11 @@ extension QTIPackage {
         var body = "    <\(interaction) \(n.attribute("response-identifier"))=\"RESPONSE\" shuffle=\"true\""
         body += isOrdering ? ">\n" : " \(n.attribute("max-choices"))=\"\(isMultiple ? 0 : 1)\">\n"
         for (index, option) in options.enumerated() {
-            body += "      <\(n.element("simple-choice")) identifier=\"C\(index + 1)\">\(html(option.text))"
+            body += "      <\(n.element("simple-choice")) identifier=\"C\(index + 1)\">\(rich.option(stored[index], plain: option.text))"
             if let picture = pictures?.picture(option.imageUrl) { body += "<img src=\"../images/\(picture.name)\" alt=\"\"/>" }
-            if let explanation = option.explanation {
+            if let explanation = rich.explanation(stored[index], plain: option.explanation) {
                 body += "<\(n.element("feedback-inline")) \(n.attribute("outcome-identifier"))=\"FEEDBACK\" identifier=\"C\(index + 1)\" \(n.attribute("show-hide"))=\"show\">"
-                body += "\(html(explanation))</\(n.element("feedback-inline"))>"
+                body += "\(explanation)</\(n.element("feedback-inline"))>"
             }
             body += "</\(n.element("simple-choice"))>\n"
         }
@@ -91,7 +116,7 @@ extension QTIPackage {
         return (declaration, body, template(isMultiple ? "map_response" : "match_correct", n: n))
     }
 
-    private static func matching(_ view: ChoiceView, n: QTIFormat.Names) -> (String, String, String) {
+    private static func matching(_ view: ChoiceView, n: QTIFormat.Names, rich: RichTexts) -> (String, String, String) {
         let targets = view.details.targets ?? []
         let pairs = view.correct.enumerated().map { "P\($0.offset + 1) T\($0.element + 1)" }
         let share = 1.0 / Double(max(1, pairs.count))
@@ -99,7 +124,7 @@ extension QTIPackage {
             cardinality: "multiple", baseType: "directedPair", values: pairs, mapping: mapping(pairs.map { ($0, share, nil) }, n: n), n: n)
         let choice = n.element("simple-associable-choice"), set = n.element("simple-match-set")
         var body = "    <\(n.element("match-interaction")) \(n.attribute("response-identifier"))=\"RESPONSE\" shuffle=\"true\" \(n.attribute("max-associations"))=\"\(view.options.count)\">\n"
-        body += "      <\(set)>" + view.options.enumerated().map { "<\(choice) identifier=\"P\($0.offset + 1)\" \(n.attribute("match-max"))=\"1\">\(html($0.element.text))</\(choice)>" }.joined() + "</\(set)>\n"
+        body += "      <\(set)>" + view.options.enumerated().map { "<\(choice) identifier=\"P\($0.offset + 1)\" \(n.attribute("match-max"))=\"1\">\(rich.option($0.offset, plain: $0.element.text))</\(choice)>" }.joined() + "</\(set)>\n"
         body += "      <\(set)>" + targets.enumerated().map { "<\(choice) identifier=\"T\($0.offset + 1)\" \(n.attribute("match-max"))=\"\(view.options.count)\">\(html($0.element.text))</\(choice)>" }.joined() + "</\(set)>\n"
         body += "    </\(n.element("match-interaction"))>\n"
         return (declaration, body, template("map_response", n: n))

@@ -5,7 +5,7 @@ import QuestionEngine
 /// IMS QTI 3.0 content packages: an exam's published questions as one item each
 /// (`imsqti_item_xmlv3p0`), and an assessment test with a section per domain whose
 /// `qti-selection` draws the blueprint's share of the exam's question count
-/// (`imsqti_test_xmlv3p0`), and the options' pictures (`webcontent`), listed in
+/// (`imsqti_test_xmlv3p0`), and the pictures options and texts show (`webcontent`), listed in
 /// `imsmanifest.xml`. Reading a package takes its items,
 /// each section's title becoming the category of the items it refers to.
 public enum QTIPackage {
@@ -24,10 +24,13 @@ public enum QTIPackage {
             for question in domain.questions where (question.status ?? "published") == "published" {
                 number += 1
                 let identifier = "Q\(number)", href = "items/\(identifier).xml"
-                entries.append(Zip.Entry(path: href, bytes: Array(item(question, identifier: identifier, language: exam.language, version3: version3, pictures: pictures).utf8)))
+                // A question in markdown goes as the XHTML of its trees.
+                let (plain, texts) = (try? question.stored(examMarkup: exam.markup)) ?? (question, nil)
+                let written = item(plain, identifier: identifier, language: exam.language, version3: version3, pictures: pictures, texts: texts)
+                entries.append(Zip.Entry(path: href, bytes: Array(written.utf8)))
                 // Each picture is a webcontent resource the items showing it depend on.
-                let view = ChoiceView(question)
-                let used = (view.options.map(\.imageUrl) + [view.details.imageUrl]).compactMap { pictures.picture($0) }
+                let view = ChoiceView(plain)
+                let used = (view.options.map(\.imageUrl) + [view.details.imageUrl] + (texts?.picturePaths ?? [])).compactMap { pictures.picture($0) }
                 for picture in used { packed[picture.name] = picture }
                 let dependencies = Set(used.map(\.name)).sorted().map { "<dependency identifierref=\"IMG-\($0)\"/>" }.joined()
                 resources += "    <resource identifier=\"ITEM-\(identifier)\" type=\"\(itemType)\" href=\"\(href)\"><file href=\"\(href)\"/>\(dependencies)</resource>\n"

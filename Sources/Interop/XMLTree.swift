@@ -62,6 +62,32 @@ enum XMLTree {
             return result
         }
 
+        /// The element's content as the tokens of HTML (`HTMLRichText` reads them as it reads
+        /// Moodle's text), leaving out the children `skipping` says; text and attribute values
+        /// are escaped again, since the reader decodes what it reads.
+        func markupTokens(skipping: (Element) -> Bool = { _ in false }) -> [HTMLScanner.Token] {
+            func escaped(_ text: String) -> String { text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;") }
+            var tokens: [HTMLScanner.Token] = []
+            var stack: [(element: Element, next: Int)] = [(self, 0)]
+            while let (element, next) = stack.popLast() {
+                guard next < element.pieces.count else {
+                    if element !== self, !["br", "img", "hr"].contains(element.name) { tokens.append(.end(name: element.name.lowercased())) }
+                    continue
+                }
+                stack.append((element, next + 1))
+                switch element.pieces[next] {
+                case .text(let text): tokens.append(.text(escaped(text)))
+                case .element(let child):
+                    guard !skipping(child) else { continue }
+                    let attributes = child.attributes.sorted { $0.key < $1.key }.map { (name: $0.key.lowercased(), value: escaped($0.value)) }
+                    let isVoid = ["br", "img", "hr"].contains(child.name)
+                    tokens.append(.start(name: child.name.lowercased(), attributes: attributes, selfClosing: isVoid))
+                    stack.append((child, 0))
+                }
+            }
+            return tokens
+        }
+
         /// Every element below with `name`, in document order.
         func descendants(_ name: String) -> [Element] {
             var found: [Element] = []

@@ -3,6 +3,7 @@ import ExamData
 import Foundation
 import Interop
 import PostgresClient
+import QuestionEngine
 import TestSupport
 import Testing
 
@@ -71,7 +72,7 @@ struct ContentImageTests {
         ])
     }
 
-    @Test("a QTI package: a choice's picture comes from the package's files; one in the question text or missing from the package is named")
+    @Test("a QTI package: pictures come from the package's files, a choice's as its image, the question text's as an exhibit; one without alt text or missing is named")
     func qtiPictures() throws {
         func item(_ identifier: String, lead: String = "", ringSource: String) -> Zip.Entry {
             Zip.Entry(path: "items/\(identifier).xml", bytes: Array("""
@@ -96,6 +97,7 @@ struct ContentImageTests {
               <resource identifier="A" type="imsqti_item_xmlv3p0" href="items/A.xml"><file href="items/A.xml"/></resource>
               <resource identifier="B" type="imsqti_item_xmlv3p0" href="items/B.xml"><file href="items/B.xml"/></resource>
               <resource identifier="C" type="imsqti_item_xmlv3p0" href="items/C.xml"><file href="items/C.xml"/></resource>
+              <resource identifier="E" type="imsqti_item_xmlv3p0" href="items/E.xml"><file href="items/E.xml"/></resource>
               <resource identifier="R" type="webcontent" href="media/ring.svg"><file href="media/ring.svg"/></resource>
               <resource identifier="D" type="webcontent" href="images/dot.png"><file href="images/dot.png"/></resource>
             </resources></manifest>
@@ -105,16 +107,24 @@ struct ContentImageTests {
             item("A", ringSource: "../media/./ring.svg"),
             item("B", lead: #" <img src="../media/ring.svg" alt="a diagram"/>"#, ringSource: "../media/ring.svg"),
             item("C", ringSource: "../media/missing.svg"),
+            item("E", lead: #" <img src="../media/ring.svg" alt=" "/>"#, ringSource: "../media/ring.svg"),
             Zip.Entry(path: "media/ring.svg", bytes: Self.ring), Zip.Entry(path: "images/dot.png", bytes: Self.png),
         ])
         let content = try ForeignImport().read(Data(package), format: .contentPackage, language: "en")
         let ring = try #require(content.questions.first)
-        #expect(content.questions.count == 1)
+        #expect(content.questions.map(\.key) == ["qti:A", "qti:B"])
         #expect(ring.options.map(\.text) == ["A ring", "A dot"] && ring.correct == [0])
         #expect(ring.options.map(\.image) == [try ContentImage(bytes: Self.ring), try ContentImage(bytes: Self.png)])
+        #expect(ring.richStem == nil, "a question of words alone stays plain")
+        // B's diagram stands in its text as an exhibit, stored like every picture.
+        let exhibit = try ContentImage(bytes: Self.ring)
+        #expect(content.questions[1].richStem == RichText([
+            .paragraph([.text("Which layout is a closed loop?")]), .picture(RichText.Picture(source: exhibit.path, alt: "a diagram")),
+        ]))
+        #expect(content.questions[1].shownImages == [exhibit])
         #expect(content.skipped.map(\.description) == [
-            "items/B.xml (item B): a picture in the question text (the portal shows pictures only with answers)",
             "items/C.xml (item C): choice 1: the picture ../media/missing.svg is not in the package (import the whole package, not the item alone)",
+            "items/E.xml (item E): the picture ../media/ring.svg in the question text has no alt text: give it one",
         ])
     }
 

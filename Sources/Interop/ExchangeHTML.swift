@@ -1,0 +1,108 @@
+import QuestionEngine
+
+/// A `RichText` as the XHTML other systems read (Moodle's question text, a QTI item's body):
+/// paragraphs, lists, tables with a header row (`th scope="col"`, alignment as an `align-…`
+/// class), `<pre><code class="language-…">`, block quotes, pictures (`<figure>` when captioned)
+/// at the addresses the export gives them, and formulas as MathML with their TeX as the
+/// annotation. `HTMLRichText` reads every piece of it back into the same tree.
+struct ExchangeHTML {
+    /// The address a picture has in the export (`@@PLUGINFILE@@/…`, `../images/…`), or nil
+    /// when the export carries no such picture (its alt text then stands for it).
+    let pictureAddress: (String) -> String?
+
+    func blocks(_ text: RichText) -> String {
+        var html = ""
+        for block in text.blocks { write(block, into: &html) }
+        return html
+    }
+
+    func inlines(_ inlines: [RichText.Inline]) -> String {
+        var html = ""
+        write(inlines, into: &html)
+        return html
+    }
+
+    private func write(_ block: RichText.Block, into html: inout String) {
+        switch block {
+        case .paragraph(let inlines):
+            html += "<p>"; write(inlines, into: &html); html += "</p>"
+        case .code(let language, let text):
+            html += "<pre><code" + (language.map { " class=\"language-\(escape($0))\"" } ?? "") + ">" + escape(text) + "</code></pre>"
+        case .list(let ordered, let start, let items):
+            html += ordered ? (start == 1 ? "<ol>" : "<ol start=\"\(start)\">") : "<ul>"
+            for item in items {
+                html += "<li>"; for block in item { write(block, into: &html) }; html += "</li>"
+            }
+            html += ordered ? "</ol>" : "</ul>"
+        case .table(let table):
+            html += "<table>"
+            if let caption = table.caption { html += "<caption>"; write(caption, into: &html); html += "</caption>" }
+            html += "<thead><tr>"
+            for (column, cell) in table.header.enumerated() { html += "<th scope=\"col\"\(alignment(table, column))>"; write(cell, into: &html); html += "</th>" }
+            html += "</tr></thead><tbody>"
+            for row in table.rows {
+                html += "<tr>"
+                for (column, cell) in row.enumerated() { html += "<td\(alignment(table, column))>"; write(cell, into: &html); html += "</td>" }
+                html += "</tr>"
+            }
+            html += "</tbody></table>"
+        case .quote(let blocks):
+            html += "<blockquote>"; for inner in blocks { write(inner, into: &html) }; html += "</blockquote>"
+        case .math(let math):
+            html += "<div>"; write(math, display: true, into: &html); html += "</div>"
+        case .picture(let picture):
+            guard let address = pictureAddress(picture.source) else {
+                html += "<p>" + escape(picture.alt) + "</p>"
+                return
+            }
+            let image = "<img src=\"\(escape(address))\" alt=\"\(escape(picture.alt))\"/>"
+            if let caption = picture.caption {
+                html += "<figure>" + image + "<figcaption>" + escape(caption) + "</figcaption></figure>"
+            } else {
+                html += "<p>" + image + "</p>"
+            }
+        }
+    }
+
+    private func alignment(_ table: RichText.Table, _ column: Int) -> String {
+        let alignment = column < table.alignments.count ? table.alignments[column] : .none
+        return alignment == .none ? "" : " class=\"align-\(alignment.rawValue)\""
+    }
+
+    private func write(_ inlines: [RichText.Inline], into html: inout String) {
+        for inline in inlines {
+            switch inline {
+            case .text(let text): html += escape(text)
+            case .emphasis(let inner): html += "<em>"; write(inner, into: &html); html += "</em>"
+            case .strong(let inner): html += "<strong>"; write(inner, into: &html); html += "</strong>"
+            case .subscript(let inner): html += "<sub>"; write(inner, into: &html); html += "</sub>"
+            case .superscript(let inner): html += "<sup>"; write(inner, into: &html); html += "</sup>"
+            case .code(let text): html += "<code>" + escape(text) + "</code>"
+            case .lineBreak: html += "<br/>"
+            case .math(let math): write(math, display: false, into: &html)
+            case .link(let href, let inner):
+                html += "<a href=\"\(escape(href))\">"; write(inner, into: &html); html += "</a>"
+            }
+        }
+    }
+
+    private func write(_ math: RichText.Math, display: Bool, into html: inout String) {
+        html += "<math xmlns=\"http://www.w3.org/1998/Math/MathML\"" + (display ? " display=\"block\"" : "") + "><semantics>"
+        write(math.mathml, into: &html)
+        html += "<annotation encoding=\"application/x-tex\">" + escape(math.tex) + "</annotation></semantics></math>"
+    }
+
+    private func write(_ node: MathNode, into html: inout String) {
+        switch node {
+        case .text(let text): html += escape(text)
+        case .element(let name, let attributes, let children):
+            html += "<" + name
+            for (attribute, value) in attributes.sorted(by: { $0.key < $1.key }) { html += " \(attribute)=\"\(escape(value))\"" }
+            html += ">"
+            for child in children { write(child, into: &html) }
+            html += "</" + name + ">"
+        }
+    }
+
+    private func escape(_ text: String) -> String { MarkupText.escape(text) }
+}
