@@ -79,7 +79,8 @@ self.addEventListener("fetch", function (event) {
   var request = event.request;
   if (request.method !== "GET") return;
   var url = new URL(request.url);
-  if (request.destination === "image") {
+  // Pictures, and the formulas' font, come from the network, else from what the device stored with its exams.
+  if (request.destination === "image" || request.destination === "font") {
     var stored = function () {
       return caches.open(IMAGE_CACHE).then(function (cache) { return cache.match(request.url); });
     };

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the build, the server and the tests need, when any is missing.
-# Idempotent and quick when everything is present. Usage: scripts/deps.sh [extra-package …]
+# Installs the Debian packages the build, the server and the tests need, when any is missing,
+# and makes the formulas' font from them. Idempotent and quick when everything is present.
+# Usage: scripts/deps.sh [extra-package …]
 set -euo pipefail
 
-packages=(pkg-config libpq-dev postgresql postgresql-contrib libsodium-dev zlib1g-dev libhiredis-dev libssl-dev openssl redis-server pgbouncer python3-venv python3-jwt python3-cryptography zbar-tools "$@")
+packages=(pkg-config libpq-dev postgresql postgresql-contrib libsodium-dev zlib1g-dev libhiredis-dev libssl-dev openssl redis-server pgbouncer python3-venv python3-jwt python3-cryptography zbar-tools fonts-lmodern woff2 "$@")
 # Java runs the Nu Html Checker in the tests; any installed JRE will do.
 command -v java >/dev/null 2>&1 || packages+=(default-jre-headless)
 missing=()
@@ -12,7 +13,9 @@ for package in "${packages[@]}"; do
         missing+=("$package")
     fi
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -eq 0 ]; then
+    exec "$(dirname "$0")/math-font.sh"
+fi
 
 echo "Installing missing packages: ${missing[*]}"
 sudo=""
@@ -23,3 +26,4 @@ if ! $sudo apt-get install -y --no-install-recommends "${missing[@]}"; then
     $sudo apt-get update
     $sudo apt-get install -y --no-install-recommends "${missing[@]}"
 fi
+"$(dirname "$0")/math-font.sh"

@@ -18,6 +18,8 @@
   var DATABASE = "portal-offline";
   var BUNDLES = "portal-bundles";
   var IMAGES = "portal-images";
+  /// The formulas' font (site.css names it), kept with the pictures for exams that show formulas.
+  var MATH_FONT = "/fonts/latinmodern-math.2005.woff2";
   /// The server takes at most this many answers per request (ProgressUpload.maximumAnswers).
   var BATCH = 500;
 
@@ -284,10 +286,12 @@
     });
   }
 
-  /// Every image a bundle's questions show (options' pictures, hotspot images, exhibits), as absolute URLs.
+  /// Every image a bundle's questions show (options' pictures, hotspot images, exhibits), and
+  /// the formulas' font when one of them shows a formula, as absolute URLs.
   function imagesOf(bundle) {
     var urls = {};
     bundle.questions.forEach(function (question) {
+      if (question.rich && JSON.stringify(question.rich).indexOf('"type":"math"') >= 0) urls[new URL(MATH_FONT, location.href).href] = true;
       (question.options || []).forEach(function (option) {
         if (option.imageUrl) urls[new URL(option.imageUrl, location.href).href] = true;
       });

@@ -94,6 +94,12 @@ struct RichQuestionPageTests {
                 #expect(html.contains(#"<mroot><mrow><mn>27</mn></mrow><mn>3</mn></mroot>"#))
                 #expect(html.contains(#"<div class="formula" tabindex="0"><math display="block"><semantics><mrow><munderover><mo largeop="true" movablelimits="true">∑</mo>"#))
                 #expect(html.contains(#"<annotation encoding="application/x-tex">\sqrt[3]{27}</annotation>"#))
+                // Drawn in the portal's own math font, which the style sheet names and the site serves for good.
+                let css = try browser.request("GET", "/css/site.css").bodyText
+                let font = try #require(css.firstMatch(of: #/url\("(/fonts/[^"]+\.woff2)"\)/#).map { String($0.1) })
+                let served = try browser.request("GET", font)
+                #expect(served.status == 200 && served.header("Content-Type") == "font/woff2" && served.header("Cache-Control")?.contains("immutable") == true)
+                #expect(served.body.starts(with: Array("wOF2".utf8)), "a WOFF2 file")
             } else {
                 #expect(html.contains("A &lt;script&gt;alert(1)&lt;/script&gt; and &lt;img src=x onerror=alert(1)&gt; stay <em>text</em>."))
                 #expect(!html.contains("<script>alert") && !html.contains("<img src=x"))
