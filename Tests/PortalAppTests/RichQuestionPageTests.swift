@@ -170,6 +170,46 @@ struct RichQuestionPageTests {
     }
 
     /// The editor form's fields as the page fills them (inputs, checked boxes, selected options, textareas).
+    @Test("the editor adds a picture to the question's text in place: stored, written as markdown with its alt text, kept by the save; one without alt text or not a picture is refused beside its field")
+    func pictureUpload() throws {
+        let site = try PortalSite()
+        try Self.install(site)
+        let (admin, csrf) = try AdminTests.admin(site)
+        let id = try site.admin { try $0.query("SELECT id FROM questions WHERE source_key = 'route-1'").single().decode("id", as: UUID.self) }
+        let action = "/admin/questions/\(id.lowercasedText)/edit"
+        let editor = try admin.request("GET", action)
+        #expect(editor.bodyText.contains(#"enctype="multipart/form-data""#) && editor.bodyText.contains(#"<input id="q-picture" name="picture" type="file""#))
+        var form = try Self.formFields(editor.bodyText)
+        form["csrf_token"] = csrf
+        form["add_picture"] = "1"
+        let switchSVG = Array(##"<svg xmlns="http://www.w3.org/2000/svg" width="60" height="20" viewBox="0 0 60 20"><rect width="60" height="20" fill="#345"/></svg>"##.utf8)
+        let upload = Browser.Upload(field: "picture", filename: "switch.svg", contentType: "image/svg+xml", bytes: switchSVG)
+        // Refused beside the field, nothing stored: no alt text, then a file that is no picture.
+        form["picture_alt"] = "  "
+        let noAlt = try admin.request("POST", action, multipart: form, files: [upload])
+        #expect(noAlt.status == 422 && noAlt.bodyText.contains("its alt text is required"))
+        form["picture_alt"] = "A switch with four ports"
+        let notPicture = try admin.request("POST", action, multipart: form, files: [Browser.Upload(field: "picture", filename: "notes.txt", contentType: "text/plain", bytes: Array("hello".utf8))])
+        #expect(notPicture.status == 422 && notPicture.bodyText.contains("This file is not a PNG, JPEG, GIF, WebP or SVG picture."))
+        #expect(notPicture.bodyText.contains(#"value="A switch with four ports""#), "the alt text typed stays in the form")
+        let stored = try ContentImage(bytes: switchSVG)
+        #expect(try site.admin { try $0.query("SELECT count(*)::int AS n FROM content_images WHERE digest = \(ContentImage.digest(inPath: stored.path) ?? "")").single().decode("n", as: Int.self) } == 0)
+        // Added: stored, and written into the stem as markdown the author can move; nothing else is saved yet.
+        let added = try admin.request("POST", action, multipart: form, files: [upload])
+        #expect(added.status == 200)
+        #expect(added.bodyText.contains("![A switch with four ports](\(stored.path))"), "the picture stands in the stem's source")
+        #expect(try site.admin { try $0.query("SELECT count(*)::int AS n FROM content_images WHERE digest = \(ContentImage.digest(inPath: stored.path) ?? "")").single().decode("n", as: Int.self) } == 1)
+        #expect(try site.admin { try $0.query("SELECT version FROM questions WHERE id = \(id)").single().decode("version", as: Int.self) } == 1)
+        // Saved as any edit: the picture is an exhibit of the question's tree.
+        var save = try Self.formFields(added.bodyText)
+        save["csrf_token"] = csrf
+        #expect(try admin.request("POST", action, form: save).status == 303)
+        let texts = try site.admin { try $0.query("SELECT rich FROM questions WHERE id = \(id)").single().decodeJSON("rich", as: QuestionTexts.self) }
+        #expect(texts.stem.picturePaths.contains(stored.path) && texts.stem.blocks.contains(.picture(RichText.Picture(source: stored.path, alt: "A switch with four ports"))))
+        let check = try HTMLChecker.passes([("editor with a picture", added.body), ("picture refused", notPicture.body)])
+        #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
+    }
+
     static func formFields(_ html: String) throws -> [String: String] {
         var fields: [String: String] = [:]
         func unescape(_ text: Substring) -> String {
@@ -182,7 +222,7 @@ struct RichQuestionPageTests {
             let attributes = String(match.output[1].substring ?? "")
             guard let name = attributes.firstMatch(of: try Regex(#"name="([^"]+)""#))?.output[1].substring else { continue }
             let value = attributes.firstMatch(of: try Regex(#"value="([^"]*)""#))?.output[1].substring.map(unescape) ?? "on"
-            if attributes.contains("type=\"checkbox\"") && !attributes.contains(" checked") { continue }
+            if attributes.contains("type=\"checkbox\"") && !attributes.contains(" checked") || attributes.contains("type=\"file\"") { continue }
             fields[String(name)] = value
         }
         for match in html.matches(of: textareas) { fields[String(match.output[1].substring!)] = unescape(match.output[2].substring!) }

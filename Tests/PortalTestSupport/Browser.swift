@@ -15,20 +15,51 @@ public final class Browser {
         try request(method, path, pairs: form.map { $0.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }, extraHeaders: extraHeaders)
     }
 
+    /// A file in a multipart form: its field, file name, type and bytes.
+    public struct Upload {
+        public var field: String
+        public var filename: String
+        public var contentType: String
+        public var bytes: [UInt8]
+
+        public init(field: String, filename: String, contentType: String, bytes: [UInt8]) {
+            (self.field, self.filename, self.contentType, self.bytes) = (field, filename, contentType, bytes)
+        }
+    }
+
+    /// A form sent as `multipart/form-data`, as a browser sends one with a file input.
+    @discardableResult
+    public func request(_ method: String, _ path: String, multipart form: [String: String], files: [Upload]) throws -> RawHTTPClient.Response {
+        let boundary = "----portal-test-\(UUID().uuidString)"
+        var body: [UInt8] = []
+        for (name, value) in form.sorted(by: { $0.key < $1.key }) {
+            body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
+        }
+        for file in files {
+            body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.field)\"; filename=\"\(file.filename)\"\r\nContent-Type: \(file.contentType)\r\n\r\n".utf8)
+            body += file.bytes + Array("\r\n".utf8)
+        }
+        body += Array("--\(boundary)--\r\n".utf8)
+        return try request(method, path, body: body, contentType: "multipart/form-data; boundary=\(boundary)")
+    }
+
     /// A request whose form may repeat a field (checkboxes).
     @discardableResult
     public func request(_ method: String, _ path: String, pairs form: [(String, String)]?, extraHeaders: String = "") throws -> RawHTTPClient.Response {
+        guard let form else { return try request(method, path, body: nil, contentType: nil, extraHeaders: extraHeaders) }
+        let body = Array(form.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }.joined(separator: "&").utf8)
+        return try request(method, path, body: body, contentType: "application/x-www-form-urlencoded", extraHeaders: extraHeaders)
+    }
+
+    /// A request with `body` of `contentType` (none without a body), its cookies kept.
+    private func request(_ method: String, _ path: String, body: [UInt8]?, contentType: String?, extraHeaders: String = "") throws -> RawHTTPClient.Response {
         let client = try RawHTTPClient(port: port)
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\nUser-Agent: \(userAgent)\r\n"
         if !cookies.isEmpty { head += "Cookie: " + cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ") + "\r\n" }
         if let origin { head += "Origin: \(origin)\r\n" }
         head += extraHeaders
-        var body: [UInt8] = []
-        if let form {
-            body = Array(form.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }.joined(separator: "&").utf8)
-            head += "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(body.count)\r\n"
-        }
-        client.send(Array((head + "\r\n").utf8) + body)
+        if let body, let contentType { head += "Content-Type: \(contentType)\r\nContent-Length: \(body.count)\r\n" }
+        client.send(Array((head + "\r\n").utf8) + (body ?? []))
         guard let response = client.readResponse() else { throw NoResponse(method: method, path: path) }
         for (name, value) in response.headers where name.lowercased() == "set-cookie" {
             let pair = value.split(separator: ";")[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)

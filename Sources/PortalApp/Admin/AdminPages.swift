@@ -22,6 +22,8 @@ struct AdminPages: Sendable {
 
     /// Imports up to 20 MiB (a whole exam of thousands of questions), plus the form around it.
     static let importLimit = 21 * 1024 * 1024
+    /// The editor's form: its texts and one picture being added.
+    static let editorLimit = ContentImage.maximumBytes + 512 * 1024
 
     /// The admin group (admins only; a 404 for everyone else, decided before any body is read).
     func addRoutes(to routes: inout MemberRoutes) {
@@ -46,10 +48,10 @@ struct AdminPages: Sendable {
         routes.post("/admin/users/:id(uuid)/accommodation", changeAccommodation)
         routes.get("/admin/questions", questionList)
         routes.get("/admin/questions/new") { request, user in try editor(request, user, id: nil) }
-        routes.post("/admin/questions/new") { request, user in try saveQuestion(request, user, id: nil) }
+        routes.post("/admin/questions/new", bodyLimit: Self.editorLimit) { request, user in try saveQuestion(request, user, id: nil) }
         routes.get("/admin/questions/:id(uuid)", question)
         routes.get("/admin/questions/:id(uuid)/edit") { request, user in try editor(request, user, id: try questionID(request)) }
-        routes.post("/admin/questions/:id(uuid)/edit") { request, user in try saveQuestion(request, user, id: try questionID(request)) }
+        routes.post("/admin/questions/:id(uuid)/edit", bodyLimit: Self.editorLimit) { request, user in try saveQuestion(request, user, id: try questionID(request)) }
     }
 
     private func questionID(_ request: PortalRequest) throws -> UUID {
@@ -80,7 +82,13 @@ struct AdminPages: Sendable {
     /// (a new version when anything changed) with its audit entry in one transaction.
     func saveQuestion(_ request: PortalRequest, _ user: SessionUser, id: UUID?) throws -> Response {
         let locale = pages.locale(for: request)
-        let fields = FormFields(body: request.body)
+        // The form comes as multipart when it carries a picture to add to the question's text.
+        var fields = FormFields(body: request.body), upload: MultipartPart?
+        if let type = request.headers["Content-Type"], type.lowercased().hasPrefix("multipart/form-data") {
+            let parts = try Multipart.parse(body: request.body, contentType: type)
+            fields = FormFields(fields: parts.filter { $0.name != "picture" }.map { ($0.name, String(decoding: $0.data, as: UTF8.self)) })
+            upload = parts.first { $0.name == "picture" && $0.filename != nil && !$0.data.isEmpty }
+        }
         let form = QuestionForm(form: fields, id: id, version: Int(fields["version"] ?? "") ?? 0) { pages.message($0, locale: locale, $1) }
         let result = try request.database.transaction { connection -> Response in
             let editor = QuestionEditor()
@@ -92,6 +100,37 @@ struct AdminPages: Sendable {
                 // Only a row more: nothing is checked or saved until "save".
                 form.errors = [:]
                 return try pages.privatePage("admin/edit", QuestionEditPage(form, domains: domains, pages: pages, locale: locale), request)
+            }
+            if fields["add_picture"] != nil {
+                // A picture stored and written into the question's text as markdown; the question is saved with "save".
+                form.errors = [:]
+                let alt = (fields["picture_alt"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+                var added: ContentImage?
+                if let upload {
+                    do throws(ImageRefusal) { added = try ContentImage(bytes: upload.data) } catch {
+                        form.errors["picture"] = switch error {
+                        case .notAnImage: pages.message("admin.edit.picture_not_image", locale: locale)
+                        case .tooLarge(let size):
+                            pages.message("admin.edit.picture_too_large", locale: locale, ["size": String(size / 1024), "limit": String(ContentImage.maximumBytes / 1024 / 1024)])
+                        case .tooManyPixels(let size): pages.message("admin.edit.picture_too_many_pixels", locale: locale, ["size": "\(size)"])
+                        case .empty, .sizeUnreadable: pages.message("admin.edit.picture_unreadable", locale: locale)
+                        }
+                    }
+                } else {
+                    form.errors["picture"] = pages.message("admin.edit.picture_missing", locale: locale)
+                }
+                if alt.isEmpty, form.errors["picture"] == nil { form.errors["picture"] = pages.message("admin.edit.picture_no_alt", locale: locale) }
+                var page = QuestionEditPage(form, domains: domains, pages: pages, locale: locale)
+                guard let added, form.errors.isEmpty else {
+                    page.pictureAlt = alt
+                    return try pages.privatePage("admin/edit", page, request, status: .unprocessableContent)
+                }
+                _ = try ContentImageStore().save([added], connection)
+                let written = MarkdownWriter.write(RichText([.picture(RichText.Picture(source: added.path, alt: alt))]))
+                page.stem = page.stem.isEmpty ? written : page.stem + "\n\n" + written
+                page.markdown = true
+                page.pictureAdded = pages.message("admin.edit.picture_added", locale: locale)
+                return try pages.privatePage("admin/edit", page, request)
             }
             guard form.errors.isEmpty else {
                 return try pages.privatePage("admin/edit", QuestionEditPage(form, domains: domains, pages: pages, locale: locale), request, status: .unprocessableContent)

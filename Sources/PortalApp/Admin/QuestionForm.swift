@@ -254,6 +254,10 @@ struct QuestionEditPage: Encodable {
     var hasErrors: Bool
     /// "Preview": the question as a student sees it, with its key and explanation.
     var preview: QuestionPreview?
+    /// A picture being added: its alt text kept when the picture was refused, and the notice
+    /// once it stands in the stem.
+    var pictureAlt = ""
+    var pictureAdded: String?
 
     init(_ form: QuestionForm, domains: [(id: Int, label: String)], pages: PageRenderer, locale: String) {
         let question = form.question
