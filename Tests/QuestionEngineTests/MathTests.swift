@@ -15,7 +15,7 @@ struct MathTests {
         #"\begin{aligned} a &= b + c \\ &= d \end{aligned}"#, #"\begin{array}{cc} 1 & 2 \\ 3 & 4 \end{array}"#, #"\hat{x} \bar{y} \vec{v} \tilde{n}"#,
         #"\text{if } x \in \mathbb{R}, \mathbf{v} \mathrm{d}x"#, #"\operatorname{Var}(X) = E[X^2] - E[X]^2"#, #"a\,b\;c\quad d\qquad e\!f"#,
         #"\binom{n}{k} = \frac{n!}{k!(n-k)!}"#, #"\overline{AB} \underbrace{1 + \dots + 1}_{n}"#, #"A = P\left(1 + \frac{r}{n}\right)^{nt}"#,
-        #"\sigma = \sqrt{\frac{1}{N}\sum_{i=1}^{N}(x_i - \mu)^2}"#, #"\overset{?}{=} \underset{n}{\max} a\kern1em b\mkern18mu c"#, #"P(A \mid B) = \frac{P(B \mid A)\,P(A)}{P(B)}"#, #"V = I \cdot R, \; E = mc^2"#,
+        #"\sigma = \sqrt{\frac{1}{N}\sum_{i=1}^{N}(x_i - \mu)^2}"#, #"\overset{?}{=} \underset{n}{\max} a\kern1em b\mkern18mu c"#, #"P(A \mid B) = \frac{P(B \mid A)\,P(A)}{P(B)}"#, #"A \xrightarrow{\text{DHCP}} B \overbracket{x + y} \smash{z} \oiiint"#, #"V = I \cdot R, \; E = mc^2"#,
     ]
 
     @Test("every construct of the list turns into MathML Core", arguments: examples)
@@ -24,11 +24,13 @@ struct MathTests {
         #expect(MathNode.problem(node) == nil)
     }
 
-    @Test("spacing by \\kern and \\mkern becomes a space in em; sizes change nothing that is said")
+    @Test("spacing by \\kern, \\mkern and \\hspace becomes a space in em; sizes change nothing that is said")
     func spacing() throws {
         let html = RichTextHTML.render(try MarkdownReader().read("$a\\kern0.5em b\\mkern9mu c \\Large d$"))
         #expect(html.contains(#"<mi>a</mi><mspace width="0.5em"></mspace><mi>b</mi><mspace width="0.5em"></mspace><mi>c</mi><mi>d</mi>"#), "\(html)")
-        #expect(throws: TeXMath.Problem(message: "\\kern needs a width in em or mu, such as 1em")) { try TeXMath.convert("a\\kern3pt b") }
+        // TeX's points and x-heights, at its ten-point size.
+        #expect(RichTextHTML.render(try MarkdownReader().read("$a\\kern3pt b\\hspace{2ex}c$")).contains(#"<mspace width="0.3em"></mspace><mi>b</mi><mspace width="0.86em"></mspace>"#))
+        #expect(throws: TeXMath.Problem(message: "\\kern needs a width in em, mu, pt or ex, such as 1em")) { try TeXMath.convert("a\\kern3cm b") }
     }
 
     @Test("inline and displayed formulas in markdown become MathML with their TeX kept as the annotation")

@@ -79,10 +79,16 @@ class Inspector:
         return self.driver.current_url
 
 
-def start_session(inspector, mode):
+def start_session(inspector, mode, domain=None):
+    """Starts a session of three questions from the exam page, in one domain when `domain` names it."""
     driver = inspector.driver
     driver.get(inspector.portal.url + EXAM_PAGE)
-    driver.find_element(By.CSS_SELECTOR, 'form.start[action="/sessions"] input[name=mode][value="%s"]' % mode).click()
+    choice = driver.find_element(By.CSS_SELECTOR, 'form.start[action="/sessions"] input[name=mode][value="%s"]' % mode)
+    choice.click()
+    if domain:
+        for box in choice.find_element(By.XPATH, "ancestor::form").find_elements(By.CSS_SELECTOR, "input[name=domain]"):
+            if box.is_selected() != (box.get_attribute("value") == domain):
+                box.click()
     count = driver.find_element(By.ID, "question-count")
     count.clear()
     count.send_keys("3")
@@ -127,6 +133,14 @@ def test_every_role_s_pages_fit_a_phone_and_pass_axe(portal, browser_factory):
     inspector.check("results", results[len(portal.url):])
     mock = start_session(inspector, "mock")
     inspector.check("mock question", mock[len(portal.url):])
+    # Rich questions: a routing question's exhibit, table and listing; a formula question's
+    # MathML, inline and displayed. Each fits the phone (wide ones scroll in their boxes).
+    for domain, mark in [("routing-tables", "figure.exhibit img"), ("window-size", "math")]:
+        question = start_session(inspector, "practice", domain)
+        inspector.check("practice " + domain, question[len(portal.url):])
+        assert driver.find_elements(By.CSS_SELECTOR, mark), "%s shows %s" % (domain, mark)
+        feedback = answer_first_option(inspector)
+        inspector.check("feedback " + domain, feedback[len(portal.url):])
 
     # A teacher: their classes, a class, a share link made, the live event form.
     driver.delete_all_cookies()

@@ -29,7 +29,7 @@ extension TeXMath {
 
     /// Operators drawn large, with their limits under and over them (integrals: beside them).
     static let largeOperators: [String: String] = [
-        "sum": "∑", "prod": "∏", "coprod": "∐", "int": "∫", "iint": "∬", "iiint": "∭", "oint": "∮", "oiint": "∯", "intop": "∫", "bigcup": "⋃", "bigcap": "⋂",
+        "sum": "∑", "prod": "∏", "coprod": "∐", "int": "∫", "iint": "∬", "iiint": "∭", "oint": "∮", "oiint": "∯", "oiiint": "∰", "intop": "∫", "bigcup": "⋃", "bigcap": "⋂",
         "bigoplus": "⨁", "bigotimes": "⨂", "bigvee": "⋁", "bigwedge": "⋀",
     ]
 

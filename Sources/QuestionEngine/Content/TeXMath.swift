@@ -187,7 +187,7 @@ public struct TeXMath {
         }
         if let symbol = Self.operators[name] { return Self.leaf("mo", symbol) }
         if let symbol = Self.largeOperators[name] {
-            let limits = !["int", "iint", "iiint", "oint", "oiint", "intop"].contains(name)
+            let limits = !["int", "iint", "iiint", "oint", "oiint", "oiiint", "intop"].contains(name)
             return Self.leaf("mo", symbol, ["largeop": "true", "movablelimits": limits ? "true" : "false"])
         }
         if Self.functions.contains(name) { return Self.leaf("mi", name) }
@@ -222,6 +222,19 @@ public struct TeXMath {
         case "underline", "underbar": return Self.element("munder", [try argument(of: "\\underline"), Self.leaf("mo", "_", ["stretchy": "true"])], ["accentunder": "true"])
         case "underbrace": return Self.element("munder", [try argument(of: "\\underbrace"), Self.leaf("mo", "⏟", ["stretchy": "true"])])
         case "overbrace": return Self.element("mover", [try argument(of: "\\overbrace"), Self.leaf("mo", "⏞", ["stretchy": "true"])])
+        case "overbracket": return Self.element("mover", [try argument(of: "\\overbracket"), Self.leaf("mo", "⎴", ["stretchy": "true"])])
+        case "underbracket": return Self.element("munder", [try argument(of: "\\underbracket"), Self.leaf("mo", "⎵", ["stretchy": "true"])])
+        case "underleftarrow", "underrightarrow", "underleftrightarrow":
+            let arrow = name == "underleftarrow" ? "←" : name == "underrightarrow" ? "→" : "↔"
+            return Self.element("munder", [try argument(of: "\\" + name), Self.leaf("mo", arrow, ["stretchy": "true"])], ["accentunder": "true"])
+        case "xrightarrow", "xleftarrow", "xleftrightarrow", "xRightarrow", "xLeftarrow":
+            // An arrow that stretches under the words over it.
+            let arrows = ["xrightarrow": "→", "xleftarrow": "←", "xleftrightarrow": "↔", "xRightarrow": "⇒", "xLeftarrow": "⇐"]
+            return Self.element("mover", [Self.leaf("mo", arrows[name] ?? "→", ["stretchy": "true"]), try argument(of: "\\" + name)])
+        case "mathnormal": return try argument(of: "\\mathnormal")
+        // Overlaps and phantoms of width change the spacing, not what a formula says.
+        case "smash", "mathrlap", "mathllap", "mathclap", "rlap", "llap": return try argument(of: "\\" + name)
+        case "nobreak", "allowbreak", "relax": return nil
         case "text", "textrm", "textnormal", "mbox", "textit", "textbf", "textsf", "texttt", "textup":
             return Self.leaf("mtext", try rawGroup(of: "\\" + name))
         case "operatorname":
@@ -312,13 +325,16 @@ public struct TeXMath {
         while let scalar = current, Self.isDigit(scalar) || scalar == "." || scalar == "-" || Self.isLetter(scalar) || scalar == " " {
             if !braced && scalar == " " { break }
             text.unicodeScalars.append(scalar); index += 1
-            if !braced && (text.hasSuffix("em") || text.hasSuffix("mu")) { break }
+            if !braced && ["em", "mu", "pt", "ex"].contains(where: { text.hasSuffix($0) }) { break }
         }
         if braced { guard current == "}" else { throw Problem(message: "\\\(name) needs a width such as 1em") }; index += 1 }
         text = text.filter { $0 != " " }
         if text.hasSuffix("mu"), let value = Double(text.dropLast(2)) { return Self.em(value / 18) }
         if text.hasSuffix("em"), let value = Double(text.dropLast(2)) { return Self.em(value) }
-        throw Problem(message: "\\\(name) needs a width in em or mu, such as 1em")
+        // TeX's points and x-heights at its ten-point size: a tenth of an em, and 0.43 em.
+        if text.hasSuffix("pt"), let value = Double(text.dropLast(2)) { return Self.em(value / 10) }
+        if text.hasSuffix("ex"), let value = Double(text.dropLast(2)) { return Self.em(value * 0.43) }
+        throw Problem(message: "\\\(name) needs a width in em, mu, pt or ex, such as 1em")
     }
 
     private static func em(_ value: Double) -> String {
