@@ -72,6 +72,10 @@ enum MoodleXMLFormat {
                                     feedback: richFeedback.map(RichTextPlain.text) ?? feedbackSource.map { clean($0, html: feedback?.attributes["format"] != "plain_text") },
                                     richText: richText, richFeedback: richFeedback))
                 }
+                // Moodle's old question picture (`<image>` with `<image_base64>`) is an exhibit after the text.
+                if let old = try oldImage(question, shownImages: &shownImages) {
+                    richStem = RichText((richStem ?? RichText.words(clean(html, html: markup != .plain))).blocks + [.picture(old)])
+                }
             } catch {
                 skip(error.reason); continue
             }
@@ -201,6 +205,24 @@ enum MoodleXMLFormat {
             return .success((stored, words.isEmpty ? name : words))
         } catch {
             return .failure(ItemProblem(reason: "the picture \(name.prefix(100)) \(error)"))
+        }
+    }
+
+    /// The picture of Moodle's old `<image>` field, embedded as `<image_base64>`: stored, with
+    /// its file's name for words (the field has no alt text). One at an outside address is named.
+    static func oldImage(_ question: XMLTree.Element, shownImages: inout [ContentImage]) throws(ItemProblem) -> RichText.Picture? {
+        guard let name = question.textOf("image")?.trimmingCharacters(in: .whitespacesAndNewlines), !name.isEmpty else { return nil }
+        guard let base64 = question.textOf("image_base64"), let bytes = Data(base64Encoded: base64, options: .ignoreUnknownCharacters) else {
+            throw ItemProblem(reason: "the picture \(name.prefix(100)) is not embedded in the file (<image_base64>), and the portal does not load pictures from elsewhere")
+        }
+        do throws(ImageRefusal) {
+            let stored = try ContentImage(bytes: [UInt8](bytes))
+            shownImages.append(stored)
+            let file = String(name.split(separator: "/").last ?? Substring(name))
+            let words = (file.split(separator: ".").dropLast().joined(separator: ".")).replacingOccurrences(of: "_", with: " ").replacingOccurrences(of: "-", with: " ")
+            return RichText.Picture(source: stored.path, alt: words.isEmpty ? file : words)
+        } catch {
+            throw ItemProblem(reason: "the picture \(name.prefix(100)) \(error)")
         }
     }
 

@@ -157,6 +157,29 @@ struct RichInteropTests {
         }
     }
 
+    @Test("Moodle's old <image> field is an exhibit after the question's text, named by its file; one not embedded is named")
+    func moodleOldImage() throws {
+        func file(_ image: String) -> Data {
+            Data("""
+                <?xml version="1.0" encoding="UTF-8"?>
+                <quiz><question type="multichoice"><name><text>Old</text></name>
+                  <questiontext format="html"><text>Which part of the circuit is shown?</text></questiontext>
+                  \(image)
+                  <answer fraction="100"><text>The resistor</text></answer><answer fraction="0"><text>The source</text></answer>
+                </question></quiz>
+                """.utf8)
+        }
+        let content = try ForeignImport().read(file("<image>circuit_diagram.svg</image><image_base64>\(Data(Self.circuit).base64EncodedString())</image_base64>"), format: .moodleXML, language: "en")
+        let stored = try ContentImage(bytes: Self.circuit)
+        #expect(content.questions.first?.richStem == RichText([
+            .paragraph([.text("Which part of the circuit is shown?")]), .picture(RichText.Picture(source: stored.path, alt: "circuit diagram")),
+        ]))
+        #expect(content.questions.first?.shownImages == [stored])
+        let outside = try ForeignImport().read(file("<image>https://example.org/circuit.png</image>"), format: .moodleXML, language: "en")
+        #expect(outside.questions.isEmpty)
+        #expect(outside.skipped.map(\.reason) == ["the picture https://example.org/circuit.png is not embedded in the file (<image_base64>), and the portal does not load pictures from elsewhere"])
+    }
+
     @Test("GIFT's [html] and [markdown] texts become trees (TeX commands kept through GIFT's escapes); [plain] and unmarked text stay as written")
     func giftMarkup() throws {
         let gift = #"""
