@@ -34,18 +34,7 @@ struct ExchangeHTML {
                 html += "<li>"; for block in item { write(block, into: &html) }; html += "</li>"
             }
             html += ordered ? "</ol>" : "</ul>"
-        case .table(let table):
-            html += "<table>"
-            if let caption = table.caption { html += "<caption>"; write(caption, into: &html); html += "</caption>" }
-            html += "<thead><tr>"
-            for (column, cell) in table.header.enumerated() { html += "<th scope=\"col\"\(alignment(table, column))>"; write(cell, into: &html); html += "</th>" }
-            html += "</tr></thead><tbody>"
-            for row in table.rows {
-                html += "<tr>"
-                for (column, cell) in row.enumerated() { html += "<td\(alignment(table, column))>"; write(cell, into: &html); html += "</td>" }
-                html += "</tr>"
-            }
-            html += "</tbody></table>"
+        case .table(let table): html += RichTextHTML.table(table, inlines: inlines)
         case .quote(let blocks):
             html += "<blockquote>"; for inner in blocks { write(inner, into: &html) }; html += "</blockquote>"
         case .math(let math):
@@ -62,11 +51,6 @@ struct ExchangeHTML {
                 html += "<p>" + image + "</p>"
             }
         }
-    }
-
-    private func alignment(_ table: RichText.Table, _ column: Int) -> String {
-        let alignment = column < table.alignments.count ? table.alignments[column] : .none
-        return alignment == .none ? "" : " class=\"align-\(alignment.rawValue)\""
     }
 
     private func write(_ inlines: [RichText.Inline], into html: inout String) {

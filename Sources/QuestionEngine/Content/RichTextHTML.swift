@@ -48,17 +48,7 @@ public enum RichTextHTML {
             }
             html += ordered ? "</ol>" : "</ul>"
         case .table(let table):
-            html += "<div class=\"table-scroll\" tabindex=\"0\"><table>"
-            if let caption = table.caption { html += "<caption>"; write(caption, into: &html); html += "</caption>" }
-            html += "<thead><tr>"
-            for (column, cell) in table.header.enumerated() { html += "<th scope=\"col\"\(alignment(table, column))>"; write(cell, into: &html); html += "</th>" }
-            html += "</tr></thead><tbody>"
-            for row in table.rows {
-                html += "<tr>"
-                for (column, cell) in row.enumerated() { html += "<td\(alignment(table, column))>"; write(cell, into: &html); html += "</td>" }
-                html += "</tr>"
-            }
-            html += "</tbody></table></div>"
+            html += "<div class=\"table-scroll\" tabindex=\"0\">" + Self.table(table, inlines: render) + "</div>"
         case .quote(let blocks):
             html += "<blockquote>"; for inner in blocks { write(inner, into: &html) }; html += "</blockquote>"
         case .math(let math):
@@ -71,6 +61,23 @@ public enum RichTextHTML {
             if let caption = picture.caption { html += "<figcaption>\(escaped(caption))</figcaption>" }
             html += "</figure>"
         }
+    }
+
+    /// A table's markup, its cells and caption written by `inlines`: the caption, a header row of
+    /// `th scope="col"`, the body rows, each column's alignment as an `align-…` class. The
+    /// exports' XHTML writes its tables the same way.
+    public static func table(_ table: RichText.Table, inlines: ([RichText.Inline]) -> String) -> String {
+        var html = "<table>"
+        if let caption = table.caption { html += "<caption>" + inlines(caption) + "</caption>" }
+        html += "<thead><tr>"
+        for (column, cell) in table.header.enumerated() { html += "<th scope=\"col\"\(alignment(table, column))>" + inlines(cell) + "</th>" }
+        html += "</tr></thead><tbody>"
+        for row in table.rows {
+            html += "<tr>"
+            for (column, cell) in row.enumerated() { html += "<td\(alignment(table, column))>" + inlines(cell) + "</td>" }
+            html += "</tr>"
+        }
+        return html + "</tbody></table>"
     }
 
     private static func alignment(_ table: RichText.Table, _ column: Int) -> String {
