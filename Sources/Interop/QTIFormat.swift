@@ -38,6 +38,10 @@ enum QTIFormat {
         guard let body = root.child(names.element("item-body")) ?? root.descendants(names.element("item-body")).first else {
             return skip("an item with no body")
         }
+        // An item whose values are drawn when it is shown has no one question to store.
+        if root.child(names.element("template-processing")) != nil || root.child(names.element("template-declaration")) != nil {
+            return skip("a template item (its values are drawn each time it is shown), which the portal does not support")
+        }
         let interactions = ["choice-interaction", "order-interaction", "match-interaction", "text-entry-interaction", "hotspot-interaction",
                             "extended-text-interaction", "inline-choice-interaction", "associate-interaction", "gap-match-interaction",
                             "graphic-order-interaction", "slider-interaction", "upload-interaction", "hottext-interaction"].map(names.element)
@@ -57,7 +61,16 @@ enum QTIFormat {
         guard !values.isEmpty else { return skip("an item whose correct response is empty") }
         // The stem: the body's text without the interaction, then the interaction's prompt.
         let prompt = interaction.child(names.element("prompt"))
-        let lead = clean(body.innerText(skipping: [interaction.name, "pre"]))
+        // What a student must not see before answering never reaches the stem: feedback (it goes
+        // to the explanation), hints behind an end-attempt button, and rubrics for scorers or proctors.
+        let feedbackName = names.element("feedback-inline"), feedbackBlock = names.element("feedback-block")
+        let hiddenNames: Set<String> = [feedbackName, feedbackBlock, names.element("end-attempt-interaction"), names.element("info-control")]
+        func hidden(_ element: XMLTree.Element) -> Bool {
+            if hiddenNames.contains(element.name) { return true }
+            guard element.name == names.element("rubric-block") else { return false }
+            return !(element.attributes["view"] ?? "candidate").split(separator: " ").contains("candidate")
+        }
+        let lead = clean(body.innerText { $0.name == interaction.name || $0.name == "pre" || hidden($0) })
         // A code block is the question's code, its language from the class.
         let codePre = body.descendants("pre").first
         let codeElement = codePre.flatMap { $0.child("code") ?? $0 }
@@ -73,23 +86,33 @@ enum QTIFormat {
                 return RichText.Picture(source: stored.path, alt: words)
             }
         }
-        let feedbackName = names.element("feedback-inline")
-        var richStem: RichText?, richFeedback: RichText?, generalElement: XMLTree.Element?
+        // The explanation: the modal feedback, then the feedback the body holds outside its choices.
+        let choiceName = names.element("simple-choice")
+        var explanations = root.all(names.element("modal-feedback")).first { !clean($0.innerText()).isEmpty }.map { [$0] } ?? []
+        var pending = body.children
+        while let element = pending.popLast() {
+            if element.name == feedbackBlock || element.name == feedbackName { explanations.append(element); continue }
+            if element.name != choiceName { pending += element.children }
+        }
+        explanations = explanations.filter { !clean($0.innerText()).isEmpty }
+        explanations = Array(explanations.prefix(1)) + explanations.dropFirst().sorted { $0.line < $1.line }
+        var richStem: RichText?, richFeedback: RichText?
         do throws(ItemProblem) {
-            let leadTree = try HTMLRichText.read(tokens: body.markupTokens { $0 === interaction || $0 === codePre }, pictures: pictures)
-            let promptTree = try prompt.map { element throws(ItemProblem) in try HTMLRichText.read(tokens: element.markupTokens(), pictures: pictures) }
+            let leadTree = try HTMLRichText.read(tokens: body.markupTokens { $0 === interaction || $0 === codePre || hidden($0) }, pictures: pictures)
+            let promptTree = try prompt.map { element throws(ItemProblem) in try HTMLRichText.read(tokens: element.markupTokens(skipping: hidden), pictures: pictures) }
             let whole = RichText(leadTree.blocks + (promptTree?.blocks ?? []))
             if !whole.isPlainText { richStem = whole }
-            generalElement = root.all(names.element("modal-feedback")).first { !clean($0.innerText()).isEmpty }
-            richFeedback = try generalElement.flatMap { element throws(ItemProblem) in
-                try ForeignMarkup.tree(tokens: element.markupTokens(), field: "the feedback", pictures: pictures)
-            }
+            var trees: [RichText] = []
+            for element in explanations { trees.append(try HTMLRichText.read(tokens: element.markupTokens(), field: "the feedback", pictures: pictures)) }
+            let explanation = RichText(trees.flatMap(\.blocks))
+            if !explanation.isPlainText { richFeedback = explanation }
         } catch {
             return skip(error.reason)
         }
-        let stem = richStem.map(RichTextPlain.text) ?? [lead, prompt.map { clean($0.innerText()) } ?? ""].filter { !$0.isEmpty }.joined(separator: "\n")
+        let promptText = prompt.map { clean($0.innerText(skipped: hidden)) } ?? ""
+        let stem = richStem.map(RichTextPlain.text) ?? [lead, promptText].filter { !$0.isEmpty }.joined(separator: "\n")
         guard !stem.isEmpty else { return skip("an item with no question text") }
-        let general = richFeedback.map(RichTextPlain.text) ?? generalElement.map { clean($0.innerText()) }
+        let general = richFeedback.map(RichTextPlain.text) ?? (explanations.isEmpty ? nil : explanations.map { clean($0.innerText()) }.joined(separator: "\n"))
         // This portal's packages carry its own keys as the item's label.
         let key = root.attributes["label"].flatMap { $0.isEmpty ? nil : $0 } ?? "qti:" + (identifier.isEmpty ? StableHash.hex(stem) : identifier)
         var question = ForeignQuestion(

@@ -38,7 +38,10 @@ enum XMLTree {
 
         /// All the text inside, in order, leaving out the elements `skipping` names (each
         /// becomes a blank). Line breaks and blocks of HTML end their line.
-        func innerText(skipping: Set<String> = []) -> String {
+        func innerText(skipping: Set<String> = []) -> String { innerText { skipping.contains($0.name) } }
+
+        /// All the text inside, leaving out the elements `skipped` says (each becomes a blank).
+        func innerText(skipped: (Element) -> Bool) -> String {
             var result = ""
             var stack: [(element: Element, next: Int)] = [(self, 0)]
             while let (element, next) = stack.popLast() {
@@ -50,7 +53,7 @@ enum XMLTree {
                 switch element.pieces[next] {
                 case .text(let text): result += text
                 case .element(let child):
-                    if skipping.contains(child.name) {
+                    if skipped(child) {
                         result += " "
                     } else if child.name == "br" {
                         result += "\n"

@@ -184,6 +184,40 @@ struct ForeignFormatTests {
         #expect(router.options.map(\.text) == ["Device A", "Device B"])
     }
 
+    @Test("QTI: feedback blocks, hints and the scorers' rubric never reach the stem; feedback becomes the explanation, a candidate's rubric stays; a template item is named")
+    func qtiNothingGivenAway() throws {
+        let item = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <assessmentItem xmlns="http://www.imsglobal.org/xsd/imsqti_v2p1" identifier="slope" title="Slope" adaptive="true" timeDependent="false">
+              <responseDeclaration identifier="RESPONSE" cardinality="single" baseType="identifier"><correctResponse><value>G</value></correctResponse></responseDeclaration>
+              <outcomeDeclaration identifier="FEEDBACK" cardinality="single" baseType="identifier"/>
+              <itemBody>
+                <rubricBlock view="scorer"><p>Award the mark for gradient or slope.</p></rubricBlock>
+                <rubricBlock view="candidate"><p>Answer in one word.</p></rubricBlock>
+                <p>What is the rate of change of a line called?</p>
+                <choiceInteraction responseIdentifier="RESPONSE" maxChoices="1">
+                  <simpleChoice identifier="G">Gradient<feedbackInline outcomeIdentifier="FEEDBACK" identifier="G" showHide="show">Yes.</feedbackInline></simpleChoice>
+                  <simpleChoice identifier="I">Intercept</simpleChoice>
+                </choiceInteraction>
+                <feedbackBlock outcomeIdentifier="FEEDBACK" identifier="I" showHide="show"><p>No, the correct answer is either gradient or slope.</p></feedbackBlock>
+                <p><endAttemptInteraction responseIdentifier="HINT" title="Show a hint"/></p>
+              </itemBody>
+            </assessmentItem>
+            """
+        let content = try ForeignImport().read(Data(item.utf8), format: .qti21, language: "en")
+        let question = try #require(content.questions.first)
+        #expect(question.stem == "Answer in one word.\nWhat is the rate of change of a line called?")
+        #expect(question.generalFeedback == "No, the correct answer is either gradient or slope.")
+        #expect(question.options.map(\.text) == ["Gradient", "Intercept"] && question.options[0].feedback == "Yes.")
+        let template = item.replacingOccurrences(of: "<itemBody>", with: "").replacingOccurrences(of: "</itemBody>", with: "")
+            .replacingOccurrences(of: #"<outcomeDeclaration identifier="FEEDBACK" cardinality="single" baseType="identifier"/>"#,
+                                  with: #"<templateDeclaration identifier="A" cardinality="single" baseType="integer"/><itemBody>"#)
+            .replacingOccurrences(of: "</assessmentItem>", with: "</itemBody></assessmentItem>")
+        let drawn = try ForeignImport().read(Data(template.utf8), format: .qti21, language: "en")
+        #expect(drawn.questions.isEmpty)
+        #expect(drawn.skipped.map(\.reason) == ["a template item (its values are drawn each time it is shown), which the portal does not support"])
+    }
+
     @Test("content packages: a path out of the package, a zip bomb, too many entries, a truncated or tampered archive are refused whole")
     func badPackages() throws {
         let manifest = Zip.Entry(path: "imsmanifest.xml", bytes: Array("<manifest><resources/></manifest>".utf8))
