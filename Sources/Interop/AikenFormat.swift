@@ -4,7 +4,8 @@ enum AikenFormat {
     /// Whether `text` looks like Aiken: an `ANSWER:` line after lettered options.
     static func looksLike(_ text: String) -> Bool {
         var sawOption = false
-        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+        // By `isNewline`: a Windows line end is one character, "\r\n", not a "\n".
+        for line in text.split(whereSeparator: \.isNewline) {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if optionLetter(trimmed) != nil { sawOption = true }
             if sawOption, trimmed.uppercased().hasPrefix("ANSWER:") { return true }

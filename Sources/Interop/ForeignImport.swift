@@ -27,7 +27,8 @@ public struct ForeignImport: Sendable {
         guard let text = try? text(data) else { return nil }
         let head = text.prefix(4096)
         let start = head.drop { $0.isWhitespace }
-        if start.hasPrefix("{") { return .portalJSON }
+        // JSON, unless it is not JSON and is GIFT (a GIFT file may open with an answer block).
+        if start.hasPrefix("{"), (try? JSONSerialization.jsonObject(with: data)) != nil || !GIFTFormat.looksLike(text) { return .portalJSON }
         if start.hasPrefix("<") {
             // Told by the root element, found past the prolog however long it is (a document
             // type names the root too, and is then refused by the reader with its reason).

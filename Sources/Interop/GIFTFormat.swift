@@ -8,7 +8,8 @@ import QuestionEngine
 /// matching (`=item -> answer`), short answers and numbers (`{#v:t}`, `{#a..b}`) map onto the
 /// portal's kinds; essays are named and skipped.
 enum GIFTFormat {
-    /// Whether `text` looks like GIFT: an answer block in braces, or a `$CATEGORY:` line.
+    /// Whether `text` looks like GIFT: an answer block in braces (choices, true/false with or
+    /// without feedback, a number, an essay's `{}` among titled questions), or a `$CATEGORY:` line.
     /// One pass over the text (no pattern that could backtrack over thousands of braces).
     static func looksLike(_ text: String) -> Bool {
         if text.contains("$CATEGORY:") { return true }
@@ -24,8 +25,15 @@ enum GIFTFormat {
             case "}":
                 guard let start = open else { continue }
                 if marked { return true }
-                let inside = scalars[scalars.index(after: start)..<index]
-                if inside.count <= 12, ["T", "F", "TRUE", "FALSE"].contains(String(inside).trimmingCharacters(in: .whitespacesAndNewlines)) { return true }
+                // `{T}`, `{FALSE#feedback}`, and an essay's `{}` in a file of titled questions (an
+                // empty pair of braces alone could be code).
+                let inside = String(scalars[scalars.index(after: start)..<index])
+                let parts = inside.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+                let truth = parts.first.map { $0.trimmingCharacters(in: .whitespacesAndNewlines).uppercased() } ?? ""
+                if ["T", "F", "TRUE", "FALSE"].contains(truth) { return true }
+                if truth.isEmpty, parts.count == 1, text.contains("::") { return true }
+                // A number's answer: `{#1822:5}`, `{#1..5}`.
+                if truth.isEmpty, parts.count == 2, parts[1].first.map({ $0.isNumber || $0 == "=" || $0 == "-" }) == true { return true }
                 open = nil
             default:
                 break
@@ -129,7 +137,7 @@ enum GIFTFormat {
         }
         // A GIFT file cannot carry a picture: one it shows lives elsewhere, which the portal does not load.
         if isHTML, let picture = MarkupText.images(String(text)).first {
-            return .skipped("a picture at an outside address (\(picture.source.prefix(100))), which the portal does not load: import it as Moodle XML or a package that carries it")
+            return .skipped(MarkupText.outsidePicture(picture.source, fix: "import it as Moodle XML or a package that carries it"))
         }
         let before = clean(String(text[..<open]), html: isHTML), after = clean(String(text[text.index(after: close)...]), html: isHTML)
         let plainStem = after.isEmpty ? before : before + " _____ " + after
@@ -189,7 +197,8 @@ enum GIFTFormat {
             }
             return .skipped("a numerical question with several answers, units or a number beyond fifteen digits (the portal takes one number and its tolerance)")
         }
-        let truth = body.split(separator: "#", maxSplits: 1).first.map { String($0).trimmingCharacters(in: .whitespaces).uppercased() } ?? ""
+        // `{T`, its feedback on the lines after.
+        let truth = body.split(separator: "#", maxSplits: 1).first.map { String($0).trimmingCharacters(in: .whitespacesAndNewlines).uppercased() } ?? ""
         if ["T", "TRUE", "F", "FALSE"].contains(truth) {
             let (yes, no) = trueFalse(language: language)
             let isTrue = truth.hasPrefix("T")
@@ -204,7 +213,8 @@ enum GIFTFormat {
         }
         let entries = split(body)
         guard !entries.isEmpty else { return .skipped("an answer block that is not one GIFT knows") }
-        if entries.contains(where: { $0.text.contains("->") }) {
+        // Matching only when every answer is `=item -> answer`: a wrong answer may say "->" too.
+        if entries.allSatisfy({ $0.marker == "=" }), entries.contains(where: { $0.text.contains("->") }) {
             // `=item -> answer`: the answers become the targets, in the order first given.
             var targets: [String] = [], items: [ForeignQuestion.Option] = [], key: [Int] = []
             for entry in entries {
@@ -333,7 +343,7 @@ enum GIFTFormat {
     /// carries no pictures, so one its markup shows is named.
     static func tree(_ source: String, _ markup: ForeignMarkup, field: String) throws(ItemProblem) -> RichText? {
         try markup.tree(markupUnescape(source), field: field) { source, _ in
-            .failure(ItemProblem(reason: "a picture at an outside address (\(source.prefix(100))), which the portal does not load: import it as Moodle XML or a package that carries it"))
+            .failure(ItemProblem(reason: MarkupText.outsidePicture(source, fix: "import it as Moodle XML or a package that carries it")))
         }
     }
 

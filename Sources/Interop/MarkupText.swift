@@ -40,6 +40,13 @@ enum MarkupText {
         return text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: "\n")
     }
 
+    /// Why a picture at `source` (not one the file carries) is not taken, and what to do.
+    static func outsidePicture(_ source: String, fix: String) -> String {
+        source.trimmingCharacters(in: .whitespaces).isEmpty
+            ? "a picture with no address (an <img> without src): \(fix)"
+            : "a picture at an outside address (\(source.prefix(100))), which the portal does not load: \(fix)"
+    }
+
     /// The pictures an HTML fragment shows: each `<img>`'s `src` and `alt`, entities decoded.
     static func images(_ html: String) -> [(source: String, alt: String)] {
         HTMLScanner.tokens(html).compactMap { located in

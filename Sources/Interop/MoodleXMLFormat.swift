@@ -191,7 +191,7 @@ enum MoodleXMLFormat {
         guard images.count == 1, let image = images.first else { return .failure(ItemProblem(reason: "more than one picture in an answer")) }
         let prefix = "@@PLUGINFILE@@/"
         guard image.source.hasPrefix(prefix) else {
-            return .failure(ItemProblem(reason: "a picture at an outside address (\(image.source.prefix(100))), which the portal does not load: embed it in the file"))
+            return .failure(ItemProblem(reason: MarkupText.outsidePicture(image.source, fix: "embed it in the file")))
         }
         let encoded = String(image.source.dropFirst(prefix.count)), name = encoded.removingPercentEncoding ?? encoded
         guard let base64 = files[name] ?? files[encoded], let bytes = Data(base64Encoded: base64, options: .ignoreUnknownCharacters) else {

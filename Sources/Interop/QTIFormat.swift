@@ -44,14 +44,19 @@ enum QTIFormat {
         }
         let interactions = ["choice-interaction", "order-interaction", "match-interaction", "text-entry-interaction", "hotspot-interaction",
                             "extended-text-interaction", "inline-choice-interaction", "associate-interaction", "gap-match-interaction",
-                            "graphic-order-interaction", "slider-interaction", "upload-interaction", "hottext-interaction"].map(names.element)
+                            "graphic-order-interaction", "slider-interaction", "upload-interaction", "hottext-interaction",
+                            "select-point-interaction", "graphic-gap-match-interaction", "graphic-associate-interaction", "position-object-interaction",
+                            "drawing-interaction", "media-interaction", "portable-custom-interaction", "custom-interaction"].map(names.element)
         let found = interactions.flatMap { body.descendants($0) }
         guard found.count == 1, let interaction = found.first else {
             return skip(found.isEmpty ? "an item with no interaction" : "an item with \(found.count) interactions (the portal asks one thing per question)")
         }
         let supported = [names.element("choice-interaction"), names.element("order-interaction"), names.element("match-interaction"),
                          names.element("text-entry-interaction"), names.element("hotspot-interaction")]
-        guard supported.contains(interaction.name) else { return skip("a \(interaction.name) (not one of the portal's kinds)") }
+        guard supported.contains(interaction.name) else {
+            let article = interaction.name.first.map { "aeiou".contains($0) } == true ? "an" : "a"
+            return skip("\(article) \(interaction.name) (not one of the portal's kinds)")
+        }
         let responseID = interaction.attributes[names.attribute("response-identifier")] ?? "RESPONSE"
         guard let declaration = root.all(names.element("response-declaration")).first(where: { $0.attributes["identifier"] == responseID }),
               let correct = declaration.child(names.element("correct-response")) else {

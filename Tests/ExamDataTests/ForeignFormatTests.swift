@@ -33,6 +33,32 @@ struct ForeignFormatTests {
         #expect(refused?.problem.contains("UTF-8") == true)
     }
 
+    @Test("files their users write are told and read: Aiken with Windows line ends, GIFT of true/false with feedback, essays or numbers only, GIFT opening with a brace")
+    func realFiles() throws {
+        let aiken = "Which port does HTTPS use?\r\nA. 80\r\nB. 443\r\nANSWER: B\r\n"
+        #expect(ForeignImport.detect(Data(aiken.utf8)) == .aiken)
+        #expect(try ForeignImport().read(Data(aiken.utf8), format: .aiken, language: "en").questions.map(\.correct) == [[1]])
+        let trueFalse = "::Sky:: The sky is green. {F#No: it is blue.#Right.}\n"
+        #expect(ForeignImport.detect(Data(trueFalse.utf8)) == .gift)
+        #expect(ForeignImport.detect(Data("::Essay:: Describe your network. {}\n".utf8)) == .gift)
+        #expect(ForeignImport.detect(Data("What is 2 + 2? {#4}\n".utf8)) == .gift)
+        #expect(ForeignImport.detect(Data("{=yes ~no} is the answer to this.\n".utf8)) == .gift, "not JSON, for all its opening brace")
+        #expect(ForeignImport.detect(Data("A function() {} in notes.\nA. x\nB. y\nANSWER: A\n".utf8)) == .aiken, "empty braces alone are not an essay")
+        // `{T` with its feedback on the next lines; a wrong answer that says "->" keeps the question a choice.
+        let gift = """
+            ::Loop:: A ring is a closed loop. {T
+            #Wrong: a ring closes on itself.
+            #Right.}
+
+            ::Arrow:: Which is the right arrow? {=→ ~-> (two characters) ~<-}
+            """
+        let content = try ForeignImport().read(Data(gift.utf8), format: .gift, language: "en")
+        #expect(content.skipped.isEmpty, "\(content.skipped)")
+        #expect(content.questions.map(\.key) == ["gift:Loop", "gift:Arrow"])
+        #expect(content.questions.first?.options.map(\.feedback) == ["Right.", "Wrong: a ring closes on itself."])
+        #expect(content.questions.last?.options.map(\.text) == ["→", "-> (two characters)", "<-"] && content.questions.last?.answering == .choosing)
+    }
+
     @Test("GIFT: choices, weights, true/false, feedback, HTML and escapes map onto the portal's kinds; the rest is named by line")
     func gift() throws {
         let content = try ForeignImport().read(try Self.fixture("networking.gift"), format: .gift, language: "en")
