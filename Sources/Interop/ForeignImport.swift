@@ -80,14 +80,26 @@ public struct ForeignImport: Sendable {
         }
         let existing = Dictionary(target.domains.map { ($0.slug, $0) }, uniquingKeysWith: { first, _ in first })
         var domains: [String: ContentDocument.Domain] = [:], order: [String] = []
+        // A domain is named by its category's last part, unless two categories end alike
+        // (`A/Sub`, `B/Sub`): those are told apart by their whole path.
+        func parts(_ category: String?) -> [String] {
+            (category ?? "").split(separator: "/").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        var paths: [String: Set<[String]>] = [:]
+        for question in content.questions { let path = parts(question.category); if let last = path.last { paths[last, default: []].insert(path) } }
         for question in content.questions {
             let slug: String, title: String
+            let path = parts(question.category)
             if let domain {
                 slug = domain
                 title = existing[domain]?.title ?? domain
-            } else if let category = question.category?.split(separator: "/").last.map({ String($0).trimmingCharacters(in: .whitespaces) }), !category.isEmpty {
-                slug = Self.slug(category)
-                title = existing[slug]?.title ?? category
+            } else if let category = path.last {
+                // As many of the path's last parts as tell the categories ending alike apart.
+                let alike = paths[category] ?? []
+                let depth = (1...max(1, path.count)).first { depth in Set(alike.map { $0.suffix(depth) }).count == alike.count } ?? path.count
+                let named = path.suffix(depth).joined(separator: " / ")
+                slug = Self.slug(named)
+                title = existing[slug]?.title ?? named
             } else if target.domains.count == 1, let only = target.domains.first {
                 slug = only.slug
                 title = only.title

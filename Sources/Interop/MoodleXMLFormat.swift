@@ -116,7 +116,8 @@ enum MoodleXMLFormat {
                     guard !positive.isEmpty, positive.allSatisfy({ abs(answers[$0].fraction - share) < 0.01 }), abs(share * Double(positive.count) - 100) < 1 else {
                         skip("a weight pattern that is neither all-or-nothing nor even partial credit"); continue
                     }
-                    made(options, correct: positive, multiple: positive.count > 1)
+                    // Several may be chosen, as the file says, even when one is right.
+                    made(options, correct: positive, multiple: true)
                 }
             case "truefalse":
                 guard let right = answers.first(where: { $0.fraction > 0 }) else { skip("a true/false question with no right answer"); continue }

@@ -59,6 +59,28 @@ struct ForeignFormatTests {
         #expect(content.questions.last?.options.map(\.text) == ["→", "-> (two characters)", "<-"] && content.questions.last?.answering == .choosing)
     }
 
+    @Test("Moodle: a question where several may be chosen stays so with one right answer; categories ending alike become two domains")
+    func moodleKindsAndCategories() throws {
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <quiz>
+              <question type="category"><category><text>$course$/Networks/Basics</text></category></question>
+              <question type="multichoice"><name><text>Any</text></name><questiontext><text>Which are secure?</text></questiontext>
+                <single>false</single><answer fraction="100"><text>SSH</text></answer><answer fraction="0"><text>Telnet</text></answer></question>
+              <question type="category"><category><text>$course$/Databases/Basics</text></category></question>
+              <question type="multichoice"><name><text>Key</text></name><questiontext><text>Which is a key?</text></questiontext>
+                <answer fraction="100"><text>Primary</text></answer><answer fraction="0"><text>Index</text></answer></question>
+            </quiz>
+            """
+        let content = try ForeignImport().read(Data(xml.utf8), format: .moodleXML, language: "en")
+        #expect(content.questions.map(\.isMultiple) == [true, false])
+        let exam = ContentDocument.Exam(slug: "x", title: "X", description: "", language: "en", passMark: 70, timeLimitSeconds: 600, questionCount: 2, domains: [])
+        let document = try ForeignImport().document(content, into: ContentDocument(regions: [ContentDocument.Region(code: "r", name: "R", exams: [exam])]), domain: nil)
+        let domains = document.regions[0].exams[0].domains
+        #expect(domains.map(\.slug) == ["networks-basics", "databases-basics"] && domains.map(\.title) == ["Networks / Basics", "Databases / Basics"])
+        #expect(domains.map { $0.questions.map(\.type) } == [["multi-choice"], ["single-choice"]])
+    }
+
     @Test("GIFT: choices, weights, true/false, feedback, HTML and escapes map onto the portal's kinds; the rest is named by line")
     func gift() throws {
         let content = try ForeignImport().read(try Self.fixture("networking.gift"), format: .gift, language: "en")
