@@ -4,8 +4,10 @@ import QuestionEngine
 /// One IMS QTI item, version 3.0 (`qti-assessment-item`, kebab-case) or 2.1 (`assessmentItem`,
 /// camelCase): a choice interaction (one or several right choices), an order, a match, a text
 /// entry or a hotspot interaction maps onto the portal's kinds (`QTIFormat+Kinds` for the last
-/// three); inline feedback becomes the options' explanations, modal feedback the question's.
-/// Any other interaction is named and skipped.
+/// three); inline feedback becomes the options' explanations, modal feedback and the body's
+/// feedback blocks the question's, and nothing a student must not see (hints, scorers' rubrics)
+/// reaches the stem. XHTML with more than words is kept as a tree (`HTMLRichText`, MathML by
+/// `MathMLReader`). Any other interaction, and a template item, is named and skipped.
 enum QTIFormat {
     /// The spelling of an element or attribute in each version.
     struct Names {
@@ -93,14 +95,13 @@ enum QTIFormat {
         }
         // The explanation: the modal feedback, then the feedback the body holds outside its choices.
         let choiceName = names.element("simple-choice")
-        var explanations = root.all(names.element("modal-feedback")).first { !clean($0.innerText()).isEmpty }.map { [$0] } ?? []
-        var pending = body.children
+        let modal = root.all(names.element("modal-feedback")).first { !clean($0.innerText()).isEmpty }
+        var inBody: [XMLTree.Element] = [], pending = body.children
         while let element = pending.popLast() {
-            if element.name == feedbackBlock || element.name == feedbackName { explanations.append(element); continue }
+            if element.name == feedbackBlock || element.name == feedbackName { inBody.append(element); continue }
             if element.name != choiceName { pending += element.children }
         }
-        explanations = explanations.filter { !clean($0.innerText()).isEmpty }
-        explanations = Array(explanations.prefix(1)) + explanations.dropFirst().sorted { $0.line < $1.line }
+        let explanations = (modal.map { [$0] } ?? []) + inBody.filter { !clean($0.innerText()).isEmpty }.sorted { $0.line < $1.line }
         var richStem: RichText?, richFeedback: RichText?
         do throws(ItemProblem) {
             let leadTree = try HTMLRichText.read(tokens: body.markupTokens { $0 === interaction || $0 === codePre || hidden($0) }, pictures: pictures)
