@@ -301,7 +301,8 @@ enum GIFTFormat {
             current?.raw.append(character)
         }
         if let current { entries.append(entry(current.marker, current.raw)) }
-        return entries
+        // `~=right` is a right answer, as Moodle reads it: the `~` before it opens nothing.
+        return entries.filter { !($0.marker == "~" && $0.text.isEmpty && $0.weight == nil && $0.feedback == nil) }
     }
 
     static func entry(_ marker: Character, _ raw: String) -> Entry {

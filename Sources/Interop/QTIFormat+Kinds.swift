@@ -46,9 +46,17 @@ extension QTIFormat {
         _ question: ForeignQuestion, _ root: XMLTree.Element, _ declaration: XMLTree.Element, values: [String], names: Names
     ) -> Result<ForeignQuestion, ItemProblem> {
         let isNumber = ["float", "integer"].contains(declaration.attributes[names.attribute("base-type")] ?? "")
-        let entries = declaration.child(names.element("mapping"))?.all(names.element("map-entry")) ?? []
+        let mapping = declaration.child(names.element("mapping"))
+        let entries = mapping?.all(names.element("map-entry")) ?? []
+        // Full marks make an answer right; one worth part of them has no equivalent yet (the
+        // portal accepts an answer or not), and one worth nothing is not an accepted answer.
+        func worth(_ entry: XMLTree.Element) -> Double { Double(entry.attributes[names.attribute("mapped-value")] ?? "") ?? 0 }
+        let full = Double(mapping?.attributes[names.attribute("upper-bound")] ?? "") ?? entries.map(worth).max() ?? 1
+        if entries.contains(where: { worth($0) > 0 && worth($0) < full }) {
+            return .failure(ItemProblem(reason: "a text entry with partly right answers (the portal accepts an answer or not)"))
+        }
         var accepted: [String] = []
-        for answer in values + entries.compactMap({ $0.attributes[names.attribute("map-key")] }) where !accepted.contains(answer) { accepted.append(answer) }
+        for answer in values + entries.filter({ worth($0) >= full }).compactMap({ $0.attributes[names.attribute("map-key")] }) where !accepted.contains(answer) { accepted.append(answer) }
         // Compared case aside when the mapping says so.
         let caseSensitive = entries.allSatisfy { ($0.attributes[names.attribute("case-sensitive")] ?? "true") != "false" }
         var tolerance: Double?

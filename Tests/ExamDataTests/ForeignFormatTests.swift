@@ -33,7 +33,7 @@ struct ForeignFormatTests {
         #expect(refused?.problem.contains("UTF-8") == true)
     }
 
-    @Test("files their users write are told and read: Aiken with Windows line ends, GIFT of true/false with feedback, essays or numbers only, GIFT opening with a brace")
+    @Test("files their users write are told and read: Aiken with Windows line ends, GIFT of true/false with feedback, essays or numbers only, GIFT opening with a brace, ~= as Moodle reads it")
     func realFiles() throws {
         let aiken = "Which port does HTTPS use?\r\nA. 80\r\nB. 443\r\nANSWER: B\r\n"
         #expect(ForeignImport.detect(Data(aiken.utf8)) == .aiken)
@@ -51,12 +51,15 @@ struct ForeignFormatTests {
             #Right.}
 
             ::Arrow:: Which is the right arrow? {=→ ~-> (two characters) ~<-}
+
+            ::Tilde:: Moodle reads ~= as a right answer. {~=right ~wrong}
             """
         let content = try ForeignImport().read(Data(gift.utf8), format: .gift, language: "en")
         #expect(content.skipped.isEmpty, "\(content.skipped)")
-        #expect(content.questions.map(\.key) == ["gift:Loop", "gift:Arrow"])
+        #expect(content.questions.map(\.key) == ["gift:Loop", "gift:Arrow", "gift:Tilde"])
+        #expect(content.questions.last?.options.map(\.text) == ["right", "wrong"] && content.questions.last?.correct == [0])
         #expect(content.questions.first?.options.map(\.feedback) == ["Right.", "Wrong: a ring closes on itself."])
-        #expect(content.questions.last?.options.map(\.text) == ["→", "-> (two characters)", "<-"] && content.questions.last?.answering == .choosing)
+        #expect(content.questions[1].options.map(\.text) == ["→", "-> (two characters)", "<-"] && content.questions[1].answering == .choosing)
     }
 
     @Test("Moodle: a question where several may be chosen stays so with one right answer; categories ending alike become two domains")
@@ -264,6 +267,27 @@ struct ForeignFormatTests {
         let drawn = try ForeignImport().read(Data(template.utf8), format: .qti21, language: "en")
         #expect(drawn.questions.isEmpty)
         #expect(drawn.skipped.map(\.reason) == ["a template item (its values are drawn each time it is shown), which the portal does not support"])
+    }
+
+    @Test("QTI text entry: a mapping's full-mark answers are accepted, one worth nothing is not, and one worth part of the marks is named")
+    func qtiTextEntryKey() throws {
+        func item(_ entries: String) -> Data {
+            Data("""
+                <?xml version="1.0" encoding="UTF-8"?>
+                <assessmentItem xmlns="http://www.imsglobal.org/xsd/imsqti_v2p1" identifier="city" title="City" adaptive="false" timeDependent="false">
+                  <responseDeclaration identifier="RESPONSE" cardinality="single" baseType="string">
+                    <correctResponse><value>York</value></correctResponse>
+                    <mapping defaultValue="0">\(entries)</mapping>
+                  </responseDeclaration>
+                  <itemBody><p>Richard III was Duke of which city? <textEntryInteraction responseIdentifier="RESPONSE"/></p></itemBody>
+                </assessmentItem>
+                """.utf8)
+        }
+        let whole = try ForeignImport().read(item(#"<mapEntry mapKey="York" mappedValue="1"/><mapEntry mapKey="Eboracum" mappedValue="1"/><mapEntry mapKey="London" mappedValue="0"/>"#), format: .qti21, language: "en")
+        #expect(whole.questions.first?.answering == .typing(accepted: ["York", "Eboracum"], match: .exact, tolerance: nil))
+        let partly = try ForeignImport().read(item(#"<mapEntry mapKey="York" mappedValue="1"/><mapEntry mapKey="york" mappedValue="0.5"/>"#), format: .qti21, language: "en")
+        #expect(partly.questions.isEmpty)
+        #expect(partly.skipped.map(\.reason) == ["a text entry with partly right answers (the portal accepts an answer or not)"])
     }
 
     @Test("content packages: a path out of the package, a zip bomb, too many entries, a truncated or tampered archive are refused whole")
