@@ -138,13 +138,14 @@ enum QTIFormat {
             let ids = choices.map { $0.attributes["identifier"] ?? "" }
             var options: [ForeignQuestion.Option] = []
             for (number, choice) in choices.enumerated() {
-                let feedback = choice.descendants(feedbackName).first
+                // A choice's feedback, inline or as a block (the exports write paragraphs as one).
+                let feedback = choice.descendants(feedbackName).first ?? choice.descendants(feedbackBlock).first
                 var option = ForeignQuestion.Option(
-                    text: clean(choice.innerText(skipping: [feedbackName])),
+                    text: clean(choice.innerText(skipping: [feedbackName, feedbackBlock])),
                     feedback: feedback.map { clean($0.innerText()) }.flatMap { $0.isEmpty ? nil : $0 })
                 do throws(ItemProblem) {
                     if choice.descendants("img").isEmpty {
-                        option.richText = try ForeignMarkup.optionTree(tokens: choice.markupTokens { $0.name == feedbackName }, field: "choice \(number + 1)")
+                        option.richText = try ForeignMarkup.optionTree(tokens: choice.markupTokens { $0.name == feedbackName || $0.name == feedbackBlock }, field: "choice \(number + 1)")
                     }
                     option.richFeedback = try feedback.flatMap { element throws(ItemProblem) in
                         try ForeignMarkup.tree(tokens: element.markupTokens(), field: "choice \(number + 1)'s feedback", pictures: pictures)

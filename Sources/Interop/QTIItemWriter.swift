@@ -26,7 +26,8 @@ extension QTIPackage {
         }
         xml += parts.declaration
         xml += "  <\(n.element("outcome-declaration")) identifier=\"SCORE\" cardinality=\"single\" \(n.attribute("base-type"))=\"float\"/>\n"
-        xml += "  <\(n.element("outcome-declaration")) identifier=\"FEEDBACK\" cardinality=\"single\" \(n.attribute("base-type"))=\"identifier\"/>\n"
+        // FEEDBACK holds the choices made (response processing sets it), so a player shows their inline feedback.
+        xml += "  <\(n.element("outcome-declaration")) identifier=\"FEEDBACK\" cardinality=\"\(kind == .multiChoice ? "multiple" : "single")\" \(n.attribute("base-type"))=\"identifier\"/>\n"
         xml += "  <\(n.element("item-body"))>\n    " + (texts.map { rich.writer.blocks($0.stem) } ?? "<p>\(html(question.stem))</p>") + "\n"
         if let code = question.code {
             xml += "    <pre><code\(question.codeLanguage.map { " class=\"language-\(escape($0))\"" } ?? "")>\(escape(code))</code></pre>\n"
@@ -43,6 +44,25 @@ extension QTIPackage {
     static func template(_ name: String, n: QTIFormat.Names) -> String {
         let address = n.version3 ? "https://purl.imsglobal.org/spec/qti/v3p0/rptemplates/\(name).xml" : "http://www.imsglobal.org/question/qti_v2p1/rptemplates/\(name)"
         return "  <\(n.element("response-processing")) template=\"\(address)\"/>\n"
+    }
+
+    /// `match_correct` (or `map_response`, `mapped`) as rules, then FEEDBACK set to the response.
+    static func scoringWithFeedback(mapped: Bool, n: QTIFormat.Names) -> String {
+        func e(_ kebab: String) -> String { n.element(kebab) }
+        let score = { (value: String) in "<\(e("set-outcome-value")) identifier=\"SCORE\">\(value)</\(e("set-outcome-value"))>" }
+        let number = { (value: Int) in "<\(e("base-value")) \(n.attribute("base-type"))=\"float\">\(value)</\(e("base-value"))>" }
+        let response = "<\(e("variable")) identifier=\"RESPONSE\"/>"
+        var xml = "  <\(e("response-processing"))><\(e("response-condition"))><\(e("response-if"))>"
+        if mapped {
+            xml += "<\(e("is-null"))>\(response)</\(e("is-null"))>" + score(number(0)) + "</\(e("response-if"))><\(e("response-else"))>"
+            xml += score("<\(e("map-response")) identifier=\"RESPONSE\"/>")
+        } else {
+            xml += "<\(e("match"))>\(response)<\(e("correct")) identifier=\"RESPONSE\"/></\(e("match"))>" + score(number(1)) + "</\(e("response-if"))><\(e("response-else"))>"
+            xml += score(number(0))
+        }
+        xml += "</\(e("response-else"))></\(e("response-condition"))>"
+        xml += "<\(e("set-outcome-value")) identifier=\"FEEDBACK\">\(response)</\(e("set-outcome-value"))></\(e("response-processing"))>\n"
+        return xml
     }
 
     static func declaration(cardinality: String, baseType: String, values: [String], mapping: String = "", n: QTIFormat.Names) -> String {
@@ -71,12 +91,12 @@ extension QTIPackage {
             return writer.inlines(texts.options[index].inlines)
         }
 
-        func explanation(_ index: Int, plain: String?) -> String? {
-            guard let texts, texts.options.indices.contains(index) else { return plain.map(html) }
-            // Inline feedback holds a line of text: a one-paragraph explanation goes as its inlines.
+        /// Option `index`'s explanation, and whether it is blocks (more than one paragraph's line).
+        func explanation(_ index: Int, plain: String?) -> (String, Bool)? {
+            guard let texts, texts.options.indices.contains(index) else { return plain.map { (html($0), false) } }
             guard let tree = texts.options[index].explanation else { return nil }
-            if tree.blocks.count == 1, case .paragraph(let inlines) = tree.blocks[0] { return writer.inlines(inlines) }
-            return writer.blocks(tree)
+            if tree.blocks.count == 1, case .paragraph(let inlines) = tree.blocks[0] { return (writer.inlines(inlines), false) }
+            return (writer.blocks(tree), true)
         }
     }
 
@@ -106,14 +126,19 @@ extension QTIPackage {
         for (index, option) in options.enumerated() {
             body += "      <\(n.element("simple-choice")) identifier=\"C\(index + 1)\">\(rich.option(stored[index], plain: option.text))"
             if let picture = pictures?.picture(option.imageUrl) { body += "<img src=\"../images/\(picture.name)\" alt=\"\"/>" }
-            if let explanation = rich.explanation(stored[index], plain: option.explanation) {
-                body += "<\(n.element("feedback-inline")) \(n.attribute("outcome-identifier"))=\"FEEDBACK\" identifier=\"C\(index + 1)\" \(n.attribute("show-hide"))=\"show\">"
-                body += "\(explanation)</\(n.element("feedback-inline"))>"
+            if let (explanation, isBlock) = rich.explanation(stored[index], plain: option.explanation) {
+                // A line goes as inline feedback; paragraphs, lists or tables as a feedback block.
+                let element = n.element(isBlock ? "feedback-block" : "feedback-inline")
+                body += "<\(element) \(n.attribute("outcome-identifier"))=\"FEEDBACK\" identifier=\"C\(index + 1)\" \(n.attribute("show-hide"))=\"show\">"
+                body += "\(explanation)</\(element)>"
             }
             body += "</\(n.element("simple-choice"))>\n"
         }
         body += "    </\(interaction)>\n"
-        return (declaration, body, template(isMultiple ? "map_response" : "match_correct", n: n))
+        // Choices with feedback: the template's scoring written out, and FEEDBACK set to the choices
+        // made (an order's response is a list, which FEEDBACK cannot hold: it keeps the template).
+        guard !isOrdering, options.contains(where: { $0.explanation != nil }) else { return (declaration, body, template(isMultiple ? "map_response" : "match_correct", n: n)) }
+        return (declaration, body, scoringWithFeedback(mapped: isMultiple, n: n))
     }
 
     private static func matching(_ view: ChoiceView, n: QTIFormat.Names, rich: RichTexts) -> (String, String, String) {

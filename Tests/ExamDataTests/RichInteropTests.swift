@@ -75,7 +75,7 @@ struct RichInteropTests {
                   <file name="circuit.svg" path="/" encoding="base64">\(Data(circuit).base64EncodedString())</file></questiontext>
                 <generalfeedback format="html"><text><![CDATA[<ol><li>Square the voltage: \\(10^2 = 100\\)</li><li>Divide by <em>R</em></li></ol>]]></text></generalfeedback>
                 <single>true</single>
-                <answer fraction="100"><text><![CDATA[\\(20\\,\\mathrm{W}\\)]]></text><feedback format="html"><text><![CDATA[<p>Right: <code>100 / 5</code></p>]]></text></feedback></answer>
+                <answer fraction="100"><text><![CDATA[\\(20\\,\\mathrm{W}\\)]]></text><feedback format="html"><text><![CDATA[<p>Right: <code>100 / 5</code></p><p>Watts are volts times amperes.</p>]]></text></feedback></answer>
                 <answer fraction="0"><text><![CDATA[<b>50</b> W]]></text></answer>
               </question>
               <question type="matching"><name><text>Laws</text></name>
