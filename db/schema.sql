@@ -211,18 +211,13 @@ BEGIN
         END IF;
         rule := coalesce(p_details ->> 'match', 'exact');
         tolerance := coalesce((p_details ->> 'tolerance')::double precision, 0);
-        IF rule = 'exact' THEN
-            correct := EXISTS (SELECT 1 FROM jsonb_array_elements_text(p_details -> 'accepted') AS a WHERE public.fill_in_normalized(a) = typed);
-        ELSIF rule = 'case-insensitive' THEN
-            correct := EXISTS (SELECT 1 FROM jsonb_array_elements_text(p_details -> 'accepted') AS a
-                               WHERE lower(public.fill_in_normalized(a) COLLATE "und-x-icu") = lower(typed COLLATE "und-x-icu"));
-        ELSE
-            typed_number := public.fill_in_number(typed);
-            correct := typed_number IS NOT NULL AND EXISTS (
-                SELECT 1 FROM jsonb_array_elements_text(p_details -> 'accepted') AS a
-                WHERE abs(typed_number - public.fill_in_number(public.fill_in_normalized(a))) <= tolerance);
-        END IF;
-        score := CASE WHEN correct THEN 1 ELSE 0 END;
+        typed_number := CASE WHEN rule = 'numeric' THEN public.fill_in_number(typed) END;
+        -- Right when it is an accepted answer; else the best share of the partly right ones it is.
+        correct := EXISTS (SELECT 1 FROM jsonb_array_elements_text(p_details -> 'accepted') AS a
+                           WHERE public.fill_in_matches(rule, typed, typed_number, a, tolerance));
+        score := CASE WHEN correct THEN 1 ELSE coalesce((
+            SELECT max((p ->> 'share')::double precision) FROM jsonb_array_elements(coalesce(p_details -> 'partial', '[]')) AS p
+            WHERE public.fill_in_matches(rule, typed, typed_number, p ->> 'answer', coalesce((p ->> 'tolerance')::double precision, tolerance))), 0) END;
     ELSIF p_kind = 'hotspot' THEN
         IF shape = 'indexes' THEN
             IF cardinality(picks) <> 1 THEN
@@ -1100,6 +1095,24 @@ $$;
 
 
 ALTER FUNCTION public.external_account(p_kind text, p_issuer text, p_subject text, p_name text, p_fallback text, p_teacher boolean, p_at timestamp with time zone, OUT id uuid, OUT disabled boolean) OWNER TO portal_auth;
+
+--
+-- Name: fill_in_matches(text, text, double precision, text, double precision); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.fill_in_matches(p_rule text, p_typed text, p_typed_number double precision, p_expected text, p_tolerance double precision) RETURNS boolean
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+    SELECT CASE p_rule
+        WHEN 'exact' THEN public.fill_in_normalized(p_expected) = p_typed
+        WHEN 'case-insensitive' THEN lower(public.fill_in_normalized(p_expected) COLLATE "und-x-icu") = lower(p_typed COLLATE "und-x-icu")
+        ELSE coalesce(abs(p_typed_number - public.fill_in_number(public.fill_in_normalized(p_expected))) <= p_tolerance, false)
+    END
+$$;
+
+
+ALTER FUNCTION public.fill_in_matches(p_rule text, p_typed text, p_typed_number double precision, p_expected text, p_tolerance double precision) OWNER TO portal_owner;
 
 --
 -- Name: fill_in_normalized(text); Type: FUNCTION; Schema: public; Owner: portal_owner
@@ -2669,7 +2682,7 @@ BEGIN
     IF details IS NULL OR jsonb_typeof(details) <> 'object' THEN
         RETURN 'the details must be an object';
     END IF;
-    allowed := CASE kind WHEN 'matching' THEN ARRAY['targets'] WHEN 'fill-in' THEN ARRAY['accepted', 'match', 'tolerance']
+    allowed := CASE kind WHEN 'matching' THEN ARRAY['targets'] WHEN 'fill-in' THEN ARRAY['accepted', 'match', 'tolerance', 'partial']
                          WHEN 'hotspot' THEN ARRAY['imageUrl'] ELSE ARRAY[]::text[] END;
     SELECT k INTO other FROM jsonb_object_keys(details) AS k WHERE NOT (k = ANY (allowed)) ORDER BY k COLLATE "C" LIMIT 1;
     IF other IS NOT NULL THEN
@@ -2719,6 +2732,40 @@ BEGIN
             IF jsonb_typeof(details -> 'tolerance') <> 'number' OR (details ->> 'tolerance')::numeric < 0 THEN
                 RETURN 'the tolerance must be a number, 0 or more';
             END IF;
+        END IF;
+        IF details ? 'partial' THEN
+            IF jsonb_typeof(details -> 'partial') <> 'array' OR jsonb_array_length(details -> 'partial') > 20 THEN
+                RETURN 'partial must be a list of at most 20 answers with their share';
+            END IF;
+            position := 0;
+            FOR answer IN SELECT * FROM jsonb_array_elements(details -> 'partial') LOOP
+                IF jsonb_typeof(answer) <> 'object' OR jsonb_typeof(answer -> 'answer') IS DISTINCT FROM 'string'
+                   OR EXISTS (SELECT 1 FROM jsonb_object_keys(answer) AS k WHERE NOT (k IN ('answer', 'share', 'tolerance'))) THEN
+                    RETURN format('partly right answer %s must be an object with answer, share and, for a number, tolerance', position);
+                END IF;
+                normal := public.fill_in_normalized(answer ->> 'answer');
+                IF normal = '' THEN
+                    RETURN format('partly right answer %s is empty', position);
+                END IF;
+                IF length(normal) > 200 THEN
+                    RETURN format('partly right answer %s is longer than 200 characters', position);
+                END IF;
+                IF match_rule = 'numeric' AND public.fill_in_number(normal) IS NULL THEN
+                    RETURN format('partly right answer %s is not a number', position);
+                END IF;
+                IF jsonb_typeof(answer -> 'share') IS DISTINCT FROM 'number' OR (answer ->> 'share')::numeric <= 0 OR (answer ->> 'share')::numeric >= 1 THEN
+                    RETURN format('partly right answer %s needs a share of the marks more than 0 and less than 1', position);
+                END IF;
+                IF answer ? 'tolerance' THEN
+                    IF match_rule <> 'numeric' THEN
+                        RETURN 'a tolerance applies only to numeric answers';
+                    END IF;
+                    IF jsonb_typeof(answer -> 'tolerance') <> 'number' OR (answer ->> 'tolerance')::numeric < 0 THEN
+                        RETURN 'the tolerance must be a number, 0 or more';
+                    END IF;
+                END IF;
+                position := position + 1;
+            END LOOP;
         END IF;
         RETURN NULL;
     END IF;

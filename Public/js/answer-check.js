@@ -166,16 +166,20 @@
         if (answer === "") throw new AnswerError("empty");
         if (Array.from(answer).length > MAXIMUM_LENGTH) throw new AnswerError("tooLong");
         var accepted = details.accepted || [], match = details.match || "exact", tolerance = details.tolerance || 0;
-        if (match === "exact") return verdict(accepted.some(function (a) { return normalized(a) === answer; }));
-        if (match === "case-insensitive") {
-          var lower = answer.toLowerCase();
-          return verdict(accepted.some(function (a) { return normalized(a).toLowerCase() === lower; }));
-        }
-        var value = number(answer);
-        return verdict(value !== null && accepted.some(function (a) {
-          var n = number(normalized(a));
-          return n !== null && Math.abs(value - n) <= tolerance;
-        }));
+        var value = match === "numeric" ? number(answer) : null;
+        var matches = function (expected, within) {
+          if (match === "exact") return normalized(expected) === answer;
+          if (match === "case-insensitive") return normalized(expected).toLowerCase() === answer.toLowerCase();
+          var n = number(normalized(expected));
+          return value !== null && n !== null && Math.abs(value - n) <= within;
+        };
+        if (accepted.some(function (a) { return matches(a, tolerance); })) return verdict(true);
+        // Else the best share of the partly right answers it is.
+        var share = 0;
+        (details.partial || []).forEach(function (p) {
+          if (matches(p.answer, p.tolerance === undefined ? tolerance : p.tolerance)) share = Math.max(share, p.share);
+        });
+        return { isCorrect: false, score: share };
       }
       case "hotspot": {
         if (given.shape === "point") {

@@ -469,7 +469,10 @@ document.addEventListener("DOMContentLoaded", function () {
         element("dt", { text: text.yourAnswer }), element("dd", { text: chosen.text }),
         element("dt", { text: text.acceptedAnswers }),
         element("dd", {}, [element("ul", {}, (details.accepted || []).map(function (answer) { return element("li", { text: answer }); }))])
-      ]));
+      ].concat((details.partial || []).length === 0 ? [] : [
+        element("dt", { text: text.partialAnswers }),
+        element("dd", {}, [element("ul", {}, details.partial.map(function (p) { return element("li", { text: p.answer + " (" + Math.round(p.share * 100) + "%)" }); }))])
+      ])));
     } else {
       // The option picked: a choice, or the part of the picture a click fell in.
       var picked = Array.isArray(chosen) ? chosen : chosen.point ? [checker.regionAt(question.options, chosen.point[0], chosen.point[1])] : [];

@@ -81,12 +81,13 @@ public struct ContentDocument: Codable, Sendable, Equatable {
         /// Kept for mock exams and live events (never offline, never in practice); absent is false.
         public var examOnly: Bool? = nil
         /// The kinds' own fields, raw until validated like the options: a matching question's
-        /// `targets`, a fill-in question's `accepted`, `match` and `tolerance`, a hotspot
-        /// question's `imageUrl`.
+        /// `targets`, a fill-in question's `accepted`, `match`, `tolerance` and `partial`, a
+        /// hotspot question's `imageUrl`.
         public var targets: JSONValue? = nil
         public var accepted: JSONValue? = nil
         public var match: JSONValue? = nil
         public var tolerance: JSONValue? = nil
+        public var partial: JSONValue? = nil
         public var imageUrl: JSONValue? = nil
 
         public init(
@@ -106,7 +107,8 @@ public struct ContentDocument: Codable, Sendable, Equatable {
             self.status = status
             self.examOnly = examOnly
             if case .object(let fields) = details {
-                (targets, accepted, match, tolerance, imageUrl) = (fields["targets"], fields["accepted"], fields["match"], fields["tolerance"], fields["imageUrl"])
+                (targets, accepted, match, tolerance, partial, imageUrl) = (
+                    fields["targets"], fields["accepted"], fields["match"], fields["tolerance"], fields["partial"], fields["imageUrl"])
             }
         }
 
@@ -121,16 +123,16 @@ public struct ContentDocument: Codable, Sendable, Equatable {
                 correct: try container.decodeIfPresent(JSONValue.self, forKey: .correct) ?? .array([]),
                 explanation: try container.decodeIfPresent(String.self, forKey: .explanation), difficulty: try container.decode(Int.self, forKey: .difficulty),
                 status: try container.decodeIfPresent(String.self, forKey: .status), examOnly: try container.decodeIfPresent(Bool.self, forKey: .examOnly))
-            (targets, accepted, match, tolerance, imageUrl) = (
+            (targets, accepted, match, tolerance, partial, imageUrl) = (
                 try container.decodeIfPresent(JSONValue.self, forKey: .targets), try container.decodeIfPresent(JSONValue.self, forKey: .accepted),
                 try container.decodeIfPresent(JSONValue.self, forKey: .match), try container.decodeIfPresent(JSONValue.self, forKey: .tolerance),
-                try container.decodeIfPresent(JSONValue.self, forKey: .imageUrl))
+                try container.decodeIfPresent(JSONValue.self, forKey: .partial), try container.decodeIfPresent(JSONValue.self, forKey: .imageUrl))
         }
 
         /// The kind's own fields as stored in `questions.details`.
         public var details: JSONValue {
             var fields: [String: JSONValue] = [:]
-            for (name, value) in [("targets", targets), ("accepted", accepted), ("match", match), ("tolerance", tolerance), ("imageUrl", imageUrl)] {
+            for (name, value) in [("targets", targets), ("accepted", accepted), ("match", match), ("tolerance", tolerance), ("partial", partial), ("imageUrl", imageUrl)] {
                 if let value { fields[name] = value }
             }
             return .object(fields)

@@ -152,8 +152,9 @@ public struct ForeignImport: Sendable {
         case .matching(let targets):
             return base(.matching, options(question.options), question.correct,
                         QuestionDetails(targets: targets.enumerated().map { MatchTarget(id: "t\($0.offset + 1)", text: $0.element) }))
-        case .typing(let accepted, let match, let tolerance):
-            return base(.fillIn, .array([]), [], QuestionDetails(accepted: accepted, match: match, tolerance: match == .numeric ? tolerance : nil))
+        case .typing(let accepted, let match, let tolerance, let partial):
+            return base(.fillIn, .array([]), [], QuestionDetails(
+                accepted: accepted, match: match, tolerance: match == .numeric ? tolerance : nil, partial: partial.isEmpty ? nil : partial))
         case .clicking(let image):
             return base(.hotspot, options(question.options), question.correct, QuestionDetails(imageUrl: image.path))
         }

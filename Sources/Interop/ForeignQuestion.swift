@@ -25,8 +25,8 @@ public struct ForeignQuestion: Sendable, Equatable {
         case choosing
         /// The options are items matched with these targets; `correct` gives each item's target.
         case matching(targets: [String])
-        /// A typed answer: the accepted ones and how they compare.
-        case typing(accepted: [String], match: FillInMatch, tolerance: Double?)
+        /// A typed answer: the accepted ones, how they compare, and those worth part of the marks.
+        case typing(accepted: [String], match: FillInMatch, tolerance: Double?, partial: [PartialAnswer] = [])
         /// A part of this picture is clicked; the options are its regions, `correct` the right ones.
         case clicking(image: ContentImage)
     }

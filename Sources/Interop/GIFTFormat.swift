@@ -171,31 +171,38 @@ enum GIFTFormat {
             (question.richStem, question.richFeedback) = (richStem, richFeedback)
             return .question(question)
         }
-        func typed(_ accepted: [String], _ match: FillInMatch, tolerance: Double? = nil) -> Item {
+        func typed(_ accepted: [String], _ match: FillInMatch, tolerance: Double? = nil, partial: [PartialAnswer] = []) -> Item {
             var question = ForeignQuestion(
                 key: key, position: "line \(line)", category: category, stem: stem, isMultiple: false, options: [], correct: [],
                 generalFeedback: general.flatMap { $0.isEmpty ? nil : $0 })
-            question.answering = .typing(accepted: accepted, match: match, tolerance: tolerance)
+            question.answering = .typing(accepted: accepted, match: match, tolerance: tolerance, partial: partial)
             (question.richStem, question.richFeedback) = (richStem, richFeedback)
             return .question(question)
         }
         if body.isEmpty { return .skipped("an essay question (no answers to choose from)") }
         if body.hasPrefix("#") {
-            // `{#1822:5}` (a value and its tolerance), `{#1..5}` (a range), `{#42}`; one answer.
-            let number = body.dropFirst().split(separator: "#", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-            let value = number.hasPrefix("=") ? String(number.dropFirst()) : number
-            // Numbers a student can type and the portal checks: finite, at most fifteen digits.
-            func checkable(_ text: Substring) -> Double? {
-                Double(text).flatMap { $0.isFinite && abs($0) <= 1e15 ? $0 : nil }
+            // `{#1822:5}` (a value and its tolerance), `{#1..5}` (a range), `{#42}`, or several
+            // answers `{#=1822:0 =%50%1822:2}`, each with its weight and feedback.
+            let rest = String(body.dropFirst()).trimmingCharacters(in: .whitespacesAndNewlines)
+            let entries = rest.hasPrefix("=") || rest.hasPrefix("~") ? split(rest) : [entry("=", rest)]
+            var answers: [(value: Double, tolerance: Double, weight: Double)] = []
+            for entry in entries {
+                guard let (value, tolerance) = numberSpec(entry.text) else {
+                    return .skipped("a numerical answer that is not a number and its tolerance or range (\(entry.text.prefix(40))), or a number beyond fifteen digits")
+                }
+                answers.append((value, tolerance, entry.marker == "~" ? 0 : entry.weight ?? 100))
             }
-            if let range = value.range(of: ".."), let low = checkable(value[..<range.lowerBound]), let high = checkable(value[range.upperBound...]), low <= high {
-                return typed([MarkupText.number((low + high) / 2)], .numeric, tolerance: (high - low) / 2)
+            let right = answers.filter { $0.weight >= 99.99 }
+            guard let first = right.first else { return .skipped("a numerical question with no answer worth full marks") }
+            guard right.allSatisfy({ $0.tolerance == first.tolerance }) else {
+                return .skipped("a numerical question whose right answers have different tolerances (the portal takes one)")
             }
-            let parts = value.split(separator: ":")
-            if let answer = parts.first.flatMap(checkable), parts.count <= 2, let tolerance = parts.count == 2 ? checkable(parts[1]) : 0, tolerance >= 0 {
-                return typed([MarkupText.number(answer)], .numeric, tolerance: tolerance)
+            let partial = answers.filter { $0.weight > 0 && $0.weight < 99.99 }.map {
+                PartialAnswer(answer: MarkupText.number($0.value), share: ($0.weight * 100).rounded() / 10000, tolerance: $0.tolerance == first.tolerance ? nil : $0.tolerance)
             }
-            return .skipped("a numerical question with several answers, units or a number beyond fifteen digits (the portal takes one number and its tolerance)")
+            var accepted: [String] = []
+            for answer in right where !accepted.contains(MarkupText.number(answer.value)) { accepted.append(MarkupText.number(answer.value)) }
+            return typed(accepted, .numeric, tolerance: first.tolerance, partial: partial)
         }
         // `{T`, its feedback on the lines after.
         let truth = body.split(separator: "#", maxSplits: 1).first.map { String($0).trimmingCharacters(in: .whitespacesAndNewlines).uppercased() } ?? ""
@@ -237,11 +244,17 @@ enum GIFTFormat {
         }
         let wrong = entries.filter { $0.marker == "~" }
         if wrong.isEmpty {
-            // Short answer: every answer accepted, compared as Moodle does by default (case aside).
-            guard entries.allSatisfy({ ($0.weight ?? 100) == 100 }) else { return .skipped("a short-answer question with partly right answers (the portal accepts an answer or not)") }
-            let accepted = entries.map { clean($0.text, html: isHTML) }.filter { !$0.isEmpty }
-            guard !accepted.isEmpty else { return .skipped("a short-answer question with no answer") }
-            return typed(accepted, .caseInsensitive)
+            // Short answer, compared as Moodle does by default (case aside): answers worth full
+            // marks are accepted, those worth part of them partly right, those worth nothing left out.
+            var accepted: [String] = [], partial: [PartialAnswer] = []
+            for entry in entries {
+                let text = clean(entry.text, html: isHTML), weight = entry.weight ?? 100
+                guard !text.isEmpty, weight > 0 else { continue }
+                if text.contains("*") { return .skipped("a short answer with a * wildcard (the portal compares whole answers)") }
+                if weight >= 99.99 { accepted.append(text) } else { partial.append(PartialAnswer(answer: text, share: (weight * 100).rounded() / 10000)) }
+            }
+            guard !accepted.isEmpty else { return .skipped("a short-answer question with no answer worth full marks") }
+            return typed(accepted, .caseInsensitive, partial: partial)
         }
         var options: [ForeignQuestion.Option] = []
         for (number, entry) in entries.enumerated() {
@@ -268,6 +281,23 @@ enum GIFTFormat {
             return .skipped("a weight pattern that is neither all-or-nothing nor even partial credit")
         }
         return made(options, correct: positive, multiple: positive.count > 1)
+    }
+
+    /// A numerical answer's value and tolerance: `v`, `v:t` or a range `a..b`; nil for one
+    /// that is not, or beyond fifteen digits (what a student can type and the portal checks).
+    static func numberSpec(_ text: String) -> (Double, Double)? {
+        func checkable(_ text: Substring) -> Double? {
+            Double(text.trimmingCharacters(in: .whitespaces)).flatMap { $0.isFinite && abs($0) <= 1e15 ? $0 : nil }
+        }
+        let text = Substring(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        if let range = text.range(of: ".."), let low = checkable(text[..<range.lowerBound]), let high = checkable(text[range.upperBound...]), low <= high {
+            return ((low + high) / 2, (high - low) / 2)
+        }
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count <= 2, let value = parts.first.flatMap(checkable) else { return nil }
+        guard parts.count == 2 else { return (value, 0) }
+        guard let tolerance = checkable(parts[1]), tolerance >= 0 else { return nil }
+        return (value, tolerance)
     }
 
     /// A question's stable key: its title (within its category), else a hash of its text.

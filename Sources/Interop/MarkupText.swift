@@ -12,11 +12,17 @@ enum MarkupText {
     /// Text as HTML: escaped, its line breaks as `lineBreak`.
     static func html(_ text: String, lineBreak: String = "<br>") -> String { escape(text).replacingOccurrences(of: "\n", with: lineBreak) }
 
-    /// A score or fraction: whole when it is whole, else five decimals.
+    /// A score, fraction or number: whole when it is whole, else its shortest decimals.
     static func number(_ value: Double) -> String {
         // `Int(exactly:)`, not `Int(_:)`: a whole number beyond Int (or an infinity) must not trap.
         if let whole = Int(exactly: value) { return String(whole) }
-        return value.isFinite ? String(format: "%.5f", value) : "0"
+        guard value.isFinite else { return "0" }
+        // The shortest digits that read back as the same number, never in exponent form.
+        let shortest = "\(value)"
+        if !shortest.contains("e") { return shortest }
+        var fixed = String(format: "%.15f", value)
+        while fixed.hasSuffix("0") { fixed.removeLast() }
+        return fixed.hasSuffix(".") ? String(fixed.dropLast()) : fixed
     }
 
     /// Plain text from `text`: with `html`, line-ending tags made line breaks, scripts and

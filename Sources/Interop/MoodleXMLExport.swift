@@ -75,12 +75,19 @@ public enum MoodleXMLExport {
                 xml += "    <subquestion format=\"html\"><text></text><answer><text>\(escape(target.text))</text></answer></subquestion>\n"
             }
         } else if moodleType == "numerical" {
+            let tolerance = view.details.tolerance ?? 0
             for answer in view.details.accepted ?? [] {
-                xml += "    <answer fraction=\"100\"><text>\(escape(answer))</text><tolerance>\(format(view.details.tolerance ?? 0))</tolerance></answer>\n"
+                xml += "    <answer fraction=\"100\"><text>\(escape(answer))</text><tolerance>\(format(tolerance))</tolerance></answer>\n"
+            }
+            for answer in view.details.partial ?? [] {
+                xml += "    <answer fraction=\"\(format(answer.share * 100))\"><text>\(escape(answer.answer))</text><tolerance>\(format(answer.tolerance ?? tolerance))</tolerance></answer>\n"
             }
         } else if moodleType == "shortanswer" {
             xml += "    <usecase>\(view.details.match == .caseInsensitive ? 0 : 1)</usecase>\n"
             for answer in view.details.accepted ?? [] { xml += "    <answer fraction=\"100\" format=\"moodle_auto_format\"><text>\(escape(answer))</text></answer>\n" }
+            for answer in view.details.partial ?? [] {
+                xml += "    <answer fraction=\"\(format(answer.share * 100))\" format=\"moodle_auto_format\"><text>\(escape(answer.answer))</text></answer>\n"
+            }
         } else if isOrdering {
             // The plugin takes the steps in their right order.
             for (place, index) in correct.enumerated() where options.indices.contains(index) {

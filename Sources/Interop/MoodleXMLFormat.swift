@@ -156,25 +156,34 @@ enum MoodleXMLFormat {
                 made(items, correct: key, multiple: false)
                 content.questions[content.questions.count - 1].answering = .matching(targets: targets)
             case "shortanswer", "numerical":
-                // The answers worth full marks are accepted; one worth part of the marks has no equivalent.
-                let right = question.all("answer").filter { (Double($0.attributes["fraction"] ?? "0") ?? 0) >= 99.99 }
-                guard !right.isEmpty, answers.allSatisfy({ $0.fraction <= 0 || $0.fraction >= 99.99 }) else {
-                    skip("a typed-answer question with partly right answers (the portal accepts an answer or not)"); continue
+                // Answers worth full marks are accepted, those worth part of them partly right
+                // (a number with its own tolerance), those worth nothing left out.
+                func fraction(_ answer: XMLTree.Element) -> Double { Double(answer.attributes["fraction"] ?? "0") ?? 0 }
+                func words(_ answer: XMLTree.Element) -> String { clean(answer.child("text")?.text ?? answer.text, html: false) }
+                func tolerance(_ answer: XMLTree.Element) -> Double { Double(answer.textOf("tolerance")?.trimmingCharacters(in: .whitespaces) ?? "0") ?? -1 }
+                let right = question.all("answer").filter { fraction($0) >= 99.99 && !words($0).isEmpty }
+                let part = question.all("answer").filter { fraction($0) > 0 && fraction($0) < 99.99 && !words($0).isEmpty }
+                guard !right.isEmpty else { skip("a typed-answer question with no answer worth full marks"); continue }
+                if type == "shortanswer", (right + part).contains(where: { words($0).contains("*") }) {
+                    skip("a short answer with a * wildcard (the portal compares whole answers)"); continue
                 }
-                let accepted = right.map { clean($0.child("text")?.text ?? $0.text, html: false) }.filter { !$0.isEmpty }
-                var match = FillInMatch.exact, tolerance: Double?
+                let accepted = right.map(words)
+                var match = FillInMatch.exact, rightTolerance: Double?
                 if type == "numerical" {
-                    let tolerances = Set(right.map { Double($0.textOf("tolerance")?.trimmingCharacters(in: .whitespaces) ?? "0") ?? -1 })
-                    guard tolerances.count == 1, let only = tolerances.first, only >= 0, accepted.allSatisfy({ FillInRule.number($0) != nil }) else {
-                        skip("a numerical question with answers of different tolerances, or not numbers"); continue
+                    let tolerances = Set(right.map(tolerance))
+                    guard tolerances.count == 1, let only = tolerances.first, only >= 0, accepted.allSatisfy({ FillInRule.number($0) != nil }),
+                          part.allSatisfy({ FillInRule.number(words($0)) != nil && tolerance($0) >= 0 })
+                    else {
+                        skip("a numerical question with right answers of different tolerances, or answers that are not numbers"); continue
                     }
                     if !question.all("units").flatMap({ $0.all("unit") }).isEmpty { skip("a numerical question with units (the portal takes a bare number)"); continue }
-                    (match, tolerance) = (.numeric, only)
+                    (match, rightTolerance) = (.numeric, only)
                 } else {
                     match = question.textOf("usecase")?.trimmingCharacters(in: .whitespaces) == "1" ? .exact : .caseInsensitive
                 }
+                let partial = part.map { PartialAnswer(answer: words($0), share: (fraction($0) * 100).rounded() / 10000, tolerance: match == .numeric && tolerance($0) != rightTolerance ? tolerance($0) : nil) }
                 made([], correct: [], multiple: false)
-                content.questions[content.questions.count - 1].answering = .typing(accepted: accepted, match: match, tolerance: tolerance)
+                content.questions[content.questions.count - 1].answering = .typing(accepted: accepted, match: match, tolerance: rightTolerance, partial: partial)
             case "essay": skip("an essay question (no answers to choose from)")
             case "cloze", "multianswer": skip("a cloze question (embedded answers are not one of the portal's kinds)")
             case "calculated", "calculatedsimple", "calculatedmulti": skip("a calculated question (its values are drawn by Moodle)")

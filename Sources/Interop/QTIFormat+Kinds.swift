@@ -48,25 +48,38 @@ extension QTIFormat {
         let isNumber = ["float", "integer"].contains(declaration.attributes[names.attribute("base-type")] ?? "")
         let mapping = declaration.child(names.element("mapping"))
         let entries = mapping?.all(names.element("map-entry")) ?? []
-        // Full marks make an answer right; one worth part of them has no equivalent yet (the
-        // portal accepts an answer or not), and one worth nothing is not an accepted answer.
+        // Full marks make an answer right, one worth part of them is partly right, one worth
+        // nothing is not an accepted answer.
         func worth(_ entry: XMLTree.Element) -> Double { Double(entry.attributes[names.attribute("mapped-value")] ?? "") ?? 0 }
         let full = Double(mapping?.attributes[names.attribute("upper-bound")] ?? "") ?? entries.map(worth).max() ?? 1
-        if entries.contains(where: { worth($0) > 0 && worth($0) < full }) {
-            return .failure(ItemProblem(reason: "a text entry with partly right answers (the portal accepts an answer or not)"))
-        }
         var accepted: [String] = []
         for answer in values + entries.filter({ worth($0) >= full }).compactMap({ $0.attributes[names.attribute("map-key")] }) where !accepted.contains(answer) { accepted.append(answer) }
+        guard !accepted.isEmpty else { return .failure(ItemProblem(reason: "a text entry with no answer worth full marks")) }
+        var partial = entries.filter { worth($0) > 0 && worth($0) < full && full > 0 }.compactMap { entry in
+            entry.attributes[names.attribute("map-key")].map { PartialAnswer(answer: $0, share: (worth(entry) / full * 1000).rounded() / 1000) }
+        }.filter { (isNumber || !accepted.contains($0.answer)) && $0.share > 0 && $0.share < 1 }
         // Compared case aside when the mapping says so.
         let caseSensitive = entries.allSatisfy { ($0.attributes[names.attribute("case-sensitive")] ?? "true") != "false" }
         var tolerance: Double?
         if isNumber {
-            guard accepted.allSatisfy({ FillInRule.number($0) != nil }) else { return .failure(ItemProblem(reason: "a numeric text entry whose answers are not numbers")) }
-            let equal = root.descendants(names.element("equal")).first { $0.attributes[names.attribute("tolerance-mode")] == "absolute" }
-            tolerance = equal.flatMap { $0.attributes["tolerance"]?.split(separator: " ").first.flatMap { Double($0) } } ?? 0
+            guard (accepted + partial.map(\.answer)).allSatisfy({ FillInRule.number($0) != nil }) else {
+                return .failure(ItemProblem(reason: "a numeric text entry whose answers are not numbers"))
+            }
+            // The correct answer's tolerance, and a partly right number's own where an `equal`
+            // compares the response with it.
+            let equals = root.descendants(names.element("equal")).filter { $0.attributes[names.attribute("tolerance-mode")] == "absolute" }
+            func within(_ equal: XMLTree.Element) -> Double? { equal.attributes["tolerance"]?.split(separator: " ").first.flatMap { Double($0) } }
+            let correct = equals.first { !$0.descendants(names.element("correct")).isEmpty } ?? equals.first
+            tolerance = correct.flatMap(within) ?? 0
+            for index in partial.indices {
+                let own = equals.first { $0.descendants(names.element("base-value")).contains { $0.innerText() == partial[index].answer } }
+                if let own = own.flatMap(within), own != tolerance { partial[index].tolerance = own }
+            }
+            // A right number is not also partly right at the same tolerance.
+            partial.removeAll { $0.tolerance == nil && accepted.contains($0.answer) }
         }
         var made = question
-        made.answering = .typing(accepted: accepted, match: isNumber ? .numeric : caseSensitive ? .exact : .caseInsensitive, tolerance: tolerance)
+        made.answering = .typing(accepted: accepted, match: isNumber ? .numeric : caseSensitive ? .exact : .caseInsensitive, tolerance: tolerance, partial: partial)
         return .success(made)
     }
 

@@ -60,12 +60,15 @@ enum QTIFormat {
             return skip("\(article) \(interaction.name) (not one of the portal's kinds)")
         }
         let responseID = interaction.attributes[names.attribute("response-identifier")] ?? "RESPONSE"
-        guard let declaration = root.all(names.element("response-declaration")).first(where: { $0.attributes["identifier"] == responseID }),
-              let correct = declaration.child(names.element("correct-response")) else {
+        guard let declaration = root.all(names.element("response-declaration")).first(where: { $0.attributes["identifier"] == responseID }) else {
             return skip("an item whose correct response is not declared")
         }
-        let values = correct.all(names.element("value")).map { $0.innerText().trimmingCharacters(in: .whitespacesAndNewlines) }
-        guard !values.isEmpty else { return skip("an item whose correct response is empty") }
+        // A text entry may be scored by its mapping alone (Common Cartridge writes it so).
+        let isMapped = interaction.name == names.element("text-entry-interaction") && declaration.child(names.element("mapping")) != nil
+        let correct = declaration.child(names.element("correct-response"))
+        guard correct != nil || isMapped else { return skip("an item whose correct response is not declared") }
+        let values = (correct?.all(names.element("value")) ?? []).map { $0.innerText().trimmingCharacters(in: .whitespacesAndNewlines) }
+        guard !values.isEmpty || isMapped else { return skip("an item whose correct response is empty") }
         // The stem: the body's text without the interaction, then the interaction's prompt.
         let prompt = interaction.child(names.element("prompt"))
         // What a student must not see before answering never reaches the stem: feedback (it goes

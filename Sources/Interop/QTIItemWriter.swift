@@ -156,23 +156,32 @@ extension QTIPackage {
     }
 
     private static func textEntry(_ view: ChoiceView, n: QTIFormat.Names) -> (String, String, String) {
-        let accepted = view.details.accepted ?? [], match = view.details.match ?? .exact
+        let accepted = view.details.accepted ?? [], match = view.details.match ?? .exact, partial = view.details.partial ?? []
         let isNumber = match == .numeric
+        // The accepted answers worth full marks, the partly right ones their share.
+        let entries = accepted.map { ($0, 1.0, isNumber ? nil : match == .exact) } + partial.map { ($0.answer, $0.share, isNumber ? nil : match == .exact) }
         let declaration = declaration(
-            cardinality: "single", baseType: isNumber ? "float" : "string", values: Array(accepted.prefix(1)),
-            mapping: mapping(accepted.map { ($0, 1, isNumber ? nil : match == .exact) }, n: n), n: n)
-        let longest = accepted.map(\.count).max() ?? 10
+            cardinality: "single", baseType: isNumber ? "float" : "string", values: Array(accepted.prefix(1)), mapping: mapping(entries, n: n), n: n)
+        let longest = (accepted + partial.map(\.answer)).map(\.count).max() ?? 10
         let body = "    <p><\(n.element("text-entry-interaction")) \(n.attribute("response-identifier"))=\"RESPONSE\" \(n.attribute("expected-length"))=\"\(max(10, longest))\"/></p>\n"
         guard isNumber else { return (declaration, body, template("map_response", n: n)) }
-        // A number within the tolerance of the correct one: an `equal` with an absolute tolerance.
-        let tolerance = format(view.details.tolerance ?? 0)
-        let score = { (value: Int) in
-            "<\(n.element("set-outcome-value")) identifier=\"SCORE\"><\(n.element("base-value")) \(n.attribute("base-type"))=\"float\">\(value)</\(n.element("base-value"))></\(n.element("set-outcome-value"))>"
+        // A number within the tolerance of the correct one: an `equal` with an absolute
+        // tolerance; then each partly right number within its own.
+        let score = { (value: Double) in
+            "<\(n.element("set-outcome-value")) identifier=\"SCORE\"><\(n.element("base-value")) \(n.attribute("base-type"))=\"float\">\(format(value))</\(n.element("base-value"))></\(n.element("set-outcome-value"))>"
         }
+        func equal(_ other: String, tolerance: Double) -> String {
+            "<\(n.element("equal")) \(n.attribute("tolerance-mode"))=\"absolute\" tolerance=\"\(format(tolerance)) \(format(tolerance))\">"
+                + "<\(n.element("variable")) identifier=\"RESPONSE\"/>\(other)</\(n.element("equal"))>"
+        }
+        let tolerance = view.details.tolerance ?? 0
         var processing = "  <\(n.element("response-processing"))><\(n.element("response-condition"))><\(n.element("response-if"))>"
-        processing += "<\(n.element("equal")) \(n.attribute("tolerance-mode"))=\"absolute\" tolerance=\"\(tolerance) \(tolerance)\">"
-        processing += "<\(n.element("variable")) identifier=\"RESPONSE\"/><\(n.element("correct")) identifier=\"RESPONSE\"/></\(n.element("equal"))>"
-        processing += score(1) + "</\(n.element("response-if"))><\(n.element("response-else"))>" + score(0) + "</\(n.element("response-else"))>"
+        processing += equal("<\(n.element("correct")) identifier=\"RESPONSE\"/>", tolerance: tolerance) + score(1) + "</\(n.element("response-if"))>"
+        for answer in partial {
+            let value = "<\(n.element("base-value")) \(n.attribute("base-type"))=\"float\">\(escape(answer.answer))</\(n.element("base-value"))>"
+            processing += "<\(n.element("response-else-if"))>" + equal(value, tolerance: answer.tolerance ?? tolerance) + score(answer.share) + "</\(n.element("response-else-if"))>"
+        }
+        processing += "<\(n.element("response-else"))>" + score(0) + "</\(n.element("response-else"))>"
         processing += "</\(n.element("response-condition"))></\(n.element("response-processing"))>\n"
         return (declaration, body, processing)
     }

@@ -37,8 +37,8 @@ public enum AnswerError: Error, Equatable, Sendable {
 }
 
 /// Checks responses against keys, with partial credit where the kind has it: multiple choice
-/// (right picks minus wrong ones), ordering (the longest run in the right relative order) and
-/// matching (right pairs). The database's `answer_outcome` and the browser's offline checker
+/// (right picks minus wrong ones), ordering (the longest run in the right relative order),
+/// matching (right pairs) and typed answers worth part of the marks. The database's `answer_outcome` and the browser's offline checker
 /// apply the same rules, held to the same cases (`Tests/Fixtures/answer-checking.json`).
 public enum AnswerChecker {
     public static func check(_ key: AnswerKey, _ response: AnswerResponse) throws(AnswerError) -> AnswerOutcome {
@@ -70,7 +70,7 @@ public enum AnswerChecker {
             let answer = FillInRule.normalized(typed)
             guard !answer.isEmpty else { throw .empty }
             guard answer.unicodeScalars.count <= FillInRule.maximumLength else { throw .tooLong }
-            return verdict(rule.accepts(answer))
+            return rule.outcome(answer)
         case .region(let regions, let key):
             switch response {
             case .point(let x, let y):

@@ -20,7 +20,7 @@ public enum AnswerKey: Sendable, Equatable {
         case .multiChoice: self = .someOptions(options: options.count, key: correct)
         case .ordering: self = .order(key: correct)
         case .matching: self = .pairs(targets: details.targets?.count ?? 0, key: correct)
-        case .fillIn: self = .text(FillInRule(accepted: details.accepted ?? [], match: details.match ?? .exact, tolerance: details.tolerance ?? 0))
+        case .fillIn: self = .text(FillInRule(accepted: details.accepted ?? [], match: details.match ?? .exact, tolerance: details.tolerance ?? 0, partial: details.partial ?? []))
         case .hotspot: self = .region(regions: options.map { $0.region ?? HotspotRegion(shape: .rect, coords: []) }, key: correct)
         }
     }

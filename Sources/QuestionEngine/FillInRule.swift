@@ -4,16 +4,19 @@ import Foundation
 /// Both sides are normalised first — Unicode NFC, blanks trimmed, inner runs of blanks made one
 /// space — and a number may be typed with full-width digits or a decimal comma, so a student is
 /// not marked wrong for their keyboard. The database (`fill_in_normalized`, `fill_in_number`)
-/// and the browser apply the same rules.
+/// and the browser apply the same rules. An answer that is none of the accepted ones may still
+/// be one worth part of the marks (`partial`): the best share among those it matches.
 public struct FillInRule: Sendable, Equatable {
     public var accepted: [String]
     public var match: FillInMatch
     public var tolerance: Double
+    public var partial: [PartialAnswer]
 
-    public init(accepted: [String], match: FillInMatch, tolerance: Double = 0) {
+    public init(accepted: [String], match: FillInMatch, tolerance: Double = 0, partial: [PartialAnswer] = []) {
         self.accepted = accepted
         self.match = match
         self.tolerance = tolerance
+        self.partial = partial
     }
 
     /// The longest answer taken (in Unicode scalars, after normalising).
@@ -62,17 +65,24 @@ public struct FillInRule: Sendable, Equatable {
         return Double(ascii)
     }
 
-    /// Whether a typed answer (already normalised and not empty) is one of the accepted ones.
-    func accepts(_ answer: String) -> Bool {
+    /// The verdict on a typed answer (already normalised and not empty): right when it is one
+    /// of the accepted answers, else the best share of the partly right ones it matches.
+    func outcome(_ answer: String) -> AnswerOutcome {
+        if accepted.contains(where: { matches(answer, $0, tolerance: tolerance) }) { return AnswerOutcome(isCorrect: true, score: 1) }
+        let share = partial.filter { matches(answer, $0.answer, tolerance: $0.tolerance ?? tolerance) }.map(\.share).max() ?? 0
+        return AnswerOutcome(isCorrect: false, score: share)
+    }
+
+    /// Whether a typed answer is `expected`, compared the question's way.
+    private func matches(_ answer: String, _ expected: String, tolerance: Double) -> Bool {
         switch match {
         case .exact:
-            return accepted.contains { Self.normalized($0) == answer }
+            return Self.normalized(expected) == answer
         case .caseInsensitive:
-            let lower = answer.lowercased()
-            return accepted.contains { Self.normalized($0).lowercased() == lower }
+            return Self.normalized(expected).lowercased() == answer.lowercased()
         case .numeric:
-            guard let value = Self.number(answer) else { return false }
-            return accepted.contains { Self.number(Self.normalized($0)).map { abs(value - $0) <= tolerance } ?? false }
+            guard let value = Self.number(answer), let wanted = Self.number(Self.normalized(expected)) else { return false }
+            return abs(value - wanted) <= tolerance
         }
     }
 }

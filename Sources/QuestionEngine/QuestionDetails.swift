@@ -11,14 +11,20 @@ public struct QuestionDetails: Sendable, Codable, Equatable {
     public var match: FillInMatch?
     /// Fill-in, numeric: how far from an accepted number an answer may be (0 when absent).
     public var tolerance: Double?
+    /// Fill-in: answers that are partly right, each worth a share of the marks.
+    public var partial: [PartialAnswer]?
     /// Hotspot: the image whose regions the options are.
     public var imageUrl: String?
 
-    public init(targets: [MatchTarget]? = nil, accepted: [String]? = nil, match: FillInMatch? = nil, tolerance: Double? = nil, imageUrl: String? = nil) {
+    public init(
+        targets: [MatchTarget]? = nil, accepted: [String]? = nil, match: FillInMatch? = nil, tolerance: Double? = nil, partial: [PartialAnswer]? = nil,
+        imageUrl: String? = nil
+    ) {
         self.targets = targets
         self.accepted = accepted
         self.match = match
         self.tolerance = tolerance
+        self.partial = partial
         self.imageUrl = imageUrl
     }
 
@@ -34,6 +40,22 @@ public struct MatchTarget: Sendable, Codable, Equatable {
     public init(id: String, text: String) {
         self.id = id
         self.text = text
+    }
+}
+
+/// A typed answer worth part of the marks ("york" for "New York": half of them), compared as
+/// the question's accepted answers are; a number's own tolerance, when it has one, replaces the
+/// question's.
+public struct PartialAnswer: Sendable, Codable, Equatable {
+    public var answer: String
+    /// The share of the marks, more than 0 and less than 1.
+    public var share: Double
+    public var tolerance: Double?
+
+    public init(answer: String, share: Double, tolerance: Double? = nil) {
+        self.answer = answer
+        self.share = share
+        self.tolerance = tolerance
     }
 }
 

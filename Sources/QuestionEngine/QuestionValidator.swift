@@ -22,7 +22,7 @@ public enum QuestionValidator {
         switch kind {
         case .singleChoice, .multiChoice, .ordering, .codeSnippet: []
         case .matching: ["targets"]
-        case .fillIn: ["accepted", "match", "tolerance"]
+        case .fillIn: ["accepted", "match", "tolerance", "partial"]
         case .hotspot: ["imageUrl"]
         }
     }
@@ -137,8 +137,8 @@ public enum QuestionValidator {
     }
 
     /// A fill-in question: no options and no key of indexes; 1 to 20 accepted answers, each
-    /// with text (a number, when compared as numbers), a known way of comparing, and a tolerance
-    /// only for numbers.
+    /// with text (a number, when compared as numbers), a known way of comparing, a tolerance
+    /// only for numbers, and partly right answers.
     private static func fillInProblem(items: [JSONValue], correct: JSONValue, fields: [String: JSONValue]) -> String? {
         guard items.isEmpty else { return "a fill-in question has no options" }
         switch correct {
@@ -162,6 +162,30 @@ public enum QuestionValidator {
         if let tolerance = fields["tolerance"] {
             guard match == .numeric else { return "a tolerance applies only to numeric answers" }
             guard case .number(let value) = tolerance, value >= 0, value.isFinite else { return "the tolerance must be a number, 0 or more" }
+        }
+        if let partial = fields["partial"] { return partialProblem(partial, match: match) }
+        return nil
+    }
+
+    /// A fill-in question's partly right answers: up to 20, each an answer as the accepted ones
+    /// are, a share of the marks between 0 and 1 (neither), and a tolerance only for numbers.
+    private static func partialProblem(_ partial: JSONValue, match: FillInMatch) -> String? {
+        guard case .array(let answers) = partial, answers.count <= 20 else { return "partial must be a list of at most 20 answers with their share" }
+        for (position, entry) in answers.enumerated() {
+            guard case .object(let fields) = entry, fields.keys.allSatisfy(["answer", "share", "tolerance"].contains),
+                  case .string(let text)? = fields["answer"]
+            else { return "partly right answer \(position) must be an object with answer, share and, for a number, tolerance" }
+            let normal = FillInRule.normalized(text)
+            guard !normal.isEmpty else { return "partly right answer \(position) is empty" }
+            guard normal.unicodeScalars.count <= FillInRule.maximumLength else { return "partly right answer \(position) is longer than 200 characters" }
+            if match == .numeric, FillInRule.number(normal) == nil { return "partly right answer \(position) is not a number" }
+            guard case .number(let share)? = fields["share"], share > 0, share < 1 else {
+                return "partly right answer \(position) needs a share of the marks more than 0 and less than 1"
+            }
+            if let tolerance = fields["tolerance"] {
+                guard match == .numeric else { return "a tolerance applies only to numeric answers" }
+                guard case .number(let value) = tolerance, value >= 0, value.isFinite else { return "the tolerance must be a number, 0 or more" }
+            }
         }
         return nil
     }

@@ -138,18 +138,13 @@ BEGIN
         END IF;
         rule := coalesce(p_details ->> 'match', 'exact');
         tolerance := coalesce((p_details ->> 'tolerance')::double precision, 0);
-        IF rule = 'exact' THEN
-            correct := EXISTS (SELECT 1 FROM jsonb_array_elements_text(p_details -> 'accepted') AS a WHERE public.fill_in_normalized(a) = typed);
-        ELSIF rule = 'case-insensitive' THEN
-            correct := EXISTS (SELECT 1 FROM jsonb_array_elements_text(p_details -> 'accepted') AS a
-                               WHERE lower(public.fill_in_normalized(a) COLLATE "und-x-icu") = lower(typed COLLATE "und-x-icu"));
-        ELSE
-            typed_number := public.fill_in_number(typed);
-            correct := typed_number IS NOT NULL AND EXISTS (
-                SELECT 1 FROM jsonb_array_elements_text(p_details -> 'accepted') AS a
-                WHERE abs(typed_number - public.fill_in_number(public.fill_in_normalized(a))) <= tolerance);
-        END IF;
-        score := CASE WHEN correct THEN 1 ELSE 0 END;
+        typed_number := CASE WHEN rule = 'numeric' THEN public.fill_in_number(typed) END;
+        -- Right when it is an accepted answer; else the best share of the partly right ones it is.
+        correct := EXISTS (SELECT 1 FROM jsonb_array_elements_text(p_details -> 'accepted') AS a
+                           WHERE public.fill_in_matches(rule, typed, typed_number, a, tolerance));
+        score := CASE WHEN correct THEN 1 ELSE coalesce((
+            SELECT max((p ->> 'share')::double precision) FROM jsonb_array_elements(coalesce(p_details -> 'partial', '[]')) AS p
+            WHERE public.fill_in_matches(rule, typed, typed_number, p ->> 'answer', coalesce((p ->> 'tolerance')::double precision, tolerance))), 0) END;
     ELSIF p_kind = 'hotspot' THEN
         IF shape = 'indexes' THEN
             IF cardinality(picks) <> 1 THEN

@@ -31,7 +31,7 @@ BEGIN
     IF details IS NULL OR jsonb_typeof(details) <> 'object' THEN
         RETURN 'the details must be an object';
     END IF;
-    allowed := CASE kind WHEN 'matching' THEN ARRAY['targets'] WHEN 'fill-in' THEN ARRAY['accepted', 'match', 'tolerance']
+    allowed := CASE kind WHEN 'matching' THEN ARRAY['targets'] WHEN 'fill-in' THEN ARRAY['accepted', 'match', 'tolerance', 'partial']
                          WHEN 'hotspot' THEN ARRAY['imageUrl'] ELSE ARRAY[]::text[] END;
     SELECT k INTO other FROM jsonb_object_keys(details) AS k WHERE NOT (k = ANY (allowed)) ORDER BY k COLLATE "C" LIMIT 1;
     IF other IS NOT NULL THEN
@@ -81,6 +81,40 @@ BEGIN
             IF jsonb_typeof(details -> 'tolerance') <> 'number' OR (details ->> 'tolerance')::numeric < 0 THEN
                 RETURN 'the tolerance must be a number, 0 or more';
             END IF;
+        END IF;
+        IF details ? 'partial' THEN
+            IF jsonb_typeof(details -> 'partial') <> 'array' OR jsonb_array_length(details -> 'partial') > 20 THEN
+                RETURN 'partial must be a list of at most 20 answers with their share';
+            END IF;
+            position := 0;
+            FOR answer IN SELECT * FROM jsonb_array_elements(details -> 'partial') LOOP
+                IF jsonb_typeof(answer) <> 'object' OR jsonb_typeof(answer -> 'answer') IS DISTINCT FROM 'string'
+                   OR EXISTS (SELECT 1 FROM jsonb_object_keys(answer) AS k WHERE NOT (k IN ('answer', 'share', 'tolerance'))) THEN
+                    RETURN format('partly right answer %s must be an object with answer, share and, for a number, tolerance', position);
+                END IF;
+                normal := public.fill_in_normalized(answer ->> 'answer');
+                IF normal = '' THEN
+                    RETURN format('partly right answer %s is empty', position);
+                END IF;
+                IF length(normal) > 200 THEN
+                    RETURN format('partly right answer %s is longer than 200 characters', position);
+                END IF;
+                IF match_rule = 'numeric' AND public.fill_in_number(normal) IS NULL THEN
+                    RETURN format('partly right answer %s is not a number', position);
+                END IF;
+                IF jsonb_typeof(answer -> 'share') IS DISTINCT FROM 'number' OR (answer ->> 'share')::numeric <= 0 OR (answer ->> 'share')::numeric >= 1 THEN
+                    RETURN format('partly right answer %s needs a share of the marks more than 0 and less than 1', position);
+                END IF;
+                IF answer ? 'tolerance' THEN
+                    IF match_rule <> 'numeric' THEN
+                        RETURN 'a tolerance applies only to numeric answers';
+                    END IF;
+                    IF jsonb_typeof(answer -> 'tolerance') <> 'number' OR (answer ->> 'tolerance')::numeric < 0 THEN
+                        RETURN 'the tolerance must be a number, 0 or more';
+                    END IF;
+                END IF;
+                position := position + 1;
+            END LOOP;
         END IF;
         RETURN NULL;
     END IF;

@@ -60,9 +60,27 @@ struct QuestionForm {
     /// The kinds' own fields as typed: targets and accepted answers one per line.
     var targets = ""
     var accepted = ""
+    /// Partly right answers one per line: `answer | percent`, and `| tolerance` for a number.
+    var partial = ""
     var match = FillInMatch.exact
     var tolerance = ""
     var hotspotImage = ""
+
+    /// A partly right answer as the editor writes it: `york | 50`, `1822 | 50 | 2`.
+    static func line(_ answer: PartialAnswer) -> String {
+        ([answer.answer, number((answer.share * 1000).rounded() / 10)] + (answer.tolerance.map { [number($0)] } ?? [])).joined(separator: " | ")
+    }
+
+    /// A line of the editor's partly right answers read back; a share or tolerance that is not a
+    /// number reads as one the validator refuses (it names the line).
+    static func partialAnswer(_ line: String) -> PartialAnswer {
+        var parts = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        func value(_ text: String) -> Double { Double(text.replacingOccurrences(of: ",", with: ".").replacingOccurrences(of: "%", with: "")) ?? -1 }
+        var tolerance: Double?
+        if parts.count >= 3 { tolerance = value(parts.removeLast()) }
+        let share = parts.count >= 2 ? value(parts.removeLast()) / 100 : -1
+        return PartialAnswer(answer: parts.joined(separator: "|"), share: share, tolerance: tolerance)
+    }
 
     /// A coordinate or tolerance as typed back: whole when it is whole.
     static func number(_ value: Double) -> String { value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value) }
@@ -85,6 +103,7 @@ struct QuestionForm {
         }
         targets = (question.details.targets ?? []).map(\.text).joined(separator: "\n")
         accepted = (question.details.accepted ?? []).joined(separator: "\n")
+        partial = (question.details.partial ?? []).map(QuestionForm.line).joined(separator: "\n")
         match = question.details.match ?? .exact
         tolerance = question.details.tolerance.map(QuestionForm.number) ?? ""
         hotspotImage = question.details.imageUrl ?? ""
@@ -141,6 +160,7 @@ struct QuestionForm {
         }
         targets = lines("targets").joined(separator: "\n")
         accepted = lines("accepted").joined(separator: "\n")
+        partial = lines("partial").joined(separator: "\n")
         match = FillInMatch(rawValue: form["match"] ?? "") ?? .exact
         tolerance = (form["tolerance"] ?? "").trimmingCharacters(in: .whitespaces)
         hotspotImage = (form["hotspot_image"] ?? "").trimmingCharacters(in: .whitespaces)
@@ -186,6 +206,7 @@ struct QuestionForm {
             targets: type == .matching ? lines("targets").enumerated().map { MatchTarget(id: "t\($0.offset + 1)", text: $0.element) } : nil,
             accepted: type == .fillIn ? lines("accepted") : nil, match: type == .fillIn ? match : nil,
             tolerance: type == .fillIn && match == .numeric && !tolerance.isEmpty ? Double(tolerance.replacingOccurrences(of: ",", with: ".")) ?? -1 : nil,
+            partial: type == .fillIn && !lines("partial").isEmpty ? lines("partial").map(QuestionForm.partialAnswer) : nil,
             imageUrl: type == .hotspot ? hotspotImage : nil)
         if errors["options"] == nil, let problem = QuestionValidator.problem(
             type: type.rawValue, options: (try? JSONValue(encoding: options)) ?? .array([]), correct: .array(correct.map { .number(Double($0)) }),
@@ -245,6 +266,7 @@ struct QuestionEditPage: Encodable {
     /// the tolerance, the hotspot's image.
     var targets: String
     var accepted: String
+    var partial: String
     var matches: [Choice]
     var tolerance: String
     var hotspotImage: String
@@ -281,6 +303,7 @@ struct QuestionEditPage: Encodable {
         isOrdering = question.type == .ordering
         targets = form.targets
         accepted = form.accepted
+        partial = form.partial
         matches = FillInMatch.allCases.map {
             Choice(value: $0.rawValue, label: pages.message("admin.edit.match." + $0.rawValue, locale: locale), selected: $0 == form.match)
         }

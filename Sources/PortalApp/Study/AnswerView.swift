@@ -63,9 +63,12 @@ struct AnswerView: Encodable {
     var keyOrder: [String]
     var yourOrder: [String]
     var accepted: [String]
+    /// A fill-in's partly right answers with their share: "york (50%)".
+    var partialAnswers: [String]
     var typed: String?
     var hasYourOrder: Bool
     var hasAccepted: Bool
+    var hasPartialAnswers: Bool
 
     /// `response`: what to show chosen (a draft, a refused answer's choices, the stored answer);
     /// `positions`: for an ordering or matching answer the form refused, what each select held
@@ -117,8 +120,10 @@ struct AnswerView: Encodable {
         keyOrder = revealsKey && shape == .order ? question.correct.filter(question.options.indices.contains).map { question.options[$0].text } : []
         yourOrder = reviewsResponse && shape == .order ? chosen.filter(question.options.indices.contains).map { question.options[$0].text } : []
         accepted = revealsKey && shape == .text ? question.details.accepted ?? [] : []
+        partialAnswers = revealsKey && shape == .text ? (question.details.partial ?? []).map { "\($0.answer) (\(Int(($0.share * 100).rounded()))%)" } : []
         typed = reviewsResponse && shape == .text ? typedAnswer : nil
         hasYourOrder = !yourOrder.isEmpty
         hasAccepted = !accepted.isEmpty
+        hasPartialAnswers = !partialAnswers.isEmpty
     }
 }
