@@ -96,28 +96,8 @@ public struct ContentImport: Sendable {
                     check((1...100).contains(domain.weight), domainItem, "weight", "must be from 1 to 100")
                     for (q, question) in domain.questions.enumerated() {
                         let item = "\(domainItem).questions[\(q)] (\(question.key))"
-                        check(!question.key.isEmpty && question.key.count <= 200, item, "key", "must have 1 to 200 characters")
                         check(questionKeys.insert(question.key).inserted, item, "key", "appears twice in this exam")
-                        check((1...20_000).contains(trimmedLength(question.stem)), item, "stem", "must have 1 to 20000 characters")
-                        check((1...5).contains(question.difficulty), item, "difficulty", "must be from 1 to 5")
-                        check(question.status.map(Self.statuses.contains) ?? true, item, "status", "must be draft, published or retired")
-                        if let language = question.codeLanguage { check(Self.isCodeLanguage(language), item, "codeLanguage", "must be a short language name such as python") }
-                        check(question.markup.map(ContentDocument.Question.markups.contains) ?? true, item, "markup", "must be markdown or plain")
-                        if let shape = QuestionValidator.problem(type: question.type, options: question.options, correct: question.correct, details: question.details) {
-                            problems.append(ImportProblem(item: item, field: "options", problem: shape))
-                        } else {
-                            // Markdown is read here, so a malformed text is named with its field
-                            // and line; what remains as plain text must still make the question.
-                            do throws(QuestionTexts.Problem) {
-                                let plain = try question.stored(examMarkup: exam.markup).question
-                                check((1...20_000).contains(trimmedLength(plain.stem)), item, "stem", "must have some text besides markup")
-                                if let shape = QuestionValidator.problem(type: plain.type, options: plain.options, correct: plain.correct, details: plain.details) {
-                                    problems.append(ImportProblem(item: item, field: "options", problem: shape))
-                                }
-                            } catch {
-                                problems.append(ImportProblem(item: item, field: error.field, problem: error.message))
-                            }
-                        }
+                        problems += self.problems(question, examMarkup: exam.markup).map { ImportProblem(item: item, field: $0.field, problem: $0.problem) }
                     }
                 }
             }
@@ -134,6 +114,37 @@ public struct ContentImport: Sendable {
             } catch {
                 problems.append(ImportProblem(item: item, field: "data", problem: error.description))
             }
+        }
+        return problems
+    }
+
+    /// The problems of one question on its own (its key's uniqueness is the exam's to check), as
+    /// field and problem: what `problems` reports for it, and what an import of another format
+    /// names by the question's line or item.
+    public func problems(_ question: ContentDocument.Question, examMarkup: String?) -> [(field: String, problem: String)] {
+        var problems: [(field: String, problem: String)] = []
+        func check(_ ok: Bool, _ field: String, _ problem: String) { if !ok { problems.append((field, problem)) } }
+        func trimmedLength(_ text: String) -> Int { text.trimmingCharacters(in: .whitespacesAndNewlines).count }
+        check(!question.key.isEmpty && question.key.count <= 200, "key", "must have 1 to 200 characters")
+        check((1...20_000).contains(trimmedLength(question.stem)), "stem", "must have 1 to 20000 characters")
+        check((1...5).contains(question.difficulty), "difficulty", "must be from 1 to 5")
+        check(question.status.map(Self.statuses.contains) ?? true, "status", "must be draft, published or retired")
+        if let language = question.codeLanguage { check(Self.isCodeLanguage(language), "codeLanguage", "must be a short language name such as python") }
+        check(question.markup.map(ContentDocument.Question.markups.contains) ?? true, "markup", "must be markdown or plain")
+        if let shape = QuestionValidator.problem(type: question.type, options: question.options, correct: question.correct, details: question.details) {
+            problems.append(("options", shape))
+            return problems
+        }
+        // Markdown is read here, so a malformed text is named with its field and line; what
+        // remains as plain text must still make the question.
+        do throws(QuestionTexts.Problem) {
+            let plain = try question.stored(examMarkup: examMarkup).question
+            check((1...20_000).contains(trimmedLength(plain.stem)), "stem", "must have some text besides markup")
+            if let shape = QuestionValidator.problem(type: plain.type, options: plain.options, correct: plain.correct, details: plain.details) {
+                problems.append(("options", shape))
+            }
+        } catch {
+            problems.append((error.field, error.message))
         }
         return problems
     }

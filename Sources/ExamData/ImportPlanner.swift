@@ -19,11 +19,13 @@ public enum ImportRefusal: Error, Sendable, Equatable {
     case malformed(ImportProblem)
 }
 
-/// A file ready to import: its format, the document to write, and what was left out.
+/// A file ready to import: its format, the document to write, what was left out, and what was
+/// changed to keep a question.
 public struct ImportPlan: Sendable {
     public var format: ForeignImport.Format
     public var document: ContentDocument
     public var skipped: [SkippedItem]
+    public var notes: [SkippedItem] = []
 }
 
 /// Plans an import of a file in any format the importer reads: a format-1 document as it is,
@@ -49,14 +51,32 @@ public struct ImportPlanner: Sendable {
         guard parts.count == 2, let exam = try ContentImport().export(region: String(parts[0]), exam: String(parts[1]), connection) else {
             throw ImportRefusal.noSuchExam(into)
         }
-        let content: ForeignContent, planned: ContentDocument
+        var content: ForeignContent, planned: ContentDocument
         do throws(FormatError) {
             content = try ForeignImport().read(data, format: format, language: exam.regions.first?.exams.first?.language ?? "en")
             planned = try ForeignImport().document(content, into: exam, domain: domain.flatMap { $0.isEmpty ? nil : $0 })
         } catch {
             throw ImportRefusal.unreadable(format, error)
         }
+        // A question the portal cannot hold (fourteen pairs, a stem too long) is named by its
+        // line or item like any other that does not map, and left out on request.
+        let positions = Dictionary(content.questions.map { ($0.key, $0.position) }, uniquingKeysWith: { first, _ in first })
+        let markup = planned.regions.first?.exams.first?.markup
+        var refused = Set<String>()
+        for question in planned.regions.flatMap(\.exams).flatMap(\.domains).flatMap(\.questions) {
+            guard let problem = ContentImport().problems(question, examMarkup: markup).first else { continue }
+            refused.insert(question.key)
+            content.skipped.append(SkippedItem(position: positions[question.key] ?? question.key, reason: "\(problem.field): \(problem.problem)"))
+        }
+        if !refused.isEmpty {
+            content.questions.removeAll { refused.contains($0.key) }
+            do throws(FormatError) {
+                planned = try ForeignImport().document(content, into: exam, domain: domain.flatMap { $0.isEmpty ? nil : $0 })
+            } catch {
+                throw ImportRefusal.unreadable(format, error)
+            }
+        }
         if !content.skipped.isEmpty && !skipUnsupported { throw ImportRefusal.unsupported(content.skipped) }
-        return ImportPlan(format: format, document: planned, skipped: content.skipped)
+        return ImportPlan(format: format, document: planned, skipped: content.skipped, notes: content.notes)
     }
 }

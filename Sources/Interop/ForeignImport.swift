@@ -57,15 +57,36 @@ public struct ForeignImport: Sendable {
 
     /// The questions of a GIFT or Aiken file (`language`: the target exam's, for true/false).
     public func read(_ data: Data, format: Format, language: String) throws(FormatError) -> ForeignContent {
-        if format == .contentPackage { return try QTIPackage.read([UInt8](data), language: language) }
+        let content: ForeignContent
         switch format {
-        case .gift: return try GIFTFormat.parse(try Self.text(data), keyPrefix: "gift:", language: language)
-        case .aiken: return try AikenFormat.parse(try Self.text(data), keyPrefix: "aiken:")
-        case .moodleXML: return try MoodleXMLFormat.parse(data, language: language)
-        case .qti3, .qti21: return try QTIFormat.parse(data, language: language)
-        case .portalJSON, .contentPackage:
+        case .contentPackage: content = try QTIPackage.read([UInt8](data), language: language)
+        case .gift: content = try GIFTFormat.parse(try Self.text(data), keyPrefix: "gift:", language: language)
+        case .aiken: content = try AikenFormat.parse(try Self.text(data), keyPrefix: "aiken:")
+        case .moodleXML: content = try MoodleXMLFormat.parse(data, language: language)
+        case .qti3, .qti21: content = try QTIFormat.parse(data, language: language)
+        case .portalJSON:
             throw FormatError(position: "the file", problem: "is \(format.rawValue), which this importer does not read yet")
         }
+        return Self.distinctKeys(content)
+    }
+
+    /// A name (or text) used by two questions of one file makes the later one's key its own:
+    /// `key#2`, `key#3`… in file order, so importing the file again finds each question again;
+    /// the report says which.
+    static func distinctKeys(_ content: ForeignContent) -> ForeignContent {
+        var content = content, first: [String: String] = [:], used = Set(content.questions.map(\.key))
+        for index in content.questions.indices {
+            let key = content.questions[index].key
+            guard let earlier = first[key] else { first[key] = content.questions[index].position; continue }
+            var number = 2
+            while used.contains("\(key)#\(number)") { number += 1 }
+            let distinct = "\(key)#\(number)"
+            used.insert(distinct)
+            content.questions[index].key = distinct
+            content.notes.append(SkippedItem(position: content.questions[index].position,
+                                             reason: "the name \(key.prefix(100)) is the one of the question at \(earlier): kept as \(distinct.prefix(100))"))
+        }
+        return content
     }
 
     /// Domains new to the exam get this weight; an admin sets the blueprint afterwards.

@@ -79,6 +79,11 @@ public struct SkippedItem: Sendable, Equatable, CustomStringConvertible {
     public var position: String
     public var reason: String
     public var description: String { "\(position): \(reason)" }
+
+    public init(position: String, reason: String) {
+        self.position = position
+        self.reason = reason
+    }
 }
 
 /// What a file in a foreign format held: the questions that map onto the portal's kinds, and
@@ -86,10 +91,14 @@ public struct SkippedItem: Sendable, Equatable, CustomStringConvertible {
 public struct ForeignContent: Sendable, Equatable {
     public var questions: [ForeignQuestion]
     public var skipped: [SkippedItem]
+    /// What was changed to keep a question (a part-mark distractor counted as wrong, a repeated
+    /// name told apart), named by its position like a skipped item.
+    public var notes: [SkippedItem]
 
-    public init(questions: [ForeignQuestion] = [], skipped: [SkippedItem] = []) {
+    public init(questions: [ForeignQuestion] = [], skipped: [SkippedItem] = [], notes: [SkippedItem] = []) {
         self.questions = questions
         self.skipped = skipped
+        self.notes = notes
     }
 }
 

@@ -66,7 +66,9 @@ enum GIFTFormat {
             let source = block.map(\.line).joined(separator: "\n")
             if let item = try question(source, line: first.number, category: category, keyPrefix: keyPrefix, language: language) {
                 switch item {
-                case .question(let question): content.questions.append(question)
+                case .question(let question, let notes):
+                    content.questions.append(question)
+                    content.notes += notes.map { SkippedItem(position: "line \(first.number)", reason: $0) }
                 case .skipped(let reason): content.skipped.append(SkippedItem(position: "line \(first.number)", reason: reason))
                 }
             }
@@ -95,7 +97,8 @@ enum GIFTFormat {
     }
 
     enum Item {
-        case question(ForeignQuestion)
+        /// A question, and what the report says was changed to keep it.
+        case question(ForeignQuestion, notes: [String] = [])
         case skipped(String)
     }
 
@@ -123,7 +126,7 @@ enum GIFTFormat {
             text = text[end.upperBound...]
         }
         var isHTML = false, markup = ForeignMarkup.plain
-        let trimmed = text.drop { $0 == " " }
+        let trimmed = text.drop { $0 == " " || $0 == "\t" || $0 == "\n" }
         for marker in ["[html]", "[markdown]", "[plain]", "[moodle]"] where trimmed.hasPrefix(marker) {
             isHTML = marker == "[html]"
             markup = marker == "[html]" ? .html : marker == "[markdown]" ? .markdown : .plain
@@ -135,9 +138,17 @@ enum GIFTFormat {
         guard let close = firstUnescaped("}", in: text[text.index(after: open)...]) else {
             throw FormatError(position: "line \(line)", problem: "the answer block is never closed with }")
         }
-        // A GIFT file cannot carry a picture: one it shows lives elsewhere, which the portal does not load.
-        if isHTML, let picture = MarkupText.images(String(text)).first {
+        // A GIFT file cannot carry a picture: one its text shows lives elsewhere, which the portal
+        // does not load (one in feedback is left out, and the report says so).
+        let shown = unescape(String(text[..<open]) + String(text[text.index(after: close)...]))
+        if isHTML, let picture = MarkupText.images(shown).first {
             return .skipped(MarkupText.outsidePicture(picture.source, fix: "import it as Moodle XML or a package that carries it"))
+        }
+        var notes: [String] = []
+        func withoutPictures(_ feedback: String, html: Bool, field: String) -> String {
+            guard html, let picture = MarkupText.images(unescape(feedback)).first else { return feedback }
+            notes.append("\(field)'s picture (\(picture.source.prefix(100))) left out: a GIFT file cannot carry it")
+            return MarkupText.removingImages(feedback)
         }
         let before = clean(String(text[..<open]), html: isHTML), after = clean(String(text[text.index(after: close)...]), html: isHTML)
         let plainStem = after.isEmpty ? before : before + " _____ " + after
@@ -148,8 +159,10 @@ enum GIFTFormat {
         var body = answers.trimmingCharacters(in: .whitespacesAndNewlines)
         var general: String?, generalSource: String?
         if let feedback = body.range(of: "####") {
-            generalSource = String(body[feedback.upperBound...])
-            general = clean(String(body[feedback.upperBound...]), html: isHTML)
+            let (marked, html) = marked(String(body[feedback.upperBound...]), isHTML)
+            let source = withoutPictures(marked, html: html, field: "the general feedback")
+            generalSource = source
+            general = clean(source, html: html)
             body = String(body[..<feedback.lowerBound]).trimmingCharacters(in: .whitespacesAndNewlines)
         }
         // `[html]` and `[markdown]` texts with more than words are kept as trees.
@@ -164,12 +177,12 @@ enum GIFTFormat {
         }
         let stem = richStem.map(RichTextPlain.text) ?? plainStem
         if let richFeedback { general = RichTextPlain.text(richFeedback) }
-        func made(_ options: [ForeignQuestion.Option], correct: [Int], multiple: Bool) -> Item {
+        func made(_ options: [ForeignQuestion.Option], correct: [Int], multiple: Bool, notes extra: [String] = []) -> Item {
             var question = ForeignQuestion(
                 key: key, position: "line \(line)", category: category, stem: stem, isMultiple: multiple, options: options, correct: correct,
                 generalFeedback: general.flatMap { $0.isEmpty ? nil : $0 })
             (question.richStem, question.richFeedback) = (richStem, richFeedback)
-            return .question(question)
+            return .question(question, notes: notes + extra)
         }
         func typed(_ accepted: [String], _ match: FillInMatch, tolerance: Double? = nil, partial: [PartialAnswer] = []) -> Item {
             var question = ForeignQuestion(
@@ -177,7 +190,7 @@ enum GIFTFormat {
                 generalFeedback: general.flatMap { $0.isEmpty ? nil : $0 })
             question.answering = .typing(accepted: accepted, match: match, tolerance: tolerance, partial: partial)
             (question.richStem, question.richFeedback) = (richStem, richFeedback)
-            return .question(question)
+            return .question(question, notes: notes)
         }
         if body.isEmpty { return .skipped("an essay question (no answers to choose from)") }
         if body.hasPrefix("#") {
@@ -186,7 +199,8 @@ enum GIFTFormat {
             let rest = String(body.dropFirst()).trimmingCharacters(in: .whitespacesAndNewlines)
             let entries = rest.hasPrefix("=") || rest.hasPrefix("~") ? split(rest) : [entry("=", rest)]
             var answers: [(value: Double, tolerance: Double, weight: Double)] = []
-            for entry in entries {
+            // A `~` with no number only carries the feedback for any other answer.
+            for entry in entries where !(entry.marker == "~" && entry.text.trimmingCharacters(in: .whitespaces).isEmpty) {
                 guard let (value, tolerance) = numberSpec(entry.text) else {
                     return .skipped("a numerical answer that is not a number and its tolerance or range (\(entry.text.prefix(40))), or a number beyond fifteen digits")
                 }
@@ -218,7 +232,8 @@ enum GIFTFormat {
                  ForeignQuestion.Option(text: no, feedback: isTrue ? wrongFeedback : rightFeedback)],
                 correct: [isTrue ? 0 : 1], multiple: false)
         }
-        let entries = split(body)
+        // `{One}`: a single short answer needs no `=`.
+        let entries = split(body).isEmpty ? [entry("=", body)] : split(body)
         guard !entries.isEmpty else { return .skipped("an answer block that is not one GIFT knows") }
         // Matching only when every answer is `=item -> answer`: a wrong answer may say "->" too.
         if entries.allSatisfy({ $0.marker == "=" }), entries.contains(where: { $0.text.contains("->") }) {
@@ -226,7 +241,8 @@ enum GIFTFormat {
             var targets: [String] = [], items: [ForeignQuestion.Option] = [], key: [Int] = []
             for entry in entries {
                 guard entry.marker == "=", let arrow = entry.text.range(of: "->") else { return .skipped("a matching question with a line that is not item -> answer") }
-                let item = clean(String(entry.text[..<arrow.lowerBound]), html: isHTML), target = clean(String(entry.text[arrow.upperBound...]), html: isHTML)
+                let (itemSource, itemHTML) = marked(String(entry.text[..<arrow.lowerBound]), isHTML)
+                let item = clean(itemSource, html: itemHTML), target = clean(String(entry.text[arrow.upperBound...]), html: isHTML)
                 guard !target.isEmpty else { return .skipped("a matching question with an empty answer") }
                 if !targets.contains(target) { targets.append(target) }
                 // An item left empty only adds its answer as a distractor.
@@ -240,7 +256,7 @@ enum GIFTFormat {
                 isMultiple: false, options: items, correct: key, generalFeedback: general.flatMap { $0.isEmpty ? nil : $0 })
             question.answering = .matching(targets: targets)
             (question.richStem, question.richFeedback) = (richStem, richFeedback)
-            return .question(question)
+            return .question(question, notes: notes)
         }
         let wrong = entries.filter { $0.marker == "~" }
         if wrong.isEmpty {
@@ -248,7 +264,8 @@ enum GIFTFormat {
             // marks are accepted, those worth part of them partly right, those worth nothing left out.
             var accepted: [String] = [], partial: [PartialAnswer] = []
             for entry in entries {
-                let text = clean(entry.text, html: isHTML), weight = entry.weight ?? 100
+                let (source, html) = marked(entry.text, isHTML)
+                let text = FillInRule.normalized(clean(source, html: html)), weight = entry.weight ?? 100
                 guard !text.isEmpty, weight > 0 else { continue }
                 if text.contains("*") { return .skipped("a short answer with a * wildcard (the portal compares whole answers)") }
                 if weight >= 99.99 { accepted.append(text) } else { partial.append(PartialAnswer(answer: text, share: (weight * 100).rounded() / 10000)) }
@@ -258,10 +275,16 @@ enum GIFTFormat {
         }
         var options: [ForeignQuestion.Option] = []
         for (number, entry) in entries.enumerated() {
-            var option = ForeignQuestion.Option(text: clean(entry.text, html: isHTML), feedback: entry.feedback.map { clean($0, html: isHTML) })
+            // An answer may name its own format (`=[html]…`, `~[plain]…`), its feedback too.
+            let (text, textHTML) = marked(entry.text, isHTML)
+            if textHTML, let picture = MarkupText.images(unescape(text)).first {
+                return .skipped(MarkupText.outsidePicture(picture.source, fix: "import it as Moodle XML or a package that carries it"))
+            }
+            let feedback = entry.feedback.map { marked($0, isHTML) }.map { (withoutPictures($0.0, html: $0.1, field: "answer \(number + 1)'s feedback"), $0.1) }
+            var option = ForeignQuestion.Option(text: clean(text, html: textHTML), feedback: feedback.map { clean($0.0, html: $0.1) })
             do throws(ItemProblem) {
-                option.richText = try markup == .plain ? nil : markup.optionTree(markupUnescape(entry.text), field: "answer \(number + 1)", isText: true)
-                option.richFeedback = try entry.feedback.flatMap { source throws(ItemProblem) in try tree(source, markup, field: "answer \(number + 1)'s feedback") }
+                option.richText = try markup == .plain ? nil : markup.optionTree(unescape(text), field: "answer \(number + 1)", isText: true)
+                option.richFeedback = try feedback.flatMap { source throws(ItemProblem) in try tree(source.0, markup, field: "answer \(number + 1)'s feedback") }
             } catch {
                 return .skipped(error.reason)
             }
@@ -272,15 +295,24 @@ enum GIFTFormat {
         guard options.allSatisfy({ !$0.text.isEmpty }) else { return .skipped("an answer with no text") }
         let weights = entries.map { $0.weight ?? ($0.marker == "=" ? 100 : 0) }
         let positive = weights.indices.filter { weights[$0] > 0 }
-        if entries.filter({ $0.marker == "=" }).count == 1, entries.allSatisfy({ $0.weight == nil }) {
-            return made(options, correct: positive, multiple: false)
+        // No weights: the `=` answers are right (several make a question where each is chosen).
+        if entries.allSatisfy({ $0.weight == nil }) {
+            return made(options, correct: positive, multiple: positive.count > 1)
         }
         // Partial credit the portal can give: every right option worth the same, summing to 100%.
         let share = positive.first.map { weights[$0] } ?? 0
-        guard positive.count >= 1, positive.allSatisfy({ abs(weights[$0] - share) < 0.01 }), abs(share * Double(positive.count) - 100) < 1 else {
-            return .skipped("a weight pattern that is neither all-or-nothing nor even partial credit")
+        if positive.count >= 1, positive.allSatisfy({ abs(weights[$0] - share) < 0.01 }), abs(share * Double(positive.count) - 100) < 1 {
+            return made(options, correct: positive, multiple: positive.count > 1)
         }
-        return made(options, correct: positive, multiple: positive.count > 1)
+        // One answer worth full marks, others part of them: a single choice, the others wrong.
+        let full = weights.indices.filter { weights[$0] >= 99.99 }
+        if full.count == 1 {
+            let partly = positive.filter { !full.contains($0) }.map { "answer \($0 + 1) (\(MarkupText.number(weights[$0]))%)" }
+            return made(options, correct: full, multiple: false, notes: [
+                "\(partly.joined(separator: ", ")) counted as wrong: a single-choice question gives full marks for its one right answer or none",
+            ])
+        }
+        return .skipped("a weight pattern that is neither all-or-nothing nor even partial credit")
     }
 
     /// A numerical answer's value and tolerance: `v`, `v:t` or a range `a..b`; nil for one
@@ -350,6 +382,16 @@ enum GIFTFormat {
         return Entry(marker: marker, weight: weight, text: String(text), feedback: feedback)
     }
 
+    /// A text's own format marker (`[html]`, `[moodle]`, `[plain]`, `[markdown]`) taken off,
+    /// and whether it is HTML (the question's format when it names none).
+    static func marked(_ text: String, _ isHTML: Bool) -> (String, Bool) {
+        let trimmed = text.drop { $0 == " " || $0 == "\t" }
+        for marker in ["[html]", "[moodle]", "[plain]", "[markdown]"] where trimmed.hasPrefix(marker) {
+            return (String(trimmed.dropFirst(marker.count)), marker == "[html]")
+        }
+        return (text, isHTML)
+    }
+
     static func firstUnescaped(_ target: Character, in text: Substring) -> String.Index? {
         var escaped = false
         for index in text.indices {
@@ -360,32 +402,17 @@ enum GIFTFormat {
         return nil
     }
 
+    /// GIFT's escapes resolved as Moodle reads them: `\~ \= \# \{ \} \: \\` are the character,
+    /// `\n` a line break; a backslash before anything else stays (markdown's escapes, TeX's
+    /// commands: `\neq` is written `\\neq`, as in Moodle).
     static func unescape(_ text: String) -> String {
         var result = "", escaped = false
         for character in text {
-            if escaped { result.append(character); escaped = false; continue }
-            if character == "\\" { escaped = true; continue }
-            result.append(character)
-        }
-        return result
-    }
-
-    /// The tree of an `[html]` or `[markdown]` text, when it holds more than words. A GIFT file
-    /// carries no pictures, so one its markup shows is named.
-    static func tree(_ source: String, _ markup: ForeignMarkup, field: String) throws(ItemProblem) -> RichText? {
-        try markup.tree(markupUnescape(source), field: field) { source, _ in
-            .failure(ItemProblem(reason: MarkupText.outsidePicture(source, fix: "import it as Moodle XML or a package that carries it")))
-        }
-    }
-
-    /// GIFT's own escapes resolved (`\~ \= \# \{ \} \: \\`), every other backslash left to
-    /// the markup (markdown's escapes, TeX's commands).
-    static func markupUnescape(_ text: String) -> String {
-        var result = "", escaped = false
-        for character in text {
             if escaped {
-                if !"~=#{}:\\".contains(character) { result.append("\\") }
-                result.append(character)
+                if character == "n" { result.append("\n") } else {
+                    if !Self.escapable.contains(character) { result.append("\\") }
+                    result.append(character)
+                }
                 escaped = false
                 continue
             }
@@ -394,6 +421,17 @@ enum GIFTFormat {
         }
         if escaped { result.append("\\") }
         return result
+    }
+
+    /// The characters a backslash makes literal.
+    static let escapable: Set<Character> = ["~", "=", "#", "{", "}", ":", "\\"]
+
+    /// The tree of an `[html]` or `[markdown]` text, when it holds more than words. A GIFT file
+    /// carries no pictures, so one its markup shows is named.
+    static func tree(_ source: String, _ markup: ForeignMarkup, field: String) throws(ItemProblem) -> RichText? {
+        try markup.tree(unescape(source), field: field) { source, _ in
+            .failure(ItemProblem(reason: MarkupText.outsidePicture(source, fix: "import it as Moodle XML or a package that carries it")))
+        }
     }
 
     /// Plain text: escapes resolved, HTML (`[html]`) reduced to its text (`MarkupText.plain`).

@@ -61,6 +61,19 @@ enum MarkupText {
         }
     }
 
+    /// `html` without its `<img>` tags.
+    static func removingImages(_ html: String) -> String {
+        let bytes = Array(html.utf8)
+        var kept: [UInt8] = [], next = 0
+        for located in HTMLScanner.tokens(html) {
+            guard case .start("img", _, _) = located.token else { continue }
+            kept += bytes[next..<located.range.lowerBound]
+            next = located.range.upperBound
+        }
+        kept += bytes[next...]
+        return String(decoding: kept, as: UTF8.self)
+    }
+
     /// The first `<pre><code class="language-x">…</code></pre>` of an HTML fragment: the code
     /// (its entities decoded, its markup as written), its language, and the fragment without it.
     /// The block runs from the first `<pre><code>` to the first `</code></pre>` after it.

@@ -168,6 +168,7 @@ public enum Commands {
             if !exam.changed.isEmpty { print("import: \(exam.exam): changed \(exam.changed.joined(separator: ", "))") }
         }
         for item in skipped { print("import: skipped \(item)") }
+        for note in plan.notes { print("import: kept with a change \(note)") }
         return 0
     }
 

@@ -243,6 +243,9 @@ struct AdminPages: Sendable {
         /// Items a foreign file had that the portal has no kind for, left out on request.
         var skipped: [String] = []
         var hasSkipped = false
+        /// What was changed to keep a question (a part-mark answer counted wrong, a name told apart).
+        var notes: [String] = []
+        var hasNotes = false
         /// The document pasted into the text field, put back after a refusal so it can be fixed
         /// in place (a chosen file cannot be put back: the page asks for it again).
         var pasted = ""
@@ -347,6 +350,8 @@ struct AdminPages: Sendable {
         page.formatRead = pages.message("admin.format_read", locale: locale, ["format": plan.format.rawValue])
         page.skipped = plan.skipped.map(\.description)
         page.hasSkipped = !plan.skipped.isEmpty
+        page.notes = plan.notes.map(\.description)
+        page.hasNotes = !plan.notes.isEmpty
         return try pages.privatePage("admin/import", page, request)
     }
 
