@@ -37,7 +37,41 @@ enum ForeignMarkup {
             .failure(ItemProblem(reason: "\(field) shows a picture (\(source.prefix(100))), which only a question's text or an option's image may"))
         }
         guard let tree else { return nil }
-        return isText && QuestionTexts.optionProblem(tree) != nil ? nil : tree
+        guard isText, QuestionTexts.optionProblem(tree) != nil else { return tree }
+        return Self.oneLine(tree)
+    }
+
+    /// A text of several blocks as the one paragraph an option's label holds: its blocks' and
+    /// cells' contents one after another, each on a line of its own, formulas and emphasis kept;
+    /// nil when it shows a picture.
+    static func oneLine(_ tree: RichText) -> RichText? {
+        var lines: [[RichText.Inline]] = []
+        var pending = tree.blocks[...]
+        var stack: [ArraySlice<RichText.Block>] = []
+        while true {
+            guard let block = pending.popFirst() else {
+                guard let outer = stack.popLast() else { break }
+                pending = outer
+                continue
+            }
+            switch block {
+            case .paragraph(let inlines): lines.append(inlines)
+            case .code(_, let text): lines.append([.code(text)])
+            case .math(let math): lines.append([.math(math)])
+            case .picture: return nil
+            case .quote(let blocks):
+                stack.append(pending)
+                pending = blocks[...]
+            case .list(_, _, let items):
+                stack.append(pending)
+                pending = items.flatMap { $0 }[...]
+            case .table(let table):
+                lines += (table.caption.map { [$0] } ?? []) + table.header + table.rows.flatMap { $0 }
+            }
+        }
+        let inlines = lines.filter { !$0.isEmpty }.enumerated().flatMap { $0.offset == 0 ? $0.element : [.lineBreak] + $0.element }
+        let line = RichText([.paragraph(inlines)])
+        return QuestionTexts.optionProblem(line) == nil ? line : nil
     }
 
     /// The tree of an option's text already split into tokens (a QTI choice's content): one
@@ -46,7 +80,8 @@ enum ForeignMarkup {
         let tree = try HTMLRichText.read(tokens: tokens, field: field) { source, _ in
             .failure(ItemProblem(reason: "\(field) shows a picture (\(source.prefix(100))), which only a question's text or an option's image may"))
         }
-        return tree.isPlainText || QuestionTexts.optionProblem(tree) != nil ? nil : tree
+        if tree.isPlainText { return nil }
+        return QuestionTexts.optionProblem(tree) == nil ? tree : oneLine(tree)
     }
 
     /// The tree of a text already split into tokens (a QTI element's content).

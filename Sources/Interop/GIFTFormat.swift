@@ -119,11 +119,12 @@ enum GIFTFormat {
 
     /// One question's text, from its first line.
     static func question(_ source: String, line: Int, category: String?, keyPrefix: String, language: String) throws(FormatError) -> Item? {
-        var text = Substring(source)
+        // Moodle's exports indent their questions.
+        var text = Substring(source).drop { $0 == " " || $0 == "\t" }
         var title: String?
-        if text.hasPrefix("::"), let end = text.dropFirst(2).range(of: "::") {
-            title = unescape(String(text[text.index(text.startIndex, offsetBy: 2)..<end.lowerBound])).trimmingCharacters(in: .whitespaces)
-            text = text[end.upperBound...]
+        if text.hasPrefix("::"), let end = firstUnescaped("::", in: text.dropFirst(2)) {
+            title = unescape(String(text[text.index(text.startIndex, offsetBy: 2)..<end])).trimmingCharacters(in: .whitespaces)
+            text = text[text.index(end, offsetBy: 2)...]
         }
         var isHTML = false, markup = ForeignMarkup.plain
         let trimmed = text.drop { $0 == " " || $0 == "\t" || $0 == "\n" }
@@ -151,10 +152,12 @@ enum GIFTFormat {
             return MarkupText.removingImages(feedback)
         }
         let before = clean(String(text[..<open]), html: isHTML), after = clean(String(text[text.index(after: close)...]), html: isHTML)
-        let plainStem = after.isEmpty ? before : before + " _____ " + after
+        // A blank at the very start has nothing before it (the key keeps the text it was made of).
+        let keyStem = after.isEmpty ? before : before + " _____ " + after
+        let plainStem = keyStem.trimmingCharacters(in: .whitespaces)
         guard !plainStem.isEmpty else { return .skipped("a question with no text") }
         // The key stays the one the question's words give, whatever its markup makes of them.
-        let key = self.key(keyPrefix, title: title, category: category, stem: plainStem)
+        let key = self.key(keyPrefix, title: title, category: category, stem: keyStem)
         let answers = String(text[text.index(after: open)..<close])
         var body = answers.trimmingCharacters(in: .whitespacesAndNewlines)
         var general: String?, generalSource: String?
@@ -238,7 +241,7 @@ enum GIFTFormat {
         // Matching only when every answer is `=item -> answer`: a wrong answer may say "->" too.
         if entries.allSatisfy({ $0.marker == "=" }), entries.contains(where: { $0.text.contains("->") }) {
             // `=item -> answer`: the answers become the targets, in the order first given.
-            var targets: [String] = [], items: [ForeignQuestion.Option] = [], key: [Int] = []
+            var targets: [String] = [], items: [ForeignQuestion.Option] = [], pairs: [Int] = []
             for entry in entries {
                 guard entry.marker == "=", let arrow = entry.text.range(of: "->") else { return .skipped("a matching question with a line that is not item -> answer") }
                 let (itemSource, itemHTML) = marked(String(entry.text[..<arrow.lowerBound]), isHTML)
@@ -248,12 +251,12 @@ enum GIFTFormat {
                 // An item left empty only adds its answer as a distractor.
                 if item.isEmpty { continue }
                 items.append(ForeignQuestion.Option(text: item))
-                key.append(targets.firstIndex(of: target)!)
+                pairs.append(targets.firstIndex(of: target)!)
             }
             guard items.count >= 2, targets.count >= 2 else { return .skipped("a matching question needs two items and two answers") }
             var question = ForeignQuestion(
-                key: self.key(keyPrefix, title: title, category: category, stem: plainStem), position: "line \(line)", category: category, stem: stem,
-                isMultiple: false, options: items, correct: key, generalFeedback: general.flatMap { $0.isEmpty ? nil : $0 })
+                key: key, position: "line \(line)", category: category, stem: stem,
+                isMultiple: false, options: items, correct: pairs, generalFeedback: general.flatMap { $0.isEmpty ? nil : $0 })
             question.answering = .matching(targets: targets)
             (question.richStem, question.richFeedback) = (richStem, richFeedback)
             return .question(question, notes: notes)
@@ -268,7 +271,12 @@ enum GIFTFormat {
                 let text = FillInRule.normalized(clean(source, html: html)), weight = entry.weight ?? 100
                 guard !text.isEmpty, weight > 0 else { continue }
                 if text.contains("*") { return .skipped("a short answer with a * wildcard (the portal compares whole answers)") }
-                if weight >= 99.99 { accepted.append(text) } else { partial.append(PartialAnswer(answer: text, share: (weight * 100).rounded() / 10000)) }
+                // An answer given twice is one answer.
+                if weight >= 99.99 {
+                    if !accepted.contains(text) { accepted.append(text) }
+                } else if !partial.contains(where: { $0.answer == text }) {
+                    partial.append(PartialAnswer(answer: text, share: (weight * 100).rounded() / 10000))
+                }
             }
             guard !accepted.isEmpty else { return .skipped("a short-answer question with no answer worth full marks") }
             return typed(accepted, .caseInsensitive, partial: partial)
@@ -390,6 +398,17 @@ enum GIFTFormat {
             return (String(trimmed.dropFirst(marker.count)), marker == "[html]")
         }
         return (text, isHTML)
+    }
+
+    /// Where `target` (two characters, `::`) first stands unescaped in `text`.
+    static func firstUnescaped(_ target: String, in text: Substring) -> String.Index? {
+        var escaped = false
+        for index in text.indices {
+            if escaped { escaped = false; continue }
+            if text[index] == "\\" { escaped = true; continue }
+            if text[index...].hasPrefix(target) { return index }
+        }
+        return nil
     }
 
     static func firstUnescaped(_ target: Character, in text: Substring) -> String.Index? {

@@ -73,14 +73,20 @@ struct HTMLRichText {
 
     private mutating func text(_ text: String) throws(ItemProblem) {
         if case .pre(let language, let written)? = stack.last { stack[stack.count - 1] = .pre(language: language, text: written + text); return }
-        // Blanks collapse to one space, as HTML shows them.
-        var collapsed = "", blank = false
+        // A run of blanks with a line break or a tab in it is the markup's wrapping: one space,
+        // as HTML shows it. Spaces alone are kept as written, so a text comes back as it went.
+        var collapsed = "", run = "", wraps = false
+        func endRun() {
+            collapsed += wraps ? " " : run
+            (run, wraps) = ("", false)
+        }
         for character in text {
-            if character == " " || character == "\t" || character == "\n" || character == "\r" || character == "\r\n" { blank = true; continue }
-            if blank { collapsed.append(" "); blank = false }
+            if character == " " { run.append(" "); continue }
+            if character == "\t" || character == "\n" || character == "\r" || character == "\r\n" { run.append(" "); wraps = true; continue }
+            endRun()
             collapsed.append(character)
         }
-        if blank { collapsed.append(" ") }
+        endRun()
         guard !collapsed.isEmpty else { return }
         if stack.last.flatMap(Self.inlineTag) == "code" { append(.text(collapsed)); return }
         for (inline, display) in try Self.formulas(in: collapsed) {

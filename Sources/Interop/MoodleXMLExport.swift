@@ -68,10 +68,17 @@ public enum MoodleXMLExport {
             // An item per subquestion with its answer; a target no item has, as an answer without an item.
             let targets = view.details.targets ?? []
             xml += "    <shuffleanswers>true</shuffleanswers>\n"
+            // Answers are read in the order first given: when the items would give them in another
+            // order, every answer is listed first without an item (Moodle merges equal answers).
+            var firstGiven: [Int] = []
+            for index in correct where targets.indices.contains(index) && !firstGiven.contains(index) { firstGiven.append(index) }
+            if firstGiven != Array(targets.indices.prefix(firstGiven.count)) {
+                for target in targets { xml += "    <subquestion format=\"html\"><text></text><answer><text>\(escape(target.text))</text></answer></subquestion>\n" }
+            }
             for index in options.indices where correct.indices.contains(index) && targets.indices.contains(correct[index]) {
                 xml += "    <subquestion format=\"html\"><text>\(cdata(optionHTML(index)))</text><answer><text>\(escape(targets[correct[index]].text))</text></answer></subquestion>\n"
             }
-            for (index, target) in targets.enumerated() where !correct.contains(index) {
+            for (index, target) in targets.enumerated() where !correct.contains(index) && firstGiven == Array(targets.indices.prefix(firstGiven.count)) {
                 xml += "    <subquestion format=\"html\"><text></text><answer><text>\(escape(target.text))</text></answer></subquestion>\n"
             }
         } else if moodleType == "numerical" {
@@ -91,7 +98,9 @@ public enum MoodleXMLExport {
         } else if isOrdering {
             // The plugin takes the steps in their right order.
             for (place, index) in correct.enumerated() where options.indices.contains(index) {
-                xml += "    <answer fraction=\"\(place + 1)\" format=\"html\">\(answer(optionHTML(index), picture: pictures.picture(options[index].imageUrl)))</answer>\n"
+                xml += "    <answer fraction=\"\(place + 1)\" format=\"html\">\(answer(optionHTML(index), picture: pictures.picture(options[index].imageUrl)))"
+                if let explanation = explanationHTML(index) { xml += "<feedback format=\"html\"><text>\(cdata(explanation))</text></feedback>" }
+                xml += "</answer>\n"
             }
         } else {
             let share = 100.0 / Double(max(1, correct.count))

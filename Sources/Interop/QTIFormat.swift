@@ -192,10 +192,11 @@ enum QTIFormat {
         return content
     }
 
-    /// Whitespace of the markup collapsed: lines kept, runs of spaces made one.
+    /// The markup's indentation taken away: lines kept, each without the blanks at its ends;
+    /// blanks inside a line are kept as written (a tab is a space).
     static func clean(_ text: String) -> String {
         text.split(separator: "\n").map { line in
-            line.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
+            line.replacingOccurrences(of: "\t", with: " ").trimmingCharacters(in: .whitespaces)
         }.filter { !$0.isEmpty }.joined(separator: "\n")
     }
 }

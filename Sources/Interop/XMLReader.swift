@@ -30,7 +30,8 @@ struct XMLReader {
     /// processing instructions; a document type names it too), in one pass: what the format is
     /// told by. Nil when the text does not start as XML.
     static func rootName(of text: String) -> String? {
-        var reader = XMLReader(bytes: Array(text.utf8))
+        // Windows line ends are blanks too (the reader proper normalises them the same way).
+        var reader = XMLReader(bytes: normalisedLineEnds(Array(text.utf8)))
         while reader.index < reader.bytes.count {
             if reader.skipBlanks() { continue }
             if reader.hasPrefix("<?") {

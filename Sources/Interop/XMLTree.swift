@@ -42,7 +42,7 @@ enum XMLTree {
 
         /// All the text inside, leaving out the elements `skipped` says (each becomes a blank).
         func innerText(skipped: (Element) -> Bool) -> String {
-            var result = ""
+            var result = "", gap = false
             var stack: [(element: Element, next: Int)] = [(self, 0)]
             while let (element, next) = stack.popLast() {
                 guard next < element.pieces.count else {
@@ -51,10 +51,14 @@ enum XMLTree {
                 }
                 stack.append((element, next + 1))
                 switch element.pieces[next] {
-                case .text(let text): result += text
+                case .text(let text):
+                    // The blank a left-out element stands for absorbs the blanks around it.
+                    result += gap ? String(text.drop { $0 == " " }) : text
+                    gap = false
                 case .element(let child):
                     if skipped(child) {
-                        result += " "
+                        if !result.hasSuffix(" ") { result += " " }
+                        gap = true
                     } else if child.name == "br" {
                         result += "\n"
                     } else {

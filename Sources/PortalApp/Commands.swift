@@ -5,7 +5,7 @@ import Identifiers
 import Interop
 import PostgresClient
 
-/// The `portal` command line: `portal serve | migrate | seed | import | export | gen-data | create-admin | refresh-leaderboard | rebuild-cards | fsrs-replay | fsrs-optimize`.
+/// The `portal` command line: `portal serve | migrate | seed | import | export | corpus-check | gen-data | create-admin | refresh-leaderboard | rebuild-cards | fsrs-replay | fsrs-optimize`.
 public enum Commands {
     static let usage = """
         usage: portal <command>
@@ -27,6 +27,9 @@ public enum Commands {
                      GIFT, Aiken, Moodle XML or QTI file (item or package) into an existing exam (categories become domains)
           export [--format json|moodle|qti3|qti21] REGION/EXAM FILE
                      write an exam as format-1 JSON, Moodle XML or a QTI 3.0 or 2.1 package (DATABASE_ADMIN_URL)
+          corpus-check DIR [--qti21-out DIR]
+                     import every file of a folder into an exam of its own, export it in all four formats and
+                     import it again; print a table per collection (scripts/corpus-check.sh: a throwaway database)
           gen-data PRESET [--students N] [--answers N]
                      write a benchmark's synthetic data (Benchmarks/presets/*.json) as the owner role,
                      on a database made for the benchmark
@@ -65,6 +68,7 @@ public enum Commands {
             case "rebuild-cards": try rebuildCards(configuration)
             case "import": return try importContent(configuration, arguments: Array(arguments.dropFirst()))
             case "export": try exportContent(configuration, arguments: Array(arguments.dropFirst()))
+            case "corpus-check": return try CorpusCheck.run(configuration, arguments: Array(arguments.dropFirst()))
             case "gen-data": try generateData(configuration, arguments: Array(arguments.dropFirst()))
             case "lti": try LTICommands.run(configuration, arguments: Array(arguments.dropFirst()))
             case "refresh-leaderboard": try refreshLeaderboard(configuration)
