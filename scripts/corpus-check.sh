@@ -32,7 +32,12 @@ if [ -f "$schemas/qtiv2p1/imsqti_v2p1.xsd" ] && command -v xmllint >/dev/null; t
     items=0 valid=0
     while IFS= read -r -d '' item; do
         items=$((items + 1))
-        if xmllint --noout --nonet --schema "$work/xsd/qtiv2p1/imsqti_v2p1.xsd" "$item" 2>/dev/null; then valid=$((valid + 1)); else echo "schema: $item is refused"; fi
+        if why=$(xmllint --noout --nonet --schema "$work/xsd/qtiv2p1/imsqti_v2p1.xsd" "$item" 2>&1); then
+            valid=$((valid + 1))
+        else
+            folder=$(dirname "$(dirname "$item")")
+            echo "schema: $(cat "$folder/source.txt") exported as $(basename "$item"): $(echo "$why" | grep -m1 -v 'fails to validate' | cut -c1-300)"
+        fi
     done < <(find "$work/qti21" -path '*/items/*.xml' -print0)
     echo
     echo "QTI 2.1 exports against the official schema: $valid of $items items valid"

@@ -22,6 +22,12 @@
 
   function allowedPicture(source) { return typeof source === "string" && PICTURE.test(source) && source.indexOf("..") < 0; }
 
+  /// A recording's element by its file's extension (RichTextRules.recordingElement), else null.
+  function recordingElement(source) {
+    var extension = source.split(".").pop();
+    return { mp3: "audio", ogg: "audio", m4a: "audio", mp4: "video", webm: "video" }[extension] || null;
+  }
+
   function node(tag, attributes) {
     var made = document.createElement(tag);
     Object.keys(attributes || {}).forEach(function (name) { made.setAttribute(name, attributes[name]); });
@@ -247,7 +253,7 @@
             row.forEach(function (cell, column) { var td = node("td", alignment(block, column)); appendInlines(td, cell); tr.appendChild(td); });
             body.appendChild(tr);
           });
-          table.appendChild(body);
+          if (block.rows.length > 0) table.appendChild(body);
           scroll.appendChild(table);
           parent.appendChild(scroll);
           break;
@@ -266,6 +272,22 @@
         }
         case "picture": {
           if (!allowedPicture(block.src)) return;
+          var element = recordingElement(block.src);
+          if (element) {
+            // A recording plays with the browser's own controls; its words (a transcript) stand under it.
+            var recording = node("figure", { "class": "recording" });
+            recording.appendChild(node(element, { controls: "", preload: element === "video" ? "metadata" : "none", src: block.src }));
+            var words = node("figcaption");
+            if (block.caption) {
+              var title = node("strong"); title.textContent = block.caption;
+              words.appendChild(title); words.appendChild(node("br"));
+            }
+            var transcript = node("span", { "class": "transcript" }); transcript.textContent = block.alt;
+            words.appendChild(transcript);
+            recording.appendChild(words);
+            parent.appendChild(recording);
+            break;
+          }
           var figure = node("figure", { "class": "exhibit" });
           var link = node("a", { href: block.src });
           link.appendChild(node("img", { src: block.src, alt: block.alt, loading: "lazy" }));

@@ -9,6 +9,9 @@ struct ExchangeHTML {
     /// The address a picture has in the export (`@@PLUGINFILE@@/…`, `../images/…`), or nil
     /// when the export carries no such picture (its alt text then stands for it).
     let pictureAddress: (String) -> String?
+    /// XHTML 1 as QTI 2.1 takes it: no `<figure>` (a captioned picture is a `div` of class
+    /// `figure` with a `p` of class `figcaption`), no `<audio>` or `<video>` (an `<object>`).
+    var xhtml1 = false
 
     func blocks(_ text: RichText) -> String {
         var html = ""
@@ -44,13 +47,25 @@ struct ExchangeHTML {
                 html += "<p>" + escape(picture.alt) + "</p>"
                 return
             }
-            let image = "<img src=\"\(escape(address))\" alt=\"\(escape(picture.alt))\"/>"
-            if let caption = picture.caption {
-                html += "<figure>" + image + "<figcaption>" + escape(caption) + "</figcaption></figure>"
-            } else {
-                html += "<p>" + image + "</p>"
+            if let element = RichTextRules.recordingElement(picture.source) {
+                // A recording, its transcript as the fallback the element shows without a player.
+                let type = ContentImage.extensions.first { $0.value == picture.source.split(separator: ".").last.map(String.init) }?.key ?? "\(element)/mp4"
+                let player = xhtml1
+                    ? "<object data=\"\(escape(address))\" type=\"\(type)\">\(escape(picture.alt))</object>"
+                    : "<\(element) controls=\"controls\" src=\"\(escape(address))\">\(escape(picture.alt))</\(element)>"
+                html += picture.caption.map { figure(player, caption: $0) } ?? "<div>" + player + "</div>"
+                return
             }
+            let image = "<img src=\"\(escape(address))\" alt=\"\(escape(picture.alt))\"/>"
+            html += picture.caption.map { figure(image, caption: $0) } ?? "<p>" + image + "</p>"
         }
+    }
+
+    /// A picture or recording with its caption.
+    private func figure(_ shown: String, caption: String) -> String {
+        xhtml1
+            ? "<div class=\"figure\">" + shown + "<p class=\"figcaption\">" + escape(caption) + "</p></div>"
+            : "<figure>" + shown + "<figcaption>" + escape(caption) + "</figcaption></figure>"
     }
 
     private func write(_ inlines: [RichText.Inline], into html: inout String) {

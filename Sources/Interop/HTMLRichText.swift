@@ -56,10 +56,10 @@ struct HTMLRichText {
                     continue
                 }
                 try reader.open(name, token, selfClosing: selfClosing, pictures: pictures)
-            case .end(let tag): try reader.close(MathMLReader.localName(tag))
+            case .end(let tag): try reader.close(MathMLReader.localName(tag), pictures: pictures)
             }
         }
-        while reader.stack.count > 1 { try reader.pop() }
+        while reader.stack.count > 1 { try reader.pop(pictures: pictures) }
         guard case .blocks(_, var blocks, let paragraph) = reader.stack[0] else { return RichText([]) }
         Self.flush(paragraph, into: &blocks)
         let text = RichText(blocks)
@@ -122,6 +122,10 @@ struct HTMLRichText {
         }
         switch name {
         case "br": append(.lineBreak)
+        case "div" where Self.classes(token).contains("figure"), "p" where Self.classes(token).contains("figcaption"):
+            // XHTML 1's figure (QTI 2.1 has no <figure>): a div of class figure, its caption a p of class figcaption.
+            endParagraph()
+            stack.append(.blocks(tag: name, blocks: [], paragraph: []))
         case "p", "div", "h1", "h2", "h3", "h4", "h5", "h6": endParagraph()
         case "img":
             let resolved = pictures(token.attribute("src") ?? "", token.attribute("alt") ?? "")
@@ -153,6 +157,23 @@ struct HTMLRichText {
             endParagraph()
             stack.append(.blocks(tag: "figure", blocks: [], paragraph: []))
         case "figcaption": stack.append(.blocks(tag: "figcaption", blocks: [], paragraph: []))
+        case "audio", "video":
+            // A recording: its source here or in a <source> inside; its words (a transcript, the
+            // fallback text) inside or in its title.
+            guard !selfClosing else {
+                try recording(name, source: token.attribute("src"), words: token.attribute("title") ?? "", pictures: pictures)
+                return
+            }
+            stack.append(.inline(tag: name, href: token.attribute("src"), inlines: token.attribute("title").map { [.text($0)] } ?? []))
+        case "object":
+            // QTI 2.1's recording: an object of an audio or video type, its fallback the words.
+            let data = token.attribute("data") ?? "", type = token.attribute("type") ?? ""
+            guard type.hasPrefix("audio/") || type.hasPrefix("video/") || RichTextRules.recordingElement(data) != nil else { return }
+            stack.append(.inline(tag: type.hasPrefix("video/") ? "object-video" : "object-audio", href: data, inlines: []))
+        case "source":
+            if case .inline(let tag, nil, let inlines)? = stack.last, tag == "audio" || tag == "video" {
+                stack[stack.count - 1] = .inline(tag: tag, href: token.attribute("src"), inlines: inlines)
+            }
         case "caption": stack.append(.blocks(tag: "caption", blocks: [], paragraph: []))
         default:
             guard let tag = Self.inlineTags[name], !selfClosing else { return }
@@ -161,16 +182,18 @@ struct HTMLRichText {
         }
     }
 
-    private mutating func close(_ name: String) throws(ItemProblem) {
+    private mutating func close(_ name: String, pictures: PictureResolver) throws(ItemProblem) {
         if case .pre? = stack.last, name != "pre" { return }
-        let tag = Self.inlineTags[name] ?? name
+        var tag = Self.inlineTags[name] ?? name
+        // An object that is a recording is closed by </object>.
+        if name == "object", let top = stack.last.flatMap(Self.inlineTag), top.hasPrefix("object-") { tag = top }
         // Close up to the element this end tag ends; one that ends nothing open is ignored.
         guard stack.indices.dropFirst().contains(where: { Self.tag(of: stack[$0]) == tag }) else {
             if ["p", "div", "h1", "h2", "h3", "h4", "h5", "h6"].contains(name) { endParagraph() }
             return
         }
-        while let last = stack.last, Self.tag(of: last) != tag { try pop() }
-        try pop()
+        while let last = stack.last, Self.tag(of: last) != tag { try pop(pictures: pictures) }
+        try pop(pictures: pictures)
         if ["p", "div", "h1", "h2", "h3", "h4", "h5", "h6"].contains(name) { endParagraph() }
     }
 
@@ -197,7 +220,29 @@ struct HTMLRichText {
     }
 
     /// Ends the top frame and gives what it made to the one under it.
-    private mutating func pop() throws(ItemProblem) {
+    /// A recording the text plays, stored like a picture; a video needs words for those who
+    /// cannot watch it, an audio without any is named by its file.
+    private mutating func recording(_ element: String, source: String?, words: String, pictures: PictureResolver) throws(ItemProblem) {
+        guard let source, !source.isEmpty else { throw ItemProblem(reason: "an <\(element)> with no address") }
+        var transcript = words.trimmingCharacters(in: .whitespacesAndNewlines)
+        if transcript.isEmpty {
+            guard element == "audio" else {
+                throw ItemProblem(reason: "the video \(source.prefix(100)) has no transcript: write what it shows and says inside the <video> element")
+            }
+            transcript = String((source.removingPercentEncoding ?? source).split(separator: "/").last ?? "")
+        }
+        switch pictures(source, transcript) {
+        case .success(let stored):
+            guard RichTextRules.recordingElement(stored.source) != nil else {
+                throw ItemProblem(reason: "the \(element) \(source.prefix(100)) is not an MP3, Ogg, M4A, MP4 or WebM recording")
+            }
+            endParagraph()
+            appendBlock(.picture(stored))
+        case .failure(let problem): throw problem
+        }
+    }
+
+    private mutating func pop(pictures: PictureResolver) throws(ItemProblem) {
         let frame = stack.removeLast()
         switch frame {
         case .inline(let tag, let href, let inlines):
@@ -207,7 +252,15 @@ struct HTMLRichText {
             case "sub": append(.subscript(inlines))
             case "sup": append(.superscript(inlines))
             case "code": append(.code(RichTextPlain.text(inlines)))
+            case "audio", "video": try recording(tag, source: href, words: RichTextPlain.text(inlines), pictures: pictures)
+            case "object-audio", "object-video":
+                try recording(RichTextRules.recordingElement(href ?? "") ?? String(tag.dropFirst(7)), source: href, words: RichTextPlain.text(inlines), pictures: pictures)
             default:
+                // A link to a recording (Moodle's media filter plays one) is the recording, its words the link's.
+                if let href, !href.hasPrefix("https://"), RichTextRules.recordingElement(href) != nil {
+                    try recording(RichTextRules.recordingElement(href) ?? "audio", source: href, words: RichTextPlain.text(inlines), pictures: pictures)
+                    return
+                }
                 if let href, RichTextRules.isAllowedLink(href) { append(.link(href: href, inlines)) } else { for inline in inlines { append(inline) } }
             }
         case .blocks(let tag, var blocks, let paragraph):
@@ -221,7 +274,7 @@ struct HTMLRichText {
                 if case .row(let cells, let alignments)? = stack.last { stack[stack.count - 1] = .row(cells: cells + [cell], alignments: alignments) }
             case "caption":
                 if case .table(let rows, let alignments, _)? = stack.last { stack[stack.count - 1] = .table(rows: rows, alignments: alignments, caption: Self.inlines(of: blocks)) }
-            case "figcaption":
+            case "figcaption", "p":
                 // A figure's caption is its picture's.
                 let caption = RichTextPlain.text(RichText(blocks))
                 if case .blocks(let tag, var figure, let paragraph)? = stack.last, case .picture(var picture)? = figure.last, !caption.isEmpty {
@@ -255,6 +308,13 @@ struct HTMLRichText {
     }
 
     private mutating func append(_ inline: RichText.Inline) {
+        var inline = inline
+        // Blanks that start a line (after a <br>) are not shown, nor kept.
+        if case .text(let text) = inline, Self.lastInline(stack.last) == .lineBreak {
+            let rest = String(text.drop { $0 == " " })
+            guard !rest.isEmpty else { return }
+            inline = .text(rest)
+        }
         switch stack.last {
         case .inline(let tag, let href, let inlines)?: stack[stack.count - 1] = .inline(tag: tag, href: href, inlines: inlines + [inline])
         case .blocks(let tag, let blocks, let paragraph)?: stack[stack.count - 1] = .blocks(tag: tag, blocks: blocks, paragraph: paragraph + [inline])
@@ -263,6 +323,17 @@ struct HTMLRichText {
             if case .text(let text) = inline, text.allSatisfy({ $0 == " " }) { return }
             stack.append(.blocks(tag: stack.last.map(Self.tag(of:)) == "tr" ? "td" : "li", blocks: [], paragraph: [inline]))
         case .pre?, nil: break
+        }
+    }
+
+    private static func classes(_ token: HTMLScanner.Token) -> [Substring] { (token.attribute("class") ?? "").split(separator: " ") }
+
+    /// The last inline of a frame's run of text.
+    private static func lastInline(_ frame: Frame?) -> RichText.Inline? {
+        switch frame {
+        case .inline(_, _, let inlines)?: inlines.last
+        case .blocks(_, _, let paragraph)?: paragraph.last
+        default: nil
         }
     }
 

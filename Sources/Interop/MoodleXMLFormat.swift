@@ -209,6 +209,8 @@ enum MoodleXMLFormat {
         }
         do throws(ImageRefusal) {
             let stored = try ContentImage(bytes: [UInt8](bytes))
+            // A recording plays in the question's text only (the text's pictures need words: needsAlt).
+            guard needsAlt || !stored.isRecording else { return .failure(ItemProblem(reason: ContentImage.recordingOutOfPlace(name))) }
             let words = image.alt.trimmingCharacters(in: .whitespacesAndNewlines)
             // A picture in the question's text is read out by its alt text: the portal requires one.
             if needsAlt && words.isEmpty { return .failure(ItemProblem(reason: "the picture \(name.prefix(100)) in the question text has no alt text: give it one")) }
@@ -227,6 +229,7 @@ enum MoodleXMLFormat {
         }
         do throws(ImageRefusal) {
             let stored = try ContentImage(bytes: [UInt8](bytes))
+            guard !stored.isRecording else { throw ImageRefusal.notAnImage }
             shownImages.append(stored)
             let file = String(name.split(separator: "/").last ?? Substring(name))
             let words = (file.split(separator: ".").dropLast().joined(separator: ".")).replacingOccurrences(of: "_", with: " ").replacingOccurrences(of: "-", with: " ")

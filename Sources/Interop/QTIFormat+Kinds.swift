@@ -116,13 +116,16 @@ extension QTIFormat {
         return .success(made)
     }
 
-    /// The picture at `source` in the package the item came in.
-    static func picture(_ source: String, _ picture: (String) -> [UInt8]?) -> Result<ContentImage, ItemProblem> {
+    /// The picture at `source` in the package the item came in (or a recording, where the
+    /// question's text plays one).
+    static func picture(_ source: String, _ picture: (String) -> [UInt8]?, recordings: Bool = false) -> Result<ContentImage, ItemProblem> {
         guard let bytes = picture(source) else {
             return .failure(ItemProblem(reason: "the picture \(source.prefix(100)) is not in the package (import the whole package, not the item alone)"))
         }
         do throws(ImageRefusal) {
-            return .success(try ContentImage(bytes: bytes))
+            let stored = try ContentImage(bytes: bytes)
+            guard recordings || !stored.isRecording else { return .failure(ItemProblem(reason: ContentImage.recordingOutOfPlace(source))) }
+            return .success(stored)
         } catch {
             return .failure(ItemProblem(reason: "the picture \(source.prefix(100)) \(error)"))
         }

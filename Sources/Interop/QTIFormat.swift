@@ -91,7 +91,7 @@ enum QTIFormat {
         func pictures(_ source: String, _ alt: String) -> Result<RichText.Picture, ItemProblem> {
             let words = alt.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !words.isEmpty else { return .failure(ItemProblem(reason: "the picture \(source.prefix(100)) in the question text has no alt text: give it one")) }
-            return Self.picture(source, picture).map { stored in
+            return Self.picture(source, picture, recordings: true).map { stored in
                 shownImages.append(stored)
                 return RichText.Picture(source: stored.path, alt: words)
             }

@@ -11,7 +11,7 @@ extension QTIPackage {
         texts: QuestionTexts? = nil
     ) -> String {
         let n = QTIFormat.Names(version3: version3)
-        let rich = RichTexts(texts: texts, writer: ExchangeHTML { pictures?.picture($0).map { "../images/" + $0.name } })
+        let rich = RichTexts(texts: texts, writer: ExchangeHTML(pictureAddress: { pictures?.picture($0).map { "../images/" + $0.name } }, xhtml1: !version3))
         let view = ChoiceView(question)
         let kind = QuestionKind(rawValue: question.type) ?? .singleChoice
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"

@@ -45,7 +45,11 @@ enum CorpusCheck {
             let relative = String(file.path.dropFirst(root.path.count + 1))
             let collection = relative.split(separator: "/").count > 1 ? String(relative.split(separator: "/")[0]) : "."
             var outcome = try check(file, exam: "f\(number + 1)", collection: collection, connection)
-            if let qtiOut, outcome.imported { try writeQTI21(exam: "f\(number + 1)", to: URL(fileURLWithPath: qtiOut).appendingPathComponent("f\(number + 1)"), connection) }
+            if let qtiOut, outcome.imported {
+                let folder = URL(fileURLWithPath: qtiOut).appendingPathComponent("f\(number + 1)")
+                try writeQTI21(exam: "f\(number + 1)", to: folder, connection)
+                try Data(relative.utf8).write(to: folder.appendingPathComponent("source.txt"))
+            }
             for line in outcome.differences.prefix(4) { print("corpus-check: \(relative): \(line)") }
             if let refusal = outcome.refusal { print("corpus-check: \(relative): refused: \(refusal)") }
             outcome.differences = []

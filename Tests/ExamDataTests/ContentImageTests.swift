@@ -49,7 +49,7 @@ struct ContentImageTests {
             "the picture star.svg in the question text has no alt text: give it one",
             "answer 1: a picture at an outside address (https://example.org/ring.png), which the portal does not load: embed it in the file",
             "answer 1: the picture bus.png is not embedded in the file",
-            "answer 1: the picture mesh.png is not a PNG, JPEG, GIF, WebP or SVG image",
+            "answer 1: the picture mesh.png is not a PNG, JPEG, GIF, WebP or SVG image, nor an MP3, Ogg, MP4 or WebM recording",
         ])
         // In the document: each option's address is its picture's, each picture carried once.
         let document = try ForeignImport().document(content, into: try ForeignFormatTests.exam, domain: nil)

@@ -15,7 +15,7 @@ struct QTISchemaTests {
         FileManager.default.fileExists(atPath: schemas.appendingPathComponent("qtiv2p1/imsqti_v2p1.xsd").path) && FileManager.default.isExecutableFile(atPath: "/usr/bin/xmllint")
     }
 
-    @Test("items with tables, MathML, listings, feedback blocks, the FEEDBACK outcome set and partly right typed answers are valid QTI 2.1", .enabled(if: available))
+    @Test("items with tables, MathML, listings, feedback blocks, the FEEDBACK outcome set, partly right typed answers and recordings are valid QTI 2.1", .enabled(if: available))
     func richItemsValidate() throws {
         func option(_ id: String, _ text: String, _ explanation: String? = nil) -> JSONValue {
             var fields: [String: JSONValue] = ["id": .string(id), "text": .string(text)]
@@ -37,7 +37,9 @@ struct QTISchemaTests {
             key: "city", type: "fill-in", stem: "Richard III was Duke of which city?", options: .array([]), correct: .array([]), difficulty: 2,
             details: .object(["accepted": .array([.string("New York")]), "match": .string("case-insensitive"),
                               "partial": .array([.object(["answer": .string("York"), "share": .number(0.5)])])]))
-        let document = RichContentTests.document(exam: "net", questions: [rich, multi, born, city])
+        let greeting = RecordingInteropTests.document.regions[0].exams[0].domains[0].questions[0]
+        var document = RichContentTests.document(exam: "net", questions: [rich, multi, born, city, greeting])
+        document.images = RecordingInteropTests.document.images
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("qti-schema-" + UUID().uuidString)
         defer { try? FileManager.default.removeItem(at: work) }
         try FileManager.default.copyItem(at: Self.schemas, to: work.appendingPathComponent("xsd"))
@@ -54,7 +56,7 @@ struct QTISchemaTests {
             if text.contains("Telnet") { #expect(text.contains(#"<setOutcomeValue identifier="FEEDBACK"><variable identifier="RESPONSE"/></setOutcomeValue>"#)) }
             if text.contains("square the volts") { #expect(text.contains("<feedbackBlock") && text.contains("<math xmlns=\"http://www.w3.org/1998/Math/MathML\"")) }
         }
-        #expect(items.count == 4)
+        #expect(items.count == 5)
         #expect(runCommand(["/usr/bin/xmllint", "--noout", "--nonet", "--schema", schema.path] + items) == 0, "xmllint refuses an exported item")
     }
 }

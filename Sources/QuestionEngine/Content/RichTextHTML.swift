@@ -57,6 +57,12 @@ public enum RichTextHTML {
         case .picture(let picture):
             guard RichTextRules.isAllowedPicture(picture.source) else { return }
             let source = escaped(picture.source)
+            if let element = RichTextRules.recordingElement(picture.source) {
+                // A recording plays with the browser's own controls; its words (a transcript) stand under it.
+                html += "<figure class=\"recording\"><\(element) controls preload=\"\(element == "video" ? "metadata" : "none")\" src=\"\(source)\"></\(element)>"
+                html += "<figcaption>" + (picture.caption.map { "<strong>\(escaped($0))</strong><br>" } ?? "") + "<span class=\"transcript\">\(escaped(picture.alt))</span></figcaption></figure>"
+                return
+            }
             html += "<figure class=\"exhibit\"><a href=\"\(source)\"><img src=\"\(source)\" alt=\"\(escaped(picture.alt))\" loading=\"lazy\"></a>"
             if let caption = picture.caption { html += "<figcaption>\(escaped(caption))</figcaption>" }
             html += "</figure>"
@@ -71,7 +77,10 @@ public enum RichTextHTML {
         if let caption = table.caption { html += "<caption>" + inlines(caption) + "</caption>" }
         html += "<thead><tr>"
         for (column, cell) in table.header.enumerated() { html += "<th scope=\"col\"\(alignment(table, column))>" + inlines(cell) + "</th>" }
-        html += "</tr></thead><tbody>"
+        html += "</tr></thead>"
+        // A table of a header alone has no body (XHTML 1, as QTI 2.1 takes it, wants a row in one).
+        guard !table.rows.isEmpty else { return html + "</table>" }
+        html += "<tbody>"
         for row in table.rows {
             html += "<tr>"
             for (column, cell) in row.enumerated() { html += "<td\(alignment(table, column))>" + inlines(cell) + "</td>" }

@@ -26,6 +26,16 @@ public enum RichTextRules {
         }
     }
 
+    /// A recording's element when `source` names one (by its file's extension, which its bytes
+    /// decided when it was stored): `audio` or `video`; nil for a picture.
+    public static func recordingElement(_ source: String) -> String? {
+        switch source.split(separator: ".").last.map(String.init) {
+        case "mp3", "ogg", "m4a": "audio"
+        case "mp4", "webm": "video"
+        default: nil
+        }
+    }
+
     /// Whether `language` may name a code block's language: short, lowercase letters, digits,
     /// `+`, `#` and `-` (`python`, `c++`, `c#`, `objective-c`).
     public static func isAllowedLanguage(_ language: String) -> Bool {
