@@ -4286,9 +4286,13 @@ CREATE TABLE public.content_images (
     media_type text NOT NULL,
     bytes bytea NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT content_images_bytes_check CHECK (((octet_length(bytes) >= 1) AND (octet_length(bytes) <= 2097152))),
+    CONSTRAINT content_images_bytes_check CHECK (((octet_length(bytes) >= 1) AND (octet_length(bytes) <=
+CASE
+    WHEN (media_type ~~ 'image/%'::text) THEN 2097152
+    ELSE 16777216
+END))),
     CONSTRAINT content_images_digest_check CHECK ((digest ~ '^[0-9a-f]{64}$'::text)),
-    CONSTRAINT content_images_media_type_check CHECK ((media_type = ANY (ARRAY['image/png'::text, 'image/jpeg'::text, 'image/gif'::text, 'image/webp'::text, 'image/svg+xml'::text]))),
+    CONSTRAINT content_images_media_type_check CHECK ((media_type = ANY (ARRAY['image/png'::text, 'image/jpeg'::text, 'image/gif'::text, 'image/webp'::text, 'image/svg+xml'::text, 'audio/mpeg'::text, 'audio/ogg'::text, 'audio/mp4'::text, 'video/mp4'::text, 'video/webm'::text]))),
     CONSTRAINT content_images_named_by_digest CHECK ((digest = encode(sha256(bytes), 'hex'::text)))
 );
 
