@@ -245,15 +245,15 @@
             appendInlines(th, cell);
             headRow.appendChild(th);
           });
-          head.appendChild(headRow);
-          table.appendChild(head);
           var body = node("tbody");
+          // A table of a header alone has its row in the body (RichTextHTML.table).
+          if (block.rows.length === 0) body.appendChild(headRow); else { head.appendChild(headRow); table.appendChild(head); }
           block.rows.forEach(function (row) {
             var tr = node("tr");
             row.forEach(function (cell, column) { var td = node("td", alignment(block, column)); appendInlines(td, cell); tr.appendChild(td); });
             body.appendChild(tr);
           });
-          if (block.rows.length > 0) table.appendChild(body);
+          table.appendChild(body);
           scroll.appendChild(table);
           parent.appendChild(scroll);
           break;

@@ -69,7 +69,7 @@ enum MoodleXMLFormat {
                         try ForeignMarkup.moodle(feedback).tree(source, field: "answer \(number + 1)'s feedback", pictures: pictures)
                     }
                     answers.append((text: text, image: image, fraction: Double(answer.attributes["fraction"] ?? "0") ?? 0,
-                                    feedback: richFeedback.map(RichTextPlain.text) ?? feedbackSource.map { clean($0, html: feedback?.attributes["format"] != "plain_text") },
+                                    feedback: richFeedback.map { MarkupText.plain(RichTextPlain.text($0), html: false) } ?? feedbackSource.map { clean($0, html: feedback?.attributes["format"] != "plain_text") },
                                     richText: richText, richFeedback: richFeedback))
                 }
                 // Moodle's old question picture (`<image>` with `<image_base64>`) is an exhibit after the text.

@@ -22,8 +22,8 @@ struct AdminPages: Sendable {
 
     /// Imports up to 20 MiB (a whole exam of thousands of questions), plus the form around it.
     static let importLimit = 21 * 1024 * 1024
-    /// The editor's form: its texts and one picture being added.
-    static let editorLimit = ContentImage.maximumBytes + 512 * 1024
+    /// The editor's form: its texts and one picture or recording being added.
+    static let editorLimit = ContentImage.maximumMediaBytes + 512 * 1024
 
     /// The admin group (admins only; a 404 for everyone else, decided before any body is read).
     func addRoutes(to routes: inout MemberRoutes) {

@@ -75,12 +75,12 @@ public enum RichTextHTML {
     public static func table(_ table: RichText.Table, inlines: ([RichText.Inline]) -> String) -> String {
         var html = "<table>"
         if let caption = table.caption { html += "<caption>" + inlines(caption) + "</caption>" }
-        html += "<thead><tr>"
+        // A table of a header alone has its row in the body (XHTML 1, as QTI 2.1 takes it,
+        // wants a body with a row).
+        html += table.rows.isEmpty ? "<tbody><tr>" : "<thead><tr>"
         for (column, cell) in table.header.enumerated() { html += "<th scope=\"col\"\(alignment(table, column))>" + inlines(cell) + "</th>" }
-        html += "</tr></thead>"
-        // A table of a header alone has no body (XHTML 1, as QTI 2.1 takes it, wants a row in one).
-        guard !table.rows.isEmpty else { return html + "</table>" }
-        html += "<tbody>"
+        guard !table.rows.isEmpty else { return html + "</tr></tbody></table>" }
+        html += "</tr></thead><tbody>"
         for row in table.rows {
             html += "<tr>"
             for (column, cell) in row.enumerated() { html += "<td\(alignment(table, column))>" + inlines(cell) + "</td>" }
