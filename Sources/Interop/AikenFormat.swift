@@ -13,29 +13,38 @@ enum AikenFormat {
         return false
     }
 
+    /// The questions of an Aiken file. A question that is not well formed is named by its line
+    /// and left out up to the next blank line, as Moodle does; the rest is read.
     static func parse(_ text: String, keyPrefix: String) throws(FormatError) -> ForeignContent {
         var content = ForeignContent()
         // Blank lines at the end separate nothing.
         var source = text.replacingOccurrences(of: "\r\n", with: "\n")
         while source.last?.isWhitespace == true { source.removeLast() }
         let lines = source.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        var stem: [String] = [], options: [(letter: Character, text: String)] = [], start = 0
+        var stem: [String] = [], options: [(letter: Character, text: String)] = [], start = 0, skipping = false
         func reset() { stem = []; options = [] }
+        func skip(_ position: Int, _ problem: String) {
+            content.skipped.append(SkippedItem(position: "line \(position)", reason: problem))
+            reset()
+            skipping = true
+        }
         for (index, raw) in lines.enumerated() {
             let line = raw.trimmingCharacters(in: .whitespaces), number = index + 1
             if line.isEmpty {
-                if !stem.isEmpty || !options.isEmpty {
-                    throw FormatError(position: "line \(start)", problem: "the question has no ANSWER: line before the blank line at line \(number)")
+                if !skipping, !stem.isEmpty || !options.isEmpty {
+                    skip(start, "the question has no ANSWER: line before the blank line at line \(number)")
                 }
+                skipping = false
                 continue
             }
+            if skipping { continue }
             if stem.isEmpty && options.isEmpty { start = number }
             if line.uppercased().hasPrefix("ANSWER:") {
                 let letter = line.dropFirst("ANSWER:".count).trimmingCharacters(in: .whitespaces).uppercased()
-                guard !stem.isEmpty else { throw FormatError(position: "line \(number)", problem: "ANSWER: comes before any question") }
-                guard options.count >= 2 else { throw FormatError(position: "line \(start)", problem: "a question needs at least two options (A., B., …)") }
+                guard !stem.isEmpty else { skip(number, "ANSWER: comes before any question"); continue }
+                guard options.count >= 2 else { skip(start, "a question needs at least two options (A., B., …)"); continue }
                 guard letter.count == 1, let index = options.firstIndex(where: { String($0.letter) == letter }) else {
-                    throw FormatError(position: "line \(number)", problem: "ANSWER: \(letter) names no option of the question")
+                    skip(number, "ANSWER: \(letter) names no option of the question"); continue
                 }
                 let question = stem.joined(separator: "\n")
                 content.questions.append(ForeignQuestion(
@@ -44,16 +53,16 @@ enum AikenFormat {
                 reset()
             } else if let (letter, text) = optionLetter(line), !stem.isEmpty {
                 guard options.count == Int(letter.asciiValue! - 65) else {
-                    throw FormatError(position: "line \(number)", problem: "option \(letter) is out of order (options go A, B, C, …)")
+                    skip(number, "option \(letter) is out of order (options go A, B, C, …)"); continue
                 }
                 options.append((letter, text))
             } else if options.isEmpty {
                 stem.append(line)
             } else {
-                throw FormatError(position: "line \(number)", problem: "a line that is neither an option (A. …) nor ANSWER: after the options")
+                skip(number, "a line that is neither an option (A. …) nor ANSWER: after the options")
             }
         }
-        if !stem.isEmpty || !options.isEmpty { throw FormatError(position: "line \(start)", problem: "the last question has no ANSWER: line") }
+        if !skipping, !stem.isEmpty || !options.isEmpty { skip(start, "the last question has no ANSWER: line") }
         return content
     }
 

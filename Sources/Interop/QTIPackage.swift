@@ -123,7 +123,11 @@ public enum QTIPackage {
         var content = ForeignContent()
         for resource in resources where (resource.attributes["type"] ?? "").hasPrefix("imsqti_item_xmlv") {
             guard let href = resource.attributes["href"] else { continue }
-            guard let bytes = files[href] else { throw FormatError(position: href, problem: "is listed in the manifest but not in the package") }
+            // An item the manifest lists but the package lacks is named; the others come in.
+            guard let bytes = files[href] else {
+                content.skipped.append(SkippedItem(position: href, reason: "is listed in the manifest but not in the package"))
+                continue
+            }
             var item: ForeignContent
             do throws(FormatError) {
                 item = try QTIFormat.parse(Data(bytes), language: language) { source in files[resolve(source, from: href)] }
