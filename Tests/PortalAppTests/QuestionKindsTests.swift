@@ -26,7 +26,7 @@ struct QuestionKindsTests {
                "targets": [{"id": "t1", "text": "443"}, {"id": "t2", "text": "22"}, {"id": "t3", "text": "25"}, {"id": "t4", "text": "53"}],
                "correct": [1, 3, 0]},
               {"key": "k/fill", "type": "fill-in", "stem": "\(fillInStem)", "difficulty": 3, "explanation": "1801, give or take a year.",
-               "options": [], "accepted": ["1801"], "match": "numeric", "tolerance": 1},
+               "options": [], "accepted": ["1801"], "match": "numeric", "tolerance": 1, "partial": [{"answer": "1790", "share": 0.5, "tolerance": 10}]},
               {"key": "k/hot", "type": "hotspot", "stem": "\(hotspotStem)", "difficulty": 1, "explanation": "The router is the circle.",
                "imageUrl": "/images/diagrams/network-a.svg",
                "options": [{"id": "r", "text": "Device A", "region": {"shape": "circle", "coords": [100, 100, 40]}},
@@ -139,9 +139,12 @@ struct QuestionKindsTests {
         #expect(try browser.request("POST", path + "/finish", form: ["csrf_token": browser.csrfToken(from: confirm)]).status == 303)
         let results = try browser.request("GET", path + "/results")
         let html = results.bodyText
-        #expect(html.contains("<dd>1 of 3</dd>"), "the matching right; the year outside the tolerance; the wrong device")
+        #expect(html.contains("<dd>1 of 3</dd>"), "the matching right; the year outside the tolerance (partly right); the wrong device")
         #expect(html.contains("<li class=\"key\"><span class=\"option-text\">SSH</span> → <span class=\"given\">22</span> <strong class=\"tag\">right</strong></li>"))
         #expect(html.contains("<dt>Your answer</dt><dd>1795</dd>"))
+        // Within ten years of 1790: partly right, half the marks, and the review says which answers were worth part.
+        #expect(html.contains("Partly right (50% of it)"), "\(html)")
+        #expect(html.contains("<dt>Partly right answers</dt><dd><ul><li>1790 (50%)</li></ul></dd>"))
         #expect(html.contains("<li class=\" chosen\"><span class=\"option-text\">Device B</span>") || html.contains("<li class=\"chosen\"><span class=\"option-text\">Device B</span>"))
         let check = try HTMLChecker.passes([("results of three kinds", results.body)])
         #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
