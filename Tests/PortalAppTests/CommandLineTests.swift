@@ -264,7 +264,7 @@ struct CommandLineTests {
         #expect(try rows.map { try $0.decode("type", as: String.self) } == ["single-choice", "ordering", "code-snippet", "matching", "fill-in"])
         let details = try target.adminConnection().query("SELECT details::text AS d FROM questions WHERE source_key IN ('q4', 'q5') ORDER BY source_key").rows
         #expect(try details.map { try $0.decode("d", as: String.self) } == [
-            #"{"targets": [{"id": "t1", "text": "2"}, {"id": "t2", "text": "4"}, {"id": "t3", "text": "3"}]}"#,
+            #"{"targets": [{"id": "t1", "text": "4"}, {"id": "t2", "text": "2"}, {"id": "t3", "text": "3"}]}"#,
             #"{"match": "numeric", "accepted": ["42"], "tolerance": 0.5}"#,
         ])
         #expect(try rows[0].decode("stem", as: String.self) == "What is 2 + 2?\nCount <carefully> & well.")

@@ -190,7 +190,7 @@ struct RichQuestionPageTests {
         #expect(noAlt.status == 422 && noAlt.bodyText.contains("its alt text is required"))
         form["picture_alt"] = "A switch with four ports"
         let notPicture = try admin.request("POST", action, multipart: form, files: [Browser.Upload(field: "picture", filename: "notes.txt", contentType: "text/plain", bytes: Array("hello".utf8))])
-        #expect(notPicture.status == 422 && notPicture.bodyText.contains("This file is not a PNG, JPEG, GIF, WebP or SVG picture."))
+        #expect(notPicture.status == 422 && notPicture.bodyText.contains("This file is not a PNG, JPEG, GIF, WebP or SVG picture, nor an MP3, Ogg, M4A, MP4 or WebM recording."))
         #expect(notPicture.bodyText.contains(#"value="A switch with four ports""#), "the alt text typed stays in the form")
         let stored = try ContentImage(bytes: switchSVG)
         #expect(try site.admin { try $0.query("SELECT count(*)::int AS n FROM content_images WHERE digest = \(ContentImage.digest(inPath: stored.path) ?? "")").single().decode("n", as: Int.self) } == 0)
