@@ -96,9 +96,8 @@ DECLARE
     i integer;
     j integer;
     typed text;
-    typed_number double precision;
-    rule text;
-    tolerance double precision;
+    gap_right boolean;
+    gap_score double precision;
     x double precision;
     y double precision;
     picked integer;
@@ -116,6 +115,9 @@ BEGIN
         ELSIF jsonb_typeof(p_response -> 'point') = 'array' AND jsonb_array_length(p_response -> 'point') = 2
               AND jsonb_typeof(p_response -> 'point' -> 0) = 'number' AND jsonb_typeof(p_response -> 'point' -> 1) = 'number' THEN
             shape := 'point';
+        ELSIF jsonb_typeof(p_response -> 'gaps') = 'array'
+              AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(p_response -> 'gaps') AS v WHERE jsonb_typeof(v) <> 'string') THEN
+            shape := 'gaps';
         END IF;
     END IF;
     IF shape IS NULL THEN
@@ -209,15 +211,42 @@ BEGIN
         IF length(typed) > 200 THEN
             RAISE EXCEPTION 'the response is not an answer to this question (tooLong)' USING ERRCODE = '22023';
         END IF;
-        rule := coalesce(p_details ->> 'match', 'exact');
-        tolerance := coalesce((p_details ->> 'tolerance')::double precision, 0);
-        typed_number := CASE WHEN rule = 'numeric' THEN public.fill_in_number(typed) END;
-        -- Right when it is an accepted answer; else the best share of the partly right ones it is.
-        correct := EXISTS (SELECT 1 FROM jsonb_array_elements_text(p_details -> 'accepted') AS a
-                           WHERE public.fill_in_matches(rule, typed, typed_number, a, tolerance));
-        score := CASE WHEN correct THEN 1 ELSE coalesce((
-            SELECT max((p ->> 'share')::double precision) FROM jsonb_array_elements(coalesce(p_details -> 'partial', '[]')) AS p
-            WHERE public.fill_in_matches(rule, typed, typed_number, p ->> 'answer', coalesce((p ->> 'tolerance')::double precision, tolerance))), 0) END;
+        SELECT t.correct, t.score INTO correct, score FROM public.typed_answer_outcome(p_details, typed) AS t;
+    ELSIF p_kind = 'cloze' THEN
+        IF shape <> 'gaps' THEN
+            RAISE EXCEPTION 'the response is not an answer to this question (wrongShape)' USING ERRCODE = '22023';
+        END IF;
+        IF jsonb_array_length(p_response -> 'gaps') <> jsonb_array_length(p_details -> 'gaps') THEN
+            RAISE EXCEPTION 'the response is not an answer to this question (wrongCount)' USING ERRCODE = '22023';
+        END IF;
+        IF NOT EXISTS (SELECT 1 FROM jsonb_array_elements_text(p_response -> 'gaps') AS v WHERE public.fill_in_normalized(v) <> '') THEN
+            RAISE EXCEPTION 'the response is not an answer to this question (empty)' USING ERRCODE = '22023';
+        END IF;
+        correct := true;
+        score := 0;
+        bound := 0;
+        FOR i IN 0 .. jsonb_array_length(p_details -> 'gaps') - 1 LOOP
+            item := p_details -> 'gaps' -> i;
+            typed := public.fill_in_normalized(p_response -> 'gaps' ->> i);
+            IF length(typed) > 200 THEN
+                RAISE EXCEPTION 'the response is not an answer to this question (tooLong)' USING ERRCODE = '22023';
+            END IF;
+            -- A choice gap takes only one of its choices (or nothing).
+            IF item ? 'choices' AND typed <> '' AND NOT EXISTS (
+                SELECT 1 FROM jsonb_array_elements_text(item -> 'choices') AS c WHERE public.fill_in_normalized(c) = typed) THEN
+                RAISE EXCEPTION 'the response is not an answer to this question (outOfRange)' USING ERRCODE = '22023';
+            END IF;
+            j := coalesce((item ->> 'weight')::integer, 1);
+            bound := bound + j;
+            IF typed = '' THEN
+                correct := false;
+            ELSE
+                SELECT t.correct, t.score INTO gap_right, gap_score FROM public.typed_answer_outcome(item, typed) AS t;
+                correct := correct AND gap_right;
+                score := score + gap_score * j;
+            END IF;
+        END LOOP;
+        score := CASE WHEN bound > 0 THEN score / bound ELSE 0 END;
     ELSIF p_kind = 'hotspot' THEN
         IF shape = 'indexes' THEN
             IF cardinality(picks) <> 1 THEN
@@ -967,6 +996,41 @@ $$;
 
 
 ALTER FUNCTION public.class_version_members(p_class uuid) OWNER TO portal_auth;
+
+--
+-- Name: cloze_text_problem(text, jsonb); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.cloze_text_problem(p_text text, p_details jsonb) RETURNS text
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    gaps integer := coalesce(jsonb_array_length(CASE WHEN jsonb_typeof(p_details -> 'gaps') = 'array' THEN p_details -> 'gaps' END), 0);
+    seen integer[] := '{}';
+    mark integer;
+    missing integer;
+BEGIN
+    FOR mark IN SELECT m[1]::integer FROM regexp_matches(p_text, '\{#([0-9]{1,4})\}', 'g') AS m LOOP
+        CONTINUE WHEN mark < 1;
+        IF mark > gaps THEN
+            RETURN format('the text marks {#%s}, but the question has %s gaps', mark, gaps);
+        END IF;
+        IF mark = ANY (seen) THEN
+            RETURN format('the text marks {#%s} twice', mark);
+        END IF;
+        seen := seen || mark;
+    END LOOP;
+    SELECT n INTO missing FROM generate_series(1, gaps) AS n WHERE NOT (n = ANY (seen)) ORDER BY n LIMIT 1;
+    IF missing IS NOT NULL THEN
+        RETURN format('the text does not mark gap %s as {#%s}', missing, missing);
+    END IF;
+    RETURN NULL;
+END
+$$;
+
+
+ALTER FUNCTION public.cloze_text_problem(p_text text, p_details jsonb) OWNER TO portal_owner;
 
 --
 -- Name: data_version_bump(); Type: FUNCTION; Schema: public; Owner: portal_auth
@@ -2676,14 +2740,14 @@ DECLARE
     match_rule text := 'exact';
     normal text;
 BEGIN
-    IF kind IS NULL OR kind NOT IN ('single-choice', 'multi-choice', 'ordering', 'code-snippet', 'matching', 'fill-in', 'hotspot') THEN
+    IF kind IS NULL OR kind NOT IN ('single-choice', 'multi-choice', 'ordering', 'code-snippet', 'matching', 'fill-in', 'hotspot', 'cloze') THEN
         RETURN format('unknown question type %s', kind);
     END IF;
     IF details IS NULL OR jsonb_typeof(details) <> 'object' THEN
         RETURN 'the details must be an object';
     END IF;
     allowed := CASE kind WHEN 'matching' THEN ARRAY['targets'] WHEN 'fill-in' THEN ARRAY['accepted', 'match', 'tolerance', 'partial']
-                         WHEN 'hotspot' THEN ARRAY['imageUrl'] ELSE ARRAY[]::text[] END;
+                         WHEN 'hotspot' THEN ARRAY['imageUrl'] WHEN 'cloze' THEN ARRAY['gaps'] ELSE ARRAY[]::text[] END;
     SELECT k INTO other FROM jsonb_object_keys(details) AS k WHERE NOT (k = ANY (allowed)) ORDER BY k COLLATE "C" LIMIT 1;
     IF other IS NOT NULL THEN
         RETURN format('a %s question does not take %s', kind, other);
@@ -2700,73 +2764,69 @@ BEGIN
         IF correct IS NOT NULL AND jsonb_typeof(correct) <> 'null' AND NOT (jsonb_typeof(correct) = 'array' AND jsonb_array_length(correct) = 0) THEN
             RETURN 'a fill-in question has no answer key: its accepted answers are the key';
         END IF;
-        IF details ? 'match' THEN
-            IF jsonb_typeof(details -> 'match') <> 'string' OR NOT (details ->> 'match' IN ('exact', 'case-insensitive', 'numeric')) THEN
-                RETURN 'match must be exact, case-insensitive or numeric';
-            END IF;
-            match_rule := details ->> 'match';
+        RETURN public.typed_rule_problem(details, 'a fill-in question', '');
+    END IF;
+
+    IF kind = 'cloze' THEN
+        IF option_count <> 0 THEN
+            RETURN 'a cloze question has no options: its gaps hold the answers';
         END IF;
-        IF jsonb_typeof(details -> 'accepted') IS DISTINCT FROM 'array' OR jsonb_array_length(details -> 'accepted') NOT BETWEEN 1 AND 20 THEN
-            RETURN 'a fill-in question needs 1 to 20 accepted answers';
+        IF correct IS NOT NULL AND jsonb_typeof(correct) <> 'null' AND NOT (jsonb_typeof(correct) = 'array' AND jsonb_array_length(correct) = 0) THEN
+            RETURN 'a cloze question has no answer key: its gaps hold the answers';
         END IF;
-        FOR answer IN SELECT * FROM jsonb_array_elements(details -> 'accepted') LOOP
-            IF jsonb_typeof(answer) <> 'string' THEN
-                RETURN format('accepted answer %s is not text', position);
-            END IF;
-            normal := public.fill_in_normalized(answer #>> '{}');
-            IF normal = '' THEN
-                RETURN format('accepted answer %s is empty', position);
-            END IF;
-            IF length(normal) > 200 THEN
-                RETURN format('accepted answer %s is longer than 200 characters', position);
-            END IF;
-            IF match_rule = 'numeric' AND public.fill_in_number(normal) IS NULL THEN
-                RETURN format('accepted answer %s is not a number', position);
-            END IF;
+        IF jsonb_typeof(details -> 'gaps') IS DISTINCT FROM 'array' OR jsonb_array_length(details -> 'gaps') NOT BETWEEN 1 AND 20 THEN
+            RETURN 'a cloze question needs 1 to 20 gaps';
+        END IF;
+        FOR target IN SELECT * FROM jsonb_array_elements(details -> 'gaps') LOOP
             position := position + 1;
-        END LOOP;
-        IF details ? 'tolerance' THEN
-            IF match_rule <> 'numeric' THEN
-                RETURN 'a tolerance applies only to numeric answers';
+            IF jsonb_typeof(target) <> 'object' THEN
+                RETURN format('gap %s is not an object', position);
             END IF;
-            IF jsonb_typeof(details -> 'tolerance') <> 'number' OR (details ->> 'tolerance')::numeric < 0 THEN
-                RETURN 'the tolerance must be a number, 0 or more';
+            SELECT k INTO other FROM jsonb_object_keys(target) AS k
+            WHERE NOT (k IN ('choices', 'accepted', 'match', 'tolerance', 'partial', 'weight')) ORDER BY k COLLATE "C" LIMIT 1;
+            IF other IS NOT NULL THEN
+                RETURN format('gap %s: a gap does not take %s', position, other);
             END IF;
-        END IF;
-        IF details ? 'partial' THEN
-            IF jsonb_typeof(details -> 'partial') <> 'array' OR jsonb_array_length(details -> 'partial') > 20 THEN
-                RETURN 'partial must be a list of at most 20 answers with their share';
+            IF target ? 'weight' AND (jsonb_typeof(target -> 'weight') <> 'number' OR (target ->> 'weight')::numeric NOT BETWEEN 1 AND 100
+                                      OR (target ->> 'weight')::numeric <> trunc((target ->> 'weight')::numeric)) THEN
+                RETURN format('gap %s: the weight must be a whole number from 1 to 100', position);
             END IF;
-            position := 0;
-            FOR answer IN SELECT * FROM jsonb_array_elements(details -> 'partial') LOOP
-                IF jsonb_typeof(answer) <> 'object' OR jsonb_typeof(answer -> 'answer') IS DISTINCT FROM 'string'
-                   OR EXISTS (SELECT 1 FROM jsonb_object_keys(answer) AS k WHERE NOT (k IN ('answer', 'share', 'tolerance'))) THEN
-                    RETURN format('partly right answer %s must be an object with answer, share and, for a number, tolerance', position);
+            other := public.typed_rule_problem(target, format('gap %s', position), format('gap %s: ', position));
+            IF other IS NOT NULL THEN
+                RETURN other;
+            END IF;
+            CONTINUE WHEN NOT target ? 'choices';
+            IF jsonb_typeof(target -> 'choices') <> 'array' OR jsonb_array_length(target -> 'choices') NOT BETWEEN 2 AND 20 THEN
+                RETURN format('gap %s: a choice gap offers 2 to 20 choices', position);
+            END IF;
+            ids := '{}';
+            value := 0;
+            FOR answer IN SELECT * FROM jsonb_array_elements(target -> 'choices') LOOP
+                IF jsonb_typeof(answer) <> 'string' OR public.fill_in_normalized(answer #>> '{}') = '' THEN
+                    RETURN format('gap %s: choice %s has no text', position, value);
                 END IF;
-                normal := public.fill_in_normalized(answer ->> 'answer');
-                IF normal = '' THEN
-                    RETURN format('partly right answer %s is empty', position);
-                END IF;
+                normal := public.fill_in_normalized(answer #>> '{}');
                 IF length(normal) > 200 THEN
-                    RETURN format('partly right answer %s is longer than 200 characters', position);
+                    RETURN format('gap %s: choice %s is longer than 200 characters', position, value);
                 END IF;
-                IF match_rule = 'numeric' AND public.fill_in_number(normal) IS NULL THEN
-                    RETURN format('partly right answer %s is not a number', position);
+                IF normal = ANY (ids) THEN
+                    RETURN format('gap %s: choice %s is offered twice', position, value);
                 END IF;
-                IF jsonb_typeof(answer -> 'share') IS DISTINCT FROM 'number' OR (answer ->> 'share')::numeric <= 0 OR (answer ->> 'share')::numeric >= 1 THEN
-                    RETURN format('partly right answer %s needs a share of the marks more than 0 and less than 1', position);
-                END IF;
-                IF answer ? 'tolerance' THEN
-                    IF match_rule <> 'numeric' THEN
-                        RETURN 'a tolerance applies only to numeric answers';
-                    END IF;
-                    IF jsonb_typeof(answer -> 'tolerance') <> 'number' OR (answer ->> 'tolerance')::numeric < 0 THEN
-                        RETURN 'the tolerance must be a number, 0 or more';
-                    END IF;
-                END IF;
-                position := position + 1;
+                ids := ids || normal;
+                value := value + 1;
             END LOOP;
-        END IF;
+            IF target ? 'match' THEN
+                RETURN format('gap %s: a choice gap compares its choices exactly: it takes no match', position);
+            END IF;
+            SELECT public.fill_in_normalized(a) INTO normal
+            FROM (SELECT a, n FROM jsonb_array_elements_text(target -> 'accepted') WITH ORDINALITY AS x(a, n)
+                  UNION ALL
+                  SELECT p ->> 'answer', 1000 + n FROM jsonb_array_elements(coalesce(target -> 'partial', '[]')) WITH ORDINALITY AS y(p, n)) AS answers
+            WHERE NOT (public.fill_in_normalized(a) = ANY (ids)) ORDER BY n LIMIT 1;
+            IF normal IS NOT NULL THEN
+                RETURN format('gap %s: the answer %s is not one of the choices', position, normal);
+            END IF;
+        END LOOP;
         RETURN NULL;
     END IF;
 
@@ -3981,6 +4041,118 @@ $$;
 ALTER FUNCTION public.token_first_use(p_token text, p_claims jsonb) OWNER TO portal_owner;
 
 --
+-- Name: typed_answer_outcome(jsonb, text); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.typed_answer_outcome(p_rule jsonb, p_typed text, OUT correct boolean, OUT score double precision) RETURNS record
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    rule text := coalesce(p_rule ->> 'match', 'exact');
+    tolerance double precision := coalesce((p_rule ->> 'tolerance')::double precision, 0);
+    typed_number double precision := CASE WHEN rule = 'numeric' THEN public.fill_in_number(p_typed) END;
+BEGIN
+    correct := EXISTS (SELECT 1 FROM jsonb_array_elements_text(p_rule -> 'accepted') AS a
+                       WHERE public.fill_in_matches(rule, p_typed, typed_number, a, tolerance));
+    score := CASE WHEN correct THEN 1 ELSE coalesce((
+        SELECT max((p ->> 'share')::double precision) FROM jsonb_array_elements(coalesce(p_rule -> 'partial', '[]')) AS p
+        WHERE public.fill_in_matches(rule, p_typed, typed_number, p ->> 'answer', coalesce((p ->> 'tolerance')::double precision, tolerance))), 0) END;
+END
+$$;
+
+
+ALTER FUNCTION public.typed_answer_outcome(p_rule jsonb, p_typed text, OUT correct boolean, OUT score double precision) OWNER TO portal_owner;
+
+--
+-- Name: typed_rule_problem(jsonb, text, text); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.typed_rule_problem(p_rule jsonb, p_subject text, p_prefix text) RETURNS text
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'pg_temp'
+    AS $$
+DECLARE
+    rule text := 'exact';
+    answer jsonb;
+    position integer := 0;
+    normal text;
+BEGIN
+    IF p_rule ? 'match' THEN
+        IF jsonb_typeof(p_rule -> 'match') <> 'string' OR NOT (p_rule ->> 'match' IN ('exact', 'case-insensitive', 'numeric')) THEN
+            RETURN p_prefix || 'match must be exact, case-insensitive or numeric';
+        END IF;
+        rule := p_rule ->> 'match';
+    END IF;
+    IF jsonb_typeof(p_rule -> 'accepted') IS DISTINCT FROM 'array' OR jsonb_array_length(p_rule -> 'accepted') NOT BETWEEN 1 AND 20 THEN
+        RETURN format('%s needs 1 to 20 accepted answers', p_subject);
+    END IF;
+    FOR answer IN SELECT * FROM jsonb_array_elements(p_rule -> 'accepted') LOOP
+        IF jsonb_typeof(answer) <> 'string' THEN
+            RETURN p_prefix || format('accepted answer %s is not text', position);
+        END IF;
+        normal := public.fill_in_normalized(answer #>> '{}');
+        IF normal = '' THEN
+            RETURN p_prefix || format('accepted answer %s is empty', position);
+        END IF;
+        IF length(normal) > 200 THEN
+            RETURN p_prefix || format('accepted answer %s is longer than 200 characters', position);
+        END IF;
+        IF rule = 'numeric' AND public.fill_in_number(normal) IS NULL THEN
+            RETURN p_prefix || format('accepted answer %s is not a number', position);
+        END IF;
+        position := position + 1;
+    END LOOP;
+    IF p_rule ? 'tolerance' THEN
+        IF rule <> 'numeric' THEN
+            RETURN p_prefix || 'a tolerance applies only to numeric answers';
+        END IF;
+        IF jsonb_typeof(p_rule -> 'tolerance') <> 'number' OR (p_rule ->> 'tolerance')::numeric < 0 THEN
+            RETURN p_prefix || 'the tolerance must be a number, 0 or more';
+        END IF;
+    END IF;
+    IF p_rule ? 'partial' THEN
+        IF jsonb_typeof(p_rule -> 'partial') <> 'array' OR jsonb_array_length(p_rule -> 'partial') > 20 THEN
+            RETURN p_prefix || 'partial must be a list of at most 20 answers with their share';
+        END IF;
+        position := 0;
+        FOR answer IN SELECT * FROM jsonb_array_elements(p_rule -> 'partial') LOOP
+            IF jsonb_typeof(answer) <> 'object' OR jsonb_typeof(answer -> 'answer') IS DISTINCT FROM 'string'
+               OR EXISTS (SELECT 1 FROM jsonb_object_keys(answer) AS k WHERE NOT (k IN ('answer', 'share', 'tolerance'))) THEN
+                RETURN p_prefix || format('partly right answer %s must be an object with answer, share and, for a number, tolerance', position);
+            END IF;
+            normal := public.fill_in_normalized(answer ->> 'answer');
+            IF normal = '' THEN
+                RETURN p_prefix || format('partly right answer %s is empty', position);
+            END IF;
+            IF length(normal) > 200 THEN
+                RETURN p_prefix || format('partly right answer %s is longer than 200 characters', position);
+            END IF;
+            IF rule = 'numeric' AND public.fill_in_number(normal) IS NULL THEN
+                RETURN p_prefix || format('partly right answer %s is not a number', position);
+            END IF;
+            IF jsonb_typeof(answer -> 'share') IS DISTINCT FROM 'number' OR (answer ->> 'share')::numeric <= 0 OR (answer ->> 'share')::numeric >= 1 THEN
+                RETURN p_prefix || format('partly right answer %s needs a share of the marks more than 0 and less than 1', position);
+            END IF;
+            IF answer ? 'tolerance' THEN
+                IF rule <> 'numeric' THEN
+                    RETURN p_prefix || 'a tolerance applies only to numeric answers';
+                END IF;
+                IF jsonb_typeof(answer -> 'tolerance') <> 'number' OR (answer ->> 'tolerance')::numeric < 0 THEN
+                    RETURN p_prefix || 'the tolerance must be a number, 0 or more';
+                END IF;
+            END IF;
+            position := position + 1;
+        END LOOP;
+    END IF;
+    RETURN NULL;
+END
+$$;
+
+
+ALTER FUNCTION public.typed_rule_problem(p_rule jsonb, p_subject text, p_prefix text) OWNER TO portal_owner;
+
+--
 -- Name: users_end_sessions(); Type: FUNCTION; Schema: public; Owner: portal_auth
 --
 
@@ -4182,6 +4354,7 @@ CREATE TABLE public.questions (
     rich jsonb,
     CONSTRAINT questions_code_language_check CHECK ((code_language ~ '^[a-z0-9+#-]{1,20}$'::text)),
     CONSTRAINT questions_difficulty_check CHECK (((difficulty >= 1) AND (difficulty <= 5))),
+    CONSTRAINT questions_gaps_marked CHECK (((type <> 'cloze'::text) OR (public.cloze_text_problem(stem, details) IS NULL))),
     CONSTRAINT questions_rich_valid CHECK (((rich IS NULL) OR (public.question_texts_problem(rich, options) IS NULL))),
     CONSTRAINT questions_shape_valid CHECK ((public.question_shape_problem(type, options, correct, details) IS NULL)),
     CONSTRAINT questions_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'published'::text, 'retired'::text]))),
@@ -8315,6 +8488,13 @@ GRANT ALL ON FUNCTION public.class_version_members(p_class uuid) TO portal_app;
 
 
 --
+-- Name: FUNCTION cloze_text_problem(p_text text, p_details jsonb); Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT ALL ON FUNCTION public.cloze_text_problem(p_text text, p_details jsonb) TO portal_app;
+
+
+--
 -- Name: FUNCTION data_version_bump(); Type: ACL; Schema: public; Owner: portal_auth
 --
 
@@ -8806,6 +8986,20 @@ REVOKE ALL ON FUNCTION public.study_sessions_attempts() FROM PUBLIC;
 
 REVOKE ALL ON FUNCTION public.teaches(p_student uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.teaches(p_student uuid) TO portal_app;
+
+
+--
+-- Name: FUNCTION typed_answer_outcome(p_rule jsonb, p_typed text, OUT correct boolean, OUT score double precision); Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT ALL ON FUNCTION public.typed_answer_outcome(p_rule jsonb, p_typed text, OUT correct boolean, OUT score double precision) TO portal_app;
+
+
+--
+-- Name: FUNCTION typed_rule_problem(p_rule jsonb, p_subject text, p_prefix text); Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT ALL ON FUNCTION public.typed_rule_problem(p_rule jsonb, p_subject text, p_prefix text) TO portal_app;
 
 
 --

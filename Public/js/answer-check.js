@@ -104,6 +104,10 @@
     if (response && typeof response === "object" && Object.keys(response).length === 1) {
       if (Array.isArray(response.pairs)) return { shape: "pairs", value: integers(response.pairs) };
       if (typeof response.text === "string") return { shape: "text", value: response.text };
+      if (Array.isArray(response.gaps)) {
+        if (!response.gaps.every(function (v) { return typeof v === "string"; })) throw new AnswerError("wrongShape");
+        return { shape: "gaps", value: response.gaps };
+      }
       var point = response.point;
       if (Array.isArray(point) && point.length === 2 && point.every(function (v) { return typeof v === "number" && isFinite(v); })) {
         return { shape: "point", value: point };
@@ -126,6 +130,26 @@
   }
 
   function verdict(right) { return { isCorrect: right, score: right ? 1 : 0 }; }
+
+  /// The verdict on a typed answer (normalised, not empty) by a fill-in question's rule or a
+  /// cloze gap's ({accepted, match, tolerance, partial}): right when it is an accepted answer,
+  /// else the best share of the partly right answers it is.
+  function typedOutcome(rule, answer) {
+    var accepted = rule.accepted || [], match = rule.match || "exact", tolerance = rule.tolerance || 0;
+    var value = match === "numeric" ? number(answer) : null;
+    var matches = function (expected, within) {
+      if (match === "exact") return normalized(expected) === answer;
+      if (match === "case-insensitive") return normalized(expected).toLowerCase() === answer.toLowerCase();
+      var n = number(normalized(expected));
+      return value !== null && n !== null && Math.abs(value - n) <= within;
+    };
+    if (accepted.some(function (a) { return matches(a, tolerance); })) return verdict(true);
+    var share = 0;
+    (rule.partial || []).forEach(function (p) {
+      if (matches(p.answer, p.tolerance === undefined ? tolerance : p.tolerance)) share = Math.max(share, p.share);
+    });
+    return { isCorrect: false, score: share };
+  }
 
   /// Checks `response` (in its stored shape) against `question` ({type, options, correct,
   /// details}). Returns {isCorrect, score} with score from 0 to 1, or throws AnswerError.
@@ -165,21 +189,25 @@
         var answer = normalized(given.value);
         if (answer === "") throw new AnswerError("empty");
         if (Array.from(answer).length > MAXIMUM_LENGTH) throw new AnswerError("tooLong");
-        var accepted = details.accepted || [], match = details.match || "exact", tolerance = details.tolerance || 0;
-        var value = match === "numeric" ? number(answer) : null;
-        var matches = function (expected, within) {
-          if (match === "exact") return normalized(expected) === answer;
-          if (match === "case-insensitive") return normalized(expected).toLowerCase() === answer.toLowerCase();
-          var n = number(normalized(expected));
-          return value !== null && n !== null && Math.abs(value - n) <= within;
-        };
-        if (accepted.some(function (a) { return matches(a, tolerance); })) return verdict(true);
-        // Else the best share of the partly right answers it is.
-        var share = 0;
-        (details.partial || []).forEach(function (p) {
-          if (matches(p.answer, p.tolerance === undefined ? tolerance : p.tolerance)) share = Math.max(share, p.share);
+        return typedOutcome(details, answer);
+      }
+      case "cloze": {
+        if (given.shape !== "gaps") throw new AnswerError("wrongShape");
+        var gaps = details.gaps || [], typed = given.value.map(normalized);
+        if (typed.length !== gaps.length) throw new AnswerError("wrongCount", { expected: gaps.length, got: typed.length });
+        if (typed.every(function (t) { return t === ""; })) throw new AnswerError("empty");
+        var marks = 0, total = 0, all = true;
+        gaps.forEach(function (gap, index) {
+          var text = typed[index], weight = gap.weight || 1;
+          if (Array.from(text).length > MAXIMUM_LENGTH) throw new AnswerError("tooLong");
+          // A choice gap takes only one of its choices (or nothing).
+          if (gap.choices && text !== "" && !gap.choices.some(function (c) { return normalized(c) === text; })) throw new AnswerError("outOfRange", index);
+          var outcome = text === "" ? verdict(false) : typedOutcome(gap, text);
+          marks += outcome.score * weight;
+          total += weight;
+          all = all && outcome.isCorrect;
         });
-        return { isCorrect: false, score: share };
+        return { isCorrect: all, score: total > 0 ? marks / total : 0 };
       }
       case "hotspot": {
         if (given.shape === "point") {

@@ -58,6 +58,12 @@ public struct ContentImport: Sendable {
     }
 
     /// `^[a-z0-9+#-]{1,20}$`.
+    /// How many gaps a cloze question's details hold.
+    private static func gapCount(_ details: JSONValue) -> Int {
+        if case .object(let fields) = details, case .array(let gaps)? = fields["gaps"] { return gaps.count }
+        return 0
+    }
+
     public static func isCodeLanguage(_ text: String) -> Bool {
         (1...20).contains(text.utf8.count) && text.utf8.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == 43 || $0 == 35 || $0 == 45 }
     }
@@ -142,6 +148,9 @@ public struct ContentImport: Sendable {
             check((1...20_000).contains(trimmedLength(plain.stem)), "stem", "must have some text besides markup")
             if let shape = QuestionValidator.problem(type: plain.type, options: plain.options, correct: plain.correct, details: plain.details) {
                 problems.append(("options", shape))
+            } else if plain.type == QuestionKind.cloze.rawValue, let marks = ClozeText.problem(plain.stem, gaps: Self.gapCount(plain.details)) {
+                // A cloze question's text must mark each of its gaps once.
+                problems.append(("stem", marks))
             }
         } catch {
             problems.append((error.field, error.message))

@@ -220,8 +220,8 @@ public struct OfflineProgress: Sendable {
                 return .rejected(Refusal("never_published", ["version": String(answer.questionVersion)]))
             }
             // Option indexes meant that version's options: mapped onto today's by id. A matching
-            // answer stands only while the prompts are as they were; typed answers and points
-            // need no mapping.
+            // answer stands only while the prompts are as they were; typed answers, gaps'
+            // answers and points need no mapping.
             switch answer.response {
             case .indexes(let indexes):
                 let current = Dictionary(question.options.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -237,7 +237,7 @@ public struct OfflineProgress: Sendable {
                 response = .indexes(mapped)
             case .pairs:
                 guard options == question.options.map(\.id) else { return .rejected(Refusal("items_changed")) }
-            case .text, .point:
+            case .text, .point, .gaps:
                 break
             }
         }

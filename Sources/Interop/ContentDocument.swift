@@ -82,13 +82,14 @@ public struct ContentDocument: Codable, Sendable, Equatable {
         public var examOnly: Bool? = nil
         /// The kinds' own fields, raw until validated like the options: a matching question's
         /// `targets`, a fill-in question's `accepted`, `match`, `tolerance` and `partial`, a
-        /// hotspot question's `imageUrl`.
+        /// hotspot question's `imageUrl`, a cloze question's `gaps`.
         public var targets: JSONValue? = nil
         public var accepted: JSONValue? = nil
         public var match: JSONValue? = nil
         public var tolerance: JSONValue? = nil
         public var partial: JSONValue? = nil
         public var imageUrl: JSONValue? = nil
+        public var gaps: JSONValue? = nil
 
         public init(
             key: String, type: String, stem: String, markup: String? = nil, code: String? = nil, codeLanguage: String? = nil, options: JSONValue,
@@ -107,8 +108,8 @@ public struct ContentDocument: Codable, Sendable, Equatable {
             self.status = status
             self.examOnly = examOnly
             if case .object(let fields) = details {
-                (targets, accepted, match, tolerance, partial, imageUrl) = (
-                    fields["targets"], fields["accepted"], fields["match"], fields["tolerance"], fields["partial"], fields["imageUrl"])
+                (targets, accepted, match, tolerance, partial, imageUrl, gaps) = (
+                    fields["targets"], fields["accepted"], fields["match"], fields["tolerance"], fields["partial"], fields["imageUrl"], fields["gaps"])
             }
         }
 
@@ -127,12 +128,13 @@ public struct ContentDocument: Codable, Sendable, Equatable {
                 try container.decodeIfPresent(JSONValue.self, forKey: .targets), try container.decodeIfPresent(JSONValue.self, forKey: .accepted),
                 try container.decodeIfPresent(JSONValue.self, forKey: .match), try container.decodeIfPresent(JSONValue.self, forKey: .tolerance),
                 try container.decodeIfPresent(JSONValue.self, forKey: .partial), try container.decodeIfPresent(JSONValue.self, forKey: .imageUrl))
+            gaps = try container.decodeIfPresent(JSONValue.self, forKey: .gaps)
         }
 
         /// The kind's own fields as stored in `questions.details`.
         public var details: JSONValue {
             var fields: [String: JSONValue] = [:]
-            for (name, value) in [("targets", targets), ("accepted", accepted), ("match", match), ("tolerance", tolerance), ("partial", partial), ("imageUrl", imageUrl)] {
+            for (name, value) in [("targets", targets), ("accepted", accepted), ("match", match), ("tolerance", tolerance), ("partial", partial), ("imageUrl", imageUrl), ("gaps", gaps)] {
                 if let value { fields[name] = value }
             }
             return .object(fields)

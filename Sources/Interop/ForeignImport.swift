@@ -178,6 +178,8 @@ public struct ForeignImport: Sendable {
                 accepted: accepted, match: match, tolerance: match == .numeric ? tolerance : nil, partial: partial.isEmpty ? nil : partial))
         case .clicking(let image):
             return base(.hotspot, options(question.options), question.correct, QuestionDetails(imageUrl: image.path))
+        case .filling(let gaps):
+            return base(.cloze, .array([]), [], QuestionDetails(gaps: gaps))
         }
         if question.isOrdering {
             let count = question.options.count

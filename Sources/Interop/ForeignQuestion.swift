@@ -29,6 +29,8 @@ public struct ForeignQuestion: Sendable, Equatable {
         case typing(accepted: [String], match: FillInMatch, tolerance: Double?, partial: [PartialAnswer] = [])
         /// A part of this picture is clicked; the options are its regions, `correct` the right ones.
         case clicking(image: ContentImage)
+        /// The stem's gaps (marked `{#n}` in it) are filled, each by a choice or typed.
+        case filling(gaps: [ClozeGap])
     }
 
     /// Stable across imports of the same source: the source's own name for the question, else

@@ -6,7 +6,8 @@ import QuestionEngine
 /// `####general feedback`, `{T}`/`{F}`), text after the braces for a missing word, `[html]` /
 /// `[markdown]` markers and the escapes `\~ \= \# \{ \} \:`. Choice and true/false questions,
 /// matching (`=item -> answer`), short answers and numbers (`{#v:t}`, `{#a..b}`) map onto the
-/// portal's kinds; essays are named and skipped.
+/// portal's kinds; a question whose text holds Moodle's embedded answers (`{1:SA:=…}`) is a
+/// cloze question (`EmbeddedAnswers`); essays are named and skipped.
 enum GIFTFormat {
     /// Whether `text` looks like GIFT: an answer block in braces (choices, true/false with or
     /// without feedback, a number, an essay's `{}` among titled questions), or a `$CATEGORY:` line.
@@ -132,6 +133,10 @@ enum GIFTFormat {
             isHTML = marker == "[html]"
             markup = marker == "[html]" ? .html : marker == "[markdown]" ? .markdown : .plain
             text = trimmed.dropFirst(marker.count)
+        }
+        // Moodle's embedded answers written into a GIFT question make a cloze question.
+        if EmbeddedAnswers.holdsGaps(String(text)) {
+            return cloze(String(text), line: line, title: title, category: category, keyPrefix: keyPrefix, markup: markup)
         }
         guard let open = firstUnescaped("{", in: text) else {
             return .skipped("a description with no answers (not a question)")
@@ -341,6 +346,31 @@ enum GIFTFormat {
     }
 
     /// A question's stable key: its title (within its category), else a hash of its text.
+    /// A question of text with embedded answers: the gaps read (the answers' escapes resolved),
+    /// the text marked `{#n}` where they were.
+    static func cloze(_ text: String, line: Int, title: String?, category: String?, keyPrefix: String, markup: ForeignMarkup) -> Item {
+        let reading: EmbeddedAnswers.Reading
+        do throws(EmbeddedAnswers.Problem) {
+            reading = try EmbeddedAnswers.read(text)
+        } catch {
+            return .skipped(error.reason)
+        }
+        let plain = clean(reading.text, html: markup == .html).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !plain.isEmpty else { return .skipped("a question with no text") }
+        let richStem: RichText?
+        do throws(ItemProblem) {
+            richStem = try tree(reading.text.trimmingCharacters(in: .whitespacesAndNewlines), markup, field: "the question's text")
+        } catch {
+            return .skipped(error.reason)
+        }
+        var question = ForeignQuestion(
+            key: key(keyPrefix, title: title, category: category, stem: plain), position: "line \(line)", category: category,
+            stem: richStem.map(RichTextPlain.text) ?? plain, isMultiple: false, options: [], correct: [], generalFeedback: nil)
+        question.answering = .filling(gaps: reading.gaps.map { $0.mappingTexts { clean($0, html: markup == .html) } })
+        question.richStem = richStem
+        return .question(question, notes: reading.notes)
+    }
+
     static func key(_ prefix: String, title: String?, category: String?, stem: String) -> String {
         prefix + (title.map { (category.map { $0 + "/" } ?? "") + $0 } ?? StableHash.hex(stem))
     }

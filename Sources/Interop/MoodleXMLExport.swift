@@ -50,7 +50,13 @@ public enum MoodleXMLExport {
             let language = question.codeLanguage.map { " class=\"language-\(escape($0))\"" } ?? ""
             stem += "<pre><code\(language)>" + escape(code) + "</code></pre>"
         }
+        // A cloze question's gaps go back into its text as Moodle's embedded answers.
+        let gaps = view.details.gaps ?? []
+        if question.type == QuestionKind.cloze.rawValue {
+            stem = ClozeText.filling(stem) { gaps.indices.contains($0 - 1) ? escape(EmbeddedAnswers.write(gaps[$0 - 1])) : ClozeText.mark($0) }
+        }
         let moodleType = switch question.type {
+        case QuestionKind.cloze.rawValue: "multianswer"
         case QuestionKind.ordering.rawValue: "ordering"
         case QuestionKind.matching.rawValue: "matching"
         case QuestionKind.fillIn.rawValue: view.details.match == .numeric ? "numerical" : "shortanswer"
@@ -63,8 +69,10 @@ public enum MoodleXMLExport {
         xml += "    <questiontext format=\"html\"><text>\(cdata(stem))</text>" + files.map(file).joined() + "</questiontext>\n"
         let general = texts.map { $0.explanation.blocks.isEmpty ? "" : rich.blocks($0.explanation) } ?? question.explanation.map { "<p>" + html($0) + "</p>" } ?? ""
         xml += "    <generalfeedback format=\"html\"><text>\(cdata(general))</text></generalfeedback>\n"
-        xml += "    <defaultgrade>1</defaultgrade>\n    <penalty>0</penalty>\n    <hidden>0</hidden>\n"
-        if moodleType == "matching" {
+        xml += "    <defaultgrade>\(moodleType == "multianswer" ? gaps.reduce(0) { $0 + $1.marks } : 1)</defaultgrade>\n    <penalty>0</penalty>\n    <hidden>0</hidden>\n"
+        if moodleType == "multianswer" {
+            // The gaps are in the text.
+        } else if moodleType == "matching" {
             // An item per subquestion with its answer; a target no item has, as an answer without an item.
             let targets = view.details.targets ?? []
             xml += "    <shuffleanswers>true</shuffleanswers>\n"

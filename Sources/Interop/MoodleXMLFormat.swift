@@ -6,7 +6,8 @@ import QuestionEngine
 /// `shortanswer` and `numerical` (one tolerance, no units) map onto the portal's kinds;
 /// per-answer `<feedback>` becomes the option's explanation, `<generalfeedback>` the question's.
 /// A text whose HTML (or markdown) holds more than words is kept as a tree (`ForeignMarkup`);
-/// one of words alone is plain text. Essay, cloze, calculated and drag-and-drop are named by line and
+/// one of words alone is plain text. `multianswer` (cloze) becomes a cloze question, its embedded
+/// answers read by `EmbeddedAnswers`. Essay, calculated and drag-and-drop are named by line and
 /// skipped.
 enum MoodleXMLFormat {
     static func parse(_ data: Data, language: String) throws(FormatError) -> ForeignContent {
@@ -31,6 +32,19 @@ enum MoodleXMLFormat {
             var code: String?, codeLanguage: String?
             if let block = MarkupText.codeBlock(in: html) {
                 (code, codeLanguage, html) = (block.code, block.language, block.rest)
+            }
+            // A cloze question's gaps are written in its text: read, and marked {#n} where they were.
+            var gaps: [ClozeGap] = []
+            if type == "multianswer" || type == "cloze" {
+                do throws(EmbeddedAnswers.Problem) {
+                    let reading = try EmbeddedAnswers.read(html)
+                    guard !reading.gaps.isEmpty else { skip("a cloze question with no gaps in its text"); continue }
+                    let isHTML = ForeignMarkup.moodle(question.child("questiontext")) != .plain
+                    (html, gaps) = (reading.text, reading.gaps.map { $0.mappingTexts { clean($0, html: isHTML) } })
+                    content.notes += reading.notes.map { SkippedItem(position: position, reason: $0) }
+                } catch {
+                    skip(error.reason); continue
+                }
             }
             let markup = ForeignMarkup.moodle(question.child("questiontext"))
             // Files embedded in the question (base64), by name, for its pictures.
@@ -185,7 +199,9 @@ enum MoodleXMLFormat {
                 made([], correct: [], multiple: false)
                 content.questions[content.questions.count - 1].answering = .typing(accepted: accepted, match: match, tolerance: rightTolerance, partial: partial)
             case "essay": skip("an essay question (no answers to choose from)")
-            case "cloze", "multianswer": skip("a cloze question (embedded answers are not one of the portal's kinds)")
+            case "cloze", "multianswer":
+                made([], correct: [], multiple: false)
+                content.questions[content.questions.count - 1].answering = .filling(gaps: gaps)
             case "calculated", "calculatedsimple", "calculatedmulti": skip("a calculated question (its values are drawn by Moodle)")
             case "ddimageortext", "ddmarker", "ddwtos", "gapselect": skip("a drag-and-drop question (not one of the portal's kinds)")
             case "description": skip("a description, not a question")

@@ -67,7 +67,11 @@ extension QTIFormat {
             }
             // The correct answer's tolerance, and a partly right number's own where an `equal`
             // compares the response with it.
-            let equals = root.descendants(names.element("equal")).filter { $0.attributes[names.attribute("tolerance-mode")] == "absolute" }
+            // The comparisons of this response (all of them, when none names it).
+            let identifier = declaration.attributes["identifier"] ?? "RESPONSE"
+            let all = root.descendants(names.element("equal")).filter { $0.attributes[names.attribute("tolerance-mode")] == "absolute" }
+            let own = all.filter { equal in equal.descendants { $0.attributes["identifier"] == identifier }.isEmpty == false }
+            let equals = own.isEmpty ? all : own
             func within(_ equal: XMLTree.Element) -> Double? { equal.attributes["tolerance"]?.split(separator: " ").first.flatMap { Double($0) } }
             let correct = equals.first { !$0.descendants(names.element("correct")).isEmpty } ?? equals.first
             tolerance = correct.flatMap(within) ?? 0
@@ -81,6 +85,48 @@ extension QTIFormat {
         var made = question
         made.answering = .typing(accepted: accepted, match: isNumber ? .numeric : caseSensitive ? .exact : .caseInsensitive, tolerance: tolerance, partial: partial)
         return .success(made)
+    }
+
+    /// One gap of a cloze item: an inline choice's choices (its key and mapping by their
+    /// identifiers), or a text entry as `typed` reads one; its weight the mapping's upper bound
+    /// when that is a whole number (as the portal's exports write it).
+    static func clozeGap(_ interaction: XMLTree.Element, root: XMLTree.Element, number: Int, names: Names) -> Result<ClozeGap, ItemProblem> {
+        let responseID = interaction.attributes[names.attribute("response-identifier")] ?? ""
+        guard let declaration = root.all(names.element("response-declaration")).first(where: { $0.attributes["identifier"] == responseID }) else {
+            return .failure(ItemProblem(reason: "gap \(number): the response \(responseID.prefix(40)) is not declared"))
+        }
+        let values = (declaration.child(names.element("correct-response"))?.all(names.element("value")) ?? []).map { $0.innerText().trimmingCharacters(in: .whitespacesAndNewlines) }
+        let mapping = declaration.child(names.element("mapping"))
+        let upper = Double(mapping?.attributes[names.attribute("upper-bound")] ?? "")
+        let weight = upper.flatMap { Int(exactly: $0) }.flatMap { (2...100).contains($0) ? $0 : nil }
+        let placeholder = ForeignQuestion(key: "", position: "", category: nil, stem: "", isMultiple: false, options: [], correct: [], generalFeedback: nil)
+        guard interaction.name == names.element("inline-choice-interaction") else {
+            guard case .success(let made) = typed(placeholder, root, declaration, values: values, names: names),
+                  case .typing(let accepted, let match, let tolerance, let partial) = made.answering else {
+                return .failure(ItemProblem(reason: "gap \(number): a text entry with no answer worth full marks"))
+            }
+            return .success(ClozeGap(
+                accepted: accepted, match: match, tolerance: match == .numeric && (tolerance ?? 0) > 0 ? tolerance : nil, partial: partial.isEmpty ? nil : partial,
+                weight: weight))
+        }
+        let choices = interaction.all(names.element("inline-choice"))
+        let ids = choices.map { $0.attributes["identifier"] ?? "" }, texts = choices.map { clean($0.innerText()) }
+        guard texts.count >= 2, texts.allSatisfy({ !$0.isEmpty }), Set(texts).count == texts.count else {
+            return .failure(ItemProblem(reason: "gap \(number): an inline choice needs two or more different choices with text"))
+        }
+        let entries = mapping?.all(names.element("map-entry")) ?? []
+        func worth(_ entry: XMLTree.Element) -> Double { Double(entry.attributes[names.attribute("mapped-value")] ?? "") ?? 0 }
+        let full = upper ?? entries.map(worth).max() ?? 1
+        var accepted = values.compactMap { ids.firstIndex(of: $0).map { texts[$0] } }
+        for entry in entries where worth(entry) >= full {
+            if let index = ids.firstIndex(of: entry.attributes[names.attribute("map-key")] ?? ""), !accepted.contains(texts[index]) { accepted.append(texts[index]) }
+        }
+        guard !accepted.isEmpty else { return .failure(ItemProblem(reason: "gap \(number): an inline choice with no right choice")) }
+        let partial = entries.filter { worth($0) > 0 && worth($0) < full && full > 0 }.compactMap { entry -> PartialAnswer? in
+            guard let index = ids.firstIndex(of: entry.attributes[names.attribute("map-key")] ?? ""), !accepted.contains(texts[index]) else { return nil }
+            return PartialAnswer(answer: texts[index], share: (worth(entry) / full * 1000).rounded() / 1000)
+        }
+        return .success(ClozeGap(choices: texts, accepted: accepted, partial: partial.isEmpty ? nil : partial, weight: weight))
     }
 
     static func hotspot(

@@ -50,12 +50,29 @@ enum QTIFormat {
                             "select-point-interaction", "graphic-gap-match-interaction", "graphic-associate-interaction", "position-object-interaction",
                             "drawing-interaction", "media-interaction", "portable-custom-interaction", "custom-interaction"].map(names.element)
         let found = interactions.flatMap { body.descendants($0) }
-        guard found.count == 1, let interaction = found.first else {
+        // Gaps in a text (inline choices, several text entries) make a cloze question, each
+        // interaction marked {#n} where it stands.
+        let inline = [names.element("inline-choice-interaction"), names.element("text-entry-interaction")]
+        let isCloze = !found.isEmpty && found.allSatisfy { inline.contains($0.name) } && (found.count > 1 || found[0].name == inline[0])
+        var gapMarks: [ObjectIdentifier: String] = [:]
+        var gaps: [ClozeGap] = []
+        if isCloze {
+            let ordered = body.descendants { inline.contains($0.name) }
+            guard ordered.count <= 20 else { return skip("an item with \(ordered.count) gaps (the portal takes up to 20)") }
+            for (index, gap) in ordered.enumerated() {
+                switch clozeGap(gap, root: root, number: index + 1, names: names) {
+                case .success(let made): gaps.append(made)
+                case .failure(let problem): return skip(problem.reason)
+                }
+                gapMarks[ObjectIdentifier(gap)] = ClozeText.mark(index + 1)
+            }
+        }
+        guard isCloze || found.count == 1, let interaction = found.first else {
             return skip(found.isEmpty ? "an item with no interaction" : "an item with \(found.count) interactions (the portal asks one thing per question)")
         }
         let supported = [names.element("choice-interaction"), names.element("order-interaction"), names.element("match-interaction"),
                          names.element("text-entry-interaction"), names.element("hotspot-interaction")]
-        guard supported.contains(interaction.name) else {
+        guard isCloze || supported.contains(interaction.name) else {
             let article = interaction.name.first.map { "aeiou".contains($0) } == true ? "an" : "a"
             return skip("\(article) \(interaction.name) (not one of the portal's kinds)")
         }
@@ -64,13 +81,14 @@ enum QTIFormat {
             return skip("an item whose correct response is not declared")
         }
         // A text entry may be scored by its mapping alone (Common Cartridge writes it so).
-        let isMapped = interaction.name == names.element("text-entry-interaction") && declaration.child(names.element("mapping")) != nil
+        let isMapped = isCloze || interaction.name == names.element("text-entry-interaction") && declaration.child(names.element("mapping")) != nil
         let correct = declaration.child(names.element("correct-response"))
         guard correct != nil || isMapped else { return skip("an item whose correct response is not declared") }
         let values = (correct?.all(names.element("value")) ?? []).map { $0.innerText().trimmingCharacters(in: .whitespacesAndNewlines) }
         guard !values.isEmpty || isMapped else { return skip("an item whose correct response is empty") }
+        let standIn = { (element: XMLTree.Element) in gapMarks[ObjectIdentifier(element)] }
         // The stem: the body's text without the interaction, then the interaction's prompt.
-        let prompt = interaction.child(names.element("prompt"))
+        let prompt = isCloze ? nil : interaction.child(names.element("prompt"))
         // What a student must not see before answering never reaches the stem: feedback (it goes
         // to the explanation), hints behind an end-attempt button, and rubrics for scorers or proctors.
         let feedbackName = names.element("feedback-inline"), feedbackBlock = names.element("feedback-block")
@@ -80,7 +98,7 @@ enum QTIFormat {
             guard element.name == names.element("rubric-block") else { return false }
             return !(element.attributes["view"] ?? "candidate").split(separator: " ").contains("candidate")
         }
-        let lead = clean(body.innerText { $0.name == interaction.name || $0.name == "pre" || hidden($0) })
+        let lead = clean(body.innerText(skipped: { $0.name == interaction.name || $0.name == "pre" || hidden($0) }, standIn: standIn))
         // A code block is the question's code, its language from the class.
         let codePre = body.descendants("pre").first
         let codeElement = codePre.flatMap { $0.child("code") ?? $0 }
@@ -107,7 +125,7 @@ enum QTIFormat {
         let explanations = (modal.map { [$0] } ?? []) + inBody.filter { !clean($0.innerText()).isEmpty }.sorted { $0.line < $1.line }
         var richStem: RichText?, richFeedback: RichText?
         do throws(ItemProblem) {
-            let leadTree = try HTMLRichText.read(tokens: body.markupTokens { $0 === interaction || $0 === codePre || hidden($0) }, pictures: pictures)
+            let leadTree = try HTMLRichText.read(tokens: body.markupTokens(skipping: { $0 === interaction || $0 === codePre || hidden($0) }, standIn: standIn), pictures: pictures)
             let promptTree = try prompt.map { element throws(ItemProblem) in try HTMLRichText.read(tokens: element.markupTokens(skipping: hidden), pictures: pictures) }
             let whole = RichText(leadTree.blocks + (promptTree?.blocks ?? []))
             if !whole.isPlainText { richStem = whole }
@@ -130,7 +148,10 @@ enum QTIFormat {
         question.richStem = richStem
         question.richFeedback = richFeedback
         let made: Result<ForeignQuestion, ItemProblem>
-        switch interaction.name {
+        switch isCloze ? "cloze" : interaction.name {
+        case "cloze":
+            question.answering = .filling(gaps: gaps)
+            made = .success(question)
         case names.element("match-interaction"): made = matching(question, interaction, values: values, names: names)
         case names.element("text-entry-interaction"): made = typed(question, root, declaration, values: values, names: names)
         case names.element("hotspot-interaction"): made = hotspot(question, interaction, declaration, values: values, names: names, picture: picture)

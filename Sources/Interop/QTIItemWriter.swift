@@ -23,12 +23,16 @@ extension QTIPackage {
         case .pairs: parts = matching(view, n: n, rich: rich)
         case .text: parts = textEntry(view, n: n)
         case .region: parts = hotspot(view, n: n, version3: version3, pictures: pictures)
+        case .gaps: parts = cloze(view, n: n)
         }
         xml += parts.declaration
         xml += "  <\(n.element("outcome-declaration")) identifier=\"SCORE\" cardinality=\"single\" \(n.attribute("base-type"))=\"float\"/>\n"
         // FEEDBACK holds the choices made (response processing sets it), so a player shows their inline feedback.
         xml += "  <\(n.element("outcome-declaration")) identifier=\"FEEDBACK\" cardinality=\"\(kind == .multiChoice ? "multiple" : "single")\" \(n.attribute("base-type"))=\"identifier\"/>\n"
-        xml += "  <\(n.element("item-body"))>\n    " + (texts.map { rich.writer.blocks($0.stem) } ?? "<p>\(html(question.stem))</p>") + "\n"
+        var stem = texts.map { rich.writer.blocks($0.stem) } ?? "<p>\(html(question.stem))</p>"
+        // A cloze question's gaps are its interactions, where the text marks them.
+        if kind == .cloze { stem = ClozeText.filling(stem) { gapInteraction($0, view.details.gaps ?? [], n: n) } }
+        xml += "  <\(n.element("item-body"))>\n    " + stem + "\n"
         if let code = question.code {
             xml += "    <pre><code\(question.codeLanguage.map { " class=\"language-\(escape($0))\"" } ?? "")>\(escape(code))</code></pre>\n"
         }
@@ -72,8 +76,8 @@ extension QTIPackage {
             + mapping + "  </\(n.element("response-declaration"))>\n"
     }
 
-    static func mapping(_ entries: [(key: String, value: Double, caseSensitive: Bool?)], n: QTIFormat.Names) -> String {
-        "    <\(n.element("mapping")) \(n.attribute("lower-bound"))=\"0\" \(n.attribute("upper-bound"))=\"1\" \(n.attribute("default-value"))=\"0\">"
+    static func mapping(_ entries: [(key: String, value: Double, caseSensitive: Bool?)], upperBound: Double = 1, n: QTIFormat.Names) -> String {
+        "    <\(n.element("mapping")) \(n.attribute("lower-bound"))=\"0\" \(n.attribute("upper-bound"))=\"\(format(upperBound))\" \(n.attribute("default-value"))=\"0\">"
             + entries.map { entry in
                 "<\(n.element("map-entry")) \(n.attribute("map-key"))=\"\(escape(entry.key))\" \(n.attribute("mapped-value"))=\"\(format(entry.value))\""
                     + (entry.caseSensitive.map { " \(n.attribute("case-sensitive"))=\"\($0)\"" } ?? "") + "/>"
@@ -184,6 +188,66 @@ extension QTIPackage {
         processing += "<\(n.element("response-else"))>" + score(0) + "</\(n.element("response-else"))>"
         processing += "</\(n.element("response-condition"))></\(n.element("response-processing"))>\n"
         return (declaration, body, processing)
+    }
+
+    /// Gap `number`'s interaction: a choice of its choices, else a text entry.
+    private static func gapInteraction(_ number: Int, _ gaps: [ClozeGap], n: QTIFormat.Names) -> String {
+        guard gaps.indices.contains(number - 1) else { return ClozeText.mark(number) }
+        let gap = gaps[number - 1], response = "\(n.attribute("response-identifier"))=\"RESPONSE_\(number)\""
+        guard let choices = gap.choices else {
+            let longest = (gap.accepted + (gap.partial ?? []).map(\.answer)).map(\.count).max() ?? 10
+            return "<\(n.element("text-entry-interaction")) \(response) \(n.attribute("expected-length"))=\"\(max(5, longest))\"/>"
+        }
+        return "<\(n.element("inline-choice-interaction")) \(response) shuffle=\"false\">"
+            + choices.enumerated().map { "<\(n.element("inline-choice")) identifier=\"G\(number)C\($0.offset + 1)\">\(escape($0.element))</\(n.element("inline-choice"))>" }.joined()
+            + "</\(n.element("inline-choice-interaction"))>"
+    }
+
+    /// A cloze question: a response per gap (`RESPONSE_n`), its mapping worth the gap's weight
+    /// (partly right answers their share of it), its score `SCORE_n` (a number within its
+    /// tolerance by an `equal`, else by the mapping), and SCORE their sum over the weights.
+    private static func cloze(_ view: ChoiceView, n: QTIFormat.Names) -> (String, String, String) {
+        func e(_ kebab: String) -> String { n.element(kebab) }
+        let gaps = view.details.gaps ?? []
+        var declarations = "", outcomes = "", processing = "  <\(e("response-processing"))>"
+        let float = { (value: Double) in "<\(e("base-value")) \(n.attribute("base-type"))=\"float\">\(format(value))</\(e("base-value"))>" }
+        for (index, gap) in gaps.enumerated() {
+            let number = index + 1, weight = Double(gap.marks), isNumber = gap.match == .numeric
+            let key = { (text: String) in gap.choices.flatMap { $0.firstIndex(of: text) }.map { "G\(number)C\($0 + 1)" } ?? text }
+            let entries = gap.accepted.map { (key($0), weight, gap.choices != nil || isNumber ? nil : gap.match != .caseInsensitive) }
+                + (gap.partial ?? []).map { (key($0.answer), weight * $0.share, gap.choices != nil || isNumber ? nil : gap.match != .caseInsensitive) }
+            var declaration = declaration(
+                cardinality: "single", baseType: gap.choices != nil ? "identifier" : isNumber ? "float" : "string", values: Array(gap.accepted.prefix(1)).map(key),
+                mapping: mapping(entries, upperBound: weight, n: n), n: n)
+            declaration = declaration.replacingOccurrences(of: "identifier=\"RESPONSE\"", with: "identifier=\"RESPONSE_\(number)\"")
+            declarations += declaration
+            outcomes += "  <\(e("outcome-declaration")) identifier=\"SCORE_\(number)\" cardinality=\"single\" \(n.attribute("base-type"))=\"float\"/>\n"
+            let response = "<\(e("variable")) identifier=\"RESPONSE_\(number)\"/>"
+            let set = { (value: String) in "<\(e("set-outcome-value")) identifier=\"SCORE_\(number)\">\(value)</\(e("set-outcome-value"))>" }
+            processing += "<\(e("response-condition"))><\(e("response-if"))><\(e("is-null"))>\(response)</\(e("is-null"))>" + set(float(0)) + "</\(e("response-if"))>"
+            if isNumber {
+                func equal(_ other: String, tolerance: Double) -> String {
+                    "<\(e("equal")) \(n.attribute("tolerance-mode"))=\"absolute\" tolerance=\"\(format(tolerance)) \(format(tolerance))\">\(response)\(other)</\(e("equal"))>"
+                }
+                let tolerance = gap.tolerance ?? 0
+                for answer in gap.accepted {
+                    processing += "<\(e("response-else-if"))>" + equal("<\(e("base-value")) \(n.attribute("base-type"))=\"float\">\(escape(answer))</\(e("base-value"))>", tolerance: tolerance) + set(float(weight)) + "</\(e("response-else-if"))>"
+                }
+                for answer in gap.partial ?? [] {
+                    let value = "<\(e("base-value")) \(n.attribute("base-type"))=\"float\">\(escape(answer.answer))</\(e("base-value"))>"
+                    processing += "<\(e("response-else-if"))>" + equal(value, tolerance: answer.tolerance ?? tolerance) + set(float(weight * answer.share)) + "</\(e("response-else-if"))>"
+                }
+                processing += "<\(e("response-else"))>" + set(float(0)) + "</\(e("response-else"))>"
+            } else {
+                processing += "<\(e("response-else"))>" + set("<\(e("map-response")) identifier=\"RESPONSE_\(number)\"/>") + "</\(e("response-else"))>"
+            }
+            processing += "</\(e("response-condition"))>"
+        }
+        let total = gaps.reduce(0) { $0 + $1.marks }
+        let sum = "<\(e("sum"))>" + gaps.indices.map { "<\(e("variable")) identifier=\"SCORE_\($0 + 1)\"/>" }.joined() + "</\(e("sum"))>"
+        processing += "<\(e("set-outcome-value")) identifier=\"SCORE\"><\(e("divide"))>\(sum)\(float(Double(max(1, total))))</\(e("divide"))></\(e("set-outcome-value"))>"
+        processing += "</\(e("response-processing"))>\n"
+        return (declarations + outcomes, "", processing)
     }
 
     private static func hotspot(_ view: ChoiceView, n: QTIFormat.Names, version3: Bool, pictures: ExportPictures?) -> (String, String, String) {

@@ -40,8 +40,9 @@ enum XMLTree {
         /// becomes a blank). Line breaks and blocks of HTML end their line.
         func innerText(skipping: Set<String> = []) -> String { innerText { skipping.contains($0.name) } }
 
-        /// All the text inside, leaving out the elements `skipped` says (each becomes a blank).
-        func innerText(skipped: (Element) -> Bool) -> String {
+        /// All the text inside, leaving out the elements `skipped` says (each becomes a blank)
+        /// and putting the text `standIn` gives in place of an element it names.
+        func innerText(skipped: (Element) -> Bool, standIn: (Element) -> String? = { _ in nil }) -> String {
             var result = "", gap = false
             var stack: [(element: Element, next: Int)] = [(self, 0)]
             while let (element, next) = stack.popLast() {
@@ -56,7 +57,9 @@ enum XMLTree {
                     result += gap ? String(text.drop { $0 == " " }) : text
                     gap = false
                 case .element(let child):
-                    if skipped(child) {
+                    if let text = standIn(child) {
+                        result += text
+                    } else if skipped(child) {
                         if !result.hasSuffix(" ") { result += " " }
                         gap = true
                     } else if child.name == "br" {
@@ -71,8 +74,9 @@ enum XMLTree {
 
         /// The element's content as the tokens of HTML (`HTMLRichText` reads them as it reads
         /// Moodle's text), leaving out the children `skipping` says; text and attribute values
-        /// are escaped again, since the reader decodes what it reads.
-        func markupTokens(skipping: (Element) -> Bool = { _ in false }) -> [HTMLScanner.Token] {
+        /// are escaped again, since the reader decodes what it reads. An element `standIn` names
+        /// becomes the text it gives.
+        func markupTokens(skipping: (Element) -> Bool = { _ in false }, standIn: (Element) -> String? = { _ in nil }) -> [HTMLScanner.Token] {
             func escaped(_ text: String) -> String { text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;") }
             var tokens: [HTMLScanner.Token] = []
             var stack: [(element: Element, next: Int)] = [(self, 0)]
@@ -85,6 +89,10 @@ enum XMLTree {
                 switch element.pieces[next] {
                 case .text(let text): tokens.append(.text(escaped(text)))
                 case .element(let child):
+                    if let text = standIn(child) {
+                        tokens.append(.text(escaped(text)))
+                        continue
+                    }
                     guard !skipping(child) else { continue }
                     let attributes = child.attributes.sorted { $0.key < $1.key }.map { (name: $0.key.lowercased(), value: escaped($0.value)) }
                     let isVoid = ["br", "img", "hr"].contains(child.name)
@@ -96,11 +104,14 @@ enum XMLTree {
         }
 
         /// Every element below with `name`, in document order.
-        func descendants(_ name: String) -> [Element] {
+        func descendants(_ name: String) -> [Element] { descendants { $0.name == name } }
+
+        /// Every element below that `matches`, in document order.
+        func descendants(where matches: (Element) -> Bool) -> [Element] {
             var found: [Element] = []
             var stack = Array(children.reversed())
             while let element = stack.popLast() {
-                if element.name == name { found.append(element) }
+                if matches(element) { found.append(element) }
                 stack += element.children.reversed()
             }
             return found

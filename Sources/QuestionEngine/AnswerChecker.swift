@@ -38,7 +38,8 @@ public enum AnswerError: Error, Equatable, Sendable {
 
 /// Checks responses against keys, with partial credit where the kind has it: multiple choice
 /// (right picks minus wrong ones), ordering (the longest run in the right relative order),
-/// matching (right pairs) and typed answers worth part of the marks. The database's `answer_outcome` and the browser's offline checker
+/// matching (right pairs), typed answers worth part of the marks and cloze gaps (each gap's
+/// share of the marks, weighed by its weight; right when every gap is). The database's `answer_outcome` and the browser's offline checker
 /// apply the same rules, held to the same cases (`Tests/Fixtures/answer-checking.json`).
 public enum AnswerChecker {
     public static func check(_ key: AnswerKey, _ response: AnswerResponse) throws(AnswerError) -> AnswerOutcome {
@@ -81,9 +82,25 @@ public enum AnswerChecker {
                 let picks = try indexes(response, below: regions.count)
                 guard picks.count == 1 else { throw .wrongCount(expected: 1, got: picks.count) }
                 return verdict(key.contains(picks[0]))
-            case .pairs, .text:
+            case .pairs, .text, .gaps:
                 throw .wrongShape
             }
+        case .gaps(let gaps):
+            guard case .gaps(let given) = response else { throw .wrongShape }
+            guard given.count == gaps.count else { throw .wrongCount(expected: gaps.count, got: given.count) }
+            let answers = given.map(FillInRule.normalized)
+            guard answers.contains(where: { !$0.isEmpty }) else { throw .empty }
+            var marks = 0.0, all = true
+            for (index, (gap, answer)) in zip(gaps, answers).enumerated() {
+                guard answer.unicodeScalars.count <= FillInRule.maximumLength else { throw .tooLong }
+                // A choice gap takes only one of its choices (or nothing).
+                if let choices = gap.choices, !answer.isEmpty, !choices.contains(where: { FillInRule.normalized($0) == answer }) { throw .outOfRange(index) }
+                let outcome = answer.isEmpty ? AnswerOutcome(isCorrect: false, score: 0) : gap.rule.outcome(answer)
+                marks += outcome.score * Double(gap.marks)
+                all = all && outcome.isCorrect
+            }
+            let total = gaps.reduce(0) { $0 + $1.marks }
+            return AnswerOutcome(isCorrect: all, score: total > 0 ? marks / Double(total) : 0)
         }
     }
 
@@ -130,7 +147,7 @@ extension AnswerChecker {
             return regions.firstIndex { $0.contains(x: x, y: y) }.map { [$0] } ?? []
         case (_, .indexes(let indexes)):
             return indexes
-        case (_, .pairs), (_, .text), (_, .point):
+        case (_, .pairs), (_, .text), (_, .point), (_, .gaps):
             return []
         }
     }

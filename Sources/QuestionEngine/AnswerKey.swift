@@ -12,6 +12,8 @@ public enum AnswerKey: Sendable, Equatable {
     case text(FillInRule)
     /// The image's regions and which of them are right.
     case region(regions: [HotspotRegion], key: [Int])
+    /// Each gap's choices (if any), how its answer is judged and its weight.
+    case gaps([ClozeGap])
 
     /// The key of a stored question (one the validator passed).
     public init(kind: QuestionKind, options: [QuestionOption], correct: [Int], details: QuestionDetails) {
@@ -22,6 +24,7 @@ public enum AnswerKey: Sendable, Equatable {
         case .matching: self = .pairs(targets: details.targets?.count ?? 0, key: correct)
         case .fillIn: self = .text(FillInRule(accepted: details.accepted ?? [], match: details.match ?? .exact, tolerance: details.tolerance ?? 0, partial: details.partial ?? []))
         case .hotspot: self = .region(regions: options.map { $0.region ?? HotspotRegion(shape: .rect, coords: []) }, key: correct)
+        case .cloze: self = .gaps(details.gaps ?? [])
         }
     }
 }

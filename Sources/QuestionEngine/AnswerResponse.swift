@@ -1,7 +1,8 @@
 /// What a student answered, in one of the shapes the kinds take. Stored as JSON in
 /// `answers.response` and `live_answers.response`, tagged by shape: a list of option indexes
 /// (the choice kinds, an ordering, a hotspot region chosen from the list — the shape every
-/// answer had before the other kinds), `{"pairs": […]}`, `{"text": "…"}` or `{"point": [x, y]}`.
+/// answer had before the other kinds), `{"pairs": […]}`, `{"text": "…"}`, `{"point": [x, y]}` or
+/// `{"gaps": ["…", …]}`.
 public enum AnswerResponse: Sendable, Equatable {
     /// Options picked, or for an ordering every option in the order given.
     case indexes([Int])
@@ -11,6 +12,9 @@ public enum AnswerResponse: Sendable, Equatable {
     case text(String)
     /// A point clicked on a hotspot question's image, in the image's coordinates.
     case point(x: Double, y: Double)
+    /// For each gap of a cloze question, what was typed or the text of the choice chosen
+    /// (empty for a gap left blank).
+    case gaps([String])
 
     /// The response a JSON document states, or `.wrongShape` for a document that is none of
     /// the shapes (`.outOfRange` for an index that is not a whole number).
@@ -34,6 +38,13 @@ public enum AnswerResponse: Sendable, Equatable {
             case ("point", .array(let items)?):
                 guard items.count == 2, case .number(let x) = items[0], case .number(let y) = items[1], x.isFinite, y.isFinite else { throw .wrongShape }
                 self = .point(x: x, y: y)
+            case ("gaps", .array(let items)?):
+                var texts: [String] = []
+                for item in items {
+                    guard case .string(let text) = item else { throw .wrongShape }
+                    texts.append(text)
+                }
+                self = .gaps(texts)
             default: throw .wrongShape
             }
         case .null, .bool, .number, .string, .object:
@@ -48,6 +59,7 @@ public enum AnswerResponse: Sendable, Equatable {
         case .pairs(let targets): .object(["pairs": .array(targets.map { .number(Double($0)) })])
         case .text(let text): .object(["text": .string(text)])
         case .point(let x, let y): .object(["point": .array([.number(x), .number(y)])])
+        case .gaps(let texts): .object(["gaps": .array(texts.map { .string($0) })])
         }
     }
 
@@ -55,7 +67,7 @@ public enum AnswerResponse: Sendable, Equatable {
     public var indexes: [Int] {
         switch self {
         case .indexes(let indexes): indexes
-        case .pairs, .text, .point: []
+        case .pairs, .text, .point, .gaps: []
         }
     }
 }
@@ -81,6 +93,7 @@ extension AnswerResponse {
         case .pairs(let targets): targets.isEmpty
         case .text(let text): FillInRule.normalized(text).isEmpty
         case .point: false
+        case .gaps(let texts): texts.allSatisfy { FillInRule.normalized($0).isEmpty }
         }
     }
 }

@@ -62,7 +62,7 @@ public enum ItemReview {
         // among numbers and addresses a longer one is no hint.
         let choices = switch kind.answerShape {
         case .oneOption, .someOptions: true
-        case .order, .pairs, .text, .region: false
+        case .order, .pairs, .text, .region, .gaps: false
         }
         if choices, optionTexts.allSatisfy(isText) {
             let keyLengths = key.filter(optionTexts.indices.contains).map { optionTexts[$0].count }

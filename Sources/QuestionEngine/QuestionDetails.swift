@@ -15,10 +15,12 @@ public struct QuestionDetails: Sendable, Codable, Equatable {
     public var partial: [PartialAnswer]?
     /// Hotspot: the image whose regions the options are.
     public var imageUrl: String?
+    /// Cloze: the gaps, in the order the text numbers them (`{#1}` is the first).
+    public var gaps: [ClozeGap]?
 
     public init(
         targets: [MatchTarget]? = nil, accepted: [String]? = nil, match: FillInMatch? = nil, tolerance: Double? = nil, partial: [PartialAnswer]? = nil,
-        imageUrl: String? = nil
+        imageUrl: String? = nil, gaps: [ClozeGap]? = nil
     ) {
         self.targets = targets
         self.accepted = accepted
@@ -26,6 +28,7 @@ public struct QuestionDetails: Sendable, Codable, Equatable {
         self.tolerance = tolerance
         self.partial = partial
         self.imageUrl = imageUrl
+        self.gaps = gaps
     }
 
     /// Nothing beyond options and key (the four choice kinds).

@@ -17,6 +17,8 @@ public enum QuestionKind: String, Sendable, Codable, CaseIterable {
     case fillIn = "fill-in"
     /// A part of an image is clicked (or chosen from the list of its labelled regions).
     case hotspot
+    /// A text with numbered gaps, each filled by choosing from a list or by typing.
+    case cloze
 
     /// How a student answers a question of this kind.
     public var answerShape: AnswerShape {
@@ -27,6 +29,7 @@ public enum QuestionKind: String, Sendable, Codable, CaseIterable {
         case .matching: .pairs
         case .fillIn: .text
         case .hotspot: .region
+        case .cloze: .gaps
         }
     }
 }
@@ -45,13 +48,15 @@ public enum AnswerShape: String, Sendable, CaseIterable {
     case text
     /// A point on an image, or one of its labelled regions.
     case region
+    /// A text or a choice for each gap of a passage.
+    case gaps
 
     /// Whether the options are choices whose picks can be counted per option (item statistics'
     /// option shares, the unused-option and longest-key flags).
     public var picksOptions: Bool {
         switch self {
         case .oneOption, .someOptions, .region: true
-        case .order, .pairs, .text: false
+        case .order, .pairs, .text, .gaps: false
         }
     }
 }

@@ -24,6 +24,7 @@ public enum QuestionValidator {
         case .matching: ["targets"]
         case .fillIn: ["accepted", "match", "tolerance", "partial"]
         case .hotspot: ["imageUrl"]
+        case .cloze: ["gaps"]
         }
     }
 
@@ -37,6 +38,8 @@ public enum QuestionValidator {
         switch kind {
         case .fillIn:
             return fillInProblem(items: items, correct: correct, fields: fields)
+        case .cloze:
+            return clozeProblem(items: items, correct: correct, fields: fields)
         case .singleChoice, .multiChoice, .ordering, .codeSnippet, .matching, .hotspot:
             break
         }
@@ -48,7 +51,7 @@ public enum QuestionValidator {
         case .hotspot:
             guard case .string(let address)? = fields["imageUrl"] else { return "a hotspot question needs an image" }
             guard isSafeImageAddress(address) else { return "the image address is neither a path on this site nor https" }
-        case .singleChoice, .multiChoice, .ordering, .codeSnippet, .fillIn:
+        case .singleChoice, .multiChoice, .ordering, .codeSnippet, .fillIn, .cloze:
             break
         }
         guard case .array(let answers) = correct, !answers.isEmpty else {
@@ -68,7 +71,7 @@ public enum QuestionValidator {
             return "a \(type) question has exactly one correct option"
         case .ordering where seen.count != items.count:
             return "an ordering key must list every option exactly once"
-        case .singleChoice, .codeSnippet, .ordering, .multiChoice, .hotspot, .matching, .fillIn:
+        case .singleChoice, .codeSnippet, .ordering, .multiChoice, .hotspot, .matching, .fillIn, .cloze:
             return nil
         }
     }
@@ -136,34 +139,83 @@ public enum QuestionValidator {
         return nil
     }
 
-    /// A fill-in question: no options and no key of indexes; 1 to 20 accepted answers, each
-    /// with text (a number, when compared as numbers), a known way of comparing, a tolerance
-    /// only for numbers, and partly right answers.
+    /// A fill-in question: no options and no key of indexes; its accepted answers as
+    /// `typedProblem` wants them.
     private static func fillInProblem(items: [JSONValue], correct: JSONValue, fields: [String: JSONValue]) -> String? {
         guard items.isEmpty else { return "a fill-in question has no options" }
+        guard keyIsAbsent(correct) else { return "a fill-in question has no answer key: its accepted answers are the key" }
+        return typedProblem(fields, subject: "a fill-in question", prefix: "")
+    }
+
+    /// No key of indexes: null or an empty list.
+    private static func keyIsAbsent(_ correct: JSONValue) -> Bool {
         switch correct {
-        case .null: break
-        case .array(let answers) where answers.isEmpty: break
-        case .array, .bool, .number, .string, .object: return "a fill-in question has no answer key: its accepted answers are the key"
+        case .null: true
+        case .array(let answers): answers.isEmpty
+        case .bool, .number, .string, .object: false
         }
+    }
+
+    /// How typed answers are judged (a fill-in question's fields, or one gap's): 1 to 20 accepted
+    /// answers, each with text (a number, when compared as numbers), a known way of comparing, a
+    /// tolerance only for numbers, and partly right answers. `subject` names the question or
+    /// the gap where a message needs it; `prefix` goes before the others ("gap 2: ").
+    private static func typedProblem(_ fields: [String: JSONValue], subject: String, prefix: String) -> String? {
         var match = FillInMatch.exact
         if let given = fields["match"] {
-            guard case .string(let name) = given, let known = FillInMatch(rawValue: name) else { return "match must be exact, case-insensitive or numeric" }
+            guard case .string(let name) = given, let known = FillInMatch(rawValue: name) else { return prefix + "match must be exact, case-insensitive or numeric" }
             match = known
         }
-        guard case .array(let accepted)? = fields["accepted"], (1...20).contains(accepted.count) else { return "a fill-in question needs 1 to 20 accepted answers" }
+        guard case .array(let accepted)? = fields["accepted"], (1...20).contains(accepted.count) else { return "\(subject) needs 1 to 20 accepted answers" }
         for (position, answer) in accepted.enumerated() {
-            guard case .string(let text) = answer else { return "accepted answer \(position) is not text" }
+            guard case .string(let text) = answer else { return prefix + "accepted answer \(position) is not text" }
             let normal = FillInRule.normalized(text)
-            guard !normal.isEmpty else { return "accepted answer \(position) is empty" }
-            guard normal.unicodeScalars.count <= FillInRule.maximumLength else { return "accepted answer \(position) is longer than 200 characters" }
-            if match == .numeric, FillInRule.number(normal) == nil { return "accepted answer \(position) is not a number" }
+            guard !normal.isEmpty else { return prefix + "accepted answer \(position) is empty" }
+            guard normal.unicodeScalars.count <= FillInRule.maximumLength else { return prefix + "accepted answer \(position) is longer than 200 characters" }
+            if match == .numeric, FillInRule.number(normal) == nil { return prefix + "accepted answer \(position) is not a number" }
         }
         if let tolerance = fields["tolerance"] {
-            guard match == .numeric else { return "a tolerance applies only to numeric answers" }
-            guard case .number(let value) = tolerance, value >= 0, value.isFinite else { return "the tolerance must be a number, 0 or more" }
+            guard match == .numeric else { return prefix + "a tolerance applies only to numeric answers" }
+            guard case .number(let value) = tolerance, value >= 0, value.isFinite else { return prefix + "the tolerance must be a number, 0 or more" }
         }
-        if let partial = fields["partial"] { return partialProblem(partial, match: match) }
+        if let partial = fields["partial"], let problem = partialProblem(partial, match: match) { return prefix + problem }
+        return nil
+    }
+
+    /// A cloze question: no options and no key of indexes; 1 to 20 gaps, each an object of the
+    /// gap's keys, judged as typed answers are; a choice gap offers 2 to 20 different choices,
+    /// compares them exactly, and takes only choices as its answers; a weight from 1 to 100.
+    private static func clozeProblem(items: [JSONValue], correct: JSONValue, fields: [String: JSONValue]) -> String? {
+        guard items.isEmpty else { return "a cloze question has no options: its gaps hold the answers" }
+        guard keyIsAbsent(correct) else { return "a cloze question has no answer key: its gaps hold the answers" }
+        guard case .array(let gaps)? = fields["gaps"], (1...20).contains(gaps.count) else { return "a cloze question needs 1 to 20 gaps" }
+        for (position, gap) in gaps.enumerated() {
+            let number = position + 1, prefix = "gap \(position + 1): "
+            guard case .object(let parts) = gap else { return "gap \(number) is not an object" }
+            if let other = parts.keys.sorted().first(where: { !["choices", "accepted", "match", "tolerance", "partial", "weight"].contains($0) }) {
+                return prefix + "a gap does not take \(other)"
+            }
+            if let weight = parts["weight"] {
+                guard case .number(let value) = weight, let whole = Int(exactly: value), (1...100).contains(whole) else { return prefix + "the weight must be a whole number from 1 to 100" }
+            }
+            if let problem = typedProblem(parts, subject: "gap \(number)", prefix: prefix) { return problem }
+            guard let offered = parts["choices"] else { continue }
+            guard case .array(let choices) = offered, (2...20).contains(choices.count) else { return prefix + "a choice gap offers 2 to 20 choices" }
+            var texts: [String] = []
+            for (index, choice) in choices.enumerated() {
+                guard case .string(let text) = choice, case let normal = FillInRule.normalized(text), !normal.isEmpty else { return prefix + "choice \(index) has no text" }
+                guard normal.unicodeScalars.count <= FillInRule.maximumLength else { return prefix + "choice \(index) is longer than 200 characters" }
+                if texts.contains(normal) { return prefix + "choice \(index) is offered twice" }
+                texts.append(normal)
+            }
+            if parts["match"] != nil { return prefix + "a choice gap compares its choices exactly: it takes no match" }
+            var answers: [JSONValue] = []
+            if case .array(let accepted)? = parts["accepted"] { answers += accepted }
+            if case .array(let partial)? = parts["partial"] { answers += partial.compactMap { if case .object(let entry) = $0 { entry["answer"] } else { nil } } }
+            for case .string(let answer) in answers where !texts.contains(FillInRule.normalized(answer)) {
+                return prefix + "the answer \(FillInRule.normalized(answer)) is not one of the choices"
+            }
+        }
         return nil
     }
 

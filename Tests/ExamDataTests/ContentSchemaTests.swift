@@ -28,6 +28,20 @@ struct ContentSchemaTests {
         return try ContentImport().apply(document, connection).questionsAdded
     }
 
+    @Test("a cloze question's text marks each gap once: the CHECK and the Swift rule say the same, word for word", arguments: [
+        ("The capital is {#1}.", 1, nil), ("{#1} and {#2}", 2, nil), ("{#2} before {#1}", 2, nil), ("No gap at all", 1, "the text does not mark gap 1 as {#1}"),
+        ("{#1} and {#1}", 2, "the text marks {#1} twice"), ("{#1}, {#3}", 2, "the text marks {#3}, but the question has 2 gaps"),
+        ("{#1} {#0} {#x} {#12345}", 1, nil),
+    ] as [(String, Int, String?)])
+    func clozeMarks(_ text: String, _ gaps: Int, _ problem: String?) throws {
+        let (database, connection, _) = try database()
+        _ = database
+        let details = try PostgresJSON(encoding: JSONValue.object(["gaps": .array(Array(repeating: .object(["accepted": .array([.string("a")])]), count: gaps))]))
+        let sql = try connection.query("SELECT cloze_text_problem(\(text), \(details)::jsonb) AS problem").first!.decode("problem", as: String?.self)
+        #expect(sql == problem)
+        #expect(ClozeText.problem(text, gaps: gaps) == problem)
+    }
+
     @Test("the CHECK constraint refuses each malformed shape, and the SQL function agrees word for word with the Swift validator", arguments: ShapeCase.all)
     func checkAgreesWithValidator(_ shape: ShapeCase) throws {
         let (database, connection, domain) = try database()
@@ -42,7 +56,7 @@ struct ContentSchemaTests {
         let insert = {
             try connection.execute("""
                 INSERT INTO questions (domain_id, type, stem, options, correct, details, difficulty)
-                VALUES (\(domain), \(shape.type), 'Stem', \(options)::jsonb, \(correct)::jsonb, \(details)::jsonb, 3)
+                VALUES (\(domain), \(shape.type), \(shape.stem ?? "Stem"), \(options)::jsonb, \(correct)::jsonb, \(details)::jsonb, 3)
                 """)
         }
         if shape.problem == nil {

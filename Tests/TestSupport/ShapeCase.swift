@@ -11,6 +11,8 @@ public struct ShapeCase: Decodable, CustomStringConvertible, Sendable {
     /// The kind's own fields (targets, accepted answers, an image), when it has any.
     public var details: JSONValue?
     public var problem: String?
+    /// The stem to store it with (a cloze question's marks its gaps), "Stem" when absent.
+    public var stem: String?
     public var description: String { name }
     /// The details as stored (an empty object when the case has none).
     public var detailsJSON: JSONValue { details ?? .object([:]) }

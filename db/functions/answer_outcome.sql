@@ -23,9 +23,8 @@ DECLARE
     i integer;
     j integer;
     typed text;
-    typed_number double precision;
-    rule text;
-    tolerance double precision;
+    gap_right boolean;
+    gap_score double precision;
     x double precision;
     y double precision;
     picked integer;
@@ -43,6 +42,9 @@ BEGIN
         ELSIF jsonb_typeof(p_response -> 'point') = 'array' AND jsonb_array_length(p_response -> 'point') = 2
               AND jsonb_typeof(p_response -> 'point' -> 0) = 'number' AND jsonb_typeof(p_response -> 'point' -> 1) = 'number' THEN
             shape := 'point';
+        ELSIF jsonb_typeof(p_response -> 'gaps') = 'array'
+              AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(p_response -> 'gaps') AS v WHERE jsonb_typeof(v) <> 'string') THEN
+            shape := 'gaps';
         END IF;
     END IF;
     IF shape IS NULL THEN
@@ -136,15 +138,42 @@ BEGIN
         IF length(typed) > 200 THEN
             RAISE EXCEPTION 'the response is not an answer to this question (tooLong)' USING ERRCODE = '22023';
         END IF;
-        rule := coalesce(p_details ->> 'match', 'exact');
-        tolerance := coalesce((p_details ->> 'tolerance')::double precision, 0);
-        typed_number := CASE WHEN rule = 'numeric' THEN public.fill_in_number(typed) END;
-        -- Right when it is an accepted answer; else the best share of the partly right ones it is.
-        correct := EXISTS (SELECT 1 FROM jsonb_array_elements_text(p_details -> 'accepted') AS a
-                           WHERE public.fill_in_matches(rule, typed, typed_number, a, tolerance));
-        score := CASE WHEN correct THEN 1 ELSE coalesce((
-            SELECT max((p ->> 'share')::double precision) FROM jsonb_array_elements(coalesce(p_details -> 'partial', '[]')) AS p
-            WHERE public.fill_in_matches(rule, typed, typed_number, p ->> 'answer', coalesce((p ->> 'tolerance')::double precision, tolerance))), 0) END;
+        SELECT t.correct, t.score INTO correct, score FROM public.typed_answer_outcome(p_details, typed) AS t;
+    ELSIF p_kind = 'cloze' THEN
+        IF shape <> 'gaps' THEN
+            RAISE EXCEPTION 'the response is not an answer to this question (wrongShape)' USING ERRCODE = '22023';
+        END IF;
+        IF jsonb_array_length(p_response -> 'gaps') <> jsonb_array_length(p_details -> 'gaps') THEN
+            RAISE EXCEPTION 'the response is not an answer to this question (wrongCount)' USING ERRCODE = '22023';
+        END IF;
+        IF NOT EXISTS (SELECT 1 FROM jsonb_array_elements_text(p_response -> 'gaps') AS v WHERE public.fill_in_normalized(v) <> '') THEN
+            RAISE EXCEPTION 'the response is not an answer to this question (empty)' USING ERRCODE = '22023';
+        END IF;
+        correct := true;
+        score := 0;
+        bound := 0;
+        FOR i IN 0 .. jsonb_array_length(p_details -> 'gaps') - 1 LOOP
+            item := p_details -> 'gaps' -> i;
+            typed := public.fill_in_normalized(p_response -> 'gaps' ->> i);
+            IF length(typed) > 200 THEN
+                RAISE EXCEPTION 'the response is not an answer to this question (tooLong)' USING ERRCODE = '22023';
+            END IF;
+            -- A choice gap takes only one of its choices (or nothing).
+            IF item ? 'choices' AND typed <> '' AND NOT EXISTS (
+                SELECT 1 FROM jsonb_array_elements_text(item -> 'choices') AS c WHERE public.fill_in_normalized(c) = typed) THEN
+                RAISE EXCEPTION 'the response is not an answer to this question (outOfRange)' USING ERRCODE = '22023';
+            END IF;
+            j := coalesce((item ->> 'weight')::integer, 1);
+            bound := bound + j;
+            IF typed = '' THEN
+                correct := false;
+            ELSE
+                SELECT t.correct, t.score INTO gap_right, gap_score FROM public.typed_answer_outcome(item, typed) AS t;
+                correct := correct AND gap_right;
+                score := score + gap_score * j;
+            END IF;
+        END LOOP;
+        score := CASE WHEN bound > 0 THEN score / bound ELSE 0 END;
     ELSIF p_kind = 'hotspot' THEN
         IF shape = 'indexes' THEN
             IF cardinality(picks) <> 1 THEN

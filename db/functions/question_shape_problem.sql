@@ -25,14 +25,14 @@ DECLARE
     match_rule text := 'exact';
     normal text;
 BEGIN
-    IF kind IS NULL OR kind NOT IN ('single-choice', 'multi-choice', 'ordering', 'code-snippet', 'matching', 'fill-in', 'hotspot') THEN
+    IF kind IS NULL OR kind NOT IN ('single-choice', 'multi-choice', 'ordering', 'code-snippet', 'matching', 'fill-in', 'hotspot', 'cloze') THEN
         RETURN format('unknown question type %s', kind);
     END IF;
     IF details IS NULL OR jsonb_typeof(details) <> 'object' THEN
         RETURN 'the details must be an object';
     END IF;
     allowed := CASE kind WHEN 'matching' THEN ARRAY['targets'] WHEN 'fill-in' THEN ARRAY['accepted', 'match', 'tolerance', 'partial']
-                         WHEN 'hotspot' THEN ARRAY['imageUrl'] ELSE ARRAY[]::text[] END;
+                         WHEN 'hotspot' THEN ARRAY['imageUrl'] WHEN 'cloze' THEN ARRAY['gaps'] ELSE ARRAY[]::text[] END;
     SELECT k INTO other FROM jsonb_object_keys(details) AS k WHERE NOT (k = ANY (allowed)) ORDER BY k COLLATE "C" LIMIT 1;
     IF other IS NOT NULL THEN
         RETURN format('a %s question does not take %s', kind, other);
@@ -49,73 +49,69 @@ BEGIN
         IF correct IS NOT NULL AND jsonb_typeof(correct) <> 'null' AND NOT (jsonb_typeof(correct) = 'array' AND jsonb_array_length(correct) = 0) THEN
             RETURN 'a fill-in question has no answer key: its accepted answers are the key';
         END IF;
-        IF details ? 'match' THEN
-            IF jsonb_typeof(details -> 'match') <> 'string' OR NOT (details ->> 'match' IN ('exact', 'case-insensitive', 'numeric')) THEN
-                RETURN 'match must be exact, case-insensitive or numeric';
-            END IF;
-            match_rule := details ->> 'match';
+        RETURN public.typed_rule_problem(details, 'a fill-in question', '');
+    END IF;
+
+    IF kind = 'cloze' THEN
+        IF option_count <> 0 THEN
+            RETURN 'a cloze question has no options: its gaps hold the answers';
         END IF;
-        IF jsonb_typeof(details -> 'accepted') IS DISTINCT FROM 'array' OR jsonb_array_length(details -> 'accepted') NOT BETWEEN 1 AND 20 THEN
-            RETURN 'a fill-in question needs 1 to 20 accepted answers';
+        IF correct IS NOT NULL AND jsonb_typeof(correct) <> 'null' AND NOT (jsonb_typeof(correct) = 'array' AND jsonb_array_length(correct) = 0) THEN
+            RETURN 'a cloze question has no answer key: its gaps hold the answers';
         END IF;
-        FOR answer IN SELECT * FROM jsonb_array_elements(details -> 'accepted') LOOP
-            IF jsonb_typeof(answer) <> 'string' THEN
-                RETURN format('accepted answer %s is not text', position);
-            END IF;
-            normal := public.fill_in_normalized(answer #>> '{}');
-            IF normal = '' THEN
-                RETURN format('accepted answer %s is empty', position);
-            END IF;
-            IF length(normal) > 200 THEN
-                RETURN format('accepted answer %s is longer than 200 characters', position);
-            END IF;
-            IF match_rule = 'numeric' AND public.fill_in_number(normal) IS NULL THEN
-                RETURN format('accepted answer %s is not a number', position);
-            END IF;
+        IF jsonb_typeof(details -> 'gaps') IS DISTINCT FROM 'array' OR jsonb_array_length(details -> 'gaps') NOT BETWEEN 1 AND 20 THEN
+            RETURN 'a cloze question needs 1 to 20 gaps';
+        END IF;
+        FOR target IN SELECT * FROM jsonb_array_elements(details -> 'gaps') LOOP
             position := position + 1;
-        END LOOP;
-        IF details ? 'tolerance' THEN
-            IF match_rule <> 'numeric' THEN
-                RETURN 'a tolerance applies only to numeric answers';
+            IF jsonb_typeof(target) <> 'object' THEN
+                RETURN format('gap %s is not an object', position);
             END IF;
-            IF jsonb_typeof(details -> 'tolerance') <> 'number' OR (details ->> 'tolerance')::numeric < 0 THEN
-                RETURN 'the tolerance must be a number, 0 or more';
+            SELECT k INTO other FROM jsonb_object_keys(target) AS k
+            WHERE NOT (k IN ('choices', 'accepted', 'match', 'tolerance', 'partial', 'weight')) ORDER BY k COLLATE "C" LIMIT 1;
+            IF other IS NOT NULL THEN
+                RETURN format('gap %s: a gap does not take %s', position, other);
             END IF;
-        END IF;
-        IF details ? 'partial' THEN
-            IF jsonb_typeof(details -> 'partial') <> 'array' OR jsonb_array_length(details -> 'partial') > 20 THEN
-                RETURN 'partial must be a list of at most 20 answers with their share';
+            IF target ? 'weight' AND (jsonb_typeof(target -> 'weight') <> 'number' OR (target ->> 'weight')::numeric NOT BETWEEN 1 AND 100
+                                      OR (target ->> 'weight')::numeric <> trunc((target ->> 'weight')::numeric)) THEN
+                RETURN format('gap %s: the weight must be a whole number from 1 to 100', position);
             END IF;
-            position := 0;
-            FOR answer IN SELECT * FROM jsonb_array_elements(details -> 'partial') LOOP
-                IF jsonb_typeof(answer) <> 'object' OR jsonb_typeof(answer -> 'answer') IS DISTINCT FROM 'string'
-                   OR EXISTS (SELECT 1 FROM jsonb_object_keys(answer) AS k WHERE NOT (k IN ('answer', 'share', 'tolerance'))) THEN
-                    RETURN format('partly right answer %s must be an object with answer, share and, for a number, tolerance', position);
+            other := public.typed_rule_problem(target, format('gap %s', position), format('gap %s: ', position));
+            IF other IS NOT NULL THEN
+                RETURN other;
+            END IF;
+            CONTINUE WHEN NOT target ? 'choices';
+            IF jsonb_typeof(target -> 'choices') <> 'array' OR jsonb_array_length(target -> 'choices') NOT BETWEEN 2 AND 20 THEN
+                RETURN format('gap %s: a choice gap offers 2 to 20 choices', position);
+            END IF;
+            ids := '{}';
+            value := 0;
+            FOR answer IN SELECT * FROM jsonb_array_elements(target -> 'choices') LOOP
+                IF jsonb_typeof(answer) <> 'string' OR public.fill_in_normalized(answer #>> '{}') = '' THEN
+                    RETURN format('gap %s: choice %s has no text', position, value);
                 END IF;
-                normal := public.fill_in_normalized(answer ->> 'answer');
-                IF normal = '' THEN
-                    RETURN format('partly right answer %s is empty', position);
-                END IF;
+                normal := public.fill_in_normalized(answer #>> '{}');
                 IF length(normal) > 200 THEN
-                    RETURN format('partly right answer %s is longer than 200 characters', position);
+                    RETURN format('gap %s: choice %s is longer than 200 characters', position, value);
                 END IF;
-                IF match_rule = 'numeric' AND public.fill_in_number(normal) IS NULL THEN
-                    RETURN format('partly right answer %s is not a number', position);
+                IF normal = ANY (ids) THEN
+                    RETURN format('gap %s: choice %s is offered twice', position, value);
                 END IF;
-                IF jsonb_typeof(answer -> 'share') IS DISTINCT FROM 'number' OR (answer ->> 'share')::numeric <= 0 OR (answer ->> 'share')::numeric >= 1 THEN
-                    RETURN format('partly right answer %s needs a share of the marks more than 0 and less than 1', position);
-                END IF;
-                IF answer ? 'tolerance' THEN
-                    IF match_rule <> 'numeric' THEN
-                        RETURN 'a tolerance applies only to numeric answers';
-                    END IF;
-                    IF jsonb_typeof(answer -> 'tolerance') <> 'number' OR (answer ->> 'tolerance')::numeric < 0 THEN
-                        RETURN 'the tolerance must be a number, 0 or more';
-                    END IF;
-                END IF;
-                position := position + 1;
+                ids := ids || normal;
+                value := value + 1;
             END LOOP;
-        END IF;
+            IF target ? 'match' THEN
+                RETURN format('gap %s: a choice gap compares its choices exactly: it takes no match', position);
+            END IF;
+            SELECT public.fill_in_normalized(a) INTO normal
+            FROM (SELECT a, n FROM jsonb_array_elements_text(target -> 'accepted') WITH ORDINALITY AS x(a, n)
+                  UNION ALL
+                  SELECT p ->> 'answer', 1000 + n FROM jsonb_array_elements(coalesce(target -> 'partial', '[]')) WITH ORDINALITY AS y(p, n)) AS answers
+            WHERE NOT (public.fill_in_normalized(a) = ANY (ids)) ORDER BY n LIMIT 1;
+            IF normal IS NOT NULL THEN
+                RETURN format('gap %s: the answer %s is not one of the choices', position, normal);
+            END IF;
+        END LOOP;
         RETURN NULL;
     END IF;
 

@@ -2,6 +2,7 @@ import ExamData
 import Foundation
 import HTTPServer
 import Identifiers
+import Interop
 import QuestionEngine
 
 /// The admin's question form, without JavaScript: the filled option rows and one blank one
@@ -10,7 +11,8 @@ import QuestionEngine
 /// part of the key (a tick for choice and hotspot questions, a position for ordering, a target's
 /// number for matching), and a hotspot's region. The kinds' own fields are the question's: a
 /// matching question's targets and a fill-in question's accepted answers one per line, how
-/// answers compare and the tolerance, a hotspot's image. A row left empty is no option; an
+/// answers compare and the tolerance, a hotspot's image; a cloze question's gaps are written in
+/// its text in Moodle's embedded-answers syntax (`EmbeddedAnswers`). A row left empty is no option; an
 /// option is removed by emptying its row. A problem with one option is shown on its own row,
 /// with its extra fields opened when the problem is in them.
 struct QuestionForm {
@@ -130,8 +132,19 @@ struct QuestionForm {
         var errors: [String: String] = [:]
         let type = QuestionKind(rawValue: form["type"] ?? "") ?? .singleChoice
         if QuestionKind(rawValue: form["type"] ?? "") == nil { errors["type"] = message("admin.edit.bad_type", [:]) }
-        let stem = (form["stem"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        var stem = (form["stem"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         if !(1...20_000).contains(stem.count) { errors["stem"] = message("admin.edit.bad_stem", [:]) }
+        // A cloze question's gaps are read out of its text, which keeps their marks.
+        var gaps: [ClozeGap] = []
+        if type == .cloze {
+            do throws(EmbeddedAnswers.Problem) {
+                let reading = try EmbeddedAnswers.read(stem)
+                (stem, gaps) = (reading.text, reading.gaps)
+                if gaps.isEmpty { errors["stem"] = message("admin.edit.cloze_no_gaps", [:]) }
+            } catch {
+                errors["stem"] = error.reason
+            }
+        }
         let code = (form["code"] ?? "").trimmingCharacters(in: .newlines)
         let language = (form["code_language"] ?? "").trimmingCharacters(in: .whitespaces)
         if !language.isEmpty && !ContentImport.isCodeLanguage(language) { errors["code_language"] = message("admin.edit.bad_language", [:]) }
@@ -199,7 +212,7 @@ struct QuestionForm {
             correct = used.map { (Int($0.target) ?? 0) - 1 }
         case .oneOption, .someOptions, .region:
             correct = used.enumerated().filter { $0.element.isKey }.map(\.offset)
-        case .text:
+        case .text, .gaps:
             correct = []
         }
         let details = QuestionDetails(
@@ -207,11 +220,12 @@ struct QuestionForm {
             accepted: type == .fillIn ? lines("accepted") : nil, match: type == .fillIn ? match : nil,
             tolerance: type == .fillIn && match == .numeric && !tolerance.isEmpty ? Double(tolerance.replacingOccurrences(of: ",", with: ".")) ?? -1 : nil,
             partial: type == .fillIn && !lines("partial").isEmpty ? lines("partial").map(QuestionForm.partialAnswer) : nil,
-            imageUrl: type == .hotspot ? hotspotImage : nil)
-        if errors["options"] == nil, let problem = QuestionValidator.problem(
+            imageUrl: type == .hotspot ? hotspotImage : nil, gaps: type == .cloze ? gaps : nil)
+        if errors["options"] == nil, errors["stem"] == nil, let problem = QuestionValidator.problem(
             type: type.rawValue, options: (try? JSONValue(encoding: options)) ?? .array([]), correct: .array(correct.map { .number(Double($0)) }),
-            details: (try? JSONValue(encoding: details)) ?? .object([:])) {
-            errors["options"] = problem
+            details: (try? JSONValue(encoding: details)) ?? .object([:])) ?? (type == .cloze ? ClozeText.problem(stem, gaps: gaps.count) : nil) {
+            // A cloze question's problems are in its text, where its gaps are written.
+            errors[type == .cloze ? "stem" : "options"] = problem
         }
         let explanation = (form["explanation"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         let markdown = form["markup"] == "markdown"
@@ -286,7 +300,8 @@ struct QuestionEditPage: Encodable {
         action = question.id.map { "/admin/questions/\($0.lowercasedText)/edit" } ?? "/admin/questions/new"
         isNew = question.id == nil
         version = question.version
-        stem = question.stem
+        // A cloze question's gaps are edited where they stand, in the embedded-answers syntax.
+        stem = question.type == .cloze ? EmbeddedAnswers.write(question.stem, gaps: question.details.gaps ?? []) : question.stem
         code = question.code ?? ""
         codeLanguage = question.codeLanguage ?? ""
         explanation = question.explanation

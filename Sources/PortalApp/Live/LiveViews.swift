@@ -51,7 +51,7 @@ struct LiveQuestionView: Encodable {
 
     init(_ question: Question, language: String, revealKey: Bool) {
         stem = question.stem
-        stemHTML = question.texts.map { RichTextHTML.render($0.stem) }
+        stemHTML = ClozeView.stemHTML(question)
         questionCode = question.code
         answer = AnswerView(question, language: language, response: nil, revealsKey: revealKey, reviewsResponse: false)
     }

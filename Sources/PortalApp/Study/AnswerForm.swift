@@ -4,8 +4,9 @@ import QuestionEngine
 
 /// Reads an answer from a question form, in the shape the question's kind takes: `choice` values
 /// (option indexes), a `position_<index>` for every step of an ordering, a `target_<index>` for
-/// every prompt of a matching question, the typed `answer`, or a hotspot's clicked `point_x` and
-/// `point_y` (else its region chosen from the list, a `choice`). Study sessions and live events
+/// every prompt of a matching question, the typed `answer`, a hotspot's clicked `point_x` and
+/// `point_y` (else its region chosen from the list, a `choice`), or a cloze question's `gap_<n>`
+/// for each gap (numbered from 1; one not sent is left blank). Study sessions and live events
 /// share it.
 enum AnswerForm {
     /// `message` words a problem from the catalogue.
@@ -40,6 +41,8 @@ enum AnswerForm {
             return .pairs(pairs)
         case .text:
             return .text(form["answer"] ?? "")
+        case .gaps:
+            return .gaps((question.details.gaps ?? []).indices.map { form["gap_\($0 + 1)"] ?? "" })
         case .region:
             if let x = form["point_x"].flatMap(Double.init), let y = form["point_y"].flatMap(Double.init), x.isFinite, y.isFinite {
                 return .point(x: x, y: y)

@@ -43,6 +43,18 @@ struct AnswerView: Encodable {
         var pairRight: Bool
     }
 
+    /// A cloze question's gap in the review: what was given, what is right, whether it was.
+    struct GapReview: Encodable {
+        var number: Int
+        var given: String?
+        var accepted: [String]
+        var hasAccepted: Bool
+        /// Answers worth part of the gap's marks, with their share: "Sein (50%)".
+        var partialAnswers: [String]
+        var hasPartialAnswers: Bool
+        var isRight: Bool
+    }
+
     var language: String
     var isSingle: Bool
     var isMulti: Bool
@@ -50,6 +62,10 @@ struct AnswerView: Encodable {
     var isMatching: Bool
     var isFillIn: Bool
     var isHotspot: Bool
+    var isCloze: Bool
+    /// Cloze: the text with a field for each gap, and each gap's review.
+    var clozeHTML: String?
+    var gapReviews: [GapReview]
     /// Reviewed as a list of options marked right and chosen (the choice kinds and hotspots).
     var listsOptions: Bool
     var options: [Option]
@@ -79,8 +95,8 @@ struct AnswerView: Encodable {
     ) {
         self.language = language
         let shape = question.kind.answerShape
-        (isSingle, isMulti, isOrdering, isMatching, isFillIn, isHotspot) = (
-            shape == .oneOption, shape == .someOptions, shape == .order, shape == .pairs, shape == .text, shape == .region)
+        (isSingle, isMulti, isOrdering, isMatching, isFillIn, isHotspot, isCloze) = (
+            shape == .oneOption, shape == .someOptions, shape == .order, shape == .pairs, shape == .text, shape == .region, shape == .gaps)
         listsOptions = shape.picksOptions
         let chosen = response.map { AnswerChecker.chosenOptions(question.answerKey, $0) } ?? []
         let count = question.options.count
@@ -109,7 +125,7 @@ struct AnswerView: Encodable {
                     view.right = question.correct.indices.contains(index) && targets.indices.contains(question.correct[index]) ? targets[question.correct[index]].text : nil
                     view.pairRight = given.indices.contains(index) && question.correct.indices.contains(index) && given[index] == question.correct[index]
                 }
-            case .oneOption, .someOptions, .text, .region:
+            case .oneOption, .someOptions, .text, .region, .gaps:
                 break
             }
             return view
@@ -125,5 +141,16 @@ struct AnswerView: Encodable {
         hasYourOrder = !yourOrder.isEmpty
         hasAccepted = !accepted.isEmpty
         hasPartialAnswers = !partialAnswers.isEmpty
+        var gapAnswers: [String] = []
+        if case .gaps(let texts)? = response { gapAnswers = texts }
+        clozeHTML = shape == .gaps ? ClozeView.formHTML(question, given: gapAnswers) : nil
+        gapReviews = shape == .gaps && (revealsKey || reviewsResponse) ? (question.details.gaps ?? []).enumerated().map { index, gap in
+            let typed = gapAnswers.indices.contains(index) ? FillInRule.normalized(gapAnswers[index]) : ""
+            let outcome = typed.isEmpty ? nil : try? AnswerChecker.check(.gaps([gap]), .gaps([typed]))
+            let partial = revealsKey ? (gap.partial ?? []).map { "\($0.answer) (\(Int(($0.share * 100).rounded()))%)" } : []
+            return GapReview(
+                number: index + 1, given: reviewsResponse ? (typed.isEmpty ? "—" : typed) : nil, accepted: revealsKey ? gap.accepted : [],
+                hasAccepted: revealsKey, partialAnswers: partial, hasPartialAnswers: !partial.isEmpty, isRight: outcome?.isCorrect ?? false)
+        } : []
     }
 }

@@ -48,8 +48,10 @@ struct QuestionPage: Encodable {
     var ordinal: Int
     var questionID: String
     var stem: String
-    /// The stem as HTML when it is written in markdown.
+    /// The stem as HTML when it is written in markdown (or has gaps).
     var stemHTML: String?
+    /// A cloze question's text is its answer form's, while it can be answered.
+    var hidesStem: Bool
     var code: String?
     var codeLanguage: String?
     var difficultyLabel: String
@@ -87,7 +89,7 @@ struct QuestionPage: Encodable {
         ordinal = number
         questionID = question.id.lowercasedText
         stem = question.stem
-        stemHTML = question.texts.map { RichTextHTML.render($0.stem) }
+        stemHTML = ClozeView.stemHTML(question)
         code = question.code
         codeLanguage = question.codeLanguage
         difficultyLabel = "\(question.difficulty) · " + pages.message("difficulty.\(question.difficulty)", locale: locale)
@@ -112,6 +114,7 @@ struct QuestionPage: Encodable {
         previousHref = number > 1 ? "\(base)?q=\(number - 1)" : nil
         nextHref = number < stored.questionIDs.count ? "\(base)?q=\(number + 1)" : nil
         canAnswer = stored.mode == .mock || answer == nil
+        hidesStem = canAnswer && question.kind == .cloze
         flagInForm = canAnswer && stored.mode == .mock
         canReport = !isGuest
         self.reported = reported

@@ -44,7 +44,7 @@ struct RefusedAnswer: Equatable {
         case .order: chosen.count == count && chosen.allSatisfy { (0...count).contains($0) }
         case .pairs: chosen.count == count && chosen.allSatisfy { (0...(question.details.targets?.count ?? 0)).contains($0) }
         case .oneOption, .someOptions, .region: chosen.count <= count && chosen.allSatisfy { (0..<count).contains($0) }
-        case .text: chosen.isEmpty
+        case .text, .gaps: chosen.isEmpty
         }
         guard fits else { return nil }
         self.init(reason: reason, chosen: chosen)
@@ -54,7 +54,7 @@ struct RefusedAnswer: Equatable {
     func message(question: Question, pages: PageRenderer, locale: String) -> String {
         let count = String(question.options.count)
         return switch reason {
-        case .empty: pages.message(question.kind.answerShape == .text ? "sessions.type_something" : "sessions.choose_something", locale: locale)
+        case .empty: pages.message(question.kind.answerShape == .text || question.kind.answerShape == .gaps ? "sessions.type_something" : "sessions.choose_something", locale: locale)
         case .duplicate: pages.message("sessions.order_duplicate", locale: locale)
         case .incomplete: pages.message("sessions.order_incomplete", locale: locale, ["count": count])
         case .unmatched: pages.message("sessions.match_incomplete", locale: locale, ["count": count])

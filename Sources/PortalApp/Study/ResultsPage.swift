@@ -80,7 +80,7 @@ struct ResultsPage: Encodable {
             return Item(
                 ordinal: index + 1, questionID: question.id.lowercasedText,
                 domainTitle: domainTitles[question.domainSlug] ?? question.domainSlug, stem: question.stem,
-                stemHTML: question.texts.map { RichTextHTML.render($0.stem) }, code: question.code,
+                stemHTML: ClozeView.stemHTML(question), code: question.code,
                 codeLanguage: question.codeLanguage, answered: answer != nil, correct: answer?.correct ?? false,
                 partialPercent: answer.flatMap { $0.correct || $0.score == 0 ? nil : Int(($0.score * 100).rounded()) },
                 answer: AnswerView(question, language: session.examLanguage, response: answer?.response, revealsKey: true, reviewsResponse: true),

@@ -348,7 +348,7 @@ struct SessionPages: Sendable {
                 // Flagging with nothing matched yet only flags.
                 if flagging != nil, given.allSatisfy({ $0 == 0 }) { return try flagOnly() }
                 if given.contains(0) { return refuse(.unmatched, given) }
-            case .oneOption, .someOptions, .text, .region:
+            case .oneOption, .someOptions, .text, .region, .gaps:
                 break
             }
             let draft: AnswerResponse

@@ -141,7 +141,7 @@ public enum RichTextHTML {
     }
 
     /// Text for an element's content or a quoted attribute.
-    static func escaped(_ text: String) -> String {
+    public static func escaped(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
