@@ -285,6 +285,30 @@ document.addEventListener("DOMContentLoaded", function () {
     return span;
   }
 
+  // Each mark {#n} in a passage's text becomes gap n's field: a list of its choices, or a box.
+  function fillGaps(passage, gaps) {
+    var walker = document.createTreeWalker(passage, NodeFilter.SHOW_TEXT), nodes = [];
+    while (walker.nextNode()) nodes.push(walker.currentNode);
+    nodes.forEach(function (node) {
+      var parts = node.nodeValue.split(/(\{#[0-9]{1,4}\})/);
+      if (parts.length === 1) return;
+      var pieces = document.createDocumentFragment();
+      parts.forEach(function (part) {
+        var mark = /^\{#([0-9]{1,4})\}$/.exec(part), number = mark ? parseInt(mark[1], 10) : 0, gap = gaps[number - 1];
+        if (!gap) { if (part) pieces.appendChild(document.createTextNode(part)); return; }
+        var labels = "gaps-legend gap-" + number + "-number", field;
+        if (gap.choices) {
+          field = element("select", { id: "gap-" + number, name: "gap_" + number, "aria-labelledby": labels }, [element("option", { value: "", text: "…" })]);
+          gap.choices.forEach(function (choice) { field.appendChild(element("option", { value: choice, text: choice })); });
+        } else {
+          field = element("input", { type: "text", id: "gap-" + number, name: "gap_" + number, "aria-labelledby": labels, maxlength: "500", autocomplete: "off", autocapitalize: "off", spellcheck: "false" });
+        }
+        pieces.appendChild(element("span", { "class": "gap" }, [element("span", { "class": "gap-number", id: "gap-" + number + "-number", text: String(number) }), field]));
+      });
+      node.parentNode.replaceChild(pieces, node);
+    });
+  }
+
   function showQuestion(record, bundle, session, questions, position) {
     var question = questions[position], total = questions.length, shownAt = Date.now();
     var kind = question.type, lang = record.language;
@@ -295,8 +319,8 @@ document.addEventListener("DOMContentLoaded", function () {
     var error = element("p", { "class": "form-error", role: "alert", id: "answer-error", hidden: true });
     var fieldset = element("fieldset", { lang: lang });
     var details = question.details || {};
-    var legend = { "multi-choice": text.chooseAll, ordering: text.orderLegend, matching: text.matchLegend, "fill-in": text.typeLegend, hotspot: text.hotspotLegend }[kind] || text.chooseOne;
-    fieldset.appendChild(element("legend", { text: legend }));
+    var legend = { "multi-choice": text.chooseAll, ordering: text.orderLegend, matching: text.matchLegend, "fill-in": text.typeLegend, hotspot: text.hotspotLegend, cloze: text.gapsLegend }[kind] || text.chooseOne;
+    fieldset.appendChild(element("legend", kind === "cloze" ? { id: "gaps-legend", text: legend } : { text: legend }));
     if (kind === "ordering") {
       fieldset.appendChild(element("p", { "class": "hint", text: text.orderHint }));
       var ul = element("ul", { "class": "ordering" });
@@ -319,6 +343,11 @@ document.addEventListener("DOMContentLoaded", function () {
         pairs.appendChild(element("li", {}, [element("label", { "for": "target-" + index }, [optionBody(question, index)]), " ", select]));
       });
       fieldset.appendChild(pairs);
+    } else if (kind === "cloze") {
+      // The text itself, each gap's field where its mark {#n} stands (as the server's page has it).
+      var passage = richOr("div", "stem cloze", lang, question.rich && question.rich.stem, question.stem);
+      fillGaps(passage, details.gaps || []);
+      fieldset.appendChild(passage);
     } else if (kind === "fill-in") {
       fieldset.appendChild(element("label", { "for": "typed-answer", text: text.typeLabel }));
       fieldset.appendChild(element("input", { type: "text", id: "typed-answer", name: "answer", maxlength: "500", autocomplete: "off", autocapitalize: "off", spellcheck: "false" }));
@@ -342,7 +371,7 @@ document.addEventListener("DOMContentLoaded", function () {
     var article = element("article", { "class": "question", "aria-labelledby": "question-heading" }, [
       heading,
       element("p", { "class": "meta", text: text.difficulty + ": " + question.difficulty + (text["level-" + question.difficulty] ? " · " + text["level-" + question.difficulty] : "") }),
-      richOr("div", "stem", lang, question.rich && question.rich.stem, question.stem),
+      kind === "cloze" ? null : richOr("div", "stem", lang, question.rich && question.rich.stem, question.stem),
       question.code ? element("pre", { "class": "code", lang: lang, tabindex: "0" }, [element("code", { text: question.code })]) : null,
       error, form
     ]);
@@ -370,6 +399,7 @@ document.addEventListener("DOMContentLoaded", function () {
         return { pairs: given.map(function (target) { return target - 1; }) };
       }
       if (kind === "fill-in") return { text: form.querySelector("#typed-answer").value };
+      if (kind === "cloze") return { gaps: (details.gaps || []).map(function (_, index) { var field = form.elements["gap_" + (index + 1)]; return field ? field.value : ""; }) };
       if (kind === "hotspot" && form.elements.point_x.value !== "") {
         return { point: [parseFloat(form.elements.point_x.value), parseFloat(form.elements.point_y.value)] };
       }
@@ -384,7 +414,7 @@ document.addEventListener("DOMContentLoaded", function () {
         outcome = checker.check(question, chosen);
       } catch (problem) {
         error.textContent = typeof problem === "string" ? problem
-          : problem.code === "empty" ? (kind === "fill-in" ? text.typeSomething : text.chooseSomething)
+          : problem.code === "empty" ? (kind === "fill-in" || kind === "cloze" ? text.typeSomething : text.chooseSomething)
           : problem.code === "tooLong" ? text.tooLong
           : problem.code === "wrongCount" ? text.chooseOneOnly : text.badResponse;
         error.hidden = false;
@@ -463,6 +493,17 @@ document.addEventListener("DOMContentLoaded", function () {
           item.appendChild(element("strong", { text: (targets[right] || {}).text || "" }));
         }
         return item;
+      })));
+    } else if (question.type === "cloze") {
+      section.appendChild(element("ol", { "class": "gaps-review", lang: lang }, (details.gaps || []).map(function (gap, index) {
+        var given = checker.normalized((chosen.gaps || [])[index] || ""), right = false;
+        try { right = given !== "" && checker.check({ type: "cloze", details: { gaps: [gap] } }, { gaps: [given] }).isCorrect; } catch (ignored) { right = false; }
+        return element("li", { "class": right ? "key" : "" }, [
+          element("span", { "class": "gap-number", text: String(index + 1) }), " ",
+          element("span", { "class": "given", text: given || "—" }), " ",
+          element(right ? "strong" : "span", { "class": "tag", text: right ? text.tagRight : text.tagYours }),
+          document.createTextNode(" · " + text.acceptedAnswers + ": " + gap.accepted.join(", "))
+        ]);
       })));
     } else if (question.type === "fill-in") {
       section.appendChild(element("dl", { "class": "typed-review", lang: lang }, [

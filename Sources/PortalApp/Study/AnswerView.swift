@@ -45,7 +45,7 @@ struct AnswerView: Encodable {
 
     /// A cloze question's gap in the review: what was given, what is right, whether it was.
     struct GapReview: Encodable {
-        var number: Int
+        var ordinal: Int
         var given: String?
         var accepted: [String]
         var hasAccepted: Bool
@@ -149,7 +149,7 @@ struct AnswerView: Encodable {
             let outcome = typed.isEmpty ? nil : try? AnswerChecker.check(.gaps([gap]), .gaps([typed]))
             let partial = revealsKey ? (gap.partial ?? []).map { "\($0.answer) (\(Int(($0.share * 100).rounded()))%)" } : []
             return GapReview(
-                number: index + 1, given: reviewsResponse ? (typed.isEmpty ? "—" : typed) : nil, accepted: revealsKey ? gap.accepted : [],
+                ordinal: index + 1, given: reviewsResponse ? (typed.isEmpty ? "—" : typed) : nil, accepted: revealsKey ? gap.accepted : [],
                 hasAccepted: revealsKey, partialAnswers: partial, hasPartialAnswers: !partial.isEmpty, isRight: outcome?.isCorrect ?? false)
         } : []
     }
