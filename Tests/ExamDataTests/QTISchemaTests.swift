@@ -15,7 +15,7 @@ struct QTISchemaTests {
         FileManager.default.fileExists(atPath: schemas.appendingPathComponent("qtiv2p1/imsqti_v2p1.xsd").path) && FileManager.default.isExecutableFile(atPath: "/usr/bin/xmllint")
     }
 
-    @Test("items with tables, MathML, listings, feedback blocks, the FEEDBACK outcome set, partly right typed answers and recordings are valid QTI 2.1", .enabled(if: available))
+    @Test("items with tables, MathML, listings, feedback blocks, the FEEDBACK outcome set, partly right typed answers, recordings and a cloze question's gaps are valid QTI 2.1", .enabled(if: available))
     func richItemsValidate() throws {
         func option(_ id: String, _ text: String, _ explanation: String? = nil) -> JSONValue {
             var fields: [String: JSONValue] = ["id": .string(id), "text": .string(text)]
@@ -38,7 +38,8 @@ struct QTISchemaTests {
             details: .object(["accepted": .array([.string("New York")]), "match": .string("case-insensitive"),
                               "partial": .array([.object(["answer": .string("York"), "share": .number(0.5)])])]))
         let greeting = RecordingInteropTests.document.regions[0].exams[0].domains[0].questions[0]
-        var document = RichContentTests.document(exam: "net", questions: [rich, multi, born, city, greeting])
+        let cloze = ClozeInteropTests.document(markdown: true).regions[0].exams[0].domains[0].questions[0]
+        var document = RichContentTests.document(exam: "net", questions: [rich, multi, born, city, greeting, cloze])
         document.images = RecordingInteropTests.document.images
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("qti-schema-" + UUID().uuidString)
         defer { try? FileManager.default.removeItem(at: work) }
@@ -56,7 +57,7 @@ struct QTISchemaTests {
             if text.contains("Telnet") { #expect(text.contains(#"<setOutcomeValue identifier="FEEDBACK"><variable identifier="RESPONSE"/></setOutcomeValue>"#)) }
             if text.contains("square the volts") { #expect(text.contains("<feedbackBlock") && text.contains("<math xmlns=\"http://www.w3.org/1998/Math/MathML\"")) }
         }
-        #expect(items.count == 5)
+        #expect(items.count == 6)
         #expect(runCommand(["/usr/bin/xmllint", "--noout", "--nonet", "--schema", schema.path] + items) == 0, "xmllint refuses an exported item")
     }
 }

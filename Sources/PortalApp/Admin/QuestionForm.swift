@@ -221,7 +221,7 @@ struct QuestionForm {
             tolerance: type == .fillIn && match == .numeric && !tolerance.isEmpty ? Double(tolerance.replacingOccurrences(of: ",", with: ".")) ?? -1 : nil,
             partial: type == .fillIn && !lines("partial").isEmpty ? lines("partial").map(QuestionForm.partialAnswer) : nil,
             imageUrl: type == .hotspot ? hotspotImage : nil, gaps: type == .cloze ? gaps : nil)
-        if errors["options"] == nil, errors["stem"] == nil, let problem = QuestionValidator.problem(
+        if errors["options"] == nil, type != .cloze || errors["stem"] == nil, let problem = QuestionValidator.problem(
             type: type.rawValue, options: (try? JSONValue(encoding: options)) ?? .array([]), correct: .array(correct.map { .number(Double($0)) }),
             details: (try? JSONValue(encoding: details)) ?? .object([:])) ?? (type == .cloze ? ClozeText.problem(stem, gaps: gaps.count) : nil) {
             // A cloze question's problems are in its text, where its gaps are written.
