@@ -4767,6 +4767,49 @@ CREATE VIEW public.item_common_answers WITH (security_invoker='true') AS
 ALTER TABLE public.item_common_answers OWNER TO portal_owner;
 
 --
+-- Name: item_gap_statistics; Type: VIEW; Schema: public; Owner: portal_owner
+--
+
+CREATE VIEW public.item_gap_statistics WITH (security_invoker='true') AS
+ WITH given AS (
+         SELECT r.question_id,
+            (g.n)::integer AS gap,
+            public.fill_in_normalized(g.v) AS answer,
+            ((public.fill_in_normalized(g.v) <> ''::text) AND (public.typed_answer_outcome(((q.details -> 'gaps'::text) -> ((g.n)::integer - 1)), public.fill_in_normalized(g.v))).correct) AS right_answer
+           FROM ((public.item_responses r
+             JOIN public.questions q ON (((q.id = r.question_id) AND (q.type = 'cloze'::text))))
+             CROSS JOIN LATERAL jsonb_array_elements_text((r.response -> 'gaps'::text)) WITH ORDINALITY g(v, n))
+          WHERE (jsonb_typeof((r.response -> 'gaps'::text)) = 'array'::text)
+        ), per_gap AS (
+         SELECT given.question_id,
+            given.gap,
+            count(*) AS attempts,
+            (avg(
+                CASE
+                    WHEN given.right_answer THEN 1
+                    ELSE 0
+                END))::double precision AS facility
+           FROM given
+          GROUP BY given.question_id, given.gap
+        )
+ SELECT p.question_id,
+    p.gap,
+    p.attempts,
+    p.facility,
+    COALESCE(( SELECT jsonb_agg(jsonb_build_array(w.answer, ((w.times)::double precision / (p.attempts)::double precision)) ORDER BY w.times DESC, w.answer) AS jsonb_agg
+           FROM ( SELECT x.answer,
+                    count(*) AS times
+                   FROM given x
+                  WHERE ((x.question_id = p.question_id) AND (x.gap = p.gap) AND (NOT x.right_answer) AND (x.answer <> ''::text))
+                  GROUP BY x.answer
+                  ORDER BY (count(*)) DESC, x.answer
+                 LIMIT 3) w), '[]'::jsonb) AS common_wrong
+   FROM per_gap p;
+
+
+ALTER TABLE public.item_gap_statistics OWNER TO portal_owner;
+
+--
 -- Name: item_option_shares; Type: VIEW; Schema: public; Owner: portal_owner
 --
 
@@ -9300,6 +9343,13 @@ GRANT SELECT ON TABLE public.item_responses TO portal_app;
 --
 
 GRANT SELECT ON TABLE public.item_common_answers TO portal_app;
+
+
+--
+-- Name: TABLE item_gap_statistics; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT ON TABLE public.item_gap_statistics TO portal_app;
 
 
 --

@@ -182,19 +182,29 @@ public struct AdminStore: Sendable {
             SELECT s.question_id, s.attempts, s.facility, s.discrimination, s.efficiency, s.average_ms,
                    coalesce((SELECT jsonb_object_agg(o.option_index::text, o.share) FROM item_option_shares o WHERE o.question_id = s.question_id), '{}') AS shares,
                    coalesce((SELECT jsonb_agg(jsonb_build_array(c.answer, c.share) ORDER BY c.times DESC, c.answer)
-                             FROM (SELECT * FROM item_common_answers a WHERE a.question_id = s.question_id ORDER BY a.times DESC, a.answer LIMIT 5) c), '[]') AS common
+                             FROM (SELECT * FROM item_common_answers a WHERE a.question_id = s.question_id ORDER BY a.times DESC, a.answer LIMIT 5) c), '[]') AS common,
+                   coalesce((SELECT jsonb_agg(jsonb_build_array(g.facility, g.common_wrong) ORDER BY g.gap)
+                             FROM item_gap_statistics g WHERE g.question_id = s.question_id), '[]') AS gaps
             FROM item_statistics s WHERE s.question_id = ANY (\(questionIDs)::uuid[])
             """ as SQL).prepared()).rows {
             let shares = try row.decodeJSON("shares", as: [String: Double].self)
-            result[try row.decode("question_id", as: UUID.self)] = ItemStatistics(
+            func answers(_ pairs: [JSONValue]) -> [(answer: String, share: Double)] {
+                pairs.compactMap { pair in
+                    guard case .array(let parts) = pair, parts.count == 2, case .string(let answer) = parts[0], case .number(let share) = parts[1] else { return nil }
+                    return (answer, share)
+                }
+            }
+            var statistics = ItemStatistics(
                 attempts: try row.decode("attempts", as: Int.self), facility: try row.decode("facility", as: Double.self),
                 discrimination: try row.decode("discrimination", as: Double?.self), efficiency: try row.decode("efficiency", as: Double?.self),
                 averageMilliseconds: try row.decode("average_ms", as: Double?.self),
                 optionShares: Dictionary(uniqueKeysWithValues: shares.compactMap { key, value in Int(key).map { ($0, value) } }),
-                commonWrongAnswers: try row.decodeJSON("common", as: [JSONValue].self).compactMap { pair in
-                    guard case .array(let parts) = pair, parts.count == 2, case .string(let answer) = parts[0], case .number(let share) = parts[1] else { return nil }
-                    return (answer, share)
-                })
+                commonWrongAnswers: answers(try row.decodeJSON("common", as: [JSONValue].self)))
+            statistics.gaps = try row.decodeJSON("gaps", as: [JSONValue].self).compactMap { gap in
+                guard case .array(let parts) = gap, parts.count == 2, case .number(let facility) = parts[0], case .array(let wrong) = parts[1] else { return nil }
+                return (facility, answers(wrong))
+            }
+            result[try row.decode("question_id", as: UUID.self)] = statistics
         }
         return result
     }

@@ -14,6 +14,9 @@ public struct ItemStatistics: Sendable {
     public var optionShares: [Int: Double]
     /// A fill-in question's wrong answers typed most often, with the share of attempts each.
     public var commonWrongAnswers: [(answer: String, share: Double)]
+    /// A cloze question's gaps, in order: how often each was right, and its wrong answers
+    /// given most often with their share of its attempts.
+    public var gaps: [(facility: Double, commonWrong: [(answer: String, share: Double)])] = []
 
     public init(
         attempts: Int, facility: Double, discrimination: Double?, efficiency: Double?, averageMilliseconds: Double?, optionShares: [Int: Double],

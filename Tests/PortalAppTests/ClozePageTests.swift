@@ -75,4 +75,65 @@ struct ClozePageTests {
         let check = try HTMLChecker.passes([("cloze form", Array(html.utf8)), ("cloze reviewed", Array(review.utf8))])
         #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
     }
+
+    @Test("item statistics break a cloze question down gap by gap: how often each was right and what was given instead")
+    func statistics() throws {
+        let site = try StudySessionTests.Site()
+        try Self.install(site)
+        let (admin, _) = try AdminTests.admin(site)
+        let (examID, questionID) = try site.admin { connection in
+            (try connection.query("SELECT id FROM exams WHERE slug = \(Self.exam)").first!.decode("id", as: Int.self),
+             try connection.query("SELECT id FROM questions WHERE source_key = 'c/revolution'").first!.decode("id", as: UUID.self))
+        }
+        // Four first attempts: the list right 3 times, the year right once (1790 twice), the building twice.
+        let given = [["Paris", "1789", "Bastille"], ["Paris", "1790", "bastille"], ["Lyon", "1790", "prison"], ["Paris", "1800", ""]]
+        let start = site.clock.read()
+        for (index, gaps) in given.enumerated() {
+            let student = try site.database.makeAccount("taker\(index)")
+            try site.pool.asCaller(student) { connection in
+                let store = StudyStore()
+                let session = try store.create(NewStudySession(
+                    userID: student.id, examID: examID, mode: .mock, config: [:], questionIDs: [questionID], startedAt: start), connection)
+                _ = try AnswerRecorder().record(RecordedAnswer(
+                    id: UUID(), sessionID: session, questionID: questionID, questionVersion: 1, response: .gaps(gaps), correct: false, score: 0,
+                    rating: nil, milliseconds: 5000, answeredAt: start.addingTimeInterval(10)), userID: student.id, connection)
+                _ = try store.finish(sessionID: session, at: start.addingTimeInterval(30), connection)
+            }
+        }
+        let reader = try site.database.makeAccount("statistician", role: "admin")
+        let statistics = try #require(try site.pool.asCaller(reader) { try AdminStore().itemStatistics(questionIDs: [questionID], $0) }[questionID])
+        #expect(statistics.attempts == 4 && abs(statistics.facility - 0.25) < 1e-9, "only the first student filled every gap right")
+        #expect(statistics.gaps.map(\.facility) == [0.75, 0.25, 0.5])
+        #expect(statistics.gaps[1].commonWrong.map(\.answer) == ["1790", "1800"] && statistics.gaps[1].commonWrong.map(\.share) == [0.5, 0.25])
+        #expect(statistics.gaps[2].commonWrong.map(\.answer) == ["prison"], "a blank is no answer given instead")
+        let page = try admin.request("GET", "/admin/questions/\(questionID.uuidString.lowercased())").bodyText
+        #expect(page.contains("<h3>Gap by gap</h3><ul><li>Gap 1: 75% right · often instead: Lyon (25%)</li><li>Gap 2: 25% right · often instead: 1790 (50%), 1800 (25%)</li>"), "\(page)")
+    }
+
+    @Test("a live event with a cloze question: the gaps stand in the text, the answer is scored on the database's clock, the reveal reviews each gap")
+    func live() throws {
+        let site = try StudySessionTests.Site(live: true)
+        try Self.install(site)
+        let host = try LiveEventTests.teacher(site)
+        let created = try host.request("POST", "/live", form: [
+            "csrf_token": "teacher-csrf", "title": "Gaps", "exam": "\(Self.region)/\(Self.exam)", "count": "1", "seconds": "10",
+        ])
+        #expect(created.status == 303)
+        let code = String((created.header("Location") ?? "").split(separator: "/").dropLast().last ?? "")
+        let player = site.browser()
+        let token = player.csrfToken(from: try player.request("GET", "/live/\(code)"))
+        #expect(try player.request("POST", "/live/\(code)/join", form: ["csrf_token": token, "nickname": "Ada"]).status == 303)
+        #expect(try host.request("POST", "/live/\(code)/start", form: ["csrf_token": "teacher-csrf"]).status == 303)
+        site.clock.advance(6)
+        let page = try player.request("GET", "/live/\(code)").bodyText
+        #expect(page.contains("name=\"gap_1\"") && page.contains("name=\"gap_3\"") && !page.contains("{#"), "\(page)")
+        let sent = try player.request("POST", "/live/\(code)/answers", pairs: [("csrf_token", token), ("index", "0"), ("gap_1", "Paris"), ("gap_2", "1789"), ("gap_3", " BASTILLE ")])
+        #expect(sent.status == 303)
+        site.clock.advance(10)
+        let reveal = try player.request("GET", "/live/\(code)").bodyText
+        #expect(reveal.contains("You were right"), "\(reveal)")
+        #expect(reveal.contains("<strong class=\"accepted\">1789</strong>"))
+        let stored = try site.admin { try $0.query("SELECT response::text AS r, correct FROM live_answers").single() }
+        #expect(try stored.decode("r", as: String.self) == #"{"gaps": ["Paris", "1789", " BASTILLE "]}"# && stored.decode("correct", as: Bool.self))
+    }
 }

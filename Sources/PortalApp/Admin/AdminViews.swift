@@ -110,6 +110,9 @@ struct AdminQuestionPage: Encodable {
         /// A fill-in question's wrong answers typed most: "192.168.1.0: 12%".
         var commonWrong: [String]
         var hasCommonWrong: Bool
+        /// A cloze question's gaps: "Gap 2: 40% right · often instead: 1790 (30%)".
+        var gaps: [String]
+        var hasGaps: Bool
     }
 
     var versions: [Version]
@@ -149,7 +152,14 @@ struct AdminQuestionPage: Encodable {
                     "\(option.text): \(Int(((item.optionShares[index] ?? 0) * 100).rounded()))%"
                 },
                 commonWrong: item.commonWrongAnswers.map { "\($0.answer): \(Int(($0.share * 100).rounded()))%" },
-                hasCommonWrong: !item.commonWrongAnswers.isEmpty)
+                hasCommonWrong: !item.commonWrongAnswers.isEmpty,
+                gaps: item.gaps.enumerated().map { index, gap in
+                    let right = pages.message("admin.gap_right", locale: locale, ["number": String(index + 1), "percent": String(Int((gap.facility * 100).rounded()))])
+                    guard !gap.commonWrong.isEmpty else { return right }
+                    let wrong = gap.commonWrong.map { "\($0.answer) (\(Int(($0.share * 100).rounded()))%)" }.joined(separator: ", ")
+                    return right + " · " + pages.message("admin.gap_wrong", locale: locale, ["answers": wrong])
+                },
+                hasGaps: !item.gaps.isEmpty)
         }
         flags = ItemReview.flags(statistics, kind: question.kind, key: question.correct, optionTexts: question.options.map(\.text))
             .map { pages.message("admin.flag.\($0.rawValue)", locale: locale) }
