@@ -110,7 +110,7 @@ extension QTIFormat {
                 weight: weight))
         }
         let choices = interaction.all(names.element("inline-choice"))
-        let ids = choices.map { $0.attributes["identifier"] ?? "" }, texts = choices.map { clean($0.innerText()) }
+        let ids = choices.map { $0.attributes["identifier"] ?? "" }, texts = choices.map { FillInRule.normalized(clean($0.innerText())) }
         guard texts.count >= 2, texts.allSatisfy({ !$0.isEmpty }), Set(texts).count == texts.count else {
             return .failure(ItemProblem(reason: "gap \(number): an inline choice needs two or more different choices with text"))
         }
