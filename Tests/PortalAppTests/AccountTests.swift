@@ -31,6 +31,20 @@ struct AccountTests {
         #expect(stored.count == 1 && !stored[0].contains(token))
     }
 
+    @Test("registering and signing in lead to the dashboard, or to the page that asked for it; never off the site")
+    func landing() throws {
+        let site = try site()
+        let browser = site.browser()
+        let registered = try browser.register("lander")
+        #expect(registered.header("Location")?.hasSuffix("/me") == true, "\(registered.header("Location") ?? "")")
+        let again = site.browser()
+        #expect(try again.login("lander").header("Location")?.hasSuffix("/me") == true)
+        let asked = try site.browser().submit("/login?next=/me/settings", to: "/login", ["username": "lander", "password": "correct horse battery", "next": "/me/settings"])
+        #expect(asked.header("Location")?.hasSuffix("/me/settings") == true)
+        let outside = try site.browser().submit("/login", to: "/login", ["username": "lander", "password": "correct horse battery", "next": "//evil.example/"])
+        #expect(outside.header("Location")?.hasSuffix("/me") == true && outside.header("Location")?.contains("evil") == false)
+    }
+
     @Test("served over HTTPS the cookie is __Host- and Secure")
     func secureCookie() throws {
         let site = try site(https: true)

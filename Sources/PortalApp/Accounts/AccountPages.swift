@@ -62,8 +62,9 @@ struct AccountPages: Sendable {
         routes.post("/me/sessions/:id(uuid)/end", endSession)
     }
 
-    /// Where to go after signing in: a path on this site, or the home page.
-    func safeNext(_ next: String?) -> String { LocalPath.validated(next) ?? "/" }
+    /// Where signing in or registering leads: the page asked for, else the student's dashboard
+    /// (what is due and what to do next), never the exam list a second time.
+    func safeNext(_ next: String?) -> String { LocalPath.validated(next) ?? "/me" }
 
     private func show(_ template: String, _ request: PortalRequest, _ page: FormPage, status: HTTPStatus = .ok) throws -> Response {
         try pages.privatePage(template, page, request, status: status)

@@ -65,6 +65,9 @@ struct QuestionPage: Encodable {
     var nav: [NavItem]
     var previousHref: String?
     var nextHref: String?
+    /// The questions "Previous" and "Next" lead to, for the buttons that send the form with them.
+    var previousNumber: Int?
+    var nextNumber: Int?
     var canAnswer: Bool
     /// A mock exam's flag button belongs to the answer form, so a choice not yet saved goes with it.
     var flagInForm: Bool
@@ -113,6 +116,8 @@ struct QuestionPage: Encodable {
         } : []
         previousHref = number > 1 ? "\(base)?q=\(number - 1)" : nil
         nextHref = number < stored.questionIDs.count ? "\(base)?q=\(number + 1)" : nil
+        previousNumber = number > 1 ? number - 1 : nil
+        nextNumber = number < stored.questionIDs.count ? number + 1 : nil
         canAnswer = stored.mode == .mock || answer == nil
         hidesStem = canAnswer && question.kind == .cloze
         flagInForm = canAnswer && stored.mode == .mock

@@ -281,6 +281,13 @@ struct SessionPages: Sendable {
         }
     }
 
+    /// Whether moving on from a question leaves nothing to answer: nothing chosen, an order left
+    /// as shown, or in a mock exam the answer already saved.
+    private func nothingNew(_ draft: AnswerResponse, question: Question, sessionID: UUID, mock: Bool, _ connection: PostgresConnection) throws -> Bool {
+        if draft.isBlank || (question.kind.answerShape == .order && draft == .indexes(Array(question.options.indices))) { return true }
+        return try mock && StudyStore().finalAnswers(sessionID: sessionID, connection)[question.id]?.response == draft
+    }
+
     func answer(_ request: PortalRequest) throws -> Response {
         let form = FormFields(body: request.body)
         guard let answerID = UUID(uuidString: form["answer_id"] ?? "") else { throw HTTPError(.badRequest, pages.message("sessions.bad_answer_id", for: request)) }
@@ -323,6 +330,10 @@ struct SessionPages: Sendable {
             // with it: that is saved too, and the student stays on the question.
             let flagging = session.mode == .mock ? form["flag"].map { $0 == "1" } : nil
             let here = "\(base(session))?q=\(number)"
+            // "Previous" or "Next" sent the form: what is chosen is answered first (practice then
+            // shows its feedback here; a mock exam moves on); nothing chosen only moves.
+            let moving = Int(form["then"] ?? "").flatMap { (1...session.questionIDs.count).contains($0) && $0 != number ? $0 : nil }
+            let movedTo = moving.map { "\(base(session))?q=\($0)" }
             func flagOnly() throws -> Response {
                 try store.setFlag(sessionID: session.id, questionID: questionID, flagged: flagging ?? false, connection)
                 return .redirect(to: here)
@@ -345,8 +356,9 @@ struct SessionPages: Sendable {
                 let given = question.options.indices.map { index in
                     Int(form["target_\(index)"] ?? "").flatMap { (1...max(1, targets)).contains($0) ? $0 : nil } ?? 0
                 }
-                // Flagging with nothing matched yet only flags.
+                // Flagging with nothing matched yet only flags; moving on only moves.
                 if flagging != nil, given.allSatisfy({ $0 == 0 }) { return try flagOnly() }
+                if let movedTo, given.allSatisfy({ $0 == 0 }) { return .redirect(to: movedTo) }
                 if given.contains(0) { return refuse(.unmatched, given) }
             case .oneOption, .someOptions, .text, .region, .gaps:
                 break
@@ -364,10 +376,12 @@ struct SessionPages: Sendable {
                     || (question.kind.answerShape == .order && saved == nil && draft == .indexes(Array(question.options.indices)))
                 if untouched { return try flagOnly() }
                 try store.setFlag(sessionID: session.id, questionID: questionID, flagged: flagging ?? false, connection)
+            } else if let movedTo, try nothingNew(draft, question: question, sessionID: session.id, mock: session.mode == .mock, connection) {
+                return .redirect(to: movedTo)
             } else if draft.isBlank {
                 return refuse(.empty, [])
             }
-            let after = flagging != nil ? here : onward
+            let after = flagging != nil ? here : session.mode == .mock ? movedTo ?? onward : onward
             // The same answer sent again (a reload, a retry) is stored already; the same id
             // carrying something else is a conflict, and changes nothing.
             if let prior = context.prior {
