@@ -370,7 +370,7 @@ document.addEventListener("DOMContentLoaded", function () {
     var form = element("form", { "class": "answer", id: "answer-form" }, [fieldset, element("button", { type: "submit", "class": "primary", text: text.check })]);
     var article = element("article", { "class": "question", "aria-labelledby": "question-heading" }, [
       heading,
-      element("p", { "class": "meta", text: text.difficulty + ": " + question.difficulty + (text["level-" + question.difficulty] ? " · " + text["level-" + question.difficulty] : "") }),
+      element("p", { "class": "meta", text: fill(text.difficulty, { value: question.difficulty + (text["level-" + question.difficulty] ? " · " + text["level-" + question.difficulty] : "") }) }),
       kind === "cloze" ? null : richOr("div", "stem", lang, question.rich && question.rich.stem, question.stem),
       question.code ? element("pre", { "class": "code", lang: lang, tabindex: "0" }, [element("code", { text: question.code })]) : null,
       error, form

@@ -79,6 +79,27 @@ struct LanguageTests {
         #expect(FileManager.default.fileExists(atPath: TestPaths.repository + "/Templates/i18n/GLOSSARY.md"))
     }
 
+    @Test("the words native readers stumbled on stay fixed: no doubled word, one word each for signing in and a study session, a greeting for anyone")
+    func wording() throws {
+        for locale in ["en"] + Self.languages {
+            for (key, forms) in try Self.catalogue(locale) {
+                for text in forms.values {
+                    let words = text.split(separator: " ").map { $0.lowercased() }
+                    let doubled = zip(words, words.dropFirst()).first { $0 == $1 && $0.allSatisfy(\.isLetter) }
+                    #expect(doubled == nil, "\(locale) \(key) says \(doubled?.0 ?? "") twice: \(text)")
+                }
+            }
+        }
+        let japanese = try Self.catalogue("ja").values.flatMap(\.values), chinese = try Self.catalogue("zh").values.flatMap(\.values)
+        #expect(!japanese.contains { $0.contains("サインイン") || $0.contains("サインアウト") }, "Japanese signs in with ログイン, as the glossary says")
+        #expect(!chinese.contains { $0.contains("会话") || $0.contains("交卷") }, "Chinese studies in 学习 and 练习, not a computing 会话; a practice is not handed in")
+        let italian = try Self.catalogue("it")
+        #expect(italian["dashboard.greeting"]?[""] == "Ti diamo il bentornato, {name}.", "a greeting that fits every student")
+        #expect(italian["sessions.progress"]?[""] == "Risposte: {answered} su {total}", "reads right for 1 answer as for 3")
+        let english = try Self.catalogue("en")
+        #expect(english["results.show_all"]?["one"] == "Show the question" && english["school.share_description"]?["one"]?.contains("1 question of") == true)
+    }
+
     @Test("plural categories follow CLDR: one thing, many, and the languages without plurals")
     func plurals() {
         #expect(PluralRules.category(for: 1, locale: "de") == "one")

@@ -300,8 +300,8 @@ struct AdminPages: Sendable {
             page.fileRefused = fromFile
             return try pages.privatePage("admin/import", page, request, status: .unprocessableContent)
         }
-        func say(_ key: String, _ arguments: [String: String] = [:]) -> ImportPage.Problem {
-            ImportPage.Problem(item: "", field: "", problem: pages.message(key, locale: locale, arguments))
+        func say(_ key: String, _ arguments: [String: String] = [:], count: Int? = nil) -> ImportPage.Problem {
+            ImportPage.Problem(item: "", field: "", problem: pages.message(key, locale: locale, arguments, count: count.map(Double.init)))
         }
         guard !bytes.isEmpty else { return try refused([say("admin.no_document")]) }
         let importer = ContentImport()
@@ -315,7 +315,7 @@ struct AdminPages: Sendable {
             case .noSuchExam(let exam): return try refused([say("admin.no_such_exam", ["exam": String(exam.prefix(120))])])
             case .unsupported(let items):
                 return try refused(
-                    [say("admin.unsupported_refused", ["count": String(items.count)])]
+                    [say("admin.unsupported_refused", ["count": String(items.count)], count: items.count)]
                         + items.prefix(499).map { ImportPage.Problem(item: $0.position, field: "", problem: $0.reason) }, total: items.count + 1)
             case .unreadable(let format, let error): return try refused([ImportPage.Problem(item: error.position, field: format.rawValue, problem: error.problem)])
             case .malformed(let problem): return try refused([ImportPage.Problem(item: problem.item, field: problem.field, problem: problem.problem)])

@@ -290,7 +290,8 @@ struct SharePage: Encodable {
         self.signedIn = signedIn
         self.path = path
         nextQuery = LocalPath.escaped(path)
-        description = pages.message("school.share_description", locale: locale, ["who": link.sharedBy, "exam": link.examTitle, "count": String(link.questionCount)])
+        description = pages.message(
+            "school.share_description", locale: locale, ["who": link.sharedBy, "exam": link.examTitle, "count": String(link.questionCount)], count: Double(link.questionCount))
     }
 }
 
