@@ -95,16 +95,7 @@ struct ClozeInteropTests {
         let document = Self.document(markdown: markdown)
         #expect(ContentImport().problems(document).isEmpty, "\(ContentImport().problems(document))")
         _ = try catalogue.connection.withTransaction { try ContentImport().apply(document, $0) }
-        var exported = try catalogue.export("exam-a")
-        let file: Data
-        switch format {
-        case "json":
-            exported.regions[0].exams[0].slug = "exam-b"
-            file = try JSONEncoder().encode(exported)
-        case "moodle": file = Data(MoodleXMLExport.document(exported).utf8)
-        default: file = Data(QTIPackage.archive(exported, version3: format == "qti3"))
-        }
-        try catalogue.importing(file, into: "school/exam-b")
+        try catalogue.copy("exam-a", to: "exam-b", format: format)
         let (before, after) = (try catalogue.export("exam-a"), try catalogue.export("exam-b"))
         let question = { (document: ContentDocument) in document.regions[0].exams[0].domains.flatMap(\.questions).first }
         #expect(question(after)?.type == "cloze")

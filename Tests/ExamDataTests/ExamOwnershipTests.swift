@@ -51,6 +51,21 @@ struct ExamOwnershipTests {
         func export(_ exam: String) throws -> ContentDocument {
             try #require(try ContentImport().export(region: "school", exam: exam, connection))
         }
+
+        /// Exports `exam` in `format` (json, moodle, qti3, qti21) and imports the file into `copy`,
+        /// as a school moving its bank would.
+        func copy(_ exam: String, to copy: String, format: String) throws {
+            var exported = try export(exam)
+            let file: Data
+            switch format {
+            case "json":
+                exported.regions[0].exams[0].slug = copy
+                file = try JSONEncoder().encode(exported)
+            case "moodle": file = Data(MoodleXMLExport.document(exported).utf8)
+            default: file = Data(QTIPackage.archive(exported, version3: format == "qti3"))
+            }
+            try importing(file, into: "school/" + copy)
+        }
     }
 
     @Test("two GIFT files with the same question name, into two exams: each exam keeps its own question")

@@ -114,16 +114,7 @@ struct ClozePageTests {
     func live() throws {
         let site = try StudySessionTests.Site(live: true)
         try Self.install(site)
-        let host = try LiveEventTests.teacher(site)
-        let created = try host.request("POST", "/live", form: [
-            "csrf_token": "teacher-csrf", "title": "Gaps", "exam": "\(Self.region)/\(Self.exam)", "count": "1", "seconds": "10",
-        ])
-        #expect(created.status == 303)
-        let code = String((created.header("Location") ?? "").split(separator: "/").dropLast().last ?? "")
-        let player = site.browser()
-        let token = player.csrfToken(from: try player.request("GET", "/live/\(code)"))
-        #expect(try player.request("POST", "/live/\(code)/join", form: ["csrf_token": token, "nickname": "Ada"]).status == 303)
-        #expect(try host.request("POST", "/live/\(code)/start", form: ["csrf_token": "teacher-csrf"]).status == 303)
+        let (code, player, token) = try LiveEventTests.started(site, exam: "\(Self.region)/\(Self.exam)", count: 1)
         site.clock.advance(6)
         let page = try player.request("GET", "/live/\(code)").bodyText
         #expect(page.contains("name=\"gap_1\"") && page.contains("name=\"gap_3\"") && !page.contains("{#"), "\(page)")

@@ -24,6 +24,21 @@ struct LiveEventTests {
         return browser
     }
 
+    /// An event over `count` questions of `exam`, hosted by a teacher, joined by Ada and started.
+    static func started(_ site: StudySessionTests.Site, exam: String, count: Int) throws -> (code: String, player: Browser, token: String) {
+        let host = try teacher(site)
+        let created = try host.request("POST", "/live", form: [
+            "csrf_token": "teacher-csrf", "title": "Event", "exam": exam, "count": String(count), "seconds": "10",
+        ])
+        #expect(created.status == 303)
+        let code = String((created.header("Location") ?? "").split(separator: "/").dropLast().last ?? "")
+        let player = site.browser()
+        let token = player.csrfToken(from: try player.request("GET", "/live/\(code)"))
+        #expect(try player.request("POST", "/live/\(code)/join", form: ["csrf_token": token, "nickname": "Ada"]).status == 303)
+        #expect(try host.request("POST", "/live/\(code)/start", form: ["csrf_token": "teacher-csrf"]).status == 303)
+        return (code, player, token)
+    }
+
     static func createEvent(_ site: StudySessionTests.Site, host: Browser, count: Int = 3, seconds: Int = 10) throws -> String {
         let created = try host.request("POST", "/live", form: [
             "csrf_token": "teacher-csrf", "title": "Friday quiz", "exam": "\(MiniExam.region)/\(MiniExam.exam)", "count": String(count), "seconds": String(seconds),
@@ -244,16 +259,7 @@ struct LiveEventTests {
     func newerKinds() throws {
         let site = try StudySessionTests.Site(live: true)
         try QuestionKindsTests.install(site)
-        let host = try Self.teacher(site)
-        let created = try host.request("POST", "/live", form: [
-            "csrf_token": "teacher-csrf", "title": "Kinds", "exam": "\(QuestionKindsTests.region)/\(QuestionKindsTests.exam)", "count": "3", "seconds": "10",
-        ])
-        #expect(created.status == 303)
-        let code = String((created.header("Location") ?? "").split(separator: "/").dropLast().last ?? "")
-        let player = site.browser()
-        let token = player.csrfToken(from: try player.request("GET", "/live/\(code)"))
-        #expect(try player.request("POST", "/live/\(code)/join", form: ["csrf_token": token, "nickname": "Ada"]).status == 303)
-        #expect(try host.request("POST", "/live/\(code)/start", form: ["csrf_token": "teacher-csrf"]).status == 303)
+        let (code, player, token) = try Self.started(site, exam: "\(QuestionKindsTests.region)/\(QuestionKindsTests.exam)", count: 3)
         var reveals: [String] = []
         for index in 0..<3 {
             site.clock.advance(index == 0 ? 6 : 5)
