@@ -10,10 +10,19 @@
     var secondsLeft = parseInt(countdown.getAttribute("data-seconds-left"), 10);
     if (!isNaN(secondsLeft)) {
       var endsAt = Date.now() + secondsLeft * 1000;
+      // Five minutes and one minute before the end, said once each (a live region reads it out).
+      var warning = document.getElementById("time-warning"), said = secondsLeft;
       var tick = function () {
         var left = Math.max(0, Math.round((endsAt - Date.now()) / 1000));
         var minutes = Math.floor(left / 60), seconds = left % 60;
         countdown.textContent = minutes + ":" + (seconds < 10 ? "0" : "") + seconds;
+        if (warning) {
+          var mark = left <= 60 ? 60 : left <= 300 ? 300 : 0;
+          if (mark && mark < said) {
+            warning.textContent = countdown.getAttribute(mark === 60 ? "data-one-minute" : "data-five-minutes");
+            said = mark;
+          }
+        }
         if (left === 0) {
           // The server ended the exam at its deadline; reloading shows the results.
           window.clearInterval(timer);

@@ -133,6 +133,14 @@ def test_every_role_s_pages_fit_a_phone_and_pass_axe(portal, browser_factory):
     inspector.check("results", results[len(portal.url):])
     mock = start_session(inspector, "mock")
     inspector.check("mock question", mock[len(portal.url):])
+    # The mock exam's clock stays in sight when the question scrolls on a phone.
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 500, "deviceScaleFactor": 1, "mobile": True})
+    driver.get(mock)
+    driver.execute_script("window.scrollTo(0, document.documentElement.scrollHeight)")
+    scrolled, top = driver.execute_script(
+        "return [window.scrollY, document.getElementById('countdown').getBoundingClientRect().top]")
+    assert scrolled > 200, "the mock question is taller than the screen (scrolled %s px)" % scrolled
+    assert 0 <= top < 120, "the countdown scrolled out of sight: its top is at %s px" % top
     # Rich questions: a routing question's exhibit, table and listing; a formula question's
     # MathML, inline and displayed. Each fits the phone (wide ones scroll in their boxes).
     for domain, mark in [("routing-tables", "figure.exhibit img"), ("window-size", "math")]:
