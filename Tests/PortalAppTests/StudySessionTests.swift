@@ -475,6 +475,7 @@ struct StudySessionTests {
         #expect(location(try site.browser().request("GET", "/me")) == "/login?next=/me")
         let empty = try browser.request("GET", "/me").bodyText
         #expect(empty.contains("You have not studied an exam yet."))
+        #expect(!empty.contains("Due today: questions at"), "nothing due, nothing to explain")
         let (_, path) = try start(browser)
         for _ in 1...7 {
             let form = try AnswerForm(try browser.request("GET", path))
@@ -491,6 +492,7 @@ struct StudySessionTests {
         let later = try browser.request("GET", "/me").bodyText
         #expect(later.contains("<dd>0 days</dd>"), "a streak ends after a whole day without study")
         #expect(later.contains("7 due today"))
+        #expect(later.contains("Due today: questions at the point where you would start to forget them."), "what is due says why")
         #expect(!later.contains("Predicted score: 100%"), "readiness falls as memories fade")
         let (review, reviewPath) = try start(browser, mode: "review", count: "20")
         #expect(review.status == 303)

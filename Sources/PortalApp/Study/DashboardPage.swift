@@ -61,6 +61,8 @@ struct DashboardPage: Encodable {
     /// The form token of the reader's session, for the review buttons in the fragment.
     var csrfToken: String
     var dueToday: Int
+    /// Something is due: the page says why it is.
+    var anyDue: Bool
     var streak: Int
     var answeredToday: Int
     var exams: [Exam]
@@ -183,6 +185,7 @@ struct DashboardPage: Encodable {
             schedule = pages.message("dashboard.weights_default", locale: locale, ["minimum": String(FittedWeightsStore.minimumReviews)])
         }
         dueToday = exams.reduce(0) { $0 + $1.dueToday }
+        anyDue = dueToday > 0
         streak = reading.streak
         answeredToday = reading.answeredToday
         sessions = reading.sessions.map { session in
