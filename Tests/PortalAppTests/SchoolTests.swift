@@ -199,6 +199,34 @@ struct SchoolTests {
         #expect(classPage.contains("1 finished"))
     }
 
+    @Test("a teacher is asked before removing a student: a page of its own says who and what it means; nothing happens until it is confirmed")
+    func removalAsksFirst() throws {
+        let site = try StudySessionTests.Site()
+        let (teacher, _, csrf) = try Self.account(site, "teacher", role: "teacher")
+        let (classID, code) = try Self.makeClass(teacher, csrf: csrf)
+        let (student, studentID, studentCSRF) = try Self.account(site, "pupil", role: "student", displayName: "Pia Rossi")
+        try student.request("POST", "/join/\(code)", form: ["csrf_token": studentCSRF])
+        let removal = "/teach/classes/\(classID)/members/\(studentID.lowercasedText)/remove"
+        let classPage = try teacher.request("GET", "/teach/classes/\(classID)").bodyText
+        #expect(classPage.contains(#"<a href="\#(removal)" aria-label="Remove Pia Rossi from the class">"#), "\(classPage)")
+        let question = try teacher.request("GET", removal)
+        #expect(question.status == 200)
+        #expect(question.bodyText.contains("<h1>Remove Pia Rossi from Year 10 networking?</h1>"))
+        #expect(question.bodyText.contains("They keep their account and everything they studied"))
+        #expect(question.bodyText.contains(#"<button type="submit" class="danger">Remove Pia Rossi</button>"#))
+        let members = { try site.count("SELECT count(*) AS n FROM class_members WHERE left_at IS NULL") }
+        // A form that did not ask (an old page, one made elsewhere) is sent to the question.
+        let unasked = try teacher.request("POST", removal, form: ["csrf_token": csrf])
+        let stayed = try members()
+        #expect(Self.location(unasked).hasSuffix(removal) && stayed == 1)
+        let confirmed = try teacher.request("POST", removal, form: ["csrf_token": csrf, "confirm": "1"])
+        let left = try members()
+        #expect(Self.location(confirmed).hasSuffix("/teach/classes/\(classID)") && left == 0)
+        // Another teacher's class is none of theirs to ask about.
+        let (other, _, _) = try Self.account(site, "other", role: "teacher")
+        #expect(try other.request("GET", removal).status == 404)
+    }
+
     @Test("the teaching pages pass the Nu Html Checker")
     func validHTML() throws {
         let site = try StudySessionTests.Site()
@@ -221,6 +249,7 @@ struct SchoolTests {
             ("my-classes", student, "/me/classes"), ("link-gone", site.browser(), "/s/\(String(repeating: "B", count: 43))"),
             ("enter-code", site.browser(), "/join"), ("wrong-code", student, "/join/NOSUCHCD"),
             ("exam-extra-time", student, StudySessionTests.examPath), ("mock-extra-time", student, mock),
+            ("remove-student", teacher, "/teach/classes/\(classID)/members/\(studentID.lowercasedText)/remove"),
         ] {
             let response = try browser.request("GET", path)
             #expect(response.status < 500, "\(name)")

@@ -39,6 +39,7 @@ struct SchoolPages: Sendable {
         routes.post("/teach/classes", createClass)
         routes.get("/teach/classes/:id(uuid)", quick: readerCopies.quick(classCopy), { request, user in try classPage(request, user) })
         routes.get("/teach/classes/:id(uuid)/export.csv", export)
+        routes.get("/teach/classes/:id(uuid)/members/:user(uuid)/remove", confirmRemoval)
         routes.post("/teach/classes/:id(uuid)/members/:user(uuid)/remove", remove)
         routes.post("/teach/classes/:id(uuid)/members/:user(uuid)/accommodation", setAccommodation)
         routes.post("/teach/links", createLink)
@@ -136,8 +137,30 @@ struct SchoolPages: Sendable {
         return Self.classKey(id, version: version, joinBase: site.url("/join/", for: request.head, peer: request.remoteAddress))
     }
 
+    /// The question before a student leaves a class at the teacher's hand: who, from which
+    /// class, and what it means; without scripts, a page of its own.
+    func confirmRemoval(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+        let id = try uuid(request, "id"), student = try uuid(request, "user")
+        let page = try request.database.transaction { connection -> RemovalPage in
+            let store = SchoolStore()
+            guard let summary = try store.taughtClass(id: id, connection) else { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
+            guard let member = try store.members(classID: id, connection).first(where: { $0.userID == student }) else {
+                throw HTTPError(.notFound, pages.message("school.not_a_member", for: request))
+            }
+            let classHref = "/teach/classes/\(id.lowercasedText)"
+            return RemovalPage(
+                name: member.displayName, className: summary.name, classHref: classHref,
+                action: "\(classHref)/members/\(student.lowercasedText)/remove", csrfToken: user.csrfToken)
+        }
+        return try pages.privatePage("teach/remove", page, request)
+    }
+
     func remove(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let id = try uuid(request, "id"), student = try uuid(request, "user")
+        // Only from the page that asked first (an older form, or one made elsewhere, is sent there).
+        guard FormFields(body: request.body)["confirm"] == "1" else {
+            return .redirect(to: "/teach/classes/\(id.lowercasedText)/members/\(student.lowercasedText)/remove")
+        }
         try request.database.transaction { connection in
             guard try SchoolStore().taughtClass(id: id, connection) != nil else { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
             _ = try SchoolStore().leave(classID: id, userID: student, at: clock(), connection)
