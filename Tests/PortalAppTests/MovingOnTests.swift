@@ -54,4 +54,26 @@ struct MovingOnTests {
         let rows = try site.admin { try $0.query("SELECT count(*)::int AS n FROM answers WHERE question_id = \(form.item.id)").single().decode("n", as: Int.self) }
         #expect(rows == 1, "the same answer sent again by moving on is not stored twice")
     }
+
+    @Test("an exam page leads with its ways to start: one press practises 20 questions over every domain, or starts the mock exam")
+    func quickStart() throws {
+        let site = try StudySessionTests.Site()
+        let browser = site.browser()
+        try browser.register("quick")
+        let page = try browser.request("GET", StudySessionTests.examPath).bodyText
+        let start = try #require(page.range(of: "<form class=\"quick-start\""))
+        let table = try #require(page.range(of: "<table>"))
+        #expect(start.lowerBound < table.lowerBound, "the ways to start come before the statistics")
+        #expect(page.contains(#"<button type="submit" name="mode" value="practice" class="primary">Practise 20 questions</button>"#))
+        #expect(page.contains(#"<button type="submit" name="mode" value="review">Review what is due</button>"#))
+        #expect(page.contains("<summary>Choose the domains, difficulty and number of questions</summary>"))
+        #expect(page.contains(#"<input type="hidden" name="domain" value="alpha">"#) && page.contains(#"<input type="hidden" name="domain" value="beta">"#))
+        let token = browser.csrfToken(from: try browser.request("GET", StudySessionTests.examPath))
+        let practice = try browser.request("POST", "/sessions", pairs: [
+            ("csrf_token", token), ("region", MiniExam.region), ("exam", MiniExam.exam), ("domain", "alpha"), ("domain", "beta"), ("mode", "practice"),
+        ])
+        #expect(practice.status == 303)
+        let first = try browser.request("GET", sessions.location(practice).replacingOccurrences(of: "http://127.0.0.1:\(browser.port)", with: ""))
+        #expect(first.bodyText.contains("Question 1 of 7"), "every question of both domains, up to 20")
+    }
 }

@@ -83,6 +83,8 @@ def start_session(inspector, mode, domain=None):
     """Starts a session of three questions from the exam page, in one domain when `domain` names it."""
     driver = inspector.driver
     driver.get(inspector.portal.url + EXAM_PAGE)
+    # The choices are folded under the page's ways to start.
+    driver.find_element(By.CSS_SELECTOR, "details.start-options > summary").click()
     choice = driver.find_element(By.CSS_SELECTOR, 'form.start[action="/sessions"] input[name=mode][value="%s"]' % mode)
     choice.click()
     if domain:
@@ -133,6 +135,12 @@ def test_every_role_s_pages_fit_a_phone_and_pass_axe(portal, browser_factory):
     inspector.check("results", results[len(portal.url):])
     mock = start_session(inspector, "mock")
     inspector.check("mock question", mock[len(portal.url):])
+    # On a phone an exam page's first screen holds its way to start.
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    driver.get(portal.url + EXAM_PAGE)
+    bottom = driver.execute_script(
+        "return document.querySelector('form.quick-start button[value=practice]').getBoundingClientRect().bottom")
+    assert 0 < bottom <= 844, "the exam page's Practise button is at %s px, below the first screen" % bottom
     # The mock exam's clock stays in sight when the question scrolls on a phone.
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 500, "deviceScaleFactor": 1, "mobile": True})
     driver.get(mock)
@@ -216,8 +224,7 @@ def test_pages_in_every_language_fit_a_phone_and_pass_axe(portal, browser_factor
         for name, path in [("home", "/"), ("exam page", exam), ("dashboard", "/me"), ("settings", "/me/settings")]:
             inspector.check("%s %s" % (language, name), path)
         driver.get(portal.url + exam)
-        driver.find_element(By.CSS_SELECTOR, 'form.start[action="/sessions"] input[name=mode][value="practice"]').click()
-        question = inspector.submit('form.start[action="/sessions"] button[type=submit]')
+        question = inspector.submit('form.quick-start button[value="practice"]')
         inspector.check("%s question" % language, question[len(portal.url):])
         feedback = answer_first_option(inspector)
         inspector.check("%s feedback" % language, feedback[len(portal.url):])
