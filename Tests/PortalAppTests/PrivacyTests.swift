@@ -13,7 +13,7 @@ import Testing
 /// only, and questions kept for exams out of everything a student can look up.
 @Suite("Privacy and redirects")
 struct PrivacyTests {
-    @Test("a return path with CR, LF, a tab or a second slash goes home instead of into a header", arguments: [
+    @Test("a return path with CR, LF, a tab or a second slash leads to the dashboard instead of into a header", arguments: [
         "/x\r\nSet-Cookie: injected=1", "/x\r\n\r\n<script>", "/\t/evil.example", "//evil.example", "/\\evil.example", "/x%0d%0aSet-Cookie:%20a=1%zz",
     ])
     func returnPaths(_ next: String) throws {
@@ -22,11 +22,11 @@ struct PrivacyTests {
         try browser.register("traveller", password: "the right password")
         try browser.request("POST", "/logout", form: ["csrf_token": browser.csrfToken(from: try browser.request("GET", "/me/settings"))])
         let page = try browser.request("GET", "/login?next=" + (next.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))
-        #expect(page.bodyText.contains("name=\"next\" value=\"/\""))
+        #expect(page.bodyText.contains("name=\"next\" value=\"/me\""))
         let token = browser.csrfToken(from: page)
         let response = try browser.request("POST", "/login", form: ["csrf_token": token, "username": "traveller", "password": "the right password", "next": next])
         #expect(response.status == 303)
-        #expect(response.header("Location") == "/")
+        #expect(response.header("Location") == "/me")
         #expect(!response.headers.contains { $0.0.lowercased() == "set-cookie" && $0.1.contains("injected") })
     }
 
