@@ -57,13 +57,13 @@ public struct ContentImport: Sendable {
         return parts.dropFirst().allSatisfy { part in (2...8).contains(part.count) && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
     }
 
-    /// `^[a-z0-9+#-]{1,20}$`.
     /// How many gaps a cloze question's details hold.
     private static func gapCount(_ details: JSONValue) -> Int {
         if case .object(let fields) = details, case .array(let gaps)? = fields["gaps"] { return gaps.count }
         return 0
     }
 
+    /// `^[a-z0-9+#-]{1,20}$`.
     public static func isCodeLanguage(_ text: String) -> Bool {
         (1...20).contains(text.utf8.count) && text.utf8.allSatisfy { (97...122).contains($0) || (48...57).contains($0) || $0 == 43 || $0 == 35 || $0 == 45 }
     }

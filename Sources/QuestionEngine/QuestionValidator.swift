@@ -190,7 +190,7 @@ public enum QuestionValidator {
         guard keyIsAbsent(correct) else { return "a cloze question has no answer key: its gaps hold the answers" }
         guard case .array(let gaps)? = fields["gaps"], (1...20).contains(gaps.count) else { return "a cloze question needs 1 to 20 gaps" }
         for (position, gap) in gaps.enumerated() {
-            let number = position + 1, prefix = "gap \(position + 1): "
+            let number = position + 1, prefix = "gap \(number): "
             guard case .object(let parts) = gap else { return "gap \(number) is not an object" }
             if let other = parts.keys.sorted().first(where: { !["choices", "accepted", "match", "tolerance", "partial", "weight"].contains($0) }) {
                 return prefix + "a gap does not take \(other)"

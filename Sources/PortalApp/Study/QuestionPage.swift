@@ -114,10 +114,10 @@ struct QuestionPage: Encodable {
         nav = stored.mode == .mock ? stored.questionIDs.enumerated().map { index, id in
             NavItem(ordinal: index + 1, href: "\(base)?q=\(index + 1)", answered: answers[id] != nil, flagged: stored.flagged.contains(id), current: index + 1 == number)
         } : []
-        previousHref = number > 1 ? "\(base)?q=\(number - 1)" : nil
-        nextHref = number < stored.questionIDs.count ? "\(base)?q=\(number + 1)" : nil
         previousNumber = number > 1 ? number - 1 : nil
         nextNumber = number < stored.questionIDs.count ? number + 1 : nil
+        previousHref = previousNumber.map { "\(base)?q=\($0)" }
+        nextHref = nextNumber.map { "\(base)?q=\($0)" }
         canAnswer = stored.mode == .mock || answer == nil
         hidesStem = canAnswer && question.kind == .cloze
         flagInForm = canAnswer && stored.mode == .mock

@@ -281,11 +281,10 @@ struct SessionPages: Sendable {
         }
     }
 
-    /// Whether moving on from a question leaves nothing to answer: nothing chosen, an order left
-    /// as shown, or in a mock exam the answer already saved.
-    private func nothingNew(_ draft: AnswerResponse, question: Question, sessionID: UUID, mock: Bool, _ connection: PostgresConnection) throws -> Bool {
-        if draft.isBlank || (question.kind.answerShape == .order && draft == .indexes(Array(question.options.indices))) { return true }
-        return try mock && StudyStore().finalAnswers(sessionID: sessionID, connection)[question.id]?.response == draft
+    /// Whether a form sent by flagging or moving on holds nothing new to save: nothing chosen, the
+    /// answer already saved, or, before anything was saved, an order left as shown.
+    private func nothingNew(_ draft: AnswerResponse, saved: AnswerResponse?, question: Question) -> Bool {
+        draft.isBlank || draft == saved || (question.kind.answerShape == .order && saved == nil && draft == .indexes(Array(question.options.indices)))
     }
 
     func answer(_ request: PortalRequest) throws -> Response {
@@ -372,11 +371,9 @@ struct SessionPages: Sendable {
             if flagging != nil {
                 // Nothing new to save: nothing chosen, the order left as shown, or the saved answer.
                 let saved = try store.finalAnswers(sessionID: session.id, connection)[questionID]?.response
-                let untouched = draft.isBlank || draft == saved
-                    || (question.kind.answerShape == .order && saved == nil && draft == .indexes(Array(question.options.indices)))
-                if untouched { return try flagOnly() }
+                if nothingNew(draft, saved: saved, question: question) { return try flagOnly() }
                 try store.setFlag(sessionID: session.id, questionID: questionID, flagged: flagging ?? false, connection)
-            } else if let movedTo, try nothingNew(draft, question: question, sessionID: session.id, mock: session.mode == .mock, connection) {
+            } else if let movedTo, try nothingNew(draft, saved: store.finalAnswers(sessionID: session.id, connection)[questionID]?.response, question: question) {
                 return .redirect(to: movedTo)
             } else if draft.isBlank {
                 return refuse(.empty, [])
