@@ -662,6 +662,47 @@ $_$;
 ALTER FUNCTION public.auth_hash_parts(p_encoded text, OUT salt bytea, OUT memlimit bigint, OUT opslimit integer, OUT digest bytea) OWNER TO portal_owner;
 
 --
+-- Name: auth_issue_reset(uuid, bytea); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.auth_issue_reset(p_user uuid, p_code_hash bytea) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    now_at timestamptz := public.app_now();
+    me uuid := public.app_user_id();
+    my_role text := public.app_role();
+    account record;
+BEGIN
+    IF me IS NULL OR p_code_hash IS NULL OR length(p_code_hash) <> 32 OR p_user = me THEN
+        RETURN 'unknown';
+    END IF;
+    SELECT u.id, u.username, u.role, u.password_hash INTO account FROM public.users u WHERE u.id = p_user;
+    IF NOT FOUND OR NOT (my_role = 'admin' OR (my_role = 'teacher' AND account.role = 'student' AND p_user = ANY (public.app_students()))) THEN
+        RETURN 'unknown';
+    END IF;
+    IF account.password_hash IS NULL THEN
+        RETURN 'external';
+    END IF;
+    IF my_role <> 'admin' AND public.rate_limit('reset-codes', me::text, 300, 86400, true) > 0 THEN
+        RETURN 'limited';
+    END IF;
+    DELETE FROM public.password_resets r WHERE r.user_id = p_user AND r.used_at IS NULL;
+    DELETE FROM public.password_resets r WHERE r.id IN (SELECT x.id FROM public.password_resets x WHERE x.expires_at < now_at - interval '30 days' LIMIT 20);
+    INSERT INTO public.password_resets (user_id, code_hash, issued_by, issued_at, expires_at)
+    VALUES (p_user, p_code_hash, me, now_at, now_at + interval '1 day');
+    INSERT INTO public.audit_log (at, actor_id, actor_name, action, target, details)
+    SELECT now_at, me, u.display_name, 'account.reset-code', account.username, pg_catalog.jsonb_build_object('role', my_role)
+    FROM public.users u WHERE u.id = me;
+    RETURN 'issued';
+END
+$$;
+
+
+ALTER FUNCTION public.auth_issue_reset(p_user uuid, p_code_hash bytea) OWNER TO portal_auth;
+
+--
 -- Name: auth_login_begin(text, text); Type: FUNCTION; Schema: public; Owner: portal_auth
 --
 
@@ -832,6 +873,65 @@ $$;
 
 
 ALTER FUNCTION public.auth_register(p_username text, p_display_name text, p_password_hash text, p_token text, p_csrf text, p_user_agent text) OWNER TO portal_auth;
+
+--
+-- Name: auth_reset_password(text, bytea, text, text, text, text, text); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.auth_reset_password(p_username text, p_code_hash bytea, p_new_hash text, p_token text, p_csrf text, p_user_agent text, p_address text) RETURNS TABLE(user_id uuid, retry_after integer)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    now_at timestamptz := public.app_now();
+    login_name text := lower(btrim(p_username));
+    wait integer;
+    account record;
+    reset record;
+BEGIN
+    wait := public.auth_reset_wait(p_address, p_username, true);
+    IF wait > 0 THEN
+        RETURN QUERY SELECT NULL::uuid, wait;
+        RETURN;
+    END IF;
+    SELECT u.id, u.disabled_at INTO account FROM public.users u WHERE lower(u.username) = login_name AND u.password_hash IS NOT NULL;
+    IF NOT FOUND OR account.disabled_at IS NOT NULL OR p_code_hash IS NULL OR p_new_hash IS NULL THEN
+        RETURN QUERY SELECT NULL::uuid, 0;
+        RETURN;
+    END IF;
+    UPDATE public.password_resets r SET used_at = now_at
+    WHERE r.user_id = account.id AND r.code_hash = p_code_hash AND r.used_at IS NULL AND r.expires_at > now_at
+    RETURNING r.* INTO reset;
+    IF NOT FOUND THEN
+        RETURN QUERY SELECT NULL::uuid, 0;
+        RETURN;
+    END IF;
+    UPDATE public.users SET password_hash = p_new_hash WHERE id = account.id;
+    -- The account's sign-ins start afresh: a forgotten password's failures no longer count.
+    UPDATE public.login_throttle SET failures = 0, blocked_until = NULL
+    WHERE key_hash = sha256(convert_to('account:' || login_name, 'UTF8'));
+    PERFORM public.auth_open_session(account.id, p_token, p_csrf, p_user_agent, now_at);
+    RETURN QUERY SELECT account.id, 0;
+END
+$$;
+
+
+ALTER FUNCTION public.auth_reset_password(p_username text, p_code_hash bytea, p_new_hash text, p_token text, p_csrf text, p_user_agent text, p_address text) OWNER TO portal_auth;
+
+--
+-- Name: auth_reset_wait(text, text, boolean); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.auth_reset_wait(p_address text, p_username text, p_take boolean) RETURNS integer
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT greatest(public.rate_limit('reset-address', p_address, 20, 600, p_take),
+                    public.rate_limit('reset-account', lower(btrim(p_username)), 5, 600, p_take))
+$$;
+
+
+ALTER FUNCTION public.auth_reset_wait(p_address text, p_username text, p_take boolean) OWNER TO portal_auth;
 
 --
 -- Name: auth_resolve_session(text, timestamp with time zone, interval, interval); Type: FUNCTION; Schema: public; Owner: portal_auth
@@ -5421,6 +5521,27 @@ CREATE TABLE public.lti_tool_keys (
 ALTER TABLE public.lti_tool_keys OWNER TO portal_owner;
 
 --
+-- Name: password_resets; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.password_resets (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    user_id uuid NOT NULL,
+    code_hash bytea NOT NULL,
+    issued_by uuid,
+    issued_at timestamp with time zone NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    used_at timestamp with time zone,
+    CONSTRAINT password_resets_check CHECK ((expires_at > issued_at)),
+    CONSTRAINT password_resets_code_hash_check CHECK ((length(code_hash) = 32))
+);
+
+ALTER TABLE ONLY public.password_resets FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.password_resets OWNER TO portal_owner;
+
+--
 -- Name: question_reports; Type: TABLE; Schema: public; Owner: portal_owner
 --
 
@@ -6054,6 +6175,22 @@ ALTER TABLE ONLY public.lti_tool_keys
 
 
 --
+-- Name: password_resets password_resets_code_hash_key; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.password_resets
+    ADD CONSTRAINT password_resets_code_hash_key UNIQUE (code_hash);
+
+
+--
+-- Name: password_resets password_resets_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.password_resets
+    ADD CONSTRAINT password_resets_pkey PRIMARY KEY (id);
+
+
+--
 -- Name: question_reports question_reports_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
 --
 
@@ -6395,6 +6532,20 @@ CREATE INDEX lti_states_by_age ON public.lti_states USING btree (created_at);
 --
 
 CREATE UNIQUE INDEX lti_tool_keys_one_current ON public.lti_tool_keys USING btree ((true)) WHERE (retired_at IS NULL);
+
+
+--
+-- Name: password_resets_by_user; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX password_resets_by_user ON public.password_resets USING btree (user_id);
+
+
+--
+-- Name: password_resets_expiry; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX password_resets_expiry ON public.password_resets USING btree (expires_at);
 
 
 --
@@ -7085,6 +7236,22 @@ ALTER TABLE ONLY public.lti_score_outbox
 
 ALTER TABLE ONLY public.lti_states
     ADD CONSTRAINT lti_states_platform_id_fkey FOREIGN KEY (platform_id) REFERENCES public.lti_platforms(id) ON DELETE CASCADE;
+
+
+--
+-- Name: password_resets password_resets_issued_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.password_resets
+    ADD CONSTRAINT password_resets_issued_by_fkey FOREIGN KEY (issued_by) REFERENCES public.users(id) ON DELETE SET NULL;
+
+
+--
+-- Name: password_resets password_resets_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.password_resets
+    ADD CONSTRAINT password_resets_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id) ON DELETE CASCADE;
 
 
 --
@@ -7957,6 +8124,19 @@ CREATE POLICY lti_states_auth ON public.lti_states TO portal_auth USING (true) W
 ALTER TABLE public.lti_tool_keys ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: password_resets; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.password_resets ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: password_resets password_resets_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY password_resets_auth ON public.password_resets TO portal_auth USING (true) WITH CHECK (true);
+
+
+--
 -- Name: question_reports; Type: ROW SECURITY; Schema: public; Owner: portal_owner
 --
 
@@ -8453,6 +8633,14 @@ REVOKE ALL ON FUNCTION public.auth_create_user(p_username text, p_display_name t
 
 
 --
+-- Name: FUNCTION auth_issue_reset(p_user uuid, p_code_hash bytea); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.auth_issue_reset(p_user uuid, p_code_hash bytea) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.auth_issue_reset(p_user uuid, p_code_hash bytea) TO portal_app;
+
+
+--
 -- Name: FUNCTION auth_login_begin(p_username text, p_address text); Type: ACL; Schema: public; Owner: portal_auth
 --
 
@@ -8488,6 +8676,22 @@ REVOKE ALL ON FUNCTION public.auth_proof_matches(p_encoded text, p_proof bytea) 
 
 REVOKE ALL ON FUNCTION public.auth_register(p_username text, p_display_name text, p_password_hash text, p_token text, p_csrf text, p_user_agent text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.auth_register(p_username text, p_display_name text, p_password_hash text, p_token text, p_csrf text, p_user_agent text) TO portal_app;
+
+
+--
+-- Name: FUNCTION auth_reset_password(p_username text, p_code_hash bytea, p_new_hash text, p_token text, p_csrf text, p_user_agent text, p_address text); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.auth_reset_password(p_username text, p_code_hash bytea, p_new_hash text, p_token text, p_csrf text, p_user_agent text, p_address text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.auth_reset_password(p_username text, p_code_hash bytea, p_new_hash text, p_token text, p_csrf text, p_user_agent text, p_address text) TO portal_app;
+
+
+--
+-- Name: FUNCTION auth_reset_wait(p_address text, p_username text, p_take boolean); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.auth_reset_wait(p_address text, p_username text, p_take boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.auth_reset_wait(p_address text, p_username text, p_take boolean) TO portal_app;
 
 
 --
@@ -9632,6 +9836,13 @@ GRANT SELECT,INSERT,UPDATE ON TABLE public.lti_score_outbox TO portal_auth;
 --
 
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.lti_states TO portal_auth;
+
+
+--
+-- Name: TABLE password_resets; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.password_resets TO portal_auth;
 
 
 --

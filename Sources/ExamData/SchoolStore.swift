@@ -146,14 +146,7 @@ public struct SchoolStore: Sendable {
             FROM share_links l JOIN exams e ON e.id = l.exam_id
             WHERE l.created_by = (SELECT app_user_id()) AND l.class_id IS NOT DISTINCT FROM \(classID)
             ORDER BY l.created_at DESC
-            """ as SQL).prepared()).rows.map { row in
-            ShareLinkSummary(
-                id: try row.decode("id", as: UUID.self), title: try row.decode("title", as: String.self),
-                examTitle: try row.decode("exam_title", as: String.self), mode: try row.decode("mode", as: String.self),
-                questionCount: try row.decode("question_count", as: Int.self), dueAt: try row.decode("due_at", as: Date?.self),
-                expiresAt: try row.decode("expires_at", as: Date?.self), revokedAt: try row.decode("revoked_at", as: Date?.self),
-                joinsClass: try row.decode("joins_class", as: Bool.self), attempts: try row.decode("attempts", as: Int?.self))
-        }
+            """ as SQL).prepared()).rows.map(Self.shareLink)
     }
 
     /// The signed-in student's attempts at a link: how many they may make (nil: no limit, or
@@ -163,6 +156,27 @@ public struct SchoolStore: Sendable {
             return (nil, 0)
         }
         return (try row.decode("allowed", as: Int?.self), try row.decode("used", as: Int.self))
+    }
+
+    /// One of the caller's links, revoked or not, with the name of its class (nil for a link of
+    /// no class); nil when there is no such link of theirs.
+    public func ownShareLink(id: UUID, _ connection: PostgresConnection) throws -> (link: ShareLinkSummary, classID: UUID?, className: String?)? {
+        guard let row = try connection.query(("""
+            SELECT l.id, l.title, e.title AS exam_title, l.mode, l.question_count, l.due_at, l.expires_at, l.revoked_at, l.joins_class, l.attempts,
+                   l.class_id, c.name AS class_name
+            FROM share_links l JOIN exams e ON e.id = l.exam_id LEFT JOIN classes c ON c.id = l.class_id
+            WHERE l.id = \(id) AND l.created_by = (SELECT app_user_id())
+            """ as SQL).prepared()).first else { return nil }
+        return (try Self.shareLink(row), try row.decode("class_id", as: UUID?.self), try row.decode("class_name", as: String?.self))
+    }
+
+    static func shareLink(_ row: PostgresRow) throws -> ShareLinkSummary {
+        ShareLinkSummary(
+            id: try row.decode("id", as: UUID.self), title: try row.decode("title", as: String.self),
+            examTitle: try row.decode("exam_title", as: String.self), mode: try row.decode("mode", as: String.self),
+            questionCount: try row.decode("question_count", as: Int.self), dueAt: try row.decode("due_at", as: Date?.self),
+            expiresAt: try row.decode("expires_at", as: Date?.self), revokedAt: try row.decode("revoked_at", as: Date?.self),
+            joinsClass: try row.decode("joins_class", as: Bool.self), attempts: try row.decode("attempts", as: Int?.self))
     }
 
     /// Revokes one of the caller's links; false when there is no such live link of theirs.

@@ -26,7 +26,7 @@ final class Connection {
 
     /// Where a complete request goes.
     enum Target {
-        case handler(Handler, parameters: [String: String], onLoop: Bool, quick: QuickHandler?)
+        case handler(Router.Endpoint)
         case staticFile
         case error(HTTPError)
     }
@@ -187,10 +187,10 @@ final class Connection {
         var bodyLimit = configuration.requestBodyLimit
         var preflight: Preflight?
         switch context.router.match(head.method, path: head.path) {
-        case .found(let handler, let parameters, let limit, let check, let onLoop, let quick):
-            target = .handler(handler, parameters: parameters, onLoop: onLoop, quick: quick)
-            bodyLimit = limit ?? bodyLimit
-            preflight = check
+        case .found(let endpoint):
+            target = .handler(endpoint)
+            bodyLimit = endpoint.bodyLimit ?? bodyLimit
+            preflight = endpoint.preflight
         case .notFound:
             if (head.method == .GET || head.method == .HEAD), context.staticFiles.file(at: head.path) != nil {
                 target = .staticFile
@@ -291,15 +291,15 @@ final class Connection {
             }
         case .error(let error):
             respond(context.errorResponse(error, head: head))
-        case .handler(let handler, let parameters, let onLoop, let quick):
+        case .handler(let endpoint):
             var routed = request
-            routed.parameters = parameters
-            let request = routed
-            if let quick, let response = quick(request) {
+            routed.parameters = endpoint.parameters
+            let request = routed, handler = endpoint.handler
+            if let quick = endpoint.answerOnLoop, let response = quick(request) {
                 respond(response)
                 return
             }
-            if onLoop {
+            if endpoint.runsOnLoop {
                 respond(context.run(handler, request))
                 return
             }

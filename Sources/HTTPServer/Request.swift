@@ -9,8 +9,6 @@ public struct Request: Sendable {
     public var parameters: [String: String]
     /// The peer's IP address.
     public var remoteAddress: String
-    /// Values that middleware attaches for handlers further in (the signed-in user, a CSRF token).
-    public var attributes: [String: any Sendable] = [:]
 
     public init(head: RequestHead, body: [UInt8] = [], parameters: [String: String] = [:], remoteAddress: String = "") {
         self.head = head

@@ -56,7 +56,7 @@ public struct Router: Sendable {
                 case .parameter(let name), .uuid(let name): parameters[name] = value
                 }
             }
-            return .found(handler: handler, parameters: parameters, bodyLimit: bodyLimit, preflight: preflight, onLoop: onLoop, quick: quick)
+            return .found(Endpoint(handler: handler, parameters: parameters, bodyLimit: bodyLimit, preflight: preflight, runsOnLoop: onLoop, answerOnLoop: quick))
         }
     }
 
@@ -75,9 +75,24 @@ public struct Router: Sendable {
         case uuid(String)
     }
 
+    /// What answers a matched request, as its route was added.
+    public struct Endpoint: Sendable {
+        public var handler: Handler
+        /// The pattern's parameters, percent-decoded, by name (`Request.parameters`).
+        public var parameters: [String: String]
+        /// The request body limit, when the route set one above the server's default.
+        public var bodyLimit: Int?
+        /// The check of the head before a large body is read.
+        public var preflight: Preflight?
+        /// Whether the handler itself runs on the event loop (it never blocks).
+        public var runsOnLoop: Bool
+        /// Tried on the event loop before a worker is involved (see `QuickHandler`).
+        public var answerOnLoop: QuickHandler?
+    }
+
     /// The outcome of matching a request's method and path.
-    public enum Match: @unchecked Sendable {
-        case found(handler: Handler, parameters: [String: String], bodyLimit: Int?, preflight: Preflight?, onLoop: Bool, quick: QuickHandler?)
+    public enum Match: Sendable {
+        case found(Endpoint)
         case methodNotAllowed(allowed: [HTTPMethod])
         case notFound
         case badPath(String)

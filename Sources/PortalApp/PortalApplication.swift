@@ -146,159 +146,81 @@ public final class PortalApplication: Sendable {
         hub.stop()
     }
 
-    /// Every route of the portal, each in a group that declares who may enter.
+    /// Every route of the portal (`Route`), each in a group that declares who may enter.
     public func makeRouter() -> Router { makePortalRouter().router }
 
-    /// Every route with the rule of its group: method, pattern and who may enter (`anyone`,
-    /// `signedIn`, `teacher`, `admin`, `monitoring`), and whether a visitor is answered with a
-    /// JSON problem rather than sent to sign in. Tests hold every registered route to its rule.
-    public func routeTable() -> [(method: String, pattern: String, access: String, answersWithProblem: Bool)] {
-        makePortalRouter().rules.map { ($0.method.rawValue, $0.pattern, $0.access.rawValue, $0.answersWithProblem) }
+    /// Every route with the rule of its group: its name, method, pattern and who may enter
+    /// (`anyone`, `signedIn`, `teacher`, `admin`, `monitoring`), and whether a visitor is
+    /// answered with a JSON problem rather than sent to sign in. Tests visit every route with it.
+    public func routeTable() -> [(name: String, method: String, pattern: String, access: String, answersWithProblem: Bool)] {
+        makePortalRouter().rules.map { ($0.name.rawValue, $0.method.rawValue, $0.pattern, $0.access.rawValue, $0.answersWithProblem) }
     }
 
-    /// The routes with their rules (`rules` lists each route's group rule).
+    /// The routes with their rules.
     func makePortalRouter() -> PortalRouter {
         var sessionSettings = SessionSettings()
         sessionSettings.secure = configuration.servedOverHTTPS
         sessionSettings.idleTimeout = configuration.sessionIdleTimeout
         sessionSettings.absoluteLifetime = configuration.sessionLifetime
-        let pages = self.pages, cache = self.cache, clock = self.clock, site = self.site, versions = self.versions
-        let domainFacts = self.domainFacts, readers = self.readers, classes = self.classes, outbound = self.outbound
-        let platformTokens = self.platformTokens, scoreSender = self.scoreSender
         // Without a database only the infrastructure routes exist; the gate is never used then.
-        var gate = Gate(
+        let gate = Gate(
             pool: database ?? ConnectionPool(.init(url: "")), replica: replica, settings: sessionSettings, clock: clock, pages: pages, site: site,
-            viewers: viewers, readers: readers, classes: classes)
-        gate.announcer = announcer
-        gate.countsRoundTrips = configuration.development
-        var routes = PortalRouter(gate: gate)
-        let metrics = self.metrics, monitoring = self.monitoring, database = self.database
-        routes.infrastructure(.GET, "/healthz", access: .anyone, onLoop: true) { _ in .text("ok\n") }
-        routes.infrastructure(.GET, "/metrics", access: .monitoring) { request in
-            try monitoring.admit(request)
-            var response = Response.text(metrics.prometheusText())
-            response.headers.set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-            response.headers.set("Cache-Control", "no-store")
-            return response
-        }
-        routes.infrastructure(.GET, "/readyz", access: .anyone) { [self] _ in
-            guard !isDraining else {
-                throw HTTPError(.serviceUnavailable, "This instance is shutting down.", headers: ["Retry-After": "5"])
-            }
-            guard let database, database.ping() else {
-                throw HTTPError(.serviceUnavailable, "The database is not reachable.", headers: ["Retry-After": "5"])
-            }
-            return .text(hub.isDegraded ? "ready; live events degraded: Redis is out of reach\n" : "ready\n")
-        }
-        guard let database else { return routes }
+            viewers: viewers, writes: ReaderWrites(readers: readers, classes: classes, announcer: announcer),
+            countsRoundTrips: configuration.development)
+        let hub = self.hub
+        let infrastructure = InfrastructureRoutes(
+            metrics: metrics, monitoring: monitoring, database: database, isDraining: { [self] in isDraining }, liveEventsDegraded: { hub.isDegraded })
+        return PortalRouter(
+            gate: gate, infrastructure: infrastructure, handlers: database.map { makeHandlers(database: $0, infrastructure, sessionSettings) })
+    }
+
+    /// The handlers of every route, with what they share.
+    private func makeHandlers(database: ConnectionPool, _ infrastructure: InfrastructureRoutes, _ sessionSettings: SessionSettings) -> RouteHandlers {
+        let pages = self.pages, clock = self.clock, site = self.site, versions = self.versions
         let formClock = FormClock()
         let accounts = AccountPages(pages: pages, settings: sessionSettings, hashing: hashing, clock: clock, viewers: viewers,
                                     registrationsPerHour: configuration.registrationsPerHour)
         let starter = SessionStart(
             pages: pages, settings: sessionSettings, clock: clock, versions: versions, selections: ExamSelection.kept(clock: clock))
-        let sessions = SessionPages(
-            pages: pages, settings: sessionSettings, clock: clock, formClock: formClock, versions: versions, readers: readers, fitter: fitter,
-            scores: scoreSender)
-        let reports = QuestionReports(pages: pages)
-        let live = LivePages(
-            database: database, pages: pages, settings: sessionSettings, clock: clock, scoreboard: scoreboard, hub: hub, site: site,
-            bulkhead: Bulkhead(limit: max(2, configuration.server.workers / 2)))
-        let schools = SchoolPages(pages: pages, clock: clock, starter: starter, site: site, classes: classes)
-        let admin = AdminPages(pages: pages, clock: clock, publicDirectory: configuration.publicDirectory, site: site, outbound: outbound)
-        let offline = OfflinePages(pages: pages, clock: clock)
-        let progress = ProgressUpload(clock: clock, pages: pages, fitter: fitter)
-        let device = DeviceAPI(pages: pages)
-
-        let copies = VisitorCopies(pages: pages, cache: cache, versions: versions, sessionCookie: sessionSettings.cookieName)
-        let readerCopies = ReaderCopies(
-            pages: pages, viewers: viewers, versions: versions, readers: readers, classes: classes, sessionCookie: sessionSettings.cookieName, clock: clock,
-            countsRoundTrips: configuration.development)
-        // A visitor's copy, else the signed-in reader's own.
-        func either(_ visitor: @escaping QuickHandler, _ reader: @escaping QuickHandler) -> QuickHandler { { visitor($0) ?? reader($0) } }
-        // The catalogue: shared pages, cached for visitors (read from a replica when there is
-        // one); no cookie is handed out here.
-        routes.anyone(RouteOptions(access: .anyone, issuesVisitorToken: false, readsReplica: .forVisitors)) { catalogue in
-            catalogue.get("/", quick: either(copies.quick(HomePage.visitorCopy), readerCopies.quick(HomePage.readerCopy)), HomePage.handler(pages: pages, cache: cache, versions: versions))
-            catalogue.get(
-                "/exams/:region/:exam", quick: either(copies.quick(ExamPage.visitorCopy), readerCopies.quick(ExamPage.readerCopy)),
-                ExamPage.handler(pages: pages, cache: cache, versions: versions, readers: readers))
-            catalogue.get(
-                "/exams/:region/:exam/leaderboard", quick: either(copies.quick(LeaderboardPage.visitorCopy), readerCopies.quick(LeaderboardPage.readerCopy)),
-                LeaderboardPage.handler(pages: pages, cache: cache, versions: versions, readers: readers))
-            catalogue.get("/offline/manifest.json", offline.manifest)
-        }
-        // The offline shell: the same bytes for everyone, so nobody's cookie is even looked at.
-        routes.anyone(RouteOptions(access: .anyone, issuesVisitorToken: false, resolvesViewer: false)) { shell in
-            shell.get("/offline/study", OfflineStudyPage.handler(pages: pages))
-            shell.get("/lti/jwks.json", LTIKeys().jwks)
-        }
-        // LTI's login initiation, from an LMS's page (a GET or a cross-site POST), and the
-        // launch the platform posts back (its id_token is the proof, not a cookie).
-        routes.anyone(RouteOptions(access: .anyone, issuesVisitorToken: false, resolvesViewer: false, acceptsOtherSites: true)) { lti in
-            let login = LTILogin(pages: pages, site: site)
-            lti.get("/lti/login", login.initiate)
-            lti.post("/lti/login", login.initiate)
-            let launch = LTILaunch(pages: pages, site: site, clock: clock, accounts: accounts, starter: starter)
-            lti.post("/lti/launch", launch.launch)
-            lti.get("/lti/continue/:token", launch.continueInWindow)
-            // Deep linking's choice, inside the platform's frame: its token admits the instructor.
-            let deepLinking = LTIDeepLinking(pages: pages, site: site, clock: clock)
-            lti.get("/lti/deep-link/:token", deepLinking.choose)
-            lti.post("/lti/deep-link/:token", deepLinking.answer)
-        }
-        // Content's pictures: the same for everyone, from a replica when there is one.
-        routes.anyone(RouteOptions(access: .anyone, issuesVisitorToken: false, resolvesViewer: false, readsReplica: .always)) { pictures in
-            pictures.get("/content-images/:file", ContentImageFiles(pages: pages).image)
-        }
-        // Starting a session from the cached exam page, which carries no per-visitor token.
-        routes.anyone(RouteOptions(access: .anyone, issuesVisitorToken: false, visitorsNeedNoToken: true)) { start in
-            start.post("/sessions", starter.start)
-        }
-        // Pages with forms for visitors too: a CSRF cookie for those who have none.
-        let singleSignOn = SingleSignOn(pages: pages, site: site, clock: clock, accounts: accounts)
-        routes.anyone { visitors in
-            accounts.addPublicRoutes(to: &visitors)
-            visitors.get("/auth/:provider", singleSignOn.start)
-            visitors.get("/auth/:provider/callback", singleSignOn.callback)
-            visitors.get("/auth/:provider/finish", singleSignOn.finish)
-            sessions.addRoutes(to: &visitors, readerCopies: readerCopies)
-            live.addPublicRoutes(to: &visitors)
-            schools.addPublicRoutes(to: &visitors)
-            visitors.get("/api/me", device.me)
-            visitors.get("/language/:code", LanguageSwitch(pages: pages, viewers: viewers, secureCookies: configuration.servedOverHTTPS).choose)
-        }
-        routes.members(RouteOptions(access: .signedIn)) { members in
-            accounts.addMemberRoutes(to: &members)
-            members.post("/me/sso/unlink", singleSignOn.unlink)
-            members.get(
-                "/me", quick: readerCopies.quick(DashboardPage.readerCopy),
-                DashboardPage.handler(pages: pages, clock: clock, versions: versions, readers: readers, domains: domainFacts, fitter: fitter))
-            members.post("/questions/:id(uuid)/reports", reports.report)
-            members.post("/exams/:region/:exam/date", ExamDateForm(pages: pages, clock: clock).save)
-            live.addMemberRoutes(to: &members)
-            schools.addMemberRoutes(to: &members)
-        }
-        // The device API: a visitor is told to sign in, in JSON. Bundles and change feeds are
-        // the same for every student: a replica serves them.
-        routes.members(RouteOptions(access: .signedIn, issuesVisitorToken: false, answersWithProblem: true, readsReplica: .always)) { api in
-            api.get("/offline/exams/:region/:file", offline.bundle)
-            api.get("/api/exams/:region/:exam/changes", offline.changes)
-        }
-        routes.members(RouteOptions(access: .signedIn, issuesVisitorToken: false, answersWithProblem: true)) { api in
-            api.get("/api/exams/:region/:exam/schedule", device.schedule)
-            api.post("/api/progress", bodyLimit: ProgressUpload.bodyLimit, progress.upload)
-        }
-        routes.members(RouteOptions(access: .teacher)) { teachers in
-            live.addHostRoutes(to: &teachers)
-            schools.addTeacherRoutes(to: &teachers, readerCopies: readerCopies)
-            if let tokens = platformTokens {
-                teachers.get("/teach/classes/:id(uuid)/roster", LTIRoster(pages: pages, tokens: tokens, client: outbound).roster)
-            }
-        }
-        routes.members(RouteOptions(access: .admin)) { admins in
-            admin.addRoutes(to: &admins)
-        }
-        return routes
+        let hub = self.hub
+        return RouteHandlers(
+            infrastructure: infrastructure,
+            pages: pages, clock: clock,
+            accounts: accounts,
+            recovery: PasswordRecovery(pages: pages, accounts: accounts, hashing: hashing),
+            resetCodes: ResetCodeIssuer(pages: pages, clock: clock, site: site),
+            singleSignOn: SingleSignOn(pages: pages, site: site, clock: clock, accounts: accounts),
+            starter: starter,
+            sessions: SessionPages(
+                pages: pages, settings: sessionSettings, clock: clock, formClock: formClock, versions: versions, readers: readers, fitter: fitter,
+                scores: scoreSender),
+            reports: QuestionReports(pages: pages),
+            examDate: ExamDateForm(pages: pages, clock: clock),
+            live: LivePages(
+                database: database, pages: pages, settings: sessionSettings, clock: clock, scoreboard: scoreboard, hub: hub, site: site,
+                bulkhead: Bulkhead(limit: max(2, configuration.server.workers / 2))),
+            schools: SchoolPages(pages: pages, clock: clock, starter: starter, site: site, classes: classes),
+            admin: AdminPages(pages: pages, clock: clock, publicDirectory: configuration.publicDirectory, site: site, outbound: outbound),
+            ltiAdmin: LTIAdmin(pages: pages, site: site, clock: clock),
+            signOnAdmin: SSOAdmin(pages: pages, site: site, clock: clock, client: outbound),
+            offline: OfflinePages(pages: pages, clock: clock),
+            progress: ProgressUpload(clock: clock, pages: pages, fitter: fitter),
+            device: DeviceAPI(pages: pages),
+            pictures: ContentImageFiles(pages: pages),
+            ltiLogin: LTILogin(pages: pages, site: site),
+            ltiLaunch: LTILaunch(pages: pages, site: site, clock: clock, accounts: accounts, starter: starter),
+            deepLinking: LTIDeepLinking(pages: pages, site: site, clock: clock),
+            roster: platformTokens.map { LTIRoster(pages: pages, tokens: $0, client: outbound) },
+            language: LanguageSwitch(pages: pages, viewers: viewers, secureCookies: configuration.servedOverHTTPS),
+            home: HomePage.handler(pages: pages, cache: cache, versions: versions),
+            exam: ExamPage.handler(pages: pages, cache: cache, versions: versions, readers: readers),
+            leaderboard: LeaderboardPage.handler(pages: pages, cache: cache, versions: versions, readers: readers),
+            dashboard: DashboardPage.handler(pages: pages, clock: clock, versions: versions, readers: readers, domains: domainFacts, fitter: fitter),
+            offlineStudy: OfflineStudyPage.handler(pages: pages),
+            visitorCopies: VisitorCopies(pages: pages, cache: cache, versions: versions, sessionCookie: sessionSettings.cookieName),
+            readerCopies: ReaderCopies(
+                pages: pages, viewers: viewers, versions: versions, readers: readers, classes: classes, sessionCookie: sessionSettings.cookieName,
+                clock: clock, countsRoundTrips: configuration.development))
     }
 
     /// Builds the server with the portal's routes and static files.

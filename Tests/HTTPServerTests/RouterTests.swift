@@ -10,8 +10,8 @@ struct RouterTests {
     }
 
     private func call(_ router: Router, _ method: HTTPMethod, _ path: String) throws -> Response? {
-        guard case .found(let handler, let parameters, _, _, _, _) = router.match(method, path: path) else { return nil }
-        return try handler(Request(head: head(method, path), parameters: parameters))
+        guard case .found(let endpoint) = router.match(method, path: path) else { return nil }
+        return try endpoint.handler(Request(head: head(method, path), parameters: endpoint.parameters))
     }
 
     private func text(_ response: Response?) -> String? {

@@ -453,8 +453,16 @@ struct AdminTests {
         #expect(try pupil.request("GET", "/teach").status == 200, "the new teacher's next request already teaches")
         #expect(try site.count("SELECT count(*) AS n FROM audit_log WHERE action = 'account.change' AND target = 'pupil' AND actor_name = 'Chief Editor' AND details->>'role_before' = 'student' AND details->>'role' = 'teacher'") == 1)
 
+        // Disabling asks first, on a page of its own that sends the same change with its consent.
+        let asked = try admin.request("POST", "/admin/users/\(pupilID.uuidString.lowercased())", form: [
+            "csrf_token": csrf, "role": "teacher", "status": "disabled", "was": "active", "username": "pupil", "q": "paula"])
+        #expect(asked.status == 200 && asked.bodyText.contains("<h1>Disable pupil’s account?</h1>"), "\(asked.bodyText)")
+        #expect(asked.bodyText.contains(#"<button type="submit" class="danger">Disable pupil</button>"#))
+        let askedCheck = try HTMLChecker.passes([("disabling", asked.body)])
+        #expect(askedCheck.passed, "the Nu Html Checker found errors; run it on \(askedCheck.folder) to see them")
+        #expect(try pupil.request("GET", "/teach").status == 200, "asking disabled nothing")
         let disabled = try admin.request("POST", "/admin/users/\(pupilID.uuidString.lowercased())", form: [
-            "csrf_token": csrf, "role": "teacher", "status": "disabled"])
+            "csrf_token": csrf, "role": "teacher", "status": "disabled", "username": "pupil", "q": "paula", "confirm": "1"])
         #expect(disabled.status == 303)
         #expect(SchoolTests.location(try pupil.request("GET", "/me")).hasPrefix("/login"), "a disabled account's session ends at once")
         #expect(try site.count("SELECT count(*) AS n FROM auth_sessions s JOIN users u ON u.id = s.user_id WHERE u.username = 'pupil'") == 0)

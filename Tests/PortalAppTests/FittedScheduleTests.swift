@@ -181,7 +181,18 @@ struct FittedScheduleTests {
             let refused = try browser.request("POST", examPath + "/date", form: ["csrf_token": token, "sits_on": bad])
             #expect(refused.status == 422, "\(bad): \(refused.status)")
             #expect(refused.bodyText.contains(says), "\(bad)")
+            // No dead end: the exam page itself comes back, the reason beside the field and
+            // what was typed still in it, the field offering only the days it takes.
+            #expect(refused.bodyText.contains(#"aria-describedby="sits-on-error""#) && refused.bodyText.contains(#"id="sits-on-error""#), "\(bad)")
+            #expect(refused.bodyText.contains(#"min="\#(today)""#) && refused.bodyText.contains("Practise"), "\(bad)")
+            if bad == (try day(-1)) { #expect(refused.bodyText.contains(#"value="\#(bad)""#)) }
+            if bad == "next week" {
+                let refusedCheck = try HTMLChecker.passes([("exam page with a refused date", refused.body)])
+                #expect(refusedCheck.passed, "the Nu Html Checker found errors; run it on \(refusedCheck.folder) to see them")
+            }
         }
+        // The refusal was shown once: the page read afterwards has no error in it.
+        #expect(!(try browser.request("GET", examPath)).bodyText.contains("sits-on-error"))
         #expect(try site.count("SELECT count(*) AS n FROM exam_dates") == 0)
 
         let examDay = try day(9)

@@ -80,7 +80,18 @@ struct SchoolTests {
         let teach = try teacher.request("GET", "/teach/classes/\(classID)")
         #expect(teach.bodyText.contains("Alpha warm-up"))
         let linkID = try site.admin { try $0.query("SELECT id FROM share_links").first!.decode("id", as: UUID.self) }
-        #expect(try teacher.request("POST", "/teach/links/\(linkID.uuidString.lowercased())/revoke", form: ["csrf_token": csrf]).status == 303)
+        // Revoking asks first, on a page of its own; a form that did not ask is sent there.
+        let revocation = "/teach/links/\(linkID.uuidString.lowercased())/revoke"
+        #expect(teach.bodyText.contains(#"<a href="\#(revocation)">Revoke</a>"#), "\(teach.bodyText)")
+        let question = try teacher.request("GET", revocation)
+        #expect(question.status == 200 && question.bodyText.contains("<h1>Revoke “Alpha warm-up”?</h1>"), "\(question.bodyText)")
+        let questionCheck = try HTMLChecker.passes([("revocation", question.body)])
+        #expect(questionCheck.passed, "the Nu Html Checker found errors; run it on \(questionCheck.folder) to see them")
+        let unasked = try teacher.request("POST", revocation, form: ["csrf_token": csrf])
+        #expect(Self.location(unasked).hasSuffix(revocation))
+        #expect(try guest.request("GET", "/s/\(token)").status == 200, "a form that did not ask revokes nothing")
+        let confirmed = try teacher.request("POST", revocation, form: ["csrf_token": csrf, "confirm": "1"])
+        #expect(Self.location(confirmed).hasSuffix("/teach/classes/\(classID)"))
         let revoked = try guest.request("GET", "/s/\(token)")
         #expect(revoked.status == 404)
         #expect(revoked.bodyText.contains("may have been revoked or have expired"))

@@ -38,28 +38,23 @@ struct AccountPages: Sendable {
         var href: String
     }
 
-    func addPublicRoutes(to routes: inout PublicRoutes) {
-        routes.get("/login") { request in try showLogin(request, FormPage(next: safeNext(request.query["next"]))) }
-        routes.post("/login", login)
-        routes.get("/register") { request in try show("accounts/register", request, FormPage(next: safeNext(request.query["next"]))) }
-        routes.post("/register", register)
-        routes.post("/logout", logout)
+    /// `GET /login`.
+    func loginForm(_ request: PortalRequest) throws -> Response {
+        try showLogin(request, FormPage(next: safeNext(request.query["next"])))
     }
 
-    func addMemberRoutes(to routes: inout MemberRoutes) {
-        routes.get("/me/settings") { request, user in
-            let query = request.query
-            let notice = query["saved"] != nil ? "account.saved" : query["password"] != nil ? "account.password_changed"
-                : query["ended"] != nil ? "account.sessions_ended" : query["linked"] != nil ? "sso.linked"
-                : query["unlinked"] != nil ? "sso.unlinked" : nil
-            return try showSettings(request, user, notice: notice)
-        }
-        routes.post("/me/settings", saveSettings)
-        routes.post("/me/retention", saveRetention)
-        routes.post("/me/language", saveLanguage)
-        routes.post("/me/password", changePassword)
-        routes.post("/me/sessions/end-others", endOtherSessions)
-        routes.post("/me/sessions/:id(uuid)/end", endSession)
+    /// `GET /register`.
+    func registerForm(_ request: PortalRequest) throws -> Response {
+        try show("accounts/register", request, FormPage(next: safeNext(request.query["next"])))
+    }
+
+    /// `GET /me/settings`, with a word on what was just done.
+    func settingsPage(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+        let query = request.query
+        let notice = query["saved"] != nil ? "account.saved" : query["password"] != nil ? "account.password_changed"
+            : query["ended"] != nil ? "account.sessions_ended" : query["linked"] != nil ? "sso.linked"
+            : query["unlinked"] != nil ? "sso.unlinked" : nil
+        return try showSettings(request, user, notice: notice)
     }
 
     /// Where signing in or registering leads: the page asked for, else the student's dashboard
@@ -399,8 +394,7 @@ struct AccountPages: Sendable {
         return .redirect(to: "/me/settings?ended=1")
     }
 
-    func endSession(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        guard let id = request.uuid("id") else { throw HTTPError(.notFound, pages.message("error.no_session", for: request)) }
+    func endSession(_ request: PortalRequest, _ user: SessionUser, id: UUID) throws -> Response {
         let ended = try request.database.transaction { try AccountStore().endSession(id: id, $0) }
         guard ended else { throw HTTPError(.notFound, pages.message("error.no_session", for: request)) }
         viewers.forget(sessionID: id)

@@ -28,8 +28,7 @@ struct SingleSignOn: Sendable {
     }
 
     /// The provider the address names.
-    private func provider(_ request: PortalRequest) throws -> SSOStore.Provider {
-        let slug = request.parameter("provider")
+    private func provider(_ request: PortalRequest, _ slug: String) throws -> SSOStore.Provider {
         guard slug.utf8.count <= 40, let provider = try request.database.run({ try SSOStore().provider(slug: slug, $0) }) else {
             throw refuse("unknown_provider", status: .notFound, for: request)
         }
@@ -37,8 +36,8 @@ struct SingleSignOn: Sendable {
     }
 
     /// `GET /auth/:provider` (`?link=1`: link it to the signed-in account; `?next=`: where to go after).
-    func start(_ request: PortalRequest) throws -> Response {
-        let provider = try provider(request)
+    func start(_ request: PortalRequest, provider slug: String) throws -> Response {
+        let provider = try provider(request, slug)
         let linking = request.query["link"] == "1"
         if linking && request.user == nil { return .redirect(to: LocalPath.signIn(returningTo: "/me/settings")) }
         let state = Crypto.token(), nonce = Base64URL.encode(Crypto.randomBytes(24)), verifier = Base64URL.encode(Crypto.randomBytes(32))
@@ -70,8 +69,8 @@ struct SingleSignOn: Sendable {
     private func browser(_ request: PortalRequest) -> [UInt8] { Crypto.sha256(Array((request.cookies[cookieName] ?? "").utf8)) }
 
     /// `GET /auth/:provider/callback?code=…&state=…`.
-    func callback(_ request: PortalRequest) throws -> Response {
-        let provider = try provider(request)
+    func callback(_ request: PortalRequest, provider slug: String) throws -> Response {
+        let provider = try provider(request, slug)
         let query = request.query
         guard let code = query["code"], !code.isEmpty, code.utf8.count <= 2000, let state = query["state"], !state.isEmpty, state.utf8.count <= 200 else {
             if let error = query["error"] {
@@ -106,8 +105,8 @@ struct SingleSignOn: Sendable {
     }
 
     /// `GET /auth/:provider/finish`: the sign-in this browser began, finished by the database.
-    func finish(_ request: PortalRequest) throws -> Response {
-        let provider = try provider(request)
+    func finish(_ request: PortalRequest, provider slug: String) throws -> Response {
+        let provider = try provider(request, slug)
         let sessionToken = Crypto.token()
         let outcome = try request.database.run {
             try SSOStore().finish(

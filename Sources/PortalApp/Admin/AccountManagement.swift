@@ -72,10 +72,9 @@ extension AdminPages {
 
     /// Sets one account's extra time for mock exams (an admin may, for anyone), then back to the
     /// same search.
-    func changeAccommodation(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+    func changeAccommodation(_ request: PortalRequest, _ user: SessionUser, account id: UUID) throws -> Response {
         let locale = pages.locale(for: request)
         let form = FormFields(body: request.body)
-        guard let id = request.uuid("id") else { throw HTTPError(.notFound, pages.message("school.not_found", locale: locale)) }
         guard let accommodation = Accommodation(form: form) else {
             return try accountsPage(request, user, problem: pages.message("school.bad_accommodation", locale: locale), status: .unprocessableContent)
         }
@@ -93,15 +92,23 @@ extension AdminPages {
     }
 
     /// Changes one account's role and whether it is disabled, then back to the same search.
-    func changeAccount(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+    func changeAccount(_ request: PortalRequest, _ user: SessionUser, account id: UUID) throws -> Response {
         let locale = pages.locale(for: request)
         let form = FormFields(body: request.body)
-        guard let id = request.uuid("id") else { throw HTTPError(.notFound, pages.message("school.not_found", locale: locale)) }
         guard let role = Role(rawValue: form["role"] ?? ""), let status = form["status"], ["active", "disabled"].contains(status) else {
             throw HTTPError(.badRequest, pages.message("admin.bad_account_change", locale: locale))
         }
         if id == user.userID {
             return try accountsPage(request, user, problem: pages.message("admin.not_yourself", locale: locale), status: .unprocessableContent)
+        }
+        // Disabling signs someone out everywhere: asked first, on a page of its own (a form that
+        // did not say the account was already disabled is asked too).
+        if status == "disabled", form["was"] != "disabled", form["confirm"] != "1" {
+            let page = DisablingPage(
+                id: id.lowercasedText, username: String((form["username"] ?? "").prefix(80)), role: role.rawValue,
+                query: String((form["q"] ?? "").prefix(100)), filterRole: form["filter_role"].flatMap(Role.init(rawValue:))?.rawValue ?? "",
+                back: backToSearch(form), csrfToken: user.csrfToken)
+            return try pages.privatePage("admin/disable", page, request)
         }
         let directory = AccountDirectory()
         let outcome = try request.database.transaction { try directory.set(userID: id, role: role, disabled: status == "disabled", $0) }

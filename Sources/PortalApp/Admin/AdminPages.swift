@@ -25,42 +25,6 @@ struct AdminPages: Sendable {
     /// The editor's form: its texts and one picture or recording being added.
     static let editorLimit = ContentImage.maximumMediaBytes + 512 * 1024
 
-    /// The admin group (admins only; a 404 for everyone else, decided before any body is read).
-    func addRoutes(to routes: inout MemberRoutes) {
-        routes.get("/admin", overview)
-        routes.get("/admin/import", importForm)
-        routes.post("/admin/import", bodyLimit: Self.importLimit, importDocument)
-        routes.get("/admin/exams/:region/:exam/export.json", export)
-        routes.get("/admin/exams/:region/:exam/export.moodle.xml", exportMoodle)
-        routes.get("/admin/exams/:region/:exam/export.qti.zip") { try exportQTI($0, $1, version3: true) }
-        routes.get("/admin/exams/:region/:exam/export.qti21.zip") { try exportQTI($0, $1, version3: false) }
-        routes.get("/admin/reports", reports)
-        routes.post("/admin/reports/:id(uuid)", resolve)
-        routes.get("/admin/audit", audit)
-        let lti = LTIAdmin(pages: pages, site: site, clock: clock)
-        routes.get("/admin/lti", lti.page)
-        routes.post("/admin/lti/platforms", lti.addPlatform)
-        let sso = SSOAdmin(pages: pages, site: site, clock: clock, client: outbound)
-        routes.get("/admin/sso", sso.page)
-        routes.post("/admin/sso/providers", sso.save)
-        routes.get("/admin/users", accounts)
-        routes.post("/admin/users/:id(uuid)", changeAccount)
-        routes.post("/admin/users/:id(uuid)/accommodation", changeAccommodation)
-        routes.get("/admin/questions", questionList)
-        routes.get("/admin/questions/new") { request, user in try editor(request, user, id: nil) }
-        routes.post("/admin/questions/new", bodyLimit: Self.editorLimit) { request, user in try saveQuestion(request, user, id: nil) }
-        routes.get("/admin/questions/:id(uuid)", question)
-        routes.get("/admin/questions/:id(uuid)/edit") { request, user in try editor(request, user, id: try questionID(request)) }
-        routes.post("/admin/questions/:id(uuid)/edit", bodyLimit: Self.editorLimit) { request, user in try saveQuestion(request, user, id: try questionID(request)) }
-    }
-
-    private func questionID(_ request: PortalRequest) throws -> UUID {
-        guard let id = request.uuid("id") else {
-            throw HTTPError(.notFound, pages.message("school.not_found", locale: pages.locale(for: request)))
-        }
-        return id
-    }
-
     func editor(_ request: PortalRequest, _ user: SessionUser, id: UUID?) throws -> Response {
         let locale = pages.locale(for: request)
         let (form, domains) = try request.database.transaction { connection -> (QuestionForm, [(id: Int, label: String)]) in
@@ -361,28 +325,30 @@ struct AdminPages: Sendable {
     }
 
     /// The exam's published questions as a QTI 3.0 or 2.1 content package (`QTIPackage`).
-    func exportQTI(_ request: PortalRequest, _ user: SessionUser, version3: Bool) throws -> Response {
-        try download(request, type: "application/zip", suffix: version3 ? "qti.zip" : "qti21.zip") { QTIPackage.archive(SiteImages(publicDirectory: publicDirectory).including($0), version3: version3) }
+    func exportQTI(_ request: PortalRequest, _ user: SessionUser, exam: ExamAddress, version3: Bool) throws -> Response {
+        try download(request, exam, type: "application/zip", suffix: version3 ? "qti.zip" : "qti21.zip") { QTIPackage.archive(SiteImages(publicDirectory: publicDirectory).including($0), version3: version3) }
     }
 
     /// The exam as Moodle XML (`MoodleXMLExport`), for a school's Moodle question bank.
-    func exportMoodle(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        try download(request, type: "application/xml; charset=utf-8", suffix: "moodle.xml") { Array(MoodleXMLExport.document(SiteImages(publicDirectory: publicDirectory).including($0)).utf8) }
+    func exportMoodle(_ request: PortalRequest, _ user: SessionUser, exam: ExamAddress) throws -> Response {
+        try download(request, exam, type: "application/xml; charset=utf-8", suffix: "moodle.xml") { Array(MoodleXMLExport.document(SiteImages(publicDirectory: publicDirectory).including($0)).utf8) }
     }
 
     /// The exam in the import format (format 1).
-    func export(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        try download(request, type: "application/json", suffix: "json") { document in
+    func export(_ request: PortalRequest, _ user: SessionUser, exam: ExamAddress) throws -> Response {
+        try download(request, exam, type: "application/json", suffix: "json") { document in
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             return Array(try encoder.encode(document))
         }
     }
 
-    /// The exam at the request's `region/exam`, written by `write`, as an attachment named
-    /// `region-exam.suffix` (404 for an exam there is not).
-    private func download(_ request: PortalRequest, type: String, suffix: String, _ write: (ContentDocument) throws -> [UInt8]) throws -> Response {
-        let region = request.parameter("region"), slug = request.parameter("exam")
+    /// The exam at `exam`, written by `write`, as an attachment named `region-exam.suffix` (404
+    /// for an exam there is not).
+    private func download(
+        _ request: PortalRequest, _ exam: ExamAddress, type: String, suffix: String, _ write: (ContentDocument) throws -> [UInt8]
+    ) throws -> Response {
+        let region = exam.region, slug = exam.slug
         guard let document = try request.database.transaction({ try ContentImport().export(region: region, exam: slug, $0) }) else {
             throw HTTPError(.notFound, pages.message("error.no_exam", locale: pages.locale(for: request), ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))]))
         }
@@ -418,9 +384,8 @@ struct AdminPages: Sendable {
         return try pages.privatePage("admin/reports", value, request)
     }
 
-    func resolve(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+    func resolve(_ request: PortalRequest, _ user: SessionUser, report id: UUID) throws -> Response {
         let locale = pages.locale(for: request)
-        guard let id = request.uuid("id") else { throw HTTPError(.notFound, pages.message("school.not_found", locale: locale)) }
         let form = FormFields(body: request.body)
         guard let resolution = form["resolution"], resolution == "fixed" || resolution == "dismissed" else {
             throw HTTPError(.badRequest, pages.message("admin.bad_resolution", locale: locale))
@@ -470,9 +435,8 @@ struct AdminPages: Sendable {
         return try pages.privatePage("admin/questions", value, request)
     }
 
-    func question(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+    func question(_ request: PortalRequest, _ user: SessionUser, id: UUID) throws -> Response {
         let locale = pages.locale(for: request)
-        guard let id = request.uuid("id") else { throw HTTPError(.notFound, pages.message("school.not_found", locale: locale)) }
         let value = try request.database.transaction { connection -> AdminQuestionPage in
             guard let question = try StudyStore().questions(ids: [id], connection).first else {
                 throw HTTPError(.notFound, pages.message("school.not_found", locale: locale))

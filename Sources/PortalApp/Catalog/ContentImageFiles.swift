@@ -9,8 +9,7 @@ import Interop
 struct ContentImageFiles: Sendable {
     let pages: PageRenderer
 
-    func image(_ request: PortalRequest) throws -> Response {
-        let name = request.parameter("file")
+    func image(_ request: PortalRequest, file name: String) throws -> Response {
         let notFound = HTTPError(.notFound, pages.message("error.nothing_here", for: request))
         guard let digest = ContentImage.digest(inFileName: name) else { throw notFound }
         let etag = "\"\(digest)\""

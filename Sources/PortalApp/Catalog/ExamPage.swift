@@ -79,16 +79,16 @@ struct ExamPage: Encodable {
     }
 
     /// Where a visitor's copy of the page is kept (see `VisitorCopies`).
-    static func visitorCopy(_ request: Request) -> (page: String, versions: [String])? {
-        guard let name = pageName(request) else { return nil }
-        return (name, [SharedVersions.contentKey("exam|\(request.parameter("region"))|\(request.parameter("exam"))")])
+    static func visitorCopy(_ request: Request, _ exam: ExamAddress) -> (page: String, versions: [String])? {
+        guard let name = pageName(request, exam) else { return nil }
+        return (name, [SharedVersions.contentKey("exam|\(exam.region)|\(exam.slug)")])
     }
 
     /// The exam's name among kept pages, or nil for a difficulty the handler refuses.
-    private static func pageName(_ request: Request) -> String? {
+    private static func pageName(_ request: Request, _ exam: ExamAddress) -> String? {
         let text = request.query["difficulty"] ?? ""
         guard text.isEmpty || (Int(text).map { (1...5).contains($0) } ?? false) else { return nil }
-        return "exam|\(request.parameter("region"))|\(request.parameter("exam"))|\(Int(text) ?? 0)"
+        return "exam|\(exam.region)|\(exam.slug)|\(Int(text) ?? 0)"
     }
 
     /// Where a student's page is kept: by the exam's content version and the student's data
@@ -97,9 +97,9 @@ struct ExamPage: Encodable {
 
     /// A student's kept page, when the exam's version and theirs are remembered (see
     /// `ReaderCopies`); a teacher's lists their classes, read each time.
-    static func readerCopy(_ request: Request, _ known: ReaderCopies.Known) -> String? {
-        guard !known.user.role.teaches, let name = pageName(request), let dataVersion = known.dataVersion,
-              let version = known.versions.remembered([SharedVersions.contentKey("exam|\(request.parameter("region"))|\(request.parameter("exam"))")])
+    static func readerCopy(_ request: Request, _ exam: ExamAddress, _ known: ReaderCopies.Known) -> String? {
+        guard !known.user.role.teaches, let name = pageName(request, exam), let dataVersion = known.dataVersion,
+              let version = known.versions.remembered([SharedVersions.contentKey("exam|\(exam.region)|\(exam.slug)")])
         else { return nil }
         return readerKey(name: name, version: version, dataVersion: dataVersion)
     }
@@ -109,11 +109,11 @@ struct ExamPage: Encodable {
     /// a signed-in reader's page is the fragment around their own header and form token.
     static func handler(
         pages: PageRenderer, cache: PageCache, versions: SharedVersions, readers: ReaderVersions
-    ) -> @Sendable (PortalRequest) throws -> Response {
-        { request in
+    ) -> @Sendable (PortalRequest, ExamAddress, ExamDateForm.Refusal?) throws -> Response {
+        { request, exam, refusal in
             let locale = pages.locale(for: request)
             let difficulty = try difficulty(from: request, pages: pages, locale: locale)
-            let region = request.parameter("region"), slug = request.parameter("exam")
+            let region = exam.region, slug = exam.slug
             let catalog = ExamCatalog()
             let notFound = { HTTPError(.notFound, pages.message("error.no_exam", locale: locale, ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))])) }
             let detail = {
@@ -136,14 +136,13 @@ struct ExamPage: Encodable {
                 // A student's page is the fragment under their own header: kept whole by the
                 // exam's version. A teacher's also lists their classes, read each time.
                 guard user.role.teaches else {
-                    let dataVersion = try readers.version(user.userID) {
-                        try AccountStore.dataVersion(request.database.read([AccountStore.dataVersionStatement])[0])
-                    }
-                    return try pages.keptForReader(request, user, key: readerKey(name: name, version: version, dataVersion: dataVersion)) {
+                    func render() throws -> [UInt8] {
                         var personal = Personal()
                         let own = try request.database.read([SchoolStore.ownAccommodationStatement, ExamDateStore.datesStatement])
                         let date = try ExamDateStore.dates(own[1]).values.first { $0.region == region && $0.slug == slug }
-                        personal.examDate = ExamDateForm.section(region: region, slug: slug, date: date, pages: pages, locale: locale)
+                        personal.examDate = ExamDateForm.section(
+                            region: region, slug: slug, date: date, today: ExamDateForm.today(at: pages.clock(), for: user), refusal: refusal,
+                            pages: pages, locale: locale)
                         if let accommodation = try SchoolStore.ownAccommodation(own[0]), accommodation.multiplier != 1 || accommodation.extraMinutes > 0 {
                             let minutes = accommodation.seconds(for: try detail().timeLimitSeconds) / 60
                             personal.accommodation = pages.message("exam.accommodation", locale: locale, [
@@ -153,6 +152,12 @@ struct ExamPage: Encodable {
                         }
                         return try pages.render("exams/show", personal, locale: locale, viewer: request.viewer, fragments: ["exam": shared])
                     }
+                    // A refused date is shown once, beside its field: that page is not kept.
+                    if refusal != nil { return KeptPage(bytes: try render(), isGzip: false) }
+                    let dataVersion = try readers.version(user.userID) {
+                        try AccountStore.dataVersion(request.database.read([AccountStore.dataVersionStatement])[0])
+                    }
+                    return try pages.keptForReader(request, user, key: readerKey(name: name, version: version, dataVersion: dataVersion), render: render)
                 }
                 var personal = Personal()
                 if user.role.teaches {
@@ -164,7 +169,9 @@ struct ExamPage: Encodable {
                 }
                 return KeptPage(bytes: try pages.render("exams/show", personal, locale: locale, viewer: request.viewer, fragments: ["exam": shared]), isGzip: false)
             }
-            return page.html
+            var response = page.html
+            if refusal != nil { response.status = .unprocessableContent }
+            return response
         }
     }
 

@@ -33,16 +33,14 @@ struct LTIDeepLinking: Sendable {
     }
 
     /// `GET /lti/deep-link/:token`: the choice.
-    func choose(_ request: PortalRequest) throws -> Response {
-        let token = request.parameter("token")
+    func choose(_ request: PortalRequest, token: String) throws -> Response {
         let (link, platform) = try pending(token, use: false, request)
         return try page(token: token, link: link, framedBy: [platform.issuer, link.returnURL], problem: nil, request)
     }
 
     /// `POST /lti/deep-link/:token`: the signed answer, in a form the browser posts back to the
     /// platform.
-    func answer(_ request: PortalRequest) throws -> Response {
-        let token = request.parameter("token")
+    func answer(_ request: PortalRequest, token: String) throws -> Response {
         let form = FormFields(body: request.body)
         let (link, platform) = try pending(token, use: false, request)
         func again(_ key: String) throws -> Response {

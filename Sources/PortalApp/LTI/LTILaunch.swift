@@ -199,8 +199,8 @@ struct LTILaunch: Sendable {
     }
 
     /// `GET /lti/continue/:token`: the new window takes over the framed launch's session.
-    func continueInWindow(_ request: PortalRequest) throws -> Response {
-        let handoff = request.parameter("token"), newToken = Crypto.token()
+    func continueInWindow(_ request: PortalRequest, token handoff: String) throws -> Response {
+        let newToken = Crypto.token()
         guard handoff.utf8.count <= 100, let location = try request.database.run({
             try LTILaunchStore().takeHandoff(token: handoff, browser: LTILogin.browserHash(request), newToken: newToken, $0)
         }) else {

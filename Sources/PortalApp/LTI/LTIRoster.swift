@@ -36,8 +36,7 @@ struct LTIRoster: Sendable {
         var problem: String?
     }
 
-    func roster(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        guard let classID = request.uuid("id") else { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
+    func roster(_ request: PortalRequest, _ user: SessionUser, class classID: UUID) throws -> Response {
         let store = LTILaunchStore()
         guard let course = try request.database.transaction({ connection in
             try SchoolStore().taughtClass(id: classID, connection) == nil ? nil : try store.courseRoster(classID: classID, connection)

@@ -96,22 +96,22 @@ struct LeaderboardPage: Encodable {
     }
 
     /// Where a visitor's copy of the page is kept (see `VisitorCopies`).
-    static func visitorCopy(_ request: Request) -> (page: String, versions: [String])? {
-        guard let name = pageName(request) else { return nil }
-        return (name, versionKeys(request))
+    static func visitorCopy(_ request: Request, _ exam: ExamAddress) -> (page: String, versions: [String])? {
+        guard let name = pageName(request, exam) else { return nil }
+        return (name, versionKeys(exam))
     }
 
     /// The board's name among kept pages, or nil for a window or page the handler refuses.
-    private static func pageName(_ request: Request) -> String? {
+    private static func pageName(_ request: Request, _ exam: ExamAddress) -> String? {
         let query = request.query
         guard let period = LeaderboardPeriod(rawValue: query["window"] ?? "week"),
               let page = Int(query["page"] ?? "1"), (1...100_000).contains(page) else { return nil }
-        return "board|\(request.parameter("region"))|\(request.parameter("exam"))|\(period.rawValue)|\(page)"
+        return "board|\(exam.region)|\(exam.slug)|\(period.rawValue)|\(page)"
     }
 
     /// What a board page is kept by: the board's last refresh and the exam's content.
-    private static func versionKeys(_ request: Request) -> [String] {
-        [SharedVersions.leaderboardKey, SharedVersions.contentKey("exam|\(request.parameter("region"))|\(request.parameter("exam"))")]
+    private static func versionKeys(_ exam: ExamAddress) -> [String] {
+        [SharedVersions.leaderboardKey, SharedVersions.contentKey("exam|\(exam.region)|\(exam.slug)")]
     }
 
     /// Where a reader's page is kept: by the later of the board's and the exam's versions, and
@@ -119,8 +119,8 @@ struct LeaderboardPage: Encodable {
     static func readerKey(name: String, version: Date, dataVersion: Int64) -> String { "\(name)|\(version.timeIntervalSince1970)|\(dataVersion)" }
 
     /// A reader's kept page, when every version is remembered (see `ReaderCopies`).
-    static func readerCopy(_ request: Request, _ known: ReaderCopies.Known) -> String? {
-        guard let name = pageName(request), let version = known.versions.remembered(versionKeys(request)), let dataVersion = known.dataVersion else {
+    static func readerCopy(_ request: Request, _ exam: ExamAddress, _ known: ReaderCopies.Known) -> String? {
+        guard let name = pageName(request, exam), let version = known.versions.remembered(versionKeys(exam)), let dataVersion = known.dataVersion else {
             return nil
         }
         return readerKey(name: name, version: version, dataVersion: dataVersion)
@@ -128,10 +128,10 @@ struct LeaderboardPage: Encodable {
 
     static func handler(
         pages: PageRenderer, cache: PageCache, versions: SharedVersions, readers: ReaderVersions
-    ) -> @Sendable (PortalRequest) throws -> Response {
-        { request in
+    ) -> @Sendable (PortalRequest, ExamAddress) throws -> Response {
+        { request, exam in
             let locale = pages.locale(for: request)
-            let region = request.parameter("region"), slug = request.parameter("exam")
+            let region = exam.region, slug = exam.slug
             let query = request.query
             guard let period = LeaderboardPeriod(rawValue: query["window"] ?? "week") else {
                 throw HTTPError(.badRequest, pages.message("leaderboard.bad_window", locale: locale, ["value": String((query["window"] ?? "").prefix(20))]))

@@ -25,51 +25,17 @@ struct LivePages: Sendable {
     /// short enough to read aloud, so guessing them is limited.
     static let codeMissesPerTenMinutes = 30
 
-    /// Taking part: for anyone with the code, guests included.
-    func addPublicRoutes(to routes: inout PublicRoutes) {
-        routes.get("/live/:code", explained(play))
-        routes.post("/live/:code/join", explained(join))
-        routes.post("/live/:code/answers", explained(answer))
-        routes.get("/live/:code/events", explained(events))
-    }
-
-    /// Hosting: teachers and admins (and only the event's own host finds it).
-    func addHostRoutes(to routes: inout MemberRoutes) {
-        routes.get("/live/new", newEventForm)
-        routes.post("/live", create)
-        routes.get("/live/:code/host", host)
-        routes.post("/live/:code/start", explainedMember(start))
-        routes.get("/live/:code/screen", explainedMember(screen))
-    }
-
-    /// Nothing for signed-in students beyond what everyone has.
-    func addMemberRoutes(to routes: inout MemberRoutes) {}
-
     /// Redis is out of reach: live events say so, in words (the generic 503 page speaks of
     /// the database).
     struct Unavailable: Error {}
 
-    private func explained(_ handler: @escaping @Sendable (PortalRequest) throws -> Response) -> @Sendable (PortalRequest) throws -> Response {
-        let pages = self.pages, bulkhead = self.bulkhead
-        return { request in
-            do {
-                return try bulkhead.run { try handler(request) }
-            } catch is Unavailable {
-                return Self.unavailable(request, pages: pages)
-            }
-        }
-    }
-
-    private func explainedMember(
-        _ handler: @escaping @Sendable (PortalRequest, SessionUser) throws -> Response
-    ) -> @Sendable (PortalRequest, SessionUser) throws -> Response {
-        let pages = self.pages, bulkhead = self.bulkhead
-        return { request, user in
-            do {
-                return try bulkhead.run { try handler(request, user) }
-            } catch is Unavailable {
-                return Self.unavailable(request, pages: pages)
-            }
+    /// Runs a page that needs Redis within the live events' share of the workers; Redis out of
+    /// reach is said in words.
+    func explained(_ request: PortalRequest, _ page: () throws -> Response) throws -> Response {
+        do {
+            return try bulkhead.run(page)
+        } catch is Unavailable {
+            return Self.unavailable(request, pages: pages)
         }
     }
 
@@ -89,7 +55,6 @@ struct LivePages: Sendable {
     }
 
 
-    private func code(_ request: PortalRequest) -> String { request.parameter("code").uppercased() }
 
     /// A board Redis lost is put back from the stored answers before anyone reads or adds to it.
     private func restoreBoard(_ event: LiveEvent, _ scoreboard: LiveScoreboard, _ request: PortalRequest) {
@@ -98,26 +63,26 @@ struct LivePages: Sendable {
         }
     }
 
-    private func noEvent(_ request: PortalRequest) -> HTTPError {
-        HTTPError(.notFound, pages.message("live.no_event", for: request, ["code": String(code(request).prefix(12))]))
+    private func noEvent(_ request: PortalRequest, _ code: String) -> HTTPError {
+        HTTPError(.notFound, pages.message("live.no_event", for: request, ["code": String(code.uppercased().prefix(12))]))
     }
 
     /// The event and, in one transaction scoped to the caller, whatever `body` reads. Unknown
     /// codes count against the client's address, shared by every instance.
-    private func withEvent<Value>(_ request: PortalRequest, _ body: (LiveEvent, PostgresConnection) throws -> Value) throws -> Value {
+    private func withEvent<Value>(_ request: PortalRequest, _ code: String, _ body: (LiveEvent, PostgresConnection) throws -> Value) throws -> Value {
         let limits = CodeGuessLimit(bucket: "live-code", limit: Self.codeMissesPerTenMinutes, pages: pages)
         try limits.check(request)
         let found = try request.database.transaction { connection -> Value? in
-            guard let event = try LiveStore().event(code: code(request), connection) else { return nil }
+            guard let event = try LiveStore().event(code: code.uppercased(), connection) else { return nil }
             return try body(event, connection)
         }
         if let found { return found }
         try limits.miss(request)
-        throw noEvent(request)
+        throw noEvent(request, code)
     }
 
-    private func hostOnly(_ request: PortalRequest, _ event: LiveEvent) throws -> SessionUser {
-        guard let user = request.user, user.userID == event.hostID || user.role == .admin else { throw noEvent(request) }
+    private func hostOnly(_ request: PortalRequest, _ event: LiveEvent, _ code: String) throws -> SessionUser {
+        guard let user = request.user, user.userID == event.hostID || user.role == .admin else { throw noEvent(request, code) }
         return user
     }
 
@@ -191,10 +156,10 @@ struct LivePages: Sendable {
         return .redirect(to: "/live/\(code)/host")
     }
 
-    func host(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+    func host(_ request: PortalRequest, _ user: SessionUser, code: String) throws -> Response {
         let now = clock()
-        let (event, value) = try withEvent(request) { event, connection -> (LiveEvent, LiveHostPage) in
-            _ = try hostOnly(request, event)
+        let (event, value) = try withEvent(request, code) { event, connection -> (LiveEvent, LiveHostPage) in
+            _ = try hostOnly(request, event, code)
             let store = LiveStore()
             let participants = try store.participants(eventID: event.id, connection)
             let results = event.endedAt != nil ? try store.results(eventID: event.id, connection) : []
@@ -207,11 +172,11 @@ struct LivePages: Sendable {
         return try pages.privatePage("live/host", value, request)
     }
 
-    func start(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+    func start(_ request: PortalRequest, _ user: SessionUser, code: String) throws -> Response {
         let scoreboard = try liveScoreboard(request)
         let now = clock()
-        let event = try withEvent(request) { event, connection -> LiveEvent in
-            _ = try hostOnly(request, event)
+        let event = try withEvent(request, code) { event, connection -> LiveEvent in
+            _ = try hostOnly(request, event, code)
             var event = event
             // On a whole second: the same instant in memory, in the database and on every instance.
             let startsAt = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + TimeInterval(Self.getReadySeconds)).rounded(.up))
@@ -227,8 +192,8 @@ struct LivePages: Sendable {
 
     // MARK: Taking part
 
-    func play(_ request: PortalRequest) throws -> Response {
-        try playPage(request)
+    func play(_ request: PortalRequest, code: String) throws -> Response {
+        try playPage(request, code)
     }
 
     /// A nickname that was refused, shown again beside its field with the reason.
@@ -237,11 +202,11 @@ struct LivePages: Sendable {
         var problem: String
     }
 
-    private func playPage(_ request: PortalRequest, refused: RefusedNickname? = nil, status: HTTPStatus = .ok) throws -> Response {
+    private func playPage(_ request: PortalRequest, _ code: String, refused: RefusedNickname? = nil, status: HTTPStatus = .ok) throws -> Response {
         let scoreboard = try liveScoreboard(request)
         let now = clock()
         let actor = StudyActor.resolve(request, settings: settings, createGuest: false)
-        let (event, participant, answered, question, results) = try withEvent(request) {
+        let (event, participant, answered, question, results) = try withEvent(request, code) {
             event, connection -> (LiveEvent, LiveParticipant?, Bool?, Question?, [LiveResult]) in
             let store = LiveStore()
             let participant = actor == nil ? nil : try store.participant(eventID: event.id, connection)
@@ -273,17 +238,17 @@ struct LivePages: Sendable {
         return try pages.privatePage("live/play", value, request, status: status)
     }
 
-    func join(_ request: PortalRequest) throws -> Response {
+    func join(_ request: PortalRequest, code: String) throws -> Response {
         let scoreboard = try liveScoreboard(request)
         let form = FormFields(body: request.body)
         let nickname = (form["nickname"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         if let problem = NicknamePolicy.problem(nickname) {
             let refused = RefusedNickname(typed: String(nickname.prefix(64)), problem: pages.message(problem, for: request))
-            return try playPage(request, refused: refused, status: .unprocessableContent)
+            return try playPage(request, code, refused: refused, status: .unprocessableContent)
         }
-        guard let actor = StudyActor.resolve(request, settings: settings, createGuest: true) else { throw noEvent(request) }
+        guard let actor = StudyActor.resolve(request, settings: settings, createGuest: true) else { throw noEvent(request, code) }
         let now = clock()
-        let joined = try withEvent(request) { event, connection -> (LiveEvent, LiveParticipant)? in
+        let joined = try withEvent(request, code) { event, connection -> (LiveEvent, LiveParticipant)? in
             guard event.endedAt == nil, event.schedule.map({ now < $0.endsAt }) ?? true else {
                 throw HTTPError(.gone, pages.message("live.over", for: request))
             }
@@ -293,7 +258,7 @@ struct LivePages: Sendable {
         }
         guard let (event, participant) = joined else {
             let refused = RefusedNickname(typed: nickname, problem: pages.message("live.nickname_taken", for: request, ["nickname": nickname]))
-            var response = try playPage(request, refused: refused, status: .conflict)
+            var response = try playPage(request, code, refused: refused, status: .conflict)
             if let token = actor.newGuestToken { response.setCookie(settings.guestCookie(token)) }
             return response
         }
@@ -305,13 +270,13 @@ struct LivePages: Sendable {
         return response
     }
 
-    func answer(_ request: PortalRequest) throws -> Response {
+    func answer(_ request: PortalRequest, code: String) throws -> Response {
         let scoreboard = try liveScoreboard(request)
         let now = clock()
         let form = FormFields(body: request.body)
-        guard StudyActor.resolve(request, settings: settings, createGuest: false) != nil else { throw noEvent(request) }
+        guard StudyActor.resolve(request, settings: settings, createGuest: false) != nil else { throw noEvent(request, code) }
         guard let index = Int(form["index"] ?? "") else { throw HTTPError(.badRequest, pages.message("live.bad_index", for: request)) }
-        let (event, participant, stored) = try withEvent(request) { event, connection -> (LiveEvent, LiveParticipant, LiveAnswerRecord?) in
+        let (event, participant, stored) = try withEvent(request, code) { event, connection -> (LiveEvent, LiveParticipant, LiveAnswerRecord?) in
             let store = LiveStore()
             guard let participant = try store.participant(eventID: event.id, connection) else {
                 throw HTTPError(.forbidden, pages.message("live.join_first", for: request))
@@ -372,20 +337,20 @@ struct LivePages: Sendable {
         return (try? String(decoding: JSONEncoder().encode(message), as: UTF8.self)) ?? "{}"
     }
 
-    func events(_ request: PortalRequest) throws -> Response {
+    func events(_ request: PortalRequest, code: String) throws -> Response {
         let scoreboard = try liveScoreboard(request)
-        let event = try withEvent(request) { event, _ in event }
+        let event = try withEvent(request, code) { event, _ in event }
         restoreBoard(event, scoreboard, request)
         let scores = scoresMessage(event.code, scoreboard)
         let hub = self.hub
         return .eventStream { stream in hub.attach(event, stream: stream, scores: scores) }
     }
 
-    func screen(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+    func screen(_ request: PortalRequest, _ user: SessionUser, code: String) throws -> Response {
         let scoreboard = try liveScoreboard(request)
         let now = clock()
-        let (event, question, results) = try withEvent(request) { event, connection -> (LiveEvent, Question?, [LiveResult]) in
-            _ = try hostOnly(request, event)
+        let (event, question, results) = try withEvent(request, code) { event, connection -> (LiveEvent, Question?, [LiveResult]) in
+            _ = try hostOnly(request, event, code)
             var question: Question?
             switch event.schedule?.phase(at: now) {
             case .open(let index, _, _)?, .reveal(let index, _)?:

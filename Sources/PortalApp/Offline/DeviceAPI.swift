@@ -25,7 +25,7 @@ struct DeviceAPI: Sendable {
 
     /// `GET /api/exams/{region}/{exam}/schedule`: every review card the student holds in the
     /// exam, with when it is due.
-    func schedule(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+    func schedule(_ request: PortalRequest, _ user: SessionUser, exam: ExamAddress) throws -> Response {
         let locale = pages.locale(for: request)
         struct Card: Encodable {
             var question: String
@@ -36,7 +36,7 @@ struct DeviceAPI: Sendable {
             var exam: String
             var cards: [Card]
         }
-        let region = request.parameter("region"), slug = request.parameter("exam")
+        let region = exam.region, slug = exam.slug
         let cards = try request.database.transaction { connection -> [Card]? in
             guard let exam = try ExamCatalog().examHeading(region: region, slug: slug, connection) else { return nil }
             return try DashboardStore().schedule(examID: exam.id, connection).map { Card(question: $0.id.lowercasedText, due: $0.due) }

@@ -69,9 +69,8 @@ final class OfflinePages: @unchecked Sendable {
         return try APIResponse.json(Manifest(exams: items), cache: "no-cache")
     }
 
-    func bundle(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+    func bundle(_ request: PortalRequest, _ user: SessionUser, region: String, file: String) throws -> Response {
         let locale = pages.locale(for: request)
-        let region = request.parameter("region"), file = request.parameter("file")
         let parts = file.hasSuffix(".json") ? file.dropLast(5).split(separator: ".", maxSplits: 1).map(String.init) : []
         guard parts.count == 2, BundleVersion.date(parts[1]) != nil else {
             return APIResponse.problem(pages.message("offline.bad_bundle_name", locale: locale), status: .notFound, cache: "no-cache")
@@ -92,13 +91,13 @@ final class OfflinePages: @unchecked Sendable {
         return response
     }
 
-    func changes(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+    func changes(_ request: PortalRequest, _ user: SessionUser, exam: ExamAddress) throws -> Response {
         let locale = pages.locale(for: request)
         guard let since = request.query["since"].flatMap(BundleVersion.date), since <= clock().addingTimeInterval(60) else {
             return APIResponse.problem(
                 pages.message("offline.bad_since", locale: locale, ["value": String((request.query["since"] ?? "").prefix(20))]), status: .badRequest, cache: "no-cache")
         }
-        let region = request.parameter("region"), slug = request.parameter("exam")
+        let region = exam.region, slug = exam.slug
         guard let feed = try request.database.run({ try BundleBuilder().changes(region: region, slug: slug, since: since, now: clock(), $0) }) else {
             return APIResponse.noExam(region: region, slug: slug, pages: pages, locale: locale, cache: "no-cache")
         }

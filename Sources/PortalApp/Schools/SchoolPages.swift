@@ -18,43 +18,10 @@ struct SchoolPages: Sendable {
     /// Unknown join codes tried per client address in ten minutes.
     static let codeMissesPerTenMinutes = 20
 
-    /// Share links and class pages anyone may open (signing in is offered there).
-    func addPublicRoutes(to routes: inout PublicRoutes) {
-        routes.get("/join", enterCode)
-        routes.get("/join/:code", joinPage)
-        routes.get("/s/:token", sharePage)
-    }
-
-    /// A student's own classes, joining and leaving, and starting a shared exam.
-    func addMemberRoutes(to routes: inout MemberRoutes) {
-        routes.post("/join/:code", join)
-        routes.get("/me/classes", myClasses)
-        routes.post("/me/classes/:id(uuid)/leave", leave)
-        routes.post("/s/:token/start", startShared)
-    }
-
-    /// The teaching area: teachers and admins.
-    func addTeacherRoutes(to routes: inout MemberRoutes, readerCopies: ReaderCopies) {
-        routes.get("/teach", teach)
-        routes.post("/teach/classes", createClass)
-        routes.get("/teach/classes/:id(uuid)", quick: readerCopies.quick(classCopy), { request, user in try classPage(request, user) })
-        routes.get("/teach/classes/:id(uuid)/export.csv", export)
-        routes.get("/teach/classes/:id(uuid)/members/:user(uuid)/remove", confirmRemoval)
-        routes.post("/teach/classes/:id(uuid)/members/:user(uuid)/remove", remove)
-        routes.post("/teach/classes/:id(uuid)/members/:user(uuid)/accommodation", setAccommodation)
-        routes.post("/teach/links", createLink)
-        routes.post("/teach/links/:id(uuid)/revoke", revoke)
-    }
-
     // MARK: Shared
 
     private func codeLimit() -> CodeGuessLimit {
         CodeGuessLimit(bucket: "join-code", limit: Self.codeMissesPerTenMinutes, pages: pages)
-    }
-
-    private func uuid(_ request: PortalRequest, _ name: String) throws -> UUID {
-        guard let id = request.uuid(name) else { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
-        return id
     }
 
     // MARK: Teaching
@@ -88,8 +55,7 @@ struct SchoolPages: Sendable {
     /// A class's page is one fragment, kept for the teacher's session by the class's version
     /// (its members' data versions and its links) for up to a minute: coming back to it costs
     /// one small read until a student answers.
-    func classPage(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        let id = try uuid(request, "id")
+    func classPage(_ request: PortalRequest, _ user: SessionUser, class id: UUID) throws -> Response {
         let locale = pages.locale(for: request)
         let joinBase = site.url("/join/", for: request.head, peer: request.http.remoteAddress)
         // Remembered while no member's data and nothing of the class changed (its notices).
@@ -131,16 +97,15 @@ struct SchoolPages: Sendable {
     static func classKey(_ id: UUID, version: String, joinBase: String) -> String { "class|\(id.lowercasedText)|\(version)|\(joinBase)" }
 
     /// A teacher's kept class page, when the class's version is remembered (see `ReaderCopies`).
-    func classCopy(_ request: Request, _ known: ReaderCopies.Known) -> String? {
-        guard known.user.role.teaches, let id = request.uuid("id"),
+    func classCopy(_ request: Request, class id: UUID, _ known: ReaderCopies.Known) -> String? {
+        guard known.user.role.teaches,
               let version = known.classes.remembered(id), !version.isEmpty else { return nil }
         return Self.classKey(id, version: version, joinBase: site.url("/join/", for: request.head, peer: request.remoteAddress))
     }
 
     /// The question before a student leaves a class at the teacher's hand: who, from which
     /// class, and what it means; without scripts, a page of its own.
-    func confirmRemoval(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        let id = try uuid(request, "id"), student = try uuid(request, "user")
+    func confirmRemoval(_ request: PortalRequest, _ user: SessionUser, class id: UUID, student: UUID) throws -> Response {
         let page = try request.database.transaction { connection -> RemovalPage in
             let store = SchoolStore()
             guard let summary = try store.taughtClass(id: id, connection) else { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
@@ -155,8 +120,7 @@ struct SchoolPages: Sendable {
         return try pages.privatePage("teach/remove", page, request)
     }
 
-    func remove(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        let id = try uuid(request, "id"), student = try uuid(request, "user")
+    func remove(_ request: PortalRequest, _ user: SessionUser, class id: UUID, student: UUID) throws -> Response {
         // Only from the page that asked first (an older form, or one made elsewhere, is sent there).
         guard FormFields(body: request.body)["confirm"] == "1" else {
             return .redirect(to: "/teach/classes/\(id.lowercasedText)/members/\(student.lowercasedText)/remove")
@@ -170,8 +134,7 @@ struct SchoolPages: Sendable {
 
     /// Sets a member's extra time from the class page's form: a current member of a class the
     /// reader teaches; the database checks that too, and records the change.
-    func setAccommodation(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        let id = try uuid(request, "id"), student = try uuid(request, "user")
+    func setAccommodation(_ request: PortalRequest, _ user: SessionUser, class id: UUID, student: UUID) throws -> Response {
         guard let accommodation = Accommodation(form: FormFields(body: request.body)) else {
             throw HTTPError(.unprocessableContent, pages.message("school.bad_accommodation", for: request))
         }
@@ -186,8 +149,7 @@ struct SchoolPages: Sendable {
         return .redirect(to: "/teach/classes/\(id.lowercasedText)#accommodations-heading")
     }
 
-    func export(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        let id = try uuid(request, "id")
+    func export(_ request: PortalRequest, _ user: SessionUser, class id: UUID) throws -> Response {
         let rows = try request.database.transaction { connection -> [[String]] in
             let store = SchoolStore()
             guard try store.taughtClass(id: id, connection) != nil else { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
@@ -286,16 +248,34 @@ struct SchoolPages: Sendable {
         return date
     }
 
-    func revoke(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        let id = try uuid(request, "id")
-        let revoked = try request.database.transaction { try SchoolStore().revoke(linkID: id, at: clock(), $0) }
-        guard revoked else { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
-        let back = LocalPath.validated(FormFields(body: request.body)["return_to"]) ?? "/teach"
-        return .redirect(to: back)
+    /// `GET /teach/links/{id}/revoke`: the teacher is asked before a link stops working.
+    func confirmRevoke(_ request: PortalRequest, _ user: SessionUser, link id: UUID) throws -> Response {
+        guard let found = try request.database.run({ try SchoolStore().ownShareLink(id: id, $0) }) else {
+            throw HTTPError(.notFound, pages.message("school.not_found", for: request))
+        }
+        let back = found.classID.map { "/teach/classes/\($0.lowercasedText)" } ?? "/teach"
+        // A link revoked already has nothing to ask: back to where it is listed.
+        guard found.link.revokedAt == nil else { return .redirect(to: back) }
+        let page = RevocationPage(
+            title: found.link.title, examTitle: found.link.examTitle, className: found.className, backHref: back,
+            action: "/teach/links/\(id.lowercasedText)/revoke", csrfToken: user.csrfToken)
+        return try pages.privatePage("teach/revoke", page, request)
     }
 
-    private func shared(_ request: PortalRequest) throws -> SharedExam {
-        let token = request.parameter("token")
+    func revoke(_ request: PortalRequest, _ user: SessionUser, link id: UUID) throws -> Response {
+        // Only from the page that asked first (an older form, or one made elsewhere, is sent there).
+        guard FormFields(body: request.body)["confirm"] == "1" else { return .redirect(to: "/teach/links/\(id.lowercasedText)/revoke") }
+        let classID = try request.database.transaction { connection -> UUID? in
+            guard let found = try SchoolStore().ownShareLink(id: id, connection) else {
+                throw HTTPError(.notFound, pages.message("school.not_found", for: request))
+            }
+            _ = try SchoolStore().revoke(linkID: id, at: clock(), connection)
+            return found.classID
+        }
+        return .redirect(to: classID.map { "/teach/classes/\($0.lowercasedText)" } ?? "/teach")
+    }
+
+    private func shared(_ request: PortalRequest, _ token: String) throws -> SharedExam {
         guard SessionSettings.isWellFormed(token), let link = try request.database.run({ connection in
             try SchoolStore().sharedExam(tokenHash: Crypto.sha256(Array(token.utf8)), now: clock(), connection)
         }) else {
@@ -304,8 +284,8 @@ struct SchoolPages: Sendable {
         return link
     }
 
-    func sharePage(_ request: PortalRequest) throws -> Response {
-        let link = try shared(request)
+    func sharePage(_ request: PortalRequest, token: String) throws -> Response {
+        let link = try shared(request, token)
         let titles = link.domains.isEmpty ? [:] : try request.database.run { try StudyStore().domainTitles(examID: link.examID, $0) }
         let attempts = request.user == nil ? (nil, 0) : try request.database.run { try SchoolStore().attempts(linkID: link.id, $0) }
         let value = SharePage(
@@ -314,8 +294,8 @@ struct SchoolPages: Sendable {
         return try pages.privatePage("teach/share", value, request)
     }
 
-    func startShared(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        let link = try shared(request)
+    func startShared(_ request: PortalRequest, _ user: SessionUser, token: String) throws -> Response {
+        let link = try shared(request, token)
         let now = clock(), locale = pages.locale(for: request)
         let actor = StudyActor(user: user)
         let id = try request.database.transaction { connection -> UUID in
@@ -357,24 +337,24 @@ struct SchoolPages: Sendable {
         return try pages.privatePage("teach/enter-code", Page(code: typed, codeError: error.map { pages.message($0, for: request) }), request, status: status)
     }
 
-    func joinPage(_ request: PortalRequest) throws -> Response {
+    func joinPage(_ request: PortalRequest, code: String) throws -> Response {
         let limit = codeLimit()
         try limit.check(request)
-        let found = try request.database.run { try SchoolStore().classByCode(request.parameter("code"), $0) }
+        let found = try request.database.run { try SchoolStore().classByCode(code, $0) }
         guard let found else {
             try limit.miss(request)
-            return try codeForm(request, typed: String(request.parameter("code").prefix(40)), error: "school.no_class", status: .notFound)
+            return try codeForm(request, typed: String(code.prefix(40)), error: "school.no_class", status: .notFound)
         }
-        let value = JoinPage(code: request.parameter("code").uppercased(), name: found.name, teacher: found.teacher, school: found.school, signedIn: request.user != nil)
+        let value = JoinPage(code: code.uppercased(), name: found.name, teacher: found.teacher, school: found.school, signedIn: request.user != nil)
         return try pages.privatePage("teach/join", value, request)
     }
 
-    func join(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+    func join(_ request: PortalRequest, _ user: SessionUser, code: String) throws -> Response {
         let limit = codeLimit()
         try limit.check(request)
-        guard try request.database.transaction({ try SchoolStore().join(code: request.parameter("code"), $0) }) != nil else {
+        guard try request.database.transaction({ try SchoolStore().join(code: code, $0) }) != nil else {
             try limit.miss(request)
-            return try codeForm(request, typed: String(request.parameter("code").prefix(40)), error: "school.no_class", status: .notFound)
+            return try codeForm(request, typed: String(code.prefix(40)), error: "school.no_class", status: .notFound)
         }
         return .redirect(to: "/me/classes?joined=1")
     }
@@ -394,8 +374,7 @@ struct SchoolPages: Sendable {
             joined: query["joined"] != nil, left: query["left"] != nil), request)
     }
 
-    func leave(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        let id = try uuid(request, "id")
+    func leave(_ request: PortalRequest, _ user: SessionUser, class id: UUID) throws -> Response {
         _ = try request.database.transaction { try SchoolStore().leave(classID: id, userID: user.userID, at: clock(), $0) }
         return .redirect(to: "/me/classes?left=1")
     }

@@ -53,7 +53,6 @@ struct TeachPage: Encodable {
     var hasClasses: Bool
     var links: [LinkRow]
     var hasLinks: Bool
-    var returnTo = "/teach"
 
     init(classes: [ClassSummary], links: [ShareLinkSummary], pages: PageRenderer, locale: String) {
         self.classes = classes.map { Class(id: $0.id.lowercasedText, name: $0.name, school: $0.schoolName, code: $0.joinCode, members: $0.members) }

@@ -15,23 +15,45 @@ struct ExamDateForm: Sendable {
     /// What the exam page shows a student: the form, with their date when they have set one.
     struct Section: Encodable {
         var action: String
-        /// `YYYY-MM-DD`, for the date field; empty when unset.
+        /// `YYYY-MM-DD`, for the date field; empty when unset. The refused day, when one was.
         var day: String
         var hasDate: Bool
         /// "You sit this exam on 15 December 2026: …", when set.
         var sentence: String?
+        /// The days the field offers (`min`, `max`): today in the student's zone to
+        /// `furthestDays` ahead.
+        var earliest: String
+        var latest: String
+        /// Why the date just sent was refused, said beside the field.
+        var error: String?
     }
 
-    static func section(region: String, slug: String, date: ExamDate?, pages: PageRenderer, locale: String) -> Section {
+    /// A date the form refused: the exam page is shown again (422) with the reason beside the
+    /// field and what was typed in it, never a page of its own.
+    struct Refusal: Error, Sendable {
+        var message: String
+        var typed: String
+    }
+
+    static func section(
+        region: String, slug: String, date: ExamDate?, today: String, refusal: Refusal? = nil, pages: PageRenderer, locale: String
+    ) -> Section {
         Section(
-            action: "/exams/\(region)/\(slug)/date", day: date?.day ?? "", hasDate: date != nil,
-            sentence: date.map { pages.message("exam_date.set", locale: locale, ["date": longDate($0.day, locale: locale)]) })
+            action: "/exams/\(region)/\(slug)/date", day: refusal?.typed ?? date?.day ?? "", hasDate: date != nil,
+            sentence: date.map { pages.message("exam_date.set", locale: locale, ["date": longDate($0.day, locale: locale)]) },
+            earliest: today, latest: adding(days: furthestDays, to: today) ?? today, error: refusal?.message)
     }
 
-    /// Saves (or clears, with `clear`) the date and reschedules the student's cards for it.
-    func save(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+    /// Today in the student's zone, as the date field writes days.
+    static func today(at now: Date, for user: SessionUser) -> String {
+        LocalDates.day(of: now, zone: TimeZone(identifier: user.timeZone) ?? .gmt)
+    }
+
+    /// Saves (or clears, with `clear`) the date and reschedules the student's cards for it;
+    /// throws `Refusal` for a date it cannot take.
+    func save(_ request: PortalRequest, _ user: SessionUser, exam: ExamAddress) throws -> Response {
         let form = FormFields(body: request.body)
-        let region = request.parameter("region"), slug = request.parameter("exam")
+        let region = exam.region, slug = exam.slug
         let clear = form["clear"] != nil
         let typed = (form["sits_on"] ?? "").trimmingCharacters(in: .whitespaces)
         let now = clock()
@@ -44,13 +66,15 @@ struct ExamDateForm: Sendable {
                 try store.set(examID: exam.id, day: nil, at: now, connection)
                 return
             }
+            let shown = String(typed.prefix(20))
             guard let day = Self.calendarDay(typed) else {
-                throw HTTPError(.unprocessableContent, pages.message("exam_date.invalid", for: request, ["value": String(typed.prefix(20))]))
+                // A date field holds only a day: what was typed is quoted in the message instead.
+                throw Refusal(message: pages.message("exam_date.invalid", for: request, ["value": shown]), typed: "")
             }
-            let today = LocalDates.day(of: now, zone: TimeZone(identifier: user.timeZone) ?? .gmt)
-            guard day >= today else { throw HTTPError(.unprocessableContent, pages.message("exam_date.past", for: request)) }
+            let today = Self.today(at: now, for: user)
+            guard day >= today else { throw Refusal(message: pages.message("exam_date.past", for: request), typed: day) }
             guard let furthest = Self.adding(days: Self.furthestDays, to: today), day <= furthest else {
-                throw HTTPError(.unprocessableContent, pages.message("exam_date.too_far", for: request))
+                throw Refusal(message: pages.message("exam_date.too_far", for: request), typed: day)
             }
             try store.set(examID: exam.id, day: day, at: now, connection)
         }

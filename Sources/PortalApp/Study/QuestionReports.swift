@@ -11,13 +11,10 @@ struct QuestionReports: Sendable {
     /// Reports per student per hour: plenty for real problems, too few to flood the queue.
     static let reportsPerHour = 30
 
-    func report(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+    func report(_ request: PortalRequest, _ user: SessionUser, question questionID: UUID) throws -> Response {
         let locale = pages.locale(for: request)
         let form = FormFields(body: request.body)
         let back = LocalPath.validated(form["return_to"]) ?? "/"
-        guard let questionID = request.uuid("id") else {
-            throw HTTPError(.notFound, pages.message("report.no_question", locale: locale))
-        }
         guard let reason = ReportReason(rawValue: form["reason"] ?? "") else {
             throw HTTPError(.badRequest, pages.message("report.bad_reason", locale: locale))
         }

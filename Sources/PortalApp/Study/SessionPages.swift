@@ -43,16 +43,6 @@ struct SessionPages: Sendable {
         finisher = SessionFinisher()
     }
 
-    /// Guests study too: these pages are for anyone, and each finds only the caller's own session.
-    func addRoutes(to routes: inout PublicRoutes, readerCopies: ReaderCopies) {
-        routes.get("/sessions/:id(uuid)", quick: readerCopies.quickResponse(questionCopy), show)
-        routes.post("/sessions/:id(uuid)/answers", answer)
-        routes.post("/sessions/:id(uuid)/flags", flag)
-        routes.get("/sessions/:id(uuid)/finish", confirmFinish)
-        routes.post("/sessions/:id(uuid)/finish", finish)
-        routes.get("/sessions/:id(uuid)/results", quick: readerCopies.quick(Self.resultsCopy), results)
-    }
-
     // MARK: Loading
 
     private func notFound(_ request: PortalRequest) -> HTTPError {
@@ -62,10 +52,9 @@ struct SessionPages: Sendable {
     /// Runs `body` with the caller's session `:id` in one transaction; 404 when the id is not
     /// a session of theirs.
     private func withSession<Value>(
-        _ request: PortalRequest, locking: Bool = false, _ body: (StudyActor, StudySession, PostgresConnection) throws -> Value
+        _ request: PortalRequest, _ id: UUID, locking: Bool = false, _ body: (StudyActor, StudySession, PostgresConnection) throws -> Value
     ) throws -> Value {
-        guard let id = request.uuid("id"),
-              let actor = StudyActor.resolve(request, settings: settings, createGuest: false) else { throw notFound(request) }
+        guard let actor = StudyActor.resolve(request, settings: settings, createGuest: false) else { throw notFound(request) }
         return try request.database.transaction { connection in
             let store = StudyStore()
             if locking, try !store.lock(sessionID: id, connection) { throw notFound(request) }
@@ -117,10 +106,10 @@ struct SessionPages: Sendable {
 
     /// A reader's kept results page, when both versions are remembered (see `ReaderCopies`);
     /// a page that says something for this visit only (time up, a late answer, a report) is not kept.
-    static func resultsCopy(_ request: Request, _ known: ReaderCopies.Known) -> String? {
+    static func resultsCopy(_ request: Request, session id: UUID, _ known: ReaderCopies.Known) -> String? {
         let query = request.query
         guard query["timeup"] == nil, query["late"] == nil, query["reported"] == nil,
-              let id = request.uuid("id"), let version = known.dataVersion, let catalogue = known.catalogue else { return nil }
+              let version = known.dataVersion, let catalogue = known.catalogue else { return nil }
         let reading = readingKey(user: known.user.userID, session: id, page: "results", dataVersion: version, catalogue: catalogue)
         return resultsKey(readingKey: reading, onlyMissed: query["show"] == "missed")
     }
@@ -144,9 +133,9 @@ struct SessionPages: Sendable {
     /// A student's question page from what is kept, on the event loop (see `ReaderCopies`):
     /// their reading of the session, its page with holes and the signing key all in memory,
     /// and the session still open. Anything else goes to `show`.
-    func questionCopy(_ request: Request, _ known: ReaderCopies.Known, _ locale: String) -> Response? {
+    func questionCopy(_ request: Request, session id: UUID, _ known: ReaderCopies.Known, _ locale: String) -> Response? {
         let query = request.query, asked = query["q"].flatMap { Int($0) }
-        guard query["q"] == nil || asked != nil, let id = request.uuid("id"),
+        guard query["q"] == nil || asked != nil,
               let version = known.dataVersion, let catalogue = known.catalogue else { return nil }
         let key = Self.readingKey(user: known.user.userID, session: id, page: "question|\(asked ?? 0)", dataVersion: version, catalogue: catalogue)
         let now = clock()
@@ -162,9 +151,9 @@ struct SessionPages: Sendable {
 
     /// The question page. Usually one pipelined read: the session, its answers and the question
     /// to show; a session that is over (or whose deadline passed) goes the transactional way.
-    func show(_ request: PortalRequest) throws -> Response {
+    func show(_ request: PortalRequest, session id: UUID) throws -> Response {
         let now = clock(), query = request.query
-        if let id = request.uuid("id"), let actor = StudyActor.resolve(request, settings: settings, createGuest: false) {
+        if let actor = StudyActor.resolve(request, settings: settings, createGuest: false) {
             let asked = query["q"].flatMap { Int($0) }
             if query["q"] == nil || asked != nil {
                 let (reading, key) = try keyedReading(
@@ -211,7 +200,7 @@ struct SessionPages: Sendable {
                 }
             }
         }
-        return try withSession(request) { actor, session, connection in
+        return try withSession(request, id) { actor, session, connection in
             if session.isOverdue(at: now) {
                 try finisher.finish(session, at: now, connection)
                 return .redirect(to: base(session) + "/results?timeup=1")
@@ -287,12 +276,11 @@ struct SessionPages: Sendable {
         draft.isBlank || draft == saved || (question.kind.answerShape == .order && saved == nil && draft == .indexes(Array(question.options.indices)))
     }
 
-    func answer(_ request: PortalRequest) throws -> Response {
+    func answer(_ request: PortalRequest, session sessionID: UUID) throws -> Response {
         let form = FormFields(body: request.body)
         guard let answerID = UUID(uuidString: form["answer_id"] ?? "") else { throw HTTPError(.badRequest, pages.message("sessions.bad_answer_id", for: request)) }
         guard let questionID = UUID(uuidString: form["question"] ?? "") else { throw HTTPError(.badRequest, pages.message("sessions.not_in_session", for: request)) }
-        guard let sessionID = request.uuid("id"),
-              let actor = StudyActor.resolve(request, settings: settings, createGuest: false) else { throw notFound(request) }
+        guard let actor = StudyActor.resolve(request, settings: settings, createGuest: false) else { throw notFound(request) }
         let now = clock()
         // The time spent is the server's: from the signed moment the question was shown to now.
         guard let shownAt = try formClock.shownAt(form["shown_at"] ?? "", session: sessionID, question: questionID, request.database) else {
@@ -415,9 +403,9 @@ struct SessionPages: Sendable {
 
     // MARK: Flags and finishing
 
-    func flag(_ request: PortalRequest) throws -> Response {
+    func flag(_ request: PortalRequest, session id: UUID) throws -> Response {
         let form = FormFields(body: request.body)
-        return try withSession(request, locking: true) { _, session, connection in
+        return try withSession(request, id, locking: true) { _, session, connection in
             guard let questionID = UUID(uuidString: form["question"] ?? ""), let index = session.questionIDs.firstIndex(of: questionID) else {
                 throw HTTPError(.badRequest, pages.message("sessions.not_in_session", for: request))
             }
@@ -448,9 +436,9 @@ struct SessionPages: Sendable {
         var isMock: Bool
     }
 
-    func confirmFinish(_ request: PortalRequest) throws -> Response {
+    func confirmFinish(_ request: PortalRequest, session id: UUID) throws -> Response {
         let now = clock()
-        return try withSession(request) { _, session, connection in
+        return try withSession(request, id) { _, session, connection in
             if session.isOverdue(at: now) {
                 try finisher.finish(session, at: now, connection)
                 return .redirect(to: base(session) + "/results?timeup=1")
@@ -472,9 +460,9 @@ struct SessionPages: Sendable {
         }
     }
 
-    func finish(_ request: PortalRequest) throws -> Response {
+    func finish(_ request: PortalRequest, session id: UUID) throws -> Response {
         let now = clock()
-        let response = try withSession(request, locking: true) { _, session, connection in
+        let response = try withSession(request, id, locking: true) { _, session, connection in
             if !session.isFinished { try finisher.finish(session, at: now, connection) }
             fitter?.enqueue(sessionToken: request.database.sessionToken)
             return Response.redirect(to: base(session) + "/results")
@@ -488,11 +476,11 @@ struct SessionPages: Sendable {
 
     /// The results page. A finished session's is one pipelined read; one still open (or past
     /// its deadline) goes the transactional way.
-    func results(_ request: PortalRequest) throws -> Response {
+    func results(_ request: PortalRequest, session id: UUID) throws -> Response {
         let now = clock(), query = request.query
         let locale = pages.locale(for: request)
         let notice = query["timeup"] != nil ? "sessions.time_up" : query["late"] != nil ? "sessions.late_answer" : nil
-        if let id = request.uuid("id"), let actor = StudyActor.resolve(request, settings: settings, createGuest: false) {
+        if let actor = StudyActor.resolve(request, settings: settings, createGuest: false) {
             let (reading, key) = try keyedReading(
                 request, actor: actor, sessionID: id, page: "results", statements: SessionReading.resultsStatements(sessionID: id))
             guard let session = reading.session, session.userID == actor.user?.userID else { throw notFound(request) }
@@ -517,7 +505,7 @@ struct SessionPages: Sendable {
                 return response
             }
         }
-        return try withSession(request) { actor, session, connection in
+        return try withSession(request, id) { actor, session, connection in
             var session = session
             if session.isOverdue(at: now) {
                 try finisher.finish(session, at: now, connection)

@@ -43,7 +43,7 @@ final class BackgroundLoop: @unchecked Sendable {  // `stopped` and `woken` only
             body()
             condition.lock()
             let deadline = Date().addingTimeInterval(interval)
-            while !stopped && !woken && Date() < deadline { condition.wait(until: deadline) }
+            while !stopped && !woken && Date() < deadline { _ = condition.wait(until: deadline) }
             woken = false
             let done = stopped
             condition.unlock()

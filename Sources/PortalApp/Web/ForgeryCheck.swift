@@ -40,4 +40,15 @@ struct ForgeryCheck {
             throw HTTPError(.forbidden, message("error.form_expired", request.head))
         }
     }
+
+    /// The group's rule for unsafe requests: none for what other sites may post (LTI), a
+    /// same-site origin for a visitor starting from a cached page, else the form token.
+    func check(_ request: Request, viewer: Viewer, _ options: RouteOptions) throws {
+        guard request.method.isUnsafe, !options.acceptsOtherSites else { return }
+        if options.visitorsNeedNoToken && viewer.user == nil {
+            try checkSameSite(request.head)
+        } else {
+            try checkCSRF(request, viewer: viewer)
+        }
+    }
 }

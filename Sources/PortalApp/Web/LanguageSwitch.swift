@@ -14,8 +14,7 @@ struct LanguageSwitch: Sendable {
     /// A year: a visitor's language outlives any session.
     static let cookieLifetime = 365 * 86_400
 
-    func choose(_ request: PortalRequest) throws -> Response {
-        let code = request.parameter("code")
+    func choose(_ request: PortalRequest, code: String) throws -> Response {
         guard pages.templates.locales.contains(code) else {
             throw HTTPError(.notFound, pages.message("error.no_language", for: request, ["value": String(code.prefix(20))]))
         }

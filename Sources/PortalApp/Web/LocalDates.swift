@@ -22,6 +22,13 @@ enum LocalDates {
         return formatter.string(from: date)
     }
 
+    /// A moment as the reader's language writes a day and a time: "6 December 2026, 14:05".
+    static func dateTime(_ date: Date, locale: String, zone: TimeZone) -> String {
+        let formatter = formatter(locale: locale, zone: zone)
+        formatter.setLocalizedDateFormatFromTemplate("dMMMMyjjmm")
+        return formatter.string(from: date)
+    }
+
     /// Midnight UTC of a `YYYY-MM-DD` day, its fields read strictly (four, two and two digits;
     /// an impossible day such as 02-30 rolls over, which `day(of:)` then tells apart).
     static func midnight(of day: String) -> Date? {

@@ -33,11 +33,6 @@ struct PortalRequest: Sendable {
     var cookies: [String: String] { http.cookies }
     var head: RequestHead { http.head }
 
-    /// A route parameter; present whenever the route's pattern names it.
-    func parameter(_ name: String) -> String { http.parameter(name) }
-    /// A route parameter its pattern types `(uuid)`.
-    func uuid(_ name: String) -> UUID? { http.uuid(name) }
-
     /// The path and query as requested, to come back to after signing in.
     var returnPath: String {
         let query = http.head.query

@@ -47,107 +47,57 @@ enum ReplicaReads: Sendable {
 
 /// One route and the rule its group declared for it.
 struct RouteRule: Sendable, Hashable {
+    var name: Route.Name
     var method: HTTPMethod
     var pattern: String
     var access: Access
     var answersWithProblem: Bool
 }
 
-/// Routes whose handlers any visitor may reach.
-struct PublicRoutes {
-    fileprivate var entries: [RouteEntry] = []
-
-    /// `quick` answers a visitor on the event loop from memory when it can (`VisitorCopies`).
-    mutating func get(_ pattern: String, quick: QuickHandler? = nil, _ handler: @escaping @Sendable (PortalRequest) throws -> Response) {
-        entries.append(RouteEntry(method: .GET, pattern: pattern, bodyLimit: nil, quick: quick, handler: handler))
-    }
-
-    mutating func post(_ pattern: String, _ handler: @escaping @Sendable (PortalRequest) throws -> Response) {
-        entries.append(RouteEntry(method: .POST, pattern: pattern, bodyLimit: nil, quick: nil, handler: handler))
-    }
-}
-
-/// A route as a group collects it, before the gate wraps it.
-private struct RouteEntry {
-    var method: HTTPMethod
-    var pattern: String
-    var bodyLimit: Int?
-    var quick: QuickHandler?
-    var handler: @Sendable (PortalRequest) throws -> Response
-}
-
-/// Routes whose handlers get the signed-in user their group admitted.
-struct MemberRoutes {
-    fileprivate var entries: [RouteEntry] = []
-
-    /// `quick` answers a signed-in reader on the event loop from memory when it can (`ReaderCopies`).
-    mutating func get(
-        _ pattern: String, quick: QuickHandler? = nil, _ handler: @escaping @Sendable (PortalRequest, SessionUser) throws -> Response
-    ) {
-        entries.append(RouteEntry(method: .GET, pattern: pattern, bodyLimit: nil, quick: quick, handler: Self.requiringUser(handler)))
-    }
-
-    /// `bodyLimit` above the server's default: the group's rule is checked from the head alone
-    /// before such a body is read.
-    mutating func post(_ pattern: String, bodyLimit: Int? = nil, _ handler: @escaping @Sendable (PortalRequest, SessionUser) throws -> Response) {
-        entries.append(RouteEntry(method: .POST, pattern: pattern, bodyLimit: bodyLimit, quick: nil, handler: Self.requiringUser(handler)))
-    }
-
-    private static func requiringUser(
-        _ handler: @escaping @Sendable (PortalRequest, SessionUser) throws -> Response
-    ) -> @Sendable (PortalRequest) throws -> Response {
-        { request in
-            // The gate admitted only signed-in viewers; this cannot fail unless it was bypassed.
-            guard let user = request.user else { throw HTTPError(.internalServerError, "A signed-in route ran without a user.") }
-            return try handler(request, user)
-        }
-    }
-}
-
-/// The portal's routes, each registered with the rule of its group: the gate resolves the
-/// viewer, applies the rule, checks CSRF and marks personal responses private before a handler
-/// runs. `rules` lists every route with its rule (a test holds every registered route to one).
+/// The portal's routes on the HTTP server's router: every `Route.Name` with its pattern, each
+/// wrapped in the gate with its group's rule (infrastructure routes go without), its
+/// parameters typed into a `Route` before the gate runs, dispatched by `RouteHandlers`.
+/// Without handlers (no database configured) only the infrastructure routes exist.
 struct PortalRouter {
     private(set) var router = Router()
     private(set) var rules: [RouteRule] = []
-    let gate: Gate
 
-    init(gate: Gate) {
-        self.gate = gate
-    }
-
-    /// Routes for everyone.
-    mutating func anyone(_ options: RouteOptions = RouteOptions(access: .anyone), _ build: (inout PublicRoutes) -> Void) {
-        precondition(options.access == .anyone, "public routes are for anyone")
-        var routes = PublicRoutes()
-        build(&routes)
-        register(routes.entries, options)
-    }
-
-    /// Routes for signed-in accounts, teachers or admins.
-    mutating func members(_ options: RouteOptions, _ build: (inout MemberRoutes) -> Void) {
-        precondition(options.access == .signedIn || options.access == .teacher || options.access == .admin, "member routes need an account")
-        var routes = MemberRoutes()
-        build(&routes)
-        register(routes.entries, options)
-    }
-
-    /// A route served without the gate (health and monitoring: no database, no cookies).
-    mutating func infrastructure(_ method: HTTPMethod, _ pattern: String, access: Access, onLoop: Bool = false, _ handler: @escaping Handler) {
-        precondition(access == .anyone || access == .monitoring, "infrastructure routes are public or for monitoring")
-        router.add(method, pattern, onLoop: onLoop, handler)
-        rules.append(RouteRule(method: method, pattern: pattern, access: access, answersWithProblem: false))
-    }
-
-    private mutating func register(_ entries: [RouteEntry], _ options: RouteOptions) {
-        let gate = self.gate
-        for entry in entries {
-            let handler = entry.handler
+    init(gate: Gate, infrastructure: InfrastructureRoutes, handlers: RouteHandlers?) {
+        for name in Route.Name.allCases {
+            let declaration = name.declaration, group = declaration.group, options = group.options
+            rules.append(RouteRule(
+                name: name, method: declaration.method, pattern: declaration.pattern, access: options.access,
+                answersWithProblem: options.answersWithProblem))
+            guard group.isGated else {
+                router.add(declaration.method, declaration.pattern, onLoop: name == .health) { request in
+                    try infrastructure.respond(to: Self.route(name, request), request)
+                }
+                continue
+            }
+            guard let handlers else { continue }
+            // Pages kept in memory may be answered on the event loop; forms never are.
+            var onLoop: QuickHandler?
+            if declaration.method == .GET {
+                onLoop = { @Sendable request in
+                    Route(name, RouteParameters(values: request.parameters)).flatMap { handlers.answerOnLoop($0, request) }
+                }
+            }
             router.add(
-                entry.method, entry.pattern, bodyLimit: entry.bodyLimit, preflight: entry.bodyLimit == nil ? nil : gate.preflight(options),
-                quick: entry.quick
-            ) { request in try gate.handle(request, options, handler) }
-            rules.append(RouteRule(method: entry.method, pattern: entry.pattern, access: options.access, answersWithProblem: options.answersWithProblem))
+                declaration.method, declaration.pattern, bodyLimit: declaration.bodyLimit,
+                preflight: declaration.bodyLimit == nil ? nil : gate.preflight(options), quick: onLoop
+            ) { request in
+                let route = try Self.route(name, request)
+                return try gate.handle(request, options) { try handlers.respond(to: route, $0) }
+            }
         }
+    }
+
+    /// The typed route of a request the router matched to `name`'s pattern.
+    private static func route(_ name: Route.Name, _ request: Request) throws -> Route {
+        // The pattern typed its UUIDs, so the router matched only well-formed ones.
+        guard let route = Route(name, RouteParameters(values: request.parameters)) else {
+            throw HTTPError(.notFound, "There is nothing at this address.")
+        }
+        return route
     }
 }

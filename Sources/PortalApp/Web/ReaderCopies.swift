@@ -33,26 +33,25 @@ struct ReaderCopies: Sendable {
 
     /// The kept page's key (as its handler gives it to `keptForReader`), or nil when the request
     /// is not one a kept page can answer or a version is not known.
-    typealias Describe = @Sendable (Request, Known) -> String?
+    typealias Describe = (Request, Known) -> String?
 
-    func quick(_ describe: @escaping Describe) -> QuickHandler {
-        quickResponse { request, known, locale in
+    /// The reader's kept page `describe` names, or nil for the gate and a worker to answer.
+    func answer(_ request: Request, _ describe: Describe) -> Response? {
+        answerWith(request) { request, known, locale in
             guard let key = describe(request, known) else { return nil }
             return pages.keptCopy(known.user, locale: locale, key: key, gzip: Gzip.isAccepted(by: request.headers["Accept-Encoding"]))?.response
         }
     }
 
     /// A page made from what is kept for the reader (`known`, in their language), or nil.
-    typealias Answer = @Sendable (Request, Known, _ locale: String) -> Response?
+    typealias Answer = (Request, Known, _ locale: String) -> Response?
 
-    /// Like `quick`, for a page that is more than a kept copy (one with holes for each showing).
-    func quickResponse(_ answer: @escaping Answer) -> QuickHandler {
-        { request in
-            guard let token = request.cookie(sessionCookie), let user = viewers.user(token: token, now: clock()) else { return nil }
-            let locale = LocaleNegotiation.choose(userSetting: user.locale, headers: request.headers, available: pages.templates.locales)
-            guard var response = answer(request, Known(versions: versions, readers: readers, classes: classes, user: user), locale) else { return nil }
-            if countsRoundTrips { response.headers.set("X-Database-Round-Trips", "0") }
-            return response
-        }
+    /// Like `answer`, for a page that is more than a kept copy (one with holes for each showing).
+    func answerWith(_ request: Request, _ answer: Answer) -> Response? {
+        guard let token = request.cookie(sessionCookie), let user = viewers.user(token: token, now: clock()) else { return nil }
+        let locale = LocaleNegotiation.choose(userSetting: user.locale, headers: request.headers, available: pages.templates.locales)
+        guard var response = answer(request, Known(versions: versions, readers: readers, classes: classes, user: user), locale) else { return nil }
+        if countsRoundTrips { response.headers.set("X-Database-Round-Trips", "0") }
+        return response
     }
 }

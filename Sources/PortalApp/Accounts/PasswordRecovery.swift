@@ -1,0 +1,89 @@
+import ExamData
+import Foundation
+import HTTPServer
+
+/// `/forgot` and `/reset`: a student who forgot their password gets back in with a one-time
+/// code from their teacher or an admin (`ResetCodeIssuer`), choosing a new password as they
+/// use it; an account that signs in with its school is told to do that. The database decides
+/// (`auth_reset_password`): only a live code issued for that very account sets a password, once,
+/// and the answer is the same whether the username exists or not.
+struct PasswordRecovery: Sendable {
+    let pages: PageRenderer
+    let accounts: AccountPages
+    let hashing: HashLimiter
+
+    struct ResetPage: Encodable {
+        var username = ""
+        /// The code as it was typed (or carried by the card's QR code).
+        var code = ""
+        var error: String?
+        var fieldErrors: [String: String] = [:]
+    }
+
+    /// `GET /forgot`: the ways back in.
+    func forgot(_ request: PortalRequest) throws -> Response {
+        try pages.privatePage("accounts/forgot", ResetPage(), request)
+    }
+
+    /// `GET /reset`: the form, filled in from a card's QR code (`?user=…&code=…`).
+    func resetForm(_ request: PortalRequest) throws -> Response {
+        let query = request.query
+        let page = ResetPage(username: String((query["user"] ?? "").prefix(40)), code: ResetCode(typed: query["code"] ?? "")?.grouped ?? "")
+        return try pages.privatePage("accounts/reset", page, request)
+    }
+
+    /// `POST /reset`: a new password with the username and a live code; signed in at once.
+    func reset(_ request: PortalRequest) throws -> Response {
+        let form = FormFields(body: request.body)
+        var page = ResetPage(
+            username: String((form["username"] ?? "").trimmingCharacters(in: .whitespaces).prefix(40)),
+            code: String((form["code"] ?? "").prefix(40)))
+        let password = form["password"] ?? ""
+        let code = ResetCode(typed: page.code)
+        if page.username.isEmpty { page.fieldErrors["username"] = pages.message("account.reset_no_username", for: request) }
+        if code == nil { page.fieldErrors["code"] = pages.message("account.reset_code_invalid", for: request) }
+        if let problem = PasswordPolicy.problem(password, username: page.username) {
+            page.fieldErrors["password"] = pages.message(problem, for: request)
+        } else if password != (form["password_confirmation"] ?? "") {
+            page.fieldErrors["password_confirmation"] = pages.message("account.password_mismatch", for: request)
+        }
+        guard page.fieldErrors.isEmpty, let code else { return try show(page, request, status: .unprocessableContent) }
+        let store = PasswordResetStore()
+        // Asked before the new password is hashed: a flood of guesses costs no hashing.
+        let wait = try request.database.run { try store.wait(address: request.clientAddress, username: page.username, $0) }
+        if wait > 0 { return try throttled(page, request, wait: wait) }
+        guard let hash = try hashing.run({ Crypto.hashPassword(password) }) else {
+            throw HTTPError(.internalServerError, "The password could not be hashed.")
+        }
+        let token = Crypto.token()
+        let outcome = try request.database.run {
+            try store.reset(
+                username: page.username, codeHash: code.hash, newHash: hash, token: token, csrfToken: Crypto.token(),
+                userAgent: request.headers["User-Agent"] ?? "", address: request.clientAddress, $0)
+        }
+        switch outcome {
+        case .reset:
+            var response = Response.redirect(to: "/me/settings?password=1")
+            try accounts.signedIn(token: token, request, &response)
+            return response
+        case .refused:
+            page.error = pages.message("account.reset_refused", for: request)
+            return try show(page, request, status: .unprocessableContent)
+        case .wait(let seconds):
+            return try throttled(page, request, wait: seconds)
+        }
+    }
+
+    private func show(_ page: ResetPage, _ request: PortalRequest, status: HTTPStatus) throws -> Response {
+        try pages.privatePage("accounts/reset", page, request, status: status)
+    }
+
+    private func throttled(_ page: ResetPage, _ request: PortalRequest, wait: Int) throws -> Response {
+        var page = page
+        let minutes = (wait + 59) / 60
+        page.error = pages.message("account.reset_throttled", locale: pages.locale(for: request), ["minutes": String(minutes)], count: Double(minutes))
+        var response = try show(page, request, status: .tooManyRequests)
+        response.headers.set("Retry-After", String(wait))
+        return response
+    }
+}

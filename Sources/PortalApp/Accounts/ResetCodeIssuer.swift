@@ -1,0 +1,118 @@
+import ExamData
+import Foundation
+import HTTPServer
+import Identifiers
+import QRCode
+
+/// A teacher (for a current member of their class) or an admin (for anyone) gives a student
+/// who forgot their password a one-time code: asked first, then shown once on a card to print
+/// or read out, with a QR code that opens the reset form already filled in. The database issues
+/// it (`auth_issue_reset`): it checks the caller's right, keeps only the code's hash, and
+/// audits who issued it.
+struct ResetCodeIssuer: Sendable {
+    let pages: PageRenderer
+    let clock: @Sendable () -> Date
+    let site: SiteAddress
+
+    /// The question before a code is issued.
+    struct Question: Encodable {
+        var name: String
+        var username: String
+        var action: String
+        var backHref: String
+        var csrfToken: String
+    }
+
+    /// The card with the code, shown once.
+    struct Card: Encodable {
+        var name: String
+        var username: String
+        var code: String
+        var address: String
+        var until: String
+        var qrCode: String
+        var backHref: String
+    }
+
+    // MARK: Teachers, for a member of their class
+
+    func askForStudent(_ request: PortalRequest, _ user: SessionUser, class id: UUID, student: UUID) throws -> Response {
+        let holder = try member(request, class: id, student: student)
+        return try ask(request, user, holder, action: studentPath(id, student), back: "/teach/classes/\(id.lowercasedText)")
+    }
+
+    func issueForStudent(_ request: PortalRequest, _ user: SessionUser, class id: UUID, student: UUID) throws -> Response {
+        let path = studentPath(id, student)
+        // Only from the page that asked first (an older form, or one made elsewhere, is sent there).
+        guard FormFields(body: request.body)["confirm"] == "1" else { return .redirect(to: path) }
+        let holder = try member(request, class: id, student: student)
+        return try issue(request, student, holder, back: "/teach/classes/\(id.lowercasedText)")
+    }
+
+    private func studentPath(_ classID: UUID, _ student: UUID) -> String {
+        "/teach/classes/\(classID.lowercasedText)/members/\(student.lowercasedText)/reset"
+    }
+
+    /// A current member of a class the caller teaches, or a 404.
+    private func member(_ request: PortalRequest, class id: UUID, student: UUID) throws -> (username: String, displayName: String) {
+        try request.database.transaction { connection in
+            let store = SchoolStore()
+            guard try store.taughtClass(id: id, connection) != nil else { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
+            guard try store.members(classID: id, connection).contains(where: { $0.userID == student }),
+                  let holder = try PasswordResetStore().holder(userID: student, connection) else {
+                throw HTTPError(.notFound, pages.message("school.not_a_member", for: request))
+            }
+            return holder
+        }
+    }
+
+    // MARK: Admins, for any account
+
+    func askForAccount(_ request: PortalRequest, _ user: SessionUser, account id: UUID) throws -> Response {
+        return try ask(request, user, try account(request, id), action: "/admin/users/\(id.lowercasedText)/reset", back: "/admin/users")
+    }
+
+    func issueForAccount(_ request: PortalRequest, _ user: SessionUser, account id: UUID) throws -> Response {
+        guard FormFields(body: request.body)["confirm"] == "1" else { return .redirect(to: "/admin/users/\(id.lowercasedText)/reset") }
+        return try issue(request, id, try account(request, id), back: "/admin/users")
+    }
+
+    private func account(_ request: PortalRequest, _ id: UUID) throws -> (username: String, displayName: String) {
+        guard let holder = try request.database.run({ try PasswordResetStore().holder(userID: id, $0) }) else {
+            throw HTTPError(.notFound, pages.message("school.not_found", for: request))
+        }
+        return holder
+    }
+
+    // MARK: Both
+
+    private func ask(_ request: PortalRequest, _ user: SessionUser, _ holder: (username: String, displayName: String), action: String, back: String) throws -> Response {
+        let question = Question(name: holder.displayName, username: holder.username, action: action, backHref: back, csrfToken: user.csrfToken)
+        return try pages.privatePage("accounts/reset_ask", question, request)
+    }
+
+    private func issue(_ request: PortalRequest, _ id: UUID, _ holder: (username: String, displayName: String), back: String) throws -> Response {
+        let code = ResetCode.random()
+        let issued = try request.database.transaction { try PasswordResetStore().issue(userID: id, codeHash: code.hash, $0) }
+        switch issued {
+        case .issued:
+            break
+        case .external:
+            throw HTTPError(.conflict, pages.message("account.reset_external", for: request, ["name": holder.displayName]))
+        case .limited:
+            throw HTTPError(.tooManyRequests, pages.message("account.reset_limited", for: request))
+        case .unknown:
+            throw HTTPError(.notFound, pages.message("school.not_found", for: request))
+        }
+        let locale = pages.locale(for: request)
+        let zone = TimeZone(identifier: request.user?.timeZone ?? "") ?? .gmt
+        let address = site.url("/reset", for: request.head, peer: request.http.remoteAddress)
+        let filled = address + "?user=" + LocalPath.escaped(holder.username) + "&code=" + code.text
+        let card = Card(
+            name: holder.displayName, username: holder.username, code: code.grouped, address: address,
+            until: LocalDates.dateTime(clock().addingTimeInterval(86_400), locale: locale, zone: zone),
+            qrCode: QRCode(text: filled)?.svg(label: pages.message("account.reset_qr_alt", for: request, ["name": holder.displayName])) ?? "",
+            backHref: back)
+        return try pages.privatePage("accounts/reset_code", card, request)
+    }
+}
