@@ -7521,6 +7521,13 @@ CREATE POLICY audit_log_read ON public.audit_log FOR SELECT TO portal_app USING 
 
 
 --
+-- Name: audit_log audit_log_reset_code; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY audit_log_reset_code ON public.audit_log FOR INSERT TO portal_auth WITH CHECK ((action = 'account.reset-code'::text));
+
+
+--
 -- Name: audit_log audit_log_write; Type: POLICY; Schema: public; Owner: portal_owner
 --
 

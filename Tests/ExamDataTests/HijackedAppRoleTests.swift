@@ -54,6 +54,37 @@ struct HijackedAppRoleTests {
         #expect(columns == ["attempt", "salt", "memlimit", "opslimit", "retry_after"])
     }
 
+    @Test("no password is reset without a live code made for that account by its teacher or an admin: portal_app cannot mint, read or guess one")
+    func noResetWithoutCode() throws {
+        let fixture = try Fixture()
+        let before = try fixture.count("SELECT count(*) AS n FROM users WHERE username = 'student' AND password_hash LIKE '$argon2id$%'")
+        let guess = PostgresBytes(Array(repeating: 1, count: 32))
+        // Without a code, with a made-up one: nobody is signed in, nothing changes.
+        let taken = try fixture.pool.withConnection {
+            try $0.query("SELECT user_id FROM auth_reset_password('student', \(guess), 'x', 'token-token-token-token-token-token-12', 'c', 'ua', '203.0.113.7')")
+                .single().decode("user_id", as: UUID?.self)
+        }
+        #expect(taken == nil)
+        // A student (themselves or another), a teacher of no class of theirs: no code is made.
+        for caller in [fixture.student, fixture.other, fixture.teacher] {
+            let issued = try fixture.pool.asCaller(caller) {
+                try $0.query("SELECT auth_issue_reset(\(fixture.student.id), \(guess)) AS outcome").single().decode("outcome", as: String.self)
+            }
+            #expect(issued == "unknown")
+        }
+        // The codes' table is not the app's to write or read, even as an admin.
+        for statement: SQL in [
+            "INSERT INTO password_resets (user_id, code_hash, issued_at, expires_at) VALUES (\(fixture.student.id), \(guess), now(), now() + interval '1 day')",
+            "SELECT code_hash FROM password_resets",
+        ] {
+            let refused = #expect(throws: PostgresError.self) { try fixture.pool.asCaller(fixture.admin) { try $0.query(statement) } }
+            #expect(refused?.isInsufficientPrivilege == true)
+        }
+        #expect(try fixture.count("SELECT count(*) AS n FROM password_resets") == 0)
+        #expect(try fixture.count("SELECT count(*) AS n FROM users WHERE username = 'student' AND password_hash LIKE '$argon2id$%'") == before)
+        #expect(try fixture.count("SELECT count(*) AS n FROM auth_sessions s JOIN users u ON u.id = s.user_id WHERE u.username = 'student'") == 1)
+    }
+
     @Test("no function makes a session for a user id the caller names, and a wrong proof signs nobody in")
     func noSessionWithoutProof() throws {
         let fixture = try Fixture()
