@@ -678,11 +678,12 @@ BEGIN
     IF me IS NULL OR p_code_hash IS NULL OR length(p_code_hash) <> 32 OR p_user = me THEN
         RETURN 'unknown';
     END IF;
-    SELECT u.id, u.username, u.role, u.password_hash INTO account FROM public.users u WHERE u.id = p_user;
+    SELECT u.id, u.username, u.role, u.password_hash, u.made_by INTO account FROM public.users u WHERE u.id = p_user;
     IF NOT FOUND OR NOT (my_role = 'admin' OR (my_role = 'teacher' AND account.role = 'student' AND p_user = ANY (public.app_students()))) THEN
         RETURN 'unknown';
     END IF;
-    IF account.password_hash IS NULL THEN
+    -- No password and not made by a teacher (who may hand a first one out): a school's sign-in.
+    IF account.password_hash IS NULL AND account.made_by IS NULL THEN
         RETURN 'external';
     END IF;
     IF my_role <> 'admin' AND public.rate_limit('reset-codes', me::text, 300, 86400, true) > 0 THEN
@@ -894,7 +895,9 @@ BEGIN
         RETURN QUERY SELECT NULL::uuid, wait;
         RETURN;
     END IF;
-    SELECT u.id, u.disabled_at INTO account FROM public.users u WHERE lower(u.username) = login_name AND u.password_hash IS NOT NULL;
+    -- A teacher-made account chooses its first password this way; a school's sign-in has none here.
+    SELECT u.id, u.disabled_at INTO account FROM public.users u
+    WHERE lower(u.username) = login_name AND (u.password_hash IS NOT NULL OR u.made_by IS NOT NULL);
     IF NOT FOUND OR account.disabled_at IS NOT NULL OR p_code_hash IS NULL OR p_new_hash IS NULL THEN
         RETURN QUERY SELECT NULL::uuid, 0;
         RETURN;
@@ -4108,6 +4111,69 @@ $$;
 ALTER FUNCTION public.study_sessions_frozen() OWNER TO portal_owner;
 
 --
+-- Name: teacher_make_accounts(uuid, jsonb); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.teacher_make_accounts(p_class uuid, p_people jsonb) RETURNS TABLE(user_id uuid, username text, display_name text)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $_$
+#variable_conflict use_column
+DECLARE
+    now_at timestamptz := public.app_now();
+    me uuid := public.app_user_id();
+    class_name text;
+    person jsonb;
+    wanted text;
+    candidate text;
+    name_given text;
+    made uuid;
+    suffix integer;
+    total integer := jsonb_array_length(p_people);
+BEGIN
+    SELECT c.name INTO class_name FROM public.classes c
+    WHERE c.id = p_class AND (c.teacher_id = me OR public.app_role() = 'admin');
+    IF me IS NULL OR class_name IS NULL THEN
+        RAISE EXCEPTION 'only the class''s teacher makes accounts for it' USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    IF total < 1 OR total > 100 THEN
+        RAISE EXCEPTION 'between 1 and 100 accounts at once' USING ERRCODE = 'check_violation';
+    END IF;
+    IF (SELECT count(*) FROM public.users u WHERE u.made_by = me AND u.created_at > now_at - interval '1 day') + total > 300 THEN
+        RAISE EXCEPTION 'at most 300 accounts a day' USING ERRCODE = 'program_limit_exceeded';
+    END IF;
+    FOR person IN SELECT value FROM jsonb_array_elements(p_people) LOOP
+        name_given := btrim(person->>'name');
+        wanted := lower(person->>'username');
+        IF wanted IS NULL OR wanted !~ '^[a-z0-9][a-z0-9._-]{1,33}$' OR length(coalesce(person->>'code', '')) <> 64 THEN
+            RAISE EXCEPTION 'each person needs a name, a username of 2 to 34 letters, digits, dots or dashes, and a code''s hash'
+                USING ERRCODE = 'check_violation';
+        END IF;
+        made := NULL;
+        suffix := 1;
+        WHILE made IS NULL LOOP
+            candidate := wanted || CASE WHEN suffix = 1 AND length(wanted) >= 3 THEN '' ELSE suffix::text END;
+            INSERT INTO public.users AS u (username, display_name, role, made_by, created_at)
+            VALUES (candidate, name_given, 'student', me, now_at)
+            ON CONFLICT (lower(username)) DO NOTHING
+            RETURNING u.id INTO made;
+            suffix := suffix + 1;
+        END LOOP;
+        INSERT INTO public.class_members (class_id, user_id, joined_at) VALUES (p_class, made, now_at);
+        INSERT INTO public.password_resets (user_id, code_hash, issued_by, issued_at, expires_at)
+        VALUES (made, decode(person->>'code', 'hex'), me, now_at, now_at + interval '14 days');
+        RETURN QUERY SELECT made, candidate, name_given;
+    END LOOP;
+    INSERT INTO public.audit_log (at, actor_id, actor_name, action, target, details)
+    SELECT now_at, me, u.display_name, 'class.accounts-made', class_name, pg_catalog.jsonb_build_object('count', total)
+    FROM public.users u WHERE u.id = me;
+END
+$_$;
+
+
+ALTER FUNCTION public.teacher_make_accounts(p_class uuid, p_people jsonb) OWNER TO portal_auth;
+
+--
 -- Name: teaches(uuid); Type: FUNCTION; Schema: public; Owner: portal_auth
 --
 
@@ -5037,6 +5103,7 @@ CREATE TABLE public.users (
     disabled_at timestamp with time zone,
     data_version bigint DEFAULT 0 NOT NULL,
     desired_retention numeric(3,2) DEFAULT 0.90 NOT NULL,
+    made_by uuid,
     CONSTRAINT users_desired_retention_check CHECK (((desired_retention >= 0.70) AND (desired_retention <= 0.97))),
     CONSTRAINT users_display_name_check CHECK (((length(btrim(display_name)) >= 1) AND (length(btrim(display_name)) <= 80))),
     CONSTRAINT users_locale_check CHECK ((locale ~ '^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$'::text)),
@@ -6647,6 +6714,13 @@ CREATE INDEX used_tokens_by_expiry ON public.used_tokens USING btree (expires_at
 
 
 --
+-- Name: users_made_by; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX users_made_by ON public.users USING btree (made_by, created_at) WHERE (made_by IS NOT NULL);
+
+
+--
 -- Name: users_username_unique; Type: INDEX; Schema: public; Owner: portal_owner
 --
 
@@ -7383,6 +7457,14 @@ ALTER TABLE ONLY public.study_sessions
 
 
 --
+-- Name: users users_made_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.users
+    ADD CONSTRAINT users_made_by_fkey FOREIGN KEY (made_by) REFERENCES public.users(id) ON DELETE SET NULL;
+
+
+--
 -- Name: accommodations; Type: ROW SECURITY; Schema: public; Owner: portal_owner
 --
 
@@ -7504,6 +7586,13 @@ CREATE POLICY audit_log_accommodation_change ON public.audit_log FOR INSERT TO p
 --
 
 CREATE POLICY audit_log_account_change ON public.audit_log FOR INSERT TO portal_auth WITH CHECK ((action = 'account.change'::text));
+
+
+--
+-- Name: audit_log audit_log_accounts_made; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY audit_log_accounts_made ON public.audit_log FOR INSERT TO portal_auth WITH CHECK ((action = 'class.accounts-made'::text));
 
 
 --
@@ -9232,6 +9321,14 @@ GRANT ALL ON FUNCTION public.sso_unlink(p_issuer text) TO portal_app;
 --
 
 REVOKE ALL ON FUNCTION public.study_sessions_attempts() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION teacher_make_accounts(p_class uuid, p_people jsonb); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.teacher_make_accounts(p_class uuid, p_people jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.teacher_make_accounts(p_class uuid, p_people jsonb) TO portal_app;
 
 
 --

@@ -200,6 +200,7 @@ public final class PortalApplication: Sendable {
                 database: database, pages: pages, settings: sessionSettings, clock: clock, scoreboard: scoreboard, hub: hub, site: site,
                 bulkhead: Bulkhead(limit: max(2, configuration.server.workers / 2))),
             schools: SchoolPages(pages: pages, clock: clock, starter: starter, site: site, classes: classes),
+            classAccounts: ClassAccounts(pages: pages, clock: clock, site: site),
             admin: AdminPages(pages: pages, clock: clock, publicDirectory: configuration.publicDirectory, site: site, outbound: outbound),
             ltiAdmin: LTIAdmin(pages: pages, site: site, clock: clock),
             signOnAdmin: SSOAdmin(pages: pages, site: site, clock: clock, client: outbound),

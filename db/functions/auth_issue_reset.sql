@@ -20,11 +20,12 @@ BEGIN
     IF me IS NULL OR p_code_hash IS NULL OR length(p_code_hash) <> 32 OR p_user = me THEN
         RETURN 'unknown';
     END IF;
-    SELECT u.id, u.username, u.role, u.password_hash INTO account FROM public.users u WHERE u.id = p_user;
+    SELECT u.id, u.username, u.role, u.password_hash, u.made_by INTO account FROM public.users u WHERE u.id = p_user;
     IF NOT FOUND OR NOT (my_role = 'admin' OR (my_role = 'teacher' AND account.role = 'student' AND p_user = ANY (public.app_students()))) THEN
         RETURN 'unknown';
     END IF;
-    IF account.password_hash IS NULL THEN
+    -- No password and not made by a teacher (who may hand a first one out): a school's sign-in.
+    IF account.password_hash IS NULL AND account.made_by IS NULL THEN
         RETURN 'external';
     END IF;
     IF my_role <> 'admin' AND public.rate_limit('reset-codes', me::text, 300, 86400, true) > 0 THEN

@@ -24,7 +24,9 @@ BEGIN
         RETURN QUERY SELECT NULL::uuid, wait;
         RETURN;
     END IF;
-    SELECT u.id, u.disabled_at INTO account FROM public.users u WHERE lower(u.username) = login_name AND u.password_hash IS NOT NULL;
+    -- A teacher-made account chooses its first password this way; a school's sign-in has none here.
+    SELECT u.id, u.disabled_at INTO account FROM public.users u
+    WHERE lower(u.username) = login_name AND (u.password_hash IS NOT NULL OR u.made_by IS NOT NULL);
     IF NOT FOUND OR account.disabled_at IS NOT NULL OR p_code_hash IS NULL OR p_new_hash IS NULL THEN
         RETURN QUERY SELECT NULL::uuid, 0;
         RETURN;

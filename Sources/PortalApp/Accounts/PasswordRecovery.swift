@@ -16,6 +16,8 @@ struct PasswordRecovery: Sendable {
         var username = ""
         /// The code as it was typed (or carried by the card's QR code).
         var code = ""
+        /// A first sign-in with a start code from a class's cards: the page says so.
+        var first = false
         var error: String?
         var fieldErrors: [String: String] = [:]
     }
@@ -28,7 +30,8 @@ struct PasswordRecovery: Sendable {
     /// `GET /reset`: the form, filled in from a card's QR code (`?user=…&code=…`).
     func resetForm(_ request: PortalRequest) throws -> Response {
         let query = request.query
-        let page = ResetPage(username: String((query["user"] ?? "").prefix(40)), code: ResetCode(typed: query["code"] ?? "")?.grouped ?? "")
+        let page = ResetPage(
+            username: String((query["user"] ?? "").prefix(40)), code: ResetCode(typed: query["code"] ?? "")?.grouped ?? "", first: query["first"] != nil)
         return try pages.privatePage("accounts/reset", page, request)
     }
 
@@ -37,7 +40,7 @@ struct PasswordRecovery: Sendable {
         let form = FormFields(body: request.body)
         var page = ResetPage(
             username: String((form["username"] ?? "").trimmingCharacters(in: .whitespaces).prefix(40)),
-            code: String((form["code"] ?? "").prefix(40)))
+            code: String((form["code"] ?? "").prefix(40)), first: form["first"] != nil)
         let password = form["password"] ?? ""
         let code = ResetCode(typed: page.code)
         if page.username.isEmpty { page.fieldErrors["username"] = pages.message("account.reset_no_username", for: request) }

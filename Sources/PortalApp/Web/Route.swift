@@ -41,7 +41,7 @@ enum Route: Sendable, Hashable {
     case bundle(region: String, file: String), changes(ExamAddress), schedule(ExamAddress), uploadProgress
     // Teaching.
     case newLiveEvent, createLiveEvent, hostLive(code: String), startLive(code: String), liveScreen(code: String)
-    case teach, createClass, classPage(UUID), classExport(UUID), roster(UUID)
+    case teach, createClass, classPage(UUID), classExport(UUID), roster(UUID), classAccountsForm(UUID), makeClassAccounts(UUID)
     case confirmRemoval(class: UUID, student: UUID), removeMember(class: UUID, student: UUID), setAccommodation(class: UUID, student: UUID)
     case askStudentReset(class: UUID, student: UUID), issueStudentReset(class: UUID, student: UUID)
     case createLink, confirmRevoke(UUID), revokeLink(UUID)
@@ -72,7 +72,7 @@ enum Route: Sendable, Hashable {
         case joinClass, myClasses, leaveClass, startShared
         case bundle, changes, schedule, uploadProgress
         case newLiveEvent, createLiveEvent, hostLive, startLive, liveScreen
-        case teach, createClass, classPage, classExport, roster
+        case teach, createClass, classPage, classExport, roster, classAccountsForm, makeClassAccounts
         case confirmRemoval, removeMember, setAccommodation
         case askStudentReset, issueStudentReset
         case createLink, confirmRevoke, revokeLink
@@ -157,6 +157,8 @@ enum Route: Sendable, Hashable {
             case .classPage: RouteDeclaration(.GET, "/teach/classes/:id(uuid)", .teachers)
             case .classExport: RouteDeclaration(.GET, "/teach/classes/:id(uuid)/export.csv", .teachers)
             case .roster: RouteDeclaration(.GET, "/teach/classes/:id(uuid)/roster", .teachers)
+            case .classAccountsForm: RouteDeclaration(.GET, "/teach/classes/:id(uuid)/accounts", .teachers)
+            case .makeClassAccounts: RouteDeclaration(.POST, "/teach/classes/:id(uuid)/accounts", .teachers)
             case .confirmRemoval: RouteDeclaration(.GET, "/teach/classes/:id(uuid)/members/:user(uuid)/remove", .teachers)
             case .removeMember: RouteDeclaration(.POST, "/teach/classes/:id(uuid)/members/:user(uuid)/remove", .teachers)
             case .setAccommodation: RouteDeclaration(.POST, "/teach/classes/:id(uuid)/members/:user(uuid)/accommodation", .teachers)
@@ -271,6 +273,8 @@ enum Route: Sendable, Hashable {
         case .classPage: guard let id = p.id else { return nil }; self = .classPage(id)
         case .classExport: guard let id = p.id else { return nil }; self = .classExport(id)
         case .roster: guard let id = p.id else { return nil }; self = .roster(id)
+        case .classAccountsForm: guard let id = p.id else { return nil }; self = .classAccountsForm(id)
+        case .makeClassAccounts: guard let id = p.id else { return nil }; self = .makeClassAccounts(id)
         case .confirmRemoval: guard let id = p.id, let user = p.user else { return nil }; self = .confirmRemoval(class: id, student: user)
         case .removeMember: guard let id = p.id, let user = p.user else { return nil }; self = .removeMember(class: id, student: user)
         case .setAccommodation: guard let id = p.id, let user = p.user else { return nil }; self = .setAccommodation(class: id, student: user)

@@ -20,6 +20,7 @@ struct RouteHandlers: Sendable {
     let examDate: ExamDateForm
     let live: LivePages
     let schools: SchoolPages
+    let classAccounts: ClassAccounts
     let admin: AdminPages
     let ltiAdmin: LTIAdmin
     let signOnAdmin: SSOAdmin
@@ -123,6 +124,8 @@ struct RouteHandlers: Sendable {
             // Rosters come from an LMS's services; without them there is no roster to show.
             guard let roster else { throw HTTPError(.notFound, pages.message("error.nothing_here", for: request)) }
             return try roster.roster(request, user(request), class: id)
+        case .classAccountsForm(let id): return try classAccounts.form(request, user(request), class: id)
+        case .makeClassAccounts(let id): return try classAccounts.make(request, user(request), class: id)
         case .confirmRemoval(let id, let student): return try schools.confirmRemoval(request, user(request), class: id, student: student)
         case .removeMember(let id, let student): return try schools.remove(request, user(request), class: id, student: student)
         case .setAccommodation(let id, let student): return try schools.setAccommodation(request, user(request), class: id, student: student)

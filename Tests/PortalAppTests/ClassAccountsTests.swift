@@ -1,0 +1,111 @@
+import ExamData
+import Foundation
+@testable import PortalApp
+import PortalTestSupport
+import PostgresClient
+import TestSupport
+import Testing
+
+/// A teacher makes a class's accounts from a list of names and prints their sign-in cards;
+/// each student chooses their own password with the card's start code.
+@Suite("Accounts made by a teacher")
+struct ClassAccountsTests {
+    /// What each card on the page says: (username, code).
+    static func cards(_ page: RawHTTPClient.Response) -> [(username: String, code: String)] {
+        let text = page.bodyText
+        var found: [(String, String)] = []
+        for card in text.components(separatedBy: #"<li class="signin-card">"#).dropFirst() {
+            let fields = card.components(separatedBy: "<dd").dropFirst().map { field in
+                String(field.drop { $0 != ">" }.dropFirst().prefix { $0 != "<" })
+            }
+            if fields.count >= 2 { found.append((fields[0], fields[1])) }
+        }
+        return found
+    }
+
+    @Test("a teacher pastes 30 names (a header row, a spreadsheet's columns, a repeated name, a name in kanji) and gets 30 accounts in the class with a sheet of cards; a student's first sign-in chooses a password with the card's code and lands in the class")
+    func classOfThirty() throws {
+        let site = try StudySessionTests.Site()
+        let (teacher, _, csrf) = try SchoolTests.account(site, "teacher", role: "teacher", displayName: "Ms Rossi")
+        let (classID, _) = try SchoolTests.makeClass(teacher, csrf: csrf)
+        let classPage = try teacher.request("GET", "/teach/classes/\(classID)").bodyText
+        #expect(classPage.contains(#"<a href="/teach/classes/\#(classID)/accounts">"#))
+        let form = try teacher.request("GET", "/teach/classes/\(classID)/accounts")
+        #expect(form.status == 200 && form.bodyText.contains(#"<textarea id="names" name="names""#))
+
+        let first = ["Ana", "Ben", "Chiara", "Dario", "Elena", "Fabio", "Giulia", "Hugo", "Irene"]
+        let last = ["Bianchi", "Conti", "Marino"]
+        var lines = ["Name;Surname"]
+        for given in first { for family in last { lines.append("\(given);\(family)") } }  // 27, as a spreadsheet gives them
+        lines += ["José Núñez", "José Núñez", "山田 太郎"]
+        let made = try teacher.request("POST", "/teach/classes/\(classID)/accounts", form: ["csrf_token": csrf, "names": lines.joined(separator: "\r\n")])
+        #expect(made.status == 200, "\(made.bodyText)")
+        let cards = Self.cards(made)
+        try #require(cards.count == 30)
+        #expect(made.bodyText.contains("30 accounts made and joined to the class."))
+        let usernames = Set(cards.map(\.username))
+        #expect(usernames.count == 30, "every username its own")
+        #expect(usernames.isSuperset(of: ["ana.bianchi", "irene.marino", "jose.nunez", "jose.nunez2", "student"]), "\(usernames.sorted())")
+        #expect(cards.allSatisfy { $0.code.count == 14 })
+        #expect(made.header("Cache-Control") == "private, no-store")
+        let check = try HTMLChecker.passes([("accounts form", form.body), ("cards", made.body)])
+        #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
+
+        // In the database: students without a password or e-mail, in the class, off public boards,
+        // each with a start code kept as a hash for 14 days; the teacher's making is audited.
+        #expect(try site.count("SELECT count(*) AS n FROM users u JOIN users t ON t.id = u.made_by WHERE t.username = 'teacher' AND u.role = 'student' AND u.password_hash IS NULL AND NOT u.show_on_leaderboard") == 30)
+        #expect(try site.count("SELECT count(*) AS n FROM class_members m JOIN users u ON u.id = m.user_id WHERE m.class_id = \(UUID(uuidString: classID)!) AND m.left_at IS NULL AND u.made_by IS NOT NULL") == 30)
+        #expect(try site.count("SELECT count(*) AS n FROM password_resets WHERE used_at IS NULL AND expires_at - issued_at = interval '14 days'") == 30)
+        #expect(try site.count("SELECT count(*) AS n FROM audit_log WHERE action = 'class.accounts-made' AND actor_name = 'Ms Rossi' AND (details->>'count')::int = 30") == 1)
+
+        // A student with card in hand: no password works yet; the code makes one and signs them in.
+        let (username, code) = cards[0]
+        let pupil = site.browser()
+        #expect(try pupil.login(username, password: "anything at all").bodyText.contains("do not match an account"))
+        let login = try pupil.request("GET", "/login").bodyText
+        #expect(login.contains(#"<a href="/reset?first=1">Choose your password</a>"#))
+        let start = try pupil.request("GET", "/reset?first=1&user=\(username)&code=\(code.replacingOccurrences(of: "-", with: ""))")
+        #expect(start.bodyText.contains("<h1>Choose your password</h1>") && start.bodyText.contains(#"value="\#(code)""#))
+        let chosen = try pupil.submit("/reset?first=1", to: "/reset", [
+            "first": "1", "username": username, "code": code, "password": "my own long phrase", "password_confirmation": "my own long phrase"])
+        #expect(chosen.status == 303)
+        #expect(try pupil.request("GET", "/me/classes").bodyText.contains("Year 10 networking"))
+        #expect(SchoolTests.location(try site.browser().login(username, password: "my own long phrase")).hasSuffix("/me"))
+    }
+
+    @Test("only the class's teacher makes its accounts, at most 100 at once; an empty or too long list comes back on its form with the reason")
+    func limits() throws {
+        let site = try StudySessionTests.Site()
+        let (teacher, _, csrf) = try SchoolTests.account(site, "teacher", role: "teacher")
+        let (classID, _) = try SchoolTests.makeClass(teacher, csrf: csrf)
+        let path = "/teach/classes/\(classID)/accounts"
+        let empty = try teacher.request("POST", path, form: ["csrf_token": csrf, "names": "\n  \n"])
+        #expect(empty.status == 422 && empty.bodyText.contains("Type at least one name"))
+        let many = (1...101).map { "Pupil \($0)" }.joined(separator: "\n")
+        let tooMany = try teacher.request("POST", path, form: ["csrf_token": csrf, "names": many])
+        #expect(tooMany.status == 422 && tooMany.bodyText.contains("That is 101 names; at most 100 at once"))
+        #expect(tooMany.bodyText.contains("Pupil 101</textarea>"), "the list comes back as typed")
+        let (other, _, otherCSRF) = try SchoolTests.account(site, "other", role: "teacher")
+        #expect(try other.request("GET", path).status == 404)
+        #expect(try other.request("POST", path, form: ["csrf_token": otherCSRF, "names": "Ana Conti"]).status == 404)
+        let (student, _, studentCSRF) = try SchoolTests.account(site, "pupil", role: "student")
+        #expect(try student.request("POST", path, form: ["csrf_token": studentCSRF, "names": "Ana Conti"]).status == 404)
+        #expect(try site.count("SELECT count(*) AS n FROM users WHERE made_by IS NOT NULL") == 0)
+        // The database itself: portal_app as another teacher makes nothing.
+        let outsider = try site.database.makeAccount("outsider", role: "teacher")
+        let people = #"[{"name": "Ana", "username": "ana.x", "code": "\#(String(repeating: "ab", count: 32))"}]"#
+        #expect(throws: PostgresError.self) {
+            try site.pool.asCaller(outsider) { try $0.query("SELECT * FROM teacher_make_accounts(\(UUID(uuidString: classID)!), \(people)::jsonb)") }
+        }
+        #expect(try site.count("SELECT count(*) AS n FROM users WHERE made_by IS NOT NULL") == 0)
+    }
+
+    @Test("names pasted from anywhere become names and usernames a person would pick")
+    func namesAndUsernames() {
+        #expect(NameList("Name\nPia Rossi\n\n  Luca  Bianchi \n").names == ["Pia Rossi", "Luca Bianchi"])
+        #expect(NameList("Rossi;Pia\nBianchi\tLuca\n\"Conti\",\"Ana\"").names == ["Rossi Pia", "Bianchi Luca", "Conti Ana"])
+        #expect(NameList.username(for: "José Núñez") == "jose.nunez")
+        #expect(NameList.username(for: "Zoë O'Brien-Smith") == "zoe.o.brien.smith")
+        #expect(NameList.username(for: "山田 太郎") == "student")
+    }
+}
