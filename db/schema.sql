@@ -2649,6 +2649,42 @@ $_$;
 ALTER FUNCTION public.math_node_problem(p_node jsonb, p_depth integer) OWNER TO portal_owner;
 
 --
+-- Name: my_answered_questions(); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.my_answered_questions() RETURNS TABLE(question_id uuid, version integer, stem text)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT DISTINCT a.question_id, a.question_version, coalesce(v.snapshot->>'stem', q.stem)
+    FROM public.answers a
+    JOIN public.questions q ON q.id = a.question_id
+    LEFT JOIN public.question_versions v ON v.question_id = a.question_id AND v.version = a.question_version
+    WHERE a.user_id = public.app_user_id()
+$$;
+
+
+ALTER FUNCTION public.my_answered_questions() OWNER TO portal_auth;
+
+--
+-- Name: my_audit_entries(); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.my_audit_entries() RETURNS TABLE(at timestamp with time zone, actor_name text, action text, target text, details jsonb)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT l.at, l.actor_name, l.action, l.target, l.details
+    FROM public.audit_log l
+    WHERE public.app_user_id() IS NOT NULL
+      AND (l.actor_id = public.app_user_id() OR l.target = (SELECT u.username FROM public.users u WHERE u.id = public.app_user_id()))
+    ORDER BY l.at
+$$;
+
+
+ALTER FUNCTION public.my_audit_entries() OWNER TO portal_auth;
+
+--
 -- Name: notify_account_changed(); Type: FUNCTION; Schema: public; Owner: portal_owner
 --
 
@@ -7575,6 +7611,13 @@ CREATE POLICY app_secrets_auth ON public.app_secrets TO portal_auth USING (true)
 ALTER TABLE public.audit_log ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: audit_log audit_log_about_caller; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY audit_log_about_caller ON public.audit_log FOR SELECT TO portal_auth USING (true);
+
+
+--
 -- Name: audit_log audit_log_accommodation_change; Type: POLICY; Schema: public; Owner: portal_owner
 --
 
@@ -9134,6 +9177,22 @@ GRANT ALL ON FUNCTION public.math_node_problem(p_node jsonb, p_depth integer) TO
 
 
 --
+-- Name: FUNCTION my_answered_questions(); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.my_answered_questions() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.my_answered_questions() TO portal_app;
+
+
+--
+-- Name: FUNCTION my_audit_entries(); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.my_audit_entries() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.my_audit_entries() TO portal_app;
+
+
+--
 -- Name: FUNCTION prune_anonymous_state(); Type: ACL; Schema: public; Owner: portal_auth
 --
 
@@ -9403,7 +9462,7 @@ GRANT SELECT ON TABLE public.app_secrets TO portal_auth;
 --
 
 GRANT SELECT,INSERT ON TABLE public.audit_log TO portal_app;
-GRANT INSERT ON TABLE public.audit_log TO portal_auth;
+GRANT SELECT,INSERT ON TABLE public.audit_log TO portal_auth;
 
 
 --

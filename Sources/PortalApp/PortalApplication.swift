@@ -188,6 +188,7 @@ public final class PortalApplication: Sendable {
             pages: pages, clock: clock,
             accounts: accounts,
             recovery: PasswordRecovery(pages: pages, accounts: accounts, hashing: hashing),
+            dataDownload: DataDownload(pages: pages, clock: clock),
             resetCodes: ResetCodeIssuer(pages: pages, clock: clock, site: site),
             singleSignOn: SingleSignOn(pages: pages, site: site, clock: clock, accounts: accounts),
             starter: starter,

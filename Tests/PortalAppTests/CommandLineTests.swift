@@ -64,7 +64,8 @@ struct CommandLineTests {
             "PORT": "0", "PUBLIC_DIR": TestPaths.repository + "/Public", "SHUTDOWN_DRAIN_SECONDS": "2",
         ]) { $1 }, output: log)
         var port: Int?
-        for _ in 0..<100 where port == nil {
+        // Up to a minute: on a machine busy with the other suites, starting takes a while.
+        for _ in 0..<600 where port == nil {
             Thread.sleep(forTimeInterval: 0.1)
             let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
             if let range = text.range(of: "http://127.0.0.1:") {

@@ -34,7 +34,7 @@ enum Route: Sendable, Hashable {
     case joinForm, joinPage(code: String), sharePage(token: String)
     case deviceMe, language(code: String)
     // A signed-in account's own pages.
-    case settings, saveSettings, saveRetention, saveLanguage, changePassword, endOtherSessions, endSession(UUID), signOnUnlink
+    case settings, saveSettings, saveRetention, saveLanguage, changePassword, endOtherSessions, endSession(UUID), signOnUnlink, dataDownload
     case dashboard, reportQuestion(UUID), examDate(ExamAddress)
     case joinClass(code: String), myClasses, leaveClass(UUID), startShared(token: String)
     // The device API.
@@ -67,7 +67,7 @@ enum Route: Sendable, Hashable {
         case livePlay, liveJoin, liveAnswer, liveEvents
         case joinForm, joinPage, sharePage
         case deviceMe, language
-        case settings, saveSettings, saveRetention, saveLanguage, changePassword, endOtherSessions, endSession, signOnUnlink
+        case settings, saveSettings, saveRetention, saveLanguage, changePassword, endOtherSessions, endSession, signOnUnlink, dataDownload
         case dashboard, reportQuestion, examDate
         case joinClass, myClasses, leaveClass, startShared
         case bundle, changes, schedule, uploadProgress
@@ -136,6 +136,7 @@ enum Route: Sendable, Hashable {
             case .endOtherSessions: RouteDeclaration(.POST, "/me/sessions/end-others", .members)
             case .endSession: RouteDeclaration(.POST, "/me/sessions/:id(uuid)/end", .members)
             case .signOnUnlink: RouteDeclaration(.POST, "/me/sso/unlink", .members)
+            case .dataDownload: RouteDeclaration(.GET, "/me/data.zip", .members)
             case .dashboard: RouteDeclaration(.GET, "/me", .members)
             case .reportQuestion: RouteDeclaration(.POST, "/questions/:id(uuid)/reports", .members)
             case .examDate: RouteDeclaration(.POST, "/exams/:region/:exam/date", .members)
@@ -252,6 +253,7 @@ enum Route: Sendable, Hashable {
         case .endOtherSessions: self = .endOtherSessions
         case .endSession: guard let id = p.id else { return nil }; self = .endSession(id)
         case .signOnUnlink: self = .signOnUnlink
+        case .dataDownload: self = .dataDownload
         case .dashboard: self = .dashboard
         case .reportQuestion: guard let id = p.id else { return nil }; self = .reportQuestion(id)
         case .examDate: self = .examDate(p.exam)

@@ -12,6 +12,7 @@ struct RouteHandlers: Sendable {
     let clock: @Sendable () -> Date
     let accounts: AccountPages
     let recovery: PasswordRecovery
+    let dataDownload: DataDownload
     let resetCodes: ResetCodeIssuer
     let singleSignOn: SingleSignOn
     let starter: SessionStart
@@ -95,6 +96,7 @@ struct RouteHandlers: Sendable {
         case .endOtherSessions: return try accounts.endOtherSessions(request, user(request))
         case .endSession(let id): return try accounts.endSession(request, user(request), id: id)
         case .signOnUnlink: return try singleSignOn.unlink(request, user(request))
+        case .dataDownload: return try dataDownload.download(request, user(request))
         case .dashboard: return try dashboard(request, user(request))
         case .reportQuestion(let id): return try reports.report(request, user(request), question: id)
         case .examDate(let address):
