@@ -185,7 +185,7 @@ public final class PortalApplication: Sendable {
         let hub = self.hub
         return RouteHandlers(
             infrastructure: infrastructure,
-            pages: pages, clock: clock,
+            pages: pages,
             accounts: accounts,
             recovery: PasswordRecovery(pages: pages, accounts: accounts, hashing: hashing),
             dataDownload: DataDownload(pages: pages, clock: clock),

@@ -26,6 +26,12 @@ struct ResetCode: Sendable, Equatable {
         }.joined(separator: "-")
     }
 
+    /// The reset form at `address` (`…/reset`) filled in with this code for `username`, as the
+    /// card's QR code opens it; `first` for a start code's first sign-in.
+    func formURL(address: String, username: String, first: Bool = false) -> String {
+        address + (first ? "?first=1&" : "?") + "user=" + LocalPath.escaped(username) + "&code=" + text
+    }
+
     /// What the database keeps and compares.
     var hash: [UInt8] { Crypto.sha256(Array(text.utf8)) }
 }

@@ -107,11 +107,10 @@ struct ResetCodeIssuer: Sendable {
         let locale = pages.locale(for: request)
         let zone = TimeZone(identifier: request.user?.timeZone ?? "") ?? .gmt
         let address = site.url("/reset", for: request.head, peer: request.http.remoteAddress)
-        let filled = address + "?user=" + LocalPath.escaped(holder.username) + "&code=" + code.text
         let card = Card(
             name: holder.displayName, username: holder.username, code: code.grouped, address: address,
             until: LocalDates.dateTime(clock().addingTimeInterval(86_400), locale: locale, zone: zone),
-            qrCode: QRCode(text: filled)?.svg(label: pages.message("account.reset_qr_alt", for: request, ["name": holder.displayName])) ?? "",
+            qrCode: QRCode(text: code.formURL(address: address, username: holder.username))?.svg(label: pages.message("account.reset_qr_alt", for: request, ["name": holder.displayName])) ?? "",
             backHref: back)
         return try pages.privatePage("accounts/reset_code", card, request)
     }

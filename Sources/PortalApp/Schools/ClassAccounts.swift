@@ -85,7 +85,7 @@ struct ClassAccounts: Sendable {
         let cards = zip(made, codes).map { account, code in
             CardsPage.Card(
                 name: account.displayName, username: account.username, code: code.grouped,
-                qrCode: QRCode(text: address + "?first=1&user=" + LocalPath.escaped(account.username) + "&code=" + code.text)?
+                qrCode: QRCode(text: code.formURL(address: address, username: account.username, first: true))?
                     .svg(label: pages.message("account.reset_qr_alt", for: request, ["name": account.displayName])) ?? "")
         }
         let value = CardsPage(

@@ -9,7 +9,6 @@ import HTTPServer
 struct RouteHandlers: Sendable {
     let infrastructure: InfrastructureRoutes
     let pages: PageRenderer
-    let clock: @Sendable () -> Date
     let accounts: AccountPages
     let recovery: PasswordRecovery
     let dataDownload: DataDownload
