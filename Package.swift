@@ -46,6 +46,8 @@ let package = Package(
         .target(name: "TemplateEngine"),
         .target(name: "RedisClient", dependencies: ["CHiredis"]),
         .target(name: "HTTPClient", dependencies: ["COpenSSL"]),
+        // Outbound mail: SMTP submission over HTTPClient's TLS channels, messages as MIME.
+        .target(name: "MailClient", dependencies: ["HTTPClient"]),
 
         // Pure logic: no I/O, no clock, no unseeded randomness.
         .target(name: "QuestionEngine"),
@@ -70,7 +72,7 @@ let package = Package(
         .target(name: "OfflineBundle", dependencies: ["ExamData", "PostgresClient", "QuestionEngine", "Identifiers"]),
 
         // The application.
-        .target(name: "PortalApp", dependencies: ["HTTPServer", "PostgresClient", "TemplateEngine", "QuestionEngine", "ExamData", "Interop", "OfflineBundle", "RedisClient", "HTTPClient", "WebToken", "QRCode", "DemoContent", "Identifiers", "ContentPackage", "CSodium", "COpenSSL"]),
+        .target(name: "PortalApp", dependencies: ["HTTPServer", "PostgresClient", "TemplateEngine", "QuestionEngine", "ExamData", "Interop", "OfflineBundle", "RedisClient", "HTTPClient", "MailClient", "WebToken", "QRCode", "DemoContent", "Identifiers", "ContentPackage", "CSodium", "COpenSSL"]),
         .executableTarget(name: "portal", dependencies: ["PortalApp"]),
 
         // Shared by the tests: throwaway databases and a raw-socket HTTP client.
@@ -82,6 +84,7 @@ let package = Package(
         .testTarget(name: "ExamDataTests", dependencies: ["ExamData", "Interop", "QuestionEngine", "PostgresClient", "ContentPackage", "DemoContent", "TestSupport"]),
         .testTarget(name: "RedisClientTests", dependencies: ["RedisClient", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "TestSupport"]),
+        .testTarget(name: "MailClientTests", dependencies: ["MailClient", "TestSupport"]),
         // The page tests' harness: a running portal on a test database, and a browser of sorts.
         .target(name: "PortalTestSupport", dependencies: ["PortalApp", "HTTPServer", "PostgresClient", "TestSupport"], path: "Tests/PortalTestSupport"),
         .testTarget(name: "PortalAppTests", dependencies: ["PortalTestSupport", "PortalApp", "HTTPServer", "PostgresClient", "RedisClient", "ExamData", "Interop", "QuestionEngine", "OfflineBundle", "WebToken", "QRCode", "DemoContent", "Identifiers", "TestSupport"]),

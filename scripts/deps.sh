@@ -4,7 +4,7 @@
 # Usage: scripts/deps.sh [extra-package …]
 set -euo pipefail
 
-packages=(pkg-config libpq-dev postgresql postgresql-contrib libsodium-dev zlib1g-dev libhiredis-dev libssl-dev openssl redis-server pgbouncer python3-venv python3-jwt python3-cryptography zbar-tools fonts-lmodern woff2 libxml2-utils "$@")
+packages=(pkg-config libpq-dev postgresql postgresql-contrib libsodium-dev zlib1g-dev libhiredis-dev libssl-dev openssl redis-server pgbouncer python3-venv python3-jwt python3-cryptography python3-aiosmtpd zbar-tools fonts-lmodern woff2 libxml2-utils "$@")
 # xmllint checks the QTI exports against the schema in the tests; Java runs the Nu Html
 # Checker; any installed JRE will do.
 command -v java >/dev/null 2>&1 || packages+=(default-jre-headless)

@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 /// A connected byte stream with a deadline: plain TCP, or TLS over it.
-protocol Channel {
+package protocol Channel {
     func write(_ bytes: [UInt8]) throws(ClientError.Cause)
     /// The next bytes, or nil at the end of the stream.
     func read() throws(ClientError.Cause) -> [UInt8]?
@@ -13,7 +13,7 @@ protocol Channel {
 
 extension Channel {
     /// Sets the socket's send and receive timeouts to the time left before `deadline`.
-    static func limit(_ socket: Int32, to deadline: Date) throws(ClientError.Cause) {
+    package static func limit(_ socket: Int32, to deadline: Date) throws(ClientError.Cause) {
         let left = deadline.timeIntervalSinceNow
         guard left > 0 else { throw .timedOut }
         var value = timeval(tv_sec: Int(left), tv_usec: Int((left - Double(Int(left))) * 1_000_000))
@@ -23,16 +23,16 @@ extension Channel {
 }
 
 /// Plain TCP (loopback only, by the client's rule).
-final class PlainChannel: Channel {
+package final class PlainChannel: Channel {
     let socket: Int32
     let deadline: Date
 
-    init(socket: Int32, deadline: Date) {
+    package init(socket: Int32, deadline: Date) {
         self.socket = socket
         self.deadline = deadline
     }
 
-    func write(_ bytes: [UInt8]) throws(ClientError.Cause) {
+    package func write(_ bytes: [UInt8]) throws(ClientError.Cause) {
         var sent = 0
         while sent < bytes.count {
             try Self.limit(socket, to: deadline)
@@ -42,7 +42,7 @@ final class PlainChannel: Channel {
         }
     }
 
-    func read() throws(ClientError.Cause) -> [UInt8]? {
+    package func read() throws(ClientError.Cause) -> [UInt8]? {
         try Self.limit(socket, to: deadline)
         var buffer = [UInt8](repeating: 0, count: 16_384)
         let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
@@ -51,5 +51,5 @@ final class PlainChannel: Channel {
         return Array(buffer.prefix(count))
     }
 
-    func close() { _ = Glibc.close(socket) }
+    package func close() { _ = Glibc.close(socket) }
 }

@@ -111,7 +111,7 @@ public struct HTTPClient: Sendable {
     /// A TCP connection to `host:port` before `deadline`, blocking, with the time left as its
     /// send and receive timeouts; every address the name resolves to must be one `addresses`
     /// permits.
-    static func connect(host: String, port: Int, addresses: OutboundAddresses, deadline: Date) throws(ClientError.Cause) -> Int32 {
+    package static func connect(host: String, port: Int, addresses: OutboundAddresses, deadline: Date) throws(ClientError.Cause) -> Int32 {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)

@@ -7,13 +7,13 @@ import Glibc
 /// TLS 1.2 or later over a connected socket, through OpenSSL: the peer's chain verified against
 /// the system's authorities (or the configured ones), the certificate checked against the host
 /// name (or IP address) asked for, SNI sent for names.
-final class TLSChannel: Channel {
+package final class TLSChannel: Channel {
     let socket: Int32
     let deadline: Date
     private let context: OpaquePointer
     private let ssl: OpaquePointer
 
-    init(socket: Int32, host: String, trusted: String?, deadline: Date) throws(ClientError.Cause) {
+    package init(socket: Int32, host: String, trusted: String?, deadline: Date) throws(ClientError.Cause) {
         self.socket = socket
         self.deadline = deadline
         guard let context = SSL_CTX_new(TLS_client_method()) else { throw .tls(Self.lastError()) }
@@ -53,7 +53,7 @@ final class TLSChannel: Channel {
         }
     }
 
-    func write(_ bytes: [UInt8]) throws(ClientError.Cause) {
+    package func write(_ bytes: [UInt8]) throws(ClientError.Cause) {
         var sent = 0
         while sent < bytes.count {
             try Self.limit(socket, to: deadline)
@@ -63,7 +63,7 @@ final class TLSChannel: Channel {
         }
     }
 
-    func read() throws(ClientError.Cause) -> [UInt8]? {
+    package func read() throws(ClientError.Cause) -> [UInt8]? {
         try Self.limit(socket, to: deadline)
         var buffer = [UInt8](repeating: 0, count: 16_384)
         let count = buffer.withUnsafeMutableBytes { SSL_read(ssl, $0.baseAddress, Int32($0.count)) }
@@ -74,7 +74,7 @@ final class TLSChannel: Channel {
         }
     }
 
-    func close() {
+    package func close() {
         SSL_shutdown(ssl)
         SSL_free(ssl)
         SSL_CTX_free(context)

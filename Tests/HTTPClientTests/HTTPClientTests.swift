@@ -9,30 +9,6 @@ import Testing
 /// name, plain HTTP only to loopback and only when allowed, and the limits on time and size.
 @Suite("Outbound HTTP")
 struct HTTPClientTests {
-    /// A certificate authority and two server certificates it signed: one for 127.0.0.1 and
-    /// localhost, one for another name.
-    final class Certificates {
-        let folder = NSTemporaryDirectory() + "outbound-\(UUID().uuidString)"
-        var authority: String { folder + "/ca.pem" }
-
-        init() throws {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            func openssl(_ arguments: [String]) throws {
-                guard runCommand(["openssl"] + arguments) == 0 else { throw TestEnvironmentError("openssl \(arguments.first ?? "") failed: run scripts/deps.sh") }
-            }
-            try openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=Outbound test authority",
-                         "-keyout", folder + "/ca.key", "-out", authority])
-            for (name, names) in [("local", "IP:127.0.0.1,DNS:localhost"), ("other", "DNS:example.org")] {
-                try openssl(["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=\(name)", "-keyout", folder + "/\(name).key", "-out", folder + "/\(name).csr"])
-                try String("subjectAltName=\(names)\n").write(toFile: folder + "/\(name).ext", atomically: true, encoding: .utf8)
-                try openssl(["x509", "-req", "-in", folder + "/\(name).csr", "-CA", authority, "-CAkey", folder + "/ca.key", "-CAcreateserial",
-                             "-days", "2", "-extfile", folder + "/\(name).ext", "-out", folder + "/\(name).pem"])
-            }
-        }
-
-        deinit { try? FileManager.default.removeItem(atPath: folder) }
-    }
-
     /// A test server (`Tests/Fixtures/outbound_server.py`), plain or with a certificate.
     static func server(certificate: (cert: String, key: String)? = nil) throws -> ScriptServer {
         try ScriptServer(script: "outbound_server.py", arguments: certificate.map { [$0.cert, $0.key] } ?? [])
@@ -40,8 +16,8 @@ struct HTTPClientTests {
 
     @Test("HTTPS with the chain and the address verified: bodies by length and chunked, a POST echoed")
     func verifiedHTTPS() throws {
-        let certificates = try Certificates()
-        let server = try Self.server(certificate: (certificates.folder + "/local.pem", certificates.folder + "/local.key"))
+        let certificates = try TestCertificates()
+        let server = try Self.server(certificate: certificates.local)
         let client = HTTPClient(configuration: .init(allowsLoopbackHTTP: true, trustedCertificates: certificates.authority))
         let hello = try client.send("GET", "https://127.0.0.1:\(server.port)/hello")
         #expect(hello.status == 200 && hello.body == Array("hello".utf8) && hello.header("content-type") == "text/plain")
@@ -56,13 +32,13 @@ struct HTTPClientTests {
 
     @Test("a certificate no trusted authority signed, or one for another name, is refused before anything is sent")
     func untrusted() throws {
-        let certificates = try Certificates()
-        let local = try Self.server(certificate: (certificates.folder + "/local.pem", certificates.folder + "/local.key"))
+        let certificates = try TestCertificates()
+        let local = try Self.server(certificate: certificates.local)
         let systemRoots = HTTPClient(configuration: .init(allowsLoopbackHTTP: true))
         #expect(throws: ClientError.unreachable(host: "127.0.0.1", cause: .tls("unable to get local issuer certificate"))) {
             try systemRoots.send("GET", "https://127.0.0.1:\(local.port)/hello")
         }
-        let other = try Self.server(certificate: (certificates.folder + "/other.pem", certificates.folder + "/other.key"))
+        let other = try Self.server(certificate: certificates.other)
         let trusting = HTTPClient(configuration: .init(allowsLoopbackHTTP: true, trustedCertificates: certificates.authority))
         let error = #expect(throws: ClientError.self) { try trusting.send("GET", "https://127.0.0.1:\(other.port)/hello") }
         #expect(error == .unreachable(host: "127.0.0.1", cause: .tls("IP address mismatch")), "a certificate for example.org does not serve 127.0.0.1")
