@@ -876,6 +876,165 @@ $$;
 ALTER FUNCTION public.auth_register(p_username text, p_display_name text, p_password_hash text, p_token text, p_csrf text, p_user_agent text) OWNER TO portal_auth;
 
 --
+-- Name: auth_remove_email(text, text, text, text); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.auth_remove_email(p_locale text, p_subject text, p_text text, p_html text) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    me uuid := public.app_user_id();
+    removed text;
+    name text;
+BEGIN
+    DELETE FROM public.email_verifications v WHERE v.user_id = me AND v.used_at IS NULL;
+    DELETE FROM public.user_emails e WHERE e.user_id = me RETURNING e.email INTO removed;
+    IF removed IS NULL THEN
+        RETURN false;
+    END IF;
+    SELECT u.display_name INTO name FROM public.users u WHERE u.id = me;
+    PERFORM public.mail_queue('email-changed', removed, name, p_locale, p_subject, p_text, p_html, NULL, NULL);
+    RETURN true;
+END
+$$;
+
+
+ALTER FUNCTION public.auth_remove_email(p_locale text, p_subject text, p_text text, p_html text) OWNER TO portal_auth;
+
+--
+-- Name: auth_request_email(text, text, text, text, text); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.auth_request_email(p_email text, p_locale text, p_subject text, p_text text, p_html text) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $_$
+DECLARE
+    now_at timestamptz := public.app_now();
+    me uuid := public.app_user_id();
+    address text := btrim(coalesce(p_email, ''));
+    token text;
+    name text;
+BEGIN
+    IF me IS NULL THEN
+        RETURN 'unknown';
+    END IF;
+    IF length(address) NOT BETWEEN 3 AND 254 OR address !~ '^[!-~]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$' THEN
+        RETURN 'invalid';
+    END IF;
+    IF EXISTS (SELECT FROM public.user_emails e WHERE e.user_id = me AND lower(e.email) = lower(address)) THEN
+        RETURN 'same';
+    END IF;
+    IF public.rate_limit('email-verify', me::text, 5, 3600, true) > 0 THEN
+        RETURN 'limited';
+    END IF;
+    token := public.mail_token();
+    DELETE FROM public.email_verifications v WHERE v.user_id = me AND v.used_at IS NULL;
+    INSERT INTO public.email_verifications (user_id, email, token_hash, created_at, expires_at)
+    VALUES (me, address, sha256(convert_to(token, 'UTF8')), now_at, now_at + interval '1 day');
+    SELECT u.display_name INTO name FROM public.users u WHERE u.id = me;
+    PERFORM public.mail_queue('email-verify', address, name, p_locale, p_subject, p_text, p_html, '/verify-email/', token);
+    RETURN 'sent';
+END
+$_$;
+
+
+ALTER FUNCTION public.auth_request_email(p_email text, p_locale text, p_subject text, p_text text, p_html text) OWNER TO portal_auth;
+
+--
+-- Name: auth_request_reset_mail(text, text, text, text, text, text); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.auth_request_reset_mail(p_login text, p_address text, p_locale text, p_subject text, p_text text, p_html text) RETURNS integer
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    now_at timestamptz := public.app_now();
+    login_name text := lower(btrim(coalesce(p_login, '')));
+    wait integer;
+    account record;
+    token text;
+BEGIN
+    wait := public.rate_limit('reset-mail-address', coalesce(p_address, ''), 10, 3600, true);
+    IF wait > 0 THEN
+        RETURN wait;
+    END IF;
+    SELECT u.id, u.display_name, e.email INTO account
+    FROM public.users u JOIN public.user_emails e ON e.user_id = u.id
+    WHERE (lower(u.username) = login_name OR lower(e.email) = login_name)
+      AND u.disabled_at IS NULL AND (u.password_hash IS NOT NULL OR u.made_by IS NOT NULL)
+    LIMIT 1;
+    IF NOT FOUND OR public.rate_limit('reset-mail-account', account.id::text, 3, 3600, true) > 0 THEN
+        RETURN 0;
+    END IF;
+    token := public.mail_token();
+    DELETE FROM public.password_resets r WHERE r.user_id = account.id AND r.used_at IS NULL AND r.by_mail;
+    INSERT INTO public.password_resets (user_id, code_hash, issued_by, issued_at, expires_at, by_mail)
+    VALUES (account.id, sha256(convert_to(token, 'UTF8')), NULL, now_at, now_at + interval '1 hour', true);
+    PERFORM public.mail_queue('password-reset', account.email, account.display_name, p_locale, p_subject, p_text, p_html, '/reset/', token);
+    RETURN 0;
+END
+$$;
+
+
+ALTER FUNCTION public.auth_request_reset_mail(p_login text, p_address text, p_locale text, p_subject text, p_text text, p_html text) OWNER TO portal_auth;
+
+--
+-- Name: auth_reset_by_link(text, text, text, text, text); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.auth_reset_by_link(p_token text, p_new_hash text, p_session_token text, p_csrf text, p_user_agent text) RETURNS uuid
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    now_at timestamptz := public.app_now();
+    reset record;
+    account record;
+BEGIN
+    IF p_new_hash IS NULL THEN
+        RETURN NULL;
+    END IF;
+    UPDATE public.password_resets r SET used_at = now_at
+    WHERE r.code_hash = sha256(convert_to(coalesce(p_token, ''), 'UTF8')) AND r.by_mail AND r.used_at IS NULL AND r.expires_at > now_at
+    RETURNING r.* INTO reset;
+    IF NOT FOUND THEN
+        RETURN NULL;
+    END IF;
+    SELECT u.id, u.username, u.disabled_at INTO account FROM public.users u WHERE u.id = reset.user_id;
+    IF account.disabled_at IS NOT NULL THEN
+        RETURN NULL;
+    END IF;
+    UPDATE public.users SET password_hash = p_new_hash WHERE id = account.id;
+    UPDATE public.login_throttle SET failures = 0, blocked_until = NULL
+    WHERE key_hash = sha256(convert_to('account:' || lower(account.username), 'UTF8'));
+    PERFORM public.auth_open_session(account.id, p_session_token, p_csrf, p_user_agent, now_at);
+    RETURN account.id;
+END
+$$;
+
+
+ALTER FUNCTION public.auth_reset_by_link(p_token text, p_new_hash text, p_session_token text, p_csrf text, p_user_agent text) OWNER TO portal_auth;
+
+--
+-- Name: auth_reset_link_live(text); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.auth_reset_link_live(p_token text) RETURNS boolean
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT EXISTS (
+        SELECT FROM public.password_resets r
+        WHERE r.code_hash = sha256(convert_to(coalesce(p_token, ''), 'UTF8')) AND r.by_mail AND r.used_at IS NULL AND r.expires_at > public.app_now())
+$$;
+
+
+ALTER FUNCTION public.auth_reset_link_live(p_token text) OWNER TO portal_auth;
+
+--
 -- Name: auth_reset_password(text, bytea, text, text, text, text, text); Type: FUNCTION; Schema: public; Owner: portal_auth
 --
 
@@ -903,7 +1062,7 @@ BEGIN
         RETURN;
     END IF;
     UPDATE public.password_resets r SET used_at = now_at
-    WHERE r.user_id = account.id AND r.code_hash = p_code_hash AND r.used_at IS NULL AND r.expires_at > now_at
+    WHERE r.user_id = account.id AND r.code_hash = p_code_hash AND NOT r.by_mail AND r.used_at IS NULL AND r.expires_at > now_at
     RETURNING r.* INTO reset;
     IF NOT FOUND THEN
         RETURN QUERY SELECT NULL::uuid, 0;
@@ -968,6 +1127,43 @@ $$;
 
 
 ALTER FUNCTION public.auth_resolve_session(p_token text, p_now timestamp with time zone, p_idle interval, p_absolute interval) OWNER TO portal_auth;
+
+--
+-- Name: auth_verify_email(text, text, text, text, text); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.auth_verify_email(p_token text, p_locale text, p_subject text, p_text text, p_html text) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    now_at timestamptz := public.app_now();
+    link record;
+    previous text;
+    name text;
+BEGIN
+    UPDATE public.email_verifications v SET used_at = now_at
+    WHERE v.token_hash = sha256(convert_to(coalesce(p_token, ''), 'UTF8')) AND v.used_at IS NULL AND v.expires_at > now_at
+    RETURNING v.* INTO link;
+    IF NOT FOUND THEN
+        RETURN 'expired';
+    END IF;
+    IF EXISTS (SELECT FROM public.user_emails e WHERE lower(e.email) = lower(link.email) AND e.user_id <> link.user_id) THEN
+        RETURN 'taken';
+    END IF;
+    SELECT e.email INTO previous FROM public.user_emails e WHERE e.user_id = link.user_id;
+    INSERT INTO public.user_emails (user_id, email, verified_at) VALUES (link.user_id, link.email, now_at)
+    ON CONFLICT (user_id) DO UPDATE SET email = EXCLUDED.email, verified_at = EXCLUDED.verified_at;
+    IF previous IS NOT NULL AND lower(previous) <> lower(link.email) THEN
+        SELECT u.display_name INTO name FROM public.users u WHERE u.id = link.user_id;
+        PERFORM public.mail_queue('email-changed', previous, name, p_locale, p_subject, p_text, p_html, NULL, NULL);
+    END IF;
+    RETURN 'verified';
+END
+$$;
+
+
+ALTER FUNCTION public.auth_verify_email(p_token text, p_locale text, p_subject text, p_text text, p_html text) OWNER TO portal_auth;
 
 --
 -- Name: base64url_bytes(text); Type: FUNCTION; Schema: public; Owner: portal_owner
@@ -2591,6 +2787,118 @@ $$;
 
 
 ALTER FUNCTION public.lti_take_handoff(p_handoff text, p_browser bytea, p_token text) OWNER TO portal_auth;
+
+--
+-- Name: mail_failed(uuid, text, boolean); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.mail_failed(p_id uuid, p_error text, p_permanent boolean) RETURNS void
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    UPDATE public.mail_outbox
+    SET attempts = attempts + 1, last_error = left(p_error, 500),
+        next_attempt_at = public.app_now() + least(interval '1 hour', interval '30 seconds' * power(2, least(attempts, 10))),
+        given_up_at = CASE WHEN p_permanent OR created_at < public.app_now() - interval '2 days' THEN public.app_now() END,
+        secret = CASE WHEN p_permanent OR created_at < public.app_now() - interval '2 days' THEN NULL ELSE secret END
+    WHERE id = p_id AND sent_at IS NULL AND given_up_at IS NULL
+$$;
+
+
+ALTER FUNCTION public.mail_failed(p_id uuid, p_error text, p_permanent boolean) OWNER TO portal_auth;
+
+--
+-- Name: mail_outbox_summary(); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.mail_outbox_summary() RETURNS TABLE(waiting integer, sent integer, given_up integer, oldest_waiting timestamp with time zone, last_error text, last_error_at timestamp with time zone)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT count(*) FILTER (WHERE o.sent_at IS NULL AND o.given_up_at IS NULL)::integer,
+           count(*) FILTER (WHERE o.sent_at IS NOT NULL)::integer,
+           count(*) FILTER (WHERE o.given_up_at IS NOT NULL)::integer,
+           min(o.created_at) FILTER (WHERE o.sent_at IS NULL AND o.given_up_at IS NULL),
+           (SELECT f.last_error FROM public.mail_outbox f WHERE f.last_error IS NOT NULL ORDER BY f.next_attempt_at DESC LIMIT 1),
+           (SELECT f.next_attempt_at FROM public.mail_outbox f WHERE f.last_error IS NOT NULL ORDER BY f.next_attempt_at DESC LIMIT 1)
+    FROM public.mail_outbox o
+    WHERE public.app_role() = 'admin'
+    HAVING public.app_role() = 'admin'
+$$;
+
+
+ALTER FUNCTION public.mail_outbox_summary() OWNER TO portal_auth;
+
+--
+-- Name: mail_queue(text, text, text, text, text, text, text, text, text); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.mail_queue(p_purpose text, p_recipient text, p_name text, p_locale text, p_subject text, p_text text, p_html text, p_link_path text, p_secret text) RETURNS void
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    INSERT INTO public.mail_outbox (purpose, recipient, recipient_name, locale, subject, text_body, html_body, link_path, secret, created_at, next_attempt_at)
+    VALUES (p_purpose, p_recipient, left(coalesce(p_name, ''), 200), p_locale, left(p_subject, 300), p_text, p_html, p_link_path, p_secret,
+            public.app_now(), public.app_now());
+    SELECT pg_notify('mail_outbox', '');
+$$;
+
+
+ALTER FUNCTION public.mail_queue(p_purpose text, p_recipient text, p_name text, p_locale text, p_subject text, p_text text, p_html text, p_link_path text, p_secret text) OWNER TO portal_auth;
+
+--
+-- Name: mail_sent(uuid); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.mail_sent(p_id uuid) RETURNS void
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    UPDATE public.mail_outbox SET sent_at = public.app_now(), last_error = NULL, secret = NULL, text_body = '', html_body = ''
+    WHERE id = p_id AND sent_at IS NULL
+$$;
+
+
+ALTER FUNCTION public.mail_sent(p_id uuid) OWNER TO portal_auth;
+
+--
+-- Name: mail_take_due(integer); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.mail_take_due(p_limit integer) RETURNS TABLE(id uuid, recipient text, recipient_name text, locale text, subject text, text_body text, html_body text, link_path text, secret text, attempts integer)
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    DELETE FROM public.mail_outbox o WHERE o.id IN (
+        SELECT x.id FROM public.mail_outbox x
+        WHERE (x.sent_at IS NOT NULL OR x.given_up_at IS NOT NULL) AND x.created_at < public.app_now() - interval '30 days' LIMIT 50);
+    WITH due AS (
+        SELECT o.id FROM public.mail_outbox o
+        WHERE o.sent_at IS NULL AND o.given_up_at IS NULL AND o.next_attempt_at <= public.app_now()
+        ORDER BY o.next_attempt_at LIMIT least(greatest(p_limit, 1), 100) FOR UPDATE SKIP LOCKED
+    ), taken AS (
+        UPDATE public.mail_outbox o SET next_attempt_at = public.app_now() + interval '2 minutes'
+        FROM due WHERE o.id = due.id RETURNING o.*
+    )
+    SELECT t.id, t.recipient, t.recipient_name, t.locale, t.subject, t.text_body, t.html_body, t.link_path, t.secret, t.attempts FROM taken t
+$$;
+
+
+ALTER FUNCTION public.mail_take_due(p_limit integer) OWNER TO portal_auth;
+
+--
+-- Name: mail_token(); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.mail_token() RETURNS text
+    LANGUAGE sql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')
+$$;
+
+
+ALTER FUNCTION public.mail_token() OWNER TO portal_auth;
 
 --
 -- Name: math_node_problem(jsonb, integer); Type: FUNCTION; Schema: public; Owner: portal_owner
@@ -4784,6 +5092,28 @@ ALTER TABLE public.domains ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
 
 
 --
+-- Name: email_verifications; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.email_verifications (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    user_id uuid NOT NULL,
+    email text NOT NULL,
+    token_hash bytea NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    used_at timestamp with time zone,
+    CONSTRAINT email_verifications_check CHECK ((expires_at > created_at)),
+    CONSTRAINT email_verifications_email_check CHECK (((length(email) >= 3) AND (length(email) <= 254))),
+    CONSTRAINT email_verifications_token_hash_check CHECK ((length(token_hash) = 32))
+);
+
+ALTER TABLE ONLY public.email_verifications FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.email_verifications OWNER TO portal_owner;
+
+--
 -- Name: event_results; Type: TABLE; Schema: public; Owner: portal_owner
 --
 
@@ -5624,6 +5954,42 @@ CREATE TABLE public.lti_tool_keys (
 ALTER TABLE public.lti_tool_keys OWNER TO portal_owner;
 
 --
+-- Name: mail_outbox; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.mail_outbox (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    purpose text NOT NULL,
+    recipient text NOT NULL,
+    recipient_name text DEFAULT ''::text NOT NULL,
+    locale text NOT NULL,
+    subject text NOT NULL,
+    text_body text NOT NULL,
+    html_body text NOT NULL,
+    link_path text,
+    secret text,
+    created_at timestamp with time zone NOT NULL,
+    attempts integer DEFAULT 0 NOT NULL,
+    next_attempt_at timestamp with time zone NOT NULL,
+    sent_at timestamp with time zone,
+    given_up_at timestamp with time zone,
+    last_error text,
+    CONSTRAINT mail_outbox_html_body_check CHECK ((length(html_body) <= 60000)),
+    CONSTRAINT mail_outbox_link_path_check CHECK ((link_path ~ '^/[a-z/-]{1,60}/$'::text)),
+    CONSTRAINT mail_outbox_locale_check CHECK ((locale ~ '^[a-z]{2,3}$'::text)),
+    CONSTRAINT mail_outbox_purpose_check CHECK ((purpose ~ '^[a-z-]{1,40}$'::text)),
+    CONSTRAINT mail_outbox_recipient_check CHECK (((length(recipient) >= 3) AND (length(recipient) <= 254))),
+    CONSTRAINT mail_outbox_recipient_name_check CHECK ((length(recipient_name) <= 200)),
+    CONSTRAINT mail_outbox_subject_check CHECK (((length(subject) >= 1) AND (length(subject) <= 300))),
+    CONSTRAINT mail_outbox_text_body_check CHECK ((length(text_body) <= 20000))
+);
+
+ALTER TABLE ONLY public.mail_outbox FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.mail_outbox OWNER TO portal_owner;
+
+--
 -- Name: password_resets; Type: TABLE; Schema: public; Owner: portal_owner
 --
 
@@ -5635,6 +6001,7 @@ CREATE TABLE public.password_resets (
     issued_at timestamp with time zone NOT NULL,
     expires_at timestamp with time zone NOT NULL,
     used_at timestamp with time zone,
+    by_mail boolean DEFAULT false NOT NULL,
     CONSTRAINT password_resets_check CHECK ((expires_at > issued_at)),
     CONSTRAINT password_resets_code_hash_check CHECK ((length(code_hash) = 32))
 );
@@ -5958,6 +6325,22 @@ ALTER TABLE ONLY public.used_tokens FORCE ROW LEVEL SECURITY;
 ALTER TABLE public.used_tokens OWNER TO portal_owner;
 
 --
+-- Name: user_emails; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.user_emails (
+    user_id uuid NOT NULL,
+    email text NOT NULL,
+    verified_at timestamp with time zone NOT NULL,
+    CONSTRAINT user_emails_email_check CHECK ((((length(email) >= 3) AND (length(email) <= 254)) AND (email ~ '^[!-~]+@[A-Za-z0-9.-]+$'::text)))
+);
+
+ALTER TABLE ONLY public.user_emails FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.user_emails OWNER TO portal_owner;
+
+--
 -- Name: accommodations accommodations_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
 --
 
@@ -6059,6 +6442,22 @@ ALTER TABLE ONLY public.domains
 
 ALTER TABLE ONLY public.domains
     ADD CONSTRAINT domains_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: email_verifications email_verifications_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.email_verifications
+    ADD CONSTRAINT email_verifications_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: email_verifications email_verifications_token_hash_key; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.email_verifications
+    ADD CONSTRAINT email_verifications_token_hash_key UNIQUE (token_hash);
 
 
 --
@@ -6278,6 +6677,14 @@ ALTER TABLE ONLY public.lti_tool_keys
 
 
 --
+-- Name: mail_outbox mail_outbox_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.mail_outbox
+    ADD CONSTRAINT mail_outbox_pkey PRIMARY KEY (id);
+
+
+--
 -- Name: password_resets password_resets_code_hash_key; Type: CONSTRAINT; Schema: public; Owner: portal_owner
 --
 
@@ -6462,6 +6869,14 @@ ALTER TABLE ONLY public.used_tokens
 
 
 --
+-- Name: user_emails user_emails_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.user_emails
+    ADD CONSTRAINT user_emails_pkey PRIMARY KEY (user_id);
+
+
+--
 -- Name: users users_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
 --
 
@@ -6530,6 +6945,13 @@ CREATE INDEX classes_by_teacher ON public.classes USING btree (teacher_id);
 --
 
 CREATE INDEX domains_by_exam ON public.domains USING btree (exam_id);
+
+
+--
+-- Name: email_verifications_by_user; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX email_verifications_by_user ON public.email_verifications USING btree (user_id);
 
 
 --
@@ -6635,6 +7057,20 @@ CREATE INDEX lti_states_by_age ON public.lti_states USING btree (created_at);
 --
 
 CREATE UNIQUE INDEX lti_tool_keys_one_current ON public.lti_tool_keys USING btree ((true)) WHERE (retired_at IS NULL);
+
+
+--
+-- Name: mail_outbox_done; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX mail_outbox_done ON public.mail_outbox USING btree (created_at) WHERE ((sent_at IS NOT NULL) OR (given_up_at IS NOT NULL));
+
+
+--
+-- Name: mail_outbox_due; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX mail_outbox_due ON public.mail_outbox USING btree (next_attempt_at) WHERE ((sent_at IS NULL) AND (given_up_at IS NULL));
 
 
 --
@@ -6747,6 +7183,13 @@ CREATE INDEX study_sessions_by_user ON public.study_sessions USING btree (user_i
 --
 
 CREATE INDEX used_tokens_by_expiry ON public.used_tokens USING btree (expires_at);
+
+
+--
+-- Name: user_emails_address; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE UNIQUE INDEX user_emails_address ON public.user_emails USING btree (lower(email));
 
 
 --
@@ -7125,6 +7568,14 @@ ALTER TABLE ONLY public.domains
 
 
 --
+-- Name: email_verifications email_verifications_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.email_verifications
+    ADD CONSTRAINT email_verifications_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id) ON DELETE CASCADE;
+
+
+--
 -- Name: event_results event_results_event_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
 --
 
@@ -7493,6 +7944,14 @@ ALTER TABLE ONLY public.study_sessions
 
 
 --
+-- Name: user_emails user_emails_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.user_emails
+    ADD CONSTRAINT user_emails_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id) ON DELETE CASCADE;
+
+
+--
 -- Name: users users_made_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
 --
 
@@ -7792,6 +8251,19 @@ CREATE POLICY domains_admin ON public.domains USING ((( SELECT public.app_role()
 --
 
 CREATE POLICY domains_read ON public.domains FOR SELECT USING (true);
+
+
+--
+-- Name: email_verifications; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.email_verifications ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: email_verifications email_verifications_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY email_verifications_auth ON public.email_verifications TO portal_auth USING (true) WITH CHECK (true);
 
 
 --
@@ -8263,6 +8735,19 @@ CREATE POLICY lti_states_auth ON public.lti_states TO portal_auth USING (true) W
 ALTER TABLE public.lti_tool_keys ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: mail_outbox; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.mail_outbox ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: mail_outbox mail_outbox_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY mail_outbox_auth ON public.mail_outbox TO portal_auth USING (true) WITH CHECK (true);
+
+
+--
 -- Name: password_resets; Type: ROW SECURITY; Schema: public; Owner: portal_owner
 --
 
@@ -8648,6 +9133,26 @@ CREATE POLICY used_tokens_auth ON public.used_tokens TO portal_auth USING (true)
 
 
 --
+-- Name: user_emails; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.user_emails ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: user_emails user_emails_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY user_emails_auth ON public.user_emails TO portal_auth USING (true) WITH CHECK (true);
+
+
+--
+-- Name: user_emails user_emails_own; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY user_emails_own ON public.user_emails FOR SELECT TO portal_app USING (((user_id = ( SELECT public.app_user_id() AS app_user_id)) OR (( SELECT public.app_role() AS app_role) = 'admin'::text)));
+
+
+--
 -- Name: users; Type: ROW SECURITY; Schema: public; Owner: portal_owner
 --
 
@@ -8818,6 +9323,46 @@ GRANT ALL ON FUNCTION public.auth_register(p_username text, p_display_name text,
 
 
 --
+-- Name: FUNCTION auth_remove_email(p_locale text, p_subject text, p_text text, p_html text); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.auth_remove_email(p_locale text, p_subject text, p_text text, p_html text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.auth_remove_email(p_locale text, p_subject text, p_text text, p_html text) TO portal_app;
+
+
+--
+-- Name: FUNCTION auth_request_email(p_email text, p_locale text, p_subject text, p_text text, p_html text); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.auth_request_email(p_email text, p_locale text, p_subject text, p_text text, p_html text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.auth_request_email(p_email text, p_locale text, p_subject text, p_text text, p_html text) TO portal_app;
+
+
+--
+-- Name: FUNCTION auth_request_reset_mail(p_login text, p_address text, p_locale text, p_subject text, p_text text, p_html text); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.auth_request_reset_mail(p_login text, p_address text, p_locale text, p_subject text, p_text text, p_html text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.auth_request_reset_mail(p_login text, p_address text, p_locale text, p_subject text, p_text text, p_html text) TO portal_app;
+
+
+--
+-- Name: FUNCTION auth_reset_by_link(p_token text, p_new_hash text, p_session_token text, p_csrf text, p_user_agent text); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.auth_reset_by_link(p_token text, p_new_hash text, p_session_token text, p_csrf text, p_user_agent text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.auth_reset_by_link(p_token text, p_new_hash text, p_session_token text, p_csrf text, p_user_agent text) TO portal_app;
+
+
+--
+-- Name: FUNCTION auth_reset_link_live(p_token text); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.auth_reset_link_live(p_token text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.auth_reset_link_live(p_token text) TO portal_app;
+
+
+--
 -- Name: FUNCTION auth_reset_password(p_username text, p_code_hash bytea, p_new_hash text, p_token text, p_csrf text, p_user_agent text, p_address text); Type: ACL; Schema: public; Owner: portal_auth
 --
 
@@ -8839,6 +9384,14 @@ GRANT ALL ON FUNCTION public.auth_reset_wait(p_address text, p_username text, p_
 
 REVOKE ALL ON FUNCTION public.auth_resolve_session(p_token text, p_now timestamp with time zone, p_idle interval, p_absolute interval) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.auth_resolve_session(p_token text, p_now timestamp with time zone, p_idle interval, p_absolute interval) TO portal_app;
+
+
+--
+-- Name: FUNCTION auth_verify_email(p_token text, p_locale text, p_subject text, p_text text, p_html text); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.auth_verify_email(p_token text, p_locale text, p_subject text, p_text text, p_html text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.auth_verify_email(p_token text, p_locale text, p_subject text, p_text text, p_html text) TO portal_app;
 
 
 --
@@ -9167,6 +9720,52 @@ GRANT ALL ON FUNCTION public.lti_take_due_scores(p_limit integer) TO portal_app;
 
 REVOKE ALL ON FUNCTION public.lti_take_handoff(p_handoff text, p_browser bytea, p_token text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.lti_take_handoff(p_handoff text, p_browser bytea, p_token text) TO portal_app;
+
+
+--
+-- Name: FUNCTION mail_failed(p_id uuid, p_error text, p_permanent boolean); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.mail_failed(p_id uuid, p_error text, p_permanent boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.mail_failed(p_id uuid, p_error text, p_permanent boolean) TO portal_agent;
+
+
+--
+-- Name: FUNCTION mail_outbox_summary(); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.mail_outbox_summary() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.mail_outbox_summary() TO portal_app;
+
+
+--
+-- Name: FUNCTION mail_queue(p_purpose text, p_recipient text, p_name text, p_locale text, p_subject text, p_text text, p_html text, p_link_path text, p_secret text); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.mail_queue(p_purpose text, p_recipient text, p_name text, p_locale text, p_subject text, p_text text, p_html text, p_link_path text, p_secret text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION mail_sent(p_id uuid); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.mail_sent(p_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.mail_sent(p_id uuid) TO portal_agent;
+
+
+--
+-- Name: FUNCTION mail_take_due(p_limit integer); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.mail_take_due(p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.mail_take_due(p_limit integer) TO portal_agent;
+
+
+--
+-- Name: FUNCTION mail_token(); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.mail_token() FROM PUBLIC;
 
 
 --
@@ -9659,6 +10258,13 @@ GRANT SELECT ON TABLE public.domain_accuracy_weekly TO portal_app;
 
 
 --
+-- Name: TABLE email_verifications; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.email_verifications TO portal_auth;
+
+
+--
 -- Name: TABLE event_results; Type: ACL; Schema: public; Owner: portal_owner
 --
 
@@ -10002,6 +10608,13 @@ GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.lti_states TO portal_auth;
 
 
 --
+-- Name: TABLE mail_outbox; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.mail_outbox TO portal_auth;
+
+
+--
 -- Name: TABLE password_resets; Type: ACL; Schema: public; Owner: portal_owner
 --
 
@@ -10318,6 +10931,14 @@ GRANT SELECT ON TABLE public.study_days TO portal_app;
 --
 
 GRANT SELECT,INSERT,DELETE ON TABLE public.used_tokens TO portal_auth;
+
+
+--
+-- Name: TABLE user_emails; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT ON TABLE public.user_emails TO portal_app;
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.user_emails TO portal_auth;
 
 
 --

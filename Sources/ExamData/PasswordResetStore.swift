@@ -66,3 +66,30 @@ public struct PasswordResetStore: Sendable {
         return (try row.decode("username", as: String.self), try row.decode("display_name", as: String.self))
     }
 }
+
+/// Recovery by a link sent to the account's verified address: the database makes the token,
+/// chooses the address and keeps only the token's hash; the portal words the message.
+extension PasswordResetStore {
+    /// Sends a link when `login` names an account (by username or verified address) that has
+    /// one; the answer is the same either way. Seconds to wait when this client asked too often.
+    public func requestByMail(login: String, address: String, message: MailDraft, _ connection: PostgresConnection) throws -> Int {
+        try connection.query("""
+            SELECT auth_request_reset_mail(\(login), \(address), \(message.locale), \(message.subject), \(message.text), \(message.html)) AS wait
+            """).first?.decode("wait", as: Int.self) ?? 0
+    }
+
+    /// Whether a link's token may still set a password.
+    public func linkIsLive(_ token: String, _ connection: PostgresConnection) throws -> Bool {
+        try connection.query("SELECT auth_reset_link_live(\(token)) AS live").first?.decode("live", as: Bool.self) ?? false
+    }
+
+    /// Sets a new password (its hash) with a live link's token; on success the session of
+    /// `sessionToken` exists and every other session of the account has ended.
+    public func resetByLink(
+        token: String, newHash: String, sessionToken: String, csrfToken: String, userAgent: String, _ connection: PostgresConnection
+    ) throws -> UUID? {
+        try connection.query("""
+            SELECT auth_reset_by_link(\(token), \(newHash), \(sessionToken), \(csrfToken), \(userAgent)) AS user_id
+            """).first?.decode("user_id", as: UUID?.self)
+    }
+}

@@ -1,5 +1,6 @@
 import ExamData
 import Foundation
+import MailClient
 import HTTPServer
 import Identifiers
 import Interop
@@ -263,10 +264,18 @@ public enum Commands {
         guard let url = ProcessInfo.processInfo.environment["AUTH_AGENT_DATABASE_URL"], !url.isEmpty else {
             throw ConfigurationError("set AUTH_AGENT_DATABASE_URL: a direct connection as the portal_agent role")
         }
-        let agent = AuthAgent(databaseURL: url, outbound: configuration.outbound)
+        var mail: (server: MailServer, linkOrigin: String)?
+        if let server = configuration.mail {
+            guard let origin = configuration.publicOrigin else {
+                throw ConfigurationError("SMTP_URL needs PUBLIC_URL: the links in messages point there")
+            }
+            mail = (server, origin)
+        }
+        let agent = AuthAgent(databaseURL: url, outbound: configuration.outbound, mail: mail)
         if once {
             let (keySets, exchanges) = agent.runOnce()
-            print("auth-agent: \(keySets) key sets fetched, \(exchanges) codes exchanged")
+            let (sent, failed) = agent.sendMail()
+            print("auth-agent: \(keySets) key sets fetched, \(exchanges) codes exchanged, \(sent) messages sent, \(failed) to try again")
             return
         }
         signal(SIGTERM, SIG_IGN)
@@ -279,7 +288,7 @@ public enum Commands {
             return source
         }
         agent.start()
-        print("auth-agent: keeping key sets and exchanging codes")
+        print("auth-agent: keeping key sets and exchanging codes" + (mail == nil ? "" : ", sending mail through \(mail!.server.host)"))
         fflush(nil)
         stop.wait()
         sources.forEach { $0.cancel() }

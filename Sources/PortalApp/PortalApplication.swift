@@ -179,7 +179,9 @@ public final class PortalApplication: Sendable {
         let pages = self.pages, clock = self.clock, site = self.site, versions = self.versions
         let formClock = FormClock()
         let accounts = AccountPages(pages: pages, settings: sessionSettings, hashing: hashing, clock: clock, viewers: viewers,
-                                    registrationsPerHour: configuration.registrationsPerHour)
+                                    registrationsPerHour: configuration.registrationsPerHour, mailEnabled: configuration.mail != nil)
+        // Without a mail server, nothing offers what needs e-mail: its routes answer 404.
+        let wording = configuration.mail.map { _ in MailWording(pages: pages) }
         let starter = SessionStart(
             pages: pages, settings: sessionSettings, clock: clock, versions: versions, selections: ExamSelection.kept(clock: clock))
         let hub = self.hub
@@ -187,7 +189,9 @@ public final class PortalApplication: Sendable {
             infrastructure: infrastructure,
             pages: pages,
             accounts: accounts,
-            recovery: PasswordRecovery(pages: pages, accounts: accounts, hashing: hashing),
+            recovery: PasswordRecovery(pages: pages, accounts: accounts, hashing: hashing, mailEnabled: wording != nil),
+            mailRecovery: wording.map { MailRecovery(pages: pages, accounts: accounts, hashing: hashing, wording: $0) },
+            emailAddresses: wording.map { EmailAddressPages(pages: pages, accounts: accounts, wording: $0) },
             dataDownload: DataDownload(pages: pages, clock: clock),
             resetCodes: ResetCodeIssuer(pages: pages, clock: clock, site: site),
             singleSignOn: SingleSignOn(pages: pages, site: site, clock: clock, accounts: accounts),
@@ -202,7 +206,8 @@ public final class PortalApplication: Sendable {
                 bulkhead: Bulkhead(limit: max(2, configuration.server.workers / 2))),
             schools: SchoolPages(pages: pages, clock: clock, starter: starter, site: site, classes: classes),
             classAccounts: ClassAccounts(pages: pages, clock: clock, site: site),
-            admin: AdminPages(pages: pages, clock: clock, publicDirectory: configuration.publicDirectory, site: site, outbound: outbound),
+            admin: AdminPages(
+                pages: pages, clock: clock, publicDirectory: configuration.publicDirectory, site: site, outbound: outbound, mailEnabled: wording != nil),
             ltiAdmin: LTIAdmin(pages: pages, site: site, clock: clock),
             signOnAdmin: SSOAdmin(pages: pages, site: site, clock: clock, client: outbound),
             offline: OfflinePages(pages: pages, clock: clock),

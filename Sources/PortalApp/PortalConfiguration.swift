@@ -1,6 +1,7 @@
 import Foundation
 import HTTPClient
 import HTTPServer
+import MailClient
 import RedisClient
 
 /// The portal's settings, read from the environment with defaults that work on a fresh checkout.
@@ -65,6 +66,10 @@ public struct PortalConfiguration: Sendable {
     /// opens CIDR ranges of internal addresses, `OUTBOUND_CA_FILE` trusts another authority's
     /// certificates.
     public var outbound = HTTPClient.Configuration()
+    /// Where mail is submitted and as whom (`SMTP_URL`, `MAIL_FROM`): without it nothing tries
+    /// to send and no page offers what needs e-mail. `portal auth-agent` sends; `PUBLIC_URL`
+    /// gives the links in messages their origin.
+    public var mail: MailServer?
 
     public init() {}
 
@@ -138,6 +143,16 @@ public struct PortalConfiguration: Sendable {
         configuration.outbound = HTTPClient.Configuration.fromEnvironment(environment)
         // A range that does not parse is an error, not a range quietly left closed.
         configuration.outbound.allowedRanges = try ranges(environment["OUTBOUND_ALLOW"] ?? "", name: "OUTBOUND_ALLOW")
+        if let url = environment["SMTP_URL"], !url.isEmpty {
+            guard let from = environment["MAIL_FROM"], !from.isEmpty else {
+                throw ConfigurationError("SMTP_URL needs MAIL_FROM: the address messages come from, e.g. Study Portal <portal@school.example>")
+            }
+            do {
+                configuration.mail = try MailServer(url: url, from: from)
+            } catch {
+                throw ConfigurationError(error.description)
+            }
+        }
         if let mode = environment["PORTAL_MODE"], !mode.isEmpty {
             guard mode == "development" || mode == "production" else {
                 throw ConfigurationError("PORTAL_MODE must be development or production, not \(mode)")

@@ -85,6 +85,51 @@ struct HijackedAppRoleTests {
         #expect(try fixture.count("SELECT count(*) AS n FROM auth_sessions s JOIN users u ON u.id = s.user_id WHERE u.username = 'student'") == 1)
     }
 
+    @Test("recovery by e-mail: portal_app can ask for a link to the account's own verified address, but never learns its token, picks the recipient, reads the outbox or another's address, or verifies an address without its link")
+    func noMailTokenForTheApp() throws {
+        let fixture = try Fixture()
+        // The student's address, verified (as the link would have done).
+        try fixture.database.superuserConnection().execute(
+            "INSERT INTO user_emails (user_id, email, verified_at) VALUES (\(fixture.student.id), 'student@pupils.example', now())")
+        let wording: SQL = "'en', 'Reset', 'Open {link}', '<a href=\"{link}\">open</a>'"
+        let wait = try fixture.pool.withConnection {
+            try $0.query("SELECT auth_request_reset_mail('student', '203.0.113.7', \(fragment: wording)) AS wait").single().decode("wait", as: Int.self)
+        }
+        #expect(wait == 0)
+        #expect(try fixture.count("SELECT count(*) AS n FROM mail_outbox WHERE recipient = 'student@pupils.example' AND secret ~ '^[0-9a-f]{64}$'") == 1,
+                "the database made the token and chose the recipient")
+        // The outbox, the sender's functions, the queue itself and the links are not the app's.
+        for statement: SQL in [
+            "SELECT secret FROM mail_outbox", "SELECT * FROM mail_take_due(10)", "SELECT mail_sent(gen_random_uuid())",
+            "SELECT mail_queue('password-reset', 'attacker@evil.example', '', 'en', 's', 't', 'h', '/reset/', 'x')", "SELECT mail_token()",
+            "SELECT token_hash FROM email_verifications", "INSERT INTO user_emails (user_id, email, verified_at) VALUES (\(fixture.other.id), 'attacker@evil.example', now())",
+        ] {
+            let refused = #expect(throws: PostgresError.self) { try fixture.pool.asCaller(fixture.admin) { try $0.query(statement) } }
+            #expect(refused?.isInsufficientPrivilege == true, "\(statement)")
+        }
+        // Another account's address is not visible, even the student's own session sees only theirs.
+        let seen = try fixture.pool.asCaller(fixture.other) { try $0.query("SELECT count(*) AS n FROM user_emails").single().decode("n", as: Int.self) }
+        #expect(seen == 0)
+        // A guessed token sets no password and proves no address.
+        let guess = String(repeating: "ab", count: 32)
+        let reset = try fixture.pool.withConnection {
+            try $0.query("SELECT auth_reset_by_link(\(guess), '$argon2id$v=19$m=1,t=1,p=1$c2FsdA$aGFzaA', 'token-token-token-token-token-token-12', 'c', 'ua') AS id")
+                .single().decode("id", as: UUID?.self)
+        }
+        #expect(reset == nil)
+        let verified = try fixture.pool.withConnection {
+            try $0.query("SELECT auth_verify_email(\(guess), \(fragment: wording)) AS outcome").single().decode("outcome", as: String.self)
+        }
+        #expect(verified == "expired")
+        // Asking for another address queues a link to that address, and changes nothing until it is opened.
+        let asked = try fixture.pool.asCaller(fixture.student) {
+            try $0.query("SELECT auth_request_email('attacker@evil.example', \(fragment: wording)) AS outcome").single().decode("outcome", as: String.self)
+        }
+        #expect(asked == "sent")
+        #expect(try fixture.count("SELECT count(*) AS n FROM user_emails WHERE email = 'student@pupils.example'") == 1)
+        #expect(try fixture.count("SELECT count(*) AS n FROM auth_sessions s JOIN users u ON u.id = s.user_id WHERE u.username = 'student'") == 1)
+    }
+
     @Test("no function makes a session for a user id the caller names, and a wrong proof signs nobody in")
     func noSessionWithoutProof() throws {
         let fixture = try Fixture()

@@ -32,7 +32,7 @@ BEGIN
         RETURN;
     END IF;
     UPDATE public.password_resets r SET used_at = now_at
-    WHERE r.user_id = account.id AND r.code_hash = p_code_hash AND r.used_at IS NULL AND r.expires_at > now_at
+    WHERE r.user_id = account.id AND r.code_hash = p_code_hash AND NOT r.by_mail AND r.used_at IS NULL AND r.expires_at > now_at
     RETURNING r.* INTO reset;
     IF NOT FOUND THEN
         RETURN QUERY SELECT NULL::uuid, 0;

@@ -20,6 +20,8 @@ struct AccountPages: Sendable {
     let viewers: ViewerCache
     /// Registrations per client address per hour (each costs a password hash).
     let registrationsPerHour: Int
+    /// The portal sends mail: settings offer an address (`EmailAddressPages`).
+    let mailEnabled: Bool
 
     struct FormPage: Encodable {
         var username = ""
@@ -53,7 +55,8 @@ struct AccountPages: Sendable {
         let query = request.query
         let notice = query["saved"] != nil ? "account.saved" : query["password"] != nil ? "account.password_changed"
             : query["ended"] != nil ? "account.sessions_ended" : query["linked"] != nil ? "sso.linked"
-            : query["unlinked"] != nil ? "sso.unlinked" : nil
+            : query["unlinked"] != nil ? "sso.unlinked" : query["email"] == "sent" ? "account.email_sent"
+            : query["email"] == "removed" ? "account.email_removed" : nil
         return try showSettings(request, user, notice: notice)
     }
 
@@ -234,6 +237,15 @@ struct AccountPages: Sendable {
         }
         var signIns: [SignIn] = []
         var hasSignIns = false
+        /// The account's e-mail address, when the portal sends mail.
+        struct Email: Encodable {
+            /// The verified address, if any.
+            var current: String?
+            var since: String?
+            /// What the form shows: the address typed (refused) or the current one.
+            var typed: String
+        }
+        var email: Email?
     }
 
     /// What a refused settings form carried, shown again instead of the saved values.
@@ -245,7 +257,7 @@ struct AccountPages: Sendable {
 
     func showSettings(
         _ request: PortalRequest, _ user: SessionUser, notice: String? = nil, fieldErrors: [String: String] = [:],
-        typed: TypedSettings? = nil, status: HTTPStatus = .ok
+        typed: TypedSettings? = nil, typedEmail: String? = nil, status: HTTPStatus = .ok
     ) throws -> Response {
         let locale = pages.locale(for: request)
         let page = try request.database.transaction { connection -> SettingsPage in
@@ -296,6 +308,13 @@ struct AccountPages: Sendable {
                 SettingsPage.SignIn(label: $0.label, issuer: $0.issuer, linked: linked.contains($0.issuer), linkHref: "/auth/\($0.slug)?link=1")
             }
             page.hasSignIns = !providers.isEmpty
+            if mailEnabled {
+                let current = try EmailAddressStore().current(connection)
+                page.email = SettingsPage.Email(
+                    current: current?.email,
+                    since: current.map { LocalDates.day(LocalDates.day(of: $0.verifiedAt, zone: TimeZone(identifier: timeZone) ?? .gmt), locale: locale) },
+                    typed: typedEmail ?? current?.email ?? "")
+            }
             return page
         }
         return try pages.privatePage("me/settings", page, request, status: status)

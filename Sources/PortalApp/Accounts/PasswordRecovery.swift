@@ -4,13 +4,23 @@ import HTTPServer
 
 /// `/forgot` and `/reset`: a student who forgot their password gets back in with a one-time
 /// code from their teacher or an admin (`ResetCodeIssuer`), choosing a new password as they
-/// use it; an account that signs in with its school is told to do that. The database decides
+/// use it, or — when the portal sends mail — with a link to their address (`MailRecovery`); an
+/// account that signs in with its school is told to do that. The database decides
 /// (`auth_reset_password`): only a live code issued for that very account sets a password, once,
 /// and the answer is the same whether the username exists or not.
 struct PasswordRecovery: Sendable {
     let pages: PageRenderer
     let accounts: AccountPages
     let hashing: HashLimiter
+    /// The portal sends mail: the page offers a link by e-mail too (`MailRecovery`).
+    let mailEnabled: Bool
+
+    /// The ways back in; with mail, the form that sends a link.
+    struct ForgotPage: Encodable {
+        var mailEnabled: Bool
+        var login = ""
+        var loginError: String?
+    }
 
     struct ResetPage: Encodable {
         var username = ""
@@ -24,7 +34,7 @@ struct PasswordRecovery: Sendable {
 
     /// `GET /forgot`: the ways back in.
     func forgot(_ request: PortalRequest) throws -> Response {
-        try pages.privatePage("accounts/forgot", ResetPage(), request)
+        try pages.privatePage("accounts/forgot", ForgotPage(mailEnabled: mailEnabled), request)
     }
 
     /// `GET /reset`: the form, filled in from a card's QR code (`?user=…&code=…`).

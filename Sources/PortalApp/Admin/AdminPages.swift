@@ -19,6 +19,8 @@ struct AdminPages: Sendable {
     let site: SiteAddress
     /// Outbound requests (an identity provider's discovery document).
     let outbound: HTTPClient
+    /// The portal sends mail: the overview says how the outbox stands.
+    var mailEnabled = false
 
     /// Imports up to 20 MiB (a whole exam of thousands of questions), plus the form around it.
     static let importLimit = 21 * 1024 * 1024
@@ -116,10 +118,10 @@ struct AdminPages: Sendable {
 
     func overview(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let locale = pages.locale(for: request)
-        let (exams, flagged) = try request.database.transaction { connection -> ([ExamOverview], [Int: Int]) in
+        let (exams, flagged, outbox) = try request.database.transaction { connection -> ([ExamOverview], [Int: Int], MailOutbox.Summary?) in
             var flagged: [Int: Int] = [:]
             for (examID, _) in try flaggedQuestions(connection) { flagged[examID, default: 0] += 1 }
-            return (try AdminStore().overview(connection), flagged)
+            return (try AdminStore().overview(connection), flagged, mailEnabled ? try MailOutbox().summary(connection) : nil)
         }
         struct Page: Encodable {
             struct Exam: Encodable {
@@ -141,8 +143,18 @@ struct AdminPages: Sendable {
                 var hasFlagged: Bool
             }
             var exams: [Exam]
+            /// The mail outbox: waiting, sent and given up (30 days), the latest failure.
+            struct Mail: Encodable {
+                var waiting: Int
+                var sent: Int
+                var givenUp: Int
+                var oldestWaiting: String?
+                var lastError: String?
+                var lastErrorAgo: String?
+            }
+            var mail: Mail?
         }
-        let value = Page(exams: exams.map { exam in
+        var value = Page(exams: exams.map { exam in
             Page.Exam(
                 title: exam.title, language: exam.language, exportHref: "/admin/exams/\(exam.regionCode)/\(exam.slug)/export.json",
                 moodleHref: "/admin/exams/\(exam.regionCode)/\(exam.slug)/export.moodle.xml",
@@ -158,6 +170,11 @@ struct AdminPages: Sendable {
                 difficulties: exam.byDifficulty, openReports: exam.openReports, flagged: flagged[exam.examID] ?? 0,
                 hasFlagged: (flagged[exam.examID] ?? 0) > 0)
         })
+        value.mail = outbox.map {
+            Page.Mail(
+                waiting: $0.waiting, sent: $0.sent, givenUp: $0.givenUp, oldestWaiting: $0.oldestWaiting.map { pages.ago($0, locale: locale) },
+                lastError: $0.lastError, lastErrorAgo: $0.lastErrorAt.map { pages.ago($0, locale: locale) })
+        }
         return try pages.privatePage("admin/overview", value, request)
     }
 

@@ -2,6 +2,7 @@ import ExamData
 import Foundation
 import HTTPClient
 import HTTPServer
+import MailClient
 import PostgresClient
 import QuestionEngine
 import WebToken
@@ -14,26 +15,43 @@ import WebToken
 /// with a client assertion signed by the tool's key. The database's sign-in functions verify
 /// every token against these key sets themselves; the agent only fetches.
 ///
-/// Nothing here holds a request: the server asks with a notice (`key_sets`, `sso_exchanges`)
-/// and answers the browser at once; its page asks again a moment later.
+/// It is also the one process that sends mail (`MailSender`), since a message may carry a
+/// link's token that only portal_agent may read.
+///
+/// Nothing here holds a request: the server asks with a notice (`key_sets`, `sso_exchanges`,
+/// `mail_outbox`) and answers the browser at once; its page asks again a moment later.
 public final class AuthAgent: @unchecked Sendable {  // `loop` is set once, before start
     private let database: ConnectionPool
     private let client: HTTPClient
     private let events: DatabaseEvents
     private let clock: @Sendable () -> Date
     private var loop: BackgroundLoop?
+    private let mail: MailSender?
 
-    /// `databaseURL` connects as portal_agent, directly (it listens for notices).
-    public init(databaseURL: String, overrides: [String: String] = [:], outbound: HTTPClient.Configuration, clock: @escaping @Sendable () -> Date = { Date() }) {
+    /// `databaseURL` connects as portal_agent, directly (it listens for notices). `mail`: the
+    /// mail server and the origin links in messages point to, when the portal sends mail.
+    public init(
+        databaseURL: String, overrides: [String: String] = [:], outbound: HTTPClient.Configuration, mail: (server: MailServer, linkOrigin: String)? = nil,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
         database = ConnectionPool(.init(url: databaseURL, overrides: overrides, maxConnections: 2, checkoutTimeout: .seconds(5), naming: .unnamed))
         client = HTTPClient(configuration: outbound)
-        events = DatabaseEvents(url: databaseURL, overrides: overrides, channels: ["key_sets", "sso_exchanges"])
+        events = DatabaseEvents(url: databaseURL, overrides: overrides, channels: ["key_sets", "sso_exchanges", "mail_outbox"])
         self.clock = clock
+        let database = self.database
+        self.mail = mail.map {
+            MailSender(
+                database: database, client: SMTPClient(server: $0.server, trustedCertificates: outbound.trustedCertificates), linkOrigin: $0.linkOrigin,
+                clock: clock)
+        }
     }
 
     /// Works on a thread of its own: every five seconds, and at once when the server asks.
     public func start() {
-        let loop = BackgroundLoop(name: "auth-agent", interval: 5) { [self] in _ = runOnce() }
+        let loop = BackgroundLoop(name: "auth-agent", interval: 5) { [self] in
+            _ = runOnce()
+            _ = sendMail()
+        }
         self.loop = loop
         events.subscribe { _ in loop.wake() }
         events.onReset { listening in if listening { loop.wake() } }
@@ -67,6 +85,12 @@ public final class AuthAgent: @unchecked Sendable {  // `loop` is set once, befo
             Self.log("auth-agent: the database could not be reached: \(error)")
         }
         return (fetched, exchanged)
+    }
+
+    /// Sends the messages due now, when the portal sends mail: how many went and how many wait.
+    @discardableResult
+    public func sendMail() -> (sent: Int, failed: Int) {
+        mail?.sendDue() ?? (0, 0)
     }
 
     /// Why another party's answer could not be used.
@@ -146,7 +170,7 @@ public final class AuthAgent: @unchecked Sendable {  // `loop` is set once, befo
         return idToken
     }
 
-    private static func log(_ line: String) {
+    static func log(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 }

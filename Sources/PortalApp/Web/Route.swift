@@ -24,6 +24,8 @@ enum Route: Sendable, Hashable {
     case startSession
     // Accounts and single sign-on.
     case loginForm, login, registerForm, register, logout, forgot, resetForm, resetPassword
+    // E-mail (only when the portal sends mail): recovery by a link, an address proved by one.
+    case forgotByMail, resetLinkForm(token: String), resetByLink(token: String), verifyEmailForm(token: String), verifyEmail(token: String)
     case signOnStart(provider: String), signOnCallback(provider: String), signOnFinish(provider: String)
     // Studying (guests too: each finds only the caller's own session).
     case question(session: UUID), answer(session: UUID), flag(session: UUID), finishForm(session: UUID), finish(session: UUID)
@@ -35,6 +37,7 @@ enum Route: Sendable, Hashable {
     case deviceMe, language(code: String)
     // A signed-in account's own pages.
     case settings, saveSettings, saveRetention, saveLanguage, changePassword, endOtherSessions, endSession(UUID), signOnUnlink, dataDownload
+    case requestEmail, removeEmail
     case dashboard, reportQuestion(UUID), examDate(ExamAddress)
     case joinClass(code: String), myClasses, leaveClass(UUID), startShared(token: String)
     // The device API.
@@ -62,12 +65,14 @@ enum Route: Sendable, Hashable {
         case contentImage
         case startSession
         case loginForm, login, registerForm, register, logout, forgot, resetForm, resetPassword
+        case forgotByMail, resetLinkForm, resetByLink, verifyEmailForm, verifyEmail
         case signOnStart, signOnCallback, signOnFinish
         case question, answer, flag, finishForm, finish, results
         case livePlay, liveJoin, liveAnswer, liveEvents
         case joinForm, joinPage, sharePage
         case deviceMe, language
         case settings, saveSettings, saveRetention, saveLanguage, changePassword, endOtherSessions, endSession, signOnUnlink, dataDownload
+        case requestEmail, removeEmail
         case dashboard, reportQuestion, examDate
         case joinClass, myClasses, leaveClass, startShared
         case bundle, changes, schedule, uploadProgress
@@ -110,6 +115,11 @@ enum Route: Sendable, Hashable {
             case .forgot: RouteDeclaration(.GET, "/forgot", .visitors)
             case .resetForm: RouteDeclaration(.GET, "/reset", .visitors)
             case .resetPassword: RouteDeclaration(.POST, "/reset", .visitors)
+            case .forgotByMail: RouteDeclaration(.POST, "/forgot", .visitors)
+            case .resetLinkForm: RouteDeclaration(.GET, "/reset/:token", .visitors)
+            case .resetByLink: RouteDeclaration(.POST, "/reset/:token", .visitors)
+            case .verifyEmailForm: RouteDeclaration(.GET, "/verify-email/:token", .visitors)
+            case .verifyEmail: RouteDeclaration(.POST, "/verify-email/:token", .visitors)
             case .signOnStart: RouteDeclaration(.GET, "/auth/:provider", .visitors)
             case .signOnCallback: RouteDeclaration(.GET, "/auth/:provider/callback", .visitors)
             case .signOnFinish: RouteDeclaration(.GET, "/auth/:provider/finish", .visitors)
@@ -130,6 +140,8 @@ enum Route: Sendable, Hashable {
             case .language: RouteDeclaration(.GET, "/language/:code", .visitors)
             case .settings: RouteDeclaration(.GET, "/me/settings", .members)
             case .saveSettings: RouteDeclaration(.POST, "/me/settings", .members)
+            case .requestEmail: RouteDeclaration(.POST, "/me/email", .members)
+            case .removeEmail: RouteDeclaration(.POST, "/me/email/remove", .members)
             case .saveRetention: RouteDeclaration(.POST, "/me/retention", .members)
             case .saveLanguage: RouteDeclaration(.POST, "/me/language", .members)
             case .changePassword: RouteDeclaration(.POST, "/me/password", .members)
@@ -227,6 +239,11 @@ enum Route: Sendable, Hashable {
         case .forgot: self = .forgot
         case .resetForm: self = .resetForm
         case .resetPassword: self = .resetPassword
+        case .forgotByMail: self = .forgotByMail
+        case .resetLinkForm: self = .resetLinkForm(token: p["token"])
+        case .resetByLink: self = .resetByLink(token: p["token"])
+        case .verifyEmailForm: self = .verifyEmailForm(token: p["token"])
+        case .verifyEmail: self = .verifyEmail(token: p["token"])
         case .signOnStart: self = .signOnStart(provider: p["provider"])
         case .signOnCallback: self = .signOnCallback(provider: p["provider"])
         case .signOnFinish: self = .signOnFinish(provider: p["provider"])
@@ -246,6 +263,8 @@ enum Route: Sendable, Hashable {
         case .deviceMe: self = .deviceMe
         case .language: self = .language(code: p["code"])
         case .settings: self = .settings
+        case .requestEmail: self = .requestEmail
+        case .removeEmail: self = .removeEmail
         case .saveSettings: self = .saveSettings
         case .saveRetention: self = .saveRetention
         case .saveLanguage: self = .saveLanguage

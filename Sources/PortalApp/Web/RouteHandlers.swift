@@ -11,6 +11,9 @@ struct RouteHandlers: Sendable {
     let pages: PageRenderer
     let accounts: AccountPages
     let recovery: PasswordRecovery
+    /// Recovery by e-mail and an account's address: nil when the portal sends no mail.
+    let mailRecovery: MailRecovery?
+    let emailAddresses: EmailAddressPages?
     let dataDownload: DataDownload
     let resetCodes: ResetCodeIssuer
     let singleSignOn: SingleSignOn
@@ -69,6 +72,13 @@ struct RouteHandlers: Sendable {
         case .forgot: return try recovery.forgot(request)
         case .resetForm: return try recovery.resetForm(request)
         case .resetPassword: return try recovery.reset(request)
+        case .forgotByMail: return try withMail(mailRecovery, request).request(request)
+        case .resetLinkForm(let token): return try withMail(mailRecovery, request).linkForm(request, token: token)
+        case .resetByLink(let token): return try withMail(mailRecovery, request).reset(request, token: token)
+        case .verifyEmailForm(let token): return try withMail(emailAddresses, request).verifyForm(request, token: token)
+        case .verifyEmail(let token): return try withMail(emailAddresses, request).verify(request, token: token)
+        case .requestEmail: return try withMail(emailAddresses, request).requestAddress(request, user(request))
+        case .removeEmail: return try withMail(emailAddresses, request).removeAddress(request, user(request))
         case .signOnStart(let provider): return try singleSignOn.start(request, provider: provider)
         case .signOnCallback(let provider): return try singleSignOn.callback(request, provider: provider)
         case .signOnFinish(let provider): return try singleSignOn.finish(request, provider: provider)
@@ -190,6 +200,12 @@ struct RouteHandlers: Sendable {
     }
 
     /// The signed-in user the route's group admitted.
+    /// A page that needs e-mail: 404 when the portal sends none (nothing links to it then).
+    private func withMail<Handler>(_ handler: Handler?, _ request: PortalRequest) throws -> Handler {
+        guard let handler else { throw HTTPError(.notFound, pages.message("account.no_mail", for: request)) }
+        return handler
+    }
+
     private func user(_ request: PortalRequest) throws -> SessionUser {
         // The gate admits only signed-in viewers to these routes; this fails only if it was bypassed.
         guard let user = request.user else { throw HTTPError(.internalServerError, "A signed-in route ran without a user.") }
