@@ -79,7 +79,11 @@ public final class PortalSite {
         if live || listening { application.startBackgroundJobs() }
         pool = database.appPool(maxConnections: 1)
         if agent || agentRunning {
-            let made = AuthAgent(databaseURL: database.agentURL, overrides: ["dbname": database.name], outbound: configuration.outbound, clock: { clock.read() })
+            // With SMTP_URL in `environment`, the agent sends mail too, its links to this server.
+            let origin = "http://127.0.0.1:\(server.port)"
+            let mail = configuration.mail.map { (server: $0, linkOrigin: origin) }
+            let made = AuthAgent(
+                databaseURL: database.agentURL, overrides: ["dbname": database.name], outbound: configuration.outbound, mail: mail, clock: { clock.read() })
             if agentRunning { made.start() }
             self.agent = made
         } else {

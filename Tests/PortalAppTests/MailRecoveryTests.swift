@@ -1,0 +1,146 @@
+import ExamData
+import Foundation
+import PortalApp
+import PortalTestSupport
+import PostgresClient
+import TestSupport
+import Testing
+
+/// E-mail through a real mail server on loopback (aiosmtpd with STARTTLS and AUTH): an address
+/// proved by its link, a forgotten password recovered by a link sent to it, the old address told
+/// of a change — every message read back from the server — and nothing about mail offered when
+/// the portal has no mail server.
+@Suite("Mail: addresses and recovery by e-mail")
+struct MailRecoveryTests {
+    /// A portal that sends mail through `server`, with `portal auth-agent`'s work on call.
+    static func site(_ server: TestMailServer) throws -> PortalSite {
+        try PortalSite(
+            environment: ["SMTP_URL": server.url, "MAIL_FROM": "Study Portal <portal@school.example>", "OUTBOUND_CA_FILE": server.certificates.authority],
+            agent: true)
+    }
+
+    /// The path of the link in a message's plain text (`/reset/…`, `/verify-email/…`).
+    static func link(_ prefix: String, in message: TestMailServer.Received?) -> String? {
+        guard let text = message?.part("text/plain"), let range = text.range(of: "http://127.0.0.1:") else { return nil }
+        let url = text[range.lowerBound...].prefix { !$0.isWhitespace }
+        guard let path = url.range(of: prefix) else { return nil }
+        return String(url[path.lowerBound...])
+    }
+
+    /// Sets and proves `address` for the signed-in `browser`; the message it got.
+    static func prove(_ address: String, _ browser: Browser, _ site: PortalSite, _ server: TestMailServer, expecting count: Int) throws -> TestMailServer.Received? {
+        let asked = try browser.submit("/me/settings", to: "/me/email", ["email": address])
+        #expect(asked.status == 303 && asked.header("Location") == "/me/settings?email=sent#email")
+        site.agent!.sendMail()
+        let message = server.waitForMessages(count).last
+        let path = try #require(Self.link("/verify-email/", in: message))
+        let opened = try site.browser().request("GET", path)
+        #expect(opened.status == 200 && opened.bodyText.contains("Confirm the address"), "a mail scanner's fetch proves nothing")
+        let confirmed = try site.browser().submit(path, to: path, [:])
+        #expect(confirmed.status == 200 && confirmed.bodyText.contains("this address is now your account"), "\(confirmed.bodyText)")
+        return message
+    }
+
+    @Test("an address is proved by the link mailed to it; a forgotten password comes back by a link to it, once, ending every other sign-in; the same answer for nobody")
+    func recoveryByMail() throws {
+        let server = try TestMailServer()
+        let site = try Self.site(server)
+        let ana = site.browser()
+        try ana.register("ana")
+        let settings = try ana.request("GET", "/me/settings").bodyText
+        #expect(settings.contains(#"<h2 id="email">E-mail address</h2>"#) && settings.contains("No e-mail address yet"))
+
+        // Not an address: said beside the field, nothing sent.
+        let refused = try ana.submit("/me/settings", to: "/me/email", ["email": "ana at home"])
+        #expect(refused.status == 422 && refused.bodyText.contains("That is not an e-mail address") && refused.bodyText.contains(#"value="ana at home""#))
+        let verification = try Self.prove("ana@pupils.example", ana, site, server, expecting: 1)
+        #expect(verification?.to == ["ana@pupils.example"] && verification?.header("Subject") == "Confirm your e-mail address")
+        #expect(verification?.tls == true && verification?.user == server.username)
+        #expect(verification?.part("text/html")?.contains(#"<a href="http://127.0.0.1:\#(site.server.port)/verify-email/"#) == true)
+        #expect(try ana.request("GET", "/me/settings").bodyText.contains("Your address is ana@pupils.example"))
+        #expect(try site.count("SELECT count(*) AS n FROM mail_outbox WHERE sent_at IS NOT NULL AND secret IS NULL AND text_body = ''") == 1,
+                "once sent, the outbox keeps neither the token nor the words")
+
+        // Forgotten: asked for by username from another browser; the same page for a name nobody has.
+        let forgetful = site.browser()
+        let forgot = try forgetful.request("GET", "/forgot")
+        #expect(forgot.bodyText.contains("Get a link by e-mail") && forgot.bodyText.contains(#"action="/forgot""#))
+        let sent = try forgetful.submit("/forgot", to: "/forgot", ["login": "ana"])
+        let nobody = try site.browser().submit("/forgot", to: "/forgot", ["login": "nobody@nowhere.example"])
+        #expect(sent.status == 200 && sent.bodyText.contains("Check your e-mail"))
+        #expect(nobody.status == sent.status && Self.withoutTokens(nobody.bodyText) == Self.withoutTokens(sent.bodyText), "no account enumeration")
+        site.agent!.sendMail()
+        let message = server.waitForMessages(2).last
+        #expect(server.messages().count == 2, "nothing went for the unknown name")
+        #expect(message?.to == ["ana@pupils.example"] && message?.header("Subject") == "Choose a new password")
+        #expect(message?.header("Auto-Submitted") == "auto-generated" && message?.header("Content-Language") == "en")
+        let path = try #require(Self.link("/reset/", in: message))
+
+        let form = try forgetful.request("GET", path)
+        #expect(form.status == 200 && form.bodyText.contains(#"autocomplete="new-password""#))
+        let check = try HTMLChecker.passes([("forgot", forgot.body), ("sent", sent.body), ("reset link", form.body), ("settings", try ana.request("GET", "/me/settings").body)])
+        #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
+        let weak = try forgetful.submit(path, to: path, ["password": "short", "password_confirmation": "short"])
+        #expect(weak.status == 422)
+        let done = try forgetful.submit(path, to: path, ["password": "a fresh long phrase", "password_confirmation": "a fresh long phrase"])
+        #expect(done.status == 303 && done.header("Location") == "/me/settings?password=1")
+        #expect(try forgetful.request("GET", "/me").status == 200, "signed in at once")
+        #expect(try ana.request("GET", "/me").status == 303, "the other sign-in ended")
+        #expect(try site.browser().login("ana", password: "a fresh long phrase").status == 303)
+        #expect(try site.browser().login("ana").status != 303, "the old password is gone")
+        // Once only.
+        let again = try site.browser().request("GET", path)
+        #expect(again.status == 410 && again.bodyText.contains("This link no longer works"))
+        let replay = try site.browser().request("POST", path, form: ["password": "yet another phrase", "password_confirmation": "yet another phrase"])
+        #expect(replay.status != 303)
+        // Malformed tokens are not looked up.
+        #expect(try site.browser().request("GET", "/reset/not-a-token").status == 410)
+    }
+
+    @Test("changing the address tells the old one; removing it does too; an address another account proved first is not taken over")
+    func changedAddress() throws {
+        let server = try TestMailServer()
+        let site = try Self.site(server)
+        let ben = site.browser()
+        try ben.register("ben")
+        _ = try Self.prove("ben@old.example", ben, site, server, expecting: 1)
+        _ = try Self.prove("ben@new.example", ben, site, server, expecting: 2)
+        site.agent!.sendMail()
+        let notice = server.waitForMessages(3).last
+        #expect(notice?.to == ["ben@old.example"] && notice?.header("Subject") == "Your e-mail address was changed")
+        #expect(notice?.part("text/plain")?.contains("http") == false, "a notice carries no link")
+
+        // Cara asks for Ben's address: the link goes to Ben's mailbox, and opening it adds nothing to Cara.
+        let cara = site.browser()
+        try cara.register("cara")
+        #expect(try cara.submit("/me/settings", to: "/me/email", ["email": "ben@new.example"]).status == 303)
+        site.agent!.sendMail()
+        let path = try #require(Self.link("/verify-email/", in: server.waitForMessages(4).last))
+        let taken = try site.browser().submit(path, to: path, [:])
+        #expect(taken.status == 409 && taken.bodyText.contains("Another account already uses this address"))
+
+        let removed = try ben.submit("/me/settings", to: "/me/email/remove", [:])
+        #expect(removed.header("Location") == "/me/settings?email=removed#email")
+        site.agent!.sendMail()
+        #expect(server.waitForMessages(5).last?.to == ["ben@new.example"])
+        #expect(try ben.request("GET", "/me/settings").bodyText.contains("No e-mail address yet"))
+    }
+
+    @Test("without a mail server nothing offers e-mail and its addresses answer 404")
+    func withoutMail() throws {
+        let site = try PortalSite()
+        let dan = site.browser()
+        try dan.register("dan")
+        #expect(!(try dan.request("GET", "/me/settings").bodyText.contains(#"id="email""#)))
+        #expect(!(try site.browser().request("GET", "/forgot").bodyText.contains(#"action="/forgot""#)))
+        #expect(try site.browser().submit("/login", to: "/forgot", ["login": "dan"]).status == 404)
+        #expect(try dan.submit("/me/settings", to: "/me/email", ["email": "dan@pupils.example"]).status == 404)
+        #expect(try site.browser().request("GET", "/reset/" + String(repeating: "a", count: 64)).status == 404)
+        #expect(try site.count("SELECT count(*) AS n FROM mail_outbox") == 0)
+    }
+
+    /// A page without its CSRF tokens (which differ per visitor).
+    static func withoutTokens(_ page: String) -> String {
+        page.replacingOccurrences(of: #"value="[A-Za-z0-9_-]{20,}""#, with: "", options: .regularExpression)
+    }
+}
