@@ -30,6 +30,60 @@ COMMENT ON EXTENSION pg_trgm IS 'text similarity measurement and index searching
 
 
 --
+-- Name: account_erase(uuid, uuid, text); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.account_erase(p_user uuid, p_actor uuid, p_by text) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    now_at timestamptz := public.app_now();
+    account record;
+    anonymous uuid := gen_random_uuid();
+BEGIN
+    SELECT u.id, u.username, u.role INTO account FROM public.users u WHERE u.id = p_user FOR UPDATE;
+    IF NOT FOUND THEN
+        RETURN;
+    END IF;
+    UPDATE public.study_sessions SET user_id = NULL, anonymous_key = anonymous WHERE user_id = p_user;
+    UPDATE public.answers SET user_id = NULL, answered_at = received_at WHERE user_id = p_user;
+    UPDATE public.audit_log SET target = 'a deleted account' WHERE target = account.username;
+    UPDATE public.audit_log SET actor_name = 'a deleted account' WHERE actor_id = p_user;
+    DELETE FROM public.users WHERE id = p_user;
+    INSERT INTO public.audit_log (at, actor_id, actor_name, action, target, details)
+    SELECT now_at, a.id, coalesce(a.display_name, 'the account itself'), 'account.deleted', '',
+           pg_catalog.jsonb_build_object('by', p_by, 'role', account.role)
+    FROM (SELECT 1) one LEFT JOIN public.users a ON a.id = p_actor;
+END
+$$;
+
+
+ALTER FUNCTION public.account_erase(p_user uuid, p_actor uuid, p_by text) OWNER TO portal_auth;
+
+--
+-- Name: admin_delete_account(uuid); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.admin_delete_account(p_user uuid) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    me uuid := public.app_user_id();
+BEGIN
+    IF me IS NULL OR public.app_role() <> 'admin' OR p_user = me OR NOT EXISTS (SELECT FROM public.users u WHERE u.id = p_user) THEN
+        RETURN false;
+    END IF;
+    PERFORM public.account_erase(p_user, me, 'admin');
+    RETURN true;
+END
+$$;
+
+
+ALTER FUNCTION public.admin_delete_account(p_user uuid) OWNER TO portal_auth;
+
+--
 -- Name: admin_set_account(uuid, text, boolean); Type: FUNCTION; Schema: public; Owner: portal_auth
 --
 
@@ -633,6 +687,59 @@ $$;
 
 
 ALTER FUNCTION public.auth_create_user(p_username text, p_display_name text, p_password_hash text, p_role text) OWNER TO portal_auth;
+
+--
+-- Name: auth_delete_own_account(uuid, bytea); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.auth_delete_own_account(p_attempt uuid, p_proof bytea) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    now_at timestamptz := public.app_now();
+    me uuid := public.app_user_id();
+    reserved record;
+    account record;
+BEGIN
+    IF me IS NULL THEN
+        RETURN 'unknown';
+    END IF;
+    SELECT u.id, u.username, u.password_hash INTO account FROM public.users u WHERE u.id = me;
+    IF account.password_hash IS NOT NULL THEN
+        DELETE FROM public.login_attempts a WHERE a.id = p_attempt AND a.expires_at >= now_at RETURNING * INTO reserved;
+        IF NOT FOUND OR reserved.username <> lower(account.username) OR NOT public.auth_proof_matches(account.password_hash, p_proof) THEN
+            RETURN 'wrong';
+        END IF;
+    ELSIF NOT EXISTS (
+        SELECT FROM public.auth_sessions s
+        WHERE s.user_id = me AND s.created_at > now_at - interval '10 minutes'
+          AND s.token_hash = sha256(convert_to(NULLIF(current_setting('app.session_token', true), ''), 'UTF8'))) THEN
+        RETURN 'wrong';
+    END IF;
+    PERFORM public.account_erase(me, NULL, 'self');
+    RETURN 'deleted';
+END
+$$;
+
+
+ALTER FUNCTION public.auth_delete_own_account(p_attempt uuid, p_proof bytea) OWNER TO portal_auth;
+
+--
+-- Name: auth_deletion_confirmation(); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.auth_deletion_confirmation() RETURNS TABLE(has_password boolean, fresh_sign_in boolean)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT u.password_hash IS NOT NULL, s.created_at > public.app_now() - interval '10 minutes'
+    FROM public.auth_sessions s JOIN public.users u ON u.id = s.user_id
+    WHERE s.token_hash = sha256(convert_to(NULLIF(current_setting('app.session_token', true), ''), 'UTF8')) AND u.disabled_at IS NULL
+$$;
+
+
+ALTER FUNCTION public.auth_deletion_confirmation() OWNER TO portal_auth;
 
 --
 -- Name: auth_hash_parts(text); Type: FUNCTION; Schema: public; Owner: portal_owner
@@ -4445,6 +4552,10 @@ BEGIN
            AND to_jsonb(NEW) - 'user_id' - 'guest_key' = to_jsonb(OLD) - 'user_id' - 'guest_key' THEN
             RETURN NEW;
         END IF;
+        IF OLD.user_id IS NOT NULL AND NEW.user_id IS NULL AND NEW.anonymous_key IS NOT NULL
+           AND to_jsonb(NEW) - 'user_id' - 'anonymous_key' = to_jsonb(OLD) - 'user_id' - 'anonymous_key' THEN
+            RETURN NEW;
+        END IF;
         RAISE EXCEPTION 'study session % has ended', OLD.id USING ERRCODE = 'check_violation';
     END IF;
     RETURN NEW;
@@ -5002,13 +5113,14 @@ CREATE TABLE public.study_sessions (
     score_percent numeric(5,2),
     passed boolean,
     share_link_id uuid,
-    CONSTRAINT study_sessions_check CHECK (((user_id IS NULL) <> (guest_key IS NULL))),
+    anonymous_key uuid,
     CONSTRAINT study_sessions_check1 CHECK (((deadline_at IS NULL) OR (deadline_at > started_at))),
     CONSTRAINT study_sessions_check2 CHECK (((finished_at IS NULL) OR (finished_at >= started_at))),
     CONSTRAINT study_sessions_check3 CHECK (((finished_at IS NULL) = (score_percent IS NULL))),
     CONSTRAINT study_sessions_config_check CHECK ((jsonb_typeof(config) = 'object'::text)),
     CONSTRAINT study_sessions_guest_key_check CHECK ((length(guest_key) = 32)),
     CONSTRAINT study_sessions_mode_check CHECK ((mode = ANY (ARRAY['practice'::text, 'mock'::text, 'review'::text, 'weak-spots'::text]))),
+    CONSTRAINT study_sessions_one_owner CHECK ((num_nonnulls(user_id, guest_key, anonymous_key) = 1)),
     CONSTRAINT study_sessions_question_ids_check CHECK (((cardinality(question_ids) >= 1) AND (cardinality(question_ids) <= 500))),
     CONSTRAINT study_sessions_score_correct_check CHECK ((score_correct >= 0)),
     CONSTRAINT study_sessions_score_percent_check CHECK (((score_percent >= (0)::numeric) AND (score_percent <= (100)::numeric)))
@@ -5243,12 +5355,12 @@ ALTER TABLE public.fsrs_weights OWNER TO portal_owner;
 
 CREATE VIEW public.item_responses WITH (security_invoker='true') AS
  WITH first_attempts AS (
-         SELECT DISTINCT ON (s.user_id, s.exam_id) s.id,
+         SELECT DISTINCT ON (COALESCE(s.user_id, s.anonymous_key), s.exam_id) s.id,
             s.exam_id,
             s.question_ids
            FROM public.study_sessions s
-          WHERE ((s.mode = 'mock'::text) AND (s.finished_at IS NOT NULL) AND (s.user_id IS NOT NULL))
-          ORDER BY s.user_id, s.exam_id, s.started_at, s.id
+          WHERE ((s.mode = 'mock'::text) AND (s.finished_at IS NOT NULL) AND ((s.user_id IS NOT NULL) OR (s.anonymous_key IS NOT NULL)))
+          ORDER BY COALESCE(s.user_id, s.anonymous_key), s.exam_id, s.started_at, s.id
         ), final_answers AS (
          SELECT c.session_id,
             c.question_id,
@@ -5641,7 +5753,7 @@ CREATE TABLE public.live_events (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
     code text NOT NULL,
     exam_id bigint NOT NULL,
-    host_id uuid NOT NULL,
+    host_id uuid,
     title text NOT NULL,
     question_ids uuid[] NOT NULL,
     seconds_per_question integer NOT NULL,
@@ -7179,6 +7291,13 @@ CREATE INDEX study_sessions_by_user ON public.study_sessions USING btree (user_i
 
 
 --
+-- Name: study_sessions_guest_age; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX study_sessions_guest_age ON public.study_sessions USING btree (started_at) WHERE (guest_key IS NOT NULL);
+
+
+--
 -- Name: used_tokens_by_expiry; Type: INDEX; Schema: public; Owner: portal_owner
 --
 
@@ -7676,7 +7795,7 @@ ALTER TABLE ONLY public.live_events
 --
 
 ALTER TABLE ONLY public.live_events
-    ADD CONSTRAINT live_events_host_id_fkey FOREIGN KEY (host_id) REFERENCES public.users(id);
+    ADD CONSTRAINT live_events_host_id_fkey FOREIGN KEY (host_id) REFERENCES public.users(id) ON DELETE SET NULL;
 
 
 --
@@ -8021,6 +8140,13 @@ CREATE POLICY answers_claim_read ON public.answers FOR SELECT TO portal_auth USI
 
 
 --
+-- Name: answers answers_forget; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY answers_forget ON public.answers FOR UPDATE TO portal_auth USING (true) WITH CHECK ((user_id IS NULL));
+
+
+--
 -- Name: answers answers_insert; Type: POLICY; Schema: public; Owner: portal_owner
 --
 
@@ -8091,10 +8217,24 @@ CREATE POLICY audit_log_account_change ON public.audit_log FOR INSERT TO portal_
 
 
 --
+-- Name: audit_log audit_log_account_deleted; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY audit_log_account_deleted ON public.audit_log FOR INSERT TO portal_auth WITH CHECK ((action = 'account.deleted'::text));
+
+
+--
 -- Name: audit_log audit_log_accounts_made; Type: POLICY; Schema: public; Owner: portal_owner
 --
 
 CREATE POLICY audit_log_accounts_made ON public.audit_log FOR INSERT TO portal_auth WITH CHECK ((action = 'class.accounts-made'::text));
+
+
+--
+-- Name: audit_log audit_log_forget; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY audit_log_forget ON public.audit_log FOR UPDATE TO portal_auth USING (true) WITH CHECK (true);
 
 
 --
@@ -9204,6 +9344,21 @@ GRANT USAGE ON SCHEMA public TO portal_agent;
 
 
 --
+-- Name: FUNCTION account_erase(p_user uuid, p_actor uuid, p_by text); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.account_erase(p_user uuid, p_actor uuid, p_by text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION admin_delete_account(p_user uuid); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.admin_delete_account(p_user uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.admin_delete_account(p_user uuid) TO portal_app;
+
+
+--
 -- Name: FUNCTION admin_set_account(p_user uuid, p_role text, p_disabled boolean); Type: ACL; Schema: public; Owner: portal_auth
 --
 
@@ -9274,6 +9429,22 @@ GRANT ALL ON FUNCTION public.auth_change_password(p_attempt uuid, p_proof bytea,
 --
 
 REVOKE ALL ON FUNCTION public.auth_create_user(p_username text, p_display_name text, p_password_hash text, p_role text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION auth_delete_own_account(p_attempt uuid, p_proof bytea); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.auth_delete_own_account(p_attempt uuid, p_proof bytea) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.auth_delete_own_account(p_attempt uuid, p_proof bytea) TO portal_app;
+
+
+--
+-- Name: FUNCTION auth_deletion_confirmation(); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.auth_deletion_confirmation() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.auth_deletion_confirmation() TO portal_app;
 
 
 --
@@ -10050,6 +10221,13 @@ GRANT UPDATE(rating) ON TABLE public.answers TO portal_auth;
 
 
 --
+-- Name: COLUMN answers.answered_at; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT UPDATE(answered_at) ON TABLE public.answers TO portal_auth;
+
+
+--
 -- Name: TABLE app_secrets; Type: ACL; Schema: public; Owner: portal_owner
 --
 
@@ -10062,6 +10240,20 @@ GRANT SELECT ON TABLE public.app_secrets TO portal_auth;
 
 GRANT SELECT,INSERT ON TABLE public.audit_log TO portal_app;
 GRANT SELECT,INSERT ON TABLE public.audit_log TO portal_auth;
+
+
+--
+-- Name: COLUMN audit_log.actor_name; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT UPDATE(actor_name) ON TABLE public.audit_log TO portal_auth;
+
+
+--
+-- Name: COLUMN audit_log.target; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT UPDATE(target) ON TABLE public.audit_log TO portal_auth;
 
 
 --
@@ -10241,6 +10433,13 @@ GRANT UPDATE(score_percent) ON TABLE public.study_sessions TO portal_auth;
 --
 
 GRANT UPDATE(passed) ON TABLE public.study_sessions TO portal_auth;
+
+
+--
+-- Name: COLUMN study_sessions.anonymous_key; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT UPDATE(anonymous_key) ON TABLE public.study_sessions TO portal_auth;
 
 
 --

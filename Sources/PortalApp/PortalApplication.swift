@@ -193,6 +193,7 @@ public final class PortalApplication: Sendable {
             mailRecovery: wording.map { MailRecovery(pages: pages, accounts: accounts, hashing: hashing, wording: $0) },
             emailAddresses: wording.map { EmailAddressPages(pages: pages, accounts: accounts, wording: $0) },
             dataDownload: DataDownload(pages: pages, clock: clock),
+            deletion: AccountDeletionPages(pages: pages, settings: sessionSettings, hashing: hashing, viewers: viewers),
             resetCodes: ResetCodeIssuer(pages: pages, clock: clock, site: site),
             singleSignOn: SingleSignOn(pages: pages, site: site, clock: clock, accounts: accounts),
             starter: starter,

@@ -130,6 +130,37 @@ struct HijackedAppRoleTests {
         #expect(try fixture.count("SELECT count(*) AS n FROM auth_sessions s JOIN users u ON u.id = s.user_id WHERE u.username = 'student'") == 1)
     }
 
+    @Test("no account is deleted without the database's own check: not by the erasing function, not with a made-up proof, not by a student naming another, not by plain SQL")
+    func noDeletionWithoutProof() throws {
+        let fixture = try Fixture()
+        let session = try fixture.session(fixture.student)
+        let guess = PostgresBytes(Array(repeating: 7, count: 32))
+        for statement: SQL in [
+            "SELECT account_erase(\(fixture.student.id), NULL, 'self')", "DELETE FROM users WHERE id = \(fixture.student.id)",
+            "UPDATE answers SET user_id = NULL", "UPDATE study_sessions SET anonymous_key = gen_random_uuid() WHERE id = \(session)",
+        ] {
+            let refused = #expect(throws: PostgresError.self) { try fixture.pool.asCaller(fixture.student) { try $0.execute(statement) } }
+            #expect(refused?.isInsufficientPrivilege == true, "\(statement)")
+        }
+        let attempt = try fixture.pool.withConnection {
+            try $0.query("SELECT attempt FROM auth_login_begin('student', '203.0.113.9')").single().decode("attempt", as: UUID.self)
+        }
+        let own = try fixture.pool.asCaller(fixture.student) {
+            try $0.query("SELECT auth_delete_own_account(\(attempt), \(guess)) AS outcome").single().decode("outcome", as: String.self)
+        }
+        #expect(own == "wrong")
+        let byStudent = try fixture.pool.asCaller(fixture.student) {
+            try $0.query("SELECT admin_delete_account(\(fixture.other.id)) AS deleted").single().decode("deleted", as: Bool.self)
+        }
+        #expect(!byStudent)
+        let nobody = try fixture.pool.withConnection {
+            try $0.query("SELECT auth_delete_own_account(NULL, NULL) AS outcome").single().decode("outcome", as: String.self)
+        }
+        #expect(nobody == "unknown")
+        #expect(try fixture.count("SELECT count(*) AS n FROM users WHERE username IN ('student', 'other')") == 2)
+        #expect(try fixture.count("SELECT count(*) AS n FROM study_sessions WHERE user_id = \(fixture.student.id)") == 1)
+    }
+
     @Test("no function makes a session for a user id the caller names, and a wrong proof signs nobody in")
     func noSessionWithoutProof() throws {
         let fixture = try Fixture()

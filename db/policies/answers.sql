@@ -5,6 +5,8 @@ SELECT public.schema_drop_policies('answers');
 CREATE POLICY answers_leaderboard ON answers FOR SELECT TO portal_leaderboard
     USING (user_id IS NOT NULL);
 CREATE POLICY answers_claim ON answers FOR UPDATE TO portal_auth USING (user_id IS NULL) WITH CHECK (user_id = app_user_id());
+-- A deleted account's answers become anonymous (account_erase); nothing is given an owner this way.
+CREATE POLICY answers_forget ON answers FOR UPDATE TO portal_auth USING (true) WITH CHECK (user_id IS NULL);
 CREATE POLICY answers_claim_read ON answers FOR SELECT TO portal_auth USING (user_id IS NULL OR user_id = app_user_id());
 CREATE POLICY answers_auth_read ON answers FOR SELECT TO portal_auth USING (true);
 -- An answer is the caller's own; answers_admit, before this check, has locked its session and

@@ -54,6 +54,7 @@ extension AdminPages {
         }
         func label(_ role: Role) -> String { pages.message("admin.role.\(role.rawValue)", locale: locale) }
         let changed = query["changed"].map { pages.message("admin.account_changed", locale: locale, ["who": String($0.prefix(40))]) }
+            ?? (query["deleted"] != nil ? pages.message("admin.account_deleted", locale: locale) : nil)
         let value = AccountsPage(
             query: text,
             roles: Role.allCases.map { AccountsPage.Choice(value: $0.rawValue, label: label($0), selected: $0 == role) },

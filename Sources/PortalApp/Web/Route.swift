@@ -37,7 +37,7 @@ enum Route: Sendable, Hashable {
     case deviceMe, language(code: String)
     // A signed-in account's own pages.
     case settings, saveSettings, saveRetention, saveLanguage, changePassword, endOtherSessions, endSession(UUID), signOnUnlink, dataDownload
-    case requestEmail, removeEmail
+    case requestEmail, removeEmail, deleteAccountForm, deleteAccount
     case dashboard, reportQuestion(UUID), examDate(ExamAddress)
     case joinClass(code: String), myClasses, leaveClass(UUID), startShared(token: String)
     // The device API.
@@ -53,6 +53,7 @@ enum Route: Sendable, Hashable {
     case exportJSON(ExamAddress), exportMoodle(ExamAddress), exportQTI3(ExamAddress), exportQTI21(ExamAddress)
     case adminReports, resolveReport(UUID), audit, ltiAdmin, addPlatform, signOnAdmin, saveProvider
     case users, changeAccount(UUID), changeAccommodation(UUID), askAccountReset(UUID), issueAccountReset(UUID)
+    case askAccountDeletion(UUID), deleteAccountByAdmin(UUID)
     case questionList, newQuestion, createQuestion, adminQuestion(UUID), editQuestion(UUID), saveQuestion(UUID)
 
     /// A route without its parameters: what a pattern names. `allCases` is every address the
@@ -72,7 +73,7 @@ enum Route: Sendable, Hashable {
         case joinForm, joinPage, sharePage
         case deviceMe, language
         case settings, saveSettings, saveRetention, saveLanguage, changePassword, endOtherSessions, endSession, signOnUnlink, dataDownload
-        case requestEmail, removeEmail
+        case requestEmail, removeEmail, deleteAccountForm, deleteAccount
         case dashboard, reportQuestion, examDate
         case joinClass, myClasses, leaveClass, startShared
         case bundle, changes, schedule, uploadProgress
@@ -85,6 +86,7 @@ enum Route: Sendable, Hashable {
         case exportJSON, exportMoodle, exportQTI3, exportQTI21
         case adminReports, resolveReport, audit, ltiAdmin, addPlatform, signOnAdmin, saveProvider
         case users, changeAccount, changeAccommodation, askAccountReset, issueAccountReset
+        case askAccountDeletion, deleteAccountByAdmin
         case questionList, newQuestion, createQuestion, adminQuestion, editQuestion, saveQuestion
 
         /// The route's method, pattern (`:name`, `:name(uuid)` for a UUID) and group.
@@ -142,6 +144,8 @@ enum Route: Sendable, Hashable {
             case .saveSettings: RouteDeclaration(.POST, "/me/settings", .members)
             case .requestEmail: RouteDeclaration(.POST, "/me/email", .members)
             case .removeEmail: RouteDeclaration(.POST, "/me/email/remove", .members)
+            case .deleteAccountForm: RouteDeclaration(.GET, "/me/delete", .members)
+            case .deleteAccount: RouteDeclaration(.POST, "/me/delete", .members)
             case .saveRetention: RouteDeclaration(.POST, "/me/retention", .members)
             case .saveLanguage: RouteDeclaration(.POST, "/me/language", .members)
             case .changePassword: RouteDeclaration(.POST, "/me/password", .members)
@@ -199,6 +203,8 @@ enum Route: Sendable, Hashable {
             case .changeAccommodation: RouteDeclaration(.POST, "/admin/users/:id(uuid)/accommodation", .admins)
             case .askAccountReset: RouteDeclaration(.GET, "/admin/users/:id(uuid)/reset", .admins)
             case .issueAccountReset: RouteDeclaration(.POST, "/admin/users/:id(uuid)/reset", .admins)
+            case .askAccountDeletion: RouteDeclaration(.GET, "/admin/users/:id(uuid)/delete", .admins)
+            case .deleteAccountByAdmin: RouteDeclaration(.POST, "/admin/users/:id(uuid)/delete", .admins)
             case .questionList: RouteDeclaration(.GET, "/admin/questions", .admins)
             case .newQuestion: RouteDeclaration(.GET, "/admin/questions/new", .admins)
             case .createQuestion: RouteDeclaration(.POST, "/admin/questions/new", .admins, bodyLimit: AdminPages.editorLimit)
@@ -265,6 +271,8 @@ enum Route: Sendable, Hashable {
         case .settings: self = .settings
         case .requestEmail: self = .requestEmail
         case .removeEmail: self = .removeEmail
+        case .deleteAccountForm: self = .deleteAccountForm
+        case .deleteAccount: self = .deleteAccount
         case .saveSettings: self = .saveSettings
         case .saveRetention: self = .saveRetention
         case .saveLanguage: self = .saveLanguage
@@ -323,6 +331,8 @@ enum Route: Sendable, Hashable {
         case .changeAccommodation: guard let id = p.id else { return nil }; self = .changeAccommodation(id)
         case .askAccountReset: guard let id = p.id else { return nil }; self = .askAccountReset(id)
         case .issueAccountReset: guard let id = p.id else { return nil }; self = .issueAccountReset(id)
+        case .askAccountDeletion: guard let id = p.id else { return nil }; self = .askAccountDeletion(id)
+        case .deleteAccountByAdmin: guard let id = p.id else { return nil }; self = .deleteAccountByAdmin(id)
         case .questionList: self = .questionList
         case .newQuestion: self = .newQuestion
         case .createQuestion: self = .createQuestion

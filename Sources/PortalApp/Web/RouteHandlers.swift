@@ -15,6 +15,7 @@ struct RouteHandlers: Sendable {
     let mailRecovery: MailRecovery?
     let emailAddresses: EmailAddressPages?
     let dataDownload: DataDownload
+    let deletion: AccountDeletionPages
     let resetCodes: ResetCodeIssuer
     let singleSignOn: SingleSignOn
     let starter: SessionStart
@@ -79,6 +80,8 @@ struct RouteHandlers: Sendable {
         case .verifyEmail(let token): return try withMail(emailAddresses, request).verify(request, token: token)
         case .requestEmail: return try withMail(emailAddresses, request).requestAddress(request, user(request))
         case .removeEmail: return try withMail(emailAddresses, request).removeAddress(request, user(request))
+        case .deleteAccountForm: return try deletion.ownForm(request, user(request))
+        case .deleteAccount: return try deletion.deleteOwn(request, user(request))
         case .signOnStart(let provider): return try singleSignOn.start(request, provider: provider)
         case .signOnCallback(let provider): return try singleSignOn.callback(request, provider: provider)
         case .signOnFinish(let provider): return try singleSignOn.finish(request, provider: provider)
@@ -164,6 +167,8 @@ struct RouteHandlers: Sendable {
         case .changeAccommodation(let id): return try admin.changeAccommodation(request, user(request), account: id)
         case .askAccountReset(let id): return try resetCodes.askForAccount(request, user(request), account: id)
         case .issueAccountReset(let id): return try resetCodes.issueForAccount(request, user(request), account: id)
+        case .askAccountDeletion(let id): return try deletion.adminAsk(request, user(request), id: id)
+        case .deleteAccountByAdmin(let id): return try deletion.adminDelete(request, user(request), id: id)
         case .questionList: return try admin.questionList(request, user(request))
         case .newQuestion: return try admin.editor(request, user(request), id: nil)
         case .createQuestion: return try admin.saveQuestion(request, user(request), id: nil)
