@@ -3268,6 +3268,50 @@ $$;
 ALTER FUNCTION public.published_option_ids(p_questions uuid[], p_versions integer[]) OWNER TO portal_auth;
 
 --
+-- Name: purge_expired_data(integer, integer); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.purge_expired_data(p_days integer, p_limit integer) RETURNS TABLE(guest_sessions integer, guest_players integer, accounts integer)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    cutoff timestamptz := public.app_now() - make_interval(days => greatest(p_days, 1));
+    batch integer := least(greatest(p_limit, 1), 5000);
+    sessions_gone integer;
+    players_gone integer;
+    accounts_gone integer;
+BEGIN
+    DELETE FROM public.study_sessions s WHERE s.id IN (
+        SELECT x.id FROM public.study_sessions x WHERE x.guest_key IS NOT NULL AND x.started_at < cutoff LIMIT batch);
+    GET DIAGNOSTICS sessions_gone = ROW_COUNT;
+    DELETE FROM public.live_participants p WHERE p.id IN (
+        SELECT x.id FROM public.live_participants x WHERE x.guest_key IS NOT NULL AND x.joined_at < cutoff LIMIT batch);
+    GET DIAGNOSTICS players_gone = ROW_COUNT;
+    DELETE FROM public.users u WHERE u.id IN (
+        SELECT x.id FROM public.users x
+        WHERE x.role = 'student' AND x.made_by IS NULL AND x.created_at < cutoff
+          AND NOT EXISTS (SELECT FROM public.study_sessions s WHERE s.user_id = x.id)
+          AND NOT EXISTS (SELECT FROM public.class_members m WHERE m.user_id = x.id)
+          AND NOT EXISTS (SELECT FROM public.user_emails e WHERE e.user_id = x.id)
+          AND NOT EXISTS (SELECT FROM public.external_identities i WHERE i.user_id = x.id)
+          AND NOT EXISTS (SELECT FROM public.live_participants p WHERE p.user_id = x.id)
+          AND NOT EXISTS (SELECT FROM public.auth_sessions a WHERE a.user_id = x.id AND a.last_seen_at >= cutoff)
+        LIMIT batch);
+    GET DIAGNOSTICS accounts_gone = ROW_COUNT;
+    IF accounts_gone > 0 THEN
+        INSERT INTO public.audit_log (at, actor_id, actor_name, action, target, details)
+        VALUES (public.app_now(), NULL, 'retention', 'account.deleted', '',
+                pg_catalog.jsonb_build_object('by', 'retention', 'count', accounts_gone, 'days', p_days));
+    END IF;
+    RETURN QUERY SELECT sessions_gone, players_gone, accounts_gone;
+END
+$$;
+
+
+ALTER FUNCTION public.purge_expired_data(p_days integer, p_limit integer) OWNER TO portal_auth;
+
+--
 -- Name: question_shape_problem(text, jsonb, jsonb, jsonb); Type: FUNCTION; Schema: public; Owner: portal_owner
 --
 
@@ -7109,6 +7153,13 @@ CREATE UNIQUE INDEX live_participants_guest ON public.live_participants USING bt
 
 
 --
+-- Name: live_participants_guest_age; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX live_participants_guest_age ON public.live_participants USING btree (joined_at) WHERE (guest_key IS NOT NULL);
+
+
+--
 -- Name: live_participants_nickname; Type: INDEX; Schema: public; Owner: portal_owner
 --
 
@@ -7309,6 +7360,13 @@ CREATE INDEX used_tokens_by_expiry ON public.used_tokens USING btree (expires_at
 --
 
 CREATE UNIQUE INDEX user_emails_address ON public.user_emails USING btree (lower(email));
+
+
+--
+-- Name: users_by_age; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX users_by_age ON public.users USING btree (created_at) WHERE ((role = 'student'::text) AND (made_by IS NULL));
 
 
 --
@@ -8650,6 +8708,13 @@ END);
 
 
 --
+-- Name: live_participants live_participants_purge; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY live_participants_purge ON public.live_participants FOR DELETE TO portal_auth USING ((guest_key IS NOT NULL));
+
+
+--
 -- Name: live_participants live_participants_read; Type: POLICY; Schema: public; Owner: portal_owner
 --
 
@@ -9257,6 +9322,13 @@ CREATE POLICY study_sessions_of_students ON public.study_sessions FOR SELECT TO 
 --
 
 CREATE POLICY study_sessions_owner ON public.study_sessions TO portal_app USING (((user_id = ( SELECT public.app_user_id() AS app_user_id)) OR ((user_id IS NULL) AND (guest_key = ( SELECT public.app_guest_key() AS app_guest_key))))) WITH CHECK (((user_id = ( SELECT public.app_user_id() AS app_user_id)) OR ((user_id IS NULL) AND (( SELECT public.app_user_id() AS app_user_id) IS NULL) AND (guest_key = ( SELECT public.app_guest_key() AS app_guest_key)))));
+
+
+--
+-- Name: study_sessions study_sessions_purge; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY study_sessions_purge ON public.study_sessions FOR DELETE TO portal_auth USING ((guest_key IS NOT NULL));
 
 
 --
@@ -9979,6 +10051,14 @@ GRANT ALL ON FUNCTION public.published_option_ids(p_questions uuid[], p_versions
 
 
 --
+-- Name: FUNCTION purge_expired_data(p_days integer, p_limit integer); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.purge_expired_data(p_days integer, p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.purge_expired_data(p_days integer, p_limit integer) TO portal_app;
+
+
+--
 -- Name: FUNCTION question_shape_problem(kind text, options jsonb, correct jsonb, details jsonb); Type: ACL; Schema: public; Owner: portal_owner
 --
 
@@ -10383,7 +10463,7 @@ GRANT SELECT,INSERT ON TABLE public.content_images TO portal_app;
 
 GRANT SELECT,INSERT ON TABLE public.study_sessions TO portal_app;
 GRANT SELECT ON TABLE public.study_sessions TO portal_leaderboard;
-GRANT SELECT ON TABLE public.study_sessions TO portal_auth;
+GRANT SELECT,DELETE ON TABLE public.study_sessions TO portal_auth;
 
 
 --
@@ -10685,7 +10765,7 @@ GRANT UPDATE(ended_at) ON TABLE public.live_events TO portal_auth;
 --
 
 GRANT SELECT,INSERT ON TABLE public.live_participants TO portal_app;
-GRANT SELECT ON TABLE public.live_participants TO portal_auth;
+GRANT SELECT,DELETE ON TABLE public.live_participants TO portal_auth;
 
 
 --

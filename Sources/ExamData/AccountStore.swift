@@ -246,3 +246,29 @@ public struct AccountStore: Sendable {
         bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
     }
 }
+
+/// Retention (`purge_expired_data`): what guests leave and accounts never used, past their time.
+extension AccountStore {
+    /// How many of each a purge removed.
+    public struct Purged: Sendable, Equatable {
+        public var guestSessions: Int
+        public var guestPlayers: Int
+        public var accounts: Int
+
+        public var total: Int { guestSessions + guestPlayers + accounts }
+
+        public init(guestSessions: Int = 0, guestPlayers: Int = 0, accounts: Int = 0) {
+            self.guestSessions = guestSessions
+            self.guestPlayers = guestPlayers
+            self.accounts = accounts
+        }
+    }
+
+    /// Deletes up to `limit` of each kind older than `days` (never fewer than 30: the database's floor).
+    public func purgeExpired(days: Int, limit: Int, _ connection: PostgresConnection) throws -> Purged {
+        let row = try connection.query("SELECT guest_sessions, guest_players, accounts FROM purge_expired_data(\(days), \(limit))").single()
+        return Purged(
+            guestSessions: try row.decode("guest_sessions", as: Int.self), guestPlayers: try row.decode("guest_players", as: Int.self),
+            accounts: try row.decode("accounts", as: Int.self))
+    }
+}

@@ -97,7 +97,7 @@ public final class PortalApplication: Sendable {
             platformTokens = nil
             scoreSender = nil
         }
-        pruner = database.map(AnonymousStatePruner.init)
+        pruner = database.map { AnonymousStatePruner(database: $0, retentionDays: configuration.guestRetentionDays) }
         announcer = database.map { ReaderAnnouncer(database: $0, instance: instance) }
         refresher = database.flatMap { database in
             configuration.leaderboardRefresh > 0
@@ -127,6 +127,9 @@ public final class PortalApplication: Sendable {
     /// many rows went.
     @discardableResult
     public func pruneAnonymousState() -> Int { pruner?.prune() ?? 0 }
+
+    /// Retention's purge now (the background job does it hourly); how many rows went.
+    public func purgeExpiredData() -> Int { pruner?.purgeExpired().total ?? 0 }
 
     /// Looks now at the history of every student queued for a fit (what the background job does
     /// as students are queued); returns how many were fitted.

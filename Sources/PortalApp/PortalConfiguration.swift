@@ -70,6 +70,9 @@ public struct PortalConfiguration: Sendable {
     /// to send and no page offers what needs e-mail. `portal auth-agent` sends; `PUBLIC_URL`
     /// gives the links in messages their origin.
     public var mail: MailServer?
+    /// How long a guest's sessions and live-event entries, and accounts never used, are kept
+    /// (`GUEST_RETENTION_DAYS`, 30 to 3650; 30 by default, which the database never goes below).
+    public var guestRetentionDays = 30
 
     public init() {}
 
@@ -143,6 +146,7 @@ public struct PortalConfiguration: Sendable {
         configuration.outbound = HTTPClient.Configuration.fromEnvironment(environment)
         // A range that does not parse is an error, not a range quietly left closed.
         configuration.outbound.allowedRanges = try ranges(environment["OUTBOUND_ALLOW"] ?? "", name: "OUTBOUND_ALLOW")
+        if let days = try integer("GUEST_RETENTION_DAYS", in: 30...3650) { configuration.guestRetentionDays = days }
         if let url = environment["SMTP_URL"], !url.isEmpty {
             guard let from = environment["MAIL_FROM"], !from.isEmpty else {
                 throw ConfigurationError("SMTP_URL needs MAIL_FROM: the address messages come from, e.g. Study Portal <portal@school.example>")

@@ -9,3 +9,5 @@ CREATE POLICY live_participants_join ON live_participants FOR INSERT TO portal_a
 CREATE POLICY live_participants_read ON live_participants FOR SELECT TO portal_app
     USING (user_id = (SELECT app_user_id()) OR guest_key = (SELECT app_guest_key())
            OR (SELECT app_role()) = 'admin' OR event_id = ANY ((SELECT app_hosted_events())::uuid[]));
+-- A guest's entries past their retention (purge_expired_data).
+CREATE POLICY live_participants_purge ON live_participants FOR DELETE TO portal_auth USING (guest_key IS NOT NULL);

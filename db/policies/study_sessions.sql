@@ -17,3 +17,5 @@ CREATE POLICY study_sessions_owner ON study_sessions TO portal_app
     USING (user_id = (SELECT app_user_id()) OR (user_id IS NULL AND guest_key = (SELECT app_guest_key())))
     WITH CHECK (user_id = (SELECT app_user_id())
                 OR (user_id IS NULL AND (SELECT app_user_id()) IS NULL AND guest_key = (SELECT app_guest_key())));
+-- A guest's sessions past their retention (purge_expired_data).
+CREATE POLICY study_sessions_purge ON study_sessions FOR DELETE TO portal_auth USING (guest_key IS NOT NULL);
