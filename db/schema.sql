@@ -3276,7 +3276,7 @@ CREATE FUNCTION public.purge_expired_data(p_days integer, p_limit integer) RETUR
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
     AS $$
 DECLARE
-    cutoff timestamptz := public.app_now() - make_interval(days => greatest(p_days, 1));
+    cutoff timestamptz := public.app_now() - make_interval(days => greatest(p_days, 30));
     batch integer := least(greatest(p_limit, 1), 5000);
     sessions_gone integer;
     players_gone integer;
@@ -3302,7 +3302,7 @@ BEGIN
     IF accounts_gone > 0 THEN
         INSERT INTO public.audit_log (at, actor_id, actor_name, action, target, details)
         VALUES (public.app_now(), NULL, 'retention', 'account.deleted', '',
-                pg_catalog.jsonb_build_object('by', 'retention', 'count', accounts_gone, 'days', p_days));
+                pg_catalog.jsonb_build_object('by', 'retention', 'count', accounts_gone, 'days', greatest(p_days, 30)));
     END IF;
     RETURN QUERY SELECT sessions_gone, players_gone, accounts_gone;
 END
