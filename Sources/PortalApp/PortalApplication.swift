@@ -197,6 +197,7 @@ public final class PortalApplication: Sendable {
             emailAddresses: wording.map { EmailAddressPages(pages: pages, accounts: accounts, wording: $0) },
             dataDownload: DataDownload(pages: pages, clock: clock),
             deletion: AccountDeletionPages(pages: pages, settings: sessionSettings, hashing: hashing, viewers: viewers),
+            privacy: PrivacyNotice(pages: pages, retentionDays: configuration.guestRetentionDays, mailEnabled: wording != nil),
             resetCodes: ResetCodeIssuer(pages: pages, clock: clock, site: site),
             singleSignOn: SingleSignOn(pages: pages, site: site, clock: clock, accounts: accounts),
             starter: starter,

@@ -15,7 +15,7 @@ enum Route: Sendable, Hashable {
     // Infrastructure: served without the gate (no cookies, no database but `/readyz`'s ping).
     case health, metrics, ready
     // The catalogue.
-    case home, exam(ExamAddress), leaderboard(ExamAddress), offlineManifest
+    case home, exam(ExamAddress), leaderboard(ExamAddress), offlineManifest, privacy
     // The same bytes for everyone.
     case offlineStudy, ltiKeys
     // LTI, posted from an LMS's page.
@@ -60,7 +60,7 @@ enum Route: Sendable, Hashable {
     /// portal has, so a test can visit each one.
     enum Name: String, Sendable, CaseIterable {
         case health, metrics, ready
-        case home, exam, leaderboard, offlineManifest
+        case home, exam, leaderboard, offlineManifest, privacy
         case offlineStudy, ltiKeys
         case ltiLogin, ltiLoginPosted, ltiLaunch, ltiContinue, deepLink, deepLinkChosen
         case contentImage
@@ -96,6 +96,7 @@ enum Route: Sendable, Hashable {
             case .metrics: RouteDeclaration(.GET, "/metrics", .monitoring)
             case .ready: RouteDeclaration(.GET, "/readyz", .infrastructure)
             case .home: RouteDeclaration(.GET, "/", .catalogue)
+            case .privacy: RouteDeclaration(.GET, "/privacy", .catalogue)
             case .exam: RouteDeclaration(.GET, "/exams/:region/:exam", .catalogue)
             case .leaderboard: RouteDeclaration(.GET, "/exams/:region/:exam/leaderboard", .catalogue)
             case .offlineManifest: RouteDeclaration(.GET, "/offline/manifest.json", .catalogue)
@@ -224,6 +225,7 @@ enum Route: Sendable, Hashable {
         case .metrics: self = .metrics
         case .ready: self = .ready
         case .home: self = .home
+        case .privacy: self = .privacy
         case .exam: self = .exam(p.exam)
         case .leaderboard: self = .leaderboard(p.exam)
         case .offlineManifest: self = .offlineManifest

@@ -16,6 +16,7 @@ struct RouteHandlers: Sendable {
     let emailAddresses: EmailAddressPages?
     let dataDownload: DataDownload
     let deletion: AccountDeletionPages
+    let privacy: PrivacyNotice
     let resetCodes: ResetCodeIssuer
     let singleSignOn: SingleSignOn
     let starter: SessionStart
@@ -53,6 +54,7 @@ struct RouteHandlers: Sendable {
         switch route {
         case .health, .metrics, .ready: return try infrastructure.respond(to: route, request.http)
         case .home: return try home(request)
+        case .privacy: return try privacy.show(request)
         case .exam(let address): return try exam(request, address, nil)
         case .leaderboard(let address): return try leaderboard(request, address)
         case .offlineManifest: return try offline.manifest(request)
