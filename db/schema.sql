@@ -1374,7 +1374,8 @@ BEGIN
                          FROM public.class_members m JOIN public.users u ON u.id = m.user_id
                          WHERE m.class_id = p_class AND m.left_at IS NULL), '')
                || '|' || coalesce((SELECT count(*) || ':' || max(l.created_at)::text || ':' || coalesce(max(l.revoked_at)::text, '')
-                                   FROM public.share_links l WHERE l.class_id = p_class), ''));
+                                   FROM public.share_links l WHERE l.class_id = p_class), '')
+               || '|' || (SELECT c.public_boards::text FROM public.classes c WHERE c.id = p_class));
 END
 $$;
 
@@ -3100,6 +3101,22 @@ $$;
 ALTER FUNCTION public.my_audit_entries() OWNER TO portal_auth;
 
 --
+-- Name: my_public_board_allowed(); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.my_public_board_allowed() RETURNS boolean
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+BEGIN
+    RETURN coalesce((SELECT public.public_board_allowed(u.id, u.made_by) FROM public.users u WHERE u.id = public.app_user_id()), false);
+END
+$$;
+
+
+ALTER FUNCTION public.my_public_board_allowed() OWNER TO portal_auth;
+
+--
 -- Name: notify_account_changed(); Type: FUNCTION; Schema: public; Owner: portal_owner
 --
 
@@ -3137,6 +3154,23 @@ $$;
 
 
 ALTER FUNCTION public.notify_class_changed() OWNER TO portal_owner;
+
+--
+-- Name: notify_class_row_changed(); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.notify_class_row_changed() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+BEGIN
+    PERFORM pg_catalog.pg_notify('portal_readers', 'class:' || NEW.id);
+    RETURN NULL;
+END
+$$;
+
+
+ALTER FUNCTION public.notify_class_row_changed() OWNER TO portal_owner;
 
 --
 -- Name: notify_content(); Type: FUNCTION; Schema: public; Owner: portal_owner
@@ -3248,6 +3282,22 @@ $$;
 
 
 ALTER FUNCTION public.prune_anonymous_state() OWNER TO portal_auth;
+
+--
+-- Name: public_board_allowed(uuid, uuid); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.public_board_allowed(p_user uuid, p_made_by uuid) RETURNS boolean
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT p_made_by IS NULL OR EXISTS (
+        SELECT FROM public.class_members m JOIN public.classes c ON c.id = m.class_id
+        WHERE m.user_id = p_user AND m.left_at IS NULL AND c.teacher_id = p_made_by AND c.public_boards)
+$$;
+
+
+ALTER FUNCTION public.public_board_allowed(p_user uuid, p_made_by uuid) OWNER TO portal_auth;
 
 --
 -- Name: published_option_ids(uuid[], integer[]); Type: FUNCTION; Schema: public; Owner: portal_auth
@@ -5106,6 +5156,7 @@ CREATE TABLE public.classes (
     name text NOT NULL,
     join_code text NOT NULL,
     created_at timestamp with time zone NOT NULL,
+    public_boards boolean DEFAULT false NOT NULL,
     CONSTRAINT classes_join_code_check CHECK ((join_code ~ '^[A-HJ-NP-Z2-9]{8}$'::text)),
     CONSTRAINT classes_name_check CHECK (((length(btrim(name)) >= 1) AND (length(btrim(name)) <= 120)))
 );
@@ -7453,6 +7504,13 @@ CREATE TRIGGER class_members_notify AFTER INSERT OR DELETE OR UPDATE ON public.c
 
 
 --
+-- Name: classes classes_notify; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER classes_notify AFTER UPDATE OF public_boards ON public.classes FOR EACH ROW EXECUTE FUNCTION public.notify_class_row_changed();
+
+
+--
 -- Name: domains domains_notify; Type: TRIGGER; Schema: public; Owner: portal_owner
 --
 
@@ -9381,7 +9439,7 @@ CREATE POLICY users_auth ON public.users TO portal_auth USING (true) WITH CHECK 
 -- Name: users users_leaderboard; Type: POLICY; Schema: public; Owner: portal_owner
 --
 
-CREATE POLICY users_leaderboard ON public.users FOR SELECT TO portal_leaderboard USING ((show_on_leaderboard AND (disabled_at IS NULL)));
+CREATE POLICY users_leaderboard ON public.users FOR SELECT TO portal_leaderboard USING ((show_on_leaderboard AND (disabled_at IS NULL) AND public.public_board_allowed(id, made_by)));
 
 
 --
@@ -10035,11 +10093,27 @@ GRANT ALL ON FUNCTION public.my_audit_entries() TO portal_app;
 
 
 --
+-- Name: FUNCTION my_public_board_allowed(); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.my_public_board_allowed() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.my_public_board_allowed() TO portal_app;
+
+
+--
 -- Name: FUNCTION prune_anonymous_state(); Type: ACL; Schema: public; Owner: portal_auth
 --
 
 REVOKE ALL ON FUNCTION public.prune_anonymous_state() FROM PUBLIC;
 GRANT ALL ON FUNCTION public.prune_anonymous_state() TO portal_app;
+
+
+--
+-- Name: FUNCTION public_board_allowed(p_user uuid, p_made_by uuid); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.public_board_allowed(p_user uuid, p_made_by uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.public_board_allowed(p_user uuid, p_made_by uuid) TO portal_leaderboard;
 
 
 --
@@ -10448,6 +10522,13 @@ GRANT SELECT,INSERT ON TABLE public.classes TO portal_auth;
 --
 
 GRANT UPDATE(name) ON TABLE public.classes TO portal_app;
+
+
+--
+-- Name: COLUMN classes.public_boards; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT UPDATE(public_boards) ON TABLE public.classes TO portal_app;
 
 
 --

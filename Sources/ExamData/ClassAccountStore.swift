@@ -66,3 +66,24 @@ public struct ClassAccountStore: Sendable {
         }
     }
 }
+
+/// Public leaderboards and the accounts a teacher made: they appear there only where the
+/// teacher allows it for their class (`public_board_allowed`, in the leaderboard's policy).
+extension ClassAccountStore {
+    /// Whether the class allows its teacher-made accounts on public leaderboards; nil for a
+    /// class the caller does not teach.
+    public func publicBoards(classID: UUID, _ connection: PostgresConnection) throws -> Bool? {
+        try connection.query("SELECT public_boards FROM classes WHERE id = \(classID) AND teacher_id = app_user_id()").first?
+            .decode("public_boards", as: Bool.self)
+    }
+
+    /// Allows or stops it; whether the class is one the caller teaches.
+    public func setPublicBoards(classID: UUID, allowed: Bool, _ connection: PostgresConnection) throws -> Bool {
+        try connection.query("UPDATE classes SET public_boards = \(allowed) WHERE id = \(classID) AND teacher_id = app_user_id() RETURNING id").first != nil
+    }
+
+    /// Whether the signed-in account may appear on public leaderboards at all.
+    public func publicBoardAllowed(_ connection: PostgresConnection) throws -> Bool {
+        try connection.query("SELECT my_public_board_allowed() AS allowed").first?.decode("allowed", as: Bool.self) ?? false
+    }
+}

@@ -73,6 +73,53 @@ struct ClassAccountsTests {
         #expect(SchoolTests.location(try site.browser().login(username, password: "my own long phrase")).hasSuffix("/me"))
     }
 
+    @Test("a pupil whose account the teacher made stays off public leaderboards, even having opted in, until the teacher allows it for the class; a student's own account is not affected")
+    func publicBoards() throws {
+        let site = try StudySessionTests.Site()
+        let (teacher, _, csrf) = try SchoolTests.account(site, "teacher", role: "teacher")
+        let (classID, _) = try SchoolTests.makeClass(teacher, csrf: csrf)
+        let made = try teacher.request("POST", "/teach/classes/\(classID)/accounts", form: ["csrf_token": csrf, "names": "Nina Rossi"])
+        let (username, code) = try #require(Self.cards(made).first)
+        let pupil = site.browser()
+        #expect(try pupil.submit("/reset?first=1", to: "/reset", [
+            "first": "1", "username": username, "code": code, "password": "my own long phrase", "password_confirmation": "my own long phrase"]).status == 303)
+        let own = site.browser()
+        try own.register("oscar")
+        // Both opt in and study.
+        for browser in [pupil, own] {
+            let settings = try browser.request("GET", "/me/settings")
+            let saved = try browser.request("POST", "/me/settings", form: [
+                "csrf_token": browser.csrfToken(from: settings), "display_name": browser === pupil ? "Nina Rossi" : "Oscar", "time_zone": "UTC",
+                "show_on_leaderboard": "on"])
+            #expect(saved.status == 303)
+            let (_, path) = try StudySessionTests().start(browser, count: "2")
+            let form = try StudySessionTests.AnswerForm(try browser.request("GET", path))
+            #expect(try browser.request("POST", path + "/answers", pairs: form.pairs(form.item.key)).status == 303)
+            let token = browser.csrfToken(from: try browser.request("GET", path + "/finish"))
+            #expect(try browser.request("POST", path + "/finish", form: ["csrf_token": token]).status == 303)
+        }
+        #expect(try pupil.request("GET", "/me/settings").bodyText.contains("your name appears on public leaderboards only if your teacher allows it"))
+        func onBoard() throws -> Set<String> {
+            try site.admin { connection in
+                _ = try connection.query("SELECT leaderboard_refresh(interval '0', 'test')")
+                return Set(try connection.query("SELECT DISTINCT display_name FROM leaderboard_entries").rows.map { try $0.decode("display_name", as: String.self) })
+            }
+        }
+        #expect(try onBoard() == ["Oscar"])
+
+        let classPage = try teacher.request("GET", "/teach/classes/\(classID)").bodyText
+        #expect(classPage.contains(#"name="public_boards" aria-describedby="boards-hint">"#), "off by default")
+        let allowed = try teacher.request("POST", "/teach/classes/\(classID)/boards", form: ["csrf_token": csrf, "public_boards": "on"])
+        #expect(SchoolTests.location(allowed).hasSuffix("/teach/classes/\(classID)#boards"))
+        #expect(try teacher.request("GET", "/teach/classes/\(classID)").bodyText.contains(#"name="public_boards" aria-describedby="boards-hint" checked>"#))
+        #expect(try onBoard() == ["Oscar", "Nina Rossi"])
+        #expect(!(try pupil.request("GET", "/me/settings").bodyText.contains("only if your teacher allows it")))
+        // Another teacher cannot open it for someone else's class.
+        let (other, _, otherCSRF) = try SchoolTests.account(site, "intruder", role: "teacher")
+        #expect(try other.request("POST", "/teach/classes/\(classID)/boards", form: ["csrf_token": otherCSRF]).status == 404)
+        #expect(try onBoard() == ["Oscar", "Nina Rossi"])
+    }
+
     @Test("only the class's teacher makes its accounts, at most 100 at once; an empty or too long list comes back on its form with the reason")
     func limits() throws {
         let site = try StudySessionTests.Site()

@@ -1,5 +1,5 @@
 -- What a class's page shows changes with this: its current members with their data versions
--- (every answer, session and card of theirs changes one) and its share links. For the class's
+-- (every answer, session and card of theirs changes one), its share links and its settings. For the class's
 -- teacher (or an admin) only; anyone else gets NULL. One call instead of three row-level
 -- security checks per member, with its plan kept for the connection.
 CREATE OR REPLACE FUNCTION public.class_version(p_class uuid)
@@ -17,7 +17,8 @@ BEGIN
                          FROM public.class_members m JOIN public.users u ON u.id = m.user_id
                          WHERE m.class_id = p_class AND m.left_at IS NULL), '')
                || '|' || coalesce((SELECT count(*) || ':' || max(l.created_at)::text || ':' || coalesce(max(l.revoked_at)::text, '')
-                                   FROM public.share_links l WHERE l.class_id = p_class), ''));
+                                   FROM public.share_links l WHERE l.class_id = p_class), '')
+               || '|' || (SELECT c.public_boards::text FROM public.classes c WHERE c.id = p_class));
 END
 $function$;
 ALTER FUNCTION class_version(p_class uuid) OWNER TO portal_auth;

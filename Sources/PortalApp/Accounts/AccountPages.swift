@@ -212,6 +212,9 @@ struct AccountPages: Sendable {
         var timeZone: String
         var timeZoneGroups: [TimeZoneChoices.Group]
         var showOnLeaderboard: Bool
+        /// Whether the account may appear on public leaderboards at all (a teacher's pupil only
+        /// where the teacher allows it).
+        var boardAllowed = true
         /// An interface language, named in itself (and marked as such for screen readers).
         struct Language: Encodable {
             var value: String
@@ -308,6 +311,7 @@ struct AccountPages: Sendable {
                 SettingsPage.SignIn(label: $0.label, issuer: $0.issuer, linked: linked.contains($0.issuer), linkHref: "/auth/\($0.slug)?link=1")
             }
             page.hasSignIns = !providers.isEmpty
+            page.boardAllowed = try ClassAccountStore().publicBoardAllowed(connection)
             if mailEnabled {
                 let current = try EmailAddressStore().current(connection)
                 page.email = SettingsPage.Email(

@@ -93,4 +93,14 @@ struct ClassAccounts: Sendable {
             until: LocalDates.dateTime(until, locale: locale, zone: TimeZone(identifier: user.timeZone) ?? .gmt), address: address, cards: cards)
         return try pages.privatePage("teach/cards", value, request)
     }
+
+    /// `POST /teach/classes/{id}/boards`: whether the accounts the teacher made for the class
+    /// may appear on public leaderboards (each student still chooses for themselves).
+    func savePublicBoards(_ request: PortalRequest, _ user: SessionUser, class id: UUID) throws -> Response {
+        let allowed = FormFields(body: request.body)["public_boards"] == "on"
+        guard try request.database.transaction({ try ClassAccountStore().setPublicBoards(classID: id, allowed: allowed, $0) }) else {
+            throw HTTPError(.notFound, pages.message("school.not_found", for: request))
+        }
+        return .redirect(to: "/teach/classes/\(id.lowercasedText)#boards")
+    }
 }

@@ -79,6 +79,7 @@ struct SchoolPages: Sendable {
                     standings: try store.standings(classID: id, collation: collation, connection),
                     joinBase: joinBase, csrfToken: user.csrfToken, pages: pages, locale: locale)
                 page.hasCourseRoster = try LTILaunchStore().courseRoster(classID: id, connection) != nil
+                page.publicBoards = try ClassAccountStore().publicBoards(classID: id, connection) ?? false
                 return page
             }
         }

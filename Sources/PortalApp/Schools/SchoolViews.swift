@@ -139,6 +139,8 @@ struct ClassPage: Encodable {
     var csrfToken: String
     /// The class is an LMS course's, whose platform lists its roster.
     var hasCourseRoster = false
+    /// The accounts the teacher made for the class may appear on public leaderboards.
+    var publicBoards = false
 
     init(
         summary: ClassSummary, members: [ClassMember], assignments: [Assignment], progress: [StudentDomainProgress], standings: [ClassStanding],

@@ -44,7 +44,7 @@ enum Route: Sendable, Hashable {
     case bundle(region: String, file: String), changes(ExamAddress), schedule(ExamAddress), uploadProgress
     // Teaching.
     case newLiveEvent, createLiveEvent, hostLive(code: String), startLive(code: String), liveScreen(code: String)
-    case teach, createClass, classPage(UUID), classExport(UUID), roster(UUID), classAccountsForm(UUID), makeClassAccounts(UUID)
+    case teach, createClass, classPage(UUID), classExport(UUID), roster(UUID), classAccountsForm(UUID), makeClassAccounts(UUID), savePublicBoards(UUID)
     case confirmRemoval(class: UUID, student: UUID), removeMember(class: UUID, student: UUID), setAccommodation(class: UUID, student: UUID)
     case askStudentReset(class: UUID, student: UUID), issueStudentReset(class: UUID, student: UUID)
     case createLink, confirmRevoke(UUID), revokeLink(UUID)
@@ -78,7 +78,7 @@ enum Route: Sendable, Hashable {
         case joinClass, myClasses, leaveClass, startShared
         case bundle, changes, schedule, uploadProgress
         case newLiveEvent, createLiveEvent, hostLive, startLive, liveScreen
-        case teach, createClass, classPage, classExport, roster, classAccountsForm, makeClassAccounts
+        case teach, createClass, classPage, classExport, roster, classAccountsForm, makeClassAccounts, savePublicBoards
         case confirmRemoval, removeMember, setAccommodation
         case askStudentReset, issueStudentReset
         case createLink, confirmRevoke, revokeLink
@@ -176,6 +176,7 @@ enum Route: Sendable, Hashable {
             case .classExport: RouteDeclaration(.GET, "/teach/classes/:id(uuid)/export.csv", .teachers)
             case .roster: RouteDeclaration(.GET, "/teach/classes/:id(uuid)/roster", .teachers)
             case .classAccountsForm: RouteDeclaration(.GET, "/teach/classes/:id(uuid)/accounts", .teachers)
+            case .savePublicBoards: RouteDeclaration(.POST, "/teach/classes/:id(uuid)/boards", .teachers)
             case .makeClassAccounts: RouteDeclaration(.POST, "/teach/classes/:id(uuid)/accounts", .teachers)
             case .confirmRemoval: RouteDeclaration(.GET, "/teach/classes/:id(uuid)/members/:user(uuid)/remove", .teachers)
             case .removeMember: RouteDeclaration(.POST, "/teach/classes/:id(uuid)/members/:user(uuid)/remove", .teachers)
@@ -306,6 +307,7 @@ enum Route: Sendable, Hashable {
         case .roster: guard let id = p.id else { return nil }; self = .roster(id)
         case .classAccountsForm: guard let id = p.id else { return nil }; self = .classAccountsForm(id)
         case .makeClassAccounts: guard let id = p.id else { return nil }; self = .makeClassAccounts(id)
+        case .savePublicBoards: guard let id = p.id else { return nil }; self = .savePublicBoards(id)
         case .confirmRemoval: guard let id = p.id, let user = p.user else { return nil }; self = .confirmRemoval(class: id, student: user)
         case .removeMember: guard let id = p.id, let user = p.user else { return nil }; self = .removeMember(class: id, student: user)
         case .setAccommodation: guard let id = p.id, let user = p.user else { return nil }; self = .setAccommodation(class: id, student: user)
