@@ -1068,6 +1068,8 @@ BEGIN
     IF wait > 0 THEN
         RETURN wait;
     END IF;
+    -- Made whether or not an account matches: the same work either way, as far as it can be.
+    token := public.mail_token();
     SELECT u.id, u.display_name, e.email INTO account
     FROM public.users u JOIN public.user_emails e ON e.user_id = u.id
     WHERE (lower(u.username) = login_name OR lower(e.email) = login_name)
@@ -1076,7 +1078,6 @@ BEGIN
     IF NOT FOUND OR public.rate_limit('reset-mail-account', account.id::text, 3, 3600, true) > 0 THEN
         RETURN 0;
     END IF;
-    token := public.mail_token();
     DELETE FROM public.password_resets r WHERE r.user_id = account.id AND r.used_at IS NULL AND r.by_mail;
     INSERT INTO public.password_resets (user_id, code_hash, issued_by, issued_at, expires_at, by_mail)
     VALUES (account.id, sha256(convert_to(token, 'UTF8')), NULL, now_at, now_at + interval '1 hour', true);
@@ -5267,6 +5268,26 @@ CREATE VIEW public.counted_answers WITH (security_invoker='true') AS
 ALTER TABLE public.counted_answers OWNER TO portal_owner;
 
 --
+-- Name: data_exports; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.data_exports (
+    user_id uuid NOT NULL,
+    requested_at timestamp with time zone NOT NULL,
+    ready_at timestamp with time zone,
+    archive bytea,
+    filename text,
+    downloaded_at timestamp with time zone,
+    CONSTRAINT data_exports_check CHECK (((archive IS NULL) OR ((ready_at IS NOT NULL) AND (filename IS NOT NULL)))),
+    CONSTRAINT data_exports_filename_check CHECK ((filename ~ '^[a-z0-9.-]{1,80}$'::text))
+);
+
+ALTER TABLE ONLY public.data_exports FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.data_exports OWNER TO portal_owner;
+
+--
 -- Name: domain_accuracy_weekly; Type: VIEW; Schema: public; Owner: portal_owner
 --
 
@@ -6628,6 +6649,14 @@ ALTER TABLE ONLY public.content_images
 
 
 --
+-- Name: data_exports data_exports_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.data_exports
+    ADD CONSTRAINT data_exports_pkey PRIMARY KEY (user_id);
+
+
+--
 -- Name: domains domains_exam_id_slug_key; Type: CONSTRAINT; Schema: public; Owner: portal_owner
 --
 
@@ -7795,6 +7824,14 @@ ALTER TABLE ONLY public.classes
 
 
 --
+-- Name: data_exports data_exports_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.data_exports
+    ADD CONSTRAINT data_exports_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id) ON DELETE CASCADE;
+
+
+--
 -- Name: domains domains_exam_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
 --
 
@@ -8487,6 +8524,19 @@ CREATE POLICY content_images_admin ON public.content_images FOR INSERT TO portal
 --
 
 CREATE POLICY content_images_read ON public.content_images FOR SELECT USING (true);
+
+
+--
+-- Name: data_exports; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.data_exports ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: data_exports data_exports_own; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY data_exports_own ON public.data_exports TO portal_app USING ((user_id = ( SELECT public.app_user_id() AS app_user_id))) WITH CHECK ((user_id = ( SELECT public.app_user_id() AS app_user_id)));
 
 
 --
@@ -10608,6 +10658,13 @@ GRANT UPDATE(anonymous_key) ON TABLE public.study_sessions TO portal_auth;
 --
 
 GRANT SELECT ON TABLE public.counted_answers TO portal_app;
+
+
+--
+-- Name: TABLE data_exports; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.data_exports TO portal_app;
 
 
 --

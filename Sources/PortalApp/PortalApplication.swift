@@ -195,7 +195,7 @@ public final class PortalApplication: Sendable {
             recovery: PasswordRecovery(pages: pages, accounts: accounts, hashing: hashing, mailEnabled: wording != nil),
             mailRecovery: wording.map { MailRecovery(pages: pages, accounts: accounts, hashing: hashing, wording: $0) },
             emailAddresses: wording.map { EmailAddressPages(pages: pages, accounts: accounts, wording: $0) },
-            dataDownload: DataDownload(pages: pages, clock: clock),
+            dataDownload: DataDownload(pages: pages, clock: clock, inlineAnswers: configuration.dataExportInlineAnswers),
             deletion: AccountDeletionPages(pages: pages, settings: sessionSettings, hashing: hashing, viewers: viewers),
             privacy: PrivacyNotice(pages: pages, retentionDays: configuration.guestRetentionDays, mailEnabled: wording != nil),
             resetCodes: ResetCodeIssuer(pages: pages, clock: clock, site: site),

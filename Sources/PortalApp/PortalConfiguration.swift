@@ -73,6 +73,9 @@ public struct PortalConfiguration: Sendable {
     /// How long a guest's sessions and live-event entries, and accounts never used, are kept
     /// (`GUEST_RETENTION_DAYS`, 30 to 3650; 30 by default, which the database never goes below).
     public var guestRetentionDays = 30
+    /// "Download my data" is made at once for up to this many answers, in the background beyond
+    /// (`DATA_EXPORT_INLINE_ANSWERS`, default 20,000).
+    public var dataExportInlineAnswers = 20_000
 
     public init() {}
 
@@ -147,6 +150,7 @@ public struct PortalConfiguration: Sendable {
         // A range that does not parse is an error, not a range quietly left closed.
         configuration.outbound.allowedRanges = try ranges(environment["OUTBOUND_ALLOW"] ?? "", name: "OUTBOUND_ALLOW")
         if let days = try integer("GUEST_RETENTION_DAYS", in: 30...3650) { configuration.guestRetentionDays = days }
+        if let answers = try integer("DATA_EXPORT_INLINE_ANSWERS", in: 0...10_000_000) { configuration.dataExportInlineAnswers = answers }
         if let url = environment["SMTP_URL"], !url.isEmpty {
             guard let from = environment["MAIL_FROM"], !from.isEmpty else {
                 throw ConfigurationError("SMTP_URL needs MAIL_FROM: the address messages come from, e.g. Study Portal <portal@school.example>")

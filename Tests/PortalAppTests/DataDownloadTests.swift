@@ -82,4 +82,36 @@ struct DataDownloadTests {
         let seen = try site.pool.asCaller(other) { try $0.query("SELECT count(*) AS n FROM my_audit_entries()").single().decode("n", as: Int.self) }
         #expect(seen == 0)
     }
+
+    @Test("a large history is packed in the background as its student: the page says it is being prepared, the archive is downloadable once, and nobody else sees it")
+    func largeHistoryInTheBackground() throws {
+        let site = try PortalSite(environment: ["DATA_EXPORT_INLINE_ANSWERS": "1"])
+        let (teacher, _, csrf) = try SchoolTests.account(site, "teacher", role: "teacher")
+        let (_, joinCode) = try SchoolTests.makeClass(teacher, csrf: csrf)
+        let (cleo, cleoID) = try PasswordRecoveryTests.pupil(site, in: joinCode, name: "cleo")
+        let (_, path) = try StudySessionTests().start(cleo, count: "3")
+        while case let page = try cleo.request("GET", path), page.status == 200 {
+            let form = try StudySessionTests.AnswerForm(page)
+            try cleo.request("POST", path + "/answers", pairs: form.pairs(form.item.key))
+        }
+        let asked = try cleo.request("GET", "/me/data.zip")
+        #expect(asked.status == 202 && asked.bodyText.contains("Your data is being prepared") && asked.header("Retry-After") == "10")
+        #expect(asked.bodyText.contains(#"<meta http-equiv="refresh" content="10">"#), "it looks again without JavaScript")
+        let check = try HTMLChecker.passes([("preparing", asked.body)])
+        #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
+        let deadline = Date().addingTimeInterval(30)
+        while try site.count("SELECT count(*) AS n FROM data_exports WHERE archive IS NOT NULL") == 0 && Date() < deadline { usleep(100_000) }
+        #expect(try site.count("SELECT count(*) AS n FROM data_exports WHERE user_id = \(cleoID) AND archive IS NOT NULL") == 1)
+        // Nobody else sees it, not even the class's teacher.
+        let seen = try site.pool.withTransaction(settings: ["app.session_token": teacher.cookies["portal_session"] ?? ""]) {
+            try $0.query("SELECT count(*) AS n FROM data_exports").single().decode("n", as: Int.self)
+        }
+        #expect(seen == 0)
+        let ready = try cleo.request("GET", "/me/data.zip")
+        #expect(ready.status == 200 && ready.header("Content-Type") == "application/zip")
+        let files = try Self.files(ready)
+        #expect(files["answers.csv"]?.split(whereSeparator: \.isNewline).count == 4, "a header and the three answers")
+        #expect(try site.count("SELECT count(*) AS n FROM data_exports WHERE archive IS NULL AND downloaded_at IS NOT NULL") == 1, "taken once, then dropped")
+        #expect(try cleo.request("GET", "/me/data.zip").status == 202, "another download is another archive")
+    }
 }

@@ -22,6 +22,8 @@ BEGIN
     IF wait > 0 THEN
         RETURN wait;
     END IF;
+    -- Made whether or not an account matches: the same work either way, as far as it can be.
+    token := public.mail_token();
     SELECT u.id, u.display_name, e.email INTO account
     FROM public.users u JOIN public.user_emails e ON e.user_id = u.id
     WHERE (lower(u.username) = login_name OR lower(e.email) = login_name)
@@ -30,7 +32,6 @@ BEGIN
     IF NOT FOUND OR public.rate_limit('reset-mail-account', account.id::text, 3, 3600, true) > 0 THEN
         RETURN 0;
     END IF;
-    token := public.mail_token();
     DELETE FROM public.password_resets r WHERE r.user_id = account.id AND r.used_at IS NULL AND r.by_mail;
     INSERT INTO public.password_resets (user_id, code_hash, issued_by, issued_at, expires_at, by_mail)
     VALUES (account.id, sha256(convert_to(token, 'UTF8')), NULL, now_at, now_at + interval '1 hour', true);
