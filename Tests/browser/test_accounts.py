@@ -120,3 +120,56 @@ def test_a_teacher_makes_a_class_of_thirty_and_a_pupil_signs_in_with_a_card(port
     pupil.get(portal.url + "/me/classes")
     assert "Year 9 science" in pupil.page_source
     assert not inspector.problems, "\n".join(inspector.problems)
+
+
+def test_a_student_downloads_their_data_and_deletes_their_account(portal, browser_factory):
+    from test_layout import answer_first_option, start_session
+    teacher_browser, driver = browser_factory(), browser_factory()
+    class_page = make_teacher(teacher_browser, portal)
+    join_code = teacher_browser.find_element(By.CSS_SELECTOR, ".join-code strong.code").text
+
+    student = "leaver-" + uuid.uuid4().hex[:8]
+    register(driver, portal, student)
+    driver.get(portal.url + "/join/" + join_code)
+    driver.find_element(By.CSS_SELECTOR, 'form[action="/join/%s"] button[type=submit]' % join_code).click()
+    wait(driver, lambda d: "/join/" not in d.current_url, message="joining the class went nowhere")
+    inspector = Inspector(driver, portal)
+    start_session(inspector, "practice")
+    answer_first_option(inspector)
+    user_id = portal.sql("SELECT id FROM users WHERE username = '%s'" % student)
+    answers = int(portal.sql("SELECT count(*) FROM answers"))
+    assert int(portal.sql("SELECT count(*) FROM answers WHERE user_id = '%s'" % user_id)) == 1
+
+    # The download, as the page's link fetches it.
+    driver.get(portal.url + "/me/settings")
+    fetched = driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        fetch('/me/data.zip').then(async (r) => {
+            const bytes = new Uint8Array(await r.arrayBuffer());
+            done([r.status, r.headers.get('content-type'), String.fromCharCode(bytes[0], bytes[1]), bytes.length]);
+        }, (e) => done([0, String(e), '', 0]));""")
+    assert fetched[0] == 200 and fetched[1] == "application/zip" and fetched[2] == "PK" and fetched[3] > 500, fetched
+
+    # From settings to the question, which says what goes and what stays, then the password.
+    driver.find_element(By.LINK_TEXT, "Delete my account…").click()
+    wait(driver, lambda d: d.current_url.endswith("/me/delete"))
+    inspector.check("delete page", "/me/delete")
+    driver.get(portal.url + "/me/delete")
+    assert "Erased at once" in driver.page_source and "anonymous rows" in driver.page_source
+    driver.find_element(By.ID, "delete-password").send_keys("a long enough password")
+    driver.find_element(By.CSS_SELECTOR, 'form[action="/me/delete"] button.danger').click()
+    wait(driver, lambda d: "Your account is deleted" in d.page_source, message="the account was not deleted")
+    assert not driver.find_elements(By.ID, "logout-form"), "signed out"
+    assert not axe_violations(inspector), axe_violations(inspector)
+
+    # Gone for the class and for signing in; the answer stays, anonymous, in the counts.
+    teacher_browser.get(portal.url + class_page)
+    assert student not in teacher_browser.page_source and "Student " + student[-4:] not in teacher_browser.page_source
+    assert int(portal.sql("SELECT count(*) FROM users WHERE id = '%s'" % user_id)) == 0
+    assert int(portal.sql("SET ROLE portal_auth; SELECT count(*) FROM answers")) == answers
+    driver.get(portal.url + "/login")
+    driver.find_element(By.ID, "username").send_keys(student)
+    driver.find_element(By.ID, "password").send_keys("a long enough password")
+    driver.find_element(By.CSS_SELECTOR, "form.account button[type=submit]").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".form-error"), message="the old sign-in still works")
+    assert not inspector.problems, "\n".join(inspector.problems)
