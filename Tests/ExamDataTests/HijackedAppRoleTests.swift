@@ -161,6 +161,33 @@ struct HijackedAppRoleTests {
         #expect(try fixture.count("SELECT count(*) AS n FROM study_sessions WHERE user_id = \(fixture.student.id)") == 1)
     }
 
+    @Test("no teacher-made account without the database's checks: nobody but the class's teacher makes one, and no account can be written with a maker by hand")
+    func noTeacherMadeAccountWithoutChecks() throws {
+        let fixture = try Fixture()
+        let owner = try fixture.database.superuserConnection()
+        let classID = try owner.query("""
+            INSERT INTO classes (teacher_id, name, join_code, created_at) VALUES (\(fixture.teacher.id), 'Year 7', 'ABCDEFGH', now()) RETURNING id
+            """).single().decode("id", as: UUID.self)
+        let people = #"[{"name": "Kid", "username": "kid", "code": "\#(String(repeating: "ab", count: 32))"}]"#
+        for caller in [fixture.student, fixture.other] {
+            let refused = #expect(throws: PostgresError.self) {
+                try fixture.pool.asCaller(caller) { try $0.query("SELECT * FROM teacher_make_accounts(\(classID), \(people)::jsonb)") }
+            }
+            #expect(refused?.isInsufficientPrivilege == true)
+        }
+        let byHand = #expect(throws: PostgresError.self) {
+            try fixture.pool.asCaller(fixture.teacher) {
+                try $0.execute("INSERT INTO users (username, display_name, role, made_by, created_at) VALUES ('kid2', 'Kid', 'student', \(fixture.teacher.id), now())")
+            }
+        }
+        #expect(byHand?.isInsufficientPrivilege == true)
+        #expect(try fixture.count("SELECT count(*) AS n FROM users WHERE made_by IS NOT NULL") == 0)
+        // The class's teacher does make one, through the function, which the database audits.
+        let made = try fixture.pool.asCaller(fixture.teacher) { try $0.query("SELECT * FROM teacher_make_accounts(\(classID), \(people)::jsonb)").rows.count }
+        #expect(made == 1)
+        #expect(try fixture.count("SELECT count(*) AS n FROM audit_log WHERE action = 'class.accounts-made'") == 1)
+    }
+
     @Test("no function makes a session for a user id the caller names, and a wrong proof signs nobody in")
     func noSessionWithoutProof() throws {
         let fixture = try Fixture()
