@@ -4550,6 +4550,7 @@ CREATE FUNCTION public.study_sessions_admit() RETURNS trigger
 DECLARE
     now_at timestamptz := public.app_now();
     limit_seconds integer;
+    full_count integer;
     usable integer;
     accommodation record;
 BEGIN
@@ -4557,7 +4558,7 @@ BEGIN
         RAISE EXCEPTION 'a study session begins unfinished and unscored' USING ERRCODE = 'check_violation';
     END IF;
     NEW.flagged := '{}';
-    SELECT e.time_limit_s INTO limit_seconds FROM public.exams e WHERE e.id = NEW.exam_id;
+    SELECT e.time_limit_s, e.question_count INTO limit_seconds, full_count FROM public.exams e WHERE e.id = NEW.exam_id;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'no such exam' USING ERRCODE = 'foreign_key_violation';
     END IF;
@@ -4567,6 +4568,9 @@ BEGIN
     IF NEW.mode = 'mock' THEN
         IF NEW.started_at < now_at - interval '5 minutes' THEN
             RAISE EXCEPTION 'a mock exam begins now' USING ERRCODE = 'check_violation';
+        END IF;
+        IF cardinality(NEW.question_ids) < full_count THEN
+            limit_seconds := ((limit_seconds::bigint * cardinality(NEW.question_ids) + full_count - 1) / full_count)::integer;
         END IF;
         SELECT a.time_multiplier, a.extra_minutes INTO accommodation FROM public.accommodations a WHERE a.student_id = NEW.user_id;
         IF FOUND THEN
@@ -5475,7 +5479,7 @@ CREATE VIEW public.item_responses WITH (security_invoker='true') AS
             s.exam_id,
             s.question_ids
            FROM public.study_sessions s
-          WHERE ((s.mode = 'mock'::text) AND (s.finished_at IS NOT NULL) AND ((s.user_id IS NOT NULL) OR (s.anonymous_key IS NOT NULL)))
+          WHERE ((s.mode = 'mock'::text) AND (s.finished_at IS NOT NULL) AND ((s.user_id IS NOT NULL) OR (s.anonymous_key IS NOT NULL)) AND (COALESCE((s.config ->> 'length'::text), 'full'::text) = 'full'::text))
           ORDER BY COALESCE(s.user_id, s.anonymous_key), s.exam_id, s.started_at, s.id
         ), final_answers AS (
          SELECT c.session_id,

@@ -1,5 +1,6 @@
 -- A new session, as before, its mock exam deadline with the student's accommodation (read as
 -- the caller: their own row; a session for anyone else is refused by its policy after this).
+-- A mock shorter than the whole exam gets the exam's time in proportion to its questions.
 CREATE OR REPLACE FUNCTION public.study_sessions_admit()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -8,6 +9,7 @@ AS $function$
 DECLARE
     now_at timestamptz := public.app_now();
     limit_seconds integer;
+    full_count integer;
     usable integer;
     accommodation record;
 BEGIN
@@ -15,7 +17,7 @@ BEGIN
         RAISE EXCEPTION 'a study session begins unfinished and unscored' USING ERRCODE = 'check_violation';
     END IF;
     NEW.flagged := '{}';
-    SELECT e.time_limit_s INTO limit_seconds FROM public.exams e WHERE e.id = NEW.exam_id;
+    SELECT e.time_limit_s, e.question_count INTO limit_seconds, full_count FROM public.exams e WHERE e.id = NEW.exam_id;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'no such exam' USING ERRCODE = 'foreign_key_violation';
     END IF;
@@ -25,6 +27,9 @@ BEGIN
     IF NEW.mode = 'mock' THEN
         IF NEW.started_at < now_at - interval '5 minutes' THEN
             RAISE EXCEPTION 'a mock exam begins now' USING ERRCODE = 'check_violation';
+        END IF;
+        IF cardinality(NEW.question_ids) < full_count THEN
+            limit_seconds := ((limit_seconds::bigint * cardinality(NEW.question_ids) + full_count - 1) / full_count)::integer;
         END IF;
         SELECT a.time_multiplier, a.extra_minutes INTO accommodation FROM public.accommodations a WHERE a.student_id = NEW.user_id;
         IF FOUND THEN

@@ -47,10 +47,19 @@ struct ExamPage: Encodable {
         var name: String
     }
 
+    /// A mock exam's length the student may choose: the whole exam, half, or 20 or 10
+    /// questions, each with the time it is given (the exam's time in proportion).
+    struct MockChoice: Encodable {
+        var value: String
+        var label: String
+        var checked: Bool
+    }
+
     var exam: Exam
     var levels: [Level]
     var domains: [Domain]
     var filter: Filter?
+    var mockLengths: [MockChoice]
 
     /// What the page adds for its reader around the shared `{{%exam}}` fragments: for a
     /// teacher, the share form with the classes a link may be for.
@@ -190,8 +199,28 @@ struct ExamPage: Encodable {
             let counts = difficulty.map { [domain.countsByDifficulty[$0 - 1]] } ?? domain.countsByDifficulty
             return Domain(slug: domain.slug, title: domain.title, weight: domain.weight, counts: counts, total: counts.reduce(0, +))
         }
+        mockLengths = Self.mockChoices(questions: detail.questionCount, seconds: detail.timeLimitSeconds, pages: pages, locale: locale)
         filter = difficulty.map { level in
             Filter(label: "\(level) · " + pages.message("difficulty.\(level)", locale: locale), total: domains.reduce(0) { $0 + $1.total })
+        }
+    }
+
+    /// The lengths worth offering for an exam of `questions` in `seconds`: the whole exam first,
+    /// then each shorter one that differs, with its minutes as the database will allow them.
+    static func mockChoices(questions: Int, seconds: Int, pages: PageRenderer, locale: String) -> [MockChoice] {
+        var seen: Set<Int> = []
+        let lengths = [("full", MockLength.full), ("half", .half)] + MockLength.shortCounts.map { (String($0), MockLength.questions($0)) }
+        return lengths.compactMap { value, length -> MockChoice? in
+            let count = length.questions(of: questions)
+            guard length == .full || count < questions, seen.insert(count).inserted else { return nil }
+            let minutes = (MockLength.seconds(of: seconds, questions: count, outOf: questions) + 59) / 60
+            let arguments = [
+                "questions": pages.message("exam.questions_count", locale: locale, ["count": String(count)], count: Double(count)),
+                "minutes": pages.message("exam.minutes", locale: locale, ["count": String(minutes)], count: Double(minutes)),
+            ]
+            return MockChoice(
+                value: value, label: pages.message(length == .full ? "exam.mock_length_full" : "exam.mock_length_short", locale: locale, arguments),
+                checked: length == .full)
         }
     }
 }

@@ -42,9 +42,13 @@ struct SessionStart: Sendable {
         guard let actor = StudyActor.resolve(request, settings: settings, createGuest: true) else {
             throw refuse("sessions.bad_mode", ["value": ""])
         }
+        guard let mockLength = MockLength(form["mock_length"]) else {
+            throw refuse("sessions.bad_mock_length")
+        }
         let now = clock()
-        let wanted = SessionRequest(
+        var wanted = SessionRequest(
             region: region, slug: slug, mode: mode, domains: Set(form.values("domain")), difficulty: from...to, count: count, shareLinkID: nil)
+        wanted.mockLength = mockLength
         let id = try request.database.transaction { connection in
             try create(wanted, actor: actor, now: now, locale: locale, connection)
         }
@@ -62,6 +66,8 @@ struct SessionStart: Sendable {
         var difficulty: ClosedRange<Int>
         var count: Int
         var shareLinkID: UUID?
+        /// How long a mock exam is: the whole exam unless the student chose a shorter one.
+        var mockLength = MockLength.full
     }
 
     /// Selects the questions and stores the session; 4xx errors say what cannot be done.
@@ -80,23 +86,27 @@ struct SessionStart: Sendable {
         let mode = wanted.mode
         if wanted.domains.isEmpty && (mode == .practice || mode == .weakSpots) { throw refuse("sessions.no_domains") }
         let seed = Crypto.randomBytes(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        let count = mode == .mock ? wanted.mockLength.questions(of: exam.questionCount) : wanted.count
         let questionIDs = try select(
-            mode: mode, selection: selection, domains: wanted.domains, difficulty: wanted.difficulty, count: wanted.count, seed: seed, now: now, connection)
+            mode: mode, selection: selection, domains: wanted.domains, difficulty: wanted.difficulty, count: count, seed: seed, now: now, connection)
         guard !questionIDs.isEmpty else {
             throw refuse(mode == .review ? "sessions.nothing_due" : "sessions.nothing_matches", status: .unprocessableContent)
         }
-        let config = [
+        var config = [
             "seed": String(seed), "domains": wanted.domains.sorted().joined(separator: ","),
-            "difficulty": "\(wanted.difficulty.lowerBound)-\(wanted.difficulty.upperBound)", "count": String(wanted.count),
+            "difficulty": "\(wanted.difficulty.lowerBound)-\(wanted.difficulty.upperBound)", "count": String(count),
         ]
+        // Only a whole mock counts in the questions' statistics (item_responses).
+        if mode == .mock { config["length"] = wanted.mockLength == .full ? "full" : "short" }
         var session = NewStudySession(userID: actor.user?.userID, examID: exam.id, mode: mode, config: config, questionIDs: questionIDs, startedAt: now)
         session.shareLinkID = wanted.shareLinkID
         return try StudyStore().create(session, connection)
     }
 
-    /// The session's questions. A mock exam follows the exam's blueprint and question count
-    /// whatever the form asked; review takes what is due (then new questions, up to the daily
-    /// limit); weak spots favour the domains the student recalls least.
+    /// The session's questions. A mock exam follows the exam's blueprint — the whole exam, or
+    /// the shorter length the student chose (`MockLength`), whatever else the form asked; its
+    /// time limit scales with its length in the database. Review takes what is due (then new
+    /// questions, up to the daily limit); weak spots favour the domains the student recalls least.
     private func select(
         mode: StudyMode, selection: ExamSelection, domains: Set<String>, difficulty: ClosedRange<Int>, count: Int, seed: UInt64, now: Date,
         _ connection: PostgresConnection
@@ -108,8 +118,7 @@ struct SessionStart: Sendable {
                 selection.practice, domains: domains, difficulty: difficulty, count: count, seed: seed)
         case .mock:
             let blueprint = Dictionary(exam.domains.map { ($0.slug, $0.weight) }, uniquingKeysWith: +)
-            return QuestionSelector.mockExam(
-                selection.mock, blueprint: blueprint, count: exam.questionCount, seed: seed)
+            return QuestionSelector.mockExam(selection.mock, blueprint: blueprint, count: count, seed: seed)
         case .review:
             // Due means what the dashboard counts as due today (by the end of the student's
             // day), so the number on its button is the number reviewed.
