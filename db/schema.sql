@@ -1027,6 +1027,9 @@ BEGIN
     IF me IS NULL THEN
         RETURN 'unknown';
     END IF;
+    IF EXISTS (SELECT FROM public.users u WHERE u.id = me AND u.made_by IS NOT NULL) THEN
+        RETURN 'teacher-made';
+    END IF;
     IF length(address) NOT BETWEEN 3 AND 254 OR address !~ '^[!-~]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$' THEN
         RETURN 'invalid';
     END IF;
@@ -3064,6 +3067,22 @@ $_$;
 
 
 ALTER FUNCTION public.math_node_problem(p_node jsonb, p_depth integer) OWNER TO portal_owner;
+
+--
+-- Name: my_account_made_by_teacher(); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.my_account_made_by_teacher() RETURNS boolean
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+BEGIN
+    RETURN coalesce((SELECT u.made_by IS NOT NULL FROM public.users u WHERE u.id = public.app_user_id()), false);
+END
+$$;
+
+
+ALTER FUNCTION public.my_account_made_by_teacher() OWNER TO portal_auth;
 
 --
 -- Name: my_answered_questions(); Type: FUNCTION; Schema: public; Owner: portal_auth
@@ -10128,6 +10147,14 @@ REVOKE ALL ON FUNCTION public.mail_token() FROM PUBLIC;
 --
 
 GRANT ALL ON FUNCTION public.math_node_problem(p_node jsonb, p_depth integer) TO portal_app;
+
+
+--
+-- Name: FUNCTION my_account_made_by_teacher(); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.my_account_made_by_teacher() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.my_account_made_by_teacher() TO portal_app;
 
 
 --

@@ -11,6 +11,8 @@ public enum EmailRequest: String, Sendable, Equatable {
     case limited
     /// Not an address.
     case invalid
+    /// The account was made by a teacher, and so holds no e-mail.
+    case teacherMade = "teacher-made"
     /// Nobody is signed in.
     case unknown
 }
@@ -42,6 +44,11 @@ public struct EmailAddressStore: Sendable {
             SELECT auth_request_email(\(email), \(message.locale), \(message.subject), \(message.text), \(message.html)) AS outcome
             """).first?.decode("outcome", as: String.self)
         return answer.flatMap(EmailRequest.init(rawValue:)) ?? .unknown
+    }
+
+    /// Whether the signed-in account was made by a teacher (and so holds no e-mail).
+    public func madeByTeacher(_ connection: PostgresConnection) throws -> Bool {
+        try connection.query("SELECT my_account_made_by_teacher() AS made").first?.decode("made", as: Bool.self) ?? false
     }
 
     /// Opens a link: the address becomes its account's; the one it replaces gets `notice`.

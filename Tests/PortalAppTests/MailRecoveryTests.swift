@@ -126,6 +126,24 @@ struct MailRecoveryTests {
         #expect(try ben.request("GET", "/me/settings").bodyText.contains("No e-mail address yet"))
     }
 
+    @Test("an account a teacher made holds no e-mail: settings say why and offer no address, and the database refuses one")
+    func teacherMadeHoldsNoMail() throws {
+        let server = try TestMailServer()
+        let site = try Self.site(server)
+        let (teacher, _, csrf) = try SchoolTests.account(site, "tina", role: "teacher")
+        let (classID, _) = try SchoolTests.makeClass(teacher, csrf: csrf)
+        let made = try teacher.request("POST", "/teach/classes/\(classID)/accounts", form: ["csrf_token": csrf, "names": "Pia Young"])
+        let (username, code) = try #require(ClassAccountsTests.cards(made).first)
+        let pupil = site.browser()
+        #expect(try pupil.submit("/reset?first=1", to: "/reset", [
+            "first": "1", "username": username, "code": code, "password": "my own long phrase", "password_confirmation": "my own long phrase"]).status == 303)
+        let settings = try pupil.request("GET", "/me/settings").bodyText
+        #expect(settings.contains("Your teacher made this account, so it keeps no e-mail address") && !settings.contains(#"action="/me/email""#))
+        let refused = try pupil.submit("/me/settings", to: "/me/email", ["email": "pia@home.example"])
+        #expect(refused.status == 403)
+        #expect(try site.count("SELECT count(*) AS n FROM mail_outbox") + site.count("SELECT count(*) AS n FROM email_verifications") == 0)
+    }
+
     @Test("without a mail server nothing offers e-mail and its addresses answer 404")
     func withoutMail() throws {
         let site = try PortalSite()

@@ -1,8 +1,9 @@
 -- The signed-in account asks to use p_email: a link's token (a day, once; earlier unused ones
 -- dropped) is made and the message — p_text and p_html hold `{link}` — queued to that address.
 -- Nothing changes until the link is opened (auth_verify_email). At most 5 an hour per account.
--- Returns 'sent', 'same' (already the account's verified address), 'limited', 'invalid' or
--- 'unknown' (nobody signed in).
+-- An account a teacher made holds no e-mail (a young pupil's). Returns 'sent', 'same' (already
+-- the account's verified address), 'limited', 'invalid', 'teacher-made' or 'unknown' (nobody
+-- signed in).
 CREATE OR REPLACE FUNCTION public.auth_request_email(p_email text, p_locale text, p_subject text, p_text text, p_html text)
  RETURNS text
  LANGUAGE plpgsql
@@ -18,6 +19,9 @@ DECLARE
 BEGIN
     IF me IS NULL THEN
         RETURN 'unknown';
+    END IF;
+    IF EXISTS (SELECT FROM public.users u WHERE u.id = me AND u.made_by IS NOT NULL) THEN
+        RETURN 'teacher-made';
     END IF;
     IF length(address) NOT BETWEEN 3 AND 254 OR address !~ '^[!-~]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$' THEN
         RETURN 'invalid';

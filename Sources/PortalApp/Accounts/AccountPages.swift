@@ -242,6 +242,8 @@ struct AccountPages: Sendable {
         var hasSignIns = false
         /// The account's e-mail address, when the portal sends mail.
         struct Email: Encodable {
+            /// The account was made by a teacher: it holds no e-mail, and the page says why.
+            var madeByTeacher = false
             /// The verified address, if any.
             var current: String?
             var since: String?
@@ -313,9 +315,9 @@ struct AccountPages: Sendable {
             page.hasSignIns = !providers.isEmpty
             page.boardAllowed = try ClassAccountStore().publicBoardAllowed(connection)
             if mailEnabled {
-                let current = try EmailAddressStore().current(connection)
+                let store = EmailAddressStore(), current = try store.current(connection)
                 page.email = SettingsPage.Email(
-                    current: current?.email,
+                    madeByTeacher: try store.madeByTeacher(connection), current: current?.email,
                     since: current.map { LocalDates.day(LocalDates.day(of: $0.verifiedAt, zone: TimeZone(identifier: timeZone) ?? .gmt), locale: locale) },
                     typed: typedEmail ?? current?.email ?? "")
             }

@@ -32,6 +32,8 @@ struct EmailAddressPages: Sendable {
         switch outcome {
         case .sent: return .redirect(to: "/me/settings?email=sent#email")
         case .same: return .redirect(to: "/me/settings#email")
+        case .teacherMade:
+            throw HTTPError(.forbidden, pages.message("account.email_teacher_made", for: request))
         case .invalid, .unknown:
             return try accounts.showSettings(
                 request, user, fieldErrors: ["email": pages.message("account.email_invalid", for: request)], typedEmail: typed, status: .unprocessableContent)
