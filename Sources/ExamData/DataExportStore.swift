@@ -29,12 +29,14 @@ public struct DataExportStore: Sendable {
             downloadedAt: try row.decode("downloaded_at", as: Date?.self))
     }
 
-    /// Asks for a new archive (an older one, taken or not, is dropped).
-    public func request(_ connection: PostgresConnection) throws {
-        try connection.execute("""
+    /// Asks for a new archive (an older one, taken or not, is dropped); when it was asked for,
+    /// which the archive made for it names when it is kept (`store`).
+    public func request(_ connection: PostgresConnection) throws -> Date {
+        try connection.query("""
             INSERT INTO data_exports (user_id, requested_at) VALUES (app_user_id(), app_now())
             ON CONFLICT (user_id) DO UPDATE SET requested_at = EXCLUDED.requested_at, ready_at = NULL, archive = NULL, filename = NULL, downloaded_at = NULL
-            """)
+            RETURNING requested_at
+            """).single().decode("requested_at", as: Date.self)
     }
 
     /// Keeps the archive made for the request; false when it was asked for again meanwhile or is gone.

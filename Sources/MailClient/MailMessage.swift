@@ -3,7 +3,7 @@ import Foundation
 /// One message as the portal sends it: `multipart/alternative` with a plain-text and an HTML
 /// part (UTF-8, base64), in the reader's language, with `Date`, `Message-ID` and
 /// `Auto-Submitted: auto-generated`; names and subjects beyond ASCII as RFC 2047 encoded words.
-public struct MailMessage: Sendable, Equatable {
+public struct MailMessage: Sendable {
     public var from: MailAddress
     public var fromName: String
     public var to: MailAddress
@@ -35,10 +35,6 @@ public struct MailMessage: Sendable, Equatable {
         self.date = date
         self.messageID = messageID
         self.extraHeaders = extraHeaders
-    }
-
-    public static func == (left: MailMessage, right: MailMessage) -> Bool {
-        left.rendered(boundary: "b") == right.rendered(boundary: "b")
     }
 
     /// The message as sent after `DATA` (before dot-stuffing), lines ending in CRLF.

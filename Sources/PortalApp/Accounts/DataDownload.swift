@@ -49,8 +49,8 @@ struct DataDownload: Sendable {
            clock().timeIntervalSince(state.requestedAt) < 600 {
             return try preparing(request)
         }
-        try request.database.transaction { try store.request($0) }
-        guard let requestedAt = try request.database.run({ try store.state($0) })?.requestedAt, let token = request.database.sessionToken else {
+        let requestedAt = try request.database.transaction { try store.request($0) }
+        guard let token = request.database.sessionToken else {
             throw HTTPError(.notFound, pages.message("error.no_account", for: request))
         }
         let pool = request.database.pool, pages = self.pages
