@@ -456,11 +456,33 @@ CREATE FUNCTION public.answers_schedule() RETURNS trigger
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
     AS $$
+DECLARE
+    student record;
+    answer record;
 BEGIN
-    IF NEW.user_id IS NOT NULL AND NEW.rating IS NOT NULL
-       AND (SELECT s.mode FROM public.study_sessions s WHERE s.id = NEW.session_id) <> 'mock' THEN
-        PERFORM public.review_card_apply(NEW.user_id, NEW.question_id, NEW.rating, NEW.answered_at);
-    END IF;
+    FOR student IN
+        SELECT n.user_id, min(n.answered_at) AS earliest
+        FROM admitted n JOIN public.study_sessions s ON s.id = n.session_id
+        WHERE n.user_id IS NOT NULL AND n.rating IS NOT NULL AND s.mode <> 'mock'
+        GROUP BY n.user_id
+    LOOP
+        IF EXISTS (SELECT 1 FROM public.answers a
+                   WHERE a.user_id = student.user_id AND a.answered_at > student.earliest AND a.rating IS NOT NULL
+                     AND a.id NOT IN (SELECT n.id FROM admitted n))
+           OR EXISTS (SELECT 1 FROM public.study_sessions s
+                      WHERE s.user_id = student.user_id AND s.mode = 'mock' AND s.finished_at > student.earliest) THEN
+            PERFORM public.review_card_rebuild(student.user_id, NULL);
+        ELSE
+            FOR answer IN
+                SELECT n.question_id, n.rating, n.answered_at
+                FROM admitted n JOIN public.study_sessions s ON s.id = n.session_id
+                WHERE n.user_id = student.user_id AND n.rating IS NOT NULL AND s.mode <> 'mock'
+                ORDER BY n.answered_at, n.id
+            LOOP
+                PERFORM public.review_card_apply(student.user_id, answer.question_id, answer.rating, answer.answered_at);
+            END LOOP;
+        END IF;
+    END LOOP;
     RETURN NULL;
 END
 $$;
@@ -1652,6 +1674,7 @@ DECLARE
     ended timestamptz;
     total integer;
     right_answers integer;
+    final record;
 BEGIN
     SELECT s.id, s.question_ids, s.started_at, s.deadline_at, s.mode, e.pass_mark INTO sess
     FROM public.study_sessions s JOIN public.exams e ON e.id = s.exam_id
@@ -1682,11 +1705,22 @@ BEGIN
         passed = total > 0 AND right_answers * 100 >= sess.pass_mark * total
     WHERE id = p_session;
     IF sess.mode = 'mock' AND me IS NOT NULL THEN
-        PERFORM public.review_card_apply(me, f.question_id, f.rating, ended)
-        FROM (SELECT DISTINCT ON (a.question_id) a.question_id, a.rating FROM public.answers a
-              WHERE a.session_id = p_session AND a.question_id = ANY (sess.question_ids)
-              ORDER BY a.question_id, a.received_at DESC, a.answered_at DESC, a.id) AS f
-        WHERE f.rating IS NOT NULL;
+        -- In the order review_history replays them; after a card reviewed later than the exam
+        -- ended (a deadline passed while the student practised), the whole history instead.
+        IF EXISTS (SELECT 1 FROM public.review_cards c WHERE c.user_id = me AND c.last_review > ended) THEN
+            PERFORM public.review_card_rebuild(me, NULL);
+        ELSE
+            FOR final IN
+                SELECT f.question_id, f.rating
+                FROM (SELECT DISTINCT ON (a.question_id) a.id, a.question_id, a.rating, a.answered_at FROM public.answers a
+                      WHERE a.session_id = p_session AND a.question_id = ANY (sess.question_ids)
+                      ORDER BY a.question_id, a.received_at DESC, a.answered_at DESC, a.id) AS f
+                WHERE f.rating IS NOT NULL
+                ORDER BY f.answered_at, f.id
+            LOOP
+                PERFORM public.review_card_apply(me, final.question_id, final.rating, ended);
+            END LOOP;
+        END IF;
     END IF;
     RETURN true;
 END
@@ -3852,11 +3886,17 @@ DECLARE
     exam_day timestamptz;
     next record;
     aimed timestamptz;
+    today date;
+    interval_days integer;
+    last_day integer;
+    capacities double precision[];
+    dues integer[];
 BEGIN
     PERFORM pg_advisory_xact_lock(hashtextextended(p_user::text || p_question::text, 0));
     -- The card (locked: a rebuild under way may be replacing it) with the student's retention,
-    -- weights and exam day, in one read.
+    -- weights, calendar and exam day, in one read.
     SELECT u.desired_retention::double precision AS retention, coalesce(f.weights, public.fsrs_default_weights()) AS weights,
+           u.time_zone, u.easy_days, u.balance_reviews,
            (SELECT x.sits_on::timestamp AT TIME ZONE u.time_zone FROM public.exam_dates x JOIN public.domains d ON d.exam_id = x.exam_id
             JOIN public.questions q ON q.domain_id = d.id WHERE q.id = p_question AND x.user_id = u.id) AS exam_day,
            (SELECT c FROM public.review_cards c WHERE c.user_id = p_user AND c.question_id = p_question FOR UPDATE) AS card
@@ -3867,7 +3907,7 @@ BEGIN
     exam_day := loaded.exam_day;
     card := loaded.card;
     IF card.question_id IS NOT NULL AND p_at < card.last_review THEN
-        PERFORM public.review_card_rebuild(p_user, p_question);
+        PERFORM public.review_card_rebuild(p_user, NULL);
         RETURN;
     END IF;
     IF card.question_id IS NULL THEN
@@ -3876,7 +3916,37 @@ BEGIN
         next := public.fsrs_review(card.state, card.step, card.stability, card.difficulty, card.last_review, p_rating, p_at, weights, retention);
     END IF;
     aimed := next.due;
-    IF exam_day IS NOT NULL AND p_at < exam_day - interval '1 day' AND next.due > exam_day - interval '1 day'
+    -- A review a day or more ahead goes on the student's calendar. Day 0 is the answer's own day
+    -- in the student's time zone; each day's capacity comes from their easy days and holidays,
+    -- and (when they spread their reviews) what is due that day from the other cards.
+    today := (p_at AT TIME ZONE loaded.time_zone)::date;
+    IF next.state = 'review' AND next.due - p_at >= interval '1 day'
+       AND (loaded.balance_reviews OR loaded.easy_days <> 'nnnnnnn'
+            OR EXISTS (SELECT 1 FROM public.study_holidays h WHERE h.user_id = p_user AND h.ends_on > today)) THEN
+        interval_days := floor(extract(epoch FROM next.due - p_at) / 86400 + 0.5)::integer;
+        -- Far enough to hold the range, a week past it, and the end of a holiday reaching beyond.
+        SELECT greatest(r.upper_day + 7, coalesce(max(h.ends_on - today) + 7, 0)) INTO last_day
+        FROM public.review_fuzz_range(interval_days, 36500) r
+        LEFT JOIN public.study_holidays h ON h.user_id = p_user AND h.ends_on > today AND h.starts_on <= today + r.upper_day + 7
+        GROUP BY r.upper_day;
+        SELECT array_agg(CASE WHEN EXISTS (SELECT 1 FROM public.study_holidays h
+                                           WHERE h.user_id = p_user AND today + k BETWEEN h.starts_on AND h.ends_on) THEN 0
+                              ELSE CASE substr(loaded.easy_days, extract(isodow FROM today + k)::integer, 1)
+                                   WHEN 'x' THEN 0 WHEN 'r' THEN 0.5 ELSE 1 END
+                         END ORDER BY k),
+               array_agg(coalesce(c.reviews, 0) ORDER BY k)
+          INTO capacities, dues
+        FROM generate_series(0, last_day) k
+        LEFT JOIN (SELECT (r.due AT TIME ZONE loaded.time_zone)::date - today AS day, count(*)::integer AS reviews
+                   FROM public.review_cards r
+                   WHERE loaded.balance_reviews AND r.user_id = p_user AND r.question_id <> p_question
+                     AND r.due >= (today::timestamp AT TIME ZONE loaded.time_zone)
+                     AND r.due < ((today + last_day + 1)::timestamp AT TIME ZONE loaded.time_zone)
+                   GROUP BY 1) AS c ON c.day = k;
+        aimed := p_at + make_interval(secs => 86400::double precision * public.review_day_choice(
+            interval_days, 36500, capacities, dues, loaded.balance_reviews, retention, next.stability, -weights[21]));
+    END IF;
+    IF exam_day IS NOT NULL AND p_at < exam_day - interval '1 day' AND aimed > exam_day - interval '1 day'
        AND public.fsrs_retrievability(next.stability, p_at, exam_day + interval '1 day', weights[21]) < retention THEN
         aimed := exam_day - interval '1 day';
     END IF;
@@ -3950,6 +4020,101 @@ $$;
 ALTER FUNCTION public.review_cards_rebuild(p_user uuid, OUT cards integer, OUT differing integer) OWNER TO portal_auth;
 
 --
+-- Name: review_day_choice(integer, integer, double precision[], integer[], boolean, double precision, double precision, double precision); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.review_day_choice(p_interval integer, p_maximum integer, p_capacity double precision[], p_due integer[], p_balance boolean, p_retention double precision, p_stability double precision, p_decay double precision) RETURNS integer
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    spread constant integer := 3;
+    factor double precision := power(0.9::double precision, 1 / p_decay) - 1;
+    range_lower integer := p_interval;
+    range_upper integer := p_interval;
+    chosen integer;
+    early integer;
+    first_after integer;
+    found integer := 0;
+    day integer;
+    candidates integer[] := '{}';
+BEGIN
+    IF p_balance THEN
+        SELECT r.lower_day, r.upper_day INTO range_lower, range_upper FROM public.review_fuzz_range(p_interval, p_maximum) r;
+    END IF;
+    -- Array element day + 1 holds day `day`; past the end a day is open (1) with nothing due.
+    SELECT d INTO chosen FROM generate_series(range_lower, range_upper) d
+    WHERE coalesce(p_capacity[d + 1], 1) > 0
+    ORDER BY (CASE WHEN p_balance THEN coalesce(p_due[d + 1], 0) ELSE 0 END + 1) / coalesce(p_capacity[d + 1], 1),
+             abs(d - p_interval), d
+    LIMIT 1;
+    IF chosen IS NOT NULL THEN
+        RETURN chosen;
+    END IF;
+    -- Nothing open in range: the nearest open days before (never the answer's own day) …
+    day := range_lower - 1;
+    WHILE day >= 1 AND found < spread LOOP
+        IF coalesce(p_capacity[day + 1], 1) > 0 THEN
+            candidates := candidates || day;
+            found := found + 1;
+        END IF;
+        day := day - 1;
+    END LOOP;
+    SELECT d INTO early FROM unnest(candidates) d
+    ORDER BY (CASE WHEN p_balance THEN coalesce(p_due[d + 1], 0) ELSE 0 END + 1) / coalesce(p_capacity[d + 1], 1), abs(d - p_interval), d
+    LIMIT 1;
+    -- … and after.
+    candidates := '{}';
+    found := 0;
+    day := range_upper + 1;
+    WHILE found < spread LOOP
+        IF coalesce(p_capacity[day + 1], 1) > 0 THEN
+            candidates := candidates || day;
+            found := found + 1;
+        END IF;
+        day := day + 1;
+    END LOOP;
+    first_after := candidates[1];
+    IF early IS NOT NULL AND power(1 + factor * first_after / p_stability, p_decay) < p_retention - 0.05 THEN
+        RETURN early;
+    END IF;
+    SELECT d INTO chosen FROM unnest(candidates) d
+    ORDER BY (CASE WHEN p_balance THEN coalesce(p_due[d + 1], 0) ELSE 0 END + 1) / coalesce(p_capacity[d + 1], 1), abs(d - p_interval), d
+    LIMIT 1;
+    RETURN chosen;
+END
+$$;
+
+
+ALTER FUNCTION public.review_day_choice(p_interval integer, p_maximum integer, p_capacity double precision[], p_due integer[], p_balance boolean, p_retention double precision, p_stability double precision, p_decay double precision) OWNER TO portal_owner;
+
+--
+-- Name: review_fuzz_range(integer, integer); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.review_fuzz_range(p_interval integer, p_maximum integer, OUT lower_day integer, OUT upper_day integer) RETURNS record
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    days double precision := p_interval;
+    delta double precision;
+BEGIN
+    IF days < 2.5 THEN
+        lower_day := p_interval;
+        upper_day := p_interval;
+        RETURN;
+    END IF;
+    delta := 1.0 + 0.15 * greatest(least(days, 7) - 2.5, 0) + 0.1 * greatest(least(days, 20) - 7, 0) + 0.05 * greatest(days - 20, 0);
+    upper_day := least(floor(days + delta + 0.5)::integer, p_maximum);
+    lower_day := least(greatest(2, floor(days - delta + 0.5)::integer), upper_day);
+END
+$$;
+
+
+ALTER FUNCTION public.review_fuzz_range(p_interval integer, p_maximum integer, OUT lower_day integer, OUT upper_day integer) OWNER TO portal_owner;
+
+--
 -- Name: review_history(uuid, uuid); Type: FUNCTION; Schema: public; Owner: portal_auth
 --
 
@@ -3964,7 +4129,7 @@ CREATE FUNCTION public.review_history(p_user uuid, p_question uuid) RETURNS TABL
            OR (s.finished_at IS NOT NULL
                AND a.id = (SELECT f.id FROM public.answers f WHERE f.session_id = a.session_id AND f.question_id = a.question_id
                            ORDER BY f.received_at DESC, f.answered_at DESC, f.id LIMIT 1)))
-    ORDER BY a.question_id, reviewed_at, a.answered_at, a.id
+    ORDER BY reviewed_at, a.answered_at, a.id
 $$;
 
 
@@ -5721,12 +5886,17 @@ CREATE TABLE public.users (
     data_version bigint DEFAULT 0 NOT NULL,
     desired_retention numeric(3,2) DEFAULT 0.90 NOT NULL,
     made_by uuid,
+    balance_reviews boolean DEFAULT true NOT NULL,
+    easy_days text DEFAULT 'nnnnnnn'::text NOT NULL,
+    study_time time without time zone DEFAULT '18:00:00'::time without time zone NOT NULL,
     CONSTRAINT users_desired_retention_check CHECK (((desired_retention >= 0.70) AND (desired_retention <= 0.97))),
     CONSTRAINT users_display_name_check CHECK (((length(btrim(display_name)) >= 1) AND (length(btrim(display_name)) <= 80))),
+    CONSTRAINT users_easy_days_check CHECK (((easy_days ~ '^[nrx]{7}$'::text) AND (easy_days <> 'xxxxxxx'::text))),
     CONSTRAINT users_locale_check CHECK ((locale ~ '^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$'::text)),
     CONSTRAINT users_locale_known CHECK ((locale = ANY (ARRAY['en'::text, 'de'::text, 'es'::text, 'it'::text, 'ja'::text, 'th'::text, 'zh'::text]))),
     CONSTRAINT users_password_hash_check CHECK ((password_hash ~~ '$argon2id$%'::text)),
     CONSTRAINT users_role_check CHECK ((role = ANY (ARRAY['student'::text, 'teacher'::text, 'admin'::text]))),
+    CONSTRAINT users_study_time_check CHECK (((study_time)::interval = date_trunc('minute'::text, (study_time)::interval))),
     CONSTRAINT users_time_zone_check CHECK (((length(time_zone) >= 1) AND (length(time_zone) <= 64))),
     CONSTRAINT users_username_check CHECK ((username ~ '^[^[:space:]/@:<>"'']{3,40}$'::text))
 );
@@ -6561,6 +6731,24 @@ CREATE VIEW public.study_days WITH (security_invoker='true') AS
 ALTER TABLE public.study_days OWNER TO portal_owner;
 
 --
+-- Name: study_holidays; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.study_holidays (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    user_id uuid NOT NULL,
+    starts_on date NOT NULL,
+    ends_on date NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT study_holidays_check CHECK (((ends_on >= starts_on) AND ((ends_on - starts_on) < 62)))
+);
+
+ALTER TABLE ONLY public.study_holidays FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.study_holidays OWNER TO portal_owner;
+
+--
 -- Name: used_tokens; Type: TABLE; Schema: public; Owner: portal_owner
 --
 
@@ -7112,6 +7300,14 @@ ALTER TABLE ONLY public.sso_states
 
 
 --
+-- Name: study_holidays study_holidays_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.study_holidays
+    ADD CONSTRAINT study_holidays_pkey PRIMARY KEY (id);
+
+
+--
 -- Name: study_sessions study_sessions_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
 --
 
@@ -7424,6 +7620,13 @@ CREATE INDEX sso_states_by_age ON public.sso_states USING btree (created_at);
 
 
 --
+-- Name: study_holidays_user; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX study_holidays_user ON public.study_holidays USING btree (user_id, ends_on);
+
+
+--
 -- Name: study_sessions_by_guest; Type: INDEX; Schema: public; Owner: portal_owner
 --
 
@@ -7531,7 +7734,7 @@ CREATE TRIGGER answers_inserted_data_version AFTER INSERT ON public.answers FOR 
 -- Name: answers answers_schedule; Type: TRIGGER; Schema: public; Owner: portal_owner
 --
 
-CREATE TRIGGER answers_schedule AFTER INSERT ON public.answers FOR EACH ROW WHEN (((new.user_id IS NOT NULL) AND (new.rating IS NOT NULL))) EXECUTE FUNCTION public.answers_schedule();
+CREATE TRIGGER answers_schedule AFTER INSERT ON public.answers REFERENCING NEW TABLE AS admitted FOR EACH STATEMENT EXECUTE FUNCTION public.answers_schedule();
 
 
 --
@@ -7696,6 +7899,13 @@ CREATE TRIGGER sso_providers_key_set AFTER INSERT OR UPDATE OF jwks_uri ON publi
 
 
 --
+-- Name: study_holidays study_holidays_version; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER study_holidays_version AFTER INSERT OR DELETE ON public.study_holidays FOR EACH ROW EXECUTE FUNCTION public.data_version_bump();
+
+
+--
 -- Name: study_sessions study_sessions_admit; Type: TRIGGER; Schema: public; Owner: portal_owner
 --
 
@@ -7749,6 +7959,13 @@ CREATE TRIGGER users_notify AFTER UPDATE ON public.users FOR EACH ROW WHEN (((((
 --
 
 CREATE TRIGGER users_retention_version BEFORE UPDATE OF desired_retention ON public.users FOR EACH ROW WHEN ((old.desired_retention IS DISTINCT FROM new.desired_retention)) EXECUTE FUNCTION public.users_visibility_version();
+
+
+--
+-- Name: users users_rhythm_version; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER users_rhythm_version BEFORE UPDATE OF balance_reviews, easy_days, study_time ON public.users FOR EACH ROW WHEN ((((old.balance_reviews IS DISTINCT FROM new.balance_reviews) OR (old.easy_days IS DISTINCT FROM new.easy_days)) OR (old.study_time IS DISTINCT FROM new.study_time))) EXECUTE FUNCTION public.users_visibility_version();
 
 
 --
@@ -8212,6 +8429,14 @@ ALTER TABLE ONLY public.sso_states
 
 ALTER TABLE ONLY public.sso_states
     ADD CONSTRAINT sso_states_provider_id_fkey FOREIGN KEY (provider_id) REFERENCES public.sso_providers(id) ON DELETE CASCADE;
+
+
+--
+-- Name: study_holidays study_holidays_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.study_holidays
+    ADD CONSTRAINT study_holidays_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id) ON DELETE CASCADE;
 
 
 --
@@ -9391,6 +9616,26 @@ CREATE POLICY sso_states_agent ON public.sso_states FOR SELECT TO portal_agent U
 --
 
 CREATE POLICY sso_states_auth ON public.sso_states TO portal_auth USING (true) WITH CHECK (true);
+
+
+--
+-- Name: study_holidays; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.study_holidays ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: study_holidays study_holidays_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY study_holidays_auth ON public.study_holidays TO portal_auth USING (true) WITH CHECK (true);
+
+
+--
+-- Name: study_holidays study_holidays_own; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY study_holidays_own ON public.study_holidays TO portal_app USING ((user_id = ( SELECT public.app_user_id() AS app_user_id))) WITH CHECK ((user_id = ( SELECT public.app_user_id() AS app_user_id)));
 
 
 --
@@ -10893,6 +11138,27 @@ GRANT SELECT(desired_retention),UPDATE(desired_retention) ON TABLE public.users 
 
 
 --
+-- Name: COLUMN users.balance_reviews; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(balance_reviews),UPDATE(balance_reviews) ON TABLE public.users TO portal_app;
+
+
+--
+-- Name: COLUMN users.easy_days; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(easy_days),UPDATE(easy_days) ON TABLE public.users TO portal_app;
+
+
+--
+-- Name: COLUMN users.study_time; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(study_time),UPDATE(study_time) ON TABLE public.users TO portal_app;
+
+
+--
 -- Name: TABLE leaderboard_refreshes; Type: ACL; Schema: public; Owner: portal_owner
 --
 
@@ -11372,6 +11638,14 @@ GRANT SELECT(verifier) ON TABLE public.sso_states TO portal_agent;
 --
 
 GRANT SELECT ON TABLE public.study_days TO portal_app;
+
+
+--
+-- Name: TABLE study_holidays; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT,DELETE ON TABLE public.study_holidays TO portal_app;
+GRANT SELECT,DELETE ON TABLE public.study_holidays TO portal_auth;
 
 
 --

@@ -17,6 +17,7 @@ DECLARE
     ended timestamptz;
     total integer;
     right_answers integer;
+    final record;
 BEGIN
     SELECT s.id, s.question_ids, s.started_at, s.deadline_at, s.mode, e.pass_mark INTO sess
     FROM public.study_sessions s JOIN public.exams e ON e.id = s.exam_id
@@ -47,11 +48,22 @@ BEGIN
         passed = total > 0 AND right_answers * 100 >= sess.pass_mark * total
     WHERE id = p_session;
     IF sess.mode = 'mock' AND me IS NOT NULL THEN
-        PERFORM public.review_card_apply(me, f.question_id, f.rating, ended)
-        FROM (SELECT DISTINCT ON (a.question_id) a.question_id, a.rating FROM public.answers a
-              WHERE a.session_id = p_session AND a.question_id = ANY (sess.question_ids)
-              ORDER BY a.question_id, a.received_at DESC, a.answered_at DESC, a.id) AS f
-        WHERE f.rating IS NOT NULL;
+        -- In the order review_history replays them; after a card reviewed later than the exam
+        -- ended (a deadline passed while the student practised), the whole history instead.
+        IF EXISTS (SELECT 1 FROM public.review_cards c WHERE c.user_id = me AND c.last_review > ended) THEN
+            PERFORM public.review_card_rebuild(me, NULL);
+        ELSE
+            FOR final IN
+                SELECT f.question_id, f.rating
+                FROM (SELECT DISTINCT ON (a.question_id) a.id, a.question_id, a.rating, a.answered_at FROM public.answers a
+                      WHERE a.session_id = p_session AND a.question_id = ANY (sess.question_ids)
+                      ORDER BY a.question_id, a.received_at DESC, a.answered_at DESC, a.id) AS f
+                WHERE f.rating IS NOT NULL
+                ORDER BY f.answered_at, f.id
+            LOOP
+                PERFORM public.review_card_apply(me, final.question_id, final.rating, ended);
+            END LOOP;
+        END IF;
     END IF;
     RETURN true;
 END

@@ -1,6 +1,7 @@
 -- The rated answers that shape a student's cards (of one question, or all when p_question is
--- NULL), in the order they were reviewed: each practice answer when it was given; a finished
--- mock exam's final answer per question when the exam ended.
+-- NULL), in the order they were reviewed — across questions, since a card's due day depends on
+-- what else is due (the load balancer): each practice answer when it was given; a finished mock
+-- exam's final answer per question when the exam ended, in the order they were given.
 CREATE OR REPLACE FUNCTION public.review_history(p_user uuid, p_question uuid)
  RETURNS TABLE (question_id uuid, rating integer, reviewed_at timestamptz)
  LANGUAGE sql
@@ -14,7 +15,7 @@ AS $function$
            OR (s.finished_at IS NOT NULL
                AND a.id = (SELECT f.id FROM public.answers f WHERE f.session_id = a.session_id AND f.question_id = a.question_id
                            ORDER BY f.received_at DESC, f.answered_at DESC, f.id LIMIT 1)))
-    ORDER BY a.question_id, reviewed_at, a.answered_at, a.id
+    ORDER BY reviewed_at, a.answered_at, a.id
 $function$;
 REVOKE ALL ON FUNCTION review_history(p_user uuid, p_question uuid) FROM PUBLIC;
 ALTER FUNCTION review_history(p_user uuid, p_question uuid) OWNER TO portal_auth;

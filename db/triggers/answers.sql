@@ -1,4 +1,5 @@
--- An admitted answer reviews its card (answers_schedule); answers_admit, before it, decides what
--- the answer is worth. A guest's answer has no card, and no rating: the function is not called.
+-- The answers a statement admitted review their cards (answers_schedule), as a set: one batch of
+-- offline answers is scheduled (or its student's cards rebuilt) once. answers_admit, before each
+-- row, decides what the answer is worth; a guest's answer has no card and no rating.
 CREATE OR REPLACE TRIGGER answers_schedule AFTER INSERT ON answers
-    FOR EACH ROW WHEN (NEW.user_id IS NOT NULL AND NEW.rating IS NOT NULL) EXECUTE FUNCTION answers_schedule();
+    REFERENCING NEW TABLE AS admitted FOR EACH STATEMENT EXECUTE FUNCTION answers_schedule();
