@@ -1340,6 +1340,99 @@ $$;
 ALTER FUNCTION public.bytes_numeric(p_bytes bytea) OWNER TO portal_owner;
 
 --
+-- Name: calendar_feed_data(text, integer); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.calendar_feed_data(p_token text, p_days integer DEFAULT 30) RETURNS jsonb
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    feed record;
+    now_at timestamptz := public.app_now();
+    today date;
+    facts jsonb;
+BEGIN
+    SELECT f.user_id, f.body, f.made_for, f.changed_at, u.time_zone, u.locale, u.study_time, u.display_name
+      INTO feed
+    FROM public.calendar_feeds f JOIN public.users u ON u.id = f.user_id
+    WHERE f.token_hash = sha256(convert_to(coalesce(p_token, ''), 'UTF8')) AND u.disabled_at IS NULL;
+    IF NOT FOUND THEN
+        RETURN NULL;
+    END IF;
+    today := (now_at AT TIME ZONE feed.time_zone)::date;
+    facts := jsonb_build_object(
+        'user', feed.user_id, 'name', feed.display_name, 'locale', feed.locale, 'timeZone', feed.time_zone,
+        'studyTime', to_char(feed.study_time, 'HH24:MI'), 'today', today,
+        'days', coalesce((
+            SELECT jsonb_agg(jsonb_build_object('date', d.day, 'reviews', d.reviews) ORDER BY d.day)
+            FROM (SELECT greatest((c.due AT TIME ZONE feed.time_zone)::date, today) AS day, count(*)::integer AS reviews
+                  FROM public.review_cards c
+                  WHERE c.user_id = feed.user_id AND c.due < ((today + p_days)::timestamp AT TIME ZONE feed.time_zone)
+                  GROUP BY 1) AS d), '[]'::jsonb),
+        'secondsPerReview', coalesce((
+            SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY r.time_ms) / 1000)::integer
+            FROM (SELECT a.time_ms FROM public.answers a WHERE a.user_id = feed.user_id
+                  ORDER BY a.answered_at DESC LIMIT 200) AS r), 20),
+        'exams', coalesce((
+            SELECT jsonb_agg(jsonb_build_object('id', x.exam_id, 'title', e.title, 'date', x.sits_on) ORDER BY x.sits_on, e.title)
+            FROM public.exam_dates x JOIN public.exams e ON e.id = x.exam_id
+            WHERE x.user_id = feed.user_id AND x.sits_on >= today), '[]'::jsonb),
+        'deadlines', coalesce((
+            SELECT jsonb_agg(jsonb_build_object('id', l.id, 'title', l.title, 'class', c.name, 'dueEpoch', extract(epoch FROM l.due_at)) ORDER BY l.due_at, l.id)
+            FROM public.share_links l JOIN public.classes c ON c.id = l.class_id
+            JOIN public.class_members m ON m.class_id = c.id AND m.user_id = feed.user_id AND m.left_at IS NULL
+            WHERE l.due_at IS NOT NULL AND l.due_at > now_at AND l.revoked_at IS NULL), '[]'::jsonb));
+    RETURN facts || jsonb_build_object('madeFor', md5(facts::text), 'kept', feed.body, 'keptFor', feed.made_for, 'changedEpoch', extract(epoch FROM feed.changed_at));
+END
+$$;
+
+
+ALTER FUNCTION public.calendar_feed_data(p_token text, p_days integer) OWNER TO portal_auth;
+
+--
+-- Name: calendar_feed_keep(text, text, text); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.calendar_feed_keep(p_token text, p_made_for text, p_body text) RETURNS timestamp with time zone
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    UPDATE public.calendar_feeds f
+    SET body = p_body, made_for = p_made_for,
+        changed_at = CASE WHEN f.body IS DISTINCT FROM p_body OR f.changed_at IS NULL THEN date_trunc('second', public.app_now()) ELSE f.changed_at END
+    WHERE f.token_hash = sha256(convert_to(coalesce(p_token, ''), 'UTF8'))
+    RETURNING f.changed_at
+$$;
+
+
+ALTER FUNCTION public.calendar_feed_keep(p_token text, p_made_for text, p_body text) OWNER TO portal_auth;
+
+--
+-- Name: calendar_feed_start(text); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.calendar_feed_start(p_token text) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    me uuid := public.app_user_id();
+BEGIN
+    IF me IS NULL OR length(coalesce(p_token, '')) < 32 THEN
+        RAISE EXCEPTION 'a calendar feed needs a signed-in student and a long random token' USING ERRCODE = '42501';
+    END IF;
+    INSERT INTO public.calendar_feeds (user_id, token_hash, created_at)
+    VALUES (me, sha256(convert_to(p_token, 'UTF8')), public.app_now())
+    ON CONFLICT (user_id) DO UPDATE SET token_hash = EXCLUDED.token_hash, created_at = EXCLUDED.created_at,
+                                        body = NULL, made_for = NULL, changed_at = NULL;
+END
+$$;
+
+
+ALTER FUNCTION public.calendar_feed_start(p_token text) OWNER TO portal_auth;
+
+--
 -- Name: claim_guest_sessions(text); Type: FUNCTION; Schema: public; Owner: portal_auth
 --
 
@@ -5215,6 +5308,25 @@ ALTER TABLE ONLY public.auth_sessions FORCE ROW LEVEL SECURITY;
 ALTER TABLE public.auth_sessions OWNER TO portal_owner;
 
 --
+-- Name: calendar_feeds; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.calendar_feeds (
+    user_id uuid NOT NULL,
+    token_hash bytea NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    body text,
+    made_for text,
+    changed_at timestamp with time zone,
+    CONSTRAINT calendar_feeds_token_hash_check CHECK ((length(token_hash) = 32))
+);
+
+ALTER TABLE ONLY public.calendar_feeds FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.calendar_feeds OWNER TO portal_owner;
+
+--
 -- Name: domains; Type: TABLE; Schema: public; Owner: portal_owner
 --
 
@@ -6740,7 +6852,11 @@ CREATE TABLE public.study_holidays (
     starts_on date NOT NULL,
     ends_on date NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT study_holidays_check CHECK (((ends_on >= starts_on) AND ((ends_on - starts_on) < 62)))
+    moved_before integer DEFAULT 0 NOT NULL,
+    moved_after integer DEFAULT 0 NOT NULL,
+    CONSTRAINT study_holidays_check CHECK (((ends_on >= starts_on) AND ((ends_on - starts_on) < 62))),
+    CONSTRAINT study_holidays_moved_after_check CHECK ((moved_after >= 0)),
+    CONSTRAINT study_holidays_moved_before_check CHECK ((moved_before >= 0))
 );
 
 ALTER TABLE ONLY public.study_holidays FORCE ROW LEVEL SECURITY;
@@ -6825,6 +6941,22 @@ ALTER TABLE ONLY public.auth_sessions
 
 ALTER TABLE ONLY public.auth_sessions
     ADD CONSTRAINT auth_sessions_token_hash_key UNIQUE (token_hash);
+
+
+--
+-- Name: calendar_feeds calendar_feeds_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.calendar_feeds
+    ADD CONSTRAINT calendar_feeds_pkey PRIMARY KEY (user_id);
+
+
+--
+-- Name: calendar_feeds calendar_feeds_token_hash_key; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.calendar_feeds
+    ADD CONSTRAINT calendar_feeds_token_hash_key UNIQUE (token_hash);
 
 
 --
@@ -8032,6 +8164,14 @@ ALTER TABLE ONLY public.auth_sessions
 
 
 --
+-- Name: calendar_feeds calendar_feeds_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.calendar_feeds
+    ADD CONSTRAINT calendar_feeds_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id) ON DELETE CASCADE;
+
+
+--
 -- Name: class_members class_members_class_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
 --
 
@@ -8671,6 +8811,33 @@ CREATE POLICY audit_log_write ON public.audit_log FOR INSERT TO portal_app WITH 
 --
 
 ALTER TABLE public.auth_sessions ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: calendar_feeds; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.calendar_feeds ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: calendar_feeds calendar_feeds_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY calendar_feeds_auth ON public.calendar_feeds TO portal_auth USING (true) WITH CHECK (true);
+
+
+--
+-- Name: calendar_feeds calendar_feeds_own; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY calendar_feeds_own ON public.calendar_feeds FOR SELECT TO portal_app USING ((user_id = ( SELECT public.app_user_id() AS app_user_id)));
+
+
+--
+-- Name: calendar_feeds calendar_feeds_own_end; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY calendar_feeds_own_end ON public.calendar_feeds FOR DELETE TO portal_app USING ((user_id = ( SELECT public.app_user_id() AS app_user_id)));
+
 
 --
 -- Name: class_members; Type: ROW SECURITY; Schema: public; Owner: portal_owner
@@ -10014,6 +10181,30 @@ GRANT ALL ON FUNCTION public.auth_verify_email(p_token text, p_locale text, p_su
 
 
 --
+-- Name: FUNCTION calendar_feed_data(p_token text, p_days integer); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.calendar_feed_data(p_token text, p_days integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.calendar_feed_data(p_token text, p_days integer) TO portal_app;
+
+
+--
+-- Name: FUNCTION calendar_feed_keep(p_token text, p_made_for text, p_body text); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.calendar_feed_keep(p_token text, p_made_for text, p_body text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.calendar_feed_keep(p_token text, p_made_for text, p_body text) TO portal_app;
+
+
+--
+-- Name: FUNCTION calendar_feed_start(p_token text); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.calendar_feed_start(p_token text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.calendar_feed_start(p_token text) TO portal_app;
+
+
+--
 -- Name: FUNCTION claim_guest_sessions(p_guest_token text); Type: ACL; Schema: public; Owner: portal_auth
 --
 
@@ -10777,6 +10968,28 @@ GRANT SELECT(last_seen_at) ON TABLE public.auth_sessions TO portal_app;
 --
 
 GRANT SELECT(user_agent) ON TABLE public.auth_sessions TO portal_app;
+
+
+--
+-- Name: TABLE calendar_feeds; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT DELETE ON TABLE public.calendar_feeds TO portal_app;
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.calendar_feeds TO portal_auth;
+
+
+--
+-- Name: COLUMN calendar_feeds.user_id; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(user_id) ON TABLE public.calendar_feeds TO portal_app;
+
+
+--
+-- Name: COLUMN calendar_feeds.created_at; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(created_at) ON TABLE public.calendar_feeds TO portal_app;
 
 
 --
@@ -11646,6 +11859,20 @@ GRANT SELECT ON TABLE public.study_days TO portal_app;
 
 GRANT SELECT,INSERT,DELETE ON TABLE public.study_holidays TO portal_app;
 GRANT SELECT,DELETE ON TABLE public.study_holidays TO portal_auth;
+
+
+--
+-- Name: COLUMN study_holidays.moved_before; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT UPDATE(moved_before) ON TABLE public.study_holidays TO portal_app;
+
+
+--
+-- Name: COLUMN study_holidays.moved_after; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT UPDATE(moved_after) ON TABLE public.study_holidays TO portal_app;
 
 
 --

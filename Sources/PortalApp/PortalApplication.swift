@@ -45,6 +45,8 @@ public final class PortalApplication: Sendable {
     let pruner: AnonymousStatePruner?
     /// Tells the other instances whose data this one wrote.
     let announcer: ReaderAnnouncer?
+    /// What each retention choice would cost each student, worked out in the background.
+    let estimates: WorkloadEstimates
 
     /// `databaseOverrides` replace keywords of `DATABASE_URL` (tests point it at their own database).
     /// `clock` is the time the application sees (tests move it forward to expire sessions).
@@ -55,6 +57,7 @@ public final class PortalApplication: Sendable {
         monitoring = MonitoringAccess(token: configuration.metricsToken, allowed: configuration.metricsAllowed, site: site)
         let templates = try TemplateSet(directory: configuration.templatesDirectory, mode: configuration.development ? .development : .production)
         pages = PageRenderer(templates: templates, clock: clock, fragments: FragmentCache(clock: clock))
+        estimates = WorkloadEstimates(pages: pages)
         let naming: PostgresConnection.StatementNaming = configuration.transactionPooler ? .unnamed : .hashed
         database = configuration.databaseURL.map {
             ConnectionPool(.init(
@@ -115,6 +118,7 @@ public final class PortalApplication: Sendable {
         scoreSender?.start()
         pruner?.start()
         announcer?.start()
+        estimates.start()
         hub.start()
     }
 
@@ -138,6 +142,11 @@ public final class PortalApplication: Sendable {
         (fitter?.drain() ?? []).filter { if case .fitted = $0 { true } else { false } }.count
     }
 
+    /// Works out every queued workload estimate now (what the background job does as students
+    /// open their study rhythm); returns how many.
+    @discardableResult
+    public func estimateWorkloads() -> Int { estimates.drain() }
+
     /// Stops the background jobs.
     public func stopBackgroundJobs() {
         events.stop()
@@ -146,6 +155,7 @@ public final class PortalApplication: Sendable {
         scoreSender?.stop()
         pruner?.stop()
         announcer?.stop()
+        estimates.stop()
         hub.stop()
     }
 
@@ -198,6 +208,8 @@ public final class PortalApplication: Sendable {
             dataDownload: DataDownload(pages: pages, clock: clock, inlineAnswers: configuration.dataExportInlineAnswers),
             deletion: AccountDeletionPages(pages: pages, settings: sessionSettings, hashing: hashing, viewers: viewers),
             privacy: PrivacyNotice(pages: pages, retentionDays: configuration.guestRetentionDays, mailEnabled: wording != nil),
+            rhythm: StudyRhythmPages(pages: pages, site: site, estimates: estimates),
+            calendarFeed: CalendarFeed(pages: pages, site: site),
             resetCodes: ResetCodeIssuer(pages: pages, clock: clock, site: site),
             singleSignOn: SingleSignOn(pages: pages, site: site, clock: clock, accounts: accounts),
             starter: starter,

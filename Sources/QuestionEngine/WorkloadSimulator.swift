@@ -19,11 +19,20 @@ public struct WorkloadSimulator: Sendable {
     public struct Outcome: Sendable, Equatable {
         /// Reviews done each day, day 0 first (fractional for the expected student).
         public var reviewsPerDay: [Double]
-        /// The average over the days of the cards' mean recall at each day's end.
-        public var meanRecall: Double
+        /// The cards' mean recall at each day's end (0 while there are none).
+        public var recallPerDay: [Double]
 
+        /// The average over the days of the cards' mean recall.
+        public var meanRecall: Double { Self.mean(recallPerDay[...]) }
         /// The average of `reviewsPerDay`.
-        public var meanReviews: Double { reviewsPerDay.isEmpty ? 0 : reviewsPerDay.reduce(0, +) / Double(reviewsPerDay.count) }
+        public var meanReviews: Double { Self.mean(reviewsPerDay[...]) }
+
+        /// The averages over the first `days` days.
+        public func prefix(_ days: Int) -> (reviews: Double, recall: Double) {
+            (Self.mean(reviewsPerDay.prefix(days)), Self.mean(recallPerDay.prefix(days)))
+        }
+
+        private static func mean(_ values: ArraySlice<Double>) -> Double { values.isEmpty ? 0 : values.reduce(0, +) / Double(values.count) }
     }
 
     public let scheduler: FSRSScheduler
@@ -45,8 +54,7 @@ public struct WorkloadSimulator: Sendable {
         var dueOn: [Int: Int] = [:]
         func day(of date: Date) -> Int { Int((date.timeIntervalSince(start) / 86_400).rounded(.down)) }
         for card in cards { dueOn[day(of: card.due), default: 0] += 1 }
-        var reviewsPerDay: [Double] = []
-        var recallSum = 0.0
+        var reviewsPerDay: [Double] = [], recallPerDay: [Double] = []
 
         // A card that has just been reviewed at `at`: through its learning steps (the same day),
         // then on the calendar.
@@ -99,11 +107,10 @@ public struct WorkloadSimulator: Sendable {
                 dueOn[day(of: card.due), default: 0] += 1
             }
             reviewsPerDay.append(reviews)
-            if !cards.isEmpty {
-                recallSum += cards.reduce(0) { $0 + ($1.stability == nil ? 0 : scheduler.retrievability(of: $1, at: dayEnd)) } / Double(cards.count)
-            }
+            recallPerDay.append(cards.isEmpty ? 0
+                : cards.reduce(0) { $0 + ($1.stability == nil ? 0 : scheduler.retrievability(of: $1, at: dayEnd)) } / Double(cards.count))
         }
-        return Outcome(reviewsPerDay: reviewsPerDay, meanRecall: days > 0 ? recallSum / Double(days) : 0)
+        return Outcome(reviewsPerDay: reviewsPerDay, recallPerDay: recallPerDay)
     }
 }
 

@@ -42,11 +42,11 @@ BEGIN
             FROM public.exam_dates x JOIN public.exams e ON e.id = x.exam_id
             WHERE x.user_id = feed.user_id AND x.sits_on >= today), '[]'::jsonb),
         'deadlines', coalesce((
-            SELECT jsonb_agg(jsonb_build_object('id', l.id, 'title', l.title, 'class', c.name, 'due', l.due_at) ORDER BY l.due_at, l.id)
+            SELECT jsonb_agg(jsonb_build_object('id', l.id, 'title', l.title, 'class', c.name, 'dueEpoch', extract(epoch FROM l.due_at)) ORDER BY l.due_at, l.id)
             FROM public.share_links l JOIN public.classes c ON c.id = l.class_id
             JOIN public.class_members m ON m.class_id = c.id AND m.user_id = feed.user_id AND m.left_at IS NULL
             WHERE l.due_at IS NOT NULL AND l.due_at > now_at AND l.revoked_at IS NULL), '[]'::jsonb));
-    RETURN facts || jsonb_build_object('madeFor', md5(facts::text), 'kept', feed.body, 'keptFor', feed.made_for, 'changedAt', feed.changed_at);
+    RETURN facts || jsonb_build_object('madeFor', md5(facts::text), 'kept', feed.body, 'keptFor', feed.made_for, 'changedEpoch', extract(epoch FROM feed.changed_at));
 END
 $function$;
 ALTER FUNCTION calendar_feed_data(p_token text, p_days integer) OWNER TO portal_auth;

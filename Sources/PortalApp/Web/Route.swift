@@ -35,9 +35,12 @@ enum Route: Sendable, Hashable {
     // Classes and share links anyone may open.
     case joinForm, joinPage(code: String), sharePage(token: String)
     case deviceMe, language(code: String)
+    // Addresses whose secret token is the proof.
+    case calendarFeed(file: String)
     // A signed-in account's own pages.
     case settings, saveSettings, saveRetention, saveLanguage, changePassword, endOtherSessions, endSession(UUID), signOnUnlink, dataDownload
     case requestEmail, removeEmail, deleteAccountForm, deleteAccount
+    case rhythm, saveRhythm, addHoliday, removeHoliday(UUID), startCalendarFeed, endCalendarFeed
     case dashboard, reportQuestion(UUID), examDate(ExamAddress)
     case joinClass(code: String), myClasses, leaveClass(UUID), startShared(token: String)
     // The device API.
@@ -74,6 +77,8 @@ enum Route: Sendable, Hashable {
         case deviceMe, language
         case settings, saveSettings, saveRetention, saveLanguage, changePassword, endOtherSessions, endSession, signOnUnlink, dataDownload
         case requestEmail, removeEmail, deleteAccountForm, deleteAccount
+        case rhythm, saveRhythm, addHoliday, removeHoliday, startCalendarFeed, endCalendarFeed
+        case calendarFeed
         case dashboard, reportQuestion, examDate
         case joinClass, myClasses, leaveClass, startShared
         case bundle, changes, schedule, uploadProgress
@@ -148,6 +153,13 @@ enum Route: Sendable, Hashable {
             case .deleteAccountForm: RouteDeclaration(.GET, "/me/delete", .members)
             case .deleteAccount: RouteDeclaration(.POST, "/me/delete", .members)
             case .saveRetention: RouteDeclaration(.POST, "/me/retention", .members)
+            case .rhythm: RouteDeclaration(.GET, "/me/rhythm", .members)
+            case .saveRhythm: RouteDeclaration(.POST, "/me/rhythm", .members)
+            case .addHoliday: RouteDeclaration(.POST, "/me/holidays", .members)
+            case .removeHoliday: RouteDeclaration(.POST, "/me/holidays/:id(uuid)/remove", .members)
+            case .startCalendarFeed: RouteDeclaration(.POST, "/me/calendar", .members)
+            case .endCalendarFeed: RouteDeclaration(.POST, "/me/calendar/end", .members)
+            case .calendarFeed: RouteDeclaration(.GET, "/calendar/:file", .byToken)
             case .saveLanguage: RouteDeclaration(.POST, "/me/language", .members)
             case .changePassword: RouteDeclaration(.POST, "/me/password", .members)
             case .endOtherSessions: RouteDeclaration(.POST, "/me/sessions/end-others", .members)
@@ -278,6 +290,13 @@ enum Route: Sendable, Hashable {
         case .deleteAccount: self = .deleteAccount
         case .saveSettings: self = .saveSettings
         case .saveRetention: self = .saveRetention
+        case .rhythm: self = .rhythm
+        case .saveRhythm: self = .saveRhythm
+        case .addHoliday: self = .addHoliday
+        case .removeHoliday: guard let id = p.id else { return nil }; self = .removeHoliday(id)
+        case .startCalendarFeed: self = .startCalendarFeed
+        case .endCalendarFeed: self = .endCalendarFeed
+        case .calendarFeed: self = .calendarFeed(file: p["file"])
         case .saveLanguage: self = .saveLanguage
         case .changePassword: self = .changePassword
         case .endOtherSessions: self = .endOtherSessions

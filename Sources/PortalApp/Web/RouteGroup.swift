@@ -13,6 +13,9 @@ enum RouteGroup: Sendable, CaseIterable {
     /// LTI's login initiation and launch, posted from an LMS's page (its own state, nonce and
     /// signatures are the proof, not a cookie).
     case fromOtherSites
+    /// Addresses whose secret token is the proof (a calendar feed a calendar application polls):
+    /// no cookie is looked at, and the database checks the token itself.
+    case byToken
     /// Content's pictures: the same for everyone, from a replica when there is one.
     case pictures
     /// Starting a session from the cached exam page, which carries no per-visitor token.
@@ -42,6 +45,7 @@ enum RouteGroup: Sendable, CaseIterable {
         case .catalogue: RouteOptions(access: .anyone, issuesVisitorToken: false, readsReplica: .forVisitors)
         case .sameForEveryone: RouteOptions(access: .anyone, issuesVisitorToken: false, resolvesViewer: false)
         case .fromOtherSites: RouteOptions(access: .anyone, issuesVisitorToken: false, resolvesViewer: false, acceptsOtherSites: true)
+        case .byToken: RouteOptions(access: .anyone, issuesVisitorToken: false, resolvesViewer: false, acceptsOtherSites: true)
         case .pictures: RouteOptions(access: .anyone, issuesVisitorToken: false, resolvesViewer: false, readsReplica: .always)
         case .startFromCachedPage: RouteOptions(access: .anyone, issuesVisitorToken: false, visitorsNeedNoToken: true)
         case .visitors: RouteOptions(access: .anyone)

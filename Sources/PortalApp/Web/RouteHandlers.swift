@@ -17,6 +17,8 @@ struct RouteHandlers: Sendable {
     let dataDownload: DataDownload
     let deletion: AccountDeletionPages
     let privacy: PrivacyNotice
+    let rhythm: StudyRhythmPages
+    let calendarFeed: CalendarFeed
     let resetCodes: ResetCodeIssuer
     let singleSignOn: SingleSignOn
     let starter: SessionStart
@@ -105,6 +107,13 @@ struct RouteHandlers: Sendable {
         case .settings: return try accounts.settingsPage(request, user(request))
         case .saveSettings: return try accounts.saveSettings(request, user(request))
         case .saveRetention: return try accounts.saveRetention(request, user(request))
+        case .rhythm: return try rhythm.show(request, user(request))
+        case .saveRhythm: return try rhythm.saveWeek(request, user(request))
+        case .addHoliday: return try rhythm.addHoliday(request, user(request))
+        case .removeHoliday(let id): return try rhythm.removeHoliday(request, user(request), id: id)
+        case .startCalendarFeed: return try rhythm.startFeed(request, user(request))
+        case .endCalendarFeed: return try rhythm.endFeed(request, user(request))
+        case .calendarFeed(let file): return try calendarFeed.feed(request, file: file)
         case .saveLanguage: return try accounts.saveLanguage(request, user(request))
         case .changePassword: return try accounts.changePassword(request, user(request))
         case .endOtherSessions: return try accounts.endOtherSessions(request, user(request))

@@ -1,0 +1,179 @@
+import ExamData
+import Foundation
+import QuestionEngine
+
+/// What each retention choice would ask of a student, before they choose: their own cards
+/// simulated with their own weights and calendar (`WorkloadSimulator`, the expected student)
+/// over 30, 90 and 365 days — reviews a day, minutes a day at their own pace, how much they
+/// would remember — with one choice recommended and why. The simulation runs in the background
+/// (`drain`, a loop in a served portal), never in a request: the page reads what was kept for
+/// the same cards, schedule, calendar and day, and says the estimate is being worked out until
+/// it is. Deterministic, so the same inputs always give the same figures.
+final class WorkloadEstimates: @unchecked Sendable {  // the queue and the kept results are guarded by `lock`
+    /// The horizons shown, in days.
+    static let horizons = [30, 90, 365]
+    /// A choice is recommended while its time a day stays within this of the lightest choice's.
+    static let recommendedCostLimit = 1.5
+    /// Results kept at most (a student's newest replaces their older one).
+    static let capacity = 5_000
+
+    /// One choice's figures.
+    struct Figures: Sendable {
+        var retention: Double
+        /// Per horizon: reviews a day, minutes a day, mean recall.
+        var reviews: [Double]
+        var minutes: [Double]
+        var recall: [Double]
+    }
+
+    private let pages: PageRenderer
+    private let lock = NSLock()
+    private var waiting: [(user: UUID, key: String, inputs: WorkloadInputs)] = []
+    private var kept: [UUID: (key: String, figures: [Figures])] = [:]
+    private var loop: BackgroundLoop?
+
+    init(pages: PageRenderer) {
+        self.pages = pages
+    }
+
+    /// The estimates on the page for `user`: read from what was kept, or queued.
+    func view(for user: SessionUser, request: PortalRequest, locale: String) throws -> View? {
+        guard let inputs = try request.database.transaction({ try StudyRhythmStore().workloadInputs($0) }) else { return nil }
+        guard !inputs.cards.isEmpty else { return View(empty: true) }
+        let key = Self.key(inputs)
+        let found: [Figures]? = lock.withLock {
+            if let kept = kept[user.userID], kept.key == key { return kept.figures }
+            if !waiting.contains(where: { $0.user == user.userID && $0.key == key }) {
+                waiting.removeAll { $0.user == user.userID }
+                waiting.append((user.userID, key, inputs))
+            }
+            return nil
+        }
+        guard let found else {
+            loop?.wake()
+            return View(working: true)
+        }
+        return View(found, current: inputs.schedule.desiredRetention, pages: pages, locale: locale)
+    }
+
+    /// Works out every queued estimate now; returns how many (tests call this).
+    @discardableResult
+    func drain() -> Int {
+        var done = 0
+        while let job = lock.withLock({ waiting.isEmpty ? nil : waiting.removeFirst() }) {
+            let figures = Self.estimate(job.inputs)
+            lock.withLock {
+                if kept.count >= Self.capacity, kept[job.user] == nil { kept.removeAll() }
+                kept[job.user] = (job.key, figures)
+            }
+            done += 1
+        }
+        return done
+    }
+
+    func start() {
+        let loop = BackgroundLoop(name: "workload", interval: 30) { [self] in drain() }
+        self.loop = loop
+        loop.start()
+    }
+
+    func stop() { loop?.stop() }
+
+    /// Every retention choice simulated from the student's today.
+    static func estimate(_ inputs: WorkloadInputs) -> [Figures] {
+        let longest = horizons.max() ?? 365
+        return AccountStore.retentionChoices.map { retention in
+            let scheduler = StudentSchedule(desiredRetention: retention, weights: inputs.schedule.weights).scheduler
+            let outcome = WorkloadSimulator(scheduler: scheduler, calendar: inputs.calendar, recall: .expected)
+                .run(inputs.cards, days: longest, start: inputs.todayStart)
+            let spans = horizons.map { outcome.prefix($0) }
+            return Figures(
+                retention: retention, reviews: spans.map(\.reviews),
+                minutes: spans.map { $0.reviews * Double(inputs.secondsPerReview) / 60 }, recall: spans.map(\.recall))
+        }
+    }
+
+    /// What the inputs are, in a few bytes: the same key, the same figures.
+    static func key(_ inputs: WorkloadInputs) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ value: UInt64) { hash = (hash ^ value) &* 0x100_0000_01b3 }
+        for card in inputs.cards.sorted(by: { ($0.due, $0.stability ?? 0) < ($1.due, $1.stability ?? 0) }) {
+            mix(UInt64(bitPattern: Int64(card.due.timeIntervalSince1970)))
+            mix((card.stability ?? 0).bitPattern)
+            mix((card.difficulty ?? 0).bitPattern)
+        }
+        for weight in inputs.schedule.weights ?? [] { mix(weight.bitPattern) }
+        mix(inputs.schedule.desiredRetention.bitPattern)
+        mix(UInt64(inputs.secondsPerReview))
+        let calendar = inputs.calendar
+        return "\(inputs.rhythm.today)|\(calendar.balance)|\(String(calendar.week.map(\.letter)))|\(calendar.holidays.sorted())|\(hash)"
+    }
+
+    /// The estimates as the page shows them.
+    struct View: Encodable {
+        struct Row: Encodable {
+            var percent: String
+            var cells: [String]
+            var current: Bool
+            var recommended: Bool
+            /// The curve is flat here: no lighter than the next choice up.
+            var flat: String?
+        }
+        var empty = false
+        var working = false
+        var ready = false
+        var headers: [String] = []
+        var rows: [Row] = []
+        var chart: String = ""
+        var recommendation: String?
+
+        init(empty: Bool = false, working: Bool = false) {
+            self.empty = empty
+            self.working = working
+        }
+
+        init(_ figures: [Figures], current: Double, pages: PageRenderer, locale: String) {
+            ready = true
+            let quarter = 1 // the 90-day horizon: what the chart and the recommendation use
+            let lightest = figures.map { $0.minutes[quarter] }.min() ?? 0
+            let recommended = figures.last { $0.minutes[quarter] <= lightest * WorkloadEstimates.recommendedCostLimit + 0.5 }
+            func percent(_ value: Double) -> String { Percentages.format(value, locale: locale) }
+            func number(_ value: Double) -> String {
+                let formatter = NumberFormatter()
+                formatter.locale = Locale(identifier: locale)
+                formatter.maximumFractionDigits = value < 10 ? 1 : 0
+                formatter.minimumFractionDigits = 0
+                return formatter.string(from: NSNumber(value: value)) ?? String(value)
+            }
+            headers = [pages.message("rhythm.estimate_retention", locale: locale)] + WorkloadEstimates.horizons.map {
+                pages.message("rhythm.estimate_horizon", locale: locale, ["days": String($0)])
+            } + [pages.message("rhythm.estimate_recall", locale: locale)]
+            rows = figures.enumerated().map { index, figure in
+                let next = index + 1 < figures.count ? figures[index + 1] : nil
+                return Row(
+                    percent: percent(figure.retention),
+                    cells: WorkloadEstimates.horizons.indices.map { span in
+                        pages.message("rhythm.estimate_cell", locale: locale, [
+                            "reviews": number(figure.reviews[span]), "minutes": number(figure.minutes[span]),
+                        ])
+                    } + [percent(figure.recall[quarter])],
+                    current: abs(figure.retention - current) < 0.001, recommended: figure.retention == recommended?.retention,
+                    flat: next.flatMap { next in
+                        figure.minutes[quarter] >= next.minutes[quarter] * 0.98
+                            ? pages.message("rhythm.estimate_flat", locale: locale, ["next": percent(next.retention)]) : nil
+                    })
+            }
+            if let recommended {
+                recommendation = pages.message("rhythm.estimate_recommended", locale: locale, [
+                    "percent": percent(recommended.retention), "minutes": number(recommended.minutes[quarter]),
+                    "recall": percent(recommended.recall[quarter]),
+                ])
+            }
+            chart = WorkloadChart.svg(
+                bars: figures.map { (label: percent($0.retention), value: $0.minutes[quarter], marked: $0.retention == recommended?.retention) },
+                title: pages.message("rhythm.chart_title", locale: locale),
+                description: pages.message("rhythm.chart_description", locale: locale),
+                unit: pages.message("rhythm.chart_unit", locale: locale), number: number)
+        }
+    }
+}
