@@ -45,10 +45,21 @@ public struct DashboardReading: Sendable, Equatable {
         public var recalled: Int
     }
 
+    /// A holiday not over yet, and the reviews it moved when it was set.
+    public struct HolidayAhead: Sendable, Equatable, Decodable {
+        /// `YYYY-MM-DD`.
+        public var startsOn: String
+        public var endsOn: String
+        public var movedBefore: Int
+        public var movedAfter: Int
+    }
+
     public var cards: [Int: DomainCards]
     public var weeks: [WeekCell]
-    public var streak: Int
+    /// Days studied in a row, holidays and days off forgiven, a missed day covered by a freeze.
+    public var streak: StudyStreak
     public var answeredToday: Int
+    public var holidaysAhead: [HolidayAhead]
     public var sessions: [RecentSession]
     /// Measured retention by domain.
     public var remembered: [Int: Remembered]
@@ -98,18 +109,25 @@ public struct DashboardStore: Sendable {
             JOIN questions q ON q.id = a.question_id
             GROUP BY 1, 2
             """ as SQL).prepared(),
-            // A streak survives until a whole day passes without study: consecutive days with an
-            // answer, ending today or yesterday.
+            // The days studied in the last 400 (as days before today, in the reader's time zone),
+            // the holidays and days off that excuse a day (StudyStreak forgives with them), the
+            // holidays still ahead with what they moved, and today's answers.
             ("""
-            WITH me AS (SELECT u.id, u.time_zone, (\(now)::timestamptz AT TIME ZONE u.time_zone)::date AS today
-                        FROM users u WHERE u.id = (SELECT app_user_id())),
-                 per_day AS (SELECT (a.answered_at AT TIME ZONE me.time_zone)::date AS day, count(*) AS answered
-                             FROM me JOIN answers a ON a.user_id = me.id GROUP BY 1),
-                 islands AS (SELECT p.day, p.day + (row_number() OVER (ORDER BY p.day DESC))::int AS island
-                             FROM per_day p, me WHERE p.day <= me.today),
-                 latest AS (SELECT day, island FROM islands ORDER BY day DESC LIMIT 1)
-            SELECT coalesce((SELECT count(*) FROM islands, latest, me WHERE islands.island = latest.island AND latest.day >= me.today - 1), 0) AS streak,
-                   coalesce((SELECT sum(p.answered) FROM per_day p, me WHERE p.day = me.today), 0)::bigint AS answered_today
+            WITH me AS (SELECT u.id, u.time_zone, u.easy_days, (\(now)::timestamptz AT TIME ZONE u.time_zone)::date AS today
+                        FROM users u WHERE u.id = (SELECT app_user_id()))
+            SELECT extract(isodow FROM me.today)::int AS weekday, me.easy_days,
+                   coalesce((SELECT array_agg(DISTINCT me.today - (a.answered_at AT TIME ZONE me.time_zone)::date)
+                             FROM answers a WHERE a.user_id = me.id
+                               AND a.answered_at >= (me.today - 400)::timestamp AT TIME ZONE me.time_zone), '{}') AS studied_ago,
+                   coalesce((SELECT array_agg(DISTINCT me.today - g::date)
+                             FROM study_holidays h, generate_series(greatest(h.starts_on, me.today - 400), least(h.ends_on, me.today), interval '1 day') g
+                             WHERE h.user_id = me.id AND h.ends_on >= me.today - 400 AND h.starts_on <= me.today), '{}') AS holiday_ago,
+                   coalesce((SELECT jsonb_agg(jsonb_build_object('startsOn', h.starts_on, 'endsOn', h.ends_on,
+                                                                 'movedBefore', h.moved_before, 'movedAfter', h.moved_after) ORDER BY h.starts_on)
+                             FROM study_holidays h WHERE h.user_id = me.id AND h.ends_on >= me.today), '[]') AS holidays_ahead,
+                   (SELECT count(*) FROM answers a WHERE a.user_id = me.id
+                      AND a.answered_at >= me.today::timestamp AT TIME ZONE me.time_zone) AS answered_today
+            FROM me
             """ as SQL).prepared(),
             recentSessionsStatement(limit: recent),
             // Measured retention: each rated answer with the time of the one before it to the
@@ -130,6 +148,18 @@ public struct DashboardStore: Sendable {
         ]
     }
 
+    /// The streak from the days-before-today the streak statement read.
+    static func streak(_ row: PostgresRow) throws -> StudyStreak {
+        let weekday = try row.decode("weekday", as: Int.self) - 1  // today: 0 Monday … 6 Sunday
+        let week = StudyDayLoad.week(try row.decode("easy_days", as: String.self)) ?? Array(repeating: .normal, count: 7)
+        let studied = Set(try row.decode("studied_ago", as: [Int].self).map { -$0 })
+        let holidays = Set(try row.decode("holiday_ago", as: [Int].self).map { -$0 })
+        func weekdayOf(_ day: Int) -> Int { ((weekday + day) % 7 + 7) % 7 }
+        return StudyStreak.on(
+            0, studied: studied, excused: { holidays.contains($0) || week[weekdayOf($0)] == .none },
+            week: { day in Int((Double(day + weekday) / 7).rounded(.down)) })
+    }
+
     /// What `readingStatements` returned.
     public static func reading(_ results: [QueryResult]) throws -> DashboardReading {
         guard results.count == 8 else { throw PostgresError(kind: .decoding, message: "the dashboard's read returned \(results.count) results, not 8") }
@@ -147,7 +177,8 @@ public struct DashboardStore: Sendable {
         }
         let days = try results[2].single()
         return DashboardReading(
-            cards: cards, weeks: weeks, streak: try days.decode("streak", as: Int.self), answeredToday: try days.decode("answered_today", as: Int.self),
+            cards: cards, weeks: weeks, streak: try streak(days), answeredToday: try days.decode("answered_today", as: Int.self),
+            holidaysAhead: try days.decodeJSON("holidays_ahead", as: [DashboardReading.HolidayAhead].self),
             sessions: try recentSessions(results[3]),
             remembered: Dictionary(uniqueKeysWithValues: try results[4].rows.map { row in
                 (try row.decode("domain_id", as: Int.self),

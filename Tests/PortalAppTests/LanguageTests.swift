@@ -49,8 +49,8 @@ struct LanguageTests {
         "": ["site.name", "exam.pass_mark_value", "exam.weight_value", "results.percent", "leaderboard.accuracy_value", "offline.session_heading",
              "lti.admin_nav"],
         "de": ["report.comment_label", "live.code", "admin.import", "admin.export", "admin.problem", "admin.details", "admin.status", "admin.search",
-               "admin.version", "admin.edit.code", "lti.roster_name"],
-        "es": ["exam.total", "error.status", "sessions.duration", "school.no", "lti.admin_client_id", "lti.admin_endpoints"],
+               "admin.version", "admin.edit.code", "lti.roster_name", "rhythm.load_normal"],
+        "es": ["exam.total", "error.status", "sessions.duration", "school.no", "lti.admin_client_id", "lti.admin_endpoints", "rhythm.load_normal"],
         "it": ["sessions.duration", "account.password", "school.no", "lti.admin_client_id"],
         "th": ["lti.admin_client_id"],
     ]

@@ -64,6 +64,10 @@ struct DashboardPage: Encodable {
     /// Something is due: the page says why it is.
     var anyDue: Bool
     var streak: Int
+    /// The freezes held, or the days one covered: why a missed day did not end the streak.
+    var streakNote: String?
+    /// Each holiday not over yet, and what it moved.
+    var holidays: [String]
     var answeredToday: Int
     var exams: [Exam]
     var sessions: [Session]
@@ -186,7 +190,23 @@ struct DashboardPage: Encodable {
         }
         dueToday = exams.reduce(0) { $0 + $1.dueToday }
         anyDue = dueToday > 0
-        streak = reading.streak
+        streak = reading.streak.days
+        streakNote = reading.streak.freezes > 0
+            ? pages.message("dashboard.streak_freezes", locale: locale, ["count": String(reading.streak.freezes)], count: Double(reading.streak.freezes))
+            : reading.streak.frozenDays > 0 && reading.streak.days > 0
+            ? pages.message("dashboard.streak_frozen", locale: locale, ["count": String(reading.streak.frozenDays)], count: Double(reading.streak.frozenDays))
+            : nil
+        holidays = reading.holidaysAhead.map { holiday in
+            pages.message("dashboard.holiday", locale: locale, [
+                "dates": pages.message("rhythm.holiday_dates", locale: locale, [
+                    "from": LocalDates.day(holiday.startsOn, locale: locale), "to": LocalDates.day(holiday.endsOn, locale: locale),
+                ]),
+                "cost": pages.message("rhythm.holiday_cost", locale: locale, [
+                    "before": pages.message("rhythm.reviews", locale: locale, ["count": String(holiday.movedBefore)], count: Double(holiday.movedBefore)),
+                    "after": pages.message("rhythm.reviews", locale: locale, ["count": String(holiday.movedAfter)], count: Double(holiday.movedAfter)),
+                ]),
+            ])
+        }
         answeredToday = reading.answeredToday
         sessions = reading.sessions.map { session in
             Session(
