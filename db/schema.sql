@@ -3028,6 +3028,78 @@ $$;
 ALTER FUNCTION public.lti_take_handoff(p_handoff text, p_browser bytea, p_token text) OWNER TO portal_auth;
 
 --
+-- Name: mail_digest_queue(uuid, text, text, text, text); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.mail_digest_queue(p_user uuid, p_locale text, p_subject text, p_text text, p_html text) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    account record;
+    token text := public.mail_token();
+BEGIN
+    SELECT u.display_name, e.email INTO account
+    FROM public.users u JOIN public.user_emails e ON e.user_id = u.id
+    WHERE u.id = p_user AND u.digest <> 'off' AND u.disabled_at IS NULL;
+    IF NOT FOUND THEN
+        RETURN false;
+    END IF;
+    DELETE FROM public.mail_unsubscribes m WHERE m.created_at < public.app_now() - interval '60 days';
+    INSERT INTO public.mail_unsubscribes (token_hash, user_id, created_at) VALUES (sha256(convert_to(token, 'UTF8')), p_user, public.app_now());
+    PERFORM public.mail_queue('digest', account.email, account.display_name, p_locale, p_subject, p_text, p_html, '/unsubscribe/', token);
+    RETURN true;
+END
+$$;
+
+
+ALTER FUNCTION public.mail_digest_queue(p_user uuid, p_locale text, p_subject text, p_text text, p_html text) OWNER TO portal_auth;
+
+--
+-- Name: mail_digests_take(integer); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.mail_digests_take(p_limit integer) RETURNS TABLE(user_id uuid, locale text, display_name text, weekly boolean, due integer, seconds integer)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    now_at timestamptz := public.app_now();
+BEGIN
+    RETURN QUERY
+    WITH candidates AS (
+        SELECT u.id, u.locale, u.display_name, u.digest = 'weekly' AS weekly, local.today, local.day_end
+        FROM public.users u JOIN public.user_emails e ON e.user_id = u.id,
+             LATERAL (SELECT (now_at AT TIME ZONE u.time_zone)::date AS today,
+                             (((now_at AT TIME ZONE u.time_zone)::date + CASE WHEN u.digest = 'weekly' THEN 7 ELSE 1 END)::timestamp
+                              AT TIME ZONE u.time_zone) AS day_end) AS local
+        WHERE u.digest <> 'off' AND u.disabled_at IS NULL
+          AND u.digest_sent_on IS DISTINCT FROM local.today
+          AND (now_at AT TIME ZONE u.time_zone)::time >= u.study_time
+          AND substr(u.easy_days, extract(isodow FROM local.today)::integer, 1) <> 'x'
+          AND (u.digest = 'daily' OR extract(isodow FROM local.today)::integer = strpos(translate(u.easy_days, 'r', 'n'), 'n'))
+          AND NOT EXISTS (SELECT 1 FROM public.study_holidays h WHERE h.user_id = u.id AND local.today BETWEEN h.starts_on AND h.ends_on)
+        ORDER BY u.id
+        LIMIT least(greatest(p_limit, 1), 200)
+        FOR UPDATE OF u SKIP LOCKED
+    ), counted AS (
+        SELECT c.*, (SELECT count(*)::integer FROM public.review_cards r WHERE r.user_id = c.id AND r.due < c.day_end) AS due
+        FROM candidates c
+    ), marked AS (
+        UPDATE public.users u SET digest_sent_on = counted.today FROM counted WHERE u.id = counted.id RETURNING u.id
+    )
+    SELECT counted.id, coalesce(counted.locale, 'en'), counted.display_name, counted.weekly, counted.due,
+           coalesce((SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY r.time_ms) / 1000)::integer
+                     FROM (SELECT a.time_ms FROM public.answers a WHERE a.user_id = counted.id ORDER BY a.answered_at DESC LIMIT 200) AS r), 20)
+    FROM counted JOIN marked ON marked.id = counted.id
+    WHERE counted.due > 0;
+END
+$$;
+
+
+ALTER FUNCTION public.mail_digests_take(p_limit integer) OWNER TO portal_auth;
+
+--
 -- Name: mail_failed(uuid, text, boolean); Type: FUNCTION; Schema: public; Owner: portal_auth
 --
 
@@ -3138,6 +3210,23 @@ $$;
 
 
 ALTER FUNCTION public.mail_token() OWNER TO portal_auth;
+
+--
+-- Name: mail_unsubscribe(text); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.mail_unsubscribe(p_token text) RETURNS boolean
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    UPDATE public.users u SET digest = 'off'
+    FROM public.mail_unsubscribes m
+    WHERE m.token_hash = sha256(convert_to(coalesce(p_token, ''), 'UTF8')) AND m.user_id = u.id
+    RETURNING true
+$$;
+
+
+ALTER FUNCTION public.mail_unsubscribe(p_token text) OWNER TO portal_auth;
 
 --
 -- Name: math_node_problem(jsonb, integer); Type: FUNCTION; Schema: public; Owner: portal_owner
@@ -6001,7 +6090,10 @@ CREATE TABLE public.users (
     balance_reviews boolean DEFAULT true NOT NULL,
     easy_days text DEFAULT 'nnnnnnn'::text NOT NULL,
     study_time time without time zone DEFAULT '18:00:00'::time without time zone NOT NULL,
+    digest text DEFAULT 'off'::text NOT NULL,
+    digest_sent_on date,
     CONSTRAINT users_desired_retention_check CHECK (((desired_retention >= 0.70) AND (desired_retention <= 0.97))),
+    CONSTRAINT users_digest_check CHECK ((digest = ANY (ARRAY['off'::text, 'daily'::text, 'weekly'::text]))),
     CONSTRAINT users_display_name_check CHECK (((length(btrim(display_name)) >= 1) AND (length(btrim(display_name)) <= 80))),
     CONSTRAINT users_easy_days_check CHECK (((easy_days ~ '^[nrx]{7}$'::text) AND (easy_days <> 'xxxxxxx'::text))),
     CONSTRAINT users_locale_check CHECK ((locale ~ '^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$'::text)),
@@ -6521,6 +6613,22 @@ ALTER TABLE ONLY public.mail_outbox FORCE ROW LEVEL SECURITY;
 
 
 ALTER TABLE public.mail_outbox OWNER TO portal_owner;
+
+--
+-- Name: mail_unsubscribes; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.mail_unsubscribes (
+    token_hash bytea NOT NULL,
+    user_id uuid NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT mail_unsubscribes_token_hash_check CHECK ((length(token_hash) = 32))
+);
+
+ALTER TABLE ONLY public.mail_unsubscribes FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.mail_unsubscribes OWNER TO portal_owner;
 
 --
 -- Name: password_resets; Type: TABLE; Schema: public; Owner: portal_owner
@@ -7264,6 +7372,14 @@ ALTER TABLE ONLY public.mail_outbox
 
 
 --
+-- Name: mail_unsubscribes mail_unsubscribes_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.mail_unsubscribes
+    ADD CONSTRAINT mail_unsubscribes_pkey PRIMARY KEY (token_hash);
+
+
+--
 -- Name: password_resets password_resets_code_hash_key; Type: CONSTRAINT; Schema: public; Owner: portal_owner
 --
 
@@ -7668,6 +7784,13 @@ CREATE INDEX mail_outbox_due ON public.mail_outbox USING btree (next_attempt_at)
 
 
 --
+-- Name: mail_unsubscribes_age; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX mail_unsubscribes_age ON public.mail_unsubscribes USING btree (created_at);
+
+
+--
 -- Name: password_resets_by_user; Type: INDEX; Schema: public; Owner: portal_owner
 --
 
@@ -7805,6 +7928,13 @@ CREATE UNIQUE INDEX user_emails_address ON public.user_emails USING btree (lower
 --
 
 CREATE INDEX users_by_age ON public.users USING btree (created_at) WHERE ((role = 'student'::text) AND (made_by IS NULL));
+
+
+--
+-- Name: users_digest; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX users_digest ON public.users USING btree (id) WHERE (digest <> 'off'::text);
 
 
 --
@@ -8077,6 +8207,13 @@ CREATE TRIGGER study_sessions_lti_score AFTER UPDATE OF finished_at ON public.st
 --
 
 CREATE TRIGGER users_credentials_changed AFTER UPDATE OF password_hash, disabled_at ON public.users FOR EACH ROW WHEN (((old.password_hash IS DISTINCT FROM new.password_hash) OR (old.disabled_at IS DISTINCT FROM new.disabled_at))) EXECUTE FUNCTION public.users_end_sessions();
+
+
+--
+-- Name: users users_digest_version; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER users_digest_version BEFORE UPDATE OF digest ON public.users FOR EACH ROW WHEN ((old.digest IS DISTINCT FROM new.digest)) EXECUTE FUNCTION public.users_visibility_version();
 
 
 --
@@ -8449,6 +8586,14 @@ ALTER TABLE ONLY public.lti_score_outbox
 
 ALTER TABLE ONLY public.lti_states
     ADD CONSTRAINT lti_states_platform_id_fkey FOREIGN KEY (platform_id) REFERENCES public.lti_platforms(id) ON DELETE CASCADE;
+
+
+--
+-- Name: mail_unsubscribes mail_unsubscribes_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.mail_unsubscribes
+    ADD CONSTRAINT mail_unsubscribes_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id) ON DELETE CASCADE;
 
 
 --
@@ -9473,6 +9618,19 @@ ALTER TABLE public.mail_outbox ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY mail_outbox_auth ON public.mail_outbox TO portal_auth USING (true) WITH CHECK (true);
+
+
+--
+-- Name: mail_unsubscribes; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.mail_unsubscribes ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: mail_unsubscribes mail_unsubscribes_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY mail_unsubscribes_auth ON public.mail_unsubscribes TO portal_auth USING (true) WITH CHECK (true);
 
 
 --
@@ -10533,6 +10691,22 @@ GRANT ALL ON FUNCTION public.lti_take_handoff(p_handoff text, p_browser bytea, p
 
 
 --
+-- Name: FUNCTION mail_digest_queue(p_user uuid, p_locale text, p_subject text, p_text text, p_html text); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.mail_digest_queue(p_user uuid, p_locale text, p_subject text, p_text text, p_html text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.mail_digest_queue(p_user uuid, p_locale text, p_subject text, p_text text, p_html text) TO portal_agent;
+
+
+--
+-- Name: FUNCTION mail_digests_take(p_limit integer); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.mail_digests_take(p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.mail_digests_take(p_limit integer) TO portal_agent;
+
+
+--
 -- Name: FUNCTION mail_failed(p_id uuid, p_error text, p_permanent boolean); Type: ACL; Schema: public; Owner: portal_auth
 --
 
@@ -10576,6 +10750,14 @@ GRANT ALL ON FUNCTION public.mail_take_due(p_limit integer) TO portal_agent;
 --
 
 REVOKE ALL ON FUNCTION public.mail_token() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION mail_unsubscribe(p_token text); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.mail_unsubscribe(p_token text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.mail_unsubscribe(p_token text) TO portal_app;
 
 
 --
@@ -11372,6 +11554,13 @@ GRANT SELECT(study_time),UPDATE(study_time) ON TABLE public.users TO portal_app;
 
 
 --
+-- Name: COLUMN users.digest; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(digest),UPDATE(digest) ON TABLE public.users TO portal_app;
+
+
+--
 -- Name: TABLE leaderboard_refreshes; Type: ACL; Schema: public; Owner: portal_owner
 --
 
@@ -11539,6 +11728,13 @@ GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.lti_states TO portal_auth;
 --
 
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.mail_outbox TO portal_auth;
+
+
+--
+-- Name: TABLE mail_unsubscribes; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT,DELETE ON TABLE public.mail_unsubscribes TO portal_auth;
 
 
 --

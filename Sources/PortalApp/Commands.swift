@@ -271,9 +271,10 @@ public enum Commands {
             }
             mail = (server, origin)
         }
-        let agent = AuthAgent(databaseURL: url, outbound: configuration.outbound, mail: mail)
+        let agent = AuthAgent(databaseURL: url, outbound: configuration.outbound, mail: mail, templatesDirectory: configuration.templatesDirectory)
         if once {
             let (keySets, exchanges) = agent.runOnce()
+            agent.queueDigests()
             let (sent, failed) = agent.sendMail()
             print("auth-agent: \(keySets) key sets fetched, \(exchanges) codes exchanged, \(sent) messages sent, \(failed) to try again")
             return

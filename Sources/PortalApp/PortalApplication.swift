@@ -198,6 +198,7 @@ public final class PortalApplication: Sendable {
         let starter = SessionStart(
             pages: pages, settings: sessionSettings, clock: clock, versions: versions, selections: ExamSelection.kept(clock: clock))
         let hub = self.hub
+        let rhythm = StudyRhythmPages(pages: pages, site: site, estimates: estimates, mailEnabled: wording != nil)
         return RouteHandlers(
             infrastructure: infrastructure,
             pages: pages,
@@ -208,8 +209,9 @@ public final class PortalApplication: Sendable {
             dataDownload: DataDownload(pages: pages, clock: clock, inlineAnswers: configuration.dataExportInlineAnswers),
             deletion: AccountDeletionPages(pages: pages, settings: sessionSettings, hashing: hashing, viewers: viewers),
             privacy: PrivacyNotice(pages: pages, retentionDays: configuration.guestRetentionDays, mailEnabled: wording != nil),
-            rhythm: StudyRhythmPages(pages: pages, site: site, estimates: estimates),
+            rhythm: rhythm,
             calendarFeed: CalendarFeed(pages: pages, site: site),
+            reminders: ReminderPages(pages: pages, rhythm: rhythm),
             resetCodes: ResetCodeIssuer(pages: pages, clock: clock, site: site),
             singleSignOn: SingleSignOn(pages: pages, site: site, clock: clock, accounts: accounts),
             starter: starter,

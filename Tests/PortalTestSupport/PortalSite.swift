@@ -83,7 +83,8 @@ public final class PortalSite {
             let origin = "http://127.0.0.1:\(server.port)"
             let mail = configuration.mail.map { (server: $0, linkOrigin: origin) }
             let made = AuthAgent(
-                databaseURL: database.agentURL, overrides: ["dbname": database.name], outbound: configuration.outbound, mail: mail, clock: { clock.read() })
+                databaseURL: database.agentURL, overrides: ["dbname": database.name], outbound: configuration.outbound, mail: mail,
+                templatesDirectory: configuration.templatesDirectory, clock: { clock.read() })
             if agentRunning { made.start() }
             self.agent = made
         } else {

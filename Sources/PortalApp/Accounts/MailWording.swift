@@ -27,6 +27,31 @@ struct MailWording: Sendable {
         var link: String?
         var afterword: String
         var footer: String
+        /// A reminder's link that turns reminders off (`MailDraft.linkMark`), and its words.
+        var unsubscribe: String?
+        var unsubscribeLabel: String?
+    }
+
+    /// Where the site's own address goes in a body (the sender knows it: `PUBLIC_URL`).
+    static let siteMark = "{site}"
+
+    /// A reminder of the reviews due: how many, about how long, one link to start, one to stop
+    /// the reminders.
+    func digest(_ due: MailDigests.Due) throws -> MailDraft {
+        let locale = due.locale
+        let minutes = max(1, (due.reviews * due.secondsPerReview + 59) / 60)
+        let count = ["count": String(due.reviews), "minutes": String(minutes)]
+        func text(_ key: String, _ arguments: [String: String] = [:], plural: Bool = false) -> String {
+            pages.message("mail." + key, locale: locale, arguments, count: plural ? Double(due.reviews) : nil)
+        }
+        let message = Message(
+            subject: text(due.weekly ? "digest_subject_week" : "digest_subject_day", count, plural: true),
+            greeting: text("digest_greeting", ["name": due.displayName]),
+            paragraphs: [text(due.weekly ? "digest_body_week" : "digest_body_day", count, plural: true), text("digest_why")],
+            buttonLabel: text("digest_button"), link: Self.siteMark + "/me", afterword: text("digest_afterword"), footer: text("footer"),
+            unsubscribe: MailDraft.linkMark, unsubscribeLabel: text("digest_unsubscribe"))
+        let html = try pages.render("mail/message", message, locale: locale)
+        return MailDraft(locale: locale, subject: message.subject, text: Self.plainText(message), html: String(decoding: html, as: UTF8.self))
     }
 
     func draft(_ purpose: Purpose, locale: String) throws -> MailDraft {
@@ -55,6 +80,7 @@ struct MailWording: Sendable {
         var blocks = [message.greeting] + message.paragraphs
         if let link = message.link { blocks.append(link) }
         blocks += [message.afterword, "-- \n" + message.footer]
+        if let unsubscribe = message.unsubscribe, let label = message.unsubscribeLabel { blocks.append(label + ": " + unsubscribe) }
         return blocks.joined(separator: "\n\n") + "\n"
     }
 }

@@ -12,6 +12,8 @@ struct StudyRhythmPages: Sendable {
     let pages: PageRenderer
     let site: SiteAddress
     let estimates: WorkloadEstimates
+    /// The portal sends mail: reminders by e-mail are offered.
+    let mailEnabled: Bool
 
     struct Page: Encodable {
         struct Choice: Encodable {
@@ -47,6 +49,13 @@ struct StudyRhythmPages: Sendable {
         var feedSince: String?
         var newFeed: NewFeed?
         var estimates: WorkloadEstimates.View?
+        /// Reminders by e-mail, when the portal sends mail.
+        struct Reminders: Encodable {
+            /// The account has a verified address to send them to.
+            var hasAddress: Bool
+            var choices: [Choice]
+        }
+        var reminders: Reminders?
         var notice: String?
         var fieldErrors: [String: String] = [:]
     }
@@ -58,6 +67,7 @@ struct StudyRhythmPages: Sendable {
         case "holiday": "rhythm.saved_holiday"
         case "removed": "rhythm.removed_holiday"
         case "feed-ended": "rhythm.feed_ended"
+        case "reminders": "rhythm.saved_reminders"
         default: nil
         }
         return try render(request, user, notice: notice)
@@ -95,6 +105,14 @@ struct StudyRhythmPages: Sendable {
             feedSince: rhythm.calendarFeedSince.map { LocalDates.dateTime($0, locale: locale, zone: TimeZone(identifier: rhythm.timeZone) ?? .gmt) },
             newFeed: newFeed, notice: notice.map { pages.message($0, locale: locale) }, fieldErrors: fieldErrors)
         page.hasHolidays = !page.holidays.isEmpty
+        if mailEnabled {
+            let (frequency, address) = try request.database.transaction { connection in
+                (try MailDigests().frequency(connection), try EmailAddressStore().current(connection))
+            }
+            page.reminders = Page.Reminders(hasAddress: address != nil, choices: MailDigests.Frequency.allCases.map { choice in
+                Page.Choice(value: choice.rawValue, label: pages.message("rhythm.digest_\(choice.rawValue)", locale: locale), selected: choice == frequency)
+            })
+        }
         page.estimates = try estimates.view(for: user, request: request, locale: locale)
         return try pages.privatePage("me/rhythm", page, request, status: status)
     }

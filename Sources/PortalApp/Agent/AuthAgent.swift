@@ -5,6 +5,8 @@ import HTTPServer
 import MailClient
 import PostgresClient
 import QuestionEngine
+import Synchronization
+import TemplateEngine
 import WebToken
 
 /// `portal auth-agent`: the one process that reaches other parties for sign-ins, connected as
@@ -27,12 +29,16 @@ public final class AuthAgent: @unchecked Sendable {  // `loop` is set once, befo
     private let clock: @Sendable () -> Date
     private var loop: BackgroundLoop?
     private let mail: MailSender?
+    /// Reminders are worded in each student's language from the catalogue (nil without mail).
+    private let wording: MailWording?
+    /// When reminders were last looked for: once a minute is soon enough for a study time.
+    private let lastDigests = Mutex<Date>(.distantPast)
 
     /// `databaseURL` connects as portal_agent, directly (it listens for notices). `mail`: the
     /// mail server and the origin links in messages point to, when the portal sends mail.
     public init(
         databaseURL: String, overrides: [String: String] = [:], outbound: HTTPClient.Configuration, mail: (server: MailServer, linkOrigin: String)? = nil,
-        clock: @escaping @Sendable () -> Date = { Date() }
+        templatesDirectory: String? = nil, clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         database = ConnectionPool(.init(url: databaseURL, overrides: overrides, maxConnections: 2, checkoutTimeout: .seconds(5), naming: .unnamed))
         client = HTTPClient(configuration: outbound)
@@ -44,12 +50,22 @@ public final class AuthAgent: @unchecked Sendable {  // `loop` is set once, befo
                 database: database, client: SMTPClient(server: $0.server, trustedCertificates: outbound.trustedCertificates), linkOrigin: $0.linkOrigin,
                 clock: clock)
         }
+        wording = mail == nil ? nil : templatesDirectory.flatMap { directory in
+            do {
+                let templates = try TemplateSet(directory: directory, mode: .production)
+                return MailWording(pages: PageRenderer(templates: templates, clock: clock, fragments: FragmentCache(clock: clock)))
+            } catch {
+                Self.log("auth-agent: no reminders: the templates could not be read: \(error)")
+                return nil
+            }
+        }
     }
 
     /// Works on a thread of its own: every five seconds, and at once when the server asks.
     public func start() {
         let loop = BackgroundLoop(name: "auth-agent", interval: 5) { [self] in
             _ = runOnce()
+            if clock().timeIntervalSince(lastDigests.withLock { $0 }) >= 60 { _ = queueDigests() }
             _ = sendMail()
         }
         self.loop = loop
@@ -85,6 +101,14 @@ public final class AuthAgent: @unchecked Sendable {  // `loop` is set once, befo
             Self.log("auth-agent: the database could not be reached: \(error)")
         }
         return (fetched, exchanged)
+    }
+
+    /// Words and queues the reminders due now, when the portal sends mail; how many.
+    @discardableResult
+    public func queueDigests() -> Int {
+        lastDigests.withLock { $0 = clock() }
+        guard let mail, let wording else { return 0 }
+        return mail.queueDigests(wording: wording)
     }
 
     /// Sends the messages due now, when the portal sends mail: how many went and how many wait.

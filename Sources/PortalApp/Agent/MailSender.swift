@@ -16,6 +16,27 @@ struct MailSender: Sendable {
     let linkOrigin: String
     let clock: @Sendable () -> Date
 
+    /// Where a reminder's link to turn reminders off points (`mail_digest_queue` queues it).
+    static let unsubscribePath = "/unsubscribe/"
+
+    /// Words and queues the reminders due now (`mail_digests_take` chooses the students); how many.
+    func queueDigests(wording: MailWording) -> Int {
+        var queued = 0
+        let digests = MailDigests()
+        do {
+            while true {
+                let due = try database.withConnection { try digests.take(limit: 50, $0) }
+                for student in due where try database.withConnection({ try digests.queue(try wording.digest(student), to: student.userID, $0) }) {
+                    queued += 1
+                }
+                if due.count < 50 { break }
+            }
+        } catch {
+            AuthAgent.log("auth-agent: reminders could not be queued: \(error)")
+        }
+        return queued
+    }
+
     /// Sends everything due now; how many went and how many must wait.
     func sendDue() -> (sent: Int, failed: Int) {
         var sent = 0, failed = 0
@@ -45,14 +66,23 @@ struct MailSender: Sendable {
     /// The message of an outbox row, its link (if any) in place of the mark.
     func message(_ item: MailOutbox.Due) throws(MailError) -> MailMessage {
         guard let recipient = MailAddress(item.recipient) else { throw .refused(command: "RCPT", code: 553, text: "not an address the portal sends to") }
-        var text = item.text, html = item.html
+        var text = item.text.replacingOccurrences(of: MailWording.siteMark, with: linkOrigin)
+        var html = item.html.replacingOccurrences(of: MailWording.siteMark, with: linkOrigin)
+        var headers: [(name: String, value: String)] = []
         if let path = item.linkPath, let secret = item.secret {
             let link = linkOrigin + path + secret
             text = text.replacingOccurrences(of: MailDraft.linkMark, with: link)
             html = html.replacingOccurrences(of: MailDraft.linkMark, with: link)
+            // A reminder's link turns reminders off: mail clients offer it themselves, in one
+            // click (RFC 2369, RFC 8058).
+            if path == Self.unsubscribePath {
+                headers = [("List-Unsubscribe", "<\(link)>"), ("List-Unsubscribe-Post", "List-Unsubscribe=One-Click")]
+            }
         }
-        return MailMessage(
+        var message = MailMessage(
             from: client.server.from, fromName: client.server.fromName, to: recipient, toName: item.recipientName, subject: item.subject,
             text: text, html: html, language: item.locale, date: clock(), messageID: "\(item.id.uuidString.lowercased())@\(client.server.from.domain)")
+        message.extraHeaders += headers
+        return message
     }
 }

@@ -36,11 +36,11 @@ enum Route: Sendable, Hashable {
     case joinForm, joinPage(code: String), sharePage(token: String)
     case deviceMe, language(code: String)
     // Addresses whose secret token is the proof.
-    case calendarFeed(file: String)
+    case calendarFeed(file: String), unsubscribeForm(token: String), unsubscribe(token: String)
     // A signed-in account's own pages.
     case settings, saveSettings, saveRetention, saveLanguage, changePassword, endOtherSessions, endSession(UUID), signOnUnlink, dataDownload
     case requestEmail, removeEmail, deleteAccountForm, deleteAccount
-    case rhythm, saveRhythm, addHoliday, removeHoliday(UUID), startCalendarFeed, endCalendarFeed
+    case rhythm, saveRhythm, addHoliday, removeHoliday(UUID), startCalendarFeed, endCalendarFeed, saveReminders
     case dashboard, reportQuestion(UUID), examDate(ExamAddress)
     case joinClass(code: String), myClasses, leaveClass(UUID), startShared(token: String)
     // The device API.
@@ -77,8 +77,8 @@ enum Route: Sendable, Hashable {
         case deviceMe, language
         case settings, saveSettings, saveRetention, saveLanguage, changePassword, endOtherSessions, endSession, signOnUnlink, dataDownload
         case requestEmail, removeEmail, deleteAccountForm, deleteAccount
-        case rhythm, saveRhythm, addHoliday, removeHoliday, startCalendarFeed, endCalendarFeed
-        case calendarFeed
+        case rhythm, saveRhythm, addHoliday, removeHoliday, startCalendarFeed, endCalendarFeed, saveReminders
+        case calendarFeed, unsubscribeForm, unsubscribe
         case dashboard, reportQuestion, examDate
         case joinClass, myClasses, leaveClass, startShared
         case bundle, changes, schedule, uploadProgress
@@ -159,7 +159,10 @@ enum Route: Sendable, Hashable {
             case .removeHoliday: RouteDeclaration(.POST, "/me/holidays/:id(uuid)/remove", .members)
             case .startCalendarFeed: RouteDeclaration(.POST, "/me/calendar", .members)
             case .endCalendarFeed: RouteDeclaration(.POST, "/me/calendar/end", .members)
+            case .saveReminders: RouteDeclaration(.POST, "/me/reminders", .members)
             case .calendarFeed: RouteDeclaration(.GET, "/calendar/:file", .byToken)
+            case .unsubscribeForm: RouteDeclaration(.GET, "/unsubscribe/:token", .byToken)
+            case .unsubscribe: RouteDeclaration(.POST, "/unsubscribe/:token", .byToken)
             case .saveLanguage: RouteDeclaration(.POST, "/me/language", .members)
             case .changePassword: RouteDeclaration(.POST, "/me/password", .members)
             case .endOtherSessions: RouteDeclaration(.POST, "/me/sessions/end-others", .members)
@@ -296,7 +299,10 @@ enum Route: Sendable, Hashable {
         case .removeHoliday: guard let id = p.id else { return nil }; self = .removeHoliday(id)
         case .startCalendarFeed: self = .startCalendarFeed
         case .endCalendarFeed: self = .endCalendarFeed
+        case .saveReminders: self = .saveReminders
         case .calendarFeed: self = .calendarFeed(file: p["file"])
+        case .unsubscribeForm: self = .unsubscribeForm(token: p["token"])
+        case .unsubscribe: self = .unsubscribe(token: p["token"])
         case .saveLanguage: self = .saveLanguage
         case .changePassword: self = .changePassword
         case .endOtherSessions: self = .endOtherSessions

@@ -19,6 +19,7 @@ struct RouteHandlers: Sendable {
     let privacy: PrivacyNotice
     let rhythm: StudyRhythmPages
     let calendarFeed: CalendarFeed
+    let reminders: ReminderPages
     let resetCodes: ResetCodeIssuer
     let singleSignOn: SingleSignOn
     let starter: SessionStart
@@ -113,7 +114,10 @@ struct RouteHandlers: Sendable {
         case .removeHoliday(let id): return try rhythm.removeHoliday(request, user(request), id: id)
         case .startCalendarFeed: return try rhythm.startFeed(request, user(request))
         case .endCalendarFeed: return try rhythm.endFeed(request, user(request))
+        case .saveReminders: return try reminders.save(request, user(request))
         case .calendarFeed(let file): return try calendarFeed.feed(request, file: file)
+        case .unsubscribeForm(let token): return try reminders.form(request, token: token)
+        case .unsubscribe(let token): return try reminders.unsubscribe(request, token: token)
         case .saveLanguage: return try accounts.saveLanguage(request, user(request))
         case .changePassword: return try accounts.changePassword(request, user(request))
         case .endOtherSessions: return try accounts.endOtherSessions(request, user(request))
