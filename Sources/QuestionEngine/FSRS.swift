@@ -193,23 +193,3 @@ public struct FSRSScheduler: Sendable {
         Int((end.timeIntervalSince(start) / 86_400).rounded(.down))
     }
 }
-
-extension FSRSScheduler {
-    /// About how many reviews a day these cards will ask for from `start` over `days` days at
-    /// this scheduler's desired retention: each card reviewed when due (or at `start` if it is
-    /// overdue), recalled as the retention says, a lapse costing one more review.
-    public func reviewsPerDay(_ cards: [FSRSCard], from start: Date, days: Int = 30) -> Double {
-        let end = start.addingTimeInterval(Double(days) * 86_400)
-        let lapseCost = 1 - parameters.desiredRetention
-        var reviews = 0.0
-        for var card in cards where card.stability != nil {
-            var passes = 0
-            while card.due < end, passes < 200 {
-                card = review(card, rating: .good, at: max(card.due, start))
-                reviews += 1 + lapseCost
-                passes += 1
-            }
-        }
-        return reviews / Double(max(1, days))
-    }
-}

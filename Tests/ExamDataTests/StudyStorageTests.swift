@@ -290,7 +290,9 @@ struct StudyStorageTests {
             card = scheduler.review(card, rating: .good, at: card.due)
             return card
         }
-        let perDay = [0.70, 0.80, 0.90, 0.95, 0.97].map { FSRSScheduler(parameters: FSRSParameters(desiredRetention: $0)).reviewsPerDay(cards, from: now) }
+        let perDay = [0.70, 0.80, 0.90, 0.95, 0.97].map {
+            WorkloadSimulator(scheduler: FSRSScheduler(parameters: FSRSParameters(desiredRetention: $0))).run(cards, days: 30, start: now).meanReviews
+        }
         #expect(perDay[2] < perDay[3] && perDay[3] < perDay[4], "\(perDay)")
         #expect(perDay[4] > 2 * max(perDay[0], perDay[1]), "\(perDay)")
     }

@@ -271,9 +271,6 @@ struct AccountPages: Sendable {
             let sessions = try store.sessions(connection)
             let timeZone = typed?.timeZone ?? account.timeZone
             let now = pages.clock()
-            let cards = try ReviewCardStore().storedCards(connection).values.map(\.card)
-            // Simulated with the student's own weights once fitted.
-            let schedule = try StudentSchedule.of(nil, connection)
             let measured = try store.measuredRetention(days: 30, now: now, connection)
             let providers = try SSOStore().providers(connection), linked = Set(try SSOStore().linkedIssuers(connection))
             var page = SettingsPage(
@@ -287,14 +284,8 @@ struct AccountPages: Sendable {
                             value: $0.code, label: $0.name, lang: LocaleNegotiation.htmlLanguage($0.code), selected: user.locale == $0.code)
                     },
                 retentions: AccountStore.retentionChoices.map { retention in
-                    let perDay = StudentSchedule(desiredRetention: retention, weights: schedule.weights).scheduler.reviewsPerDay(cards, from: now)
-                    let rounded = Int(perDay.rounded())
-                    return SettingsPage.Retention(
-                        value: Self.retentionText(retention),
-                        label: pages.message("account.retention_choice", locale: locale, [
-                            "percent": String(Int((retention * 100).rounded())),
-                            "reviews": pages.message("account.reviews_a_day", locale: locale, ["count": String(rounded)], count: Double(rounded)),
-                        ]),
+                    SettingsPage.Retention(
+                        value: Self.retentionText(retention), label: Percentages.format(retention, locale: locale),
                         selected: abs(retention - account.desiredRetention) < 0.001)
                 },
                 measuredRetention: measured.reviews == 0 ? nil : pages.message("account.measured_retention", locale: locale, [
