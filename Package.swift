@@ -55,6 +55,8 @@ let package = Package(
         // RS256 signatures, JSON Web Keys and Tokens (LTI, single sign-on): general purpose; JSON
         // values from QuestionEngine's JSONValue, the one JSON model of the package.
         .target(name: "WebToken", dependencies: ["COpenSSL", "QuestionEngine"]),
+        // Web Push (RFC 8291 message encryption, RFC 8292 VAPID): general purpose.
+        .target(name: "WebPush", dependencies: ["COpenSSL", "WebToken"]),
         // QR codes drawn as SVG (share links, class cards, calendar links).
         .target(name: "QRCode"),
 
@@ -72,7 +74,7 @@ let package = Package(
         .target(name: "OfflineBundle", dependencies: ["ExamData", "PostgresClient", "QuestionEngine", "Identifiers"]),
 
         // The application.
-        .target(name: "PortalApp", dependencies: ["HTTPServer", "PostgresClient", "TemplateEngine", "QuestionEngine", "ExamData", "Interop", "OfflineBundle", "RedisClient", "HTTPClient", "MailClient", "WebToken", "QRCode", "DemoContent", "Identifiers", "ContentPackage", "CSodium", "COpenSSL"]),
+        .target(name: "PortalApp", dependencies: ["HTTPServer", "PostgresClient", "TemplateEngine", "QuestionEngine", "ExamData", "Interop", "OfflineBundle", "RedisClient", "HTTPClient", "MailClient", "WebToken", "WebPush", "QRCode", "DemoContent", "Identifiers", "ContentPackage", "CSodium", "COpenSSL"]),
         .executableTarget(name: "portal", dependencies: ["PortalApp"]),
 
         // Shared by the tests: throwaway databases and a raw-socket HTTP client.
@@ -85,6 +87,7 @@ let package = Package(
         .testTarget(name: "RedisClientTests", dependencies: ["RedisClient", "TestSupport"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "TestSupport"]),
         .testTarget(name: "MailClientTests", dependencies: ["MailClient", "TestSupport"]),
+        .testTarget(name: "WebPushTests", dependencies: ["WebPush", "WebToken"]),
         // The page tests' harness: a running portal on a test database, and a browser of sorts.
         .target(name: "PortalTestSupport", dependencies: ["PortalApp", "HTTPServer", "PostgresClient", "TestSupport"], path: "Tests/PortalTestSupport"),
         .testTarget(name: "PortalAppTests", dependencies: ["PortalTestSupport", "PortalApp", "HTTPServer", "PostgresClient", "RedisClient", "ExamData", "Interop", "QuestionEngine", "OfflineBundle", "WebToken", "QRCode", "DemoContent", "Identifiers", "TestSupport"]),
