@@ -3598,6 +3598,136 @@ $$;
 ALTER FUNCTION public.purge_expired_data(p_days integer, p_limit integer) OWNER TO portal_auth;
 
 --
+-- Name: push_gone(uuid); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.push_gone(p_subscription uuid) RETURNS void
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    DELETE FROM public.push_subscriptions s WHERE s.id = p_subscription
+$$;
+
+
+ALTER FUNCTION public.push_gone(p_subscription uuid) OWNER TO portal_auth;
+
+--
+-- Name: push_key_store(text, bytea); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.push_key_store(p_pem text, p_point bytea) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+BEGIN
+    INSERT INTO public.push_keys (id, private_pem, public_point, created_at) VALUES (1, p_pem, p_point, public.app_now())
+    ON CONFLICT (id) DO NOTHING;
+    RETURN (SELECT k.private_pem FROM public.push_keys k WHERE k.id = 1);
+END
+$$;
+
+
+ALTER FUNCTION public.push_key_store(p_pem text, p_point bytea) OWNER TO portal_auth;
+
+--
+-- Name: push_public_key(); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.push_public_key() RETURNS bytea
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT k.public_point FROM public.push_keys k WHERE k.id = 1
+$$;
+
+
+ALTER FUNCTION public.push_public_key() OWNER TO portal_auth;
+
+--
+-- Name: push_reminders_take(integer); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.push_reminders_take(p_limit integer) RETURNS TABLE(subscription uuid, endpoint text, p256dh bytea, auth bytea, locale text, due integer, seconds integer)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    now_at timestamptz := public.app_now();
+BEGIN
+    RETURN QUERY
+    WITH candidates AS (
+        SELECT u.id, u.locale, local.today, local.day_end
+        FROM public.users u,
+             LATERAL (SELECT (now_at AT TIME ZONE u.time_zone)::date AS today,
+                             (((now_at AT TIME ZONE u.time_zone)::date + 1)::timestamp AT TIME ZONE u.time_zone) AS day_end) AS local
+        WHERE EXISTS (SELECT 1 FROM public.push_subscriptions s WHERE s.user_id = u.id) AND u.disabled_at IS NULL
+          AND u.push_sent_on IS DISTINCT FROM local.today
+          AND (now_at AT TIME ZONE u.time_zone)::time >= u.study_time
+          AND substr(u.easy_days, extract(isodow FROM local.today)::integer, 1) <> 'x'
+          AND NOT EXISTS (SELECT 1 FROM public.study_holidays h WHERE h.user_id = u.id AND local.today BETWEEN h.starts_on AND h.ends_on)
+        ORDER BY u.id
+        LIMIT least(greatest(p_limit, 1), 200)
+        FOR UPDATE OF u SKIP LOCKED
+    ), counted AS (
+        SELECT c.*, (SELECT count(*)::integer FROM public.review_cards r WHERE r.user_id = c.id AND r.due < c.day_end) AS due
+        FROM candidates c
+    ), marked AS (
+        UPDATE public.users u SET push_sent_on = counted.today FROM counted WHERE u.id = counted.id RETURNING u.id
+    )
+    SELECT s.id, s.endpoint, s.p256dh, s.auth, coalesce(counted.locale, 'en'), counted.due,
+           coalesce((SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY r.time_ms) / 1000)::integer
+                     FROM (SELECT a.time_ms FROM public.answers a WHERE a.user_id = counted.id ORDER BY a.answered_at DESC LIMIT 200) AS r), 20)
+    FROM counted JOIN marked ON marked.id = counted.id JOIN public.push_subscriptions s ON s.user_id = counted.id
+    WHERE counted.due > 0;
+END
+$$;
+
+
+ALTER FUNCTION public.push_reminders_take(p_limit integer) OWNER TO portal_auth;
+
+--
+-- Name: push_signing_key(); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.push_signing_key() RETURNS text
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT k.private_pem FROM public.push_keys k WHERE k.id = 1
+$$;
+
+
+ALTER FUNCTION public.push_signing_key() OWNER TO portal_auth;
+
+--
+-- Name: push_subscribe(text, bytea, bytea); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.push_subscribe(p_endpoint text, p_p256dh bytea, p_auth bytea) RETURNS uuid
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    me uuid := public.app_user_id();
+    made uuid;
+BEGIN
+    IF me IS NULL THEN
+        RAISE EXCEPTION 'only a signed-in student subscribes' USING ERRCODE = '42501';
+    END IF;
+    INSERT INTO public.push_subscriptions (user_id, endpoint, p256dh, auth, created_at)
+    VALUES (me, p_endpoint, p_p256dh, p_auth, public.app_now())
+    ON CONFLICT (endpoint) DO UPDATE SET user_id = EXCLUDED.user_id, p256dh = EXCLUDED.p256dh, auth = EXCLUDED.auth, created_at = EXCLUDED.created_at
+    RETURNING id INTO made;
+    DELETE FROM public.push_subscriptions s WHERE s.user_id = me AND s.id NOT IN (
+        SELECT n.id FROM public.push_subscriptions n WHERE n.user_id = me ORDER BY n.created_at DESC, n.id LIMIT 10);
+    RETURN made;
+END
+$$;
+
+
+ALTER FUNCTION public.push_subscribe(p_endpoint text, p_p256dh bytea, p_auth bytea) OWNER TO portal_auth;
+
+--
 -- Name: question_shape_problem(text, jsonb, jsonb, jsonb); Type: FUNCTION; Schema: public; Owner: portal_owner
 --
 
@@ -6092,6 +6222,7 @@ CREATE TABLE public.users (
     study_time time without time zone DEFAULT '18:00:00'::time without time zone NOT NULL,
     digest text DEFAULT 'off'::text NOT NULL,
     digest_sent_on date,
+    push_sent_on date,
     CONSTRAINT users_desired_retention_check CHECK (((desired_retention >= 0.70) AND (desired_retention <= 0.97))),
     CONSTRAINT users_digest_check CHECK ((digest = ANY (ARRAY['off'::text, 'daily'::text, 'weekly'::text]))),
     CONSTRAINT users_display_name_check CHECK (((length(btrim(display_name)) >= 1) AND (length(btrim(display_name)) <= 80))),
@@ -6651,6 +6782,45 @@ ALTER TABLE ONLY public.password_resets FORCE ROW LEVEL SECURITY;
 
 
 ALTER TABLE public.password_resets OWNER TO portal_owner;
+
+--
+-- Name: push_keys; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.push_keys (
+    id smallint NOT NULL,
+    private_pem text NOT NULL,
+    public_point bytea NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT push_keys_id_check CHECK ((id = 1)),
+    CONSTRAINT push_keys_public_point_check CHECK ((length(public_point) = 65))
+);
+
+ALTER TABLE ONLY public.push_keys FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.push_keys OWNER TO portal_owner;
+
+--
+-- Name: push_subscriptions; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.push_subscriptions (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    user_id uuid NOT NULL,
+    endpoint text NOT NULL,
+    p256dh bytea NOT NULL,
+    auth bytea NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT push_subscriptions_auth_check CHECK ((length(auth) = 16)),
+    CONSTRAINT push_subscriptions_endpoint_check CHECK ((((length(endpoint) >= 12) AND (length(endpoint) <= 1000)) AND (endpoint ~ '^https?://[^\s]+$'::text))),
+    CONSTRAINT push_subscriptions_p256dh_check CHECK ((length(p256dh) = 65))
+);
+
+ALTER TABLE ONLY public.push_subscriptions FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.push_subscriptions OWNER TO portal_owner;
 
 --
 -- Name: question_reports; Type: TABLE; Schema: public; Owner: portal_owner
@@ -7396,6 +7566,30 @@ ALTER TABLE ONLY public.password_resets
 
 
 --
+-- Name: push_keys push_keys_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.push_keys
+    ADD CONSTRAINT push_keys_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: push_subscriptions push_subscriptions_endpoint_key; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.push_subscriptions
+    ADD CONSTRAINT push_subscriptions_endpoint_key UNIQUE (endpoint);
+
+
+--
+-- Name: push_subscriptions push_subscriptions_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.push_subscriptions
+    ADD CONSTRAINT push_subscriptions_pkey PRIMARY KEY (id);
+
+
+--
 -- Name: question_reports question_reports_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
 --
 
@@ -7802,6 +7996,13 @@ CREATE INDEX password_resets_by_user ON public.password_resets USING btree (user
 --
 
 CREATE INDEX password_resets_expiry ON public.password_resets USING btree (expires_at);
+
+
+--
+-- Name: push_subscriptions_user; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX push_subscriptions_user ON public.push_subscriptions USING btree (user_id);
 
 
 --
@@ -8610,6 +8811,14 @@ ALTER TABLE ONLY public.password_resets
 
 ALTER TABLE ONLY public.password_resets
     ADD CONSTRAINT password_resets_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id) ON DELETE CASCADE;
+
+
+--
+-- Name: push_subscriptions push_subscriptions_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.push_subscriptions
+    ADD CONSTRAINT push_subscriptions_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id) ON DELETE CASCADE;
 
 
 --
@@ -9644,6 +9853,46 @@ ALTER TABLE public.password_resets ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY password_resets_auth ON public.password_resets TO portal_auth USING (true) WITH CHECK (true);
+
+
+--
+-- Name: push_keys; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.push_keys ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: push_keys push_keys_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY push_keys_auth ON public.push_keys TO portal_auth USING (true) WITH CHECK (true);
+
+
+--
+-- Name: push_subscriptions; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.push_subscriptions ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: push_subscriptions push_subscriptions_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY push_subscriptions_auth ON public.push_subscriptions TO portal_auth USING (true) WITH CHECK (true);
+
+
+--
+-- Name: push_subscriptions push_subscriptions_own; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY push_subscriptions_own ON public.push_subscriptions FOR SELECT TO portal_app USING ((user_id = ( SELECT public.app_user_id() AS app_user_id)));
+
+
+--
+-- Name: push_subscriptions push_subscriptions_own_end; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY push_subscriptions_own_end ON public.push_subscriptions FOR DELETE TO portal_app USING ((user_id = ( SELECT public.app_user_id() AS app_user_id)));
 
 
 --
@@ -10832,6 +11081,55 @@ GRANT ALL ON FUNCTION public.purge_expired_data(p_days integer, p_limit integer)
 
 
 --
+-- Name: FUNCTION push_gone(p_subscription uuid); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.push_gone(p_subscription uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.push_gone(p_subscription uuid) TO portal_agent;
+
+
+--
+-- Name: FUNCTION push_key_store(p_pem text, p_point bytea); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.push_key_store(p_pem text, p_point bytea) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.push_key_store(p_pem text, p_point bytea) TO portal_agent;
+
+
+--
+-- Name: FUNCTION push_public_key(); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.push_public_key() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.push_public_key() TO portal_app;
+GRANT ALL ON FUNCTION public.push_public_key() TO portal_agent;
+
+
+--
+-- Name: FUNCTION push_reminders_take(p_limit integer); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.push_reminders_take(p_limit integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.push_reminders_take(p_limit integer) TO portal_agent;
+
+
+--
+-- Name: FUNCTION push_signing_key(); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.push_signing_key() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.push_signing_key() TO portal_agent;
+
+
+--
+-- Name: FUNCTION push_subscribe(p_endpoint text, p_p256dh bytea, p_auth bytea); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.push_subscribe(p_endpoint text, p_p256dh bytea, p_auth bytea) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.push_subscribe(p_endpoint text, p_p256dh bytea, p_auth bytea) TO portal_app;
+
+
+--
 -- Name: FUNCTION question_shape_problem(kind text, options jsonb, correct jsonb, details jsonb); Type: ACL; Schema: public; Owner: portal_owner
 --
 
@@ -11742,6 +12040,42 @@ GRANT SELECT,INSERT,DELETE ON TABLE public.mail_unsubscribes TO portal_auth;
 --
 
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.password_resets TO portal_auth;
+
+
+--
+-- Name: TABLE push_keys; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT ON TABLE public.push_keys TO portal_auth;
+
+
+--
+-- Name: TABLE push_subscriptions; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT DELETE ON TABLE public.push_subscriptions TO portal_app;
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.push_subscriptions TO portal_auth;
+
+
+--
+-- Name: COLUMN push_subscriptions.id; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(id) ON TABLE public.push_subscriptions TO portal_app;
+
+
+--
+-- Name: COLUMN push_subscriptions.user_id; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(user_id) ON TABLE public.push_subscriptions TO portal_app;
+
+
+--
+-- Name: COLUMN push_subscriptions.created_at; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(created_at) ON TABLE public.push_subscriptions TO portal_app;
 
 
 --

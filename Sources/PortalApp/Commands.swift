@@ -275,6 +275,7 @@ public enum Commands {
         if once {
             let (keySets, exchanges) = agent.runOnce()
             agent.queueDigests()
+            agent.sendPushes()
             let (sent, failed) = agent.sendMail()
             print("auth-agent: \(keySets) key sets fetched, \(exchanges) codes exchanged, \(sent) messages sent, \(failed) to try again")
             return

@@ -212,6 +212,7 @@ public final class PortalApplication: Sendable {
             rhythm: rhythm,
             calendarFeed: CalendarFeed(pages: pages, site: site),
             reminders: ReminderPages(pages: pages, rhythm: rhythm),
+            push: PushPages(pages: pages),
             resetCodes: ResetCodeIssuer(pages: pages, clock: clock, site: site),
             singleSignOn: SingleSignOn(pages: pages, site: site, clock: clock, accounts: accounts),
             starter: starter,

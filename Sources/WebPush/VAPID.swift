@@ -6,8 +6,9 @@ import WebToken
 /// a JWT signed with the server's P-256 key (ES256) naming the push service's origin, an expiry
 /// within a day and a contact, beside the key itself.
 public enum VAPID {
-    /// `vapid t=<JWT>, k=<public key>` for a request to `endpoint`, valid until `expires`.
-    public static func authorization(endpoint: String, key: P256Key, subject: String, expires: Date) throws(WebPushError) -> String {
+    /// `vapid t=<JWT>, k=<public key>` for a request to `endpoint`, valid until `expires`;
+    /// `subject` (a `mailto:` or `https:` contact) is left out when there is none.
+    public static func authorization(endpoint: String, key: P256Key, subject: String?, expires: Date) throws(WebPushError) -> String {
         guard let url = URL(string: endpoint), let scheme = url.scheme, let host = url.host else {
             throw .badSubscription("the endpoint is not a URL")
         }
@@ -16,7 +17,8 @@ public enum VAPID {
         let claims: Data
         do {
             claims = try JSONSerialization.data(
-                withJSONObject: ["aud": audience, "exp": Int(expires.timeIntervalSince1970), "sub": subject], options: [.sortedKeys])
+                withJSONObject: ["aud": audience, "exp": Int(expires.timeIntervalSince1970)].merging(subject.map { ["sub": $0] } ?? [:]) { a, _ in a },
+                options: [.sortedKeys])
         } catch {
             throw .crypto("the claims cannot be written")
         }

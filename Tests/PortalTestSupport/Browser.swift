@@ -51,6 +51,12 @@ public final class Browser {
         return try request(method, path, body: body, contentType: "application/x-www-form-urlencoded", extraHeaders: extraHeaders)
     }
 
+    /// A request carrying a JSON body, as a page's script sends one.
+    @discardableResult
+    public func request(_ method: String, _ path: String, json body: String, extraHeaders: String = "") throws -> RawHTTPClient.Response {
+        try request(method, path, body: Array(body.utf8), contentType: "application/json", extraHeaders: extraHeaders)
+    }
+
     /// A request with `body` of `contentType` (none without a body), its cookies kept.
     private func request(_ method: String, _ path: String, body: [UInt8]?, contentType: String?, extraHeaders: String = "") throws -> RawHTTPClient.Response {
         let client = try RawHTTPClient(port: port)

@@ -56,6 +56,8 @@ struct StudyRhythmPages: Sendable {
             var choices: [Choice]
         }
         var reminders: Reminders?
+        /// Devices that get reminders on the installed site.
+        var pushDevices = 0
         var notice: String?
         var fieldErrors: [String: String] = [:]
     }
@@ -68,6 +70,7 @@ struct StudyRhythmPages: Sendable {
         case "removed": "rhythm.removed_holiday"
         case "feed-ended": "rhythm.feed_ended"
         case "reminders": "rhythm.saved_reminders"
+        case "push-ended": "rhythm.push_ended"
         default: nil
         }
         return try render(request, user, notice: notice)
@@ -105,6 +108,7 @@ struct StudyRhythmPages: Sendable {
             feedSince: rhythm.calendarFeedSince.map { LocalDates.dateTime($0, locale: locale, zone: TimeZone(identifier: rhythm.timeZone) ?? .gmt) },
             newFeed: newFeed, notice: notice.map { pages.message($0, locale: locale) }, fieldErrors: fieldErrors)
         page.hasHolidays = !page.holidays.isEmpty
+        page.pushDevices = try request.database.transaction { try PushReminders().devices($0) }
         if mailEnabled {
             let (frequency, address) = try request.database.transaction { connection in
                 (try MailDigests().frequency(connection), try EmailAddressStore().current(connection))

@@ -31,6 +31,8 @@ public final class AuthAgent: @unchecked Sendable {  // `loop` is set once, befo
     private let mail: MailSender?
     /// Reminders are worded in each student's language from the catalogue (nil without mail).
     private let wording: MailWording?
+    /// Reminders on installed sites (nil without the templates to word them).
+    private let push: PushSender?
     /// When reminders were last looked for: once a minute is soon enough for a study time.
     private let lastDigests = Mutex<Date>(.distantPast)
 
@@ -50,22 +52,29 @@ public final class AuthAgent: @unchecked Sendable {  // `loop` is set once, befo
                 database: database, client: SMTPClient(server: $0.server, trustedCertificates: outbound.trustedCertificates), linkOrigin: $0.linkOrigin,
                 clock: clock)
         }
-        wording = mail == nil ? nil : templatesDirectory.flatMap { directory in
+        let pages = templatesDirectory.flatMap { directory -> PageRenderer? in
             do {
                 let templates = try TemplateSet(directory: directory, mode: .production)
-                return MailWording(pages: PageRenderer(templates: templates, clock: clock, fragments: FragmentCache(clock: clock)))
+                return PageRenderer(templates: templates, clock: clock, fragments: FragmentCache(clock: clock))
             } catch {
-                Self.log("auth-agent: no reminders: the templates could not be read: \(error)")
+                AuthAgent.log("auth-agent: no reminders: the templates could not be read: \(error)")
                 return nil
             }
         }
+        wording = mail == nil ? nil : pages.map(MailWording.init(pages:))
+        let contact = (mail?.linkOrigin).flatMap { $0.hasPrefix("https://") ? $0 : nil }
+        let outboundClient = client
+        push = pages.map { PushSender(database: database, client: outboundClient, pages: $0, contact: contact, clock: clock) }
     }
 
     /// Works on a thread of its own: every five seconds, and at once when the server asks.
     public func start() {
         let loop = BackgroundLoop(name: "auth-agent", interval: 5) { [self] in
             _ = runOnce()
-            if clock().timeIntervalSince(lastDigests.withLock { $0 }) >= 60 { _ = queueDigests() }
+            if clock().timeIntervalSince(lastDigests.withLock { $0 }) >= 60 {
+                _ = queueDigests()
+                _ = sendPushes()
+            }
             _ = sendMail()
         }
         self.loop = loop
@@ -110,6 +119,10 @@ public final class AuthAgent: @unchecked Sendable {  // `loop` is set once, befo
         guard let mail, let wording else { return 0 }
         return mail.queueDigests(wording: wording)
     }
+
+    /// Sends the push reminders due now; how many push services accepted.
+    @discardableResult
+    public func sendPushes() -> Int { push?.sendDue() ?? 0 }
 
     /// Sends the messages due now, when the portal sends mail: how many went and how many wait.
     @discardableResult

@@ -40,11 +40,11 @@ enum Route: Sendable, Hashable {
     // A signed-in account's own pages.
     case settings, saveSettings, saveRetention, saveLanguage, changePassword, endOtherSessions, endSession(UUID), signOnUnlink, dataDownload
     case requestEmail, removeEmail, deleteAccountForm, deleteAccount
-    case rhythm, saveRhythm, addHoliday, removeHoliday(UUID), startCalendarFeed, endCalendarFeed, saveReminders
+    case rhythm, saveRhythm, addHoliday, removeHoliday(UUID), startCalendarFeed, endCalendarFeed, saveReminders, endPush
     case dashboard, reportQuestion(UUID), examDate(ExamAddress)
     case joinClass(code: String), myClasses, leaveClass(UUID), startShared(token: String)
     // The device API.
-    case bundle(region: String, file: String), changes(ExamAddress), schedule(ExamAddress), uploadProgress
+    case bundle(region: String, file: String), changes(ExamAddress), schedule(ExamAddress), uploadProgress, pushKey, pushSubscribe
     // Teaching.
     case newLiveEvent, createLiveEvent, hostLive(code: String), startLive(code: String), liveScreen(code: String)
     case teach, createClass, classPage(UUID), classExport(UUID), roster(UUID), classAccountsForm(UUID), makeClassAccounts(UUID), savePublicBoards(UUID)
@@ -77,11 +77,11 @@ enum Route: Sendable, Hashable {
         case deviceMe, language
         case settings, saveSettings, saveRetention, saveLanguage, changePassword, endOtherSessions, endSession, signOnUnlink, dataDownload
         case requestEmail, removeEmail, deleteAccountForm, deleteAccount
-        case rhythm, saveRhythm, addHoliday, removeHoliday, startCalendarFeed, endCalendarFeed, saveReminders
+        case rhythm, saveRhythm, addHoliday, removeHoliday, startCalendarFeed, endCalendarFeed, saveReminders, endPush
         case calendarFeed, unsubscribeForm, unsubscribe
         case dashboard, reportQuestion, examDate
         case joinClass, myClasses, leaveClass, startShared
-        case bundle, changes, schedule, uploadProgress
+        case bundle, changes, schedule, uploadProgress, pushKey, pushSubscribe
         case newLiveEvent, createLiveEvent, hostLive, startLive, liveScreen
         case teach, createClass, classPage, classExport, roster, classAccountsForm, makeClassAccounts, savePublicBoards
         case confirmRemoval, removeMember, setAccommodation
@@ -160,6 +160,9 @@ enum Route: Sendable, Hashable {
             case .startCalendarFeed: RouteDeclaration(.POST, "/me/calendar", .members)
             case .endCalendarFeed: RouteDeclaration(.POST, "/me/calendar/end", .members)
             case .saveReminders: RouteDeclaration(.POST, "/me/reminders", .members)
+            case .endPush: RouteDeclaration(.POST, "/me/push/end", .members)
+            case .pushKey: RouteDeclaration(.GET, "/api/push/key", .device)
+            case .pushSubscribe: RouteDeclaration(.POST, "/api/push/subscriptions", .device, bodyLimit: PushPages.bodyLimit)
             case .calendarFeed: RouteDeclaration(.GET, "/calendar/:file", .byToken)
             case .unsubscribeForm: RouteDeclaration(.GET, "/unsubscribe/:token", .byToken)
             case .unsubscribe: RouteDeclaration(.POST, "/unsubscribe/:token", .byToken)
@@ -300,6 +303,9 @@ enum Route: Sendable, Hashable {
         case .startCalendarFeed: self = .startCalendarFeed
         case .endCalendarFeed: self = .endCalendarFeed
         case .saveReminders: self = .saveReminders
+        case .endPush: self = .endPush
+        case .pushKey: self = .pushKey
+        case .pushSubscribe: self = .pushSubscribe
         case .calendarFeed: self = .calendarFeed(file: p["file"])
         case .unsubscribeForm: self = .unsubscribeForm(token: p["token"])
         case .unsubscribe: self = .unsubscribe(token: p["token"])

@@ -20,6 +20,7 @@ struct RouteHandlers: Sendable {
     let rhythm: StudyRhythmPages
     let calendarFeed: CalendarFeed
     let reminders: ReminderPages
+    let push: PushPages
     let resetCodes: ResetCodeIssuer
     let singleSignOn: SingleSignOn
     let starter: SessionStart
@@ -115,6 +116,9 @@ struct RouteHandlers: Sendable {
         case .startCalendarFeed: return try rhythm.startFeed(request, user(request))
         case .endCalendarFeed: return try rhythm.endFeed(request, user(request))
         case .saveReminders: return try reminders.save(request, user(request))
+        case .endPush: return try push.endAll(request, user(request))
+        case .pushKey: return try push.key(request)
+        case .pushSubscribe: return try push.subscribe(request, user(request))
         case .calendarFeed(let file): return try calendarFeed.feed(request, file: file)
         case .unsubscribeForm(let token): return try reminders.form(request, token: token)
         case .unsubscribe(let token): return try reminders.unsubscribe(request, token: token)
