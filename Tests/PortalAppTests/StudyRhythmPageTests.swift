@@ -80,6 +80,10 @@ struct StudyRhythmPageTests {
         let page = try browser.request("GET", "/me/rhythm?saved=week").bodyText
         #expect(page.contains("Your reviews have been rescheduled to fit your week."))
         #expect(page.contains(#"<option value="x" selected>Day off</option>"#) && page.contains(#"value="07:45""#))
+        // The estimate says what the week does, beside a week without easy days.
+        #expect(site.application.estimateWorkloads() == 1)
+        let estimated = try browser.request("GET", "/me/rhythm").bodyText
+        #expect(estimated.contains("on a normal day") && estimated.contains("With no lighter days or days off it would be about"))
 
         var allOff = week
         for day in 1...7 { allOff["day\(day)"] = "x" }
@@ -153,6 +157,7 @@ struct StudyRhythmPageTests {
         let page = try browser.request("GET", "/me/rhythm").bodyText
         #expect(site.application.estimateWorkloads() == 0, "the same cards, the same day: the kept estimate")
         #expect(page.contains("Suggested: ") && page.contains("suggested</span>"))
+        #expect(page.contains("Over the next 90 days at your retention: about "))
         #expect(page.contains(#"role="img" aria-labelledby="workload-chart-title workload-chart-desc""#))
         #expect(page.contains("<title id=\"workload-chart-title\">Minutes a day over the next 90 days, for each retention</title>"))
         // The table's 90-day minutes, in the order of the choices, never fall as retention rises.

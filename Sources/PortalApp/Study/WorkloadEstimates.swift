@@ -26,10 +26,27 @@ final class WorkloadEstimates: @unchecked Sendable {  // the queue and the kept 
         var recall: [Double]
     }
 
+    /// What the student's week does, at their own retention over 90 days: reviews on a normal
+    /// day and on the busiest, as set and with every day normal.
+    struct Week: Sendable {
+        var normalDay: Double
+        var busiest: Double
+        var plainNormalDay: Double
+        var plainBusiest: Double
+        /// The week has lighter days or days off (else the two are the same).
+        var hasEasyDays: Bool
+    }
+
+    /// Everything worked out for one student's inputs.
+    struct Estimate: Sendable {
+        var figures: [Figures]
+        var week: Week
+    }
+
     private let pages: PageRenderer
     private let lock = NSLock()
     private var waiting: [(user: UUID, key: String, inputs: WorkloadInputs)] = []
-    private var kept: [UUID: (key: String, figures: [Figures])] = [:]
+    private var kept: [UUID: (key: String, estimate: Estimate)] = [:]
     private var loop: BackgroundLoop?
 
     init(pages: PageRenderer) {
@@ -41,8 +58,8 @@ final class WorkloadEstimates: @unchecked Sendable {  // the queue and the kept 
         guard let inputs = try request.database.transaction({ try StudyRhythmStore().workloadInputs($0) }) else { return nil }
         guard !inputs.cards.isEmpty else { return View(empty: true) }
         let key = Self.key(inputs)
-        let found: [Figures]? = lock.withLock {
-            if let kept = kept[user.userID], kept.key == key { return kept.figures }
+        let found: Estimate? = lock.withLock {
+            if let kept = kept[user.userID], kept.key == key { return kept.estimate }
             if !waiting.contains(where: { $0.user == user.userID && $0.key == key }) {
                 waiting.removeAll { $0.user == user.userID }
                 waiting.append((user.userID, key, inputs))
@@ -53,7 +70,7 @@ final class WorkloadEstimates: @unchecked Sendable {  // the queue and the kept 
             loop?.wake()
             return View(working: true)
         }
-        return View(found, current: inputs.schedule.desiredRetention, pages: pages, locale: locale)
+        return View(found.figures, week: found.week, current: inputs.schedule.desiredRetention, pages: pages, locale: locale)
     }
 
     /// Works out every queued estimate now; returns how many (tests call this).
@@ -61,10 +78,10 @@ final class WorkloadEstimates: @unchecked Sendable {  // the queue and the kept 
     func drain() -> Int {
         var done = 0
         while let job = lock.withLock({ waiting.isEmpty ? nil : waiting.removeFirst() }) {
-            let figures = Self.estimate(job.inputs)
+            let estimate = Estimate(figures: Self.estimate(job.inputs), week: Self.week(job.inputs))
             lock.withLock {
                 if kept.count >= Self.capacity, kept[job.user] == nil { kept.removeAll() }
-                kept[job.user] = (job.key, figures)
+                kept[job.user] = (job.key, estimate)
             }
             done += 1
         }
@@ -91,6 +108,24 @@ final class WorkloadEstimates: @unchecked Sendable {  // the queue and the kept 
                 retention: retention, reviews: spans.map(\.reviews),
                 minutes: spans.map { $0.reviews * Double(inputs.secondsPerReview) / 60 }, recall: spans.map(\.recall))
         }
+    }
+
+    /// The student's week at their own retention, as set and with every day normal.
+    static func week(_ inputs: WorkloadInputs) -> Week {
+        let scheduler = inputs.schedule.scheduler, calendar = inputs.calendar, days = 90
+        func run(_ calendar: StudyCalendar) -> (normal: Double, busiest: Double) {
+            let perDay = WorkloadSimulator(scheduler: scheduler, calendar: calendar, recall: .expected)
+                .run(inputs.cards, days: days, start: inputs.todayStart).reviewsPerDay
+            let normal = perDay.indices.filter { calendar.capacity($0) == 1 }.map { perDay[$0] }
+            return (normal.isEmpty ? 0 : normal.reduce(0, +) / Double(normal.count), perDay.max() ?? 0)
+        }
+        var plain = calendar
+        plain.week = Array(repeating: .normal, count: 7)
+        plain.holidays = []
+        let set = run(calendar), everyDay = run(plain)
+        return Week(
+            normalDay: set.normal, busiest: set.busiest, plainNormalDay: everyDay.normal, plainBusiest: everyDay.busiest,
+            hasEasyDays: calendar.week.contains { $0 != .normal })
     }
 
     /// What the inputs are, in a few bytes: the same key, the same figures.
@@ -126,13 +161,15 @@ final class WorkloadEstimates: @unchecked Sendable {  // the queue and the kept 
         var rows: [Row] = []
         var chart: String = ""
         var recommendation: String?
+        /// What the student's week does to their days.
+        var week: [String] = []
 
         init(empty: Bool = false, working: Bool = false) {
             self.empty = empty
             self.working = working
         }
 
-        init(_ figures: [Figures], current: Double, pages: PageRenderer, locale: String) {
+        init(_ figures: [Figures], week: Week, current: Double, pages: PageRenderer, locale: String) {
             ready = true
             let quarter = 1 // the 90-day horizon: what the chart and the recommendation use
             let lightest = figures.map { $0.minutes[quarter] }.min() ?? 0
@@ -169,6 +206,11 @@ final class WorkloadEstimates: @unchecked Sendable {  // the queue and the kept 
                     "recall": percent(recommended.recall[quarter]),
                 ])
             }
+            self.week = [pages.message("rhythm.week_estimate", locale: locale, [
+                "normal": number(week.normalDay), "busiest": number(week.busiest.rounded()),
+            ])] + (week.hasEasyDays ? [pages.message("rhythm.week_estimate_plain", locale: locale, [
+                "normal": number(week.plainNormalDay), "busiest": number(week.plainBusiest.rounded()),
+            ])] : [])
             chart = WorkloadChart.svg(
                 bars: figures.map { (label: percent($0.retention), value: $0.minutes[quarter], marked: $0.retention == recommended?.retention) },
                 title: pages.message("rhythm.chart_title", locale: locale),
