@@ -174,4 +174,33 @@ struct StudyRhythmTests {
         }
         #expect(try student.rebuildDiffers() == 0)
     }
+
+    @Test("a mock exam's answers, applied when it ends, are what a rebuild makes of them, spread reviews and a day off on")
+    func mockFinishEqualsRebuild() throws {
+        let student = try Student(easyDays: "nnnnnnx", holiday: nil)
+        _ = try student.study(days: 12)
+        let at = Self.monday.addingTimeInterval(12 * 86_400 + 10 * 3_600)
+        let questions = Array(student.questions.prefix(30))
+        // A mock begins now, on the server's clock, and lasts a minute: answered within it.
+        try student.database.setClock(at)
+        let session = try student.pool.asCaller(student.account) { connection in
+            try StudyStore().create(NewStudySession(
+                userID: student.account.id, examID: student.examID, mode: .mock, config: [:], questionIDs: questions, startedAt: at), connection)
+        }
+        try student.database.setClock(at.addingTimeInterval(40))
+        try student.pool.asCaller(student.account) { connection in
+            let key = MiniExam.items[0].key
+            for (offset, item) in questions.enumerated() {
+                let right = offset % 4 != 0
+                _ = try AnswerRecorder().record(RecordedAnswer(
+                    id: UUID(), sessionID: session, questionID: item, questionVersion: 1, response: .indexes(right ? key : [(key[0] + 1) % 4]),
+                    correct: right, score: right ? 1 : 0, rating: right ? .good : .again, milliseconds: 1_000,
+                    answeredAt: at.addingTimeInterval(Double(offset))), userID: student.account.id, connection)
+            }
+            #expect(try StudyStore().finish(sessionID: session, at: at.addingTimeInterval(40), connection))
+        }
+        #expect(try student.database.adminConnection().query("SELECT count(*) AS n FROM review_cards WHERE last_review = \(at.addingTimeInterval(40))")
+            .single().decode("n", as: Int.self) == 30, "the mock's answers reviewed their cards when it ended")
+        #expect(try student.rebuildDiffers() == 0)
+    }
 }
