@@ -328,6 +328,21 @@ $$;
 ALTER FUNCTION public.answer_outcome(p_kind text, p_key jsonb, p_options jsonb, p_details jsonb, p_response jsonb, OUT correct boolean, OUT score double precision) OWNER TO portal_owner;
 
 --
+-- Name: answer_seconds_typical(uuid); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.answer_seconds_typical(p_user uuid) RETURNS integer
+    LANGUAGE sql STABLE
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT coalesce((SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY r.time_ms) / 1000)::integer
+                     FROM (SELECT a.time_ms FROM public.answers a WHERE a.user_id = p_user ORDER BY a.answered_at DESC LIMIT 200) AS r), 20)
+$$;
+
+
+ALTER FUNCTION public.answer_seconds_typical(p_user uuid) OWNER TO portal_owner;
+
+--
 -- Name: answers_admit(); Type: FUNCTION; Schema: public; Owner: portal_auth
 --
 
@@ -1370,10 +1385,7 @@ BEGIN
                   FROM public.review_cards c
                   WHERE c.user_id = feed.user_id AND c.due < ((today + p_days)::timestamp AT TIME ZONE feed.time_zone)
                   GROUP BY 1) AS d), '[]'::jsonb),
-        'secondsPerReview', coalesce((
-            SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY r.time_ms) / 1000)::integer
-            FROM (SELECT a.time_ms FROM public.answers a WHERE a.user_id = feed.user_id
-                  ORDER BY a.answered_at DESC LIMIT 200) AS r), 20),
+        'secondsPerReview', public.answer_seconds_typical(feed.user_id),
         'exams', coalesce((
             SELECT jsonb_agg(jsonb_build_object('id', x.exam_id, 'title', e.title, 'date', x.sits_on) ORDER BY x.sits_on, e.title)
             FROM public.exam_dates x JOIN public.exams e ON e.id = x.exam_id
@@ -3075,10 +3087,8 @@ BEGIN
                               AT TIME ZONE u.time_zone) AS day_end) AS local
         WHERE u.digest <> 'off' AND u.disabled_at IS NULL
           AND u.digest_sent_on IS DISTINCT FROM local.today
-          AND (now_at AT TIME ZONE u.time_zone)::time >= u.study_time
-          AND substr(u.easy_days, extract(isodow FROM local.today)::integer, 1) <> 'x'
+          AND public.reminder_day_open(u.id, u.time_zone, u.study_time, u.easy_days, now_at)
           AND (u.digest = 'daily' OR extract(isodow FROM local.today)::integer = strpos(translate(u.easy_days, 'r', 'n'), 'n'))
-          AND NOT EXISTS (SELECT 1 FROM public.study_holidays h WHERE h.user_id = u.id AND local.today BETWEEN h.starts_on AND h.ends_on)
         ORDER BY u.id
         LIMIT least(greatest(p_limit, 1), 200)
         FOR UPDATE OF u SKIP LOCKED
@@ -3089,8 +3099,7 @@ BEGIN
         UPDATE public.users u SET digest_sent_on = counted.today FROM counted WHERE u.id = counted.id RETURNING u.id
     )
     SELECT counted.id, coalesce(counted.locale, 'en'), counted.display_name, counted.weekly, counted.due,
-           coalesce((SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY r.time_ms) / 1000)::integer
-                     FROM (SELECT a.time_ms FROM public.answers a WHERE a.user_id = counted.id ORDER BY a.answered_at DESC LIMIT 200) AS r), 20)
+           public.answer_seconds_typical(counted.id)
     FROM counted JOIN marked ON marked.id = counted.id
     WHERE counted.due > 0;
 END
@@ -3662,9 +3671,7 @@ BEGIN
                              (((now_at AT TIME ZONE u.time_zone)::date + 1)::timestamp AT TIME ZONE u.time_zone) AS day_end) AS local
         WHERE EXISTS (SELECT 1 FROM public.push_subscriptions s WHERE s.user_id = u.id) AND u.disabled_at IS NULL
           AND u.push_sent_on IS DISTINCT FROM local.today
-          AND (now_at AT TIME ZONE u.time_zone)::time >= u.study_time
-          AND substr(u.easy_days, extract(isodow FROM local.today)::integer, 1) <> 'x'
-          AND NOT EXISTS (SELECT 1 FROM public.study_holidays h WHERE h.user_id = u.id AND local.today BETWEEN h.starts_on AND h.ends_on)
+          AND public.reminder_day_open(u.id, u.time_zone, u.study_time, u.easy_days, now_at)
         ORDER BY u.id
         LIMIT least(greatest(p_limit, 1), 200)
         FOR UPDATE OF u SKIP LOCKED
@@ -3675,8 +3682,7 @@ BEGIN
         UPDATE public.users u SET push_sent_on = counted.today FROM counted WHERE u.id = counted.id RETURNING u.id
     )
     SELECT s.id, s.endpoint, s.p256dh, s.auth, coalesce(counted.locale, 'en'), counted.due,
-           coalesce((SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY r.time_ms) / 1000)::integer
-                     FROM (SELECT a.time_ms FROM public.answers a WHERE a.user_id = counted.id ORDER BY a.answered_at DESC LIMIT 200) AS r), 20)
+           public.answer_seconds_typical(counted.id)
     FROM counted JOIN marked ON marked.id = counted.id JOIN public.push_subscriptions s ON s.user_id = counted.id
     WHERE counted.due > 0;
 END
@@ -4155,6 +4161,23 @@ $$;
 
 
 ALTER FUNCTION public.reader_changed(p_user uuid, p_announce boolean) OWNER TO portal_auth;
+
+--
+-- Name: reminder_day_open(uuid, text, time without time zone, text, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.reminder_day_open(p_user uuid, p_time_zone text, p_study_time time without time zone, p_easy_days text, p_now timestamp with time zone) RETURNS boolean
+    LANGUAGE sql STABLE
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT (p_now AT TIME ZONE p_time_zone)::time >= p_study_time
+       AND substr(p_easy_days, extract(isodow FROM (p_now AT TIME ZONE p_time_zone)::date)::integer, 1) <> 'x'
+       AND NOT EXISTS (SELECT 1 FROM public.study_holidays h
+                       WHERE h.user_id = p_user AND (p_now AT TIME ZONE p_time_zone)::date BETWEEN h.starts_on AND h.ends_on)
+$$;
+
+
+ALTER FUNCTION public.reminder_day_open(p_user uuid, p_time_zone text, p_study_time time without time zone, p_easy_days text, p_now timestamp with time zone) OWNER TO portal_owner;
 
 --
 -- Name: response_shape_ok(jsonb); Type: FUNCTION; Schema: public; Owner: portal_owner
@@ -10396,6 +10419,14 @@ GRANT ALL ON FUNCTION public.answer_outcome(p_kind text, p_key jsonb, p_options 
 
 
 --
+-- Name: FUNCTION answer_seconds_typical(p_user uuid); Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT ALL ON FUNCTION public.answer_seconds_typical(p_user uuid) TO portal_app;
+GRANT ALL ON FUNCTION public.answer_seconds_typical(p_user uuid) TO portal_auth;
+
+
+--
 -- Name: FUNCTION answers_admit(); Type: ACL; Schema: public; Owner: portal_auth
 --
 
@@ -11156,6 +11187,13 @@ GRANT ALL ON FUNCTION public.rate_limit(p_bucket text, p_key text, p_limit integ
 --
 
 REVOKE ALL ON FUNCTION public.reader_changed(p_user uuid, p_announce boolean) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION reminder_day_open(p_user uuid, p_time_zone text, p_study_time time without time zone, p_easy_days text, p_now timestamp with time zone); Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT ALL ON FUNCTION public.reminder_day_open(p_user uuid, p_time_zone text, p_study_time time without time zone, p_easy_days text, p_now timestamp with time zone) TO portal_auth;
 
 
 --

@@ -269,9 +269,7 @@ extension StudyRhythmStore {
         let cards = try ReviewCardStore().storedCards(connection).values.map(\.card)
         let schedule = try StudentSchedule.of(nil, connection)
         let row = try connection.query(("""
-            SELECT (\(rhythm.today)::date::timestamp AT TIME ZONE u.time_zone) AS today_start,
-                   coalesce((SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY r.time_ms) / 1000)::integer
-                             FROM (SELECT a.time_ms FROM answers a WHERE a.user_id = u.id ORDER BY a.answered_at DESC LIMIT 200) AS r), 20) AS seconds
+            SELECT (\(rhythm.today)::date::timestamp AT TIME ZONE u.time_zone) AS today_start, answer_seconds_typical(u.id) AS seconds
             FROM users u WHERE u.id = (SELECT app_user_id())
             """ as SQL).prepared()).single()
         return WorkloadInputs(

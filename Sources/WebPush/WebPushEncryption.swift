@@ -93,7 +93,7 @@ enum HKDF {
 /// AES-128-GCM sealing: the ciphertext followed by its 16-byte tag.
 enum AES128GCM {
     static func seal(_ plaintext: [UInt8], key: [UInt8], nonce: [UInt8]) throws(WebPushError) -> [UInt8] {
-        guard let context = EVP_CIPHER_CTX_new() else { throw .crypto(P256KeyErrors.last()) }
+        guard let context = EVP_CIPHER_CTX_new() else { throw .crypto(OpenSSLKeys.lastError()) }
         defer { EVP_CIPHER_CTX_free(context) }
         var output = [UInt8](repeating: 0, count: plaintext.count + 16)
         var written: Int32 = 0, finished: Int32 = 0
@@ -102,18 +102,7 @@ enum AES128GCM {
               EVP_EncryptUpdate(context, &output, &written, plaintext, Int32(plaintext.count)) == 1,
               output.withUnsafeMutableBufferPointer({ EVP_EncryptFinal_ex(context, $0.baseAddress! + Int(written), &finished) }) == 1,
               EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_GET_TAG, 16, &tag) == 1
-        else { throw .crypto(P256KeyErrors.last()) }
+        else { throw .crypto(OpenSSLKeys.lastError()) }
         return Array(output.prefix(Int(written + finished))) + tag
-    }
-}
-
-/// OpenSSL's last error, as text.
-enum P256KeyErrors {
-    static func last() -> String {
-        let code = ERR_get_error()
-        guard code != 0 else { return "unknown error" }
-        var buffer = [CChar](repeating: 0, count: 256)
-        ERR_error_string_n(code, &buffer, buffer.count)
-        return String(cString: buffer)
     }
 }

@@ -29,12 +29,7 @@ public final class P256Key: @unchecked Sendable {
 
     /// A private key from its PEM (PKCS #8), as `pem` writes it.
     public static func privateKey(pem: String) throws(KeyError) -> P256Key {
-        let bytes = Array(pem.utf8)
-        let key: OpaquePointer? = bytes.withUnsafeBytes { buffer in
-            guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
-            defer { BIO_free(bio) }
-            return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
-        }
+        let key = OpenSSLKeys.privateKey(pem: pem)
         guard let key, EVP_PKEY_get_base_id(key) == EVP_PKEY_EC else { throw .unreadable("not an EC private key in PEM") }
         return P256Key(key, isPrivate: true)
     }
@@ -90,12 +85,7 @@ public final class P256Key: @unchecked Sendable {
 
     /// The private key as PEM (PKCS #8, unencrypted: it is kept where only its owner reads).
     public var pem: String {
-        guard isPrivate, let bio = BIO_new(BIO_s_mem()) else { return "" }
-        defer { BIO_free(bio) }
-        guard PEM_write_bio_PrivateKey(bio, key, nil, nil, 0, nil, nil) == 1 else { return "" }
-        var bytes = [UInt8](repeating: 0, count: Int(BIO_ctrl_pending(bio)))
-        let count = BIO_read(bio, &bytes, Int32(bytes.count))
-        return String(decoding: bytes.prefix(max(0, Int(count))), as: UTF8.self)
+        isPrivate ? OpenSSLKeys.pem(key) : ""
     }
 
     /// The public point, uncompressed (65 bytes).
@@ -144,11 +134,5 @@ public final class P256Key: @unchecked Sendable {
         return Array(secret.prefix(length))
     }
 
-    static func lastError() -> String {
-        let code = ERR_get_error()
-        guard code != 0 else { return "unknown error" }
-        var buffer = [CChar](repeating: 0, count: 256)
-        ERR_error_string_n(code, &buffer, buffer.count)
-        return String(cString: buffer)
-    }
+    private static func lastError() -> String { OpenSSLKeys.lastError() }
 }

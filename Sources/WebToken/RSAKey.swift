@@ -29,12 +29,7 @@ public final class RSAKey: @unchecked Sendable {
 
     /// A private key from its PEM (PKCS #8), as `pem` writes it.
     public static func privateKey(pem: String) throws(KeyError) -> RSAKey {
-        let bytes = Array(pem.utf8)
-        let key: OpaquePointer? = bytes.withUnsafeBytes { buffer in
-            guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
-            defer { BIO_free(bio) }
-            return PEM_read_bio_PrivateKey(bio, nil, nil, nil)
-        }
+        let key = OpenSSLKeys.privateKey(pem: pem)
         guard let key, EVP_PKEY_get_base_id(key) == EVP_PKEY_RSA else { throw .unreadable("not an RSA private key in PEM") }
         return RSAKey(key, isPrivate: true)
     }
@@ -66,12 +61,7 @@ public final class RSAKey: @unchecked Sendable {
 
     /// The private key as PEM (PKCS #8, unencrypted: it is kept where only the owner role reads).
     public var pem: String {
-        guard isPrivate, let bio = BIO_new(BIO_s_mem()) else { return "" }
-        defer { BIO_free(bio) }
-        guard PEM_write_bio_PrivateKey(bio, key, nil, nil, 0, nil, nil) == 1 else { return "" }
-        var bytes = [UInt8](repeating: 0, count: Int(BIO_ctrl_pending(bio)))
-        let count = BIO_read(bio, &bytes, Int32(bytes.count))
-        return String(decoding: bytes.prefix(max(0, Int(count))), as: UTF8.self)
+        isPrivate ? OpenSSLKeys.pem(key) : ""
     }
 
     /// The public half as a JWK's `n` and `e` (base64url).
@@ -111,13 +101,7 @@ public final class RSAKey: @unchecked Sendable {
         return valid
     }
 
-    private static func lastError() -> String {
-        let code = ERR_get_error()
-        guard code != 0 else { return "unknown error" }
-        var buffer = [CChar](repeating: 0, count: 256)
-        ERR_error_string_n(code, &buffer, buffer.count)
-        return String(cString: buffer)
-    }
+    private static func lastError() -> String { OpenSSLKeys.lastError() }
 }
 
 /// Why a key cannot be made, read or used.

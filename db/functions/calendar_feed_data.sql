@@ -33,10 +33,7 @@ BEGIN
                   FROM public.review_cards c
                   WHERE c.user_id = feed.user_id AND c.due < ((today + p_days)::timestamp AT TIME ZONE feed.time_zone)
                   GROUP BY 1) AS d), '[]'::jsonb),
-        'secondsPerReview', coalesce((
-            SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY r.time_ms) / 1000)::integer
-            FROM (SELECT a.time_ms FROM public.answers a WHERE a.user_id = feed.user_id
-                  ORDER BY a.answered_at DESC LIMIT 200) AS r), 20),
+        'secondsPerReview', public.answer_seconds_typical(feed.user_id),
         'exams', coalesce((
             SELECT jsonb_agg(jsonb_build_object('id', x.exam_id, 'title', e.title, 'date', x.sits_on) ORDER BY x.sits_on, e.title)
             FROM public.exam_dates x JOIN public.exams e ON e.id = x.exam_id

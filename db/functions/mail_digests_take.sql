@@ -21,10 +21,8 @@ BEGIN
                               AT TIME ZONE u.time_zone) AS day_end) AS local
         WHERE u.digest <> 'off' AND u.disabled_at IS NULL
           AND u.digest_sent_on IS DISTINCT FROM local.today
-          AND (now_at AT TIME ZONE u.time_zone)::time >= u.study_time
-          AND substr(u.easy_days, extract(isodow FROM local.today)::integer, 1) <> 'x'
+          AND public.reminder_day_open(u.id, u.time_zone, u.study_time, u.easy_days, now_at)
           AND (u.digest = 'daily' OR extract(isodow FROM local.today)::integer = strpos(translate(u.easy_days, 'r', 'n'), 'n'))
-          AND NOT EXISTS (SELECT 1 FROM public.study_holidays h WHERE h.user_id = u.id AND local.today BETWEEN h.starts_on AND h.ends_on)
         ORDER BY u.id
         LIMIT least(greatest(p_limit, 1), 200)
         FOR UPDATE OF u SKIP LOCKED
@@ -35,8 +33,7 @@ BEGIN
         UPDATE public.users u SET digest_sent_on = counted.today FROM counted WHERE u.id = counted.id RETURNING u.id
     )
     SELECT counted.id, coalesce(counted.locale, 'en'), counted.display_name, counted.weekly, counted.due,
-           coalesce((SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY r.time_ms) / 1000)::integer
-                     FROM (SELECT a.time_ms FROM public.answers a WHERE a.user_id = counted.id ORDER BY a.answered_at DESC LIMIT 200) AS r), 20)
+           public.answer_seconds_typical(counted.id)
     FROM counted JOIN marked ON marked.id = counted.id
     WHERE counted.due > 0;
 END

@@ -19,9 +19,7 @@ BEGIN
                              (((now_at AT TIME ZONE u.time_zone)::date + 1)::timestamp AT TIME ZONE u.time_zone) AS day_end) AS local
         WHERE EXISTS (SELECT 1 FROM public.push_subscriptions s WHERE s.user_id = u.id) AND u.disabled_at IS NULL
           AND u.push_sent_on IS DISTINCT FROM local.today
-          AND (now_at AT TIME ZONE u.time_zone)::time >= u.study_time
-          AND substr(u.easy_days, extract(isodow FROM local.today)::integer, 1) <> 'x'
-          AND NOT EXISTS (SELECT 1 FROM public.study_holidays h WHERE h.user_id = u.id AND local.today BETWEEN h.starts_on AND h.ends_on)
+          AND public.reminder_day_open(u.id, u.time_zone, u.study_time, u.easy_days, now_at)
         ORDER BY u.id
         LIMIT least(greatest(p_limit, 1), 200)
         FOR UPDATE OF u SKIP LOCKED
@@ -32,8 +30,7 @@ BEGIN
         UPDATE public.users u SET push_sent_on = counted.today FROM counted WHERE u.id = counted.id RETURNING u.id
     )
     SELECT s.id, s.endpoint, s.p256dh, s.auth, coalesce(counted.locale, 'en'), counted.due,
-           coalesce((SELECT round(percentile_cont(0.5) WITHIN GROUP (ORDER BY r.time_ms) / 1000)::integer
-                     FROM (SELECT a.time_ms FROM public.answers a WHERE a.user_id = counted.id ORDER BY a.answered_at DESC LIMIT 200) AS r), 20)
+           public.answer_seconds_typical(counted.id)
     FROM counted JOIN marked ON marked.id = counted.id JOIN public.push_subscriptions s ON s.user_id = counted.id
     WHERE counted.due > 0;
 END

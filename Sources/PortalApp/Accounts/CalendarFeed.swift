@@ -79,11 +79,7 @@ struct CalendarFeed: Sendable {
             calendar.text("DESCRIPTION", pages.message("rhythm.feed_reviews_why", locale: locale, ["link": link]))
             calendar.line("URL", link)
             calendar.line("TRANSP", "TRANSPARENT")
-            calendar.line("BEGIN", "VALARM")
-            calendar.line("ACTION", "DISPLAY")
-            calendar.text("DESCRIPTION", summary)
-            calendar.line("TRIGGER", "PT0M")
-            calendar.line("END", "VALARM")
+            calendar.alarm(summary, trigger: "PT0M")
             calendar.line("END", "VEVENT")
         }
         for exam in facts.exams {
@@ -96,11 +92,7 @@ struct CalendarFeed: Sendable {
             calendar.line("DTSTART;VALUE=DATE", ICalendarText.date(exam.date))
             calendar.line("DTEND;VALUE=DATE", ICalendarText.date(next))
             calendar.text("SUMMARY", summary)
-            calendar.line("BEGIN", "VALARM")
-            calendar.line("ACTION", "DISPLAY")
-            calendar.text("DESCRIPTION", summary)
-            calendar.line("TRIGGER", "-PT12H")
-            calendar.line("END", "VALARM")
+            calendar.alarm(summary, trigger: "-PT12H")
             calendar.line("END", "VEVENT")
         }
         for deadline in facts.deadlines {
@@ -111,11 +103,7 @@ struct CalendarFeed: Sendable {
             calendar.line("DTSTART", ICalendarText.utc(deadline.due.addingTimeInterval(-15 * 60)))
             calendar.line("DTEND", ICalendarText.utc(deadline.due))
             calendar.text("SUMMARY", summary)
-            calendar.line("BEGIN", "VALARM")
-            calendar.line("ACTION", "DISPLAY")
-            calendar.text("DESCRIPTION", summary)
-            calendar.line("TRIGGER", "-P1D")
-            calendar.line("END", "VALARM")
+            calendar.alarm(summary, trigger: "-P1D")
             calendar.line("END", "VEVENT")
         }
         calendar.line("END", "VCALENDAR")

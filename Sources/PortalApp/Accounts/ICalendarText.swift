@@ -15,6 +15,15 @@ struct ICalendarText {
         line(name, Self.escaped(value))
     }
 
+    /// An alarm that shows `text`, `trigger` from the event's start (`PT0M`, `-P1D`).
+    mutating func alarm(_ text: String, trigger: String) {
+        line("BEGIN", "VALARM")
+        line("ACTION", "DISPLAY")
+        self.text("DESCRIPTION", text)
+        line("TRIGGER", trigger)
+        line("END", "VALARM")
+    }
+
     /// A content line folded at 75 octets: each continuation begins with one space (RFC 5545 §3.1).
     private mutating func append(_ line: String) {
         var octets = 0
