@@ -11,9 +11,11 @@ from conftest import register, wait
 
 def deliver(driver, origin, data):
     """Delivers `data` to the site's service worker as its push service would. DevTools names a
-    registration by an id pages never see; a fresh profile numbers its registrations from 0, and
-    the site has only the one."""
-    driver.execute_cdp_cmd("ServiceWorker.deliverPushMessage", {"origin": origin + "/", "registrationId": "0", "data": data})
+    registration by an id pages never see, and takes any id without a word: the message goes to
+    the first few ids a profile gives out, and the site has only the one registration among them
+    (a notification with the same tag replaces the one before)."""
+    for registration in range(8):
+        driver.execute_cdp_cmd("ServiceWorker.deliverPushMessage", {"origin": origin + "/", "registrationId": str(registration), "data": data})
 
 
 def notifications(driver, tag):
