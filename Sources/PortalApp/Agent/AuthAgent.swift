@@ -18,7 +18,9 @@ import WebToken
 /// every token against these key sets themselves; the agent only fetches.
 ///
 /// It is also the one process that sends mail (`MailSender`), since a message may carry a
-/// link's token that only portal_agent may read.
+/// link's token that only portal_agent may read, and that sends the study reminders due each
+/// minute: by e-mail through that outbox, and by Web Push (`PushSender`, with the VAPID key only
+/// portal_agent reads).
 ///
 /// Nothing here holds a request: the server asks with a notice (`key_sets`, `sso_exchanges`,
 /// `mail_outbox`) and answers the browser at once; its page asks again a moment later.
@@ -38,6 +40,7 @@ public final class AuthAgent: @unchecked Sendable {  // `loop` is set once, befo
 
     /// `databaseURL` connects as portal_agent, directly (it listens for notices). `mail`: the
     /// mail server and the origin links in messages point to, when the portal sends mail.
+    /// `templatesDirectory`: the catalogue study reminders are worded from (none without it).
     public init(
         databaseURL: String, overrides: [String: String] = [:], outbound: HTTPClient.Configuration, mail: (server: MailServer, linkOrigin: String)? = nil,
         templatesDirectory: String? = nil, clock: @escaping @Sendable () -> Date = { Date() }
