@@ -81,8 +81,15 @@ struct StudyRhythmPages: Sendable {
         typed: (start: String, end: String)? = nil, newFeed: Page.NewFeed? = nil, status: HTTPStatus = .ok
     ) throws -> Response {
         let locale = pages.locale(for: request)
-        let rhythm = try request.database.transaction { try StudyRhythmStore().rhythm($0) }
-        guard let rhythm else { throw HTTPError(.notFound, pages.message("error.no_account", locale: locale)) }
+        // Everything the page shows, in one transaction: the rhythm comes with the estimates' inputs.
+        let mailEnabled = self.mailEnabled
+        let read = try request.database.transaction { connection -> (WorkloadInputs, devices: Int, digest: (MailDigests.Frequency, Bool)?)? in
+            guard let inputs = try StudyRhythmStore().workloadInputs(connection) else { return nil }
+            let digest = mailEnabled ? (try MailDigests().frequency(connection), try EmailAddressStore().current(connection) != nil) : nil
+            return (inputs, try PushReminders().devices(connection), digest)
+        }
+        guard let (inputs, devices, digest) = read else { throw HTTPError(.notFound, pages.message("error.no_account", locale: locale)) }
+        let rhythm = inputs.rhythm
         let names = Self.weekdayNames(locale: locale)
         var page = Page(
             balance: rhythm.balance,
@@ -108,16 +115,13 @@ struct StudyRhythmPages: Sendable {
             feedSince: rhythm.calendarFeedSince.map { LocalDates.dateTime($0, locale: locale, zone: TimeZone(identifier: rhythm.timeZone) ?? .gmt) },
             newFeed: newFeed, notice: notice.map { pages.message($0, locale: locale) }, fieldErrors: fieldErrors)
         page.hasHolidays = !page.holidays.isEmpty
-        page.pushDevices = try request.database.transaction { try PushReminders().devices($0) }
-        if mailEnabled {
-            let (frequency, address) = try request.database.transaction { connection in
-                (try MailDigests().frequency(connection), try EmailAddressStore().current(connection))
-            }
-            page.reminders = Page.Reminders(hasAddress: address != nil, choices: MailDigests.Frequency.allCases.map { choice in
+        page.pushDevices = devices
+        if let (frequency, hasAddress) = digest {
+            page.reminders = Page.Reminders(hasAddress: hasAddress, choices: MailDigests.Frequency.allCases.map { choice in
                 Page.Choice(value: choice.rawValue, label: pages.message("rhythm.digest_\(choice.rawValue)", locale: locale), selected: choice == frequency)
             })
         }
-        page.estimates = try estimates.view(for: user, request: request, locale: locale)
+        page.estimates = estimates.view(for: user, inputs: inputs, locale: locale)
         return try pages.privatePage("me/rhythm", page, request, status: status)
     }
 

@@ -53,9 +53,9 @@ final class WorkloadEstimates: @unchecked Sendable {  // the queue and the kept 
         self.pages = pages
     }
 
-    /// The estimates on the page for `user`: read from what was kept, or queued.
-    func view(for user: SessionUser, request: PortalRequest, locale: String) throws -> View? {
-        guard let inputs = try request.database.transaction({ try StudyRhythmStore().workloadInputs($0) }) else { return nil }
+    /// The estimates on the page for `user` from `inputs` (read with the page): what was kept
+    /// for them, or queued.
+    func view(for user: SessionUser, inputs: WorkloadInputs, locale: String) -> View {
         guard !inputs.cards.isEmpty else { return View(empty: true) }
         let key = Self.key(inputs)
         let found: Estimate? = lock.withLock {
