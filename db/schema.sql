@@ -476,18 +476,28 @@ DECLARE
     answer record;
 BEGIN
     FOR student IN
-        SELECT n.user_id, min(n.answered_at) AS earliest
-        FROM admitted n JOIN public.study_sessions s ON s.id = n.session_id
-        WHERE n.user_id IS NOT NULL AND n.rating IS NOT NULL AND s.mode <> 'mock'
-        GROUP BY n.user_id
+        SELECT g.user_id, g.reviews, g.question_id, g.rating, g.earliest,
+               g.reviews > 0
+               AND (EXISTS (SELECT 1 FROM public.answers a
+                            WHERE a.user_id = g.user_id AND a.answered_at > g.earliest AND a.rating IS NOT NULL
+                              AND a.id NOT IN (SELECT n.id FROM admitted n))
+                    OR EXISTS (SELECT 1 FROM public.study_sessions s
+                               WHERE s.user_id = g.user_id AND s.mode = 'mock' AND s.finished_at > g.earliest)) AS late
+        FROM (SELECT n.user_id,
+                     count(*) FILTER (WHERE n.rating IS NOT NULL AND s.mode <> 'mock') AS reviews,
+                     min(n.answered_at) FILTER (WHERE n.rating IS NOT NULL AND s.mode <> 'mock') AS earliest,
+                     (array_agg(n.question_id) FILTER (WHERE n.rating IS NOT NULL AND s.mode <> 'mock'))[1] AS question_id,
+                     (array_agg(n.rating) FILTER (WHERE n.rating IS NOT NULL AND s.mode <> 'mock'))[1] AS rating
+              FROM admitted n JOIN public.study_sessions s ON s.id = n.session_id
+              WHERE n.user_id IS NOT NULL
+              GROUP BY n.user_id) AS g
     LOOP
-        IF EXISTS (SELECT 1 FROM public.answers a
-                   WHERE a.user_id = student.user_id AND a.answered_at > student.earliest AND a.rating IS NOT NULL
-                     AND a.id NOT IN (SELECT n.id FROM admitted n))
-           OR EXISTS (SELECT 1 FROM public.study_sessions s
-                      WHERE s.user_id = student.user_id AND s.mode = 'mock' AND s.finished_at > student.earliest) THEN
+        PERFORM public.reader_changed(student.user_id, false);
+        IF student.late THEN
             PERFORM public.review_card_rebuild(student.user_id, NULL);
-        ELSE
+        ELSIF student.reviews = 1 THEN
+            PERFORM public.review_card_apply(student.user_id, student.question_id, student.rating, student.earliest);
+        ELSIF student.reviews > 1 THEN
             FOR answer IN
                 SELECT n.question_id, n.rating, n.answered_at
                 FROM admitted n JOIN public.study_sessions s ON s.id = n.session_id
@@ -1583,7 +1593,7 @@ BEGIN
         PERFORM public.reader_changed(OLD.user_id);
     END IF;
     IF TG_OP <> 'DELETE' AND NEW.user_id IS NOT NULL AND (TG_OP = 'INSERT' OR NEW.user_id IS DISTINCT FROM OLD.user_id) THEN
-        PERFORM public.reader_changed(NEW.user_id, TG_NARGS = 0 OR TG_ARGV[0] <> 'announced by the portal');
+        PERFORM public.reader_changed(NEW.user_id);
     END IF;
     RETURN NULL;
 END
@@ -8207,13 +8217,6 @@ CREATE TRIGGER answers_admit BEFORE INSERT ON public.answers FOR EACH ROW EXECUT
 --
 
 CREATE TRIGGER answers_data_version AFTER DELETE OR UPDATE ON public.answers FOR EACH ROW EXECUTE FUNCTION public.data_version_bump();
-
-
---
--- Name: answers answers_inserted_data_version; Type: TRIGGER; Schema: public; Owner: portal_owner
---
-
-CREATE TRIGGER answers_inserted_data_version AFTER INSERT ON public.answers FOR EACH ROW EXECUTE FUNCTION public.data_version_bump('announced by the portal');
 
 
 --

@@ -130,15 +130,15 @@ public struct SyntheticData: Sendable {
         }
         // History being written: the triggers that admit a live session's answers (open
         // sessions, the database's clock) stand aside for this transaction, and so do the
-        // per-row data-version bumps (each student's version is set once at the end).
+        // data-version bumps (each student's version is set once at the end).
         try connection.execute("ALTER TABLE study_sessions DISABLE TRIGGER study_sessions_admit")
         try connection.execute("ALTER TABLE answers DISABLE TRIGGER answers_admit")
         try connection.execute("ALTER TABLE study_sessions DISABLE TRIGGER study_sessions_data_version")
         try connection.execute("ALTER TABLE answers DISABLE TRIGGER answers_data_version")
-        // Nor do the cards: a synthetic history has none (a student's are rebuilt from their
-        // answers by `portal rebuild-cards`), and scheduling a million in one statement would
-        // take an advisory lock per card (review_card_apply), more than one transaction may hold.
-        try connection.execute("ALTER TABLE answers DISABLE TRIGGER answers_inserted_data_version")
+        // Nor do the cards (nor the answers' data-version bump, which comes with them): a
+        // synthetic history has none (a student's are rebuilt from their answers by `portal
+        // rebuild-cards`), and scheduling a million in one statement would take an advisory
+        // lock per card (review_card_apply), more than one transaction may hold.
         try connection.execute("ALTER TABLE answers DISABLE TRIGGER answers_schedule")
         try connection.execute("CREATE TEMP TABLE synthetic_pool (id uuid NOT NULL, difficulty smallint NOT NULL, n bigint PRIMARY KEY) ON COMMIT DROP")
         try connection.execute(("""
@@ -168,7 +168,6 @@ public struct SyntheticData: Sendable {
         try connection.execute("ALTER TABLE answers ENABLE TRIGGER answers_admit")
         try connection.execute("ALTER TABLE study_sessions ENABLE TRIGGER study_sessions_data_version")
         try connection.execute("ALTER TABLE answers ENABLE TRIGGER answers_data_version")
-        try connection.execute("ALTER TABLE answers ENABLE TRIGGER answers_inserted_data_version")
         try connection.execute("ALTER TABLE answers ENABLE TRIGGER answers_schedule")
         try connection.execute(("UPDATE users SET data_version = pg_current_xact_id()::text::bigint WHERE username ~ '^bench[0-9]+$'" as SQL))
         for table in tables {

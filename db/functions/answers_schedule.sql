@@ -1,10 +1,12 @@
--- After a statement admits answers: each student's practice answers review their cards, in the
--- order they were given (a mock exam's answers do when the exam ends, in finish_study_session).
--- A card's due day depends on the student's other cards (the load balancer counts what is due
--- each day), so cards are always what their whole history replayed in order makes them: when an
--- answer arrives older than one already stored (offline, late), the student's cards are made
--- again from that history instead, once for the statement — the same result `portal
--- rebuild-cards` gives.
+-- After a statement admits answers, for each student whose answers it stored, in one read: their
+-- data version changes (without a notice: the portal announces answers, several to a notice),
+-- and their practice answers review their cards in the order they were given (a mock exam's
+-- answers do when the exam ends, in finish_study_session). A card's due day depends on the
+-- student's other cards (the load balancer counts what is due each day), so cards are always
+-- what their whole history replayed in order makes them: when an answer arrives older than one
+-- already stored (offline, late), the student's cards are made again from that history instead,
+-- once for the statement — the same result `portal rebuild-cards` gives. One answer (the
+-- online case) is applied straight from the read; a batch is read again in order.
 CREATE OR REPLACE FUNCTION public.answers_schedule()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -16,18 +18,28 @@ DECLARE
     answer record;
 BEGIN
     FOR student IN
-        SELECT n.user_id, min(n.answered_at) AS earliest
-        FROM admitted n JOIN public.study_sessions s ON s.id = n.session_id
-        WHERE n.user_id IS NOT NULL AND n.rating IS NOT NULL AND s.mode <> 'mock'
-        GROUP BY n.user_id
+        SELECT g.user_id, g.reviews, g.question_id, g.rating, g.earliest,
+               g.reviews > 0
+               AND (EXISTS (SELECT 1 FROM public.answers a
+                            WHERE a.user_id = g.user_id AND a.answered_at > g.earliest AND a.rating IS NOT NULL
+                              AND a.id NOT IN (SELECT n.id FROM admitted n))
+                    OR EXISTS (SELECT 1 FROM public.study_sessions s
+                               WHERE s.user_id = g.user_id AND s.mode = 'mock' AND s.finished_at > g.earliest)) AS late
+        FROM (SELECT n.user_id,
+                     count(*) FILTER (WHERE n.rating IS NOT NULL AND s.mode <> 'mock') AS reviews,
+                     min(n.answered_at) FILTER (WHERE n.rating IS NOT NULL AND s.mode <> 'mock') AS earliest,
+                     (array_agg(n.question_id) FILTER (WHERE n.rating IS NOT NULL AND s.mode <> 'mock'))[1] AS question_id,
+                     (array_agg(n.rating) FILTER (WHERE n.rating IS NOT NULL AND s.mode <> 'mock'))[1] AS rating
+              FROM admitted n JOIN public.study_sessions s ON s.id = n.session_id
+              WHERE n.user_id IS NOT NULL
+              GROUP BY n.user_id) AS g
     LOOP
-        IF EXISTS (SELECT 1 FROM public.answers a
-                   WHERE a.user_id = student.user_id AND a.answered_at > student.earliest AND a.rating IS NOT NULL
-                     AND a.id NOT IN (SELECT n.id FROM admitted n))
-           OR EXISTS (SELECT 1 FROM public.study_sessions s
-                      WHERE s.user_id = student.user_id AND s.mode = 'mock' AND s.finished_at > student.earliest) THEN
+        PERFORM public.reader_changed(student.user_id, false);
+        IF student.late THEN
             PERFORM public.review_card_rebuild(student.user_id, NULL);
-        ELSE
+        ELSIF student.reviews = 1 THEN
+            PERFORM public.review_card_apply(student.user_id, student.question_id, student.rating, student.earliest);
+        ELSIF student.reviews > 1 THEN
             FOR answer IN
                 SELECT n.question_id, n.rating, n.answered_at
                 FROM admitted n JOIN public.study_sessions s ON s.id = n.session_id

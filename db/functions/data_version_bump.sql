@@ -1,5 +1,5 @@
--- A row of a student's written: their data version changes (reader_changed). A trigger created
--- with the argument 'announced by the portal' (an answer's insert) changes it without a notice.
+-- A row of a student's written: their data version changes (reader_changed). An answer's insert
+-- does not come here: answers_schedule changes it, once per student and statement.
 CREATE OR REPLACE FUNCTION public.data_version_bump()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -11,7 +11,7 @@ BEGIN
         PERFORM public.reader_changed(OLD.user_id);
     END IF;
     IF TG_OP <> 'DELETE' AND NEW.user_id IS NOT NULL AND (TG_OP = 'INSERT' OR NEW.user_id IS DISTINCT FROM OLD.user_id) THEN
-        PERFORM public.reader_changed(NEW.user_id, TG_NARGS = 0 OR TG_ARGV[0] <> 'announced by the portal');
+        PERFORM public.reader_changed(NEW.user_id);
     END IF;
     RETURN NULL;
 END
