@@ -1257,7 +1257,7 @@ ALTER FUNCTION public.auth_reset_wait(p_address text, p_username text, p_take bo
 -- Name: auth_resolve_session(text, timestamp with time zone, interval, interval); Type: FUNCTION; Schema: public; Owner: portal_auth
 --
 
-CREATE FUNCTION public.auth_resolve_session(p_token text, p_now timestamp with time zone, p_idle interval, p_absolute interval) RETURNS TABLE(session_id uuid, user_id uuid, role text, display_name text, csrf_token text, locale text, time_zone text)
+CREATE FUNCTION public.auth_resolve_session(p_token text, p_now timestamp with time zone, p_idle interval, p_absolute interval) RETURNS TABLE(session_id uuid, user_id uuid, role text, display_name text, csrf_token text, locale text, time_zone text, color_scheme text)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
     AS $$
@@ -1265,7 +1265,7 @@ DECLARE
     now_at timestamptz := greatest(p_now, public.app_now());
     hit record;
 BEGIN
-    SELECT s.id, s.user_id, s.created_at, s.last_seen_at, s.csrf_token, u.role, u.display_name, u.locale, u.time_zone, u.disabled_at
+    SELECT s.id, s.user_id, s.created_at, s.last_seen_at, s.csrf_token, u.role, u.display_name, u.locale, u.time_zone, u.color_scheme, u.disabled_at
       INTO hit
       FROM public.auth_sessions s JOIN public.users u ON u.id = s.user_id
      WHERE s.token_hash = sha256(convert_to(p_token, 'UTF8'));
@@ -1279,7 +1279,7 @@ BEGIN
     IF now_at - hit.last_seen_at > interval '1 minute' THEN
         UPDATE public.auth_sessions SET last_seen_at = now_at WHERE id = hit.id;
     END IF;
-    RETURN QUERY SELECT hit.id, hit.user_id, hit.role, hit.display_name, hit.csrf_token, hit.locale, hit.time_zone;
+    RETURN QUERY SELECT hit.id, hit.user_id, hit.role, hit.display_name, hit.csrf_token, hit.locale, hit.time_zone, hit.color_scheme;
 END
 $$;
 
@@ -6256,6 +6256,8 @@ CREATE TABLE public.users (
     digest text DEFAULT 'off'::text NOT NULL,
     digest_sent_on date,
     push_sent_on date,
+    color_scheme text DEFAULT 'device'::text NOT NULL,
+    CONSTRAINT users_color_scheme_check CHECK ((color_scheme = ANY (ARRAY['device'::text, 'light'::text, 'dark'::text]))),
     CONSTRAINT users_desired_retention_check CHECK (((desired_retention >= 0.70) AND (desired_retention <= 0.97))),
     CONSTRAINT users_digest_check CHECK ((digest = ANY (ARRAY['off'::text, 'daily'::text, 'weekly'::text]))),
     CONSTRAINT users_display_name_check CHECK (((length(btrim(display_name)) >= 1) AND (length(btrim(display_name)) <= 80))),
@@ -8427,6 +8429,13 @@ CREATE TRIGGER study_sessions_frozen BEFORE UPDATE ON public.study_sessions FOR 
 --
 
 CREATE TRIGGER study_sessions_lti_score AFTER UPDATE OF finished_at ON public.study_sessions FOR EACH ROW WHEN (((old.finished_at IS NULL) AND (new.finished_at IS NOT NULL))) EXECUTE FUNCTION public.lti_queue_score();
+
+
+--
+-- Name: users users_appearance_version; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER users_appearance_version BEFORE UPDATE OF color_scheme ON public.users FOR EACH ROW WHEN ((old.color_scheme IS DISTINCT FROM new.color_scheme)) EXECUTE FUNCTION public.users_visibility_version();
 
 
 --
@@ -11897,6 +11906,13 @@ GRANT SELECT(study_time),UPDATE(study_time) ON TABLE public.users TO portal_app;
 --
 
 GRANT SELECT(digest),UPDATE(digest) ON TABLE public.users TO portal_app;
+
+
+--
+-- Name: COLUMN users.color_scheme; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(color_scheme),UPDATE(color_scheme) ON TABLE public.users TO portal_app;
 
 
 --

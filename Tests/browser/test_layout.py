@@ -1,10 +1,11 @@
 """Every role's pages on a phone and on a desktop screen, in a real Chromium.
 
 A visitor, a student, a teacher and an admin each go through the pages they can reach; each
-page is loaded at 390 x 844 (a phone) and at 1280 x 800. On each: the page is no wider than the
-screen (nothing to scroll sideways, nothing off the right edge), and axe-core (4.12, the script
-that ships inside the axe-playwright-python package, injected through Selenium) finds no
-violation of any rule.
+page is loaded at 390 x 844 (a phone) in the light colour scheme and at 1280 x 800 in the dark
+one (the browser told the device prefers dark). On each: the page is no wider than the screen
+(nothing to scroll sideways, nothing off the right edge), it is drawn in the scheme asked for, and
+axe-core (4.12, the script that ships inside the axe-playwright-python package, injected through
+Selenium) finds no violation of any rule, colour contrast included.
 """
 
 import importlib.util
@@ -16,7 +17,7 @@ from selenium.webdriver.common.by import By
 from conftest import fill_some_answer, register, sign_in, wait
 
 EXAM_PAGE = "/exams/europe/network-fundamentals"
-VIEWPORTS = [(390, 844, True), (1280, 800, False)]
+VIEWPORTS = [(390, 844, True, "light"), (1280, 800, False, "dark")]
 
 RUN_AXE = """
 const done = arguments[arguments.length - 1];
@@ -49,12 +50,16 @@ class Inspector:
     def check(self, name, path=None):
         """Checks `path` (or the page on screen, reloaded) at both sizes."""
         url = self.portal.url + path if path else self.driver.current_url
-        for width, height, mobile in VIEWPORTS:
+        for width, height, mobile, scheme in VIEWPORTS:
             self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
                 "width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+            self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
             self.driver.get(url)
             wait(self.driver, lambda d: d.execute_script("return document.readyState") == "complete")
-            where = "%s (%s) at %dpx" % (name, url[len(self.portal.url):], width)
+            where = "%s (%s) at %dpx, %s" % (name, url[len(self.portal.url):], width, scheme)
+            drawn = self.driver.execute_script("return getComputedStyle(document.documentElement).colorScheme")
+            if drawn != scheme:
+                self.problems.append("%s: drawn in the %s scheme" % (where, drawn))
             widths = self.driver.execute_script(
                 "return [document.documentElement.scrollWidth, window.innerWidth]")
             if widths[0] > widths[1]:
@@ -70,6 +75,7 @@ class Inspector:
                 self.problems.append("%s: axe %s (%s): %s" % (where, violation["id"], violation["impact"], "; ".join(violation["nodes"])))
             self.seen += 1
         self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
     def submit(self, selector):
         """Submits the form whose button matches `selector` on the page on screen."""
@@ -157,6 +163,21 @@ def test_every_role_s_pages_fit_a_phone_and_pass_axe(portal, browser_factory):
         assert driver.find_elements(By.CSS_SELECTOR, mark), "%s shows %s" % (domain, mark)
         feedback = answer_first_option(inspector)
         inspector.check("feedback " + domain, feedback[len(portal.url):])
+
+    # The student chooses the dark scheme on a device set to light: their pages are drawn dark
+    # (and pass axe so); then back to following the device.
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "light"}]})
+    for choice, expected in [("dark", "dark"), ("device", "light")]:
+        driver.get(portal.url + "/me/settings")
+        driver.find_element(By.CSS_SELECTOR, 'input[name=color_scheme][value="%s"]' % choice).click()
+        inspector.submit('form[action="/me/appearance"] button[type=submit]')
+        driver.get(portal.url + "/me")
+        drawn = driver.execute_script("return getComputedStyle(document.documentElement).colorScheme")
+        assert drawn == expected, "with %s chosen the dashboard is drawn %s" % (choice, drawn)
+        if choice == "dark":
+            driver.execute_script(inspector.axe)
+            assert not driver.execute_async_script(RUN_AXE), "axe on the dashboard in the chosen dark scheme"
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
     # A teacher: their classes, a class, a share link made, the live event form.
     driver.delete_all_cookies()

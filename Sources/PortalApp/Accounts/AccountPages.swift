@@ -224,6 +224,13 @@ struct AccountPages: Sendable {
         }
         /// The interface languages; "as my browser prefers" first.
         var languages: [Language]
+        /// A colour scheme the pages may use, "as this device prefers" first.
+        struct Scheme: Encodable {
+            var value: String
+            var label: String
+            var selected: Bool
+        }
+        var schemes: [Scheme] = []
         var retentions: [Retention]
         /// "Over the last 30 days you remembered 87% of 140 reviews …", when there were any.
         var measuredRetention: String?
@@ -304,6 +311,9 @@ struct AccountPages: Sendable {
                 SettingsPage.SignIn(label: $0.label, issuer: $0.issuer, linked: linked.contains($0.issuer), linkHref: "/auth/\($0.slug)?link=1")
             }
             page.hasSignIns = !providers.isEmpty
+            page.schemes = ColorScheme.allCases.map {
+                SettingsPage.Scheme(value: $0.rawValue, label: pages.message("account.scheme_\($0.rawValue)", locale: locale), selected: $0 == user.colorScheme)
+            }
             page.boardAllowed = try ClassAccountStore().publicBoardAllowed(connection)
             if mailEnabled {
                 let store = EmailAddressStore(), current = try store.current(connection)
@@ -366,6 +376,16 @@ struct AccountPages: Sendable {
             ? SetCookie.expired(name: LocaleNegotiation.cookieName, secure: settings.secure)
             : SetCookie(name: LocaleNegotiation.cookieName, value: chosen, maxAge: LanguageSwitch.cookieLifetime, secure: settings.secure))
         return response
+    }
+
+    /// Saves the colour scheme of the account's pages; the next page is drawn in it.
+    func saveAppearance(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+        guard let scheme = ColorScheme(rawValue: FormFields(body: request.body)["color_scheme"] ?? "") else {
+            throw HTTPError(.unprocessableContent, pages.message("account.scheme_invalid", for: request))
+        }
+        try request.database.transaction { try AccountStore().setColorScheme(scheme, $0) }
+        viewers.forget(userID: user.userID)
+        return .redirect(to: "/me/settings?saved=1#appearance")
     }
 
     func changePassword(_ request: PortalRequest, _ user: SessionUser) throws -> Response {

@@ -44,6 +44,12 @@ struct PageRenderer: Sendable {
             fields["signedIn"] = .bool(true)
             fields["canHost"] = .bool(user.role.teaches)
             fields["isAdmin"] = .bool(user.role == .admin)
+            // The dark sheet's media query: the device decides unless the account chose.
+            switch user.colorScheme {
+            case .device: break
+            case .light: fields["darkMedia"] = .string("not all")
+            case .dark: fields["darkMedia"] = .string("all")
+            }
         }
         return try render(template, page, locale: locale, extra: ["viewer": .object(fields)], fragments: fragments, keepFragments: keepFragments)
     }

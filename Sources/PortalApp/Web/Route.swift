@@ -38,7 +38,7 @@ enum Route: Sendable, Hashable {
     // Addresses whose secret token is the proof.
     case calendarFeed(file: String), unsubscribeForm(token: String), unsubscribe(token: String)
     // A signed-in account's own pages.
-    case settings, saveSettings, saveRetention, saveLanguage, changePassword, endOtherSessions, endSession(UUID), signOnUnlink, dataDownload
+    case settings, saveSettings, saveRetention, saveLanguage, saveAppearance, changePassword, endOtherSessions, endSession(UUID), signOnUnlink, dataDownload
     case requestEmail, removeEmail, deleteAccountForm, deleteAccount
     case rhythm, saveRhythm, addHoliday, removeHoliday(UUID), startCalendarFeed, endCalendarFeed, saveReminders, endPush
     case dashboard, reportQuestion(UUID), examDate(ExamAddress)
@@ -75,7 +75,7 @@ enum Route: Sendable, Hashable {
         case livePlay, liveJoin, liveAnswer, liveEvents
         case joinForm, joinPage, sharePage
         case deviceMe, language
-        case settings, saveSettings, saveRetention, saveLanguage, changePassword, endOtherSessions, endSession, signOnUnlink, dataDownload
+        case settings, saveSettings, saveRetention, saveLanguage, saveAppearance, changePassword, endOtherSessions, endSession, signOnUnlink, dataDownload
         case requestEmail, removeEmail, deleteAccountForm, deleteAccount
         case rhythm, saveRhythm, addHoliday, removeHoliday, startCalendarFeed, endCalendarFeed, saveReminders, endPush
         case calendarFeed, unsubscribeForm, unsubscribe
@@ -167,6 +167,7 @@ enum Route: Sendable, Hashable {
             case .unsubscribeForm: RouteDeclaration(.GET, "/unsubscribe/:token", .byToken)
             case .unsubscribe: RouteDeclaration(.POST, "/unsubscribe/:token", .byToken)
             case .saveLanguage: RouteDeclaration(.POST, "/me/language", .members)
+            case .saveAppearance: RouteDeclaration(.POST, "/me/appearance", .members)
             case .changePassword: RouteDeclaration(.POST, "/me/password", .members)
             case .endOtherSessions: RouteDeclaration(.POST, "/me/sessions/end-others", .members)
             case .endSession: RouteDeclaration(.POST, "/me/sessions/:id(uuid)/end", .members)
@@ -310,6 +311,7 @@ enum Route: Sendable, Hashable {
         case .unsubscribeForm: self = .unsubscribeForm(token: p["token"])
         case .unsubscribe: self = .unsubscribe(token: p["token"])
         case .saveLanguage: self = .saveLanguage
+        case .saveAppearance: self = .saveAppearance
         case .changePassword: self = .changePassword
         case .endOtherSessions: self = .endOtherSessions
         case .endSession: guard let id = p.id else { return nil }; self = .endSession(id)

@@ -123,6 +123,7 @@ struct RouteHandlers: Sendable {
         case .unsubscribeForm(let token): return try reminders.form(request, token: token)
         case .unsubscribe(let token): return try reminders.unsubscribe(request, token: token)
         case .saveLanguage: return try accounts.saveLanguage(request, user(request))
+        case .saveAppearance: return try accounts.saveAppearance(request, user(request))
         case .changePassword: return try accounts.changePassword(request, user(request))
         case .endOtherSessions: return try accounts.endOtherSessions(request, user(request))
         case .endSession(let id): return try accounts.endSession(request, user(request), id: id)
