@@ -34,6 +34,45 @@
     }
   }
 
+  // After an answer the page comes back with its feedback: the verdict's heading takes the focus
+  // (read out first, and the next Tab goes on from it), not the top of the page. Only after the
+  // student's own submit, so opening an answered question from elsewhere starts at the top.
+  var verdict = document.getElementById("verdict");
+  try {
+    if (verdict && self.sessionStorage.getItem("portal-answered") === location.pathname) {
+      verdict.setAttribute("tabindex", "-1");
+      verdict.focus();
+    }
+    self.sessionStorage.removeItem("portal-answered");
+  } catch (unavailable) { /* storage switched off: focus stays where the browser puts it */ }
+  document.addEventListener("submit", function (event) {
+    if (event.target && event.target.id === "answer-form") {
+      try { self.sessionStorage.setItem("portal-answered", location.pathname); } catch (unavailable) { /* as above */ }
+    }
+  });
+
+  // A mock exam's question grid is one stop for Tab: the arrow keys (and Home, End) move
+  // within it, and Tab goes on past it, not through every number.
+  var grid = document.querySelector(".question-grid ol");
+  if (grid) {
+    var cells = Array.prototype.slice.call(grid.querySelectorAll("a"));
+    var current = cells.filter(function (cell) { return cell.getAttribute("aria-current") === "page"; })[0] || cells[0];
+    cells.forEach(function (cell) { cell.setAttribute("tabindex", cell === current ? "0" : "-1"); });
+    grid.addEventListener("keydown", function (event) {
+      var at = cells.indexOf(event.target), to = -1;
+      if (at < 0) return;
+      if (event.key === "ArrowRight" || event.key === "ArrowDown") to = Math.min(cells.length - 1, at + 1);
+      else if (event.key === "ArrowLeft" || event.key === "ArrowUp") to = Math.max(0, at - 1);
+      else if (event.key === "Home") to = 0;
+      else if (event.key === "End") to = cells.length - 1;
+      if (to < 0) return;
+      cells[at].setAttribute("tabindex", "-1");
+      cells[to].setAttribute("tabindex", "0");
+      cells[to].focus();
+      event.preventDefault();
+    });
+  }
+
   var hint = document.getElementById("shortcuts");
   if (hint && (document.getElementById("answer-form") || document.getElementById("flag-form"))) hint.hidden = false;
 

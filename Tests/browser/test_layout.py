@@ -13,6 +13,7 @@ import os
 import uuid
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 from conftest import fill_some_answer, register, sign_in, wait
 
@@ -133,6 +134,8 @@ def test_every_role_s_pages_fit_a_phone_and_pass_axe(portal, browser_factory):
     practice = start_session(inspector, "practice")
     inspector.check("practice question", practice[len(portal.url):])
     feedback = answer_first_option(inspector)
+    focused = driver.execute_script("return document.activeElement && document.activeElement.id")
+    assert focused == "verdict", "after an answer the focus is on %r, not the feedback's heading" % focused
     inspector.check("practice feedback", feedback[len(portal.url):])
     session = practice[len(portal.url):].split("?")[0]
     inspector.check("finish page", session + "/finish")
@@ -141,6 +144,13 @@ def test_every_role_s_pages_fit_a_phone_and_pass_axe(portal, browser_factory):
     inspector.check("results", results[len(portal.url):])
     mock = start_session(inspector, "mock")
     inspector.check("mock question", mock[len(portal.url):])
+    # The question grid is one Tab stop (the current question's number); arrows move in it.
+    driver.get(mock)
+    stops = driver.find_elements(By.CSS_SELECTOR, '.question-grid a:not([tabindex="-1"])')
+    assert len(stops) == 1 and stops[0].get_attribute("aria-current") == "page", "the grid has %d Tab stops" % len(stops)
+    stops[0].send_keys(Keys.ARROW_RIGHT)
+    moved = driver.execute_script("return document.activeElement.textContent.trim()")
+    assert moved.startswith("2"), "the right arrow went to %r, not question 2" % moved
     # On a phone an exam page's first screen holds its way to start.
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
     driver.get(portal.url + EXAM_PAGE)
