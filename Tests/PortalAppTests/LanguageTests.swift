@@ -51,7 +51,7 @@ struct LanguageTests {
         "de": ["report.comment_label", "live.code", "admin.import", "admin.export", "admin.problem", "admin.details", "admin.status", "admin.search",
                "admin.version", "admin.edit.code", "lti.roster_name", "rhythm.load_normal"],
         "es": ["exam.total", "error.status", "sessions.duration", "school.no", "lti.admin_client_id", "lti.admin_endpoints", "rhythm.load_normal"],
-        "it": ["sessions.duration", "account.password", "school.no", "lti.admin_client_id"],
+        "it": ["sessions.duration", "account.password", "school.no", "lti.admin_client_id", "site.tab_account"],
         "th": ["lti.admin_client_id"],
     ]
 

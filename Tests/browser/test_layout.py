@@ -154,9 +154,16 @@ def test_every_role_s_pages_fit_a_phone_and_pass_axe(portal, browser_factory):
     # On a phone an exam page's first screen holds its way to start.
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
     driver.get(portal.url + EXAM_PAGE)
+    # A signed-in reader's main destinations are in the bar at the foot of a phone's screen, and
+    # the header above keeps to a few lines.
+    bar_top, bar_bottom = driver.execute_script("const r = document.querySelector('nav.tab-bar').getBoundingClientRect(); return [r.top, r.bottom]")
+    assert bar_bottom == 844 and 844 - 80 <= bar_top < 844, "the tab bar is at %s..%s px" % (bar_top, bar_bottom)
+    assert len(driver.find_elements(By.CSS_SELECTOR, "nav.tab-bar a")) == 4
+    header = driver.execute_script("return document.querySelector('.site-header').getBoundingClientRect().height")
+    assert header <= 110, "the header takes %s px of a phone's 844" % header
     bottom = driver.execute_script(
         "return document.querySelector('form.quick-start button[value=practice]').getBoundingClientRect().bottom")
-    assert 0 < bottom <= 844, "the exam page's Practise button is at %s px, below the first screen" % bottom
+    assert 0 < bottom <= bar_top, "the exam page's Practise button is at %s px, below the first screen" % bottom
     # The mock exam's clock stays in sight when the question scrolls on a phone.
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 500, "deviceScaleFactor": 1, "mobile": True})
     driver.get(mock)
@@ -165,6 +172,7 @@ def test_every_role_s_pages_fit_a_phone_and_pass_axe(portal, browser_factory):
         "return [window.scrollY, document.getElementById('countdown').getBoundingClientRect().top]")
     assert scrolled > 200, "the mock question is taller than the screen (scrolled %s px)" % scrolled
     assert 0 <= top < 120, "the countdown scrolled out of sight: its top is at %s px" % top
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     # Rich questions: a routing question's exhibit, table and listing; a formula question's
     # MathML, inline and displayed. Each fits the phone (wide ones scroll in their boxes).
     for domain, mark in [("routing-tables", "figure.exhibit img"), ("window-size", "math")]:
