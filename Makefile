@@ -1,6 +1,6 @@
 # The two commands: `make run` and `make test`. Everything they need is installed and started
 # by the scripts they call.
-.PHONY: run test build schema cluster cluster-test cluster-stop fuzz bench bench-http bench-pages bench-answers bench-capacity bench-leaderboard bench-live bench-offline bench-fsrs bench-import-adversarial db-stop clean
+.PHONY: run test build schema cluster cluster-test cluster-stop fuzz bench bench-http bench-pages bench-answers bench-answer-cost bench-capacity bench-leaderboard bench-live bench-offline bench-fsrs bench-import-adversarial db-stop clean
 
 run:
 	scripts/run.sh
@@ -43,6 +43,9 @@ bench-pages:
 
 bench-answers:
 	Benchmarks/answers.sh
+
+bench-answer-cost:
+	Benchmarks/answer-cost.sh
 
 bench-capacity:
 	Benchmarks/capacity.sh

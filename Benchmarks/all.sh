@@ -8,7 +8,7 @@
 #                             but not written down: the page holds one whole run)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-every="http pages answers capacity leaderboard live offline fsrs import-adversarial"
+every="http pages answers answer-cost capacity leaderboard live offline fsrs import-adversarial"
 chosen=${BENCHMARKS:-$every}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

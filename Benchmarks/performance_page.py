@@ -25,7 +25,7 @@ when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC
 commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
 
 titles = {
-    "http": "Static files against nginx", "pages": "Every page a reader sees", "answers": "Answers against pgbench",
+    "http": "Static files against nginx", "pages": "Every page a reader sees", "answers": "Answers against pgbench", "answer-cost": "One answer's database work",
     "capacity": "Concurrent studying students", "leaderboard": "Leaderboards", "live": "Live events",
     "offline": "Offline study", "fsrs": "Fitting FSRS weights", "import-adversarial": "Hostile imports"}
 page = [
