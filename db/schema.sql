@@ -476,24 +476,26 @@ DECLARE
     answer record;
 BEGIN
     FOR student IN
-        SELECT g.user_id, g.reviews, g.question_id, g.rating, g.earliest,
-               g.reviews > 0
-               AND (EXISTS (SELECT 1 FROM public.answers a
-                            WHERE a.user_id = g.user_id AND a.answered_at > g.earliest AND a.rating IS NOT NULL
-                              AND a.id NOT IN (SELECT n.id FROM admitted n))
-                    OR EXISTS (SELECT 1 FROM public.study_sessions s
-                               WHERE s.user_id = g.user_id AND s.mode = 'mock' AND s.finished_at > g.earliest)) AS late
-        FROM (SELECT n.user_id,
-                     count(*) FILTER (WHERE n.rating IS NOT NULL AND s.mode <> 'mock') AS reviews,
-                     min(n.answered_at) FILTER (WHERE n.rating IS NOT NULL AND s.mode <> 'mock') AS earliest,
-                     (array_agg(n.question_id) FILTER (WHERE n.rating IS NOT NULL AND s.mode <> 'mock'))[1] AS question_id,
-                     (array_agg(n.rating) FILTER (WHERE n.rating IS NOT NULL AND s.mode <> 'mock'))[1] AS rating
-              FROM admitted n JOIN public.study_sessions s ON s.id = n.session_id
-              WHERE n.user_id IS NOT NULL
-              GROUP BY n.user_id) AS g
+        SELECT n.user_id,
+               count(*) FILTER (WHERE n.rating IS NOT NULL AND s.mode <> 'mock') AS reviews,
+               min(n.answered_at) FILTER (WHERE n.rating IS NOT NULL AND s.mode <> 'mock') AS earliest,
+               (array_agg(n.question_id) FILTER (WHERE n.rating IS NOT NULL AND s.mode <> 'mock'))[1] AS question_id,
+               (array_agg(n.rating) FILTER (WHERE n.rating IS NOT NULL AND s.mode <> 'mock'))[1] AS rating,
+               array_agg(n.id) AS ids
+        FROM admitted n JOIN public.study_sessions s ON s.id = n.session_id
+        WHERE n.user_id IS NOT NULL
+        GROUP BY n.user_id
     LOOP
         PERFORM public.reader_changed(student.user_id, false);
-        IF student.late THEN
+        -- Late: a scheduled answer stored before this statement is newer than the earliest of
+        -- its own, or a mock exam ended after it (a statement of its own, given the statement's
+        -- ids: measured cheaper than asking it of the transition table).
+        IF student.reviews > 0
+           AND (EXISTS (SELECT 1 FROM public.answers a
+                        WHERE a.user_id = student.user_id AND a.answered_at > student.earliest AND a.rating IS NOT NULL
+                          AND a.id <> ALL (student.ids))
+                OR EXISTS (SELECT 1 FROM public.study_sessions s
+                           WHERE s.user_id = student.user_id AND s.mode = 'mock' AND s.finished_at > student.earliest)) THEN
             PERFORM public.review_card_rebuild(student.user_id, NULL);
         ELSIF student.reviews = 1 THEN
             PERFORM public.review_card_apply(student.user_id, student.question_id, student.rating, student.earliest);
@@ -4264,10 +4266,11 @@ BEGIN
     -- A review a day or more ahead goes on the student's calendar. Day 0 is the answer's own day
     -- in the student's time zone; each day's capacity comes from their easy days and holidays,
     -- and (when they spread their reviews) what is due that day from the other cards.
-    today := (p_at AT TIME ZONE loaded.time_zone)::date;
     IF next.state = 'review' AND next.due - p_at >= interval '1 day'
        AND (loaded.balance_reviews OR loaded.easy_days <> 'nnnnnnn'
-            OR EXISTS (SELECT 1 FROM public.study_holidays h WHERE h.user_id = p_user AND h.ends_on > today)) THEN
+            OR EXISTS (SELECT 1 FROM public.study_holidays h
+                       WHERE h.user_id = p_user AND h.ends_on > (p_at AT TIME ZONE loaded.time_zone)::date)) THEN
+        today := (p_at AT TIME ZONE loaded.time_zone)::date;
         interval_days := floor(extract(epoch FROM next.due - p_at) / 86400 + 0.5)::integer;
         -- Far enough to hold the range, a week past it, and the end of a holiday reaching beyond.
         SELECT greatest(r.upper_day + 7, coalesce(max(h.ends_on - today) + 7, 0)) INTO last_day

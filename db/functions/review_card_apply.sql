@@ -54,10 +54,11 @@ BEGIN
     -- A review a day or more ahead goes on the student's calendar. Day 0 is the answer's own day
     -- in the student's time zone; each day's capacity comes from their easy days and holidays,
     -- and (when they spread their reviews) what is due that day from the other cards.
-    today := (p_at AT TIME ZONE loaded.time_zone)::date;
     IF next.state = 'review' AND next.due - p_at >= interval '1 day'
        AND (loaded.balance_reviews OR loaded.easy_days <> 'nnnnnnn'
-            OR EXISTS (SELECT 1 FROM public.study_holidays h WHERE h.user_id = p_user AND h.ends_on > today)) THEN
+            OR EXISTS (SELECT 1 FROM public.study_holidays h
+                       WHERE h.user_id = p_user AND h.ends_on > (p_at AT TIME ZONE loaded.time_zone)::date)) THEN
+        today := (p_at AT TIME ZONE loaded.time_zone)::date;
         interval_days := floor(extract(epoch FROM next.due - p_at) / 86400 + 0.5)::integer;
         -- Far enough to hold the range, a week past it, and the end of a holiday reaching beyond.
         SELECT greatest(r.upper_day + 7, coalesce(max(h.ends_on - today) + 7, 0)) INTO last_day
