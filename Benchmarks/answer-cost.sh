@@ -31,6 +31,7 @@ pgbench_ready
 # superuser with the triggers aside for the set-up rows only.
 token="answer-cost-$(date +%s)-0123456789abcdefghijklmnopqrstuv"
 picks=$(as_postgres "$bindir/psql" -X -q -At -h "$PGHOST" -U postgres -d portal -v ON_ERROR_STOP=1 -v token="$token" <<'SQL'
+SET client_min_messages = warning;
 SET session_replication_role = replica;
 CREATE TEMP TABLE made AS
 SELECT gen_random_uuid() AS user_id, gen_random_uuid() AS session_id,
