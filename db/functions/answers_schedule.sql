@@ -19,12 +19,14 @@ DECLARE
 BEGIN
     FOR student IN
         SELECT n.user_id,
-               count(*) FILTER (WHERE n.rating IS NOT NULL AND s.mode <> 'mock') AS reviews,
-               min(n.answered_at) FILTER (WHERE n.rating IS NOT NULL AND s.mode <> 'mock') AS earliest,
-               (array_agg(n.question_id) FILTER (WHERE n.rating IS NOT NULL AND s.mode <> 'mock'))[1] AS question_id,
-               (array_agg(n.rating) FILTER (WHERE n.rating IS NOT NULL AND s.mode <> 'mock'))[1] AS rating,
+               count(*) FILTER (WHERE k.reviews) AS reviews,
+               min(n.answered_at) FILTER (WHERE k.reviews) AS earliest,
+               (array_agg(n.question_id) FILTER (WHERE k.reviews))[1] AS question_id,
+               (array_agg(n.rating) FILTER (WHERE k.reviews))[1] AS rating,
                array_agg(n.id) AS ids
         FROM admitted n JOIN public.study_sessions s ON s.id = n.session_id
+        -- A rated answer outside a mock exam reviews its card now.
+        CROSS JOIN LATERAL (SELECT n.rating IS NOT NULL AND s.mode <> 'mock' AS reviews) AS k
         WHERE n.user_id IS NOT NULL
         GROUP BY n.user_id
     LOOP
