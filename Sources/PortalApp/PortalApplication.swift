@@ -243,6 +243,7 @@ public final class PortalApplication: Sendable {
             exam: ExamPage.handler(pages: pages, cache: cache, versions: versions, readers: readers),
             leaderboard: LeaderboardPage.handler(pages: pages, cache: cache, versions: versions, readers: readers),
             dashboard: DashboardPage.handler(pages: pages, clock: clock, versions: versions, readers: readers, domains: domainFacts, fitter: fitter),
+            review: ReviewPage.handler(pages: pages, clock: clock, versions: versions, domains: domainFacts),
             offlineStudy: OfflineStudyPage.handler(pages: pages),
             visitorCopies: VisitorCopies(pages: pages, cache: cache, versions: versions, sessionCookie: sessionSettings.cookieName),
             readerCopies: ReaderCopies(

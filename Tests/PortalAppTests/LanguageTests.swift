@@ -235,6 +235,7 @@ struct LanguageTests {
             _ = try browser.request("POST", path + "/finish", form: ["csrf_token": browser.csrfToken(from: page)])
             pages.append(("results-\(locale)", try browser.request("GET", path + "/results").body))
             pages.append(("dashboard-\(locale)", try browser.request("GET", "/me").body))
+            pages.append(("review-\(locale)", try browser.request("GET", "/me/review").body))
             pages.append(("settings-\(locale)", try browser.request("GET", "/me/settings").body))
             pages.append(("missing-\(locale)", try browser.request("GET", "/exams/nowhere/nothing").body))
             // A teacher's and an admin's pages.
@@ -307,7 +308,7 @@ struct LanguageTests {
         var pages: [(String, String)] = []
         for (name, browser, address) in [
             ("home", student, "/"), ("exam", student, StudySessionTests.examPath), ("results", student, path + "/results"),
-            ("dashboard", student, "/me"), ("settings", student, "/me/settings"), ("classes", student, "/me/classes"),
+            ("dashboard", student, "/me"), ("review", student, "/me/review"), ("settings", student, "/me/settings"), ("classes", student, "/me/classes"),
             ("leaderboard", student, StudySessionTests.examPath + "/leaderboard"), ("offline", student, "/offline/study"),
             ("missing", student, "/exams/nowhere/nothing"), ("login", site.browser(), "/login"), ("register", site.browser(), "/register"),
             ("teach", teacher, "/teach"), ("class", teacher, "/teach/classes/\(classID)"), ("teacher exam", teacher, StudySessionTests.examPath),

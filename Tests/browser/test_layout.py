@@ -71,6 +71,23 @@ class Inspector:
                       .slice(0, 3).map((e) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className ? '.' + e.className : ''));
                 """)
                 self.problems.append("%s: the page is %dpx wide (%s)" % (where, widths[0], ", ".join(wide)))
+            if mobile:
+                # Data tables stack into a card per row on a phone: nothing in them scrolls
+                # sideways, and each cell shows the name of its column.
+                stacked = self.driver.execute_script("""
+                    return Array.from(document.querySelectorAll('table.stacks')).map((t) => {
+                      const box = t.closest('.table-wrap') || t.parentElement;
+                      const cell = t.querySelector('td[data-label]');
+                      const label = cell ? getComputedStyle(cell, '::before').content : 'none';
+                      return [t.querySelector('caption') ? t.querySelector('caption').textContent.trim() : '', box.scrollWidth - box.clientWidth,
+                              cell ? label !== 'none' && label.length > 2 : true];
+                    });
+                """)
+                for caption, overflow, labelled in stacked:
+                    if overflow > 1:
+                        self.problems.append("%s: the table %r scrolls %dpx sideways on a phone" % (where, caption, overflow))
+                    if not labelled:
+                        self.problems.append("%s: the stacked table %r shows no column names" % (where, caption))
             self.driver.execute_script(self.axe)
             for violation in self.driver.execute_async_script(RUN_AXE):
                 self.problems.append("%s: axe %s (%s): %s" % (where, violation["id"], violation["impact"], "; ".join(violation["nodes"])))
@@ -128,8 +145,8 @@ def test_every_role_s_pages_fit_a_phone_and_pass_axe(portal, browser_factory):
     driver.delete_all_cookies()
     student = "student-" + uuid.uuid4().hex[:8]
     register(driver, portal, student)
-    for name, path in [("home", "/"), ("dashboard", "/me"), ("settings", "/me/settings"), ("classes", "/me/classes"),
-                       ("exam page", EXAM_PAGE), ("leaderboard", EXAM_PAGE + "/leaderboard")]:
+    for name, path in [("home", "/"), ("dashboard", "/me"), ("review", "/me/review"), ("settings", "/me/settings"),
+                       ("classes", "/me/classes"), ("exam page", EXAM_PAGE), ("leaderboard", EXAM_PAGE + "/leaderboard")]:
         inspector.check("student " + name, path)
     practice = start_session(inspector, "practice")
     inspector.check("practice question", practice[len(portal.url):])
@@ -142,6 +159,10 @@ def test_every_role_s_pages_fit_a_phone_and_pass_axe(portal, browser_factory):
     driver.get(portal.url + session + "/finish")
     results = inspector.submit("form[action$='/finish'] button[type=submit]")
     inspector.check("results", results[len(portal.url):])
+    # With something studied: the dashboard's table of weeks, the review page's chart and its table.
+    inspector.check("dashboard after study", "/me")
+    inspector.check("review after study", "/me/review")
+    assert driver.find_elements(By.CSS_SELECTOR, 'svg.chart[role="img"] title'), "the review page charts the next 30 days"
     mock = start_session(inspector, "mock")
     inspector.check("mock question", mock[len(portal.url):])
     # The question grid is one Tab stop (the current question's number); arrows move in it.
@@ -158,7 +179,11 @@ def test_every_role_s_pages_fit_a_phone_and_pass_axe(portal, browser_factory):
     # the header above keeps to a few lines.
     bar_top, bar_bottom = driver.execute_script("const r = document.querySelector('nav.tab-bar').getBoundingClientRect(); return [r.top, r.bottom]")
     assert bar_bottom == 844 and 844 - 80 <= bar_top < 844, "the tab bar is at %s..%s px" % (bar_top, bar_bottom)
-    assert len(driver.find_elements(By.CSS_SELECTOR, "nav.tab-bar a")) == 4
+    tabs = [a.get_attribute("href")[len(portal.url):] for a in driver.find_elements(By.CSS_SELECTOR, "nav.tab-bar a")]
+    assert tabs == ["/", "/me/review", "/me", "/me/classes", "/me/settings"], tabs
+    # The bar marks where the reader is: an exam page is under Study.
+    current = [a.get_attribute("href")[len(portal.url):] for a in driver.find_elements(By.CSS_SELECTOR, 'nav.tab-bar a[aria-current="page"]')]
+    assert current == ["/"], "on an exam page the bar marks %s" % current
     header = driver.execute_script("return document.querySelector('.site-header').getBoundingClientRect().height")
     assert header <= 110, "the header takes %s px of a phone's 844" % header
     bottom = driver.execute_script(

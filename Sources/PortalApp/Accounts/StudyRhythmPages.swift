@@ -188,7 +188,7 @@ struct StudyRhythmPages: Sendable {
 
     /// Monday … Sunday in `locale`.
     static func weekdayNames(locale: String) -> [String] {
-        let symbols = LocalDates.formatter(locale: locale, zone: .gmt).standaloneWeekdaySymbols ?? []
+        let symbols = LocalDates.formatter(locale: locale, zone: .gmt).standaloneWeekdaySymbols
         guard symbols.count == 7 else { return ["1", "2", "3", "4", "5", "6", "7"] }
         return Array(symbols[1...]) + [symbols[0]]
     }

@@ -41,6 +41,8 @@ struct DashboardPage: Encodable {
     }
 
     struct Cell: Encodable {
+        /// The week the cell is in, written out (its label when the table stacks on a phone).
+        var week: String
         var answered: Int
         var hasAnswers: Bool
         var percent: Int?
@@ -175,7 +177,7 @@ struct DashboardPage: Encodable {
                         let found = cells[title]!.filter { $0.week == week }
                         let answered = found.reduce(0) { $0 + $1.answered }, correct = found.reduce(0) { $0 + $1.correct }
                         return Cell(
-                            answered: answered, hasAnswers: answered > 0,
+                            week: LocalDates.day(week, locale: locale), answered: answered, hasAnswers: answered > 0,
                             percent: answered > 0 ? Int((Double(correct) * 100 / Double(answered)).rounded()) : nil)
                     })
                 })

@@ -211,11 +211,15 @@ final class WorkloadEstimates: @unchecked Sendable {  // the queue and the kept 
             ])] + (week.hasEasyDays ? [pages.message("rhythm.week_estimate_plain", locale: locale, [
                 "normal": number(week.plainNormalDay), "busiest": number(week.plainBusiest.rounded()),
             ])] : [])
-            chart = WorkloadChart.svg(
-                bars: figures.map { (label: percent($0.retention), value: $0.minutes[quarter], marked: $0.retention == recommended?.retention) },
+            chart = BarChartSVG.svg(
+                bars: figures.map {
+                    BarChartSVG.Bar(
+                        label: percent($0.retention), value: $0.minutes[quarter], marked: $0.retention == recommended?.retention,
+                        figure: number($0.minutes[quarter]))
+                },
                 title: pages.message("rhythm.chart_title", locale: locale),
                 description: pages.message("rhythm.chart_description", locale: locale),
-                unit: pages.message("rhythm.chart_unit", locale: locale), number: number)
+                unit: pages.message("rhythm.chart_unit", locale: locale), id: "workload-chart")
         }
     }
 }

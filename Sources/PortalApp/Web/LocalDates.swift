@@ -22,6 +22,15 @@ enum LocalDates {
         return formatter.string(from: date)
     }
 
+    /// `count` calendar days from `first` (`YYYY-MM-DD`) as the reader's language writes a day of
+    /// a month in short: "12 Dec", "12. Dez.", "12月12日" (a chart's labels).
+    static func shortDays(_ first: String, count: Int, locale: String) -> [String] {
+        guard let start = midnight(of: first) else { return Array(repeating: first, count: count) }
+        let formatter = formatter(locale: locale, zone: .gmt)
+        formatter.setLocalizedDateFormatFromTemplate("dMMM")
+        return (0..<count).map { formatter.string(from: utc.date(byAdding: .day, value: $0, to: start) ?? start) }
+    }
+
     /// A moment as the reader's language writes a day and a time: "6 December 2026, 14:05".
     static func dateTime(_ date: Date, locale: String, zone: TimeZone) -> String {
         let formatter = formatter(locale: locale, zone: zone)

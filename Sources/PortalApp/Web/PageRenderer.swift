@@ -44,6 +44,7 @@ struct PageRenderer: Sendable {
             fields["signedIn"] = .bool(true)
             fields["canHost"] = .bool(user.role.teaches)
             fields["isAdmin"] = .bool(user.role == .admin)
+            if let section = TabSection.of(template: template) { fields["in_" + section.rawValue] = .bool(true) }
             // The dark sheet's media query: the device decides unless the account chose.
             switch user.colorScheme {
             case .device: break

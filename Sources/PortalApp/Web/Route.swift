@@ -41,7 +41,7 @@ enum Route: Sendable, Hashable {
     case settings, saveSettings, saveRetention, saveLanguage, saveAppearance, changePassword, endOtherSessions, endSession(UUID), signOnUnlink, dataDownload
     case requestEmail, removeEmail, deleteAccountForm, deleteAccount
     case rhythm, saveRhythm, addHoliday, removeHoliday(UUID), startCalendarFeed, endCalendarFeed, saveReminders, endPush
-    case dashboard, reportQuestion(UUID), examDate(ExamAddress)
+    case dashboard, review, reportQuestion(UUID), examDate(ExamAddress)
     case joinClass(code: String), myClasses, leaveClass(UUID), startShared(token: String)
     // The device API.
     case bundle(region: String, file: String), changes(ExamAddress), schedule(ExamAddress), uploadProgress, pushKey, pushSubscribe
@@ -79,7 +79,7 @@ enum Route: Sendable, Hashable {
         case requestEmail, removeEmail, deleteAccountForm, deleteAccount
         case rhythm, saveRhythm, addHoliday, removeHoliday, startCalendarFeed, endCalendarFeed, saveReminders, endPush
         case calendarFeed, unsubscribeForm, unsubscribe
-        case dashboard, reportQuestion, examDate
+        case dashboard, review, reportQuestion, examDate
         case joinClass, myClasses, leaveClass, startShared
         case bundle, changes, schedule, uploadProgress, pushKey, pushSubscribe
         case newLiveEvent, createLiveEvent, hostLive, startLive, liveScreen
@@ -174,6 +174,7 @@ enum Route: Sendable, Hashable {
             case .signOnUnlink: RouteDeclaration(.POST, "/me/sso/unlink", .members)
             case .dataDownload: RouteDeclaration(.GET, "/me/data.zip", .members)
             case .dashboard: RouteDeclaration(.GET, "/me", .members)
+            case .review: RouteDeclaration(.GET, "/me/review", .members)
             case .reportQuestion: RouteDeclaration(.POST, "/questions/:id(uuid)/reports", .members)
             case .examDate: RouteDeclaration(.POST, "/exams/:region/:exam/date", .members)
             case .joinClass: RouteDeclaration(.POST, "/join/:code", .members)
@@ -318,6 +319,7 @@ enum Route: Sendable, Hashable {
         case .signOnUnlink: self = .signOnUnlink
         case .dataDownload: self = .dataDownload
         case .dashboard: self = .dashboard
+        case .review: self = .review
         case .reportQuestion: guard let id = p.id else { return nil }; self = .reportQuestion(id)
         case .examDate: self = .examDate(p.exam)
         case .joinClass: self = .joinClass(code: p["code"])

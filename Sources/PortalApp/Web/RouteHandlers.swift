@@ -47,6 +47,7 @@ struct RouteHandlers: Sendable {
     let exam: @Sendable (PortalRequest, ExamAddress, ExamDateForm.Refusal?) throws -> Response
     let leaderboard: @Sendable (PortalRequest, ExamAddress) throws -> Response
     let dashboard: @Sendable (PortalRequest, SessionUser) throws -> Response
+    let review: @Sendable (PortalRequest, SessionUser) throws -> Response
     let offlineStudy: @Sendable (PortalRequest) throws -> Response
     /// Visitors' kept pages, answered on the event loop.
     let visitorCopies: VisitorCopies
@@ -130,6 +131,7 @@ struct RouteHandlers: Sendable {
         case .signOnUnlink: return try singleSignOn.unlink(request, user(request))
         case .dataDownload: return try dataDownload.download(request, user(request))
         case .dashboard: return try dashboard(request, user(request))
+        case .review: return try review(request, user(request))
         case .reportQuestion(let id): return try reports.report(request, user(request), question: id)
         case .examDate(let address):
             do {
