@@ -115,6 +115,17 @@ struct StudySessionTests {
         #expect(results.contains("<dd>4 of 7</dd>"))
         #expect(results.contains("Alpha things") && results.contains("Beta things"))
         #expect(results.contains("The correct order"))
+        // The review goes by domain: a domain with a question missed is open, its missed questions
+        // come first and those answered right are folded under them; the groups hold all seven.
+        let groups = results.components(separatedBy: "<details class=\"result-group\"").dropFirst()
+        #expect(groups.count == 2)
+        #expect(groups.map { $0.components(separatedBy: "class=\"review-item ").count - 1 }.reduce(0, +) == 7)
+        for group in groups where group.contains("review-item wrong") {
+            #expect(group.hasPrefix(" open>"))
+            let firstRight = group.range(of: "review-item right")?.lowerBound ?? group.endIndex
+            #expect(group.range(of: "review-item wrong")!.lowerBound < firstRight)
+            #expect(!group.contains("review-item right") || group.contains("<details class=\"right-answers\">"))
+        }
         // A long review can be cut down to what was missed, and back; the numbers stay the session's.
         #expect(results.contains("href=\"\(path)/results?show=missed#review-heading\">Show only the 3 questions I got wrong</a>"))
         let missed = try browser.request("GET", path + "/results?show=missed").bodyText

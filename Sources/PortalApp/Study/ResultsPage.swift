@@ -30,6 +30,20 @@ struct ResultsPage: Encodable {
         var explanationHTML: String?
     }
 
+    /// The questions of one domain: the missed ones in full, those answered right folded.
+    struct Group: Encodable {
+        var id: String
+        var title: String
+        /// "3 of 5 (60%)".
+        var summary: String
+        var missed: [Item]
+        var right: [Item]
+        var hasMissed: Bool
+        var hasRight: Bool
+        /// "Show the 2 questions answered right".
+        var showRight: String
+    }
+
     var sessionID: String
     var examTitle: String
     var regionCode: String
@@ -44,7 +58,9 @@ struct ResultsPage: Encodable {
     var passed: Bool
     var timeUsed: String
     var domains: [Domain]
-    var items: [Item]
+    /// The questions by domain, the domains with a question missed first (each in the order
+    /// the session asked them).
+    var groups: [Group]
     /// Only the questions missed (wrong or unanswered) are listed: `?show=missed`.
     var onlyMissed: Bool
     var missedCount: Int
@@ -75,7 +91,7 @@ struct ResultsPage: Encodable {
         domains = score.domains.map { domain in
             Domain(title: domainTitles[domain.domain] ?? domain.domain, correct: domain.correct, total: domain.total, percent: Int(domain.percent.rounded()))
         }
-        items = questions.enumerated().map { index, question in
+        var items = questions.enumerated().map { index, question in
             let answer = answers[question.id]
             return Item(
                 ordinal: index + 1, questionID: question.id.lowercasedText,
@@ -90,6 +106,21 @@ struct ResultsPage: Encodable {
         hasMissed = missedCount > 0
         self.onlyMissed = onlyMissed && hasMissed
         if self.onlyMissed { items.removeAll { $0.correct } }
+        let byDomain = Dictionary(grouping: items, by: \.domainTitle)
+        let order = items.map(\.domainTitle).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        groups = order.enumerated().map { index, title in
+            let all = byDomain[title] ?? []
+            let missed = all.filter { !$0.correct }, right = all.filter(\.correct)
+            return Group(
+                id: "domain-\(index + 1)", title: title,
+                summary: pages.message("results.domain_value", locale: locale, [
+                    "correct": String(right.count), "total": String(all.count),
+                    "percent": String(Int((Double(right.count) * 100 / Double(max(all.count, 1))).rounded(.down))),
+                ]),
+                missed: missed, right: right, hasMissed: !missed.isEmpty, hasRight: !right.isEmpty,
+                showRight: pages.message("results.show_right", locale: locale, ["count": String(right.count)], count: Double(right.count)))
+        }
+        groups = groups.filter(\.hasMissed) + groups.filter { !$0.hasMissed }
         self.isGuest = isGuest
         self.notice = notice
         self.reported = reported
