@@ -107,11 +107,20 @@ struct QuestionKindsTests {
                 #expect(html.contains("<img src=\"/images/diagrams/network-a.svg\" alt=\"The picture for this question; its parts are listed with it.\" class=\"hotspot-image\">"))
                 #expect(html.contains("<input type=\"radio\" name=\"choice\" value=\"1\" data-key=\"2\"> <span class=\"option-key\" aria-hidden=\"true\">2</span> <span class=\"option-text\">Device B</span>"))
                 pages.append(("hotspot form", Array(html.utf8)))
+                // A tap outside every part is asked again, not scored: the question comes back saying so.
+                let slip = try browser.request("POST", path + "/answers", pairs: base + [("point_x", "10"), ("point_y", "10")])
+                #expect(slip.status == 303 && (slip.header("Location") ?? "").contains("refused=outside"))
+                let askedAgain = try browser.request("GET", slip.header("Location") ?? "").bodyText
+                #expect(askedAgain.contains("That tap was outside every part of the picture. Tap on one of its parts, or choose it from the list."))
+                #expect(askedAgain.contains("id=\"answer-form\""))
+                #expect(try site.count("SELECT count(*) AS n FROM answers a JOIN questions q ON q.id = a.question_id WHERE q.type = 'hotspot'") == 0)
                 let answered = try browser.request("POST", path + "/answers", pairs: base + [("point_x", "120.5"), ("point_y", "95"), ("choice", "1")])
                 #expect(answered.status == 303)
                 let review = try browser.request("GET", path + "?q=\(number)").bodyText
                 #expect(review.contains("<h2 id=\"verdict\">Right</h2>"), "the point falls in the router's circle; the point decides, not the list")
                 #expect(review.contains("<li class=\"key chosen\"><span class=\"option-text\">Device A</span>"))
+                // The feedback's picture carries the right part and the tap, for the page script to draw.
+                #expect(review.contains(#"<div class="hotspot hotspot-review" data-regions="[{&quot;"#) && review.contains(#" data-key="[0]" data-tap="120.5 95.0"><img"#))
             }
         }
         let stored = try site.admin { try $0.query("SELECT q.type, a.response::text AS response, a.correct, a.score FROM answers a JOIN questions q ON q.id = a.question_id ORDER BY q.type").rows }

@@ -98,7 +98,10 @@ class Inspector:
     def submit(self, selector):
         """Submits the form whose button matches `selector` on the page on screen."""
         before = self.driver.current_url
-        self.driver.find_element(By.CSS_SELECTOR, selector).click()
+        button = self.driver.find_element(By.CSS_SELECTOR, selector)
+        # In the middle of the screen, as a person would have it: not under a phone's tab bar.
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+        button.click()
         wait(self.driver, lambda d: d.current_url != before, message="submitting %s went nowhere" % selector)
         return self.driver.current_url
 
@@ -206,6 +209,49 @@ def test_every_role_s_pages_fit_a_phone_and_pass_axe(portal, browser_factory):
         assert driver.find_elements(By.CSS_SELECTOR, mark), "%s shows %s" % (domain, mark)
         feedback = answer_first_option(inspector)
         inspector.check("feedback " + domain, feedback[len(portal.url):])
+
+    # A hotspot question on a phone: the picture takes the screen's width; a tap outside every
+    # part of it is asked again (said beside it, nothing sent); a tap on a part answers, and the
+    # feedback draws the right part and the tap on the picture.
+    question = start_session(inspector, "practice", "network-diagrams")
+    inspector.check("hotspot question", question[len(portal.url):])
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    driver.get(question)
+    image = driver.find_element(By.CSS_SELECTOR, "#answer-form .hotspot-image")
+    wait(driver, lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0", image))
+    shown = driver.execute_script("return arguments[0].getBoundingClientRect().width", image)
+    assert shown >= 320, "the hotspot picture is %s px wide on a 390 px phone" % shown
+    TAP = """
+        const image = arguments[0], rect = image.getBoundingClientRect(), x = arguments[1], y = arguments[2];
+        image.dispatchEvent(new MouseEvent('click', {bubbles: true, clientX: rect.left + x * rect.width / image.naturalWidth,
+                                                     clientY: rect.top + y * rect.height / image.naturalHeight}));
+    """
+    outside = driver.execute_script("""
+        const image = arguments[0], regions = JSON.parse(image.closest('.hotspot').dataset.regions);
+        const corners = [[1, 1], [image.naturalWidth - 1, 1], [1, image.naturalHeight - 1], [image.naturalWidth - 1, image.naturalHeight - 1]];
+        return corners.find(([x, y]) => PortalAnswerCheck.regionAt(regions.map((region) => ({region})), x, y) === -1);
+    """, image)
+    assert outside, "every corner of the picture is inside a part"
+    driver.execute_script(TAP, image, *outside)
+    miss = driver.find_element(By.CSS_SELECTOR, ".hotspot-miss[role=status]").text
+    assert "outside every part of the picture" in miss, miss
+    assert driver.execute_script("return document.querySelector('#answer-form [name=point_x]').value") == ""
+    centre = driver.execute_script("""
+        const region = JSON.parse(arguments[0].closest('.hotspot').dataset.regions)[0], c = region.coords;
+        if (region.shape === 'rect') return [(c[0] + c[2]) / 2, (c[1] + c[3]) / 2];
+        if (region.shape === 'circle') return [c[0], c[1]];
+        const xs = c.filter((_, i) => i % 2 === 0), ys = c.filter((_, i) => i % 2 === 1);
+        return [xs.reduce((a, b) => a + b) / xs.length, ys.reduce((a, b) => a + b) / ys.length];
+    """, image)
+    driver.execute_script(TAP, image, *centre)
+    assert not driver.find_elements(By.CSS_SELECTOR, ".hotspot-miss"), "the message stays after a tap on a part"
+    assert driver.find_element(By.CSS_SELECTOR, '#answer-form input[name=choice][value="0"]').is_selected()
+    feedback = inspector.submit("#answer-form button[type=submit]")
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".hotspot-review svg.hotspot-overlay .tap-mark"),
+         message="the feedback marks no tap on the picture")
+    assert driver.find_elements(By.CSS_SELECTOR, ".hotspot-review svg.hotspot-overlay .key-region"), "the feedback outlines no right part"
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    inspector.check("hotspot feedback", feedback[len(portal.url):])
 
     # The student chooses the dark scheme on a device set to light: their pages are drawn dark
     # (and pass axe so); then back to following the device.

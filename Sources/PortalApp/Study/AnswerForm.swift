@@ -44,11 +44,15 @@ enum AnswerForm {
         case .gaps:
             return .gaps((question.details.gaps ?? []).indices.map { form["gap_\($0 + 1)"] ?? "" })
         case .region:
-            if let x = form["point_x"].flatMap(Double.init), let y = form["point_y"].flatMap(Double.init), x.isFinite, y.isFinite {
-                return .point(x: x, y: y)
-            }
+            if let (x, y) = point(form) { return .point(x: x, y: y) }
             return .indexes(try choices(form, message))
         }
+    }
+
+    /// A hotspot's tapped point, when the form carries one (the page script sets it).
+    static func point(_ form: FormFields) -> (x: Double, y: Double)? {
+        guard let x = form["point_x"].flatMap(Double.init), let y = form["point_y"].flatMap(Double.init), x.isFinite, y.isFinite else { return nil }
+        return (x, y)
     }
 
     private static func choices(_ form: FormFields, _ message: (String, [String: String]) -> String) throws(HTTPError) -> [Int] {

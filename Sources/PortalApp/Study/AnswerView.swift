@@ -74,6 +74,10 @@ struct AnswerView: Encodable {
     /// Hotspot: the image, and its regions for the page script (JSON).
     var hotspotImage: String?
     var regions: String?
+    /// Hotspot review: the right regions' indexes (JSON) and where the student tapped ("x y"),
+    /// for the page script to draw on the picture (the list says the same in words).
+    var keyRegions: String?
+    var tap: String?
     /// Review: an ordering's right order and the one given; a fill-in's accepted answers and
     /// what was typed.
     var keyOrder: [String]
@@ -133,6 +137,8 @@ struct AnswerView: Encodable {
         if case .text(let text)? = response { typedAnswer = text } else { typedAnswer = "" }
         hotspotImage = shape == .region ? question.details.imageUrl : nil
         regions = shape == .region ? (try? String(decoding: JSONEncoder().encode(question.options.map { $0.region }), as: UTF8.self)) : nil
+        keyRegions = revealsKey && shape == .region ? "[" + question.correct.map(String.init).joined(separator: ",") + "]" : nil
+        if reviewsResponse, case .point(let x, let y)? = response { tap = "\(x) \(y)" } else { tap = nil }
         keyOrder = revealsKey && shape == .order ? question.correct.filter(question.options.indices.contains).map { question.options[$0].text } : []
         yourOrder = reviewsResponse && shape == .order ? chosen.filter(question.options.indices.contains).map { question.options[$0].text } : []
         accepted = revealsKey && shape == .text ? question.details.accepted ?? [] : []

@@ -16,6 +16,9 @@ struct RefusedAnswer: Equatable {
         case incomplete
         /// A matching prompt without a target.
         case unmatched
+        /// A tap on a hotspot's picture outside every part of it: asked again, not scored (on a
+        /// phone it is more often a slip of the thumb than an answer).
+        case outside
     }
 
     var reason: Reason
@@ -58,6 +61,7 @@ struct RefusedAnswer: Equatable {
         case .duplicate: pages.message("sessions.order_duplicate", locale: locale)
         case .incomplete: pages.message("sessions.order_incomplete", locale: locale, ["count": count])
         case .unmatched: pages.message("sessions.match_incomplete", locale: locale, ["count": count])
+        case .outside: pages.message("sessions.hotspot_outside", locale: locale)
         }
     }
 }

@@ -347,7 +347,11 @@ struct SessionPages: Sendable {
                 if flagging != nil, given.allSatisfy({ $0 == 0 }) { return try flagOnly() }
                 if let movedTo, given.allSatisfy({ $0 == 0 }) { return .redirect(to: movedTo) }
                 if given.contains(0) { return refuse(.unmatched, given) }
-            case .oneOption, .someOptions, .text, .region, .gaps:
+            case .region:
+                if let (x, y) = AnswerForm.point(form), !question.options.contains(where: { $0.region?.contains(x: x, y: y) == true }) {
+                    return refuse(.outside, [])
+                }
+            case .oneOption, .someOptions, .text, .gaps:
                 break
             }
             let draft: AnswerResponse
