@@ -354,7 +354,7 @@ document.addEventListener("DOMContentLoaded", function () {
     } else {
       if (kind === "hotspot") {
         fieldset.appendChild(element("p", { "class": "hint", text: text.hotspotHint }));
-        fieldset.appendChild(element("div", { "class": "hotspot", "data-regions": JSON.stringify(question.options.map(function (option) { return option.region; })) }, [
+        fieldset.appendChild(element("div", { "class": "hotspot", "data-outside": text.hotspotOutside, "data-regions": JSON.stringify(question.options.map(function (option) { return option.region; })) }, [
           element("img", { src: details.imageUrl, alt: text.hotspotImageAlt, "class": "hotspot-image" })
         ]));
         fieldset.appendChild(element("input", { type: "hidden", name: "point_x", value: "" }));

@@ -352,6 +352,13 @@ struct AdminTests {
         #expect(try row.decode("key", as: String.self) == "[1]", "Ant, now second, is still the key")
         #expect(try contentVersion() > before, "offline copies learn of the change")
         #expect(try site.count("SELECT count(*) AS n FROM audit_log WHERE action = 'question.edit' AND details->>'version' = '2'") == 1)
+        // The audit log says it in words, links the question and shows the lines the edit changed.
+        let audit = try admin.request("GET", "/admin/audit?action=question.edit").bodyText
+        #expect(audit.contains("Chief Editor saved version 2 of the question “Which animal comes first?” (published)."), "\(audit)")
+        #expect(audit.contains(#"<a href="/admin/questions/\#(item.id.uuidString.lowercased())">Open the question</a>"#))
+        #expect(audit.contains("<summary>What changed</summary>"))
+        #expect(audit.contains("<ins>+ ") && audit.contains("<del>- "))
+        #expect(audit.components(separatedBy: "<ins>+ ").contains { $0.hasPrefix("    &quot;stem&quot;: &quot;Which animal comes first?&quot;") }, "the new stem is an added line")
         // Kept for exams: the box makes a new version, shown ticked, and goes out with the export.
         #expect(try submit([
             ("stem", "Which animal comes first?"), ("opt_id_0", "o1"), ("opt_text_0", "Bee"), ("opt_id_1", "o0"), ("opt_text_1", "Ant"), ("opt_key_1", "on"),
