@@ -209,6 +209,7 @@ public final class PortalApplication: Sendable {
             dataDownload: DataDownload(pages: pages, clock: clock, inlineAnswers: configuration.dataExportInlineAnswers),
             deletion: AccountDeletionPages(pages: pages, settings: sessionSettings, hashing: hashing, viewers: viewers),
             privacy: PrivacyNotice(pages: pages, retentionDays: configuration.guestRetentionDays, mailEnabled: wording != nil),
+            design: DesignPage.Handlers(pages: pages, publicDirectory: configuration.publicDirectory, development: configuration.development),
             rhythm: rhythm,
             calendarFeed: CalendarFeed(pages: pages, site: site),
             reminders: ReminderPages(pages: pages, rhythm: rhythm),

@@ -15,7 +15,7 @@ enum Route: Sendable, Hashable {
     // Infrastructure: served without the gate (no cookies, no database but `/readyz`'s ping).
     case health, metrics, ready
     // The catalogue.
-    case home, exam(ExamAddress), leaderboard(ExamAddress), offlineManifest, privacy
+    case home, exam(ExamAddress), leaderboard(ExamAddress), offlineManifest, privacy, design, designTokens
     // The same bytes for everyone.
     case offlineStudy, ltiKeys
     // LTI, posted from an LMS's page.
@@ -63,7 +63,7 @@ enum Route: Sendable, Hashable {
     /// portal has, so a test can visit each one.
     enum Name: String, Sendable, CaseIterable {
         case health, metrics, ready
-        case home, exam, leaderboard, offlineManifest, privacy
+        case home, exam, leaderboard, offlineManifest, privacy, design, designTokens
         case offlineStudy, ltiKeys
         case ltiLogin, ltiLoginPosted, ltiLaunch, ltiContinue, deepLink, deepLinkChosen
         case contentImage
@@ -102,6 +102,8 @@ enum Route: Sendable, Hashable {
             case .ready: RouteDeclaration(.GET, "/readyz", .infrastructure)
             case .home: RouteDeclaration(.GET, "/", .catalogue)
             case .privacy: RouteDeclaration(.GET, "/privacy", .catalogue)
+            case .design: RouteDeclaration(.GET, "/design", .catalogue)
+            case .designTokens: RouteDeclaration(.GET, "/design/tokens.css", .catalogue)
             case .exam: RouteDeclaration(.GET, "/exams/:region/:exam", .catalogue)
             case .leaderboard: RouteDeclaration(.GET, "/exams/:region/:exam/leaderboard", .catalogue)
             case .offlineManifest: RouteDeclaration(.GET, "/offline/manifest.json", .catalogue)
@@ -247,6 +249,8 @@ enum Route: Sendable, Hashable {
         case .ready: self = .ready
         case .home: self = .home
         case .privacy: self = .privacy
+        case .design: self = .design
+        case .designTokens: self = .designTokens
         case .exam: self = .exam(p.exam)
         case .leaderboard: self = .leaderboard(p.exam)
         case .offlineManifest: self = .offlineManifest

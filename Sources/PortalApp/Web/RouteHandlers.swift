@@ -17,6 +17,7 @@ struct RouteHandlers: Sendable {
     let dataDownload: DataDownload
     let deletion: AccountDeletionPages
     let privacy: PrivacyNotice
+    let design: DesignPage.Handlers
     let rhythm: StudyRhythmPages
     let calendarFeed: CalendarFeed
     let reminders: ReminderPages
@@ -60,6 +61,8 @@ struct RouteHandlers: Sendable {
         case .health, .metrics, .ready: return try infrastructure.respond(to: route, request.http)
         case .home: return try home(request)
         case .privacy: return try privacy.show(request)
+        case .design: return try design.page(request)
+        case .designTokens: return try design.stylesheet(request)
         case .exam(let address): return try exam(request, address, nil)
         case .leaderboard(let address): return try leaderboard(request, address)
         case .offlineManifest: return try offline.manifest(request)
