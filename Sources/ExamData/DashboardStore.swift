@@ -58,6 +58,10 @@ public struct DashboardReading: Sendable, Equatable {
     public var weeks: [WeekCell]
     /// Days studied in a row, holidays and days off forgiven, a missed day covered by a freeze.
     public var streak: StudyStreak
+    /// The days studied in the last 400, as days before today (0: today), in the reader's zone.
+    public var studiedDaysAgo: Set<Int>
+    /// Today's weekday, 0 Monday … 6 Sunday.
+    public var weekday: Int
     public var answeredToday: Int
     public var holidaysAhead: [HolidayAhead]
     public var sessions: [RecentSession]
@@ -177,7 +181,8 @@ public struct DashboardStore: Sendable {
         }
         let days = try results[2].single()
         return DashboardReading(
-            cards: cards, weeks: weeks, streak: try streak(days), answeredToday: try days.decode("answered_today", as: Int.self),
+            cards: cards, weeks: weeks, streak: try streak(days), studiedDaysAgo: Set(try days.decode("studied_ago", as: [Int].self)),
+            weekday: try days.decode("weekday", as: Int.self) - 1, answeredToday: try days.decode("answered_today", as: Int.self),
             holidaysAhead: try days.decodeJSON("holidays_ahead", as: [DashboardReading.HolidayAhead].self),
             sessions: try recentSessions(results[3]),
             remembered: Dictionary(uniqueKeysWithValues: try results[4].rows.map { row in

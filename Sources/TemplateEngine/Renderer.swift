@@ -155,8 +155,16 @@ struct Renderer {
     }
 }
 
-/// HTML escaping for text and quoted attribute values.
-enum HTMLEscaping {
+/// HTML escaping for text and quoted attribute values (the templates' `{{…}}`, and markup the
+/// portal writes itself, such as its SVG charts).
+public enum HTMLEscaping {
+    /// `text` escaped for HTML text or a quoted attribute value.
+    public static func escaped(_ text: String) -> String {
+        var output: [UInt8] = []
+        append(text, to: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
     static func append(_ text: String, to output: inout [UInt8]) {
         var text = text
         // Runs without a special character are copied whole.

@@ -65,7 +65,16 @@ struct ReviewPageTests {
             """)
         #expect(tableTotal == inThirtyDays)
         #expect(Self.number(after: "<td class=\"number\" data-label=\"Reviews due\">", in: body) == dueNow, "the first row is today")
-        let check = try HTMLChecker.passes([("review page", page.body), ("empty review page", empty.body)])
+        // The dashboard draws the days studied (today among them) and each domain's predicted
+        // score against the pass mark, each with its figures as a table.
+        let dashboardPage = try student.request("GET", "/me")
+        let dashboard = dashboardPage.bodyText
+        #expect(dashboard.contains(#"<title id="activity-title">Days studied in the last 12 weeks</title>"#))
+        #expect(dashboard.contains("You studied on 1 of the last "), "the first day of study, three days ago")
+        #expect(dashboard.components(separatedBy: #"<rect class="studied"#).count - 1 == 1)
+        #expect(dashboard.contains("Predicted score by domain</title>") && dashboard.contains("(the dashed line)"))
+        #expect(dashboard.contains(#"<line class="pass-line""#))
+        let check = try HTMLChecker.passes([("review page", page.body), ("empty review page", empty.body), ("dashboard", dashboardPage.body)])
         #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
 
         // The page's own button starts a review of what is due.

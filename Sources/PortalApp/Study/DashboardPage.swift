@@ -33,6 +33,20 @@ struct DashboardPage: Encodable {
         var finalStretch: Bool
         var weeks: [String]
         var domains: [DomainRow]
+        /// The predicted score of each domain against the pass mark, as a chart and its figures.
+        var domainChart: String
+        var domainFigures: [DomainFigure]
+    }
+
+    struct DomainFigure: Encodable {
+        var title: String
+        var percent: String
+    }
+
+    /// A week of the activity calendar, for its table.
+    struct ActivityWeek: Encodable {
+        var week: String
+        var days: String
     }
 
     struct DomainRow: Encodable {
@@ -71,12 +85,18 @@ struct DashboardPage: Encodable {
     /// Each holiday not over yet, and what it moved.
     var holidays: [String]
     var answeredToday: Int
+    /// The days studied in the last weeks as a calendar, its description and its table.
+    var activityChart: String
+    var activitySummary: String
+    var activityWeeks: [ActivityWeek]
     var exams: [Exam]
     var sessions: [Session]
     /// Which weights the schedule uses and how well they predict the student's reviews.
     var schedule: String
 
     static let weeksShown = 4
+    /// The activity calendar's span.
+    static let calendarWeeks = 12
 
 
     /// What the page shows around the fragment.
@@ -141,6 +161,22 @@ struct DashboardPage: Encodable {
                     recallSum: reading.cards[domain.id]?.recallSum ?? 0)
             }
             let readiness = Readiness.predict(recall)
+            let byDomain = domains.filter { $0.questions > 0 }.sorted { ($0.weight, $1.slug) > ($1.weight, $0.slug) }.map { domain in
+                (title: domain.title, share: DomainRecall(
+                    weight: domain.weight, questions: domain.questions, seen: reading.cards[domain.id]?.seen ?? 0,
+                    recallSum: reading.cards[domain.id]?.recallSum ?? 0).expectedScore(prior: Readiness.unseenPrior))
+            }
+            let passShare = Double(first.passMark) / 100
+            let domainFigures = byDomain.map { DomainFigure(title: $0.title, percent: Percentages.format($0.share, locale: locale)) }
+            let domainChart = BarChartSVG.rows(
+                byDomain.map { (label: $0.title, share: $0.share, figure: Percentages.format($0.share, locale: locale)) }, mark: passShare,
+                markLabel: pages.message("results.pass_mark", locale: locale, ["percent": String(first.passMark)]),
+                title: pages.message("dashboard.by_domain_title", locale: locale),
+                description: pages.message("dashboard.by_domain_summary", locale: locale, [
+                    "reached": String(byDomain.count { $0.share >= passShare }), "total": String(byDomain.count),
+                    "pass": pages.message("results.pass_mark", locale: locale, ["percent": String(first.passMark)]),
+                ], count: Double(byDomain.count)),
+                id: "domains-\(first.regionCode)-\(first.examSlug)")
             let examDate = reading.examDates[examID]
             let daysLeft = examDate.flatMap { ExamDateForm.days(from: today, to: $0.day) }
             let onExamDay = Readiness.predict(domains.filter { $0.questions > 0 }.sorted { ($0.weight, $1.slug) > ($1.weight, $0.slug) }.map { domain in
@@ -180,7 +216,8 @@ struct DashboardPage: Encodable {
                             week: LocalDates.day(week, locale: locale), answered: answered, hasAnswers: answered > 0,
                             percent: answered > 0 ? Int((Double(correct) * 100 / Double(answered)).rounded()) : nil)
                     })
-                })
+                },
+                domainChart: domainChart, domainFigures: domainFigures)
         }.sorted { $0.title < $1.title }
         csrfToken = user.csrfToken
         if let fitted = reading.fitted, fitted.weights != nil, let before = fitted.logLossBefore, let after = fitted.logLossAfter {
@@ -210,6 +247,26 @@ struct DashboardPage: Encodable {
             ])
         }
         answeredToday = reading.answeredToday
+        // The calendar: twelve weeks up to this one, Monday on top; a week's label every fourth.
+        let weekday = reading.weekday, span = Self.calendarWeeks
+        let mondays = (0..<span).map { ReviewPage.day(today, plus: -((span - 1 - $0) * 7 + weekday)) }
+        let daysShown = (span - 1) * 7 + weekday + 1
+        let studiedShown = reading.studiedDaysAgo.count { $0 >= 0 && $0 < daysShown }
+        activitySummary = pages.message("dashboard.activity_summary", locale: locale, [
+            "count": String(studiedShown), "days": String(daysShown),
+        ], count: Double(studiedShown))
+        let short = mondays.map { LocalDates.shortDays($0, count: 1, locale: locale)[0] }
+        activityChart = ActivityCalendarSVG.svg(
+            weeks: span, weekday: weekday, studied: { reading.studiedDaysAgo.contains($0) },
+            labels: short.enumerated().map { $0 % 4 == 0 ? $1 : "" },
+            title: pages.message("dashboard.activity_title", locale: locale), description: activitySummary, id: "activity")
+        activityWeeks = mondays.enumerated().reversed().map { index, monday in
+            let first = (span - 1 - index) * 7 + weekday  // the Monday, in days ago
+            let count = (max(0, first - 6)...first).count { reading.studiedDaysAgo.contains($0) }
+            return ActivityWeek(
+                week: pages.message("dashboard.week_of", locale: locale, ["date": LocalDates.day(monday, locale: locale)]),
+                days: pages.message("dashboard.days", locale: locale, ["count": String(count)], count: Double(count)))
+        }
         sessions = reading.sessions.map { session in
             Session(
                 href: "/sessions/\(session.id.lowercasedText)" + (session.finishedAt == nil ? "" : "/results"),
