@@ -166,6 +166,16 @@ def test_every_role_s_pages_fit_a_phone_and_pass_axe(portal, browser_factory):
     inspector.check("dashboard after study", "/me")
     inspector.check("review after study", "/me/review")
     assert driver.find_elements(By.CSS_SELECTOR, 'svg.chart[role="img"] title'), "the review page charts the next 30 days"
+    # On a phone the next step is in the first screen: the dashboard's "Review N" and the review
+    # page's button for the exam, above the tab bar.
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    for path, selector in [("/me", 'main a.button.primary[href="/me/review"]'), ("/me/review", "main .due-list button.primary")]:
+        driver.get(portal.url + path)
+        bottom, bar = driver.execute_script(
+            "return [document.querySelector(arguments[0]).getBoundingClientRect().bottom, document.querySelector('nav.tab-bar').getBoundingClientRect().top]",
+            selector)
+        assert 0 < bottom <= bar, "%s: the way to review ends at %s px, below the first screen (the bar starts at %s)" % (path, bottom, bar)
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     mock = start_session(inspector, "mock")
     inspector.check("mock question", mock[len(portal.url):])
     # The question grid is one Tab stop (the current question's number); arrows move in it.

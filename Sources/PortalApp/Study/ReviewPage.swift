@@ -102,7 +102,7 @@ struct ReviewPage: Encodable {
                 },
                 title: pages.message("review.forecast_title", locale: locale), description: chartSummary,
                 unit: pages.message("review.forecast_unit", locale: locale, ["most": NumberFormatting.grouped(perDay.max() ?? 0, locale: locale)]),
-                id: "forecast-chart", step: 20)
+                id: "forecast-chart", step: 11)
         }
     }
 

@@ -49,10 +49,10 @@ enum BarChartSVG {
     static func rows(
         _ rows: [(label: String, share: Double, figure: String)], mark: Double?, markLabel: String, title: String, description: String, id: String
     ) -> String {
-        let width = 600.0, barLeft = 4.0, barWidth = 520.0, rowHeight = 38.0, top = 8.0
+        let width = 340.0, barLeft = 2.0, barWidth = 290.0, rowHeight = 34.0, top = 6.0
         let height = top + rowHeight * Double(max(1, rows.count)) + (mark == nil ? 4 : 22)
         var svg = """
-            <svg class="chart" viewBox="0 0 \(Int(width)) \(Int(height))" role="img" aria-labelledby="\(id)-title \(id)-desc" \
+            <svg class="chart rows" viewBox="0 0 \(Int(width)) \(Int(height))" role="img" aria-labelledby="\(id)-title \(id)-desc" \
             xmlns="http://www.w3.org/2000/svg"><title id="\(id)-title">\(HTMLEscaping.escaped(title))</title><desc id="\(id)-desc">\(HTMLEscaping.escaped(description))</desc>
             """
         for (index, row) in rows.enumerated() {

@@ -78,7 +78,7 @@ struct DesignPage: Encodable {
             let values = [3, 5, 2, 0, 7, 4, 1, 6, 2, 3, 0, 5, 8, 2]
             let chart = BarChartSVG.svg(
                 bars: values.enumerated().map { BarChartSVG.Bar(label: $0 % 7 == 0 ? "\($0)" : "", value: Double($1), marked: $0 == 0, tip: "\($1)") },
-                title: "A bar chart", description: "Fourteen bars, the first marked.", unit: "Unit", id: "design-chart", step: 20)
+                title: "A bar chart", description: "Fourteen bars, the first marked.", unit: "Unit", id: "design-chart", step: 11)
             let page = DesignPage(tokens: tokens, icons: DesignPage.icons(in: try read("icons.svg")), chart: chart)
             var response = Response.html(try pages.render("design", page, for: request))
             response.headers.set("Cache-Control", "no-store")
