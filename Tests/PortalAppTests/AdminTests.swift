@@ -410,6 +410,15 @@ struct AdminTests {
         let id = try site.admin { try $0.query("SELECT id::text AS id FROM questions WHERE type = 'hotspot'").single().decode("id", as: String.self) }
         let form = try admin.request("GET", "/admin/questions/\(id)/edit").bodyText
         #expect(form.contains("<option value=\"circle\" selected>") && form.contains("value=\"100, 100, 30\""), "the regions come back as typed")
+        // Only the kind's own fields show: a hotspot's regions and picture, not a matching item's target
+        // or an ordering step's place; a single-choice question's editor hides the regions.
+        #expect(form.contains(#"<span class="kind-field" data-kinds="hotspot"><label for="opt-shape-0">"#))
+        #expect(form.contains(#"<span class="kind-field" data-kinds="matching" hidden><label for="opt-target-0">"#))
+        #expect(form.contains(#"<span class="kind-field" data-kinds="ordering" hidden><label for="opt-keypos-0">"#))
+        let single = try admin.request("GET", "/admin/questions/\(MiniExam.items[0].id.uuidString.lowercased())/edit").bodyText
+        #expect(single.contains(#"<span class="kind-field" data-kinds="hotspot" hidden><label for="opt-shape-0">"#))
+        #expect(single.contains(#"data-kinds="matching fill-in hotspot" hidden>"#), "the box of other kinds' fields is hidden whole")
+        #expect(single.contains(#"<script src="/js/question-editor.js" defer></script>"#))
         // An upside-down rectangle is refused with the validator's words, and nothing is saved.
         let refused = try admin.request("POST", "/admin/questions/new", pairs: common + [
             ("type", "hotspot"), ("stem", "Click it."), ("hotspot_image", "/images/diagrams/network-a.svg"),

@@ -14,6 +14,7 @@ import uuid
 
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
 
 from conftest import fill_some_answer, register, sign_in, wait
 
@@ -315,6 +316,12 @@ def test_every_role_s_pages_fit_a_phone_and_pass_axe(portal, browser_factory):
                        ("reports", "/admin/reports"), ("audit log", "/admin/audit"), ("new question", "/admin/questions/new"),
                        ("users", "/admin/users")]:
         inspector.check("admin " + name, path)
+    # The editor shows the chosen kind's fields only, and the new kind's at once when the type changes.
+    driver.get(portal.url + "/admin/questions/new")
+    Select(driver.find_element(By.ID, "q-type")).select_by_value("hotspot")
+    assert driver.find_element(By.ID, "q-hotspot-image").is_displayed(), "a hotspot question's picture field is hidden"
+    Select(driver.find_element(By.ID, "q-type")).select_by_value("single-choice")
+    assert not driver.find_element(By.ID, "q-hotspot-image").is_displayed(), "a single-choice question shows a hotspot's picture field"
     driver.get(portal.url + "/admin/questions")
     editor = driver.find_element(By.CSS_SELECTOR, "table a[href^='/admin/questions/']").get_attribute("href")
     inspector.check("question editor", editor[len(portal.url):])

@@ -276,6 +276,8 @@ struct QuestionEditPage: Encodable {
     var domains: [Choice]
     var rows: [QuestionForm.Row]
     var isOrdering: Bool
+    /// Which fields the chosen kind uses (the others are hidden).
+    var fields: EditorFields.View
     /// The kinds' own fields: targets and accepted answers one per line, how answers compare,
     /// the tolerance, the hotspot's image.
     var targets: String
@@ -316,6 +318,7 @@ struct QuestionEditPage: Encodable {
         rows = form.rows
         canAddRow = form.rows.count < QuestionForm.rows
         isOrdering = question.type == .ordering
+        fields = EditorFields.view(for: question.type)
         targets = form.targets
         accepted = form.accepted
         partial = form.partial
