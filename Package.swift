@@ -74,7 +74,7 @@ let package = Package(
         .target(name: "OfflineBundle", dependencies: ["ExamData", "PostgresClient", "QuestionEngine", "Identifiers"]),
 
         // The application.
-        .target(name: "PortalApp", dependencies: ["HTTPServer", "PostgresClient", "TemplateEngine", "QuestionEngine", "ExamData", "Interop", "OfflineBundle", "RedisClient", "HTTPClient", "MailClient", "WebToken", "WebPush", "QRCode", "DemoContent", "Identifiers", "ContentPackage", "CSodium", "COpenSSL"]),
+        .target(name: "PortalApp", dependencies: ["HTTPServer", "PostgresClient", "TemplateEngine", "QuestionEngine", "ExamData", "Interop", "OfflineBundle", "RedisClient", "HTTPClient", "MailClient", "WebToken", "WebPush", "QRCode", "DemoContent", "Identifiers", "ContentPackage", "CSodium", "COpenSSL", "CZlib"]),
         .executableTarget(name: "portal", dependencies: ["PortalApp"]),
 
         // Shared by the tests: throwaway databases and a raw-socket HTTP client.

@@ -295,7 +295,7 @@ final class Connection {
             var routed = request
             routed.parameters = endpoint.parameters
             let request = routed, handler = endpoint.handler
-            if let quick = endpoint.answerOnLoop, let response = quick(request) {
+            if let answerOnLoop = endpoint.answerOnLoop, let response = answerOnLoop(request) {
                 respond(response)
                 return
             }

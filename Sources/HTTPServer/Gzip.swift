@@ -12,7 +12,7 @@ public enum Gzip {
     /// `bytes` through one deflate stream of zlib's (`windowBits` chooses the wrapper: 15 + 16
     /// gzip, -15 none), ended by `flush`: `Z_FINISH` ends the stream, `Z_SYNC_FLUSH` leaves it
     /// open and byte-aligned. Nil if zlib fails.
-    static func deflate(_ bytes: [UInt8], level: Int32, windowBits: Int32, flush: Int32) -> [UInt8]? {
+    public static func deflate(_ bytes: [UInt8], level: Int32, windowBits: Int32, flush: Int32) -> [UInt8]? {
         var stream = z_stream()
         guard deflateInit2_(&stream, level, Z_DEFLATED, windowBits, 9, Z_DEFAULT_STRATEGY,
                             ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }

@@ -13,10 +13,10 @@ public typealias Middleware = @Sendable (Request, Handler) throws -> Response
 /// 403 or 404, to refuse it unread; the connection then closes).
 public typealias Preflight = @Sendable (RequestHead, _ remoteAddress: String) throws -> Void
 
-/// Answers a request on the event loop from what is in memory, or returns nil to have the
-/// route's handler run on a worker as usual. It must never block (no I/O, no waiting locks
-/// held by blocking work): a visitor's copy of a page that is known current.
-public typealias QuickHandler = @Sendable (Request) -> Response?
+/// The server's hook for answering on the event loop: a response made from what is in memory,
+/// or nil to have the route's handler run on a worker as usual. It must never block (no I/O,
+/// no waiting on locks held by blocking work); what it knows is the application's business.
+public typealias EventLoopAnswer = @Sendable (Request) -> Response?
 
 /// Method + path patterns with named parameters: `/exams/:region/:exam`. A parameter typed
 /// `(uuid)` — `/sessions/:id(uuid)` — matches only a UUID, so a malformed one is a 404 before
@@ -29,7 +29,7 @@ public struct Router: Sendable {
         var bodyLimit: Int?
         var preflight: Preflight?
         var onLoop: Bool
-        var quick: QuickHandler?
+        var answerOnLoop: EventLoopAnswer?
 
         /// For each segment, whether it is a literal (which pattern is the more specific).
         var literals: [Bool] { segments.map { if case .literal = $0 { true } else { false } } }
@@ -56,7 +56,7 @@ public struct Router: Sendable {
                 case .parameter(let name), .uuid(let name): parameters[name] = value
                 }
             }
-            return .found(Endpoint(handler: handler, parameters: parameters, bodyLimit: bodyLimit, preflight: preflight, runsOnLoop: onLoop, answerOnLoop: quick))
+            return .found(Endpoint(handler: handler, parameters: parameters, bodyLimit: bodyLimit, preflight: preflight, runsOnLoop: onLoop, answerOnLoop: answerOnLoop))
         }
     }
 
@@ -86,8 +86,8 @@ public struct Router: Sendable {
         public var preflight: Preflight?
         /// Whether the handler itself runs on the event loop (it never blocks).
         public var runsOnLoop: Bool
-        /// Tried on the event loop before a worker is involved (see `QuickHandler`).
-        public var answerOnLoop: QuickHandler?
+        /// Tried on the event loop before a worker is involved (see `EventLoopAnswer`).
+        public var answerOnLoop: EventLoopAnswer?
     }
 
     /// The outcome of matching a request's method and path.
@@ -107,15 +107,15 @@ public struct Router: Sendable {
     /// Adds a route. `bodyLimit` overrides the server's default request body limit; a larger
     /// limit than the default needs a `preflight`, which decides before such a body is read.
     /// `onLoop` runs the handler on the event loop: only for handlers that never block.
-    /// `quick` is tried on the event loop first (see `QuickHandler`; middleware does not wrap it).
+    /// `answerOnLoop` is tried on the event loop first (see `EventLoopAnswer`; middleware does not wrap it).
     public mutating func add(
         _ method: HTTPMethod, _ pattern: String, bodyLimit: Int? = nil, preflight: Preflight? = nil, onLoop: Bool = false,
-        quick: QuickHandler? = nil, _ handler: @escaping Handler
+        answerOnLoop: EventLoopAnswer? = nil, _ handler: @escaping Handler
     ) {
         let wrapped = middleware.reversed().reduce(handler) { next, layer in { request in try layer(request, next) } }
         routes.append(Route(
             method: method, segments: prefix + Self.segments(of: pattern), handler: wrapped, bodyLimit: bodyLimit, preflight: preflight,
-            onLoop: onLoop, quick: quick))
+            onLoop: onLoop, answerOnLoop: answerOnLoop))
     }
 
     /// Every route, in the order added.

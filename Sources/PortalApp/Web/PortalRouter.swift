@@ -76,7 +76,7 @@ struct PortalRouter {
             }
             guard let handlers else { continue }
             // Pages kept in memory may be answered on the event loop; forms never are.
-            var onLoop: QuickHandler?
+            var onLoop: EventLoopAnswer?
             if declaration.method == .GET {
                 onLoop = { @Sendable request in
                     Route(name, RouteParameters(values: request.parameters)).flatMap { handlers.answerOnLoop($0, request) }
@@ -84,7 +84,7 @@ struct PortalRouter {
             }
             router.add(
                 declaration.method, declaration.pattern, bodyLimit: declaration.bodyLimit,
-                preflight: declaration.bodyLimit == nil ? nil : gate.preflight(options), quick: onLoop
+                preflight: declaration.bodyLimit == nil ? nil : gate.preflight(options), answerOnLoop: onLoop
             ) { request in
                 let route = try Self.route(name, request)
                 return try gate.handle(request, options) { try handlers.respond(to: route, $0) }

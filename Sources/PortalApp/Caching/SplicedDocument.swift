@@ -1,4 +1,5 @@
 internal import CZlib
+import HTTPServer
 
 /// A document made once with a few holes that each response fills with its own short values
 /// (a form's one-time id, a signed time stamp), kept both plain and compressed.
@@ -7,7 +8,7 @@ internal import CZlib
 /// flush (so it is byte-aligned and refers to nothing before it); a response's values go in
 /// between as stored blocks, and the gzip trailer's CRC is combined from the parts' CRCs. A
 /// response thus costs copying, not compressing: a gzip reader sees one ordinary stream.
-public struct SplicedDocument: Sendable {
+struct SplicedDocument: Sendable {
     private struct Part: Sendable {
         var plain: [UInt8]
         var deflated: [UInt8]
@@ -21,14 +22,14 @@ public struct SplicedDocument: Sendable {
     private let holeMarkers: [Int]
 
     /// How many holes the document has (each marker may make several, or none).
-    public var holes: Int { holeMarkers.count }
+    var holes: Int { holeMarkers.count }
 
     /// The bytes kept: both forms of the fixed parts.
-    public var size: Int { parts.reduce(0) { $0 + $1.plain.count + $1.deflated.count } }
+    var size: Int { parts.reduce(0) { $0 + $1.plain.count + $1.deflated.count } }
 
     /// The document `rendered` with each occurrence of one of `markers` made a hole, which a
     /// response fills with that marker's value; `level` is zlib's level for the fixed parts.
-    public init(_ rendered: [UInt8], markers: [[UInt8]], level: Int32 = Gzip.keptLevel) {
+    init(_ rendered: [UInt8], markers: [[UInt8]], level: Int32 = Gzip.keptLevel) {
         var pieces: [[UInt8]] = [], found: [Int] = []
         var start = 0, index = 0
         scan: while index < rendered.count {
@@ -52,7 +53,7 @@ public struct SplicedDocument: Sendable {
 
     /// The plain document with `values[m]` in each hole marker `m` made (an empty value for a
     /// marker without one).
-    public func plain(_ values: [[UInt8]]) -> [UInt8] {
+    func plain(_ values: [[UInt8]]) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(parts.reduce(0) { $0 + $1.plain.count } + values.reduce(0) { $0 + $1.count })
         for (index, part) in parts.enumerated() {
@@ -67,7 +68,7 @@ public struct SplicedDocument: Sendable {
     }
 
     /// The gzip form of `plain(values)`, made without compressing anything.
-    public func gzip(_ values: [[UInt8]]) -> [UInt8] {
+    func gzip(_ values: [[UInt8]]) -> [UInt8] {
         var output: [UInt8] = [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]  // gzip, deflate, no name, no time, Unix
         output.reserveCapacity(10 + parts.reduce(0) { $0 + $1.deflated.count } + values.reduce(0) { $0 + $1.count + 5 } + 13)
         var crc: UInt = 0, length = 0
