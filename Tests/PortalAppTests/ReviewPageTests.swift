@@ -88,6 +88,16 @@ struct ReviewPageTests {
         // Another student's page shows none of it (row-level security reads only their cards).
         let theirs = try other.request("GET", "/me/review").bodyText
         #expect(theirs.contains("Nothing is due for review today.") && theirs.contains("Questions you answer come back here"))
+        // With an exam day within the 30 days, the chart names it and the page says how many
+        // reviews come before it.
+        let examDay = try site.admin {
+            try $0.query("SELECT ((now() + (SELECT offset_seconds FROM server_clock) * interval '1 second')::date + 9)::text AS d").single().decode("d", as: String.self)
+        }
+        let dated = try student.request("POST", StudySessionTests.examPath + "/date", form: ["csrf_token": student.csrfToken(from: page), "sits_on": examDay])
+        #expect(dated.status == 303)
+        let planned = try student.request("GET", "/me/review").bodyText
+        #expect(planned.contains(#"<p class="notice">"#) && planned.contains(" until then."), "\(planned)")
+        #expect(planned.contains(#">Exam</text>"#))
         // A visitor is sent to sign in.
         let visitor = try site.browser().request("GET", "/me/review")
         #expect(visitor.status == 303 && visitor.header("Location")?.hasPrefix("/login") == true)

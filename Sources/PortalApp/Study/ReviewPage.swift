@@ -39,6 +39,8 @@ struct ReviewPage: Encodable {
     /// The chart's description: how many in all and the busiest day.
     var chartSummary: String
     var days: [Day]
+    /// Each exam within the next 30 days: "Network Fundamentals on 14 December: 12 reviews until then."
+    var examPlans: [String]
 
     static func handler(
         pages: PageRenderer, clock: @escaping @Sendable () -> Date, versions: SharedVersions, domains: DomainFactsCache
@@ -48,13 +50,17 @@ struct ReviewPage: Encodable {
             let catalog = ExamCatalog()
             let version = try versions.content("catalogue") { try request.database.shared { try catalog.catalogVersion($0) } } ?? .distantPast
             let facts = try domains.facts(version: version) { try request.database.shared { try catalog.domainFacts($0) } }
-            let forecast = try ReviewForecast.forecast(request.database.read([ReviewForecast.statement(now: now, days: daysAhead)])[0])
-            let page = ReviewPage(user: user, forecast: forecast, facts: facts, pages: pages, locale: locale, now: now)
+            let read = try request.database.read([ReviewForecast.statement(now: now, days: daysAhead), ExamDateStore.datesStatement])
+            let page = ReviewPage(
+                user: user, forecast: try ReviewForecast.forecast(read[0]), examDates: try ExamDateStore.dates(read[1]), facts: facts, pages: pages,
+                locale: locale, now: now)
             return .html(try pages.render("me/review", page, for: request))
         }
     }
 
-    init(user: SessionUser, forecast: ReviewForecast, facts: [Int: DomainFacts], pages: PageRenderer, locale: String, now: Date) {
+    init(
+        user: SessionUser, forecast: ReviewForecast, examDates: [Int: ExamDate], facts: [Int: DomainFacts], pages: PageRenderer, locale: String, now: Date
+    ) {
         csrfToken = user.csrfToken
         let today = LocalDates.day(of: now, zone: TimeZone(identifier: user.timeZone) ?? .gmt)
         let examFacts = Dictionary(facts.values.map { ($0.examID, $0) }, uniquingKeysWith: { first, _ in first })
@@ -79,6 +85,17 @@ struct ReviewPage: Encodable {
             ], count: Double(perDay[index]))
         }
         days = zip(dates, perDay).map { Day(date: $0, reviews: $1) }
+        // An exam within the chart's days: its day named under its bar, and the reviews until then.
+        let examDays = examDates.compactMap { examID, date -> (day: Int, title: String)? in
+            guard let day = ExamDateForm.days(from: today, to: date.day), (0..<Self.daysAhead).contains(day) else { return nil }
+            return (day, examFacts[examID]?.examTitle ?? "")
+        }.sorted { $0.day < $1.day }
+        examPlans = examDays.map { exam in
+            let before = perDay.prefix(exam.day).reduce(0, +)
+            return pages.message("review.exam_plan", locale: locale, [
+                "exam": exam.title, "date": dates[exam.day], "count": NumberFormatting.grouped(before, locale: locale),
+            ], count: Double(before))
+        }
         let total = perDay.reduce(0, +)
         if total == 0 {
             chart = nil
@@ -94,7 +111,8 @@ struct ReviewPage: Encodable {
             chart = BarChartSVG.svg(
                 bars: perDay.indices.map { index in
                     BarChartSVG.Bar(
-                        label: index == 0 ? pages.message("review.today", locale: locale) : index % 7 == 0 ? short[index] : "",
+                        label: examDays.contains { $0.day == index && index > 0 } ? pages.message("review.exam_day", locale: locale)
+                            : index == 0 ? pages.message("review.today", locale: locale) : index % 7 == 0 ? short[index] : "",
                         value: Double(perDay[index]), marked: index == 0,
                         tip: pages.message("review.tip", locale: locale, [
                             "date": dates[index], "count": NumberFormatting.grouped(perDay[index], locale: locale),
