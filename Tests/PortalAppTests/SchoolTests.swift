@@ -165,6 +165,9 @@ struct SchoolTests {
         // The teacher's page shows the member and leaves out the others.
         let page = try teacher.request("GET", "/teach/classes/\(classID)").bodyText
         #expect(page.contains("Member") && !page.contains("Outsider") && !page.contains("Leaver"))
+        // The class by domain, drawn and tabled from the member's answers alone (both right).
+        #expect(page.contains(#"<title id="class-domains-title">Right answers by domain, the whole class</title>"#))
+        #expect(page.contains(#"<td class="number" data-label="Accuracy">100%</td>"#), "\(page)")
         _ = leaverID
     }
 

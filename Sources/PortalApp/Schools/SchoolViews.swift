@@ -98,7 +98,7 @@ struct ClassPage: Encodable {
             self.attempts = attempts.map { attempt in
                 Attempt(
                     name: attempt.displayName, finished: attempt.finishedAt != nil,
-                    percent: attempt.scorePercent.map { String(format: "%.0f%%", $0) }, passed: attempt.passed ?? false,
+                    percent: attempt.scorePercent.map { Percentages.format($0 / 100, locale: locale) }, passed: attempt.passed ?? false,
                     minutes: attempt.secondsUsed.map { String(format: "%.1f", Double($0) / 60) }, started: attempt.started)
             }
             finishedCount = attempts.filter { $0.finishedAt != nil }.count
@@ -134,6 +134,16 @@ struct ClassPage: Encodable {
     var hasAssignments: Bool
     var progress: [Progress]
     var hasProgress: Bool
+    /// The whole class's right answers by domain, as a chart and its figures.
+    var progressChart: String?
+    var classDomains: [ClassDomain]
+
+    struct ClassDomain: Encodable {
+        var title: String
+        var language: String
+        var percent: String
+        var answered: Int
+    }
     var standings: [Standing]
     /// The form token of the teacher's session, for the remove buttons.
     var csrfToken: String
@@ -165,6 +175,31 @@ struct ClassPage: Encodable {
                      percent: $0.answered == 0 ? 0 : Int((Double($0.correct) * 100 / Double($0.answered)).rounded()))
         }
         hasProgress = !progress.isEmpty
+        // The class as one: each domain's right answers over all its students' answers.
+        var totals: [String: (title: String, language: String, answered: Int, correct: Int)] = [:], order: [String] = []
+        let exams = Set(progress.map(\.examTitle)).count
+        for row in progress {
+            let key = row.examTitle + "|" + row.domainTitle
+            if totals[key] == nil {
+                order.append(key)
+                totals[key] = (exams > 1 ? row.examTitle + " · " + row.domainTitle : row.domainTitle, row.language, 0, 0)
+            }
+            totals[key]!.answered += row.answered
+            totals[key]!.correct += row.correct
+        }
+        let domains = order.compactMap { totals[$0] }.filter { $0.answered > 0 }.map { total in
+            (title: total.title, language: total.language, answered: total.answered, share: Double(total.correct) / Double(total.answered))
+        }
+        classDomains = domains.map { ClassDomain(title: $0.title, language: $0.language, percent: Percentages.format($0.share, locale: locale), answered: $0.answered) }
+        progressChart = domains.isEmpty ? nil : domains.min { $0.share < $1.share }.map { weakest in
+            BarChartSVG.rows(
+                domains.map { (label: $0.title, share: $0.share, figure: Percentages.format($0.share, locale: locale)) }, mark: nil, markLabel: "",
+                title: pages.message("school.chart_title", locale: locale),
+                description: pages.message("school.chart_summary", locale: locale, [
+                    "domain": weakest.title, "percent": Percentages.format(weakest.share, locale: locale),
+                ]),
+                id: "class-domains")
+        }
         self.standings = standings.enumerated().map { Standing(place: $0.offset + 1, name: $0.element.displayName, points: $0.element.points, sessions: $0.element.sessions) }
     }
 }
