@@ -6,19 +6,13 @@ enum LineDiff {
         enum Kind: String, Encodable { case same, removed, added, gap }
         var kind: Kind
         var text: String
-        var isRemoved: Bool { kind == .removed }
-        var isAdded: Bool { kind == .added }
-        var isGap: Bool { kind == .gap }
+        /// The kind as the template asks for it.
+        let isRemoved: Bool, isAdded: Bool, isGap: Bool
 
-        enum CodingKeys: String, CodingKey { case kind, text, isRemoved, isAdded, isGap }
-
-        func encode(to encoder: Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(kind, forKey: .kind)
-            try container.encode(text, forKey: .text)
-            try container.encode(isRemoved, forKey: .isRemoved)
-            try container.encode(isAdded, forKey: .isAdded)
-            try container.encode(isGap, forKey: .isGap)
+        init(kind: Kind, text: String) {
+            self.kind = kind
+            self.text = text
+            (isRemoved, isAdded, isGap) = (kind == .removed, kind == .added, kind == .gap)
         }
     }
 

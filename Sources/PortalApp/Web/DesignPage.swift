@@ -14,19 +14,17 @@ struct DesignPage: Encodable {
         /// A colour (drawn as a swatch), not a size.
         var isColour: Bool
         /// The swatch's class in `/design/tokens.css`.
-        var swatch: String { "swatch-" + name.dropFirst(2) }
+        var swatch: String
 
-        enum CodingKeys: String, CodingKey { case name, light, dark, isColour, swatch }
-
-        func encode(to encoder: Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(name, forKey: .name)
-            try container.encode(light, forKey: .light)
-            try container.encodeIfPresent(dark, forKey: .dark)
-            try container.encode(isColour, forKey: .isColour)
-            try container.encode(swatch, forKey: .swatch)
+        init(name: String, light: String, dark: String?) {
+            (self.name, self.light, self.dark) = (name, light, dark)
+            isColour = DesignPage.isColour(light)
+            swatch = DesignPage.swatchClass(name)
         }
     }
+
+    /// The class that paints a swatch in token `name`'s colour: `--ink` → `swatch-ink`.
+    static func swatchClass(_ name: String) -> String { "swatch-" + name.dropFirst(2) }
 
     var tokens: [Token]
     var icons: [String]
@@ -73,7 +71,7 @@ struct DesignPage: Encodable {
             try refuseOutsideDevelopment(request)
             let dark = Dictionary(DesignPage.tokens(in: try read("css/dark.css")), uniquingKeysWith: { first, _ in first })
             let tokens = DesignPage.tokens(in: try read("css/site.css")).map { token in
-                Token(name: token.name, light: token.value, dark: dark[token.name], isColour: DesignPage.isColour(token.value))
+                Token(name: token.name, light: token.value, dark: dark[token.name])
             }
             let values = [3, 5, 2, 0, 7, 4, 1, 6, 2, 3, 0, 5, 8, 2]
             let chart = BarChartSVG.svg(
@@ -92,7 +90,7 @@ struct DesignPage: Encodable {
                 ".design-icons { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 1rem 2rem; }",
                 ".design-icons svg { width: 1.5rem; height: 1.5rem; vertical-align: middle; }",
             ] + DesignPage.tokens(in: try read("css/site.css")).filter { DesignPage.isColour($0.value) }.map { token in
-                ".swatch-\(token.name.dropFirst(2)) { background: var(\(token.name)); }"
+                ".\(DesignPage.swatchClass(token.name)) { background: var(\(token.name)); }"
             }
             var response = Response(status: .ok, body: .bytes(Array((rules.joined(separator: "\n") + "\n").utf8)))
             response.headers.set("Content-Type", "text/css; charset=utf-8")
