@@ -147,16 +147,16 @@ struct AdminQuestionPage: Encodable {
         self.statistics = statistics.map { item in
             Statistics(
                 attempts: item.attempts, facility: figure(item.facility, "%.2f"), discrimination: figure(item.discrimination, "%.2f"),
-                efficiency: figure(item.efficiency.map { $0 * 100 }, "%.0f%%"), averageSeconds: figure(item.averageMilliseconds.map { $0 / 1000 }, "%.1f s"),
+                efficiency: item.efficiency.map { Percentages.format($0, locale: locale) } ?? "—", averageSeconds: figure(item.averageMilliseconds.map { $0 / 1000 }, "%.1f s"),
                 shares: !question.kind.answerShape.picksOptions ? [] : question.options.enumerated().map { index, option in
-                    "\(option.text): \(Int(((item.optionShares[index] ?? 0) * 100).rounded()))%"
+                    "\(option.text): \(Percentages.format(item.optionShares[index] ?? 0, locale: locale))"
                 },
-                commonWrong: item.commonWrongAnswers.map { "\($0.answer): \(Int(($0.share * 100).rounded()))%" },
+                commonWrong: item.commonWrongAnswers.map { "\($0.answer): \(Percentages.format($0.share, locale: locale))" },
                 hasCommonWrong: !item.commonWrongAnswers.isEmpty,
                 gaps: item.gaps.enumerated().map { index, gap in
                     let right = pages.message("admin.gap_right", locale: locale, ["number": String(index + 1), "percent": String(Int((gap.facility * 100).rounded()))])
                     guard !gap.commonWrong.isEmpty else { return right }
-                    let wrong = gap.commonWrong.map { "\($0.answer) (\(Int(($0.share * 100).rounded()))%)" }.joined(separator: ", ")
+                    let wrong = gap.commonWrong.map { "\($0.answer) (\(Percentages.format($0.share, locale: locale)))" }.joined(separator: ", ")
                     return right + " · " + pages.message("admin.gap_wrong", locale: locale, ["answers": wrong])
                 },
                 hasGaps: !item.gaps.isEmpty)
