@@ -249,7 +249,7 @@ struct DashboardPage: Encodable {
         answeredToday = reading.answeredToday
         // The calendar: twelve weeks up to this one, Monday on top; a week's label every fourth.
         let weekday = reading.weekday, span = Self.calendarWeeks
-        let mondays = (0..<span).map { ReviewPage.day(today, plus: -((span - 1 - $0) * 7 + weekday)) }
+        let mondays = (0..<span).map { LocalDates.day(today, plus: -((span - 1 - $0) * 7 + weekday)) }
         let daysShown = (span - 1) * 7 + weekday + 1
         let studiedShown = reading.studiedDaysAgo.count { $0 >= 0 && $0 < daysShown }
         activitySummary = pages.message("dashboard.activity_summary", locale: locale, [

@@ -78,7 +78,7 @@ struct ReviewPage: Encodable {
         lead = anyDue
             ? pages.message("review.lead_due", locale: locale, ["count": NumberFormatting.grouped(dueNow, locale: locale)], count: Double(dueNow))
             : pages.message("review.lead_none", locale: locale)
-        let dates = (0..<Self.daysAhead).map { LocalDates.day(Self.day(today, plus: $0), locale: locale) }
+        let dates = (0..<Self.daysAhead).map { LocalDates.day(LocalDates.day(today, plus: $0), locale: locale) }
         next = anyDue ? nil : perDay.firstIndex { $0 > 0 }.map { index in
             pages.message("review.next", locale: locale, [
                 "count": NumberFormatting.grouped(perDay[index], locale: locale), "date": dates[index],
@@ -122,11 +122,5 @@ struct ReviewPage: Encodable {
                 unit: pages.message("review.forecast_unit", locale: locale, ["most": NumberFormatting.grouped(perDay.max() ?? 0, locale: locale)]),
                 id: "forecast-chart", step: 11)
         }
-    }
-
-    /// The calendar day `days` after `day` (`YYYY-MM-DD`).
-    static func day(_ day: String, plus days: Int) -> String {
-        guard let midnight = LocalDates.midnight(of: day), let later = LocalDates.utc.date(byAdding: .day, value: days, to: midnight) else { return day }
-        return LocalDates.day(of: later)
     }
 }

@@ -57,6 +57,12 @@ enum LocalDates {
         return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
     }
 
+    /// The calendar day `days` after `day` (`YYYY-MM-DD`; negative: before it).
+    static func day(_ day: String, plus days: Int) -> String {
+        guard let midnight = midnight(of: day), let later = utc.date(byAdding: .day, value: days, to: midnight) else { return day }
+        return self.day(of: later)
+    }
+
     /// The Gregorian calendar in UTC, for arithmetic on calendar days.
     static let utc: Calendar = {
         var calendar = Calendar(identifier: .gregorian)
