@@ -155,17 +155,15 @@ struct DashboardPage: Encodable {
         exams = examIDs.compactMap { examID -> Exam? in
             guard let domains = domainsByExam[examID], let first = domains.first else { return nil }
             let cards = domains.compactMap { reading.cards[$0.id] }
-            let recall = domains.filter { $0.questions > 0 }.sorted { ($0.weight, $1.slug) > ($1.weight, $0.slug) }.map { domain in
+            // The exam's domains with questions, heaviest first: readiness now, per domain and on the exam day.
+            let weighed = domains.filter { $0.questions > 0 }.sorted { ($0.weight, $1.slug) > ($1.weight, $0.slug) }
+            let recall = weighed.map { domain in
                 DomainRecall(
                     weight: domain.weight, questions: domain.questions, seen: reading.cards[domain.id]?.seen ?? 0,
                     recallSum: reading.cards[domain.id]?.recallSum ?? 0)
             }
             let readiness = Readiness.predict(recall)
-            let byDomain = domains.filter { $0.questions > 0 }.sorted { ($0.weight, $1.slug) > ($1.weight, $0.slug) }.map { domain in
-                (title: domain.title, share: DomainRecall(
-                    weight: domain.weight, questions: domain.questions, seen: reading.cards[domain.id]?.seen ?? 0,
-                    recallSum: reading.cards[domain.id]?.recallSum ?? 0).expectedScore(prior: Readiness.unseenPrior))
-            }
+            let byDomain = zip(weighed, recall).map { (title: $0.title, share: $1.expectedScore(prior: Readiness.unseenPrior)) }
             let passShare = Double(first.passMark) / 100
             let domainFigures = byDomain.map { DomainFigure(title: $0.title, percent: Percentages.format($0.share, locale: locale)) }
             let domainChart = BarChartSVG.rows(
@@ -179,7 +177,7 @@ struct DashboardPage: Encodable {
                 id: "domains-\(first.regionCode)-\(first.examSlug)")
             let examDate = reading.examDates[examID]
             let daysLeft = examDate.flatMap { ExamDateForm.days(from: today, to: $0.day) }
-            let onExamDay = Readiness.predict(domains.filter { $0.questions > 0 }.sorted { ($0.weight, $1.slug) > ($1.weight, $0.slug) }.map { domain in
+            let onExamDay = Readiness.predict(weighed.map { domain in
                 DomainRecall(
                     weight: domain.weight, questions: domain.questions, seen: reading.cards[domain.id]?.seen ?? 0,
                     recallSum: reading.cards[domain.id]?.recallOnExamDay ?? 0)
