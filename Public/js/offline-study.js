@@ -517,7 +517,16 @@ document.addEventListener("DOMContentLoaded", function () {
     } else {
       // The option picked: a choice, or the part of the picture a click fell in.
       var picked = Array.isArray(chosen) ? chosen : chosen.point ? [checker.regionAt(question.options, chosen.point[0], chosen.point[1])] : [];
-      if (question.type === "hotspot" && details.imageUrl) section.appendChild(element("img", { src: details.imageUrl, alt: text.hotspotImageAlt, "class": "hotspot-image" }));
+      if (question.type === "hotspot" && details.imageUrl) {
+        // The picture with the right parts outlined and the tap marked, as the server's feedback draws it.
+        var box = element("div", {
+          "class": "hotspot hotspot-review", "data-key": JSON.stringify(question.correct),
+          "data-regions": JSON.stringify(question.options.map(function (option) { return option.region; })),
+          "data-tap": chosen.point ? chosen.point.join(" ") : ""
+        }, [element("img", { src: details.imageUrl, alt: text.hotspotImageAlt, "class": "hotspot-image" })]);
+        section.appendChild(box);
+        if (window.PortalHotspot) window.PortalHotspot.outline(box);
+      }
       section.appendChild(element("ul", { "class": "options-review", lang: lang }, question.options.map(function (option, index) {
         var isKey = question.correct.indexOf(index) >= 0, wasChosen = picked.indexOf(index) >= 0;
         var item = element("li", { "class": (isKey ? "key" : "") + (wasChosen ? " chosen" : "") }, [optionText(question, index)]);

@@ -92,11 +92,9 @@
     var image = event.target;
     if (!image || !image.classList || !image.classList.contains("hotspot-image")) return;
     var form = image.closest("form"), box = image.closest(".hotspot");
-    if (!form || !box || !form.elements.point_x) return;
+    if (!form || !box || !form.elements.point_x || !self.PortalHotspot) return;
     var rect = image.getBoundingClientRect();
-    var width = image.naturalWidth || rect.width, height = image.naturalHeight || rect.height;
-    var x = Math.round((event.clientX - rect.left) * width / rect.width * 10) / 10;
-    var y = Math.round((event.clientY - rect.top) * height / rect.height * 10) / 10;
+    var point = self.PortalHotspot.pointIn(image, event), x = point[0], y = point[1];
     form.elements.point_x.value = String(x);
     form.elements.point_y.value = String(y);
     var regions = [];
@@ -132,53 +130,6 @@
     form.elements.point_y.value = "";
     var mark = form.querySelector(".hotspot-mark");
     if (mark) mark.remove();
-  });
-
-  // A hotspot's feedback: the right parts outlined on the picture and the student's tap marked,
-  // drawn in the picture's own coordinates once its size is known (the list says it in words).
-  var svgNS = "http://www.w3.org/2000/svg";
-  Array.prototype.forEach.call(document.querySelectorAll(".hotspot-review[data-regions]"), function (box) {
-    var image = box.querySelector("img");
-    var draw = function () {
-      var width = image.naturalWidth, height = image.naturalHeight;
-      if (!width || !height || box.querySelector("svg")) return;
-      var regions = [], key = [];
-      try { regions = JSON.parse(box.getAttribute("data-regions") || "[]"); key = JSON.parse(box.getAttribute("data-key") || "[]"); } catch (problem) { return; }
-      var svg = document.createElementNS(svgNS, "svg");
-      svg.setAttribute("viewBox", "0 0 " + width + " " + height);
-      svg.setAttribute("class", "hotspot-overlay");
-      svg.setAttribute("aria-hidden", "true");
-      var stroke = Math.max(2, width / 150);
-      key.forEach(function (index) {
-        var region = regions[index];
-        if (!region || !region.coords) return;
-        var c = region.coords, shape;
-        if (region.shape === "rect") {
-          shape = document.createElementNS(svgNS, "rect");
-          shape.setAttribute("x", c[0]); shape.setAttribute("y", c[1]);
-          shape.setAttribute("width", c[2] - c[0]); shape.setAttribute("height", c[3] - c[1]);
-        } else if (region.shape === "circle") {
-          shape = document.createElementNS(svgNS, "circle");
-          shape.setAttribute("cx", c[0]); shape.setAttribute("cy", c[1]); shape.setAttribute("r", c[2]);
-        } else {
-          shape = document.createElementNS(svgNS, "polygon");
-          shape.setAttribute("points", c.join(" "));
-        }
-        shape.setAttribute("class", "key-region");
-        shape.setAttribute("stroke-width", stroke);
-        svg.appendChild(shape);
-      });
-      var tap = (box.getAttribute("data-tap") || "").split(" ").map(parseFloat);
-      if (tap.length === 2 && isFinite(tap[0]) && isFinite(tap[1])) {
-        var dot = document.createElementNS(svgNS, "circle");
-        dot.setAttribute("cx", tap[0]); dot.setAttribute("cy", tap[1]); dot.setAttribute("r", stroke * 4);
-        dot.setAttribute("class", "tap-mark");
-        dot.setAttribute("stroke-width", stroke);
-        svg.appendChild(dot);
-      }
-      box.appendChild(svg);
-    };
-    if (image.complete) draw(); else image.addEventListener("load", draw);
   });
 
   // The elements are looked up on each key: the offline study page draws them as it goes.

@@ -75,8 +75,49 @@ struct LanguageTests {
                 }
             }
         }
-        // The glossary the translations keep to sits beside them.
-        #expect(FileManager.default.fileExists(atPath: TestPaths.repository + "/Templates/i18n/GLOSSARY.md"))
+    }
+
+    @Test("every catalogue keeps to the glossary: its words for exam, practice, review, due… appear, and the words kept out do not")
+    func glossary() throws {
+        let text = try String(contentsOfFile: TestPaths.repository + "/docs/glossary.md", encoding: .utf8)
+        let parts = text.components(separatedBy: "Words kept out")
+        try #require(parts.count == 2, "the glossary has its table of words kept out")
+        func rows(_ table: String) -> [[String]] {
+            table.split(separator: "\n").filter { $0.hasPrefix("| ") }.dropFirst()
+                .map { $0.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) } }
+        }
+        let columns = ["en"] + Self.languages
+        var texts: [String: String] = [:]
+        for locale in columns {
+            texts[locale] = try Self.catalogue(locale).values.flatMap(\.values).joined(separator: "\n").lowercased()
+        }
+        let terms = rows(parts[0])
+        #expect(terms.count >= 20, "the glossary names the words of every page")
+        for row in terms {
+            for (locale, cell) in zip(columns, row) {
+                for term in cell.components(separatedBy: " / ") {
+                    #expect(texts[locale]!.contains(term.lowercased()), "\(locale) never says the glossary's “\(term)” for “\(row[0])”")
+                }
+            }
+        }
+        let keptOut = rows(parts[1])
+        #expect(keptOut.count >= 10)
+        for row in keptOut {
+            let (locale, word) = (row[0], row[1])
+            let catalogue = try Self.catalogue(locale)
+            for (key, forms) in catalogue {
+                for form in forms.values {
+                    // A whole word: German's "Ihr" must not match "Ihre", Japanese has no spaces to look for.
+                    let found = form.ranges(of: word).contains { range in
+                        let before = range.lowerBound == form.startIndex ? nil : form[form.index(before: range.lowerBound)]
+                        let after = range.upperBound == form.endIndex ? nil : form[range.upperBound]
+                        return word.unicodeScalars.first!.properties.isIdeographic || word.unicodeScalars.first!.value > 0x3000
+                            || (!(before?.isLetter ?? false) && !(after?.isLetter ?? false))
+                    }
+                    #expect(!found, "\(locale) \(key) says “\(word)”, which the glossary keeps out: \(form)")
+                }
+            }
+        }
     }
 
     @Test("the words native readers stumbled on stay fixed: no doubled word, one word each for signing in and a study session, a greeting for anyone")

@@ -505,6 +505,11 @@ def test_offline_answers_to_each_newer_kind_are_checked_and_uploaded(portal, bro
             form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
             verdict = wait(driver, lambda d: d.find_element(By.ID, "verdict"))
             assert verdict.text == "Right", "%s: %s" % (kind, verdict.text)
+            if kind == "hotspot":
+                # The feedback outlines the right part on the picture and marks the tap, as online.
+                wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".hotspot-review svg.hotspot-overlay .tap-mark"),
+                     message="the offline feedback does not mark the tap on the picture")
+                assert driver.find_elements(By.CSS_SELECTOR, ".hotspot-review svg.hotspot-overlay .key-region"), "the offline feedback outlines no right part"
             snapshots["offline-%s-feedback" % kind] = driver.page_source
             driver.find_element(By.ID, "next-link").click()
         problems = html_problems(snapshots)

@@ -12,7 +12,7 @@ enum ServiceWorkerScript {
     static let languagesPlaceholder = "__SHELL_LANGUAGES__"
 
     /// The static files the worker precaches (its `SHELL` list names the same ones).
-    static let shellFiles = ["css/site.css", "css/dark.css", "js/offline.js", "js/offline-study.js", "js/answer-check.js", "js/rich-text.js", "js/session.js", "favicon.svg", "icons.svg"]
+    static let shellFiles = ["css/site.css", "css/dark.css", "js/offline.js", "js/offline-study.js", "js/answer-check.js", "js/hotspot.js", "js/rich-text.js", "js/session.js", "favicon.svg", "icons.svg"]
     /// The templates the offline page is rendered from.
     static let shellTemplates = ["offline/study.html", "layout.html"]
 
