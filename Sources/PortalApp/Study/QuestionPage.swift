@@ -71,11 +71,11 @@ struct QuestionPage: Encodable {
     var canAnswer: Bool
     /// A mock exam's flag button belongs to the answer form, so a choice not yet saved goes with it.
     var flagInForm: Bool
-    var canReport: Bool
+    /// The form for reporting the question; none for a guest.
+    var report: ReportForm?
     var reported: Bool
     var notice: String?
     var error: String?
-    var reportReasons: [ReportReasonChoice]
     /// The reader's form token, for the forms inside the question's fragment (which sees only
     /// its own value).
     var csrfToken: String
@@ -121,11 +121,10 @@ struct QuestionPage: Encodable {
         canAnswer = stored.mode == .mock || answer == nil
         hidesStem = canAnswer && question.kind == .cloze
         flagInForm = canAnswer && stored.mode == .mock
-        canReport = !isGuest
+        report = isGuest ? nil : ReportForm(returnTo: "\(base)?q=\(number)", csrfToken: csrfToken, pages: pages, locale: locale)
         self.reported = reported
         self.notice = notice
         self.error = refused?.message(question: question, pages: pages, locale: locale) ?? error
-        reportReasons = ReportReasonChoice.all(pages: pages, locale: locale)
         self.csrfToken = csrfToken
     }
 }
@@ -164,16 +163,6 @@ extension QuestionPage {
         let parts = calendar.dateComponents([.hour, .minute], from: date)
         let abbreviation = timeZone.abbreviation(for: date) ?? zone
         return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0) + " " + abbreviation
-    }
-}
-
-/// A reason in the "report this question" form.
-struct ReportReasonChoice: Encodable {
-    var value: String
-    var label: String
-
-    static func all(pages: PageRenderer, locale: String) -> [ReportReasonChoice] {
-        ReportReason.allCases.map { ReportReasonChoice(value: $0.rawValue, label: pages.message("report.reason.\($0.rawValue)", locale: locale)) }
     }
 }
 

@@ -68,11 +68,12 @@ struct ResultsPage: Encodable {
     var isGuest: Bool
     var notice: String?
     var reported: Bool
-    var reportReasons: [ReportReasonChoice]
+    /// The form for reporting each question; none for a guest.
+    var report: ReportForm?
 
     init(
         session: StudySession, score: SessionScore, questions: [Question], answers: [UUID: RecordedAnswer], domainTitles: [String: String],
-        isGuest: Bool, notice: String?, reported: Bool, onlyMissed: Bool, pages: PageRenderer, locale: String
+        isGuest: Bool, notice: String?, reported: Bool, onlyMissed: Bool, csrfToken: String, pages: PageRenderer, locale: String
     ) {
         sessionID = session.id.lowercasedText
         examTitle = session.examTitle
@@ -124,6 +125,6 @@ struct ResultsPage: Encodable {
         self.isGuest = isGuest
         self.notice = notice
         self.reported = reported
-        reportReasons = ReportReasonChoice.all(pages: pages, locale: locale)
+        report = isGuest ? nil : ReportForm(returnTo: "/sessions/\(sessionID)/results", csrfToken: csrfToken, pages: pages, locale: locale)
     }
 }

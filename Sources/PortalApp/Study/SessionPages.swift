@@ -495,7 +495,7 @@ struct SessionPages: Sendable {
                     let value = ResultsPage(
                         session: session, score: score, questions: reading.questions, answers: reading.answers, domainTitles: reading.domainTitles,
                         isGuest: actor.isGuest, notice: notice.map { pages.message($0, locale: locale) }, reported: query["reported"] != nil,
-                        onlyMissed: onlyMissed, pages: pages, locale: locale)
+                        onlyMissed: onlyMissed, csrfToken: request.viewer.csrfToken, pages: pages, locale: locale)
                     return try pages.render("sessions/results", value, for: request)
                 }
                 // A finished session's page changes only with the reader's data or the catalogue
@@ -524,7 +524,7 @@ struct SessionPages: Sendable {
             let value = ResultsPage(
                 session: session, score: score, questions: questions, answers: answers, domainTitles: domains, isGuest: actor.isGuest,
                 notice: notice.map { pages.message($0, locale: locale) }, reported: query["reported"] != nil,
-                onlyMissed: query["show"] == "missed", pages: pages, locale: locale)
+                onlyMissed: query["show"] == "missed", csrfToken: request.viewer.csrfToken, pages: pages, locale: locale)
             return try pages.privatePage("sessions/results", value, request)
         }
     }
