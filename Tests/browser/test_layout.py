@@ -356,3 +356,21 @@ def test_pages_in_every_language_fit_a_phone_and_pass_axe(portal, browser_factor
         feedback = answer_first_option(inspector)
         inspector.check("%s feedback" % language, feedback[len(portal.url):])
     assert not inspector.problems, "\n".join(inspector.problems)
+
+
+def test_the_design_page_fits_a_phone_and_passes_axe_in_both_schemes(portal, browser_factory):
+    """`/design` (development mode only) renders every token and component: it must itself keep
+    the rules it shows — no sideways scroll on a phone, axe clean in the light and dark schemes."""
+    driver = browser_factory()
+    inspector = Inspector(driver, portal)
+    portal.stop()
+    portal.start(PORTAL_MODE="development")
+    try:
+        inspector.check("design page", "/design")
+        assert driver.find_elements(By.CSS_SELECTOR, "svg use"), "the design page shows no icon"
+        assert driver.find_elements(By.CSS_SELECTOR, "table.stacks"), "the design page shows no stacking table"
+    finally:
+        portal.stop()
+        portal.start()
+    assert inspector.seen == 2
+    assert not inspector.problems, "\n".join(inspector.problems)
