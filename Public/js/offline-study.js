@@ -82,6 +82,16 @@ document.addEventListener("DOMContentLoaded", function () {
     return match ? decodeURIComponent(match[1]) + "/" + decodeURIComponent(match[2]) : null;
   }
 
+  // Offline, the worker answers any page it does not hold with this one: say which page needs
+  // a connection instead of standing in for it silently (an exam page picks its exam instead).
+  (function sayWhereFrom() {
+    var path = window.location.pathname, notice = document.getElementById("offline-elsewhere");
+    if (!notice || path === "/offline/study" || /^\/exams\/[^/]+\/[^/]+/.test(path)) return;
+    notice.textContent = fill(notice.getAttribute("data-text"), { page: decodeURI(path) }) + " ";
+    notice.appendChild(element("a", { href: path + window.location.search, text: text.tryAgain }));
+    notice.hidden = false;
+  })();
+
   function freshness(record) {
     return fill(text.updated, { ago: offline.ago(record.version) });
   }
@@ -255,8 +265,16 @@ document.addEventListener("DOMContentLoaded", function () {
     return [
       element("h2", { id: "offline-session-heading", lang: record.language, text: record.title }),
       element("p", { "class": "meta freshness", text: freshness(record) }),
-      element("div", { "class": "session-bar" }, [element("p", { "class": "progress", text: progress(answered, questions.length) })])
+      element("div", { "class": "session-bar" }, [element("p", { "class": "progress", text: progress(answered, questions.length) }), leaveButton()])
     ];
+  }
+
+  // Stopping a session part-way: what was answered is kept, and the exam's entry offers to
+  // continue it.
+  function leaveButton() {
+    var leave = element("button", { type: "button", "class": "secondary", id: "offline-leave", text: text.leave });
+    leave.addEventListener("click", function () { showLibrary(); });
+    return leave;
   }
 
   // A question written in markdown carries its trees (`rich`): its stem, explanation and each

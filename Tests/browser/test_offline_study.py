@@ -125,8 +125,20 @@ def test_study_offline_then_upload_exactly_once(portal, browser_factory):
     driver.refresh()
     wait(driver, lambda d: d.find_element(By.TAG_NAME, "h1").text == "Study offline", message="no offline page from the service worker")
     assert "Content updated" in exam_item(driver).text
-    snapshots = {}
+    # A page the device does not hold (the dashboard) says it needs a connection, above the exams.
+    driver.get(portal.url + "/me")
+    elsewhere = wait(driver, lambda d: d.find_element(By.ID, "offline-elsewhere"))
+    wait(driver, lambda d: elsewhere.is_displayed(), message="offline, /me stands in silently for the offline page")
+    assert "/me needs a connection" in elsewhere.text, elsewhere.text
+    assert "Content updated" in exam_item(driver).text
+    snapshots = {"offline-elsewhere": driver.page_source}
+    # A session can be stopped part-way and continued from the exam's entry.
     start_offline_session(driver, 10, snapshots=snapshots)
+    wait(driver, lambda d: d.find_element(By.ID, "question-heading").text == "Question 1 of 10")
+    driver.find_element(By.ID, "offline-leave").click()
+    continue_button = wait(driver, lambda d: exam_item(d).find_element(By.XPATH, ".//button[contains(., 'Continue')]"))
+    assert "0 of 10" in continue_button.text, continue_button.text
+    continue_button.click()
     answer_questions(driver, 10, snapshots)
     problems = html_problems(snapshots)
     assert not problems, "the offline pages as built in the browser are not valid HTML:\n" + "\n".join(problems)
