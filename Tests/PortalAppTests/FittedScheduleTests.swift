@@ -63,7 +63,7 @@ struct FittedScheduleTests {
         // 60 days: about 210 spaced reviews, too few to fit.
         try Self.writeHistory(site, student: ada, days: 0..<60, start: start)
         var dashboard = try browser.request("GET", "/me").bodyText
-        #expect(dashboard.contains("Your review schedule uses the standard FSRS weights; once you have made 400 reviews"))
+        #expect(dashboard.contains("Your review schedule starts from how most people forget. Once you have made 400 reviews"))
         #expect(site.application.fitWaitingSchedules() == 0)
         #expect(try site.count("SELECT count(*) AS n FROM fsrs_weights WHERE weights IS NOT NULL") == 0)
         // Asking again without new reviews reads nothing and fits nothing.
@@ -87,7 +87,7 @@ struct FittedScheduleTests {
 
         // The dashboard says so, and the cards follow the fitted weights (a rebuild by them changes nothing).
         dashboard = try browser.request("GET", "/me").bodyText
-        #expect(dashboard.contains("Your review schedule is fitted to your own memory: \(try fitted.decode("reviews", as: Int.self)) of your reviews"), "\(dashboard)")
+        #expect(dashboard.contains("Your review schedule has learned how you remember from \(try fitted.decode("reviews", as: Int.self)) of your reviews"), "\(dashboard)")
         #expect(try ReviewCardStore().rebuildAll(try site.database.adminConnection()).differing == 0)
         let stability = try site.admin { try $0.query("SELECT stability FROM review_cards WHERE user_id = \(ada) AND question_id = \(MiniExam.items[0].id)").single().decode("stability", as: Double.self) }
         let byDefaults = try site.admin { connection -> Double in

@@ -218,9 +218,11 @@ struct DashboardPage: Encodable {
                 domainChart: domainChart, domainFigures: domainFigures)
         }.sorted { $0.title < $1.title }
         csrfToken = user.csrfToken
-        if let fitted = reading.fitted, fitted.weights != nil, let before = fitted.logLossBefore, let after = fitted.logLossAfter {
+        // In words a student reads: the fit's log loss before and after stays in the data
+        // download (fitted-weights.json), not on the dashboard.
+        if let fitted = reading.fitted, fitted.weights != nil, fitted.logLossBefore != nil, fitted.logLossAfter != nil {
             schedule = pages.message("dashboard.weights_fitted", locale: locale, [
-                "count": NumberFormatting.grouped(fitted.reviews, locale: locale), "before": String(format: "%.3f", before), "after": String(format: "%.3f", after),
+                "count": NumberFormatting.grouped(fitted.reviews, locale: locale),
             ], count: Double(fitted.reviews))
         } else {
             schedule = pages.message("dashboard.weights_default", locale: locale, ["minimum": String(FittedWeightsStore.minimumReviews)])
