@@ -235,6 +235,9 @@ struct AdminTests {
         #expect(wildcard.contains("0 questions match."), "a % in the search is a character, not a wildcard")
         let drafts = try admin.request("GET", "/admin/questions?status=draft&exam=imported/arithmetic").bodyText
         #expect(drafts.contains("1 question matches.") && drafts.contains("What does it print?"))
+        // The filters beside the search fold away until one is in use, then say how many are.
+        #expect(all.contains("<details class=\"more-filters\">") && japanese.contains("<details class=\"more-filters\">"))
+        #expect(drafts.contains("<details class=\"more-filters\" open>") && drafts.contains("Filters (2)"))
         #expect(try admin.request("GET", "/admin/questions?difficulty=9").status == 400)
         #expect(try admin.request("GET", "/admin/questions?exam=nowhere/none").status == 400)
         // An edit, then the question's page: two versions, the key, the preview.

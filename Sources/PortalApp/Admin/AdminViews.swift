@@ -33,6 +33,9 @@ struct AdminQuestionList: Encodable {
     var domain: String
     var text: String
     var flagged: Bool
+    /// How many filters besides the search are in use; the folded filters are open when any is.
+    var activeFilters: Int
+    var filtersOpen: Bool
     var items: [Item]
     var hasItems: Bool
     var total: Int
@@ -57,6 +60,8 @@ struct AdminQuestionList: Encodable {
         domain = query["domain"] ?? ""
         text = query["q"] ?? ""
         flagged = query["flagged"] == "on"
+        activeFilters = ["exam", "domain", "type", "difficulty", "status"].count { !(query[$0] ?? "").isEmpty } + (flagged ? 1 : 0)
+        filtersOpen = activeFilters > 0
         self.items = items.map { item in
             Item(
                 href: "/admin/questions/\(item.id.lowercasedText)", exam: item.examTitle, language: item.language, domain: item.domainTitle, type: kind(item.type),
