@@ -341,7 +341,7 @@ document.addEventListener("DOMContentLoaded", function () {
     fieldset.appendChild(element("legend", kind === "cloze" ? { id: "gaps-legend", text: legend } : { text: legend }));
     if (kind === "ordering") {
       fieldset.appendChild(element("p", { "class": "hint", text: text.orderHint }));
-      var ul = element("ul", { "class": "ordering" });
+      var ul = element("ul", { "class": "ordering", "data-drag-hint": text.orderDragHint });
       question.options.forEach(function (option, index) {
         var select = element("select", { id: "position-" + index, name: "position_" + index, "aria-label": fill(text.positionOf, { option: option.text }) });
         question.options.forEach(function (_, place) {
@@ -394,6 +394,7 @@ document.addEventListener("DOMContentLoaded", function () {
       error, form
     ]);
     view.appendChild(article);
+    if (window.PortalOrdering) window.PortalOrdering.enhance(article);
     var nav = element("nav", { "class": "question-nav", "aria-label": text.navigation });
     view.appendChild(nav);
     view.appendChild(element("p", { "class": "shortcuts", text: text.shortcuts }));

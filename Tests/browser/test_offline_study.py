@@ -589,3 +589,54 @@ def test_the_offline_renderer_builds_the_servers_markup_from_each_tree(portal, b
     for row, outcome in zip(rows, outcomes):
         assert outcome["equal"], (row["name"], row["html"], outcome["built"])
         assert outcome["scripts"] == 0, row["name"]
+
+
+def test_an_ordering_question_is_answered_by_dragging_its_items(portal, browser_factory):
+    """Offline, a student drags an ordering question's steps into the key's order by their
+    handles (no position typed): the position fields follow the list, and the answer is right."""
+    driver = browser_factory()
+    register(driver, portal, "dragger-" + uuid.uuid4().hex[:8])
+    download_exam(driver, portal)
+    row = portal.sql(
+        "SELECT q.id, q.correct::text FROM questions q JOIN domains d ON d.id = q.domain_id JOIN exams e ON e.slug = 'network-fundamentals' "
+        "AND e.id = d.exam_id WHERE q.type = 'ordering' AND q.status = 'published' AND NOT q.exam_only "
+        "AND jsonb_array_length(q.options) >= 4 ORDER BY q.source_key LIMIT 1").split("|")
+    question_id, key = row[0], json.loads(row[1])
+    portal.stop()
+    try:
+        driver.refresh()
+        wait(driver, lambda d: d.find_element(By.TAG_NAME, "h1").text == "Study offline", message="no offline page from the service worker")
+        start_offline_session(driver, 1)
+        wait(driver, lambda d: d.find_element(By.ID, "question-heading"))
+        session = store(driver, "sessions")[0]
+        session["questionIds"] = [question_id]
+        assert put_records(driver, "sessions", [session])
+        driver.refresh()
+        wait(driver, lambda d: exam_item(d).find_element(By.XPATH, ".//button[contains(., 'Continue')]")).click()
+        form = wait(driver, lambda d: d.find_element(By.ID, "answer-form"))
+        assert "Drag the items" in form.find_element(By.CSS_SELECTOR, ".hint").text
+        def drag_above(moving, target):
+            height = target.size["height"]
+            ActionChains(driver).click_and_hold(moving.find_element(By.CSS_SELECTOR, ".drag-handle")) \
+                .move_to_element_with_offset(target, 0, -height // 2 + 3).move_to_element_with_offset(target, 0, -height // 2 + 2) \
+                .release().perform()
+
+        # The last item to the top first, so the list is never already in the key's order.
+        items = form.find_elements(By.CSS_SELECTOR, "ul.ordering > li")
+        drag_above(items[-1], items[0])
+        assert form.find_elements(By.CSS_SELECTOR, "ul.ordering > li")[0] == items[-1], "the last item was not dragged to the top"
+        # Then each step of the key, in turn, dragged above the item now at its place.
+        for place, option in enumerate(key):
+            items = form.find_elements(By.CSS_SELECTOR, "ul.ordering > li")
+            moving = form.find_element(By.ID, "position-%d" % option).find_element(By.XPATH, "..")
+            if items.index(moving) == place:
+                continue
+            drag_above(moving, items[place])
+        order = driver.execute_script(
+            "return [...document.querySelectorAll('#answer-form ul.ordering > li select')].map(s => [parseInt(s.id.split('-')[1]), s.value])")
+        assert [option for option, _ in order] == key, "the list is %r, the key %r" % (order, key)
+        assert [value for _, value in order] == [str(place + 1) for place in range(len(key))], "the position fields do not follow the list: %r" % order
+        form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+        assert wait(driver, lambda d: d.find_element(By.ID, "verdict")).text == "Right"
+    finally:
+        portal.start()
