@@ -37,11 +37,16 @@ public struct Router: Sendable {
         /// Whether `decoded` (of as many segments) fits: literals equal, parameters not empty,
         /// typed ones of their type.
         func fits(_ decoded: [String]) -> Bool {
+            // Literals first: most routes of the same length differ in one, and a UUID's check is
+            // the dearer test.
+            for (segment, value) in zip(segments, decoded) {
+                if case .literal(let literal) = segment, literal != value { return false }
+            }
             for (segment, value) in zip(segments, decoded) {
                 switch segment {
-                case .literal(let literal): if literal != value { return false }
+                case .literal: break
                 case .parameter: if value.isEmpty { return false }
-                case .uuid: if UUID(uuidString: value) == nil { return false }
+                case .uuid: if !Router.isUUID(value) { return false }
                 }
             }
             return true
@@ -98,7 +103,11 @@ public struct Router: Sendable {
         case badPath(String)
     }
 
-    private var routes: [Route] = []
+    private var routes: [Route] = [] {
+        didSet { routeIndexesByLength = Dictionary(grouping: routes.indices, by: { routes[$0].segments.count }) }
+    }
+    /// The places in `routes` of the routes with each number of segments.
+    private var routeIndexesByLength: [Int: [Int]] = [:]
     private var middleware: [Middleware] = []
     private var prefix: [Segment] = []
 
@@ -160,21 +169,23 @@ public struct Router: Sendable {
         case .failure(let error): return .badPath(error.message)
         }
         var allowed: [HTTPMethod] = []
-        // Literals are compared first; parameters are read only for the route that wins.
-        var best: Route?, getFallback: Route?
-        for route in routes where route.segments.count == decoded.count && route.fits(decoded) {
-            if route.method == method {
-                if best.map({ Self.isMoreSpecific(route.literals, than: $0.literals) }) ?? true { best = route }
+        // Only the routes of the path's length are tried, by their place in `routes` (a route is
+        // not copied for each request); parameters are read only for the route that wins.
+        var best: Int?, getFallback: Int?
+        for index in routeIndexesByLength[decoded.count] ?? [] where routes[index].fits(decoded) {
+            let routeMethod = routes[index].method
+            if routeMethod == method {
+                if best.map({ Self.isMoreSpecific(routes[index].literals, than: routes[$0].literals) }) ?? true { best = index }
                 continue
             }
-            if method == .HEAD && route.method == .GET, getFallback.map({ Self.isMoreSpecific(route.literals, than: $0.literals) }) ?? true {
-                getFallback = route
+            if method == .HEAD && routeMethod == .GET, getFallback.map({ Self.isMoreSpecific(routes[index].literals, than: routes[$0].literals) }) ?? true {
+                getFallback = index
             }
-            allowed.append(route.method)
-            if route.method == .GET { allowed.append(.HEAD) }
+            allowed.append(routeMethod)
+            if routeMethod == .GET { allowed.append(.HEAD) }
         }
-        if let best { return best.found(decoded) }
-        if let getFallback { return getFallback.found(decoded) }
+        if let best { return routes[best].found(decoded) }
+        if let getFallback { return routes[getFallback].found(decoded) }
         if allowed.isEmpty { return .notFound }
         return .methodNotAllowed(allowed: HTTPMethod.allCases.filter(allowed.contains))
     }
@@ -183,6 +194,25 @@ public struct Router: Sendable {
     private static func isMoreSpecific(_ literals: [Bool], than other: [Bool]) -> Bool {
         for (mine, theirs) in zip(literals, other) where mine != theirs { return mine }
         return false
+    }
+
+    /// Whether `text` is a UUID as `UUID(uuidString:)` reads one (8-4-4-4-12 hexadecimal digits,
+    /// either case), without Foundation's scanner: the router asks it of every request.
+    static func isUUID(_ text: String) -> Bool {
+        var count = 0
+        for byte in text.utf8 {
+            if count == 8 || count == 13 || count == 18 || count == 23 {
+                guard byte == UInt8(ascii: "-") else { return false }
+            } else {
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): break
+                default: return false
+                }
+            }
+            count += 1
+            if count > 36 { return false }
+        }
+        return count == 36
     }
 
     /// Splits a raw path into decoded segments. An encoded `/`, a `.` or `..` segment, a bad

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPServer
 import Testing
 
@@ -86,6 +87,18 @@ struct RouterTests {
             guard case .notFound = router.match(.GET, path: malformed) else { Issue.record("\(malformed) reached a handler"); continue }
         }
         #expect(router.descriptions.map(\.pattern) == ["/sessions/:id(uuid)", "/sessions/new"])
+        // The router's own test of a UUID agrees with Foundation's reading on the near misses.
+        let candidates = [
+            id, id.uppercased(), String(id.dropLast()) + "g", String(id.dropLast()) + "G", id.replacingOccurrences(of: "-", with: ""),
+            "{" + id + "}", id + "0", " " + id, String(id.prefix(8)) + "_" + String(id.dropFirst(9)), "6f1c2f2e-8a3d-4c57-9d1e-2b8f0f6a4c1é",
+            "00000000-0000-0000-0000-000000000000", "6F1C2F2E-8A3D-4C57-9D1E-2B8F0F6A4C11", "6f1c2f2e-8a3d4-c57-9d1e-2b8f0f6a4c11",
+        ]
+        for candidate in candidates {
+            let encoded = candidate.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"]))!
+            let found: Bool
+            if case .found = router.match(.GET, path: "/sessions/" + encoded) { found = true } else { found = false }
+            #expect(found == (UUID(uuidString: candidate) != nil), "\(candidate): the router says \(found)")
+        }
     }
 
     @Test("__Host- cookies are Secure with Path=/ by construction")

@@ -74,12 +74,12 @@ struct PortalRouter {
                 }
                 continue
             }
-            guard let handlers else { continue }
+            guard let handlers = handlers.map(Handlers.init) else { continue }
             // Pages kept in memory may be answered on the event loop; forms never are.
             var onLoop: EventLoopAnswer?
             if declaration.method == .GET {
                 onLoop = { @Sendable request in
-                    Route(name, RouteParameters(values: request.parameters)).flatMap { handlers.answerOnLoop($0, request) }
+                    Route(name, RouteParameters(values: request.parameters)).flatMap { handlers.all.answerOnLoop($0, request) }
                 }
             }
             router.add(
@@ -87,9 +87,16 @@ struct PortalRouter {
                 preflight: declaration.bodyLimit == nil ? nil : gate.preflight(options), answerOnLoop: onLoop
             ) { request in
                 let route = try Self.route(name, request)
-                return try gate.handle(request, options) { try handlers.respond(to: route, $0) }
+                return try gate.handle(request, options) { try handlers.all.respond(to: route, $0) }
             }
         }
+    }
+
+    /// The handlers held once by reference: each request's closures share them instead of
+    /// copying every handler's fields into a context of their own.
+    private final class Handlers: Sendable {
+        let all: RouteHandlers
+        init(_ all: RouteHandlers) { self.all = all }
     }
 
     /// The typed route of a request the router matched to `name`'s pattern.
