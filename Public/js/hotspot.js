@@ -79,6 +79,55 @@
     if (image.complete) draw(); else image.addEventListener("load", draw);
   }
 
+  if (typeof document !== "undefined") {
+    // A click on a hotspot image: the point in the image's own coordinates goes with the form
+    // (the server decides which part it is), the part it falls in is chosen in the list, and a
+    // mark shows where. Choosing from the list afterwards sends that choice instead.
+    document.addEventListener("click", function (event) {
+      var image = event.target;
+      if (!image || !image.classList || !image.classList.contains("hotspot-image")) return;
+      var form = image.closest("form"), box = image.closest(".hotspot");
+      if (!form || !box || !form.elements.point_x) return;
+      var rect = image.getBoundingClientRect();
+      var point = pointIn(image, event), x = point[0], y = point[1];
+      form.elements.point_x.value = String(x);
+      form.elements.point_y.value = String(y);
+      var regions = [];
+      try { regions = JSON.parse(box.getAttribute("data-regions") || "[]"); } catch (problem) { regions = []; }
+      var picked = self.PortalAnswerCheck ? self.PortalAnswerCheck.regionAt(regions.map(function (region) { return { region: region }; }), x, y) : -1;
+      Array.prototype.forEach.call(form.querySelectorAll('input[name="choice"]'), function (input) { input.checked = parseInt(input.value, 10) === picked; });
+      // A tap outside every part is asked again (the server would refuse it too), said beside the picture.
+      var outside = box.getAttribute("data-outside"), said = box.parentNode.querySelector(".hotspot-miss");
+      if (outside && picked === -1 && regions.length) {
+        form.elements.point_x.value = "";
+        form.elements.point_y.value = "";
+        var old = box.querySelector(".hotspot-mark");
+        if (old) old.remove();
+        if (!said) {
+          said = document.createElement("p");
+          said.className = "hotspot-miss notice";
+          said.setAttribute("role", "status");
+          box.parentNode.insertBefore(said, box.nextSibling);
+        }
+        said.textContent = outside;
+        return;
+      }
+      if (said) said.remove();
+      var mark = box.querySelector(".hotspot-mark") || box.appendChild(document.createElement("span"));
+      mark.className = "hotspot-mark";
+      mark.style.left = (event.clientX - rect.left) + "px";
+      mark.style.top = (event.clientY - rect.top) + "px";
+    });
+    document.addEventListener("change", function (event) {
+      var input = event.target, form = input && input.form;
+      if (!form || input.name !== "choice" || !form.elements.point_x) return;
+      form.elements.point_x.value = "";
+      form.elements.point_y.value = "";
+      var mark = form.querySelector(".hotspot-mark");
+      if (mark) mark.remove();
+    });
+  }
+
   scope.PortalHotspot = { pointIn: pointIn, shape: shape, overlay: overlay, strokeFor: strokeFor, outline: outline };
   if (typeof document !== "undefined") {
     Array.prototype.forEach.call(document.querySelectorAll(".hotspot-review[data-regions]"), outline);

@@ -11,8 +11,12 @@ enum ServiceWorkerScript {
     /// Replaced by the languages with a catalogue: the offline page is precached in each.
     static let languagesPlaceholder = "__SHELL_LANGUAGES__"
 
-    /// The static files the worker precaches (its `SHELL` list names the same ones).
-    static let shellFiles = ["css/site.css", "css/dark.css", "js/offline.js", "js/offline-study.js", "js/answer-check.js", "js/hotspot.js", "js/rich-text.js", "js/session.js", "favicon.svg", "icons.svg"]
+    /// The static files the worker precaches, as its own `SHELL` list names them (one list: a
+    /// file added there is in the version too): every quoted "/…" path of that line but the page.
+    static func shellFiles(of script: String) -> [String] {
+        guard let line = script.split(separator: "\n").first(where: { $0.hasPrefix("var SHELL = [") }) else { return [] }
+        return line.split(separator: "\"").filter { $0.hasPrefix("/") && $0.contains(".") }.map { String($0.dropFirst()) }
+    }
     /// The templates the offline page is rendered from.
     static let shellTemplates = ["offline/study.html", "layout.html"]
 
@@ -23,7 +27,7 @@ enum ServiceWorkerScript {
         let templateFiles = shellTemplates.map { templatesDirectory + "/" + $0 }
         let messageFiles = ((try? FileManager.default.contentsOfDirectory(atPath: templatesDirectory + "/i18n")) ?? []).sorted()
             .map { templatesDirectory + "/i18n/" + $0 }
-        for path in shellFiles.map({ publicDirectory + "/" + $0 }) + templateFiles + messageFiles {
+        for path in shellFiles(of: script).map({ publicDirectory + "/" + $0 }) + templateFiles + messageFiles {
             shell += Array(path.utf8) + [0]
             shell += FileManager.default.contents(atPath: path).map(Array.init) ?? []
         }
