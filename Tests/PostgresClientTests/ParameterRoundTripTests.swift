@@ -42,6 +42,13 @@ struct ParameterRoundTripTests {
     func uuidText() throws {
         for uuid in [UUID(), UUID(uuidString: "00000000-0000-0000-0000-000000000000")!, UUID(uuidString: "FFFFFFFF-ABCD-4EF0-9999-0123456789AB")!] {
             #expect(uuid.lowercasedText == uuid.uuidString.lowercased())
+            // Read back as written, in either case, as Foundation reads it.
+            #expect(UUID(text: uuid.lowercasedText) == uuid && UUID(text: uuid.uuidString) == uuid)
+        }
+        let id = "6f1c2f2e-8a3d-4c57-9d1e-2b8f0f6a4c11"
+        for nearMiss in [String(id.dropLast()), id + "0", String(id.dropLast()) + "g", id.replacingOccurrences(of: "-", with: ""), "{" + id + "}",
+                         " " + id, String(id.prefix(8)) + "_" + String(id.dropFirst(9)), "6f1c2f2e-8a3d4-c57-9d1e-2b8f0f6a4c11", ""] {
+            #expect(UUID(text: nearMiss) == nil && UUID(uuidString: nearMiss) == nil, "\(nearMiss)")
         }
         let database = try TestDatabase()
         let connection = try database.adminConnection()

@@ -63,6 +63,7 @@ struct PortalRouter {
     private(set) var rules: [RouteRule] = []
 
     init(gate: Gate, infrastructure: InfrastructureRoutes, handlers: RouteHandlers?) {
+        let held = handlers.map(Handlers.init), loopAnswer = handlers?.loopAnswer
         for name in Route.Name.allCases {
             let declaration = name.declaration, group = declaration.group, options = group.options
             rules.append(RouteRule(
@@ -74,12 +75,12 @@ struct PortalRouter {
                 }
                 continue
             }
-            guard let handlers = handlers.map(Handlers.init) else { continue }
+            guard let handlers = held, let loopAnswer else { continue }
             // Pages kept in memory may be answered on the event loop; forms never are.
             var onLoop: EventLoopAnswer?
             if declaration.method == .GET {
                 onLoop = { @Sendable request in
-                    Route(name, RouteParameters(values: request.parameters)).flatMap { handlers.all.answerOnLoop($0, request) }
+                    Route(name, RouteParameters(values: request.parameters)).flatMap { loopAnswer($0, request) }
                 }
             }
             router.add(

@@ -410,9 +410,9 @@ struct RouteParameters: Sendable {
     /// A text parameter the pattern names (the router matched only non-empty ones).
     subscript(name: String) -> String { values[name] ?? "" }
     /// `:id(uuid)`.
-    var id: UUID? { values["id"].flatMap(UUID.init(uuidString:)) }
+    var id: UUID? { values["id"].flatMap(UUID.init(text:)) }
     /// `:user(uuid)`.
-    var user: UUID? { values["user"].flatMap(UUID.init(uuidString:)) }
+    var user: UUID? { values["user"].flatMap(UUID.init(text:)) }
     /// `:region/:exam`.
     var exam: ExamAddress { ExamAddress(region: self["region"], slug: self["exam"]) }
 }

@@ -4,7 +4,7 @@ import HTTPServer
 
 /// The portal's handlers, one per route: `respond` dispatches every `Route` in one exhaustive
 /// `switch` (a new route does not compile until it is answered here), after the gate has
-/// applied the rule of the route's group (`RouteGroup`). `answerOnLoop` answers the few pages
+/// applied the rule of the route's group (`RouteGroup`). `loopAnswer` answers the few pages
 /// kept in memory on the event loop, before a worker is involved.
 struct RouteHandlers: Sendable {
     let infrastructure: InfrastructureRoutes
@@ -205,28 +205,47 @@ struct RouteHandlers: Sendable {
     }
 
     /// The pages kept in memory, answered on the event loop when what they were kept by is
-    /// known current; nil (the handler runs on a worker) for every other route.
-    func answerOnLoop(_ route: Route, _ request: Request) -> Response? {
-        switch route {
-        case .home:
-            return visitorCopies.answer(request) { HomePage.visitorCopy($0) }
-                ?? readerCopies.answer(request) { HomePage.readerCopy($0, $1) }
-        case .exam(let address):
-            return visitorCopies.answer(request) { ExamPage.visitorCopy($0, address) }
-                ?? readerCopies.answer(request) { ExamPage.readerCopy($0, address, $1) }
-        case .leaderboard(let address):
-            return visitorCopies.answer(request) { LeaderboardPage.visitorCopy($0, address) }
-                ?? readerCopies.answer(request) { LeaderboardPage.readerCopy($0, address, $1) }
-        case .question(let session):
-            return readerCopies.answerWith(request) { sessions.questionCopy($0, session: session, $1, $2) }
-        case .results(let session):
-            return readerCopies.answer(request) { SessionPages.resultsCopy($0, session: session, $1) }
-        case .dashboard:
-            return readerCopies.answer(request) { DashboardPage.readerCopy($0, $1) }
-        case .classPage(let id):
-            return readerCopies.answer(request) { schools.classCopy($0, class: id, $1) }
-        default:
-            return nil
+    /// known current; nil (the handler runs on a worker) for every other route. A closure that
+    /// holds only the four handlers it needs: called for every kept page, it must not copy the
+    /// whole set of handlers each time.
+    var loopAnswer: @Sendable (Route, Request) -> Response? {
+        let handlers = LoopHandlers(visitorCopies: visitorCopies, readerCopies: readerCopies, sessions: sessions, schools: schools)
+        return { route, request in handlers.answer(route, request) }
+    }
+
+    /// The handlers of the pages kept in memory, answered on the event loop.
+    private final class LoopHandlers: Sendable {
+        let visitorCopies: VisitorCopies
+        let readerCopies: ReaderCopies
+        let sessions: SessionPages
+        let schools: SchoolPages
+
+        init(visitorCopies: VisitorCopies, readerCopies: ReaderCopies, sessions: SessionPages, schools: SchoolPages) {
+            (self.visitorCopies, self.readerCopies, self.sessions, self.schools) = (visitorCopies, readerCopies, sessions, schools)
+        }
+
+        func answer(_ route: Route, _ request: Request) -> Response? {
+            switch route {
+            case .home:
+                return visitorCopies.answer(request) { HomePage.visitorCopy($0) }
+                    ?? readerCopies.answer(request) { HomePage.readerCopy($0, $1) }
+            case .exam(let address):
+                return visitorCopies.answer(request) { ExamPage.visitorCopy($0, address) }
+                    ?? readerCopies.answer(request) { ExamPage.readerCopy($0, address, $1) }
+            case .leaderboard(let address):
+                return visitorCopies.answer(request) { LeaderboardPage.visitorCopy($0, address) }
+                    ?? readerCopies.answer(request) { LeaderboardPage.readerCopy($0, address, $1) }
+            case .question(let session):
+                return readerCopies.answerWith(request) { self.sessions.questionCopy($0, session: session, $1, $2) }
+            case .results(let session):
+                return readerCopies.answer(request) { SessionPages.resultsCopy($0, session: session, $1) }
+            case .dashboard:
+                return readerCopies.answer(request) { DashboardPage.readerCopy($0, $1) }
+            case .classPage(let id):
+                return readerCopies.answer(request) { self.schools.classCopy($0, class: id, $1) }
+            default:
+                return nil
+            }
         }
     }
 
