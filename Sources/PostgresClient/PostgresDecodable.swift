@@ -1,4 +1,5 @@
 import Foundation
+import Identifiers
 
 /// A Swift type a column can be read as. Reading checks the column's type first, so reading a
 /// `text` column as `Int` is an error naming the column, not a silent zero.
@@ -73,30 +74,9 @@ extension Bool: PostgresDecodable {
 
 extension UUID: PostgresDecodable {
     public static func accepts(typeOID: UInt32) -> Bool { typeOID == PostgresOID.uuid }
-    /// PostgreSQL prints a uuid as 36 characters, `8-4-4-4-12`; read straight from the bytes
-    /// into two 64-bit halves (session pages read hundreds of ids per request).
+    /// PostgreSQL prints a uuid as 36 characters, `8-4-4-4-12` (Identifiers reads them).
     public init?(postgresText text: Substring) {
-        var high: UInt64 = 0, low: UInt64 = 0, digits = 0, position = 0
-        for byte in text.utf8 {
-            defer { position += 1 }
-            if position == 8 || position == 13 || position == 18 || position == 23 {
-                guard byte == UInt8(ascii: "-") else { return nil }
-                continue
-            }
-            let value: UInt64
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = UInt64(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = UInt64(byte - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = UInt64(byte - UInt8(ascii: "A") + 10)
-            default: return nil
-            }
-            if digits < 16 { high = high << 4 | value } else { low = low << 4 | value }
-            digits += 1
-        }
-        guard digits == 32, position == 36 else { return nil }
-        func byte(_ half: UInt64, _ index: Int) -> UInt8 { UInt8(truncatingIfNeeded: half >> (56 - 8 * index)) }
-        self.init(uuid: (byte(high, 0), byte(high, 1), byte(high, 2), byte(high, 3), byte(high, 4), byte(high, 5), byte(high, 6), byte(high, 7),
-                         byte(low, 0), byte(low, 1), byte(low, 2), byte(low, 3), byte(low, 4), byte(low, 5), byte(low, 6), byte(low, 7)))
+        self.init(text: text)
     }
 }
 

@@ -15,6 +15,8 @@ struct ReminderMailTests {
     func dailyReminder() throws {
         let server = try TestMailServer()
         let site = try MailRecoveryTests.site(server)
+        // A morning: the study time set below (an hour on) is later the same day.
+        site.clock.advance(toHour: 9)
         let ana = site.browser()
         try ana.register("ana")
         _ = try MailRecoveryTests.prove("ana@pupils.example", ana, site, server, expecting: 1)

@@ -70,4 +70,13 @@ public final class TestClock: Sendable {
         try? database?.setClock(date)
         now.withLock { $0 = date }
     }
+
+    /// Moves on to the next time it is `hour`:00 in UTC: a test of what happens at a time of
+    /// day reads the same whenever it runs (an hour from 23:30 is already tomorrow).
+    public func advance(toHour hour: Int) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .gmt
+        let next = calendar.nextDate(after: read(), matching: DateComponents(hour: hour, minute: 0, second: 0), matchingPolicy: .nextTime)!
+        advance(next.timeIntervalSince(read()))
+    }
 }

@@ -94,6 +94,20 @@ def start_offline_session(driver, count=None, mode="practice", snapshots=None):
     return item
 
 
+def offline_session_of(driver, question_ids):
+    """Offline, with the exam downloaded: a session of these questions (as if the shuffle had
+    picked them), continued from the exam's entry."""
+    driver.refresh()
+    wait(driver, lambda d: d.find_element(By.TAG_NAME, "h1").text == "Study offline", message="no offline page from the service worker")
+    start_offline_session(driver, len(question_ids))
+    wait(driver, lambda d: d.find_element(By.ID, "question-heading"))
+    session = store(driver, "sessions")[0]
+    session["questionIds"] = question_ids
+    assert put_records(driver, "sessions", [session])
+    driver.refresh()
+    wait(driver, lambda d: exam_item(d).find_element(By.XPATH, ".//button[contains(., 'Continue')]")).click()
+
+
 def answer_questions(driver, count, snapshots=None):
     """Answers `count` questions in the offline session on screen: the first option (or the
     order as shown), then on to the next. `snapshots` collects the DOM of each state once."""
@@ -479,17 +493,7 @@ def test_offline_answers_to_each_newer_kind_are_checked_and_uploaded(portal, bro
 
     portal.stop()
     try:
-        driver.refresh()
-        wait(driver, lambda d: d.find_element(By.TAG_NAME, "h1").text == "Study offline", message="no offline page from the service worker")
-        # A session of three, then made the three chosen questions (as if the shuffle had picked them).
-        start_offline_session(driver, 3)
-        wait(driver, lambda d: d.find_element(By.ID, "question-heading"))
-        session = store(driver, "sessions")[0]
-        session["questionIds"] = [picks[kind]["id"] for kind in ("matching", "fill-in", "hotspot")]
-        assert put_records(driver, "sessions", [session])
-        driver.refresh()
-        continue_button = wait(driver, lambda d: exam_item(d).find_element(By.XPATH, ".//button[contains(., 'Continue')]"))
-        continue_button.click()
+        offline_session_of(driver, [picks[kind]["id"] for kind in ("matching", "fill-in", "hotspot")])
         snapshots = {}
         for number, kind in enumerate(("matching", "fill-in", "hotspot"), start=1):
             wait(driver, lambda d: d.find_element(By.ID, "question-heading").text == "Question %d of 3" % number)
@@ -604,15 +608,7 @@ def test_an_ordering_question_is_answered_by_dragging_its_items(portal, browser_
     question_id, key = row[0], json.loads(row[1])
     portal.stop()
     try:
-        driver.refresh()
-        wait(driver, lambda d: d.find_element(By.TAG_NAME, "h1").text == "Study offline", message="no offline page from the service worker")
-        start_offline_session(driver, 1)
-        wait(driver, lambda d: d.find_element(By.ID, "question-heading"))
-        session = store(driver, "sessions")[0]
-        session["questionIds"] = [question_id]
-        assert put_records(driver, "sessions", [session])
-        driver.refresh()
-        wait(driver, lambda d: exam_item(d).find_element(By.XPATH, ".//button[contains(., 'Continue')]")).click()
+        offline_session_of(driver, [question_id])
         form = wait(driver, lambda d: d.find_element(By.ID, "answer-form"))
         assert "Drag the items" in form.find_element(By.CSS_SELECTOR, ".hint").text
         def drag_above(moving, target):
