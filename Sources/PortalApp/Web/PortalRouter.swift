@@ -93,8 +93,9 @@ struct PortalRouter {
         }
     }
 
-    /// The handlers held once by reference: each request's closures share them instead of
-    /// copying every handler's fields into a context of their own.
+    /// The handlers held once by reference and shared by every route's closure (not a copy of
+    /// every handler's fields in each). The kept pages the event loop answers go through
+    /// `RouteHandlers.loopAnswer`, which holds only the four handlers they need.
     private final class Handlers: Sendable {
         let all: RouteHandlers
         init(_ all: RouteHandlers) { self.all = all }
