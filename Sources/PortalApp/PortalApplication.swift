@@ -191,6 +191,9 @@ public final class PortalApplication: Sendable {
     private func makeHandlers(database: ConnectionPool, _ infrastructure: InfrastructureRoutes, _ sessionSettings: SessionSettings) -> RouteHandlers {
         let pages = self.pages, clock = self.clock, site = self.site, versions = self.versions
         let formClock = FormClock()
+        let keeper = PageKeeper(
+            pages: pages, visitorPages: cache, viewers: viewers, versions: versions, readers: readers, classes: classes,
+            sessionCookie: sessionSettings.cookieName, clock: clock, countsRoundTrips: configuration.development)
         let accounts = AccountPages(pages: pages, settings: sessionSettings, hashing: hashing, clock: clock, viewers: viewers,
                                     registrationsPerHour: configuration.registrationsPerHour, mailEnabled: configuration.mail != nil)
         // Without a mail server, nothing offers what needs e-mail: its routes answer 404.
@@ -218,14 +221,14 @@ public final class PortalApplication: Sendable {
             singleSignOn: SingleSignOn(pages: pages, site: site, clock: clock, accounts: accounts),
             starter: starter,
             sessions: SessionPages(
-                pages: pages, settings: sessionSettings, clock: clock, formClock: formClock, versions: versions, readers: readers, fitter: fitter,
+                pages: pages, settings: sessionSettings, clock: clock, formClock: formClock, keeper: keeper, fitter: fitter,
                 scores: scoreSender),
             reports: QuestionReports(pages: pages),
             examDate: ExamDateForm(pages: pages, clock: clock),
             live: LivePages(
                 database: database, pages: pages, settings: sessionSettings, clock: clock, scoreboard: scoreboard, hub: hub, site: site,
                 bulkhead: Bulkhead(limit: max(2, configuration.server.workers / 2))),
-            schools: SchoolPages(pages: pages, clock: clock, starter: starter, site: site, classes: classes),
+            schools: SchoolPages(pages: pages, clock: clock, starter: starter, site: site, keeper: keeper),
             classAccounts: ClassAccounts(pages: pages, clock: clock, site: site),
             admin: AdminPages(
                 pages: pages, clock: clock, publicDirectory: configuration.publicDirectory, site: site, outbound: outbound, mailEnabled: wording != nil),
@@ -240,16 +243,13 @@ public final class PortalApplication: Sendable {
             deepLinking: LTIDeepLinking(pages: pages, site: site, clock: clock),
             roster: platformTokens.map { LTIRoster(pages: pages, tokens: $0, client: outbound) },
             language: LanguageSwitch(pages: pages, viewers: viewers, secureCookies: configuration.servedOverHTTPS),
-            home: HomePage.handler(pages: pages, cache: cache, versions: versions),
-            exam: ExamPage.handler(pages: pages, cache: cache, versions: versions, readers: readers),
-            leaderboard: LeaderboardPage.handler(pages: pages, cache: cache, versions: versions, readers: readers),
-            dashboard: DashboardPage.handler(pages: pages, clock: clock, versions: versions, readers: readers, domains: domainFacts, fitter: fitter),
+            home: HomePage.handler(pages: pages, keeper: keeper),
+            exam: ExamPage.handler(pages: pages, keeper: keeper),
+            leaderboard: LeaderboardPage.handler(pages: pages, keeper: keeper),
+            dashboard: DashboardPage.handler(pages: pages, keeper: keeper, clock: clock, domains: domainFacts, fitter: fitter),
             review: ReviewPage.handler(pages: pages, clock: clock, versions: versions, domains: domainFacts),
             offlineStudy: OfflineStudyPage.handler(pages: pages),
-            visitorCopies: VisitorCopies(pages: pages, cache: cache, versions: versions, sessionCookie: sessionSettings.cookieName),
-            readerCopies: ReaderCopies(
-                pages: pages, viewers: viewers, versions: versions, readers: readers, classes: classes, sessionCookie: sessionSettings.cookieName,
-                clock: clock, countsRoundTrips: configuration.development))
+            keeper: keeper)
     }
 
     /// Builds the server with the portal's routes and static files.

@@ -87,38 +87,21 @@ struct ExamPage: Encodable {
         return level
     }
 
-    /// Where a visitor's copy of the page is kept (see `VisitorCopies`).
-    static func visitorCopy(_ request: Request, _ exam: ExamAddress) -> (page: String, versions: [String])? {
-        guard let name = pageName(request, exam) else { return nil }
-        return (name, [SharedVersions.contentKey("exam|\(exam.region)|\(exam.slug)")])
-    }
-
-    /// The exam's name among kept pages, or nil for a difficulty the handler refuses.
-    private static func pageName(_ request: Request, _ exam: ExamAddress) -> String? {
-        let text = request.query["difficulty"] ?? ""
+    /// How the page is kept: by the exam's content, a copy per language for visitors; a
+    /// student's copy also by their data version (their extra time and exam date are on it). A
+    /// teacher's page lists their classes, read each time. Nil for a difficulty the page refuses.
+    static func cached(_ query: FormFields, _ exam: ExamAddress, reader: SessionUser?) -> CachedPage? {
+        let text = query["difficulty"] ?? ""
         guard text.isEmpty || (Int(text).map { (1...5).contains($0) } ?? false) else { return nil }
-        return "exam|\(exam.region)|\(exam.slug)|\(Int(text) ?? 0)"
-    }
-
-    /// Where a student's page is kept: by the exam's content version and the student's data
-    /// version (their extra time is on it).
-    static func readerKey(name: String, version: Date, dataVersion: Int64) -> String { "\(name)|\(version.timeIntervalSince1970)|\(dataVersion)" }
-
-    /// A student's kept page, when the exam's version and theirs are remembered (see
-    /// `ReaderCopies`); a teacher's lists their classes, read each time.
-    static func readerCopy(_ request: Request, _ exam: ExamAddress, _ known: ReaderCopies.Known) -> String? {
-        guard !known.user.role.teaches, let name = pageName(request, exam), let dataVersion = known.dataVersion,
-              let version = known.versions.remembered([SharedVersions.contentKey("exam|\(exam.region)|\(exam.slug)")])
-        else { return nil }
-        return readerKey(name: name, version: version, dataVersion: dataVersion)
+        return CachedPage(
+            name: "exam|\(exam.region)|\(exam.slug)|\(Int(text) ?? 0)", dependsOn: [.exam(exam), .readerData],
+            readers: reader?.role.teaches == true ? .builtEachTime : .kept)
     }
 
     /// The exam's content is one fragment, kept by the exam's content version: while that is
     /// current nobody's request reads the database for it — a visitor's whole page is kept,
     /// a signed-in reader's page is the fragment around their own header and form token.
-    static func handler(
-        pages: PageRenderer, cache: PageCache, versions: SharedVersions, readers: ReaderVersions
-    ) -> @Sendable (PortalRequest, ExamAddress, ExamDateForm.Refusal?) throws -> Response {
+    static func handler(pages: PageRenderer, keeper: PageKeeper) -> @Sendable (PortalRequest, ExamAddress, ExamDateForm.Refusal?) throws -> Response {
         { request, exam, refusal in
             let locale = pages.locale(for: request)
             let difficulty = try difficulty(from: request, pages: pages, locale: locale)
@@ -129,56 +112,38 @@ struct ExamPage: Encodable {
                 guard let detail = try request.database.run({ try catalog.exam(region: region, slug: slug, $0) }) else { throw notFound() }
                 return detail
             }
-            let name = "exam|\(region)|\(slug)|\(difficulty ?? 0)"
-            let pageKey = request.user == nil ? "\(name)|\(locale)" : nil
-            let page = try cache.freshOrStale(key: pageKey) {
-                guard let version = try versions.content("exam|\(region)|\(slug)", read: {
-                    try request.database.shared { try catalog.examVersion(region: region, slug: slug, $0) }
-                }) else { throw notFound() }
-                let shared = Fragment(key: "\(name)|\(version.timeIntervalSince1970)") { ExamPage(try detail(), difficulty: difficulty, pages: pages, locale: locale) }
-                guard let user = request.user else {
-                    // A shared page is rendered for nobody in particular: no name, no token.
-                    return KeptPage(bytes: try cache.page(key: pageKey, version: version, now: pages.clock()) {
-                        try pages.render("exams/show", Personal(), locale: locale, viewer: .anonymous, fragments: ["exam": shared])
-                    }, isGzip: false)
-                }
-                // A student's page is the fragment under their own header: kept whole by the
-                // exam's version. A teacher's also lists their classes, read each time.
-                guard user.role.teaches else {
-                    func render() throws -> [UInt8] {
-                        var personal = Personal()
-                        let own = try request.database.read([SchoolStore.ownAccommodationStatement, ExamDateStore.datesStatement])
-                        let date = try ExamDateStore.dates(own[1]).values.first { $0.region == region && $0.slug == slug }
-                        personal.examDate = ExamDateForm.section(
-                            region: region, slug: slug, date: date, today: ExamDateForm.today(at: pages.clock(), for: user), refusal: refusal,
-                            pages: pages, locale: locale)
-                        if let accommodation = try SchoolStore.ownAccommodation(own[0]), accommodation.multiplier != 1 || accommodation.extraMinutes > 0 {
-                            let minutes = accommodation.seconds(for: try detail().timeLimitSeconds) / 60
-                            personal.accommodation = pages.message("exam.accommodation", locale: locale, [
-                                "what": accommodation.describe(pages: pages, locale: locale),
-                                "minutes": pages.message("exam.minutes", locale: locale, ["count": String(minutes)], count: Double(minutes)),
-                            ])
-                        }
-                        return try pages.render("exams/show", personal, locale: locale, viewer: request.viewer, fragments: ["exam": shared])
-                    }
-                    // A refused date is shown once, beside its field: that page is not kept.
-                    if refusal != nil { return KeptPage(bytes: try render(), isGzip: false) }
-                    let dataVersion = try readers.version(user.userID) {
-                        try AccountStore.dataVersion(request.database.read([AccountStore.dataVersionStatement])[0])
-                    }
-                    return try pages.keptForReader(request, user, key: readerKey(name: name, version: version, dataVersion: dataVersion), render: render)
+            guard var cached = cached(request.query, exam, reader: request.user) else { throw notFound() }
+            // A refused date is shown once, beside its field: that page is not kept.
+            if refusal != nil { cached.readers = .builtEachTime }
+            var response = try keeper.respond(request, cached) { versions, viewer in
+                guard let version = versions.exam else { throw notFound() }
+                let shared = Fragment(key: "\(cached.name)|\(version.timeIntervalSince1970)") {
+                    ExamPage(try detail(), difficulty: difficulty, pages: pages, locale: locale)
                 }
                 var personal = Personal()
-                if user.role.teaches {
+                if let user = request.user, user.role.teaches {
+                    // A teacher's page also lists their classes to share the exam with.
                     let page = ExamPage(try detail(), difficulty: difficulty, pages: pages, locale: locale)
                     let classes = try request.database.run { try SchoolStore().taughtClasses($0) }
                     personal.share = SharePanel(
                         exam: page.exam, levels: page.levels, domains: page.domains,
                         classes: classes.map { ClassOption(id: $0.id.lowercasedText, name: $0.name) })
+                } else if let user = request.user {
+                    let own = try request.database.read([SchoolStore.ownAccommodationStatement, ExamDateStore.datesStatement])
+                    let date = try ExamDateStore.dates(own[1]).values.first { $0.region == region && $0.slug == slug }
+                    personal.examDate = ExamDateForm.section(
+                        region: region, slug: slug, date: date, today: ExamDateForm.today(at: pages.clock(), for: user), refusal: refusal,
+                        pages: pages, locale: locale)
+                    if let accommodation = try SchoolStore.ownAccommodation(own[0]), accommodation.multiplier != 1 || accommodation.extraMinutes > 0 {
+                        let minutes = accommodation.seconds(for: try detail().timeLimitSeconds) / 60
+                        personal.accommodation = pages.message("exam.accommodation", locale: locale, [
+                            "what": accommodation.describe(pages: pages, locale: locale),
+                            "minutes": pages.message("exam.minutes", locale: locale, ["count": String(minutes)], count: Double(minutes)),
+                        ])
+                    }
                 }
-                return KeptPage(bytes: try pages.render("exams/show", personal, locale: locale, viewer: request.viewer, fragments: ["exam": shared]), isGzip: false)
+                return try pages.render("exams/show", personal, locale: locale, viewer: viewer, fragments: ["exam": shared])
             }
-            var response = page.html
             if refusal != nil { response.status = .unprocessableContent }
             return response
         }

@@ -95,40 +95,18 @@ struct LeaderboardPage: Encodable {
         }
     }
 
-    /// Where a visitor's copy of the page is kept (see `VisitorCopies`).
-    static func visitorCopy(_ request: Request, _ exam: ExamAddress) -> (page: String, versions: [String])? {
-        guard let name = pageName(request, exam) else { return nil }
-        return (name, versionKeys(exam))
-    }
-
-    /// The board's name among kept pages, or nil for a window or page the handler refuses.
-    private static func pageName(_ request: Request, _ exam: ExamAddress) -> String? {
-        let query = request.query
+    /// How the page is kept: by the board's last refresh and the exam's content, a copy per
+    /// language for visitors (all see the same page until the next refresh); a reader's copy
+    /// also by their data version (their choice to appear). Nil for a window or page the page
+    /// refuses.
+    static func cached(_ query: FormFields, _ exam: ExamAddress) -> CachedPage? {
         guard let period = LeaderboardPeriod(rawValue: query["window"] ?? "week"),
               let page = Int(query["page"] ?? "1"), (1...100_000).contains(page) else { return nil }
-        return "board|\(exam.region)|\(exam.slug)|\(period.rawValue)|\(page)"
+        return CachedPage(
+            name: "board|\(exam.region)|\(exam.slug)|\(period.rawValue)|\(page)", dependsOn: [.leaderboardRefresh, .exam(exam), .readerData])
     }
 
-    /// What a board page is kept by: the board's last refresh and the exam's content.
-    private static func versionKeys(_ exam: ExamAddress) -> [String] {
-        [SharedVersions.leaderboardKey, SharedVersions.contentKey("exam|\(exam.region)|\(exam.slug)")]
-    }
-
-    /// Where a reader's page is kept: by the later of the board's and the exam's versions, and
-    /// the reader's data version (their choice to appear).
-    static func readerKey(name: String, version: Date, dataVersion: Int64) -> String { "\(name)|\(version.timeIntervalSince1970)|\(dataVersion)" }
-
-    /// A reader's kept page, when every version is remembered (see `ReaderCopies`).
-    static func readerCopy(_ request: Request, _ exam: ExamAddress, _ known: ReaderCopies.Known) -> String? {
-        guard let name = pageName(request, exam), let version = known.versions.remembered(versionKeys(exam)), let dataVersion = known.dataVersion else {
-            return nil
-        }
-        return readerKey(name: name, version: version, dataVersion: dataVersion)
-    }
-
-    static func handler(
-        pages: PageRenderer, cache: PageCache, versions: SharedVersions, readers: ReaderVersions
-    ) -> @Sendable (PortalRequest, ExamAddress) throws -> Response {
+    static func handler(pages: PageRenderer, keeper: PageKeeper) -> @Sendable (PortalRequest, ExamAddress) throws -> Response {
         { request, exam in
             let locale = pages.locale(for: request)
             let region = exam.region, slug = exam.slug
@@ -136,23 +114,15 @@ struct LeaderboardPage: Encodable {
             guard let period = LeaderboardPeriod(rawValue: query["window"] ?? "week") else {
                 throw HTTPError(.badRequest, pages.message("leaderboard.bad_window", locale: locale, ["value": String((query["window"] ?? "").prefix(20))]))
             }
-            guard let page = Int(query["page"] ?? "1"), (1...100_000).contains(page) else {
+            guard let page = Int(query["page"] ?? "1"), (1...100_000).contains(page), let cached = cached(query, exam) else {
                 throw HTTPError(.badRequest, pages.message("leaderboard.bad_page", locale: locale, ["value": String((query["page"] ?? "").prefix(20))]))
             }
             let user = request.user
-            let name = "board|\(region)|\(slug)|\(period.rawValue)|\(page)"
-            // Visitors all see the same page until the next refresh: it is kept by that time.
-            let key = user == nil ? "\(name)|\(locale)" : nil
-            let kept = try cache.freshOrStale(key: key) {
-                let store = LeaderboardStore(), catalog = ExamCatalog()
-                let notFound = HTTPError(.notFound, pages.message("error.no_exam", locale: locale, ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))]))
-                // Never refreshed is a version too (the first refresh's notice replaces it).
-                let refreshed = try versions.leaderboard { try request.database.shared { try store.refreshedAt($0) } ?? .distantPast } ?? .distantPast
-                let refreshedAt = refreshed == .distantPast ? nil : refreshed
-                guard let content = try versions.content("exam|\(region)|\(slug)", read: {
-                    try request.database.shared { try catalog.examVersion(region: region, slug: slug, $0) }
-                }) else { throw notFound }
-                let version = max(refreshedAt ?? .distantPast, content)
+            let store = LeaderboardStore(), catalog = ExamCatalog()
+            let notFound = HTTPError(.notFound, pages.message("error.no_exam", locale: locale, ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))]))
+            return try keeper.respond(request, cached) { versions, viewer in
+                guard versions.exam != nil else { throw notFound }
+                let refreshedAt = versions.leaderboardRefresh.flatMap { $0 == .distantPast ? nil : $0 }
                 let board = { () throws -> Board in
                     try request.database.run { connection in
                         guard let exam = try catalog.examHeading(region: region, slug: slug, connection) else { throw notFound }
@@ -164,19 +134,13 @@ struct LeaderboardPage: Encodable {
                     }
                 }
                 // The shared board marks nobody's row, whoever's request read it.
-                let shared = Fragment(key: "\(name)|\(version.timeIntervalSince1970)") { () -> Board in
+                let shared = Fragment(key: "\(cached.name)|\(versions.shared.timeIntervalSince1970)") { () -> Board in
                     var value = try board()
                     for index in value.rows.indices { value.rows[index].isViewer = false }
                     return value
                 }
-                let pageParts = { LeaderboardPage(region: region, slug: slug, period: period, user: user, pages: pages, locale: locale) }
-                guard user != nil else {
-                    return KeptPage(bytes: try cache.page(key: key, version: version, now: pages.clock()) {
-                        try pages.render("exams/leaderboard", pageParts(), locale: locale, viewer: .anonymous, fragments: ["board": shared])
-                    }, isGzip: false)
-                }
-                let render = { () throws -> [UInt8] in
-                    var personal = pageParts()
+                var personal = LeaderboardPage(region: region, slug: slug, period: period, user: user, pages: pages, locale: locale)
+                if user != nil {
                     let results = try request.database.read([
                         LeaderboardStore.aroundViewerStatement(region: region, slug: slug, period: period, radius: radius), AccountStore.settingsStatement,
                     ])
@@ -190,18 +154,9 @@ struct LeaderboardPage: Encodable {
                     } else {
                         personal.showNeighbours = !around.isEmpty
                     }
-                    return try pages.render("exams/leaderboard", personal, locale: locale, viewer: request.viewer, fragments: ["board": shared])
                 }
-                // A reader's own page changes only with the board's refresh, the exam's content
-                // (both in `version`) and their choice to appear (their data version): kept whole
-                // for their sign-in while the version is remembered, so most views read nothing.
-                guard let user else { return KeptPage(bytes: try render(), isGzip: false) }
-                let dataVersion = try readers.version(user.userID) {
-                    try AccountStore.dataVersion(request.database.read([AccountStore.dataVersionStatement])[0])
-                }
-                return try pages.keptForReader(request, user, key: readerKey(name: name, version: version, dataVersion: dataVersion), render: render)
+                return try pages.render("exams/leaderboard", personal, locale: locale, viewer: viewer, fragments: ["board": shared])
             }
-            return kept.html
         }
     }
 

@@ -12,8 +12,8 @@ struct SchoolPages: Sendable {
     let clock: @Sendable () -> Date
     let starter: SessionStart
     let site: SiteAddress
-    /// Classes' versions, remembered while their notices arrive.
-    let classes: ClassVersions
+    /// Kept class pages.
+    let keeper: PageKeeper
 
     /// Unknown join codes tried per client address in ten minutes.
     static let codeMissesPerTenMinutes = 20
@@ -57,51 +57,45 @@ struct SchoolPages: Sendable {
     /// one small read until a student answers.
     func classPage(_ request: PortalRequest, _ user: SessionUser, class id: UUID) throws -> Response {
         let locale = pages.locale(for: request)
-        let joinBase = site.url("/join/", for: request.head, peer: request.http.remoteAddress)
-        // Remembered while no member's data and nothing of the class changed (its notices).
-        let version = try classes.version(id) {
-            try SchoolStore.classVersionMembers(request.database.read([SchoolStore.classVersionMembersStatement(classID: id)])[0])
-        } ?? ""
-        // Keyed by the session (the fragment carries its form token); kept a minute at most.
-        let page = Fragment(key: "\(user.sessionID)|\(id)|\(version)|\(joinBase)") { () -> ClassPage in
-            try request.database.transaction { connection in
-                let store = SchoolStore(), collation = Collation.of(locale: locale)
-                guard let summary = try store.taughtClass(id: id, connection) else { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
-                let links = try store.shareLinks(classID: id, connection)
-                let assignments = try links.map { link in
-                    ClassPage.Assignment(
-                        link: link, attempts: try store.attempts(linkID: link.id, classID: id, collation: collation, connection),
-                        missed: try store.mostMissed(linkID: link.id, limit: 5, connection), pages: pages, locale: locale)
-                }
-                var page = ClassPage(
-                    summary: summary, members: try store.members(classID: id, collation: collation, connection), assignments: assignments,
-                    progress: try store.progress(classID: id, collation: collation, connection),
-                    standings: try store.standings(classID: id, collation: collation, connection),
-                    joinBase: joinBase, csrfToken: user.csrfToken, pages: pages, locale: locale)
-                page.hasCourseRoster = try LTILaunchStore().courseRoster(classID: id, connection) != nil
-                page.publicBoards = try ClassAccountStore().publicBoards(classID: id, connection) ?? false
-                return page
-            }
-        }
-        let render = { try pages.render("teach/class", FragmentsOnly(), locale: locale, viewer: request.viewer, fragments: ["class": page]) }
+        let joinBase = Self.joinBase(site, request.http)
         // A class the reader may see is kept whole by its version; any other is refused afresh.
-        guard version.isEmpty else {
-            return try pages.keptForReader(request, user, key: Self.classKey(id, version: version, joinBase: joinBase), render: render).response
+        return try keeper.respond(request, Self.cachedClass(id, joinBase: joinBase)) { versions, viewer in
+            let version = versions.schoolClass ?? ""
+            // Keyed by the session (the fragment carries its form token); kept a minute at most.
+            let page = Fragment(key: "\(user.sessionID)|\(id)|\(version)|\(joinBase)") { () -> ClassPage in
+                try request.database.transaction { connection in
+                    let store = SchoolStore(), collation = Collation.of(locale: locale)
+                    guard let summary = try store.taughtClass(id: id, connection) else { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
+                    let links = try store.shareLinks(classID: id, connection)
+                    let assignments = try links.map { link in
+                        ClassPage.Assignment(
+                            link: link, attempts: try store.attempts(linkID: link.id, classID: id, collation: collation, connection),
+                            missed: try store.mostMissed(linkID: link.id, limit: 5, connection), pages: pages, locale: locale)
+                    }
+                    var page = ClassPage(
+                        summary: summary, members: try store.members(classID: id, collation: collation, connection), assignments: assignments,
+                        progress: try store.progress(classID: id, collation: collation, connection),
+                        standings: try store.standings(classID: id, collation: collation, connection),
+                        joinBase: joinBase, csrfToken: user.csrfToken, pages: pages, locale: locale)
+                    page.hasCourseRoster = try LTILaunchStore().courseRoster(classID: id, connection) != nil
+                    page.publicBoards = try ClassAccountStore().publicBoards(classID: id, connection) ?? false
+                    return page
+                }
+            }
+            return try pages.render("teach/class", FragmentsOnly(), locale: locale, viewer: viewer, fragments: ["class": page])
         }
-        var response = Response.html(try render())
-        response.headers.set("Cache-Control", "private, no-store")
-        return response
     }
 
-    /// Where a class's page is kept for its teacher: by the class's version and the join link's
-    /// base (the address the page was asked by).
-    static func classKey(_ id: UUID, version: String, joinBase: String) -> String { "class|\(id.lowercasedText)|\(version)|\(joinBase)" }
+    /// How a class's page is kept: for its teacher's sign-in, by the class's version (its
+    /// members' data versions and its links) and the join link's base (the address the page
+    /// was asked by). Only teachers see it.
+    static func cachedClass(_ id: UUID, joinBase: String) -> CachedPage {
+        CachedPage(name: "class|\(id.lowercasedText)|\(joinBase)", dependsOn: [.schoolClass(id)], visitors: .builtEachTime)
+    }
 
-    /// A teacher's kept class page, when the class's version is remembered (see `ReaderCopies`).
-    func classCopy(_ request: Request, class id: UUID, _ known: ReaderCopies.Known) -> String? {
-        guard known.user.role.teaches,
-              let version = known.classes.remembered(id), !version.isEmpty else { return nil }
-        return Self.classKey(id, version: version, joinBase: site.url("/join/", for: request.head, peer: request.remoteAddress))
+    /// The start of the class's join link, on the address the page was asked by.
+    static func joinBase(_ site: SiteAddress, _ request: Request) -> String {
+        site.url("/join/", for: request.head, peer: request.remoteAddress)
     }
 
     /// The question before a student leaves a class at the teacher's hand: who, from which

@@ -106,42 +106,32 @@ struct DashboardPage: Encodable {
         var isNewcomer: Bool
     }
 
-    /// Where a reader's page is kept: by their data version and the catalogue's.
-    static func readerKey(dataVersion: Int64, catalogue: Date) -> String { "me|\(dataVersion)|\(catalogue.timeIntervalSince1970)" }
-
-    /// A reader's kept page, when both versions are remembered (see `ReaderCopies`).
-    static func readerCopy(_ request: Request, _ known: ReaderCopies.Known) -> String? {
-        guard let dataVersion = known.dataVersion, let catalogue = known.catalogue else { return nil }
-        return readerKey(dataVersion: dataVersion, catalogue: catalogue)
-    }
+    /// How the page is kept: for its reader's sign-in, by their data version and the
+    /// catalogue's (the exams their cards are in). Only a signed-in reader sees it.
+    static let cached = CachedPage(name: "me", dependsOn: [.readerData, .catalogue], visitors: .builtEachTime)
 
     static func handler(
-        pages: PageRenderer, clock: @escaping @Sendable () -> Date, versions: SharedVersions, readers: ReaderVersions, domains: DomainFactsCache,
-        fitter: WeightFitter? = nil
+        pages: PageRenderer, keeper: PageKeeper, clock: @escaping @Sendable () -> Date, domains: DomainFactsCache, fitter: WeightFitter? = nil
     ) -> @Sendable (PortalRequest, SessionUser) throws -> Response {
         { request, user in
             // The student's history may have grown enough for their own weights.
             fitter?.enqueue(sessionToken: request.database.sessionToken)
             let locale = pages.locale(for: request), now = clock()
-            let dataVersion = try readers.version(user.userID) {
-                try AccountStore.dataVersion(request.database.read([AccountStore.dataVersionStatement])[0])
-            }
             let catalog = ExamCatalog()
-            let version = try versions.content("catalogue") { try request.database.shared { try catalog.catalogVersion($0) } } ?? .distantPast
-            // Keyed by the session (the fragment carries its form token); kept a minute at most,
-            // as what is due today and how well it is remembered move with the clock.
-            let figures = Fragment(key: "\(user.sessionID)|\(dataVersion)|\(version.timeIntervalSince1970)") { () -> DashboardPage in
-                let facts = try domains.facts(version: version) { try request.database.shared { try catalog.domainFacts($0) } }
-                let reading = try DashboardStore.reading(request.database.read(DashboardStore.readingStatements(
-                    now: now, since: now.addingTimeInterval(-Double(weeksShown - 1) * 7 * 86_400), recent: 10)))
-                return DashboardPage(user: user, reading: reading, facts: facts, pages: pages, locale: locale, now: now)
-            }
-            // The whole page is kept for the reader's sign-in by the same versions as its figures.
-            return try pages.keptForReader(request, user, key: readerKey(dataVersion: dataVersion, catalogue: version)) {
-                try pages.render(
-                    "me/dashboard", Around(displayName: user.displayName, isNewcomer: dataVersion == 0), locale: locale, viewer: request.viewer,
+            return try keeper.respond(request, cached) { versions, viewer in
+                let dataVersion = versions.readerData ?? 0, version = versions.catalogue ?? .distantPast
+                // Keyed by the session (the fragment carries its form token); kept a minute at most,
+                // as what is due today and how well it is remembered move with the clock.
+                let figures = Fragment(key: "\(user.sessionID)|\(dataVersion)|\(version.timeIntervalSince1970)") { () -> DashboardPage in
+                    let facts = try domains.facts(version: version) { try request.database.shared { try catalog.domainFacts($0) } }
+                    let reading = try DashboardStore.reading(request.database.read(DashboardStore.readingStatements(
+                        now: now, since: now.addingTimeInterval(-Double(weeksShown - 1) * 7 * 86_400), recent: 10)))
+                    return DashboardPage(user: user, reading: reading, facts: facts, pages: pages, locale: locale, now: now)
+                }
+                return try pages.render(
+                    "me/dashboard", Around(displayName: user.displayName, isNewcomer: dataVersion == 0), locale: locale, viewer: viewer,
                     fragments: ["figures": figures])
-            }.response
+            }
         }
     }
 

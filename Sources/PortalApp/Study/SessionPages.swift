@@ -15,9 +15,8 @@ struct SessionPages: Sendable {
     let clock: @Sendable () -> Date
     let formClock: FormClock
     let finisher: SessionFinisher
-    /// The catalogue's version and readers' data versions, which key the readings kept.
-    let versions: SharedVersions
-    let readers: ReaderVersions
+    /// Kept question and results pages, and the versions that key the readings kept.
+    let keeper: PageKeeper
     let readings = SessionReadingCache()
     /// Told of each student who finishes a session: their history may now be long enough to fit.
     let fitter: WeightFitter?
@@ -29,8 +28,8 @@ struct SessionPages: Sendable {
     static let longestAnswer: TimeInterval = 30 * 60
 
     init(
-        pages: PageRenderer, settings: SessionSettings, clock: @escaping @Sendable () -> Date, formClock: FormClock, versions: SharedVersions,
-        readers: ReaderVersions, fitter: WeightFitter? = nil, scores: ScoreSender? = nil
+        pages: PageRenderer, settings: SessionSettings, clock: @escaping @Sendable () -> Date, formClock: FormClock, keeper: PageKeeper,
+        fitter: WeightFitter? = nil, scores: ScoreSender? = nil
     ) {
         self.fitter = fitter
         self.scores = scores
@@ -38,8 +37,7 @@ struct SessionPages: Sendable {
         self.settings = settings
         self.clock = clock
         self.formClock = formClock
-        self.versions = versions
-        self.readers = readers
+        self.keeper = keeper
         finisher = SessionFinisher()
     }
 
@@ -68,85 +66,85 @@ struct SessionPages: Sendable {
     private func base(_ session: StudySession) -> String { "/sessions/" + session.id.lowercasedText }
 
     /// A session's reading for `page` (`question|<number>` or `results`) and, for a signed-in
-    /// student, the key it is kept under (what a page made from it alone may be kept under
-    /// too): kept while their data version and the catalogue's stay the same (the version is
-    /// read in the same flight when it is not remembered); a guest's is read every time.
+    /// student, the versions it is kept by (those a page made from it alone is kept by too):
+    /// their data version and the catalogue's (the data version is read in the same flight as
+    /// the reading when it is not remembered); a guest's is read every time.
     private func keyedReading(
         _ request: PortalRequest, actor: StudyActor, sessionID: UUID, page: String, statements: [SQL]
-    ) throws -> (reading: SessionReading, key: String?) {
+    ) throws -> (reading: SessionReading, versions: PageVersions?) {
         guard let user = actor.user else { return (try SessionReading(request.database.read(statements)), nil) }
-        let catalogue = try versions.content("catalogue") { try request.database.shared { try ExamCatalog().catalogVersion($0) } } ?? .distantPast
-        func key(_ version: Int64) -> String {
-            Self.readingKey(user: user.userID, session: sessionID, page: page, dataVersion: version, catalogue: catalogue)
-        }
-        var fresh: SessionReading?
-        let version = try readers.version(user.userID) {
-            let results = try request.database.read([AccountStore.dataVersionStatement] + statements)
-            fresh = try SessionReading(Array(results.dropFirst()))
-            return try AccountStore.dataVersion(results[0])
-        }
+        let (versions, fresh) = try keeper.versions(request, Self.cachedReading(sessionID, page: page), alongside: statements)
+        let key = Self.readingKey(user.userID, sessionID, page: page, versions)
         if let fresh {
-            readings.keep(key(version), fresh)
-            return (fresh, key(version))
+            let read = try SessionReading(fresh)
+            readings.keep(key, read)
+            return (read, versions)
         }
-        if let kept = readings.reading(key(version)) { return (kept, key(version)) }
+        if let kept = readings.reading(key) { return (kept, versions) }
         let read = try SessionReading(request.database.read(statements))
-        readings.keep(key(version), read)
-        return (read, key(version))
+        readings.keep(key, read)
+        return (read, versions)
     }
 
-    /// Where a reading of a student's session is kept: by the student, the session, the page,
-    /// the student's data version and the catalogue's.
-    static func readingKey(user: UUID, session: UUID, page: String, dataVersion: Int64, catalogue: Date) -> String {
-        "\(user.lowercasedText)|\(session.lowercasedText)|\(page)|\(dataVersion)|\(catalogue.timeIntervalSince1970)"
+    /// What a session's reading for `page` is kept by: the student's data version and the
+    /// catalogue's.
+    private static func cachedReading(_ session: UUID, page: String) -> CachedPage {
+        CachedPage(name: "reading|\(session.lowercasedText)|\(page)", dependsOn: [.catalogue, .readerData], visitors: .builtEachTime)
     }
 
-    /// Where a finished session's results page is kept for its reader, as `results` keeps it.
-    static func resultsKey(readingKey: String, onlyMissed: Bool) -> String { "results|\(onlyMissed)|\(readingKey)" }
+    /// Where a reading is kept: by the student and the reading's versioned name.
+    private static func readingKey(_ user: UUID, _ session: UUID, page: String, _ versions: PageVersions) -> String {
+        user.lowercasedText + "|" + cachedReading(session, page: page).key(versions)
+    }
 
-    /// A reader's kept results page, when both versions are remembered (see `ReaderCopies`);
-    /// a page that says something for this visit only (time up, a late answer, a report) is not kept.
-    static func resultsCopy(_ request: Request, session id: UUID, _ known: ReaderCopies.Known) -> String? {
-        let query = request.query
-        guard query["timeup"] == nil, query["late"] == nil, query["reported"] == nil,
-              let version = known.dataVersion, let catalogue = known.catalogue else { return nil }
-        let reading = readingKey(user: known.user.userID, session: id, page: "results", dataVersion: version, catalogue: catalogue)
-        return resultsKey(readingKey: reading, onlyMissed: query["show"] == "missed")
+    /// How a finished session's results page is kept: for its reader's sign-in, by their data
+    /// version and the catalogue's; a page that says something for this visit only (time up, a
+    /// late answer, a report's thanks) is built each time.
+    static func cachedResults(_ session: UUID, _ query: FormFields) -> CachedPage {
+        let forThisVisit = query["timeup"] != nil || query["late"] != nil || query["reported"] != nil
+        return CachedPage(
+            name: "results|\(session.lowercasedText)|\(query["show"] == "missed")", dependsOn: [.catalogue, .readerData],
+            visitors: .builtEachTime, readers: forThisVisit ? .builtEachTime : .kept)
     }
 
     // MARK: The question
 
-    /// Where a showing of a question page is kept (`keptWithHoles`): by the reading, and what the
+    /// How a showing of a question page is kept, with holes for what each showing puts in it
+    /// (the answer's id, the signed moment it was shown, the seconds left): for its reader's
+    /// sign-in, by their data version and the catalogue's, the question's number, what the
     /// address asks to show beside it (a refused answer brought back, a notice, a report's
-    /// thanks) and the countdown's minutes; the reader's sign-in is added by the page store.
-    static func showingKey(readingKey: String, query: FormFields, minutesLeft: Int?) -> String {
-        "question|\(readingKey)|\(query["refused"] ?? "")|\(query["chosen"] ?? "")|\(query["already"] != nil)|\(query["reported"] != nil)|\(minutesLeft ?? -1)"
+    /// thanks) and the countdown's minutes.
+    static func cachedQuestion(_ session: UUID, asked: Int?, _ query: FormFields, minutesLeft: Int?) -> CachedPage {
+        let shown = "\(query["refused"] ?? "")|\(query["chosen"] ?? "")|\(query["already"] != nil)|\(query["reported"] != nil)"
+        return CachedPage(
+            name: "question|\(session.lowercasedText)|\(asked ?? 0)|\(shown)|\(minutesLeft ?? -1)", dependsOn: [.catalogue, .readerData],
+            visitors: .builtEachTime)
     }
 
     /// A kept question page for this showing: its own answer id, stamp and seconds left.
     private static func showing(_ document: SplicedDocument, answerID: String, stamp: String, secondsLeft: Int?, _ headers: HTTPHeaders) -> Response {
-        let values = QuestionShell.markerValues(answerID: answerID, stamp: stamp, secondsLeft: secondsLeft)
-        let gzip = Gzip.isAccepted(by: headers["Accept-Encoding"])
-        return KeptPage(bytes: gzip ? document.gzip(values) : document.plain(values), isGzip: gzip).response
+        PageKeeper.showing(document, QuestionShell.markerValues(answerID: answerID, stamp: stamp, secondsLeft: secondsLeft), headers)
     }
 
-    /// A student's question page from what is kept, on the event loop (see `ReaderCopies`):
+    /// A student's question page from what is kept, on the event loop (see `PageKeeper`):
     /// their reading of the session, its page with holes and the signing key all in memory,
     /// and the session still open. Anything else goes to `show`.
-    func questionCopy(_ request: Request, session id: UUID, _ known: ReaderCopies.Known, _ locale: String) -> Response? {
-        let query = request.query, asked = query["q"].flatMap { Int($0) }
-        guard query["q"] == nil || asked != nil,
-              let version = known.dataVersion, let catalogue = known.catalogue else { return nil }
-        let key = Self.readingKey(user: known.user.userID, session: id, page: "question|\(asked ?? 0)", dataVersion: version, catalogue: catalogue)
-        let now = clock()
-        guard let reading = readings.reading(key), let session = reading.session, session.userID == known.user.userID,
-              !session.isOverdue(at: now), !session.isFinished, let number = reading.questionNumber, let question = reading.questions.first,
-              asked == nil || (1...session.questionIDs.count).contains(number) else { return nil }
-        let secondsLeft = QuestionPage.secondsLeft(session.deadline, now: now)
-        let showingKey = Self.showingKey(readingKey: key, query: query, minutesLeft: QuestionPage.minutesLeft(secondsLeft))
-        guard let document = pages.keptWithHolesCopy(known.user, locale: locale, key: showingKey),
-              let stamp = formClock.knownStamp(session: session.id, question: question.id, at: now) else { return nil }
-        return Self.showing(document, answerID: Crypto.randomUUID().lowercasedText, stamp: stamp, secondsLeft: secondsLeft, request.headers)
+    func questionCopy(_ request: Request, session id: UUID) -> Response? {
+        keeper.readerAnswer(request) { user, locale in
+            let query = request.query, asked = query["q"].flatMap { Int($0) }
+            guard query["q"] == nil || asked != nil,
+                  let versions = keeper.remembered(Self.cachedReading(id, page: "question|\(asked ?? 0)"), for: user) else { return nil }
+            let now = clock()
+            guard let reading = readings.reading(Self.readingKey(user.userID, id, page: "question|\(asked ?? 0)", versions)),
+                  let session = reading.session, session.userID == user.userID,
+                  !session.isOverdue(at: now), !session.isFinished, let number = reading.questionNumber, let question = reading.questions.first,
+                  asked == nil || (1...session.questionIDs.count).contains(number) else { return nil }
+            let secondsLeft = QuestionPage.secondsLeft(session.deadline, now: now)
+            let page = Self.cachedQuestion(id, asked: asked, query, minutesLeft: QuestionPage.minutesLeft(secondsLeft))
+            guard let document = keeper.keptWithHoles(user, locale: locale, page, versions),
+                  let stamp = formClock.knownStamp(session: session.id, question: question.id, at: now) else { return nil }
+            return Self.showing(document, answerID: Crypto.randomUUID().lowercasedText, stamp: stamp, secondsLeft: secondsLeft, request.headers)
+        }
     }
 
     /// The question page. Usually one pipelined read: the session, its answers and the question
@@ -156,7 +154,7 @@ struct SessionPages: Sendable {
         if let actor = StudyActor.resolve(request, settings: settings, createGuest: false) {
             let asked = query["q"].flatMap { Int($0) }
             if query["q"] == nil || asked != nil {
-                let (reading, key) = try keyedReading(
+                let (reading, versions) = try keyedReading(
                     request, actor: actor, sessionID: id, page: "question|\(asked ?? 0)",
                     statements: SessionReading.questionPageStatements(sessionID: id, number: asked))
                 guard let session = reading.session, session.userID == actor.user?.userID else { throw notFound(request) }
@@ -182,13 +180,13 @@ struct SessionPages: Sendable {
                             shownStamp: stamp, draft: nil, notice: notice, error: nil, reported: false, pages: pages, locale: locale,
                             refused: refused, timeZone: timeZone, csrfToken: request.viewer.csrfToken)
                     }
-                    if let key, let user = request.user {
+                    if let versions, let user = request.user {
                         // A signed-in student's whole page is kept for this sign-in (its forms
                         // carry the reader's token) and reading, with holes for what changes
                         // with each showing: the next showing is filled in, not rendered.
                         let secondsLeft = QuestionPage.secondsLeft(session.deadline, now: now)
-                        let showingKey = Self.showingKey(readingKey: key, query: query, minutesLeft: QuestionPage.minutesLeft(secondsLeft))
-                        let document = try pages.keptWithHoles(request, user, key: showingKey, markers: QuestionShell.markers) {
+                        let page = Self.cachedQuestion(id, asked: asked, query, minutesLeft: QuestionPage.minutesLeft(secondsLeft))
+                        let document = try keeper.keptWithHoles(request, user, page, versions, markers: QuestionShell.markers) {
                             try pages.render(
                                 "sessions/question", shell().withMarkers, locale: locale, viewer: request.viewer, fragments: ["question": question],
                                 keepFragments: false)
@@ -485,7 +483,7 @@ struct SessionPages: Sendable {
         let locale = pages.locale(for: request)
         let notice = query["timeup"] != nil ? "sessions.time_up" : query["late"] != nil ? "sessions.late_answer" : nil
         if let actor = StudyActor.resolve(request, settings: settings, createGuest: false) {
-            let (reading, key) = try keyedReading(
+            let (reading, versions) = try keyedReading(
                 request, actor: actor, sessionID: id, page: "results", statements: SessionReading.resultsStatements(sessionID: id))
             guard let session = reading.session, session.userID == actor.user?.userID else { throw notFound(request) }
             if let endedAt = session.finishedAt {
@@ -499,10 +497,10 @@ struct SessionPages: Sendable {
                     return try pages.render("sessions/results", value, for: request)
                 }
                 // A finished session's page changes only with the reader's data or the catalogue
-                // (both in the reading's key): kept whole for this sign-in (it carries the
-                // reader's name, menu and form token), unless it says something for this visit only.
-                if let key, let user = request.user, notice == nil, query["reported"] == nil {
-                    return try pages.keptForReader(request, user, key: Self.resultsKey(readingKey: key, onlyMissed: onlyMissed), render: render).response
+                // (the reading's versions): kept whole for this sign-in (it carries the reader's
+                // name, menu and form token), unless it says something for this visit only.
+                if let versions, let user = request.user {
+                    return try keeper.readerPage(request, user, Self.cachedResults(id, query), versions, render: render)
                 }
                 var response = Response.html(try render())
                 response.headers.set("Cache-Control", "private, no-store")

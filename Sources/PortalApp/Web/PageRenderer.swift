@@ -10,14 +10,11 @@ struct PageRenderer: Sendable {
     let clock: @Sendable () -> Date
     /// Fragments shared by many readers, rendered once per key.
     let fragments: FragmentCache
-    /// Readers' pages with holes for what changes with each showing (`keptWithHoles`).
-    let pagesWithHoles: KeptValues<SplicedDocument>
 
     init(templates: TemplateSet, clock: @escaping @Sendable () -> Date, fragments: FragmentCache) {
         self.templates = templates
         self.clock = clock
         self.fragments = fragments
-        pagesWithHoles = KeptValues(budget: 16 << 20, maximumAge: 60, patience: 5, clock: clock, size: \.size)
     }
 
     /// The language for this request: the user's setting, the switcher's cookie, then
@@ -53,54 +50,6 @@ struct PageRenderer: Sendable {
             }
         }
         return try render(template, page, locale: locale, extra: ["viewer": .object(fields)], fragments: fragments, keepFragments: keepFragments)
-    }
-
-    /// A signed-in reader's whole page, kept in memory for their sign-in under `key` (which
-    /// must name every version the page depends on): the reader's session, role, name, zone and
-    /// language are added to it, as the page's header and forms carry them. For a browser that
-    /// accepts gzip, the gzipped copy, kept beside it (compressing each time would cost more
-    /// than the page).
-    func keptForReader(_ request: PortalRequest, _ user: SessionUser, key: String, render: () throws -> [UInt8]) throws -> KeptPage {
-        let plainKey = Self.readerKey(user, locale: locale(for: request), key: key)
-        let plain = try fragments.fragment(plainKey, render: render)
-        guard Gzip.isAccepted(by: request.headers["Accept-Encoding"]) else { return KeptPage(bytes: plain, isGzip: false) }
-        let zipped = try fragments.fragment(plainKey + "|gzip") { Gzip.compress(plain, level: Gzip.keptLevel) ?? [] }
-        return zipped.isEmpty || zipped.count >= plain.count ? KeptPage(bytes: plain, isGzip: false) : KeptPage(bytes: zipped, isGzip: true)
-    }
-
-    /// A signed-in reader's page kept as `keptForReader` keeps one, but with holes where each
-    /// showing puts its own values (a form's one-time answer id, the signed moment it was shown):
-    /// `render` makes it with `markers` in their places, and a response fills them in, gzipped
-    /// or not, without rendering or compressing the page again.
-    func keptWithHoles(
-        _ request: PortalRequest, _ user: SessionUser, key: String, markers: [String], render: () throws -> [UInt8]
-    ) throws -> SplicedDocument {
-        try pagesWithHoles.value(Self.readerKey(user, locale: locale(for: request), key: key)) {
-            SplicedDocument(try render(), markers: markers.map { Array($0.utf8) })
-        }
-    }
-
-    /// The reader's page with holes under `key` if it is kept now (nothing is rendered), for
-    /// the event loop.
-    func keptWithHolesCopy(_ user: SessionUser, locale: String, key: String) -> SplicedDocument? {
-        pagesWithHoles.kept(Self.readerKey(user, locale: locale, key: key))
-    }
-
-    /// The reader's kept page under `key` if it is kept now (nothing is rendered): what
-    /// `keptForReader` would answer, for the event loop (`ReaderCopies`).
-    func keptCopy(_ user: SessionUser, locale: String, key: String, gzip: Bool) -> KeptPage? {
-        let plainKey = Self.readerKey(user, locale: locale, key: key)
-        guard let plain = fragments.kept(plainKey) else { return nil }
-        guard gzip else { return KeptPage(bytes: plain, isGzip: false) }
-        // No gzipped copy yet: the handler makes one.
-        guard let zipped = fragments.kept(plainKey + "|gzip") else { return nil }
-        return zipped.isEmpty || zipped.count >= plain.count ? KeptPage(bytes: plain, isGzip: false) : KeptPage(bytes: zipped, isGzip: true)
-    }
-
-    /// Where a reader's page is kept: their sign-in, role, name, zone and language (the page's
-    /// header and forms carry them) and the page's own key.
-    private static func readerKey(_ user: SessionUser, locale: String, key: String) -> String {
-        "page|\(user.sessionID.lowercasedText)|\(user.role.rawValue)|\(user.displayName)|\(user.timeZone)|\(locale)|" + key
     }
 
     /// A page for one reader (signed in, or with their own session or form): never stored by

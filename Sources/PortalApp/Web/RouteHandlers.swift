@@ -50,10 +50,8 @@ struct RouteHandlers: Sendable {
     let dashboard: @Sendable (PortalRequest, SessionUser) throws -> Response
     let review: @Sendable (PortalRequest, SessionUser) throws -> Response
     let offlineStudy: @Sendable (PortalRequest) throws -> Response
-    /// Visitors' kept pages, answered on the event loop.
-    let visitorCopies: VisitorCopies
-    /// Signed-in readers' kept pages, answered on the event loop.
-    let readerCopies: ReaderCopies
+    /// The kept pages, answered on the event loop when what they were kept by is known.
+    let keeper: PageKeeper
 
     /// The route's answer. Member, teacher and admin routes find the user their group admitted.
     func respond(to route: Route, _ request: PortalRequest) throws -> Response {
@@ -209,40 +207,39 @@ struct RouteHandlers: Sendable {
     /// holds only the four handlers it needs: called for every kept page, it must not copy the
     /// whole set of handlers each time.
     var loopAnswer: @Sendable (Route, Request) -> Response? {
-        let handlers = LoopHandlers(visitorCopies: visitorCopies, readerCopies: readerCopies, sessions: sessions, schools: schools)
+        let handlers = LoopHandlers(keeper: keeper, sessions: sessions, site: schools.site)
         return { route, request in handlers.answer(route, request) }
     }
 
-    /// The handlers of the pages kept in memory, answered on the event loop.
+    /// The kept pages' declarations and the keeper, for the event loop.
     private final class LoopHandlers: Sendable {
-        let visitorCopies: VisitorCopies
-        let readerCopies: ReaderCopies
+        let keeper: PageKeeper
         let sessions: SessionPages
-        let schools: SchoolPages
+        let site: SiteAddress
 
-        init(visitorCopies: VisitorCopies, readerCopies: ReaderCopies, sessions: SessionPages, schools: SchoolPages) {
-            (self.visitorCopies, self.readerCopies, self.sessions, self.schools) = (visitorCopies, readerCopies, sessions, schools)
+        init(keeper: PageKeeper, sessions: SessionPages, site: SiteAddress) {
+            (self.keeper, self.sessions, self.site) = (keeper, sessions, site)
         }
 
         func answer(_ route: Route, _ request: Request) -> Response? {
             switch route {
             case .home:
-                return visitorCopies.answer(request) { HomePage.visitorCopy($0) }
-                    ?? readerCopies.answer(request) { HomePage.readerCopy($0, $1) }
+                return keeper.loopAnswer(request) { _ in HomePage.cached }
             case .exam(let address):
-                return visitorCopies.answer(request) { ExamPage.visitorCopy($0, address) }
-                    ?? readerCopies.answer(request) { ExamPage.readerCopy($0, address, $1) }
+                return keeper.loopAnswer(request) { ExamPage.cached(request.query, address, reader: $0) }
             case .leaderboard(let address):
-                return visitorCopies.answer(request) { LeaderboardPage.visitorCopy($0, address) }
-                    ?? readerCopies.answer(request) { LeaderboardPage.readerCopy($0, address, $1) }
+                return keeper.loopAnswer(request) { _ in LeaderboardPage.cached(request.query, address) }
             case .question(let session):
-                return readerCopies.answerWith(request) { self.sessions.questionCopy($0, session: session, $1, $2) }
+                return sessions.questionCopy(request, session: session)
             case .results(let session):
-                return readerCopies.answer(request) { SessionPages.resultsCopy($0, session: session, $1) }
+                return keeper.loopAnswer(request) { _ in SessionPages.cachedResults(session, request.query) }
             case .dashboard:
-                return readerCopies.answer(request) { DashboardPage.readerCopy($0, $1) }
+                return keeper.loopAnswer(request) { _ in DashboardPage.cached }
             case .classPage(let id):
-                return readerCopies.answer(request) { self.schools.classCopy($0, class: id, $1) }
+                // Only a teacher's class page is kept; the route admits no one else.
+                return keeper.loopAnswer(request) { reader in
+                    reader?.role.teaches == true ? SchoolPages.cachedClass(id, joinBase: SchoolPages.joinBase(self.site, request)) : nil
+                }
             default:
                 return nil
             }
