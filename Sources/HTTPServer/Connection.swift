@@ -296,6 +296,7 @@ final class Connection {
             routed.parameters = endpoint.parameters
             let request = routed, handler = endpoint.handler
             if let answerOnLoop = endpoint.answerOnLoop, let response = answerOnLoop(request) {
+                context.metrics.loopAnswers.add(1, ordering: .relaxed)
                 respond(response)
                 return
             }

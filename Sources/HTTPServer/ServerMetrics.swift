@@ -18,6 +18,8 @@ public final class ServerMetrics: Sendable {
     private let counters = Mutex(Counters())
     let openConnections = Atomic<Int>(0)
     let queueDepth = Atomic<Int>(0)
+    /// Requests answered on the event loop by their route's `EventLoopAnswer` (kept pages).
+    let loopAnswers = Atomic<Int>(0)
 
     public init() {}
 
@@ -39,6 +41,9 @@ public final class ServerMetrics: Sendable {
 
     /// The number of requests answered with a status in `class` (2 for 2xx…).
     public func requests(statusClass: Int) -> Int { counters.withLock { $0.requestsByClass[statusClass] } }
+
+    /// Requests answered on the event loop from what the application keeps, without a worker.
+    public var answeredOnLoop: Int { loopAnswers.load(ordering: .relaxed) }
 
     /// Connections refused because the connection cap was reached.
     public var rejectedConnections: Int { counters.withLock { $0.rejectedConnections } }
@@ -67,6 +72,9 @@ public final class ServerMetrics: Sendable {
         text += "http_open_connections \(openConnections.load(ordering: .relaxed))\n"
         text += "# HELP http_worker_queue_depth Requests waiting for a worker thread.\n# TYPE http_worker_queue_depth gauge\n"
         text += "http_worker_queue_depth \(queueDepth.load(ordering: .relaxed))\n"
+        text += "# HELP http_loop_answers_total Requests answered on the event loop from what is kept, without a worker.\n"
+        text += "# TYPE http_loop_answers_total counter\n"
+        text += "http_loop_answers_total \(loopAnswers.load(ordering: .relaxed))\n"
         text += "# HELP http_rejected_connections_total Connections refused at the connection cap.\n"
         text += "# TYPE http_rejected_connections_total counter\n"
         text += "http_rejected_connections_total \(snapshot.rejectedConnections)\n"
