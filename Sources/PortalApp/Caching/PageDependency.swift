@@ -28,15 +28,12 @@ enum PageDependency: Sendable, Hashable {
     /// The name of a shared version in `SharedVersions`.
     var sharedKey: String? {
         switch self {
-        case .catalogue: SharedVersions.contentKey("catalogue")
-        case .exam(let exam): SharedVersions.contentKey(Self.examName(exam))
+        case .catalogue: SharedVersions.catalogueKey
+        case .exam(let exam): SharedVersions.examKey(exam)
         case .leaderboardRefresh: SharedVersions.leaderboardKey
         case .readerData, .schoolClass: nil
         }
     }
-
-    /// An exam's content version's name (`exam|region|slug`), as the content notices name it.
-    static func examName(_ exam: ExamAddress) -> String { "exam|\(exam.region)|\(exam.slug)" }
 }
 
 /// The versions of a page's dependencies for one showing, as `PageKeeper` found them. A

@@ -131,17 +131,15 @@ struct PageKeeper: Sendable {
         for dependency in page.dependencies(forReader: request.user != nil) {
             switch dependency {
             case .catalogue:
-                found.catalogue = try versions.content("catalogue") { try request.database.shared { try catalog.catalogVersion($0) } } ?? .distantPast
+                found.catalogue = try versions.catalogue { try request.database.shared { try catalog.catalogVersion($0) } }
             case .exam(let exam):
-                found.exam = try versions.content(PageDependency.examName(exam)) {
-                    try request.database.shared { try catalog.examVersion(region: exam.region, slug: exam.slug, $0) }
-                }
+                found.exam = try versions.exam(exam) { try request.database.shared { try catalog.examVersion(region: exam.region, slug: exam.slug, $0) } }
                 if found.exam == nil { found.isComplete = false }
             case .leaderboardRefresh:
                 // Never refreshed is a version too (the first refresh's notice replaces it).
                 found.leaderboardRefresh = try versions.leaderboard {
                     try request.database.shared { try LeaderboardStore().refreshedAt($0) } ?? .distantPast
-                } ?? .distantPast
+                }
             case .readerData:
                 guard let user = request.user else { continue }
                 found.readerData = try readers.version(user.userID) {

@@ -29,20 +29,28 @@ final class SharedVersions: Sendable {
         }
     }
 
-    /// The key of the content version named `name` (`catalogue`, `exam|region|slug`).
-    static func contentKey(_ name: String) -> String { "content:" + name }
+    /// The key of the catalogue's version.
+    static let catalogueKey = "content:catalogue"
+
+    /// The key of an exam's content version.
+    static func examKey(_ exam: ExamAddress) -> String { "content:exam|\(exam.region)|\(exam.slug)" }
 
     /// The key of the leaderboard's last refresh.
     static let leaderboardKey = "leaderboard:refresh"
 
-    /// The content version under `name` (`catalogue`, `exam|region|slug`).
-    func content(_ name: String, read: () throws -> Date?) throws -> Date? {
-        try remembered.value(Self.contentKey(name), read: read)
+    /// The catalogue's version (`distantPast` while nothing is published).
+    func catalogue(read: () throws -> Date?) throws -> Date {
+        try remembered.value(Self.catalogueKey, read: read) ?? .distantPast
     }
 
-    /// The leaderboard's last refresh.
-    func leaderboard(read: () throws -> Date?) throws -> Date? {
-        try remembered.value(Self.leaderboardKey, read: read)
+    /// An exam's content version; nil when there is no such exam.
+    func exam(_ exam: ExamAddress, read: () throws -> Date?) throws -> Date? {
+        try remembered.value(Self.examKey(exam), read: read)
+    }
+
+    /// The leaderboard's last refresh (`distantPast` before the first: that is a version too).
+    func leaderboard(read: () throws -> Date?) throws -> Date {
+        try remembered.value(Self.leaderboardKey, read: read) ?? .distantPast
     }
 
     /// The latest of the versions under `keys` if every one is remembered now (nothing is read).

@@ -26,7 +26,7 @@ struct ExamSelection: Sendable {
         region: String, slug: String, versions: SharedVersions, kept: Kept, _ connection: PostgresConnection
     ) throws -> ExamSelection? {
         let catalog = ExamCatalog(), store = StudyStore()
-        guard let version = try versions.content("exam|\(region)|\(slug)", read: { try catalog.examVersion(region: region, slug: slug, connection) })
+        guard let version = try versions.exam(ExamAddress(region: region, slug: slug), read: { try catalog.examVersion(region: region, slug: slug, connection) })
         else { return nil }
         struct Removed: Error {}
         do {

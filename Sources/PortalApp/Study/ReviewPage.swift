@@ -48,7 +48,7 @@ struct ReviewPage: Encodable {
         { request, user in
             let locale = pages.locale(for: request), now = clock()
             let catalog = ExamCatalog()
-            let version = try versions.content("catalogue") { try request.database.shared { try catalog.catalogVersion($0) } } ?? .distantPast
+            let version = try versions.catalogue { try request.database.shared { try catalog.catalogVersion($0) } }
             let facts = try domains.facts(version: version) { try request.database.shared { try catalog.domainFacts($0) } }
             let read = try request.database.read([ReviewForecast.statement(now: now, days: daysAhead), ExamDateStore.datesStatement])
             let page = ReviewPage(
