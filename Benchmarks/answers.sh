@@ -6,9 +6,11 @@
 #   Benchmarks/answers.sh        (DURATION=10 STUDENTS=64 CLIENTS=16 by default)
 #
 # Each student is a real account answering practice sessions of the demo catalogue; every
-# 20th request repeats the previous answer (a retry), which must store nothing. The run fails
-# if an accepted answer is missing from the table, if any row is there twice, or if any
-# request got anything but a 303. Everything started is stopped by its process id.
+# 20th request repeats the previous answer (a retry), which must store nothing. An answer the
+# portal sheds (503 with Retry-After, nothing done) is sent again under the same id after the
+# wait, as a student presses the button again, and counted. The run fails if an accepted
+# answer is missing from the table, if any row is there twice, or if any request ended with
+# anything but a 303. Everything started is stopped by its process id.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 duration=${DURATION:-10}
@@ -58,6 +60,7 @@ rate = r["accepted"] / r["seconds"]
 print(f"answers from {r['students']} concurrent students for {r['seconds']} s (each request one answer, keep-alive, loopback)")
 print(f"  accepted answers      {r['accepted']:>8}   ({rate:,.0f} answers/s; p50 {r['p50_ms']} ms, p99 {r['p99_ms']} ms)")
 print(f"  retries (same id)     {r['replays']:>8}   all accepted, none stored twice")
+print(f"  shed, sent again      {r['shed']:>8}   (503 with Retry-After: waited over a second for a worker, nothing done)")
 print(f"  error responses       {r['errors']:>8}   {r['error_statuses'] or ''}")
 print(f"  rows in answers       {rows:>8}   lost {lost}, same question twice in a session {doubled}")
 cpu = r["cpu_seconds"]

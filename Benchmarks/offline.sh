@@ -8,7 +8,9 @@
 #   - the throughput of POST /api/progress: STUDENTS devices uploading batches of BATCH answers
 #     (each batch one finished offline session; every 4th request repeats the batch before), against
 #     PostgreSQL's own write throughput (pgbench TPC-B) on the same cluster in the same run.
-# The run fails unless every accepted answer is in the table exactly once.
+# A batch the portal sheds (503 with Retry-After) goes again after the wait, as a device's outbox
+# does, and is counted. The run fails unless every accepted answer is in the table exactly once
+# and every batch ended accepted.
 #
 #   Benchmarks/offline.sh        (DURATION=10 STUDENTS=16 BATCH=100 by default)
 set -euo pipefail

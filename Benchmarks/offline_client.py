@@ -152,14 +152,14 @@ def main():
                 "answers": answers}
         return session, json.dumps(body).encode()
 
-    accepted, duplicates, errors, latencies, sessions, body_sizes = [0], [0], [], [], [], []
+    accepted, duplicates, shed, errors, latencies, sessions, body_sizes = [0], [0], [0], [], [], [], []
     lock = threading.Lock()
     barrier = threading.Barrier(STUDENTS + 1)
     stop_at = [0.0]
 
     def run(device, seed):
         rng = random.Random(seed)
-        mine = {"accepted": 0, "duplicates": 0, "errors": [], "latencies": [], "sessions": [], "sizes": []}
+        mine = {"accepted": 0, "duplicates": 0, "shed": 0, "errors": [], "latencies": [], "sessions": [], "sizes": []}
         previous = None
         number = 0
         barrier.wait()
@@ -167,8 +167,16 @@ def main():
             number += 1
             repeat = previous is not None and number % 4 == 0
             session, body = previous if repeat else make_batch(rng)
-            began = time.monotonic()
-            response, data = device.request("POST", "/api/progress", body, {"Content-Type": "application/json", "X-CSRF-Token": device.csrf})
+            # A batch the portal sheds (503 with Retry-After: it waited over a second for a
+            # worker, nothing was stored) stays in the device's outbox and goes again after the
+            # wait, as offline.js sends its outbox again; each shed is counted.
+            while True:
+                began = time.monotonic()
+                response, data = device.request("POST", "/api/progress", body, {"Content-Type": "application/json", "X-CSRF-Token": device.csrf})
+                if response.status != 503 or time.monotonic() > stop_at[0] + 30:
+                    break
+                mine["shed"] += 1
+                time.sleep(float(response.getheader("Retry-After") or "1"))
             mine["latencies"].append(time.monotonic() - began)
             if response.status != 200:
                 mine["errors"].append(response.status)
@@ -185,6 +193,7 @@ def main():
         with lock:
             accepted[0] += mine["accepted"]
             duplicates[0] += mine["duplicates"]
+            shed[0] += mine["shed"]
             errors.extend(mine["errors"])
             latencies.extend(mine["latencies"])
             sessions.extend(mine["sessions"])
@@ -220,6 +229,7 @@ def main():
     print("  batch latency          p50 %.1f ms, p99 %.1f ms; body %s each" % (
         latencies[len(latencies) // 2] * 1000, latencies[int(len(latencies) * 0.99)] * 1000, kib(statistics.mean(body_sizes)) if body_sizes else "-"))
     print("  rows in answers        %10d   (distinct ids %d; sessions finished %d of %d)" % (rows, distinct, finished, len(sessions)))
+    print("  shed, sent again       %10d   (503 with Retry-After: waited over a second for a worker, nothing stored)" % shed[0])
     print("  errors                 %10d   %s" % (len(errors), sorted(set(map(str, errors)))[:3] if errors else ""))
     if TPCB:
         print("pgbench TPC-B-like, %d clients, prepared: %d tps" % (STUDENTS, TPCB))
