@@ -18,12 +18,7 @@ enum PageDependency: Sendable, Hashable {
     case schoolClass(UUID)
 
     /// Whether the dependency is the same for every reader (a visitor's copy may depend on it).
-    var isShared: Bool {
-        switch self {
-        case .catalogue, .exam, .leaderboardRefresh: true
-        case .readerData, .schoolClass: false
-        }
-    }
+    var isShared: Bool { sharedKey != nil }
 
     /// The name of a shared version in `SharedVersions`.
     var sharedKey: String? {

@@ -80,10 +80,18 @@ struct ExamPage: Encodable {
 
     /// Reads `?difficulty=`: absent or empty for all, else a whole number 1–5.
     static func difficulty(from request: PortalRequest, pages: PageRenderer, locale: String) throws -> Int? {
-        guard let text = request.query["difficulty"], !text.isEmpty else { return nil }
-        guard let level = Int(text), (1...5).contains(level) else {
+        guard let level = level(request.query) else {
+            let text = request.query["difficulty"] ?? ""
             throw HTTPError(.badRequest, pages.message("error.bad_difficulty", locale: locale, ["value": String(text.prefix(20))]))
         }
+        return level
+    }
+
+    /// `?difficulty=` read: `.some(nil)` for all (absent or empty), `.some(n)` for 1–5, nil for
+    /// anything else (the page refuses it).
+    private static func level(_ query: FormFields) -> Int?? {
+        guard let text = query["difficulty"], !text.isEmpty else { return .some(nil) }
+        guard let level = Int(text), (1...5).contains(level) else { return nil }
         return level
     }
 
@@ -91,10 +99,9 @@ struct ExamPage: Encodable {
     /// student's copy also by their data version (their extra time and exam date are on it). A
     /// teacher's page lists their classes, read each time. Nil for a difficulty the page refuses.
     static func cached(_ query: FormFields, _ exam: ExamAddress, reader: SessionUser?) -> CachedPage? {
-        let text = query["difficulty"] ?? ""
-        guard text.isEmpty || (Int(text).map { (1...5).contains($0) } ?? false) else { return nil }
+        guard let level = level(query) else { return nil }
         return CachedPage(
-            name: "exam|\(exam.region)|\(exam.slug)|\(Int(text) ?? 0)", dependsOn: [.exam(exam), .readerData],
+            name: "exam|\(exam.region)|\(exam.slug)|\(level ?? 0)", dependsOn: [.exam(exam), .readerData],
             readers: reader?.role.teaches == true ? .builtEachTime : .kept)
     }
 

@@ -100,21 +100,26 @@ struct LeaderboardPage: Encodable {
     /// also by their data version (their choice to appear). Nil for a window or page the page
     /// refuses.
     static func cached(_ query: FormFields, _ exam: ExamAddress) -> CachedPage? {
-        guard let period = LeaderboardPeriod(rawValue: query["window"] ?? "week"),
-              let page = Int(query["page"] ?? "1"), (1...100_000).contains(page) else { return nil }
+        guard let period = period(query), let page = pageNumber(query) else { return nil }
         return CachedPage(
             name: "board|\(exam.region)|\(exam.slug)|\(period.rawValue)|\(page)", dependsOn: [.leaderboardRefresh, .exam(exam), .readerData])
     }
+
+    /// `?window=`: the week when absent; nil for one the page refuses.
+    private static func period(_ query: FormFields) -> LeaderboardPeriod? { LeaderboardPeriod(rawValue: query["window"] ?? "week") }
+
+    /// `?page=`: the first when absent; nil for one the page refuses.
+    private static func pageNumber(_ query: FormFields) -> Int? { Int(query["page"] ?? "1").flatMap { (1...100_000).contains($0) ? $0 : nil } }
 
     static func handler(pages: PageRenderer, keeper: PageKeeper) -> @Sendable (PortalRequest, ExamAddress) throws -> Response {
         { request, exam in
             let locale = pages.locale(for: request)
             let region = exam.region, slug = exam.slug
             let query = request.query
-            guard let period = LeaderboardPeriod(rawValue: query["window"] ?? "week") else {
+            guard let period = period(query) else {
                 throw HTTPError(.badRequest, pages.message("leaderboard.bad_window", locale: locale, ["value": String((query["window"] ?? "").prefix(20))]))
             }
-            guard let page = Int(query["page"] ?? "1"), (1...100_000).contains(page), let cached = cached(query, exam) else {
+            guard let page = pageNumber(query), let cached = cached(query, exam) else {
                 throw HTTPError(.badRequest, pages.message("leaderboard.bad_page", locale: locale, ["value": String((query["page"] ?? "").prefix(20))]))
             }
             let user = request.user

@@ -204,8 +204,8 @@ struct RouteHandlers: Sendable {
 
     /// The pages kept in memory, answered on the event loop when what they were kept by is
     /// known current; nil (the handler runs on a worker) for every other route. A closure that
-    /// holds only the four handlers it needs: called for every kept page, it must not copy the
-    /// whole set of handlers each time.
+    /// holds only the keeper, the session pages and the site's address: called for every kept
+    /// page, it must not copy the whole set of handlers each time.
     var loopAnswer: @Sendable (Route, Request) -> Response? {
         let handlers = LoopHandlers(keeper: keeper, sessions: sessions, site: schools.site)
         return { route, request in handlers.answer(route, request) }
