@@ -63,6 +63,40 @@ struct LTIAttackTests {
         #expect(verified.status == 200 && verified.bodyText.contains("/lti/continue/"), "\(verified.bodyText.prefix(1500))")
     }
 
+    @Test("a classmate's launch posted from another site by an older browser (no Fetch Metadata, no login cookie) signs nobody in; only a browser that says it is framed falls back to its address and agent, and then gets the hand-over page, never a session")
+    func launchWithoutFetchMetadata() throws {
+        let setup = try LTILaunchTests.Setup()
+        try setup.scenario("mine", ["sub": .string("classmate"), Self.lti + "target_link_uri": .string(setup.tool + "/")])
+        let nothing = try setup.created()
+        let classmate = setup.site.browser(), victim = setup.site.browser()
+        victim.origin = "https://attacker.example"
+
+        // The attacker's page posts the classmate's launch as a top-level form; the victim's
+        // browser is too old to say where the request goes (no Sec-Fetch-Dest).
+        let (token, state) = try setup.beginLaunch("mine", user: "classmate", browser: classmate)
+        let forged = try setup.post(["id_token": token, "state": state], browser: victim, extraHeaders: "")
+        #expect(forged.status == 400 && forged.bodyText.contains("Open the activity from your course"), "\(forged.status) \(forged.bodyText.prefix(1500))")
+        #expect(!forged.headers.contains { $0.0.lowercased() == "set-cookie" && $0.1.hasPrefix("portal_session=") })
+        #expect(victim.cookies["portal_session"] == nil)
+        #expect(try setup.created() == nothing, "nobody signed in, nothing made")
+        // The state is spent: the classmate's own browser starts again from the course.
+        #expect(try setup.post(["id_token": token, "state": state], browser: classmate).status == 400)
+
+        // A destination that is neither a window nor a frame is no frame either.
+        let (objectToken, objectState) = try setup.beginLaunch("mine", user: "classmate", browser: classmate)
+        let embedded = try setup.post(["id_token": objectToken, "state": objectState], browser: victim, extraHeaders: "Sec-Fetch-Dest: object\r\n")
+        #expect(embedded.status == 400 && victim.cookies["portal_session"] == nil)
+        #expect(try setup.created() == nothing)
+
+        // Said to be framed (no storage on this platform): the address and agent match, so the
+        // launch is accepted, but the frame's answer carries no session; only the hand-over link.
+        let (framedToken, framedState) = try setup.beginLaunch("mine", user: "classmate", browser: classmate)
+        let framed = try setup.post(["id_token": framedToken, "state": framedState], browser: victim, extraHeaders: "Sec-Fetch-Site: cross-site\r\nSec-Fetch-Dest: iframe\r\n")
+        #expect(framed.status == 200 && framed.bodyText.contains("/lti/continue/"), "\(framed.status) \(framed.bodyText.prefix(1500))")
+        #expect(!framed.headers.contains { $0.0.lowercased() == "set-cookie" && $0.1.hasPrefix("portal_session=") })
+        #expect(victim.cookies["portal_session"] == nil)
+    }
+
     @Test("a launch goes to this site only: the target is parsed, and the redirect is written from its path", arguments: [
         "http://127.0.0.1:PORT//evil.example/x", "http://127.0.0.1:PORT/\\evil.example", "http://127.0.0.1:PORT/\t/evil.example/x",
         "http://127.0.0.1:PORT/x\n/y", "http://evil.example@127.0.0.1:PORT/", "http://127.0.0.1:PORT@evil.example/", "http://127.0.0.1:1/",

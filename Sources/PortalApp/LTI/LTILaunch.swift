@@ -48,9 +48,10 @@ struct LTILaunch: Sendable {
         }
 
         let sessionToken = Crypto.token()
+        let binding = binding(state: state, form: form, request)
         let outcome = try request.database.run {
             try LTILaunchStore().signIn(
-                state: state, idToken: idToken, binding: binding(state: state, form: form, request), agent: LTILogin.browserHash(request),
+                state: state, idToken: idToken, binding: binding, agent: LTILogin.browserHash(request),
                 token: sessionToken, csrfToken: Crypto.token(), userAgent: request.headers["User-Agent"] ?? "", $0)
         }
         let classID: UUID?, platformID: Int
@@ -64,8 +65,16 @@ struct LTILaunch: Sendable {
         case .refused(let reason, let detail):
             throw refusal(reason, detail: detail, request)
         }
+        // Bound only by the browser's address and agent (a frame that dropped the login's
+        // cookie): another browser behind the same address could be posting, so this answer
+        // carries no session; the frame's hand-over page offers it to a window of this browser.
+        let boundByAgentAlone = binding == .framed
         var response = Response.redirect(to: "/me")
-        try accounts.signedIn(token: sessionToken, request, &response)
+        if boundByAgentAlone {
+            request.database.use(sessionToken: sessionToken)
+        } else {
+            try accounts.signedIn(token: sessionToken, request, &response)
+        }
         response.setCookie(SetCookie.expired(name: LTILogin.cookieName(for: state, secure: isSecure(request))))
 
         guard let kind = message.kind else { throw HTTPError(.internalServerError, "The launch's message was accepted but not understood.") }
@@ -93,7 +102,10 @@ struct LTILaunch: Sendable {
                 location = target.path
             }
         }
-        if request.headers["Sec-Fetch-Dest"] == "iframe", case .resourceLink = message.kind {
+        if boundByAgentAlone {
+            return try handOver(location: location, title: message.resourceTitle, request)
+        }
+        if request.headers["Sec-Fetch-Dest"] == "iframe", case .resourceLink = kind {
             return try handOver(location: location, title: message.resourceTitle, request)
         }
         response.headers.set("Location", location)
@@ -103,9 +115,11 @@ struct LTILaunch: Sendable {
 
     private func isSecure(_ request: PortalRequest) -> Bool { site.scheme(of: request.head, peer: request.http.remoteAddress) == "https" }
 
-    /// What the portal knows of the browser: the login's cookie when it came back; else whether
-    /// this is a top-level window (where the cookie would have come), the portal's own page
-    /// having found the state in the platform's storage (a same-origin post), or a frame.
+    /// What the portal knows of the browser: the login's cookie when it came back; else the
+    /// portal's own page having found the state in the platform's storage (a same-origin post);
+    /// else a frame only when the browser says so (`Sec-Fetch-Dest: iframe`). Anything else — a
+    /// window, or an older browser that says nothing — is a top-level post without the cookie
+    /// that would have come with it, which the database refuses.
     private func binding(state: String, form: FormFields, _ request: PortalRequest) -> LTILaunchStore.Binding {
         if let cookie = request.cookies[LTILogin.cookieName(for: state, secure: isSecure(request))], !cookie.isEmpty {
             return .cookie(Crypto.sha256(Array(cookie.utf8)))
@@ -114,7 +128,7 @@ struct LTILaunch: Sendable {
            let origin = request.headers["Origin"], site.isOwnOrigin(origin, head: request.head) {
             return .storage
         }
-        return request.headers["Sec-Fetch-Dest"] == "document" ? .topLevel : .framed
+        return request.headers["Sec-Fetch-Dest"] == "iframe" ? .framed : .topLevel
     }
 
     /// The database's refusal as a page (`lti.` + its reason).
