@@ -1487,6 +1487,28 @@ $$;
 ALTER FUNCTION public.claim_guest_sessions(p_guest_token text) OWNER TO portal_auth;
 
 --
+-- Name: class_account_cards(uuid); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.class_account_cards(p_batch uuid) RETURNS TABLE(class_id uuid, class_name text, made_at timestamp with time zone, user_id uuid, display_name text, username text, code text)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT b.class_id, c.name, b.made_at, u.id, u.display_name, u.username,
+           CASE WHEN b.codes_shown AND b.made_at > public.app_now() - interval '1 day' THEN card.value->>'code' END
+    FROM public.class_account_batches b
+    JOIN public.classes c ON c.id = b.class_id
+    CROSS JOIN LATERAL jsonb_array_elements(b.cards) WITH ORDINALITY AS card(value, ord)
+    JOIN public.users u ON u.id = (card.value->>'user')::uuid
+    WHERE b.id = p_batch AND b.teacher_id = public.app_user_id()
+      AND EXISTS (SELECT 1 FROM public.class_members m WHERE m.class_id = b.class_id AND m.user_id = u.id AND m.left_at IS NULL)
+    ORDER BY card.ord
+$$;
+
+
+ALTER FUNCTION public.class_account_cards(p_batch uuid) OWNER TO portal_auth;
+
+--
 -- Name: class_by_code(text); Type: FUNCTION; Schema: public; Owner: portal_auth
 --
 
@@ -1847,6 +1869,61 @@ $$;
 
 
 ALTER FUNCTION public.finish_study_session(p_session uuid, p_at timestamp with time zone) OWNER TO portal_auth;
+
+--
+-- Name: form_send_begin(text); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.form_send_begin(p_token text) RETURNS TABLE(state text, location text)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+#variable_conflict use_column
+DECLARE
+    me uuid := public.app_user_id();
+    guest bytea := CASE WHEN public.app_user_id() IS NULL THEN public.app_guest_key() END;
+    token bytea := sha256(convert_to(coalesce(p_token, ''), 'UTF8'));
+    earlier record;
+BEGIN
+    IF (me IS NULL AND guest IS NULL) OR length(coalesce(p_token, '')) NOT BETWEEN 20 AND 100 THEN
+        RETURN QUERY SELECT 'foreign'::text, NULL::text;
+        RETURN;
+    END IF;
+    INSERT INTO public.form_sends (token_hash, user_id, guest_hash, created_at)
+    VALUES (token, me, guest, public.app_now())
+    ON CONFLICT (token_hash) DO NOTHING;
+    IF FOUND THEN
+        RETURN QUERY SELECT 'new'::text, NULL::text;
+        RETURN;
+    END IF;
+    SELECT f.* INTO earlier FROM public.form_sends f WHERE f.token_hash = token;
+    IF earlier.user_id IS NOT DISTINCT FROM me AND earlier.guest_hash IS NOT DISTINCT FROM guest THEN
+        RETURN QUERY SELECT 'sent'::text, earlier.location;
+    ELSE
+        RETURN QUERY SELECT 'foreign'::text, NULL::text;
+    END IF;
+END
+$$;
+
+
+ALTER FUNCTION public.form_send_begin(p_token text) OWNER TO portal_auth;
+
+--
+-- Name: form_send_done(text, text); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.form_send_done(p_token text, p_location text) RETURNS void
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    UPDATE public.form_sends f SET location = p_location
+    WHERE f.token_hash = sha256(convert_to(p_token, 'UTF8'))
+      AND f.user_id IS NOT DISTINCT FROM public.app_user_id()
+      AND f.guest_hash IS NOT DISTINCT FROM (CASE WHEN public.app_user_id() IS NULL THEN public.app_guest_key() END)
+$$;
+
+
+ALTER FUNCTION public.form_send_done(p_token text, p_location text) OWNER TO portal_auth;
 
 --
 -- Name: fsrs_default_weights(); Type: FUNCTION; Schema: public; Owner: portal_owner
@@ -3535,6 +3612,16 @@ BEGIN
     total := total + removed;
     DELETE FROM public.rate_limits r WHERE r.window_start < now_at - interval '1 day';
     GET DIAGNOSTICS removed = ROW_COUNT;
+    total := total + removed;
+    DELETE FROM public.form_sends f WHERE f.created_at < now_at - interval '1 day';
+    GET DIAGNOSTICS removed = ROW_COUNT;
+    total := total + removed;
+    -- A class's start codes are readable for a day, then forgotten (the accounts stay listed).
+    UPDATE public.class_account_batches b
+    SET codes_shown = false, cards = (SELECT coalesce(jsonb_agg(card.value - 'code' ORDER BY card.ord), '[]'::jsonb)
+                                      FROM jsonb_array_elements(b.cards) WITH ORDINALITY AS card(value, ord))
+    WHERE b.codes_shown AND b.made_at < now_at - interval '1 day';
+    GET DIAGNOSTICS removed = ROW_COUNT;
     RETURN total + removed;
 END
 $$;
@@ -5199,6 +5286,36 @@ $$;
 ALTER FUNCTION public.study_sessions_frozen() OWNER TO portal_owner;
 
 --
+-- Name: teacher_make_account_batch(uuid, jsonb); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.teacher_make_account_batch(p_class uuid, p_people jsonb) RETURNS uuid
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    made jsonb;
+    batch uuid;
+BEGIN
+    IF jsonb_typeof(p_people) <> 'array' OR EXISTS (
+        SELECT 1 FROM jsonb_array_elements(p_people) p
+        WHERE jsonb_typeof(p->'shown') IS DISTINCT FROM 'string'
+           OR encode(sha256(convert_to(replace(upper(p->>'shown'), '-', ''), 'UTF8')), 'hex') IS DISTINCT FROM lower(p->>'code')) THEN
+        RAISE EXCEPTION 'each card''s code must be the code whose hash is given' USING ERRCODE = 'check_violation';
+    END IF;
+    SELECT jsonb_agg(jsonb_build_object('user', t.user_id, 'code', p_people->((t.ord - 1)::int)->>'shown') ORDER BY t.ord) INTO made
+    FROM public.teacher_make_accounts(p_class, p_people) WITH ORDINALITY AS t(user_id, username, display_name, ord);
+    INSERT INTO public.class_account_batches (class_id, teacher_id, made_at, cards)
+    VALUES (p_class, public.app_user_id(), public.app_now(), coalesce(made, '[]'::jsonb))
+    RETURNING id INTO batch;
+    RETURN batch;
+END
+$$;
+
+
+ALTER FUNCTION public.teacher_make_account_batch(p_class uuid, p_people jsonb) OWNER TO portal_auth;
+
+--
 -- Name: teacher_make_accounts(uuid, jsonb); Type: FUNCTION; Schema: public; Owner: portal_auth
 --
 
@@ -5688,6 +5805,25 @@ CREATE VIEW public.cards_by_domain WITH (security_invoker='true') AS
 ALTER TABLE public.cards_by_domain OWNER TO portal_owner;
 
 --
+-- Name: class_account_batches; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.class_account_batches (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    class_id uuid NOT NULL,
+    teacher_id uuid NOT NULL,
+    made_at timestamp with time zone NOT NULL,
+    cards jsonb NOT NULL,
+    codes_shown boolean DEFAULT true NOT NULL,
+    CONSTRAINT class_account_batches_cards_check CHECK ((jsonb_typeof(cards) = 'array'::text))
+);
+
+ALTER TABLE ONLY public.class_account_batches FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.class_account_batches OWNER TO portal_owner;
+
+--
 -- Name: class_members; Type: TABLE; Schema: public; Owner: portal_owner
 --
 
@@ -5995,6 +6131,27 @@ ALTER TABLE ONLY public.external_identities FORCE ROW LEVEL SECURITY;
 
 
 ALTER TABLE public.external_identities OWNER TO portal_owner;
+
+--
+-- Name: form_sends; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.form_sends (
+    token_hash bytea NOT NULL,
+    user_id uuid,
+    guest_hash bytea,
+    location text,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT form_sends_check CHECK (((user_id IS NULL) <> (guest_hash IS NULL))),
+    CONSTRAINT form_sends_guest_hash_check CHECK (((guest_hash IS NULL) OR (length(guest_hash) = 32))),
+    CONSTRAINT form_sends_location_check CHECK (((location IS NULL) OR (((length(location) >= 1) AND (length(location) <= 500)) AND (location ~ '^/[^/\\]'::text)))),
+    CONSTRAINT form_sends_token_hash_check CHECK ((length(token_hash) = 32))
+);
+
+ALTER TABLE ONLY public.form_sends FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.form_sends OWNER TO portal_owner;
 
 --
 -- Name: fsrs_weights; Type: TABLE; Schema: public; Owner: portal_owner
@@ -7278,6 +7435,14 @@ ALTER TABLE ONLY public.calendar_feeds
 
 
 --
+-- Name: class_account_batches class_account_batches_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.class_account_batches
+    ADD CONSTRAINT class_account_batches_pkey PRIMARY KEY (id);
+
+
+--
 -- Name: class_members class_members_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
 --
 
@@ -7395,6 +7560,14 @@ ALTER TABLE ONLY public.exams
 
 ALTER TABLE ONLY public.external_identities
     ADD CONSTRAINT external_identities_pkey PRIMARY KEY (kind, issuer, subject);
+
+
+--
+-- Name: form_sends form_sends_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.form_sends
+    ADD CONSTRAINT form_sends_pkey PRIMARY KEY (token_hash);
 
 
 --
@@ -7864,6 +8037,13 @@ CREATE INDEX auth_sessions_by_user ON public.auth_sessions USING btree (user_id)
 
 
 --
+-- Name: class_account_batches_made; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX class_account_batches_made ON public.class_account_batches USING btree (made_at) WHERE codes_shown;
+
+
+--
 -- Name: class_members_by_user; Type: INDEX; Schema: public; Owner: portal_owner
 --
 
@@ -7896,6 +8076,13 @@ CREATE INDEX email_verifications_by_user ON public.email_verifications USING btr
 --
 
 CREATE INDEX external_identities_by_user ON public.external_identities USING btree (user_id);
+
+
+--
+-- Name: form_sends_created; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX form_sends_created ON public.form_sends USING btree (created_at);
 
 
 --
@@ -8550,6 +8737,22 @@ ALTER TABLE ONLY public.calendar_feeds
 
 
 --
+-- Name: class_account_batches class_account_batches_class_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.class_account_batches
+    ADD CONSTRAINT class_account_batches_class_id_fkey FOREIGN KEY (class_id) REFERENCES public.classes(id) ON DELETE CASCADE;
+
+
+--
+-- Name: class_account_batches class_account_batches_teacher_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.class_account_batches
+    ADD CONSTRAINT class_account_batches_teacher_id_fkey FOREIGN KEY (teacher_id) REFERENCES public.users(id) ON DELETE CASCADE;
+
+
+--
 -- Name: class_members class_members_class_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
 --
 
@@ -8651,6 +8854,14 @@ ALTER TABLE ONLY public.exams
 
 ALTER TABLE ONLY public.external_identities
     ADD CONSTRAINT external_identities_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id) ON DELETE CASCADE;
+
+
+--
+-- Name: form_sends form_sends_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.form_sends
+    ADD CONSTRAINT form_sends_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id) ON DELETE CASCADE;
 
 
 --
@@ -9234,6 +9445,19 @@ CREATE POLICY calendar_feeds_own_end ON public.calendar_feeds FOR DELETE TO port
 
 
 --
+-- Name: class_account_batches; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.class_account_batches ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: class_account_batches class_account_batches_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY class_account_batches_auth ON public.class_account_batches TO portal_auth USING (true) WITH CHECK (true);
+
+
+--
 -- Name: class_members; Type: ROW SECURITY; Schema: public; Owner: portal_owner
 --
 
@@ -9459,6 +9683,19 @@ CREATE POLICY external_identities_auth ON public.external_identities TO portal_a
 --
 
 CREATE POLICY external_identities_self ON public.external_identities FOR SELECT TO portal_app USING ((user_id = public.app_user_id()));
+
+
+--
+-- Name: form_sends; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.form_sends ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: form_sends form_sends_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY form_sends_auth ON public.form_sends TO portal_auth USING (true) WITH CHECK (true);
 
 
 --
@@ -10668,6 +10905,14 @@ GRANT ALL ON FUNCTION public.claim_guest_sessions(p_guest_token text) TO portal_
 
 
 --
+-- Name: FUNCTION class_account_cards(p_batch uuid); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.class_account_cards(p_batch uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.class_account_cards(p_batch uuid) TO portal_app;
+
+
+--
 -- Name: FUNCTION class_by_code(p_code text); Type: ACL; Schema: public; Owner: portal_auth
 --
 
@@ -10726,6 +10971,22 @@ REVOKE ALL ON FUNCTION public.external_account(p_kind text, p_issuer text, p_sub
 
 REVOKE ALL ON FUNCTION public.finish_study_session(p_session uuid, p_at timestamp with time zone) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.finish_study_session(p_session uuid, p_at timestamp with time zone) TO portal_app;
+
+
+--
+-- Name: FUNCTION form_send_begin(p_token text); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.form_send_begin(p_token text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.form_send_begin(p_token text) TO portal_app;
+
+
+--
+-- Name: FUNCTION form_send_done(p_token text, p_location text); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.form_send_done(p_token text, p_location text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.form_send_done(p_token text, p_location text) TO portal_app;
 
 
 --
@@ -11359,6 +11620,14 @@ REVOKE ALL ON FUNCTION public.study_sessions_attempts() FROM PUBLIC;
 
 
 --
+-- Name: FUNCTION teacher_make_account_batch(p_class uuid, p_people jsonb); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.teacher_make_account_batch(p_class uuid, p_people jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.teacher_make_account_batch(p_class uuid, p_people jsonb) TO portal_app;
+
+
+--
 -- Name: FUNCTION teacher_make_accounts(p_class uuid, p_people jsonb); Type: ACL; Schema: public; Owner: portal_auth
 --
 
@@ -11561,6 +11830,13 @@ GRANT SELECT ON TABLE public.cards_by_domain TO portal_app;
 
 
 --
+-- Name: TABLE class_account_batches; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.class_account_batches TO portal_auth;
+
+
+--
 -- Name: TABLE class_members; Type: ACL; Schema: public; Owner: portal_owner
 --
 
@@ -11735,6 +12011,13 @@ GRANT SELECT ON TABLE public.exams TO portal_auth;
 
 GRANT SELECT ON TABLE public.external_identities TO portal_app;
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.external_identities TO portal_auth;
+
+
+--
+-- Name: TABLE form_sends; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.form_sends TO portal_auth;
 
 
 --

@@ -2,15 +2,18 @@ import Foundation
 import PostgresClient
 
 /// Someone a teacher makes an account for: the name shown, the username wanted (made unique by
-/// the database with a number) and the start code's hash (the code itself is printed once).
+/// the database with a number), the start code as the card prints it and its hash (the database
+/// keeps the printed code for the teacher's eyes for a day, the hash for the first sign-in).
 public struct NewClassAccount: Sendable, Equatable {
     public var name: String
     public var username: String
+    public var shownCode: String
     public var codeHash: [UInt8]
 
-    public init(name: String, username: String, codeHash: [UInt8]) {
+    public init(name: String, username: String, shownCode: String, codeHash: [UInt8]) {
         self.name = name
         self.username = username
+        self.shownCode = shownCode
         self.codeHash = codeHash
     }
 }
@@ -33,11 +36,21 @@ public enum ClassAccountRefusal: Error, Sendable, Equatable {
     }
 }
 
-/// An account the database made.
-public struct MadeAccount: Sendable, Equatable {
-    public var id: UUID
-    public var username: String
+/// One card of a batch of class accounts, as its teacher reads it again.
+public struct ClassAccountCard: Sendable, Equatable {
+    public var userID: UUID
     public var displayName: String
+    public var username: String
+    /// The start code while the batch is under a day old; nil after (forgotten).
+    public var code: String?
+}
+
+/// A batch of class accounts with its cards (`class_account_cards`).
+public struct ClassAccountBatch: Sendable, Equatable {
+    public var classID: UUID
+    public var className: String
+    public var madeAt: Date
+    public var cards: [ClassAccountCard]
 }
 
 /// Accounts a teacher makes for a class (`teacher_make_accounts`): students without e-mail or
@@ -48,22 +61,34 @@ public struct ClassAccountStore: Sendable {
     /// At most this many at once (the database says so too).
     public static let batchLimit = 100
 
-    /// Makes the accounts, all or none, in the order given; throws `ClassAccountRefusal` for a
-    /// class the caller does not teach or past the day's allowance.
-    public func make(classID: UUID, _ people: [NewClassAccount], _ connection: PostgresConnection) throws -> [MadeAccount] {
+    /// Makes the accounts as one batch, all or none, in the order given; throws
+    /// `ClassAccountRefusal` for a class the caller does not teach or past the day's allowance.
+    /// Returns the batch, whose cards `batch(_:)` reads.
+    public func make(classID: UUID, _ people: [NewClassAccount], _ connection: PostgresConnection) throws -> UUID {
         let list: [[String: String]] = people.map {
-            ["name": $0.name, "username": $0.username, "code": $0.codeHash.map { String(format: "%02x", $0) }.joined()]
+            ["name": $0.name, "username": $0.username, "shown": $0.shownCode, "code": $0.codeHash.map { String(format: "%02x", $0) }.joined()]
         }
         let json = String(decoding: try JSONEncoder().encode(list), as: UTF8.self)
         do {
-            return try connection.query("SELECT user_id, username, display_name FROM teacher_make_accounts(\(classID), \(json)::jsonb)").rows.map { row in
-                MadeAccount(
-                    id: try row.decode("user_id", as: UUID.self), username: try row.decode("username", as: String.self),
-                    displayName: try row.decode("display_name", as: String.self))
-            }
+            return try connection.query("SELECT teacher_make_account_batch(\(classID), \(json)::jsonb) AS batch").single().decode("batch", as: UUID.self)
         } catch {
             throw ClassAccountRefusal(error) ?? error
         }
+    }
+
+    /// A batch's cards for the teacher who made it; nil for anyone else or no such batch (or a
+    /// batch whose accounts have all left the class).
+    public func batch(_ id: UUID, _ connection: PostgresConnection) throws -> ClassAccountBatch? {
+        let rows = try connection.query(("SELECT * FROM class_account_cards(\(id))" as SQL).prepared()).rows
+        guard let first = rows.first else { return nil }
+        return ClassAccountBatch(
+            classID: try first.decode("class_id", as: UUID.self), className: try first.decode("class_name", as: String.self),
+            madeAt: try first.decode("made_at", as: Date.self),
+            cards: try rows.map {
+                ClassAccountCard(
+                    userID: try $0.decode("user_id", as: UUID.self), displayName: try $0.decode("display_name", as: String.self),
+                    username: try $0.decode("username", as: String.self), code: try $0.decode("code", as: String?.self))
+            })
     }
 }
 

@@ -13,6 +13,8 @@ public struct ClassSummary: Sendable, Equatable {
 public struct ClassMember: Sendable, Equatable {
     public var userID: UUID
     public var displayName: String
+    /// What they sign in with: tells two pupils of one name apart, and a card from its account.
+    public var username: String
     public var joinedAt: Date
     /// More time for mock exams and assignments, if the student has it.
     public var accommodation: Accommodation?

@@ -88,12 +88,12 @@ public struct SchoolStore: Sendable {
     /// A class's current members (the teacher's view).
     public func members(classID: UUID, collation: Collation = .of(locale: "en"), _ connection: PostgresConnection) throws -> [ClassMember] {
         try connection.query(("""
-            SELECT m.user_id, u.display_name, m.joined_at, a.time_multiplier::float8 AS multiplier, a.extra_minutes, a.extra_attempts
+            SELECT m.user_id, u.display_name, u.username, m.joined_at, a.time_multiplier::float8 AS multiplier, a.extra_minutes, a.extra_attempts
             FROM class_members m JOIN users u ON u.id = m.user_id LEFT JOIN accommodations a ON a.student_id = m.user_id
             WHERE m.class_id = \(classID) AND m.left_at IS NULL ORDER BY u.display_name \(fragment: collation.sql), m.user_id
             """ as SQL).prepared()).rows.map {
             ClassMember(userID: try $0.decode("user_id", as: UUID.self), displayName: try $0.decode("display_name", as: String.self),
-                        joinedAt: try $0.decode("joined_at", as: Date.self), accommodation: try Self.accommodation($0))
+                        username: try $0.decode("username", as: String.self), joinedAt: try $0.decode("joined_at", as: Date.self), accommodation: try Self.accommodation($0))
         }
     }
 

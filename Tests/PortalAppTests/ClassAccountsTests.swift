@@ -38,7 +38,12 @@ struct ClassAccountsTests {
         var lines = ["Name;Surname"]
         for given in first { for family in last { lines.append("\(given);\(family)") } }  // 27, as a spreadsheet gives them
         lines += ["José Núñez", "José Núñez", "山田 太郎"]
-        let made = try teacher.request("POST", "/teach/classes/\(classID)/accounts", form: ["csrf_token": csrf, "names": lines.joined(separator: "\r\n")])
+        let sent = ["csrf_token": csrf, "form_token": teacher.formToken(from: form), "names": lines.joined(separator: "\r\n")]
+        let posted = try teacher.request("POST", "/teach/classes/\(classID)/accounts", form: sent)
+        #expect(posted.status == 303, "\(posted.bodyText)")
+        let cardsPath = SchoolTests.location(posted)
+        #expect(cardsPath.range(of: "^/teach/classes/\(classID)/accounts/[0-9a-f-]{36}$", options: .regularExpression) != nil, "\(cardsPath)")
+        let made = try teacher.request("GET", cardsPath)
         #expect(made.status == 200, "\(made.bodyText)")
         let cards = Self.cards(made)
         try #require(cards.count == 30)
@@ -57,6 +62,17 @@ struct ClassAccountsTests {
         #expect(try site.count("SELECT count(*) AS n FROM class_members m JOIN users u ON u.id = m.user_id WHERE m.class_id = \(UUID(uuidString: classID)!) AND m.left_at IS NULL AND u.made_by IS NOT NULL") == 30)
         #expect(try site.count("SELECT count(*) AS n FROM password_resets WHERE used_at IS NULL AND expires_at - issued_at = interval '14 days'") == 30)
         #expect(try site.count("SELECT count(*) AS n FROM audit_log WHERE action = 'class.accounts-made' AND actor_name = 'Ms Rossi' AND (details->>'count')::int = 30") == 1)
+
+        // The same form sent again (a reload of the POST, back and forward, a double tap) makes
+        // nothing more and leads to the same cards; so does a reload of the cards themselves.
+        let again = try teacher.request("POST", "/teach/classes/\(classID)/accounts", form: sent)
+        #expect(again.status == 303 && SchoolTests.location(again) == cardsPath)
+        #expect(Self.cards(try teacher.request("GET", cardsPath)).map(\.code) == cards.map(\.code), "the same start codes")
+        #expect(try site.count("SELECT count(*) AS n FROM users WHERE made_by IS NOT NULL") == 30)
+        #expect(try site.count("SELECT count(*) AS n FROM audit_log WHERE action = 'class.accounts-made'") == 1)
+        // The class page tells the accounts apart by username.
+        let members = try teacher.request("GET", "/teach/classes/\(classID)").bodyText
+        #expect(members.contains(#"José Núñez <span class="username">jose.nunez</span>"#) && members.contains(#"José Núñez <span class="username">jose.nunez2</span>"#))
 
         // A student with card in hand: no password works yet; the code makes one and signs them in.
         let (username, code) = cards[0]
@@ -78,8 +94,8 @@ struct ClassAccountsTests {
         let site = try StudySessionTests.Site()
         let (teacher, _, csrf) = try SchoolTests.account(site, "teacher", role: "teacher")
         let (classID, _) = try SchoolTests.makeClass(teacher, csrf: csrf)
-        let made = try teacher.request("POST", "/teach/classes/\(classID)/accounts", form: ["csrf_token": csrf, "names": "Nina Rossi"])
-        let (username, code) = try #require(Self.cards(made).first)
+        let made = try teacher.submit("/teach/classes/\(classID)/accounts", to: "/teach/classes/\(classID)/accounts", ["names": "Nina Rossi"])
+        let (username, code) = try #require(Self.cards(try teacher.request("GET", SchoolTests.location(made))).first)
         let pupil = site.browser()
         #expect(try pupil.submit("/reset?first=1", to: "/reset", [
             "first": "1", "username": username, "code": code, "password": "my own long phrase", "password_confirmation": "my own long phrase"]).status == 303)
@@ -145,6 +161,51 @@ struct ClassAccountsTests {
             try site.pool.asCaller(outsider) { try $0.query("SELECT * FROM teacher_make_accounts(\(UUID(uuidString: classID)!), \(people)::jsonb)") }
         }
         #expect(try site.count("SELECT count(*) AS n FROM users WHERE made_by IS NOT NULL") == 0)
+    }
+
+    @Test("a batch's cards are its teacher's alone, for a day: another teacher, a pupil and a form token from another account reach nothing and make nothing; after a day the codes are forgotten and each card leads to a new code")
+    func cardsForADay() throws {
+        let site = try StudySessionTests.Site()
+        let (teacher, _, _) = try SchoolTests.account(site, "teacher", role: "teacher")
+        let (classID, _) = try SchoolTests.makeClass(teacher, csrf: teacher.csrfToken(from: try teacher.request("GET", "/teach")))
+        let path = "/teach/classes/\(classID)/accounts"
+        let cardsPath = SchoolTests.location(try teacher.submit(path, to: path, ["names": "Pia Rossi\nLuca Bianchi"]))
+        let codes = Self.cards(try teacher.request("GET", cardsPath)).map(\.code)
+        #expect(codes.count == 2 && codes.allSatisfy { $0.count == 14 })
+
+        let (other, _, otherCSRF) = try SchoolTests.account(site, "other", role: "teacher")
+        #expect(try other.request("GET", cardsPath).status == 404)
+        let (pupil, _, _) = try SchoolTests.account(site, "pupil", role: "student")
+        #expect(try pupil.request("GET", cardsPath).status == 404)
+        // The database itself: portal_app as the other teacher reads no card.
+        let batch = try #require(cardsPath.split(separator: "/").last.flatMap { UUID(uuidString: String($0)) })
+        let outsider = try site.database.makeAccount("outsider", role: "teacher")
+        #expect(try site.pool.asCaller(outsider) { try $0.query("SELECT * FROM class_account_cards(\(batch))").rows.count } == 0)
+        #expect(throws: PostgresError.self) { try site.pool.asCaller(outsider) { try $0.query("SELECT * FROM class_account_batches") } }
+
+        // A form token the other teacher's own form carried, sent by the teacher: nothing made,
+        // the form shown again with what was typed.
+        let (otherClass, _) = try SchoolTests.makeClass(other, csrf: otherCSRF)
+        let otherForm = try other.request("GET", "/teach/classes/\(otherClass)/accounts")
+        let theirToken = other.formToken(from: otherForm)
+        _ = try other.request("POST", "/teach/classes/\(otherClass)/accounts", form: ["csrf_token": otherCSRF, "form_token": theirToken, "names": "Ada Byron"])
+        let crossed = try teacher.request("POST", path, form: ["csrf_token": teacher.csrfToken(from: try teacher.request("GET", path)), "form_token": theirToken, "names": "Eva Neri"])
+        #expect(crossed.status == 409 && crossed.bodyText.contains("nothing was made") && crossed.bodyText.contains("Eva Neri</textarea>"), "\(crossed.status)")
+        let noToken = try teacher.request("POST", path, form: ["csrf_token": teacher.csrfToken(from: try teacher.request("GET", path)), "names": "Eva Neri"])
+        #expect(noToken.status == 409 && noToken.bodyText.contains(#"name="form_token" value=""#))
+        #expect(try site.count("SELECT count(*) AS n FROM users WHERE display_name = 'Eva Neri'") == 0)
+
+        // A day on, the codes are forgotten (by the database's own pruning); the accounts stay
+        // listed, each with the way to a new code.
+        site.clock.advance(86_400 + 60)
+        site.application.pruneAnonymousState()
+        let later = try teacher.request("GET", cardsPath)
+        #expect(later.status == 200 && later.bodyText.contains("now forgotten"))
+        #expect(codes.allSatisfy { !later.bodyText.contains($0) })
+        #expect(later.bodyText.contains("pia.rossi") && later.bodyText.contains("/reset\" aria-label=\"Make a reset code for Pia Rossi\""))
+        #expect(try site.count("SELECT count(*) AS n FROM class_account_batches WHERE cards::text LIKE '%code%'") == 0)
+        let check = try HTMLChecker.passes([("cards forgotten", later.body)])
+        #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
     }
 
     @Test("names pasted from anywhere become names and usernames a person would pick")

@@ -28,7 +28,7 @@ struct RetentionTests {
         _ = try tests.start(busy, count: "2")
         let (teacher, _, csrf) = try SchoolTests.account(site, "tess", role: "teacher")
         let (classID, _) = try SchoolTests.makeClass(teacher, csrf: csrf)
-        #expect(try teacher.request("POST", "/teach/classes/\(classID)/accounts", form: ["csrf_token": csrf, "names": "Pupil One"]).status == 200)
+        #expect(try teacher.submit("/teach/classes/\(classID)/accounts", to: "/teach/classes/\(classID)/accounts", ["names": "Pupil One"]).status == 303)
         #expect(try site.count("SELECT count(*) AS n FROM users WHERE made_by IS NOT NULL") == 1)
         let accounts = try site.count("SELECT count(*) AS n FROM users")
 

@@ -76,16 +76,25 @@ public final class Browser {
     }
 
     /// The CSRF token the page's forms carry.
-    public func csrfToken(from page: RawHTTPClient.Response) -> String {
-        guard let range = page.bodyText.range(of: #"name="csrf_token" value=""#) else { return "" }
+    public func csrfToken(from page: RawHTTPClient.Response) -> String { hiddenValue("csrf_token", from: page) }
+
+    /// The one-time token of the page's first form that makes something (`form_token`).
+    public func formToken(from page: RawHTTPClient.Response) -> String { hiddenValue("form_token", from: page) }
+
+    /// The value of the page's first field called `name` (empty when there is none).
+    public func hiddenValue(_ name: String, from page: RawHTTPClient.Response) -> String {
+        guard let range = page.bodyText.range(of: "name=\"\(name)\" value=\"") else { return "" }
         return String(page.bodyText[range.upperBound...].prefix { $0 != "\"" })
     }
 
-    /// Fetches `formPage`, then posts `form` to `action` with the page's token.
+    /// Fetches `formPage`, then posts `form` to `action` with the page's tokens (its CSRF token,
+    /// and its one-time form token when it has one).
     @discardableResult
     public func submit(_ formPage: String, to action: String, _ form: [String: String]) throws -> RawHTTPClient.Response {
-        let token = csrfToken(from: try request("GET", formPage))
-        return try request("POST", action, form: form.merging(["csrf_token": token]) { $1 })
+        let page = try request("GET", formPage)
+        var sent = form.merging(["csrf_token": csrfToken(from: page)]) { $1 }
+        if form[SentOnceField.name] == nil, case let once = formToken(from: page), !once.isEmpty { sent[SentOnceField.name] = once }
+        return try request("POST", action, form: sent)
     }
 
     @discardableResult
@@ -104,4 +113,9 @@ public struct NoResponse: Error, CustomStringConvertible {
     public let method: String
     public let path: String
     public var description: String { "\(method) \(path): the server closed the connection without a response" }
+}
+
+/// The field that carries a form's one-time token.
+enum SentOnceField {
+    static let name = "form_token"
 }

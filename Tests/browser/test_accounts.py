@@ -4,6 +4,7 @@ from the sign-in page and chooses a new password; a teacher makes a class's acco
 pasted list and a pupil's first sign-in uses their card. Every page on the way fits a phone and
 passes axe."""
 
+import re
 import uuid
 
 from selenium.webdriver.common.by import By
@@ -100,6 +101,12 @@ def test_a_teacher_makes_a_class_of_thirty_and_a_pupil_signs_in_with_a_card(port
     assert fits_a_phone(driver), "the sheet of cards is wider than a phone"
     username = cards[0].find_elements(By.CSS_SELECTOR, "dd")[0].text
     code = cards[0].find_element(By.CSS_SELECTOR, "dd.code").text
+    # The cards have an address of their own: a reload shows the same cards and makes nothing.
+    assert re.search(r"/teach/classes/[0-9a-f-]{36}/accounts/[0-9a-f-]{36}$", driver.current_url), driver.current_url
+    driver.refresh()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".card-sheet"), message="no cards after a reload")
+    again = driver.find_elements(By.CSS_SELECTOR, ".card-sheet .signin-card")
+    assert len(again) == 30 and again[0].find_element(By.CSS_SELECTOR, "dd.code").text == code
     # Printed, the cards come alone: no site header, two to a row.
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
     assert not driver.find_element(By.CSS_SELECTOR, ".site-header").is_displayed(), "the header prints too"

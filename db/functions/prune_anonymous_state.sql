@@ -20,6 +20,16 @@ BEGIN
     total := total + removed;
     DELETE FROM public.rate_limits r WHERE r.window_start < now_at - interval '1 day';
     GET DIAGNOSTICS removed = ROW_COUNT;
+    total := total + removed;
+    DELETE FROM public.form_sends f WHERE f.created_at < now_at - interval '1 day';
+    GET DIAGNOSTICS removed = ROW_COUNT;
+    total := total + removed;
+    -- A class's start codes are readable for a day, then forgotten (the accounts stay listed).
+    UPDATE public.class_account_batches b
+    SET codes_shown = false, cards = (SELECT coalesce(jsonb_agg(card.value - 'code' ORDER BY card.ord), '[]'::jsonb)
+                                      FROM jsonb_array_elements(b.cards) WITH ORDINALITY AS card(value, ord))
+    WHERE b.codes_shown AND b.made_at < now_at - interval '1 day';
+    GET DIAGNOSTICS removed = ROW_COUNT;
     RETURN total + removed;
 END
 $function$;

@@ -6,9 +6,10 @@ import QRCode
 
 /// A teacher makes a class's accounts in a minute: paste the names (or rows of a spreadsheet),
 /// and the database makes each a student account — no e-mail, no password yet, a username of
-/// its own — in the class, with a start code. The codes are printed once, on a sheet of cards
-/// (name, username, code, QR code to the filled-in form); at the first sign-in the student
-/// chooses a password with the code, as a reset does (`PasswordRecovery`).
+/// its own — in the class, with a start code. The batch's sheet of cards (name, username, code,
+/// QR code to the filled-in form) has an address of its own, which the teacher can open again
+/// for a day (the form is sent once: a reload or a second tap makes nothing more); at the first
+/// sign-in the student chooses a password with the code, as a reset does (`PasswordRecovery`).
 struct ClassAccounts: Sendable {
     let pages: PageRenderer
     let clock: @Sendable () -> Date
@@ -22,6 +23,7 @@ struct ClassAccounts: Sendable {
         var classHref: String
         var action: String
         var csrfToken: String
+        var formToken = SentOnce.newToken()
         var names = ""
         var error: String?
         var limit = ClassAccountStore.batchLimit
@@ -31,13 +33,16 @@ struct ClassAccounts: Sendable {
         struct Card: Encodable {
             var name: String
             var username: String
-            var code: String
+            var code: String?
             var qrCode: String
+            var resetHref: String
         }
         var className: String
         var classHref: String
         var count: Int
         var until: String
+        var shownUntil: String
+        var forgotten: Bool
         var address: String
         var cards: [Card]
     }
@@ -55,10 +60,12 @@ struct ClassAccounts: Sendable {
         return FormPage(className: summary.name, classHref: href, action: href + "/accounts", csrfToken: user.csrfToken)
     }
 
-    /// `POST /teach/classes/{id}/accounts`: the accounts, and their cards to print.
+    /// `POST /teach/classes/{id}/accounts`: makes the accounts once and answers `303` to their
+    /// cards (the same send again leads to the same cards).
     func make(_ request: PortalRequest, _ user: SessionUser, class id: UUID) throws -> Response {
         var page = try formPage(request, user, id)
-        page.names = String((FormFields(body: request.body)["names"] ?? "").prefix(20_000))
+        let form = FormFields(body: request.body)
+        page.names = String((form["names"] ?? "").prefix(20_000))
         let names = NameList(page.names).names
         if names.isEmpty {
             page.error = pages.message("school.accounts_none", for: request)
@@ -68,29 +75,56 @@ struct ClassAccounts: Sendable {
             page.error = pages.message("school.accounts_name_too_long", for: request, ["name": String(long.prefix(40)) + "…"])
         }
         if page.error != nil { return try pages.privatePage("teach/accounts", page, request, status: .unprocessableContent) }
-        let codes = names.map { _ in ResetCode.random() }
-        let people = zip(names, codes).map { NewClassAccount(name: $0, username: NameList.username(for: $0), codeHash: $1.hash) }
-        let made: [MadeAccount]
+        let people = names.map { name in
+            let code = ResetCode.random()
+            return NewClassAccount(name: name, username: NameList.username(for: name), shownCode: code.grouped, codeHash: code.hash)
+        }
+        let outcome: SentOnce.Outcome
         do {
-            made = try request.database.transaction { try ClassAccountStore().make(classID: id, people, $0) }
+            outcome = try SentOnce.send(request, form: form) { connection in
+                let batch = try ClassAccountStore().make(classID: id, people, connection)
+                return page.classHref + "/accounts/" + batch.lowercasedText
+            }
         } catch ClassAccountRefusal.notYourClass {
             throw HTTPError(.notFound, pages.message("school.not_found", for: request))
         } catch ClassAccountRefusal.dailyLimit {
             page.error = pages.message("school.accounts_daily_limit", for: request)
             return try pages.privatePage("teach/accounts", page, request, status: .tooManyRequests)
         }
+        switch outcome {
+        case .made(let location), .madeBefore(let location?):
+            return .redirect(to: location)
+        case .madeBefore(nil), .refused:
+            page.error = pages.message("error.form_resent", for: request)
+            return try pages.privatePage("teach/accounts", page, request, status: .conflict)
+        }
+    }
+
+    /// `GET /teach/classes/{id}/accounts/{batch}`: the batch's cards, for the teacher who made
+    /// them; the start codes for a day, then the accounts with a way to a new code each.
+    func cards(_ request: PortalRequest, _ user: SessionUser, class id: UUID, batch: UUID) throws -> Response {
+        guard let batch = try request.database.run({ try ClassAccountStore().batch(batch, $0) }), batch.classID == id else {
+            throw HTTPError(.notFound, pages.message("school.not_found", for: request))
+        }
+        let classHref = "/teach/classes/\(id.lowercasedText)"
         let address = site.url("/reset", for: request.head, peer: request.http.remoteAddress)
         let locale = pages.locale(for: request)
-        let until = clock().addingTimeInterval(Double(Self.startCodeDays) * 86_400)
-        let cards = zip(made, codes).map { account, code in
-            CardsPage.Card(
-                name: account.displayName, username: account.username, code: code.grouped,
-                qrCode: QRCode(text: code.formURL(address: address, username: account.username, first: true))?
-                    .svg(label: pages.message("account.reset_qr_alt", for: request, ["name": account.displayName])) ?? "")
+        let zone = TimeZone(identifier: user.timeZone) ?? .gmt
+        let cards = batch.cards.map { card in
+            let code = card.code.flatMap(ResetCode.init(typed:))
+            return CardsPage.Card(
+                name: card.displayName, username: card.username, code: code?.grouped,
+                qrCode: code.flatMap {
+                    QRCode(text: $0.formURL(address: address, username: card.username, first: true))?
+                        .svg(label: pages.message("account.reset_qr_alt", for: request, ["name": card.displayName]))
+                } ?? "",
+                resetHref: classHref + "/members/" + card.userID.lowercasedText + "/reset")
         }
         let value = CardsPage(
-            className: page.className, classHref: page.classHref, count: made.count,
-            until: LocalDates.dateTime(until, locale: locale, zone: TimeZone(identifier: user.timeZone) ?? .gmt), address: address, cards: cards)
+            className: batch.className, classHref: classHref, count: cards.count,
+            until: LocalDates.dateTime(batch.madeAt.addingTimeInterval(Double(Self.startCodeDays) * 86_400), locale: locale, zone: zone),
+            shownUntil: LocalDates.dateTime(batch.madeAt.addingTimeInterval(86_400), locale: locale, zone: zone),
+            forgotten: cards.allSatisfy { $0.code == nil }, address: address, cards: cards)
         return try pages.privatePage("teach/cards", value, request)
     }
 

@@ -67,6 +67,7 @@ struct ClassPage: Encodable {
     struct Member: Encodable {
         var userID: String
         var name: String
+        var username: String
         var accommodation: AccommodationForm
     }
 
@@ -164,7 +165,7 @@ struct ClassPage: Encodable {
         joinURL = joinBase + summary.joinCode
         self.members = members.map { member in
             Member(
-                userID: member.userID.lowercasedText, name: member.displayName,
+                userID: member.userID.lowercasedText, name: member.displayName, username: member.username,
                 accommodation: AccommodationForm(member.accommodation, pages: pages, locale: locale))
         }
         hasMembers = !members.isEmpty

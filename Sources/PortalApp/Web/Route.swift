@@ -47,7 +47,8 @@ enum Route: Sendable, Hashable {
     case bundle(region: String, file: String), changes(ExamAddress), schedule(ExamAddress), uploadProgress, pushKey, pushSubscribe
     // Teaching.
     case newLiveEvent, createLiveEvent, hostLive(code: String), startLive(code: String), liveScreen(code: String)
-    case teach, createClass, classPage(UUID), classExport(UUID), roster(UUID), classAccountsForm(UUID), makeClassAccounts(UUID), savePublicBoards(UUID)
+    case teach, createClass, classPage(UUID), classExport(UUID), roster(UUID), classAccountsForm(UUID), makeClassAccounts(UUID), classAccountCards(class: UUID, batch: UUID)
+    case savePublicBoards(UUID)
     case confirmRemoval(class: UUID, student: UUID), removeMember(class: UUID, student: UUID), setAccommodation(class: UUID, student: UUID)
     case askStudentReset(class: UUID, student: UUID), issueStudentReset(class: UUID, student: UUID)
     case createLink, confirmRevoke(UUID), revokeLink(UUID)
@@ -83,7 +84,7 @@ enum Route: Sendable, Hashable {
         case joinClass, myClasses, leaveClass, startShared
         case bundle, changes, schedule, uploadProgress, pushKey, pushSubscribe
         case newLiveEvent, createLiveEvent, hostLive, startLive, liveScreen
-        case teach, createClass, classPage, classExport, roster, classAccountsForm, makeClassAccounts, savePublicBoards
+        case teach, createClass, classPage, classExport, roster, classAccountsForm, makeClassAccounts, classAccountCards, savePublicBoards
         case confirmRemoval, removeMember, setAccommodation
         case askStudentReset, issueStudentReset
         case createLink, confirmRevoke, revokeLink
@@ -200,6 +201,7 @@ enum Route: Sendable, Hashable {
             case .classAccountsForm: RouteDeclaration(.GET, "/teach/classes/:id(uuid)/accounts", .teachers)
             case .savePublicBoards: RouteDeclaration(.POST, "/teach/classes/:id(uuid)/boards", .teachers)
             case .makeClassAccounts: RouteDeclaration(.POST, "/teach/classes/:id(uuid)/accounts", .teachers)
+            case .classAccountCards: RouteDeclaration(.GET, "/teach/classes/:id(uuid)/accounts/:batch(uuid)", .teachers)
             case .confirmRemoval: RouteDeclaration(.GET, "/teach/classes/:id(uuid)/members/:user(uuid)/remove", .teachers)
             case .removeMember: RouteDeclaration(.POST, "/teach/classes/:id(uuid)/members/:user(uuid)/remove", .teachers)
             case .setAccommodation: RouteDeclaration(.POST, "/teach/classes/:id(uuid)/members/:user(uuid)/accommodation", .teachers)
@@ -346,6 +348,7 @@ enum Route: Sendable, Hashable {
         case .roster: guard let id = p.id else { return nil }; self = .roster(id)
         case .classAccountsForm: guard let id = p.id else { return nil }; self = .classAccountsForm(id)
         case .makeClassAccounts: guard let id = p.id else { return nil }; self = .makeClassAccounts(id)
+        case .classAccountCards: guard let id = p.id, let batch = p.batch else { return nil }; self = .classAccountCards(class: id, batch: batch)
         case .savePublicBoards: guard let id = p.id else { return nil }; self = .savePublicBoards(id)
         case .confirmRemoval: guard let id = p.id, let user = p.user else { return nil }; self = .confirmRemoval(class: id, student: user)
         case .removeMember: guard let id = p.id, let user = p.user else { return nil }; self = .removeMember(class: id, student: user)
@@ -413,6 +416,8 @@ struct RouteParameters: Sendable {
     var id: UUID? { values["id"].flatMap(UUID.init(text:)) }
     /// `:user(uuid)`.
     var user: UUID? { values["user"].flatMap(UUID.init(text:)) }
+    /// `:batch(uuid)`.
+    var batch: UUID? { values["batch"].flatMap(UUID.init(text:)) }
     /// `:region/:exam`.
     var exam: ExamAddress { ExamAddress(region: self["region"], slug: self["exam"]) }
 }

@@ -163,6 +163,7 @@ struct RouteHandlers: Sendable {
             return try roster.roster(request, user(request), class: id)
         case .classAccountsForm(let id): return try classAccounts.form(request, user(request), class: id)
         case .makeClassAccounts(let id): return try classAccounts.make(request, user(request), class: id)
+        case .classAccountCards(let id, let batch): return try classAccounts.cards(request, user(request), class: id, batch: batch)
         case .savePublicBoards(let id): return try classAccounts.savePublicBoards(request, user(request), class: id)
         case .confirmRemoval(let id, let student): return try schools.confirmRemoval(request, user(request), class: id, student: student)
         case .removeMember(let id, let student): return try schools.remove(request, user(request), class: id, student: student)
