@@ -66,7 +66,8 @@ struct DeploymentTests {
         #expect(try plain.browser().request("GET", "/metrics", extraHeaders: forwarded).status == 403, "a spoofed header changes nothing")
         for (site, scheme) in [(trusting, "https"), (plain, "http")] {
             let (teacher, _, csrf) = try SchoolTests.account(site, "teacher", role: "teacher")
-            let created = try teacher.request("POST", "/teach/classes", form: ["csrf_token": csrf, "name": "Year 11"], extraHeaders: forwarded)
+            let formToken = teacher.formToken(from: try teacher.request("GET", "/teach"))
+            let created = try teacher.request("POST", "/teach/classes", form: ["csrf_token": csrf, "form_token": formToken, "name": "Year 11"], extraHeaders: forwarded)
             let page = try teacher.request("GET", created.header("Location") ?? "", extraHeaders: forwarded).bodyText
             #expect(page.contains("\(scheme)://127.0.0.1:\(site.server.port)/join/"), "\(scheme)")
         }
@@ -140,7 +141,7 @@ struct DeploymentTests {
     func smallPool() throws {
         let site = try StudySessionTests.Site(environment: ["DB_POOL_SIZE": "2", "WORKERS": "8"])
         let (teacher, _, csrf) = try SchoolTests.account(site, "teacher", role: "teacher")
-        _ = try teacher.request("POST", "/teach/classes", form: ["csrf_token": csrf, "name": "Busy class"])
+        _ = try teacher.submit("/teach", to: "/teach/classes", ["name": "Busy class"])
         let paths = ["/", StudySessionTests.examPath, StudySessionTests.examPath + "/leaderboard", "/teach", "/me", "/me/settings", "/api/me"]
         let statuses = Mutex<[Int]>([])
         struct Shared: @unchecked Sendable { let teacher: Browser }

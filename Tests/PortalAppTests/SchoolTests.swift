@@ -24,7 +24,8 @@ struct SchoolTests {
 
     /// A class made over HTTP; its id and join code.
     static func makeClass(_ teacher: Browser, csrf: String, name: String = "Year 10 networking", school: String = "Liceo Galilei") throws -> (id: String, code: String) {
-        let created = try teacher.request("POST", "/teach/classes", form: ["csrf_token": csrf, "name": name, "school": school])
+        let formToken = teacher.formToken(from: try teacher.request("GET", "/teach"))
+        let created = try teacher.request("POST", "/teach/classes", form: ["csrf_token": csrf, "form_token": formToken, "name": name, "school": school])
         let id = String(location(created).split(separator: "/").last ?? "")
         let page = try teacher.request("GET", "/teach/classes/\(id)").bodyText
         let marker = "<strong class=\"code\">"
@@ -41,6 +42,29 @@ struct SchoolTests {
         let marker = "/s/"
         guard let range = page.range(of: marker) else { return "" }
         return String(page[range.upperBound...].prefix(43))
+    }
+
+    @Test("a new class is made once however often its form is sent (a reload, a double tap, back and again); a name of spaces comes back beside its field with the school as typed")
+    func classSentOnce() throws {
+        let site = try StudySessionTests.Site()
+        let (teacher, _, csrf) = try SchoolTests.account(site, "teacher", role: "teacher")
+        let page = try teacher.request("GET", "/teach")
+        let sent = ["csrf_token": csrf, "form_token": teacher.formToken(from: page), "name": "Year 9 science", "school": "Liceo Volta"]
+        let first = try teacher.request("POST", "/teach/classes", form: sent)
+        let again = try teacher.request("POST", "/teach/classes", form: sent)
+        #expect(first.status == 303 && again.status == 303 && Self.location(again) == Self.location(first))
+        #expect(try site.count("SELECT count(*) AS n FROM classes") == 1)
+        // A fresh showing of the form makes a second class, as asked.
+        _ = try teacher.submit("/teach", to: "/teach/classes", ["name": "Year 9 science", "school": "Liceo Volta"])
+        #expect(try site.count("SELECT count(*) AS n FROM classes") == 2)
+
+        let blank = try teacher.submit("/teach", to: "/teach/classes", ["name": "   ", "school": "Liceo Volta"])
+        #expect(blank.status == 422)
+        #expect(blank.bodyText.contains(#"<p class="form-error" id="class-name-error">Give the class a name of 1 to 120 characters.</p>"#))
+        #expect(blank.bodyText.contains(#"name="school" type="text" maxlength="200" value="Liceo Volta""#))
+        #expect(try site.count("SELECT count(*) AS n FROM classes") == 2)
+        let check = try HTMLChecker.passes([("class refused", blank.body)])
+        #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
     }
 
     @Test("a shared link starts exactly its preset; a guest signs up and comes back to it; revoked, expired and unknown links are friendly 404s")

@@ -27,29 +27,45 @@ struct SchoolPages: Sendable {
     // MARK: Teaching
 
     func teach(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        let value = try request.database.transaction { connection in
+        try pages.privatePage("teach/index", try teachPage(request), request)
+    }
+
+    private func teachPage(_ request: PortalRequest) throws -> TeachPage {
+        try request.database.transaction { connection in
             TeachPage(
                 classes: try SchoolStore().taughtClasses(connection), links: try SchoolStore().shareLinks(classID: nil, connection),
                 pages: pages, locale: pages.locale(for: request))
         }
-        return try pages.privatePage("teach/index", value, request)
     }
 
+    /// `POST /teach/classes`: the class is made once per showing of the form (a second send
+    /// leads to the same class); a refused name comes back beside its field with what was typed.
     func createClass(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let form = FormFields(body: request.body)
         let name = (form["name"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         let school = (form["school"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...120).contains(name.count) else { throw HTTPError(.badRequest, pages.message("school.bad_class_name", for: request)) }
-        guard school.count <= 200 else { throw HTTPError(.badRequest, pages.message("school.bad_school_name", for: request)) }
-        let id = try request.database.transaction { connection -> UUID in
+        func again(_ edit: (inout TeachPage) -> Void) throws -> Response {
+            var page = try teachPage(request)
+            (page.className, page.schoolName) = (String((form["name"] ?? "").prefix(200)), String((form["school"] ?? "").prefix(300)))
+            edit(&page)
+            return try pages.privatePage("teach/index", page, request, status: .unprocessableContent)
+        }
+        guard (1...120).contains(name.count) else { return try again { $0.nameError = pages.message("school.bad_class_name", for: request) } }
+        guard school.count <= 200 else { return try again { $0.schoolError = pages.message("school.bad_school_name", for: request) } }
+        let outcome = try SentOnce.send(request, form: form) { connection -> String in
             for _ in 0..<10 {
                 if let id = try SchoolStore().createClass(name: name, schoolName: school.isEmpty ? nil : school, joinCode: Crypto.code(length: 8), at: clock(), connection) {
-                    return id
+                    return "/teach/classes/\(id.lowercasedText)"
                 }
             }
             throw HTTPError(.serviceUnavailable, pages.message("live.no_code", for: request))
         }
-        return .redirect(to: "/teach/classes/\(id.lowercasedText)")
+        switch outcome {
+        case .made(let location), .madeBefore(let location?):
+            return .redirect(to: location)
+        case .madeBefore(nil), .refused:
+            return try again { $0.nameError = pages.message("error.form_resent", for: request) }
+        }
     }
 
     /// A class's page is one fragment, kept for the teacher's session by the class's version

@@ -53,6 +53,12 @@ struct TeachPage: Encodable {
     var hasClasses: Bool
     var links: [LinkRow]
     var hasLinks: Bool
+    /// The new-class form: its one-time token, and what was typed when it comes back refused.
+    var formToken = SentOnce.newToken()
+    var className = ""
+    var schoolName = ""
+    var nameError: String?
+    var schoolError: String?
 
     init(classes: [ClassSummary], links: [ShareLinkSummary], pages: PageRenderer, locale: String) {
         self.classes = classes.map { Class(id: $0.id.lowercasedText, name: $0.name, school: $0.schoolName, code: $0.joinCode, members: $0.members) }
