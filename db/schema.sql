@@ -5161,6 +5161,31 @@ $$;
 ALTER FUNCTION public.sso_unlink(p_issuer text) OWNER TO portal_auth;
 
 --
+-- Name: study_session_set_aside(uuid); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.study_session_set_aside(p_session uuid) RETURNS boolean
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    me uuid := public.app_user_id();
+    guest bytea := public.app_guest_key();
+BEGIN
+    UPDATE public.study_sessions s SET set_aside = true
+    WHERE s.id = p_session AND s.mode = 'mock' AND s.finished_at IS NULL
+      AND ((s.user_id IS NOT NULL AND s.user_id = me) OR (s.user_id IS NULL AND me IS NULL AND s.guest_key = guest));
+    IF NOT FOUND THEN
+        RETURN false;
+    END IF;
+    RETURN public.finish_study_session(p_session, public.app_now());
+END
+$$;
+
+
+ALTER FUNCTION public.study_session_set_aside(p_session uuid) OWNER TO portal_auth;
+
+--
 -- Name: study_sessions_admit(); Type: FUNCTION; Schema: public; Owner: portal_owner
 --
 
@@ -5198,6 +5223,16 @@ BEGIN
             limit_seconds := (round(limit_seconds * accommodation.time_multiplier) + 60 * accommodation.extra_minutes)::integer;
         END IF;
         NEW.deadline_at := NEW.started_at + make_interval(secs => limit_seconds);
+        -- One running mock exam per student (or guest) and exam: the app asks before it ends
+        -- the running one (study_session_set_aside); two tabs starting at once wait here in turn.
+        PERFORM pg_advisory_xact_lock(hashtextextended(
+            'mock|' || coalesce(NEW.user_id::text, encode(NEW.guest_key, 'hex'), '') || '|' || NEW.exam_id::text, 0));
+        IF EXISTS (
+            SELECT 1 FROM public.study_sessions s
+            WHERE s.exam_id = NEW.exam_id AND s.mode = 'mock' AND s.finished_at IS NULL AND s.deadline_at > now_at
+              AND ((NEW.user_id IS NOT NULL AND s.user_id = NEW.user_id) OR (NEW.user_id IS NULL AND s.guest_key = NEW.guest_key))) THEN
+            RAISE EXCEPTION 'a mock exam of this exam is already running' USING ERRCODE = 'unique_violation';
+        END IF;
     ELSE
         NEW.deadline_at := NULL;
     END IF;
@@ -5903,6 +5938,7 @@ CREATE TABLE public.study_sessions (
     passed boolean,
     share_link_id uuid,
     anonymous_key uuid,
+    set_aside boolean DEFAULT false NOT NULL,
     CONSTRAINT study_sessions_check1 CHECK (((deadline_at IS NULL) OR (deadline_at > started_at))),
     CONSTRAINT study_sessions_check2 CHECK (((finished_at IS NULL) OR (finished_at >= started_at))),
     CONSTRAINT study_sessions_check3 CHECK (((finished_at IS NULL) = (score_percent IS NULL))),
@@ -6189,7 +6225,7 @@ CREATE VIEW public.item_responses WITH (security_invoker='true') AS
             s.exam_id,
             s.question_ids
            FROM public.study_sessions s
-          WHERE ((s.mode = 'mock'::text) AND (s.finished_at IS NOT NULL) AND ((s.user_id IS NOT NULL) OR (s.anonymous_key IS NOT NULL)) AND (COALESCE((s.config ->> 'length'::text), 'full'::text) = 'full'::text))
+          WHERE ((s.mode = 'mock'::text) AND (s.finished_at IS NOT NULL) AND ((s.user_id IS NOT NULL) OR (s.anonymous_key IS NOT NULL)) AND (COALESCE((s.config ->> 'length'::text), 'full'::text) = 'full'::text) AND (NOT s.set_aside))
           ORDER BY COALESCE(s.user_id, s.anonymous_key), s.exam_id, s.started_at, s.id
         ), final_answers AS (
          SELECT c.session_id,
@@ -8335,6 +8371,13 @@ CREATE INDEX study_sessions_by_user ON public.study_sessions USING btree (user_i
 --
 
 CREATE INDEX study_sessions_guest_age ON public.study_sessions USING btree (started_at) WHERE (guest_key IS NOT NULL);
+
+
+--
+-- Name: study_sessions_running_mocks; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX study_sessions_running_mocks ON public.study_sessions USING btree (exam_id) WHERE ((mode = 'mock'::text) AND (finished_at IS NULL));
 
 
 --
@@ -11613,6 +11656,14 @@ GRANT ALL ON FUNCTION public.sso_unlink(p_issuer text) TO portal_app;
 
 
 --
+-- Name: FUNCTION study_session_set_aside(p_session uuid); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.study_session_set_aside(p_session uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.study_session_set_aside(p_session uuid) TO portal_app;
+
+
+--
 -- Name: FUNCTION study_sessions_attempts(); Type: ACL; Schema: public; Owner: portal_auth
 --
 
@@ -11951,6 +12002,13 @@ GRANT UPDATE(passed) ON TABLE public.study_sessions TO portal_auth;
 --
 
 GRANT UPDATE(anonymous_key) ON TABLE public.study_sessions TO portal_auth;
+
+
+--
+-- Name: COLUMN study_sessions.set_aside; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT UPDATE(set_aside) ON TABLE public.study_sessions TO portal_auth;
 
 
 --

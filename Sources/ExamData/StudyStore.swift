@@ -216,6 +216,13 @@ public struct StudyStore: Sendable {
             """ as SQL).prepared())
     }
 
+    /// Ends the caller's running mock exam because they chose to start another
+    /// (`study_session_set_aside`): scored as it stands, left out of the questions' statistics.
+    /// False when it is not theirs, not a mock exam or already ended.
+    public func setAside(sessionID: UUID, _ connection: PostgresConnection) throws -> Bool {
+        try connection.query(("SELECT study_session_set_aside(\(sessionID)) AS ended" as SQL).prepared()).single().decode("ended", as: Bool.self)
+    }
+
     /// Ends the caller's session at `date` (clamped by the database to its start, now and a
     /// mock exam's deadline); the database scores it from the answers that count. False when it
     /// had already ended.

@@ -1,6 +1,7 @@
 -- A new session, as before, its mock exam deadline with the student's accommodation (read as
 -- the caller: their own row; a session for anyone else is refused by its policy after this).
--- A mock shorter than the whole exam gets the exam's time in proportion to its questions.
+-- A mock shorter than the whole exam gets the exam's time in proportion to its questions; a
+-- student has one running mock exam of an exam at a time.
 CREATE OR REPLACE FUNCTION public.study_sessions_admit()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -36,6 +37,16 @@ BEGIN
             limit_seconds := (round(limit_seconds * accommodation.time_multiplier) + 60 * accommodation.extra_minutes)::integer;
         END IF;
         NEW.deadline_at := NEW.started_at + make_interval(secs => limit_seconds);
+        -- One running mock exam per student (or guest) and exam: the app asks before it ends
+        -- the running one (study_session_set_aside); two tabs starting at once wait here in turn.
+        PERFORM pg_advisory_xact_lock(hashtextextended(
+            'mock|' || coalesce(NEW.user_id::text, encode(NEW.guest_key, 'hex'), '') || '|' || NEW.exam_id::text, 0));
+        IF EXISTS (
+            SELECT 1 FROM public.study_sessions s
+            WHERE s.exam_id = NEW.exam_id AND s.mode = 'mock' AND s.finished_at IS NULL AND s.deadline_at > now_at
+              AND ((NEW.user_id IS NOT NULL AND s.user_id = NEW.user_id) OR (NEW.user_id IS NULL AND s.guest_key = NEW.guest_key))) THEN
+            RAISE EXCEPTION 'a mock exam of this exam is already running' USING ERRCODE = 'unique_violation';
+        END IF;
     ELSE
         NEW.deadline_at := NULL;
     END IF;

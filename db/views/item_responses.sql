@@ -1,12 +1,12 @@
 -- Item statistics read the answers that count, too: each student's first whole mock of an exam
--- (a shorter one a student chose does not count), a deleted account's included (its sessions
+-- (a shorter one a student chose, or one they ended by starting another, does not count), a deleted account's included (its sessions
 -- share one anonymous key).
 CREATE OR REPLACE VIEW item_responses WITH (security_invoker = true) AS
 WITH first_attempts AS (
     SELECT DISTINCT ON (coalesce(s.user_id, s.anonymous_key), s.exam_id) s.id, s.exam_id, s.question_ids
     FROM public.study_sessions s
     WHERE s.mode = 'mock' AND s.finished_at IS NOT NULL AND (s.user_id IS NOT NULL OR s.anonymous_key IS NOT NULL)
-      AND coalesce(s.config->>'length', 'full') = 'full'
+      AND coalesce(s.config->>'length', 'full') = 'full' AND NOT s.set_aside
     ORDER BY coalesce(s.user_id, s.anonymous_key), s.exam_id, s.started_at, s.id
 ), final_answers AS (
     SELECT c.session_id, c.question_id, c.correct, c.response, c.time_ms

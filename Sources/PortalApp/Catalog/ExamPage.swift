@@ -69,6 +69,30 @@ struct ExamPage: Encodable {
         var accommodation: String?
         /// A student's exam date and the form to set it.
         var examDate: ExamDateForm.Section?
+        /// Their unfinished mock exam and practice of this exam, to resume rather than start over.
+        var running: [RunningOffer] = []
+    }
+
+    /// An unfinished session offered again at the top of the start section.
+    struct RunningOffer: Encodable {
+        var text: String
+        var href: String
+        var label: String
+
+        /// The newest running mock exam and the newest other session, mock first.
+        static func offers(_ sessions: [RunningSession], zone: String, pages: PageRenderer, locale: String) -> [RunningOffer] {
+            let mock = sessions.first { $0.mode == .mock }, other = sessions.first { $0.mode != .mock }
+            return [mock, other].compactMap { $0 }.map { session in
+                let counts = ["answered": String(session.answered), "total": String(session.total)]
+                let text = session.mode == .mock
+                    ? pages.message("exam.running_mock", locale: locale, counts.merging(["time": session.deadline.map { QuestionPage.clockTime($0, zone: zone) } ?? ""]) { $1 })
+                    : pages.message("exam.running_practice", locale: locale, counts.merging([
+                        "when": LocalDates.dateTime(session.startedAt, locale: locale, zone: TimeZone(identifier: zone) ?? .gmt)]) { $1 })
+                return RunningOffer(
+                    text: text, href: "/sessions/\(session.id.lowercasedText)",
+                    label: pages.message(session.mode == .mock ? "exam.resume" : "exam.continue", locale: locale))
+            }
+        }
     }
 
     struct SharePanel: Encodable {
@@ -135,8 +159,13 @@ struct ExamPage: Encodable {
                     personal.share = SharePanel(
                         exam: page.exam, levels: page.levels, domains: page.domains,
                         classes: classes.map { ClassOption(id: $0.id.lowercasedText, name: $0.name) })
+                    let running = try request.database.run { try RunningSessions.read(region: region, slug: slug, at: pages.clock(), $0) }
+                    personal.running = RunningOffer.offers(running, zone: user.timeZone, pages: pages, locale: locale)
                 } else if let user = request.user {
-                    let own = try request.database.read([SchoolStore.ownAccommodationStatement, ExamDateStore.datesStatement])
+                    let own = try request.database.read([
+                        SchoolStore.ownAccommodationStatement, ExamDateStore.datesStatement,
+                        RunningSessions.statement(region: region, slug: slug, at: pages.clock())])
+                    personal.running = RunningOffer.offers(try RunningSessions.decode(own[2]), zone: user.timeZone, pages: pages, locale: locale)
                     let date = try ExamDateStore.dates(own[1]).values.first { $0.region == region && $0.slug == slug }
                     personal.examDate = ExamDateForm.section(
                         region: region, slug: slug, date: date, today: ExamDateForm.today(at: pages.clock(), for: user), refusal: refusal,

@@ -309,7 +309,9 @@ struct SchoolPages: Sendable {
         let link = try shared(request, token)
         let now = clock(), locale = pages.locale(for: request)
         let actor = StudyActor(user: user)
-        let id = try request.database.transaction { connection -> UUID in
+        let form = FormFields(body: request.body)
+        let id: UUID
+        do { id = try request.database.transaction { connection -> UUID in
             // Said plainly before anything is chosen; the database counts again as it admits the session.
             let attempts = try SchoolStore().attempts(linkID: link.id, connection)
             if let allowed = attempts.allowed, attempts.used >= allowed {
@@ -319,10 +321,13 @@ struct SchoolPages: Sendable {
             let domains = link.domains.isEmpty
                 ? Set(try ExamCatalog().exam(region: link.regionCode, slug: link.examSlug, connection)?.domains.map(\.slug) ?? [])
                 : Set(link.domains)
-            return try starter.create(
-                .init(region: link.regionCode, slug: link.examSlug, mode: link.mode, domains: domains, difficulty: link.difficulty,
-                      count: link.questionCount, shareLinkID: link.id),
-                actor: actor, now: now, locale: locale, connection)
+            var wanted = SessionStart.SessionRequest(
+                region: link.regionCode, slug: link.examSlug, mode: link.mode, domains: domains, difficulty: link.difficulty,
+                count: link.questionCount, shareLinkID: link.id)
+            wanted.endRunning = form[RunningMockPage.endField].flatMap(UUID.init(text:))
+            return try starter.create(wanted, actor: actor, now: now, locale: locale, connection)
+        } } catch let running as SessionStart.MockRunning {
+            return try starter.askFirst(running, region: link.regionCode, slug: link.examSlug, action: request.path, form: form, now: now, request)
         }
         return .redirect(to: "/sessions/\(id.lowercasedText)")
     }

@@ -49,12 +49,40 @@ struct SessionStart: Sendable {
         var wanted = SessionRequest(
             region: region, slug: slug, mode: mode, domains: Set(form.values("domain")), difficulty: from...to, count: count, shareLinkID: nil)
         wanted.mockLength = mockLength
-        let id = try request.database.transaction { connection in
-            try create(wanted, actor: actor, now: now, locale: locale, connection)
+        wanted.endRunning = form[RunningMockPage.endField].flatMap(UUID.init(text:))
+        let id: UUID
+        do {
+            id = try request.database.transaction { connection in
+                try create(wanted, actor: actor, now: now, locale: locale, connection)
+            }
+        } catch let running as MockRunning {
+            return try askFirst(running, region: region, slug: slug, action: "/sessions", form: form, now: now, request)
         }
         var response = Response.redirect(to: "/sessions/\(id.lowercasedText)")
         if let token = actor.newGuestToken { response.setCookie(settings.guestCookie(token)) }
         return response
+    }
+
+    /// A mock exam of this exam is running for the student (`RunningSessions`): nothing was started.
+    struct MockRunning: Error {
+        /// The running attempt, when it was read in the refused transaction (a start that lost a
+        /// race to another tab learns of it from the database's refusal alone).
+        var session: RunningSession?
+    }
+
+    /// The page that asks before a second mock exam starts over `running`; its form sends the
+    /// same start again with the running attempt to end.
+    func askFirst(
+        _ running: MockRunning, region: String, slug: String, action: String, form: FormFields, now: Date, _ request: PortalRequest
+    ) throws -> Response {
+        let (session, exam) = try request.database.run { connection in
+            (try running.session ?? RunningSessions.read(region: region, slug: slug, at: now, connection).first { $0.mode == .mock },
+             try ExamCatalog().exam(region: region, slug: slug, connection))
+        }
+        guard let session, let exam else {
+            throw HTTPError(.conflict, pages.message("sessions.running_title", for: request))
+        }
+        return try RunningMockPage.respond(session, examTitle: exam.title, action: action, form: form, now: now, pages: pages, request)
     }
 
     /// What to start: an exam, a mode and the choices of the form (or of a share link).
@@ -68,6 +96,8 @@ struct SessionStart: Sendable {
         var shareLinkID: UUID?
         /// How long a mock exam is: the whole exam unless the student chose a shorter one.
         var mockLength = MockLength.full
+        /// The running mock exam the student chose to end for this one (asked first otherwise).
+        var endRunning: UUID?
     }
 
     /// Selects the questions and stores the session; 4xx errors say what cannot be done.
@@ -100,7 +130,18 @@ struct SessionStart: Sendable {
         if mode == .mock { config["length"] = wanted.mockLength == .full ? "full" : "short" }
         var session = NewStudySession(userID: actor.user?.userID, examID: exam.id, mode: mode, config: config, questionIDs: questionIDs, startedAt: now)
         session.shareLinkID = wanted.shareLinkID
-        return try StudyStore().create(session, connection)
+        if mode == .mock, let running = try RunningSessions.read(region: wanted.region, slug: wanted.slug, at: now, connection).first(where: { $0.mode == .mock }) {
+            // One running mock exam per exam: ended only when the student chose so on the page
+            // that asked (the database refuses a second all the same).
+            guard wanted.endRunning == running.id, try StudyStore().setAside(sessionID: running.id, connection) else {
+                throw MockRunning(session: running)
+            }
+        }
+        do {
+            return try StudyStore().create(session, connection)
+        } catch let error as PostgresError where error.sqlState == "23505" && mode == .mock {
+            throw MockRunning(session: nil)
+        }
     }
 
     /// The session's questions. A mock exam follows the exam's blueprint — the whole exam, or
