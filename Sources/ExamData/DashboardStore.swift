@@ -13,6 +13,8 @@ public struct RecentSession: Sendable, Equatable {
     public var scorePercent: Double?
     public var passed: Bool?
     public var questions: Int
+    /// A mock exam's end, by the server's clock.
+    public var deadline: Date?
 }
 
 /// A student's own figures for the dashboard, per domain: read in one flight
@@ -223,7 +225,7 @@ public struct DashboardStore: Sendable {
     static func recentSessionsStatement(limit: Int) -> SQL {
         ("""
             SELECT s.id, s.mode, e.title, e.language, s.started_at, s.finished_at, s.score_percent, s.passed,
-                   cardinality(s.question_ids) AS questions
+                   cardinality(s.question_ids) AS questions, s.deadline_at
             FROM study_sessions s JOIN exams e ON e.id = s.exam_id
             WHERE s.user_id = (SELECT app_user_id())
             ORDER BY s.started_at DESC LIMIT \(limit)
@@ -237,7 +239,7 @@ public struct DashboardStore: Sendable {
                 examTitle: try row.decode("title", as: String.self), examLanguage: try row.decode("language", as: String.self),
                 startedAt: try row.decode("started_at", as: Date.self), finishedAt: try row.decode("finished_at", as: Date?.self),
                 scorePercent: try row.decode("score_percent", as: Double?.self), passed: try row.decode("passed", as: Bool?.self),
-                questions: try row.decode("questions", as: Int.self))
+                questions: try row.decode("questions", as: Int.self), deadline: try row.decode("deadline_at", as: Date?.self))
         }
     }
 

@@ -16,13 +16,17 @@ public struct SessionReading: Sendable {
     public var questionNumber: Int?
     /// For a results page: the domains' titles by slug.
     public var domainTitles: [String: String]
+    /// On a question page, when the student's review card of the question is next due (none
+    /// for a guest, or before the question was first answered).
+    public var cardDue: Date?
 
     /// A question page: the session, its counted answers and one question — number `number`,
     /// or when nil the first without an answer.
     public static func questionPageStatements(sessionID: UUID, number: Int?) -> [SQL] {
         [sessionStatement(sessionID), answersStatement(sessionID), ("""
             SELECT pick.n AS number, q.id, d.slug AS domain_slug, q.type, q.stem, q.rich, q.code, q.code_language, q.options, q.correct, q.details,
-                   q.explanation, q.difficulty, q.version
+                   q.explanation, q.difficulty, q.version,
+                   (SELECT c.due FROM review_cards c WHERE c.user_id = s.user_id AND c.question_id = q.id) AS card_due
             FROM study_sessions s
             CROSS JOIN LATERAL (
                 SELECT t.qid, t.n FROM unnest(s.question_ids) WITH ORDINALITY AS t(qid, n)
@@ -63,6 +67,8 @@ public struct SessionReading: Sendable {
         self.answers = answers
         questions = try results[2].rows.map { try Question(row: $0) }
         questionNumber = try results[2].first?.decode("number", as: Int?.self)
+        // (Only a question page's read has the card; a results page's has none.)
+        cardDue = results[2].columns.contains("card_due") ? try results[2].first?.decode("card_due", as: Date?.self) : nil
         var titles: [String: String] = [:]
         if results.count > 3 {
             for row in results[3].rows { titles[try row.decode("slug", as: String.self)] = try row.decode("title", as: String.self) }

@@ -216,6 +216,23 @@ public struct StudyStore: Sendable {
             """ as SQL).prepared())
     }
 
+    /// The questions the caller answered wrongly in one of their own sessions (a partly right
+    /// answer counts as missed, as the score does; unanswered ones are not), in the session's
+    /// order, with the session's exam; nil when the session is not the caller's.
+    public func missedQuestions(sessionID: UUID, _ connection: PostgresConnection) throws -> (examID: Int, questions: [UUID])? {
+        let rows = try connection.query(("""
+            SELECT s.exam_id, c.question_id
+            FROM study_sessions s
+            CROSS JOIN LATERAL unnest(s.question_ids) WITH ORDINALITY AS item(id, position)
+            LEFT JOIN counted_answers c ON c.session_id = s.id AND c.question_id = item.id AND NOT c.correct
+            WHERE s.id = \(sessionID)
+              AND (s.user_id = (SELECT app_user_id()) OR (s.user_id IS NULL AND s.guest_key = (SELECT app_guest_key())))
+            ORDER BY item.position
+            """ as SQL).prepared()).rows
+        guard let first = rows.first else { return nil }
+        return (try first.decode("exam_id", as: Int.self), try rows.compactMap { try $0.decode("question_id", as: UUID?.self) })
+    }
+
     /// Ends the caller's running mock exam because they chose to start another
     /// (`study_session_set_aside`): scored as it stands, left out of the questions' statistics.
     /// False when it is not theirs, not a mock exam or already ended.

@@ -91,6 +91,13 @@ struct DashboardPage: Encodable {
     var activityWeeks: [ActivityWeek]
     var exams: [Exam]
     var sessions: [Session]
+    /// Mock exams still running, first on the page with the way back to them.
+    var runningMocks: [RunningMock]
+
+    struct RunningMock: Encodable {
+        var href: String
+        var text: String
+    }
     /// Which weights the schedule uses and how well they predict the student's reviews.
     var schedule: String
 
@@ -263,7 +270,14 @@ struct DashboardPage: Encodable {
                 examTitle: session.examTitle, language: session.examLanguage,
                 modeLabel: pages.message("sessions.mode.\(session.mode.rawValue)", locale: locale),
                 startedAgo: pages.ago(session.startedAt, locale: locale), finished: session.finishedAt != nil,
-                percent: session.scorePercent.map { Int($0.rounded(.down)) }, passed: session.passed ?? false, questions: session.questions)
+                percent: session.scorePercent.map { Int($0.rounded()) }, passed: session.passed ?? false, questions: session.questions)
+        }
+        runningMocks = reading.sessions.compactMap { session in
+            guard session.mode == .mock, session.finishedAt == nil, let deadline = session.deadline, deadline > now else { return nil }
+            return RunningMock(
+                href: "/sessions/\(session.id.lowercasedText)",
+                text: pages.message("dashboard.running_mock", locale: locale, [
+                    "exam": session.examTitle, "time": QuestionPage.clockTime(deadline, zone: user.timeZone)]))
         }
     }
 }

@@ -34,6 +34,8 @@ struct QuestionPage: Encodable {
         var explanation: String
         /// The explanation as HTML when it is written in markdown.
         var explanationHTML: String?
+        /// When the question comes back for this student (`ComesBack`); none for a guest.
+        var backIn: String?
     }
 
     struct NavItem: Encodable {
@@ -83,7 +85,7 @@ struct QuestionPage: Encodable {
     init(
         session stored: StudySession, question: Question, number: Int, answers: [UUID: RecordedAnswer], isGuest: Bool, now: Date,
         shownStamp: String, draft: AnswerResponse?, notice: String?, error: String?, reported: Bool, pages: PageRenderer, locale: String,
-        refused: RefusedAnswer? = nil, timeZone: String = "UTC", csrfToken: String
+        refused: RefusedAnswer? = nil, timeZone: String = "UTC", csrfToken: String, cardDue: Date? = nil
     ) {
         let base = "/sessions/" + stored.id.lowercasedText
         let answer = answers[question.id]
@@ -106,7 +108,10 @@ struct QuestionPage: Encodable {
         feedback = showsFeedback ? answer.map { answer in
             Feedback(
                 correct: answer.correct, partialPercent: answer.correct || answer.score == 0 ? nil : Int((answer.score * 100).rounded()),
-                explanation: question.explanation, explanationHTML: question.texts.map { RichTextHTML.render($0.explanation) })
+                explanation: question.explanation, explanationHTML: question.texts.map { RichTextHTML.render($0.explanation) },
+                backIn: isGuest ? nil : cardDue.map {
+                    ComesBack.text(due: $0, now: now, zone: TimeZone(identifier: timeZone) ?? .gmt, pages: pages, locale: locale)
+                })
         } : nil
         answerID = Crypto.randomUUID().lowercasedText
         shownAt = shownStamp

@@ -31,6 +31,19 @@ struct ResultsPage: Encodable {
     }
 
     /// The questions of one domain: the missed ones in full, those answered right folded.
+    struct NextSteps: Encodable {
+        /// The start form's fixed fields.
+        var region: String
+        var exam: String
+        /// "Practise the 8 you missed": a practice of exactly those.
+        var missed: String?
+        /// "Practise Routing": a practice of the weakest domain of this session.
+        var weakest: String?
+        var weakestSlug: String?
+        /// A signed-in student's review of what is due.
+        var review: Bool
+    }
+
     struct Group: Encodable {
         var id: String
         var title: String
@@ -56,15 +69,24 @@ struct ResultsPage: Encodable {
     var percent: Int
     var passMark: Int
     var passed: Bool
+    /// Pass or fail is a mock exam's; practice says what was answered and how much was right.
+    var isMock: Bool
+    /// "10 of 20 answered · 7 right" (practice and review).
+    var practiceSummary: String
+    /// The next steps, first after the score: the questions missed again, the weakest domain, review.
+    var nextSteps: NextSteps
     var timeUsed: String
     var domains: [Domain]
     /// The questions by domain, the domains with a question missed first (each in the order
     /// the session asked them).
     var groups: [Group]
-    /// Only the questions missed (wrong or unanswered) are listed: `?show=missed`.
+    /// Only the questions answered wrongly are listed: `?show=missed` (unanswered ones are
+    /// counted apart).
     var onlyMissed: Bool
     var missedCount: Int
     var hasMissed: Bool
+    var unansweredCount: Int
+    var hasUnanswered: Bool
     var isGuest: Bool
     var notice: String?
     var reported: Bool
@@ -84,9 +106,13 @@ struct ResultsPage: Encodable {
         correct = score.correct
         total = score.total
         answered = score.answered
-        percent = Int(score.percent.rounded(.down))
+        isMock = session.mode == .mock
+        // Practice is not an exam: its figure is the share of what was answered that was right.
+        percent = Int((isMock ? score.percent : Double(score.correct) * 100 / Double(max(score.answered, 1))).rounded())
         passMark = session.passMark
         passed = score.passed
+        practiceSummary = pages.message("results.practice_summary", locale: locale, [
+            "answered": String(score.answered), "total": String(score.total), "correct": String(score.correct)])
         let seconds = Int(score.timeUsed.rounded())
         timeUsed = pages.message("sessions.duration", locale: locale, ["minutes": String(seconds / 60), "seconds": String(format: "%02d", seconds % 60)])
         domains = score.domains.map { domain in
@@ -103,10 +129,18 @@ struct ResultsPage: Encodable {
                 answer: AnswerView(question, language: session.examLanguage, response: answer?.response, revealsKey: true, reviewsResponse: true),
                 explanation: question.explanation, explanationHTML: question.texts.map { RichTextHTML.render($0.explanation) })
         }
-        missedCount = items.count { !$0.correct }
+        missedCount = items.count { $0.answered && !$0.correct }
         hasMissed = missedCount > 0
+        unansweredCount = items.count { !$0.answered }
+        hasUnanswered = unansweredCount > 0
         self.onlyMissed = onlyMissed && hasMissed
-        if self.onlyMissed { items.removeAll { $0.correct } }
+        if self.onlyMissed { items.removeAll { $0.correct || !$0.answered } }
+        let weakest = score.domains.filter { $0.total > 0 && $0.percent < 100 }.min { $0.percent < $1.percent }
+        nextSteps = NextSteps(
+            region: session.regionCode, exam: session.examSlug,
+            missed: hasMissed ? pages.message("results.practise_missed", locale: locale, ["count": String(missedCount)], count: Double(missedCount)) : nil,
+            weakest: weakest.map { pages.message("results.practise_domain", locale: locale, ["domain": domainTitles[$0.domain] ?? $0.domain]) },
+            weakestSlug: weakest?.domain, review: !isGuest)
         let byDomain = Dictionary(grouping: items, by: \.domainTitle)
         let order = items.map(\.domainTitle).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
         groups = order.enumerated().map { index, title in
@@ -116,7 +150,7 @@ struct ResultsPage: Encodable {
                 id: "domain-\(index + 1)", title: title,
                 summary: pages.message("results.domain_value", locale: locale, [
                     "correct": String(right.count), "total": String(all.count),
-                    "percent": String(Int((Double(right.count) * 100 / Double(max(all.count, 1))).rounded(.down))),
+                    "percent": String(Int((Double(right.count) * 100 / Double(max(all.count, 1))).rounded())),
                 ]),
                 missed: missed, right: right, hasMissed: !missed.isEmpty, hasRight: !right.isEmpty,
                 showRight: pages.message("results.show_right", locale: locale, ["count": String(right.count)], count: Double(right.count)))

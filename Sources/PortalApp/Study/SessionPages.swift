@@ -178,7 +178,7 @@ struct SessionPages: Sendable {
                         QuestionPage(
                             session: session, question: question, number: number, answers: reading.answers, isGuest: actor.isGuest, now: now,
                             shownStamp: stamp, draft: nil, notice: notice, error: nil, reported: false, pages: pages, locale: locale,
-                            refused: refused, timeZone: timeZone, csrfToken: request.viewer.csrfToken)
+                            refused: refused, timeZone: timeZone, csrfToken: request.viewer.csrfToken, cardDue: reading.cardDue)
                     }
                     if let versions, let user = request.user {
                         // A signed-in student's whole page is kept for this sign-in (its forms

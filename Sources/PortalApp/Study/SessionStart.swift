@@ -29,6 +29,9 @@ struct SessionStart: Sendable {
         guard let mode = StudyMode(rawValue: form["mode"] ?? StudyMode.practice.rawValue) else {
             throw refuse("sessions.bad_mode", ["value": String((form["mode"] ?? "").prefix(20))])
         }
+        // "Practise the ones I missed": exactly those questions of an earlier session.
+        let missedOf = form["missed_of"].flatMap(UUID.init(text:))
+        if form["missed_of"] != nil && (missedOf == nil || mode != .practice) { throw refuse("sessions.bad_mode", ["value": "missed_of"]) }
         if mode.needsAccount && request.user == nil {
             return .redirect(to: LocalPath.signIn(returningTo: "/exams/\(region)/\(slug)"))
         }
@@ -50,6 +53,7 @@ struct SessionStart: Sendable {
             region: region, slug: slug, mode: mode, domains: Set(form.values("domain")), difficulty: from...to, count: count, shareLinkID: nil)
         wanted.mockLength = mockLength
         wanted.endRunning = form[RunningMockPage.endField].flatMap(UUID.init(text:))
+        wanted.missedOf = missedOf
         let id: UUID
         do {
             id = try request.database.transaction { connection in
@@ -98,6 +102,8 @@ struct SessionStart: Sendable {
         var mockLength = MockLength.full
         /// The running mock exam the student chose to end for this one (asked first otherwise).
         var endRunning: UUID?
+        /// A practice of exactly the questions missed in this earlier session of the student's.
+        var missedOf: UUID?
     }
 
     /// Selects the questions and stores the session; 4xx errors say what cannot be done.
@@ -114,20 +120,32 @@ struct SessionStart: Sendable {
             throw refuse("sessions.bad_domain", ["value": String(unknown.prefix(80))])
         }
         let mode = wanted.mode
-        if wanted.domains.isEmpty && (mode == .practice || mode == .weakSpots) { throw refuse("sessions.no_domains") }
         let seed = Crypto.randomBytes(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        let count = mode == .mock ? wanted.mockLength.questions(of: exam.questionCount) : wanted.count
-        let questionIDs = try select(
-            mode: mode, selection: selection, domains: wanted.domains, difficulty: wanted.difficulty, count: count, seed: seed, now: now, connection)
+        var count = mode == .mock ? wanted.mockLength.questions(of: exam.questionCount) : wanted.count
+        let questionIDs: [UUID]
+        if let earlier = wanted.missedOf {
+            guard let missed = try StudyStore().missedQuestions(sessionID: earlier, connection), missed.examID == exam.id else {
+                throw refuse("sessions.not_found", status: .notFound)
+            }
+            // Those still offered for practice (a question retired since, or kept for mock exams, is left out).
+            let offered = Set(selection.practice.map(\.id))
+            questionIDs = Array(missed.questions.filter { offered.contains($0) }.prefix(Self.maximumCount))
+            count = questionIDs.count
+        } else {
+            if wanted.domains.isEmpty && (mode == .practice || mode == .weakSpots) { throw refuse("sessions.no_domains") }
+            questionIDs = try select(
+                mode: mode, selection: selection, domains: wanted.domains, difficulty: wanted.difficulty, count: count, seed: seed, now: now, connection)
+        }
         guard !questionIDs.isEmpty else {
             throw refuse(mode == .review ? "sessions.nothing_due" : "sessions.nothing_matches", status: .unprocessableContent)
         }
         var config = [
-            "seed": String(seed), "domains": wanted.domains.sorted().joined(separator: ","),
+            "seed": String(seed), "domains": wanted.missedOf == nil ? wanted.domains.sorted().joined(separator: ",") : "",
             "difficulty": "\(wanted.difficulty.lowerBound)-\(wanted.difficulty.upperBound)", "count": String(count),
         ]
         // Only a whole mock counts in the questions' statistics (item_responses).
         if mode == .mock { config["length"] = wanted.mockLength == .full ? "full" : "short" }
+        if let earlier = wanted.missedOf { config["missed_of"] = earlier.lowercasedText }
         var session = NewStudySession(userID: actor.user?.userID, examID: exam.id, mode: mode, config: config, questionIDs: questionIDs, startedAt: now)
         session.shareLinkID = wanted.shareLinkID
         if mode == .mock, let running = try RunningSessions.read(region: wanted.region, slug: wanted.slug, at: now, connection).first(where: { $0.mode == .mock }) {
