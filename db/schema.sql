@@ -1008,18 +1008,20 @@ $$;
 ALTER FUNCTION public.auth_proof_matches(p_encoded text, p_proof bytea) OWNER TO portal_auth;
 
 --
--- Name: auth_register(text, text, text, text, text, text); Type: FUNCTION; Schema: public; Owner: portal_auth
+-- Name: auth_register(text, text, text, text, text, text, text); Type: FUNCTION; Schema: public; Owner: portal_auth
 --
 
-CREATE FUNCTION public.auth_register(p_username text, p_display_name text, p_password_hash text, p_token text, p_csrf text, p_user_agent text) RETURNS uuid
+CREATE FUNCTION public.auth_register(p_username text, p_display_name text, p_password_hash text, p_token text, p_csrf text, p_user_agent text, p_time_zone text) RETURNS uuid
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
     AS $$
 DECLARE
     now_at timestamptz := public.app_now();
+    known boolean := length(p_time_zone) <= 64 AND EXISTS (SELECT 1 FROM pg_catalog.pg_timezone_names z WHERE z.name = p_time_zone);
     created uuid;
 BEGIN
-    INSERT INTO public.users (username, display_name, password_hash) VALUES (p_username, p_display_name, p_password_hash)
+    INSERT INTO public.users (username, display_name, password_hash, time_zone, time_zone_confirmed)
+    VALUES (p_username, p_display_name, p_password_hash, CASE WHEN known THEN p_time_zone ELSE 'UTC' END, coalesce(known, false))
     ON CONFLICT (lower(username)) DO NOTHING
     RETURNING id INTO created;
     IF created IS NULL THEN
@@ -1031,7 +1033,7 @@ END
 $$;
 
 
-ALTER FUNCTION public.auth_register(p_username text, p_display_name text, p_password_hash text, p_token text, p_csrf text, p_user_agent text) OWNER TO portal_auth;
+ALTER FUNCTION public.auth_register(p_username text, p_display_name text, p_password_hash text, p_token text, p_csrf text, p_user_agent text, p_time_zone text) OWNER TO portal_auth;
 
 --
 -- Name: auth_remove_email(text, text, text, text); Type: FUNCTION; Schema: public; Owner: portal_auth
@@ -6455,6 +6457,7 @@ CREATE TABLE public.users (
     digest_sent_on date,
     push_sent_on date,
     color_scheme text DEFAULT 'device'::text NOT NULL,
+    time_zone_confirmed boolean DEFAULT false NOT NULL,
     CONSTRAINT users_color_scheme_check CHECK ((color_scheme = ANY (ARRAY['device'::text, 'light'::text, 'dark'::text]))),
     CONSTRAINT users_desired_retention_check CHECK (((desired_retention >= 0.70) AND (desired_retention <= 0.97))),
     CONSTRAINT users_digest_check CHECK ((digest = ANY (ARRAY['off'::text, 'daily'::text, 'weekly'::text]))),
@@ -8716,6 +8719,13 @@ CREATE TRIGGER users_visibility_version BEFORE UPDATE OF show_on_leaderboard ON 
 
 
 --
+-- Name: users users_zone_confirmed_version; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER users_zone_confirmed_version BEFORE UPDATE OF time_zone_confirmed ON public.users FOR EACH ROW WHEN ((old.time_zone_confirmed IS DISTINCT FROM new.time_zone_confirmed)) EXECUTE FUNCTION public.users_visibility_version();
+
+
+--
 -- Name: accommodations accommodations_set_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
 --
 
@@ -10836,11 +10846,11 @@ REVOKE ALL ON FUNCTION public.auth_proof_matches(p_encoded text, p_proof bytea) 
 
 
 --
--- Name: FUNCTION auth_register(p_username text, p_display_name text, p_password_hash text, p_token text, p_csrf text, p_user_agent text); Type: ACL; Schema: public; Owner: portal_auth
+-- Name: FUNCTION auth_register(p_username text, p_display_name text, p_password_hash text, p_token text, p_csrf text, p_user_agent text, p_time_zone text); Type: ACL; Schema: public; Owner: portal_auth
 --
 
-REVOKE ALL ON FUNCTION public.auth_register(p_username text, p_display_name text, p_password_hash text, p_token text, p_csrf text, p_user_agent text) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.auth_register(p_username text, p_display_name text, p_password_hash text, p_token text, p_csrf text, p_user_agent text) TO portal_app;
+REVOKE ALL ON FUNCTION public.auth_register(p_username text, p_display_name text, p_password_hash text, p_token text, p_csrf text, p_user_agent text, p_time_zone text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.auth_register(p_username text, p_display_name text, p_password_hash text, p_token text, p_csrf text, p_user_agent text, p_time_zone text) TO portal_app;
 
 
 --
@@ -12259,6 +12269,13 @@ GRANT SELECT(digest),UPDATE(digest) ON TABLE public.users TO portal_app;
 --
 
 GRANT SELECT(color_scheme),UPDATE(color_scheme) ON TABLE public.users TO portal_app;
+
+
+--
+-- Name: COLUMN users.time_zone_confirmed; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(time_zone_confirmed),UPDATE(time_zone_confirmed) ON TABLE public.users TO portal_app;
 
 
 --

@@ -47,6 +47,9 @@ public struct AccountSettings: Sendable, Equatable {
     public var showOnLeaderboard: Bool
     /// The retention the user's reviews aim at (0.70–0.97).
     public var desiredRetention: Double
+    /// Whether the zone was ever chosen or named by the student's browser (else it is the UTC
+    /// an account starts with).
+    public var timeZoneConfirmed = true
 }
 
 /// One of the user's sessions, for "end my other sessions".
@@ -66,10 +69,10 @@ public struct AccountStore: Sendable {
     /// kept); nil when the username is taken (case-insensitively).
     public func register(
         username: String, displayName: String, passwordHash: String, token: String, csrfToken: String, userAgent: String,
-        _ connection: PostgresConnection
+        timeZone: String, _ connection: PostgresConnection
     ) throws -> UUID? {
         try connection.query("""
-            SELECT auth_register(\(username), \(displayName), \(passwordHash), \(token), \(csrfToken), \(userAgent)) AS id
+            SELECT auth_register(\(username), \(displayName), \(passwordHash), \(token), \(csrfToken), \(userAgent), \(timeZone)) AS id
             """).first.flatMap { try $0.decode("id", as: UUID?.self) }
     }
 
@@ -190,7 +193,7 @@ public struct AccountStore: Sendable {
 
     /// `settings` as one statement of a pipelined read.
     public static let settingsStatement: SQL = ("""
-        SELECT username, display_name, time_zone, show_on_leaderboard, desired_retention::float8 AS desired_retention
+        SELECT username, display_name, time_zone, show_on_leaderboard, desired_retention::float8 AS desired_retention, time_zone_confirmed
         FROM users WHERE id = (SELECT app_user_id())
         """ as SQL).prepared()
 
@@ -200,7 +203,8 @@ public struct AccountStore: Sendable {
         return AccountSettings(
             username: try row.decode("username", as: String.self), displayName: try row.decode("display_name", as: String.self),
             timeZone: try row.decode("time_zone", as: String.self), showOnLeaderboard: try row.decode("show_on_leaderboard", as: Bool.self),
-            desiredRetention: try row.decode("desired_retention", as: Double.self))
+            desiredRetention: try row.decode("desired_retention", as: Double.self),
+            timeZoneConfirmed: try row.decode("time_zone_confirmed", as: Bool.self))
     }
 
     /// Sets the signed-in user's interface language (nil: follow their browser).
@@ -240,9 +244,23 @@ public struct AccountStore: Sendable {
     /// Saves the signed-in user's display name, time zone and leaderboard choice.
     public func updateSettings(displayName: String, timeZone: String, showOnLeaderboard: Bool, _ connection: PostgresConnection) throws {
         try connection.execute("""
-            UPDATE users SET display_name = \(displayName), time_zone = \(timeZone), show_on_leaderboard = \(showOnLeaderboard)
+            UPDATE users SET display_name = \(displayName), time_zone = \(timeZone), show_on_leaderboard = \(showOnLeaderboard),
+                             time_zone_confirmed = true
             WHERE id = (SELECT app_user_id())
             """)
+    }
+
+    /// The caller's time zone as their browser names it at sign-in: taken only while their zone
+    /// was never confirmed (a zone they chose stays theirs) and only a zone PostgreSQL knows;
+    /// confirmed from then on. False when nothing changed.
+    @discardableResult
+    public func takeBrowserTimeZone(_ zone: String, _ connection: PostgresConnection) throws -> Bool {
+        try connection.query("""
+            UPDATE users SET time_zone = \(zone), time_zone_confirmed = true
+            WHERE id = (SELECT app_user_id()) AND NOT time_zone_confirmed
+              AND length(\(zone)) <= 64 AND EXISTS (SELECT 1 FROM pg_timezone_names z WHERE z.name = \(zone))
+            RETURNING id
+            """).first != nil
     }
 
     /// Whether a time zone name is one PostgreSQL knows.

@@ -75,6 +75,9 @@ public struct DashboardReading: Sendable, Equatable {
     public var fitted: FittedWeights?
     /// The days the student sits their exams, by exam.
     public var examDates: [Int: ExamDate]
+    /// Whether the student's zone was ever confirmed (chosen, or named by their browser): the
+    /// dashboard asks once when it was not.
+    public var timeZoneConfirmed = true
 }
 
 /// The student's dashboard, aggregated by the database under the reader's row-level security,
@@ -148,7 +151,7 @@ public struct DashboardStore: Sendable {
               AND spaced.answered_at >= \(now)::timestamptz - interval '30 days'
             GROUP BY q.domain_id
             """ as SQL).prepared(),
-            ("SELECT desired_retention::float8 AS desired FROM users WHERE id = (SELECT app_user_id())" as SQL).prepared(),
+            ("SELECT desired_retention::float8 AS desired, time_zone_confirmed FROM users WHERE id = (SELECT app_user_id())" as SQL).prepared(),
             FittedWeightsStore.fittedStatement,
             ExamDateStore.datesStatement,
         ]
@@ -182,7 +185,7 @@ public struct DashboardStore: Sendable {
                 answered: try row.decode("answered", as: Int.self), correct: try row.decode("correct", as: Int.self))
         }
         let days = try results[2].single()
-        return DashboardReading(
+        var reading = DashboardReading(
             cards: cards, weeks: weeks, streak: try streak(days), studiedDaysAgo: Set(try days.decode("studied_ago", as: [Int].self)),
             weekday: try days.decode("weekday", as: Int.self) - 1, answeredToday: try days.decode("answered_today", as: Int.self),
             holidaysAhead: try days.decodeJSON("holidays_ahead", as: [DashboardReading.HolidayAhead].self),
@@ -193,6 +196,8 @@ public struct DashboardStore: Sendable {
             }),
             desiredRetention: try results[5].first?.decode("desired", as: Double.self) ?? 0.9,
             fitted: try FittedWeightsStore.fitted(results[6]), examDates: try ExamDateStore.dates(results[7]))
+        reading.timeZoneConfirmed = try results[5].first?.decode("time_zone_confirmed", as: Bool.self) ?? true
+        return reading
     }
 
     /// Per exam, per domain: its weight, its published questions, the student's cards among

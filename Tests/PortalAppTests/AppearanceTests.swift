@@ -40,7 +40,7 @@ struct AppearanceTests {
 
         let dark = try student.request("POST", "/me/appearance", form: ["csrf_token": token, "color_scheme": "dark"])
         #expect(dark.status == 303)
-        #expect(dark.header("Location") == "/me/settings?saved=1#appearance")
+        #expect(dark.header("Location") == "/me/settings?saved=color_scheme")
         for path in ["/me", exam, "/me/settings", "/"] {
             #expect(try darkMedia(student, path) == "all", "\(path)")
         }

@@ -47,7 +47,7 @@ struct LanguageTests {
     /// with a sign, and words the language shares with English.
     static let sameAsEnglish: [String: Set<String>] = [
         "": ["site.name", "exam.pass_mark_value", "exam.weight_value", "results.percent", "leaderboard.accuracy_value", "offline.session_heading",
-             "lti.admin_nav"],
+             "lti.admin_nav", "account.list_separator"],
         "de": ["report.comment_label", "live.code", "admin.import", "admin.export", "admin.problem", "admin.details", "admin.status", "admin.search",
                "admin.version", "admin.edit.code", "lti.roster_name", "rhythm.load_normal"],
         "es": ["exam.total", "error.status", "sessions.duration", "school.no", "lti.admin_client_id", "lti.admin_endpoints", "rhythm.load_normal"],

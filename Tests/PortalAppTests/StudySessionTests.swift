@@ -289,9 +289,10 @@ struct StudySessionTests {
         #expect(started.status == 303)
         #expect(started.headers.contains { $0.0.lowercased() == "set-cookie" && $0.1.hasPrefix("portal_guest=") && $0.1.contains("HttpOnly") && $0.1.contains("SameSite=Lax") })
         let page = try guest.request("GET", path)
-        #expect(page.bodyText.contains("You are studying as a guest"))
+        #expect(!page.bodyText.contains("Studying as a guest"), "the question comes first")
         let form = try AnswerForm(page)
         #expect(try guest.request("POST", path + "/answers", pairs: form.pairs(form.item.key)).status == 303)
+        #expect(try guest.request("GET", path).bodyText.contains(#"<p class="notice guest-line">Studying as a guest · <a href="/register?next=\#(path)">Create an account</a></p>"#))
         #expect(try site.count("SELECT count(*) AS n FROM answers WHERE user_id IS NULL AND rating IS NULL") == 1)
         #expect(try site.count("SELECT count(*) AS n FROM review_cards") == 0)
         // Another browser without the guest cookie sees nothing of it.

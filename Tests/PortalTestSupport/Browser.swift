@@ -98,8 +98,10 @@ public final class Browser {
     }
 
     @discardableResult
-    public func register(_ username: String, password: String = "correct horse battery") throws -> RawHTTPClient.Response {
-        try submit("/register", to: "/register", ["username": username, "display_name": username.capitalized, "password": password, "password_confirmation": password])
+    public func register(_ username: String, password: String = "correct horse battery", timeZone: String = "UTC") throws -> RawHTTPClient.Response {
+        // The form's zone list always sends a zone (the browser's, chosen by its script).
+        try submit("/register", to: "/register", [
+            "username": username, "display_name": username.capitalized, "password": password, "password_confirmation": password, "time_zone": timeZone])
     }
 
     @discardableResult

@@ -1,6 +1,8 @@
--- Registering: always a student, signed in at once with the token's session. NULL when the
+-- Registering: always a student, signed in at once with the token's session, the day their own
+-- from the start: the zone the form sent (the browser's, or the one chosen from the list) when
+-- PostgreSQL knows it, confirmed; else UTC, left for the dashboard to ask about. NULL when the
 -- username is taken.
-CREATE OR REPLACE FUNCTION public.auth_register(p_username text, p_display_name text, p_password_hash text, p_token text, p_csrf text, p_user_agent text)
+CREATE OR REPLACE FUNCTION public.auth_register(p_username text, p_display_name text, p_password_hash text, p_token text, p_csrf text, p_user_agent text, p_time_zone text)
  RETURNS uuid
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -8,9 +10,11 @@ CREATE OR REPLACE FUNCTION public.auth_register(p_username text, p_display_name 
 AS $function$
 DECLARE
     now_at timestamptz := public.app_now();
+    known boolean := length(p_time_zone) <= 64 AND EXISTS (SELECT 1 FROM pg_catalog.pg_timezone_names z WHERE z.name = p_time_zone);
     created uuid;
 BEGIN
-    INSERT INTO public.users (username, display_name, password_hash) VALUES (p_username, p_display_name, p_password_hash)
+    INSERT INTO public.users (username, display_name, password_hash, time_zone, time_zone_confirmed)
+    VALUES (p_username, p_display_name, p_password_hash, CASE WHEN known THEN p_time_zone ELSE 'UTC' END, coalesce(known, false))
     ON CONFLICT (lower(username)) DO NOTHING
     RETURNING id INTO created;
     IF created IS NULL THEN
@@ -20,6 +24,6 @@ BEGIN
     RETURN created;
 END
 $function$;
-ALTER FUNCTION auth_register(p_username text, p_display_name text, p_password_hash text, p_token text, p_csrf text, p_user_agent text) OWNER TO portal_auth;
-REVOKE ALL ON FUNCTION auth_register(p_username text, p_display_name text, p_password_hash text, p_token text, p_csrf text, p_user_agent text) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION auth_register(p_username text, p_display_name text, p_password_hash text, p_token text, p_csrf text, p_user_agent text) TO portal_app;
+ALTER FUNCTION auth_register(p_username text, p_display_name text, p_password_hash text, p_token text, p_csrf text, p_user_agent text, p_time_zone text) OWNER TO portal_auth;
+REVOKE ALL ON FUNCTION auth_register(p_username text, p_display_name text, p_password_hash text, p_token text, p_csrf text, p_user_agent text, p_time_zone text) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION auth_register(p_username text, p_display_name text, p_password_hash text, p_token text, p_csrf text, p_user_agent text, p_time_zone text) TO portal_app;

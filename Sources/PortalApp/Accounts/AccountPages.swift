@@ -27,6 +27,8 @@ struct AccountPages: Sendable {
         var username = ""
         var displayName = ""
         var next = ""
+        /// Registration's time zones, the browser's chosen by script, else the language's likeliest.
+        var timeZoneGroups: [TimeZoneChoices.Group] = []
         var error: String?
         var fieldErrors: [String: String] = [:]
         /// The identity providers to sign in with instead (the sign-in page's buttons).
@@ -47,13 +49,18 @@ struct AccountPages: Sendable {
 
     /// `GET /register`.
     func registerForm(_ request: PortalRequest) throws -> Response {
-        try show("accounts/register", request, FormPage(next: safeNext(request.query["next"])))
+        var page = FormPage(next: safeNext(request.query["next"]))
+        page.timeZoneGroups = TimeZoneChoices.groups(selected: TimeZoneChoices.likeliest(for: pages.locale(for: request)))
+        return try show("accounts/register", request, page)
     }
 
     /// `GET /me/settings`, with a word on what was just done.
     func settingsPage(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let query = request.query
-        let notice = query["saved"] != nil ? "account.saved" : query["password"] != nil ? "account.password_changed"
+        if let saved = query["saved"] {
+            return try showSettings(request, user, noticeText: SettingsChanges.confirmation(saved, pages: pages, locale: pages.locale(for: request)))
+        }
+        let notice = query["password"] != nil ? "account.password_changed"
             : query["ended"] != nil ? "account.sessions_ended" : query["linked"] != nil ? "sso.linked"
             : query["unlinked"] != nil ? "sso.unlinked" : query["email"] == "sent" ? "account.email_sent"
             : query["email"] == "removed" ? "account.email_removed" : nil
@@ -116,6 +123,10 @@ struct AccountPages: Sendable {
             }
             var response = Response.redirect(to: next)
             try signedIn(token: token, request, &response)
+            // The browser's zone (its script fills the field) for an account whose zone was never confirmed.
+            if let zone = form["browser_zone"], !zone.isEmpty, zone.utf8.count <= 64 {
+                try request.database.run { try store.takeBrowserTimeZone(zone, $0) }
+            }
             return response
         }
     }
@@ -155,6 +166,9 @@ struct AccountPages: Sendable {
             username: (form["username"] ?? "").trimmingCharacters(in: .whitespaces),
             displayName: (form["display_name"] ?? "").trimmingCharacters(in: .whitespaces), next: safeNext(form["next"]))
         let password = form["password"] ?? ""
+        // The zone the form sent: the browser's, or the one chosen; the database keeps it only if it knows it.
+        let timeZone = String(TimeZoneChoices.resolve(form["time_zone"] ?? "").prefix(64))
+        page.timeZoneGroups = TimeZoneChoices.groups(selected: timeZone.isEmpty ? TimeZoneChoices.likeliest(for: pages.locale(for: request)) : timeZone)
         if page.username.count < 3 || page.username.count > 40 || page.username.contains(where: { $0.isWhitespace || "/@:<>\"'".contains($0) }) {
             page.fieldErrors["username"] = pages.message("account.username_invalid", for: request)
         }
@@ -182,7 +196,7 @@ struct AccountPages: Sendable {
         guard try request.database.run({
             try AccountStore().register(
                 username: page.username, displayName: page.displayName, passwordHash: hash, token: token, csrfToken: Crypto.token(),
-                userAgent: request.headers["User-Agent"] ?? "", $0)
+                userAgent: request.headers["User-Agent"] ?? "", timeZone: timeZone, $0)
         }) != nil else {
             page.fieldErrors["username"] = pages.message("account.username_taken", for: request)
             return try show("accounts/register", request, page, status: .unprocessableContent)
@@ -260,15 +274,20 @@ struct AccountPages: Sendable {
         var email: Email?
     }
 
-    /// What a refused settings form carried, shown again instead of the saved values.
+    /// What a refused settings form carried, shown again instead of the saved values (nil: the
+    /// form did not send it, so the saved value shows).
     struct TypedSettings {
-        var displayName: String
-        var timeZone: String
-        var showOnLeaderboard: Bool
+        var displayName: String?
+        var timeZone: String?
+        var showOnLeaderboard: Bool?
+        /// "" for "as my browser prefers".
+        var language: String?
+        var colorScheme: ColorScheme?
+        var retention: Double?
     }
 
     func showSettings(
-        _ request: PortalRequest, _ user: SessionUser, notice: String? = nil, fieldErrors: [String: String] = [:],
+        _ request: PortalRequest, _ user: SessionUser, notice: String? = nil, noticeText: String? = nil, fieldErrors: [String: String] = [:],
         typed: TypedSettings? = nil, typedEmail: String? = nil, status: HTTPStatus = .ok
     ) throws -> Response {
         let locale = pages.locale(for: request)
@@ -277,6 +296,8 @@ struct AccountPages: Sendable {
             guard let account = try store.settings(connection) else { throw HTTPError(.notFound, pages.message("error.no_account", locale: locale)) }
             let sessions = try store.sessions(connection)
             let timeZone = typed?.timeZone ?? account.timeZone
+            let language = typed?.language ?? user.locale ?? "", scheme = typed?.colorScheme ?? user.colorScheme
+            let retention = typed?.retention ?? account.desiredRetention
             let now = pages.clock()
             let measured = try store.measuredRetention(days: 30, now: now, connection)
             let providers = try SSOStore().providers(connection), linked = Set(try SSOStore().linkedIssuers(connection))
@@ -285,15 +306,15 @@ struct AccountPages: Sendable {
                 timeZoneGroups: TimeZoneChoices.groups(selected: timeZone),
                 showOnLeaderboard: typed?.showOnLeaderboard ?? account.showOnLeaderboard,
                 languages: [SettingsPage.Language(
-                    value: "", label: pages.message("account.language_auto", locale: locale), lang: nil, selected: user.locale == nil)]
+                    value: "", label: pages.message("account.language_auto", locale: locale), lang: nil, selected: language.isEmpty)]
                     + LocaleNegotiation.names.filter { pages.templates.locales.contains($0.code) }.map {
                         SettingsPage.Language(
-                            value: $0.code, label: $0.name, lang: LocaleNegotiation.htmlLanguage($0.code), selected: user.locale == $0.code)
+                            value: $0.code, label: $0.name, lang: LocaleNegotiation.htmlLanguage($0.code), selected: language == $0.code)
                     },
-                retentions: AccountStore.retentionChoices.map { retention in
+                retentions: AccountStore.retentionChoices.map { choice in
                     SettingsPage.Retention(
-                        value: Self.retentionText(retention), label: Percentages.format(retention, locale: locale),
-                        selected: abs(retention - account.desiredRetention) < 0.001)
+                        value: Self.retentionText(choice), label: Percentages.format(choice, locale: locale),
+                        selected: abs(retention - choice) < 0.001)
                 },
                 measuredRetention: measured.reviews == 0 ? nil : pages.message("account.measured_retention", locale: locale, [
                     "percent": String(Int((Double(measured.recalled) * 100 / Double(measured.reviews)).rounded())),
@@ -306,13 +327,13 @@ struct AccountPages: Sendable {
                         userAgent: session.userAgent.isEmpty ? "—" : String(session.userAgent.prefix(80)))
                 },
                 otherSessions: sessions.filter { $0.id != user.sessionID }.count,
-                notice: notice.map { pages.message($0, locale: locale) }, fieldErrors: fieldErrors)
+                notice: noticeText ?? notice.map { pages.message($0, locale: locale) }, fieldErrors: fieldErrors)
             page.signIns = providers.map {
                 SettingsPage.SignIn(label: $0.label, issuer: $0.issuer, linked: linked.contains($0.issuer), linkHref: "/auth/\($0.slug)?link=1")
             }
             page.hasSignIns = !providers.isEmpty
             page.schemes = ColorScheme.allCases.map {
-                SettingsPage.Scheme(value: $0.rawValue, label: pages.message("account.scheme_\($0.rawValue)", locale: locale), selected: $0 == user.colorScheme)
+                SettingsPage.Scheme(value: $0.rawValue, label: pages.message("account.scheme_\($0.rawValue)", locale: locale), selected: $0 == scheme)
             }
             page.boardAllowed = try ClassAccountStore().publicBoardAllowed(connection)
             if mailEnabled {
@@ -327,66 +348,83 @@ struct AccountPages: Sendable {
         return try pages.privatePage("me/settings", page, request, status: status)
     }
 
+    /// `POST /me/settings`: the page's one form and its one Save — profile, language,
+    /// appearance and schedule together, so no edit is dropped by another section's button. A
+    /// field the form did not send stays as it is; a refused field is shown beside itself with
+    /// every other edit kept, and nothing is saved until all are good; the confirmation names
+    /// what changed.
     func saveSettings(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let form = FormFields(body: request.body)
-        let displayName = (form["display_name"] ?? "").trimmingCharacters(in: .whitespaces)
-        let timeZone = TimeZoneChoices.resolve(form["time_zone"] ?? "UTC")
-        let showOnLeaderboard = form["show_on_leaderboard"] == "on"
+        let store = AccountStore()
+        guard let account = try request.database.run({ try store.settings($0) }) else {
+            throw HTTPError(.notFound, pages.message("error.no_account", for: request))
+        }
+        var typed = TypedSettings()
         var errors: [String: String] = [:]
-        if displayName.isEmpty || displayName.count > 80 { errors["display_name"] = pages.message("account.display_name_invalid", for: request) }
-        let known = try timeZone.utf8.count <= 64 && request.database.run { try AccountStore().isKnownTimeZone(timeZone, $0) }
-        if !known { errors["time_zone"] = pages.message("account.time_zone_invalid", for: request) }
-        // A refusal shows the form again with everything as it was typed, the error beside its field.
+        if let text = form["display_name"] {
+            let name = text.trimmingCharacters(in: .whitespaces)
+            typed.displayName = String(name.prefix(200))
+            if name.isEmpty || name.count > 80 { errors["display_name"] = pages.message("account.display_name_invalid", for: request) }
+        }
+        if let text = form["time_zone"] {
+            let zone = TimeZoneChoices.resolve(text)
+            if try zone.utf8.count <= 64 && request.database.run({ try store.isKnownTimeZone(zone, $0) }) {
+                typed.timeZone = zone
+            } else {
+                errors["time_zone"] = pages.message("account.time_zone_invalid", for: request)
+            }
+        }
+        // A checkbox sends nothing when it is off: the profile's fields say the form was the page's.
+        if form["display_name"] != nil || form["show_on_leaderboard"] != nil { typed.showOnLeaderboard = form["show_on_leaderboard"] == "on" }
+        if let chosen = form["language"] {
+            if chosen.isEmpty || pages.templates.locales.contains(chosen) { typed.language = chosen }
+            else { errors["language"] = pages.message("account.language_invalid", for: request) }
+        }
+        if let text = form["color_scheme"] {
+            if let scheme = ColorScheme(rawValue: text) { typed.colorScheme = scheme }
+            else { errors["color_scheme"] = pages.message("account.scheme_invalid", for: request) }
+        }
+        if let text = form["desired_retention"] {
+            if let value = Double(text), let chosen = AccountStore.retentionChoices.first(where: { abs($0 - value) < 0.0001 }) { typed.retention = chosen }
+            else { errors["desired_retention"] = pages.message("account.retention_invalid", for: request) }
+        }
         guard errors.isEmpty else {
-            let typed = TypedSettings(displayName: String(displayName.prefix(200)), timeZone: known ? timeZone : "UTC", showOnLeaderboard: showOnLeaderboard)
             return try showSettings(request, user, fieldErrors: errors, typed: typed, status: .unprocessableContent)
         }
+        let changes = SettingsChanges(account: account, user: user, typed: typed)
         try request.database.transaction { connection in
-            try AccountStore().updateSettings(displayName: displayName, timeZone: timeZone, showOnLeaderboard: showOnLeaderboard, connection)
+            if changes.profile || (typed.timeZone != nil && !account.timeZoneConfirmed) {
+                try store.updateSettings(
+                    displayName: typed.displayName ?? account.displayName, timeZone: typed.timeZone ?? account.timeZone,
+                    showOnLeaderboard: typed.showOnLeaderboard ?? account.showOnLeaderboard, connection)
+            }
+            if changes.names.contains("language"), let language = typed.language { try store.setLocale(language.isEmpty ? nil : language, connection) }
+            if changes.names.contains("color_scheme"), let scheme = typed.colorScheme { try store.setColorScheme(scheme, connection) }
+            // A new retention reschedules every card: only when it changed.
+            if changes.names.contains("desired_retention"), let retention = typed.retention { try store.setDesiredRetention(retention, connection) }
         }
-        viewers.forget(userID: user.userID)
-        return .redirect(to: "/me/settings?saved=1")
+        if !changes.names.isEmpty { viewers.forget(userID: user.userID) }
+        // The dashboard's question about the zone goes back to the dashboard, now in the student's day.
+        let saved = changes.names.isEmpty ? "nothing" : changes.names.joined(separator: ",")
+        var response = Response.redirect(to: form["return"] == "dashboard" ? "/me" : "/me/settings?saved=" + saved)
+        if changes.names.contains("language"), let chosen = typed.language {
+            response.setCookie(chosen.isEmpty
+                ? SetCookie.expired(name: LocaleNegotiation.cookieName, secure: settings.secure)
+                : SetCookie(name: LocaleNegotiation.cookieName, value: chosen, maxAge: LanguageSwitch.cookieLifetime, secure: settings.secure))
+        }
+        return response
     }
 
     /// A retention as the form carries it: 0.7, 0.93.
     static func retentionText(_ retention: Double) -> String { String(format: "%.2f", retention) }
 
-    /// Saves the retention the student's reviews aim at and reschedules their cards for it.
-    func saveRetention(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        let form = FormFields(body: request.body)
-        guard let retention = Double(form["desired_retention"] ?? ""),
-              let chosen = AccountStore.retentionChoices.first(where: { abs($0 - retention) < 0.0001 }) else {
-            throw HTTPError(.unprocessableContent, pages.message("account.retention_invalid", for: request))
-        }
-        try request.database.transaction { try AccountStore().setDesiredRetention(chosen, $0) }
-        return .redirect(to: "/me/settings?saved=1#schedule")
-    }
+    /// `POST /me/retention`, `/me/language`, `/me/appearance`: the addresses of the page's former
+    /// separate forms (a tab opened before keeps working), each one setting of the one form.
+    func saveRetention(_ request: PortalRequest, _ user: SessionUser) throws -> Response { try saveSettings(request, user) }
 
-    /// Saves the interface language (empty: follow the browser), on the account and in the
-    /// switcher's cookie, so the pages change at once.
-    func saveLanguage(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        let chosen = FormFields(body: request.body)["language"] ?? ""
-        guard chosen.isEmpty || pages.templates.locales.contains(chosen) else {
-            throw HTTPError(.unprocessableContent, pages.message("account.language_invalid", for: request))
-        }
-        try request.database.transaction { try AccountStore().setLocale(chosen.isEmpty ? nil : chosen, $0) }
-        viewers.forget(userID: user.userID)
-        var response = Response.redirect(to: "/me/settings?saved=1#language")
-        response.setCookie(chosen.isEmpty
-            ? SetCookie.expired(name: LocaleNegotiation.cookieName, secure: settings.secure)
-            : SetCookie(name: LocaleNegotiation.cookieName, value: chosen, maxAge: LanguageSwitch.cookieLifetime, secure: settings.secure))
-        return response
-    }
+    func saveLanguage(_ request: PortalRequest, _ user: SessionUser) throws -> Response { try saveSettings(request, user) }
 
-    /// Saves the colour scheme of the account's pages; the next page is drawn in it.
-    func saveAppearance(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        guard let scheme = ColorScheme(rawValue: FormFields(body: request.body)["color_scheme"] ?? "") else {
-            throw HTTPError(.unprocessableContent, pages.message("account.scheme_invalid", for: request))
-        }
-        try request.database.transaction { try AccountStore().setColorScheme(scheme, $0) }
-        viewers.forget(userID: user.userID)
-        return .redirect(to: "/me/settings?saved=1#appearance")
-    }
+    func saveAppearance(_ request: PortalRequest, _ user: SessionUser) throws -> Response { try saveSettings(request, user) }
 
     func changePassword(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let form = FormFields(body: request.body)

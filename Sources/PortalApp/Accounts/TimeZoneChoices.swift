@@ -43,6 +43,12 @@ enum TimeZoneChoices {
         return groups
     }
 
+    /// The zone most readers of an interface language live in, chosen in a list before the
+    /// browser's own is known (or when no script runs to tell it): English is read everywhere, so UTC.
+    static func likeliest(for locale: String) -> String {
+        ["de": "Europe/Berlin", "es": "Europe/Madrid", "it": "Europe/Rome", "ja": "Asia/Tokyo", "th": "Asia/Bangkok", "zh": "Asia/Shanghai"][locale] ?? "UTC"
+    }
+
     /// The zone `typed` names: itself, or the one zone whose city it is ("tokyo", "New York").
     static func resolve(_ typed: String) -> String {
         let trimmed = typed.trimmingCharacters(in: .whitespaces)

@@ -93,6 +93,12 @@ struct DashboardPage: Encodable {
     var sessions: [Session]
     /// Mock exams still running, first on the page with the way back to them.
     var runningMocks: [RunningMock]
+    /// A zone never confirmed is asked about once, here, with the browser's chosen by script.
+    var zonePrompt: ZonePrompt?
+
+    struct ZonePrompt: Encodable {
+        var timeZoneGroups: [TimeZoneChoices.Group]
+    }
 
     struct RunningMock: Encodable {
         var href: String
@@ -272,6 +278,7 @@ struct DashboardPage: Encodable {
                 startedAgo: pages.ago(session.startedAt, locale: locale), finished: session.finishedAt != nil,
                 percent: session.scorePercent.map { Int($0.rounded()) }, passed: session.passed ?? false, questions: session.questions)
         }
+        zonePrompt = reading.timeZoneConfirmed ? nil : ZonePrompt(timeZoneGroups: TimeZoneChoices.groups(selected: user.timeZone))
         runningMocks = reading.sessions.compactMap { session in
             guard session.mode == .mock, session.finishedAt == nil, let deadline = session.deadline, deadline > now else { return nil }
             return RunningMock(

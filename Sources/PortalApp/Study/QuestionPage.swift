@@ -15,6 +15,9 @@ struct QuestionPage: Encodable {
         var modeLabel: String
         var isMock: Bool
         var isGuest: Bool
+        /// A guest is told what studying as a guest means once they have answered (before it, the
+        /// question comes first on a phone's screen).
+        var guestNotice: Bool
         var total: Int
         var answered: Int
         /// Whole seconds to the deadline, as the countdown's data attribute carries them.
@@ -152,7 +155,7 @@ extension QuestionPage {
         return Session(
             id: stored.id.lowercasedText, examTitle: stored.examTitle, regionCode: stored.regionCode, examSlug: stored.examSlug,
             language: stored.examLanguage, modeLabel: pages.message("sessions.mode.\(stored.mode.rawValue)", locale: locale),
-            isMock: stored.mode == .mock, isGuest: isGuest, total: stored.questionIDs.count,
+            isMock: stored.mode == .mock, isGuest: isGuest, guestNotice: isGuest && !answers.isEmpty, total: stored.questionIDs.count,
             answered: stored.questionIDs.filter { answers[$0] != nil }.count, secondsLeft: secondsLeft.map(String.init),
             minutesLeft: minutesLeft(secondsLeft),
             deadline: stored.deadline.map { $0.ISO8601Format() }, endsAt: stored.deadline.map { clockTime($0, zone: timeZone) },

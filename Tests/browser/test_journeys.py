@@ -1,0 +1,136 @@
+"""Journeys across pages, as the people who make them would, in Chromium at a phone's size: a
+browser in Tokyo registering, a guest on a phone reaching the first question, a student who
+finishes a practice and goes on from its results, a mock exam left and resumed."""
+
+import uuid
+
+from selenium.webdriver.common.by import By
+
+from conftest import register, wait
+from test_layout import EXAM_PAGE, RUN_AXE, Inspector
+
+PHONE = {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True}
+
+
+def axe_violations(inspector):
+    inspector.driver.execute_script(inspector.axe)
+    return inspector.driver.execute_async_script(RUN_AXE)
+
+
+def test_a_browser_in_tokyo_registers_and_its_day_is_its_own(portal, browser_factory):
+    driver = browser_factory()
+    driver.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "Asia/Tokyo"})
+    username = "tokyo-" + uuid.uuid4().hex[:8]
+    driver.get(portal.url + "/register")
+    chosen = driver.execute_script("return document.getElementById('time-zone').value")
+    assert chosen == "Asia/Tokyo", "the registration form chose %r, not the browser's zone" % chosen
+    register(driver, portal, username)
+    stored = portal.sql("SELECT time_zone || ' ' || time_zone_confirmed FROM users WHERE username = '%s'" % username)
+    assert stored == "Asia/Tokyo true", stored
+    driver.get(portal.url + "/me")
+    assert not driver.find_elements(By.CSS_SELECTOR, ".zone-prompt"), "the dashboard asks for a zone the browser gave"
+    # Its day is Tokyo's: the database's own reckoning of the student's today.
+    today = portal.sql("SELECT (now() AT TIME ZONE 'Asia/Tokyo')::date::text")
+    theirs = portal.sql(
+        "SELECT (now() AT TIME ZONE u.time_zone)::date::text FROM users u WHERE u.username = '%s'" % username)
+    assert theirs == today, "the student's today is %s, Tokyo's is %s" % (theirs, today)
+
+
+def test_a_guest_on_a_phone_reaches_the_first_question_without_scrolling(portal, browser_factory):
+    driver = browser_factory()
+    inspector = Inspector(driver, portal)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
+    driver.get(portal.url + EXAM_PAGE)
+    header = driver.execute_script("return document.querySelector('.site-header').getBoundingClientRect().height")
+    assert header < 60, "a visitor's header is %s px tall on a phone: more than one line" % header
+    driver.find_element(By.CSS_SELECTOR, 'form.quick-start button[name=mode][value=practice]').click()
+    wait(driver, lambda d: d.find_elements(By.ID, "answer-form"), message="no question")
+    first = driver.current_url.split("?")[0]
+    assert not driver.find_elements(By.CSS_SELECTOR, ".guest-line"), "the guest notice comes before the first answer"
+    found_short = False
+    for number in range(1, 21):
+        driver.get(first + "?q=%d" % number)
+        top = driver.execute_script("return document.getElementById('question-heading').getBoundingClientRect().top")
+        assert top < 200, "question %d starts at %s px on a phone" % (number, top)
+        options = driver.find_elements(By.CSS_SELECTOR, "#answer-form input[type=radio]")
+        labels = [o.find_element(By.XPATH, "ancestor::label").text.strip() for o in options]
+        if len(options) == 4 and all(len(label) <= 20 for label in labels):
+            found_short = True
+            bottom = driver.execute_script("return document.querySelector('#answer-form button[type=submit]').getBoundingClientRect().bottom")
+            assert bottom <= 844, "question %d's send button ends at %s px, below a phone's screen" % (number, bottom)
+            break
+    assert found_short, "no single-choice question with four short options among the first twenty"
+    # After the first answer, the guest notice, on one line.
+    driver.get(first)
+    option = driver.find_element(By.CSS_SELECTOR, "#answer-form input[type=radio], #answer-form input[type=checkbox]")
+    driver.execute_script("arguments[0].click()", option)
+    inspector.submit("#answer-form button[type=submit]")
+    line = driver.find_elements(By.CSS_SELECTOR, ".guest-line")
+    assert line, "no guest notice after the first answer"
+    assert line[0].size["height"] < 60, "the guest notice is %s px tall" % line[0].size["height"]
+    assert not axe_violations(inspector), axe_violations(inspector)
+
+
+def test_a_finished_practice_leads_on_to_the_questions_missed(portal, browser_factory):
+    driver = browser_factory()
+    inspector = Inspector(driver, portal)
+    register(driver, portal, "missed-" + uuid.uuid4().hex[:8])
+    driver.get(portal.url + EXAM_PAGE)
+    driver.find_element(By.CSS_SELECTOR, 'form.quick-start button[name=mode][value=practice]').click()
+    wait(driver, lambda d: d.find_elements(By.ID, "answer-form"), message="no question")
+    session = driver.current_url.split("?")[0]
+    # Three answers, each the last option offered (right or wrong as it falls), then finish.
+    for _ in range(3):
+        driver.get(session)
+        boxes = driver.find_elements(By.CSS_SELECTOR, "#answer-form input[type=radio], #answer-form input[type=checkbox]")
+        if boxes:
+            driver.execute_script("arguments[0].click()", boxes[-1])
+        else:
+            from conftest import fill_some_answer
+            fill_some_answer(driver.find_element(By.ID, "answer-form"))
+        inspector.submit("#answer-form button[type=submit]")
+    driver.get(session + "/finish")
+    inspector.submit('form.finish button[type=submit]')
+    assert driver.current_url.endswith("/results"), driver.current_url
+    wrong = int(portal.sql(
+        "SELECT count(*) FROM counted_answers WHERE session_id = '%s' AND NOT correct" % session.rsplit("/", 1)[1]))
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
+    driver.refresh()
+    summary = driver.find_element(By.CSS_SELECTOR, ".verdict .pass-fail").text
+    assert "3 of" in summary and "answered" in summary, summary
+    if wrong == 0:
+        assert not driver.find_elements(By.XPATH, "//button[starts-with(normalize-space(.), 'Practise the ')]")
+        return
+    button = driver.find_element(By.XPATH, "//button[normalize-space(.)='Practise the %d you missed']" % wrong)
+    bottom = driver.execute_script("return arguments[0].getBoundingClientRect().bottom", button)
+    bar = driver.execute_script("return document.querySelector('nav.tab-bar').getBoundingClientRect().top")
+    assert 0 < bottom <= bar, "the way on ends at %s px, below the first screen (the bar starts at %s)" % (bottom, bar)
+    assert not axe_violations(inspector), axe_violations(inspector)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+    wait(driver, lambda d: d.find_elements(By.ID, "answer-form"), message="the practice of the missed did not start")
+    progress = driver.find_element(By.CSS_SELECTOR, ".session-bar .progress").text
+    assert ("of %d" % wrong) in progress, progress
+
+
+def test_a_mock_exam_left_for_the_dashboard_is_resumed_from_the_exam_page(portal, browser_factory):
+    driver = browser_factory()
+    inspector = Inspector(driver, portal)
+    register(driver, portal, "mock-" + uuid.uuid4().hex[:8])
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
+    driver.get(portal.url + EXAM_PAGE)
+    driver.find_element(By.CSS_SELECTOR, 'form.quick-start button[name=mode][value=mock]').click()
+    wait(driver, lambda d: d.find_elements(By.ID, "answer-form"), message="no mock question")
+    mock = driver.current_url.split("?")[0]
+    driver.get(portal.url + "/me")
+    resume = driver.find_element(By.CSS_SELECTOR, ".running-session a.button")
+    assert resume.get_attribute("href").endswith(mock[len(portal.url):]), resume.get_attribute("href")
+    driver.get(portal.url + EXAM_PAGE)
+    resume = driver.find_element(By.CSS_SELECTOR, ".running-session a.button")
+    assert not axe_violations(inspector), axe_violations(inspector)
+    # "Mock exam" again asks first; resuming leads back to the same attempt.
+    driver.find_element(By.CSS_SELECTOR, 'form.quick-start button[name=mode][value=mock]').click()
+    wait(driver, lambda d: "still running" in d.page_source, message="a second mock started without asking")
+    assert not axe_violations(inspector), axe_violations(inspector)
+    driver.find_element(By.LINK_TEXT, "Resume it").click()
+    wait(driver, lambda d: d.current_url.split("?")[0] == mock, message="resume went elsewhere")
