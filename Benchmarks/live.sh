@@ -40,7 +40,7 @@ SQL
 start_portal "$cluster/live-serve.log" LEADERBOARD_REFRESH_SECONDS=0 MAX_CONNECTIONS=4000 MAX_CONNECTIONS_PER_ADDRESS=100000
 cookie="portal_session=$token"
 location=$(curl -fs -o /dev/null -w '%{redirect_url}' -H "Cookie: $cookie" \
-    --data "csrf_token=bench&title=Benchmark&exam=europe/network-fundamentals&count=3&seconds=300" "http://127.0.0.1:$port/live")
+    --data "csrf_token=bench&form_token=benchmark-event-$(date +%s%N)&title=Benchmark&exam=europe/network-fundamentals&count=3&seconds=300" "http://127.0.0.1:$port/live")
 code=$(echo "$location" | sed -E 's#.*/live/([A-Z0-9]+)/host#\1#')
 
 # Join everyone, then start (the first question opens 5 s later and stays open 300 s).

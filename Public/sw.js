@@ -6,8 +6,8 @@
 //   the new worker activates.
 // - A new worker waits until the student chooses "Reload to update" (offline.js); it is never
 //   swapped in under an open page.
-// - Navigations (a form sent included) go to the network first; with no answer, the cached copy
-//   of that page when it is part of the shell, else the offline study page — in the student's language: the page is
+// - Navigations go to the network first; with no answer, the cached copy of that page when it
+//   is part of the shell, else the offline study page — in the student's language: the page is
 //   precached once per language (`?lang=`), and the pages tell the worker which one they read
 //   in (offline.js), so a Japanese student offline gets the Japanese page and its strings.
 // - Bundles are answered from the cache first: their URLs are immutable.
@@ -77,12 +77,6 @@ function fromShell(request) {
 
 self.addEventListener("fetch", function (event) {
   var request = event.request;
-  // A form sent with no connection (an answer, a finish) is a navigation too: with no answer,
-  // the offline page says what to do, never the browser's error page. (The form is not kept.)
-  if (request.mode === "navigate" && request.method === "POST" && new URL(request.url).origin === self.location.origin) {
-    event.respondWith(fetch(request).catch(function () { return fromShell(new Request(OFFLINE_PAGE)); }));
-    return;
-  }
   if (request.method !== "GET") return;
   var url = new URL(request.url);
   // Pictures, and the formulas' font, come from the network, else from what the device stored with its exams.

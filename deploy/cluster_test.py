@@ -182,7 +182,7 @@ def live_event(tally, stop):
                                          "password": "a host password for the rehearsal"})
     status, _, page = host.request("GET", "/live/new")
     status, location, _ = host.request("POST", "/live", form={
-        "csrf_token": fields(page).get("csrf_token", ""), "title": "Rehearsal", "exam": "europe/network-fundamentals",
+        "csrf_token": fields(page).get("csrf_token", ""), "form_token": fields(page).get("form_token", ""), "title": "Rehearsal", "exam": "europe/network-fundamentals",
         "count": "30", "seconds": "10"})
     if status != 303:
         print("live: the event could not be made (%d)" % status, file=sys.stderr)

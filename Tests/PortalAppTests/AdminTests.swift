@@ -61,7 +61,7 @@ struct AdminTests {
 
         let imported = try admin.request("POST", "/admin/import", form: ["csrf_token": csrf, "document": gift, "into": into, "skip_unsupported": "on"])
         #expect(imported.status == 200)
-        #expect(imported.bodyText.contains("Read as GIFT. Imported into 1 exams: 12 questions added, 0 changed, 0 unchanged."))
+        #expect(imported.bodyText.contains("Read as GIFT. Imported into 1 exam: 12 questions added, 0 changed, 0 unchanged."))
         #expect(imported.bodyText.contains("line 33: an essay question"))
         #expect(try site.count("SELECT count(*) AS n FROM questions WHERE source_key LIKE 'gift:%' AND status = 'published'") == 12)
         #expect(try site.count("SELECT count(*) AS n FROM audit_log WHERE action = 'content.import' AND details->>'format' = 'GIFT'") == 1)
@@ -85,7 +85,7 @@ struct AdminTests {
         let into = "\(MiniExam.region)/\(MiniExam.exam)"
         let imported = try admin.request("POST", "/admin/import", form: ["csrf_token": csrf, "document": moodle, "into": into, "skip_unsupported": "on"])
         #expect(imported.status == 200)
-        #expect(imported.bodyText.contains("1 questions added, 0 changed, 0 unchanged. 3 new pictures stored."))
+        #expect(imported.bodyText.contains("1 question added, 0 changed, 0 unchanged. 3 new pictures stored."))
         #expect(imported.bodyText.contains("the picture star.svg in the question text has no alt text: give it one"))
         #expect(try site.count("SELECT count(*) AS n FROM content_images") == 3)
         let (id, paths) = try site.admin { connection in

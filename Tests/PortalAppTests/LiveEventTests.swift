@@ -28,7 +28,8 @@ struct LiveEventTests {
     static func started(_ site: StudySessionTests.Site, exam: String, count: Int) throws -> (code: String, player: Browser, token: String) {
         let host = try teacher(site)
         let created = try host.request("POST", "/live", form: [
-            "csrf_token": "teacher-csrf", "title": "Event", "exam": exam, "count": String(count), "seconds": "10",
+            "csrf_token": "teacher-csrf", "form_token": host.formToken(from: try host.request("GET", "/live/new")), "title": "Event", "exam": exam,
+            "count": String(count), "seconds": "10",
         ])
         #expect(created.status == 303)
         let code = String((created.header("Location") ?? "").split(separator: "/").dropLast().last ?? "")
@@ -40,11 +41,16 @@ struct LiveEventTests {
     }
 
     static func createEvent(_ site: StudySessionTests.Site, host: Browser, count: Int = 3, seconds: Int = 10) throws -> String {
-        let created = try host.request("POST", "/live", form: [
-            "csrf_token": "teacher-csrf", "title": "Friday quiz", "exam": "\(MiniExam.region)/\(MiniExam.exam)", "count": String(count), "seconds": String(seconds),
-        ])
+        let form = [
+            "csrf_token": "teacher-csrf", "form_token": host.formToken(from: try host.request("GET", "/live/new")), "title": "Friday quiz",
+            "exam": "\(MiniExam.region)/\(MiniExam.exam)", "count": String(count), "seconds": String(seconds),
+        ]
+        let created = try host.request("POST", "/live", form: form)
         #expect(created.status == 303)
         let location = created.header("Location") ?? ""
+        // The same form sent again (a double tap, a reload) leads to the same event and makes no second.
+        let again = try host.request("POST", "/live", form: form)
+        #expect(again.status == 303 && again.header("Location") == location)
         return String(location.split(separator: "/").dropLast().last ?? "")
     }
 

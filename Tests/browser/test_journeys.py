@@ -6,7 +6,7 @@ import uuid
 
 from selenium.webdriver.common.by import By
 
-from conftest import register, wait
+from conftest import fill_some_answer, register, wait
 from test_layout import EXAM_PAGE, RUN_AXE, Inspector
 
 PHONE = {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True}
@@ -62,8 +62,7 @@ def test_a_guest_on_a_phone_reaches_the_first_question_without_scrolling(portal,
     assert found_short, "no single-choice question with four short options among the first twenty"
     # After the first answer, the guest notice, on one line.
     driver.get(first)
-    option = driver.find_element(By.CSS_SELECTOR, "#answer-form input[type=radio], #answer-form input[type=checkbox]")
-    driver.execute_script("arguments[0].click()", option)
+    fill_some_answer(driver.find_element(By.ID, "answer-form"))
     inspector.submit("#answer-form button[type=submit]")
     line = driver.find_elements(By.CSS_SELECTOR, ".guest-line")
     assert line, "no guest notice after the first answer"
@@ -86,7 +85,6 @@ def test_a_finished_practice_leads_on_to_the_questions_missed(portal, browser_fa
         if boxes:
             driver.execute_script("arguments[0].click()", boxes[-1])
         else:
-            from conftest import fill_some_answer
             fill_some_answer(driver.find_element(By.ID, "answer-form"))
         inspector.submit("#answer-form button[type=submit]")
     driver.get(session + "/finish")

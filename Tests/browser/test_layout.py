@@ -270,7 +270,7 @@ def test_every_role_s_pages_fit_a_phone_and_pass_axe(portal, browser_factory):
     for choice, expected in [("dark", "dark"), ("device", "light")]:
         driver.get(portal.url + "/me/settings")
         driver.find_element(By.CSS_SELECTOR, 'input[name=color_scheme][value="%s"]' % choice).click()
-        inspector.submit('form[action="/me/appearance"] button[type=submit]')
+        inspector.submit('form.settings-form .save-all button[type=submit]')
         driver.get(portal.url + "/me")
         drawn = driver.execute_script("return getComputedStyle(document.documentElement).colorScheme")
         assert drawn == expected, "with %s chosen the dashboard is drawn %s" % (choice, drawn)

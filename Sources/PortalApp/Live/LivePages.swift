@@ -126,7 +126,8 @@ struct LivePages: Sendable {
             if !chosen.contains(id) { chosen.append(id) }
         }
         let now = clock()
-        let code = try request.database.transaction { connection -> String in
+        // Made once per showing of the form: the same send again leads to the same event.
+        let outcome = try SentOnce.send(request, form: form) { connection -> String in
             guard let exam = try ExamCatalog().examHeading(region: parts[0], slug: parts[1], connection) else {
                 throw HTTPError(.badRequest, pages.message("live.bad_exam", for: request))
             }
@@ -148,12 +149,17 @@ struct LivePages: Sendable {
                 if try LiveStore().create(
                     code: code, examID: exam.id, hostID: user.userID, title: title, questionIDs: questionIDs, secondsPerQuestion: seconds,
                     pauseSeconds: 5, at: now, connection) != nil {
-                    return code
+                    return "/live/\(code)/host"
                 }
             }
             throw HTTPError(.serviceUnavailable, pages.message("live.no_code", for: request))
         }
-        return .redirect(to: "/live/\(code)/host")
+        switch outcome {
+        case .made(let location), .madeBefore(let location?):
+            return .redirect(to: location)
+        case .madeBefore(nil), .refused:
+            throw HTTPError(.conflict, pages.message("error.form_resent_again", for: request))
+        }
     }
 
     func host(_ request: PortalRequest, _ user: SessionUser, code: String) throws -> Response {

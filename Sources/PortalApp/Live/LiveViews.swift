@@ -74,6 +74,8 @@ struct LiveNewPage: Encodable {
     }
 
     var exams: [Exam]
+    /// The form's one-time token: the event is made once however often the form is sent.
+    var formToken = SentOnce.newToken()
 
     init(regions: [RegionSummary]) {
         exams = regions.flatMap { region in
