@@ -62,4 +62,25 @@ struct ResultsNextStepsTests {
             "csrf_token": token, "region": MiniExam.region, "exam": MiniExam.exam, "mode": "practice", "missed_of": session.uuidString.lowercased()])
         #expect(refused.status == 404)
     }
+
+    @Test("every domain row of the exam page is a one-tap practice of that domain (the row's button sends the page's one form with its domain)")
+    func practiseADomain() throws {
+        let site = try PortalSite()
+        let browser = site.browser()
+        try browser.register("dora")
+        let page = try browser.request("GET", StudySessionTests.examPath)
+        #expect(page.bodyText.contains(#"<button type="submit" form="practise-domain" name="domain" value="beta" aria-label="Practise Beta things">Practise</button>"#))
+        let check = try HTMLChecker.passes([("exam page", page.body)])
+        #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
+        // What the button sends: the form's fields and its own domain.
+        let sent = try browser.request("POST", "/sessions", form: [
+            "csrf_token": browser.csrfToken(from: page), "region": MiniExam.region, "exam": MiniExam.exam, "mode": "practice", "count": "20", "domain": "beta"])
+        #expect(sent.status == 303)
+        let id = try #require(UUID(uuidString: String(tests.location(sent).dropFirst("/sessions/".count))))
+        let domains = try site.admin {
+            try $0.query("SELECT DISTINCT d.slug FROM study_sessions s, unnest(s.question_ids) q(id) JOIN questions x ON x.id = q.id JOIN domains d ON d.id = x.domain_id WHERE s.id = \(id)")
+                .rows.map { try $0.decode("slug", as: String.self) }
+        }
+        #expect(domains == ["beta"])
+    }
 }
