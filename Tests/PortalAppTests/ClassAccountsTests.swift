@@ -82,6 +82,7 @@ struct ClassAccountsTests {
         #expect(login.contains(#"<a href="/reset?first=1">Choose your password</a>"#))
         let start = try pupil.request("GET", "/reset?first=1&user=\(username)&code=\(code.replacingOccurrences(of: "-", with: ""))")
         #expect(start.bodyText.contains("<h1>Choose your password</h1>") && start.bodyText.contains(#"value="\#(code)""#))
+        #expect(start.bodyText.contains(#"<label for="code">Start code</label>"#), "the form names the code as the card does")
         let chosen = try pupil.submit("/reset?first=1", to: "/reset", [
             "first": "1", "username": username, "code": code, "password": "my own long phrase", "password_confirmation": "my own long phrase"])
         #expect(chosen.status == 303 && chosen.header("Location") == "/me/classes", "the first sign-in lands on the class")
