@@ -40,6 +40,7 @@ struct StudentDayTests {
         #expect(try zone(site, "kenji") == ("UTC", false))
         let asked = try plain.request("GET", "/me")
         #expect(asked.bodyText.contains("Which time zone are you in?"))
+        #expect(asked.bodyText.contains("Welcome, Kenji.") && !asked.bodyText.contains("Welcome back"), "greeted as new right after signing up")
         let check = try HTMLChecker.passes([("zone asked", asked.body)])
         #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
         // Keeping UTC answers it too; the dashboard asks no more.
