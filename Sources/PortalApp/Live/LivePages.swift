@@ -127,7 +127,7 @@ struct LivePages: Sendable {
         }
         let now = clock()
         // Made once per showing of the form: the same send again leads to the same event.
-        let outcome = try SentOnce.send(request, form: form) { connection -> String in
+        let location = try SentOnce.send(request, form: form) { connection -> String in
             guard let exam = try ExamCatalog().examHeading(region: parts[0], slug: parts[1], connection) else {
                 throw HTTPError(.badRequest, pages.message("live.bad_exam", for: request))
             }
@@ -154,12 +154,8 @@ struct LivePages: Sendable {
             }
             throw HTTPError(.serviceUnavailable, pages.message("live.no_code", for: request))
         }
-        switch outcome {
-        case .made(let location), .madeBefore(let location?):
-            return .redirect(to: location)
-        case .madeBefore(nil), .refused:
-            throw HTTPError(.conflict, pages.message("error.form_resent_again", for: request))
-        }
+        if let location { return .redirect(to: location) }
+        throw HTTPError(.conflict, pages.message("error.form_resent_again", for: request))
     }
 
     func host(_ request: PortalRequest, _ user: SessionUser, code: String) throws -> Response {

@@ -79,9 +79,9 @@ struct ClassAccounts: Sendable {
             let code = ResetCode.random()
             return NewClassAccount(name: name, username: NameList.username(for: name), shownCode: code.grouped, codeHash: code.hash)
         }
-        let outcome: SentOnce.Outcome
+        let location: String?
         do {
-            outcome = try SentOnce.send(request, form: form) { connection in
+            location = try SentOnce.send(request, form: form) { connection in
                 let batch = try ClassAccountStore().make(classID: id, people, connection)
                 return page.classHref + "/accounts/" + batch.lowercasedText
             }
@@ -91,13 +91,9 @@ struct ClassAccounts: Sendable {
             page.error = pages.message("school.accounts_daily_limit", for: request)
             return try pages.privatePage("teach/accounts", page, request, status: .tooManyRequests)
         }
-        switch outcome {
-        case .made(let location), .madeBefore(let location?):
-            return .redirect(to: location)
-        case .madeBefore(nil), .refused:
-            page.error = pages.message("error.form_resent", for: request)
-            return try pages.privatePage("teach/accounts", page, request, status: .conflict)
-        }
+        if let location { return .redirect(to: location) }
+        page.error = pages.message("error.form_resent", for: request)
+        return try pages.privatePage("teach/accounts", page, request, status: .conflict)
     }
 
     /// `GET /teach/classes/{id}/accounts/{batch}`: the batch's cards, for the teacher who made

@@ -52,7 +52,7 @@ struct SchoolPages: Sendable {
         }
         guard (1...120).contains(name.count) else { return try again { $0.nameError = pages.message("school.bad_class_name", for: request) } }
         guard school.count <= 200 else { return try again { $0.schoolError = pages.message("school.bad_school_name", for: request) } }
-        let outcome = try SentOnce.send(request, form: form) { connection -> String in
+        let location = try SentOnce.send(request, form: form) { connection -> String in
             for _ in 0..<10 {
                 if let id = try SchoolStore().createClass(name: name, schoolName: school.isEmpty ? nil : school, joinCode: Crypto.code(length: 8), at: clock(), connection) {
                     return "/teach/classes/\(id.lowercasedText)"
@@ -60,12 +60,8 @@ struct SchoolPages: Sendable {
             }
             throw HTTPError(.serviceUnavailable, pages.message("live.no_code", for: request))
         }
-        switch outcome {
-        case .made(let location), .madeBefore(let location?):
-            return .redirect(to: location)
-        case .madeBefore(nil), .refused:
-            return try again { $0.nameError = pages.message("error.form_resent", for: request) }
-        }
+        if let location { return .redirect(to: location) }
+        return try again { $0.nameError = pages.message("error.form_resent", for: request) }
     }
 
     /// A class's page is one fragment, kept for the teacher's session by the class's version

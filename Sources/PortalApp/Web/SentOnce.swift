@@ -15,30 +15,22 @@ enum SentOnce {
     /// A token for a form being shown.
     static func newToken() -> String { Crypto.token(bytes: 24) }
 
-    /// What came of a send.
-    enum Outcome: Equatable {
-        /// This send made it; it is at the location.
-        case made(location: String)
-        /// The same form was sent before and made what is at the location (nil: nothing with an address).
-        case madeBefore(location: String?)
-        /// No token, or another sender's: nothing made; show the form again with what was typed.
-        case refused
-    }
-
     /// Claims the form's token and runs `make` (which returns the path of what it made) in one
-    /// transaction; a refusal `make` throws undoes the claim too.
-    static func send(_ request: PortalRequest, form: FormFields, _ make: (PostgresConnection) throws -> String) throws -> Outcome {
-        guard let token = form[field], (20...100).contains(token.utf8.count) else { return .refused }
+    /// transaction; a refusal `make` throws undoes the claim too. Returns where what was made is
+    /// — by this send, or by the first send of the same form — or nil when the form carried no
+    /// token or another sender's: nothing made, and the caller shows the form again.
+    static func send(_ request: PortalRequest, form: FormFields, _ make: (PostgresConnection) throws -> String) throws -> String? {
+        guard let token = form[field], (20...100).contains(token.utf8.count) else { return nil }
         return try request.database.transaction { connection in
             switch try FormSendStore().begin(token: token, connection) {
             case .foreign:
-                return .refused
+                return nil
             case .sentBefore(let location):
-                return .madeBefore(location: location)
+                return location
             case .first:
                 let location = try make(connection)
                 try FormSendStore().done(token: token, location: location, connection)
-                return .made(location: location)
+                return location
             }
         }
     }
