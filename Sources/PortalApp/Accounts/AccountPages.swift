@@ -123,10 +123,7 @@ struct AccountPages: Sendable {
             }
             var response = Response.redirect(to: next)
             try signedIn(token: token, request, &response)
-            // The browser's zone (its script fills the field) for an account whose zone was never confirmed.
-            if let zone = form["browser_zone"], !zone.isEmpty, zone.utf8.count <= 64 {
-                try request.database.run { try store.takeBrowserTimeZone(zone, $0) }
-            }
+            try takeBrowserZone(from: form, request)
             return response
         }
     }
@@ -145,6 +142,13 @@ struct AccountPages: Sendable {
             }
             response.setCookie(SetCookie.expired(name: settings.guestCookieName, secure: settings.secure))
         }
+    }
+
+    /// After a sign-in: the browser's zone (`browser_zone`, filled by its script) becomes the
+    /// account's when the account's zone was never confirmed (the database decides).
+    func takeBrowserZone(from form: FormFields, _ request: PortalRequest) throws {
+        guard let zone = form["browser_zone"], !zone.isEmpty, zone.utf8.count <= 64 else { return }
+        try request.database.run { try AccountStore().takeBrowserTimeZone(zone, $0) }
     }
 
     func logout(_ request: PortalRequest) throws -> Response {

@@ -80,10 +80,8 @@ struct PasswordRecovery: Sendable {
             // reset, on the settings that say the password changed.
             var response = Response.redirect(to: page.first ? "/me/classes" : "/me/settings?password=1")
             try accounts.signedIn(token: token, request, &response)
-            // The browser's zone, for an account whose zone was never confirmed (a teacher made it).
-            if let zone = form["browser_zone"], !zone.isEmpty, zone.utf8.count <= 64 {
-                try request.database.run { try AccountStore().takeBrowserTimeZone(zone, $0) }
-            }
+            // A teacher made the account: its zone was never confirmed.
+            try accounts.takeBrowserZone(from: form, request)
             return response
         case .refused:
             page.error = pages.message("account.reset_refused", for: request)
