@@ -108,10 +108,12 @@ class Student:
         _, _, page = self.request("GET", f"/exams/{REGION}/{EXAM}", patient=True)
         self.csrf = self.token(page)
         sessions = []
-        for _ in range(SESSIONS):
+        for number in range(SESSIONS):
+            # Each start its own send (as from its own showing of the page): the same form sent
+            # again before anything is answered leads to the session already begun.
             status, location, _ = self.request("POST", "/sessions", {
                 "csrf_token": self.csrf, "region": REGION, "exam": EXAM, "mode": "practice", "count": "100",
-                "domain": domains, "difficulty_from": "1", "difficulty_to": "5"}, patient=True)
+                "domain": domains, "difficulty_from": "1", "difficulty_to": "5", "showing": str(number)}, patient=True)
             assert status == 303, f"starting a session answered {status}"
             sessions.append(location.rsplit("/", 1)[1])
         for sid in sessions:

@@ -1873,10 +1873,10 @@ $$;
 ALTER FUNCTION public.finish_study_session(p_session uuid, p_at timestamp with time zone) OWNER TO portal_auth;
 
 --
--- Name: form_send_begin(text); Type: FUNCTION; Schema: public; Owner: portal_auth
+-- Name: form_send_begin(text, interval); Type: FUNCTION; Schema: public; Owner: portal_auth
 --
 
-CREATE FUNCTION public.form_send_begin(p_token text) RETURNS TABLE(state text, location text)
+CREATE FUNCTION public.form_send_begin(p_token text, p_fresh_for interval DEFAULT NULL::interval) RETURNS TABLE(state text, location text)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
     AS $$
@@ -1898,8 +1898,12 @@ BEGIN
         RETURN QUERY SELECT 'new'::text, NULL::text;
         RETURN;
     END IF;
-    SELECT f.* INTO earlier FROM public.form_sends f WHERE f.token_hash = token;
-    IF earlier.user_id IS NOT DISTINCT FROM me AND earlier.guest_hash IS NOT DISTINCT FROM guest THEN
+    SELECT f.* INTO earlier FROM public.form_sends f WHERE f.token_hash = token FOR UPDATE;
+    IF earlier.user_id IS NOT DISTINCT FROM me AND earlier.guest_hash IS NOT DISTINCT FROM guest
+       AND p_fresh_for IS NOT NULL AND earlier.created_at < public.app_now() - p_fresh_for THEN
+        UPDATE public.form_sends f SET created_at = public.app_now(), location = NULL WHERE f.token_hash = token;
+        RETURN QUERY SELECT 'new'::text, NULL::text;
+    ELSIF earlier.user_id IS NOT DISTINCT FROM me AND earlier.guest_hash IS NOT DISTINCT FROM guest THEN
         RETURN QUERY SELECT 'sent'::text, earlier.location;
     ELSE
         RETURN QUERY SELECT 'foreign'::text, NULL::text;
@@ -1908,7 +1912,7 @@ END
 $$;
 
 
-ALTER FUNCTION public.form_send_begin(p_token text) OWNER TO portal_auth;
+ALTER FUNCTION public.form_send_begin(p_token text, p_fresh_for interval) OWNER TO portal_auth;
 
 --
 -- Name: form_send_done(text, text); Type: FUNCTION; Schema: public; Owner: portal_auth
@@ -11027,11 +11031,11 @@ GRANT ALL ON FUNCTION public.finish_study_session(p_session uuid, p_at timestamp
 
 
 --
--- Name: FUNCTION form_send_begin(p_token text); Type: ACL; Schema: public; Owner: portal_auth
+-- Name: FUNCTION form_send_begin(p_token text, p_fresh_for interval); Type: ACL; Schema: public; Owner: portal_auth
 --
 
-REVOKE ALL ON FUNCTION public.form_send_begin(p_token text) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.form_send_begin(p_token text) TO portal_app;
+REVOKE ALL ON FUNCTION public.form_send_begin(p_token text, p_fresh_for interval) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.form_send_begin(p_token text, p_fresh_for interval) TO portal_app;
 
 
 --

@@ -17,9 +17,12 @@ public enum FormSend: Sendable, Equatable {
 public struct FormSendStore: Sendable {
     public init() {}
 
-    /// Claims `token` for the caller (the session's account, else the guest's cookie).
-    public func begin(token: String, _ connection: PostgresConnection) throws -> FormSend {
-        let row = try connection.query(("SELECT state, location FROM form_send_begin(\(token))" as SQL).prepared()).single()
+    /// Claims `token` for the caller (the session's account, else the guest's cookie); with
+    /// `freshFor` (seconds), a send that long after the first is a new one.
+    public func begin(token: String, freshFor: Double? = nil, _ connection: PostgresConnection) throws -> FormSend {
+        let row = try connection.query(("""
+            SELECT state, location FROM form_send_begin(\(token), make_interval(secs => \(freshFor)::float8))
+            """ as SQL).prepared()).single()
         switch try row.decode("state", as: String.self) {
         case "new": return .first
         case "sent": return .sentBefore(location: try row.decode("location", as: String?.self))

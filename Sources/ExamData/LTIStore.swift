@@ -39,23 +39,32 @@ public struct LTIStore: Sendable {
     }
 
     /// Registers a platform and its deployments; an issuer and client id registered already gain
-    /// only the deployments they lacked. Returns whether the platform is new.
+    /// only the deployments they lacked. Says whether the platform is new, and whether anything changed.
+    @discardableResult
     public func addPlatform(
         issuer: String, clientID: String, authURL: String, tokenURL: String, jwksURL: String, deploymentIDs: [String], _ connection: PostgresConnection
-    ) throws -> Bool {
+    ) throws -> PlatformSave {
         let inserted = try connection.query(("""
             INSERT INTO lti_platforms (issuer, client_id, auth_url, token_url, jwks_url)
             VALUES (\(issuer), \(clientID), \(authURL), \(tokenURL), \(jwksURL))
             ON CONFLICT (issuer, client_id) DO NOTHING RETURNING id
             """ as SQL).prepared()).rows.count == 1
+        var deploymentsAdded = 0
         for deployment in deploymentIDs {
-            try connection.execute(("""
+            deploymentsAdded += try connection.query(("""
                 INSERT INTO lti_deployments (platform_id, deployment_id)
                 SELECT id, \(deployment) FROM lti_platforms WHERE issuer = \(issuer) AND client_id = \(clientID)
-                ON CONFLICT DO NOTHING
-                """ as SQL))
+                ON CONFLICT DO NOTHING RETURNING platform_id
+                """ as SQL)).rows.count
         }
-        return inserted
+        return PlatformSave(added: inserted, changed: inserted || deploymentsAdded > 0)
+    }
+
+    /// What registering a platform did: `added` it, or `changed` it (a new deployment); a
+    /// registration sent again changes nothing, and is not audited again.
+    public struct PlatformSave: Sendable {
+        public var added: Bool
+        public var changed: Bool
     }
 
     /// A registered platform.

@@ -98,9 +98,11 @@ public struct QuestionEditor: Sendable {
             """ as SQL).prepared()).rows.map { (try $0.decode("id", as: Int.self), try $0.decode("label", as: String.self)) }
     }
 
-    /// Saves a question: a new one (no id) or an edit; returns its id and version. A markdown
-    /// question's texts are read into trees here (the caller has said what is wrong with them).
-    public func save(_ written: EditableQuestion, _ connection: PostgresConnection) throws -> (id: UUID, version: Int) {
+    /// Saves a question: a new one (no id) or an edit of the version the editor was shown;
+    /// returns its id and version, or nil when the question has been saved since that version
+    /// (by another admin: nothing is overwritten). A markdown question's texts are read into
+    /// trees here (the caller has said what is wrong with them).
+    public func save(_ written: EditableQuestion, _ connection: PostgresConnection) throws -> (id: UUID, version: Int)? {
         var question = written
         var rich: PostgresJSON?
         if written.markdown {
@@ -118,9 +120,10 @@ public struct QuestionEditor: Sendable {
                     code_language = \(question.codeLanguage), options = \(options)::jsonb, correct = \(correct)::jsonb,
                     details = \(details)::jsonb, explanation = \(question.explanation), difficulty = \(question.difficulty), status = \(question.status),
                     exam_only = \(question.examOnly)
-                WHERE id = \(id) AND deleted_at IS NULL
+                WHERE id = \(id) AND deleted_at IS NULL AND version = \(question.version)
                 RETURNING id, version
                 """ as SQL).prepared()).first
+            if row == nil { return nil }
         } else {
             row = try connection.query(("""
                 INSERT INTO questions (domain_id, type, stem, rich, code, code_language, options, correct, details, explanation, difficulty, status, exam_only)

@@ -73,6 +73,16 @@ public struct StudyStore: Sendable {
             """ as SQL).prepared())
     }
 
+    /// Whether the caller's session is running with nothing answered yet (a start sent again
+    /// leads to it rather than beginning another).
+    public func isUntouched(sessionID: UUID, _ connection: PostgresConnection) throws -> Bool {
+        try connection.query(("""
+            SELECT 1 AS untouched FROM study_sessions s
+            WHERE s.id = \(sessionID) AND s.finished_at IS NULL AND (s.deadline_at IS NULL OR s.deadline_at > app_now())
+              AND NOT EXISTS (SELECT 1 FROM answers a WHERE a.session_id = s.id)
+            """ as SQL).prepared()).count == 1
+    }
+
     /// Locks a session's row until the transaction ends (finishing waits for an answer being
     /// stored, and the other way round); false when the caller has no such session.
     public func lock(sessionID: UUID, _ connection: PostgresConnection) throws -> Bool {

@@ -35,8 +35,15 @@ struct AdminTests {
         return (browser, csrf)
     }
 
+    /// What one showing of the question editor at `path` gives its form: the one-time token and
+    /// the version it edits.
+    static func editorShowing(_ admin: Browser, _ path: String) throws -> [(String, String)] {
+        let page = try admin.request("GET", path)
+        return [("form_token", admin.formToken(from: page)), ("version", admin.hiddenValue("version", from: page))]
+    }
+
     func importDocument(_ browser: Browser, csrf: String, _ text: String) throws -> RawHTTPClient.Response {
-        try browser.request("POST", "/admin/import", form: ["csrf_token": csrf, "document": text])
+        try browser.submit("/admin/import", to: "/admin/import", ["csrf_token": csrf, "document": text])
     }
 
     @Test("the import page reads a GIFT file into the exam chosen, names the format and what was left out, and refuses with reasons")
@@ -48,18 +55,18 @@ struct AdminTests {
         let form = try admin.request("GET", "/admin/import")
         #expect(form.bodyText.contains(#"<option value="\#(into)">"#))
         // No exam chosen; unsupported items without leave to skip them: nothing written, reasons given.
-        let noExam = try admin.request("POST", "/admin/import", form: ["csrf_token": csrf, "document": gift])
+        let noExam = try admin.submit("/admin/import", to: "/admin/import", ["csrf_token": csrf, "document": gift])
         #expect(noExam.status == 422)
         #expect(noExam.bodyText.contains("GIFT has no exams of its own: choose the exam to import into."))
-        let unsupported = try admin.request("POST", "/admin/import", form: ["csrf_token": csrf, "document": gift, "into": into])
+        let unsupported = try admin.submit("/admin/import", to: "/admin/import", ["csrf_token": csrf, "document": gift, "into": into])
         #expect(unsupported.status == 422)
         #expect(unsupported.bodyText.contains("2 items have no equivalent in the portal, so nothing was imported."))
         #expect(unsupported.bodyText.contains("line 41") && unsupported.bodyText.contains("a weight pattern"))
         #expect(try site.count("SELECT count(*) AS n FROM questions WHERE source_key LIKE 'gift:%'") == 0)
-        let unknown = try admin.request("POST", "/admin/import", form: ["csrf_token": csrf, "document": "Just some notes.", "into": into])
+        let unknown = try admin.submit("/admin/import", to: "/admin/import", ["csrf_token": csrf, "document": "Just some notes.", "into": into])
         #expect(unknown.status == 422 && unknown.bodyText.contains("This is in no format the importer knows"))
 
-        let imported = try admin.request("POST", "/admin/import", form: ["csrf_token": csrf, "document": gift, "into": into, "skip_unsupported": "on"])
+        let imported = try admin.submit("/admin/import", to: "/admin/import", ["csrf_token": csrf, "document": gift, "into": into, "skip_unsupported": "on"])
         #expect(imported.status == 200)
         #expect(imported.bodyText.contains("Read as GIFT. Imported into 1 exam: 12 questions added, 0 changed, 0 unchanged."))
         #expect(imported.bodyText.contains("line 33: an essay question"))
@@ -83,7 +90,7 @@ struct AdminTests {
         let (admin, csrf) = try Self.admin(site)
         let moodle = try String(contentsOfFile: TestPaths.repository + "/Tests/Fixtures/import/topology.moodle.xml", encoding: .utf8)
         let into = "\(MiniExam.region)/\(MiniExam.exam)"
-        let imported = try admin.request("POST", "/admin/import", form: ["csrf_token": csrf, "document": moodle, "into": into, "skip_unsupported": "on"])
+        let imported = try admin.submit("/admin/import", to: "/admin/import", ["csrf_token": csrf, "document": moodle, "into": into, "skip_unsupported": "on"])
         #expect(imported.status == 200)
         #expect(imported.bodyText.contains("1 question added, 0 changed, 0 unchanged. 3 new pictures stored."))
         #expect(imported.bodyText.contains("the picture star.svg in the question text has no alt text: give it one"))
@@ -312,8 +319,10 @@ struct AdminTests {
         #expect(form.bodyText.contains("id=\"opt-text-4\"") && !form.bodyText.contains("id=\"opt-text-5\""))
         let domainID = try site.admin { try $0.query("SELECT domain_id FROM questions WHERE id = \(item.id)").first!.decode("domain_id", as: Int.self) }
         func submit(_ extra: [(String, String)]) throws -> RawHTTPClient.Response {
-            try admin.request("POST", path, pairs: [("csrf_token", csrf), ("domain", String(domainID)), ("type", "single-choice"), ("difficulty", "2"),
-                                                    ("status", "published"), ("explanation", "Ants come first.")] + extra)
+            // As an admin does: the editor opened (its token and version), then saved.
+            try admin.request("POST", path, pairs: try Self.editorShowing(admin, path) + [
+                ("csrf_token", csrf), ("domain", String(domainID)), ("type", "single-choice"), ("difficulty", "2"),
+                ("status", "published"), ("explanation", "Ants come first.")] + extra)
         }
         let contentVersion = { try site.admin { try $0.query("SELECT content_updated_at FROM exams WHERE slug = \(MiniExam.exam)").first!.decode("content_updated_at", as: Date.self) } }
         let before = try contentVersion()
@@ -373,7 +382,7 @@ struct AdminTests {
         let exported = try admin.request("GET", "/admin/exams/\(MiniExam.region)/\(MiniExam.exam)/export.json").bodyText
         #expect(exported.contains("\"examOnly\":true") || exported.contains("\"examOnly\" : true"))
         // A new ordering question.
-        let created = try admin.request("POST", "/admin/questions/new", pairs: [
+        let created = try admin.request("POST", "/admin/questions/new", pairs: try Self.editorShowing(admin, "/admin/questions/new") + [
             ("csrf_token", csrf), ("domain", String(domainID)), ("type", "ordering"), ("difficulty", "3"), ("status", "draft"), ("stem", "Smallest first"),
             ("opt_text_0", "3"), ("opt_keypos_0", "3"), ("opt_text_1", "1"), ("opt_keypos_1", "1"), ("opt_text_2", "2"), ("opt_keypos_2", "2"),
         ])
@@ -388,7 +397,7 @@ struct AdminTests {
         let (admin, csrf) = try Self.admin(site)
         let domainID = try site.count("SELECT min(id) AS n FROM domains")
         let common = [("csrf_token", csrf), ("domain", String(domainID)), ("difficulty", "2"), ("status", "published")]
-        let matching = try admin.request("POST", "/admin/questions/new", pairs: common + [
+        let matching = try admin.request("POST", "/admin/questions/new", pairs: try Self.editorShowing(admin, "/admin/questions/new") + common + [
             ("type", "matching"), ("stem", "Match each port."), ("targets", "SSH\r\nDNS\r\n\r\nSMTP"),
             ("opt_text_0", "22"), ("opt_target_0", "1"), ("opt_text_1", "53"), ("opt_target_1", "2"),
         ])
@@ -397,14 +406,14 @@ struct AdminTests {
             SELECT count(*) AS n FROM questions WHERE type = 'matching' AND correct = '[0, 1]'
               AND details = '{"targets": [{"id": "t1", "text": "SSH"}, {"id": "t2", "text": "DNS"}, {"id": "t3", "text": "SMTP"}]}'
             """) == 1)
-        let fillIn = try admin.request("POST", "/admin/questions/new", pairs: common + [
+        let fillIn = try admin.request("POST", "/admin/questions/new", pairs: try Self.editorShowing(admin, "/admin/questions/new") + common + [
             ("type", "fill-in"), ("stem", "How many bits in an IPv4 address?"), ("accepted", "32\n"), ("match", "numeric"), ("tolerance", "0,5"),
         ])
         #expect(fillIn.status == 303)
         #expect(try site.count("""
             SELECT count(*) AS n FROM questions WHERE type = 'fill-in' AND options = '[]' AND details = '{"match": "numeric", "accepted": ["32"], "tolerance": 0.5}'
             """) == 1)
-        let hotspot = try admin.request("POST", "/admin/questions/new", pairs: common + [
+        let hotspot = try admin.request("POST", "/admin/questions/new", pairs: try Self.editorShowing(admin, "/admin/questions/new") + common + [
             ("type", "hotspot"), ("stem", "Click the hub."), ("hotspot_image", "/images/diagrams/network-a.svg"),
             ("opt_text_0", "Hub"), ("opt_shape_0", "circle"), ("opt_coords_0", "100, 100, 30"), ("opt_key_0", "on"),
             ("opt_text_1", "Leaf"), ("opt_shape_1", "rect"), ("opt_coords_1", "10 10 40 40"),
@@ -423,7 +432,7 @@ struct AdminTests {
         #expect(single.contains(#"data-kinds="matching fill-in hotspot" hidden>"#), "the box of other kinds' fields is hidden whole")
         #expect(single.contains(#"<script src="/js/question-editor.js" defer></script>"#))
         // An upside-down rectangle is refused with the validator's words, and nothing is saved.
-        let refused = try admin.request("POST", "/admin/questions/new", pairs: common + [
+        let refused = try admin.request("POST", "/admin/questions/new", pairs: try Self.editorShowing(admin, "/admin/questions/new") + common + [
             ("type", "hotspot"), ("stem", "Click it."), ("hotspot_image", "/images/diagrams/network-a.svg"),
             ("opt_text_0", "A"), ("opt_coords_0", "50, 50, 10, 10"), ("opt_key_0", "on"), ("opt_text_1", "B"), ("opt_coords_1", "1, 1, 5, 5"),
         ])

@@ -72,7 +72,7 @@ struct DataDownloadTests {
         let (teacher, _, csrf) = try SchoolTests.account(site, "teacher", role: "teacher", displayName: "Ms Rossi")
         let (classID, joinCode) = try SchoolTests.makeClass(teacher, csrf: csrf)
         let (ada, adaID) = try PasswordRecoveryTests.pupil(site, in: joinCode, name: "ada")
-        let issued = try teacher.request("POST", "/teach/classes/\(classID)/members/\(adaID.uuidString.lowercased())/reset", form: ["csrf_token": csrf, "confirm": "1"])
+        let issued = try teacher.submit("/teach/classes/\(classID)/members/\(adaID.uuidString.lowercased())/reset", to: "/teach/classes/\(classID)/members/\(adaID.uuidString.lowercased())/reset", ["confirm": "1"])
         #expect(issued.status == 200)
         let files = try Self.files(try ada.request("GET", "/me/data.zip"))
         let audit = files["audit-log.json"] ?? ""

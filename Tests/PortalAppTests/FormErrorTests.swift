@@ -81,7 +81,7 @@ struct FormErrorTests {
         let site = try StudySessionTests.Site()
         let (admin, csrf) = try AdminTests.admin(site)
         let broken = AdminTests.document(stem: "", passMark: 140)
-        let refused = try admin.request("POST", "/admin/import", form: ["csrf_token": csrf, "document": broken])
+        let refused = try admin.submit("/admin/import", to: "/admin/import", ["csrf_token": csrf, "document": broken])
         #expect(refused.status == 422)
         let escaped = broken.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
             .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")

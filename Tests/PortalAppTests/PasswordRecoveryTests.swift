@@ -49,7 +49,7 @@ struct PasswordRecoveryTests {
         #expect(SchoolTests.location(unasked).hasSuffix(asking))
         #expect(try site.count("SELECT count(*) AS n FROM password_resets") == 0)
 
-        let card = try teacher.request("POST", asking, form: ["csrf_token": csrf, "confirm": "1"])
+        let card = try teacher.submit(asking, to: asking, ["confirm": "1"])
         let code = Self.code(on: card)
         #expect(card.status == 200 && code.count == 14, "\(card.bodyText)")
         #expect(card.header("Cache-Control") == "private, no-store", "the card is for its reader alone, and never kept")
@@ -126,7 +126,7 @@ struct PasswordRecoveryTests {
         let (admin, _, adminCSRF) = try SchoolTests.account(site, "chief", role: "admin")
         let adminAsking = "/admin/users/\(pupilID.uuidString.lowercased())/reset"
         #expect(try admin.request("GET", "/admin/users").bodyText.contains(#"href="\#(adminAsking)""#))
-        let card = try admin.request("POST", adminAsking, form: ["csrf_token": adminCSRF, "confirm": "1"])
+        let card = try admin.submit(adminAsking, to: adminAsking, ["confirm": "1"])
         let code = PasswordRecoveryTests.code(on: card)
         #expect(code.count == 14)
         site.clock.advance(25 * 3600)
@@ -143,7 +143,7 @@ struct PasswordRecoveryTests {
 
         // An account that signs in with its school has no password here.
         try site.admin { try $0.execute("UPDATE users SET password_hash = NULL WHERE id = \(pupilID)") }
-        let external = try admin.request("POST", adminAsking, form: ["csrf_token": adminCSRF, "confirm": "1"])
+        let external = try admin.submit(adminAsking, to: adminAsking, ["confirm": "1"])
         #expect(external.status == 409 && external.bodyText.contains("signs in with their school"))
     }
 }

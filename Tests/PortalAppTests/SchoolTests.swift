@@ -89,7 +89,7 @@ struct SchoolTests {
         ])
         #expect(Self.location(registered) == "/s/\(token)")
         let startPage = try guest.request("GET", "/s/\(token)")
-        let started = try guest.request("POST", "/s/\(token)/start", form: ["csrf_token": guest.csrfToken(from: startPage)])
+        let started = try guest.submit("/s/\(token)", to: "/s/\(token)/start", [:])
         #expect(started.status == 303 && Self.location(started).hasPrefix("/sessions/"))
         let session = try #require(try site.admin { connection in
             try connection.query("SELECT mode, question_ids, share_link_id IS NOT NULL AS linked FROM study_sessions").first
@@ -209,9 +209,9 @@ struct SchoolTests {
         for (number, name) in disguised.enumerated() {
             let (other, _, otherCSRF) = try Self.account(site, "pupil\(number)", role: "student", displayName: name)
             try other.request("POST", "/join/\(code)", form: ["csrf_token": otherCSRF])
-            try other.request("POST", "/s/\(token)/start", form: ["csrf_token": otherCSRF])
+            try other.submit("/s/\(token)", to: "/s/\(token)/start", [:])
         }
-        let started = try student.request("POST", "/s/\(token)/start", form: ["csrf_token": studentCSRF])
+        let started = try student.submit("/s/\(token)", to: "/s/\(token)/start", [:])
         let path = Self.location(started)
         for _ in 0..<2 {
             let form = try StudySessionTests.AnswerForm(try student.request("GET", path))
@@ -273,7 +273,7 @@ struct SchoolTests {
         let token = try Self.makeLink(teacher, csrf: csrf, classID: classID, extra: [("due", "2030-01-31")])
         let (student, studentID, studentCSRF) = try Self.account(site, "pupil", role: "student")
         try student.request("POST", "/join/\(code)", form: ["csrf_token": studentCSRF])
-        let started = try student.request("POST", "/s/\(token)/start", form: ["csrf_token": studentCSRF])
+        let started = try student.submit("/s/\(token)", to: "/s/\(token)/start", [:])
         let form = try StudySessionTests.AnswerForm(try student.request("GET", Self.location(started)))
         try student.request("POST", Self.location(started) + "/answers", pairs: form.pairs(form.item.wrong))
         try student.request("POST", Self.location(started) + "/finish", form: ["csrf_token": studentCSRF])

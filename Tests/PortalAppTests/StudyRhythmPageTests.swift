@@ -183,7 +183,7 @@ struct StudyRhythmPageTests {
         let dueDay = String(ISO8601DateFormatter().string(from: site.clock.read().addingTimeInterval(10 * 86_400)).prefix(10))
         _ = try SchoolTests.makeLink(teacher, csrf: teacherCSRF, classID: classID, extra: [("due", dueDay)])
 
-        let made = try browser.request("POST", "/me/calendar", form: ["csrf_token": csrf])
+        let made = try browser.submit("/me/rhythm", to: "/me/calendar", [:])
         #expect(made.status == 200 && made.header("Cache-Control")?.contains("no-store") == true, "the address is shown once and not kept")
         let page = made.bodyText
         guard let start = page.range(of: "/calendar/"), let end = page[start.upperBound...].range(of: ".ics") else {
@@ -213,7 +213,7 @@ struct StudyRhythmPageTests {
             #expect(try site.browser().request("GET", path).status == 404, "\(path)")
         }
         // A new address ends the old one; stopping the feed ends the new one.
-        _ = try browser.request("POST", "/me/calendar", form: ["csrf_token": csrf])
+        _ = try browser.submit("/me/rhythm", to: "/me/calendar", [:])
         #expect(try site.browser().request("GET", "/calendar/\(token).ics").status == 404)
         #expect(try browser.request("POST", "/me/calendar/end", form: ["csrf_token": csrf]).status == 303)
         #expect(try site.count("SELECT count(*) AS n FROM calendar_feeds WHERE user_id = \(ada)") == 0)

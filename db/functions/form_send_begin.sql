@@ -3,8 +3,10 @@
 -- goes on to make it, in the same transaction: if that fails, the claim goes with it); 'sent'
 -- with where the first send led when the same sender sends it again (a second send waits here
 -- until the first has committed or failed); 'foreign' when the token is another sender's or
--- the sender is nobody — the caller refuses and makes nothing.
-CREATE OR REPLACE FUNCTION public.form_send_begin(p_token text)
+-- the sender is nobody — the caller refuses and makes nothing. With `p_fresh_for`, a send is the
+-- same only within that long of the first: a key made from a form's content (the same fields sent
+-- again later are a new send) is claimed anew after it.
+CREATE OR REPLACE FUNCTION public.form_send_begin(p_token text, p_fresh_for interval DEFAULT NULL)
  RETURNS TABLE(state text, location text)
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -28,14 +30,18 @@ BEGIN
         RETURN QUERY SELECT 'new'::text, NULL::text;
         RETURN;
     END IF;
-    SELECT f.* INTO earlier FROM public.form_sends f WHERE f.token_hash = token;
-    IF earlier.user_id IS NOT DISTINCT FROM me AND earlier.guest_hash IS NOT DISTINCT FROM guest THEN
+    SELECT f.* INTO earlier FROM public.form_sends f WHERE f.token_hash = token FOR UPDATE;
+    IF earlier.user_id IS NOT DISTINCT FROM me AND earlier.guest_hash IS NOT DISTINCT FROM guest
+       AND p_fresh_for IS NOT NULL AND earlier.created_at < public.app_now() - p_fresh_for THEN
+        UPDATE public.form_sends f SET created_at = public.app_now(), location = NULL WHERE f.token_hash = token;
+        RETURN QUERY SELECT 'new'::text, NULL::text;
+    ELSIF earlier.user_id IS NOT DISTINCT FROM me AND earlier.guest_hash IS NOT DISTINCT FROM guest THEN
         RETURN QUERY SELECT 'sent'::text, earlier.location;
     ELSE
         RETURN QUERY SELECT 'foreign'::text, NULL::text;
     END IF;
 END
 $function$;
-ALTER FUNCTION form_send_begin(p_token text) OWNER TO portal_auth;
-REVOKE ALL ON FUNCTION form_send_begin(p_token text) FROM PUBLIC;
-GRANT EXECUTE ON FUNCTION form_send_begin(p_token text) TO portal_app;
+ALTER FUNCTION form_send_begin(p_token text, p_fresh_for interval) OWNER TO portal_auth;
+REVOKE ALL ON FUNCTION form_send_begin(p_token text, p_fresh_for interval) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION form_send_begin(p_token text, p_fresh_for interval) TO portal_app;

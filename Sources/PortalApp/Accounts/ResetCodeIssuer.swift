@@ -21,6 +21,10 @@ struct ResetCodeIssuer: Sendable {
         var action: String
         var backHref: String
         var csrfToken: String
+        /// The form's one-time token: sent again, it issues no second code.
+        var formToken = SentOnce.newToken()
+        /// "A code was issued just now and shown once", when the same form came again.
+        var issuedBefore: Bool
     }
 
     /// The card with the code, shown once.
@@ -46,7 +50,7 @@ struct ResetCodeIssuer: Sendable {
         // Only from the page that asked first (an older form, or one made elsewhere, is sent there).
         guard FormFields(body: request.body)["confirm"] == "1" else { return .redirect(to: path) }
         let holder = try member(request, class: id, student: student)
-        return try issue(request, student, holder, back: "/teach/classes/\(id.lowercasedText)")
+        return try issue(request, student, holder, asked: path, back: "/teach/classes/\(id.lowercasedText)")
     }
 
     private func studentPath(_ classID: UUID, _ student: UUID) -> String {
@@ -74,7 +78,7 @@ struct ResetCodeIssuer: Sendable {
 
     func issueForAccount(_ request: PortalRequest, _ user: SessionUser, account id: UUID) throws -> Response {
         guard FormFields(body: request.body)["confirm"] == "1" else { return .redirect(to: "/admin/users/\(id.lowercasedText)/reset") }
-        return try issue(request, id, try account(request, id), back: "/admin/users")
+        return try issue(request, id, try account(request, id), asked: "/admin/users/\(id.lowercasedText)/reset", back: "/admin/users")
     }
 
     private func account(_ request: PortalRequest, _ id: UUID) throws -> (username: String, displayName: String) {
@@ -87,23 +91,35 @@ struct ResetCodeIssuer: Sendable {
     // MARK: Both
 
     private func ask(_ request: PortalRequest, _ user: SessionUser, _ holder: (username: String, displayName: String), action: String, back: String) throws -> Response {
-        let question = Question(name: holder.displayName, username: holder.username, action: action, backHref: back, csrfToken: user.csrfToken)
+        let question = Question(
+            name: holder.displayName, username: holder.username, action: action, backHref: back, csrfToken: user.csrfToken,
+            issuedBefore: request.query["issued"] != nil)
         return try pages.privatePage("accounts/reset_ask", question, request)
     }
 
-    private func issue(_ request: PortalRequest, _ id: UUID, _ holder: (username: String, displayName: String), back: String) throws -> Response {
+    /// Issues the code once per showing of the question (`asked`): the same form sent again — a
+    /// reload of the card, a double tap — issues no second code (which would end the one just
+    /// printed) and leads back to the question, saying a code was shown a moment ago.
+    private func issue(
+        _ request: PortalRequest, _ id: UUID, _ holder: (username: String, displayName: String), asked: String, back: String
+    ) throws -> Response {
         let code = ResetCode.random()
-        let issued = try request.database.transaction { try PasswordResetStore().issue(userID: id, codeHash: code.hash, $0) }
-        switch issued {
-        case .issued:
-            break
-        case .external:
-            throw HTTPError(.conflict, pages.message("account.reset_external", for: request, ["name": holder.displayName]))
-        case .limited:
-            throw HTTPError(.tooManyRequests, pages.message("account.reset_limited", for: request))
-        case .unknown:
-            throw HTTPError(.notFound, pages.message("school.not_found", for: request))
+        var issuedNow = false
+        let location = try SentOnce.send(request, form: FormFields(body: request.body)) { connection -> String in
+            switch try PasswordResetStore().issue(userID: id, codeHash: code.hash, connection) {
+            case .issued:
+                issuedNow = true
+                return asked + "?issued=1"
+            case .external:
+                throw HTTPError(.conflict, pages.message("account.reset_external", for: request, ["name": holder.displayName]))
+            case .limited:
+                throw HTTPError(.tooManyRequests, pages.message("account.reset_limited", for: request))
+            case .unknown:
+                throw HTTPError(.notFound, pages.message("school.not_found", for: request))
+            }
         }
+        // Sent again, or a form without its token (shown before tokens): the question, again.
+        guard issuedNow else { return .redirect(to: location ?? asked) }
         let locale = pages.locale(for: request)
         let zone = TimeZone(identifier: request.user?.timeZone ?? "") ?? .gmt
         let address = site.url("/reset", for: request.head, peer: request.http.remoteAddress)

@@ -48,6 +48,9 @@ struct StudyRhythmPages: Sendable {
         var typedEnd = ""
         var feedSince: String?
         var newFeed: NewFeed?
+        /// The feed form's one-time token: sent again, it makes no second address (which would
+        /// end the one just shown).
+        var feedFormToken = SentOnce.newToken()
         var estimates: WorkloadEstimates.View?
         /// Reminders by e-mail, when the portal sends mail.
         struct Reminders: Encodable {
@@ -172,7 +175,14 @@ struct StudyRhythmPages: Sendable {
     /// `POST /me/calendar`: a new secret address for the feed, shown once on this page.
     func startFeed(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let token = Crypto.token()
-        try request.database.transaction { try StudyRhythmStore().startCalendarFeed(token: token, $0) }
+        var madeNow = false
+        let location = try SentOnce.send(request, form: FormFields(body: request.body)) { connection -> String in
+            try StudyRhythmStore().startCalendarFeed(token: token, connection)
+            madeNow = true
+            return "/me/rhythm#calendar"
+        }
+        // Sent again (its address was shown once), or a form from before tokens: the page, again.
+        guard madeNow else { return .redirect(to: location ?? "/me/rhythm#calendar") }
         let https = site.url("/calendar/\(token).ics", for: request.head, peer: request.http.remoteAddress)
         let webcal = "webcal://" + https.drop { $0 != ":" }.dropFirst(3)
         let feed = Page.NewFeed(

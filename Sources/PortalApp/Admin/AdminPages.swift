@@ -56,64 +56,91 @@ struct AdminPages: Sendable {
             upload = parts.first { $0.name == "picture" && $0.filename != nil && !$0.data.isEmpty }
         }
         let form = QuestionForm(form: fields, id: id, version: Int(fields["version"] ?? "") ?? 0) { pages.message($0, locale: locale, $1) }
-        let result = try request.database.transaction { connection -> Response in
-            let editor = QuestionEditor()
-            let domains = try editor.domains(connection)
-            var form = form
-            if !domains.contains(where: { $0.id == form.question.domainID }) { form.errors["domain"] = pages.message("admin.edit.bad_domain", locale: locale) }
-            if let id, try editor.question(id: id, connection) == nil { throw HTTPError(.notFound, pages.message("school.not_found", locale: locale)) }
-            if form.addsRow {
-                // Only a row more: nothing is checked or saved until "save".
-                form.errors = [:]
-                return try pages.privatePage("admin/edit", QuestionEditPage(form, domains: domains, pages: pages, locale: locale), request)
-            }
-            if fields["add_picture"] != nil {
-                // A picture stored and written into the question's text as markdown; the question is saved with "save".
-                form.errors = [:]
-                let alt = (fields["picture_alt"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-                var added: ContentImage?
-                if let upload {
-                    do throws(ImageRefusal) { added = try ContentImage(bytes: upload.data) } catch {
-                        form.errors["picture"] = switch error {
-                        case .notAnImage: pages.message("admin.edit.picture_not_image", locale: locale)
-                        case .tooLarge(let size):
-                            pages.message("admin.edit.picture_too_large", locale: locale, ["size": String(size / 1024), "limit": String(ContentImage.maximumBytes / 1024 / 1024)])
-                        case .tooManyPixels(let size): pages.message("admin.edit.picture_too_many_pixels", locale: locale, ["size": "\(size)"])
-                        case .empty, .sizeUnreadable: pages.message("admin.edit.picture_unreadable", locale: locale)
+        do {
+            let result = try request.database.transaction { connection -> Response in
+                let editor = QuestionEditor()
+                let domains = try editor.domains(connection)
+                var form = form
+                if !domains.contains(where: { $0.id == form.question.domainID }) { form.errors["domain"] = pages.message("admin.edit.bad_domain", locale: locale) }
+                if let id, try editor.question(id: id, connection) == nil { throw HTTPError(.notFound, pages.message("school.not_found", locale: locale)) }
+                if form.addsRow {
+                    // Only a row more: nothing is checked or saved until "save".
+                    form.errors = [:]
+                    return try pages.privatePage("admin/edit", QuestionEditPage(form, domains: domains, pages: pages, locale: locale), request)
+                }
+                if fields["add_picture"] != nil {
+                    // A picture stored and written into the question's text as markdown; the question is saved with "save".
+                    form.errors = [:]
+                    let alt = (fields["picture_alt"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+                    var added: ContentImage?
+                    if let upload {
+                        do throws(ImageRefusal) { added = try ContentImage(bytes: upload.data) } catch {
+                            form.errors["picture"] = switch error {
+                            case .notAnImage: pages.message("admin.edit.picture_not_image", locale: locale)
+                            case .tooLarge(let size):
+                                pages.message("admin.edit.picture_too_large", locale: locale, ["size": String(size / 1024), "limit": String(ContentImage.maximumBytes / 1024 / 1024)])
+                            case .tooManyPixels(let size): pages.message("admin.edit.picture_too_many_pixels", locale: locale, ["size": "\(size)"])
+                            case .empty, .sizeUnreadable: pages.message("admin.edit.picture_unreadable", locale: locale)
+                            }
                         }
+                    } else {
+                        form.errors["picture"] = pages.message("admin.edit.picture_missing", locale: locale)
                     }
-                } else {
-                    form.errors["picture"] = pages.message("admin.edit.picture_missing", locale: locale)
+                    if alt.isEmpty, form.errors["picture"] == nil { form.errors["picture"] = pages.message("admin.edit.picture_no_alt", locale: locale) }
+                    var page = QuestionEditPage(form, domains: domains, pages: pages, locale: locale)
+                    guard let added, form.errors.isEmpty else {
+                        page.pictureAlt = alt
+                        return try pages.privatePage("admin/edit", page, request, status: .unprocessableContent)
+                    }
+                    _ = try ContentImageStore().save([added], connection)
+                    let written = MarkdownWriter.write(RichText([.picture(RichText.Picture(source: added.path, alt: alt))]))
+                    page.stem = page.stem.isEmpty ? written : page.stem + "\n\n" + written
+                    page.markdown = true
+                    page.pictureAdded = pages.message("admin.edit.picture_added", locale: locale)
+                    return try pages.privatePage("admin/edit", page, request)
                 }
-                if alt.isEmpty, form.errors["picture"] == nil { form.errors["picture"] = pages.message("admin.edit.picture_no_alt", locale: locale) }
-                var page = QuestionEditPage(form, domains: domains, pages: pages, locale: locale)
-                guard let added, form.errors.isEmpty else {
-                    page.pictureAlt = alt
-                    return try pages.privatePage("admin/edit", page, request, status: .unprocessableContent)
+                guard form.errors.isEmpty else {
+                    return try pages.privatePage("admin/edit", QuestionEditPage(form, domains: domains, pages: pages, locale: locale), request, status: .unprocessableContent)
                 }
-                _ = try ContentImageStore().save([added], connection)
-                let written = MarkdownWriter.write(RichText([.picture(RichText.Picture(source: added.path, alt: alt))]))
-                page.stem = page.stem.isEmpty ? written : page.stem + "\n\n" + written
-                page.markdown = true
-                page.pictureAdded = pages.message("admin.edit.picture_added", locale: locale)
-                return try pages.privatePage("admin/edit", page, request)
+                if fields["preview"] != nil {
+                    // The question as students would see it, beside the form; nothing is saved.
+                    var page = QuestionEditPage(form, domains: domains, pages: pages, locale: locale)
+                    page.preview = try? QuestionPreview(form.question.shown())
+                    return try pages.privatePage("admin/edit", page, request)
+                }
+                // Saved once per showing of the form: sent again, it leads to what the first saved.
+                let location = try SentOnce.send(request, form: fields) { connection -> String in
+                    guard let saved = try editor.save(form.question, connection) else {
+                        throw SavedSince(version: try editor.question(id: id ?? UUID(), connection)?.version ?? form.question.version)
+                    }
+                    try AdminStore().audit(
+                        actorName: user.displayName, action: id == nil ? "question.create" : "question.edit", target: saved.id.lowercasedText,
+                        details: ["version": String(saved.version), "status": form.question.status], at: clock(), connection)
+                    return "/admin/questions/\(saved.id.lowercasedText)?saved=1"
+                }
+                guard let location else {
+                    var page = QuestionEditPage(form, domains: domains, pages: pages, locale: locale)
+                    page.savedSince = pages.message("error.form_resent", locale: locale)
+                    return try pages.privatePage("admin/edit", page, request, status: .conflict)
+                }
+                return .redirect(to: location)
             }
-            guard form.errors.isEmpty else {
-                return try pages.privatePage("admin/edit", QuestionEditPage(form, domains: domains, pages: pages, locale: locale), request, status: .unprocessableContent)
-            }
-            if fields["preview"] != nil {
-                // The question as students would see it, beside the form; nothing is saved.
-                var page = QuestionEditPage(form, domains: domains, pages: pages, locale: locale)
-                page.preview = try? QuestionPreview(form.question.shown())
-                return try pages.privatePage("admin/edit", page, request)
-            }
-            let saved = try editor.save(form.question, connection)
-            try AdminStore().audit(
-                actorName: user.displayName, action: id == nil ? "question.create" : "question.edit", target: saved.id.lowercasedText,
-                details: ["version": String(saved.version), "status": form.question.status], at: clock(), connection)
-            return .redirect(to: "/admin/questions/\(saved.id.lowercasedText)?saved=1")
+            return result
+        } catch let since as SavedSince {
+            // Another admin saved the question after this form was shown: nothing is overwritten.
+            // The edits come back with the newer version, so saving again is a choice made knowingly.
+            var form = form
+            form.question.version = since.version
+            let domains = try request.database.run { try QuestionEditor().domains($0) }
+            var page = QuestionEditPage(form, domains: domains, pages: pages, locale: locale)
+            page.savedSince = pages.message("admin.edit.saved_since", locale: locale, ["version": String(since.version)])
+            return try pages.privatePage("admin/edit", page, request, status: .conflict)
         }
-        return result
+    }
+
+    /// The question was saved by someone else since the form was shown (now at `version`).
+    private struct SavedSince: Error {
+        var version: Int
     }
 
     func overview(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
@@ -200,6 +227,8 @@ struct AdminPages: Sendable {
             var label: String
             var selected: Bool
         }
+        /// The form's one-time token: a file is imported once per showing of the form.
+        var formToken = SentOnce.newToken()
         var problems: [Problem] = []
         var hasProblems = false
         var more = 0
@@ -266,7 +295,7 @@ struct AdminPages: Sendable {
         } else {
             let form = FormFields(body: request.body)
             bytes = Array((form["document"] ?? "").utf8)
-            for name in ["into", "domain", "skip_unsupported"] { fields[name] = form[name] }
+            for name in ["into", "domain", "skip_unsupported", SentOnce.field] { fields[name] = form[name] }
         }
         let into = fields["into"] ?? "", domain = (fields["domain"] ?? "").trimmingCharacters(in: .whitespaces)
         let skipUnsupported = fields["skip_unsupported"] == "on"
@@ -307,7 +336,10 @@ struct AdminPages: Sendable {
         guard problems.isEmpty else {
             return try refused(problems.prefix(500).map { ImportPage.Problem(item: $0.item, field: $0.field, problem: $0.problem) }, total: problems.count)
         }
-        let summary = try request.database.transaction { connection -> ImportSummary in
+        // Imported once per showing of the form: the same form sent again (a reload of this
+        // report, a double tap) imports nothing more and leads to the question list.
+        var imported: ImportSummary?
+        let location = try SentOnce.send(request, token: fields[SentOnce.field]) { connection -> String in
             try importer.allowLongStatements(connection)
             let summary = try importer.apply(document, connection)
             try AdminStore().audit(
@@ -315,7 +347,13 @@ struct AdminPages: Sendable {
                 details: ["added": String(summary.questionsAdded), "changed": String(summary.questionsChanged),
                           "unchanged": String(summary.questionsUnchanged), "bytes": String(bytes.count), "format": plan.format.rawValue,
                           "skipped": String(plan.skipped.count)], at: clock(), connection)
-            return summary
+            imported = summary
+            return "/admin/questions"
+        }
+        guard let summary = imported else {
+            if let location { return .redirect(to: location) }
+            page.pasted = fromFile ? "" : String(decoding: bytes, as: UTF8.self)
+            return try refused([say("error.form_resent")])
         }
         page.summary = [
             "regions": summary.regions, "exams": summary.exams, "domains": summary.domains, "added": summary.questionsAdded,

@@ -296,6 +296,10 @@ struct QuestionEditPage: Encodable {
     /// once it stands in the stem.
     var pictureAlt = ""
     var pictureAdded: String?
+    /// The form's one-time token: a save sent again (a reload, a double tap) saves nothing more.
+    var formToken = SentOnce.newToken()
+    /// Another admin saved the question after this form was shown: "saved since you opened it".
+    var savedSince: String?
 
     init(_ form: QuestionForm, domains: [(id: Int, label: String)], pages: PageRenderer, locale: String) {
         let question = form.question

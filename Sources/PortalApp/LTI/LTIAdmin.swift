@@ -67,12 +67,14 @@ struct LTIAdmin: Sendable {
             return try show(request, problem: pages.message("lti.admin_" + problem.key, for: request, problem.arguments), form: values, status: .unprocessableContent)
         }
         try request.database.transaction { connection in
-            let added = try LTIStore().addPlatform(
+            let saved = try LTIStore().addPlatform(
                 issuer: registration.issuer, clientID: registration.clientID, authURL: registration.authURL, tokenURL: registration.tokenURL,
                 jwksURL: registration.jwksURL, deploymentIDs: registration.deploymentIDs, connection)
+            // The same registration sent again changes nothing, and is not audited again.
+            guard saved.changed else { return }
             try AdminStore().audit(
                 actorName: user.displayName, action: "lti.platform", target: registration.issuer,
-                details: ["client_id": registration.clientID, "deployments": registration.deploymentIDs.joined(separator: ","), "new": String(added)],
+                details: ["client_id": registration.clientID, "deployments": registration.deploymentIDs.joined(separator: ","), "new": String(saved.added)],
                 at: clock(), connection)
         }
         return .redirect(to: "/admin/lti?added=1")

@@ -37,13 +37,15 @@ enum LTICommands {
         if let problem = registration.problem { throw ConfigurationError(problem.key == "missing" ? usage : problem.commandLine) }
         let (issuer, clientID) = (registration.issuer, registration.clientID)
         let added = try connection.withTransaction { connection -> Bool in
-            let added = try LTIStore().addPlatform(
+            let saved = try LTIStore().addPlatform(
                 issuer: issuer, clientID: clientID, authURL: registration.authURL, tokenURL: registration.tokenURL, jwksURL: registration.jwksURL,
                 deploymentIDs: deployments, connection)
-            try AdminStore().audit(
-                actorName: "portal lti", action: "lti.platform", target: issuer,
-                details: ["client_id": clientID, "deployments": deployments.joined(separator: ","), "new": String(added)], at: Date(), connection)
-            return added
+            if saved.changed {
+                try AdminStore().audit(
+                    actorName: "portal lti", action: "lti.platform", target: issuer,
+                    details: ["client_id": clientID, "deployments": deployments.joined(separator: ","), "new": String(saved.added)], at: Date(), connection)
+            }
+            return saved.added
         }
         print("lti: \(added ? "registered" : "already registered, deployments added to") \(issuer) (client \(clientID)); deployments \(deployments.joined(separator: ", "))")
     }

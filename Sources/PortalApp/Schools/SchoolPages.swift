@@ -219,7 +219,11 @@ struct SchoolPages: Sendable {
         }
         let token = Crypto.token()
         let (region, slug) = (form["region"] ?? "", form["exam"] ?? "")
-        try request.database.transaction { connection in
+        // The share form is on the exam page (one copy for many showings): the same form sent
+        // again within ten minutes is the same link, leading to the list it is in (its address
+        // was shown once: only its hash is kept).
+        var made = false
+        let listed = try SentOnce.sendByContent(request, form: form, freshFor: 600) { connection -> String in
             guard let exam = try ExamCatalog().exam(region: region, slug: slug, connection) else {
                 throw HTTPError(.notFound, pages.message("error.no_exam", for: request, ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))]))
             }
@@ -234,7 +238,10 @@ struct SchoolPages: Sendable {
                 tokenHash: Crypto.sha256(Array(token.utf8)), examID: exam.id, classID: classID, title: title, mode: mode, domains: preset,
                 difficulty: from...to, questionCount: count, joinsClass: classID != nil && form["joins_class"] == "on", dueAt: dueAt,
                 expiresAt: expiresAt, attempts: attempts), at: clock(), connection)
+            made = true
+            return classID.map { "/teach/classes/\($0.lowercasedText)#assignments-heading" } ?? "/teach#links-heading"
         }
+        guard made else { return .redirect(to: listed ?? "/teach") }
         // The token is shown this once: only its hash is kept.
         let url = site.url("/s/\(token)", for: request.head, peer: request.http.remoteAddress)
         let value = LinkCreatedPage(
@@ -306,8 +313,8 @@ struct SchoolPages: Sendable {
         let now = clock(), locale = pages.locale(for: request)
         let actor = StudyActor(user: user)
         let form = FormFields(body: request.body)
-        let id: UUID
-        do { id = try request.database.transaction { connection -> UUID in
+        let location: String?
+        do { location = try SentOnce.send(request, form: form) { connection -> String in
             // Said plainly before anything is chosen; the database counts again as it admits the session.
             let attempts = try SchoolStore().attempts(linkID: link.id, connection)
             if let allowed = attempts.allowed, attempts.used >= allowed {
@@ -321,11 +328,13 @@ struct SchoolPages: Sendable {
                 region: link.regionCode, slug: link.examSlug, mode: link.mode, domains: domains, difficulty: link.difficulty,
                 count: link.questionCount, shareLinkID: link.id)
             wanted.endRunning = form[RunningMockPage.endField].flatMap(UUID.init(text:))
-            return try starter.create(wanted, actor: actor, now: now, locale: locale, connection)
+            return "/sessions/" + (try starter.create(wanted, actor: actor, now: now, locale: locale, connection)).lowercasedText
         } } catch let running as SessionStart.MockRunning {
             return try starter.askFirst(running, region: link.regionCode, slug: link.examSlug, action: request.path, form: form, now: now, request)
         }
-        return .redirect(to: "/sessions/\(id.lowercasedText)")
+        // A form without its one-time token (shown before tokens, or made elsewhere): shown again.
+        guard let location else { return .redirect(to: request.path.replacingOccurrences(of: "/start", with: "", options: .backwards)) }
+        return .redirect(to: location)
     }
 
     // MARK: Joining

@@ -307,6 +307,8 @@ struct SharePage: Encodable {
     var attempts: String?
     /// Whether the reader may start it (always, unless their attempts are used up).
     var canStart: Bool
+    /// The start form's one-time token: sent again, it leads to the session the first send began.
+    var formToken = SentOnce.newToken()
 
     init(
         link: SharedExam, domainTitles: [String: String], path: String, signedIn: Bool, attempts: (allowed: Int?, used: Int),

@@ -29,10 +29,14 @@ struct QuestionReports: Sendable {
             throw HTTPError(.tooManyRequests, pages.message("report.throttled", locale: locale, ["minutes": String((wait + 59) / 60)]),
                             headers: ["Retry-After": String(wait)])
         }
-        let filed = try request.database.transaction { connection in
-            try StudyStore().report(questionID: questionID, reason: reason, comment: comment, connection)
+        // The form is on kept pages (question and results): the same report sent again within
+        // ten minutes — a double tap, a reload — is the one already filed.
+        let location = try SentOnce.sendByContent(request, form: form, freshFor: 600) { connection -> String in
+            guard try StudyStore().report(questionID: questionID, reason: reason, comment: comment, connection) else {
+                throw HTTPError(.notFound, pages.message("report.no_question", locale: locale))
+            }
+            return back + (back.contains("?") ? "&" : "?") + "reported=1"
         }
-        guard filed else { throw HTTPError(.notFound, pages.message("report.no_question", locale: locale)) }
-        return .redirect(to: back + (back.contains("?") ? "&" : "?") + "reported=1")
+        return .redirect(to: location ?? back)
     }
 }

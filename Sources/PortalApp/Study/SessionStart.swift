@@ -16,6 +16,8 @@ struct SessionStart: Sendable {
     let selections: ExamSelection.Kept
 
     static let maximumCount = 100
+    /// How long after a start the same form sent again is the same start (`SentOnce.sendByContent`).
+    static let sameStartSeconds = 30.0
     /// New questions a review session may introduce per day (per student, across exams).
     static let newCardsPerDay = 20
 
@@ -54,15 +56,22 @@ struct SessionStart: Sendable {
         wanted.mockLength = mockLength
         wanted.endRunning = form[RunningMockPage.endField].flatMap(UUID.init(text:))
         wanted.missedOf = missedOf
-        let id: UUID
+        let location: String?
         do {
-            id = try request.database.transaction { connection in
-                try create(wanted, actor: actor, now: now, locale: locale, connection)
+            // Started from kept pages (the exam page is one copy for many showings): a double
+            // tap or a resent form within half a minute leads to the session the first made, as
+            // long as nobody has answered in it (then the same form starts another).
+            location = try SentOnce.sendByContent(request, form: form, freshFor: Self.sameStartSeconds, stillStands: { location, connection in
+                guard let id = UUID(text: String(location.dropFirst("/sessions/".count))) else { return false }
+                return try StudyStore().isUntouched(sessionID: id, connection)
+            }) { connection in
+                "/sessions/" + (try create(wanted, actor: actor, now: now, locale: locale, connection)).lowercasedText
             }
         } catch let running as MockRunning {
             return try askFirst(running, region: region, slug: slug, action: "/sessions", form: form, now: now, request)
         }
-        var response = Response.redirect(to: "/sessions/\(id.lowercasedText)")
+        guard let location else { throw refuse("error.form_resent") }
+        var response = Response.redirect(to: location)
         if let token = actor.newGuestToken { response.setCookie(settings.guestCookie(token)) }
         return response
     }

@@ -20,9 +20,45 @@ enum SentOnce {
     /// — by this send, or by the first send of the same form — or nil when the form carried no
     /// token or another sender's: nothing made, and the caller shows the form again.
     static func send(_ request: PortalRequest, form: FormFields, _ make: (PostgresConnection) throws -> String) throws -> String? {
-        guard let token = form[field], (20...100).contains(token.utf8.count) else { return nil }
-        return try request.database.transaction { connection in
-            switch try FormSendStore().begin(token: token, connection) {
+        try send(request, token: form[field], make)
+    }
+
+    /// `send` for a form read another way (a multipart upload): `token` is its `form_token`.
+    static func send(_ request: PortalRequest, token: String?, _ make: (PostgresConnection) throws -> String) throws -> String? {
+        guard let token, (20...100).contains(token.utf8.count) else { return nil }
+        return try claimed(token, freshFor: nil, request, make)
+    }
+
+    /// For a form on a page kept for many showings, which cannot carry a token of its own: the
+    /// send is known by what it says — its sender, its address and its fields — and the same
+    /// send within `freshFor` seconds of the first leads to what the first made (after that, the
+    /// same fields make something new). `stillStands` says whether what the first send made is
+    /// still what this send asks for (a session nobody has answered yet); when it is not, the
+    /// send makes anew. Returns where what was made is, or nil when the sender is nobody (no
+    /// account, no guest cookie): nothing made.
+    static func sendByContent(
+        _ request: PortalRequest, form: FormFields, freshFor: Double,
+        stillStands: (String, PostgresConnection) throws -> Bool = { _, _ in true }, _ make: (PostgresConnection) throws -> String
+    ) throws -> String? {
+        guard let sender = request.user.map({ "account:" + $0.userID.lowercasedText }) ?? request.database.guestToken.map({ "guest:" + $0 }) else {
+            return nil
+        }
+        let fields = form.filter { $0.name != field && $0.name != "csrf_token" }.map { $0.name + "=" + $0.value }.sorted()
+        let content = ([sender, request.head.path] + fields).joined(separator: "\u{0}")
+        let key = "content:" + Crypto.sha256(Array(content.utf8)).map { String(format: "%02x", $0) }.joined()
+        return try claimed(key, freshFor: freshFor, request, stillStands: stillStands, make)
+    }
+
+    private static func claimed(
+        _ token: String, freshFor: Double?, _ request: PortalRequest,
+        stillStands: (String, PostgresConnection) throws -> Bool = { _, _ in true }, _ make: (PostgresConnection) throws -> String
+    ) throws -> String? {
+        try request.database.transaction { connection in
+            var claim = try FormSendStore().begin(token: token, freshFor: freshFor, connection)
+            if case .sentBefore(let location?) = claim, try !stillStands(location, connection) {
+                claim = try FormSendStore().begin(token: token, freshFor: 0, connection)
+            }
+            switch claim {
             case .foreign:
                 return nil
             case .sentBefore(let location):
