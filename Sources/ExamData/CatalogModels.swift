@@ -31,6 +31,8 @@ public struct ExamDetail: Sendable, Equatable {
     public var timeLimitSeconds: Int
     public var questionCount: Int
     public var contentUpdatedAt: Date
+    /// The kinds of its questions offered for practice (`single-choice`, `cloze`, …), sorted.
+    public var kinds: [String]
     public var domains: [DomainSummary]
 }
 

@@ -36,7 +36,9 @@ public struct ExamCatalog: Sendable {
     public func exam(region: String, slug: String, _ connection: PostgresConnection) throws -> ExamDetail? {
         guard let row = try connection.query(("""
             SELECT e.id, r.code, r.name AS region_name, e.slug, e.title, e.description, e.language, e.pass_mark,
-                   e.time_limit_s, e.question_count, e.content_updated_at
+                   e.time_limit_s, e.question_count, e.content_updated_at,
+                   ARRAY(SELECT DISTINCT q.type FROM questions q JOIN domains d ON d.id = q.domain_id
+                         WHERE d.exam_id = e.id AND q.status = 'published' AND q.deleted_at IS NULL AND NOT q.exam_only ORDER BY 1) AS kinds
             FROM exams e JOIN regions r ON r.id = e.region_id
             WHERE r.code = \(region) AND e.slug = \(slug)
             """ as SQL).prepared()).first else { return nil }
@@ -57,6 +59,7 @@ public struct ExamCatalog: Sendable {
             description: try row.decode("description", as: String.self), language: try row.decode("language", as: String.self),
             passMark: try row.decode("pass_mark", as: Int.self), timeLimitSeconds: try row.decode("time_limit_s", as: Int.self),
             questionCount: try row.decode("question_count", as: Int.self), contentUpdatedAt: try row.decode("content_updated_at", as: Date.self),
+            kinds: try row.decode("kinds", as: [String].self),
             domains: try domainRows.map { domain in
                 DomainSummary(
                     slug: try domain.decode("slug", as: String.self), title: try domain.decode("title", as: String.self),

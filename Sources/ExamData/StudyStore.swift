@@ -18,12 +18,14 @@ public struct StudyStore: Sendable {
     /// for a mock exam or a live event (`includingExamOnly`).
     public func candidates(examID: Int, includingExamOnly: Bool, _ connection: PostgresConnection) throws -> [Candidate] {
         try connection.query(("""
-            SELECT q.id, d.slug, q.difficulty FROM domains d
+            SELECT q.id, d.slug, q.difficulty, q.type FROM domains d
             JOIN questions q ON q.domain_id = d.id AND q.status = 'published' AND q.deleted_at IS NULL
             WHERE d.exam_id = \(examID) AND (\(includingExamOnly) OR NOT q.exam_only)
             ORDER BY q.id
             """ as SQL).prepared()).rows.map { row in
-            Candidate(id: try row.decode("id", as: UUID.self), domain: try row.decode("slug", as: String.self), difficulty: try row.decode("difficulty", as: Int.self))
+            Candidate(
+                id: try row.decode("id", as: UUID.self), domain: try row.decode("slug", as: String.self), difficulty: try row.decode("difficulty", as: Int.self),
+                kind: try row.decode("type", as: String.self))
         }
     }
 

@@ -5,11 +5,14 @@ public struct Candidate: Sendable, Equatable {
     public var id: UUID
     public var domain: String
     public var difficulty: Int
+    /// Its kind (`single-choice`, `cloze`, …), for a practice of chosen kinds.
+    public var kind: String
 
-    public init(id: UUID, domain: String, difficulty: Int) {
+    public init(id: UUID, domain: String, difficulty: Int, kind: String = "") {
         self.id = id
         self.domain = domain
         self.difficulty = difficulty
+        self.kind = kind
     }
 }
 

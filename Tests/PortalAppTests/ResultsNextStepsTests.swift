@@ -83,4 +83,85 @@ struct ResultsNextStepsTests {
         }
         #expect(domains == ["beta"])
     }
+
+    /// The questions of a session, in order.
+    func questions(_ site: PortalSite, _ path: String) throws -> [UUID] {
+        let id = try #require(UUID(uuidString: String(path.dropFirst("/sessions/".count))))
+        return try site.admin { try $0.query("SELECT unnest(question_ids) AS id FROM study_sessions WHERE id = \(id)").rows.map { try $0.decode("id", as: UUID.self) } }
+    }
+
+    @Test("a practice the student builds: the missed of their last session, those missed and not yet got right, those not yet seen, those flagged in a mock exam — of chosen kinds; an empty choice says what to change")
+    func practiceBuilt() throws {
+        let site = try PortalSite()
+        let browser = site.browser()
+        try browser.register("bea")
+        let exam = try browser.request("GET", StudySessionTests.examPath)
+        #expect(exam.bodyText.contains(#"<input type="radio" name="pool" value="missed-last"> Missed in my last session</label>"#))
+        #expect(exam.bodyText.contains(#"<input type="checkbox" name="kind" value="multi-choice" checked> multiple choice</label>"#))
+        let check = try HTMLChecker.passes([("exam page", exam.body)])
+        #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
+
+        // Nothing studied yet: "missed" has nothing, and says so with what to change.
+        let (empty, _) = try tests.start(browser, count: "5", extra: [("pool", "missed-last")])
+        #expect(empty.status == 422 && empty.bodyText.contains("No question matches “Missed in my last session” with these choices."))
+
+        // A practice of three: one wrong, two right.
+        let (_, first) = try tests.start(browser, count: "3")
+        var wrong: UUID?, right: [UUID] = []
+        for answer in ["wrong", "right", "right"] {
+            let form = try StudySessionTests.AnswerForm(try browser.request("GET", first))
+            if answer == "wrong" { wrong = form.item.id } else { right.append(form.item.id) }
+            #expect(try browser.request("POST", first + "/answers", pairs: form.pairs(answer == "right" ? form.item.key : form.item.wrong)).status == 303)
+        }
+        let missed = try #require(wrong)
+        let (_, missedLast) = try tests.start(browser, count: "20", extra: [("pool", "missed-last")])
+        #expect(try questions(site, missedLast) == [missed])
+        // Answered right in that practice, it is no longer "missed and not yet got right".
+        let form = try StudySessionTests.AnswerForm(try browser.request("GET", missedLast))
+        #expect(try browser.request("POST", missedLast + "/answers", pairs: form.pairs(form.item.key)).status == 303)
+        let (stillMissed, _) = try tests.start(browser, count: "20", extra: [("pool", "missed")])
+        #expect(stillMissed.status == 422, "nothing is missed now")
+        // Not yet seen: every practice question but the three answered.
+        let (_, unseen) = try tests.start(browser, count: "20", extra: [("pool", "unseen")])
+        let offered = Set(MiniExam.items.map(\.id))
+        let unseenIDs = Set(try questions(site, unseen))
+        #expect(!unseenIDs.isEmpty && unseenIDs.isDisjoint(with: right + [missed]) && unseenIDs.isSubset(of: offered))
+        // Of a chosen kind only.
+        let (_, multi) = try tests.start(browser, count: "20", extra: [("kind", "multi-choice")])
+        let kinds = Set(try questions(site, multi).compactMap { MiniExam.item($0)?.kind })
+        #expect(kinds == ["multi-choice"])
+        // Flagged in a mock exam: exactly those.
+        let (_, mock) = try tests.start(browser, mode: "mock")
+        let shown = try browser.request("GET", mock)
+        let flaggedID = try StudySessionTests.AnswerForm(shown).item.id
+        #expect(try browser.request("POST", mock + "/flags", form: [
+            "csrf_token": browser.csrfToken(from: shown), "question": flaggedID.uuidString.lowercased(), "flagged": "1"]).status == 303)
+        let (_, flagged) = try tests.start(browser, count: "20", extra: [("pool", "flagged")])
+        #expect(try questions(site, flagged) == [flaggedID])
+        // A pool that is not one is refused.
+        let (odd, _) = try tests.start(browser, extra: [("pool", "everything")])
+        #expect(odd.status == 400)
+    }
+
+    @Test("the dashboard's domain chart has a one-tap practice for each domain, weakest first")
+    func practiseFromTheDashboard() throws {
+        let site = try PortalSite()
+        let browser = site.browser()
+        try browser.register("dan")
+        let (_, path) = try tests.start(browser, count: "2", domains: ["alpha"])
+        let form = try StudySessionTests.AnswerForm(try browser.request("GET", path))
+        #expect(try browser.request("POST", path + "/answers", pairs: form.pairs(form.item.key)).status == 303)
+        let dashboard = try browser.request("GET", "/me")
+        let page = dashboard.bodyText
+        let beta = try #require(page.range(of: #"<button type="submit" name="domain" value="beta""#))
+        let alpha = try #require(page.range(of: #"<button type="submit" name="domain" value="alpha""#))
+        #expect(beta.lowerBound < alpha.lowerBound, "beta, never studied, is the weaker")
+        let check = try HTMLChecker.passes([("dashboard", dashboard.body)])
+        #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
+        let sent = try #require(PageForm.all(in: page, action: "/sessions").first { $0.fields.contains { $0.name == "domain" && $0.value == "beta" } })
+        let started = try browser.request("POST", "/sessions", pairs: sent.filled([:]))
+        #expect(started.status == 303)
+        let domains = Set(try questions(site, tests.location(started)).compactMap { MiniExam.item($0)?.domain })
+        #expect(domains == ["beta"])
+    }
 }

@@ -60,6 +60,11 @@ struct ExamPage: Encodable {
     var domains: [Domain]
     var filter: Filter?
     var mockLengths: [MockChoice]
+    /// A practice the student builds: which questions (all, or those of their own history) and
+    /// which kinds (offered when the exam has more than one).
+    var pools: [MockChoice]
+    var kinds: [MockChoice]
+    var hasKinds: Bool
 
     /// What the page adds for its reader around the shared `{{%exam}}` fragments: for a
     /// teacher, the share form with the classes a link may be for.
@@ -201,6 +206,9 @@ struct ExamPage: Encodable {
             return Domain(slug: domain.slug, title: domain.title, weight: domain.weight, counts: counts, total: counts.reduce(0, +))
         }
         mockLengths = Self.mockChoices(questions: detail.questionCount, seconds: detail.timeLimitSeconds, pages: pages, locale: locale)
+        pools = PracticePool.allCases.map { MockChoice(value: $0.rawValue, label: pages.message("exam.pool_\($0.rawValue)", locale: locale), checked: $0 == .all) }
+        kinds = detail.kinds.map { MockChoice(value: $0, label: pages.message("admin.kind.\($0)", locale: locale), checked: true) }
+        hasKinds = kinds.count > 1
         filter = difficulty.map { level in
             Filter(label: "\(level) · " + pages.message("difficulty.\(level)", locale: locale), total: domains.reduce(0) { $0 + $1.total })
         }

@@ -36,9 +36,15 @@ struct DashboardPage: Encodable {
         /// The predicted score of each domain against the pass mark, as a chart and its figures.
         var domainChart: String
         var domainFigures: [DomainFigure]
+        /// The chart's domains, weakest first, each a one-tap practice of that domain.
+        var practise: [DomainFigure]
+        var hasPractise: Bool
+        /// The id of the words the practise buttons are described by.
+        var practiseLabelID: String
     }
 
     struct DomainFigure: Encodable {
+        var slug: String
         var title: String
         var percent: String
     }
@@ -166,9 +172,10 @@ struct DashboardPage: Encodable {
                     recallSum: reading.cards[domain.id]?.recallSum ?? 0)
             }
             let readiness = Readiness.predict(recall)
-            let byDomain = zip(weighed, recall).map { (title: $0.title, share: $1.expectedScore(prior: Readiness.unseenPrior)) }
+            let byDomain = zip(weighed, recall).map { (slug: $0.slug, title: $0.title, share: $1.expectedScore(prior: Readiness.unseenPrior)) }
             let passShare = Double(first.passMark) / 100
-            let domainFigures = byDomain.map { DomainFigure(title: $0.title, percent: Percentages.format($0.share, locale: locale)) }
+            let domainFigures = byDomain.map { DomainFigure(slug: $0.slug, title: $0.title, percent: Percentages.format($0.share, locale: locale)) }
+            let practise = zip(domainFigures, byDomain).sorted { ($0.1.share, $0.0.title) < ($1.1.share, $1.0.title) }.map(\.0)
             let domainChart = BarChartSVG.rows(
                 byDomain.map { (label: $0.title, share: $0.share, figure: Percentages.format($0.share, locale: locale)) }, mark: passShare,
                 markLabel: pages.message("results.pass_mark", locale: locale, ["percent": String(first.passMark)]),
@@ -218,7 +225,8 @@ struct DashboardPage: Encodable {
                             percent: answered > 0 ? Int((Double(correct) * 100 / Double(answered)).rounded()) : nil)
                     })
                 },
-                domainChart: domainChart, domainFigures: domainFigures)
+                domainChart: domainChart, domainFigures: domainFigures, practise: practise, hasPractise: !practise.isEmpty,
+                practiseLabelID: "practise-\(first.regionCode)-\(first.examSlug)")
         }.sorted { $0.title < $1.title }
         csrfToken = user.csrfToken
         // In words a student reads: the fit's log loss before and after stays in the data

@@ -44,6 +44,9 @@ struct ResultsPage: Encodable {
         var review: Bool
     }
 
+    /// Sessions of up to this many questions show their missed ones open (longer ones folded).
+    static let openReviewUpTo = 10
+
     struct Group: Encodable {
         var id: String
         var title: String
@@ -53,6 +56,10 @@ struct ResultsPage: Encodable {
         var right: [Item]
         var hasMissed: Bool
         var hasRight: Bool
+        /// Shown open: a group with a question missed, in a short session or when the student
+        /// asked for the missed ones (a long review comes folded by domain, a phone's few
+        /// screens long instead of dozens).
+        var isOpen: Bool
         /// "Show the 2 questions answered right".
         var showRight: String
     }
@@ -153,6 +160,7 @@ struct ResultsPage: Encodable {
                     "percent": String(Int((Double(right.count) * 100 / Double(max(all.count, 1))).rounded())),
                 ]),
                 missed: missed, right: right, hasMissed: !missed.isEmpty, hasRight: !right.isEmpty,
+                isOpen: !missed.isEmpty && (items.count <= Self.openReviewUpTo || onlyMissed),
                 showRight: pages.message("results.show_right", locale: locale, ["count": String(right.count)], count: Double(right.count)))
         }
         groups = groups.filter(\.hasMissed) + groups.filter { !$0.hasMissed }

@@ -50,12 +50,17 @@ struct SessionStart: Sendable {
         guard let mockLength = MockLength(form["mock_length"]) else {
             throw refuse("sessions.bad_mock_length")
         }
+        guard let pool = PracticePool(rawValue: form["pool"] ?? PracticePool.all.rawValue) else {
+            throw refuse("sessions.bad_mode", ["value": String((form["pool"] ?? "").prefix(20))])
+        }
         let now = clock()
         var wanted = SessionRequest(
             region: region, slug: slug, mode: mode, domains: Set(form.values("domain")), difficulty: from...to, count: count, shareLinkID: nil)
         wanted.mockLength = mockLength
         wanted.endRunning = form[RunningMockPage.endField].flatMap(UUID.init(text:))
         wanted.missedOf = missedOf
+        wanted.pool = pool
+        wanted.kinds = Set(form.values("kind"))
         let location: String?
         do {
             // Started from kept pages (the exam page is one copy for many showings): a double
@@ -113,6 +118,9 @@ struct SessionStart: Sendable {
         var endRunning: UUID?
         /// A practice of exactly the questions missed in this earlier session of the student's.
         var missedOf: UUID?
+        /// A practice the student built: from which of their questions, of which kinds (none: all).
+        var pool = PracticePool.all
+        var kinds: Set<String> = []
     }
 
     /// Selects the questions and stores the session; 4xx errors say what cannot be done.
@@ -126,6 +134,9 @@ struct SessionStart: Sendable {
         let exam = selection.exam
         let known = Set(exam.domains.map(\.slug))
         if let unknown = wanted.domains.subtracting(known).first {
+            throw refuse("sessions.bad_domain", ["value": String(unknown.prefix(80))])
+        }
+        if let unknown = wanted.kinds.subtracting(exam.kinds).first {
             throw refuse("sessions.bad_domain", ["value": String(unknown.prefix(80))])
         }
         let mode = wanted.mode
@@ -142,10 +153,20 @@ struct SessionStart: Sendable {
             count = questionIDs.count
         } else {
             if wanted.domains.isEmpty && (mode == .practice || mode == .weakSpots) { throw refuse("sessions.no_domains") }
+            var offered = selection.practice
+            if mode == .practice {
+                // The practice the student built: the kinds chosen, from the part of their history chosen.
+                if !wanted.kinds.isEmpty { offered = offered.filter { wanted.kinds.contains($0.kind) } }
+                if let restriction = try wanted.pool.restriction(examID: exam.id, connection) { offered = offered.filter { restriction.admits($0.id) } }
+            }
             questionIDs = try select(
-                mode: mode, selection: selection, domains: wanted.domains, difficulty: wanted.difficulty, count: count, seed: seed, now: now, connection)
+                mode: mode, selection: selection, practice: offered, domains: wanted.domains, difficulty: wanted.difficulty, count: count, seed: seed,
+                now: now, connection)
         }
         guard !questionIDs.isEmpty else {
+            if mode == .practice && wanted.pool != .all {
+                throw refuse("sessions.nothing_in_pool", ["pool": pages.message("exam.pool_\(wanted.pool.rawValue)", locale: locale)], status: .unprocessableContent)
+            }
             throw refuse(mode == .review ? "sessions.nothing_due" : "sessions.nothing_matches", status: .unprocessableContent)
         }
         var config = [
@@ -155,6 +176,8 @@ struct SessionStart: Sendable {
         // Only a whole mock counts in the questions' statistics (item_responses).
         if mode == .mock { config["length"] = wanted.mockLength == .full ? "full" : "short" }
         if let earlier = wanted.missedOf { config["missed_of"] = earlier.lowercasedText }
+        if mode == .practice && wanted.pool != .all { config["pool"] = wanted.pool.rawValue }
+        if mode == .practice && !wanted.kinds.isEmpty { config["kinds"] = wanted.kinds.sorted().joined(separator: ",") }
         var session = NewStudySession(userID: actor.user?.userID, examID: exam.id, mode: mode, config: config, questionIDs: questionIDs, startedAt: now)
         session.shareLinkID = wanted.shareLinkID
         if mode == .mock, let running = try RunningSessions.read(region: wanted.region, slug: wanted.slug, at: now, connection).first(where: { $0.mode == .mock }) {
@@ -171,19 +194,20 @@ struct SessionStart: Sendable {
         }
     }
 
-    /// The session's questions. A mock exam follows the exam's blueprint — the whole exam, or
+    /// The session's questions (a practice's from `practice`, the candidates the student's
+    /// choices leave). A mock exam follows the exam's blueprint — the whole exam, or
     /// the shorter length the student chose (`MockLength`), whatever else the form asked; its
     /// time limit scales with its length in the database. Review takes what is due (then new
     /// questions, up to the daily limit); weak spots favour the domains the student recalls least.
     private func select(
-        mode: StudyMode, selection: ExamSelection, domains: Set<String>, difficulty: ClosedRange<Int>, count: Int, seed: UInt64, now: Date,
+        mode: StudyMode, selection: ExamSelection, practice: [Candidate], domains: Set<String>, difficulty: ClosedRange<Int>, count: Int, seed: UInt64, now: Date,
         _ connection: PostgresConnection
     ) throws -> [UUID] {
         let exam = selection.exam, dashboard = DashboardStore()
         switch mode {
         case .practice:
             return QuestionSelector.practice(
-                selection.practice, domains: domains, difficulty: difficulty, count: count, seed: seed)
+                practice, domains: domains, difficulty: difficulty, count: count, seed: seed)
         case .mock:
             let blueprint = Dictionary(exam.domains.map { ($0.slug, $0.weight) }, uniquingKeysWith: +)
             return QuestionSelector.mockExam(selection.mock, blueprint: blueprint, count: count, seed: seed)
