@@ -6,8 +6,8 @@
 //   the new worker activates.
 // - A new worker waits until the student chooses "Reload to update" (offline.js); it is never
 //   swapped in under an open page.
-// - Navigations go to the network first; with no answer, the cached copy of that page when it
-//   is part of the shell, else the offline study page — in the student's language: the page is
+// - Navigations go to the network first (a study session's forms too); with no answer, the
+//   cached copy of that page when it is part of the shell, else the offline study page — in the student's language: the page is
 //   precached once per language (`?lang=`), and the pages tell the worker which one they read
 //   in (offline.js), so a Japanese student offline gets the Japanese page and its strings.
 // - Bundles are answered from the cache first: their URLs are immutable.
@@ -77,6 +77,17 @@ function fromShell(request) {
 
 self.addEventListener("fetch", function (event) {
   var request = event.request;
+  // An answer, a flag or a finish sent with no connection: the offline page says what to do
+  // (the page kept a copy of an answer, which goes when a page loads online), never the
+  // browser's error page. Only a study session's forms: a launch from an LMS or a sign-in
+  // provider's return is left to the browser, whose own request tells the server where it came from.
+  if (request.mode === "navigate" && request.method === "POST") {
+    var posted = new URL(request.url);
+    if (posted.origin === self.location.origin && /^\/sessions(\/[0-9a-f-]{36}\/(answers|flags|finish))?$/.test(posted.pathname)) {
+      event.respondWith(fetch(request).catch(function () { return fromShell(new Request(OFFLINE_PAGE)); }));
+    }
+    return;
+  }
   if (request.method !== "GET") return;
   var url = new URL(request.url);
   // Pictures, and the formulas' font, come from the network, else from what the device stored with its exams.

@@ -588,6 +588,49 @@
     });
   }
 
+  // ---- Answers sent from a question page with no connection ---------------------------------
+
+  // session.js keeps a copy of each answer a server question page sends until the page after
+  // it arrives. A copy still here was sent with no connection (the service worker showed the
+  // offline page): it is sent again, as it was, from a page loaded online — its one-time answer
+  // id makes a second arrival harmless, and the server's clock judges it as for any answer. The
+  // offline page says it waits.
+  var PENDING = "portal-pending-answers";
+  function pendingAnswers() {
+    try { return JSON.parse(localStorage.getItem(PENDING) || "[]"); } catch (unavailable) { return []; }
+  }
+  function keepPending(list) {
+    try { if (list.length) localStorage.setItem(PENDING, JSON.stringify(list)); else localStorage.removeItem(PENDING); } catch (unavailable) { /* storage off */ }
+  }
+  var sendingPending = false;
+  function sendPending() {
+    var list = pendingAnswers();
+    if (!list.length || sendingPending || !("fetch" in window)) return;
+    sendingPending = true;
+    var here = location.pathname + location.search, shownHere = false;
+    list.reduce(function (previous, answer) {
+      return previous.then(function () {
+        return fetch(answer.action, {
+          method: "POST", credentials: "same-origin", redirect: "manual", body: answer.body,
+          headers: { "Content-Type": "application/x-www-form-urlencoded" }
+        }).then(function () {
+          // Any answer from the server (taken, or refused as too late): it is not sent again.
+          keepPending(pendingAnswers().filter(function (kept) { return kept.body !== answer.body; }));
+          if (answer.page.split("?")[0] === location.pathname) shownHere = true;
+        }, function () { /* still no connection: it waits */ });
+      });
+    }, Promise.resolve()).then(function () {
+      sendingPending = false;
+      pendingNotice();
+      // The page shows that question without the answer just delivered: show it again.
+      if (shownHere && !document.getElementById("offline-app")) location.replace(here);
+    });
+  }
+  function pendingNotice() {
+    var notice = document.getElementById("offline-pending");
+    if (notice) notice.hidden = pendingAnswers().length === 0;
+  }
+
   // ---- Start --------------------------------------------------------------------------------
 
   window.PortalOffline = {
@@ -600,6 +643,12 @@
     availableUpdate: availableUpdate, update: update, lastUser: lastUser
   };
 
+  pendingNotice();
+  window.addEventListener("online", sendPending);
+  sendPending();
+  // The offline page stands in while the site cannot be reached (the device may still say it
+  // is online): it tries again now and then.
+  if (document.getElementById("offline-app")) window.setInterval(function () { if (pendingAnswers().length) sendPending(); }, 30000);
   if (!supported) return;
   registerWorker();
   examControls();

@@ -37,17 +37,45 @@
   // After an answer the page comes back with its feedback: the verdict's heading takes the focus
   // (read out first, and the next Tab goes on from it), not the top of the page. Only after the
   // student's own submit, so opening an answered question from elsewhere starts at the top.
-  var verdict = document.getElementById("verdict");
+  var verdict = document.getElementById("verdict"), arrivedFromSend = false;
   try {
-    if (verdict && self.sessionStorage.getItem("portal-answered") === location.pathname) {
+    arrivedFromSend = self.sessionStorage.getItem("portal-answered") === location.pathname;
+    if (verdict && arrivedFromSend) {
       verdict.setAttribute("tabindex", "-1");
       verdict.focus();
     }
     self.sessionStorage.removeItem("portal-answered");
   } catch (unavailable) { /* storage switched off: focus stays where the browser puts it */ }
+  // An answer sent from a server's question page is kept on the device until the page that
+  // follows it arrives: if the connection is gone, the service worker shows the offline page
+  // instead, and offline.js sends the answer as it was once a page loads online (its one-time
+  // answer id makes a second arrival harmless). Arriving here after one's own send, the answer
+  // is in: its copy goes.
+  var PENDING = "portal-pending-answers";
+  function pendingAnswers() {
+    try { return JSON.parse(self.localStorage.getItem(PENDING) || "[]"); } catch (unavailable) { return []; }
+  }
+  function keepPending(list) {
+    try {
+      if (list.length) self.localStorage.setItem(PENDING, JSON.stringify(list)); else self.localStorage.removeItem(PENDING);
+    } catch (unavailable) { /* storage switched off: the answer goes as the browser sends it, no copy */ }
+  }
+  if (arrivedFromSend) {
+    var arrived = location.pathname + "/answers", kept = pendingAnswers(), newest = -1;
+    kept.forEach(function (answer, index) { if (answer.action === arrived && (newest < 0 || answer.at >= kept[newest].at)) newest = index; });
+    if (newest >= 0) { kept.splice(newest, 1); keepPending(kept); }
+  }
   document.addEventListener("submit", function (event) {
-    if (event.target && event.target.id === "answer-form") {
+    var form = event.target;
+    if (form && form.id === "answer-form") {
       try { self.sessionStorage.setItem("portal-answered", location.pathname); } catch (unavailable) { /* as above */ }
+      var action = new URL(form.action, location.href);
+      if (action.origin === location.origin && /^\/sessions\/[0-9a-f-]{36}\/answers$/.test(action.pathname) && "URLSearchParams" in self) {
+        var body = new URLSearchParams(new FormData(form)).toString();
+        var list = pendingAnswers().filter(function (answer) { return answer.body !== body; });
+        list.push({ action: action.pathname, body: body, page: location.pathname + location.search, at: Date.now() });
+        keepPending(list.slice(-50));
+      }
     }
   });
 

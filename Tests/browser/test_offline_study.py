@@ -636,3 +636,38 @@ def test_an_ordering_question_is_answered_by_dragging_its_items(portal, browser_
         assert wait(driver, lambda d: d.find_element(By.ID, "verdict")).text == "Right"
     finally:
         portal.start()
+
+
+def test_an_answer_sent_with_no_connection_is_kept_and_arrives_once_back(portal, browser_factory):
+    """An ordinary session (not offline study): the connection goes as the student presses
+    "Check answer". The service worker shows the offline page saying the answer is kept, and
+    the answer arrives, once, when a page loads with the site back."""
+    driver = browser_factory()
+    register(driver, portal, "tunnel-" + uuid.uuid4().hex[:8])
+    driver.get(portal.url + EXAM_PAGE)
+    driver.execute_async_script("navigator.serviceWorker.ready.then(() => arguments[0](true));")
+    driver.refresh()  # now controlled by the worker
+    wait(driver, lambda d: d.execute_script("return !!navigator.serviceWorker.controller"), message="the page has no service worker")
+    driver.find_element(By.CSS_SELECTOR, 'form.quick-start button[name=mode][value=practice]').click()
+    wait(driver, lambda d: d.find_elements(By.ID, "answer-form"), message="no question")
+    session_id = driver.current_url.split("?")[0].rsplit("/", 1)[1]
+    fill_some_answer(driver.find_element(By.ID, "answer-form"))
+
+    portal.stop()
+    driver.find_element(By.CSS_SELECTOR, "#answer-form button[type=submit]").click()
+    wait(driver, lambda d: d.find_element(By.TAG_NAME, "h1").text == "Study offline", message="the browser's error page, not the offline page")
+    notice = driver.find_element(By.ID, "offline-pending")
+    assert notice.is_displayed() and "kept on this device" in notice.text, notice.text
+    kept = json.loads(driver.execute_script("return localStorage.getItem('portal-pending-answers')") or "[]")
+    assert len(kept) == 1 and kept[0]["action"] == "/sessions/%s/answers" % session_id, kept
+
+    portal.start()
+    driver.get(portal.url + "/me")
+    wait(driver, lambda d: d.execute_script("return localStorage.getItem('portal-pending-answers')") is None, timeout=30,
+         message="the kept answer was not sent")
+    assert portal.sql("SELECT count(*) FROM answers WHERE session_id = '%s'" % session_id) == "1"
+    # Sent again (its reply lost, say): still one answer.
+    driver.execute_script("localStorage.setItem('portal-pending-answers', arguments[0])", json.dumps(kept))
+    driver.refresh()
+    wait(driver, lambda d: d.execute_script("return localStorage.getItem('portal-pending-answers')") is None, timeout=30)
+    assert portal.sql("SELECT count(*) FROM answers WHERE session_id = '%s'" % session_id) == "1"
