@@ -380,7 +380,8 @@ document.addEventListener("DOMContentLoaded", function () {
       }
       question.options.forEach(function (option, index) {
         var input = element("input", { type: kind === "multi-choice" ? "checkbox" : "radio", name: "choice", value: String(index), "data-key": String(index + 1) });
-        fieldset.appendChild(element("label", { "class": "option" }, [
+        // A hotspot's regions are named in its picture (letters, most often): no number beside them.
+        fieldset.appendChild(element("label", { "class": "option" }, kind === "hotspot" ? [input, " ", optionBody(question, index)] : [
           input, " ", element("span", { "class": "option-key", "aria-hidden": "true", text: String(index + 1) }), " ", optionBody(question, index)
         ]));
       });

@@ -45,6 +45,24 @@ struct AccountTests {
         #expect(outside.header("Location")?.hasSuffix("/me") == true && outside.header("Location")?.contains("evil") == false)
     }
 
+    @Test("'Create an account' and 'Sign in' from the header come back to the page they were followed from (a page of this site only), and link each other keeping it")
+    func keepsThePage() throws {
+        let site = try site()
+        let visitor = site.browser()
+        let form = try visitor.request("GET", "/register", extraHeaders: "Referer: http://127.0.0.1:\(site.server.port)/privacy?section=2\r\n")
+        #expect(visitor.hiddenValue("next", from: form) == "/privacy?section=2")
+        #expect(form.bodyText.contains(#"<a href="/login?next=/privacy%3Fsection%3D2">"#), "the sign-in link keeps it too")
+        let registered = try visitor.request("POST", "/register", form: [
+            "csrf_token": visitor.csrfToken(from: form), "username": "returner", "display_name": "Returner", "password": "correct horse battery",
+            "password_confirmation": "correct horse battery", "time_zone": "UTC", "next": visitor.hiddenValue("next", from: form)])
+        #expect(registered.status == 303 && registered.header("Location") == "/privacy?section=2", "\(registered.header("Location") ?? "")")
+        // Another site's page, or an account page, is not one to come back to.
+        let elsewhere = try site.browser().request("GET", "/login", extraHeaders: "Referer: http://evil.example/exams\r\n")
+        #expect(site.browser().hiddenValue("next", from: elsewhere) == "/me")
+        let fromRegister = try site.browser().request("GET", "/login", extraHeaders: "Referer: http://127.0.0.1:\(site.server.port)/register\r\n")
+        #expect(site.browser().hiddenValue("next", from: fromRegister) == "/me")
+    }
+
     @Test("served over HTTPS the cookie is __Host- and Secure")
     func secureCookie() throws {
         let site = try site(https: true)

@@ -13,7 +13,7 @@ import Testing
 struct StudyRhythmPageTests {
     /// A student with 80 questions learned over the last six weeks and reviewed whenever due
     /// (answers written straight into the tables, their cards then made from that history).
-    static func student(_ site: StudySessionTests.Site, _ name: String = "ada") throws -> (Browser, UUID, String) {
+    static func student(_ site: StudySessionTests.Site, _ name: String = "ada", questions: Int = 80) throws -> (Browser, UUID, String) {
         let account = try SchoolTests.account(site, name, role: "student")
         let now = site.clock.read(), scheduler = FSRSScheduler()
         try site.admin { owner in
@@ -21,7 +21,7 @@ struct StudyRhythmPageTests {
                 try connection.execute("SET LOCAL session_replication_role = replica")
                 let first = MiniExam.items[0]
                 let exam = try connection.query("SELECT id FROM exams WHERE slug = \(MiniExam.exam)").single().decode("id", as: Int.self)
-                for index in 0..<80 {
+                for index in 0..<questions {
                     let question = UUID()
                     try connection.execute("""
                         INSERT INTO questions (id, domain_id, exam_id, type, stem, options, correct, explanation, difficulty, status)
@@ -171,6 +171,19 @@ struct StudyRhythmPageTests {
         #expect(zip(minutes, minutes.dropFirst()).allSatisfy { $0 <= $1 }, "minutes a day by retention: \(minutes)")
         let check = try HTMLChecker.passes([("rhythm", try browser.request("GET", "/me/rhythm").body)])
         #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
+    }
+
+    @Test("with few cards the estimates suggest nothing yet and never say '0 minutes' for a few seconds a day")
+    func fewCards() throws {
+        let site = try StudySessionTests.Site()
+        let (browser, _, _) = try Self.student(site, questions: 10)
+        _ = try browser.request("GET", "/me/rhythm")
+        #expect(site.application.estimateWorkloads() == 1)
+        let page = try browser.request("GET", "/me/rhythm").bodyText
+        #expect(page.contains("A recommendation comes once you have studied 50 or more questions"), "\(page)")
+        #expect(!page.contains("Suggested: ") && !page.contains("suggested</span>"))
+        #expect(page.contains("&lt;0.1") || !page.contains(">0<"), "a few seconds a day reads as under a tenth of a minute")
+        #expect(!page.contains(" · 0 min"), "no '0 min' in the table")
     }
 
     @Test("the calendar feed is reached by its secret token alone: stored hashed, unreadable to the app role, a guess finds nothing, a new address ends the old; a class deadline is in it")

@@ -39,6 +39,35 @@ def axe_source():
         return script.read()
 
 
+# Words split across lines: in a table of a question (a cell breaks between words and the table
+# scrolls), and anywhere in a Thai page (its dictionary decides where words end). A word wider
+# than its whole box may break; any other is split only by a wrong rule (`overflow-wrap:
+# anywhere` squeezing a cell, a Thai word broken mid-way). Words as Intl.Segmenter finds them.
+BROKEN_WORDS = """
+const found = [];
+const thai = document.documentElement.lang === 'th';
+const boxes = Array.from(document.querySelectorAll(thai ? 'main *, header *, nav *' : '.rich td, .rich th'));
+for (const box of boxes) {
+  const width = box.clientWidth;
+  for (const node of box.childNodes) {
+    if (node.nodeType !== Node.TEXT_NODE || !node.textContent.trim() || found.length >= 5) continue;
+    const language = (node.parentElement.closest('[lang]') || document.documentElement).lang || 'en';
+    for (const piece of new Intl.Segmenter(language, {granularity: 'word'}).segment(node.textContent)) {
+      if (!piece.isWordLike) continue;
+      const range = document.createRange();
+      range.setStart(node, piece.index);
+      range.setEnd(node, piece.index + piece.segment.length);
+      const rects = Array.from(range.getClientRects()).filter((r) => r.width > 0);
+      const lines = new Set(rects.map((r) => Math.round(r.top)));
+      const natural = rects.reduce((sum, r) => sum + r.width, 0);
+      if (lines.size > 1 && natural < width) found.push(piece.segment);
+    }
+  }
+}
+return found.slice(0, 5);
+"""
+
+
 class Inspector:
     """Loads pages at each screen size and writes down what is wrong with them."""
 
@@ -89,6 +118,8 @@ class Inspector:
                         self.problems.append("%s: the table %r scrolls %dpx sideways on a phone" % (where, caption, overflow))
                     if not labelled:
                         self.problems.append("%s: the stacked table %r shows no column names" % (where, caption))
+                for broken in self.driver.execute_script(BROKEN_WORDS):
+                    self.problems.append("%s: %r is broken across lines inside a word" % (where, broken))
             self.driver.execute_script(self.axe)
             for violation in self.driver.execute_async_script(RUN_AXE):
                 self.problems.append("%s: axe %s (%s): %s" % (where, violation["id"], violation["impact"], "; ".join(violation["nodes"])))

@@ -27,6 +27,9 @@ struct AccountPages: Sendable {
         var username = ""
         var displayName = ""
         var next = ""
+        /// `next`, escaped for a link's query (the sign-in and registration pages link each
+        /// other), filled in as the page is shown.
+        var nextQuery = ""
         /// Registration's time zones, the browser's chosen by script, else the language's likeliest.
         var timeZoneGroups: [TimeZoneChoices.Group] = []
         var error: String?
@@ -44,12 +47,12 @@ struct AccountPages: Sendable {
 
     /// `GET /login`.
     func loginForm(_ request: PortalRequest) throws -> Response {
-        try showLogin(request, FormPage(next: safeNext(request.query["next"])))
+        try showLogin(request, FormPage(next: safeNext(request.query["next"] ?? cameFrom(request))))
     }
 
     /// `GET /register`.
     func registerForm(_ request: PortalRequest) throws -> Response {
-        var page = FormPage(next: safeNext(request.query["next"]))
+        var page = FormPage(next: safeNext(request.query["next"] ?? cameFrom(request)))
         page.timeZoneGroups = TimeZoneChoices.groups(selected: TimeZoneChoices.likeliest(for: pages.locale(for: request)))
         return try show("accounts/register", request, page)
     }
@@ -71,8 +74,18 @@ struct AccountPages: Sendable {
     /// (what is due and what to do next), never the exam list a second time.
     func safeNext(_ next: String?) -> String { LocalPath.validated(next) ?? "/me" }
 
+    /// The page the header's "Sign in" or "Create an account" was followed from, to come back
+    /// to afterwards (an account page itself is not one to come back to).
+    private func cameFrom(_ request: PortalRequest) -> String? {
+        guard let page = LocalPath.referringPage(request.headers) else { return nil }
+        let path = String(page.prefix { $0 != "?" })
+        return ["/", "/login", "/register", "/forgot", "/reset", "/logout"].contains(path) || path.hasPrefix("/reset/") ? nil : page
+    }
+
     private func show(_ template: String, _ request: PortalRequest, _ page: FormPage, status: HTTPStatus = .ok) throws -> Response {
-        try pages.privatePage(template, page, request, status: status)
+        var page = page
+        page.nextQuery = LocalPath.escaped(page.next)
+        return try pages.privatePage(template, page, request, status: status)
     }
 
     private func showLogin(_ request: PortalRequest, _ page: FormPage, status: HTTPStatus = .ok) throws -> Response {

@@ -28,11 +28,15 @@ struct NameList: Equatable {
         return fields.allSatisfy { headings.contains($0.lowercased()) }
     }
 
-    /// A username to suggest for `name`: its Latin letters without accents, lower case, words
-    /// joined by dots ("Pia Rossi" → "pia.rossi", "José Núñez" → "jose.nunez"); "student" for a
-    /// name with none (日本 太郎). The database adds a number where it is taken.
+    /// A username to suggest for `name`: in Latin letters without accents, lower case, words
+    /// joined by dots ("Pia Rossi" → "pia.rossi", "José Núñez" → "jose.nunez", "やまだ はなこ" →
+    /// "yamada.hanako"); "student" for a name with no letters at all. The database adds a number
+    /// where it is taken.
     static func username(for name: String) -> String {
-        let folded = name.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: Locale(identifier: "en")).lowercased()
+        // Any script into Latin letters first (ICU's transliterator): a class of Japanese or Thai
+        // names gets usernames that say whose they are, not "student", "student2", …
+        let latin = name.applyingTransform(StringTransform("Any-Latin; Latin-ASCII"), reverse: false) ?? name
+        let folded = latin.folding(options: [.diacriticInsensitive, .caseInsensitive], locale: Locale(identifier: "en")).lowercased()
         var words: [String] = []
         for word in folded.split(whereSeparator: { !($0.isASCII && ($0.isLetter || $0.isNumber)) }) where !word.isEmpty {
             words.append(String(word))

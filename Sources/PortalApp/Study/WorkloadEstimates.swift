@@ -14,6 +14,9 @@ final class WorkloadEstimates: @unchecked Sendable {  // the queue and the kept 
     static let horizons = [30, 90, 365]
     /// A choice is recommended while its time a day stays within this of the lightest choice's.
     static let recommendedCostLimit = 1.5
+    /// Cards a student holds before a retention is recommended: from fewer, the estimate says
+    /// too little (ten cards suggested 97%, at a few seconds a day whatever the choice).
+    static let recommendationCards = 50
     /// Results kept at most (a student's newest replaces their older one).
     static let capacity = 5_000
 
@@ -70,7 +73,7 @@ final class WorkloadEstimates: @unchecked Sendable {  // the queue and the kept 
             loop?.wake()
             return View(working: true)
         }
-        return View(found.figures, week: found.week, current: inputs.schedule.desiredRetention, pages: pages, locale: locale)
+        return View(found.figures, week: found.week, current: inputs.schedule.desiredRetention, cards: inputs.cards.count, pages: pages, locale: locale)
     }
 
     /// Works out every queued estimate now; returns how many (tests call this).
@@ -169,17 +172,20 @@ final class WorkloadEstimates: @unchecked Sendable {  // the queue and the kept 
             self.working = working
         }
 
-        init(_ figures: [Figures], week: Week, current: Double, pages: PageRenderer, locale: String) {
+        init(_ figures: [Figures], week: Week, current: Double, cards: Int, pages: PageRenderer, locale: String) {
             ready = true
             let quarter = 1 // the 90-day horizon: what the chart and the recommendation use
             let lightest = figures.map { $0.minutes[quarter] }.min() ?? 0
-            let recommended = figures.last { $0.minutes[quarter] <= lightest * WorkloadEstimates.recommendedCostLimit + 0.5 }
+            let recommended = cards < WorkloadEstimates.recommendationCards
+                ? nil : figures.last { $0.minutes[quarter] <= lightest * WorkloadEstimates.recommendedCostLimit + 0.5 }
             func percent(_ value: Double) -> String { Percentages.format(value, locale: locale) }
             func number(_ value: Double) -> String {
                 let formatter = NumberFormatter()
                 formatter.locale = Locale(identifier: locale)
                 formatter.maximumFractionDigits = value < 10 ? 1 : 0
                 formatter.minimumFractionDigits = 0
+                // A few seconds a day is not "0 minutes": under a tenth, "<0.1".
+                if value > 0 && value < 0.05 { return "<" + (formatter.string(from: 0.1) ?? "0.1") }
                 return formatter.string(from: NSNumber(value: value)) ?? String(value)
             }
             headers = [pages.message("rhythm.estimate_retention", locale: locale)] + WorkloadEstimates.horizons.map {
@@ -205,6 +211,8 @@ final class WorkloadEstimates: @unchecked Sendable {  // the queue and the kept 
                     "percent": percent(recommended.retention), "minutes": number(recommended.minutes[quarter]),
                     "recall": percent(recommended.recall[quarter]),
                 ])
+            } else {
+                recommendation = pages.message("rhythm.estimate_too_few", locale: locale, ["count": String(WorkloadEstimates.recommendationCards)])
             }
             self.week = [pages.message("rhythm.week_estimate", locale: locale, [
                 "normal": number(week.normalDay), "busiest": number(week.busiest.rounded()),

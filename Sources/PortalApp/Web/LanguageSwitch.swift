@@ -30,14 +30,7 @@ struct LanguageSwitch: Sendable {
         return response
     }
 
-    /// The page the switcher was used on, when the browser says and it is one of this site's
-    /// (same host, a local path); the list of exams otherwise.
-    static func returnPath(_ headers: HTTPHeaders) -> String {
-        guard let referer = headers["Referer"], let url = URL(string: referer), let refererHost = url.host,
-              url.port.map({ "\(refererHost):\($0)" }) ?? refererHost == headers["Host"]
-        else { return "/" }
-        var path = url.path.isEmpty ? "/" : url.path
-        if let query = url.query { path += "?" + query }
-        return LocalPath.validated(path) ?? "/"
-    }
+    /// The page the switcher was used on, when the browser says and it is one of this site's;
+    /// the list of exams otherwise.
+    static func returnPath(_ headers: HTTPHeaders) -> String { LocalPath.referringPage(headers) ?? "/" }
 }

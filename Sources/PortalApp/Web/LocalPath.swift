@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 
 /// Paths on this site to come back to after signing in or sending a form.
 enum LocalPath {
@@ -32,6 +33,17 @@ enum LocalPath {
     /// `path` escaped for a query value such as `next=`.
     static func escaped(_ path: String) -> String {
         path.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: "/-_"))) ?? "/"
+    }
+
+    /// The page a link was followed from, when the browser says and it is one of this site's
+    /// (same host, a local path); nil otherwise.
+    static func referringPage(_ headers: HTTPHeaders) -> String? {
+        guard let referer = headers["Referer"], let url = URL(string: referer), let refererHost = url.host,
+              url.port.map({ "\(refererHost):\($0)" }) ?? refererHost == headers["Host"]
+        else { return nil }
+        var path = url.path.isEmpty ? "/" : url.path
+        if let query = url.query { path += "?" + query }
+        return validated(path)
     }
 
     /// The sign-in page, coming back to `path` afterwards.
