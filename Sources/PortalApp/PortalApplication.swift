@@ -193,7 +193,8 @@ public final class PortalApplication: Sendable {
         let formClock = FormClock()
         let keeper = PageKeeper(
             pages: pages, visitorPages: cache, viewers: viewers, versions: versions, readers: readers, classes: classes,
-            sessionCookie: sessionSettings.cookieName, clock: clock, countsRoundTrips: configuration.development)
+            sessionCookie: sessionSettings.cookieName, guestCookie: sessionSettings.guestCookieName, clock: clock,
+            countsRoundTrips: configuration.development)
         let accounts = AccountPages(pages: pages, settings: sessionSettings, hashing: hashing, clock: clock, viewers: viewers,
                                     registrationsPerHour: configuration.registrationsPerHour, mailEnabled: configuration.mail != nil)
         // Without a mail server, nothing offers what needs e-mail: its routes answer 404.

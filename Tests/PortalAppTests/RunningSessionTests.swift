@@ -96,6 +96,10 @@ struct RunningSessionTests {
         let guest = site.browser()
         let (first, path) = try tests.start(guest, mode: "mock")
         #expect(first.status == 303 && path.hasPrefix("/sessions/"))
+        // The exam page offers it back to this guest (by their cookie), and to nobody else.
+        let examPage = try guest.request("GET", StudySessionTests.examPath).bodyText
+        #expect(examPage.contains(#"<a class="button primary" href="\#(path)">Resume</a>"#), "\(examPage.prefix(2000))")
+        #expect(!(try site.browser().request("GET", StudySessionTests.examPath).bodyText.contains("Resume")))
         let (again, _) = try tests.start(guest, mode: "mock")
         #expect(again.status == 303 && tests.location(again) == path, "the same start sent again, nothing answered yet, leads to that attempt")
         // Later (the mini exam's minute not yet up), "Mock exam" again asks first.

@@ -21,6 +21,8 @@ struct PageKeeper: Sendable {
     let readers: ReaderVersions
     let classes: ClassVersions
     let sessionCookie: String
+    /// A guest's cookie: their running sessions are on pages a visitor's copy cannot show.
+    let guestCookie: String
     let clock: @Sendable () -> Date
     /// Development: say "no database" as the gate would (`X-Database-Round-Trips`).
     let countsRoundTrips: Bool
@@ -29,10 +31,10 @@ struct PageKeeper: Sendable {
 
     init(
         pages: PageRenderer, visitorPages: PageCache, viewers: ViewerCache, versions: SharedVersions, readers: ReaderVersions, classes: ClassVersions,
-        sessionCookie: String, clock: @escaping @Sendable () -> Date, countsRoundTrips: Bool
+        sessionCookie: String, guestCookie: String, clock: @escaping @Sendable () -> Date, countsRoundTrips: Bool
     ) {
         (self.pages, self.visitorPages, self.viewers, self.versions, self.readers, self.classes) = (pages, visitorPages, viewers, versions, readers, classes)
-        (self.sessionCookie, self.clock, self.countsRoundTrips) = (sessionCookie, clock, countsRoundTrips)
+        (self.sessionCookie, self.guestCookie, self.clock, self.countsRoundTrips) = (sessionCookie, guestCookie, clock, countsRoundTrips)
         pagesWithHoles = KeptValues(budget: 16 << 20, maximumAge: 60, patience: 5, clock: clock, size: \.size)
     }
 

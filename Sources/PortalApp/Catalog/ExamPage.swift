@@ -126,12 +126,15 @@ struct ExamPage: Encodable {
 
     /// How the page is kept: by the exam's content, a copy per language for visitors; a
     /// student's copy also by their data version (their extra time and exam date are on it). A
-    /// teacher's page lists their classes, read each time. Nil for a difficulty the page refuses.
-    static func cached(_ query: FormFields, _ exam: ExamAddress, reader: SessionUser?) -> CachedPage? {
+    /// teacher's page lists their classes, read each time; so does a guest's (with a cookie) its
+    /// running sessions, which no visitor's copy shows. Nil for a difficulty the page refuses.
+    static func cached(_ query: FormFields, _ exam: ExamAddress, reader: SessionUser?, guest: Bool) -> CachedPage? {
         guard let level = level(query) else { return nil }
-        return CachedPage(
+        var page = CachedPage(
             name: "exam|\(exam.region)|\(exam.slug)|\(level ?? 0)", dependsOn: [.exam(exam), .readerData],
             readers: reader?.role.teaches == true ? .builtEachTime : .kept)
+        if reader == nil && guest { page.visitors = .builtEachTime }
+        return page
     }
 
     /// The exam's content is one fragment, kept by the exam's content version: while that is
@@ -148,7 +151,8 @@ struct ExamPage: Encodable {
                 guard let detail = try request.database.run({ try catalog.exam(region: region, slug: slug, $0) }) else { throw notFound() }
                 return detail
             }
-            guard var cached = cached(request.query, exam, reader: request.user) else { throw notFound() }
+            let guest = request.user == nil && request.database.guestToken != nil
+            guard var cached = cached(request.query, exam, reader: request.user, guest: guest) else { throw notFound() }
             // A refused date is shown once, beside its field: that page is not kept.
             if refusal != nil { cached.readers = .builtEachTime }
             var response = try keeper.respond(request, cached) { versions, viewer in
@@ -157,7 +161,11 @@ struct ExamPage: Encodable {
                     ExamPage(try detail(), difficulty: difficulty, pages: pages, locale: locale)
                 }
                 var personal = Personal()
-                if let user = request.user, user.role.teaches {
+                if guest {
+                    // A guest's running mock exam or practice, by their cookie: offered as a student's is.
+                    let running = try request.database.run { try RunningSessions.read(region: region, slug: slug, at: pages.clock(), $0) }
+                    personal.running = RunningOffer.offers(running, zone: "UTC", pages: pages, locale: locale)
+                } else if let user = request.user, user.role.teaches {
                     // A teacher's page also lists their classes to share the exam with.
                     let page = ExamPage(try detail(), difficulty: difficulty, pages: pages, locale: locale)
                     let classes = try request.database.run { try SchoolStore().taughtClasses($0) }

@@ -227,7 +227,7 @@ struct RouteHandlers: Sendable {
             case .home:
                 return keeper.loopAnswer(request) { _ in HomePage.cached }
             case .exam(let address):
-                return keeper.loopAnswer(request) { ExamPage.cached(request.query, address, reader: $0) }
+                return keeper.loopAnswer(request) { ExamPage.cached(request.query, address, reader: $0, guest: request.cookie(keeper.guestCookie) != nil) }
             case .leaderboard(let address):
                 return keeper.loopAnswer(request) { _ in LeaderboardPage.cached(request.query, address) }
             case .question(let session):
