@@ -125,10 +125,11 @@ struct LimitTests {
         let site = try Self.site()
         let (student, _, csrf) = try SchoolTests.account(site, "reporter", role: "student")
         let question = MiniExam.items[0].id.uuidString.lowercased()
-        for _ in 0..<30 {
-            #expect(try student.request("POST", "/questions/\(question)/reports", form: ["csrf_token": csrf, "reason": "typo", "comment": "x"]).status == 303)
+        // Thirty reports, each its own (the same report sent again is the one filed: SentTwiceTests).
+        for number in 0..<30 {
+            #expect(try student.request("POST", "/questions/\(question)/reports", form: ["csrf_token": csrf, "reason": "typo", "comment": "x \(number)"]).status == 303)
         }
-        let refused = try student.request("POST", "/questions/\(question)/reports", form: ["csrf_token": csrf, "reason": "typo", "comment": "x"])
+        let refused = try student.request("POST", "/questions/\(question)/reports", form: ["csrf_token": csrf, "reason": "typo", "comment": "x 30"])
         #expect(refused.status == 429)
         #expect(try site.count("SELECT count(*) AS n FROM question_reports") == 30)
     }

@@ -1,10 +1,12 @@
 """Journeys across pages, as the people who make them would, in Chromium at a phone's size: a
 browser in Tokyo registering, a guest on a phone reaching the first question, a student who
-finishes a practice and goes on from its results, a mock exam left and resumed."""
+finishes a practice and goes on from its results, a mock exam left and resumed, two edits in
+settings kept by one Save."""
 
 import uuid
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 
 from conftest import fill_some_answer, register, wait
 from test_layout import EXAM_PAGE, RUN_AXE, Inspector
@@ -137,3 +139,27 @@ def test_a_mock_exam_left_for_the_dashboard_is_resumed_from_the_exam_page(portal
     assert not axe_violations(inspector), axe_violations(inspector)
     driver.find_element(By.LINK_TEXT, "Resume it").click()
     wait(driver, lambda d: d.current_url.split("?")[0] == mock, message="resume went elsewhere")
+
+
+def test_two_edits_in_settings_and_one_save_keep_both(portal, browser_factory):
+    driver = browser_factory()
+    username = "edits-" + uuid.uuid4().hex[:8]
+    register(driver, portal, username)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
+    driver.get(portal.url + "/me/settings")
+    name = driver.find_element(By.ID, "display-name")
+    name.clear()
+    name.send_keys("Edited Name")
+    Select(driver.find_element(By.ID, "desired-retention")).select_by_value("0.85")
+    button = driver.find_element(By.CSS_SELECTOR, "form.settings-form p.save-all button[type=submit]")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+    wait(driver, lambda d: "saved=" in d.current_url, message="the settings were not saved")
+    said = driver.find_element(By.CSS_SELECTOR, "main p.notice[role=status]").text
+    assert "name" in said and "remember" in said, said
+    row = portal.sql("SELECT display_name || '|' || desired_retention::float8 FROM users WHERE username = '%s'" % username)
+    assert row == "Edited Name|0.85", row
+    # A reload of the saved page saves nothing again and shows both edits.
+    driver.refresh()
+    assert driver.find_element(By.ID, "display-name").get_attribute("value") == "Edited Name"
+    assert Select(driver.find_element(By.ID, "desired-retention")).first_selected_option.get_attribute("value") == "0.85"
