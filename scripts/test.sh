@@ -51,6 +51,16 @@ export PORTAL_TEST_REDIS_URL="$REDIS_URL"
 unset REDIS_URL
 export PORTAL_TEST_ROOT="$root"
 
+# Each stage's heading says when it began; `stage` also says how long the one before it took.
+stage_started=$(date +%s)
+stage() {
+    local now
+    now=$(date +%s)
+    echo "   (took $((now - stage_started)) s)"
+    stage_started=$now
+    echo "== $1 (at $((now - started)) s)"
+}
+echo "== set-up took $(( $(date +%s) - started )) s"
 echo "== build"
 if ! swift build --build-tests --explicit-target-dependency-import-check error >"$data/build.log" 2>&1; then
     grep -E "error:" "$data/build.log" | sort -u | head -n 40
@@ -61,11 +71,11 @@ fi
 
 passed=0
 failed=0
-echo "== the schema file"
+stage "the schema file"
 if scripts/schema.sh check; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 
 log="$data/swift-test.log"
-echo "== swift test"
+stage "swift test"
 swift test --skip-build 2>&1 | tee "$log" | grep -E "^(✘|􀢄)|failed|error:|Test run with|Executed" || true
 # Swift Testing closes with "Test run with N tests in M suites passed|failed …"; each failing
 # test also prints a "✘ Test … failed" line. No closing line means the run crashed.
@@ -82,7 +92,7 @@ fi
 passed=$((passed + total - (suite_failed < total ? suite_failed : total)))
 failed=$((failed + suite_failed))
 
-echo "== browser tests (Chromium)"
+stage "browser tests (Chromium)"
 browser_log="$data/browser-test.log"
 if scripts/browser-env.sh "$data/browser-venv" >"$data/browser-env.log" 2>&1; then
     PORTAL_BINARY="$(swift build --show-bin-path)/portal" "$data/browser-venv/bin/pytest" -q -p no:cacheprovider \
@@ -102,13 +112,14 @@ else
     failed=$((failed + 1))
 fi
 
-echo "== fuzz the request and template parsers and the importers"
+stage "fuzz the request and template parsers and the importers"
 if scripts/fuzz.sh "${FUZZ_SECONDS:-90}"; then
     passed=$((passed + 1))
 else
     failed=$((failed + 1))
 fi
 
-echo "== summary ($(( $(date +%s) - started )) s)"
+stage "summary"
+echo "$(( $(date +%s) - started )) s in all"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
