@@ -391,6 +391,33 @@ struct AdminTests {
         #expect(try admin.request("POST", "/admin/questions/\(UUID().uuidString)/edit", form: ["csrf_token": csrf]).status == 404)
     }
 
+    @Test("two admins editing one question: the later save, made on the version both opened, is refused with what the other changed, the edits kept; saving again then is a choice made knowingly")
+    func twoAdminsOneQuestion() throws {
+        let site = try StudySessionTests.Site()
+        let (first, csrf) = try Self.admin(site)
+        let (second, _, secondCSRF) = try SchoolTests.account(site, "deputy", role: "admin", displayName: "Deputy Editor")
+        let item = MiniExam.items[0]
+        let path = "/admin/questions/\(item.id.uuidString.lowercased())/edit"
+        let firstForm = try first.request("GET", path), secondForm = try second.request("GET", path)
+        func edit(_ browser: Browser, _ page: RawHTTPClient.Response, csrf: String, explanation: String) throws -> RawHTTPClient.Response {
+            let form = try #require(PageForm.all(in: page.bodyText, action: path).first)
+            return try browser.request("POST", path, pairs: form.filled(["csrf_token": csrf, "explanation": explanation]))
+        }
+        #expect(try edit(first, firstForm, csrf: csrf, explanation: "Ants are insects; the rest are not.").status == 303)
+        let refused = try edit(second, secondForm, csrf: secondCSRF, explanation: "Ant comes first in the alphabet.")
+        #expect(refused.status == 409)
+        let page = refused.bodyText
+        #expect(page.contains("Someone saved this question after you opened it (it is now version 2), so nothing was saved."))
+        #expect(page.contains("<summary>What their save changed</summary>") && page.contains("Ants are insects; the rest are not."))
+        #expect(page.contains("Ant comes first in the alphabet."), "the refused edit is kept in the form")
+        #expect(try site.count("SELECT count(*) AS n FROM questions WHERE id = \(item.id) AND version = 2 AND explanation = 'Ants are insects; the rest are not.'") == 1)
+        let check = try HTMLChecker.passes([("editor, saved since", refused.body)])
+        #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
+        // Saving the form as it came back replaces the other's edit, knowingly.
+        #expect(try edit(second, refused, csrf: secondCSRF, explanation: "Ant comes first in the alphabet.").status == 303)
+        #expect(try site.count("SELECT count(*) AS n FROM questions WHERE id = \(item.id) AND version = 3 AND explanation = 'Ant comes first in the alphabet.'") == 1)
+    }
+
     @Test("the editor writes matching, fill-in and hotspot questions, their own fields one per line, and refuses a malformed one with the rule's words")
     func editingNewerKinds() throws {
         let site = try StudySessionTests.Site()

@@ -111,7 +111,7 @@ struct AdminPages: Sendable {
                 // Saved once per showing of the form: sent again, it leads to what the first saved.
                 let location = try SentOnce.send(request, form: fields) { connection -> String in
                     guard let saved = try editor.save(form.question, connection) else {
-                        throw SavedSince(version: try editor.question(id: id ?? UUID(), connection)?.version ?? form.question.version)
+                        throw SavedSince(shown: form.question.version, version: try editor.question(id: id ?? UUID(), connection)?.version ?? form.question.version)
                     }
                     try AdminStore().audit(
                         actorName: user.displayName, action: id == nil ? "question.create" : "question.edit", target: saved.id.lowercasedText,
@@ -131,15 +131,24 @@ struct AdminPages: Sendable {
             // The edits come back with the newer version, so saving again is a choice made knowingly.
             var form = form
             form.question.version = since.version
-            let domains = try request.database.run { try QuestionEditor().domains($0) }
+            let (domains, versions) = try request.database.run { connection in
+                (try QuestionEditor().domains(connection), try id.map { try AdminStore().versions(questionID: $0, connection) } ?? [])
+            }
             var page = QuestionEditPage(form, domains: domains, pages: pages, locale: locale)
             page.savedSince = pages.message("admin.edit.saved_since", locale: locale, ["version": String(since.version)])
+            // What the other save changed: the version this form was opened on against the current one.
+            if let shown = versions.first(where: { $0.version == since.shown }), let current = versions.first(where: { $0.version == since.version }) {
+                page.changedSince = LineDiff.changes(shown.snapshot, current.snapshot) ?? []
+                page.hasChangedSince = !page.changedSince.isEmpty
+            }
             return try pages.privatePage("admin/edit", page, request, status: .conflict)
         }
     }
 
-    /// The question was saved by someone else since the form was shown (now at `version`).
+    /// The question was saved by someone else since the form was shown (at version `shown`;
+    /// now at `version`).
     private struct SavedSince: Error {
+        var shown: Int
         var version: Int
     }
 

@@ -298,8 +298,11 @@ struct QuestionEditPage: Encodable {
     var pictureAdded: String?
     /// The form's one-time token: a save sent again (a reload, a double tap) saves nothing more.
     var formToken = SentOnce.newToken()
-    /// Another admin saved the question after this form was shown: "saved since you opened it".
+    /// Another admin saved the question after this form was shown: "saved since you opened it",
+    /// and the lines their save changed.
     var savedSince: String?
+    var changedSince: [LineDiff.Line] = []
+    var hasChangedSince = false
 
     init(_ form: QuestionForm, domains: [(id: Int, label: String)], pages: PageRenderer, locale: String) {
         let question = form.question
