@@ -114,6 +114,16 @@ struct ResultsNextStepsTests {
             #expect(try browser.request("POST", first + "/answers", pairs: form.pairs(answer == "right" ? form.item.key : form.item.wrong)).status == 303)
         }
         let missed = try #require(wrong)
+        // What the exam page's script asks as the choices change: how many would be drawn from.
+        let counted = StudySessionTests.examPath + "/practice-count?pool=missed-last&domain=alpha&domain=beta"
+        let count = try browser.request("GET", counted)
+        #expect(count.status == 200 && count.bodyText == #"{"count":1}"#, "\(count.bodyText)")
+        #expect(count.header("Cache-Control") == "private, no-store")
+        #expect(try browser.request("GET", StudySessionTests.examPath + "/practice-count?pool=unseen&domain=alpha&domain=beta").bodyText
+            == #"{"count":\#(MiniExam.items.count - 3)}"#)
+        #expect(try browser.request("GET", StudySessionTests.examPath + "/practice-count?pool=everything&domain=alpha").status == 400)
+        #expect(try browser.request("GET", "/exams/nowhere/nothing/practice-count?domain=alpha").status == 404)
+        #expect(try site.browser().request("GET", counted).bodyText == #"{"count":0}"#, "another visitor has no history")
         let (_, missedLast) = try tests.start(browser, count: "20", extra: [("pool", "missed-last")])
         #expect(try questions(site, missedLast) == [missed])
         // Answered right in that practice, it is no longer "missed and not yet got right".

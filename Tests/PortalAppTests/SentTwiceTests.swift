@@ -55,7 +55,7 @@ struct SentTwiceTests {
         let exam = "/exams/\(MiniExam.region)/\(MiniExam.exam)"
         let classPage = "/teach/classes/\(world.classID)"
         switch name {
-        case .health, .metrics, .ready, .home, .exam, .leaderboard, .offlineManifest, .privacy, .design, .designTokens, .offlineStudy, .ltiKeys,
+        case .health, .metrics, .ready, .home, .exam, .leaderboard, .practiceCount, .offlineManifest, .privacy, .design, .designTokens, .offlineStudy, .ltiKeys,
              .ltiLogin, .ltiContinue, .deepLink, .contentImage, .loginForm, .registerForm, .forgot, .resetForm, .resetLinkForm, .verifyEmailForm,
              .signOnStart, .signOnCallback, .signOnFinish, .question, .finishForm, .results, .livePlay, .liveEvents, .joinForm, .joinPage, .sharePage,
              .deviceMe, .language, .settings, .dataDownload, .deleteAccountForm, .rhythm, .calendarFeed, .unsubscribeForm, .dashboard, .review,

@@ -163,3 +163,22 @@ def test_two_edits_in_settings_and_one_save_keep_both(portal, browser_factory):
     driver.refresh()
     assert driver.find_element(By.ID, "display-name").get_attribute("value") == "Edited Name"
     assert Select(driver.find_element(By.ID, "desired-retention")).first_selected_option.get_attribute("value") == "0.85"
+
+
+def test_a_practice_built_on_the_exam_page_says_how_many_questions_match_as_the_choices_change(portal, browser_factory):
+    driver = browser_factory()
+    register(driver, portal, "builder-" + uuid.uuid4().hex[:8])
+    driver.get(portal.url + EXAM_PAGE)
+    driver.find_element(By.CSS_SELECTOR, "details.start-options > summary").click()
+    count = driver.find_element(By.ID, "practice-count")
+    wait(driver, lambda d: count.is_displayed() and count.text.startswith("Questions that match these choices:"), message="no count")
+    everything = int(count.text.rsplit(" ", 1)[1])
+    assert everything > 0
+    # Nothing studied yet: nothing was missed in a last session.
+    driver.find_element(By.CSS_SELECTOR, 'input[name=pool][value="missed-last"]').click()
+    wait(driver, lambda d: count.text.endswith(": 0"), message="the count did not follow the choice: " + count.text)
+    driver.find_element(By.CSS_SELECTOR, 'input[name=pool][value="unseen"]').click()
+    wait(driver, lambda d: count.text.endswith(": %d" % everything), message=count.text)
+    # One domain fewer, fewer questions.
+    driver.find_elements(By.CSS_SELECTOR, 'form.start input[name=domain]')[0].click()
+    wait(driver, lambda d: int(count.text.rsplit(" ", 1)[1]) < everything, message=count.text)

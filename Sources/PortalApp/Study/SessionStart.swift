@@ -103,6 +103,42 @@ struct SessionStart: Sendable {
         return try RunningMockPage.respond(session, examTitle: exam.title, action: action, form: form, now: now, pages: pages, request)
     }
 
+    /// The practice the student built: the exam's practice questions of the kinds chosen (none:
+    /// all), from the part of their own history chosen. (Domains and difficulty are the
+    /// selector's, as for any practice.)
+    static func built(_ selection: ExamSelection, pool: PracticePool, kinds: Set<String>, _ connection: PostgresConnection) throws -> [Candidate] {
+        var offered = selection.practice
+        if !kinds.isEmpty { offered = offered.filter { kinds.contains($0.kind) } }
+        if let restriction = try pool.restriction(examID: selection.exam.id, connection) { offered = offered.filter { restriction.admits($0.id) } }
+        return offered
+    }
+
+    /// `GET /exams/{region}/{exam}/practice-count` with the start form's choices: how many
+    /// questions the practice they describe would draw from, `{"count": N}`, for the exam
+    /// page's script to say as the choices change. (Without the script the session says it: it
+    /// holds what matches, and nothing matching is refused with what to change.)
+    func count(_ request: PortalRequest, _ address: ExamAddress) throws -> Response {
+        struct Count: Encodable { var count: Int }
+        let query = request.query, locale = pages.locale(for: request)
+        guard let pool = PracticePool(rawValue: query["pool"] ?? PracticePool.all.rawValue) else {
+            return APIResponse.problem(pages.message("sessions.bad_mode", locale: locale, ["value": String((query["pool"] ?? "").prefix(20))]), status: .badRequest)
+        }
+        guard let from = Int(query["difficulty_from"] ?? "1"), let to = Int(query["difficulty_to"] ?? "5"), (1...5).contains(from), (1...5).contains(to), from <= to else {
+            return APIResponse.problem(pages.message("sessions.bad_range", locale: locale), status: .badRequest)
+        }
+        let domains = Set(query.values("domain")), kinds = Set(query.values("kind"))
+        let count = try request.database.run { connection -> Int? in
+            guard let selection = try ExamSelection.current(region: address.region, slug: address.slug, versions: versions, kept: selections, connection) else {
+                return nil
+            }
+            // All that the selector would choose from: a practice as long as there are questions.
+            return QuestionSelector.practice(
+                try Self.built(selection, pool: pool, kinds: kinds, connection), domains: domains, difficulty: from...to, count: .max, seed: 0).count
+        }
+        guard let count else { return APIResponse.noExam(region: address.region, slug: address.slug, pages: pages, locale: locale) }
+        return try APIResponse.json(Count(count: count), cache: "private, no-store")
+    }
+
     /// What to start: an exam, a mode and the choices of the form (or of a share link).
     struct SessionRequest {
         var region: String
@@ -153,12 +189,8 @@ struct SessionStart: Sendable {
             count = questionIDs.count
         } else {
             if wanted.domains.isEmpty && (mode == .practice || mode == .weakSpots) { throw refuse("sessions.no_domains") }
-            var offered = selection.practice
-            if mode == .practice {
-                // The practice the student built: the kinds chosen, from the part of their history chosen.
-                if !wanted.kinds.isEmpty { offered = offered.filter { wanted.kinds.contains($0.kind) } }
-                if let restriction = try wanted.pool.restriction(examID: exam.id, connection) { offered = offered.filter { restriction.admits($0.id) } }
-            }
+            let offered = mode == .practice
+                ? try Self.built(selection, pool: wanted.pool, kinds: wanted.kinds, connection) : selection.practice
             questionIDs = try select(
                 mode: mode, selection: selection, practice: offered, domains: wanted.domains, difficulty: wanted.difficulty, count: count, seed: seed,
                 now: now, connection)

@@ -16,6 +16,8 @@ enum Route: Sendable, Hashable {
     case health, metrics, ready
     // The catalogue.
     case home, exam(ExamAddress), leaderboard(ExamAddress), offlineManifest, privacy, design, designTokens
+    // How many questions a practice the student builds would hold (the exam page's script asks).
+    case practiceCount(ExamAddress)
     // The same bytes for everyone.
     case offlineStudy, ltiKeys
     // LTI, posted from an LMS's page.
@@ -65,6 +67,7 @@ enum Route: Sendable, Hashable {
     enum Name: String, Sendable, CaseIterable {
         case health, metrics, ready
         case home, exam, leaderboard, offlineManifest, privacy, design, designTokens
+        case practiceCount
         case offlineStudy, ltiKeys
         case ltiLogin, ltiLoginPosted, ltiLaunch, ltiContinue, deepLink, deepLinkChosen
         case contentImage
@@ -107,6 +110,7 @@ enum Route: Sendable, Hashable {
             case .designTokens: RouteDeclaration(.GET, "/design/tokens.css", .catalogue)
             case .exam: RouteDeclaration(.GET, "/exams/:region/:exam", .catalogue)
             case .leaderboard: RouteDeclaration(.GET, "/exams/:region/:exam/leaderboard", .catalogue)
+            case .practiceCount: RouteDeclaration(.GET, "/exams/:region/:exam/practice-count", .visitors)
             case .offlineManifest: RouteDeclaration(.GET, "/offline/manifest.json", .catalogue)
             case .offlineStudy: RouteDeclaration(.GET, "/offline/study", .sameForEveryone)
             case .ltiKeys: RouteDeclaration(.GET, "/lti/jwks.json", .sameForEveryone)
@@ -255,6 +259,7 @@ enum Route: Sendable, Hashable {
         case .designTokens: self = .designTokens
         case .exam: self = .exam(p.exam)
         case .leaderboard: self = .leaderboard(p.exam)
+        case .practiceCount: self = .practiceCount(p.exam)
         case .offlineManifest: self = .offlineManifest
         case .offlineStudy: self = .offlineStudy
         case .ltiKeys: self = .ltiKeys

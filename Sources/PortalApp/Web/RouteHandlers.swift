@@ -73,6 +73,7 @@ struct RouteHandlers: Sendable {
         case .deepLinkChosen(let token): return try deepLinking.answer(request, token: token)
         case .contentImage(let file): return try pictures.image(request, file: file)
         case .startSession: return try starter.start(request)
+        case .practiceCount(let address): return try starter.count(request, address)
         case .loginForm: return try accounts.loginForm(request)
         case .login: return try accounts.login(request)
         case .registerForm: return try accounts.registerForm(request)
