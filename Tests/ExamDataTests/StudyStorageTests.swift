@@ -50,6 +50,34 @@ struct StudyStorageTests {
         }
     }
 
+    @Test("the database rates each answer (what the device sends is not taken): wrong Again, right Good; once five right answers at a difficulty make a typical time, much slower is Hard and much quicker on a card in review Easy")
+    func ratingsAreTheDatabases() throws {
+        let fixture = try Fixture()
+        let item = MiniExam.items[0]
+        /// Answers `item` in a session of its own, taking `milliseconds`; the rating stored.
+        func rated(right: Bool, milliseconds: Int, sent: FSRSRating = .easy) throws -> Int {
+            let session = try fixture.session(for: fixture.alice)
+            var answer = fixture.answer(session, item, response: right ? item.key : item.wrong, rating: sent)
+            answer.milliseconds = milliseconds
+            try fixture.as(fixture.alice) { _ = try AnswerRecorder().record(answer, userID: fixture.alice, $0) }
+            return try fixture.database.adminConnection().query("SELECT rating FROM answers WHERE id = \(answer.id)").single().decode("rating", as: Int.self)
+        }
+        #expect(try rated(right: false, milliseconds: 4_000) == 1, "wrong is Again, whatever was sent")
+        // Fewer than five right answers at this difficulty: every right one is Good, however slow.
+        for _ in 0..<4 { #expect(try rated(right: true, milliseconds: 4_000) == 3) }
+        #expect(try rated(right: true, milliseconds: 60_000, sent: .hard) == 3, "a typical time needs five answers")
+        // Five right answers now: about 4 s is typical (a median is not moved by one slow one).
+        #expect(try rated(right: true, milliseconds: 4_000) == 3)
+        #expect(try rated(right: true, milliseconds: 9_000, sent: .good) == 2, "more than twice the typical time is Hard")
+        func card(_ state: String) throws {
+            try fixture.database.adminConnection().execute("UPDATE review_cards SET state = \(state) WHERE user_id = \(fixture.alice) AND question_id = \(item.id)")
+        }
+        try card("learning")
+        #expect(try rated(right: true, milliseconds: 1_000, sent: .good) == 3, "quick on a card not yet in review is Good")
+        try card("review")
+        #expect(try rated(right: true, milliseconds: 1_000, sent: .good) == 4, "under half the typical time on a card in review is Easy")
+    }
+
     @Test("an answer uploaded twice is stored once; the same id with other content is a conflict and changes nothing")
     func idempotentUpload() throws {
         let fixture = try Fixture()

@@ -33,21 +33,6 @@ struct SessionScoringTests {
         #expect(!SessionScorer.score([], passMark: 1, startedAt: start, endedAt: start).passed)
     }
 
-    @Test("wrong is Again, right is Good, much slower than usual is Hard, fast on a card in review is Easy")
-    func ratings() {
-        #expect(RatingPolicy.rating(correct: false, milliseconds: 1000, typicalMilliseconds: 10_000, samples: 20, cardState: .review) == .again)
-        #expect(RatingPolicy.rating(correct: true, milliseconds: 10_000, typicalMilliseconds: 10_000, samples: 20, cardState: .review) == .good)
-        #expect(RatingPolicy.rating(correct: true, milliseconds: 20_001, typicalMilliseconds: 10_000, samples: 20, cardState: .learning) == .hard)
-        #expect(RatingPolicy.rating(correct: true, milliseconds: 20_000, typicalMilliseconds: 10_000, samples: 20, cardState: .learning) == .good)
-        #expect(RatingPolicy.rating(correct: true, milliseconds: 4_999, typicalMilliseconds: 10_000, samples: 20, cardState: .review) == .easy)
-        // Fast on a card still being learned is only Good: Easy is for fluent recall of what was learned.
-        #expect(RatingPolicy.rating(correct: true, milliseconds: 1_000, typicalMilliseconds: 10_000, samples: 20, cardState: .learning) == .good)
-        #expect(RatingPolicy.rating(correct: true, milliseconds: 1_000, typicalMilliseconds: 10_000, samples: 20, cardState: nil) == .good)
-        // Too few answers to know what is usual: every right answer is Good.
-        #expect(RatingPolicy.rating(correct: true, milliseconds: 90_000, typicalMilliseconds: 10_000, samples: 4, cardState: .review) == .good)
-        #expect(RatingPolicy.rating(correct: true, milliseconds: 90_000, typicalMilliseconds: nil, samples: 0, cardState: .review) == .good)
-    }
-
     @Test("readiness weights domains by the blueprint and counts unseen questions at the prior")
     func readiness() {
         let fresh = [DomainRecall(weight: 60, questions: 10, seen: 0, recallSum: 0), DomainRecall(weight: 40, questions: 10, seen: 0, recallSum: 0)]

@@ -92,7 +92,7 @@ BEGIN
     NEW.correct := outcome.correct;
     NEW.score := outcome.score;
     NEW.difficulty := question.difficulty;
-    -- The rating is the database's too (QuestionEngine's RatingPolicy): wrong is Again; right is
+    -- The rating is the database's alone (StudyStorageTests holds it): wrong is Again; right is
     -- Good, Hard when much slower than the student's typical time on right answers at this
     -- difficulty, Easy when much quicker on a card already in review — once five such answers
     -- make a typical time. Whatever rating the caller sent is not taken.
