@@ -498,7 +498,11 @@ struct AdminTests {
         let found = try admin.request("GET", "/admin/users?q=paula").bodyText
         #expect(found.contains("<th scope=\"row\">pupil</th>") && !found.contains("<th scope=\"row\">another</th>"), "found by display name")
         #expect(found.contains("1 account matches."))
-        #expect(try pupil.request("GET", "/teach").status == 404)
+        // A student looking for the teaching area is told how to get there; the rest of it stays unconfirmed.
+        let notYet = try pupil.request("GET", "/teach")
+        #expect(notYet.status == 403 && notYet.bodyText.contains("ask an admin of this site to make it a teacher&#39;s"), "\(notYet.bodyText.suffix(1500))")
+        #expect(try pupil.request("GET", "/teach/classes/\(UUID().uuidString.lowercased())").status == 404)
+        #expect(try pupil.request("GET", "/admin").status == 404)
 
         let made = try admin.request("POST", "/admin/users/\(pupilID.uuidString.lowercased())", form: [
             "csrf_token": csrf, "role": "teacher", "status": "active", "q": "paula", "filter_role": ""])

@@ -17,7 +17,13 @@ struct AccessRule: Sendable {
             return user?.role == .admin ? nil : nothingHere(request.head)
         case .teacher:
             guard let user else { return signIn(request, options) }
-            return user.role.teaches ? nil : nothingHere(request.head)
+            if user.role.teaches { return nil }
+            // A student looking for the teaching area itself is told how to get there; every
+            // other teaching address stays unconfirmed.
+            if request.path == "/teach" && (request.method == .GET || request.method == .HEAD) {
+                return pages.errorPage(HTTPError(.forbidden, pages.message("school.become_teacher", locale: pages.locale(for: request))), head: request.head)
+            }
+            return nothingHere(request.head)
         case .signedIn:
             return user == nil ? signIn(request, options) : nil
         }
