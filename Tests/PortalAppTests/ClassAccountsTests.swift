@@ -38,7 +38,13 @@ struct ClassAccountsTests {
         var lines = ["Name;Surname"]
         for given in first { for family in last { lines.append("\(given);\(family)") } }  // 27, as a spreadsheet gives them
         lines += ["José Núñez", "José Núñez", "山田 太郎"]
-        let sent = ["csrf_token": csrf, "form_token": teacher.formToken(from: form), "names": lines.joined(separator: "\r\n")]
+        var sent = ["csrf_token": csrf, "form_token": teacher.formToken(from: form), "names": lines.joined(separator: "\r\n")]
+        // A name pasted twice is said before anything is made; the teacher confirms two pupils.
+        let asked = try teacher.request("POST", "/teach/classes/\(classID)/accounts", form: sent)
+        #expect(asked.status == 422 && asked.bodyText.contains("Some names appear more than once: José Núñez (2). Nothing is made yet."))
+        #expect(try site.count("SELECT count(*) AS n FROM users WHERE made_by IS NOT NULL") == 0)
+        #expect(asked.bodyText.contains("Ana;Bianchi"), "what was pasted comes back")
+        sent["repeats"] = "separate"
         let posted = try teacher.request("POST", "/teach/classes/\(classID)/accounts", form: sent)
         #expect(posted.status == 303, "\(posted.bodyText)")
         let cardsPath = SchoolTests.location(posted)
@@ -53,7 +59,7 @@ struct ClassAccountsTests {
         #expect(usernames.isSuperset(of: ["ana.bianchi", "irene.marino", "jose.nunez", "jose.nunez2", "shan.tian.tai.lang"]), "\(usernames.sorted())")
         #expect(cards.allSatisfy { $0.code.count == 14 })
         #expect(made.header("Cache-Control") == "private, no-store")
-        let check = try HTMLChecker.passes([("accounts form", form.body), ("cards", made.body)])
+        let check = try HTMLChecker.passes([("accounts form", form.body), ("repeats named", asked.body), ("cards", made.body)])
         #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
 
         // In the database: students without a password or e-mail, in the class, off public boards,

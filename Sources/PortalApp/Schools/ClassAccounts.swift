@@ -27,6 +27,9 @@ struct ClassAccounts: Sendable {
         var names = ""
         var error: String?
         var limit = ClassAccountStore.batchLimit
+        /// Names pasted more than once, said before anything is made ("José Núñez (2)"): the
+        /// teacher confirms they are different pupils, or takes the repeats out.
+        var repeated: String?
     }
 
     struct CardsPage: Encodable {
@@ -75,6 +78,14 @@ struct ClassAccounts: Sendable {
             page.error = pages.message("school.accounts_name_too_long", for: request, ["name": String(long.prefix(40)) + "…"])
         }
         if page.error != nil { return try pages.privatePage("teach/accounts", page, request, status: .unprocessableContent) }
+        let counts = Dictionary(names.map { ($0.lowercased(), 1) }, uniquingKeysWith: +)
+        let repeats = names.reduce(into: [String]()) { found, name in
+            if counts[name.lowercased(), default: 0] > 1 && !found.contains(where: { $0.lowercased() == name.lowercased() }) { found.append(name) }
+        }
+        if !repeats.isEmpty && form["repeats"] != "separate" {
+            page.repeated = repeats.map { "\($0) (\(counts[$0.lowercased()] ?? 2))" }.joined(separator: ", ")
+            return try pages.privatePage("teach/accounts", page, request, status: .unprocessableContent)
+        }
         let people = names.map { name in
             let code = ResetCode.random()
             return NewClassAccount(name: name, username: NameList.username(for: name), shownCode: code.grouped, codeHash: code.hash)
