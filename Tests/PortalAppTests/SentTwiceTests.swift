@@ -30,14 +30,14 @@ struct SentTwiceTests {
         /// `303` (Post/Redirect/Get); a second send changes nothing more and leads somewhere
         /// (or answers a 4xx page saying the change is made already).
         case changes
-        /// `200` with a secret the database keeps only hashed (or a goodbye), shown in this answer
-        /// alone; a second send leads to where what was made is listed.
+        /// `200` with what is shown once — a secret the database keeps only hashed, an import's
+        /// report, a goodbye; a second send leads to where what was made is listed.
         case shownOnce
     }
 
     /// What the sends refer to, made as the walk goes.
     final class World {
-        var classID = "", joinCode = "", studentID = UUID(), leaverID = UUID(), resetterID = UUID(), doomedID = UUID()
+        var classID = "", joinCode = "", studentID = UUID(), leaverID = UUID(), resetterID = UUID()
         var sessionID = "", shareToken = "", linkID = "", reportID = "", holidayID = "", otherSignIn = "", liveCode = ""
         var resetCode = ""
         /// The question the session's page shows (its report form's address).
