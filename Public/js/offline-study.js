@@ -87,8 +87,10 @@ document.addEventListener("DOMContentLoaded", function () {
   (function sayWhereFrom() {
     var path = window.location.pathname, notice = document.getElementById("offline-elsewhere");
     if (!notice || path === "/offline/study" || /^\/exams\/[^/]+\/[^/]+/.test(path)) return;
-    notice.textContent = fill(notice.getAttribute("data-text"), { page: decodeURI(path) }) + " ";
-    notice.appendChild(element("a", { href: path + window.location.search, text: text.tryAgain }));
+    // A study session's form sent with no connection: the page to try again is the session's.
+    var again = path === "/sessions" ? "/" : path.replace(/^(\/sessions\/[0-9a-f-]{36})\/(answers|flags|finish)$/, "$1");
+    notice.textContent = fill(notice.getAttribute("data-text"), { page: decodeURI(again) }) + " ";
+    notice.appendChild(element("a", { href: again === path ? path + window.location.search : again, text: text.tryAgain }));
     notice.hidden = false;
   })();
 

@@ -658,6 +658,8 @@ def test_an_answer_sent_with_no_connection_is_kept_and_arrives_once_back(portal,
     wait(driver, lambda d: d.find_element(By.TAG_NAME, "h1").text == "Study offline", message="the browser's error page, not the offline page")
     notice = driver.find_element(By.ID, "offline-pending")
     assert notice.is_displayed() and "kept on this device" in notice.text, notice.text
+    again = driver.find_element(By.CSS_SELECTOR, "#offline-elsewhere a").get_attribute("href")
+    assert again.endswith("/sessions/" + session_id), "'Try again' leads to %s, not the session" % again
     kept = json.loads(driver.execute_script("return localStorage.getItem('portal-pending-answers')") or "[]")
     assert len(kept) == 1 and kept[0]["action"] == "/sessions/%s/answers" % session_id, kept
 
