@@ -8,6 +8,8 @@ import PostgresClient
 /// transaction as the making (`FormSendStore`). The same token sent again — a reload of the POST's
 /// answer, back and forward, a double tap, a phone restoring its tab — leads to what the first
 /// send made and makes nothing more; a failed making releases the token with its transaction.
+/// A form on a page kept for many showings is known by what it says instead (`sendByContent`).
+/// `SentTwiceTests` sends every page's unsafe form again to hold it.
 enum SentOnce {
     /// The form field that carries the token.
     static let field = "form_token"
