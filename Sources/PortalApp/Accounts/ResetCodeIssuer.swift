@@ -104,11 +104,9 @@ struct ResetCodeIssuer: Sendable {
         _ request: PortalRequest, _ id: UUID, _ holder: (username: String, displayName: String), asked: String, back: String
     ) throws -> Response {
         let code = ResetCode.random()
-        var issuedNow = false
-        let location = try SentOnce.send(request, form: FormFields(body: request.body)) { connection -> String in
+        let sent = try SentOnce.send(request, form: FormFields(body: request.body)) { connection -> String in
             switch try PasswordResetStore().issue(userID: id, codeHash: code.hash, connection) {
             case .issued:
-                issuedNow = true
                 return asked + "?issued=1"
             case .external:
                 throw HTTPError(.conflict, pages.message("account.reset_external", for: request, ["name": holder.displayName]))
@@ -119,7 +117,7 @@ struct ResetCodeIssuer: Sendable {
             }
         }
         // Sent again, or a form without its token (shown before tokens): the question, again.
-        guard issuedNow else { return .redirect(to: location ?? asked) }
+        guard let sent, sent.madeNow else { return .redirect(to: sent?.location ?? asked) }
         let locale = pages.locale(for: request)
         let zone = TimeZone(identifier: request.user?.timeZone ?? "") ?? .gmt
         let address = site.url("/reset", for: request.head, peer: request.http.remoteAddress)

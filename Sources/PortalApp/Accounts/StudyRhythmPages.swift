@@ -175,14 +175,12 @@ struct StudyRhythmPages: Sendable {
     /// `POST /me/calendar`: a new secret address for the feed, shown once on this page.
     func startFeed(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let token = Crypto.token()
-        var madeNow = false
-        let location = try SentOnce.send(request, form: FormFields(body: request.body)) { connection -> String in
+        let sent = try SentOnce.send(request, form: FormFields(body: request.body)) { connection -> String in
             try StudyRhythmStore().startCalendarFeed(token: token, connection)
-            madeNow = true
             return "/me/rhythm#calendar"
         }
         // Sent again (its address was shown once), or a form from before tokens: the page, again.
-        guard madeNow else { return .redirect(to: location ?? "/me/rhythm#calendar") }
+        guard let sent, sent.madeNow else { return .redirect(to: sent?.location ?? "/me/rhythm#calendar") }
         let https = site.url("/calendar/\(token).ics", for: request.head, peer: request.http.remoteAddress)
         let webcal = "webcal://" + https.drop { $0 != ":" }.dropFirst(3)
         let feed = Page.NewFeed(

@@ -117,7 +117,7 @@ struct AdminPages: Sendable {
                         actorName: user.displayName, action: id == nil ? "question.create" : "question.edit", target: saved.id.lowercasedText,
                         details: ["version": String(saved.version), "status": form.question.status], at: clock(), connection)
                     return "/admin/questions/\(saved.id.lowercasedText)?saved=1"
-                }
+                }?.location
                 guard let location else {
                     var page = QuestionEditPage(form, domains: domains, pages: pages, locale: locale)
                     page.savedSince = pages.message("error.form_resent", locale: locale)
@@ -358,7 +358,7 @@ struct AdminPages: Sendable {
                           "skipped": String(plan.skipped.count)], at: clock(), connection)
             imported = summary
             return "/admin/questions"
-        }
+        }?.location
         guard let summary = imported else {
             if let location { return .redirect(to: location) }
             page.pasted = fromFile ? "" : String(decoding: bytes, as: UTF8.self)

@@ -153,7 +153,7 @@ struct LivePages: Sendable {
                 }
             }
             throw HTTPError(.serviceUnavailable, pages.message("live.no_code", for: request))
-        }
+        }?.location
         if let location { return .redirect(to: location) }
         throw HTTPError(.conflict, pages.message("error.form_resent_again", for: request))
     }

@@ -95,7 +95,7 @@ struct ClassAccounts: Sendable {
             location = try SentOnce.send(request, form: form) { connection in
                 let batch = try ClassAccountStore().make(classID: id, people, connection)
                 return page.classHref + "/accounts/" + batch.lowercasedText
-            }
+            }?.location
         } catch ClassAccountRefusal.notYourClass {
             throw HTTPError(.notFound, pages.message("school.not_found", for: request))
         } catch ClassAccountRefusal.dailyLimit {

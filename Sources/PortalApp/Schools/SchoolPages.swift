@@ -59,7 +59,7 @@ struct SchoolPages: Sendable {
                 }
             }
             throw HTTPError(.serviceUnavailable, pages.message("live.no_code", for: request))
-        }
+        }?.location
         if let location { return .redirect(to: location) }
         return try again { $0.nameError = pages.message("error.form_resent", for: request) }
     }
@@ -222,8 +222,7 @@ struct SchoolPages: Sendable {
         // The share form is on the exam page (one copy for many showings): the same form sent
         // again within ten minutes is the same link, leading to the list it is in (its address
         // was shown once: only its hash is kept).
-        var made = false
-        let listed = try SentOnce.sendByContent(request, form: form, freshFor: 600) { connection -> String in
+        let sent = try SentOnce.sendByContent(request, form: form, freshFor: 600) { connection -> String in
             guard let exam = try ExamCatalog().exam(region: region, slug: slug, connection) else {
                 throw HTTPError(.notFound, pages.message("error.no_exam", for: request, ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))]))
             }
@@ -238,10 +237,9 @@ struct SchoolPages: Sendable {
                 tokenHash: Crypto.sha256(Array(token.utf8)), examID: exam.id, classID: classID, title: title, mode: mode, domains: preset,
                 difficulty: from...to, questionCount: count, joinsClass: classID != nil && form["joins_class"] == "on", dueAt: dueAt,
                 expiresAt: expiresAt, attempts: attempts), at: clock(), connection)
-            made = true
             return classID.map { "/teach/classes/\($0.lowercasedText)#assignments-heading" } ?? "/teach#links-heading"
         }
-        guard made else { return .redirect(to: listed ?? "/teach") }
+        guard let sent, sent.madeNow else { return .redirect(to: sent?.location ?? "/teach") }
         // The token is shown this once: only its hash is kept.
         let url = site.url("/s/\(token)", for: request.head, peer: request.http.remoteAddress)
         let value = LinkCreatedPage(
@@ -329,7 +327,7 @@ struct SchoolPages: Sendable {
                 count: link.questionCount, shareLinkID: link.id)
             wanted.endRunning = form[RunningMockPage.endField].flatMap(UUID.init(text:))
             return "/sessions/" + (try starter.create(wanted, actor: actor, now: now, locale: locale, connection)).lowercasedText
-        } } catch let running as SessionStart.MockRunning {
+        }?.location } catch let running as SessionStart.MockRunning {
             return try starter.askFirst(running, region: link.regionCode, slug: link.examSlug, action: request.path, form: form, now: now, request)
         }
         // A form without its one-time token (shown before tokens, or made elsewhere): shown again.

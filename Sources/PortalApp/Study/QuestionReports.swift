@@ -36,7 +36,7 @@ struct QuestionReports: Sendable {
                 throw HTTPError(.notFound, pages.message("report.no_question", locale: locale))
             }
             return back + (back.contains("?") ? "&" : "?") + "reported=1"
-        }
+        }?.location
         return .redirect(to: location ?? back)
     }
 }

@@ -71,7 +71,7 @@ struct SessionStart: Sendable {
                 return try StudyStore().isUntouched(sessionID: id, connection)
             }) { connection in
                 "/sessions/" + (try create(wanted, actor: actor, now: now, locale: locale, connection)).lowercasedText
-            }
+            }?.location
         } catch let running as MockRunning {
             return try askFirst(running, region: region, slug: slug, action: "/sessions", form: form, now: now, request)
         }

@@ -17,16 +17,23 @@ enum SentOnce {
     /// A token for a form being shown.
     static func newToken() -> String { Crypto.token(bytes: 24) }
 
+    /// What a send came to: where what was made is, and whether this send made it (what is
+    /// shown once — a code, a link's address — is shown by that send alone).
+    struct Sent {
+        var location: String?
+        var madeNow: Bool
+    }
+
     /// Claims the form's token and runs `make` (which returns the path of what it made) in one
-    /// transaction; a refusal `make` throws undoes the claim too. Returns where what was made is
-    /// — by this send, or by the first send of the same form — or nil when the form carried no
+    /// transaction; a refusal `make` throws undoes the claim too. Says where what was made is —
+    /// by this send, or by the first send of the same form — or nil when the form carried no
     /// token or another sender's: nothing made, and the caller shows the form again.
-    static func send(_ request: PortalRequest, form: FormFields, _ make: (PostgresConnection) throws -> String) throws -> String? {
+    static func send(_ request: PortalRequest, form: FormFields, _ make: (PostgresConnection) throws -> String) throws -> Sent? {
         try send(request, token: form[field], make)
     }
 
     /// `send` for a form read another way (a multipart upload): `token` is its `form_token`.
-    static func send(_ request: PortalRequest, token: String?, _ make: (PostgresConnection) throws -> String) throws -> String? {
+    static func send(_ request: PortalRequest, token: String?, _ make: (PostgresConnection) throws -> String) throws -> Sent? {
         guard let token, (20...100).contains(token.utf8.count) else { return nil }
         return try claimed(token, freshFor: nil, request, make)
     }
@@ -36,12 +43,11 @@ enum SentOnce {
     /// send within `freshFor` seconds of the first leads to what the first made (after that, the
     /// same fields make something new). `stillStands` says whether what the first send made is
     /// still what this send asks for (a session nobody has answered yet); when it is not, the
-    /// send makes anew. Returns where what was made is, or nil when the sender is nobody (no
-    /// account, no guest cookie): nothing made.
+    /// send makes anew. Nil when the sender is nobody (no account, no guest cookie): nothing made.
     static func sendByContent(
         _ request: PortalRequest, form: FormFields, freshFor: Double,
         stillStands: (String, PostgresConnection) throws -> Bool = { _, _ in true }, _ make: (PostgresConnection) throws -> String
-    ) throws -> String? {
+    ) throws -> Sent? {
         guard let sender = request.user.map({ "account:" + $0.userID.lowercasedText }) ?? request.database.guestToken.map({ "guest:" + $0 }) else {
             return nil
         }
@@ -54,7 +60,7 @@ enum SentOnce {
     private static func claimed(
         _ token: String, freshFor: Double?, _ request: PortalRequest,
         stillStands: (String, PostgresConnection) throws -> Bool = { _, _ in true }, _ make: (PostgresConnection) throws -> String
-    ) throws -> String? {
+    ) throws -> Sent? {
         try request.database.transaction { connection in
             var claim = try FormSendStore().begin(token: token, freshFor: freshFor, connection)
             if case .sentBefore(let location?) = claim, try !stillStands(location, connection) {
@@ -64,11 +70,11 @@ enum SentOnce {
             case .foreign:
                 return nil
             case .sentBefore(let location):
-                return location
+                return Sent(location: location, madeNow: false)
             case .first:
                 let location = try make(connection)
                 try FormSendStore().done(token: token, location: location, connection)
-                return location
+                return Sent(location: location, madeNow: true)
             }
         }
     }
