@@ -28,7 +28,10 @@ stop_servers() {
 trap stop_servers EXIT
 if [ -z "${PORTAL_TEST_ADMIN_URL:-}" ]; then
     cluster="$data/test-pg"
-    scripts/pg.sh start "$cluster" || exit 1
+    # A cluster of throwaway databases: PostgreSQL's non-durable settings ("Non-Durable
+    # Settings" in its manual) spare each test's commits and CREATE DATABASE the disk flushes.
+    # The rehearsal (make cluster-test) keeps production's settings.
+    PG_FSYNC=off PG_SYNCHRONOUS_COMMIT=off scripts/pg.sh start "$cluster" || exit 1
     # shellcheck disable=SC1091
     set -a; . "$cluster/env"; set +a
     export PORTAL_TEST_ADMIN_URL="$DATABASE_ADMIN_URL" PORTAL_TEST_APP_URL="$DATABASE_URL"
