@@ -20,6 +20,7 @@ struct PushReminderTests {
         let site = try PortalSite(environment: ["OUTBOUND_ALLOW_LOOPBACK_HTTP": "1"], agent: true)
         // A morning: the study time set below (an hour on) is later the same day.
         site.clock.advance(toHour: 9)
+        try service.follow(clock: site.clock.read())
         let (ana, user, csrf) = try SchoolTests.account(site, "ana", role: "student")
         let csrfHeader = "X-CSRF-Token: \(csrf)\r\n"
         #expect(try ana.request("GET", "/api/push/key").status == 503, "no key before the agent made one")

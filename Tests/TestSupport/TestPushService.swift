@@ -46,6 +46,12 @@ public final class TestPushService: @unchecked Sendable {
 
     public var port: Int { server.port }
 
+    /// Tells the service the sender's clock reads `date` now (a test clock moved ahead): the
+    /// VAPID expiry is checked against it, as a real service checks it against its own.
+    public func follow(clock date: Date) throws {
+        try String(date.timeIntervalSinceNow).write(toFile: folder + "/clock-offset", atomically: true, encoding: .utf8)
+    }
+
     /// An endpoint of this service; under `/gone/` the service answers 410.
     public func endpoint(_ name: String, gone: Bool = false) -> String { "http://127.0.0.1:\(port)/\(gone ? "gone" : "push")/\(name)" }
 
