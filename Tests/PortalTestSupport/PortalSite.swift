@@ -128,6 +128,9 @@ public final class PortalSite {
         pool.shutdown()
         server.shutdown()
         server.waitUntilStopped()
+        // Whatever still holds the application (a worker thread winding down) holds the
+        // database through the clock: dropped here, not when the last of them lets go.
+        database.drop()
     }
 }
 

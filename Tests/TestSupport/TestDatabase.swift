@@ -74,10 +74,15 @@ public final class TestDatabase: @unchecked Sendable {
         ConnectionPool(.init(url: appURL, overrides: ["dbname": name], maxConnections: maxConnections, checkoutTimeout: checkoutTimeout))
     }
 
-    /// Drops the database, ending any connection still open on it.
+    /// Drops the database, ending any connection still open on it: as the test cluster's
+    /// superuser, since only it may end the app role's connections (a server's pool a test left
+    /// open would otherwise keep the database, and a run would leave hundreds behind), else as
+    /// the owner.
     public func drop() {
-        guard let maintenance = try? PostgresConnection(url: adminURL) else { return }
-        _ = try? maintenance.execute("DROP DATABASE IF EXISTS \(identifier: identifier) WITH (FORCE)")
+        for overrides in [["user": "postgres"], [:]] {
+            guard let maintenance = try? PostgresConnection(url: adminURL, overrides: overrides) else { continue }
+            if (try? maintenance.execute("DROP DATABASE IF EXISTS \(identifier: identifier) WITH (FORCE)")) != nil { return }
+        }
     }
 }
 
