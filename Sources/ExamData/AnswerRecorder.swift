@@ -26,6 +26,53 @@ public struct AnswerRecorder: Sendable {
             """ as SQL).prepared()
     }
 
+    /// Where an answer left the student, as the statement that stored it says: the session's
+    /// mode, the question's number in it (from 1) and how many it has, and whether the answer
+    /// was stored now (false: the same answer sent again, stored before).
+    public struct Placement: Sendable, Equatable {
+        public var mode: StudyMode
+        public var number: Int
+        public var count: Int
+        public var storedNow: Bool
+
+        public init(mode: StudyMode, number: Int, count: Int, storedNow: Bool) {
+            self.mode = mode
+            self.number = number
+            self.count = count
+            self.storedNow = storedNow
+        }
+    }
+
+    /// The one statement for an answer sent from a question page: the answer to the question
+    /// as it is published now (the database takes its version), judged and stored by
+    /// `answers_admit`, its card reviewed — and the answer's place in its session read in the
+    /// same statement, so the student's next page is known in one round trip. A refusal is the
+    /// database's error (`AnswerRefusal` names why); a replay stores nothing.
+    public static func submission(
+        id: UUID, sessionID: UUID, questionID: UUID, response: AnswerResponse, userID: UUID?, milliseconds: Int, answeredAt: Date
+    ) throws -> SQL {
+        let response = try PostgresJSON(encoding: response)
+        // Version 0 when the question is not visible: answers_admit then refuses it as gone.
+        return ("""
+            WITH stored AS (
+                INSERT INTO answers (id, session_id, user_id, question_id, question_version, response, time_ms, answered_at)
+                VALUES (\(id), \(sessionID), \(userID), \(questionID), coalesce((SELECT q.version FROM questions q WHERE q.id = \(questionID)), 0),
+                        \(response)::jsonb, \(milliseconds), \(answeredAt))
+                ON CONFLICT (id) DO NOTHING
+                RETURNING id)
+            SELECT s.mode, array_position(s.question_ids, \(questionID)) AS number, cardinality(s.question_ids) AS count,
+                   EXISTS (SELECT 1 FROM stored) AS stored_now
+            FROM study_sessions s WHERE s.id = \(sessionID)
+            """ as SQL).prepared()
+    }
+
+    /// Reads what `submission` returned; nil when the session was not there to read.
+    public static func placement(_ result: QueryResult) throws -> Placement? {
+        guard let row = result.first, let number = try row.decode("number", as: Int?.self) else { return nil }
+        guard let mode = StudyMode(rawValue: try row.decode("mode", as: String.self)) else { return nil }
+        return Placement(mode: mode, number: number, count: try row.decode("count", as: Int.self), storedNow: try row.decode("stored_now", as: Bool.self))
+    }
+
     /// Stores one answer. Inside a transaction a conflict undoes only this insert (a savepoint),
     /// so the caller's transaction goes on.
     public func record(_ answer: RecordedAnswer, userID: UUID?, _ connection: PostgresConnection) throws -> AnswerInsertResult {

@@ -90,15 +90,12 @@ extension StudySession {
     }
 }
 
-/// What answering a question needs to know, read in one statement.
+/// What reading an answer form with its question needs, read in one statement: whether the
+/// answer is admitted is the database's to say as it stores it.
 public struct AnswerContext: Sendable {
     public var session: StudySession
     /// The question, when it is part of the session and still visible.
     public var question: Question?
-    /// Whether the session already has an answer to this question.
-    public var alreadyAnswered: Bool
-    /// What is stored under the answer's id already, if anything: (session, question, response).
-    public var prior: (sessionID: UUID, questionID: UUID, response: AnswerResponse)?
 }
 
 /// One answer as stored.

@@ -96,32 +96,27 @@ public struct StudyStore: Sendable {
         try connection.query(SessionReading.sessionStatement(id)).first.map(StudySession.init(row:))
     }
 
-    /// Everything answering one question needs, in one round trip, with the session's row
-    /// locked until the transaction ends (one student's concurrent answers to a session are
-    /// taken one at a time): the session, the question (nil unless it is in the session) and an
-    /// answer already stored under `answerID`. Nil when the caller has no such session. (What
-    /// the answer is worth and its card are the database's, as it admits the answer.)
-    public func answerContext(sessionID: UUID, questionID: UUID, answerID: UUID, _ connection: PostgresConnection) throws -> AnswerContext? {
-        try answerContext(try connection.query(Self.answerContextStatement(sessionID: sessionID, questionID: questionID, answerID: answerID)))
+    /// The session, locked (answers to one session are taken one at a time), and the question
+    /// (nil unless it is in the session and visible), for reading an answer form with its
+    /// question. Nil when the caller has no such session.
+    public func answerContext(sessionID: UUID, questionID: UUID, _ connection: PostgresConnection) throws -> AnswerContext? {
+        try answerContext(try connection.query(Self.answerContextStatement(sessionID: sessionID, questionID: questionID)))
     }
 
     /// The statement `answerContext` runs, for a caller that sends it with others in one flight.
-    public static func answerContextStatement(sessionID: UUID, questionID: UUID, answerID: UUID) -> SQL {
+    public static func answerContextStatement(sessionID: UUID, questionID: UUID) -> SQL {
         ("""
             SELECT s.id, s.user_id, s.mode, s.question_ids, s.flagged, s.started_at, s.deadline_at, s.finished_at,
                    s.score_correct, s.score_percent, s.passed, s.share_link_id, e.id AS exam_id, r.code, e.slug, e.title, e.language,
                    e.pass_mark, e.time_limit_s,
                    q.id AS q_id, d.slug AS q_domain_slug, q.type AS q_type, q.stem AS q_stem, q.rich AS q_rich, q.code AS q_code,
                    q.code_language AS q_code_language, q.options AS q_options, q.correct AS q_correct, q.details AS q_details,
-                   q.explanation AS q_explanation, q.difficulty AS q_difficulty, q.version AS q_version,
-                   EXISTS (SELECT 1 FROM answers a WHERE a.session_id = s.id AND a.question_id = \(questionID)) AS answered,
-                   p.session_id AS p_session_id, p.question_id AS p_question_id, p.response AS p_response
+                   q.explanation AS q_explanation, q.difficulty AS q_difficulty, q.version AS q_version
             FROM study_sessions s
             JOIN exams e ON e.id = s.exam_id
             JOIN regions r ON r.id = e.region_id
             LEFT JOIN questions q ON q.id = \(questionID) AND q.id = ANY (s.question_ids)
             LEFT JOIN domains d ON d.id = q.domain_id
-            LEFT JOIN answers p ON p.id = \(answerID)
             WHERE s.id = \(sessionID)
             FOR UPDATE OF s
             """ as SQL).prepared()
@@ -131,13 +126,7 @@ public struct StudyStore: Sendable {
     public func answerContext(_ result: QueryResult) throws -> AnswerContext? {
         guard let row = result.first else { return nil }
         let hasQuestion = try row.decode("q_id", as: UUID?.self) != nil
-        let hasPrior = try row.decode("p_session_id", as: UUID?.self) != nil
-        return AnswerContext(
-            session: try StudySession(row: row),
-            question: hasQuestion ? try Question(row: row, prefix: "q_") : nil,
-            alreadyAnswered: try row.decode("answered", as: Bool.self),
-            prior: hasPrior ? (try row.decode("p_session_id", as: UUID.self), try row.decode("p_question_id", as: UUID.self),
-                               try row.decodeJSON("p_response", as: AnswerResponse.self)) : nil)
+        return AnswerContext(session: try StudySession(row: row), question: hasQuestion ? try Question(row: row, prefix: "q_") : nil)
     }
 
     /// The questions with these ids, in the order given (ones no longer visible are left out).

@@ -269,6 +269,49 @@ struct StudyStorageTests {
         #expect(heard.contains { $0.payload.hasPrefix(fixture.alice.lowercasedText + ":") }, "\(heard)")
     }
 
+    @Test("the database judges an answer in the statement that stores it and names why it refuses one: another's session, not in the session, answered already, not an answer, an id taken, a finished session")
+    func refusalsNameTheirReason() throws {
+        let fixture = try Fixture()
+        let practice = try fixture.session(for: fixture.alice)
+        let first = MiniExam.items[0], second = MiniExam.items[1]
+        func send(_ item: MiniExam.Item, _ response: AnswerResponse, id: UUID = UUID(), to session: UUID? = nil, as user: UUID? = nil) throws -> AnswerRecorder.Placement? {
+            let statement = try AnswerRecorder.submission(
+                id: id, sessionID: session ?? practice, questionID: item.id, response: response, userID: user ?? fixture.alice,
+                milliseconds: 4000, answeredAt: fixture.now)
+            return try fixture.as(user ?? fixture.alice) { try AnswerRecorder.placement($0.query(statement)) }
+        }
+        func refusal(_ body: () throws -> Any?) -> AnswerRefusal? {
+            do { _ = try body() } catch { return AnswerRefusal(error) }
+            return nil
+        }
+        // Stored: where the student stands comes back with it, and the database decided its worth.
+        let id = UUID()
+        #expect(try send(second, .indexes(second.key), id: id) == AnswerRecorder.Placement(mode: .practice, number: 2, count: MiniExam.items.count, storedNow: true))
+        let stored = try fixture.as(fixture.alice) { try $0.query("SELECT correct, score FROM answers WHERE id = \(id)").single() }
+        #expect(try stored.decode("correct", as: Bool.self) && stored.decode("score", as: Double.self) == 1)
+        // The same answer again (a reload) is stored once; the same id for another answer is not.
+        #expect(try send(second, .indexes(second.key), id: id)?.storedNow == false)
+        #expect(refusal { try send(second, .indexes(second.wrong), id: id) } == .idTaken)
+        // Practice takes one answer a question.
+        #expect(refusal { try send(second, .indexes(second.wrong)) } == .notAdmitted(.answered))
+        // What is not an answer to the question is refused with the checker's own reason.
+        #expect(refusal { try send(first, .indexes([])) } == .notAnAnswer("empty"))
+        #expect(refusal { try send(first, .indexes([9])) } == .notAnAnswer("outOfRange"))
+        #expect(refusal { try send(first, .text("Ant")) } == .notAnAnswer("wrongShape"))
+        // Bob cannot answer in Alice's session, and is not told whose it is.
+        #expect(refusal { try send(first, .indexes(first.key), as: fixture.bob) } == .noSuchSession)
+        // A question the session does not hold.
+        let shorter = try fixture.as(fixture.alice) { connection in
+            try StudyStore().create(NewStudySession(
+                userID: fixture.alice, examID: fixture.examID, mode: .practice, config: [:], questionIDs: [first.id], startedAt: fixture.now), connection)
+        }
+        #expect(refusal { try send(second, .indexes(second.key), to: shorter) } == .notAdmitted(.notInSession))
+        // A finished session takes nothing more; nothing refused was stored.
+        _ = try fixture.as(fixture.alice) { try StudyStore().finish(sessionID: practice, at: fixture.now, $0) }
+        #expect(refusal { try send(first, .indexes(first.key)) } == .notAdmitted(.finished))
+        #expect(try fixture.as(fixture.alice) { try $0.query("SELECT count(*) AS n FROM answers").single().decode("n", as: Int.self) } == 1)
+    }
+
     @Test("a student's chosen retention spaces their reviews: changing it reschedules their cards from their history, and only they can change it")
     func desiredRetention() throws {
         let fixture = try Fixture()

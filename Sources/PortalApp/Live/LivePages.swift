@@ -309,7 +309,7 @@ struct LivePages: Sendable {
                 correct: outcome.isCorrect, milliseconds: milliseconds, basePoints: base, answeredAt: now)
             do {
                 return (event, participant, try store.record(record, eventID: event.id, connection))
-            } catch where AnswerRefusal(error) == .notAdmitted {
+            } catch let error where { if case .notAdmitted? = AnswerRefusal(error) { true } else { false } }() {
                 // The database's clock closed the question first.
                 throw HTTPError(.conflict, pages.message("live.closed", for: request))
             }

@@ -49,6 +49,60 @@ enum AnswerForm {
         }
     }
 
+    /// The answer a question form holds when its fields alone say it — the options chosen,
+    /// the text typed, every gap, a complete ordering or matching — without reading the
+    /// question: the database then judges it against the question in the statement that stores
+    /// it. Nil when the form needs the question to be read (a tapped point, an ordering or
+    /// matching left incomplete, fields of two kinds, a choice that is not a number): the
+    /// question's own reading then says what is wrong beside the form.
+    static func responseByFields(_ form: FormFields) -> AnswerResponse? {
+        var choices: [Int] = [], positions: [Int: Int] = [:], targets: [Int: Int] = [:], gaps: [Int: String] = [:]
+        var text: String?
+        var kinds = Set<String>()
+        for (name, value) in form {
+            if name == "choice" {
+                guard let index = Int(value) else { return nil }
+                choices.append(index)
+                kinds.insert(name)
+            } else if name == "answer" {
+                text = value
+                kinds.insert(name)
+            } else if name == "point_x" || name == "point_y" {
+                return nil
+            } else if let number = numbered(name, "position_") {
+                guard let position = Int(value), position >= 1, positions[number] == nil else { return nil }
+                positions[number] = position
+                kinds.insert("position")
+            } else if let number = numbered(name, "target_") {
+                guard let target = Int(value), target >= 1, targets[number] == nil else { return nil }
+                targets[number] = target - 1
+                kinds.insert("target")
+            } else if let number = numbered(name, "gap_"), number >= 1 {
+                gaps[number] = value
+                kinds.insert("gap")
+            }
+        }
+        guard kinds.count <= 1 else { return nil }
+        if let text { return .text(text) }
+        if !positions.isEmpty {
+            // Every step placed, each in its own position from 1 to the count.
+            guard positions.keys.sorted() == Array(0..<positions.count), Set(positions.values) == Set(1...positions.count) else { return nil }
+            return .indexes(positions.sorted { $0.value < $1.value }.map(\.key))
+        }
+        if !targets.isEmpty {
+            guard targets.keys.sorted() == Array(0..<targets.count) else { return nil }
+            return .pairs(targets.sorted { $0.key < $1.key }.map(\.value))
+        }
+        if let last = gaps.keys.max() { return .gaps((1...last).map { gaps[$0] ?? "" }) }
+        return .indexes(choices)
+    }
+
+    /// `7` for `position_7` and the prefix `position_`; nil for any other name.
+    private static func numbered(_ name: String, _ prefix: String) -> Int? {
+        guard name.hasPrefix(prefix), let number = Int(name.dropFirst(prefix.count)), number >= 0, number < 1_000 else { return nil }
+        return number
+    }
+
     /// A hotspot's tapped point, when the form carries one (the page script sets it).
     static func point(_ form: FormFields) -> (x: Double, y: Double)? {
         guard let x = form["point_x"].flatMap(Double.init), let y = form["point_y"].flatMap(Double.init), x.isFinite, y.isFinite else { return nil }

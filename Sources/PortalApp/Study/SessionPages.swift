@@ -252,19 +252,25 @@ struct SessionPages: Sendable {
 
     // MARK: Answering
 
-    private func response(_ form: FormFields, question: Question, _ request: PortalRequest) throws(HTTPError) -> AnswerResponse {
-        try AnswerForm.response(form, question: question) { pages.message($0, for: request, $1) }
-    }
-
-    /// What the answer checker's refusal means to the student.
-    private func explain(_ error: AnswerError, _ request: PortalRequest) -> String {
-        switch error {
-        case .empty: pages.message("sessions.choose_something", for: request)
-        case .outOfRange(let index): pages.message("sessions.bad_choice", for: request, ["value": String(index)])
-        case .duplicate: pages.message("sessions.order_duplicate", for: request)
-        case .wrongCount(let expected, _): expected == 1 ? pages.message("sessions.choose_one", for: request) : pages.message("sessions.order_incomplete", for: request, ["count": String(expected)])
-        case .wrongShape: pages.message("sessions.wrong_shape", for: request)
-        case .tooLong: pages.message("sessions.answer_too_long", for: request, ["count": String(FillInRule.maximumLength)])
+    /// What the database's refusal of a response (`answer_outcome`'s reason) means to the
+    /// student, worded for this question.
+    private func explain(_ code: String, draft: AnswerResponse, question: Question, _ request: PortalRequest) -> String {
+        switch code {
+        case "empty":
+            return pages.message(question.kind.answerShape == .text || question.kind.answerShape == .gaps ? "sessions.type_something" : "sessions.choose_something", for: request)
+        case "outOfRange":
+            let value = if case .indexes(let picks) = draft { picks.first { !question.options.indices.contains($0) } } else { nil as Int? }
+            return value.map { pages.message("sessions.bad_choice", for: request, ["value": String($0)]) } ?? pages.message("sessions.wrong_shape", for: request)
+        case "duplicate": return pages.message("sessions.order_duplicate", for: request)
+        case "wrongCount":
+            return switch question.kind.answerShape {
+            case .oneOption, .region: pages.message("sessions.choose_one", for: request)
+            case .order: pages.message("sessions.order_incomplete", for: request, ["count": String(question.options.count)])
+            case .pairs: pages.message("sessions.match_incomplete", for: request, ["count": String(question.options.count)])
+            case .someOptions, .text, .gaps: pages.message("sessions.wrong_shape", for: request)
+            }
+        case "tooLong": return pages.message("sessions.answer_too_long", for: request, ["count": String(FillInRule.maximumLength)])
+        default: return pages.message("sessions.wrong_shape", for: request)
         }
     }
 
@@ -274,6 +280,20 @@ struct SessionPages: Sendable {
         draft.isBlank || draft == saved || (question.kind.answerShape == .order && saved == nil && draft == .indexes(Array(question.options.indices)))
     }
 
+    /// Where an answer takes the student once it is stored: practice shows its feedback on the
+    /// question; a mock exam moves on to the next question, or to finishing after the last.
+    private func onward(_ sessionID: UUID, mode: StudyMode, number: Int, count: Int) -> String {
+        let base = "/sessions/" + sessionID.lowercasedText
+        guard mode == .mock else { return "\(base)?q=\(number)" }
+        return number < count ? "\(base)?q=\(number + 1)" : base + "/finish"
+    }
+
+    /// An answer sent from a question page. The database judges it: whether the session takes
+    /// it (open, the caller's, the question in it, not answered yet outside mock exams), what it
+    /// is worth and the card it reviews, all in the statement that stores it, which names its
+    /// reason when it refuses (`AnswerRefusal`). A plain answer — no flag, no move — whose form
+    /// fields say it alone is one round trip; flagging, moving on and what the form cannot say
+    /// without the question first read the session and the question.
     func answer(_ request: PortalRequest, session sessionID: UUID) throws -> Response {
         let form = FormFields(body: request.body)
         guard let answerID = UUID(uuidString: form["answer_id"] ?? "") else { throw HTTPError(.badRequest, pages.message("sessions.bad_answer_id", for: request)) }
@@ -285,32 +305,45 @@ struct SessionPages: Sendable {
             throw HTTPError(.badRequest, pages.message("sessions.bad_time", for: request))
         }
         let milliseconds = Int((min(max(0, now.timeIntervalSince(shownAt)), Self.longestAnswer) * 1000).rounded(.down))
-        // Two flights to the database: BEGIN with the session (locked), the question, the
-        // card and any earlier answer of this id; then the answer, its card and COMMIT.
-        let context = StudyStore.answerContextStatement(sessionID: sessionID, questionID: questionID, answerID: answerID)
-        return try request.database.transaction(first: [context]) { connection, rows in
+        func submission(_ response: AnswerResponse) throws -> SQL {
+            try AnswerRecorder.submission(
+                id: answerID, sessionID: sessionID, questionID: questionID, response: response, userID: actor.user?.userID,
+                milliseconds: milliseconds, answeredAt: now)
+        }
+        if form["flag"] == nil, form["then"] == nil, let response = AnswerForm.responseByFields(form), !response.isBlank {
+            do {
+                guard let placed = try AnswerRecorder.placement(request.database.write([submission(response)])[0]) else { throw notFound(request) }
+                return .redirect(to: onward(sessionID, mode: placed.mode, number: placed.number, count: placed.count))
+            } catch let error where AnswerRefusal(error) != nil {
+                // A response that is not an answer to the question is read again with the
+                // question, which says beside the form what is wrong with it.
+                if case .notAnAnswer = AnswerRefusal(error)! {} else {
+                    return try refused(AnswerRefusal(error)!, request, sessionID: sessionID, questionID: questionID, draft: response, actor: actor, now: now)
+                }
+            }
+        }
+        return try answerWithQuestion(request, form, sessionID: sessionID, questionID: questionID, actor: actor, now: now, submission: submission)
+    }
+
+    /// The answer form read with its question and session: the flag button and the moves of a
+    /// mock exam (which save what is chosen with them unless it is nothing new), and a form
+    /// whose fields need the question to be read. What a browser's form can get wrong goes back
+    /// to the question's own address, with what was chosen: a reload then sends nothing again.
+    private func answerWithQuestion(
+        _ request: PortalRequest, _ form: FormFields, sessionID: UUID, questionID: UUID, actor: StudyActor, now: Date,
+        submission: (AnswerResponse) throws -> SQL
+    ) throws -> Response {
+        let context = StudyStore.answerContextStatement(sessionID: sessionID, questionID: questionID)
+        var sent: AnswerResponse?
+        let outcome: Result<Response, AnswerRefusal> = try request.database.transaction(first: [context]) { connection, rows in
             let store = StudyStore()
             guard let context = try store.answerContext(rows[0]), context.session.userID == actor.user?.userID else { throw notFound(request) }
             let session = context.session
-            if session.isOverdue(at: now) {
-                try finisher.finish(session, at: now, connection)
-                return .redirect(to: base(session) + "/results?late=1")
-            }
-            if session.isFinished { return .redirect(to: base(session) + "/results?late=1") }
             guard let index = session.questionIDs.firstIndex(of: questionID) else {
                 throw HTTPError(.badRequest, pages.message("sessions.not_in_session", for: request))
             }
             let number = index + 1
-            let onward = session.mode == .mock
-                ? (number < session.questionIDs.count ? "\(base(session))?q=\(number + 1)" : base(session) + "/finish")
-                : "\(base(session))?q=\(number)"
             guard let question = context.question else { throw HTTPError(.gone, pages.message("sessions.question_gone", for: request)) }
-            // Only a refused answer needs the session's other answers (to show the page again).
-            func retry(_ draft: AnswerResponse?, _ text: String, _ status: HTTPStatus) throws -> Response {
-                try questionPage(
-                    request, session: session, number: number, answers: store.finalAnswers(sessionID: session.id, connection),
-                    isGuest: actor.isGuest, draft: draft, notice: nil, error: text, reported: false, now: now, status: status, connection)
-            }
             // The answer form's own "flag for review" button (mock exams) sends what is chosen
             // with it: that is saved too, and the student stays on the question.
             let flagging = session.mode == .mock ? form["flag"].map { $0 == "1" } : nil
@@ -323,8 +356,6 @@ struct SessionPages: Sendable {
                 try store.setFlag(sessionID: session.id, questionID: questionID, flagged: flagging ?? false, connection)
                 return .redirect(to: here)
             }
-            // What a browser's form can get wrong goes back to the question's own address,
-            // with what was chosen: a reload then sends nothing again.
             func refuse(_ reason: RefusedAnswer.Reason, _ chosen: [Int]) -> Response {
                 .redirect(to: here + "&" + RefusedAnswer(reason: reason, chosen: chosen).query)
             }
@@ -334,71 +365,99 @@ struct SessionPages: Sendable {
                 let positions = question.options.indices.map { index in
                     Int(form["position_\(index)"] ?? "").flatMap { (1...count).contains($0) ? $0 : nil } ?? 0
                 }
-                if positions.contains(0) { return refuse(.incomplete, positions) }
-                if Set(positions).count < count { return refuse(.duplicate, positions) }
+                if positions.contains(0) { return .success(refuse(.incomplete, positions)) }
+                if Set(positions).count < count { return .success(refuse(.duplicate, positions)) }
             case .pairs:
                 let targets = question.details.targets?.count ?? 0
                 let given = question.options.indices.map { index in
                     Int(form["target_\(index)"] ?? "").flatMap { (1...max(1, targets)).contains($0) ? $0 : nil } ?? 0
                 }
                 // Flagging with nothing matched yet only flags; moving on only moves.
-                if flagging != nil, given.allSatisfy({ $0 == 0 }) { return try flagOnly() }
-                if let movedTo, given.allSatisfy({ $0 == 0 }) { return .redirect(to: movedTo) }
-                if given.contains(0) { return refuse(.unmatched, given) }
+                if flagging != nil, given.allSatisfy({ $0 == 0 }) { return .success(try flagOnly()) }
+                if let movedTo, given.allSatisfy({ $0 == 0 }) { return .success(.redirect(to: movedTo)) }
+                if given.contains(0) { return .success(refuse(.unmatched, given)) }
             case .region:
+                // A tap outside every part is asked again, not scored: on a phone it is more
+                // often a slip of the thumb than an answer.
                 if let (x, y) = AnswerForm.point(form), !question.options.contains(where: { $0.region?.contains(x: x, y: y) == true }) {
-                    return refuse(.outside, [])
+                    return .success(refuse(.outside, []))
                 }
             case .oneOption, .someOptions, .text, .gaps:
                 break
             }
             let draft: AnswerResponse
             do throws(HTTPError) {
-                draft = try response(form, question: question, request)
+                draft = try AnswerForm.response(form, question: question) { pages.message($0, for: request, $1) }
             } catch {
-                return try retry(nil, error.message, error.status)
+                return .success(try questionPage(
+                    request, session: session, number: number, answers: store.finalAnswers(sessionID: session.id, connection),
+                    isGuest: actor.isGuest, draft: nil, notice: nil, error: error.message, reported: false, now: now, status: error.status, connection))
             }
             if flagging != nil {
                 // Nothing new to save: nothing chosen, the order left as shown, or the saved answer.
                 let saved = try store.finalAnswers(sessionID: session.id, connection)[questionID]?.response
-                if nothingNew(draft, saved: saved, question: question) { return try flagOnly() }
+                if nothingNew(draft, saved: saved, question: question) { return .success(try flagOnly()) }
                 try store.setFlag(sessionID: session.id, questionID: questionID, flagged: flagging ?? false, connection)
             } else if let movedTo, try nothingNew(draft, saved: store.finalAnswers(sessionID: session.id, connection)[questionID]?.response, question: question) {
-                return .redirect(to: movedTo)
+                return .success(.redirect(to: movedTo))
             } else if draft.isBlank {
-                return refuse(.empty, [])
+                return .success(refuse(.empty, []))
             }
-            let after = flagging != nil ? here : session.mode == .mock ? movedTo ?? onward : onward
-            // The same answer sent again (a reload, a retry) is stored already; the same id
-            // carrying something else is a conflict, and changes nothing.
-            if let prior = context.prior {
-                guard prior.sessionID == session.id, prior.questionID == questionID, prior.response == draft else {
-                    throw HTTPError(.conflict, pages.message("sessions.answer_conflict", for: request))
-                }
-                return .redirect(to: after)
-            }
-            if session.mode != .mock && context.alreadyAnswered { return .redirect(to: "\(base(session))?q=\(number)&already=1") }
-            let outcome: AnswerOutcome
-            do throws(AnswerError) {
-                outcome = try AnswerChecker.check(question.answerKey, draft)
-            } catch {
-                return try retry(draft.isBlank ? nil : draft, explain(error, request), .unprocessableContent)
-            }
-            // The database admits it, decides what it is worth (correct, score, the rating from
-            // the server's time spent) and reviews its card, in the one statement that stores it.
-            let recorded = RecordedAnswer(
-                id: answerID, sessionID: session.id, questionID: questionID, questionVersion: question.version, response: draft,
-                correct: outcome.isCorrect, score: outcome.score, rating: nil, milliseconds: milliseconds, answeredAt: now)
+            let after = flagging != nil ? here : movedTo ?? onward(session.id, mode: session.mode, number: number, count: session.questionIDs.count)
+            sent = draft
             do {
-                let statement = try AnswerRecorder.statement(recorded, userID: actor.user?.userID)
                 // Stored now or a replay of what was stored: either way the student moves on.
-                _ = try request.database.commit(after: [statement])
-                return .redirect(to: after)
+                _ = try connection.withSavepoint { try connection.query(submission(draft)) }
+                return .success(.redirect(to: after))
             } catch where AnswerRefusal(error) != nil {
-                // The database admits answers only while the session is open and (outside mock
-                // exams) once per question, and an id once: a race with another tab or the
-                // deadline lost, or an id reused for another answer.
-                throw HTTPError(.conflict, pages.message("sessions.answer_conflict", for: request))
+                return .failure(AnswerRefusal(error)!)
+            }
+        }
+        switch outcome {
+        case .success(let response): return response
+        case .failure(let refusal):
+            return try refused(refusal, request, sessionID: sessionID, questionID: questionID, draft: sent, actor: actor, now: now)
+        }
+    }
+
+    /// What the student is shown when the database refused their answer, by its reason: the
+    /// results when the session has ended (finishing it first when its time ran out), the
+    /// question again with why when the response is not an answer to it, and a conflict when
+    /// another tab or the same answer's id got there first.
+    private func refused(
+        _ refusal: AnswerRefusal, _ request: PortalRequest, sessionID: UUID, questionID: UUID, draft: AnswerResponse?, actor: StudyActor, now: Date
+    ) throws -> Response {
+        switch refusal {
+        case .noSuchSession:
+            throw notFound(request)
+        case .idTaken, .notAdmitted(.versionUnknown), .notAdmitted(.changed), .notAdmitted(.other):
+            throw HTTPError(.conflict, pages.message("sessions.answer_conflict", for: request))
+        case .notAdmitted(.notInSession):
+            throw HTTPError(.badRequest, pages.message("sessions.not_in_session", for: request))
+        case .notAdmitted(.questionGone):
+            throw HTTPError(.gone, pages.message("sessions.question_gone", for: request))
+        case .notAdmitted(.finished), .notAdmitted(.overdue):
+            // Past its deadline, the session is finished now, with what it holds.
+            return try withSession(request, sessionID, locking: true) { _, session, connection in
+                if !session.isFinished { try finisher.finish(session, at: now, connection) }
+                return .redirect(to: base(session) + "/results?late=1")
+            }
+        case .notAdmitted(.answered):
+            return try withSession(request, sessionID) { _, session, _ in
+                let number = (session.questionIDs.firstIndex(of: questionID) ?? 0) + 1
+                return .redirect(to: "\(base(session))?q=\(number)&already=1")
+            }
+        case .notAnAnswer(let code):
+            return try withSession(request, sessionID) { actor, session, connection in
+                let store = StudyStore()
+                guard let index = session.questionIDs.firstIndex(of: questionID),
+                      let question = try store.questions(ids: [questionID], connection).first
+                else { throw HTTPError(.gone, pages.message("sessions.question_gone", for: request)) }
+                let shown = draft.flatMap { $0.isBlank ? nil : $0 }
+                return try questionPage(
+                    request, session: session, number: index + 1, answers: store.finalAnswers(sessionID: session.id, connection),
+                    isGuest: actor.isGuest, draft: shown, notice: nil, error: explain(code, draft: draft ?? .indexes([]), question: question, request),
+                    reported: false, now: now, status: .unprocessableContent, connection)
             }
         }
     }

@@ -98,8 +98,18 @@ final class RequestDatabase: @unchecked Sendable {  // one request, one worker t
     /// transaction carrying the credentials, or the open transaction's), and returns their rows
     /// in order: a page that knows what it needs waits for the database once.
     func read(_ statements: [SQL]) throws -> [QueryResult] {
-        let connection = try checkedOutConnection()
-        return try connection.read(settings: settings, statements)
+        try flight(statements)
+    }
+
+    /// Runs `statements` that write as the request's caller in one flight: outside a
+    /// transaction, one implicit transaction carrying the credentials and committed at the
+    /// flight's end (all or nothing); inside one, part of it.
+    func write(_ statements: [SQL]) throws -> [QueryResult] {
+        try flight(statements)
+    }
+
+    private func flight(_ statements: [SQL]) throws -> [QueryResult] {
+        try checkedOutConnection().read(settings: settings, statements)
     }
 
     private var settings: [String: String] { ["app.session_token": sessionToken ?? "", "app.guest_token": guestToken ?? ""] }
