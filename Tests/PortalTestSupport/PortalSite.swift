@@ -39,14 +39,13 @@ public final class PortalSite {
         content: Content = .miniExam, https: Bool = false, live: Bool = false, listening: Bool = false, environment: [String: String] = [:],
         throughPooler: Bool = false, agent: Bool = false, agentRunning: Bool = false, prepare: (PostgresConnection) throws -> Void = { _ in }
     ) throws {
-        database = try TestDatabase(migrated: true)
+        switch content {
+        case .nothing, .miniExam: database = try TestDatabase(migrated: true)
+        case .demoCatalogue: database = try TestDatabase(seeded: "demo") { _ = try DemoSeeder.seed($0) }
+        }
         clock = TestClock(database: database)
         let owner = try database.adminConnection()
-        switch content {
-        case .nothing: break
-        case .miniExam: try MiniExam.install(owner)
-        case .demoCatalogue: try DemoSeeder.seed(owner)
-        }
+        if content == .miniExam { try MiniExam.install(owner) }
         try prepare(owner)
         var configuration = try PortalConfiguration.fromEnvironment(environment)
         if live {

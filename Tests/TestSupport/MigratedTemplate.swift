@@ -46,6 +46,36 @@ enum MigratedTemplate {
         return identifier
     }
 
+    nonisolated(unsafe) private static var seededMade: [String: String] = [:]
+
+    /// A template of this test run's own (named by its process id: what it holds comes from
+    /// this build, which no digest of files names), made from the migrated one by `prepare`.
+    /// Those of runs no longer running are dropped when one is made.
+    static func seeded(_ name: String, adminURL: String, _ prepare: (PostgresConnection) throws -> Void) throws -> PostgresIdentifier {
+        let migrated = try self.name(adminURL: adminURL)
+        lock.lock()
+        defer { lock.unlock() }
+        if let made = seededMade[name] { return PostgresIdentifier(made)! }
+        let pid = ProcessInfo.processInfo.processIdentifier
+        let maintenance = try PostgresConnection(url: adminURL)
+        defer { maintenance.close() }
+        for stale in try maintenance.query("SELECT datname FROM pg_database WHERE datname LIKE 'portal\\_seeded\\_%'").rows {
+            let datname = try stale.decode("datname", as: String.self)
+            if let other = Int32(datname.split(separator: "_").last ?? ""), other != pid, kill(other, 0) != 0, let old = PostgresIdentifier(datname) {
+                _ = try? maintenance.execute("DROP DATABASE IF EXISTS \(identifier: old)")
+            }
+        }
+        guard let identifier = PostgresIdentifier("portal_seeded_\(name)_\(pid)") else { throw TestEnvironmentError("a template name must be lower-case letters: \(name)") }
+        try maintenance.execute("DROP DATABASE IF EXISTS \(identifier: identifier) WITH (FORCE)")
+        try maintenance.execute("CREATE DATABASE \(identifier: identifier) TEMPLATE \(identifier: migrated)")
+        try copyDatabaseSettings(from: migrated, to: identifier, maintenance)
+        let connection = try PostgresConnection(url: adminURL, overrides: ["dbname": identifier.name])
+        try prepare(connection)
+        connection.close()
+        seededMade[name] = identifier.name
+        return identifier
+    }
+
     /// What a clone does not inherit from its template, copied: the roles' settings in the
     /// database (time zone, timeouts) and its grants (no temporary tables for the app role).
     static func copyDatabaseSettings(from template: PostgresIdentifier, to clone: PostgresIdentifier, _ connection: PostgresConnection) throws {

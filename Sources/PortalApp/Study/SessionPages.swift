@@ -403,7 +403,9 @@ struct SessionPages: Sendable {
             } else if draft.isBlank {
                 return .success(refuse(.empty, []))
             }
-            let after = flagging != nil ? here : movedTo ?? onward(session.id, mode: session.mode, number: number, count: session.questionIDs.count)
+            // Practice shows the feedback first, whichever button sent the answer.
+            let onward = onward(session.id, mode: session.mode, number: number, count: session.questionIDs.count)
+            let after = flagging != nil ? here : session.mode == .mock ? movedTo ?? onward : onward
             sent = draft
             do {
                 // Stored now or a replay of what was stored: either way the student moves on.
