@@ -7,6 +7,7 @@ which a test may stop and start again to take the site offline.
 """
 
 import glob
+import json
 import os
 import shutil
 import signal
@@ -204,16 +205,32 @@ def seeded_template():
 
 
 def html_problems(pages):
-    """Runs the Nu Html Checker (PORTAL_HTML_VALIDATOR, set by `make test`) over the DOM of
-    pages as the browser built them; returns its error lines (empty when all pass)."""
+    """Runs the Nu Html Checker over the DOM of pages as the browser built them: its web service
+    when `make test` started one (PORTAL_HTML_CHECKER_URL), else its command line
+    (PORTAL_HTML_VALIDATOR); returns its error lines (empty when all pass)."""
+    sources = {}
+    for name, source in pages.items():
+        if not source.lstrip().lower().startswith("<!doctype"):
+            source = "<!DOCTYPE html>\n" + source
+        sources[name] = source
+    service = os.environ.get("PORTAL_HTML_CHECKER_URL")
+    if service:
+        problems = []
+        for name, source in sources.items():
+            request = urllib.request.Request(service + "?out=json", data=source.encode("utf-8"), method="POST", headers={
+                "Content-Type": "text/html; charset=utf-8", "User-Agent": "portal-tests"})
+            with urllib.request.urlopen(request, timeout=120) as response:
+                report = json.load(response)
+            # What the command line fails on: errors, not warnings or notes.
+            problems += ["%s.html:%s: %s" % (name, message.get("lastLine"), message.get("message"))
+                         for message in report["messages"] if message.get("type") != "info"]
+        return problems
     validator = os.environ.get("PORTAL_HTML_VALIDATOR")
     if not validator:
         raise RuntimeError("PORTAL_HTML_VALIDATOR is not set: run the tests with `make test`")
     folder = tempfile.mkdtemp(prefix="portal-dom-")
     try:
-        for name, source in pages.items():
-            if not source.lstrip().lower().startswith("<!doctype"):
-                source = "<!DOCTYPE html>\n" + source
+        for name, source in sources.items():
             with open(os.path.join(folder, name + ".html"), "w") as page:
                 page.write(source)
         result = subprocess.run([validator, "--root", folder], capture_output=True, text=True, timeout=300)
