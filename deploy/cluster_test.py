@@ -258,7 +258,7 @@ def main():
     time.sleep(8)  # everyone registered and under way
 
     faults = []
-    def fault(name, action, settle=12):
+    def fault(name, action, settle=8):
         start = time.monotonic()
         action()
         time.sleep(settle)
@@ -270,8 +270,8 @@ def main():
     try:
         fault("a portal instance killed (kill -9), restarted 5 s later", lambda: (cluster("kill-portal", "1"), time.sleep(5), cluster("start-portal", "1")))
         fault("PgBouncer restarted", lambda: cluster("restart-pgbouncer"))
-        fault("primary stopped, replica promoted", lambda: cluster("failover"), settle=20)
-        fault("Redis master killed, Sentinel promotes its replica", lambda: cluster("redis-failover"), settle=15)
+        fault("primary stopped, replica promoted", lambda: cluster("failover"), settle=12)
+        fault("Redis master killed, Sentinel promotes its replica", lambda: cluster("redis-failover"), settle=12)
     finally:
         stop.set()
     for thread in threads:
@@ -301,7 +301,7 @@ def main():
     print("restore drill: " + (drill.stdout.strip().splitlines() or ["failed: " + drill.stderr.strip()])[-1])
 
     # Throughput of the mixed browsing load: through the proxy, then one instance alone.
-    def throughput(target, seconds=8):
+    def throughput(target, seconds=6):
         done = [0]
         lock = threading.Lock()
         halt = threading.Event()
