@@ -7,7 +7,7 @@
 #   HAProxy (127.0.0.1:18080) in front of them, health-checking /readyz
 #   Redis master (16379) and replica (16380) watched by three Sentinels (26379-26381)
 #
-#   deploy/cluster.sh start        start everything (built in release mode), print the URL
+#   deploy/cluster.sh start        start everything (built in release mode, or CLUSTER_BUILD=debug), print the URL
 #   deploy/cluster.sh stop         stop everything, by pid
 #   deploy/cluster.sh status       what is running
 #   deploy/cluster.sh kill-portal N | start-portal N
@@ -127,7 +127,11 @@ start_redis() {
     done
 }
 
-binary() { echo "$(swift build -c release --show-bin-path)/portal"; }
+# The build the instances run: release, or CLUSTER_BUILD=debug for the one `make test` has just
+# made (CI: the faults and the count of answers are the same either way; only the throughput
+# figures are a debug build's).
+build_mode=${CLUSTER_BUILD:-release}
+binary() { echo "$(swift build -c "$build_mode" --show-bin-path)/portal"; }
 
 start_portal() {
     local index=$1 port=${PORTAL_PORTS[$1]}
@@ -156,7 +160,7 @@ start)
         mkdir -p "$dir"
     fi
     scripts/deps.sh postgresql pgbouncer haproxy redis-server redis-sentinel >/dev/null
-    swift build -c release --explicit-target-dependency-import-check error >/dev/null
+    swift build -c "$build_mode" --explicit-target-dependency-import-check error >/dev/null
     start_postgres
     start_pgbouncer
     (set -a; eval "$(app_env)"; "$(binary)" migrate >"$dir/migrate.log" && "$(binary)" seed --if-empty >>"$dir/migrate.log")

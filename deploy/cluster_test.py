@@ -244,7 +244,8 @@ def main():
     for line in open(os.path.join(subprocess.run([os.path.join(ROOT, "scripts", "data-dir.sh")], capture_output=True, text=True).stdout.strip(), "cluster", "env")):
         key, _, value = line.strip().partition("=")
         env[key] = value
-    binary = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], capture_output=True, text=True, cwd=ROOT).stdout.strip()
+    binary = subprocess.run(["swift", "build", "-c", os.environ.get("CLUSTER_BUILD", "release"), "--show-bin-path"],
+                            capture_output=True, text=True, cwd=ROOT).stdout.strip()
     subprocess.run([os.path.join(binary, "portal"), "create-admin", "--username", "cluster-host"], input="a host password for the rehearsal\n",
                    text=True, env=env, cwd=ROOT, check=True, capture_output=True)
 
