@@ -16,6 +16,7 @@ struct RichShapeCase: Decodable, CustomStringConvertible, Sendable {
 
     static let all: [RichShapeCase] = {
         let url = URL(fileURLWithPath: TestPaths.repository + "/Tests/Fixtures/rich-text-shapes.json")
+        // A fixture that cannot be read gives no cases, which `fixtureIsRead` fails on.
         return (try? JSONDecoder().decode([RichShapeCase].self, from: Data(contentsOf: url))) ?? []
     }()
 }
@@ -63,6 +64,11 @@ struct RichContentTests {
                 .object(["id": .string("b"), "text": .string("`192.0.2.9`, the longest prefix")]),
             ]),
             correct: .array([.number(1)]), explanation: "The longest matching prefix wins: /16 beats /8, whatever the metric.", difficulty: 2)
+    }
+
+    @Test("the shared fixture of rich-text shapes is read whole (a run of no cases would pass by saying nothing)")
+    func fixtureIsRead() {
+        #expect(RichShapeCase.all.count >= 20, "Tests/Fixtures/rich-text-shapes.json gave \(RichShapeCase.all.count) cases")
     }
 
     @Test("the database's check refuses each malformed tree, in the words the Swift reader uses", arguments: RichShapeCase.all)
