@@ -207,12 +207,24 @@ public final class PostgresConnection: @unchecked Sendable {
                 firstError = firstError ?? error
             }
         }
-        // The sync's own result closes the pipeline.
+        // The sync's own result closes the pipeline; outside a transaction it is also the
+        // implicit transaction's commit. Until it arrives nothing is known to be stored: an
+        // error at the commit, or a connection lost before the sync, is the pipeline's failure.
+        var synced = false
         while let next = PQgetResult(handle) {
             let status = PQresultStatus(next)
-            PQclear(next)
-            if status == PGRES_PIPELINE_SYNC { break }
+            if status == PGRES_PIPELINE_SYNC {
+                PQclear(next)
+                synced = true
+                break
+            }
+            if status == PGRES_FATAL_ERROR, firstError == nil {
+                do { _ = try check(next, handle: handle) } catch let error as PostgresError { firstError = error }
+            } else {
+                PQclear(next)
+            }
         }
+        if !synced { firstError = firstError ?? connectionError(handle) }
         if let firstError { throw firstError }
         return results
     }

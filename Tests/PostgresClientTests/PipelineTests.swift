@@ -23,6 +23,26 @@ struct PipelineTests {
         #expect(connection.roundTrips == before + 2)
     }
 
+    @Test("a pipeline that writes is done only when its commit is: a connection lost at the commit is an error, never a success")
+    func lostAtTheCommit() throws {
+        let database = try TestDatabase()
+        let connection = try database.adminConnection()
+        // A row whose commit ends the connection: its deferred trigger runs at the pipeline's
+        // sync, after the insert's own result has come back.
+        try connection.execute("CREATE TABLE kept (n integer)")
+        try connection.execute("""
+            CREATE FUNCTION end_this_connection() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN PERFORM pg_terminate_backend(pg_backend_pid()); RETURN NULL; END $$
+            """)
+        try connection.execute("""
+            CREATE CONSTRAINT TRIGGER at_commit AFTER INSERT ON kept DEFERRABLE INITIALLY DEFERRED
+            FOR EACH ROW EXECUTE FUNCTION end_this_connection()
+            """)
+        let failure = #expect(throws: PostgresError.self) { try connection.pipeline(["INSERT INTO kept VALUES (1)", "SELECT 1 AS one"]) }
+        #expect(failure?.isConnectionFailure == true, "\(String(describing: failure))")
+        #expect(try database.adminConnection().query("SELECT count(*) AS n FROM kept").single().decode("n", as: Int.self) == 0)
+    }
+
     @Test("a read's settings hold for each of its statements and end with it")
     func settingsAreLocalToTheRead() throws {
         let database = try TestDatabase()
