@@ -53,10 +53,25 @@ run() {
 }
 
 share=$(( (seconds + 3) / 4 ))
-fuzz request-parser "$share" Tests/Fuzz/corpus Sources/HTTPServer/Parsing/*.swift Tests/Fuzz/RequestParserFuzzer.swift
-fuzz template-parser "$share" Tests/Fuzz/template-corpus \
-    Sources/TemplateEngine/TemplateParser.swift Sources/TemplateEngine/TemplateNode.swift \
-    Sources/TemplateEngine/TemplateError.swift Tests/Fuzz/TemplateParserFuzzer.swift
-fuzz markdown "$share" Tests/Fuzz/markdown-corpus Sources/QuestionEngine/Content/*.swift Tests/Fuzz/MarkdownFuzzer.swift
-build_import_fuzzer
-run import "$share" Tests/Fuzz/import-corpus
+# Two lanes at once (a fuzzer and a compiler each use one core): the three small fuzzers one
+# after another, and the importers' fuzzer, whose modules take longest to build. Each lane's
+# report is printed when both are done.
+small_lane() {
+    fuzz request-parser "$share" Tests/Fuzz/corpus Sources/HTTPServer/Parsing/*.swift Tests/Fuzz/RequestParserFuzzer.swift &&
+    fuzz template-parser "$share" Tests/Fuzz/template-corpus \
+        Sources/TemplateEngine/TemplateParser.swift Sources/TemplateEngine/TemplateNode.swift \
+        Sources/TemplateEngine/TemplateError.swift Tests/Fuzz/TemplateParserFuzzer.swift &&
+    fuzz markdown "$share" Tests/Fuzz/markdown-corpus Sources/QuestionEngine/Content/*.swift Tests/Fuzz/MarkdownFuzzer.swift
+}
+import_lane() {
+    build_import_fuzzer && run import "$share" Tests/Fuzz/import-corpus
+}
+small_lane >"$out/small-lane.out" 2>&1 &
+small=$!
+import_lane >"$out/import-lane.out" 2>&1 &
+imports=$!
+status=0
+wait "$small" || status=1
+wait "$imports" || status=1
+cat "$out/small-lane.out" "$out/import-lane.out"
+exit "$status"

@@ -90,8 +90,9 @@ swift test --skip-build 2>&1 | tee "$log" | grep -E "^(✘|􀢄)|failed|error:|T
 # Swift Testing closes with "Test run with N tests in M suites passed|failed …"; each failing
 # test also prints a "✘ Test … failed" line. No closing line means the run crashed.
 total=$(grep -oE "Test run with [0-9]+ tests?" "$log" | grep -oE "[0-9]+" | tail -n 1)
-# (Only the closing line of each failing test: its "recorded an issue" lines say "failed" too.)
-suite_failed=$(grep -E "^(✘|􀢄) Test .* failed after" "$log" | sort -u | wc -l)
+# (Only the closing line of each failing test: its "recorded an issue" lines say "failed" too,
+# and so does the run's own closing line.)
+suite_failed=$(grep -E "^(✘|􀢄) Test .* failed after" "$log" | grep -vE "^(✘|􀢄) Test run with" | sort -u | wc -l)
 if [ -z "$total" ]; then
     echo "swift test ended without its closing line (a crash?); see $log"
     total=0
