@@ -314,11 +314,12 @@ struct SessionPages: Sendable {
             do {
                 guard let placed = try AnswerRecorder.placement(request.database.write([submission(response)])[0]) else { throw notFound(request) }
                 return .redirect(to: onward(sessionID, mode: placed.mode, number: placed.number, count: placed.count))
-            } catch let error where AnswerRefusal(error) != nil {
+            } catch {
+                guard let refusal = AnswerRefusal(error) else { throw error }
                 // A response that is not an answer to the question is read again with the
                 // question, which says beside the form what is wrong with it.
-                if case .notAnAnswer = AnswerRefusal(error)! {} else {
-                    return try refused(AnswerRefusal(error)!, request, sessionID: sessionID, questionID: questionID, draft: response, actor: actor, now: now)
+                if case .notAnAnswer = refusal {} else {
+                    return try refused(refusal, request, sessionID: sessionID, questionID: questionID, draft: response, actor: actor, now: now)
                 }
             }
         }
@@ -411,8 +412,9 @@ struct SessionPages: Sendable {
                 // Stored now or a replay of what was stored: either way the student moves on.
                 _ = try connection.withSavepoint { try connection.query(submission(draft)) }
                 return .success(.redirect(to: after))
-            } catch where AnswerRefusal(error) != nil {
-                return .failure(AnswerRefusal(error)!)
+            } catch {
+                guard let refusal = AnswerRefusal(error) else { throw error }
+                return .failure(refusal)
             }
         }
         switch outcome {
