@@ -171,12 +171,27 @@ class SeededTemplate:
     @classmethod
     def name(cls, portal):
         if cls.made is None:
+            # Those of runs stopped before their end (no longer running) go first.
+            for stale in portal.sql_on(portal.maintenance_url,
+                                       "SELECT datname FROM pg_database WHERE datname LIKE 'browser\\_template\\_%'").split():
+                if not cls._running(int(stale.rsplit("_", 1)[1])):
+                    portal.sql_on(portal.maintenance_url, "DROP DATABASE IF EXISTS %s WITH (FORCE)" % stale)
             name = "browser_template_%d" % os.getpid()
             portal.sql_on(portal.maintenance_url, "DROP DATABASE IF EXISTS %s WITH (FORCE)" % name)
             portal.sql_on(portal.maintenance_url, "CREATE DATABASE %s" % name)
             Portal(os.path.dirname(portal.log_path), database=name).prepare()
             cls.made = name
         return cls.made
+
+    @staticmethod
+    def _running(pid):
+        try:
+            os.kill(pid, 0)
+            return True
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
 
     @classmethod
     def drop(cls, maintenance_url):
