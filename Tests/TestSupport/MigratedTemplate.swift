@@ -27,11 +27,7 @@ enum MigratedTemplate {
         let exists = try maintenance.query("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = \(name)) AS present")
             .single().decode("present", as: Bool.self)
         if !exists {
-            for stale in try maintenance.query("SELECT datname FROM pg_database WHERE datname LIKE 'portal\\_template\\_%'").rows {
-                if let old = PostgresIdentifier(try stale.decode("datname", as: String.self)) {
-                    _ = try? maintenance.execute("DROP DATABASE IF EXISTS \(identifier: old)")
-                }
-            }
+            try dropDatabases(named: "portal_template_", maintenance) { _ in true }
             // Built under another name and renamed when whole: a run stopped halfway leaves
             // nothing that looks finished.
             let building = PostgresIdentifier("portal_building_" + digest)!
@@ -59,11 +55,9 @@ enum MigratedTemplate {
         let pid = ProcessInfo.processInfo.processIdentifier
         let maintenance = try PostgresConnection(url: adminURL)
         defer { maintenance.close() }
-        for stale in try maintenance.query("SELECT datname FROM pg_database WHERE datname LIKE 'portal\\_seeded\\_%'").rows {
-            let datname = try stale.decode("datname", as: String.self)
-            if let other = Int32(datname.split(separator: "_").last ?? ""), other != pid, kill(other, 0) != 0, let old = PostgresIdentifier(datname) {
-                _ = try? maintenance.execute("DROP DATABASE IF EXISTS \(identifier: old)")
-            }
+        try dropDatabases(named: "portal_seeded_", maintenance) { datname in
+            guard let other = Int32(datname.split(separator: "_").last ?? "") else { return false }
+            return other != pid && kill(other, 0) != 0
         }
         guard let identifier = PostgresIdentifier("portal_seeded_\(name)_\(pid)") else { throw TestEnvironmentError("a template name must be lower-case letters: \(name)") }
         try maintenance.execute("DROP DATABASE IF EXISTS \(identifier: identifier) WITH (FORCE)")
@@ -74,6 +68,18 @@ enum MigratedTemplate {
         connection.close()
         seededMade[name] = identifier.name
         return identifier
+    }
+
+    /// Drops the databases whose names start with `prefix` (`_` taken literally) and that
+    /// `stale` says are no longer wanted; one in use stays.
+    private static func dropDatabases(named prefix: String, _ maintenance: PostgresConnection, stale: (String) -> Bool) throws {
+        let pattern = prefix.replacingOccurrences(of: "_", with: "\\_") + "%"
+        for row in try maintenance.query("SELECT datname FROM pg_database WHERE datname LIKE \(pattern)").rows {
+            let datname = try row.decode("datname", as: String.self)
+            if stale(datname), let old = PostgresIdentifier(datname) {
+                _ = try? maintenance.execute("DROP DATABASE IF EXISTS \(identifier: old)")
+            }
+        }
     }
 
     /// What a clone does not inherit from its template, copied: the roles' settings in the
