@@ -328,6 +328,9 @@ def fill_some_answer(form):
     from selenium.webdriver.support.select import Select
     choices = form.find_elements(By.CSS_SELECTOR, "input[name=choice]")
     if choices:
+        # To the middle of the screen first: on a phone the fixed tab bar covers the bottom
+        # edge, where the browser would otherwise scroll the option to and click the bar.
+        form.parent.execute_script("arguments[0].scrollIntoView({block: 'center'})", choices[0])
         choices[0].click()
     for select in form.find_elements(By.CSS_SELECTOR, "select[name^=target_]"):
         Select(select).select_by_index(1)
