@@ -55,7 +55,8 @@ public final class PortalApplication: Sendable {
         self.clock = clock
         site = SiteAddress(publicOrigin: configuration.publicOrigin, trustedProxies: configuration.trustedProxies)
         monitoring = MonitoringAccess(token: configuration.metricsToken, allowed: configuration.metricsAllowed, site: site)
-        let templates = try TemplateSet(directory: configuration.templatesDirectory, mode: configuration.development ? .development : .production)
+        let templateMode: TemplateSet.Mode = configuration.development ? (configuration.rereadsTemplates ? .development : .strict) : .production
+        let templates = try TemplateSet(directory: configuration.templatesDirectory, mode: templateMode)
         pages = PageRenderer(templates: templates, clock: clock, fragments: FragmentCache(clock: clock))
         estimates = WorkloadEstimates(pages: pages)
         let naming: PostgresConnection.StatementNaming = configuration.transactionPooler ? .unnamed : .hashed

@@ -33,6 +33,9 @@ public struct PortalConfiguration: Sendable {
     public var templatesDirectory = "Templates"
     /// Development: templates re-read when changed, a missing variable is an error.
     public var development = false
+    /// In development, whether a template's change is looked for at every page (each render
+    /// lists the folder). Tests, whose templates do not change while they run, turn it off.
+    public var rereadsTemplates = true
     /// Served over HTTPS (`PUBLIC_URL=https://…`): session cookies become `Secure` and `__Host-`.
     public var servedOverHTTPS = false
     /// The site's origin (`PUBLIC_URL`, e.g. `https://portal.example`): the Origin check accepts

@@ -140,7 +140,7 @@ struct DeploymentTests {
     @Test("more concurrent requests than the pool has connections: every page answers, none waits on a second connection")
     func smallPool() throws {
         let site = try StudySessionTests.Site(environment: ["DB_POOL_SIZE": "2", "WORKERS": "8"])
-        let (teacher, _, csrf) = try SchoolTests.account(site, "teacher", role: "teacher")
+        let (teacher, _, _) = try SchoolTests.account(site, "teacher", role: "teacher")
         _ = try teacher.submit("/teach", to: "/teach/classes", ["name": "Busy class"])
         let paths = ["/", StudySessionTests.examPath, StudySessionTests.examPath + "/leaderboard", "/teach", "/me", "/me/settings", "/api/me"]
         let statuses = Mutex<[Int]>([])

@@ -123,7 +123,7 @@ struct PasswordRecoveryTests {
         #expect(try site.count("SELECT count(*) AS n FROM password_resets") == 0)
 
         // An admin may, for anyone; the code lasts a day.
-        let (admin, _, adminCSRF) = try SchoolTests.account(site, "chief", role: "admin")
+        let (admin, _, _) = try SchoolTests.account(site, "chief", role: "admin")
         let adminAsking = "/admin/users/\(pupilID.uuidString.lowercased())/reset"
         #expect(try admin.request("GET", "/admin/users").bodyText.contains(#"href="\#(adminAsking)""#))
         let card = try admin.submit(adminAsking, to: adminAsking, ["confirm": "1"])

@@ -72,7 +72,7 @@ struct PushReminderTests {
         // The app role reads neither the devices' endpoints and keys nor the signing key.
         let account = try site.database.makeAccount("mallory", role: "student")
         let reads = try site.pool.asCaller(account) { connection -> [Bool] in
-            try ["SELECT endpoint FROM push_subscriptions", "SELECT push_signing_key()", "SELECT * FROM push_reminders_take(10)", "SELECT * FROM push_keys"].map { statement in
+            ["SELECT endpoint FROM push_subscriptions", "SELECT push_signing_key()", "SELECT * FROM push_reminders_take(10)", "SELECT * FROM push_keys"].map { statement in
                 (try? connection.withSavepoint { try connection.query(SQL(stringLiteral: statement)) }) != nil
             }
         }

@@ -88,7 +88,7 @@ struct SchoolTests {
             "next": "/s/\(token)",
         ])
         #expect(Self.location(registered) == "/s/\(token)")
-        let startPage = try guest.request("GET", "/s/\(token)")
+        _ = try guest.request("GET", "/s/\(token)")
         let started = try guest.submit("/s/\(token)", to: "/s/\(token)/start", [:])
         #expect(started.status == 303 && Self.location(started).hasPrefix("/sessions/"))
         let session = try #require(try site.admin { connection in

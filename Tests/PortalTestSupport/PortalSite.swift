@@ -72,6 +72,8 @@ public final class PortalSite {
         configuration.templatesDirectory = TestPaths.repository + "/Templates"
         // A missing variable fails the page, and so the test (unless a test asks for production).
         configuration.development = environment["PORTAL_MODE"] != "production"
+        // Templates are read once: a test's pages are not edited while it runs.
+        configuration.rereadsTemplates = false
         configuration.servedOverHTTPS = https
         let clock = self.clock
         self.configuration = configuration
@@ -117,6 +119,7 @@ public final class PortalSite {
 
     /// Reads everything (the study tables force row-level security even on their owner): as
     /// the cluster's superuser, to count what was stored.
+    @discardableResult
     public func admin<Value>(_ body: (PostgresConnection) throws -> Value) throws -> Value {
         try body(try database.superuserConnection())
     }
