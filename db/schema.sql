@@ -2609,16 +2609,16 @@ BEGIN
     FROM public.live_events e WHERE e.id = NEW.event_id;
     IF NOT FOUND OR ev.starts_at IS NULL OR ev.ended_at IS NOT NULL
        OR NEW.question_index >= cardinality(ev.question_ids) OR ev.question_ids[NEW.question_index + 1] <> NEW.question_id THEN
-        RAISE EXCEPTION 'that question is not open' USING ERRCODE = 'check_violation';
+        RAISE EXCEPTION 'that question is not open' USING ERRCODE = 'check_violation', DETAIL = 'closed';
     END IF;
     opened := ev.starts_at + make_interval(secs => NEW.question_index * (ev.seconds_per_question + ev.pause_seconds));
     -- A second of grace for the trip from the server's clock to here.
     IF now_at < opened OR now_at > opened + make_interval(secs => ev.seconds_per_question + 1) THEN
-        RAISE EXCEPTION 'that question is not open' USING ERRCODE = 'check_violation';
+        RAISE EXCEPTION 'that question is not open' USING ERRCODE = 'check_violation', DETAIL = 'closed';
     END IF;
     SELECT q.type, q.options, q.correct, q.details, q.version INTO question FROM public.questions q WHERE q.id = NEW.question_id;
     IF NOT FOUND THEN
-        RAISE EXCEPTION 'the question is no longer published' USING ERRCODE = 'check_violation';
+        RAISE EXCEPTION 'the question is no longer published' USING ERRCODE = 'check_violation', DETAIL = 'question_gone';
     END IF;
     SELECT * INTO outcome FROM public.answer_outcome(question.type, question.correct, question.options, question.details, NEW.response);
     NEW.correct := outcome.correct;
@@ -4798,6 +4798,27 @@ $$;
 
 
 ALTER FUNCTION public.schema_drop_policies(p_table text) OWNER TO portal_owner;
+
+--
+-- Name: schema_drop_triggers(text); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.schema_drop_triggers(p_table text) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    name text;
+BEGIN
+    FOR name IN SELECT t.tgname FROM pg_catalog.pg_trigger t
+                WHERE t.tgrelid = format('public.%I', p_table)::regclass AND NOT t.tgisinternal LOOP
+        EXECUTE format('DROP TRIGGER %I ON public.%I', name, p_table);
+    END LOOP;
+END
+$$;
+
+
+ALTER FUNCTION public.schema_drop_triggers(p_table text) OWNER TO portal_owner;
 
 --
 -- Name: set_accommodation(uuid, numeric, integer, integer); Type: FUNCTION; Schema: public; Owner: portal_auth
@@ -8698,7 +8719,7 @@ CREATE TRIGGER users_digest_version BEFORE UPDATE OF digest ON public.users FOR 
 -- Name: users users_notify; Type: TRIGGER; Schema: public; Owner: portal_owner
 --
 
-CREATE TRIGGER users_notify AFTER UPDATE ON public.users FOR EACH ROW WHEN (((((((old.role IS DISTINCT FROM new.role) OR (old.display_name IS DISTINCT FROM new.display_name)) OR (old.locale IS DISTINCT FROM new.locale)) OR (old.time_zone IS DISTINCT FROM new.time_zone)) OR (old.disabled_at IS DISTINCT FROM new.disabled_at)) OR (old.password_hash IS DISTINCT FROM new.password_hash))) EXECUTE FUNCTION public.notify_account_changed();
+CREATE TRIGGER users_notify AFTER UPDATE ON public.users FOR EACH ROW WHEN (((old.role IS DISTINCT FROM new.role) OR (old.display_name IS DISTINCT FROM new.display_name) OR (old.locale IS DISTINCT FROM new.locale) OR (old.time_zone IS DISTINCT FROM new.time_zone) OR (old.disabled_at IS DISTINCT FROM new.disabled_at) OR (old.password_hash IS DISTINCT FROM new.password_hash))) EXECUTE FUNCTION public.notify_account_changed();
 
 
 --
@@ -8712,7 +8733,7 @@ CREATE TRIGGER users_retention_version BEFORE UPDATE OF desired_retention ON pub
 -- Name: users users_rhythm_version; Type: TRIGGER; Schema: public; Owner: portal_owner
 --
 
-CREATE TRIGGER users_rhythm_version BEFORE UPDATE OF balance_reviews, easy_days, study_time ON public.users FOR EACH ROW WHEN ((((old.balance_reviews IS DISTINCT FROM new.balance_reviews) OR (old.easy_days IS DISTINCT FROM new.easy_days)) OR (old.study_time IS DISTINCT FROM new.study_time))) EXECUTE FUNCTION public.users_visibility_version();
+CREATE TRIGGER users_rhythm_version BEFORE UPDATE OF balance_reviews, easy_days, study_time ON public.users FOR EACH ROW WHEN (((old.balance_reviews IS DISTINCT FROM new.balance_reviews) OR (old.easy_days IS DISTINCT FROM new.easy_days) OR (old.study_time IS DISTINCT FROM new.study_time))) EXECUTE FUNCTION public.users_visibility_version();
 
 
 --
@@ -11587,6 +11608,13 @@ GRANT ALL ON FUNCTION public.rich_text_problem(p_blocks jsonb, p_depth integer) 
 --
 
 REVOKE ALL ON FUNCTION public.schema_drop_policies(p_table text) FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION schema_drop_triggers(p_table text); Type: ACL; Schema: public; Owner: portal_owner
+--
+
+REVOKE ALL ON FUNCTION public.schema_drop_triggers(p_table text) FROM PUBLIC;
 
 
 --

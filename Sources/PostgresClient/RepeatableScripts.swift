@@ -1,12 +1,12 @@
 import Foundation
 
 /// SQL files that state the current definition of something — a function, a view, a table's
-/// policies — re-applied by the migrator whenever their text changes (the repeatable-migration
+/// policies or its triggers — re-applied by the migrator whenever their text changes (the repeatable-migration
 /// pattern), so changing a function is a diff of that function, never a copy of it in a new
 /// numbered migration. Tables stay in numbered migrations; these run after them.
 ///
-/// The folder's subfolders are applied in a fixed order (`functions`, `views`, `policies`, then
-/// any other, alphabetically; files alphabetically within each), each file once per change, all
+/// The folder's subfolders are applied in a fixed order (`functions`, `views`, `policies`,
+/// `triggers`, then any other, alphabetically; files alphabetically within each), each file once per change, all
 /// that changed in one transaction. `_before.sql` and `_after.sql` at the top, when present, wrap
 /// that transaction (for grants the definitions need while they are applied). Each file must be
 /// idempotent: `CREATE OR REPLACE`, or drop what it then creates.
@@ -23,7 +23,7 @@ public struct RepeatableScripts: Sendable {
     public let after: String?
 
     /// Subfolders applied first, in this order.
-    static let order = ["functions", "views", "policies"]
+    static let order = ["functions", "views", "policies", "triggers"]
 
     public init(directory: String) throws {
         let manager = FileManager.default

@@ -1,3 +1,5 @@
+-- Marks an exam's content as updated when a statement adds or changes its domains (the home
+-- page's "Content updated …" and the offline bundle's version read content_updated_at).
 CREATE OR REPLACE FUNCTION public.exams_touch_from_domains()
  RETURNS trigger
  LANGUAGE plpgsql

@@ -1,3 +1,5 @@
+-- Marks an exam's content as updated when its own row changes, unless the statement set the
+-- time itself.
 CREATE OR REPLACE FUNCTION public.exams_touch_self()
  RETURNS trigger
  LANGUAGE plpgsql

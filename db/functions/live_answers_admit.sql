@@ -1,3 +1,7 @@
+-- Admits a live event's answer by the database's clock and judges it: only the open question
+-- takes answers, until its bell (a second of grace for the trip); the answer's correctness, time and
+-- base points are computed here, never taken from the client or the server's handler. Each
+-- refusal names its reason in the error's DETAIL (closed, question_gone), as answers_admit's do.
 CREATE OR REPLACE FUNCTION public.live_answers_admit()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -15,16 +19,16 @@ BEGIN
     FROM public.live_events e WHERE e.id = NEW.event_id;
     IF NOT FOUND OR ev.starts_at IS NULL OR ev.ended_at IS NOT NULL
        OR NEW.question_index >= cardinality(ev.question_ids) OR ev.question_ids[NEW.question_index + 1] <> NEW.question_id THEN
-        RAISE EXCEPTION 'that question is not open' USING ERRCODE = 'check_violation';
+        RAISE EXCEPTION 'that question is not open' USING ERRCODE = 'check_violation', DETAIL = 'closed';
     END IF;
     opened := ev.starts_at + make_interval(secs => NEW.question_index * (ev.seconds_per_question + ev.pause_seconds));
     -- A second of grace for the trip from the server's clock to here.
     IF now_at < opened OR now_at > opened + make_interval(secs => ev.seconds_per_question + 1) THEN
-        RAISE EXCEPTION 'that question is not open' USING ERRCODE = 'check_violation';
+        RAISE EXCEPTION 'that question is not open' USING ERRCODE = 'check_violation', DETAIL = 'closed';
     END IF;
     SELECT q.type, q.options, q.correct, q.details, q.version INTO question FROM public.questions q WHERE q.id = NEW.question_id;
     IF NOT FOUND THEN
-        RAISE EXCEPTION 'the question is no longer published' USING ERRCODE = 'check_violation';
+        RAISE EXCEPTION 'the question is no longer published' USING ERRCODE = 'check_violation', DETAIL = 'question_gone';
     END IF;
     SELECT * INTO outcome FROM public.answer_outcome(question.type, question.correct, question.options, question.details, NEW.response);
     NEW.correct := outcome.correct;

@@ -1,3 +1,4 @@
+-- Announces a class as changed when its members change: the readers of its page fetch it again.
 CREATE OR REPLACE FUNCTION public.notify_class_changed()
  RETURNS trigger
  LANGUAGE plpgsql

@@ -1,3 +1,5 @@
+-- Announces a change to the catalogue (regions, exams, domains): every instance drops its kept
+-- catalogue pages.
 CREATE OR REPLACE FUNCTION public.notify_content()
  RETURNS trigger
  LANGUAGE plpgsql

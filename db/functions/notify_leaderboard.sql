@@ -1,3 +1,4 @@
+-- Announces a leaderboard refresh: every instance drops its kept boards.
 CREATE OR REPLACE FUNCTION public.notify_leaderboard()
  RETURNS trigger
  LANGUAGE plpgsql

@@ -1,3 +1,4 @@
+-- Announces a signed-in session's end (sign-out, reset, removal): every instance forgets it at once.
 CREATE OR REPLACE FUNCTION public.notify_session_ended()
  RETURNS trigger
  LANGUAGE plpgsql

@@ -1,3 +1,5 @@
+-- Keeps every published version of a question as it was (question_versions), so an answer
+-- is always shown and judged against the version the student saw.
 CREATE OR REPLACE FUNCTION public.questions_keep_version()
  RETURNS trigger
  LANGUAGE plpgsql

@@ -1,3 +1,4 @@
+-- Ends every signed-in session of a user whose credentials changed (password, disabled).
 CREATE OR REPLACE FUNCTION public.users_end_sessions()
  RETURNS trigger
  LANGUAGE plpgsql
