@@ -21,7 +21,9 @@ public enum AnswerRefusal: Error, Sendable, Equatable {
         case versionUnknown = "version_unknown"
         /// An offline answer to an earlier version no longer fits today's options.
         case changed
-        /// Any other refusal (a live question closed, a reason this build does not know).
+        /// A live event's question is not open (not yet, or its bell has rung).
+        case closed
+        /// Any other refusal (a reason this build does not know).
         case other
     }
 

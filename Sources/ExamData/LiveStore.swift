@@ -161,22 +161,21 @@ public struct LiveStore: Sendable {
     /// Stores an answer to the open question; the database decides whether it is right, how
     /// long it took (from the question's opening on its clock) and its points. The stored
     /// answer, or nil when the participant had already answered that question.
-    public func record(_ answer: LiveAnswerRecord, eventID: UUID, _ connection: PostgresConnection) throws -> LiveAnswerRecord? {
-        let response = try PostgresJSON(encoding: answer.response)
+    public func record(
+        participantID: UUID, questionIndex: Int, questionID: UUID, response: AnswerResponse, eventID: UUID, _ connection: PostgresConnection
+    ) throws -> LiveAnswerRecord? {
+        // live_answers_admit fills in the rest: the version, the judgement, the time and the points.
         guard let row = try connection.query(("""
-            INSERT INTO live_answers (event_id, participant_id, question_index, question_id, question_version, response, correct, time_ms, base_points, answered_at)
-            VALUES (\(eventID), \(answer.participantID), \(answer.questionIndex), \(answer.questionID), \(answer.questionVersion),
-                    \(response)::jsonb, \(answer.correct), \(answer.milliseconds), \(answer.basePoints), \(answer.answeredAt))
+            INSERT INTO live_answers (event_id, participant_id, question_index, question_id, response)
+            VALUES (\(eventID), \(participantID), \(questionIndex), \(questionID), \(try PostgresJSON(encoding: response))::jsonb)
             ON CONFLICT (participant_id, question_index) DO NOTHING
             RETURNING correct, time_ms, base_points, answered_at, question_version
             """ as SQL).prepared()).first else { return nil }
-        var stored = answer
-        stored.correct = try row.decode("correct", as: Bool.self)
-        stored.milliseconds = try row.decode("time_ms", as: Int.self)
-        stored.basePoints = try row.decode("base_points", as: Int.self)
-        stored.answeredAt = try row.decode("answered_at", as: Date.self)
-        stored.questionVersion = try row.decode("question_version", as: Int.self)
-        return stored
+        return LiveAnswerRecord(
+            participantID: participantID, questionIndex: questionIndex, questionID: questionID,
+            questionVersion: try row.decode("question_version", as: Int.self), response: response, correct: try row.decode("correct", as: Bool.self),
+            milliseconds: try row.decode("time_ms", as: Int.self), basePoints: try row.decode("base_points", as: Int.self),
+            answeredAt: try row.decode("answered_at", as: Date.self))
     }
 
     /// Whether the participant has answered question `index`.

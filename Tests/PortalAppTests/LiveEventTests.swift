@@ -288,6 +288,48 @@ struct LiveEventTests {
         #expect(pairs == #"{"pairs": [1, 3, 0]}"#)
     }
 
+    @Test("the database judges a live answer: nothing chosen or a choice the question lacks is refused with what to do, a question the event lacks asks for a reload, one not yet open or past its bell is closed, a second answer keeps the first")
+    func refusedLiveAnswers() throws {
+        let site = try StudySessionTests.Site(live: true)
+        let (code, player, token) = try Self.started(site, exam: "\(MiniExam.region)/\(MiniExam.exam)", count: 3)
+        let ids = try site.admin { try $0.query("SELECT question_ids FROM live_events WHERE code = \(code)").single().decode("question_ids", as: [UUID].self) }
+        let items = ids.compactMap(MiniExam.item)
+        #expect(items.count == 3)
+        func send(_ index: Int, _ fields: [(String, String)]) throws -> RawHTTPClient.Response {
+            try player.request("POST", "/live/\(code)/answers", pairs: [("csrf_token", token), ("index", String(index))] + fields)
+        }
+        /// The form fields of the item's right answer.
+        func right(_ item: MiniExam.Item) -> [(String, String)] {
+            item.kind == "ordering" ? item.key.enumerated().map { ("position_\($0.element)", String($0.offset + 1)) } : item.key.map { ("choice", String($0)) }
+        }
+        func stored() throws -> Int { try site.count("SELECT count(*) AS n FROM live_answers") }
+        site.clock.advance(6)
+        let nothing = try send(0, [])
+        #expect(nothing.status == 422)
+        #expect(nothing.bodyText.contains(items[0].kind == "ordering" ? "Give each of the 3 items a position" : "Choose an answer before sending it."))
+        if items[0].kind != "ordering" {
+            let beyond = try send(0, [("choice", "9")])
+            #expect(beyond.status == 422 && beyond.bodyText.contains("“9” is not one of the options."))
+        }
+        let elsewhere = try send(7, right(items[0]))
+        #expect(elsewhere.status == 400 && elsewhere.bodyText.contains("This answer form is incomplete. Reload the page."))
+        let ahead = try send(1, right(items[1]))
+        #expect(ahead.status == 409 && ahead.bodyText.contains("That question has closed"))
+        #expect(try stored() == 0, "nothing refused is stored")
+
+        let first = try send(0, right(items[0]))
+        #expect(first.status == 303)
+        let again = try send(0, right(items[0]).map { ($0.0, $0.0 == "choice" ? String((Int($0.1)! + 1) % items[0].options.count) : $0.1) })
+        #expect(again.status == 303 && again.header("Location") == "/live/\(code)?already=1")
+        #expect(try site.count("SELECT count(*) AS n FROM live_answers WHERE correct") == 1, "the first answer stands")
+
+        // Question 2 opens after the first one's 10 seconds and a 5-second pause, and closes 10 seconds later.
+        site.clock.advance(10 + 5 + 12)
+        let late = try send(1, right(items[1]))
+        #expect(late.status == 409 && late.bodyText.contains("That question has closed"))
+        #expect(try stored() == 1)
+    }
+
     @Test("a board Redis lost mid-event comes back from the stored answers: names, points and runs intact")
     func boardRestoredAfterRedisLoss() throws {
         let site = try StudySessionTests.Site(live: true)

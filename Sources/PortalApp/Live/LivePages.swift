@@ -274,45 +274,14 @@ struct LivePages: Sendable {
 
     func answer(_ request: PortalRequest, code: String) throws -> Response {
         let scoreboard = try liveScoreboard(request)
-        let now = clock()
         let form = FormFields(body: request.body)
         guard StudyActor.resolve(request, settings: settings, createGuest: false) != nil else { throw noEvent(request, code) }
         guard let index = Int(form["index"] ?? "") else { throw HTTPError(.badRequest, pages.message("live.bad_index", for: request)) }
-        let (event, participant, stored) = try withEvent(request, code) { event, connection -> (LiveEvent, LiveParticipant, LiveAnswerRecord?) in
-            let store = LiveStore()
-            guard let participant = try store.participant(eventID: event.id, connection) else {
-                throw HTTPError(.forbidden, pages.message("live.join_first", for: request))
-            }
-            // The server's clock decides: only the open question takes answers, and only until the bell.
-            guard case .open(let open, let opened, _)? = event.schedule?.phase(at: now), open == index else {
-                throw HTTPError(.conflict, pages.message("live.closed", for: request))
-            }
-            guard let question = try StudyStore().questions(ids: [event.questionIDs[index]], connection).first else {
-                throw HTTPError(.gone, pages.message("sessions.question_gone", for: request))
-            }
-            let response = try AnswerForm.response(form, question: question) { pages.message($0, for: request, $1) }
-            let outcome: AnswerOutcome
-            do throws(AnswerError) {
-                outcome = try AnswerChecker.check(question.answerKey, response)
-            } catch {
-                let refusal = switch error {
-                case .empty: pages.message(question.kind.answerShape == .text ? "sessions.type_something" : "sessions.choose_something", for: request)
-                case .tooLong: pages.message("sessions.answer_too_long", for: request, ["count": String(FillInRule.maximumLength)])
-                case .outOfRange, .duplicate, .wrongCount, .wrongShape: pages.message("sessions.wrong_shape", for: request)
-                }
-                throw HTTPError(.unprocessableContent, refusal)
-            }
-            let milliseconds = max(0, Int(now.timeIntervalSince(opened) * 1000))
-            let base = LiveScoring.points(correct: outcome.isCorrect, elapsedMilliseconds: milliseconds, limitSeconds: event.secondsPerQuestion)
-            let record = LiveAnswerRecord(
-                participantID: participant.id, questionIndex: index, questionID: question.id, questionVersion: question.version, response: response,
-                correct: outcome.isCorrect, milliseconds: milliseconds, basePoints: base, answeredAt: now)
-            do {
-                return (event, participant, try store.record(record, eventID: event.id, connection))
-            } catch let error where { if case .notAdmitted? = AnswerRefusal(error) { true } else { false } }() {
-                // The database's clock closed the question first.
-                throw HTTPError(.conflict, pages.message("live.closed", for: request))
-            }
+        let (event, participant, stored): (LiveEvent, LiveParticipant, LiveAnswerRecord?)
+        do {
+            (event, participant, stored) = try answerStored(request, code, index: index, form: form)
+        } catch let refusal as LiveRefusal {
+            throw try refused(refusal, request)
         }
         guard let stored else { return .redirect(to: "/live/\(event.code)?already=1") }
         // Stored first, with the points the database gave it; the live board follows (the
@@ -323,6 +292,64 @@ struct LivePages: Sendable {
         }
         try? scoreboard.publish(code: event.code, scoresMessage(event.code, scoreboard))
         return .redirect(to: "/live/\(event.code)")
+    }
+
+    /// Stores the participant's answer to question `index` of the event; nil when they had
+    /// answered it already. A refusal of the database's comes out as a `LiveRefusal`.
+    private func answerStored(
+        _ request: PortalRequest, _ code: String, index: Int, form: FormFields
+    ) throws -> (LiveEvent, LiveParticipant, LiveAnswerRecord?) {
+        try withEvent(request, code) { event, connection -> (LiveEvent, LiveParticipant, LiveAnswerRecord?) in
+            let store = LiveStore()
+            guard let participant = try store.participant(eventID: event.id, connection) else {
+                throw HTTPError(.forbidden, pages.message("live.join_first", for: request))
+            }
+            guard event.questionIDs.indices.contains(index) else { throw HTTPError(.badRequest, pages.message("live.bad_index", for: request)) }
+            let questionID = event.questionIDs[index]
+            // The form's fields say the answer (else the question's kind reads it); the database
+            // decides whether the question is open by its clock, and judges, times and scores it.
+            let response: AnswerResponse
+            if let fields = AnswerForm.responseByFields(form) {
+                response = fields
+            } else {
+                guard let question = try StudyStore().questions(ids: [questionID], connection).first else {
+                    throw HTTPError(.gone, pages.message("sessions.question_gone", for: request))
+                }
+                response = try AnswerForm.response(form, question: question) { pages.message($0, for: request, $1) }
+            }
+            do {
+                let stored = try store.record(
+                    participantID: participant.id, questionIndex: index, questionID: questionID, response: response, eventID: event.id, connection)
+                return (event, participant, stored)
+            } catch let error {
+                guard let refusal = AnswerRefusal(error) else { throw error }
+                throw LiveRefusal(refusal: refusal, questionID: questionID, response: response)
+            }
+        }
+    }
+
+    /// What a participant is told when the database refused their answer: the question closed
+    /// (its bell rang first), was withdrawn, or the response is not an answer to it.
+    private func refused(_ refused: LiveRefusal, _ request: PortalRequest) throws -> HTTPError {
+        switch refused.refusal {
+        case .notAdmitted(.questionGone):
+            return HTTPError(.gone, pages.message("sessions.question_gone", for: request))
+        case .notAdmitted, .noSuchSession, .idTaken:
+            return HTTPError(.conflict, pages.message("live.closed", for: request))
+        case .notAnAnswer(let code):
+            guard let question = try request.database.run({ try StudyStore().questions(ids: [refused.questionID], $0).first }) else {
+                return HTTPError(.gone, pages.message("sessions.question_gone", for: request))
+            }
+            return HTTPError(.unprocessableContent, AnswerProblemWording(pages: pages).sentence(code, draft: refused.response, question: question, request))
+        }
+    }
+
+    /// The database's refusal of a live answer, carried out of the event's transaction (which
+    /// it ended) with what is needed to word it.
+    private struct LiveRefusal: Error {
+        var refusal: AnswerRefusal
+        var questionID: UUID
+        var response: AnswerResponse
     }
 
     /// The event's join link and code page, absolute, from the site's public address.

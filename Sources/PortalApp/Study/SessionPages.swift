@@ -254,26 +254,6 @@ struct SessionPages: Sendable {
 
     /// What the database's refusal of a response (`answer_outcome`'s reason) means to the
     /// student, worded for this question.
-    private func explain(_ code: String, draft: AnswerResponse, question: Question, _ request: PortalRequest) -> String {
-        switch code {
-        case "empty":
-            return pages.message(question.kind.answerShape == .text || question.kind.answerShape == .gaps ? "sessions.type_something" : "sessions.choose_something", for: request)
-        case "outOfRange":
-            let value = if case .indexes(let picks) = draft { picks.first { !question.options.indices.contains($0) } } else { nil as Int? }
-            return value.map { pages.message("sessions.bad_choice", for: request, ["value": String($0)]) } ?? pages.message("sessions.wrong_shape", for: request)
-        case "duplicate": return pages.message("sessions.order_duplicate", for: request)
-        case "wrongCount":
-            return switch question.kind.answerShape {
-            case .oneOption, .region: pages.message("sessions.choose_one", for: request)
-            case .order: pages.message("sessions.order_incomplete", for: request, ["count": String(question.options.count)])
-            case .pairs: pages.message("sessions.match_incomplete", for: request, ["count": String(question.options.count)])
-            case .someOptions, .text, .gaps: pages.message("sessions.wrong_shape", for: request)
-            }
-        case "tooLong": return pages.message("sessions.answer_too_long", for: request, ["count": String(FillInRule.maximumLength)])
-        default: return pages.message("sessions.wrong_shape", for: request)
-        }
-    }
-
     /// Whether a form sent by flagging or moving on holds nothing new to save: nothing chosen, the
     /// answer already saved, or, before anything was saved, an order left as shown.
     private func nothingNew(_ draft: AnswerResponse, saved: AnswerResponse?, question: Question) -> Bool {
@@ -434,7 +414,7 @@ struct SessionPages: Sendable {
         switch refusal {
         case .noSuchSession:
             throw notFound(request)
-        case .idTaken, .notAdmitted(.versionUnknown), .notAdmitted(.changed), .notAdmitted(.other):
+        case .idTaken, .notAdmitted(.versionUnknown), .notAdmitted(.changed), .notAdmitted(.closed), .notAdmitted(.other):
             throw HTTPError(.conflict, pages.message("sessions.answer_conflict", for: request))
         case .notAdmitted(.notInSession):
             throw HTTPError(.badRequest, pages.message("sessions.not_in_session", for: request))
@@ -460,7 +440,7 @@ struct SessionPages: Sendable {
                 let shown = draft.flatMap { $0.isBlank ? nil : $0 }
                 return try questionPage(
                     request, session: session, number: index + 1, answers: store.finalAnswers(sessionID: session.id, connection),
-                    isGuest: actor.isGuest, draft: shown, notice: nil, error: explain(code, draft: draft ?? .indexes([]), question: question, request),
+                    isGuest: actor.isGuest, draft: shown, notice: nil, error: AnswerProblemWording(pages: pages).sentence(code, draft: draft ?? .indexes([]), question: question, request),
                     reported: false, now: now, status: .unprocessableContent, connection)
             }
         }
