@@ -398,14 +398,16 @@ BEGIN
     IF sess.deadline_at IS NOT NULL AND now_at > sess.deadline_at THEN
         RAISE EXCEPTION 'the time for this mock exam is over' USING ERRCODE = 'check_violation', DETAIL = 'overdue';
     END IF;
+    -- A question withdrawn since says so, whether or not the session (made offline, when the
+    -- device downloaded the exam) still holds it.
+    IF question.id IS NULL THEN
+        RAISE EXCEPTION 'the question is no longer published' USING ERRCODE = 'check_violation', DETAIL = 'question_gone';
+    END IF;
     IF NOT (NEW.question_id = ANY (sess.question_ids)) THEN
         RAISE EXCEPTION 'the question is not part of the session' USING ERRCODE = 'check_violation', DETAIL = 'not_in_session';
     END IF;
     IF sess.mode <> 'mock' AND question.answered THEN
         RAISE EXCEPTION 'the question was answered already in this session' USING ERRCODE = 'check_violation', DETAIL = 'answered';
-    END IF;
-    IF question.id IS NULL THEN
-        RAISE EXCEPTION 'the question is no longer published' USING ERRCODE = 'check_violation', DETAIL = 'question_gone';
     END IF;
     IF NEW.question_version > question.version OR NEW.question_version < 1 THEN
         RAISE EXCEPTION 'version % of this question does not exist', NEW.question_version USING ERRCODE = 'check_violation', DETAIL = 'version_unknown';
@@ -422,12 +424,12 @@ BEGIN
                 WHERE jsonb_typeof(r.v) <> 'number' OR (r.v #>> '{}')::numeric <> trunc((r.v #>> '{}')::numeric)
                    OR (r.v #>> '{}')::numeric < 0 OR (r.v #>> '{}')::numeric >= cardinality(earlier)
                    OR array_position(current_ids, earlier[(r.v #>> '{}')::integer + 1]) IS NULL) THEN
-                RAISE EXCEPTION 'the question has changed since it was answered: a chosen option is gone' USING ERRCODE = 'check_violation', DETAIL = 'changed';
+                RAISE EXCEPTION 'the question has changed since it was answered: a chosen option is gone' USING ERRCODE = 'check_violation', DETAIL = 'option_gone';
             END IF;
             SELECT coalesce(jsonb_agg(array_position(current_ids, earlier[(r.v #>> '{}')::integer + 1]) - 1 ORDER BY r.n), '[]'::jsonb) INTO response
             FROM jsonb_array_elements(NEW.response) WITH ORDINALITY AS r(v, n);
         ELSIF jsonb_typeof(NEW.response -> 'pairs') = 'array' AND earlier IS DISTINCT FROM current_ids THEN
-            RAISE EXCEPTION 'the question has changed since it was answered: its options are not the same' USING ERRCODE = 'check_violation', DETAIL = 'changed';
+            RAISE EXCEPTION 'the question has changed since it was answered: its options are not the same' USING ERRCODE = 'check_violation', DETAIL = 'items_changed';
         END IF;
     END IF;
     SELECT * INTO outcome FROM public.answer_outcome(question.type, question.correct, question.options, question.details, response);
@@ -1833,15 +1835,8 @@ BEGIN
     END IF;
     total := cardinality(sess.question_ids);
     SELECT count(*) FILTER (WHERE c.correct) INTO right_answers
-    FROM (SELECT DISTINCT ON (a.question_id) a.correct
-          FROM public.answers a
-          WHERE a.session_id = p_session AND a.question_id = ANY (sess.question_ids)
-          ORDER BY a.question_id,
-                   CASE WHEN sess.mode = 'mock' THEN a.received_at END DESC,
-                   CASE WHEN sess.mode = 'mock' THEN a.answered_at END DESC,
-                   CASE WHEN sess.mode <> 'mock' THEN a.received_at END,
-                   CASE WHEN sess.mode <> 'mock' THEN a.answered_at END,
-                   a.id) AS c;
+    FROM public.counted_answers c
+    WHERE c.session_id = p_session AND c.question_id = ANY (sess.question_ids);
     UPDATE public.study_sessions
     SET finished_at = ended, score_correct = right_answers,
         score_percent = round(right_answers * 100.0 / total, 2),
@@ -1855,10 +1850,8 @@ BEGIN
         ELSE
             FOR final IN
                 SELECT f.question_id, f.rating
-                FROM (SELECT DISTINCT ON (a.question_id) a.id, a.question_id, a.rating, a.answered_at FROM public.answers a
-                      WHERE a.session_id = p_session AND a.question_id = ANY (sess.question_ids)
-                      ORDER BY a.question_id, a.received_at DESC, a.answered_at DESC, a.id) AS f
-                WHERE f.rating IS NOT NULL
+                FROM public.counted_answers f
+                WHERE f.session_id = p_session AND f.question_id = ANY (sess.question_ids) AND f.rating IS NOT NULL
                 ORDER BY f.answered_at, f.id
             LOOP
                 PERFORM public.review_card_apply(me, final.question_id, final.rating, ended);
@@ -4570,8 +4563,7 @@ CREATE FUNCTION public.review_history(p_user uuid, p_question uuid) RETURNS TABL
     WHERE a.user_id = p_user AND (p_question IS NULL OR a.question_id = p_question) AND a.rating IS NOT NULL
       AND (s.mode <> 'mock'
            OR (s.finished_at IS NOT NULL
-               AND a.id = (SELECT f.id FROM public.answers f WHERE f.session_id = a.session_id AND f.question_id = a.question_id
-                           ORDER BY f.received_at DESC, f.answered_at DESC, f.id LIMIT 1)))
+               AND a.id = (SELECT c.id FROM public.counted_answers c WHERE c.session_id = a.session_id AND c.question_id = a.question_id)))
     ORDER BY reviewed_at, a.answered_at, a.id
 $$;
 
@@ -12058,6 +12050,7 @@ GRANT UPDATE(set_aside) ON TABLE public.study_sessions TO portal_auth;
 --
 
 GRANT SELECT ON TABLE public.counted_answers TO portal_app;
+GRANT SELECT ON TABLE public.counted_answers TO portal_auth;
 
 
 --

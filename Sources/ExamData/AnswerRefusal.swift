@@ -19,8 +19,10 @@ public enum AnswerRefusal: Error, Sendable, Equatable {
         case questionGone = "question_gone"
         /// The answer names a version of the question that never was published.
         case versionUnknown = "version_unknown"
-        /// An offline answer to an earlier version no longer fits today's options.
-        case changed
+        /// An offline answer to an earlier version chose an option that is gone since.
+        case optionGone = "option_gone"
+        /// An offline matching answer to an earlier version: the prompts are not as they were.
+        case itemsChanged = "items_changed"
         /// A live event's question is not open (not yet, or its bell has rung).
         case closed
         /// Any other refusal (a reason this build does not know).

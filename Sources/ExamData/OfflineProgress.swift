@@ -3,10 +3,11 @@ import Identifiers
 import PostgresClient
 import QuestionEngine
 
-/// Answers recorded offline, uploaded in a batch. Each answer is checked here against the
-/// answer key (the device's verdict is never trusted; the database checks again) and stored with
-/// its client id, so a batch sent twice stores nothing twice. Every item stands alone: a bad one
-/// is refused with its reason and the others still go in.
+/// Answers recorded offline, uploaded in a batch. The database judges each answer as it stores
+/// the batch (`answers_admit`: the session, the question, its version, the response; the
+/// device's verdict is never sent), with its client id, so a batch sent twice stores nothing
+/// twice. Every item stands alone: one the database refuses is refused with the reason it
+/// names, and the others still go in.
 ///
 /// The device's clock is information, not authority: its times are kept, clamped to the
 /// session's window and the upload's arrival; points count by the day the server received the
@@ -101,32 +102,16 @@ public struct OfflineProgress: Sendable {
         let sessionIDs = Set(batch.answers.map(\.sessionId))
         var sessions: [UUID: StudySession] = [:]
         for id in sessionIDs { sessions[id] = try store.session(id: id, connection) }
-        let questionIDs = Array(Set(batch.answers.map(\.questionId)))
-        let questions = Dictionary(try store.questions(ids: questionIDs, connection).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         // What is already stored, read once for the batch.
         let earlier = try store.answers(ids: batch.answers.map(\.id), connection)
-        // Answers to a version that has changed since: what their indexes meant then.
-        let older = batch.answers.filter { answer in questions[answer.questionId].map { answer.questionVersion < $0.version } ?? false }
-        let olderOptions = try store.publishedOptionIDs(older.map { ($0.questionId, $0.questionVersion) }, connection)
-        // A new answer (not a replay, not a repeat within this batch) goes only into an open
-        // session, and only for a question that session has no answer to yet: the first counts.
-        var answered = try store.answeredQuestions(sessionIDs: Array(sessionIDs), connection)
-        var seen = Set<UUID>()
-        let checked = batch.answers.map { answer -> Verdict in
-            let verdict = Self.verdict(answer, sessions: sessions, questions: questions, olderOptions: olderOptions, userID: userID, now: now)
-            guard case .valid = verdict, earlier[answer.id] == nil, seen.insert(answer.id).inserted else { return verdict }
-            if sessions[answer.sessionId]?.isFinished == true { return .rejected(Refusal("session_ended")) }
-            guard answered.insert(SessionQuestion(session: answer.sessionId, question: answer.questionId)).inserted else {
-                return .rejected(Refusal("answered_already"))
-            }
-            return verdict
-        }
 
-        // What the checks and the stored answers settle already; the rest is to be stored.
+        // What the upload's own rules and the stored answers settle already; the rest is for the
+        // database to judge.
         var fresh: [RecordedAnswer] = []
-        for (answer, verdict) in zip(batch.answers, checked) {
+        var versions: [UUID: Int] = [:]
+        for answer in batch.answers {
             let id = answer.id.lowercasedText
-            switch verdict {
+            switch Self.verdict(answer, sessions: sessions, userID: userID, now: now) {
             case .rejected(let reason): outcome.rejected.append(.init(id: id, reason: reason))
             case .valid(let recorded):
                 // A repeat is found before inserting: the session may have ended since, and
@@ -135,11 +120,12 @@ public struct OfflineProgress: Sendable {
                     if stored.isReplay(of: recorded) { outcome.duplicates.append(id) } else { outcome.rejected.append(.init(id: id, reason: Refusal("reused"))) }
                 } else {
                     fresh.append(recorded)
+                    versions[recorded.id] = recorded.questionVersion
                 }
             }
         }
 
-        // The clean batch in one statement: every new answer inserted at once, each rated and
+        // The batch in one statement: every new answer inserted at once, each judged, rated and
         // its card reviewed by the database as it is admitted (in the order they were given).
         func storeTogether() throws -> Outcome {
             var outcome = outcome
@@ -162,21 +148,22 @@ public struct OfflineProgress: Sendable {
             return outcome
         }
 
-        // One answer at a time, each under its own savepoint, so a failing one (its session
-        // ended meanwhile, say) undoes only itself: what a batch the database refused gets.
+        // When the database refused one of them, the statement stored none: then one answer at a
+        // time, each under its own savepoint, so a refused one undoes only itself and comes back
+        // with the reason the database gave.
         func storeOneByOne() throws -> Outcome {
             var outcome = outcome
             for recorded in fresh.sorted(by: { ($0.answeredAt, $0.id.uuidString) < ($1.answeredAt, $1.id.uuidString) }) {
                 let id = recorded.id.lowercasedText
-                var result: AnswerInsertResult = .conflict
-                let stored = try item(connection) {
-                    result = try AnswerRecorder().record(recorded, userID: userID, connection)
-                }
-                switch (stored, result) {
-                case (false, _): outcome.rejected.append(.init(id: id, reason: Refusal("not_stored")))
-                case (true, .inserted): outcome.accepted.append(id)
-                case (true, .replayed): outcome.duplicates.append(id)
-                case (true, .conflict): outcome.rejected.append(.init(id: id, reason: Refusal("reused")))
+                do {
+                    switch try AnswerRecorder().record(recorded, userID: userID, connection) {
+                    case .inserted: outcome.accepted.append(id)
+                    case .replayed: outcome.duplicates.append(id)
+                    case .conflict: outcome.rejected.append(.init(id: id, reason: Refusal("reused")))
+                    }
+                } catch let error as PostgresError where error.kind == .server {
+                    let reason = AnswerRefusal(error).map { Self.reason($0, version: versions[recorded.id] ?? recorded.questionVersion) }
+                    outcome.rejected.append(.init(id: id, reason: reason ?? Refusal("not_stored")))
                 }
             }
             return outcome
@@ -198,61 +185,39 @@ public struct OfflineProgress: Sendable {
         return outcome
     }
 
-    /// Checks one answer against its session and the current answer key (never the device's
-    /// verdict). An answer to an earlier version is first mapped onto the current options by
-    /// their ids, so a reordered question is checked by what was chosen, and a corrected key
-    /// counts; it is stored as given, with the version it was given for.
-    static func verdict(
-        _ answer: Batch.Answer, sessions: [UUID: StudySession], questions: [UUID: Question], olderOptions: [VersionedQuestion: [String]], userID: UUID,
-        now: Date
-    ) -> Verdict {
+    /// The upload's own rules for one answer, before the database judges it: a session of the
+    /// uploader's, one that takes answers offline, a time that can be. The answer goes to the
+    /// database as given (its response, the version it was given for), its device time kept as
+    /// information within the session's window and the upload's arrival.
+    static func verdict(_ answer: Batch.Answer, sessions: [UUID: StudySession], userID: UUID, now: Date) -> Verdict {
         guard let session = sessions[answer.sessionId], session.userID == userID else { return .rejected(Refusal("unknown_session")) }
         // Mock exams, assignments and live events are online only: their clock is the server's.
         guard session.mode == .practice || session.mode == .review, session.shareLinkID == nil else {
             return .rejected(Refusal("online_only"))
         }
-        guard let question = questions[answer.questionId] else { return .rejected(Refusal("unpublished")) }
-        guard session.questionIDs.contains(answer.questionId) else { return .rejected(Refusal("not_in_session")) }
         guard answer.timeMs >= 0 else { return .rejected(Refusal("impossible_time")) }
-        var response = answer.response
-        if answer.questionVersion != question.version {
-            guard answer.questionVersion < question.version, let options = olderOptions[VersionedQuestion(question: question.id, version: answer.questionVersion)] else {
-                return .rejected(Refusal("never_published", ["version": String(answer.questionVersion)]))
-            }
-            // Option indexes meant that version's options: mapped onto today's by id. A matching
-            // answer stands only while the prompts are as they were; typed answers, gaps'
-            // answers and points need no mapping.
-            switch answer.response {
-            case .indexes(let indexes):
-                let current = Dictionary(question.options.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
-                var mapped: [Int] = []
-                for index in indexes {
-                    guard options.indices.contains(index) else { return .rejected(Refusal("not_an_answer", ["detail": "outOfRange(\(index))"])) }
-                    guard let now = current[options[index]] else { return .rejected(Refusal("option_gone")) }
-                    mapped.append(now)
-                }
-                if question.kind.answerShape == .order, mapped.count != question.options.count {
-                    return .rejected(Refusal("items_changed"))
-                }
-                response = .indexes(mapped)
-            case .pairs:
-                guard options == question.options.map(\.id) else { return .rejected(Refusal("items_changed")) }
-            case .text, .point, .gaps:
-                break
-            }
-        }
-        let outcome: AnswerOutcome
-        do {
-            outcome = try AnswerChecker.check(question.answerKey, response)
-        } catch {
-            return .rejected(Refusal("not_an_answer", ["detail": error.code]))
-        }
-        let milliseconds = min(answer.timeMs, Self.longestAnswerMilliseconds)
-        // The device's time, kept as information within the session's window and the upload's arrival.
-        let answeredAt = min(max(answer.answeredAt, session.startedAt), now)
         return .valid(RecordedAnswer(
-            id: answer.id, sessionID: session.id, questionID: question.id, questionVersion: answer.questionVersion, response: answer.response,
-            correct: outcome.isCorrect, score: outcome.score, rating: nil, milliseconds: milliseconds, answeredAt: answeredAt))
+            id: answer.id, sessionID: session.id, questionID: answer.questionId, questionVersion: answer.questionVersion, response: answer.response,
+            // Judged by the database as it is stored (AnswerRecorder sends neither).
+            correct: false, score: 0, rating: nil,
+            milliseconds: min(answer.timeMs, Self.longestAnswerMilliseconds), answeredAt: min(max(answer.answeredAt, session.startedAt), now)))
+    }
+
+    /// The upload's reason for the database's refusal of an answer given for `version`.
+    static func reason(_ refusal: AnswerRefusal, version: Int) -> Refusal {
+        switch refusal {
+        case .noSuchSession: Refusal("unknown_session")
+        case .idTaken: Refusal("reused")
+        case .notAnAnswer(let code): Refusal("not_an_answer", ["detail": code])
+        case .notAdmitted(.finished), .notAdmitted(.overdue): Refusal("session_ended")
+        case .notAdmitted(.answered): Refusal("answered_already")
+        case .notAdmitted(.notInSession): Refusal("not_in_session")
+        case .notAdmitted(.questionGone): Refusal("unpublished")
+        case .notAdmitted(.versionUnknown): Refusal("never_published", ["version": String(version)])
+        case .notAdmitted(.optionGone): Refusal("option_gone")
+        case .notAdmitted(.itemsChanged): Refusal("items_changed")
+        case .notAdmitted(.closed), .notAdmitted(.other): Refusal("not_stored")
+        }
     }
 
     /// Runs one item's statements under a savepoint: a database error undoes that item only.

@@ -67,8 +67,7 @@ public struct ReviewCardStore: Sendable {
             WHERE a.rating IS NOT NULL
               AND (s.mode <> 'mock'
                    OR (s.finished_at IS NOT NULL
-                       AND a.id = (SELECT f.id FROM answers f WHERE f.session_id = a.session_id AND f.question_id = a.question_id
-                                   ORDER BY f.received_at DESC, f.answered_at DESC, f.id LIMIT 1)))
+                       AND a.id = (SELECT c.id FROM counted_answers c WHERE c.session_id = a.session_id AND c.question_id = a.question_id)))
             ORDER BY a.question_id, reviewed_at, a.answered_at, a.id
             """ as SQL).prepared()).rows.map { row in
             HistoryReview(

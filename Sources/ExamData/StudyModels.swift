@@ -133,28 +133,6 @@ public struct RecordedAnswer: Sendable, Equatable {
     }
 }
 
-/// A question within a study session.
-public struct SessionQuestion: Hashable, Sendable {
-    public var session: UUID
-    public var question: UUID
-
-    public init(session: UUID, question: UUID) {
-        self.session = session
-        self.question = question
-    }
-}
-
-/// A question at one of its versions.
-public struct VersionedQuestion: Hashable, Sendable {
-    public var question: UUID
-    public var version: Int
-
-    public init(question: UUID, version: Int) {
-        self.question = question
-        self.version = version
-    }
-}
-
 /// What storing an answer did.
 public enum AnswerInsertResult: Sendable, Equatable {
     /// Stored now.

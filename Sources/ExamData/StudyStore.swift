@@ -173,38 +173,12 @@ public struct StudyStore: Sendable {
         return answers
     }
 
-    /// The option ids of earlier published versions of questions, in their order, by question
-    /// and version: what an offline response's indexes meant when the device answered.
-    public func publishedOptionIDs(_ versions: [(question: UUID, version: Int)], _ connection: PostgresConnection) throws -> [VersionedQuestion: [String]] {
-        guard !versions.isEmpty else { return [:] }
-        var orders: [VersionedQuestion: [String]] = [:]
-        for row in try connection.query(("""
-            SELECT question_id, version, option_ids FROM published_option_ids(\(versions.map(\.question))::uuid[], \(versions.map(\.version))::integer[])
-            """ as SQL).prepared()).rows {
-            let key = VersionedQuestion(question: try row.decode("question_id", as: UUID.self), version: try row.decode("version", as: Int.self))
-            orders[key] = try row.decode("option_ids", as: [String].self)
-        }
-        return orders
-    }
-
     /// Takes every session of a guest (proved by their cookie's token) into the signed-in
     /// caller's account, answers included; returns how many sessions. Review cards are then
     /// rebuilt from the answers (`ReviewCardStore.rebuild`).
     public func claimGuestSessions(guestToken: String, _ connection: PostgresConnection) throws -> Int {
         try connection.query(("SELECT claim_guest_sessions(\(guestToken)) AS claimed" as SQL).prepared())
             .first?.decode("claimed", as: Int.self) ?? 0
-    }
-
-    /// Which questions each of these sessions has an answer to already.
-    public func answeredQuestions(sessionIDs: [UUID], _ connection: PostgresConnection) throws -> Set<SessionQuestion> {
-        guard !sessionIDs.isEmpty else { return [] }
-        var answered = Set<SessionQuestion>()
-        for row in try connection.query(("""
-            SELECT DISTINCT session_id, question_id FROM answers WHERE session_id = ANY (\(sessionIDs)::uuid[])
-            """ as SQL).prepared()).rows {
-            answered.insert(SessionQuestion(session: try row.decode("session_id", as: UUID.self), question: try row.decode("question_id", as: UUID.self)))
-        }
-        return answered
     }
 
     /// Flags or unflags a question of an unfinished session for review.

@@ -36,15 +36,32 @@ public struct SessionScore: Sendable, Equatable {
     public var timeUsed: TimeInterval
 }
 
-/// Scores a session: raw and percent, per domain, pass or fail against the pass mark.
+/// A session's results page: the score the database stored when it ended the session
+/// (`finish_study_session` is the one rule: right answers over all questions, a partly right one
+/// scoring nothing, passed at the pass mark), with the tallies beside it — questions answered,
+/// each domain's right answers, the time used.
 public enum SessionScorer {
-    /// Unanswered questions count as wrong. Domains come out in their first-seen order.
+    /// What `finish_study_session` stored.
+    public struct Stored: Sendable, Equatable {
+        public var correct: Int
+        public var percent: Double
+        public var passed: Bool
+
+        public init(correct: Int, percent: Double, passed: Bool) {
+            self.correct = correct
+            self.percent = percent
+            self.passed = passed
+        }
+    }
+
+    /// `items` are the session's questions with the answers that count (as stored, judged by
+    /// the database). Domains come out in their first-seen order.
     public static func score(
-        _ items: [ScoredItem], passMark: Int, startedAt: Date, endedAt: Date, timeLimit: TimeInterval? = nil
+        _ items: [ScoredItem], stored: Stored, startedAt: Date, endedAt: Date, timeLimit: TimeInterval? = nil
     ) -> SessionScore {
         var domains: [SessionScore.Domain] = []
         var position: [String: Int] = [:]
-        var correct = 0, answered = 0
+        var answered = 0
         for item in items {
             let index = position[item.domain] ?? {
                 domains.append(SessionScore.Domain(domain: item.domain, correct: 0, total: 0))
@@ -54,16 +71,12 @@ public enum SessionScorer {
             domains[index].total += 1
             guard let outcome = item.outcome else { continue }
             answered += 1
-            if outcome.isCorrect {
-                correct += 1
-                domains[index].correct += 1
-            }
+            if outcome.isCorrect { domains[index].correct += 1 }
         }
-        let percent = items.isEmpty ? 0 : Double(correct) * 100 / Double(items.count)
         var used = max(0, endedAt.timeIntervalSince(startedAt))
         if let timeLimit { used = min(used, timeLimit) }
         return SessionScore(
-            correct: correct, answered: answered, total: items.count, percent: percent,
-            passed: !items.isEmpty && percent >= Double(passMark), domains: domains, timeUsed: used)
+            correct: stored.correct, answered: answered, total: items.count, percent: stored.percent, passed: stored.passed, domains: domains,
+            timeUsed: used)
     }
 }

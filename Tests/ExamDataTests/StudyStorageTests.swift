@@ -312,6 +312,36 @@ struct StudyStorageTests {
         #expect(try fixture.as(fixture.alice) { try $0.query("SELECT count(*) AS n FROM answers").single().decode("n", as: Int.self) } == 1)
     }
 
+    @Test("ending a session stores its score by the one rule: wholly right answers over all its questions, a half-right or unanswered one as wrong, passed from the pass mark up", arguments: [
+        // MiniExam's pass mark is 60%. Items: 0, 1 single-choice; 2 multi-choice (key 0, 1, 3); 5, 6 single-choice.
+        ([0, 1, 2, 5, 6], [0, 1], 2, 40.0, false),
+        ([0, 1, 2, 5, 6], [0, 1, 5], 3, 60.0, true),
+        ([0, 1, 2, 5, 6], [0, 1, 2, 5, 6], 5, 100.0, true),
+        ([0, 1, 2, 3, 4, 5, 6], [0, 1, 5, 6], 4, 57.14, false),
+    ])
+    func storedScore(_ asked: [Int], _ rightOnes: [Int], _ correct: Int, _ percent: Double, _ passed: Bool) throws {
+        let fixture = try Fixture()
+        let items = asked.map { MiniExam.items[$0] }
+        let session = try fixture.as(fixture.alice) { connection in
+            try StudyStore().create(NewStudySession(
+                userID: fixture.alice, examID: fixture.examID, mode: .practice, config: [:], questionIDs: items.map(\.id), startedAt: fixture.now), connection)
+        }
+        try fixture.as(fixture.alice) { connection in
+            for (position, item) in items.enumerated() where position % 4 != 3 || rightOnes.contains(asked[position]) {
+                // The multi-choice item, when not right, is answered half right; one in four others is left unanswered.
+                let response = rightOnes.contains(asked[position]) ? item.key : item.kind == "multi-choice" ? Array(item.key.prefix(2)) : item.wrong
+                _ = try AnswerRecorder().record(fixture.answer(session, item, response: response), userID: fixture.alice, connection)
+            }
+            #expect(try StudyStore().finish(sessionID: session, at: fixture.now, connection))
+        }
+        let row = try fixture.as(fixture.alice) { try $0.query("SELECT score_correct, score_percent::float8 AS p, passed FROM study_sessions WHERE id = \(session)").single() }
+        #expect(try row.decode("score_correct", as: Int.self) == correct)
+        #expect(try row.decode("p", as: Double.self) == percent)
+        #expect(try row.decode("passed", as: Bool.self) == passed)
+        let halfRight = try fixture.as(fixture.alice) { try $0.query("SELECT count(*) AS n FROM answers WHERE question_id = \(MiniExam.items[2].id) AND score > 0 AND score < 1 AND NOT correct").single().decode("n", as: Int.self) }
+        #expect(halfRight == (rightOnes.contains(2) || !asked.contains(2) ? 0 : 1), "the multi-choice answer was half right and counted as wrong")
+    }
+
     @Test("a student's chosen retention spaces their reviews: changing it reschedules their cards from their history, and only they can change it")
     func desiredRetention() throws {
         let fixture = try Fixture()

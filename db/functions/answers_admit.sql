@@ -1,7 +1,8 @@
 -- The admission checks, calling the one answer_outcome with the question's options and details.
--- Each refusal names its reason in the error's DETAIL (finished, overdue, not_in_session,
--- answered, question_gone, version_unknown, changed), which AnswerRefusal reads: the caller
--- learns why from the database instead of judging first.
+-- Each refusal names its reason in the error's DETAIL (finished, overdue, question_gone,
+-- not_in_session, answered, version_unknown, option_gone, items_changed), which AnswerRefusal
+-- reads: the caller learns why from the database instead of judging first (online, live and
+-- offline alike).
 -- An answer made on an earlier published version (offline) has its option indexes mapped onto
 -- today's options by id; a matching answer is taken only when the prompts are as they were, and
 -- typed answers and points need no mapping.
@@ -59,14 +60,16 @@ BEGIN
     IF sess.deadline_at IS NOT NULL AND now_at > sess.deadline_at THEN
         RAISE EXCEPTION 'the time for this mock exam is over' USING ERRCODE = 'check_violation', DETAIL = 'overdue';
     END IF;
+    -- A question withdrawn since says so, whether or not the session (made offline, when the
+    -- device downloaded the exam) still holds it.
+    IF question.id IS NULL THEN
+        RAISE EXCEPTION 'the question is no longer published' USING ERRCODE = 'check_violation', DETAIL = 'question_gone';
+    END IF;
     IF NOT (NEW.question_id = ANY (sess.question_ids)) THEN
         RAISE EXCEPTION 'the question is not part of the session' USING ERRCODE = 'check_violation', DETAIL = 'not_in_session';
     END IF;
     IF sess.mode <> 'mock' AND question.answered THEN
         RAISE EXCEPTION 'the question was answered already in this session' USING ERRCODE = 'check_violation', DETAIL = 'answered';
-    END IF;
-    IF question.id IS NULL THEN
-        RAISE EXCEPTION 'the question is no longer published' USING ERRCODE = 'check_violation', DETAIL = 'question_gone';
     END IF;
     IF NEW.question_version > question.version OR NEW.question_version < 1 THEN
         RAISE EXCEPTION 'version % of this question does not exist', NEW.question_version USING ERRCODE = 'check_violation', DETAIL = 'version_unknown';
@@ -83,12 +86,12 @@ BEGIN
                 WHERE jsonb_typeof(r.v) <> 'number' OR (r.v #>> '{}')::numeric <> trunc((r.v #>> '{}')::numeric)
                    OR (r.v #>> '{}')::numeric < 0 OR (r.v #>> '{}')::numeric >= cardinality(earlier)
                    OR array_position(current_ids, earlier[(r.v #>> '{}')::integer + 1]) IS NULL) THEN
-                RAISE EXCEPTION 'the question has changed since it was answered: a chosen option is gone' USING ERRCODE = 'check_violation', DETAIL = 'changed';
+                RAISE EXCEPTION 'the question has changed since it was answered: a chosen option is gone' USING ERRCODE = 'check_violation', DETAIL = 'option_gone';
             END IF;
             SELECT coalesce(jsonb_agg(array_position(current_ids, earlier[(r.v #>> '{}')::integer + 1]) - 1 ORDER BY r.n), '[]'::jsonb) INTO response
             FROM jsonb_array_elements(NEW.response) WITH ORDINALITY AS r(v, n);
         ELSIF jsonb_typeof(NEW.response -> 'pairs') = 'array' AND earlier IS DISTINCT FROM current_ids THEN
-            RAISE EXCEPTION 'the question has changed since it was answered: its options are not the same' USING ERRCODE = 'check_violation', DETAIL = 'changed';
+            RAISE EXCEPTION 'the question has changed since it was answered: its options are not the same' USING ERRCODE = 'check_violation', DETAIL = 'items_changed';
         END IF;
     END IF;
     SELECT * INTO outcome FROM public.answer_outcome(question.type, question.correct, question.options, question.details, response);

@@ -1,6 +1,6 @@
 -- Ends the caller's session (their own, or their guest cookie's) at p_at (not before its
 -- start, not after now, not after a mock exam's deadline) and stores its score, computed here
--- from the answers that count: right answers as a share of all its questions, unanswered ones
+-- from the answers that count (counted_answers): right answers as a share of all its questions, unanswered ones
 -- counting as wrong; passed at the exam's pass mark. A student's mock exam's final answers then
 -- review their cards, at the moment the exam ended. False when it had already ended.
 CREATE OR REPLACE FUNCTION public.finish_study_session(p_session uuid, p_at timestamp with time zone)
@@ -33,15 +33,8 @@ BEGIN
     END IF;
     total := cardinality(sess.question_ids);
     SELECT count(*) FILTER (WHERE c.correct) INTO right_answers
-    FROM (SELECT DISTINCT ON (a.question_id) a.correct
-          FROM public.answers a
-          WHERE a.session_id = p_session AND a.question_id = ANY (sess.question_ids)
-          ORDER BY a.question_id,
-                   CASE WHEN sess.mode = 'mock' THEN a.received_at END DESC,
-                   CASE WHEN sess.mode = 'mock' THEN a.answered_at END DESC,
-                   CASE WHEN sess.mode <> 'mock' THEN a.received_at END,
-                   CASE WHEN sess.mode <> 'mock' THEN a.answered_at END,
-                   a.id) AS c;
+    FROM public.counted_answers c
+    WHERE c.session_id = p_session AND c.question_id = ANY (sess.question_ids);
     UPDATE public.study_sessions
     SET finished_at = ended, score_correct = right_answers,
         score_percent = round(right_answers * 100.0 / total, 2),
@@ -55,10 +48,8 @@ BEGIN
         ELSE
             FOR final IN
                 SELECT f.question_id, f.rating
-                FROM (SELECT DISTINCT ON (a.question_id) a.id, a.question_id, a.rating, a.answered_at FROM public.answers a
-                      WHERE a.session_id = p_session AND a.question_id = ANY (sess.question_ids)
-                      ORDER BY a.question_id, a.received_at DESC, a.answered_at DESC, a.id) AS f
-                WHERE f.rating IS NOT NULL
+                FROM public.counted_answers f
+                WHERE f.session_id = p_session AND f.question_id = ANY (sess.question_ids) AND f.rating IS NOT NULL
                 ORDER BY f.answered_at, f.id
             LOOP
                 PERFORM public.review_card_apply(me, final.question_id, final.rating, ended);

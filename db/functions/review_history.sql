@@ -13,8 +13,7 @@ AS $function$
     WHERE a.user_id = p_user AND (p_question IS NULL OR a.question_id = p_question) AND a.rating IS NOT NULL
       AND (s.mode <> 'mock'
            OR (s.finished_at IS NOT NULL
-               AND a.id = (SELECT f.id FROM public.answers f WHERE f.session_id = a.session_id AND f.question_id = a.question_id
-                           ORDER BY f.received_at DESC, f.answered_at DESC, f.id LIMIT 1)))
+               AND a.id = (SELECT c.id FROM public.counted_answers c WHERE c.session_id = a.session_id AND c.question_id = a.question_id)))
     ORDER BY reviewed_at, a.answered_at, a.id
 $function$;
 REVOKE ALL ON FUNCTION review_history(p_user uuid, p_question uuid) FROM PUBLIC;

@@ -14,3 +14,5 @@ CREATE OR REPLACE VIEW counted_answers WITH (security_invoker = true) AS
              CASE WHEN s.mode <> 'mock' THEN a.answered_at END,
              a.id;
 GRANT SELECT ON counted_answers TO portal_app;
+-- The definer functions that score and replay sessions (finish_study_session, review_history) read it as their owner.
+GRANT SELECT ON counted_answers TO portal_auth;

@@ -6,13 +6,15 @@ import QuestionEngine
 /// Ends sessions: the database scores them, stores the score and (for a student's mock exam)
 /// reviews the cards of its final answers now that the student sees them.
 struct SessionFinisher: Sendable {
-    /// The score of a session's answers so far (or at its end).
+    /// A finished session's results: the score the database stored when it ended, with the
+    /// tallies of its answers beside it.
     func score(_ session: StudySession, questions: [Question], answers: [UUID: RecordedAnswer], endedAt: Date) -> SessionScore {
         let items = questions.map { question in
             ScoredItem(domain: question.domainSlug, outcome: answers[question.id].map { AnswerOutcome(isCorrect: $0.correct, score: $0.score) })
         }
+        let stored = SessionScorer.Stored(correct: session.scoreCorrect ?? 0, percent: session.scorePercent ?? 0, passed: session.passed ?? false)
         return SessionScorer.score(
-            items, passMark: session.passMark, startedAt: session.startedAt, endedAt: endedAt,
+            items, stored: stored, startedAt: session.startedAt, endedAt: endedAt,
             // A mock exam's own time: its deadline, which carries any extra time the student has.
             timeLimit: session.mode == .mock ? session.deadline.map { $0.timeIntervalSince(session.startedAt) } : nil)
     }

@@ -414,7 +414,7 @@ struct SessionPages: Sendable {
         switch refusal {
         case .noSuchSession:
             throw notFound(request)
-        case .idTaken, .notAdmitted(.versionUnknown), .notAdmitted(.changed), .notAdmitted(.closed), .notAdmitted(.other):
+        case .idTaken, .notAdmitted(.versionUnknown), .notAdmitted(.optionGone), .notAdmitted(.itemsChanged), .notAdmitted(.closed), .notAdmitted(.other):
             throw HTTPError(.conflict, pages.message("sessions.answer_conflict", for: request))
         case .notAdmitted(.notInSession):
             throw HTTPError(.badRequest, pages.message("sessions.not_in_session", for: request))
