@@ -306,10 +306,11 @@ struct LivePages: Sendable {
             }
             guard event.questionIDs.indices.contains(index) else { throw HTTPError(.badRequest, pages.message("live.bad_index", for: request)) }
             let questionID = event.questionIDs[index]
-            // The form's fields say the answer (else the question's kind reads it); the database
-            // decides whether the question is open by its clock, and judges, times and scores it.
+            // The form's fields say the answer (else, or when nothing was chosen, the question's
+            // kind reads it and says what is missing); the database decides whether the question
+            // is open by its clock, and judges, times and scores it.
             let response: AnswerResponse
-            if let fields = AnswerForm.responseByFields(form) {
+            if let fields = AnswerForm.responseByFields(form), !fields.isBlank {
                 response = fields
             } else {
                 guard let question = try StudyStore().questions(ids: [questionID], connection).first else {
