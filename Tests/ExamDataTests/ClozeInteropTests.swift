@@ -11,17 +11,13 @@ import Testing
 /// with its gaps marked where they stood, and every export gives the same question back.
 @Suite("Cloze questions in imports and exports", .serialized)
 struct ClozeInteropTests {
-    static let city = ClozeGap(choices: ["Paris", "Lyon", "Nice"], accepted: ["Paris"], partial: [PartialAnswer(answer: "Lyon", share: 0.5)])
-    static let year = ClozeGap(accepted: ["1789"], match: .numeric, tolerance: 1, partial: [PartialAnswer(answer: "1790", share: 0.25, tolerance: 0)], weight: 2)
-    static let river = ClozeGap(accepted: ["Seine"], match: .caseInsensitive)
-    static let word = ClozeGap(accepted: ["Bastille"], match: .exact)
 
     @Test("Moodle's embedded answers: a list, words case aside and exactly, a number with its tolerance and weight; written back the same")
     func embeddedAnswers() throws {
         let text = "The capital is {1:MULTICHOICE:=Paris~%50%Lyon~Nice#Not that one}. In {2:NUMERICAL:=1789:1~%25%1790:0} the {1:SA:=seine} rose at the {1:SHORTANSWER_C:=Bastille}."
         let reading = try EmbeddedAnswers.read(text)
         #expect(reading.text == "The capital is {#1}. In {#2} the {#3} rose at the {#4}.")
-        #expect(reading.gaps == [Self.city, Self.year, ClozeGap(accepted: ["seine"], match: .caseInsensitive), Self.word])
+        #expect(reading.gaps == [ClozeDocuments.city, ClozeDocuments.year, ClozeGap(accepted: ["seine"], match: .caseInsensitive), ClozeDocuments.word])
         #expect(reading.notes == ["the gaps' own feedback was left out (the question's explanation stays)"])
         let written = EmbeddedAnswers.write(reading.text, gaps: reading.gaps)
         #expect(try EmbeddedAnswers.read(written).gaps == reading.gaps)
@@ -49,11 +45,11 @@ struct ClozeInteropTests {
         let moodle = try ForeignImport().read(Data(xml.utf8), format: .moodleXML, language: "en")
         #expect(moodle.skipped.isEmpty, "\(moodle.skipped)")
         #expect(moodle.questions.map(\.stem) == ["The capital is {#1} & in {#2} the {#3} rose."])
-        #expect(moodle.questions.map(\.answering) == [.filling(gaps: [Self.city, Self.year, Self.river])])
+        #expect(moodle.questions.map(\.answering) == [.filling(gaps: [ClozeDocuments.city, ClozeDocuments.year, ClozeDocuments.river])])
         let gift = try ForeignImport().read(Data("::Rivers:: The {1:SA:=Seine} flows through {1:MC:=Paris~Rome}.\n".utf8), format: .gift, language: "en")
         #expect(gift.skipped.isEmpty, "\(gift.skipped)")
         #expect(gift.questions.map(\.stem) == ["The {#1} flows through {#2}."])
-        #expect(gift.questions.map(\.answering) == [.filling(gaps: [Self.river, ClozeGap(choices: ["Paris", "Rome"], accepted: ["Paris"])])])
+        #expect(gift.questions.map(\.answering) == [.filling(gaps: [ClozeDocuments.river, ClozeGap(choices: ["Paris", "Rome"], accepted: ["Paris"])])])
     }
 
     @Test("QTI: inline choices and several text entries in one item are one cloze question; a lone text entry stays a fill-in question")
@@ -74,25 +70,14 @@ struct ClozeInteropTests {
         #expect(content.skipped.isEmpty, "\(content.skipped)")
         #expect(content.questions.map(\.stem) == ["The capital is {#1},\nits river the {#2}."] || content.questions.map(\.stem) == ["The capital is {#1}, its river the {#2}."], "\(content.questions.map(\.stem))")
         // A choice's words on one line, however the markup is laid out (a formula's parts on three).
-        #expect(content.questions.map(\.answering) == [.filling(gaps: [ClozeGap(choices: ["Paris", "Lyon", "x = y"], accepted: ["Paris"]), Self.river])])
-    }
-
-    static func document(markdown: Bool) -> ContentDocument {
-        let stem = markdown ? "The **capital** is {#1}. In {#2} the {#3} rose at the {#4}.\n\n| city | river |\n|---|---|\n| Paris | ? |" : "The capital is {#1}.\nIn {#2} the {#3} rose at the {#4}."
-        let question = ContentDocument.Question(
-            key: "revolution", type: "cloze", stem: stem, markup: markdown ? "markdown" : nil, options: .array([]), correct: .array([]),
-            explanation: "Paris, 1789.", difficulty: 2,
-            details: .object(["gaps": (try? JSONValue(encoding: [Self.city, Self.year, Self.river, Self.word])) ?? .null]))
-        var document = RichContentTests.document(exam: "exam-a", questions: [question])
-        document.regions[0].code = "school"
-        return document
+        #expect(content.questions.map(\.answering) == [.filling(gaps: [ClozeGap(choices: ["Paris", "Lyon", "x = y"], accepted: ["Paris"]), ClozeDocuments.river])])
     }
 
     @Test("a cloze question comes back from every export with its text, its marks and every gap's choices, answers, shares, tolerance and weight",
           arguments: ["moodle", "qti3", "qti21", "json"], [false, true])
     func roundTrip(_ format: String, _ markdown: Bool) throws {
-        let catalogue = try ExamOwnershipTests.Catalogue()
-        let document = Self.document(markdown: markdown)
+        let catalogue = try ExamFixtures.Catalogue()
+        let document = ClozeDocuments.document(markdown: markdown)
         #expect(ContentImport().problems(document).isEmpty, "\(ContentImport().problems(document))")
         _ = try catalogue.connection.withTransaction { try ContentImport().apply(document, $0) }
         try catalogue.copy("exam-a", to: "exam-b", format: format)
@@ -105,7 +90,7 @@ struct ClozeInteropTests {
 
     @Test("a cloze question whose text does not mark its gaps is refused with the reason, naming the question's text")
     func unmarked() throws {
-        var document = Self.document(markdown: false)
+        var document = ClozeDocuments.document(markdown: false)
         document.regions[0].exams[0].domains[0].questions[0].stem = "The capital is {#1}. In {#2} the {#3} rose."
         let problems = ContentImport().problems(document).map { "\($0)" }
         #expect(problems.count == 1 && problems[0].contains("stem") && problems[0].contains("the text does not mark gap 4 as {#4}"), "\(problems)")

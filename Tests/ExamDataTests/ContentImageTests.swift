@@ -12,7 +12,6 @@ import Testing
 @Suite("Pictures in imported content")
 struct ContentImageTests {
     static let png = TestPictures.png
-    static let ring = Array(#"<svg xmlns="http://www.w3.org/2000/svg" width="8" height="6"><circle cx="4" cy="3" r="2"/></svg>"#.utf8)
 
     @Test("an image is told by its bytes, not its name, named by its SHA-256, and refused when empty, too large or not a picture")
     func identification() throws {
@@ -20,7 +19,7 @@ struct ContentImageTests {
         #expect(dot.mediaType == "image/png")
         #expect(dot.path == "/content-images/" + ContentDigest.sha256(Self.png) + ".png")
         #expect(ContentDigest.sha256(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(try ContentImage(bytes: Self.ring).mediaType == "image/svg+xml")
+        #expect(try ContentImage(bytes: ContentImages.ring).mediaType == "image/svg+xml")
         let declared = Array("<?xml version=\"1.0\"?>\n<!-- drawn by hand -->\n<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" \"x.dtd\">\n<svg/>".utf8)
         #expect(try ContentImage(bytes: declared).mediaType == "image/svg+xml")
         #expect(ContentImage.mediaType(of: [0xFF, 0xD8, 0xFF, 0xE0]) == "image/jpeg")
@@ -38,7 +37,7 @@ struct ContentImageTests {
 
     @Test("Moodle XML: an answer's embedded picture is kept with its option; a picture in the question without alt text, at an outside address, missing or not a picture is named")
     func moodlePictures() throws {
-        let content = try ForeignImport().read(try ForeignFormatTests.fixture("topology.moodle.xml"), format: .moodleXML, language: "en")
+        let content = try ForeignImport().read(try ForeignFiles.fixture("topology.moodle.xml"), format: .moodleXML, language: "en")
         let star = try #require(content.questions.first)
         #expect(content.questions.count == 1)
         #expect(star.options.map(\.text) == ["A star", "A ring of four nodes", "A single dot"])
@@ -52,7 +51,7 @@ struct ContentImageTests {
             "answer 1: the picture mesh.png is not a PNG, JPEG, GIF, WebP or SVG image, nor an MP3, Ogg, MP4 or WebM recording",
         ])
         // In the document: each option's address is its picture's, each picture carried once.
-        let document = try ForeignImport().document(content, into: try ForeignFormatTests.exam, domain: nil)
+        let document = try ForeignImport().document(content, into: try ForeignFiles.exam, domain: nil)
         #expect(document.images?.count == 3)
         #expect(document.imagePaths == document.images?.map(\.path))
         #expect(ContentImport().problems(document).isEmpty)
@@ -108,16 +107,16 @@ struct ContentImageTests {
             item("B", lead: #" <img src="../media/ring.svg" alt="a diagram"/>"#, ringSource: "../media/ring.svg"),
             item("C", ringSource: "../media/missing.svg"),
             item("E", lead: #" <img src="../media/ring.svg" alt=" "/>"#, ringSource: "../media/ring.svg"),
-            Zip.Entry(path: "media/ring.svg", bytes: Self.ring), Zip.Entry(path: "images/dot.png", bytes: Self.png),
+            Zip.Entry(path: "media/ring.svg", bytes: ContentImages.ring), Zip.Entry(path: "images/dot.png", bytes: Self.png),
         ])
         let content = try ForeignImport().read(Data(package), format: .contentPackage, language: "en")
         let ring = try #require(content.questions.first)
         #expect(content.questions.map(\.key) == ["qti:A", "qti:B"])
         #expect(ring.options.map(\.text) == ["A ring", "A dot"] && ring.correct == [0])
-        #expect(ring.options.map(\.image) == [try ContentImage(bytes: Self.ring), try ContentImage(bytes: Self.png)])
+        #expect(ring.options.map(\.image) == [try ContentImage(bytes: ContentImages.ring), try ContentImage(bytes: Self.png)])
         #expect(ring.richStem == nil, "a question of words alone stays plain")
         // B's diagram stands in its text as an exhibit, stored like every picture.
-        let exhibit = try ContentImage(bytes: Self.ring)
+        let exhibit = try ContentImage(bytes: ContentImages.ring)
         #expect(content.questions[1].richStem == RichText([
             .paragraph([.text("Which layout is a closed loop?")]), .picture(RichText.Picture(source: exhibit.path, alt: "a diagram")),
         ]))
@@ -132,8 +131,8 @@ struct ContentImageTests {
     func storage() throws {
         let database = try TestDatabase(migrated: true)
         let owner = try database.adminConnection()
-        let content = try ForeignImport().read(try ForeignFormatTests.fixture("topology.moodle.xml"), format: .moodleXML, language: "en")
-        var exam = try ForeignFormatTests.exam
+        let content = try ForeignImport().read(try ForeignFiles.fixture("topology.moodle.xml"), format: .moodleXML, language: "en")
+        var exam = try ForeignFiles.exam
         exam.regions[0].exams[0].domains = []
         _ = try ContentImport().apply(exam, owner)
         let document = try ForeignImport().document(content, into: exam, domain: nil)
@@ -144,7 +143,7 @@ struct ContentImageTests {
         #expect(exported.images?.first { $0.mediaType == "image/png" }?.data == Data(Self.png))
 
         // Another picture's bytes under the ring's name: refused by the table itself.
-        let ring = try ContentImage(bytes: Self.ring)
+        let ring = try ContentImage(bytes: ContentImages.ring)
         let forged = {
             try owner.execute("""
                 INSERT INTO content_images (digest, media_type, bytes) VALUES (\(ContentImage.digest(inPath: ring.path)!), 'image/svg+xml', \(PostgresBytes(Self.png)))

@@ -10,14 +10,11 @@ import Testing
 /// the formats' documentation.
 @Suite("Importing GIFT and Aiken")
 struct ForeignFormatTests {
-    static func fixture(_ name: String) throws -> Data {
-        try Data(contentsOf: URL(fileURLWithPath: TestPaths.repository + "/Tests/Fixtures/import/" + name))
-    }
 
     @Test("the format is told from the content, not the name")
     func detection() throws {
-        #expect(ForeignImport.detect(try Self.fixture("networking.gift")) == .gift)
-        #expect(ForeignImport.detect(try Self.fixture("networking.aiken.txt")) == .aiken)
+        #expect(ForeignImport.detect(try ForeignFiles.fixture("networking.gift")) == .gift)
+        #expect(ForeignImport.detect(try ForeignFiles.fixture("networking.aiken.txt")) == .aiken)
         #expect(ForeignImport.detect(Data(#"{"format": 1, "regions": []}"#.utf8)) == .portalJSON)
         #expect(ForeignImport.detect(Data("<?xml version=\"1.0\"?><quiz></quiz>".utf8)) == .moodleXML)
         #expect(ForeignImport.detect(Data(#"<qti-assessment-item xmlns="http://www.imsglobal.org/xsd/imsqtiasi_v3p0">"#.utf8)) == .qti3)
@@ -86,7 +83,7 @@ struct ForeignFormatTests {
 
     @Test("GIFT: choices, weights, true/false, feedback, HTML and escapes map onto the portal's kinds; the rest is named by line")
     func gift() throws {
-        let content = try ForeignImport().read(try Self.fixture("networking.gift"), format: .gift, language: "en")
+        let content = try ForeignImport().read(try ForeignFiles.fixture("networking.gift"), format: .gift, language: "en")
         #expect(content.questions.map(\.key) == [
             "gift:$course$/Networking/Ports/https port", "gift:$course$/Networking/Ports/dns", "gift:$course$/Networking/Ports/secure protocols",
             "gift:$course$/Networking/Addressing/private", "gift:$course$/Networking/Addressing/loopback",
@@ -118,20 +115,20 @@ struct ForeignFormatTests {
         #expect(content.questions[9].options.map(\.text) == ["22", "53", "80"] && content.questions[9].correct == [0, 1, 2])
         #expect(content.questions[10].answering == .typing(accepted: ["1801"], match: .numeric, tolerance: 5))
         #expect(content.questions[11].answering == .typing(accepted: ["1500"], match: .numeric, tolerance: 100))
-        let document = try ForeignImport().document(content, into: try Self.exam, domain: "protocols")
+        let document = try ForeignImport().document(content, into: try ForeignFiles.exam, domain: "protocols")
         #expect(ContentImport().problems(document).isEmpty)
         #expect(content.skipped.map(\.description) == [
             "line 33: an essay question (no answers to choose from)",
             "line 41: a weight pattern that is neither all-or-nothing nor even partial credit",
         ])
         // True and false in the exam's language.
-        let japanese = try ForeignImport().read(try Self.fixture("networking.gift"), format: .gift, language: "ja")
+        let japanese = try ForeignImport().read(try ForeignFiles.fixture("networking.gift"), format: .gift, language: "ja")
         #expect(japanese.questions[3].options.map(\.text) == ["正しい", "誤り"])
     }
 
     @Test("Aiken: lettered options and ANSWER; a malformed question is named by its line and left out up to the next blank line, the rest read")
     func aiken() throws {
-        let content = try ForeignImport().read(try Self.fixture("networking.aiken.txt"), format: .aiken, language: "en")
+        let content = try ForeignImport().read(try ForeignFiles.fixture("networking.aiken.txt"), format: .aiken, language: "en")
         #expect(content.questions.count == 3 && content.skipped.isEmpty)
         #expect(content.questions[0].options.map(\.text) == ["Physical", "Data link", "Network", "Transport"] && content.questions[0].correct == [2])
         #expect(content.questions[1].correct == [0] && content.questions[2].correct == [1])
@@ -164,7 +161,7 @@ struct ForeignFormatTests {
 
     @Test("Moodle XML: categories, single and multiple choice, true/false and ordering map on; the rest is named by line; DOCTYPEs and broken XML are refused")
     func moodleXML() throws {
-        let data = try Self.fixture("networking.moodle.xml")
+        let data = try ForeignFiles.fixture("networking.moodle.xml")
         #expect(ForeignImport.detect(data) == .moodleXML)
         let content = try ForeignImport().read(data, format: .moodleXML, language: "en")
         #expect(content.questions.map(\.key) == [
@@ -186,7 +183,7 @@ struct ForeignFormatTests {
         #expect(content.skipped.allSatisfy { $0.position.hasPrefix("line ") })
         // Stored as the portal's ordering kind: steps moved on by one, the key in the right order.
         let ordering = try #require(try ForeignImport().document(
-            ForeignContent(questions: [content.questions[3]], skipped: []), into: try Self.exam, domain: "protocols").regions.first?.exams.first?.domains.first?.questions.first)
+            ForeignContent(questions: [content.questions[3]], skipped: []), into: try ForeignFiles.exam, domain: "protocols").regions.first?.exams.first?.domains.first?.questions.first)
         #expect(ordering.type == "ordering")
         #expect(QuestionValidator.problem(type: ordering.type, options: ordering.options, correct: ordering.correct) == nil)
         #expect(ordering.correct == .array([.number(2), .number(0), .number(1)]))
@@ -203,7 +200,7 @@ struct ForeignFormatTests {
 
     @Test("QTI 3.0 and 2.1 items: choice, order, match, text-entry and hotspot interactions map on, feedback kept; a lone hotspot item's missing picture is named")
     func qti() throws {
-        let choice = try Self.fixture("qti3-choice.xml")
+        let choice = try ForeignFiles.fixture("qti3-choice.xml")
         #expect(ForeignImport.detect(choice) == .qti3)
         let dns = try #require(try ForeignImport().read(choice, format: .qti3, language: "en").questions.first)
         #expect(dns.key == "qti:dns-port")
@@ -211,34 +208,34 @@ struct ForeignFormatTests {
         #expect(dns.options.map(\.text) == ["25", "67", "53"] && dns.correct == [2] && !dns.isMultiple)
         #expect(dns.options[0].feedback == "That is SMTP." && dns.generalFeedback == "DNS uses port 53, over UDP and TCP.")
 
-        let order = try #require(try ForeignImport().read(try Self.fixture("qti3-order.xml"), format: .qti3, language: "en").questions.first)
+        let order = try #require(try ForeignImport().read(try ForeignFiles.fixture("qti3-order.xml"), format: .qti3, language: "en").questions.first)
         #expect(order.isOrdering && order.options.map(\.text) == ["SYN", "SYN-ACK", "ACK"])
 
-        let multiple = try Self.fixture("qti21-multiple.xml")
+        let multiple = try ForeignFiles.fixture("qti21-multiple.xml")
         #expect(ForeignImport.detect(multiple) == .qti21)
         let udp = try #require(try ForeignImport().read(multiple, format: .qti21, language: "en").questions.first)
         #expect(udp.key == "qti:udp-services" && udp.isMultiple && udp.correct == [0, 2])
 
         // Matching, typed answers (words case aside; a number with its tolerance) and a hotspot.
-        let match = try #require(try ForeignImport().read(try Self.fixture("qti3-match.xml"), format: .qti3, language: "en").questions.first)
+        let match = try #require(try ForeignImport().read(try ForeignFiles.fixture("qti3-match.xml"), format: .qti3, language: "en").questions.first)
         #expect(match.stem == "Match each port to its service." && match.options.map(\.text) == ["22", "53", "443"])
         #expect(match.answering == .matching(targets: ["SMTP", "SSH", "DNS", "HTTPS"]) && match.correct == [1, 2, 3])
-        let route = try #require(try ForeignImport().read(try Self.fixture("qti3-text-entry.xml"), format: .qti3, language: "en").questions.first)
+        let route = try #require(try ForeignImport().read(try ForeignFiles.fixture("qti3-text-entry.xml"), format: .qti3, language: "en").questions.first)
         #expect(route.stem == "On Linux, the command shows the routing table.")
         #expect(route.answering == .typing(accepted: ["ip route", "route -n"], match: .caseInsensitive, tolerance: nil))
-        let mtu = try #require(try ForeignImport().read(try Self.fixture("qti21-numeric.xml"), format: .qti21, language: "en").questions.first)
+        let mtu = try #require(try ForeignImport().read(try ForeignFiles.fixture("qti21-numeric.xml"), format: .qti21, language: "en").questions.first)
         #expect(mtu.answering == .typing(accepted: ["1500"], match: .numeric, tolerance: 2))
         // A hotspot item alone has no picture: named, with what to do instead.
-        let lone = try ForeignImport().read(try Self.fixture("qti3-hotspot.xml"), format: .qti3, language: "en")
+        let lone = try ForeignImport().read(try ForeignFiles.fixture("qti3-hotspot.xml"), format: .qti3, language: "en")
         #expect(lone.questions.isEmpty)
         #expect(lone.skipped.map(\.description) == ["item find-router: the picture images/network.svg is not in the package (import the whole package, not the item alone)"])
         let packaged = try ForeignImport().read(Data(Zip.archive([
             Zip.Entry(path: "imsmanifest.xml", bytes: Array(#"<manifest><resources><resource identifier="I" type="imsqti_item_xmlv3p0" href="find-router.xml"/></resources></manifest>"#.utf8)),
-            Zip.Entry(path: "find-router.xml", bytes: [UInt8](try Self.fixture("qti3-hotspot.xml"))),
-            Zip.Entry(path: "images/network.svg", bytes: ContentImageTests.ring),
+            Zip.Entry(path: "find-router.xml", bytes: [UInt8](try ForeignFiles.fixture("qti3-hotspot.xml"))),
+            Zip.Entry(path: "images/network.svg", bytes: ContentImages.ring),
         ])), format: .contentPackage, language: "en")
         let router = try #require(packaged.questions.first)
-        #expect(router.answering == .clicking(image: try ContentImage(bytes: ContentImageTests.ring)) && router.correct == [0])
+        #expect(router.answering == .clicking(image: try ContentImage(bytes: ContentImages.ring)) && router.correct == [0])
         #expect(router.options.map(\.region) == [HotspotRegion(shape: .circle, coords: [90, 90, 40]), HotspotRegion(shape: .rect, coords: [200, 60, 280, 120])])
         #expect(router.options.map(\.text) == ["Device A", "Device B"])
     }
@@ -333,14 +330,4 @@ struct ForeignFormatTests {
         #expect(small?.problem.contains("unpacks to more than") == true)
     }
 
-    /// An exam to import into, as `ContentImport.export` gives one.
-    static var exam: ContentDocument {
-        get throws {
-            try ContentDocument.decode(Data("""
-                {"format": 1, "regions": [{"code": "r", "name": "Region", "exams": [{"slug": "e", "title": "Exam", "language": "en",
-                 "passMark": 60, "timeLimitSeconds": 600, "questionCount": 10,
-                 "domains": [{"slug": "protocols", "title": "Protocols", "weight": 50, "questions": []}]}]}]}
-                """.utf8))
-        }
-    }
 }

@@ -91,7 +91,7 @@ struct GIFTDialectTests {
         #expect(content.questions.map(\.key) == ["gift:Ports", "gift:Ports#2", content.questions[2].key, content.questions[2].key + "#2"])
         #expect(content.notes.map(\.position) == ["line 3", "line 7"])
         #expect(content.notes[0].reason == "the name gift:Ports is the one of the question at line 1: kept as gift:Ports#2")
-        let catalogue = try ExamOwnershipTests.Catalogue()
+        let catalogue = try ExamFixtures.Catalogue()
         let first = try catalogue.importing(Data(gift.utf8), into: "school/exam-a")
         #expect(first.questionsAdded == 4)
         let again = try catalogue.importing(Data(gift.utf8), into: "school/exam-a")
@@ -102,7 +102,7 @@ struct GIFTDialectTests {
     func oversized() throws {
         let pairs = (1...14).map { "=item \($0) -> answer \($0)" }.joined(separator: "\n")
         let gift = "::Big:: Match them. {\n\(pairs)\n}\n\n::Small:: Which port does HTTPS use? {=443 ~80}\n"
-        let catalogue = try ExamOwnershipTests.Catalogue()
+        let catalogue = try ExamFixtures.Catalogue()
         do {
             _ = try catalogue.connection.withTransaction { connection in
                 try ImportPlanner().plan(Data(gift.utf8), into: "school/exam-a", domain: nil, skipUnsupported: false, connection)

@@ -37,10 +37,10 @@ struct QTISchemaTests {
             key: "city", type: "fill-in", stem: "Richard III was Duke of which city?", options: .array([]), correct: .array([]), difficulty: 2,
             details: .object(["accepted": .array([.string("New York")]), "match": .string("case-insensitive"),
                               "partial": .array([.object(["answer": .string("York"), "share": .number(0.5)])])]))
-        let greeting = RecordingInteropTests.document.regions[0].exams[0].domains[0].questions[0]
-        let cloze = ClozeInteropTests.document(markdown: true).regions[0].exams[0].domains[0].questions[0]
-        var document = RichContentTests.document(exam: "net", questions: [rich, multi, born, city, greeting, cloze])
-        document.images = RecordingInteropTests.document.images
+        let greeting = RecordingDocuments.document.regions[0].exams[0].domains[0].questions[0]
+        let cloze = ClozeDocuments.document(markdown: true).regions[0].exams[0].domains[0].questions[0]
+        var document = RichDocuments.document(exam: "net", questions: [rich, multi, born, city, greeting, cloze])
+        document.images = RecordingDocuments.document.images
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("qti-schema-" + UUID().uuidString)
         defer { try? FileManager.default.removeItem(at: work) }
         try FileManager.default.copyItem(at: Self.schemas, to: work.appendingPathComponent("xsd"))

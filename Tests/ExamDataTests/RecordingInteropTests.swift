@@ -11,27 +11,12 @@ import Testing
 /// the fallback, and every round trip gives the same tree and the same file back.
 @Suite("Recordings in imports and exports", .serialized)
 struct RecordingInteropTests {
-    static let mp3: [UInt8] = Array("ID3".utf8) + [0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10] + [UInt8](repeating: 0, count: 16) + [0xFF, 0xFB, 0x90, 0x44] + [UInt8](0...99)
-    static let webm: [UInt8] = [0x1A, 0x45, 0xDF, 0xA3, 0x9F, 0x42, 0x82, 0x84] + Array("webm".utf8) + [UInt8](repeating: 7, count: 64)
-
-    static var document: ContentDocument {
-        let (audio, video) = (try! ContentImage(bytes: mp3), try! ContentImage(bytes: webm))
-        let question = ContentDocument.Question(
-            key: "listen", type: "single-choice",
-            stem: "![Bonjour, je m'appelle Claire.](\(audio.path))\n\n![The port's light turns from amber to green.](\(video.path) \"Exhibit 2\")\n\nWhich language, and which light?",
-            markup: "markdown", options: .array([.object(["id": .string("a"), "text": .string("French, green")]), .object(["id": .string("b"), "text": .string("Spanish, amber")])]),
-            correct: .array([.number(0)]), difficulty: 2)
-        var document = RichContentTests.document(exam: "exam-a", questions: [question])
-        document.regions[0].code = "school"
-        document.images = [audio, video]
-        return document
-    }
 
     @Test("a question that plays an audio and a video comes back from every export with both, and their transcripts", arguments: ["moodle", "qti3", "qti21", "json"])
     func roundTrip(_ format: String) throws {
-        let catalogue = try ExamOwnershipTests.Catalogue()
-        #expect(ContentImport().problems(Self.document).isEmpty, "\(ContentImport().problems(Self.document))")
-        _ = try catalogue.connection.withTransaction { try ContentImport().apply(Self.document, $0) }
+        let catalogue = try ExamFixtures.Catalogue()
+        #expect(ContentImport().problems(RecordingDocuments.document).isEmpty, "\(ContentImport().problems(RecordingDocuments.document))")
+        _ = try catalogue.connection.withTransaction { try ContentImport().apply(RecordingDocuments.document, $0) }
         var exported = try catalogue.export("exam-a")
         #expect(exported.images?.count == 2)
         let file: Data

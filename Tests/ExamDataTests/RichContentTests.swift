@@ -28,15 +28,9 @@ struct RichContentTests {
     private func database() throws -> (TestDatabase, PostgresConnection, Int) {
         let database = try TestDatabase(migrated: true)
         let connection = try database.adminConnection()
-        _ = try ContentImport().apply(Self.document(exam: "net", questions: []), connection)
+        _ = try ContentImport().apply(RichDocuments.document(exam: "net", questions: []), connection)
         let domain = try connection.query("SELECT d.id FROM domains d JOIN exams e ON e.id = d.exam_id WHERE e.slug = 'net'").single().decode("id", as: Int.self)
         return (database, connection, domain)
-    }
-
-    static func document(exam: String, markup: String? = nil, questions: [ContentDocument.Question]) -> ContentDocument {
-        ContentDocument(regions: [ContentDocument.Region(code: "europe", name: "Europe", exams: [ContentDocument.Exam(
-            slug: exam, title: "Networks " + exam, description: "", language: "en", passMark: 70, timeLimitSeconds: 3600, questionCount: 10,
-            markup: markup, domains: [ContentDocument.Domain(slug: "routing", title: "Routing", weight: 100, questions: questions)])])])
     }
 
     static let exhibitStem = """
@@ -111,7 +105,7 @@ struct RichContentTests {
         let plain = ContentDocument.Question(
             key: "plain-1", type: "single-choice", stem: "It costs $5 and *stays* as typed:\n  | a | b |", options: Self.twoOptions,
             correct: .array([.number(0)]), explanation: "Plain.", difficulty: 1)
-        let document = Self.document(exam: "net", questions: [Self.routingQuestion(), plain])
+        let document = RichDocuments.document(exam: "net", questions: [Self.routingQuestion(), plain])
         #expect(ContentImport().problems(document).isEmpty)
         let summary = try ContentImport().apply(document, connection)
         #expect(summary.questionsAdded == 2)
@@ -141,7 +135,7 @@ struct RichContentTests {
     func exportRoundTrip() throws {
         let (database, connection, _) = try database()
         _ = database
-        _ = try ContentImport().apply(Self.document(exam: "net", markup: "markdown", questions: [Self.routingQuestion(markup: nil)]), connection)
+        _ = try ContentImport().apply(RichDocuments.document(exam: "net", markup: "markdown", questions: [Self.routingQuestion(markup: nil)]), connection)
         let exported = try #require(try ContentImport().export(region: "europe", exam: "net", connection))
         let question = try #require(exported.regions.first?.exams.first?.domains.first?.questions.first)
         #expect(question.markup == "markdown")
@@ -206,7 +200,7 @@ struct RichContentTests {
         _ = database
         var question = Self.routingQuestion()
         refusal.apply(&question)
-        let document = Self.document(exam: "net", questions: [question])
+        let document = RichDocuments.document(exam: "net", questions: [question])
         let problems = ContentImport().problems(document)
         #expect(problems.contains { $0.field == refusal.field && $0.problem == refusal.problem && $0.item.contains("route-1") }, "\(refusal): \(problems)")
         #expect(try connection.query("SELECT count(*)::int AS n FROM questions").single().decode("n", as: Int.self) == 0)
@@ -247,7 +241,7 @@ struct RichContentTests {
         ])
         let tree = try #require(content.questions.first?.richStem)
         #expect(tree.picturePaths.count == 1)
-        let exam = Self.document(exam: "net", questions: []).regions[0].exams[0]
+        let exam = RichDocuments.document(exam: "net", questions: []).regions[0].exams[0]
         let document = try ForeignImport().document(content, into: ContentDocument(regions: [ContentDocument.Region(code: "europe", name: "Europe", exams: [exam])]), domain: "routing")
         #expect(ContentImport().problems(document).isEmpty, "\(ContentImport().problems(document))")
         _ = try ContentImport().apply(document, connection)

@@ -206,7 +206,7 @@ struct RichInteropTests {
     }
 
     /// Each live question of `exam` with its stored trees, by key.
-    private func trees(_ catalogue: ExamOwnershipTests.Catalogue, _ exam: String) throws -> [String: String] {
+    private func trees(_ catalogue: ExamFixtures.Catalogue, _ exam: String) throws -> [String: String] {
         let rows = try catalogue.connection.query("""
             SELECT q.source_key, coalesce(q.rich::text, '') AS rich FROM questions q JOIN exams e ON e.id = q.exam_id WHERE e.slug = \(exam) AND q.deleted_at IS NULL
             """).rows
@@ -215,7 +215,7 @@ struct RichInteropTests {
 
     @Test("a QTI package and a Moodle file with tables, formulas and exhibits export back to equal trees", arguments: ["moodle", "qti3", "qti21", "json"])
     func roundTrip(_ format: String) throws {
-        let catalogue = try ExamOwnershipTests.Catalogue()
+        let catalogue = try ExamFixtures.Catalogue()
         try catalogue.importing(Data(Self.qtiPackage), into: "school/exam-a")
         try catalogue.importing(Self.moodleFile, into: "school/exam-a")
         let before = try trees(catalogue, "exam-a")

@@ -79,7 +79,7 @@ struct TypedCreditTests {
 
     @Test("partly right answers come back from every export as they went", arguments: ["moodle", "qti3", "qti21", "json"])
     func roundTrip(_ format: String) throws {
-        let catalogue = try ExamOwnershipTests.Catalogue()
+        let catalogue = try ExamFixtures.Catalogue()
         try catalogue.importing(Data(Self.gift.utf8), into: "school/exam-a")
         let before = try details(catalogue, "exam-a")
         #expect(before.count == 3 && before.values.allSatisfy { $0.partial?.isEmpty == false }, "\(before)")
@@ -92,7 +92,7 @@ struct TypedCreditTests {
         }
     }
 
-    private func details(_ catalogue: ExamOwnershipTests.Catalogue, _ exam: String) throws -> [String: QuestionDetails] {
+    private func details(_ catalogue: ExamFixtures.Catalogue, _ exam: String) throws -> [String: QuestionDetails] {
         let rows = try catalogue.connection.query("""
             SELECT q.source_key, q.details::text AS details FROM questions q JOIN exams e ON e.id = q.exam_id WHERE e.slug = \(exam) AND q.deleted_at IS NULL
             """).rows

@@ -12,7 +12,6 @@ import Testing
 /// database's own deadline, and refused to anyone else.
 @Suite("Accommodations")
 struct AccommodationTests {
-    let sessions = StudySessionTests()
 
     private func accommodationPath(_ classID: String, _ student: UUID) -> String {
         "/teach/classes/\(classID)/members/\(student.lowercasedText)/accommodation"
@@ -20,10 +19,10 @@ struct AccommodationTests {
 
     @Test("a teacher gives a member 1.5× time and 10 minutes: recorded, shown to both, and the server's deadline keeps to it")
     func extraTime() throws {
-        let site = try StudySessionTests.Site()
-        let (teacher, _, csrf) = try SchoolTests.account(site, "teacher", role: "teacher", displayName: "Ms Rossi")
-        let (classID, code) = try SchoolTests.makeClass(teacher, csrf: csrf)
-        let (student, studentID, studentCSRF) = try SchoolTests.account(site, "pupil", role: "student")
+        let site = try PortalSite()
+        let (teacher, _, csrf) = try site.account("teacher", role: "teacher", displayName: "Ms Rossi")
+        let (classID, code) = try makeClass(teacher, csrf: csrf)
+        let (student, studentID, studentCSRF) = try site.account("pupil", role: "student")
         try student.request("POST", "/join/\(code)", form: ["csrf_token": studentCSRF])
         let path = accommodationPath(classID, studentID)
         for (multiplier, minutes) in [("3", "0"), ("1.5", "-5"), ("1.5", "241"), ("lots", "0"), ("1.5", "ten"), ("", "")] {
@@ -40,41 +39,41 @@ struct AccommodationTests {
               AND details->>'multiplier' = '1.5' AND (details->>'extra_minutes')::int = 10 AND (details->>'multiplier_before')::numeric = 1
             """) == 1)
         // The exam allows 60 seconds: with 1.5× and 10 minutes, 690 seconds, 11 whole minutes.
-        let exam = try student.request("GET", StudySessionTests.examPath).bodyText
+        let exam = try student.request("GET", MiniExam.path).bodyText
         #expect(exam.contains("Your school gives you extra time (1.5× time, 10 extra minutes): a mock exam of this exam allows you 11 minutes."))
-        let (_, mock) = try sessions.start(student, mode: "mock", count: "4")
+        let (_, mock) = try startSession(student, mode: "mock", count: "4")
         #expect(try site.count("SELECT extract(epoch FROM deadline_at - started_at)::int AS n FROM study_sessions WHERE mode = 'mock'") == 690)
         let first = try student.request("GET", mock)
         #expect(first.bodyText.contains("with your extra time"))
         // Past the exam's own limit, inside the extra time: the answer counts.
         site.clock.advance(300)
-        let form = try StudySessionTests.AnswerForm(try student.request("GET", mock + "?q=1"))
+        let form = try QuestionForm(try student.request("GET", mock + "?q=1"))
         let inTime = try student.request("POST", mock + "/answers", pairs: form.pairs(form.item.key))
-        #expect(SchoolTests.location(inTime) == mock + "?q=2")
+        #expect(redirectLocation(inTime) == mock + "?q=2")
         // Past the extended deadline: refused as late, and the session ends at its deadline.
-        let second = try StudySessionTests.AnswerForm(try student.request("GET", mock + "?q=2"))
+        let second = try QuestionForm(try student.request("GET", mock + "?q=2"))
         site.clock.advance(400)
         let late = try student.request("POST", mock + "/answers", pairs: second.pairs(second.item.key))
-        #expect(SchoolTests.location(late) == mock + "/results?late=1")
+        #expect(redirectLocation(late) == mock + "/results?late=1")
         #expect(try site.count("SELECT count(*) AS n FROM answers") == 1)
         #expect(try site.count("SELECT count(*) AS n FROM study_sessions WHERE finished_at = deadline_at") == 1)
         // Taken back: 1× and no minutes remove it, recorded too.
         #expect(try teacher.request("POST", path, form: ["csrf_token": csrf, "multiplier": "1", "extra_minutes": ""]).status == 303)
         #expect(try site.count("SELECT count(*) AS n FROM accommodations") == 0)
         #expect(try site.count("SELECT count(*) AS n FROM audit_log WHERE action = 'accommodation.change'") == 2)
-        #expect(!(try student.request("GET", StudySessionTests.examPath).bodyText.contains("extra time")))
+        #expect(!(try student.request("GET", MiniExam.path).bodyText.contains("extra time")))
     }
 
     @Test("an admin gives any student extra time from the accounts page, and it is recorded")
     func fromTheAdmin() throws {
-        let site = try StudySessionTests.Site()
-        let (admin, _, csrf) = try SchoolTests.account(site, "chief", role: "admin", displayName: "Chief Editor")
-        let (_, pupilID, _) = try SchoolTests.account(site, "pupil", role: "student")
+        let site = try PortalSite()
+        let (admin, _, csrf) = try site.account("chief", role: "admin", displayName: "Chief Editor")
+        let (_, pupilID, _) = try site.account("pupil", role: "student")
         let path = "/admin/users/\(pupilID.lowercasedText)/accommodation"
         let refused = try admin.request("POST", path, form: ["csrf_token": csrf, "multiplier": "1.75", "extra_minutes": "0", "q": "pupil"])
         #expect(refused.status == 422 && refused.bodyText.contains("between 0 and 240 extra minutes"))
         let saved = try admin.request("POST", path, form: ["csrf_token": csrf, "multiplier": "2", "extra_minutes": "15", "q": "pupil", "username": "pupil"])
-        #expect(SchoolTests.location(saved) == "/admin/users?q=pupil&changed=pupil")
+        #expect(redirectLocation(saved) == "/admin/users?q=pupil&changed=pupil")
         #expect(try admin.request("GET", "/admin/users?q=pupil").bodyText.contains("2× time, 15 extra minutes"))
         #expect(try site.count("SELECT count(*) AS n FROM audit_log WHERE action = 'accommodation.change' AND actor_name = 'Chief Editor' AND target = 'pupil'") == 1)
         #expect(try admin.request("POST", "/admin/users/\(UUID().lowercasedText)/accommodation", form: ["csrf_token": csrf, "multiplier": "2"]).status == 404)
@@ -82,13 +81,13 @@ struct AccommodationTests {
 
     @Test("extra time is only for a teacher's current students or from an admin; nobody writes it directly")
     func onlyTheirTeacher() throws {
-        let site = try StudySessionTests.Site()
-        let (teacher, _, csrf) = try SchoolTests.account(site, "teacher", role: "teacher")
-        let (other, _, otherCSRF) = try SchoolTests.account(site, "otherteacher", role: "teacher")
-        let (classID, code) = try SchoolTests.makeClass(teacher, csrf: csrf)
-        let (otherClassID, _) = try SchoolTests.makeClass(other, csrf: otherCSRF, name: "Other class")
-        let (member, memberID, memberCSRF) = try SchoolTests.account(site, "member", role: "student")
-        let (_, outsiderID, _) = try SchoolTests.account(site, "outsider", role: "student")
+        let site = try PortalSite()
+        let (teacher, _, csrf) = try site.account("teacher", role: "teacher")
+        let (other, _, otherCSRF) = try site.account("otherteacher", role: "teacher")
+        let (classID, code) = try makeClass(teacher, csrf: csrf)
+        let (otherClassID, _) = try makeClass(other, csrf: otherCSRF, name: "Other class")
+        let (member, memberID, memberCSRF) = try site.account("member", role: "student")
+        let (_, outsiderID, _) = try site.account("outsider", role: "student")
         try member.request("POST", "/join/\(code)", form: ["csrf_token": memberCSRF])
         let form = ["multiplier": "2", "extra_minutes": "30"]
         // Over HTTP: a student not in the class, another teacher's class, a student's own request.
@@ -115,10 +114,10 @@ struct AccommodationTests {
 
     @Test("an assignment may limit attempts: the next start is refused with a plain answer, an extra attempt from the teacher opens one more")
     func attempts() throws {
-        let site = try StudySessionTests.Site()
-        let (teacher, _, csrf) = try SchoolTests.account(site, "teacher", role: "teacher", displayName: "Ms Rossi")
-        let (classID, code) = try SchoolTests.makeClass(teacher, csrf: csrf)
-        let (student, studentID, studentCSRF) = try SchoolTests.account(site, "pupil", role: "student")
+        let site = try PortalSite()
+        let (teacher, _, csrf) = try site.account("teacher", role: "teacher", displayName: "Ms Rossi")
+        let (classID, code) = try makeClass(teacher, csrf: csrf)
+        let (student, studentID, studentCSRF) = try site.account("pupil", role: "student")
         try student.request("POST", "/join/\(code)", form: ["csrf_token": studentCSRF])
         for bad in ["0", "21", "many", "-1"] {
             let refused = try teacher.request("POST", "/teach/links", pairs: [
@@ -128,7 +127,7 @@ struct AccommodationTests {
             #expect(refused.status == 400, "\(bad): \(refused.status)")
             #expect(refused.bodyText.contains("Attempts each must be a number from 1 to 20"))
         }
-        let token = try SchoolTests.makeLink(teacher, csrf: csrf, classID: classID, extra: [("attempts", "1")])
+        let token = try makeLink(teacher, csrf: csrf, classID: classID, extra: [("attempts", "1")])
         #expect(try teacher.request("GET", "/teach/classes/\(classID)").bodyText.contains("1 attempt each"))
         let share = "/s/\(token)"
         // A second tab shows the form too, before the attempt is used (its own one-time token).
@@ -172,7 +171,7 @@ struct AccommodationTests {
         ])
         #expect(saved.status == 303)
         #expect(try teacher.request("GET", "/teach/classes/\(classID)").bodyText.contains("1 extra attempt"))
-        let exam = try student.request("GET", StudySessionTests.examPath).bodyText
+        let exam = try student.request("GET", MiniExam.path).bodyText
         #expect(!exam.contains("Your school gives you extra time"))
         let showing = try student.request("GET", share)
         #expect(showing.bodyText.contains("You have used 1 of your 2 attempts."))

@@ -16,18 +16,17 @@ struct AccountDeletionTests {
 
     /// A student with a history: a class, a practice and a finished mock, on the leaderboard.
     static func studentWithHistory(_ site: Site, name: String) throws -> (Browser, UUID) {
-        let (teacher, _, csrf) = try SchoolTests.account(site, "teacher-\(name)", role: "teacher")
-        let (_, code) = try SchoolTests.makeClass(teacher, csrf: csrf)
+        let (teacher, _, csrf) = try site.account("teacher-\(name)", role: "teacher")
+        let (_, code) = try makeClass(teacher, csrf: csrf)
         let browser = site.browser()
         try browser.register(name)
         try browser.submit("/join/\(code)", to: "/join/\(code)", [:])
         let id = try site.admin { try $0.query("SELECT id FROM users WHERE username = \(name)").single().decode("id", as: UUID.self) }
         try site.admin { try $0.execute("UPDATE users SET show_on_leaderboard = true WHERE id = \(id)") }
-        let tests = StudySessionTests()
         for mode in ["practice", "mock"] {
-            let (_, path) = try tests.start(browser, mode: mode)
+            let (_, path) = try startSession(browser, mode: mode)
             for index in 1...MiniExam.questionCount {
-                let form = try StudySessionTests.AnswerForm(try browser.request("GET", mode == "mock" ? "\(path)?q=\(index)" : path))
+                let form = try QuestionForm(try browser.request("GET", mode == "mock" ? "\(path)?q=\(index)" : path))
                 #expect(try browser.request("POST", path + "/answers", pairs: form.pairs(index % 2 == 0 ? form.item.key : form.item.wrong)).status == 303)
             }
             let token = browser.csrfToken(from: try browser.request("GET", path + "/finish"))
@@ -87,18 +86,18 @@ struct AccountDeletionTests {
     func adminDeletion() throws {
         let site = try Site()
         let (_, id) = try Self.studentWithHistory(site, name: "walt")
-        let (admin, adminID, csrf) = try SchoolTests.account(site, "root", role: "admin", displayName: "Ada Admin")
-        let (student, _, studentCSRF) = try SchoolTests.account(site, "sly", role: "student")
+        let (admin, adminID, csrf) = try site.account("root", role: "admin", displayName: "Ada Admin")
+        let (student, _, studentCSRF) = try site.account("sly", role: "student")
         let path = "/admin/users/\(id.uuidString.lowercased())/delete"
         let refused = try student.request("POST", path, form: ["csrf_token": studentCSRF, "confirm": "1"])
         #expect(refused.status == 403 || refused.status == 404, "\(refused.status)")
         #expect(try site.count("SELECT count(*) AS n FROM users WHERE id = \(id)") == 1)
         let question = try admin.request("GET", path)
         #expect(question.status == 200 && question.bodyText.contains("Delete the account of Walt?"))
-        #expect(SchoolTests.location(try admin.request("POST", path, form: ["csrf_token": csrf])).hasSuffix(path), "an unasked form deletes nothing")
+        #expect(redirectLocation(try admin.request("POST", path, form: ["csrf_token": csrf])).hasSuffix(path), "an unasked form deletes nothing")
         #expect(try site.count("SELECT count(*) AS n FROM users WHERE id = \(id)") == 1)
         let done = try admin.request("POST", path, form: ["csrf_token": csrf, "confirm": "1"])
-        #expect(SchoolTests.location(done).hasSuffix("/admin/users?deleted=1"))
+        #expect(redirectLocation(done).hasSuffix("/admin/users?deleted=1"))
         #expect(try site.count("SELECT count(*) AS n FROM users WHERE id = \(id)") == 0)
         #expect(try site.count("SELECT count(*) AS n FROM audit_log WHERE action = 'account.deleted' AND actor_name = 'Ada Admin' AND details->>'by' = 'admin'") == 1)
         #expect(try admin.request("POST", "/admin/users/\(adminID.uuidString.lowercased())/delete", form: ["csrf_token": csrf, "confirm": "1"]).status == 404)

@@ -12,28 +12,6 @@ import Testing
 /// The admin content dashboard: the area's gate, import and export, reports and the audit log.
 @Suite("Admin dashboard")
 struct AdminTests {
-    /// A small valid document (one exam, two domains, three questions), or a broken one.
-    static func document(stem: String, passMark: Int = 70, extraKey: String = "q3") -> String {
-        """
-        {"format": 1, "regions": [{"code": "imported", "name": "Imported region", "exams": [{
-          "slug": "arithmetic", "title": "Arithmetic", "description": "Sums.", "language": "en", "passMark": \(passMark),
-          "timeLimitSeconds": 600, "questionCount": 2,
-          "domains": [
-            {"slug": "sums", "title": "Sums", "weight": 60, "questions": [
-              {"key": "q1", "type": "single-choice", "stem": \(try! String(decoding: JSONEncoder().encode(stem), as: UTF8.self)), "difficulty": 1,
-               "options": [{"id": "a", "text": "4", "explanation": "2 + 2."}, {"id": "b", "text": "5"}], "correct": [0], "explanation": "Count."},
-              {"key": "q2", "type": "ordering", "stem": "Smallest first", "difficulty": 2,
-               "options": [{"id": "a", "text": "3"}, {"id": "b", "text": "1"}, {"id": "c", "text": "2"}], "correct": [1, 2, 0]}]},
-            {"slug": "code", "title": "Code", "weight": 40, "questions": [
-              {"key": "\(extraKey)", "type": "code-snippet", "stem": "What does it print?", "code": "print(1 + 1)", "codeLanguage": "python",
-               "difficulty": 3, "options": [{"id": "a", "text": "2"}, {"id": "b", "text": "11"}], "correct": [0], "status": "draft"}]}]}]}]}
-        """
-    }
-
-    static func admin(_ site: StudySessionTests.Site) throws -> (Browser, String) {
-        let (browser, _, csrf) = try SchoolTests.account(site, "chief", role: "admin", displayName: "Chief Editor")
-        return (browser, csrf)
-    }
 
     /// What one showing of the question editor at `path` gives its form: the one-time token and
     /// the version it edits.
@@ -48,8 +26,8 @@ struct AdminTests {
 
     @Test("the import page reads a GIFT file into the exam chosen, names the format and what was left out, and refuses with reasons")
     func importGIFT() throws {
-        let site = try StudySessionTests.Site()
-        let (admin, csrf) = try Self.admin(site)
+        let site = try PortalSite()
+        let (admin, csrf) = try site.signedInAdmin()
         let gift = try String(contentsOfFile: TestPaths.repository + "/Tests/Fixtures/import/networking.gift", encoding: .utf8)
         let into = "\(MiniExam.region)/\(MiniExam.exam)"
         let form = try admin.request("GET", "/admin/import")
@@ -81,13 +59,13 @@ struct AdminTests {
             #expect(exported.status == 200 && exported.header("Content-Type")?.hasPrefix(type) == true, "\(suffix)")
         }
         // The questions are studied like any other: the exam page counts them.
-        #expect(try site.browser().request("GET", StudySessionTests.examPath).bodyText.contains("Ports"))
+        #expect(try site.browser().request("GET", MiniExam.path).bodyText.contains("Ports"))
     }
 
     @Test("pictures embedded in a Moodle file are stored, served under their digest for good and shown with their options; any other name is a 404")
     func importPictures() throws {
-        let site = try StudySessionTests.Site()
-        let (admin, csrf) = try Self.admin(site)
+        let site = try PortalSite()
+        let (admin, csrf) = try site.signedInAdmin()
         let moodle = try String(contentsOfFile: TestPaths.repository + "/Tests/Fixtures/import/topology.moodle.xml", encoding: .utf8)
         let into = "\(MiniExam.region)/\(MiniExam.exam)"
         let imported = try admin.submit("/admin/import", to: "/admin/import", ["csrf_token": csrf, "document": moodle, "into": into, "skip_unsupported": "on"])
@@ -130,9 +108,9 @@ struct AdminTests {
 
     @Test("everyone but an admin gets the ordinary 404 on every admin URL")
     func gate() throws {
-        let site = try StudySessionTests.Site()
-        let (student, _, studentCSRF) = try SchoolTests.account(site, "student", role: "student")
-        let (teacher, _, teacherCSRF) = try SchoolTests.account(site, "teacher", role: "teacher")
+        let site = try PortalSite()
+        let (student, _, studentCSRF) = try site.account("student", role: "student")
+        let (teacher, _, teacherCSRF) = try site.account("teacher", role: "teacher")
         for (browser, csrf) in [(site.browser(), ""), (student, studentCSRF), (teacher, teacherCSRF)] {
             for path in ["/admin", "/admin/import", "/admin/reports", "/admin/audit", "/admin/exams/\(MiniExam.region)/\(MiniExam.exam)/export.json",
                          "/admin/questions", "/admin/questions/\(MiniExam.items[0].id.uuidString)"] {
@@ -140,7 +118,7 @@ struct AdminTests {
                 #expect(response.status == 404, "\(path)")
                 #expect(response.bodyText.contains("Page not found"))
             }
-            #expect(try importDocument(browser, csrf: csrf, Self.document(stem: "x")).status != 200)
+            #expect(try importDocument(browser, csrf: csrf, ContentDocuments.document(stem: "x")).status != 200)
             #expect(try browser.request("POST", "/admin/reports/\(UUID().uuidString)", form: ["csrf_token": csrf, "resolution": "fixed"]).status != 303)
         }
         #expect(try site.count("SELECT count(*) AS n FROM exams") == 1, "nothing was imported by anyone")
@@ -148,9 +126,9 @@ struct AdminTests {
 
     @Test("a document with problems is refused whole, with each problem named by item and field")
     func importReport() throws {
-        let site = try StudySessionTests.Site()
-        let (admin, csrf) = try Self.admin(site)
-        var broken = Self.document(stem: "", passMark: 0, extraKey: "q1")
+        let site = try PortalSite()
+        let (admin, csrf) = try site.signedInAdmin()
+        var broken = ContentDocuments.document(stem: "", passMark: 0, extraKey: "q1")
         broken = broken.replacingOccurrences(of: "\"correct\": [1, 2, 0]", with: "\"correct\": [1, 2]")
         let refused = try importDocument(admin, csrf: csrf, broken)
         #expect(refused.status == 422)
@@ -168,17 +146,17 @@ struct AdminTests {
 
     @Test("a valid document imports all at once; the same again changes nothing; an edit makes a new version; the audit log has both")
     func importIdempotent() throws {
-        let site = try StudySessionTests.Site()
-        let (admin, csrf) = try Self.admin(site)
-        let first = try importDocument(admin, csrf: csrf, Self.document(stem: "What is 2 + 2?"))
+        let site = try PortalSite()
+        let (admin, csrf) = try site.signedInAdmin()
+        let first = try importDocument(admin, csrf: csrf, ContentDocuments.document(stem: "What is 2 + 2?"))
         #expect(first.status == 200)
         #expect(first.bodyText.contains("3 questions added, 0 changed, 0 unchanged"))
         let version = { try site.admin { try $0.query("SELECT content_updated_at FROM exams WHERE slug = 'arithmetic'").first!.decode("content_updated_at", as: Date.self) } }
         let before = try version()
-        let again = try importDocument(admin, csrf: csrf, Self.document(stem: "What is 2 + 2?"))
+        let again = try importDocument(admin, csrf: csrf, ContentDocuments.document(stem: "What is 2 + 2?"))
         #expect(again.bodyText.contains("0 questions added, 0 changed, 3 unchanged"))
         #expect(try version() == before, "an import that changes nothing leaves the content version alone")
-        let edited = try importDocument(admin, csrf: csrf, Self.document(stem: "What is two plus two?"))
+        let edited = try importDocument(admin, csrf: csrf, ContentDocuments.document(stem: "What is two plus two?"))
         #expect(edited.bodyText.contains("0 questions added, 1 changed, 2 unchanged"))
         #expect(try site.count("SELECT count(*) AS n FROM questions WHERE source_key = 'q1' AND version = 2") == 1)
         #expect(try version() > before)
@@ -202,8 +180,8 @@ struct AdminTests {
         let again = try #require(try importer.export(region: "europe", exam: "network-fundamentals", connection))
         #expect(again == exported)
         // Through the page too: the admin's export is the document.
-        let site = try StudySessionTests.Site()
-        let (admin, _) = try Self.admin(site)
+        let site = try PortalSite()
+        let (admin, _) = try site.signedInAdmin()
         let download = try admin.request("GET", "/admin/exams/\(MiniExam.region)/\(MiniExam.exam)/export.json")
         #expect(download.status == 200)
         #expect(download.header("Content-Disposition") == "attachment; filename=\"\(MiniExam.region)-\(MiniExam.exam).json\"")
@@ -212,9 +190,9 @@ struct AdminTests {
 
     @Test("a student's report reaches the queue; closing it records who and why")
     func reportQueue() throws {
-        let site = try StudySessionTests.Site()
-        let (admin, csrf) = try Self.admin(site)
-        let (student, _, studentCSRF) = try SchoolTests.account(site, "reporter", role: "student", displayName: "Rae Porter")
+        let site = try PortalSite()
+        let (admin, csrf) = try site.signedInAdmin()
+        let (student, _, studentCSRF) = try site.account("reporter", role: "student", displayName: "Rae Porter")
         let item = MiniExam.items[0]
         try student.request("POST", "/questions/\(item.id.uuidString.lowercased())/reports", form: ["csrf_token": studentCSRF, "reason": "typo", "comment": "Teh"])
         let queue = try admin.request("GET", "/admin/reports").bodyText
@@ -231,9 +209,9 @@ struct AdminTests {
 
     @Test("the question list filters and finds text in any language; a question's page shows the key, its versions and reports")
     func questionList() throws {
-        let site = try StudySessionTests.Site()
-        let (admin, csrf) = try Self.admin(site)
-        _ = try importDocument(admin, csrf: csrf, Self.document(stem: "データベースの正規化とは?"))
+        let site = try PortalSite()
+        let (admin, csrf) = try site.signedInAdmin()
+        _ = try importDocument(admin, csrf: csrf, ContentDocuments.document(stem: "データベースの正規化とは?"))
         let all = try admin.request("GET", "/admin/questions").bodyText
         #expect(all.contains("10 questions match."), "the mini exam's seven and the three imported")
         let japanese = try admin.request("GET", "/admin/questions?q=" + "正規化".addingPercentEncoding(withAllowedCharacters: .alphanumerics)!).bodyText
@@ -248,7 +226,7 @@ struct AdminTests {
         #expect(try admin.request("GET", "/admin/questions?difficulty=9").status == 400)
         #expect(try admin.request("GET", "/admin/questions?exam=nowhere/none").status == 400)
         // An edit, then the question's page: two versions, the key, the preview.
-        _ = try importDocument(admin, csrf: csrf, Self.document(stem: "データベースの正規化とは何ですか?"))
+        _ = try importDocument(admin, csrf: csrf, ContentDocuments.document(stem: "データベースの正規化とは何ですか?"))
         let id = try site.admin { try $0.query("SELECT id FROM questions WHERE source_key = 'q1'").first!.decode("id", as: UUID.self) }
         let page = try admin.request("GET", "/admin/questions/\(id.uuidString.lowercased())").bodyText
         #expect(page.contains("Version 2") && page.contains("Version 1"))
@@ -259,8 +237,8 @@ struct AdminTests {
 
     @Test("item statistics from first mock attempts match a hand-computed set, and flag what needs review")
     func itemStatistics() throws {
-        let site = try StudySessionTests.Site()
-        let (admin, _) = try Self.admin(site)
+        let site = try PortalSite()
+        let (admin, _) = try site.signedInAdmin()
         let items = [MiniExam.items[0], MiniExam.items[1], MiniExam.items[5], MiniExam.items[6]]  // A, B, C, D
         // Responses of five students to A, B, C, D (option indexes); totals right: 3, 3, 2, 1, 1.
         let responses: [[Int]] = [[0, 1, 3, 0], [0, 1, 3, 0], [0, 1, 0, 0], [0, 0, 1, 0], [1, 2, 2, 2]]
@@ -309,8 +287,8 @@ struct AdminTests {
 
     @Test("editing: errors beside the fields and nothing saved; a good edit adds, removes and reorders options as a new version, bumps the content version and is audited")
     func editing() throws {
-        let site = try StudySessionTests.Site()
-        let (admin, csrf) = try Self.admin(site)
+        let site = try PortalSite()
+        let (admin, csrf) = try site.signedInAdmin()
         let item = MiniExam.items[0]  // single choice: Ant, Bee, Cat, Dog; key 0
         let path = "/admin/questions/\(item.id.uuidString.lowercased())/edit"
         let form = try admin.request("GET", path)
@@ -393,9 +371,9 @@ struct AdminTests {
 
     @Test("two admins editing one question: the later save, made on the version both opened, is refused with what the other changed, the edits kept; saving again then is a choice made knowingly")
     func twoAdminsOneQuestion() throws {
-        let site = try StudySessionTests.Site()
-        let (first, csrf) = try Self.admin(site)
-        let (second, _, secondCSRF) = try SchoolTests.account(site, "deputy", role: "admin", displayName: "Deputy Editor")
+        let site = try PortalSite()
+        let (first, csrf) = try site.signedInAdmin()
+        let (second, _, secondCSRF) = try site.account("deputy", role: "admin", displayName: "Deputy Editor")
         let item = MiniExam.items[0]
         let path = "/admin/questions/\(item.id.uuidString.lowercased())/edit"
         let firstForm = try first.request("GET", path), secondForm = try second.request("GET", path)
@@ -420,8 +398,8 @@ struct AdminTests {
 
     @Test("the editor writes matching, fill-in and hotspot questions, their own fields one per line, and refuses a malformed one with the rule's words")
     func editingNewerKinds() throws {
-        let site = try StudySessionTests.Site()
-        let (admin, csrf) = try Self.admin(site)
+        let site = try PortalSite()
+        let (admin, csrf) = try site.signedInAdmin()
         let domainID = try site.count("SELECT min(id) AS n FROM domains")
         let common = [("csrf_token", csrf), ("domain", String(domainID)), ("difficulty", "2"), ("status", "published")]
         let matching = try admin.request("POST", "/admin/questions/new", pairs: try Self.editorShowing(admin, "/admin/questions/new") + common + [
@@ -472,15 +450,15 @@ struct AdminTests {
 
     @Test("the dashboard pages pass the Nu Html Checker")
     func validHTML() throws {
-        let site = try StudySessionTests.Site()
-        let (admin, csrf) = try Self.admin(site)
+        let site = try PortalSite()
+        let (admin, csrf) = try site.signedInAdmin()
         var pages: [(name: String, body: [UInt8])] = []
         for (name, path) in [("overview", "/admin"), ("import", "/admin/import"), ("reports", "/admin/reports"), ("audit-empty", "/admin/audit"),
                              ("questions", "/admin/questions?type=ordering"), ("question", "/admin/questions/\(MiniExam.items[4].id.uuidString.lowercased())")] {
             pages.append((name, try admin.request("GET", path).body))
         }
-        pages.append(("import-refused", try importDocument(admin, csrf: csrf, Self.document(stem: "", passMark: 0)).body))
-        pages.append(("import-done", try importDocument(admin, csrf: csrf, Self.document(stem: "Fine?")).body))
+        pages.append(("import-refused", try importDocument(admin, csrf: csrf, ContentDocuments.document(stem: "", passMark: 0)).body))
+        pages.append(("import-done", try importDocument(admin, csrf: csrf, ContentDocuments.document(stem: "Fine?")).body))
         pages.append(("audit", try admin.request("GET", "/admin/audit").body))
         pages.append(("users", try admin.request("GET", "/admin/users").body))
         pages.append(("edit", try admin.request("GET", "/admin/questions/\(MiniExam.items[3].id.uuidString.lowercased())/edit").body))
@@ -491,10 +469,10 @@ struct AdminTests {
     }
     @Test("an admin finds accounts, makes a teacher, disables and enables; each change is audited and takes effect at once; nobody else can, and not on oneself")
     func accountManagement() throws {
-        let site = try StudySessionTests.Site()
-        let (admin, csrf) = try Self.admin(site)
-        let (pupil, pupilID, _) = try SchoolTests.account(site, "pupil", role: "student", displayName: "Paula Pupil")
-        _ = try SchoolTests.account(site, "another", role: "student")
+        let site = try PortalSite()
+        let (admin, csrf) = try site.signedInAdmin()
+        let (pupil, pupilID, _) = try site.account("pupil", role: "student", displayName: "Paula Pupil")
+        _ = try site.account("another", role: "student")
         let found = try admin.request("GET", "/admin/users?q=paula").bodyText
         #expect(found.contains("<th scope=\"row\">pupil</th>") && !found.contains("<th scope=\"row\">another</th>"), "found by display name")
         #expect(found.contains("1 account matches."))
@@ -507,8 +485,8 @@ struct AdminTests {
         let made = try admin.request("POST", "/admin/users/\(pupilID.uuidString.lowercased())", form: [
             "csrf_token": csrf, "role": "teacher", "status": "active", "q": "paula", "filter_role": ""])
         #expect(made.status == 303)
-        #expect(SchoolTests.location(made) == "/admin/users?q=paula&changed=pupil")
-        #expect(try admin.request("GET", SchoolTests.location(made)).bodyText.contains("The account pupil is changed."))
+        #expect(redirectLocation(made) == "/admin/users?q=paula&changed=pupil")
+        #expect(try admin.request("GET", redirectLocation(made)).bodyText.contains("The account pupil is changed."))
         #expect(try pupil.request("GET", "/teach").status == 200, "the new teacher's next request already teaches")
         #expect(try site.count("SELECT count(*) AS n FROM audit_log WHERE action = 'account.change' AND target = 'pupil' AND actor_name = 'Chief Editor' AND details->>'role_before' = 'student' AND details->>'role' = 'teacher'") == 1)
 
@@ -523,7 +501,7 @@ struct AdminTests {
         let disabled = try admin.request("POST", "/admin/users/\(pupilID.uuidString.lowercased())", form: [
             "csrf_token": csrf, "role": "teacher", "status": "disabled", "username": "pupil", "q": "paula", "confirm": "1"])
         #expect(disabled.status == 303)
-        #expect(SchoolTests.location(try pupil.request("GET", "/me")).hasPrefix("/login"), "a disabled account's session ends at once")
+        #expect(redirectLocation(try pupil.request("GET", "/me")).hasPrefix("/login"), "a disabled account's session ends at once")
         #expect(try site.count("SELECT count(*) AS n FROM auth_sessions s JOIN users u ON u.id = s.user_id WHERE u.username = 'pupil'") == 0)
         #expect(try admin.request("POST", "/admin/users/\(pupilID.uuidString.lowercased())", form: [
             "csrf_token": csrf, "role": "teacher", "status": "active"]).status == 303)
@@ -538,7 +516,7 @@ struct AdminTests {
         #expect(try admin.request("POST", "/admin/users/\(UUID().uuidString)", form: ["csrf_token": csrf, "role": "student", "status": "active"]).status == 404)
 
         // Anyone else: the ordinary 404 over HTTP, and the database refuses the function and the columns.
-        let (teacher, _, teacherCSRF) = try SchoolTests.account(site, "tutor", role: "teacher")
+        let (teacher, _, teacherCSRF) = try site.account("tutor", role: "teacher")
         #expect(try teacher.request("GET", "/admin/users").status == 404)
         #expect(try teacher.request("POST", "/admin/users/\(pupilID.uuidString.lowercased())", form: ["csrf_token": teacherCSRF, "role": "admin", "status": "active"]).status == 404)
         let tutor = try site.database.makeAccount("tutor2", role: "teacher")

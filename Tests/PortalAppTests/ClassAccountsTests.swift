@@ -10,24 +10,12 @@ import Testing
 /// each student chooses their own password with the card's start code.
 @Suite("Accounts made by a teacher")
 struct ClassAccountsTests {
-    /// What each card on the page says: (username, code).
-    static func cards(_ page: RawHTTPClient.Response) -> [(username: String, code: String)] {
-        let text = page.bodyText
-        var found: [(String, String)] = []
-        for card in text.components(separatedBy: #"<li class="signin-card">"#).dropFirst() {
-            let fields = card.components(separatedBy: "<dd").dropFirst().map { field in
-                String(field.drop { $0 != ">" }.dropFirst().prefix { $0 != "<" })
-            }
-            if fields.count >= 2 { found.append((fields[0], fields[1])) }
-        }
-        return found
-    }
 
     @Test("a teacher pastes 30 names (a header row, a spreadsheet's columns, a repeated name, a name in kanji) and gets 30 accounts in the class with a sheet of cards; a student's first sign-in chooses a password with the card's code and lands in the class")
     func classOfThirty() throws {
-        let site = try StudySessionTests.Site()
-        let (teacher, _, csrf) = try SchoolTests.account(site, "teacher", role: "teacher", displayName: "Ms Rossi")
-        let (classID, _) = try SchoolTests.makeClass(teacher, csrf: csrf)
+        let site = try PortalSite()
+        let (teacher, _, csrf) = try site.account("teacher", role: "teacher", displayName: "Ms Rossi")
+        let (classID, _) = try makeClass(teacher, csrf: csrf)
         let classPage = try teacher.request("GET", "/teach/classes/\(classID)").bodyText
         #expect(classPage.contains(#"<a href="/teach/classes/\#(classID)/accounts">"#))
         let form = try teacher.request("GET", "/teach/classes/\(classID)/accounts")
@@ -47,11 +35,11 @@ struct ClassAccountsTests {
         sent["repeats"] = "separate"
         let posted = try teacher.request("POST", "/teach/classes/\(classID)/accounts", form: sent)
         #expect(posted.status == 303, "\(posted.bodyText)")
-        let cardsPath = SchoolTests.location(posted)
+        let cardsPath = redirectLocation(posted)
         #expect(cardsPath.range(of: "^/teach/classes/\(classID)/accounts/[0-9a-f-]{36}$", options: .regularExpression) != nil, "\(cardsPath)")
         let made = try teacher.request("GET", cardsPath)
         #expect(made.status == 200, "\(made.bodyText)")
-        let cards = Self.cards(made)
+        let cards = ClassPupils.cards(made)
         try #require(cards.count == 30)
         #expect(made.bodyText.contains("30 accounts made and joined to the class."))
         let usernames = Set(cards.map(\.username))
@@ -72,8 +60,8 @@ struct ClassAccountsTests {
         // The same form sent again (a reload of the POST, back and forward, a double tap) makes
         // nothing more and leads to the same cards; so does a reload of the cards themselves.
         let again = try teacher.request("POST", "/teach/classes/\(classID)/accounts", form: sent)
-        #expect(again.status == 303 && SchoolTests.location(again) == cardsPath)
-        #expect(Self.cards(try teacher.request("GET", cardsPath)).map(\.code) == cards.map(\.code), "the same start codes")
+        #expect(again.status == 303 && redirectLocation(again) == cardsPath)
+        #expect(ClassPupils.cards(try teacher.request("GET", cardsPath)).map(\.code) == cards.map(\.code), "the same start codes")
         #expect(try site.count("SELECT count(*) AS n FROM users WHERE made_by IS NOT NULL") == 30)
         #expect(try site.count("SELECT count(*) AS n FROM audit_log WHERE action = 'class.accounts-made'") == 1)
         // The class page tells the accounts apart by username.
@@ -93,16 +81,16 @@ struct ClassAccountsTests {
             "first": "1", "username": username, "code": code, "password": "my own long phrase", "password_confirmation": "my own long phrase"])
         #expect(chosen.status == 303 && chosen.header("Location") == "/me/classes", "the first sign-in lands on the class")
         #expect(try pupil.request("GET", "/me/classes").bodyText.contains("Year 10 networking"))
-        #expect(SchoolTests.location(try site.browser().login(username, password: "my own long phrase")).hasSuffix("/me"))
+        #expect(redirectLocation(try site.browser().login(username, password: "my own long phrase")).hasSuffix("/me"))
     }
 
     @Test("a pupil whose account the teacher made stays off public leaderboards, even having opted in, until the teacher allows it for the class; a student's own account is not affected")
     func publicBoards() throws {
-        let site = try StudySessionTests.Site()
-        let (teacher, _, csrf) = try SchoolTests.account(site, "teacher", role: "teacher")
-        let (classID, _) = try SchoolTests.makeClass(teacher, csrf: csrf)
+        let site = try PortalSite()
+        let (teacher, _, csrf) = try site.account("teacher", role: "teacher")
+        let (classID, _) = try makeClass(teacher, csrf: csrf)
         let made = try teacher.submit("/teach/classes/\(classID)/accounts", to: "/teach/classes/\(classID)/accounts", ["names": "Nina Rossi"])
-        let (username, code) = try #require(Self.cards(try teacher.request("GET", SchoolTests.location(made))).first)
+        let (username, code) = try #require(ClassPupils.cards(try teacher.request("GET", redirectLocation(made))).first)
         let pupil = site.browser()
         #expect(try pupil.submit("/reset?first=1", to: "/reset", [
             "first": "1", "username": username, "code": code, "password": "my own long phrase", "password_confirmation": "my own long phrase"]).status == 303)
@@ -115,8 +103,8 @@ struct ClassAccountsTests {
                 "csrf_token": browser.csrfToken(from: settings), "display_name": browser === pupil ? "Nina Rossi" : "Oscar", "time_zone": "UTC",
                 "show_on_leaderboard": "on"])
             #expect(saved.status == 303)
-            let (_, path) = try StudySessionTests().start(browser, count: "2")
-            let form = try StudySessionTests.AnswerForm(try browser.request("GET", path))
+            let (_, path) = try startSession(browser, count: "2")
+            let form = try QuestionForm(try browser.request("GET", path))
             #expect(try browser.request("POST", path + "/answers", pairs: form.pairs(form.item.key)).status == 303)
             let token = browser.csrfToken(from: try browser.request("GET", path + "/finish"))
             #expect(try browser.request("POST", path + "/finish", form: ["csrf_token": token]).status == 303)
@@ -133,21 +121,21 @@ struct ClassAccountsTests {
         let classPage = try teacher.request("GET", "/teach/classes/\(classID)").bodyText
         #expect(classPage.contains(#"name="public_boards" aria-describedby="boards-hint">"#), "off by default")
         let allowed = try teacher.request("POST", "/teach/classes/\(classID)/boards", form: ["csrf_token": csrf, "public_boards": "on"])
-        #expect(SchoolTests.location(allowed).hasSuffix("/teach/classes/\(classID)#boards"))
+        #expect(redirectLocation(allowed).hasSuffix("/teach/classes/\(classID)#boards"))
         #expect(try teacher.request("GET", "/teach/classes/\(classID)").bodyText.contains(#"name="public_boards" aria-describedby="boards-hint" checked>"#))
         #expect(try onBoard() == ["Oscar", "Nina Rossi"])
         #expect(!(try pupil.request("GET", "/me/settings").bodyText.contains("only if your teacher allows it")))
         // Another teacher cannot open it for someone else's class.
-        let (other, _, otherCSRF) = try SchoolTests.account(site, "intruder", role: "teacher")
+        let (other, _, otherCSRF) = try site.account("intruder", role: "teacher")
         #expect(try other.request("POST", "/teach/classes/\(classID)/boards", form: ["csrf_token": otherCSRF]).status == 404)
         #expect(try onBoard() == ["Oscar", "Nina Rossi"])
     }
 
     @Test("only the class's teacher makes its accounts, at most 100 at once; an empty or too long list comes back on its form with the reason")
     func limits() throws {
-        let site = try StudySessionTests.Site()
-        let (teacher, _, csrf) = try SchoolTests.account(site, "teacher", role: "teacher")
-        let (classID, _) = try SchoolTests.makeClass(teacher, csrf: csrf)
+        let site = try PortalSite()
+        let (teacher, _, csrf) = try site.account("teacher", role: "teacher")
+        let (classID, _) = try makeClass(teacher, csrf: csrf)
         let path = "/teach/classes/\(classID)/accounts"
         let empty = try teacher.request("POST", path, form: ["csrf_token": csrf, "names": "\n  \n"])
         #expect(empty.status == 422 && empty.bodyText.contains("Type at least one name"))
@@ -155,10 +143,10 @@ struct ClassAccountsTests {
         let tooMany = try teacher.request("POST", path, form: ["csrf_token": csrf, "names": many])
         #expect(tooMany.status == 422 && tooMany.bodyText.contains("That is 101 names; at most 100 at once"))
         #expect(tooMany.bodyText.contains("Pupil 101</textarea>"), "the list comes back as typed")
-        let (other, _, otherCSRF) = try SchoolTests.account(site, "other", role: "teacher")
+        let (other, _, otherCSRF) = try site.account("other", role: "teacher")
         #expect(try other.request("GET", path).status == 404)
         #expect(try other.request("POST", path, form: ["csrf_token": otherCSRF, "names": "Ana Conti"]).status == 404)
-        let (student, _, studentCSRF) = try SchoolTests.account(site, "pupil", role: "student")
+        let (student, _, studentCSRF) = try site.account("pupil", role: "student")
         #expect(try student.request("POST", path, form: ["csrf_token": studentCSRF, "names": "Ana Conti"]).status == 404)
         #expect(try site.count("SELECT count(*) AS n FROM users WHERE made_by IS NOT NULL") == 0)
         // The database itself: portal_app as another teacher makes nothing.
@@ -172,17 +160,17 @@ struct ClassAccountsTests {
 
     @Test("a batch's cards are its teacher's alone, for a day: another teacher, a pupil and a form token from another account reach nothing and make nothing; after a day the codes are forgotten and each card leads to a new code")
     func cardsForADay() throws {
-        let site = try StudySessionTests.Site()
-        let (teacher, _, _) = try SchoolTests.account(site, "teacher", role: "teacher")
-        let (classID, _) = try SchoolTests.makeClass(teacher, csrf: teacher.csrfToken(from: try teacher.request("GET", "/teach")))
+        let site = try PortalSite()
+        let (teacher, _, _) = try site.account("teacher", role: "teacher")
+        let (classID, _) = try makeClass(teacher, csrf: teacher.csrfToken(from: try teacher.request("GET", "/teach")))
         let path = "/teach/classes/\(classID)/accounts"
-        let cardsPath = SchoolTests.location(try teacher.submit(path, to: path, ["names": "Pia Rossi\nLuca Bianchi"]))
-        let codes = Self.cards(try teacher.request("GET", cardsPath)).map(\.code)
+        let cardsPath = redirectLocation(try teacher.submit(path, to: path, ["names": "Pia Rossi\nLuca Bianchi"]))
+        let codes = ClassPupils.cards(try teacher.request("GET", cardsPath)).map(\.code)
         #expect(codes.count == 2 && codes.allSatisfy { $0.count == 14 })
 
-        let (other, _, otherCSRF) = try SchoolTests.account(site, "other", role: "teacher")
+        let (other, _, otherCSRF) = try site.account("other", role: "teacher")
         #expect(try other.request("GET", cardsPath).status == 404)
-        let (pupil, _, _) = try SchoolTests.account(site, "pupil", role: "student")
+        let (pupil, _, _) = try site.account("pupil", role: "student")
         #expect(try pupil.request("GET", cardsPath).status == 404)
         // The database itself: portal_app as the other teacher reads no card.
         let batch = try #require(cardsPath.split(separator: "/").last.flatMap { UUID(uuidString: String($0)) })
@@ -192,7 +180,7 @@ struct ClassAccountsTests {
 
         // A form token the other teacher's own form carried, sent by the teacher: nothing made,
         // the form shown again with what was typed.
-        let (otherClass, _) = try SchoolTests.makeClass(other, csrf: otherCSRF)
+        let (otherClass, _) = try makeClass(other, csrf: otherCSRF)
         let otherForm = try other.request("GET", "/teach/classes/\(otherClass)/accounts")
         let theirToken = other.formToken(from: otherForm)
         _ = try other.request("POST", "/teach/classes/\(otherClass)/accounts", form: ["csrf_token": otherCSRF, "form_token": theirToken, "names": "Ada Byron"])

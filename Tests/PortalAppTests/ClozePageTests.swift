@@ -13,7 +13,7 @@ import Testing
 struct ClozePageTests {
     static let region = "cloze", exam = "gaps"
 
-    static func install(_ site: StudySessionTests.Site) throws {
+    static func install(_ site: PortalSite) throws {
         let document = """
             {"format": 1, "regions": [{"code": "\(region)", "name": "Cloze", "exams": [{"slug": "\(exam)", "title": "Gaps", "language": "en",
              "passMark": 60, "timeLimitSeconds": 600, "questionCount": 1, "domains": [{"slug": "history", "title": "History", "weight": 100, "questions": [
@@ -30,7 +30,7 @@ struct ClozePageTests {
 
     @Test("practice: a list and boxes stand in the text; blank gaps alone are refused; an answer partly right says its share and reviews each gap")
     func practice() throws {
-        let site = try StudySessionTests.Site()
+        let site = try PortalSite()
         try Self.install(site)
         let browser = site.browser()
         try browser.register("ana")
@@ -78,9 +78,9 @@ struct ClozePageTests {
 
     @Test("item statistics break a cloze question down gap by gap: how often each was right and what was given instead")
     func statistics() throws {
-        let site = try StudySessionTests.Site()
+        let site = try PortalSite()
         try Self.install(site)
-        let (admin, _) = try AdminTests.admin(site)
+        let (admin, _) = try site.signedInAdmin()
         let (examID, questionID) = try site.admin { connection in
             (try connection.query("SELECT id FROM exams WHERE slug = \(Self.exam)").first!.decode("id", as: Int.self),
              try connection.query("SELECT id FROM questions WHERE source_key = 'c/revolution'").first!.decode("id", as: UUID.self))
@@ -112,9 +112,9 @@ struct ClozePageTests {
 
     @Test("a live event with a cloze question: the gaps stand in the text, the answer is scored on the database's clock, the reveal reviews each gap")
     func live() throws {
-        let site = try StudySessionTests.Site(live: true)
+        let site = try PortalSite(live: true)
         try Self.install(site)
-        let (code, player, token) = try LiveEventTests.started(site, exam: "\(Self.region)/\(Self.exam)", count: 1)
+        let (code, player, token) = try LiveEvents.started(site, exam: "\(Self.region)/\(Self.exam)", count: 1)
         site.clock.advance(6)
         let page = try player.request("GET", "/live/\(code)").bodyText
         #expect(page.contains("name=\"gap_1\"") && page.contains("name=\"gap_3\"") && !page.contains("{#"), "\(page)")

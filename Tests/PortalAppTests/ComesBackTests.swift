@@ -13,13 +13,12 @@ struct ComesBackTests {
     @Test("practice feedback says when the question is next due, as the database scheduled its card; a guest, who has no card, is told nothing")
     func saidAfterTheAnswer() throws {
         let site = try PortalSite()
-        let tests = StudySessionTests()
         let browser = site.browser()
         try browser.register("kai")
-        let (_, path) = try tests.start(browser, count: "3")
-        let form = try StudySessionTests.AnswerForm(try browser.request("GET", path))
+        let (_, path) = try startSession(browser, count: "3")
+        let form = try QuestionForm(try browser.request("GET", path))
         let answered = try browser.request("POST", path + "/answers", pairs: form.pairs(form.item.key))
-        let feedback = try browser.request("GET", tests.location(answered)).bodyText
+        let feedback = try browser.request("GET", redirectLocation(answered)).bodyText
         let due = try site.admin {
             try $0.query("SELECT c.due FROM review_cards c JOIN users u ON u.id = c.user_id WHERE u.username = 'kai' AND c.question_id = \(form.item.id)")
                 .single().decode("due", as: Date.self)
@@ -39,10 +38,10 @@ struct ComesBackTests {
         }
 
         let guest = site.browser()
-        let (_, guestPath) = try tests.start(guest, count: "3")
-        let guestForm = try StudySessionTests.AnswerForm(try guest.request("GET", guestPath))
+        let (_, guestPath) = try startSession(guest, count: "3")
+        let guestForm = try QuestionForm(try guest.request("GET", guestPath))
         let guestAnswer = try guest.request("POST", guestPath + "/answers", pairs: guestForm.pairs(guestForm.item.key))
-        let guestFeedback = try guest.request("GET", tests.location(guestAnswer)).bodyText
+        let guestFeedback = try guest.request("GET", redirectLocation(guestAnswer)).bodyText
         #expect(guestFeedback.contains(#"class="feedback"#) && !guestFeedback.contains("comes-back"))
     }
 }

@@ -116,8 +116,8 @@ struct CommandLineTests {
         let folder = NSTemporaryDirectory() + "import-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let good = folder + "/good.json", bad = folder + "/bad.json", log = folder + "/log"
-        try Data(AdminTests.document(stem: "What is 2 + 2?").utf8).write(to: URL(fileURLWithPath: good))
-        try Data(AdminTests.document(stem: " ", passMark: 0).utf8).write(to: URL(fileURLWithPath: bad))
+        try Data(ContentDocuments.document(stem: "What is 2 + 2?").utf8).write(to: URL(fileURLWithPath: good))
+        try Data(ContentDocuments.document(stem: " ", passMark: 0).utf8).write(to: URL(fileURLWithPath: bad))
         let environment = ["DATABASE_ADMIN_URL": database.adminDatabaseURL]
         #expect(wait(try spawn(["import", bad], environment: environment, output: log)) == 1)
         let refused = try String(contentsOfFile: log, encoding: .utf8)
@@ -215,7 +215,7 @@ struct CommandLineTests {
             target = try TestDatabase(migrated: true)
             // The first question's options show pictures: one stored with content, one of the site's own files.
             let dot = try ContentImage(bytes: TestPictures.png)
-            var text = AdminTests.document(stem: stem)
+            var text = ContentDocuments.document(stem: stem)
                 .replacingOccurrences(of: #"{"id": "a", "text": "4", "explanation": "2 + 2."}, {"id": "b", "text": "5"}"#, with: """
                     {"id": "a", "text": "4", "explanation": "2 + 2.", "imageUrl": "\(dot.path)"}, {"id": "b", "text": "5", "imageUrl": "/images/diagrams/network-a.svg"}
                     """)

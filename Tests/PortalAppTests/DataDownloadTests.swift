@@ -18,15 +18,15 @@ struct DataDownloadTests {
 
     @Test("a student downloads a zip of their account, sessions, every answer with its question's text as answered, cards, classes and the audit entries about them — as JSON, answers and sessions as CSV too — and none of a classmate's, even when a teacher downloads theirs")
     func ownDataOnly() throws {
-        let site = try StudySessionTests.Site()
-        let (teacher, _, csrf) = try SchoolTests.account(site, "teacher", role: "teacher", displayName: "Ms Rossi")
-        let (_, joinCode) = try SchoolTests.makeClass(teacher, csrf: csrf)
-        let (ada, adaID) = try PasswordRecoveryTests.pupil(site, in: joinCode, name: "ada")
-        let (bea, _) = try PasswordRecoveryTests.pupil(site, in: joinCode, name: "bea")
+        let site = try PortalSite()
+        let (teacher, _, csrf) = try site.account("teacher", role: "teacher", displayName: "Ms Rossi")
+        let (_, joinCode) = try makeClass(teacher, csrf: csrf)
+        let (ada, adaID) = try ClassPupils.pupil(site, in: joinCode, name: "ada")
+        let (bea, _) = try ClassPupils.pupil(site, in: joinCode, name: "bea")
         for browser in [ada, bea] {
-            let (_, path) = try StudySessionTests().start(browser, count: "3")
+            let (_, path) = try startSession(browser, count: "3")
             while case let page = try browser.request("GET", path), page.status == 200 {
-                let form = try StudySessionTests.AnswerForm(page)
+                let form = try QuestionForm(page)
                 try browser.request("POST", path + "/answers", pairs: form.pairs(form.item.key))
             }
         }
@@ -63,15 +63,15 @@ struct DataDownloadTests {
         #expect(teachers["answers.json"] == "[]" && teachers["study-sessions.json"] == "[]", "a teacher's export holds no student's answers")
         #expect(teachers["audit-log.json"]?.contains("Ms Rossi") == false || teachers["audit-log.json"] == "[]")
         // Visitors are sent to sign in.
-        #expect(SchoolTests.location(try site.browser().request("GET", "/me/data.zip")).hasPrefix("/login"))
+        #expect(redirectLocation(try site.browser().request("GET", "/me/data.zip")).hasPrefix("/login"))
     }
 
     @Test("the audit log's entries about a student come with their data: a reset code issued for them names who issued it")
     func auditEntries() throws {
-        let site = try StudySessionTests.Site()
-        let (teacher, _, csrf) = try SchoolTests.account(site, "teacher", role: "teacher", displayName: "Ms Rossi")
-        let (classID, joinCode) = try SchoolTests.makeClass(teacher, csrf: csrf)
-        let (ada, adaID) = try PasswordRecoveryTests.pupil(site, in: joinCode, name: "ada")
+        let site = try PortalSite()
+        let (teacher, _, csrf) = try site.account("teacher", role: "teacher", displayName: "Ms Rossi")
+        let (classID, joinCode) = try makeClass(teacher, csrf: csrf)
+        let (ada, adaID) = try ClassPupils.pupil(site, in: joinCode, name: "ada")
         let issued = try teacher.submit("/teach/classes/\(classID)/members/\(adaID.uuidString.lowercased())/reset", to: "/teach/classes/\(classID)/members/\(adaID.uuidString.lowercased())/reset", ["confirm": "1"])
         #expect(issued.status == 200)
         let files = try Self.files(try ada.request("GET", "/me/data.zip"))
@@ -86,12 +86,12 @@ struct DataDownloadTests {
     @Test("a large history is packed in the background as its student: the page says it is being prepared, the archive is downloadable once, and nobody else sees it")
     func largeHistoryInTheBackground() throws {
         let site = try PortalSite(environment: ["DATA_EXPORT_INLINE_ANSWERS": "1"])
-        let (teacher, _, csrf) = try SchoolTests.account(site, "teacher", role: "teacher")
-        let (_, joinCode) = try SchoolTests.makeClass(teacher, csrf: csrf)
-        let (cleo, cleoID) = try PasswordRecoveryTests.pupil(site, in: joinCode, name: "cleo")
-        let (_, path) = try StudySessionTests().start(cleo, count: "3")
+        let (teacher, _, csrf) = try site.account("teacher", role: "teacher")
+        let (_, joinCode) = try makeClass(teacher, csrf: csrf)
+        let (cleo, cleoID) = try ClassPupils.pupil(site, in: joinCode, name: "cleo")
+        let (_, path) = try startSession(cleo, count: "3")
         while case let page = try cleo.request("GET", path), page.status == 200 {
-            let form = try StudySessionTests.AnswerForm(page)
+            let form = try QuestionForm(page)
             try cleo.request("POST", path + "/answers", pairs: form.pairs(form.item.key))
         }
         let asked = try cleo.request("GET", "/me/data.zip")

@@ -18,12 +18,12 @@ import WebToken
 struct ExternalSignInPolicyTests {
     @Test("a portal_app connection cannot read secrets, states or others' links, nor sign in, grade or link on anyone's behalf")
     func talkingAround() throws {
-        let setup = try SingleSignOnTests.Setup()
+        let setup = try SSOFixtures.Setup()
         let site = setup.site
         try setup.user(["sub": .string("pupil-1"), "name": .string("Ada Lovelace")])
         let ada = site.browser()
         #expect(try setup.signIn(ada).status == 303)
-        let (mallory, _, _) = try SchoolTests.account(site, "mallory", role: "student")
+        let (mallory, _, _) = try site.account("mallory", role: "student")
         func asMallory<Value>(_ body: (PostgresConnection) throws -> Value) throws -> Value {
             try site.pool.withTransaction(settings: ["app.session_token": mallory.cookies["portal_session"] ?? ""], body)
         }

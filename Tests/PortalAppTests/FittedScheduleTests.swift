@@ -13,7 +13,7 @@ struct FittedScheduleTests {
     /// Writes a simulated student's practice history of the mini exam straight into the tables
     /// (as `portal gen-data` does): each question every second day over `days`, remembered when
     /// a memory that forgets faster than FSRS's defaults says so.
-    static func writeHistory(_ site: StudySessionTests.Site, student: UUID, days: Range<Int>, start: Date) throws {
+    static func writeHistory(_ site: PortalSite, student: UUID, days: Range<Int>, start: Date) throws {
         var memoryWeights = FSRSParameters.defaultWeights
         memoryWeights[20] = 0.5  // a steeper forgetting curve than the default 0.1542
         memoryWeights[8] = 1.2
@@ -57,8 +57,8 @@ struct FittedScheduleTests {
 
     @Test("after 400 spaced reviews the student's weights are fitted in the background, predict their reviews better, and schedule their cards")
     func fitsTheStudentsWeights() throws {
-        let site = try StudySessionTests.Site()
-        let (browser, ada, _) = try SchoolTests.account(site, "ada", role: "student")
+        let site = try PortalSite()
+        let (browser, ada, _) = try site.account("ada", role: "student")
         let start = site.clock.read().addingTimeInterval(-130 * 86_400)
         // 60 days: about 210 spaced reviews, too few to fit.
         try Self.writeHistory(site, student: ada, days: 0..<60, start: start)
@@ -104,8 +104,8 @@ struct FittedScheduleTests {
 
     @Test("a student's weights are theirs alone: nobody reads or writes another's, and none leave the optimizer's bounds")
     func weightsAreOwnAndBounded() throws {
-        let site = try StudySessionTests.Site()
-        let (_, ada, _) = try SchoolTests.account(site, "ada", role: "student")
+        let site = try PortalSite()
+        let (_, ada, _) = try site.account("ada", role: "student")
         let bob = try site.database.makeAccount("bobby", role: "student", displayName: "Bobby", csrf: "c")
         let weights = "{" + FSRSParameters.defaultWeights.map { "\($0)" }.joined(separator: ",") + "}"
         _ = try site.admin { try $0.execute("""
@@ -157,13 +157,13 @@ struct FittedScheduleTests {
 
     @Test("a student sets the day they sit an exam: refused when it is not a day ahead, and then their cards and dashboard aim at it")
     func examDate() throws {
-        let site = try StudySessionTests.Site()
+        let site = try PortalSite()
         let browser = site.browser()
         _ = try browser.register("ada")
         // Three of the seven questions studied.
-        let (_, path) = try StudySessionTests().start(browser, count: "3")
+        let (_, path) = try startSession(browser, count: "3")
         while case let page = try browser.request("GET", path), page.status == 200 {
-            let form = try StudySessionTests.AnswerForm(page)
+            let form = try QuestionForm(page)
             try browser.request("POST", path + "/answers", pairs: form.pairs(form.item.key))
         }
         let examPath = "/exams/\(MiniExam.region)/\(MiniExam.exam)"

@@ -32,11 +32,11 @@ struct ForgedProgressTests {
         return "{\"sessions\": [\(sessionJSON)], \"answers\": [\(answerJSON)]}"
     }
 
-    static func refreshLeaderboard(_ site: StudySessionTests.Site) throws {
+    static func refreshLeaderboard(_ site: PortalSite) throws {
         _ = try site.pool.withConnection { try LeaderboardStore().refresh(every: 0, instance: "test", $0) }
     }
 
-    static func allTimePoints(_ site: StudySessionTests.Site, _ student: UUID) throws -> Int {
+    static func allTimePoints(_ site: PortalSite, _ student: UUID) throws -> Int {
         try site.admin { connection in
             try connection.query("SELECT coalesce(max(points), 0) AS n FROM leaderboard_entries WHERE user_id = \(student) AND period = 'all'")
                 .single().decode("n", as: Int.self)
@@ -45,8 +45,8 @@ struct ForgedProgressTests {
 
     @Test("one question uploaded as twenty offline sessions dated on twenty past days earns one day's points, not twenty")
     func leaderboardFarming() throws {
-        let site = try StudySessionTests.Site()
-        let (student, studentID, csrf) = try SchoolTests.account(site, "farmer", role: "student")
+        let site = try PortalSite()
+        let (student, studentID, csrf) = try site.account("farmer", role: "student")
         try site.database.adminConnection().execute("UPDATE users SET show_on_leaderboard = true WHERE id = \(studentID)")
         let hardest = try #require(MiniExam.items.max { $0.difficulty < $1.difficulty })
         let now = site.clock.read()
@@ -58,7 +58,7 @@ struct ForgedProgressTests {
             sessions.append((session, "practice", at, at.addingTimeInterval(60)))
             answers.append((UUID(), session, hardest, hardest.key, at.addingTimeInterval(30)))
         }
-        let outcome = try ProgressUploadTests.post(student, csrf: csrf, Self.upload(sessions: sessions, answers: answers))
+        let outcome = try ProgressUpload.post(student, csrf: csrf, Self.upload(sessions: sessions, answers: answers))
         #expect(outcome.status == 200)
         #expect(try site.count("SELECT count(*) AS n FROM answers") == 20, "the answers are kept as information")
         try Self.refreshLeaderboard(site)
@@ -69,11 +69,11 @@ struct ForgedProgressTests {
 
     @Test("a mock exam takes no answers through the offline API: answers dated before its deadline and sent after it change nothing")
     func mockDeadlineBypass() throws {
-        let site = try StudySessionTests.Site()
+        let site = try PortalSite()
         let browser = site.browser()
         try browser.register("latecomer")
-        let csrf = browser.csrfToken(from: try browser.request("GET", StudySessionTests.examPath))
-        let (_, path) = try StudySessionTests().start(browser, mode: "mock")
+        let csrf = browser.csrfToken(from: try browser.request("GET", MiniExam.path))
+        let (_, path) = try startSession(browser, mode: "mock")
         let session = try #require(UUID(uuidString: String(path.split(separator: "/").last ?? "")))
         let started = site.clock.read()
         site.clock.advance(Double(MiniExam.timeLimitSeconds) + 30)
@@ -81,8 +81,8 @@ struct ForgedProgressTests {
             try connection.query("SELECT unnest(question_ids) AS id FROM study_sessions WHERE id = \(session)").rows.map { try $0.decode("id", as: UUID.self) }
         }.compactMap(MiniExam.item)
         let answers = items.map { (id: UUID(), session: session, item: $0, response: $0.key, at: started.addingTimeInterval(5)) }
-        let response = try ProgressUploadTests.post(browser, csrf: csrf, Self.upload(sessions: [], answers: answers))
-        let outcome = try JSONDecoder().decode(ProgressUploadTests.Outcome.self, from: Data(response.body))
+        let response = try ProgressUpload.post(browser, csrf: csrf, Self.upload(sessions: [], answers: answers))
+        let outcome = try JSONDecoder().decode(ProgressUpload.Outcome.self, from: Data(response.body))
         #expect(outcome.accepted.isEmpty && outcome.rejected.count == items.count)
         #expect(outcome.rejected.allSatisfy { $0.reason.contains("only online") })
         #expect(try browser.request("POST", path + "/finish", form: ["csrf_token": csrf]).status == 303)
@@ -92,18 +92,18 @@ struct ForgedProgressTests {
 
     @Test("after a wrong answer online, the right answer uploaded later for the same question is refused: the first answer counts")
     func practiceReanswer() throws {
-        let site = try StudySessionTests.Site()
+        let site = try PortalSite()
         let browser = site.browser()
         try browser.register("secondtry")
-        let csrf = browser.csrfToken(from: try browser.request("GET", StudySessionTests.examPath))
-        let (_, path) = try StudySessionTests().start(browser, count: "1")
-        let form = try StudySessionTests.AnswerForm(try browser.request("GET", path))
+        let csrf = browser.csrfToken(from: try browser.request("GET", MiniExam.path))
+        let (_, path) = try startSession(browser, count: "1")
+        let form = try QuestionForm(try browser.request("GET", path))
         #expect(try browser.request("POST", path + "/answers", pairs: form.pairs(form.item.wrong)).status == 303)
         let session = try #require(UUID(uuidString: String(path.split(separator: "/").last ?? "")))
         let later = site.clock.read().addingTimeInterval(120)
-        let response = try ProgressUploadTests.post(browser, csrf: csrf, Self.upload(
+        let response = try ProgressUpload.post(browser, csrf: csrf, Self.upload(
             sessions: [(session, "practice", site.clock.read(), later)], answers: [(UUID(), session, form.item, form.item.key, later)]))
-        let outcome = try JSONDecoder().decode(ProgressUploadTests.Outcome.self, from: Data(response.body))
+        let outcome = try JSONDecoder().decode(ProgressUpload.Outcome.self, from: Data(response.body))
         #expect(outcome.accepted.isEmpty && outcome.rejected.count == 1)
         #expect(outcome.rejected.first?.reason.contains("answered already") == true)
         #expect(try site.count("SELECT count(*) AS n FROM answers WHERE correct") == 0)
@@ -113,11 +113,11 @@ struct ForgedProgressTests {
 
     @Test("the time an answer took is the server's: from the signed moment the question was shown to the answer's arrival")
     func serverMeasuresTime() throws {
-        let site = try StudySessionTests.Site()
+        let site = try PortalSite()
         let browser = site.browser()
         try browser.register("patient")
-        let (_, path) = try StudySessionTests().start(browser, count: "1")
-        let form = try StudySessionTests.AnswerForm(try browser.request("GET", path))
+        let (_, path) = try startSession(browser, count: "1")
+        let form = try QuestionForm(try browser.request("GET", path))
         site.clock.advance(42)
         // A form that also claims to have taken a millisecond: the claim is not read.
         #expect(try browser.request("POST", path + "/answers", pairs: form.pairs(form.item.key) + [("time_ms", "1")]).status == 303)
@@ -126,11 +126,11 @@ struct ForgedProgressTests {
 
     @Test("an upload may carry at most fifty sessions")
     func boundedSessions() throws {
-        let site = try StudySessionTests.Site()
-        let (student, _, csrf) = try SchoolTests.account(site, "hoarder", role: "student")
+        let site = try PortalSite()
+        let (student, _, csrf) = try site.account("hoarder", role: "student")
         let now = site.clock.read()
         let sessions = (0..<51).map { _ in (id: UUID(), mode: "practice", startedAt: now, finishedAt: Optional<Date>.none) }
-        let response = try ProgressUploadTests.post(student, csrf: csrf, Self.upload(sessions: sessions, answers: []))
+        let response = try ProgressUpload.post(student, csrf: csrf, Self.upload(sessions: sessions, answers: []))
         #expect(response.status == 413 && response.bodyText.contains("At most 50 sessions"))
         #expect(try site.count("SELECT count(*) AS n FROM study_sessions") == 0)
     }

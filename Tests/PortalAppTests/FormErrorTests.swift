@@ -16,14 +16,14 @@ struct FormErrorTests {
 
     @Test("a refused live nickname comes back on the join form with the nickname typed and the reason")
     func liveNickname() throws {
-        let site = try StudySessionTests.Site(live: true)
-        let host = try LiveEventTests.teacher(site)
-        let code = try LiveEventTests.createEvent(site, host: host)
+        let site = try PortalSite(live: true)
+        let host = try LiveEvents.teacher(site)
+        let code = try LiveEvents.createEvent(site, host: host)
         let first = site.browser()
         let firstToken = first.csrfToken(from: try first.request("GET", "/live/\(code)"))
         #expect(try first.request("POST", "/live/\(code)/join", form: ["csrf_token": firstToken, "nickname": "Aiko"]).status == 303)
 
-        let (student, _, csrf) = try SchoolTests.account(site, "kenji", role: "student", displayName: "Kenji")
+        let (student, _, csrf) = try site.account("kenji", role: "student", displayName: "Kenji")
         let long = String(repeating: "k", count: 30)
         let refused = try student.request("POST", "/live/\(code)/join", form: ["csrf_token": csrf, "nickname": long])
         #expect(refused.status == 422)
@@ -43,11 +43,11 @@ struct FormErrorTests {
 
     @Test("a wrong class code comes back on the code form, as typed, for a visitor and a signed-in student")
     func classCode() throws {
-        let site = try StudySessionTests.Site()
-        let (student, _, _) = try SchoolTests.account(site, "mei", role: "student", displayName: "Mei")
+        let site = try PortalSite()
+        let (student, _, _) = try site.account("mei", role: "student", displayName: "Mei")
         let unknown = try student.request("GET", "/join?code=nosuchcd")
         #expect(unknown.status == 303, "a well-formed code goes to its class page first")
-        let page = try student.request("GET", SchoolTests.location(unknown))
+        let page = try student.request("GET", redirectLocation(unknown))
         #expect(page.status == 404)
         #expect(page.bodyText.contains("value=\"NOSUCHCD\""))
         #expect(page.bodyText.contains("No class has that join code."))
@@ -67,8 +67,8 @@ struct FormErrorTests {
 
     @Test("an error page keeps a signed-in student's own header")
     func errorPageHeader() throws {
-        let site = try StudySessionTests.Site()
-        let (student, _, _) = try SchoolTests.account(site, "ravi", role: "student", displayName: "Ravi")
+        let site = try PortalSite()
+        let (student, _, _) = try site.account("ravi", role: "student", displayName: "Ravi")
         let missing = try student.request("GET", "/exams/\(MiniExam.region)/no-such-exam")
         #expect(missing.status == 404)
         #expect(Self.hasSignedInHeader(missing.bodyText))
@@ -78,9 +78,9 @@ struct FormErrorTests {
 
     @Test("a refused import puts the pasted document back in the text box")
     func importKeepsDocument() throws {
-        let site = try StudySessionTests.Site()
-        let (admin, csrf) = try AdminTests.admin(site)
-        let broken = AdminTests.document(stem: "", passMark: 140)
+        let site = try PortalSite()
+        let (admin, csrf) = try site.signedInAdmin()
+        let broken = ContentDocuments.document(stem: "", passMark: 140)
         let refused = try admin.submit("/admin/import", to: "/admin/import", ["csrf_token": csrf, "document": broken])
         #expect(refused.status == 422)
         let escaped = broken.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")

@@ -13,11 +13,11 @@ import Testing
 /// the site, floods of logins, and a platform whose key set never answers.
 @Suite("LTI attacks", .serialized)
 struct LTIAttackTests {
-    static let lti = LTILaunchTests.lti
+    static let lti = LTIFixtures.lti
 
     @Test("a classmate's own launch posted into a victim's browser (same school address, same browser) is refused whenever the login's cookie or the platform's storage could tell them apart")
     func loginForgery() throws {
-        let setup = try LTILaunchTests.Setup()
+        let setup = try LTIFixtures.Setup()
         try setup.scenario("mine", ["sub": .string("classmate"), Self.lti + "target_link_uri": .string(setup.tool + "/")])
         let nothing = try setup.created()
         // Both browsers are the same image behind the same school address: the user agent and
@@ -65,7 +65,7 @@ struct LTIAttackTests {
 
     @Test("a classmate's launch posted from another site by an older browser (no Fetch Metadata, no login cookie) signs nobody in; only a browser that says it is framed falls back to its address and agent, and then gets the hand-over page, never a session")
     func launchWithoutFetchMetadata() throws {
-        let setup = try LTILaunchTests.Setup()
+        let setup = try LTIFixtures.Setup()
         try setup.scenario("mine", ["sub": .string("classmate"), Self.lti + "target_link_uri": .string(setup.tool + "/")])
         let nothing = try setup.created()
         let classmate = setup.site.browser(), victim = setup.site.browser()
@@ -103,7 +103,7 @@ struct LTIAttackTests {
         "https://127.0.0.1:PORT/", "//evil.example/", "/\\evil.example", "http://127.0.0.1:PORT\\@evil.example/", "http://127.0.0.1%2F%2Fevil.example/",
     ])
     func foreignTargets(_ template: String) throws {
-        let setup = try LTILaunchTests.Setup()
+        let setup = try LTIFixtures.Setup()
         let target = template.replacingOccurrences(of: "PORT", with: String(setup.site.server.port))
         try setup.scenario("away", ["sub": .string("student-1"), Self.lti + "target_link_uri": .string(target)])
         let nothing = try setup.created()
@@ -118,7 +118,7 @@ struct LTIAttackTests {
 
     @Test("an encoded // stays a path of this site")
     func encodedSlashes() throws {
-        let setup = try LTILaunchTests.Setup()
+        let setup = try LTIFixtures.Setup()
         try setup.scenario("encoded", ["sub": .string("student-1"), Self.lti + "target_link_uri": .string(setup.tool + "/%2F%2Fevil.example/x")])
         let answer = try setup.launch("encoded", user: "student-1", browser: setup.site.browser())
         #expect(answer.status == 303 && answer.header("Location") == "/%2F%2Fevil.example/x")
@@ -128,7 +128,7 @@ struct LTIAttackTests {
 
     @Test("anonymous logins are limited per address (429 with Retry-After) and bounded as a whole; what they leave is pruned by the background job")
     func loginFlood() throws {
-        let setup = try LTILaunchTests.Setup()
+        let setup = try LTIFixtures.Setup()
         let path = "/lti/login?iss=\(Self.escaped(setup.lms))&login_hint=x&client_id=portal-tool&target_link_uri=\(Self.escaped(setup.tool + "/"))"
         var statuses: [Int: Int] = [:], retry: String?
         for _ in 0..<200 {
@@ -147,7 +147,7 @@ struct LTIAttackTests {
 
     @Test("single sign-on's door is limited per address the same way, and its states pruned")
     func signOnFlood() throws {
-        let setup = try SingleSignOnTests.Setup()
+        let setup = try SSOFixtures.Setup()
         var statuses: [Int: Int] = [:]
         for _ in 0..<40 { statuses[try setup.site.browser().request("GET", "/auth/school").status, default: 0] += 1 }
         #expect(statuses == [302: 30, 429: 10])
@@ -158,7 +158,7 @@ struct LTIAttackTests {
 
     @Test("with a platform whose key set never answers, twenty launches in flight do not hold the portal: each is answered at once, and so is an ordinary page")
     func silentKeySet() throws {
-        let setup = try LTILaunchTests.Setup()
+        let setup = try LTIFixtures.Setup()
         // A second platform whose key set address accepts connections and never answers.
         let silent = try ScriptServer(script: "outbound_server.py")
         let issuer = "http://127.0.0.1:\(silent.port)/lms"
@@ -176,7 +176,7 @@ struct LTIAttackTests {
             ]
             let login = try browser.request("GET", "/lti/login?" + (query.percentEncodedQuery ?? ""))
             let page = String(decoding: try setup.client.send("GET", try #require(login.header("Location"))).body, as: UTF8.self)
-            let form = "id_token=\(try #require(LTILaunchTests.Setup.field("id_token", in: page)))&state=\(Self.escaped(try #require(LTILaunchTests.Setup.field("state", in: page))))"
+            let form = "id_token=\(try #require(LTIFixtures.Setup.field("id_token", in: page)))&state=\(Self.escaped(try #require(LTIFixtures.Setup.field("state", in: page))))"
             let cookie = browser.cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
             posts.append((try RawHTTPClient(port: setup.site.server.port), "POST /lti/launch HTTP/1.1\r\nHost: 127.0.0.1:\(setup.site.server.port)\r\nUser-Agent: test-browser\r\nCookie: \(cookie)\r\n"
                 + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: \(form.utf8.count)\r\nConnection: close\r\n\r\n" + form))

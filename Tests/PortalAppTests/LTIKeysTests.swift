@@ -19,7 +19,7 @@ struct LTIKeysTests {
         var keys: [Key]
     }
 
-    func keySet(_ site: StudySessionTests.Site) throws -> KeySet {
+    func keySet(_ site: PortalSite) throws -> KeySet {
         let response = try site.browser().request("GET", "/lti/jwks.json")
         #expect(response.status == 200 && response.header("Content-Type")?.hasPrefix("application/json") == true)
         return try JSONDecoder().decode(KeySet.self, from: Data(response.body))
@@ -27,7 +27,7 @@ struct LTIKeysTests {
 
     @Test("the first request makes the key; the set publishes it as RS256 and a token signed with it verifies against what is published")
     func publishedKey() throws {
-        let site = try StudySessionTests.Site()
+        let site = try PortalSite()
         #expect(try site.count("SELECT count(*) AS n FROM lti_tool_keys") == 0)
         let first = try keySet(site)
         #expect(first.keys.count == 1 && first.keys[0].kty == "RSA" && first.keys[0].alg == "RS256" && first.keys[0].use == "sig")
@@ -41,7 +41,7 @@ struct LTIKeysTests {
 
     @Test("the app's role cannot read the private keys, even as an admin, nor rotate them; a second first key is refused")
     func privateKeysOutOfReach() throws {
-        let site = try StudySessionTests.Site()
+        let site = try PortalSite()
         _ = try keySet(site)
         let admin = try site.database.makeAccount("keeper", role: "admin")
         let pool = site.database.appPool()
@@ -58,7 +58,7 @@ struct LTIKeysTests {
 
     @Test("a rotation publishes the new key first and keeps the old one a week; the new one signs")
     func rotation() throws {
-        let site = try StudySessionTests.Site()
+        let site = try PortalSite()
         let before = try keySet(site).keys
         let key = try RSAKey.generate()
         try site.admin { try LTIStore().rotate(kid: "rotated-key-1", pem: key.pem, modulus: key.publicComponents.modulus, exponent: key.publicComponents.exponent, $0) }
@@ -76,7 +76,7 @@ struct LTIKeysTests {
 struct LTILoginTests {
     @Test("a registered platform's login, by GET or a cross-site POST, is sent to its authorisation endpoint with state and nonce kept hashed; unknown platforms and foreign targets are refused")
     func initiation() throws {
-        let site = try StudySessionTests.Site()
+        let site = try PortalSite()
         _ = try site.admin {
             try LTIStore().addPlatform(
                 issuer: "https://lms.example.org", clientID: "portal-1", authURL: "https://lms.example.org/auth?tenant=7", tokenURL: "https://lms.example.org/token",
@@ -126,8 +126,8 @@ struct LTILoginTests {
 struct LTIAdminTests {
     @Test("an admin sees the tool's endpoints, registers a platform once the addresses are HTTPS, and the registration is audited; others get a 404")
     func registerOnThePage() throws {
-        let site = try StudySessionTests.Site()
-        let (admin, csrf) = try AdminTests.admin(site)
+        let site = try PortalSite()
+        let (admin, csrf) = try site.signedInAdmin()
         let page = try admin.request("GET", "/admin/lti")
         #expect(page.status == 200)
         #expect(page.bodyText.contains("http://127.0.0.1:\(site.server.port)/lti/login"))
@@ -150,7 +150,7 @@ struct LTIAdminTests {
         #expect(try site.count("SELECT count(*)::int AS n FROM audit_log WHERE action = 'lti.platform' AND target = 'https://lms.example.edu'") == 1)
         let check = try HTMLChecker.passes([("lti admin", listed.body), ("refused", refused.body)])
         #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
-        let (student, _, _) = try SchoolTests.account(site, "pupil", role: "student")
+        let (student, _, _) = try site.account("pupil", role: "student")
         #expect(try student.request("GET", "/admin/lti").status == 404)
     }
 }

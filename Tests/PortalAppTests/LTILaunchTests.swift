@@ -15,123 +15,11 @@ import Testing
 /// nothing created.
 @Suite("LTI launches", .serialized)
 struct LTILaunchTests {
-    static let lti = "https://purl.imsglobal.org/spec/lti/claim/"
     static let instructor = ["http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"]
-
-    /// The portal, the test platform registered with it, and the platform told where the tool is.
-    final class Setup {
-        let site: StudySessionTests.Site
-        let platform: ScriptServer
-        let client = HTTPClient(configuration: .init(timeout: 10, allowsLoopbackHTTP: true))
-        var lms: String { "http://127.0.0.1:\(platform.port)/lms" }
-        var idp: String { "http://127.0.0.1:\(platform.port)/idp" }
-        var tool: String { "http://127.0.0.1:\(site.server.port)" }
-
-        /// `listening`: with the background jobs running (the score sender among them).
-        init(listening: Bool = false) throws {
-            site = try StudySessionTests.Site(listening: listening, environment: ["OUTBOUND_ALLOW_LOOPBACK_HTTP": "1"], agent: true)
-            platform = try ScriptServer(script: "lti_platform.py", interpreter: "/usr/bin/python3")
-            _ = try LTIStore().addPlatform(
-                issuer: lms, clientID: "portal-tool", authURL: lms + "/auth", tokenURL: lms + "/token", jwksURL: lms + "/jwks",
-                deploymentIDs: ["deployment-1"], try site.database.adminConnection())
-            try control("config", ["tool_jwks_url": .string(tool + "/lti/jwks.json"), "tool_login_url": .string(tool + "/lti/login")])
-            // The agent fetches the platform's key set, as it does when a platform is registered.
-            #expect(agent.runOnce().keySets == 1)
-        }
-
-        var agent: AuthAgent { site.agent! }
-
-        /// Posts a launch as the browser would, posting again as the portal's "one moment" page
-        /// does while the agent fetches the platform's keys.
-        func post(_ fields: [String: String], browser: Browser, extraHeaders: String = "") throws -> RawHTTPClient.Response {
-            var answer = try browser.request("POST", "/lti/launch", form: fields, extraHeaders: extraHeaders)
-            var tries = 0
-            while answer.status == 503, answer.bodyText.contains("id=\"try-again\""), tries < 5 {
-                agent.runOnce()
-                answer = try browser.request("POST", "/lti/launch", form: fields, extraHeaders: extraHeaders)
-                tries += 1
-            }
-            return answer
-        }
-
-        /// Tells the platform something (`/control/NAME`).
-        func control(_ name: String, _ body: [String: JSONValue]) throws {
-            let response = try client.send(
-                "POST", "http://127.0.0.1:\(platform.port)/control/" + name, headers: [("Content-Type", "application/json")],
-                body: Array(try JSONEncoder().encode(JSONValue.object(body))))
-            #expect(response.status == 200)
-        }
-
-        /// What arrived at the platform.
-        func log() throws -> [String: JSONValue] {
-            let response = try client.send("GET", "http://127.0.0.1:\(platform.port)/control/log")
-            guard case .object(let log) = try JSONDecoder().decode(JSONValue.self, from: Data(response.body)) else { return [:] }
-            return log
-        }
-
-        func logged(_ name: String) throws -> [JSONValue] {
-            if case .array(let entries)? = try log()[name] { return entries }
-            return []
-        }
-
-        /// A scenario: the claims the platform puts in (or, as null, leaves out of) the id_token.
-        func scenario(_ name: String, _ claims: [String: JSONValue], target: String = "/", signWith: String = "lms", kid: String? = nil) throws {
-            var body: [String: JSONValue] = ["name": .string(name), "claims": .object(claims), "sign_with": .string(signWith), "login_target": .string(tool + target)]
-            if let kid { body["kid"] = .string(kid) }
-            try control("scenario", body)
-        }
-
-        /// The login at the tool and the platform's answer: the id_token and state its page would post.
-        /// `storage`: the platform offers its postMessage storage (`lti_storage_target`).
-        func beginLaunch(_ scenario: String, user: String, browser: Browser, target: String = "/", storage: String? = nil) throws -> (idToken: String, state: String) {
-            var query = URLComponents()
-            query.queryItems = [
-                URLQueryItem(name: "iss", value: lms), URLQueryItem(name: "login_hint", value: user), URLQueryItem(name: "target_link_uri", value: tool + target),
-                URLQueryItem(name: "lti_message_hint", value: scenario), URLQueryItem(name: "client_id", value: "portal-tool"),
-            ] + (storage.map { [URLQueryItem(name: "lti_storage_target", value: $0)] } ?? [])
-            let login = try browser.request("GET", "/lti/login?" + (query.percentEncodedQuery ?? ""))
-            let location: String
-            if storage != nil {
-                // The page puts the state into the platform's storage, then goes on.
-                #expect(login.status == 200)
-                location = try #require(Self.attribute("data-next", in: login.bodyText))
-            } else {
-                #expect(login.status == 302)
-                location = try #require(login.header("Location"))
-            }
-            let page = try client.send("GET", location)
-            let text = String(decoding: page.body, as: UTF8.self)
-            #expect(page.status == 200, "the platform refused the tool's request: \(text)")
-            return (try #require(Self.field("id_token", in: text)), try #require(Self.field("state", in: text)))
-        }
-
-        /// A whole launch as a browser makes it; the tool's answer to the post.
-        func launch(_ scenario: String, user: String, browser: Browser) throws -> RawHTTPClient.Response {
-            let (idToken, state) = try beginLaunch(scenario, user: user, browser: browser)
-            return try post(["id_token": idToken, "state": state], browser: browser)
-        }
-
-        static func field(_ name: String, in page: String) -> String? {
-            guard let range = page.range(of: "name=\"\(name)\" value=\"") else { return nil }
-            return String(page[range.upperBound...].prefix { $0 != "\"" }).replacingOccurrences(of: "&amp;", with: "&")
-        }
-
-        static func attribute(_ name: String, in page: String) -> String? {
-            guard let range = page.range(of: "\(name)=\"") else { return nil }
-            return String(page[range.upperBound...].prefix { $0 != "\"" }).replacingOccurrences(of: "&amp;", with: "&")
-        }
-
-        /// What a launch might create: accounts, links, sessions, classes, graded sessions.
-        func created() throws -> [Int] {
-            try ["users", "external_identities", "auth_sessions", "classes", "lti_graded_sessions", "study_sessions"].map {
-                try site.count("SELECT count(*)::int AS n FROM \(identifier: PostgresIdentifier($0)!)")
-            }
-        }
-    }
 
     static func preset(_ mode: String, graded: Bool, lms: String) -> [String: JSONValue] {
         var claims: [String: JSONValue] = [
-            lti + "resource_link": .object(["id": .string("link-\(mode)"), "title": .string("Mock exam")]),
+            LTIFixtures.lti + "resource_link": .object(["id": .string("link-\(mode)"), "title": .string("Mock exam")]),
         ]
         if graded {
             claims["https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"] = .object([
@@ -144,12 +32,12 @@ struct LTILaunchTests {
 
     @Test("a student's launch makes their account and opens the preset session; the instructor's makes the class with them in it; a second launch finds the same account")
     func fullLaunch() throws {
-        let setup = try Setup()
+        let setup = try LTIFixtures.Setup()
         let target = "/exams/\(MiniExam.region)/\(MiniExam.exam)?mode=practice&count=3&from=1&to=5"
         var learner = Self.preset("practice", graded: false, lms: setup.lms)
         learner["sub"] = .string("student-1")
         learner["name"] = .string("Grace Hopper")
-        learner[Self.lti + "target_link_uri"] = .string(setup.tool + target)
+        learner[LTIFixtures.lti + "target_link_uri"] = .string(setup.tool + target)
         try setup.scenario("learner", learner, target: target)
         let student = setup.site.browser()
         let launched = try setup.launch("learner", user: "student-1", browser: student)
@@ -167,8 +55,8 @@ struct LTILaunchTests {
         var teacher = Self.preset("practice", graded: false, lms: setup.lms)
         teacher["sub"] = .string("teacher-1")
         teacher["name"] = .string("Ms Lovelace")
-        teacher[Self.lti + "roles"] = .array(Self.instructor.map { .string($0) })
-        teacher[Self.lti + "target_link_uri"] = .string(setup.tool + target)
+        teacher[LTIFixtures.lti + "roles"] = .array(Self.instructor.map { .string($0) })
+        teacher[LTIFixtures.lti + "target_link_uri"] = .string(setup.tool + target)
         teacher["https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"] = .object([
             "context_memberships_url": .string(setup.lms + "/memberships/course-1"), "service_versions": .array([.string("2.0")]),
         ])
@@ -212,7 +100,7 @@ struct LTILaunchTests {
         // the exam's address, which says what is wrong.
         let gone = "/exams/\(MiniExam.region)/no-such-exam?mode=mock"
         var stale = learner
-        stale[Self.lti + "target_link_uri"] = .string(setup.tool + gone)
+        stale[LTIFixtures.lti + "target_link_uri"] = .string(setup.tool + gone)
         try setup.scenario("stale", stale, target: gone)
         let landed = try setup.launch("stale", user: "student-1", browser: student)
         #expect(landed.status == 303 && landed.header("Location") == "/exams/\(MiniExam.region)/no-such-exam")
@@ -221,11 +109,11 @@ struct LTILaunchTests {
 
     @Test("a graded session's score reaches the platform's line item once, and later when the platform was down")
     func gradedScores() throws {
-        let setup = try Setup()
+        let setup = try LTIFixtures.Setup()
         let target = "/exams/\(MiniExam.region)/\(MiniExam.exam)?mode=mock"
         var claims = Self.preset("mock", graded: true, lms: setup.lms)
         claims["sub"] = .string("student-9")
-        claims[Self.lti + "target_link_uri"] = .string(setup.tool + target)
+        claims[LTIFixtures.lti + "target_link_uri"] = .string(setup.tool + target)
         try setup.scenario("graded", claims, target: target)
         let student = setup.site.browser()
 
@@ -268,12 +156,12 @@ struct LTILaunchTests {
 
     @Test("a launch inside the LMS's frame hands its session to a window of its own, once, in the same browser")
     func framedLaunch() throws {
-        let setup = try Setup()
+        let setup = try LTIFixtures.Setup()
         let target = "/exams/\(MiniExam.region)/\(MiniExam.exam)?mode=practice&count=2"
         var claims = Self.preset("practice", graded: false, lms: setup.lms)
         claims["sub"] = .string("student-7")
         claims["name"] = .string("Mary Jackson")
-        claims[Self.lti + "target_link_uri"] = .string(setup.tool + target)
+        claims[LTIFixtures.lti + "target_link_uri"] = .string(setup.tool + target)
         try setup.scenario("framed", claims, target: target)
         let browser = setup.site.browser()
 
@@ -307,11 +195,11 @@ struct LTILaunchTests {
 
     @Test("with the background jobs running, finishing a graded session sends its score without anyone asking")
     func scoresGoByThemselves() throws {
-        let setup = try Setup(listening: true)
+        let setup = try LTIFixtures.Setup(listening: true)
         let target = "/exams/\(MiniExam.region)/\(MiniExam.exam)?mode=mock"
         var claims = Self.preset("mock", graded: true, lms: setup.lms)
         claims["sub"] = .string("student-5")
-        claims[Self.lti + "target_link_uri"] = .string(setup.tool + target)
+        claims[LTIFixtures.lti + "target_link_uri"] = .string(setup.tool + target)
         try setup.scenario("graded", claims, target: target)
         let student = setup.site.browser()
         let path = try #require(try setup.launch("graded", user: "student-5", browser: student).header("Location"))
@@ -326,11 +214,11 @@ struct LTILaunchTests {
 
     @Test("deep linking: an instructor picks a graded mock exam and the platform receives a signed response with the link and its line item")
     func deepLinking() throws {
-        let setup = try Setup()
+        let setup = try LTIFixtures.Setup()
         let returnURL = setup.lms + "/deep-link-return"
         try setup.scenario("choose", [
-            "sub": .string("teacher-2"), Self.lti + "roles": .array(Self.instructor.map { .string($0) }),
-            Self.lti + "message_type": .string("LtiDeepLinkingRequest"), Self.lti + "resource_link": .null,
+            "sub": .string("teacher-2"), LTIFixtures.lti + "roles": .array(Self.instructor.map { .string($0) }),
+            LTIFixtures.lti + "message_type": .string("LtiDeepLinkingRequest"), LTIFixtures.lti + "resource_link": .null,
             "https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings": .object([
                 "deep_link_return_url": .string(returnURL), "accept_types": .array([.string("ltiResourceLink")]),
                 "accept_presentation_document_targets": .array([.string("iframe"), .string("window")]),
@@ -359,7 +247,7 @@ struct LTILaunchTests {
         #expect(answer.header("Content-Security-Policy")?.contains("form-action 'self' http://127.0.0.1:\(setup.platform.port)") == true)
         let returnPage = try HTMLChecker.passes([("deep-link answer", answer.body), ("refused choice", bad.body)])
         #expect(returnPage.passed, "the Nu Html Checker found errors; run it on \(returnPage.folder) to see them")
-        let jwt = try #require(Setup.field("JWT", in: answer.bodyText))
+        let jwt = try #require(LTIFixtures.Setup.field("JWT", in: answer.bodyText))
         #expect(answer.bodyText.contains("action=\"\(returnURL)\""))
         // The platform checks the signature against the tool's published keys.
         let returned = try setup.client.send("POST", returnURL, headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Array("JWT=\(jwt)".utf8))
@@ -371,7 +259,7 @@ struct LTILaunchTests {
         }
         // The platform's data comes back exactly as it came, an object as much as a string.
         #expect(claims["https://purl.imsglobal.org/spec/lti-dl/claim/data"] == .object(["course": .string("NET101"), "week": .number(3), "tags": .array([.string("mock"), .bool(true), .null])]))
-        #expect(claims[Self.lti + "deployment_id"] == .string("deployment-1"))
+        #expect(claims[LTIFixtures.lti + "deployment_id"] == .string("deployment-1"))
         #expect(item["type"] == .string("ltiResourceLink"))
         #expect(item["title"] == .string("Week 3 mock"))
         #expect(item["url"] == .string(setup.tool + "/exams/\(MiniExam.region)/\(MiniExam.exam)?mode=mock&count=5&from=1&to=5"))
@@ -383,13 +271,13 @@ struct LTILaunchTests {
 
     @Test("forged, stale and replayed launches are refused with the reason, and nothing is created")
     func attacks() throws {
-        let setup = try Setup()
-        try setup.scenario("plain", ["sub": .string("student-1"), Self.lti + "target_link_uri": .string(setup.tool + "/")])
+        let setup = try LTIFixtures.Setup()
+        try setup.scenario("plain", ["sub": .string("student-1"), LTIFixtures.lti + "target_link_uri": .string(setup.tool + "/")])
         let nothing = try setup.created()
 
         func refused(_ scenario: String, _ claims: [String: JSONValue], signWith: String = "lms", kid: String? = nil, _ reason: String) throws {
             var all = claims
-            all[Self.lti + "target_link_uri"] = all[Self.lti + "target_link_uri"] ?? .string(setup.tool + "/")
+            all[LTIFixtures.lti + "target_link_uri"] = all[LTIFixtures.lti + "target_link_uri"] ?? .string(setup.tool + "/")
             try setup.scenario(scenario, all, signWith: signWith, kid: kid)
             let answer = try setup.launch(scenario, user: "student-1", browser: setup.site.browser())
             #expect((400..<500).contains(answer.status), "\(scenario): \(answer.status)")
@@ -406,10 +294,10 @@ struct LTILaunchTests {
         try refused("expired", ["iat": .number(past - 300), "exp": .number(past)], "expired")
         try refused("audience", ["aud": .string("another-tool")], "audience")
         try refused("audiences", ["aud": .array([.string("portal-tool"), .string("another-tool")])], "audience")
-        try refused("deployment", [Self.lti + "deployment_id": .string("deployment-9")], "deployment-9")
-        try refused("version", [Self.lti + "version": .string("1.1")], "1.1")
+        try refused("deployment", [LTIFixtures.lti + "deployment_id": .string("deployment-9")], "deployment-9")
+        try refused("version", [LTIFixtures.lti + "version": .string("1.1")], "1.1")
         try refused("no-sub", ["sub": .null], "did not say who you are")
-        try refused("foreign", [Self.lti + "target_link_uri": .string("https://elsewhere.example/")], "another site")
+        try refused("foreign", [LTIFixtures.lti + "target_link_uri": .string("https://elsewhere.example/")], "another site")
 
         // Replays: the same post again, and the same token with a fresh state.
         let browser = setup.site.browser()
@@ -448,7 +336,7 @@ struct LTILaunchTests {
     }
 
     /// An id_token the test identity provider issues for its user (authorisation code with PKCE).
-    static func identityProviderToken(_ setup: Setup) throws -> String {
+    static func identityProviderToken(_ setup: LTIFixtures.Setup) throws -> String {
         // The verifier and its S256 challenge (base64url of its SHA-256), worked out beforehand.
         let verifier = "a-verifier-of-more-than-forty-three-characters-0123456789", challenge = "KqzFVVoj1xIeRMaYoKBsIWuO4_VBBpZdnQDgP3WuG_k"
         let redirect = setup.tool + "/auth/school/callback"

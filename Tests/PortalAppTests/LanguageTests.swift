@@ -169,7 +169,7 @@ struct LanguageTests {
 
     @Test("the language is the account's setting, else the switcher's cookie, else Accept-Language by quality, else English")
     func negotiation() throws {
-        let site = try StudySessionTests.Site()
+        let site = try PortalSite()
         let visitor = site.browser()
         let cases: [(String, String)] = [
             ("ja-JP,ja;q=0.9,en;q=0.8", "ja"), ("zh-CN,zh;q=0.9", "zh-Hans"), ("zh-Hans", "zh-Hans"), ("zh-TW", "zh-Hans"),
@@ -227,11 +227,11 @@ struct LanguageTests {
 
     @Test("a Japanese student studies in Japanese: the question's own language is marked, dates read 2026年…, Thai shows the Buddhist year")
     func studyingInJapanese() throws {
-        let site = try StudySessionTests.Site()
+        let site = try PortalSite()
         let browser = site.browser()
         browser.cookies["portal_lang"] = "ja"
         _ = try browser.register("hanako")
-        let (_, path) = try StudySessionTests().start(browser)
+        let (_, path) = try startSession(browser)
         let question = try browser.request("GET", path).bodyText
         #expect(question.contains("<html lang=\"ja\""))
         #expect(question.contains("解答を確認") || question.contains("正しいものを"), "\(question.prefix(3000))")
@@ -258,7 +258,7 @@ struct LanguageTests {
 
     @Test("every page a student meets is valid HTML in every language")
     func everyLanguageValid() throws {
-        let site = try StudySessionTests.Site()
+        let site = try PortalSite()
         var pages: [(name: String, body: [UInt8])] = []
         for locale in ["en"] + Self.languages {
             let browser = site.browser()
@@ -266,11 +266,11 @@ struct LanguageTests {
             pages.append(("home-\(locale)", try browser.request("GET", "/").body))
             pages.append(("login-\(locale)", try browser.request("GET", "/login").body))
             _ = try browser.register("student\(locale)")
-            pages.append(("exam-\(locale)", try browser.request("GET", StudySessionTests.examPath).body))
-            let (_, path) = try StudySessionTests().start(browser, count: "2")
+            pages.append(("exam-\(locale)", try browser.request("GET", MiniExam.path).body))
+            let (_, path) = try startSession(browser, count: "2")
             let page = try browser.request("GET", path)
             pages.append(("question-\(locale)", page.body))
-            let form = try StudySessionTests.AnswerForm(page)
+            let form = try QuestionForm(page)
             try browser.request("POST", path + "/answers", pairs: form.pairs(form.item.key))
             pages.append(("answered-\(locale)", try browser.request("GET", path + "?q=1").body))
             _ = try browser.request("POST", path + "/finish", form: ["csrf_token": browser.csrfToken(from: page)])
@@ -280,14 +280,14 @@ struct LanguageTests {
             pages.append(("settings-\(locale)", try browser.request("GET", "/me/settings").body))
             pages.append(("missing-\(locale)", try browser.request("GET", "/exams/nowhere/nothing").body))
             // A teacher's and an admin's pages.
-            let (teacher, _, csrf) = try SchoolTests.account(site, "teacher\(locale)", role: "teacher")
-            let (admin, _, _) = try SchoolTests.account(site, "admin\(locale)", role: "admin")
+            let (teacher, _, csrf) = try site.account("teacher\(locale)", role: "teacher")
+            let (admin, _, _) = try site.account("admin\(locale)", role: "admin")
             teacher.cookies["portal_lang"] = locale
             admin.cookies["portal_lang"] = locale
-            let (classID, _) = try SchoolTests.makeClass(teacher, csrf: csrf)
-            _ = try SchoolTests.makeLink(teacher, csrf: csrf, classID: classID, extra: [("attempts", "2")])
+            let (classID, _) = try makeClass(teacher, csrf: csrf)
+            _ = try makeLink(teacher, csrf: csrf, classID: classID, extra: [("attempts", "2")])
             for (name, reader, address) in [
-                ("teach", teacher, "/teach"), ("class", teacher, "/teach/classes/\(classID)"), ("share form", teacher, StudySessionTests.examPath),
+                ("teach", teacher, "/teach"), ("class", teacher, "/teach/classes/\(classID)"), ("share form", teacher, MiniExam.path),
                 ("live", teacher, "/live/new"), ("admin", admin, "/admin"), ("admin users", admin, "/admin/users"),
                 ("admin questions", admin, "/admin/questions"), ("admin import", admin, "/admin/import"),
             ] {
@@ -331,28 +331,28 @@ struct LanguageTests {
 
     @Test("pages in Japanese carry no English sentence outside code and the exams' own content")
     func noEnglishLeftInJapanese() throws {
-        let site = try StudySessionTests.Site()
-        let (teacher, _, csrf) = try SchoolTests.account(site, "sensei", role: "teacher", displayName: "先生")
-        let (admin, _, _) = try SchoolTests.account(site, "kanri", role: "admin", displayName: "管理者")
+        let site = try PortalSite()
+        let (teacher, _, csrf) = try site.account("sensei", role: "teacher", displayName: "先生")
+        let (admin, _, _) = try site.account("kanri", role: "admin", displayName: "管理者")
         let student = site.browser()
         for browser in [teacher, admin, student] { browser.cookies["portal_lang"] = "ja" }
         _ = try student.register("hanako")
         // What people type is theirs, in whatever language: the names here are Japanese.
-        let (classID, code) = try SchoolTests.makeClass(teacher, csrf: csrf, name: "ネットワーク基礎 1年", school: "東高校")
+        let (classID, code) = try makeClass(teacher, csrf: csrf, name: "ネットワーク基礎 1年", school: "東高校")
         _ = try student.request("POST", "/join/\(code)", form: ["csrf_token": student.csrfToken(from: try student.request("GET", "/join/\(code)"))])
-        let (_, path) = try StudySessionTests().start(student, count: "2")
+        let (_, path) = try startSession(student, count: "2")
         let question = try student.request("GET", path)
-        let form = try StudySessionTests.AnswerForm(question)
+        let form = try QuestionForm(question)
         try student.request("POST", path + "/answers", pairs: form.pairs(form.item.wrong))
         let answered = try student.request("GET", path + "?q=1")
         _ = try student.request("POST", path + "/finish", form: ["csrf_token": student.csrfToken(from: question)])
         var pages: [(String, String)] = []
         for (name, browser, address) in [
-            ("home", student, "/"), ("exam", student, StudySessionTests.examPath), ("results", student, path + "/results"),
+            ("home", student, "/"), ("exam", student, MiniExam.path), ("results", student, path + "/results"),
             ("dashboard", student, "/me"), ("review", student, "/me/review"), ("settings", student, "/me/settings"), ("classes", student, "/me/classes"),
-            ("leaderboard", student, StudySessionTests.examPath + "/leaderboard"), ("offline", student, "/offline/study"),
+            ("leaderboard", student, MiniExam.path + "/leaderboard"), ("offline", student, "/offline/study"),
             ("missing", student, "/exams/nowhere/nothing"), ("login", site.browser(), "/login"), ("register", site.browser(), "/register"),
-            ("teach", teacher, "/teach"), ("class", teacher, "/teach/classes/\(classID)"), ("teacher exam", teacher, StudySessionTests.examPath),
+            ("teach", teacher, "/teach"), ("class", teacher, "/teach/classes/\(classID)"), ("teacher exam", teacher, MiniExam.path),
             ("live", teacher, "/live/new"), ("admin", admin, "/admin"), ("admin users", admin, "/admin/users"), ("admin import", admin, "/admin/import"),
             ("admin questions", admin, "/admin/questions"), ("admin audit", admin, "/admin/audit"), ("admin reports", admin, "/admin/reports"),
         ] {

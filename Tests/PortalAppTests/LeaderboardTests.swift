@@ -47,7 +47,7 @@ struct LeaderboardTests {
         guard started.status == 303, let location = started.header("Location") else { throw TestEnvironmentError("start answered \(started.status)") }
         let path = location.replacingOccurrences(of: "http://127.0.0.1:\(port)", with: "")
         for _ in 0..<count {
-            let form = try StudySessionTests.AnswerForm(try browser.request("GET", path))
+            let form = try QuestionForm(try browser.request("GET", path))
             let right = Double.random(in: 0..<1) < rightness
             let answered = try browser.request("POST", path + "/answers", pairs: form.pairs(right ? form.item.key : form.item.wrong))
             guard answered.status == 303 else { throw TestEnvironmentError("answer answered \(answered.status)") }
@@ -58,7 +58,7 @@ struct LeaderboardTests {
 
     @Test("after 200 students finish sessions at once, a refresh gives exactly the points their answers earn, and only for those who chose to appear")
     func boardEqualsHistory() throws {
-        let site = try StudySessionTests.Site()
+        let site = try PortalSite()
         let students = try Self.makeStudents(200, visible: { $0 % 10 != 0 }, in: site.database)
         let port = site.server.port
         let failures = FailureLog()
@@ -113,7 +113,7 @@ struct LeaderboardTests {
         // A student far from the top sees their own place and neighbours on page 1.
         let last = try #require(board.last)
         let lastStudent = try #require(students.first { $0.name == last.displayName })
-        let page = try lastStudent.browser(port: port).request("GET", StudySessionTests.examPath + "/leaderboard?window=all").bodyText
+        let page = try lastStudent.browser(port: port).request("GET", MiniExam.path + "/leaderboard?window=all").bodyText
         #expect(page.contains("You are number \(last.rank)."))
         #expect(page.contains("<tr class=\"viewer\">"))
         #expect(page.contains("Student 000") == false)
@@ -121,7 +121,7 @@ struct LeaderboardTests {
 
     @Test("a refresh under way blocks no reader")
     func refreshBlocksNoReader() throws {
-        let site = try StudySessionTests.Site()
+        let site = try PortalSite()
         let students = try Self.makeStudents(3, visible: { _ in true }, in: site.database)
         for student in students { try Self.study(student, port: site.server.port, count: 2, rightness: 1) }
         // Hold a refresh open in a transaction of its own; readers must still be answered.
@@ -132,7 +132,7 @@ struct LeaderboardTests {
         let statuses = Mutex<[Int]>([])
         DispatchQueue.concurrentPerform(iterations: 20) { index in
             let reader = students[index % 3].browser(port: port)
-            let status = (try? reader.request("GET", StudySessionTests.examPath + "/leaderboard?window=all").status) ?? 0
+            let status = (try? reader.request("GET", MiniExam.path + "/leaderboard?window=all").status) ?? 0
             statuses.withLock { $0.append(status) }
         }
         #expect(statuses.withLock { $0 } == Array(repeating: 200, count: 20))
@@ -173,13 +173,13 @@ struct LeaderboardTests {
         ("page=9", 200, "past the end"), ("window=all", 200, "Nobody is on this leaderboard yet"),
     ])
     func badQueries(_ query: String, _ status: Int, _ says: String) throws {
-        let site = try StudySessionTests.Site()
+        let site = try PortalSite()
         if query == "page=9" {
             let students = try Self.makeStudents(1, visible: { _ in true }, in: site.database)
             try Self.study(students[0], port: site.server.port, count: 1, rightness: 1)
             _ = try site.pool.withTransaction { try LeaderboardStore().refresh(every: 0, instance: "test", $0) }
         }
-        let page = try site.browser().request("GET", StudySessionTests.examPath + "/leaderboard?" + query)
+        let page = try site.browser().request("GET", MiniExam.path + "/leaderboard?" + query)
         #expect(page.status == status)
         #expect(page.bodyText.contains(says))
         #expect(try site.browser().request("GET", "/exams/\(MiniExam.region)/nothing/leaderboard").status == 404)
@@ -187,7 +187,7 @@ struct LeaderboardTests {
 
     @Test("the app role cannot read the leaderboard's view, only its public columns through the functions")
     func narrowAccess() throws {
-        let site = try StudySessionTests.Site()
+        let site = try PortalSite()
         #expect { try site.pool.withConnection { try $0.query("SELECT user_id FROM leaderboard_entries") } } throws: {
             ($0 as? PostgresError)?.isInsufficientPrivilege == true
         }
@@ -196,7 +196,7 @@ struct LeaderboardTests {
 
     @Test("the leaderboard pages pass the Nu Html Checker")
     func validHTML() throws {
-        let site = try StudySessionTests.Site()
+        let site = try PortalSite()
         let students = try Self.makeStudents(30, visible: { $0 != 1 }, in: site.database)
         for student in students { try Self.study(student, port: site.server.port, count: 2, rightness: 0.6) }
         _ = try site.pool.withTransaction { try LeaderboardStore().refresh(every: 0, instance: "test", $0) }
@@ -207,11 +207,11 @@ struct LeaderboardTests {
             ("hidden", students[1].browser(port: site.server.port), ""), ("beyond", site.browser(), "?page=7"),
         ]
         for (name, browser, query) in pages {
-            let response = try browser.request("GET", StudySessionTests.examPath + "/leaderboard" + query)
+            let response = try browser.request("GET", MiniExam.path + "/leaderboard" + query)
             #expect(response.status == 200, "\(name)")
             saved.append((name, response.body))
         }
-        #expect(try students[1].browser(port: site.server.port).request("GET", StudySessionTests.examPath + "/leaderboard").bodyText.contains("You are not shown on leaderboards."))
+        #expect(try students[1].browser(port: site.server.port).request("GET", MiniExam.path + "/leaderboard").bodyText.contains("You are not shown on leaderboards."))
         let check = try HTMLChecker.passes(saved)
         #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
     }

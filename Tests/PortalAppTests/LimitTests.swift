@@ -13,8 +13,8 @@ import Testing
 @Suite("Limits")
 struct LimitTests {
     /// Behind a proxy on loopback: the client address is `X-Forwarded-For`.
-    static func site() throws -> StudySessionTests.Site {
-        try StudySessionTests.Site(environment: ["TRUSTED_PROXIES": "127.0.0.1"])
+    static func site() throws -> PortalSite {
+        try PortalSite(environment: ["TRUSTED_PROXIES": "127.0.0.1"])
     }
 
     static func from(_ address: String) -> String { "X-Forwarded-For: \(address)\r\n" }
@@ -98,8 +98,8 @@ struct LimitTests {
     @Test("unknown join and live codes tried from one address run out; then even a real one waits there, not elsewhere")
     func codeGuessing() throws {
         let site = try Self.site()
-        let (teacher, _, csrf) = try SchoolTests.account(site, "teacher", role: "teacher")
-        let (_, code) = try SchoolTests.makeClass(teacher, csrf: csrf)
+        let (teacher, _, csrf) = try site.account("teacher", role: "teacher")
+        let (_, code) = try makeClass(teacher, csrf: csrf)
         let guesser = site.browser()
         for index in 0..<20 {
             #expect(try guesser.request("GET", "/join/ZZZZZZ\(index % 10)A", extraHeaders: Self.from("198.51.100.30")).status == 404)
@@ -111,7 +111,7 @@ struct LimitTests {
 
     @Test("unknown live-event codes tried from one address run out too")
     func liveCodeGuessing() throws {
-        let site = try StudySessionTests.Site(live: true, environment: ["TRUSTED_PROXIES": "127.0.0.1"])
+        let site = try PortalSite(live: true, environment: ["TRUSTED_PROXIES": "127.0.0.1"])
         let guesser = site.browser()
         for _ in 0..<30 {
             #expect(try guesser.request("GET", "/live/QQQQQQ", extraHeaders: Self.from("198.51.100.32")).status == 404)
@@ -123,7 +123,7 @@ struct LimitTests {
     @Test("reports are limited per student per hour")
     func reports() throws {
         let site = try Self.site()
-        let (student, _, csrf) = try SchoolTests.account(site, "reporter", role: "student")
+        let (student, _, csrf) = try site.account("reporter", role: "student")
         let question = MiniExam.items[0].id.uuidString.lowercased()
         // Thirty reports, each its own (the same report sent again is the one filed: SentTwiceTests).
         for number in 0..<30 {
@@ -137,7 +137,7 @@ struct LimitTests {
     @Test("a 20 MiB import from anyone but an admin is refused before its body is read")
     func importBodyNotRead() throws {
         let site = try Self.site()
-        let (student, _, _) = try SchoolTests.account(site, "student", role: "student")
+        let (student, _, _) = try site.account("student", role: "student")
         for cookies in [[:], student.cookies] {
             let client = try RawHTTPClient(port: site.server.port)
             let cookie = cookies.isEmpty ? "" : "Cookie: " + cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ") + "\r\n"

@@ -16,44 +16,6 @@ import Testing
 @Suite("Live events")
 struct LiveEventTests {
 
-    /// A teacher's signed-in browser, made straight in the database.
-    static func teacher(_ site: StudySessionTests.Site) throws -> Browser {
-        let account = try site.database.makeAccount("teacher", role: "teacher", displayName: "Ms Rossi", csrf: "teacher-csrf")
-        let browser = site.browser()
-        browser.cookies["portal_session"] = account.token
-        return browser
-    }
-
-    /// An event over `count` questions of `exam`, hosted by a teacher, joined by Ada and started.
-    static func started(_ site: StudySessionTests.Site, exam: String, count: Int) throws -> (code: String, player: Browser, token: String) {
-        let host = try teacher(site)
-        let created = try host.request("POST", "/live", form: [
-            "csrf_token": "teacher-csrf", "form_token": host.formToken(from: try host.request("GET", "/live/new")), "title": "Event", "exam": exam,
-            "count": String(count), "seconds": "10",
-        ])
-        #expect(created.status == 303)
-        let code = String((created.header("Location") ?? "").split(separator: "/").dropLast().last ?? "")
-        let player = site.browser()
-        let token = player.csrfToken(from: try player.request("GET", "/live/\(code)"))
-        #expect(try player.request("POST", "/live/\(code)/join", form: ["csrf_token": token, "nickname": "Ada"]).status == 303)
-        #expect(try host.request("POST", "/live/\(code)/start", form: ["csrf_token": "teacher-csrf"]).status == 303)
-        return (code, player, token)
-    }
-
-    static func createEvent(_ site: StudySessionTests.Site, host: Browser, count: Int = 3, seconds: Int = 10) throws -> String {
-        let form = [
-            "csrf_token": "teacher-csrf", "form_token": host.formToken(from: try host.request("GET", "/live/new")), "title": "Friday quiz",
-            "exam": "\(MiniExam.region)/\(MiniExam.exam)", "count": String(count), "seconds": String(seconds),
-        ]
-        let created = try host.request("POST", "/live", form: form)
-        #expect(created.status == 303)
-        let location = created.header("Location") ?? ""
-        // The same form sent again (a double tap, a reload) leads to the same event and makes no second.
-        let again = try host.request("POST", "/live", form: form)
-        #expect(again.status == 303 && again.header("Location") == location)
-        return String(location.split(separator: "/").dropLast().last ?? "")
-    }
-
     struct Player: @unchecked Sendable {
         var browser: Browser
         var token: String
@@ -62,9 +24,9 @@ struct LiveEventTests {
 
     @Test("100 players over SSE see the same questions at the same moments; late answers are refused; final ranks equal the stored answers' scores and Redis's")
     func hundredPlayers() throws {
-        let site = try StudySessionTests.Site(live: true)
-        let host = try Self.teacher(site)
-        let code = try Self.createEvent(site, host: host)
+        let site = try PortalSite(live: true)
+        let host = try LiveEvents.teacher(site)
+        let code = try LiveEvents.createEvent(site, host: host)
         #expect(code.count == 6)
         let port = site.server.port
         let players = Mutex<[Int: Player]>([:])
@@ -180,9 +142,9 @@ struct LiveEventTests {
 
     @Test("joining: nicknames are checked and unique per event; only teachers and admins host")
     func joining() throws {
-        let site = try StudySessionTests.Site(live: true)
-        let host = try Self.teacher(site)
-        let code = try Self.createEvent(site, host: host)
+        let site = try PortalSite(live: true)
+        let host = try LiveEvents.teacher(site)
+        let code = try LiveEvents.createEvent(site, host: host)
         func join(_ nickname: String) throws -> RawHTTPClient.Response {
             let browser = site.browser()
             let token = browser.csrfToken(from: try browser.request("GET", "/live/\(code)"))
@@ -221,15 +183,15 @@ struct LiveEventTests {
         #expect(live.status == 503)
         #expect(live.bodyText.contains("Live events are unavailable right now"))
         #expect(live.header("Retry-After") == "30")
-        #expect(try browser.request("GET", StudySessionTests.examPath).status == 200)
+        #expect(try browser.request("GET", MiniExam.path).status == 200)
         #expect(try browser.request("POST", "/sessions", form: ["region": MiniExam.region, "exam": MiniExam.exam, "mode": "practice", "domain": "alpha"]).status == 303)
     }
 
     @Test("the live pages pass the Nu Html Checker")
     func validHTML() throws {
-        let site = try StudySessionTests.Site(live: true)
-        let host = try Self.teacher(site)
-        let code = try Self.createEvent(site, host: host, count: 2)
+        let site = try PortalSite(live: true)
+        let host = try LiveEvents.teacher(site)
+        let code = try LiveEvents.createEvent(site, host: host, count: 2)
         let player = site.browser()
         let token = player.csrfToken(from: try player.request("GET", "/live/\(code)"))
         try player.request("POST", "/live/\(code)/join", form: ["csrf_token": token, "nickname": "Valid Val"])
@@ -263,16 +225,16 @@ struct LiveEventTests {
 
     @Test("a live event over matching, fill-in and hotspot questions: each form answered, checked on the database's clock and scored; each reveal shows its key")
     func newerKinds() throws {
-        let site = try StudySessionTests.Site(live: true)
-        try QuestionKindsTests.install(site)
-        let (code, player, token) = try Self.started(site, exam: "\(QuestionKindsTests.region)/\(QuestionKindsTests.exam)", count: 3)
+        let site = try PortalSite(live: true)
+        try QuestionKindsExam.install(site)
+        let (code, player, token) = try LiveEvents.started(site, exam: "\(QuestionKindsExam.region)/\(QuestionKindsExam.exam)", count: 3)
         var reveals: [String] = []
         for index in 0..<3 {
             site.clock.advance(index == 0 ? 6 : 5)
             let page = try player.request("GET", "/live/\(code)").bodyText
             // The right answer in each kind's own fields.
-            let answer: [(String, String)] = page.contains(QuestionKindsTests.matchingStem) ? [("target_0", "2"), ("target_1", "4"), ("target_2", "1")]
-                : page.contains(QuestionKindsTests.fillInStem) ? [("answer", " 1801 ")] : [("point_x", "100"), ("point_y", "110")]
+            let answer: [(String, String)] = page.contains(QuestionKindsExam.matchingStem) ? [("target_0", "2"), ("target_1", "4"), ("target_2", "1")]
+                : page.contains(QuestionKindsExam.fillInStem) ? [("answer", " 1801 ")] : [("point_x", "100"), ("point_y", "110")]
             #expect(page.contains("name=\"target_0\"") || page.contains("name=\"answer\"") || page.contains("class=\"hotspot-image\""))
             let sent = try player.request("POST", "/live/\(code)/answers", pairs: [("csrf_token", token), ("index", String(index))] + answer)
             #expect(sent.status == 303, "question \(index + 1)")
@@ -290,8 +252,8 @@ struct LiveEventTests {
 
     @Test("the database judges a live answer: nothing chosen or a choice the question lacks is refused with what to do, a question the event lacks asks for a reload, one not yet open or past its bell is closed, a second answer keeps the first")
     func refusedLiveAnswers() throws {
-        let site = try StudySessionTests.Site(live: true)
-        let (code, player, token) = try Self.started(site, exam: "\(MiniExam.region)/\(MiniExam.exam)", count: 3)
+        let site = try PortalSite(live: true)
+        let (code, player, token) = try LiveEvents.started(site, exam: "\(MiniExam.region)/\(MiniExam.exam)", count: 3)
         let ids = try site.admin { try $0.query("SELECT question_ids FROM live_events WHERE code = \(code)").single().decode("question_ids", as: [UUID].self) }
         let items = ids.compactMap(MiniExam.item)
         #expect(items.count == 3)
@@ -332,9 +294,9 @@ struct LiveEventTests {
 
     @Test("a board Redis lost mid-event comes back from the stored answers: names, points and runs intact")
     func boardRestoredAfterRedisLoss() throws {
-        let site = try StudySessionTests.Site(live: true)
-        let host = try Self.teacher(site)
-        let code = try Self.createEvent(site, host: host, count: 2, seconds: 10)
+        let site = try PortalSite(live: true)
+        let host = try LiveEvents.teacher(site)
+        let code = try LiveEvents.createEvent(site, host: host, count: 2, seconds: 10)
         var players: [Player] = []
         for name in ["Ada", "Brook", "Cyd"] {
             let browser = site.browser()
@@ -384,9 +346,9 @@ struct LiveEventTests {
     }
     @Test("without JavaScript nothing refreshes itself: each page offers a link; players are told how they did; the host's end page has the results; the projector shows the code and a QR code, no menu")
     func pagesWithoutScript() throws {
-        let site = try StudySessionTests.Site(live: true)
-        let host = try Self.teacher(site)
-        let code = try Self.createEvent(site, host: host, count: 1, seconds: 10)
+        let site = try PortalSite(live: true)
+        let host = try LiveEvents.teacher(site)
+        let code = try LiveEvents.createEvent(site, host: host, count: 1, seconds: 10)
         var players: [Player] = []
         for name in ["Rita", "Wes", "Idle"] {
             let browser = site.browser()
@@ -424,7 +386,7 @@ struct LiveEventTests {
         #expect(try players[2].browser.request("GET", "/live/\(code)").bodyText.contains("You did not answer this one in time."))
         site.clock.advance(20)
         let ended = try host.request("GET", "/live/\(code)/host")
-        #expect(SchoolTests.location(ended) == "/live/\(code)/host", "the host's look finishes the event")
+        #expect(redirectLocation(ended) == "/live/\(code)/host", "the host's look finishes the event")
         let hostEnd = try host.request("GET", "/live/\(code)/host").bodyText
         #expect(hostEnd.contains("data-ended"))
         #expect(hostEnd.contains("<th scope=\"row\">Rita</th>"), "the host's end page shows the results")

@@ -12,39 +12,11 @@ import Testing
 /// the portal has no mail server.
 @Suite("Mail: addresses and recovery by e-mail")
 struct MailRecoveryTests {
-    /// A portal that sends mail through `server`, with `portal auth-agent`'s work on call.
-    static func site(_ server: TestMailServer) throws -> PortalSite {
-        try PortalSite(
-            environment: ["SMTP_URL": server.url, "MAIL_FROM": "Study Portal <portal@school.example>", "OUTBOUND_CA_FILE": server.certificates.authority],
-            agent: true)
-    }
-
-    /// The path of the link in a message's plain text (`/reset/…`, `/verify-email/…`).
-    static func link(_ prefix: String, in message: TestMailServer.Received?) -> String? {
-        guard let text = message?.part("text/plain"), let range = text.range(of: "http://127.0.0.1:") else { return nil }
-        let url = text[range.lowerBound...].prefix { !$0.isWhitespace }
-        guard let path = url.range(of: prefix) else { return nil }
-        return String(url[path.lowerBound...])
-    }
-
-    /// Sets and proves `address` for the signed-in `browser`; the message it got.
-    static func prove(_ address: String, _ browser: Browser, _ site: PortalSite, _ server: TestMailServer, expecting count: Int) throws -> TestMailServer.Received? {
-        let asked = try browser.submit("/me/settings", to: "/me/email", ["email": address])
-        #expect(asked.status == 303 && asked.header("Location") == "/me/settings?email=sent#email")
-        site.agent!.sendMail()
-        let message = server.waitForMessages(count).last
-        let path = try #require(Self.link("/verify-email/", in: message))
-        let opened = try site.browser().request("GET", path)
-        #expect(opened.status == 200 && opened.bodyText.contains("Confirm the address"), "a mail scanner's fetch proves nothing")
-        let confirmed = try site.browser().submit(path, to: path, [:])
-        #expect(confirmed.status == 200 && confirmed.bodyText.contains("this address is now your account"), "\(confirmed.bodyText)")
-        return message
-    }
 
     @Test("an address is proved by the link mailed to it; a forgotten password comes back by a link to it, once, ending every other sign-in; the same answer for nobody")
     func recoveryByMail() throws {
         let server = try TestMailServer()
-        let site = try Self.site(server)
+        let site = try MailJourney.site(server)
         let ana = site.browser()
         try ana.register("ana")
         let settings = try ana.request("GET", "/me/settings").bodyText
@@ -53,7 +25,7 @@ struct MailRecoveryTests {
         // Not an address: said beside the field, nothing sent.
         let refused = try ana.submit("/me/settings", to: "/me/email", ["email": "ana at home"])
         #expect(refused.status == 422 && refused.bodyText.contains("That is not an e-mail address") && refused.bodyText.contains(#"value="ana at home""#))
-        let verification = try Self.prove("ana@pupils.example", ana, site, server, expecting: 1)
+        let verification = try MailJourney.prove("ana@pupils.example", ana, site, server, expecting: 1)
         #expect(verification?.to == ["ana@pupils.example"] && verification?.header("Subject") == "Confirm your e-mail address")
         #expect(verification?.tls == true && verification?.user == server.username)
         #expect(verification?.part("text/html")?.contains(#"<a href="http://127.0.0.1:\#(site.server.port)/verify-email/"#) == true)
@@ -74,7 +46,7 @@ struct MailRecoveryTests {
         #expect(server.messages().count == 2, "nothing went for the unknown name")
         #expect(message?.to == ["ana@pupils.example"] && message?.header("Subject") == "Choose a new password")
         #expect(message?.header("Auto-Submitted") == "auto-generated" && message?.header("Content-Language") == "en")
-        let path = try #require(Self.link("/reset/", in: message))
+        let path = try #require(MailJourney.link("/reset/", in: message))
 
         let form = try forgetful.request("GET", path)
         #expect(form.status == 200 && form.bodyText.contains(#"autocomplete="new-password""#))
@@ -100,11 +72,11 @@ struct MailRecoveryTests {
     @Test("changing the address tells the old one; removing it does too; an address another account proved first is not taken over")
     func changedAddress() throws {
         let server = try TestMailServer()
-        let site = try Self.site(server)
+        let site = try MailJourney.site(server)
         let ben = site.browser()
         try ben.register("ben")
-        _ = try Self.prove("ben@old.example", ben, site, server, expecting: 1)
-        _ = try Self.prove("ben@new.example", ben, site, server, expecting: 2)
+        _ = try MailJourney.prove("ben@old.example", ben, site, server, expecting: 1)
+        _ = try MailJourney.prove("ben@new.example", ben, site, server, expecting: 2)
         site.agent!.sendMail()
         let notice = server.waitForMessages(3).last
         #expect(notice?.to == ["ben@old.example"] && notice?.header("Subject") == "Your e-mail address was changed")
@@ -115,7 +87,7 @@ struct MailRecoveryTests {
         try cara.register("cara")
         #expect(try cara.submit("/me/settings", to: "/me/email", ["email": "ben@new.example"]).status == 303)
         site.agent!.sendMail()
-        let path = try #require(Self.link("/verify-email/", in: server.waitForMessages(4).last))
+        let path = try #require(MailJourney.link("/verify-email/", in: server.waitForMessages(4).last))
         let taken = try site.browser().submit(path, to: path, [:])
         #expect(taken.status == 409 && taken.bodyText.contains("Another account already uses this address"))
 
@@ -129,11 +101,11 @@ struct MailRecoveryTests {
     @Test("an account a teacher made holds no e-mail: settings say why and offer no address, and the database refuses one")
     func teacherMadeHoldsNoMail() throws {
         let server = try TestMailServer()
-        let site = try Self.site(server)
-        let (teacher, _, csrf) = try SchoolTests.account(site, "tina", role: "teacher")
-        let (classID, _) = try SchoolTests.makeClass(teacher, csrf: csrf)
+        let site = try MailJourney.site(server)
+        let (teacher, _, csrf) = try site.account("tina", role: "teacher")
+        let (classID, _) = try makeClass(teacher, csrf: csrf)
         let made = try teacher.submit("/teach/classes/\(classID)/accounts", to: "/teach/classes/\(classID)/accounts", ["names": "Pia Young"])
-        let (username, code) = try #require(ClassAccountsTests.cards(try teacher.request("GET", SchoolTests.location(made))).first)
+        let (username, code) = try #require(ClassPupils.cards(try teacher.request("GET", redirectLocation(made))).first)
         let pupil = site.browser()
         #expect(try pupil.submit("/reset?first=1", to: "/reset", [
             "first": "1", "username": username, "code": code, "password": "my own long phrase", "password_confirmation": "my own long phrase"]).status == 303)

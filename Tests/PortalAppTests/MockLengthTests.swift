@@ -49,7 +49,7 @@ struct MockLengthTests {
         #expect(try session.decode("limit_s", as: Int.self) == tenMinutes, "the database gave it its share of the exam's time")
         #expect(try session.decode("length", as: String.self) == "short")
         // Finished, it stays out of the questions' statistics.
-        let path = SchoolTests.location(started)
+        let path = redirectLocation(started)
         let token = student.csrfToken(from: try student.request("GET", path + "/finish"))
         #expect(try student.request("POST", path + "/finish", form: ["csrf_token": token]).status == 303)
         #expect(try site.count("SELECT count(*) AS n FROM item_responses") == 0)

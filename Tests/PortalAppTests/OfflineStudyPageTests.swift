@@ -11,8 +11,8 @@ import Testing
 struct OfflineStudyPageTests {
     @Test("the offline study page is one shell for everyone — no account links, revalidated, valid HTML — and the exam page offers the download")
     func shell() throws {
-        let site = try StudySessionTests.Site()
-        let (student, _, _) = try SchoolTests.account(site, "nomad", role: "student", displayName: "Nomad Nina")
+        let site = try PortalSite()
+        let (student, _, _) = try site.account("nomad", role: "student", displayName: "Nomad Nina")
         let signedIn = try student.request("GET", "/offline/study")
         let visitor = try site.browser().request("GET", "/offline/study")
         #expect(signedIn.status == 200 && signedIn.header("Cache-Control") == "no-cache")
@@ -77,12 +77,12 @@ struct OfflineStudyPageTests {
 
     @Test("/api/me tells the scripts who is signed in, with a current CSRF token, and is never cached")
     func me() throws {
-        let site = try StudySessionTests.Site()
+        let site = try PortalSite()
         let visitor = try site.browser().request("GET", "/api/me")
         #expect(visitor.status == 200 && visitor.header("Cache-Control") == "private, no-store")
         let anonymous = try JSONDecoder().decode(Me.self, from: Data(visitor.body))
         #expect(!anonymous.signedIn && anonymous.userId == nil && !anonymous.csrfToken.isEmpty)
-        let (student, id, csrf) = try SchoolTests.account(site, "nomad", role: "student", displayName: "Nomad Nina")
+        let (student, id, csrf) = try site.account("nomad", role: "student", displayName: "Nomad Nina")
         let me = try JSONDecoder().decode(Me.self, from: Data(try student.request("GET", "/api/me").body))
         #expect(me.signedIn && me.userId == id.uuidString.lowercased() && me.displayName == "Nomad Nina" && me.csrfToken == csrf)
     }
@@ -103,13 +103,13 @@ struct OfflineStudyPageTests {
 
     @Test("the review schedule holds the student's own cards with their due dates; a visitor must sign in; an offline review session is stored as one")
     func schedule() throws {
-        let site = try StudySessionTests.Site()
-        let (student, _, csrf) = try SchoolTests.account(site, "nomad", role: "student")
-        let (other, _, _) = try SchoolTests.account(site, "homebody", role: "student")
+        let site = try PortalSite()
+        let (student, _, csrf) = try site.account("nomad", role: "student")
+        let (other, _, _) = try site.account("homebody", role: "student")
         #expect(try Self.schedule(student).cards.isEmpty)
         let answers = MiniExam.items.prefix(3).map { (UUID(), $0, $0.key) }
         let session = UUID()
-        let reply = try ProgressUploadTests.post(student, csrf: csrf, ProgressUploadTests.body(
+        let reply = try ProgressUpload.post(student, csrf: csrf, ProgressUpload.body(
             session: session, answers: Array(answers), finished: true, questionIDs: answers.map(\.1.id), mode: "review"))
         #expect(reply.status == 200)
         let cards = try Self.schedule(student).cards
@@ -122,7 +122,7 @@ struct OfflineStudyPageTests {
         #expect(try Self.schedule(student, exam: "no-such-exam").status == 404)
         // A mode a device cannot have run offline is refused with the session's answers.
         let mock = UUID()
-        let refused = try JSONDecoder().decode(ProgressUploadTests.Outcome.self, from: Data(try ProgressUploadTests.post(student, csrf: csrf, ProgressUploadTests.body(
+        let refused = try JSONDecoder().decode(ProgressUpload.Outcome.self, from: Data(try ProgressUpload.post(student, csrf: csrf, ProgressUpload.body(
             session: mock, answers: [(UUID(), MiniExam.items[4], MiniExam.items[4].key)], finished: false, mode: "mock")).body))
         #expect(refused.accepted.isEmpty && refused.rejected.count == 1)
         #expect(try site.count("SELECT count(*) AS n FROM study_sessions WHERE id = \(mock)") == 0)

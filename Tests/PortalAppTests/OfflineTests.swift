@@ -11,27 +11,14 @@ import Testing
 /// The offline catalogue over HTTP: the manifest, immutable bundles and change feeds.
 @Suite("Offline bundles and change feeds")
 struct OfflineTests {
-    struct Manifest: Decodable {
-        struct Item: Decodable { var region: String; var slug: String; var version: String; var questions: Int; var url: String; var bytes: Int }
-        var format: Int
-        var exams: [Item]
-    }
-
-    static func manifest(_ site: StudySessionTests.Site) throws -> Manifest.Item {
-        let response = try site.browser().request("GET", "/offline/manifest.json")
-        #expect(response.status == 200)
-        let manifest = try JSONDecoder().decode(Manifest.self, from: Data(response.body))
-        #expect(manifest.format == 1)
-        return try #require(manifest.exams.first { $0.slug == MiniExam.exam })
-    }
 
     @Test("the manifest names each exam's bundle; the bundle is immutable, tagged, gzipped on request, and only its current version is served")
     func bundles() throws {
-        let site = try StudySessionTests.Site()
+        let site = try PortalSite()
         // Bundles carry answer keys: a visitor is told to sign in, a student gets them.
         let reader = site.browser()
         try reader.register("reader")
-        let item = try Self.manifest(site)
+        let item = try OfflineBundles.manifest(site)
         let visitor = try site.browser().request("GET", item.url)
         #expect(visitor.status == 401 && visitor.bodyText.contains("Sign in"))
         #expect(item.questions == 7)
@@ -51,7 +38,7 @@ struct OfflineTests {
         #expect(try reader.request("GET", item.url, extraHeaders: "If-None-Match: \(etag)\r\n").status == 304)
         // A content change makes a new version; the old URL says where the current one is.
         try site.database.adminConnection().execute("UPDATE questions SET stem = 'Changed?' WHERE id = \(MiniExam.items[0].id)")
-        let newer = try Self.manifest(site)
+        let newer = try OfflineBundles.manifest(site)
         #expect(newer.version != item.version)
         let old = try reader.request("GET", item.url)
         #expect(old.status == 404)
@@ -62,14 +49,14 @@ struct OfflineTests {
 
     @Test("the change feed has exactly what changed since a version, tombstones included, and asks for the bundle when a delta is not worth it")
     func changeFeed() throws {
-        let site = try StudySessionTests.Site()
+        let site = try PortalSite()
         let owner = try site.database.adminConnection()
         let reader = site.browser()
         try reader.register("reader")
         #expect(try site.browser().request("GET", "/api/exams/\(MiniExam.region)/\(MiniExam.exam)/changes?since=\(BundleVersion.string(Date()))").status == 401)
         // The content is an hour old, so the feed's overlap window holds none of it.
         try owner.execute("UPDATE questions SET updated_at = now() - interval '1 hour'")
-        let before = try Self.manifest(site).version
+        let before = try OfflineBundles.manifest(site).version
         let unchanged = try JSONDecoder().decode(ChangeFeed.self, from: Data(try reader.request(
             "GET", "/api/exams/\(MiniExam.region)/\(MiniExam.exam)/changes?since=\(before)").body))
         #expect(unchanged.version == before && unchanged.changed.isEmpty && unchanged.deleted.isEmpty && !unchanged.full)
@@ -98,53 +85,16 @@ struct OfflineTests {
 /// Progress recorded offline and uploaded later.
 @Suite("Offline progress upload")
 struct ProgressUploadTests {
-    struct Outcome: Decodable {
-        struct Rejection: Decodable { var id: String; var reason: String }
-        var accepted: [String]
-        var duplicates: [String]
-        var rejected: [Rejection]
-        var finishedSessions: [String]
-    }
-
-    static func body(
-        session: UUID, answers: [(UUID, MiniExam.Item, [Int])], finished: Bool, questionIDs: [UUID] = MiniExam.items.map(\.id), mode: String? = nil
-    ) -> String {
-        let iso = ISO8601DateFormatter()
-        let now = Date()
-        let modeJSON = mode.map { "\"mode\": \"\($0)\", " } ?? ""
-        let sessionJSON = """
-            {"id": "\(session)", \(modeJSON)"region": "\(MiniExam.region)", "exam": "\(MiniExam.exam)", "startedAt": "\(iso.string(from: now.addingTimeInterval(-600)))",
-             "questionIds": [\(questionIDs.map { "\"\($0)\"" }.joined(separator: ","))]\(finished ? ", \"finishedAt\": \"\(iso.string(from: now.addingTimeInterval(-10)))\"" : "")}
-            """
-        let answerJSON = answers.enumerated().map { index, answer in
-            """
-            {"id": "\(answer.0)", "sessionId": "\(session)", "questionId": "\(answer.1.id)", "questionVersion": 1, "response": [\(answer.2.map(String.init).joined(separator: ","))],
-             "timeMs": 4000, "answeredAt": "\(iso.string(from: now.addingTimeInterval(Double(index) - 300)))", "correct": true}
-            """
-        }.joined(separator: ",")
-        return "{\"sessions\": [\(sessionJSON)], \"answers\": [\(answerJSON)]}"
-    }
-
-    static func post(_ browser: Browser, csrf: String, _ body: String) throws -> RawHTTPClient.Response {
-        let client = try RawHTTPClient(port: browser.port)
-        let bytes = Array(body.utf8)
-        var head = "POST /api/progress HTTP/1.1\r\nHost: 127.0.0.1:\(browser.port)\r\nConnection: close\r\nContent-Type: application/json\r\n"
-        head += "Content-Length: \(bytes.count)\r\nX-CSRF-Token: \(csrf)\r\n"
-        if !browser.cookies.isEmpty { head += "Cookie: " + browser.cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ") + "\r\n" }
-        client.send(Array((head + "\r\n").utf8) + bytes)
-        return try #require(client.readResponse())
-    }
-
     @Test("a batch is checked against the key, stored once however often it is sent, and each bad item is rejected on its own")
     func upload() throws {
-        let site = try StudySessionTests.Site()
-        let (student, _, csrf) = try SchoolTests.account(site, "traveller", role: "student")
+        let site = try PortalSite()
+        let (student, _, csrf) = try site.account("traveller", role: "student")
         let session = UUID()
         // All seven questions, every other one wrong; the client's "correct": true is ignored.
         let answers = MiniExam.items.enumerated().map { index, item in (UUID(), item, index % 2 == 0 ? item.key : item.wrong) }
-        let first = try Self.post(student, csrf: csrf, Self.body(session: session, answers: answers, finished: true))
+        let first = try ProgressUpload.post(student, csrf: csrf, ProgressUpload.body(session: session, answers: answers, finished: true))
         #expect(first.status == 200)
-        let outcome = try JSONDecoder().decode(Outcome.self, from: Data(first.body))
+        let outcome = try JSONDecoder().decode(ProgressUpload.Outcome.self, from: Data(first.body))
         #expect(outcome.accepted.count == 7 && outcome.duplicates.isEmpty && outcome.rejected.isEmpty)
         #expect(outcome.finishedSessions == [session.uuidString.lowercased()])
         #expect(try site.count("SELECT count(*) AS n FROM answers WHERE correct") == 4)
@@ -153,7 +103,7 @@ struct ProgressUploadTests {
         // The cards written for the whole batch at once are the ones the history implies.
         #expect(try ReviewCardStore().rebuildAll(try site.database.adminConnection()).differing == 0)
         // The upload repeated (the device never heard the answer): nothing stored twice.
-        let again = try JSONDecoder().decode(Outcome.self, from: Data(try Self.post(student, csrf: csrf, Self.body(session: session, answers: answers, finished: true)).body))
+        let again = try JSONDecoder().decode(ProgressUpload.Outcome.self, from: Data(try ProgressUpload.post(student, csrf: csrf, ProgressUpload.body(session: session, answers: answers, finished: true)).body))
         #expect(again.accepted.isEmpty && again.duplicates.count == 7 && again.rejected.isEmpty)
         #expect(try site.count("SELECT count(*) AS n FROM answers") == 7)
         // A batch with bad items: each refused with its reason, the good one stored.
@@ -163,7 +113,7 @@ struct ProgressUploadTests {
             (UUID(), MiniExam.items[1], [9]),                                   // no such option
             (answers[2].0, MiniExam.items[2], MiniExam.items[2].wrong),         // a used id with another answer
         ]
-        let result = try JSONDecoder().decode(Outcome.self, from: Data(try Self.post(student, csrf: csrf, Self.body(
+        let result = try JSONDecoder().decode(ProgressUpload.Outcome.self, from: Data(try ProgressUpload.post(student, csrf: csrf, ProgressUpload.body(
             session: other, answers: mixed, finished: false, questionIDs: [MiniExam.items[0].id, MiniExam.items[1].id])).body))
         #expect(result.accepted == [mixed[0].0.uuidString.lowercased()])
         #expect(result.rejected.count == 2)
@@ -173,8 +123,8 @@ struct ProgressUploadTests {
         // An answer the database refuses (its session is finished: the freeze trigger) costs
         // only itself; the answer beside it in the batch is stored.
         let late = UUID(), beside = UUID()
-        let lateBody = Self.body(session: session, answers: [(late, MiniExam.items[0], MiniExam.items[0].key)], finished: true)
-        let besideBody = Self.body(session: other, answers: [(beside, MiniExam.items[1], MiniExam.items[1].key)], finished: false,
+        let lateBody = ProgressUpload.body(session: session, answers: [(late, MiniExam.items[0], MiniExam.items[0].key)], finished: true)
+        let besideBody = ProgressUpload.body(session: other, answers: [(beside, MiniExam.items[1], MiniExam.items[1].key)], finished: false,
                                    questionIDs: [MiniExam.items[0].id, MiniExam.items[1].id])
         func parts(_ body: String) throws -> (sessions: [Any], answers: [Any]) {
             let object = try JSONSerialization.jsonObject(with: Data(body.utf8)) as! [String: Any]
@@ -184,14 +134,14 @@ struct ProgressUploadTests {
             "sessions": try parts(lateBody).sessions + parts(besideBody).sessions,
             "answers": try parts(lateBody).answers + parts(besideBody).answers,
         ])
-        let both = try JSONDecoder().decode(Outcome.self, from: Data(try Self.post(student, csrf: csrf, String(decoding: combined, as: UTF8.self)).body))
+        let both = try JSONDecoder().decode(ProgressUpload.Outcome.self, from: Data(try ProgressUpload.post(student, csrf: csrf, String(decoding: combined, as: UTF8.self)).body))
         #expect(both.accepted == [beside.uuidString.lowercased()])
         #expect(both.rejected.map(\.id) == [late.uuidString.lowercased()] && both.rejected[0].reason.contains("could not be stored"))
         #expect(try site.count("SELECT count(*) AS n FROM answers") == 9)
         // The same new id twice in one batch: stored once, the repeat a duplicate; with another
         // answer under it, refused.
         let twice = UUID(), clash = UUID()
-        let repeated = try JSONDecoder().decode(Outcome.self, from: Data(try Self.post(student, csrf: csrf, Self.body(
+        let repeated = try JSONDecoder().decode(ProgressUpload.Outcome.self, from: Data(try ProgressUpload.post(student, csrf: csrf, ProgressUpload.body(
             session: UUID(), answers: [(twice, MiniExam.items[3], MiniExam.items[3].key), (twice, MiniExam.items[3], MiniExam.items[3].key),
                                        (clash, MiniExam.items[4], MiniExam.items[4].key), (clash, MiniExam.items[4], MiniExam.items[4].wrong)],
             finished: false)).body))
@@ -203,8 +153,8 @@ struct ProgressUploadTests {
 
     @Test("an answer to an earlier version is checked by what was chosen: reordered options map by id, a removed one is refused, an unknown version too")
     func earlierVersions() throws {
-        let site = try StudySessionTests.Site()
-        let (student, _, csrf) = try SchoolTests.account(site, "traveller", role: "student")
+        let site = try PortalSite()
+        let (student, _, csrf) = try site.account("traveller", role: "student")
         let owner = try site.database.adminConnection()
         let reordered = MiniExam.items[0], trimmed = MiniExam.items[1]
         // Since the device downloaded version 1: the first question's options reversed (its key
@@ -216,30 +166,30 @@ struct ProgressUploadTests {
         try owner.execute("UPDATE questions SET options = options - 2 WHERE id = \(trimmed.id)")
         #expect(try site.count("SELECT count(*) AS n FROM questions WHERE version = 2 AND id IN (\(reordered.id), \(trimmed.id))") == 2)
         let right = UUID(), gone = UUID(), kept = UUID(), future = UUID()
-        let body = ProgressUploadTests.body(session: UUID(), answers: [
+        let body = ProgressUpload.body(session: UUID(), answers: [
             (right, reordered, [0]),        // "Ant" as it was shown: still the key
             (gone, trimmed, [2]),           // "Blue": no longer an option
             (kept, trimmed, [1]),           // "Green": the key, same place
         ], finished: false)
-        let outcome = try JSONDecoder().decode(Outcome.self, from: Data(try Self.post(student, csrf: csrf, body).body))
+        let outcome = try JSONDecoder().decode(ProgressUpload.Outcome.self, from: Data(try ProgressUpload.post(student, csrf: csrf, body).body))
         #expect(Set(outcome.accepted) == [right.uuidString.lowercased(), kept.uuidString.lowercased()])
         #expect(outcome.rejected.count == 1 && outcome.rejected[0].id == gone.uuidString.lowercased() && outcome.rejected[0].reason.contains("gone"))
         // Stored as given, with the version it was given for, and marked right.
         #expect(try site.count("SELECT count(*) AS n FROM answers WHERE id = \(right) AND correct AND question_version = 1 AND response = '[0]'") == 1)
         let unknown = body.replacingOccurrences(of: right.uuidString, with: future.uuidString).replacingOccurrences(of: "\"questionVersion\": 1", with: "\"questionVersion\": 9")
-        let refused = try JSONDecoder().decode(Outcome.self, from: Data(try Self.post(student, csrf: csrf, unknown).body))
+        let refused = try JSONDecoder().decode(ProgressUpload.Outcome.self, from: Data(try ProgressUpload.post(student, csrf: csrf, unknown).body))
         #expect(refused.rejected.contains { $0.id == future.uuidString.lowercased() && $0.reason.contains("never published") })
     }
 
     @Test("a question retired since the download drops out of the offline session: its answer is refused, the others count")
     func retiredSinceDownload() throws {
-        let site = try StudySessionTests.Site()
-        let (student, _, csrf) = try SchoolTests.account(site, "traveller", role: "student")
+        let site = try PortalSite()
+        let (student, _, csrf) = try site.account("traveller", role: "student")
         let retired = MiniExam.items[2]
         try site.database.adminConnection().execute("UPDATE questions SET status = 'retired' WHERE id = \(retired.id)")
         let session = UUID()
         let answers = MiniExam.items.prefix(4).map { (UUID(), $0, $0.key) }
-        let outcome = try JSONDecoder().decode(Outcome.self, from: Data(try Self.post(student, csrf: csrf, Self.body(
+        let outcome = try JSONDecoder().decode(ProgressUpload.Outcome.self, from: Data(try ProgressUpload.post(student, csrf: csrf, ProgressUpload.body(
             session: session, answers: Array(answers), finished: true, questionIDs: answers.map(\.1.id))).body))
         #expect(outcome.accepted.count == 3 && outcome.finishedSessions == [session.uuidString.lowercased()])
         #expect(outcome.rejected.count == 1 && outcome.rejected[0].id == answers[2].0.uuidString.lowercased())
@@ -250,17 +200,17 @@ struct ProgressUploadTests {
 
     @Test("uploads need a signed-in student, a CSRF token, JSON of the format and a bounded size")
     func refusals() throws {
-        let site = try StudySessionTests.Site()
-        let (student, _, csrf) = try SchoolTests.account(site, "traveller", role: "student")
-        let body = Self.body(session: UUID(), answers: [(UUID(), MiniExam.items[0], [0])], finished: false)
+        let site = try PortalSite()
+        let (student, _, csrf) = try site.account("traveller", role: "student")
+        let body = ProgressUpload.body(session: UUID(), answers: [(UUID(), MiniExam.items[0], [0])], finished: false)
         let visitor = site.browser()
         let token = visitor.csrfToken(from: try visitor.request("GET", "/login"))
-        let anonymous = try Self.post(visitor, csrf: token, body)
+        let anonymous = try ProgressUpload.post(visitor, csrf: token, body)
         #expect(anonymous.status == 401 && anonymous.bodyText.contains("Sign in to continue"))
-        #expect(try Self.post(student, csrf: "forged", body).status == 403)
-        #expect(try Self.post(student, csrf: csrf, "{\"answers\": 5}").status == 400)
-        let many = Self.body(session: UUID(), answers: (0..<501).map { _ in (UUID(), MiniExam.items[0], [0]) }, finished: false)
-        #expect(try Self.post(student, csrf: csrf, many).status == 413)
+        #expect(try ProgressUpload.post(student, csrf: "forged", body).status == 403)
+        #expect(try ProgressUpload.post(student, csrf: csrf, "{\"answers\": 5}").status == 400)
+        let many = ProgressUpload.body(session: UUID(), answers: (0..<501).map { _ in (UUID(), MiniExam.items[0], [0]) }, finished: false)
+        #expect(try ProgressUpload.post(student, csrf: csrf, many).status == 413)
         #expect(try site.count("SELECT count(*) AS n FROM answers") == 0)
     }
 }

@@ -17,21 +17,12 @@ struct PasswordRecoveryTests {
         return String(page.bodyText[range.upperBound...].prefix { $0 != "<" })
     }
 
-    /// A registered student (a real password) in a class of `teacher`'s: their browser and id.
-    static func pupil(_ site: StudySessionTests.Site, in code: String, name: String = "pia") throws -> (Browser, UUID) {
-        let browser = site.browser()
-        try browser.register(name)
-        try browser.submit("/join/\(code)", to: "/join/\(code)", [:])
-        let id = try site.admin { try $0.query("SELECT id FROM users WHERE username = \(name)").single().decode("id", as: UUID.self) }
-        return (browser, id)
-    }
-
     @Test("a student who forgot their password gets back in with their teacher's code: asked first, shown once on a card, used once, every other sign-in ended, the old password gone")
     func teachersCode() throws {
-        let site = try StudySessionTests.Site()
-        let (teacher, _, csrf) = try SchoolTests.account(site, "teacher", role: "teacher", displayName: "Ms Rossi")
-        let (classID, joinCode) = try SchoolTests.makeClass(teacher, csrf: csrf)
-        let (oldDevice, pupilID) = try Self.pupil(site, in: joinCode)
+        let site = try PortalSite()
+        let (teacher, _, csrf) = try site.account("teacher", role: "teacher", displayName: "Ms Rossi")
+        let (classID, joinCode) = try makeClass(teacher, csrf: csrf)
+        let (oldDevice, pupilID) = try ClassPupils.pupil(site, in: joinCode)
         #expect(try oldDevice.request("GET", "/me").status == 200)
 
         // The sign-in page leads to the ways back in.
@@ -46,7 +37,7 @@ struct PasswordRecoveryTests {
         let question = try teacher.request("GET", asking)
         #expect(question.status == 200 && question.bodyText.contains("<h1>Give Pia a reset code?</h1>"), "\(question.bodyText)")
         let unasked = try teacher.request("POST", asking, form: ["csrf_token": csrf])
-        #expect(SchoolTests.location(unasked).hasSuffix(asking))
+        #expect(redirectLocation(unasked).hasSuffix(asking))
         #expect(try site.count("SELECT count(*) AS n FROM password_resets") == 0)
 
         let card = try teacher.submit(asking, to: asking, ["confirm": "1"])
@@ -79,27 +70,27 @@ struct PasswordRecoveryTests {
 
         // The right one: signed in at once, told so, every other sign-in of the account ended.
         let done = try reset("pia", " \(code.lowercased()) ")
-        #expect(done.status == 303 && SchoolTests.location(done).hasSuffix("/me/settings?password=1"))
+        #expect(done.status == 303 && redirectLocation(done).hasSuffix("/me/settings?password=1"))
         #expect(try student.request("GET", "/me/settings?password=1").bodyText.contains("Your password is changed"))
-        #expect(SchoolTests.location(try oldDevice.request("GET", "/me")).hasPrefix("/login"), "the old device is signed out")
+        #expect(redirectLocation(try oldDevice.request("GET", "/me")).hasPrefix("/login"), "the old device is signed out")
         // Once only; the old password is gone, the new one works.
         #expect(try site.browser().submit("/reset", to: "/reset", ["username": "pia", "code": code, "password": "another phrase here", "password_confirmation": "another phrase here"]).status == 422)
         #expect(try site.browser().login("pia").bodyText.contains("do not match an account"), "the old password is gone")
         let again = site.browser()
-        #expect(SchoolTests.location(try again.login("pia", password: "a brand new phrase")).hasSuffix("/me"))
+        #expect(redirectLocation(try again.login("pia", password: "a brand new phrase")).hasSuffix("/me"))
     }
 
     @Test("only a teacher of the student's class or an admin can make a code — not another teacher, not a student, not portal_app by itself; a code lasts a day; guessing is cut off; an account of a school's sign-in has no password to reset")
     func whoMayIssue() throws {
-        let site = try StudySessionTests.Site()
-        let (teacher, _, csrf) = try SchoolTests.account(site, "teacher", role: "teacher")
-        let (classID, joinCode) = try SchoolTests.makeClass(teacher, csrf: csrf)
-        let (_, pupilID) = try Self.pupil(site, in: joinCode)
+        let site = try PortalSite()
+        let (teacher, _, csrf) = try site.account("teacher", role: "teacher")
+        let (classID, joinCode) = try makeClass(teacher, csrf: csrf)
+        let (_, pupilID) = try ClassPupils.pupil(site, in: joinCode)
         let asking = "/teach/classes/\(classID)/members/\(pupilID.uuidString.lowercased())/reset"
-        let (other, _, otherCSRF) = try SchoolTests.account(site, "other", role: "teacher")
+        let (other, _, otherCSRF) = try site.account("other", role: "teacher")
         #expect(try other.request("GET", asking).status == 404)
         #expect(try other.request("POST", asking, form: ["csrf_token": otherCSRF, "confirm": "1"]).status == 404)
-        let (classmate, _, classmateCSRF) = try SchoolTests.account(site, "classmate", role: "student")
+        let (classmate, _, classmateCSRF) = try site.account("classmate", role: "student")
         #expect(try classmate.request("POST", asking, form: ["csrf_token": classmateCSRF, "confirm": "1"]).status == 404)
         #expect(try classmate.request("GET", "/admin/users/\(pupilID.uuidString.lowercased())/reset").status == 404)
         #expect(try site.count("SELECT count(*) AS n FROM password_resets") == 0)
@@ -123,7 +114,7 @@ struct PasswordRecoveryTests {
         #expect(try site.count("SELECT count(*) AS n FROM password_resets") == 0)
 
         // An admin may, for anyone; the code lasts a day.
-        let (admin, _, _) = try SchoolTests.account(site, "chief", role: "admin")
+        let (admin, _, _) = try site.account("chief", role: "admin")
         let adminAsking = "/admin/users/\(pupilID.uuidString.lowercased())/reset"
         #expect(try admin.request("GET", "/admin/users").bodyText.contains(#"href="\#(adminAsking)""#))
         let card = try admin.submit(adminAsking, to: adminAsking, ["confirm": "1"])

@@ -21,7 +21,7 @@ struct PushReminderTests {
         // A morning: the study time set below (an hour on) is later the same day.
         site.clock.advance(toHour: 9)
         try service.follow(clock: site.clock.read())
-        let (ana, user, csrf) = try SchoolTests.account(site, "ana", role: "student")
+        let (ana, user, csrf) = try site.account("ana", role: "student")
         let csrfHeader = "X-CSRF-Token: \(csrf)\r\n"
         #expect(try ana.request("GET", "/api/push/key").status == 503, "no key before the agent made one")
         #expect(site.agent!.sendPushes() == 0)

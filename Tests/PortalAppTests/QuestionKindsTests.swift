@@ -12,37 +12,12 @@ import Testing
 /// JavaScript: the forms each kind gets, the answers the server checks, what bad input gets.
 @Suite("Matching, fill-in and hotspot questions over HTTP")
 struct QuestionKindsTests {
-    static let region = "kinds", exam = "all-kinds"
-    static let matchingStem = "Match each service with its port.", fillInStem = "In what year was the first Ordnance Survey map printed?"
-    static let hotspotStem = "Click the router."
-
-    /// An exam of one domain with a question of each newer kind, imported as any content is.
-    static func install(_ site: StudySessionTests.Site) throws {
-        let document = """
-            {"format": 1, "regions": [{"code": "\(region)", "name": "Kinds", "exams": [{"slug": "\(exam)", "title": "All kinds", "language": "en",
-             "passMark": 60, "timeLimitSeconds": 600, "questionCount": 3, "domains": [{"slug": "mixed", "title": "Mixed", "weight": 100, "questions": [
-              {"key": "k/match", "type": "matching", "stem": "\(matchingStem)", "difficulty": 2, "explanation": "SSH 22, DNS 53, HTTPS 443.",
-               "options": [{"id": "p1", "text": "SSH"}, {"id": "p2", "text": "DNS"}, {"id": "p3", "text": "HTTPS"}],
-               "targets": [{"id": "t1", "text": "443"}, {"id": "t2", "text": "22"}, {"id": "t3", "text": "25"}, {"id": "t4", "text": "53"}],
-               "correct": [1, 3, 0]},
-              {"key": "k/fill", "type": "fill-in", "stem": "\(fillInStem)", "difficulty": 3, "explanation": "1801, give or take a year.",
-               "options": [], "accepted": ["1801"], "match": "numeric", "tolerance": 1, "partial": [{"answer": "1790", "share": 0.5, "tolerance": 10}]},
-              {"key": "k/hot", "type": "hotspot", "stem": "\(hotspotStem)", "difficulty": 1, "explanation": "The router is the circle.",
-               "imageUrl": "/images/diagrams/network-a.svg",
-               "options": [{"id": "r", "text": "Device A", "region": {"shape": "circle", "coords": [100, 100, 40]}},
-                           {"id": "s", "text": "Device B", "region": {"shape": "rect", "coords": [200, 60, 300, 140]}}],
-               "correct": [0]}]}]}]}]}
-            """
-        let parsed = try ContentDocument.decode(Data(document.utf8))
-        #expect(ContentImport().problems(parsed).isEmpty)
-        _ = try site.admin { try ContentImport().apply(parsed, $0) }
-    }
 
     /// Starts a session of the three questions.
     func start(_ browser: Browser, mode: String) throws -> String {
-        let token = browser.csrfToken(from: try browser.request("GET", "/exams/\(Self.region)/\(Self.exam)"))
+        let token = browser.csrfToken(from: try browser.request("GET", "/exams/\(QuestionKindsExam.region)/\(QuestionKindsExam.exam)"))
         let response = try browser.request("POST", "/sessions", pairs: [
-            ("csrf_token", token), ("region", Self.region), ("exam", Self.exam), ("mode", mode), ("count", "3"), ("domain", "mixed"),
+            ("csrf_token", token), ("region", QuestionKindsExam.region), ("exam", QuestionKindsExam.exam), ("mode", mode), ("count", "3"), ("domain", "mixed"),
         ])
         #expect(response.status == 303)
         return response.header("Location")?.replacingOccurrences(of: "http://127.0.0.1:\(browser.port)", with: "") ?? ""
@@ -60,8 +35,8 @@ struct QuestionKindsTests {
 
     @Test("a practice session over the three kinds: each form answered without JavaScript, checked by the server, reviewed; bad input refused with the reason")
     func practice() throws {
-        let site = try StudySessionTests.Site()
-        try Self.install(site)
+        let site = try PortalSite()
+        try QuestionKindsExam.install(site)
         let browser = site.browser()
         try browser.register("kim")
         let path = try start(browser, mode: "practice")
@@ -71,7 +46,7 @@ struct QuestionKindsTests {
             #expect(page.status == 200)
             let html = page.bodyText
             let base = try fields(page)
-            if html.contains(Self.matchingStem) {
+            if html.contains(QuestionKindsExam.matchingStem) {
                 // A select per prompt, the targets numbered from 1; one left out is sent back with the others kept.
                 #expect(html.contains("<select id=\"target-0\" name=\"target_0\"><option value=\"\">Choose…</option><option value=\"1\">443</option>"))
                 let partial = try browser.request("POST", path + "/answers", pairs: base + [("target_0", "2"), ("target_1", "4")])
@@ -86,7 +61,7 @@ struct QuestionKindsTests {
                 #expect(review.contains("<h2 id=\"verdict\">Not quite</h2>") && review.contains("67%"), "two of three pairs right")
                 #expect(review.contains("<span class=\"option-text\">HTTPS</span> → <span class=\"given\">25</span> <span class=\"tag\">your answer</span> · correct answer: <strong>443</strong>"))
                 pages.append(("matching reviewed", Array(review.utf8)))
-            } else if html.contains(Self.fillInStem) {
+            } else if html.contains(QuestionKindsExam.fillInStem) {
                 #expect(html.contains("<input type=\"text\" id=\"typed-answer\" name=\"answer\" value=\"\""))
                 let blank = try browser.request("POST", path + "/answers", pairs: base + [("answer", " \u{3000} ")])
                 let refused = try browser.request("GET", try #require(blank.header("Location")).replacingOccurrences(of: "http://127.0.0.1:\(browser.port)", with: ""))
@@ -102,7 +77,7 @@ struct QuestionKindsTests {
                 #expect(review.contains("<dt>Your answer</dt><dd>１８０２</dd>") && review.contains("<dt>Accepted answers</dt><dd><ul><li>1801</li></ul></dd>"))
                 pages.append(("fill-in reviewed", Array(review.utf8)))
             } else {
-                #expect(html.contains(Self.hotspotStem))
+                #expect(html.contains(QuestionKindsExam.hotspotStem))
                 // Without a pointer the regions are a list; the click's point travels as the form's fields.
                 #expect(html.contains("<img src=\"/images/diagrams/network-a.svg\" alt=\"The picture for this question; its parts are listed with it.\" class=\"hotspot-image\">"))
                 // The parts are named by the picture (Device A–E): no number badge beside them.
@@ -134,16 +109,16 @@ struct QuestionKindsTests {
 
     @Test("a mock exam over the three kinds: answers saved as given, scored at the end with partial credit, reviewed per kind on the results")
     func mock() throws {
-        let site = try StudySessionTests.Site()
-        try Self.install(site)
+        let site = try PortalSite()
+        try QuestionKindsExam.install(site)
         let browser = site.browser()
         try browser.register("lee")
         let path = try start(browser, mode: "mock")
         for number in 1...3 {
             let page = try browser.request("GET", path + "?q=\(number)")
             let html = page.bodyText, base = try fields(page)
-            let answer: [(String, String)] = html.contains(Self.matchingStem) ? [("target_0", "2"), ("target_1", "4"), ("target_2", "1")]
-                : html.contains(Self.fillInStem) ? [("answer", "1795")] : [("choice", "1")]
+            let answer: [(String, String)] = html.contains(QuestionKindsExam.matchingStem) ? [("target_0", "2"), ("target_1", "4"), ("target_2", "1")]
+                : html.contains(QuestionKindsExam.fillInStem) ? [("answer", "1795")] : [("choice", "1")]
             #expect(try browser.request("POST", path + "/answers", pairs: base + answer).status == 303)
         }
         let confirm = try browser.request("GET", path + "/finish")
@@ -163,19 +138,19 @@ struct QuestionKindsTests {
 
     @Test("the answer form of another kind, or a point that is no number, is refused without a 500 and stores nothing")
     func wrongShapes() throws {
-        let site = try StudySessionTests.Site()
-        try Self.install(site)
+        let site = try PortalSite()
+        try QuestionKindsExam.install(site)
         let browser = site.browser()
         try browser.register("ray")
         let path = try start(browser, mode: "practice")
         for number in 1...3 {
             let page = try browser.request("GET", path + "?q=\(number)")
             let html = page.bodyText, base = try fields(page)
-            if html.contains(Self.hotspotStem) {
+            if html.contains(QuestionKindsExam.hotspotStem) {
                 // A point that is not a number is no point: the list's choice (none here) counts.
                 let bad = try browser.request("POST", path + "/answers", pairs: base + [("point_x", "left"), ("point_y", "9")])
                 #expect(bad.status == 303 && (bad.header("Location") ?? "").contains("refused=empty"))
-            } else if html.contains(Self.fillInStem) {
+            } else if html.contains(QuestionKindsExam.fillInStem) {
                 let chosen = try browser.request("POST", path + "/answers", pairs: base + [("choice", "0")])
                 #expect(chosen.status == 303 && (chosen.header("Location") ?? "").contains("refused=empty"), "a choice is no typed answer")
             } else {

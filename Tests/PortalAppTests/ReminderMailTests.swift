@@ -14,12 +14,12 @@ struct ReminderMailTests {
     @Test("a daily reminder arrives at the study time with what is due and a link to start; one click in the mail client stops the next")
     func dailyReminder() throws {
         let server = try TestMailServer()
-        let site = try MailRecoveryTests.site(server)
+        let site = try MailJourney.site(server)
         // A morning: the study time set below (an hour on) is later the same day.
         site.clock.advance(toHour: 9)
         let ana = site.browser()
         try ana.register("ana")
-        _ = try MailRecoveryTests.prove("ana@pupils.example", ana, site, server, expecting: 1)
+        _ = try MailJourney.prove("ana@pupils.example", ana, site, server, expecting: 1)
         let user = try site.admin { try $0.query("SELECT id FROM users WHERE username = 'ana'").single().decode("id", as: UUID.self) }
         // Reviews due today, written as history would leave them.
         try site.admin { connection in
@@ -70,10 +70,10 @@ struct ReminderMailTests {
     @Test("nothing due, a day off or a holiday: no reminder")
     func quietDays() throws {
         let server = try TestMailServer()
-        let site = try MailRecoveryTests.site(server)
+        let site = try MailJourney.site(server)
         let ana = site.browser()
         try ana.register("ana")
-        _ = try MailRecoveryTests.prove("ana@pupils.example", ana, site, server, expecting: 1)
+        _ = try MailJourney.prove("ana@pupils.example", ana, site, server, expecting: 1)
         #expect(try ana.submit("/me/rhythm", to: "/me/reminders", ["digest": "daily"]).status == 303)
         try site.admin { try $0.execute("UPDATE users SET study_time = '00:00' WHERE username = 'ana'") }
         #expect(site.agent!.queueDigests() == 0, "nothing is due")

@@ -10,18 +10,17 @@ import Testing
 /// exam, and "the ones I missed" are the ones answered wrongly.
 @Suite("Results that lead somewhere")
 struct ResultsNextStepsTests {
-    let tests = StudySessionTests()
 
     @Test("a practice stopped part-way says what was answered and right (no pass or fail); 'Practise the N you missed' starts exactly those; unanswered ones are counted apart")
     func practiseTheMissed() throws {
         let site = try PortalSite()
         let browser = site.browser()
         try browser.register("noa")
-        let (_, path) = try tests.start(browser, count: "5")
+        let (_, path) = try startSession(browser, count: "5")
         // Two right, one wrong, two never answered.
         var wrong: UUID?
         for answer in ["right", "wrong", "right"] {
-            let form = try StudySessionTests.AnswerForm(try browser.request("GET", path))
+            let form = try QuestionForm(try browser.request("GET", path))
             if answer == "wrong" { wrong = form.item.id }
             #expect(try browser.request("POST", path + "/answers", pairs: form.pairs(answer == "right" ? form.item.key : form.item.wrong)).status == 303)
         }
@@ -51,13 +50,13 @@ struct ResultsNextStepsTests {
             "csrf_token": browser.csrfToken(from: results), "region": MiniExam.region, "exam": MiniExam.exam, "mode": "practice",
             "missed_of": session.uuidString.lowercased()])
         #expect(again.status == 303)
-        let newID = try #require(UUID(uuidString: String(tests.location(again).dropFirst("/sessions/".count))))
+        let newID = try #require(UUID(uuidString: String(redirectLocation(again).dropFirst("/sessions/".count))))
         let ids = try site.admin { try $0.query("SELECT unnest(question_ids) AS id FROM study_sessions WHERE id = \(newID)").rows.map { try $0.decode("id", as: UUID.self) } }
         #expect(ids == [try #require(wrong)])
         // Another student's session is not theirs to practise from.
         let other = site.browser()
         try other.register("zed")
-        let token = other.csrfToken(from: try other.request("GET", StudySessionTests.examPath))
+        let token = other.csrfToken(from: try other.request("GET", MiniExam.path))
         let refused = try other.request("POST", "/sessions", form: [
             "csrf_token": token, "region": MiniExam.region, "exam": MiniExam.exam, "mode": "practice", "missed_of": session.uuidString.lowercased()])
         #expect(refused.status == 404)
@@ -68,7 +67,7 @@ struct ResultsNextStepsTests {
         let site = try PortalSite()
         let browser = site.browser()
         try browser.register("dora")
-        let page = try browser.request("GET", StudySessionTests.examPath)
+        let page = try browser.request("GET", MiniExam.path)
         #expect(page.bodyText.contains(#"<button type="submit" form="practise-domain" name="domain" value="beta" aria-label="Practise Beta things">Practise</button>"#))
         let check = try HTMLChecker.passes([("exam page", page.body)])
         #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
@@ -76,7 +75,7 @@ struct ResultsNextStepsTests {
         let sent = try browser.request("POST", "/sessions", form: [
             "csrf_token": browser.csrfToken(from: page), "region": MiniExam.region, "exam": MiniExam.exam, "mode": "practice", "count": "20", "domain": "beta"])
         #expect(sent.status == 303)
-        let id = try #require(UUID(uuidString: String(tests.location(sent).dropFirst("/sessions/".count))))
+        let id = try #require(UUID(uuidString: String(redirectLocation(sent).dropFirst("/sessions/".count))))
         let domains = try site.admin {
             try $0.query("SELECT DISTINCT d.slug FROM study_sessions s, unnest(s.question_ids) q(id) JOIN questions x ON x.id = q.id JOIN domains d ON d.id = x.domain_id WHERE s.id = \(id)")
                 .rows.map { try $0.decode("slug", as: String.self) }
@@ -95,61 +94,61 @@ struct ResultsNextStepsTests {
         let site = try PortalSite()
         let browser = site.browser()
         try browser.register("bea")
-        let exam = try browser.request("GET", StudySessionTests.examPath)
+        let exam = try browser.request("GET", MiniExam.path)
         #expect(exam.bodyText.contains(#"<input type="radio" name="pool" value="missed-last"> Missed in my last session</label>"#))
         #expect(exam.bodyText.contains(#"<input type="checkbox" name="kind" value="multi-choice" checked> multiple choice</label>"#))
         let check = try HTMLChecker.passes([("exam page", exam.body)])
         #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
 
         // Nothing studied yet: "missed" has nothing, and says so with what to change.
-        let (empty, _) = try tests.start(browser, count: "5", extra: [("pool", "missed-last")])
+        let (empty, _) = try startSession(browser, count: "5", extra: [("pool", "missed-last")])
         #expect(empty.status == 422 && empty.bodyText.contains("No question matches “Missed in my last session” with these choices."))
 
         // A practice of three: one wrong, two right.
-        let (_, first) = try tests.start(browser, count: "3")
+        let (_, first) = try startSession(browser, count: "3")
         var wrong: UUID?, right: [UUID] = []
         for answer in ["wrong", "right", "right"] {
-            let form = try StudySessionTests.AnswerForm(try browser.request("GET", first))
+            let form = try QuestionForm(try browser.request("GET", first))
             if answer == "wrong" { wrong = form.item.id } else { right.append(form.item.id) }
             #expect(try browser.request("POST", first + "/answers", pairs: form.pairs(answer == "right" ? form.item.key : form.item.wrong)).status == 303)
         }
         let missed = try #require(wrong)
         // What the exam page's script asks as the choices change: how many would be drawn from.
-        let counted = StudySessionTests.examPath + "/practice-count?pool=missed-last&domain=alpha&domain=beta"
+        let counted = MiniExam.path + "/practice-count?pool=missed-last&domain=alpha&domain=beta"
         let count = try browser.request("GET", counted)
         #expect(count.status == 200 && count.bodyText == #"{"count":1}"#, "\(count.bodyText)")
         #expect(count.header("Cache-Control") == "private, no-store")
-        #expect(try browser.request("GET", StudySessionTests.examPath + "/practice-count?pool=unseen&domain=alpha&domain=beta").bodyText
+        #expect(try browser.request("GET", MiniExam.path + "/practice-count?pool=unseen&domain=alpha&domain=beta").bodyText
             == #"{"count":\#(MiniExam.items.count - 3)}"#)
-        #expect(try browser.request("GET", StudySessionTests.examPath + "/practice-count?pool=everything&domain=alpha").status == 400)
+        #expect(try browser.request("GET", MiniExam.path + "/practice-count?pool=everything&domain=alpha").status == 400)
         #expect(try browser.request("GET", "/exams/nowhere/nothing/practice-count?domain=alpha").status == 404)
         #expect(try site.browser().request("GET", counted).bodyText == #"{"count":0}"#, "another visitor has no history")
-        let (_, missedLast) = try tests.start(browser, count: "20", extra: [("pool", "missed-last")])
+        let (_, missedLast) = try startSession(browser, count: "20", extra: [("pool", "missed-last")])
         #expect(try questions(site, missedLast) == [missed])
         // Answered right in that practice, it is no longer "missed and not yet got right".
-        let form = try StudySessionTests.AnswerForm(try browser.request("GET", missedLast))
+        let form = try QuestionForm(try browser.request("GET", missedLast))
         #expect(try browser.request("POST", missedLast + "/answers", pairs: form.pairs(form.item.key)).status == 303)
-        let (stillMissed, _) = try tests.start(browser, count: "20", extra: [("pool", "missed")])
+        let (stillMissed, _) = try startSession(browser, count: "20", extra: [("pool", "missed")])
         #expect(stillMissed.status == 422, "nothing is missed now")
         // Not yet seen: every practice question but the three answered.
-        let (_, unseen) = try tests.start(browser, count: "20", extra: [("pool", "unseen")])
+        let (_, unseen) = try startSession(browser, count: "20", extra: [("pool", "unseen")])
         let offered = Set(MiniExam.items.map(\.id))
         let unseenIDs = Set(try questions(site, unseen))
         #expect(!unseenIDs.isEmpty && unseenIDs.isDisjoint(with: right + [missed]) && unseenIDs.isSubset(of: offered))
         // Of a chosen kind only.
-        let (_, multi) = try tests.start(browser, count: "20", extra: [("kind", "multi-choice")])
+        let (_, multi) = try startSession(browser, count: "20", extra: [("kind", "multi-choice")])
         let kinds = Set(try questions(site, multi).compactMap { MiniExam.item($0)?.kind })
         #expect(kinds == ["multi-choice"])
         // Flagged in a mock exam: exactly those.
-        let (_, mock) = try tests.start(browser, mode: "mock")
+        let (_, mock) = try startSession(browser, mode: "mock")
         let shown = try browser.request("GET", mock)
-        let flaggedID = try StudySessionTests.AnswerForm(shown).item.id
+        let flaggedID = try QuestionForm(shown).item.id
         #expect(try browser.request("POST", mock + "/flags", form: [
             "csrf_token": browser.csrfToken(from: shown), "question": flaggedID.uuidString.lowercased(), "flagged": "1"]).status == 303)
-        let (_, flagged) = try tests.start(browser, count: "20", extra: [("pool", "flagged")])
+        let (_, flagged) = try startSession(browser, count: "20", extra: [("pool", "flagged")])
         #expect(try questions(site, flagged) == [flaggedID])
         // A pool that is not one is refused.
-        let (odd, _) = try tests.start(browser, extra: [("pool", "everything")])
+        let (odd, _) = try startSession(browser, extra: [("pool", "everything")])
         #expect(odd.status == 400)
     }
 
@@ -158,8 +157,8 @@ struct ResultsNextStepsTests {
         let site = try PortalSite()
         let browser = site.browser()
         try browser.register("dan")
-        let (_, path) = try tests.start(browser, count: "2", domains: ["alpha"])
-        let form = try StudySessionTests.AnswerForm(try browser.request("GET", path))
+        let (_, path) = try startSession(browser, count: "2", domains: ["alpha"])
+        let form = try QuestionForm(try browser.request("GET", path))
         #expect(try browser.request("POST", path + "/answers", pairs: form.pairs(form.item.key)).status == 303)
         let dashboard = try browser.request("GET", "/me")
         let page = dashboard.bodyText
@@ -171,7 +170,7 @@ struct ResultsNextStepsTests {
         let sent = try #require(PageForm.all(in: page, action: "/sessions").first { $0.fields.contains { $0.name == "domain" && $0.value == "beta" } })
         let started = try browser.request("POST", "/sessions", pairs: sent.filled([:]))
         #expect(started.status == 303)
-        let domains = Set(try questions(site, tests.location(started)).compactMap { MiniExam.item($0)?.domain })
+        let domains = Set(try questions(site, redirectLocation(started)).compactMap { MiniExam.item($0)?.domain })
         #expect(domains == ["beta"])
     }
 }

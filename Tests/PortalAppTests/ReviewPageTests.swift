@@ -36,9 +36,9 @@ struct ReviewPageTests {
         #expect(!(try student.request("GET", "/me").bodyText.contains(#"<a href="/me/review" aria-current="page">"#)))
 
         // Three questions studied; three days on, they are due.
-        let (_, path) = try StudySessionTests().start(student, count: "3")
+        let (_, path) = try startSession(student, count: "3")
         while case let page = try student.request("GET", path), page.status == 200 {
-            let form = try StudySessionTests.AnswerForm(page)
+            let form = try QuestionForm(page)
             try student.request("POST", path + "/answers", pairs: form.pairs(form.item.key))
         }
         site.clock.advance(3 * 86_400)
@@ -93,7 +93,7 @@ struct ReviewPageTests {
         let examDay = try site.admin {
             try $0.query("SELECT ((now() + (SELECT offset_seconds FROM server_clock) * interval '1 second')::date + 9)::text AS d").single().decode("d", as: String.self)
         }
-        let dated = try student.request("POST", StudySessionTests.examPath + "/date", form: ["csrf_token": student.csrfToken(from: page), "sits_on": examDay])
+        let dated = try student.request("POST", MiniExam.path + "/date", form: ["csrf_token": student.csrfToken(from: page), "sits_on": examDay])
         #expect(dated.status == 303)
         let planned = try student.request("GET", "/me/review").bodyText
         #expect(planned.contains(#"<p class="notice">"#) && planned.contains(" until then."), "\(planned)")
@@ -108,9 +108,9 @@ struct ReviewPageTests {
         let site = try Site()
         let student = site.browser()
         _ = try student.register("ada")
-        let (_, path) = try StudySessionTests().start(student, count: "2")
+        let (_, path) = try startSession(student, count: "2")
         while case let page = try student.request("GET", path), page.status == 200 {
-            let form = try StudySessionTests.AnswerForm(page)
+            let form = try QuestionForm(page)
             try student.request("POST", path + "/answers", pairs: form.pairs(form.item.key))
         }
         // Past the end of today everything answered right is some days away.

@@ -135,7 +135,7 @@ struct RichQuestionPageTests {
         #expect(results.bodyText.contains(#"<th scope="col" class="align-right">Metric</th>"#))
         #expect(results.bodyText.contains(#"<div class="explanation rich" lang="en"><p>The longest match wins:</p>"#))
 
-        let (admin, csrf) = try AdminTests.admin(site)
+        let (admin, csrf) = try site.signedInAdmin()
         let id = try site.admin { try $0.query("SELECT id FROM questions WHERE source_key = 'route-1'").single().decode("id", as: UUID.self) }.lowercasedText
         let preview = try admin.request("GET", "/admin/questions/\(id)")
         #expect(preview.bodyText.contains(#"<caption>Routing table of R1</caption>"#))
@@ -174,7 +174,7 @@ struct RichQuestionPageTests {
     func pictureUpload() throws {
         let site = try PortalSite()
         try Self.install(site)
-        let (admin, csrf) = try AdminTests.admin(site)
+        let (admin, csrf) = try site.signedInAdmin()
         let id = try site.admin { try $0.query("SELECT id FROM questions WHERE source_key = 'route-1'").single().decode("id", as: UUID.self) }
         let action = "/admin/questions/\(id.lowercasedText)/edit"
         let editor = try admin.request("GET", action)

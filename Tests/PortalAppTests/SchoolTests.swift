@@ -12,47 +12,15 @@ import Testing
 /// connections.
 @Suite("Schools")
 struct SchoolTests {
-    /// A signed-in browser for an account made in the database (any role).
-    static func account(_ site: StudySessionTests.Site, _ name: String, role: String, displayName: String? = nil) throws -> (Browser, UUID, String) {
-        let account = try site.database.makeAccount(name, role: role, displayName: displayName ?? name.capitalized, csrf: "csrf-" + name)
-        let browser = site.browser()
-        browser.cookies["portal_session"] = account.token
-        return (browser, account.id, "csrf-" + name)
-    }
-
-    static func location(_ response: RawHTTPClient.Response) -> String { response.header("Location") ?? "" }
-
-    /// A class made over HTTP; its id and join code.
-    static func makeClass(_ teacher: Browser, csrf: String, name: String = "Year 10 networking", school: String = "Liceo Galilei") throws -> (id: String, code: String) {
-        let formToken = teacher.formToken(from: try teacher.request("GET", "/teach"))
-        let created = try teacher.request("POST", "/teach/classes", form: ["csrf_token": csrf, "form_token": formToken, "name": name, "school": school])
-        let id = String(location(created).split(separator: "/").last ?? "")
-        let page = try teacher.request("GET", "/teach/classes/\(id)").bodyText
-        let marker = "<strong class=\"code\">"
-        let code = page.range(of: marker).map { String(page[$0.upperBound...].prefix(8)) } ?? ""
-        return (id, code)
-    }
-
-    /// A share link made over HTTP from the exam page's form; the token.
-    static func makeLink(_ teacher: Browser, csrf: String, classID: String?, extra: [(String, String)] = []) throws -> String {
-        var pairs = [("csrf_token", csrf), ("region", MiniExam.region), ("exam", MiniExam.exam), ("title", "Alpha warm-up"), ("mode", "practice"),
-                     ("domain", "alpha"), ("difficulty_from", "1"), ("difficulty_to", "2"), ("count", "2")]
-        if let classID { pairs += [("class", classID), ("joins_class", "on")] }
-        let page = try teacher.request("POST", "/teach/links", pairs: pairs + extra).bodyText
-        let marker = "/s/"
-        guard let range = page.range(of: marker) else { return "" }
-        return String(page[range.upperBound...].prefix(43))
-    }
-
     @Test("a new class is made once however often its form is sent (a reload, a double tap, back and again); a name of spaces comes back beside its field with the school as typed")
     func classSentOnce() throws {
-        let site = try StudySessionTests.Site()
-        let (teacher, _, csrf) = try SchoolTests.account(site, "teacher", role: "teacher")
+        let site = try PortalSite()
+        let (teacher, _, csrf) = try site.account("teacher", role: "teacher")
         let page = try teacher.request("GET", "/teach")
         let sent = ["csrf_token": csrf, "form_token": teacher.formToken(from: page), "name": "Year 9 science", "school": "Liceo Volta"]
         let first = try teacher.request("POST", "/teach/classes", form: sent)
         let again = try teacher.request("POST", "/teach/classes", form: sent)
-        #expect(first.status == 303 && again.status == 303 && Self.location(again) == Self.location(first))
+        #expect(first.status == 303 && again.status == 303 && redirectLocation(again) == redirectLocation(first))
         #expect(try site.count("SELECT count(*) AS n FROM classes") == 1)
         // A fresh showing of the form makes a second class, as asked.
         _ = try teacher.submit("/teach", to: "/teach/classes", ["name": "Year 9 science", "school": "Liceo Volta"])
@@ -69,10 +37,10 @@ struct SchoolTests {
 
     @Test("a shared link starts exactly its preset; a guest signs up and comes back to it; revoked, expired and unknown links are friendly 404s")
     func shareLinks() throws {
-        let site = try StudySessionTests.Site()
-        let (teacher, _, csrf) = try Self.account(site, "teacher", role: "teacher", displayName: "Ms Rossi")
-        let (classID, _) = try Self.makeClass(teacher, csrf: csrf)
-        let token = try Self.makeLink(teacher, csrf: csrf, classID: classID, extra: [("due", "2030-06-30")])
+        let site = try PortalSite()
+        let (teacher, _, csrf) = try site.account("teacher", role: "teacher", displayName: "Ms Rossi")
+        let (classID, _) = try makeClass(teacher, csrf: csrf)
+        let token = try makeLink(teacher, csrf: csrf, classID: classID, extra: [("due", "2030-06-30")])
         #expect(token.count == 43)
         // A guest sees what it is and who shared it, with a preview description for chats.
         let guest = site.browser()
@@ -87,10 +55,10 @@ struct SchoolTests {
             "username": "newpupil", "display_name": "New Pupil", "password": "correct horse battery", "password_confirmation": "correct horse battery",
             "next": "/s/\(token)",
         ])
-        #expect(Self.location(registered) == "/s/\(token)")
+        #expect(redirectLocation(registered) == "/s/\(token)")
         _ = try guest.request("GET", "/s/\(token)")
         let started = try guest.submit("/s/\(token)", to: "/s/\(token)/start", [:])
-        #expect(started.status == 303 && Self.location(started).hasPrefix("/sessions/"))
+        #expect(started.status == 303 && redirectLocation(started).hasPrefix("/sessions/"))
         let session = try #require(try site.admin { connection in
             try connection.query("SELECT mode, question_ids, share_link_id IS NOT NULL AS linked FROM study_sessions").first
         })
@@ -112,15 +80,15 @@ struct SchoolTests {
         let questionCheck = try HTMLChecker.passes([("revocation", question.body)])
         #expect(questionCheck.passed, "the Nu Html Checker found errors; run it on \(questionCheck.folder) to see them")
         let unasked = try teacher.request("POST", revocation, form: ["csrf_token": csrf])
-        #expect(Self.location(unasked).hasSuffix(revocation))
+        #expect(redirectLocation(unasked).hasSuffix(revocation))
         #expect(try guest.request("GET", "/s/\(token)").status == 200, "a form that did not ask revokes nothing")
         let confirmed = try teacher.request("POST", revocation, form: ["csrf_token": csrf, "confirm": "1"])
-        #expect(Self.location(confirmed).hasSuffix("/teach/classes/\(classID)"))
+        #expect(redirectLocation(confirmed).hasSuffix("/teach/classes/\(classID)"))
         let revoked = try guest.request("GET", "/s/\(token)")
         #expect(revoked.status == 404)
         #expect(revoked.bodyText.contains("may have been revoked or have expired"))
         // Expired: a link for 1 day, then two days later.
-        let expiring = try Self.makeLink(teacher, csrf: csrf, classID: nil, extra: [("expires_days", "1")])
+        let expiring = try makeLink(teacher, csrf: csrf, classID: nil, extra: [("expires_days", "1")])
         #expect(try guest.request("GET", "/s/\(expiring)").status == 200)
         site.clock.advance(2 * 86_400)
         #expect(try guest.request("GET", "/s/\(expiring)").status == 404)
@@ -130,17 +98,17 @@ struct SchoolTests {
 
     @Test("a teacher reads their current students' rows and nobody else's; a student cannot read class results")
     func teacherVisibility() throws {
-        let site = try StudySessionTests.Site()
-        let (teacher, _, csrf) = try Self.account(site, "teacher", role: "teacher")
-        let (other, _, otherCSRF) = try Self.account(site, "otherteacher", role: "teacher")
-        let (classID, code) = try Self.makeClass(teacher, csrf: csrf)
-        _ = try Self.makeClass(other, csrf: otherCSRF, name: "Other class")
+        let site = try PortalSite()
+        let (teacher, _, csrf) = try site.account("teacher", role: "teacher")
+        let (other, _, otherCSRF) = try site.account("otherteacher", role: "teacher")
+        let (classID, code) = try makeClass(teacher, csrf: csrf)
+        _ = try makeClass(other, csrf: otherCSRF, name: "Other class")
         var students: [String: (Browser, UUID, String)] = [:]
-        for name in ["member", "outsider", "leaver"] { students[name] = try Self.account(site, name, role: "student") }
+        for name in ["member", "outsider", "leaver"] { students[name] = try site.account(name, role: "student") }
         for name in ["member", "leaver"] {
             let (browser, _, token) = students[name]!
             // Typing the code (any case) leads to the class's page, which joins it.
-            #expect(Self.location(try browser.request("GET", "/join?code=\(code.lowercased())")) == "/join/\(code)")
+            #expect(redirectLocation(try browser.request("GET", "/join?code=\(code.lowercased())")) == "/join/\(code)")
             #expect(try browser.request("GET", "/join/\(code)").bodyText.contains("Year 10 networking"))
             #expect(try browser.request("POST", "/join/\(code)", form: ["csrf_token": token]).status == 303)
         }
@@ -149,9 +117,9 @@ struct SchoolTests {
         for (_, (browser, _, token)) in students {
             let started = try browser.request("POST", "/sessions", pairs: [("csrf_token", token), ("region", MiniExam.region), ("exam", MiniExam.exam),
                                                                              ("mode", "practice"), ("count", "2"), ("domain", "alpha"), ("domain", "beta")])
-            let path = Self.location(started)
+            let path = redirectLocation(started)
             for _ in 0..<2 {
-                let form = try StudySessionTests.AnswerForm(try browser.request("GET", path))
+                let form = try QuestionForm(try browser.request("GET", path))
                 try browser.request("POST", path + "/answers", pairs: form.pairs(form.item.key))
             }
             try browser.request("POST", path + "/finish", form: ["csrf_token": token])
@@ -197,24 +165,24 @@ struct SchoolTests {
 
     @Test("the class results export as CSV with a BOM, quoted where needed and safe from formulas")
     func csvExport() throws {
-        let site = try StudySessionTests.Site()
-        let (teacher, _, csrf) = try Self.account(site, "teacher", role: "teacher")
-        let (classID, code) = try Self.makeClass(teacher, csrf: csrf)
-        let token = try Self.makeLink(teacher, csrf: csrf, classID: classID)
-        let (student, _, studentCSRF) = try Self.account(site, "pupil", role: "student", displayName: "=HYPERLINK(\"x\"), 山田")
+        let site = try PortalSite()
+        let (teacher, _, csrf) = try site.account("teacher", role: "teacher")
+        let (classID, code) = try makeClass(teacher, csrf: csrf)
+        let token = try makeLink(teacher, csrf: csrf, classID: classID)
+        let (student, _, studentCSRF) = try site.account("pupil", role: "student", displayName: "=HYPERLINK(\"x\"), 山田")
         try student.request("POST", "/join/\(code)", form: ["csrf_token": studentCSRF])
         // Invisible or full-width characters before the formula's sign are skipped by
         // spreadsheets too: each of these cells must come out as text.
         let disguised = ["=\u{200D}1+1", "\u{200B}@SUM(A1:A9)", " \u{FF1D}1+1", "\u{202E}-2+3", "\u{00A0}+1"]
         for (number, name) in disguised.enumerated() {
-            let (other, _, otherCSRF) = try Self.account(site, "pupil\(number)", role: "student", displayName: name)
+            let (other, _, otherCSRF) = try site.account("pupil\(number)", role: "student", displayName: name)
             try other.request("POST", "/join/\(code)", form: ["csrf_token": otherCSRF])
             try other.submit("/s/\(token)", to: "/s/\(token)/start", [:])
         }
         let started = try student.submit("/s/\(token)", to: "/s/\(token)/start", [:])
-        let path = Self.location(started)
+        let path = redirectLocation(started)
         for _ in 0..<2 {
-            let form = try StudySessionTests.AnswerForm(try student.request("GET", path))
+            let form = try QuestionForm(try student.request("GET", path))
             try student.request("POST", path + "/answers", pairs: form.pairs(form.item.key))
         }
         try student.request("POST", path + "/finish", form: ["csrf_token": studentCSRF])
@@ -239,10 +207,10 @@ struct SchoolTests {
 
     @Test("a teacher is asked before removing a student: a page of its own says who and what it means; nothing happens until it is confirmed")
     func removalAsksFirst() throws {
-        let site = try StudySessionTests.Site()
-        let (teacher, _, csrf) = try Self.account(site, "teacher", role: "teacher")
-        let (classID, code) = try Self.makeClass(teacher, csrf: csrf)
-        let (student, studentID, studentCSRF) = try Self.account(site, "pupil", role: "student", displayName: "Pia Rossi")
+        let site = try PortalSite()
+        let (teacher, _, csrf) = try site.account("teacher", role: "teacher")
+        let (classID, code) = try makeClass(teacher, csrf: csrf)
+        let (student, studentID, studentCSRF) = try site.account("pupil", role: "student", displayName: "Pia Rossi")
         try student.request("POST", "/join/\(code)", form: ["csrf_token": studentCSRF])
         let removal = "/teach/classes/\(classID)/members/\(studentID.lowercasedText)/remove"
         let classPage = try teacher.request("GET", "/teach/classes/\(classID)").bodyText
@@ -256,37 +224,37 @@ struct SchoolTests {
         // A form that did not ask (an old page, one made elsewhere) is sent to the question.
         let unasked = try teacher.request("POST", removal, form: ["csrf_token": csrf])
         let stayed = try members()
-        #expect(Self.location(unasked).hasSuffix(removal) && stayed == 1)
+        #expect(redirectLocation(unasked).hasSuffix(removal) && stayed == 1)
         let confirmed = try teacher.request("POST", removal, form: ["csrf_token": csrf, "confirm": "1"])
         let left = try members()
-        #expect(Self.location(confirmed).hasSuffix("/teach/classes/\(classID)") && left == 0)
+        #expect(redirectLocation(confirmed).hasSuffix("/teach/classes/\(classID)") && left == 0)
         // Another teacher's class is none of theirs to ask about.
-        let (other, _, _) = try Self.account(site, "other", role: "teacher")
+        let (other, _, _) = try site.account("other", role: "teacher")
         #expect(try other.request("GET", removal).status == 404)
     }
 
     @Test("the teaching pages pass the Nu Html Checker")
     func validHTML() throws {
-        let site = try StudySessionTests.Site()
-        let (teacher, _, csrf) = try Self.account(site, "teacher", role: "teacher")
-        let (classID, code) = try Self.makeClass(teacher, csrf: csrf)
-        let token = try Self.makeLink(teacher, csrf: csrf, classID: classID, extra: [("due", "2030-01-31")])
-        let (student, studentID, studentCSRF) = try Self.account(site, "pupil", role: "student")
+        let site = try PortalSite()
+        let (teacher, _, csrf) = try site.account("teacher", role: "teacher")
+        let (classID, code) = try makeClass(teacher, csrf: csrf)
+        let token = try makeLink(teacher, csrf: csrf, classID: classID, extra: [("due", "2030-01-31")])
+        let (student, studentID, studentCSRF) = try site.account("pupil", role: "student")
         try student.request("POST", "/join/\(code)", form: ["csrf_token": studentCSRF])
         let started = try student.submit("/s/\(token)", to: "/s/\(token)/start", [:])
-        let form = try StudySessionTests.AnswerForm(try student.request("GET", Self.location(started)))
-        try student.request("POST", Self.location(started) + "/answers", pairs: form.pairs(form.item.wrong))
-        try student.request("POST", Self.location(started) + "/finish", form: ["csrf_token": studentCSRF])
+        let form = try QuestionForm(try student.request("GET", redirectLocation(started)))
+        try student.request("POST", redirectLocation(started) + "/answers", pairs: form.pairs(form.item.wrong))
+        try student.request("POST", redirectLocation(started) + "/finish", form: ["csrf_token": studentCSRF])
         try teacher.request("POST", "/teach/classes/\(classID)/members/\(studentID.lowercasedText)/accommodation",
                             form: ["csrf_token": csrf, "multiplier": "1.25", "extra_minutes": "5"])
-        let (_, mock) = try StudySessionTests().start(student, mode: "mock", count: "4")
+        let (_, mock) = try startSession(student, mode: "mock", count: "4")
         var pages: [(name: String, body: [UInt8])] = []
         for (name, browser, path) in [
-            ("teach", teacher, "/teach"), ("class", teacher, "/teach/classes/\(classID)"), ("exam-teacher", teacher, StudySessionTests.examPath),
+            ("teach", teacher, "/teach"), ("class", teacher, "/teach/classes/\(classID)"), ("exam-teacher", teacher, MiniExam.path),
             ("share-guest", site.browser(), "/s/\(token)"), ("share-student", student, "/s/\(token)"), ("join", site.browser(), "/join/\(code)"),
             ("my-classes", student, "/me/classes"), ("link-gone", site.browser(), "/s/\(String(repeating: "B", count: 43))"),
             ("enter-code", site.browser(), "/join"), ("wrong-code", student, "/join/NOSUCHCD"),
-            ("exam-extra-time", student, StudySessionTests.examPath), ("mock-extra-time", student, mock),
+            ("exam-extra-time", student, MiniExam.path), ("mock-extra-time", student, mock),
             ("remove-student", teacher, "/teach/classes/\(classID)/members/\(studentID.lowercasedText)/remove"),
         ] {
             let response = try browser.request("GET", path)

@@ -206,8 +206,8 @@ struct SentTwiceTests {
         let student = site.browser()
         try student.register("pat")
         world.studentID = try site.admin { try $0.query("SELECT id FROM users WHERE username = 'pat'").single().decode("id", as: UUID.self) }
-        let (teacher, _, _) = try SchoolTests.account(site, "teacher", role: "teacher", displayName: "Ms Rossi")
-        let (admin, _, _) = try SchoolTests.account(site, "admin", role: "admin")
+        let (teacher, _, _) = try site.account("teacher", role: "teacher", displayName: "Ms Rossi")
+        let (admin, _, _) = try site.account("admin", role: "admin")
         let leaver = site.browser(), resetter = site.browser(), doomed = site.browser(), guest = site.browser()
         try leaver.register("leaver")
         try doomed.register("doomed")

@@ -12,7 +12,6 @@ import Testing
 /// content edits reach every instance at once.
 @Suite("Signed-in pages: round trips, privacy of what is kept, changes seen everywhere")
 struct SignedInPageTests {
-    let sessions = StudySessionTests()
 
     private func waitUntil(_ what: String, seconds: Double = 5, _ condition: () throws -> Bool) throws {
         let deadline = Date().addingTimeInterval(seconds)
@@ -23,8 +22,8 @@ struct SignedInPageTests {
         Issue.record("\(what) did not happen within \(seconds) seconds")
     }
 
-    private func listeningSite() throws -> StudySessionTests.Site {
-        let site = try StudySessionTests.Site(listening: true)
+    private func listeningSite() throws -> PortalSite {
+        let site = try PortalSite(listening: true)
         try waitUntil("listening to the database") { site.application.isListeningToDatabase }
         return site
     }
@@ -40,17 +39,17 @@ struct SignedInPageTests {
         let site = try listeningSite()
         let student = site.browser()
         try student.register("ada")
-        let (_, practice) = try sessions.start(student)
-        let (_, mock) = try sessions.start(student, mode: "mock", count: "4")
+        let (_, practice) = try startSession(student)
+        let (_, mock) = try startSession(student, mode: "mock", count: "4")
         // A finished session for its results page.
-        let (_, finished) = try sessions.start(student, count: "1", domains: ["alpha"])
-        let form = try StudySessionTests.AnswerForm(try student.request("GET", finished))
+        let (_, finished) = try startSession(student, count: "1", domains: ["alpha"])
+        let form = try QuestionForm(try student.request("GET", finished))
         try student.request("POST", finished + "/answers", pairs: form.pairs(form.item.key))
         let confirm = try student.request("GET", finished + "/finish")
         try student.request("POST", finished + "/finish", form: ["csrf_token": student.csrfToken(from: confirm)])
         let budget: [(String, Int)] = [
-            ("/", 0), (StudySessionTests.examPath, 0),
-            (StudySessionTests.examPath + "/leaderboard", 0), ("/me", 0),
+            ("/", 0), (MiniExam.path, 0),
+            (MiniExam.path + "/leaderboard", 0), ("/me", 0),
             (practice, 0), (mock, 0), (finished + "/results", 0), (finished + "/results?show=missed", 0),
         ]
         for (path, most) in budget {
@@ -62,7 +61,7 @@ struct SignedInPageTests {
             #expect(site.application.metrics.answeredOnLoop == answeredOnLoop + 1, "\(path) asked again went to a worker, not the kept copy")
         }
         let visitor = site.browser()
-        for path in ["/", StudySessionTests.examPath, StudySessionTests.examPath + "/leaderboard"] {
+        for path in ["/", MiniExam.path, MiniExam.path + "/leaderboard"] {
             #expect(try visitor.request("GET", path).status == 200)
             let answeredOnLoop = site.application.metrics.answeredOnLoop
             let again = try visitor.request("GET", path)
@@ -71,7 +70,7 @@ struct SignedInPageTests {
         }
         // An answer: judged, stored, its card reviewed and the student's place read in one
         // statement, one round trip; a retry (the same answer again) alike.
-        let question = try StudySessionTests.AnswerForm(try student.request("GET", practice))
+        let question = try QuestionForm(try student.request("GET", practice))
         for attempt in ["first", "retry"] {
             let answered = try student.request("POST", practice + "/answers", pairs: question.pairs(question.item.key))
             #expect(answered.status == 303, "the \(attempt) answer got \(answered.status)")
@@ -84,7 +83,7 @@ struct SignedInPageTests {
         let site = try listeningSite()
         let student = site.browser(), visitor = site.browser()
         try student.register("ada")
-        for (reader, path) in [(visitor, StudySessionTests.examPath), (visitor, StudySessionTests.examPath), (student, "/me"), (student, StudySessionTests.examPath)] {
+        for (reader, path) in [(visitor, MiniExam.path), (visitor, MiniExam.path), (student, "/me"), (student, MiniExam.path)] {
             let plain = try reader.request("GET", path)
             let zipped = try reader.request("GET", path, extraHeaders: "Accept-Encoding: gzip, br\r\n")
             #expect(zipped.status == 200 && plain.status == 200)
@@ -106,8 +105,8 @@ struct SignedInPageTests {
         let site = try listeningSite()
         let student = site.browser()
         try student.register("ada")
-        let (_, practice) = try sessions.start(student)
-        let (_, mock) = try sessions.start(student, mode: "mock", count: "4")
+        let (_, practice) = try startSession(student)
+        let (_, mock) = try startSession(student, mode: "mock", count: "4")
         for path in [practice, mock] {
             let first = try student.request("GET", path)
             let second = try student.request("GET", path, extraHeaders: "Accept-Encoding: gzip\r\n")
@@ -118,7 +117,7 @@ struct SignedInPageTests {
                 #expect(!page.contains("\u{1}"), "\(path) went out with a hole unfilled")
                 #expect(page.contains("</html>"), "\(path) went out cut short")
             }
-            let forms = try [first, third].map { try StudySessionTests.AnswerForm($0) }
+            let forms = try [first, third].map { try QuestionForm($0) }
             let zipped = decoded.components(separatedBy: #"name="answer_id" value=""#).dropFirst().first.map { String($0.prefix { $0 != "\"" }) }
             #expect(Set([forms[0].answerID, forms[1].answerID, zipped ?? ""]).count == 3, "\(path) repeated an answer id")
             if path == mock { #expect(decoded.contains(#"data-seconds-left=""#) && !decoded.contains(#"data-seconds-left="""#)) }
@@ -135,9 +134,9 @@ struct SignedInPageTests {
         let ada = site.browser(), grace = site.browser(), visitor = site.browser()
         try ada.register("ada")
         try grace.register("grace")
-        let (_, adaSession) = try sessions.start(ada)
-        let (_, graceSession) = try sessions.start(grace)
-        let paths = ["/", StudySessionTests.examPath, StudySessionTests.examPath + "/leaderboard", "/me"]
+        let (_, adaSession) = try startSession(ada)
+        let (_, graceSession) = try startSession(grace)
+        let paths = ["/", MiniExam.path, MiniExam.path + "/leaderboard", "/me"]
         for round in 0..<3 {
             for path in paths {
                 for (reader, name, other) in [(ada, "Ada", "Grace"), (grace, "Grace", "Ada"), (visitor, "", "")] where !(name.isEmpty && path == "/me") {
@@ -214,7 +213,7 @@ struct SignedInPageTests {
     }
 
     /// Runs `body` with the port of a second instance listening on the same database.
-    private func withSecondInstance(_ site: StudySessionTests.Site, _ body: (Int) throws -> Void) throws {
+    private func withSecondInstance(_ site: PortalSite, _ body: (Int) throws -> Void) throws {
         let (other, otherServer) = try site.anotherListeningInstance()
         defer {
             other.stopBackgroundJobs()
@@ -232,24 +231,24 @@ struct SignedInPageTests {
         try student.register("ada")
         // The domains of a fresh session's seven questions (each still has its answer form).
         func domains(_ path: String) throws -> Set<String> {
-            Set(try (1...7).map { try StudySessionTests.AnswerForm(student.request("GET", path + "?q=\($0)")).item.domain })
+            Set(try (1...7).map { try QuestionForm(student.request("GET", path + "?q=\($0)")).item.domain })
         }
         let alpha = MiniExam.items.filter { $0.domain == "alpha" }.map(\.id)
-        let (first, firstPath) = try sessions.start(student)
+        let (first, firstPath) = try startSession(student)
         #expect(first.status == 303)
         #expect(try domains(firstPath) == ["alpha", "beta"])
         // Every alpha question withdrawn: the exam's version moves, so the next start reads again.
         try site.admin { try $0.execute("UPDATE questions SET status = 'draft' WHERE id = ANY (\(alpha)::uuid[])") }
         try waitUntil("a start that no longer finds alpha questions", seconds: 2) {
-            try sessions.start(student, domains: ["alpha"]).0.status == 422
+            try startSession(student, domains: ["alpha"]).0.status == 422
         }
         // Both domains asked for: only beta's three questions remain to draw.
-        let (_, betaOnly) = try sessions.start(student, count: "3")
-        #expect(try Set((1...3).map { try StudySessionTests.AnswerForm(student.request("GET", betaOnly + "?q=\($0)")).item.domain }) == ["beta"])
+        let (_, betaOnly) = try startSession(student, count: "3")
+        #expect(try Set((1...3).map { try QuestionForm(student.request("GET", betaOnly + "?q=\($0)")).item.domain }) == ["beta"])
         // Published again: drawn again.
         try site.admin { try $0.execute("UPDATE questions SET status = 'published' WHERE id = ANY (\(alpha)::uuid[])") }
         try waitUntil("a start that finds alpha questions again", seconds: 2) {
-            try sessions.start(student, domains: ["alpha"]).0.status == 303
+            try startSession(student, domains: ["alpha"]).0.status == 303
         }
     }
 
@@ -258,13 +257,13 @@ struct SignedInPageTests {
         let site = try listeningSite()
         try withSecondInstance(site) { otherPort in
             let visitor = Browser(port: otherPort)
-            #expect(try visitor.request("GET", StudySessionTests.examPath).bodyText.contains("Mini exam"))
-            #expect(try visitor.request("GET", StudySessionTests.examPath).bodyText.contains("Mini exam"))
+            #expect(try visitor.request("GET", MiniExam.path).bodyText.contains("Mini exam"))
+            #expect(try visitor.request("GET", MiniExam.path).bodyText.contains("Mini exam"))
             try site.admin { connection in
                 try connection.execute("UPDATE exams SET title = 'Mini exam, revised' WHERE slug = \(MiniExam.exam)")
             }
             try waitUntil("the edit showing on the second instance", seconds: 1) {
-                try visitor.request("GET", StudySessionTests.examPath).bodyText.contains("Mini exam, revised")
+                try visitor.request("GET", MiniExam.path).bodyText.contains("Mini exam, revised")
             }
         }
     }
@@ -272,7 +271,7 @@ struct SignedInPageTests {
     @Test("a student's pages kept on another instance change within a second of their answer there")
     func answersReachEveryInstance() throws {
         try withStudentOnTwoInstances { student, elsewhere in
-            let (_, path) = try sessions.start(student)
+            let (_, path) = try startSession(student)
             // The other instance keeps the question page (once the first instance's announcement
             // of the session's start, up to a tenth of a second late, has made it read it again).
             #expect(try elsewhere.request("GET", path).status == 200)
@@ -280,7 +279,7 @@ struct SignedInPageTests {
                 try elsewhere.request("GET", path).header("X-Database-Round-Trips") == "0"
             }
             #expect(try elsewhere.request("GET", path).bodyText.contains("Question 1 of"))
-            let form = try StudySessionTests.AnswerForm(try student.request("GET", path))
+            let form = try QuestionForm(try student.request("GET", path))
             try student.request("POST", path + "/answers", pairs: form.pairs(form.item.key))
             try waitUntil("the answer showing on the second instance", seconds: 1) {
                 try elsewhere.request("GET", path).bodyText.contains("Question 2 of")
@@ -291,7 +290,7 @@ struct SignedInPageTests {
     @Test("a student's kept leaderboard page follows their choice to appear, here at once and on another instance within a second")
     func leaderboardFollowsVisibility() throws {
         try withStudentOnTwoInstances { student, elsewhere in
-            let board = StudySessionTests.examPath + "/leaderboard"
+            let board = MiniExam.path + "/leaderboard"
             func hidden(_ browser: Browser) throws -> Bool { try browser.request("GET", board).bodyText.contains("You are not shown on leaderboards.") }
             func appear(_ shown: Bool) throws {
                 let token = student.csrfToken(from: try student.request("GET", "/me/settings"))
@@ -312,19 +311,19 @@ struct SignedInPageTests {
     @Test("a teacher's kept class page costs no database, and follows a student joining and answering within a second")
     func classPageFollowsMembers() throws {
         let site = try listeningSite()
-        let (teacher, _, csrf) = try SchoolTests.account(site, "teacher", role: "teacher", displayName: "Ms Rossi")
-        let (classID, code) = try SchoolTests.makeClass(teacher, csrf: csrf)
+        let (teacher, _, csrf) = try site.account("teacher", role: "teacher", displayName: "Ms Rossi")
+        let (classID, code) = try makeClass(teacher, csrf: csrf)
         let page = "/teach/classes/\(classID)"
         _ = try roundTrips(teacher, page)
         let answeredOnLoop = site.application.metrics.answeredOnLoop
         #expect(try roundTrips(teacher, page) == 0, "a class page kept while nothing in it changed")
         #expect(site.application.metrics.answeredOnLoop == answeredOnLoop + 1, "the kept class page answered on the event loop")
-        let (student, _, studentCSRF) = try SchoolTests.account(site, "mina", role: "student", displayName: "Mina")
+        let (student, _, studentCSRF) = try site.account("mina", role: "student", displayName: "Mina")
         #expect(try student.request("POST", "/join/\(code)", form: ["csrf_token": studentCSRF]).status == 303)
         try waitUntil("the new member on the kept class page", seconds: 1) { try teacher.request("GET", page).bodyText.contains("Mina") }
         let before = try teacher.request("GET", page).bodyText
-        let (_, path) = try sessions.start(student)
-        let form = try StudySessionTests.AnswerForm(try student.request("GET", path))
+        let (_, path) = try startSession(student)
+        let form = try QuestionForm(try student.request("GET", path))
         try student.request("POST", path + "/answers", pairs: form.pairs(form.item.key))
         try waitUntil("the member's answer on the kept class page", seconds: 1) { try teacher.request("GET", page).bodyText != before }
     }
@@ -337,11 +336,11 @@ struct SignedInPageTests {
         // Someone who has done nothing yet is welcomed, not welcomed back.
         let first = try student.request("GET", "/me").bodyText
         #expect(first.contains("Welcome, Ada.") && !first.contains("Welcome back"))
-        let (_, path) = try sessions.start(student)
+        let (_, path) = try startSession(student)
         let before = try student.request("GET", "/me").bodyText
         #expect(before.contains("Welcome back, Ada."))
         #expect(try student.request("GET", "/me").header("X-Database-Round-Trips") == "0", "a kept dashboard whose reader's version is remembered")
-        let form = try StudySessionTests.AnswerForm(try student.request("GET", path))
+        let form = try QuestionForm(try student.request("GET", path))
         try student.request("POST", path + "/answers", pairs: form.pairs(form.item.key))
         let after = try student.request("GET", "/me").bodyText
         #expect(before != after)

@@ -14,60 +14,11 @@ import Testing
 /// signed.
 @Suite("Single sign-on", .serialized)
 struct SingleSignOnTests {
-    final class Setup {
-        let lti: LTILaunchTests.Setup
-        var site: StudySessionTests.Site { lti.site }
-        var idp: String { lti.idp }
-
-        /// `secret`: the client secret to register; empty registers the provider for the
-        /// portal's own key (private_key_jwt).
-        init(domains: String = "", secret: String = "sso-secret") throws {
-            lti = try LTILaunchTests.Setup()
-            let (admin, csrf) = try AdminTests.admin(site)
-            let saved = try admin.request("POST", "/admin/sso/providers", form: [
-                "csrf_token": csrf, "issuer": idp, "slug": "school", "label": "School Login", "client_id": "portal-sso", "client_secret": secret,
-                "domains": domains, "teacher_claim": "groups", "teacher_values": "teachers, staff",
-            ])
-            #expect(saved.status == 303, "\(saved.bodyText.prefix(3000))")
-            // The agent fetches the new provider's key set.
-            #expect(lti.agent.runOnce().keySets == 1)
-        }
-
-        /// The provider's user for the next sign-in.
-        func user(_ claims: [String: JSONValue]) throws { try lti.control("user", ["claims": .object(claims)]) }
-
-        /// Begins at the portal and follows the provider's redirect: the callback's path.
-        func begin(_ browser: Browser, _ start: String = "/auth/school?next=%2Fme") throws -> String {
-            let started = try browser.request("GET", start)
-            #expect(started.status == 302)
-            let authorize = try lti.client.send("GET", try #require(started.header("Location")))
-            #expect(authorize.status == 302, "\(String(decoding: authorize.body, as: UTF8.self))")
-            let callback = try #require(authorize.header("Location"))
-            return String(callback.dropFirst(lti.tool.count))
-        }
-
-        /// The provider's answer taken to its end: the callback hands the code to the agent and
-        /// answers a page that comes back by itself (`Refresh`), as a browser does, until the
-        /// sign-in is finished or refused.
-        func complete(_ browser: Browser, _ callback: String) throws -> RawHTTPClient.Response {
-            var answer = try browser.request("GET", callback)
-            var tries = 0
-            while answer.status == 202, let refresh = answer.header("Refresh"), tries < 6 {
-                #expect(refresh == "1; url=/auth/school/finish")
-                lti.agent.runOnce()
-                answer = try browser.request("GET", "/auth/school/finish")
-                tries += 1
-            }
-            return answer
-        }
-
-        func signIn(_ browser: Browser) throws -> RawHTTPClient.Response { try complete(browser, try begin(browser)) }
-    }
 
     @Test("an admin registers the provider by discovery; students and teachers sign in with it and come back to the same accounts")
     func signInWithTheProvider() throws {
-        let setup = try Setup()
-        let (admin, csrf) = try AdminTests.admin(setup.site)
+        let setup = try SSOFixtures.Setup()
+        let (admin, csrf) = try setup.site.signedInAdmin()
         let plain = try admin.request("POST", "/admin/sso/providers", form: [
             "csrf_token": csrf, "issuer": "http://idp.example.org", "slug": "x", "label": "X", "client_id": "a", "client_secret": "b"])
         #expect(plain.status == 422 && plain.bodyText.contains("must be an https:// address"))
@@ -111,7 +62,7 @@ struct SingleSignOnTests {
 
     @Test("a provider admitting one domain keeps others out, and nothing is created")
     func domains() throws {
-        let setup = try Setup(domains: "school.example")
+        let setup = try SSOFixtures.Setup(domains: "school.example")
         let before = try setup.lti.created()
         try setup.user(["sub": .string("outsider"), "name": .string("Out Sider"), "email": .string("out@gmail.example")])
         let refused = try setup.signIn(setup.site.browser())
@@ -123,7 +74,7 @@ struct SingleSignOnTests {
 
     @Test("a state carried to another browser, a replayed answer and a token the LMS signed are refused with the reason, and nothing is created")
     func attacks() throws {
-        let setup = try Setup()
+        let setup = try SSOFixtures.Setup()
         try setup.user(["sub": .string("pupil-1"), "name": .string("Ada Lovelace")])
         let before = try setup.lti.created()
         let victim = setup.site.browser()
@@ -151,7 +102,7 @@ struct SingleSignOnTests {
 
     @Test("a signed-in student links the provider in settings, signs in with it to the same account, and unlinks it; the only way in cannot be unlinked")
     func linkAndUnlink() throws {
-        let setup = try Setup()
+        let setup = try SSOFixtures.Setup()
         let browser = setup.site.browser()
         #expect(try browser.register("linker").status == 303)
         let settings = try browser.request("GET", "/me/settings")
@@ -183,9 +134,9 @@ struct SingleSignOnTests {
 
     @Test("with the provider's consent the portal's own key replaces the secret (private_key_jwt): no secret is kept, and the sign-in works")
     func portalsOwnKey() throws {
-        let setup = try Setup(secret: "")
+        let setup = try SSOFixtures.Setup(secret: "")
         #expect(try setup.site.count("SELECT count(*)::int AS n FROM sso_providers WHERE client_secret IS NULL AND client_auth = 'private_key_jwt'") == 1)
-        let page = try AdminTests.admin(setup.site).0.request("GET", "/admin/sso")
+        let page = try setup.site.signedInAdmin().0.request("GET", "/admin/sso")
         #expect(page.bodyText.contains("its own key (private_key_jwt)") && page.bodyText.contains("/lti/jwks.json"))
         try setup.user(["sub": .string("keyed-1"), "name": .string("Key Holder")])
         let signedIn = try setup.signIn(setup.site.browser())
@@ -195,7 +146,7 @@ struct SingleSignOnTests {
 
     @Test("the server never holds the secret or the token: the code goes to the agent, and while it is away the browser is told to wait, not held")
     func nothingWaits() throws {
-        let setup = try Setup()
+        let setup = try SSOFixtures.Setup()
         try setup.user(["sub": .string("patient-1"), "name": .string("Pat Ience")])
         let browser = setup.site.browser()
         let callback = try setup.begin(browser)
@@ -217,8 +168,8 @@ struct SingleSignOnTests {
 
     @Test("an admin's discovery address on this machine or the private network reads the same whether a port is open or closed")
     func discoveryIsNoPortScanner() throws {
-        let site = try StudySessionTests.Site()
-        let (admin, csrf) = try AdminTests.admin(site)
+        let site = try PortalSite()
+        let (admin, csrf) = try site.signedInAdmin()
         let listening = try ScriptServer(script: "outbound_server.py")
         var answers: [String] = []
         for issuer in ["https://127.0.0.1:\(listening.port)", "https://127.0.0.1:1", "https://10.0.0.1", "https://169.254.169.254"] {

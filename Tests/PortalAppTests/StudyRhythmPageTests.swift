@@ -13,8 +13,8 @@ import Testing
 struct StudyRhythmPageTests {
     /// A student with 80 questions learned over the last six weeks and reviewed whenever due
     /// (answers written straight into the tables, their cards then made from that history).
-    static func student(_ site: StudySessionTests.Site, _ name: String = "ada", questions: Int = 80) throws -> (Browser, UUID, String) {
-        let account = try SchoolTests.account(site, name, role: "student")
+    static func student(_ site: PortalSite, _ name: String = "ada", questions: Int = 80) throws -> (Browser, UUID, String) {
+        let account = try site.account(name, role: "student")
         let now = site.clock.read(), scheduler = FSRSScheduler()
         try site.admin { owner in
             try owner.withTransaction { connection in
@@ -53,7 +53,7 @@ struct StudyRhythmPageTests {
     }
 
     /// How many of the student's cards fall due on each local weekday (1 Monday … 7 Sunday) from today on.
-    static func dueByWeekday(_ site: StudySessionTests.Site, _ student: UUID) throws -> [Int: Int] {
+    static func dueByWeekday(_ site: PortalSite, _ student: UUID) throws -> [Int: Int] {
         try site.admin { connection in
             var counts: [Int: Int] = [:]
             for row in try connection.query("""
@@ -69,13 +69,13 @@ struct StudyRhythmPageTests {
 
     @Test("Sundays off empties every Sunday at once and says so; a week with no day left, or a time that is no time, is refused on the form and changes nothing")
     func easyDays() throws {
-        let site = try StudySessionTests.Site()
+        let site = try PortalSite()
         let (browser, ada, csrf) = try Self.student(site)
         #expect((try Self.dueByWeekday(site, ada)[7] ?? 0) > 0, "a plain schedule has reviews on Sundays")
         var week = ["csrf_token": csrf, "balance": "on", "study_time": "07:45"]
         for day in 1...7 { week["day\(day)"] = day == 7 ? "x" : day == 6 ? "r" : "n" }
         let saved = try browser.request("POST", "/me/rhythm", form: week)
-        #expect(saved.status == 303 && SchoolTests.location(saved) == "/me/rhythm?saved=week#week")
+        #expect(saved.status == 303 && redirectLocation(saved) == "/me/rhythm?saved=week#week")
         #expect(try Self.dueByWeekday(site, ada)[7] == nil, "no review falls on a Sunday")
         let page = try browser.request("GET", "/me/rhythm?saved=week").bodyText
         #expect(page.contains("Your reviews have been rescheduled to fit your week."))
@@ -100,7 +100,7 @@ struct StudyRhythmPageTests {
 
     @Test("a two-week holiday is empty, the page says how many reviews it moved before and after, and those are the reviews that moved; bad holidays are refused beside their field")
     func holiday() throws {
-        let site = try StudySessionTests.Site()
+        let site = try PortalSite()
         let (browser, ada, csrf) = try Self.student(site)
         let today = try site.admin { try $0.query("SELECT ((SELECT app_now()) AT TIME ZONE 'UTC')::date::text AS d").single().decode("d", as: String.self) }
         func day(_ offset: Int) -> String {
@@ -143,13 +143,13 @@ struct StudyRhythmPageTests {
         let id = try site.admin { try $0.query("SELECT id FROM study_holidays").single().decode("id", as: UUID.self) }
         #expect(try browser.request("POST", "/me/holidays/\(id)/remove", form: ["csrf_token": csrf]).status == 303)
         #expect(try due(from: 10, through: 23) > 0)
-        let (other, _, otherCSRF) = try SchoolTests.account(site, "bob", role: "student")
+        let (other, _, otherCSRF) = try site.account("bob", role: "student")
         #expect(try other.request("POST", "/me/holidays/\(id)/remove", form: ["csrf_token": otherCSRF]).status == 404)
     }
 
     @Test("each retention's cost is worked out in the background from the student's own cards: minutes grow with retention, one choice is suggested with its reason, and the chart has a text alternative")
     func estimates() throws {
-        let site = try StudySessionTests.Site()
+        let site = try PortalSite()
         let (browser, _, _) = try Self.student(site)
         let first = try browser.request("GET", "/me/rhythm").bodyText
         #expect(first.contains("Your estimates are being worked out from your cards."), "nothing is simulated in the request")
@@ -175,7 +175,7 @@ struct StudyRhythmPageTests {
 
     @Test("with few cards the estimates suggest nothing yet and never say '0 minutes' for a few seconds a day")
     func fewCards() throws {
-        let site = try StudySessionTests.Site()
+        let site = try PortalSite()
         let (browser, _, _) = try Self.student(site, questions: 10)
         _ = try browser.request("GET", "/me/rhythm")
         #expect(site.application.estimateWorkloads() == 1)
@@ -188,13 +188,13 @@ struct StudyRhythmPageTests {
 
     @Test("the calendar feed is reached by its secret token alone: stored hashed, unreadable to the app role, a guess finds nothing, a new address ends the old; a class deadline is in it")
     func calendarFeed() throws {
-        let site = try StudySessionTests.Site()
+        let site = try PortalSite()
         let (browser, ada, csrf) = try Self.student(site)
-        let (teacher, _, teacherCSRF) = try SchoolTests.account(site, "tess", role: "teacher")
-        let (classID, code) = try SchoolTests.makeClass(teacher, csrf: teacherCSRF)
+        let (teacher, _, teacherCSRF) = try site.account("tess", role: "teacher")
+        let (classID, code) = try makeClass(teacher, csrf: teacherCSRF)
         #expect(try browser.request("POST", "/join/\(code)", form: ["csrf_token": csrf]).status == 303)
         let dueDay = String(ISO8601DateFormatter().string(from: site.clock.read().addingTimeInterval(10 * 86_400)).prefix(10))
-        _ = try SchoolTests.makeLink(teacher, csrf: teacherCSRF, classID: classID, extra: [("due", dueDay)])
+        _ = try makeLink(teacher, csrf: teacherCSRF, classID: classID, extra: [("due", dueDay)])
 
         let made = try browser.submit("/me/rhythm", to: "/me/calendar", [:])
         #expect(made.status == 200 && made.header("Cache-Control")?.contains("no-store") == true, "the address is shown once and not kept")

@@ -11,60 +11,9 @@ import Testing
 /// (known answers) and a clock the tests move.
 @Suite("Study sessions over HTTP")
 struct StudySessionTests {
-    /// The mini exam's site (PortalTestSupport), by the name most suites know it.
-    typealias Site = PortalSite
-
-    /// The hidden fields of a question page's answer form.
-    struct AnswerForm {
-        var token: String
-        var answerID: String
-        var item: MiniExam.Item
-        var shownAt: String
-
-        init(_ page: RawHTTPClient.Response) throws {
-            let html = page.bodyText
-            func field(_ name: String) throws -> String {
-                let marker = "name=\"\(name)\" value=\""
-                let range = try #require(html.range(of: marker), "the page has no \(name) field")
-                return String(html[range.upperBound...].prefix { $0 != "\"" })
-            }
-            token = try field("csrf_token")
-            answerID = try field("answer_id")
-            let questionID = try #require(UUID(uuidString: try field("question")))
-            item = try #require(MiniExam.item(questionID))
-            shownAt = try field("shown_at")
-        }
-
-        /// The form's fields answering with `response` (option indexes; for ordering, the order).
-        func pairs(_ response: [Int], answerID: String? = nil) -> [(String, String)] {
-            var pairs = [("csrf_token", token), ("answer_id", answerID ?? self.answerID), ("question", item.id.uuidString.lowercased()), ("shown_at", shownAt)]
-            if item.kind == "ordering" {
-                for (place, option) in response.enumerated() { pairs.append(("position_\(option)", String(place + 1))) }
-            } else {
-                pairs += response.map { ("choice", String($0)) }
-            }
-            return pairs
-        }
-    }
-
-    static let examPath = "/exams/\(MiniExam.region)/\(MiniExam.exam)"
-
-    /// Starts a session from the exam page's form; returns the response and the session's path.
-    @discardableResult
-    func start(_ browser: Browser, mode: String = "practice", count: String = "7", extra: [(String, String)] = [], domains: [String] = ["alpha", "beta"]) throws -> (RawHTTPClient.Response, String) {
-        let token = browser.csrfToken(from: try browser.request("GET", Self.examPath))
-        var pairs = [("csrf_token", token), ("region", MiniExam.region), ("exam", MiniExam.exam), ("mode", mode), ("count", count)]
-        pairs += domains.map { ("domain", $0) } + extra
-        let response = try browser.request("POST", "/sessions", pairs: pairs)
-        let path = response.header("Location")?.replacingOccurrences(of: "http://127.0.0.1:\(browser.port)", with: "") ?? ""
-        return (response, path)
-    }
-
-    func location(_ response: RawHTTPClient.Response) -> String { response.header("Location") ?? "" }
-
     @Test("a session address that is no UUID is not found, whoever asks and however it is written")
     func malformedSessionAddress() throws {
-        let site = try Site()
+        let site = try PortalSite()
         let browser = site.browser()
         try browser.register("sam")
         for path in ["/sessions/42", "/sessions/%27%20OR%201=1--", "/sessions/not-a-session/results", "/sessions/1/answers"] {
@@ -77,22 +26,22 @@ struct StudySessionTests {
 
     @Test("a whole practice session: each answer is marked with its explanation, and the results add up")
     func practiceSession() throws {
-        let site = try Site()
+        let site = try PortalSite()
         let browser = site.browser()
         try browser.register("sam")
-        let (started, path) = try start(browser)
+        let (started, path) = try startSession(browser)
         #expect(started.status == 303)
         #expect(path.hasPrefix("/sessions/"))
         for number in 1...7 {
             let page = try browser.request("GET", path)
             #expect(page.status == 200)
             #expect(page.bodyText.contains("Question \(number) of 7"))
-            let form = try AnswerForm(page)
+            let form = try QuestionForm(page)
             let right = number % 2 == 1
             let answered = try browser.request("POST", path + "/answers", pairs: form.pairs(right ? form.item.key : form.item.wrong))
             #expect(answered.status == 303)
-            #expect(location(answered) == "\(path)?q=\(number)")
-            let feedback = try browser.request("GET", location(answered)).bodyText
+            #expect(redirectLocation(answered) == "\(path)?q=\(number)")
+            let feedback = try browser.request("GET", redirectLocation(answered)).bodyText
             #expect(feedback.contains(right ? "<h2 id=\"verdict\">Right</h2>" : "<h2 id=\"verdict\">Not quite</h2>"))
             #expect(feedback.contains("Because of the key."))
             #expect(!feedback.contains("id=\"answer-form\""), "an answered practice question takes no second answer")
@@ -103,11 +52,11 @@ struct StudySessionTests {
                 #expect(feedback.contains("<h3>Your order</h3><ol lang=\"en\">\(given)</ol>"))
             }
         }
-        #expect(location(try browser.request("GET", path)) == path + "/finish")
+        #expect(redirectLocation(try browser.request("GET", path)) == path + "/finish")
         let confirm = try browser.request("GET", path + "/finish")
         #expect(confirm.bodyText.contains("Every question is answered."))
         let finished = try browser.request("POST", path + "/finish", form: ["csrf_token": browser.csrfToken(from: confirm)])
-        #expect(location(finished) == path + "/results")
+        #expect(redirectLocation(finished) == path + "/results")
         let results = try browser.request("GET", path + "/results").bodyText
         #expect(results.contains("<p class=\"big-score\">57%</p>"))
         // Practice is not an exam: what was answered and right, no pass or fail.
@@ -139,21 +88,21 @@ struct StudySessionTests {
         #expect(try site.count("SELECT count(*) AS n FROM review_cards") == 7)
         #expect(try site.count("SELECT count(*) AS n FROM study_sessions WHERE score_percent = 57.14 AND NOT passed AND score_correct = 4") == 1)
         // The results page is the session's end: the question pages now lead there.
-        #expect(location(try browser.request("GET", path)) == path + "/results")
+        #expect(redirectLocation(try browser.request("GET", path)) == path + "/results")
     }
 
     @Test("a partly right answer is shown as such but scores nothing, and the results page says so")
     func partlyRightScoresNothing() throws {
-        let site = try Site()
+        let site = try PortalSite()
         let browser = site.browser()
         try browser.register("petra")
-        let (_, path) = try start(browser, count: "4", domains: ["alpha"])
+        let (_, path) = try startSession(browser, count: "4", domains: ["alpha"])
         for _ in 1...4 {
-            let form = try AnswerForm(try browser.request("GET", path))
+            let form = try QuestionForm(try browser.request("GET", path))
             // Two of the three right choices and no wrong one for the multi-choice question;
             // a plain wrong answer for the rest.
             let response = form.item.kind == "multi-choice" ? Array(form.item.key.prefix(2)) : form.item.wrong
-            let feedback = try browser.request("GET", location(try browser.request("POST", path + "/answers", pairs: form.pairs(response)))).bodyText
+            let feedback = try browser.request("GET", redirectLocation(try browser.request("POST", path + "/answers", pairs: form.pairs(response)))).bodyText
             if form.item.kind == "multi-choice" {
                 #expect(feedback.contains("Partly right ("), "the feedback shows how much was right")
                 #expect(feedback.contains("scores only when the whole answer is right"))
@@ -172,31 +121,31 @@ struct StudySessionTests {
 
     @Test("a mock exam shows nothing until the end, keeps flags, and ends on the server at its time limit")
     func mockExam() throws {
-        let site = try Site()
+        let site = try PortalSite()
         let browser = site.browser()
         try browser.register("mika")
-        let (started, path) = try start(browser, mode: "mock")
+        let (started, path) = try startSession(browser, mode: "mock")
         #expect(started.status == 303)
         let first = try browser.request("GET", path)
         #expect(first.bodyText.contains("Question 1 of \(MiniExam.questionCount)"))
         #expect(first.bodyText.contains(#"data-seconds-left="60""#))
         #expect(first.bodyText.contains(/\(ends at \d\d:\d\d [A-Z]+\)/), "the deadline as a time of day, for a page without the live countdown")
         #expect(first.bodyText.contains("class=\"question-grid\""))
-        let form = try AnswerForm(first)
+        let form = try QuestionForm(first)
         let saved = try browser.request("POST", path + "/answers", pairs: form.pairs(form.item.key))
-        #expect(location(saved) == "\(path)?q=2")
+        #expect(redirectLocation(saved) == "\(path)?q=2")
         let again = try browser.request("GET", "\(path)?q=1").bodyText
         #expect(!again.contains("id=\"verdict\"") && !again.contains("Because of the key."), "a mock exam gives no feedback before the end")
         if form.item.kind != "ordering" { #expect(again.contains(#" checked>"#), "the saved answer is shown selected") }
         // Changing one's mind in a mock exam: the latest answer counts.
         site.clock.advance(5)
-        let changed = try browser.request("POST", path + "/answers", pairs: AnswerForm(browser.request("GET", "\(path)?q=1")).pairs(form.item.wrong))
+        let changed = try browser.request("POST", path + "/answers", pairs: QuestionForm(browser.request("GET", "\(path)?q=1")).pairs(form.item.wrong))
         #expect(changed.status == 303)
         // Flag question 2.
         let second = try browser.request("GET", "\(path)?q=2")
-        let secondForm = try AnswerForm(second)
+        let secondForm = try QuestionForm(second)
         let flagged = try browser.request("POST", path + "/flags", form: ["csrf_token": secondForm.token, "question": secondForm.item.id.uuidString, "flagged": "1"])
-        #expect(location(flagged) == "\(path)?q=2")
+        #expect(redirectLocation(flagged) == "\(path)?q=2")
         let flaggedPage = try browser.request("GET", "\(path)?q=2").bodyText
         #expect(flaggedPage.contains("Remove the flag"))
         #expect(flaggedPage.contains(#"class=" flagged""#) || flaggedPage.contains(#"class="answered flagged""#))
@@ -205,43 +154,43 @@ struct StudySessionTests {
         #expect(warning.contains("Flagged for review"))
         // Time runs out; the browser sends one more answer, which is not counted.
         site.clock.advance(50)
-        let third = try AnswerForm(try browser.request("GET", "\(path)?q=3"))
+        let third = try QuestionForm(try browser.request("GET", "\(path)?q=3"))
         site.clock.advance(6)
         let late = try browser.request("POST", path + "/answers", pairs: third.pairs(third.item.key))
-        #expect(location(late) == path + "/results?late=1")
+        #expect(redirectLocation(late) == path + "/results?late=1")
         #expect(try browser.request("GET", path + "/results?late=1").bodyText.contains("the last answer was not counted"))
         #expect(try site.count("SELECT count(*) AS n FROM answers") == 2)
         #expect(try site.count("SELECT count(*) AS n FROM study_sessions WHERE finished_at = deadline_at AND score_correct = 0") == 1)
         // The mock's final answer reviewed its card when the exam ended, and only then.
         #expect(try site.count("SELECT count(*) AS n FROM review_cards c JOIN study_sessions s ON true WHERE c.last_review = s.deadline_at AND c.reviews = 1") == 1)
-        #expect(location(try browser.request("GET", path)) == path + "/results")
+        #expect(redirectLocation(try browser.request("GET", path)) == path + "/results")
     }
 
     @Test("without JavaScript, flagging a mock exam's question keeps the choice made but not yet saved")
     func flagKeepsChoice() throws {
-        let site = try Site()
+        let site = try PortalSite()
         let browser = site.browser()
         try browser.register("flora")
-        let (_, path) = try start(browser, mode: "mock")
+        let (_, path) = try startSession(browser, mode: "mock")
         let first = try browser.request("GET", path)
         #expect(first.bodyText.contains("id=\"flag-button\""), "the flag is a button of the answer form")
         #expect(!first.bodyText.contains("id=\"flag-form\""))
-        let form = try AnswerForm(first)
+        let form = try QuestionForm(first)
         let flagged = try browser.request("POST", path + "/answers", pairs: form.pairs(form.item.key) + [("flag", "1")])
-        #expect(location(flagged) == "\(path)?q=1", "the student stays on the question")
+        #expect(redirectLocation(flagged) == "\(path)?q=1", "the student stays on the question")
         #expect(try site.count("SELECT count(*) AS n FROM answers") == 1, "the choice sent with the flag is saved")
         #expect(try site.count("SELECT count(*) AS n FROM study_sessions WHERE cardinality(flagged) = 1") == 1)
         let page = try browser.request("GET", "\(path)?q=1").bodyText
         #expect(page.contains("Remove the flag"))
         if form.item.kind != "ordering" { #expect(page.contains(#" checked>"#)) }
         // Unflagging with the same choice saves nothing new; flagging with nothing chosen saves nothing.
-        let again = try AnswerForm(try browser.request("GET", "\(path)?q=1"))
+        let again = try QuestionForm(try browser.request("GET", "\(path)?q=1"))
         try browser.request("POST", path + "/answers", pairs: again.pairs(form.item.key) + [("flag", "0")])
         #expect(try site.count("SELECT count(*) AS n FROM answers") == 1)
         #expect(try site.count("SELECT count(*) AS n FROM study_sessions WHERE cardinality(flagged) = 0") == 1)
-        let second = try AnswerForm(try browser.request("GET", "\(path)?q=2"))
+        let second = try QuestionForm(try browser.request("GET", "\(path)?q=2"))
         if second.item.kind != "ordering" {
-            #expect(location(try browser.request("POST", path + "/answers", pairs: second.pairs([]) + [("flag", "1")])) == "\(path)?q=2")
+            #expect(redirectLocation(try browser.request("POST", path + "/answers", pairs: second.pairs([]) + [("flag", "1")])) == "\(path)?q=2")
             #expect(try site.count("SELECT count(*) AS n FROM answers") == 1)
             #expect(try site.count("SELECT count(*) AS n FROM study_sessions WHERE cardinality(flagged) = 1") == 1)
         }
@@ -249,12 +198,12 @@ struct StudySessionTests {
 
     @Test("a mock exam left open past its time limit is over when the student comes back")
     func mockTimeUp() throws {
-        let site = try Site()
+        let site = try PortalSite()
         let browser = site.browser()
         try browser.register("tomo")
-        let (_, path) = try start(browser, mode: "mock")
+        let (_, path) = try startSession(browser, mode: "mock")
         site.clock.advance(3600)
-        #expect(location(try browser.request("GET", path)) == path + "/results?timeup=1")
+        #expect(redirectLocation(try browser.request("GET", path)) == path + "/results?timeup=1")
         let results = try browser.request("GET", path + "/results?timeup=1").bodyText
         #expect(results.contains("Time is up"))
         #expect(results.contains("<dd>1 min 00 s</dd>"), "time used stops at the limit")
@@ -262,11 +211,11 @@ struct StudySessionTests {
 
     @Test("another student's session, or anyone else's, is a 404 for every page of it")
     func otherStudents() throws {
-        let site = try Site()
+        let site = try PortalSite()
         let owner = site.browser()
         try owner.register("owner")
-        let (_, path) = try start(owner)
-        let form = try AnswerForm(try owner.request("GET", path))
+        let (_, path) = try startSession(owner)
+        let form = try QuestionForm(try owner.request("GET", path))
         let intruder = site.browser()
         try intruder.register("intruder")
         let token = intruder.csrfToken(from: try intruder.request("GET", "/me/settings"))
@@ -283,43 +232,43 @@ struct StudySessionTests {
 
     @Test("a guest practises without an account; nothing reaches review cards, and review needs an account")
     func guestPractice() throws {
-        let site = try Site()
+        let site = try PortalSite()
         let guest = site.browser()
-        let (started, path) = try start(guest, count: "2")
+        let (started, path) = try startSession(guest, count: "2")
         #expect(started.status == 303)
         #expect(started.headers.contains { $0.0.lowercased() == "set-cookie" && $0.1.hasPrefix("portal_guest=") && $0.1.contains("HttpOnly") && $0.1.contains("SameSite=Lax") })
         let page = try guest.request("GET", path)
         #expect(!page.bodyText.contains("Studying as a guest"), "the question comes first")
-        let form = try AnswerForm(page)
+        let form = try QuestionForm(page)
         #expect(try guest.request("POST", path + "/answers", pairs: form.pairs(form.item.key)).status == 303)
         #expect(try guest.request("GET", path).bodyText.contains(#"<p class="notice guest-line">Studying as a guest · <a href="/register?next=\#(path)">Create an account</a></p>"#))
         #expect(try site.count("SELECT count(*) AS n FROM answers WHERE user_id IS NULL AND rating IS NULL") == 1)
         #expect(try site.count("SELECT count(*) AS n FROM review_cards") == 0)
         // Another browser without the guest cookie sees nothing of it.
         #expect(try site.browser().request("GET", path).status == 404)
-        let review = try start(site.browser(), mode: "review").0
-        #expect(review.status == 303 && location(review).hasPrefix("/login?next="))
+        let review = try startSession(site.browser(), mode: "review").0
+        #expect(review.status == 303 && redirectLocation(review).hasPrefix("/login?next="))
     }
 
     @Test("a guest who makes an account keeps what they practised: sessions, answers with ratings, review cards; another guest's stay theirs")
     func guestKeepsPracticeOnRegistering() throws {
-        let site = try Site()
+        let site = try PortalSite()
         let guest = site.browser(), stranger = site.browser()
         // A finished session (one right, one wrong) and an unfinished one with one answer.
-        let (_, finished) = try start(guest, count: "2")
+        let (_, finished) = try startSession(guest, count: "2")
         var page = try guest.request("GET", finished)
-        var form = try AnswerForm(page)
+        var form = try QuestionForm(page)
         #expect(try guest.request("POST", finished + "/answers", pairs: form.pairs(form.item.key)).status == 303)
         page = try guest.request("GET", finished + "?q=2")
-        form = try AnswerForm(page)
+        form = try QuestionForm(page)
         #expect(try guest.request("POST", finished + "/answers", pairs: form.pairs(form.item.wrong)).status == 303)
         let confirm = try guest.request("GET", finished + "/finish")
         #expect(try guest.request("POST", finished + "/finish", form: ["csrf_token": guest.csrfToken(from: confirm)]).status == 303)
-        let (_, open) = try start(guest, count: "3")
-        form = try AnswerForm(try guest.request("GET", open))
+        let (_, open) = try startSession(guest, count: "3")
+        form = try QuestionForm(try guest.request("GET", open))
         #expect(try guest.request("POST", open + "/answers", pairs: form.pairs(form.item.key)).status == 303)
-        let (_, theirs) = try start(stranger, count: "1")
-        form = try AnswerForm(try stranger.request("GET", theirs))
+        let (_, theirs) = try startSession(stranger, count: "1")
+        form = try QuestionForm(try stranger.request("GET", theirs))
         #expect(try stranger.request("POST", theirs + "/answers", pairs: form.pairs(form.item.key)).status == 303)
         #expect(try site.count("SELECT count(*) AS n FROM answers WHERE user_id IS NULL AND rating IS NULL") == 4)
 
@@ -333,7 +282,7 @@ struct StudySessionTests {
             "csrf_token": guest.csrfToken(from: registerPage), "next": "\(finished)/results", "username": "newcomer", "display_name": "Newcomer",
             "password": "a long enough password", "password_confirmation": "a long enough password"])
         #expect(registered.status == 303)
-        #expect(location(registered) == finished + "/results", "back to the results that invited them")
+        #expect(redirectLocation(registered) == finished + "/results", "back to the results that invited them")
         #expect(registered.headers.contains { $0.0.lowercased() == "set-cookie" && $0.1.hasPrefix("portal_guest=;") && $0.1.contains("Max-Age=0") })
         let user = "(SELECT id FROM users WHERE username = 'newcomer')"
         #expect(try site.count(SQL(stringLiteral: "SELECT count(*) AS n FROM study_sessions WHERE user_id = \(user) AND guest_key IS NULL")) == 2)
@@ -347,17 +296,17 @@ struct StudySessionTests {
         #expect(try ReviewCardStore().rebuildAll(try site.database.adminConnection()).differing == 0)
         // The sessions are the student's now, and the unfinished one goes on under the account.
         #expect(try guest.request("GET", finished + "/results").status == 200)
-        form = try AnswerForm(try guest.request("GET", open + "?q=2"))
+        form = try QuestionForm(try guest.request("GET", open + "?q=2"))
         #expect(try guest.request("POST", open + "/answers", pairs: form.pairs(form.item.key)).status == 303)
         #expect(try site.count(SQL(stringLiteral: "SELECT count(*) AS n FROM answers WHERE user_id = \(user)")) == 4)
     }
 
     @Test("starting from another site is refused, whoever is asking")
     func crossSiteStart() throws {
-        let site = try Site()
+        let site = try PortalSite()
         let guest = site.browser()
         guest.origin = "http://evil.example"
-        #expect(try start(guest).0.status == 403)
+        #expect(try startSession(guest).0.status == 403)
         let fetchMetadata = try site.browser().request("POST", "/sessions", form: ["region": MiniExam.region, "exam": MiniExam.exam],
                                                        extraHeaders: "Sec-Fetch-Site: cross-site\r\n")
         #expect(fetchMetadata.status == 403)
@@ -390,7 +339,7 @@ struct StudySessionTests {
 
     @Test("a start form that cannot be used gets a 4xx saying what to change, and starts nothing", arguments: badStarts)
     func badStart(_ bad: BadStart) throws {
-        let site = try Site()
+        let site = try PortalSite()
         var fields: [String: String] = ["region": MiniExam.region, "exam": MiniExam.exam, "mode": "practice", "count": "5"]
         for (name, value) in bad.fields where name != "domain" { fields[name] = value }
         let domains = bad.fields.filter { $0.0 == "domain" }.map(\.1)
@@ -403,24 +352,24 @@ struct StudySessionTests {
 
     @Test("practice with no domain chosen asks for one")
     func noDomain() throws {
-        let site = try Site()
-        let response = try start(site.browser(), domains: []).0
+        let site = try PortalSite()
+        let response = try startSession(site.browser(), domains: []).0
         #expect(response.status == 400)
         #expect(response.bodyText.contains("Choose at least one domain"))
     }
 
     @Test("answers that cannot be used get a clear 4xx and store nothing; a replay is harmless and a conflicting one is a 409")
     func badAnswers() throws {
-        let site = try Site()
+        let site = try PortalSite()
         let browser = site.browser()
         try browser.register("careful")
-        let (_, path) = try start(browser)
-        let form = try AnswerForm(try browser.request("GET", path))
+        let (_, path) = try startSession(browser)
+        let form = try QuestionForm(try browser.request("GET", path))
         func post(_ pairs: [(String, String)]) throws -> RawHTTPClient.Response { try browser.request("POST", path + "/answers", pairs: pairs) }
         // The answer form of the session's first question of a kind (its signed "shown" time is its own).
-        func answerForm(of kind: String) throws -> AnswerForm {
+        func answerForm(of kind: String) throws -> QuestionForm {
             for number in 1...MiniExam.items.count {
-                let page = try AnswerForm(try browser.request("GET", path + "?q=\(number)"))
+                let page = try QuestionForm(try browser.request("GET", path + "?q=\(number)"))
                 if page.item.kind == kind { return page }
             }
             throw TestEnvironmentError("the session has no \(kind) question")
@@ -430,8 +379,8 @@ struct StudySessionTests {
         // redirect → GET), with the reason and what was chosen; a reload sends nothing again.
         let empty = try post(target.pairs([]))
         #expect(empty.status == 303)
-        #expect(location(empty).hasPrefix(path + "?q=") && location(empty).contains("&refused=empty"))
-        let emptyPage = try browser.request("GET", location(empty))
+        #expect(redirectLocation(empty).hasPrefix(path + "?q=") && redirectLocation(empty).contains("&refused=empty"))
+        let emptyPage = try browser.request("GET", redirectLocation(empty))
         #expect(emptyPage.status == 200)
         #expect(emptyPage.bodyText.contains("Choose an answer before sending it."))
         #expect(emptyPage.bodyText.contains("id=\"answer-form\""), "the question is shown again to answer")
@@ -441,7 +390,7 @@ struct StudySessionTests {
         target = try answerForm(of: "ordering")
         let duplicate = try post(target.pairs([]) + [("position_0", "3"), ("position_1", "3"), ("position_2", "2")])
         #expect(duplicate.status == 303)
-        let duplicatePage = try browser.request("GET", location(duplicate)).bodyText
+        let duplicatePage = try browser.request("GET", redirectLocation(duplicate)).bodyText
         #expect(duplicatePage.contains("Two items have the same position."))
         // The positions come back as chosen, not reset to 1, 2, 3.
         let selected = duplicatePage.components(separatedBy: "<option value=\"").dropFirst().compactMap { option -> String? in
@@ -450,7 +399,7 @@ struct StudySessionTests {
         #expect(selected == ["3", "3", "2"])
         let incomplete = try post(target.pairs([]) + [("position_0", "1")])
         #expect(incomplete.status == 303)
-        #expect(try browser.request("GET", location(incomplete)).bodyText.contains("Give each of the 3 items a position from 1 to 3."))
+        #expect(try browser.request("GET", redirectLocation(incomplete)).bodyText.contains("Give each of the 3 items a position from 1 to 3."))
         #expect(try post(form.pairs(form.item.key).filter { $0.0 != "answer_id" }).status == 400)
         #expect(try post(form.pairs(form.item.key).filter { $0.0 != "shown_at" }).status == 400)
         // The time a question was shown is the server's: a stamp changed by the browser is refused.
@@ -475,22 +424,22 @@ struct StudySessionTests {
         #expect(try site.count("SELECT count(*) AS n FROM review_cards WHERE reviews = 1") == 1)
         // Another answer to the same practice question keeps the first.
         let second = try post(form.pairs(form.item.wrong, answerID: UUID().uuidString))
-        #expect(location(second).hasSuffix("&already=1"))
+        #expect(redirectLocation(second).hasSuffix("&already=1"))
         #expect(try site.count("SELECT count(*) AS n FROM answers") == 1)
     }
 
     @Test("the dashboard shows what is due, the streak, readiness per exam and recent sessions")
     func dashboard() throws {
-        let site = try Site()
+        let site = try PortalSite()
         let browser = site.browser()
         try browser.register("dana")
-        #expect(location(try site.browser().request("GET", "/me")) == "/login?next=/me")
+        #expect(redirectLocation(try site.browser().request("GET", "/me")) == "/login?next=/me")
         let empty = try browser.request("GET", "/me").bodyText
         #expect(empty.contains("You have not studied an exam yet."))
         #expect(!empty.contains("Due today: questions at"), "nothing due, nothing to explain")
-        let (_, path) = try start(browser)
+        let (_, path) = try startSession(browser)
         for _ in 1...7 {
-            let form = try AnswerForm(try browser.request("GET", path))
+            let form = try QuestionForm(try browser.request("GET", path))
             try browser.request("POST", path + "/answers", pairs: form.pairs(form.item.key))
         }
         let today = try browser.request("GET", "/me").bodyText
@@ -506,7 +455,7 @@ struct StudySessionTests {
         #expect(later.contains("7 due today"))
         #expect(later.contains("Due today: questions at the point where you would start to forget them."), "what is due says why")
         #expect(!later.contains("Predicted score: 100%"), "readiness falls as memories fade")
-        let (review, reviewPath) = try start(browser, mode: "review", count: "20")
+        let (review, reviewPath) = try startSession(browser, mode: "review", count: "20")
         #expect(review.status == 303)
         #expect(try browser.request("GET", reviewPath).bodyText.contains("Question 1 of 7"))
         // The dashboard's own button says how many it reviews, and starts exactly those.
@@ -515,20 +464,20 @@ struct StudySessionTests {
         let fromDashboard = try browser.request("POST", "/sessions", pairs: [
             ("csrf_token", browser.csrfToken(from: try browser.request("GET", "/me"))), ("region", MiniExam.region), ("exam", MiniExam.exam),
             ("mode", "review"), ("count", "7")])
-        #expect(try browser.request("GET", location(fromDashboard)).bodyText.contains("Question 1 of 7"))
+        #expect(try browser.request("GET", redirectLocation(fromDashboard)).bodyText.contains("Question 1 of 7"))
     }
 
     @Test("a report on a question lands in the table the content team reads")
     func report() throws {
-        let site = try Site()
+        let site = try PortalSite()
         let browser = site.browser()
         try browser.register("rita")
-        let (_, path) = try start(browser)
-        let form = try AnswerForm(try browser.request("GET", path))
+        let (_, path) = try startSession(browser)
+        let form = try QuestionForm(try browser.request("GET", path))
         let target = "/questions/\(form.item.id.uuidString.lowercased())/reports"
         let sent = try browser.request("POST", target, form: ["csrf_token": form.token, "reason": "typo", "comment": "“Teh” in the stem", "return_to": "\(path)?q=1"])
-        #expect(location(sent) == "\(path)?q=1&reported=1")
-        #expect(try browser.request("GET", location(sent)).bodyText.contains("your report is with the content team"))
+        #expect(redirectLocation(sent) == "\(path)?q=1&reported=1")
+        #expect(try browser.request("GET", redirectLocation(sent)).bodyText.contains("your report is with the content team"))
         #expect(try site.count("SELECT count(*) AS n FROM question_reports WHERE reason = 'typo' AND comment = '“Teh” in the stem' AND question_version = 1") == 1)
         #expect(try browser.request("POST", target, form: ["csrf_token": form.token, "reason": "boring"]).status == 400)
         #expect(try browser.request("POST", target, form: ["csrf_token": form.token, "reason": "other", "comment": String(repeating: "x", count: 2001)]).status == 400)
@@ -538,7 +487,7 @@ struct StudySessionTests {
 
     @Test("every study page passes the Nu Html Checker")
     func pagesAreValidHTML() throws {
-        let site = try Site()
+        let site = try PortalSite()
         var pages: [(name: String, body: [UInt8])] = []
         func save(_ name: String, _ response: RawHTTPClient.Response) throws {
             #expect(response.status < 500, "\(name) answered \(response.status)")
@@ -546,26 +495,26 @@ struct StudySessionTests {
         }
         let browser = site.browser()
         try browser.register("valid")
-        try save("exam-signed-in", try browser.request("GET", Self.examPath))
-        let (_, path) = try start(browser)
+        try save("exam-signed-in", try browser.request("GET", MiniExam.path))
+        let (_, path) = try startSession(browser)
         for number in 1...7 { try save("question-\(number)", try browser.request("GET", "\(path)?q=\(number)")) }
         for number in 1...7 {
-            let form = try AnswerForm(try browser.request("GET", path))
+            let form = try QuestionForm(try browser.request("GET", path))
             try browser.request("POST", path + "/answers", pairs: form.pairs(number % 2 == 0 ? form.item.key : form.item.wrong))
         }
         for number in 1...7 { try save("feedback-\(number)", try browser.request("GET", "\(path)?q=\(number)")) }
         try save("finish", try browser.request("GET", path + "/finish"))
         try browser.request("POST", path + "/finish", form: ["csrf_token": browser.csrfToken(from: try browser.request("GET", path + "/finish"))])
         try save("results", try browser.request("GET", path + "/results"))
-        let (_, mock) = try start(browser, mode: "mock")
+        let (_, mock) = try startSession(browser, mode: "mock")
         try save("mock", try browser.request("GET", mock))
         try save("mock-finish", try browser.request("GET", mock + "/finish"))
-        let empty = try AnswerForm(try browser.request("GET", mock))
+        let empty = try QuestionForm(try browser.request("GET", mock))
         let refused = try browser.request("POST", mock + "/answers", pairs: empty.pairs([]) + (empty.item.kind == "ordering" ? [("position_0", "9")] : []))
-        try save("answer-error", try browser.request("GET", location(refused)))
+        try save("answer-error", try browser.request("GET", redirectLocation(refused)))
         try save("dashboard", try browser.request("GET", "/me"))
         let guest = site.browser()
-        let (_, guestPath) = try start(guest, count: "1")
+        let (_, guestPath) = try startSession(guest, count: "1")
         try save("guest-question", try guest.request("GET", guestPath))
         let check = try HTMLChecker.passes(pages)
         #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")

@@ -161,7 +161,7 @@ struct AccountPages: Sendable {
     /// account's when the account's zone was never confirmed (the database decides).
     func takeBrowserZone(from form: FormFields, _ request: PortalRequest) throws {
         guard let zone = form["browser_zone"], !zone.isEmpty, zone.utf8.count <= 64 else { return }
-        try request.database.run { try AccountStore().takeBrowserTimeZone(zone, $0) }
+        _ = try request.database.run { try AccountStore().takeBrowserTimeZone(zone, $0) }
     }
 
     func logout(_ request: PortalRequest) throws -> Response {
