@@ -1,21 +1,34 @@
 #!/usr/bin/env bash
 # Fuzzes the HTTP request parser, the template parser, the markdown reader of question text and
 # the importers (the XML reader, HTML reduction, GIFT, Aiken, Moodle XML and QTI) with libFuzzer (and AddressSanitizer, whose leak
-# checker runs at exit) for a bounded time. Usage: scripts/fuzz.sh [SECONDS]
+# checker runs at exit) for a bounded time.
+#
+#   scripts/fuzz.sh [SECONDS]   builds the fuzzers (unless built from their present sources) and runs them
+#   scripts/fuzz.sh build       only builds them (make test builds them while the browser tests run)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+mode=run
+if [ "${1:-}" = build ]; then mode=build; shift; fi
 seconds=${1:-60}
 data=$(scripts/data-dir.sh)
 out="$data/fuzz"
 mkdir -p "$out"
 
-# fuzz NAME SECONDS CORPUS SOURCES…: builds one fuzzer from its sources and runs it.
-fuzz() {
-    local name=$1 time=$2 corpus=$3
-    shift 3
+# fresh TARGET SOURCES…: the target is built and newer than every source (and this script).
+fresh() {
+    local target=$1 source
+    shift
+    [ -x "$target" ] && [ "$target" -nt "$0" ] || return 1
+    for source in "$@"; do [ "$target" -nt "$source" ] || return 1; done
+}
+
+# build_fuzzer NAME SOURCES…: builds one fuzzer from its sources, unless it is fresh.
+build_fuzzer() {
+    local name=$1
+    shift
+    fresh "$out/$name" "$@" && return 0
     swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name "${name//-/_}" "$@" -o "$out/$name" \
         >"$out/$name-build.log" 2>&1 || { cat "$out/$name-build.log"; echo "fuzz: $name did not build"; return 1; }
-    run "$name" "$time" "$corpus"
 }
 
 # The importers need their modules: QuestionEngine and ContentPackage as they are, Interop
@@ -25,6 +38,7 @@ build_import_fuzzer() {
     mkdir -p "$mods"
     local includes=(-I "$mods" -I Sources/CZlib -I Sources/CSodium) engine
     mapfile -t engine < <(find Sources/QuestionEngine -name "*.swift" | sort)
+    fresh "$out/import" "${engine[@]}" Sources/ContentPackage/*.swift Sources/Interop/*.swift Tests/Fuzz/ImportFuzzer.swift && return 0
     {
         swiftc -O -parse-as-library -emit-library -static -emit-module -module-name QuestionEngine \
             -emit-module-path "$mods/QuestionEngine.swiftmodule" "${engine[@]}" -o "$mods/libQuestionEngine.a" &&
@@ -57,14 +71,19 @@ share=$(( (seconds + 3) / 4 ))
 # after another, and the importers' fuzzer, whose modules take longest to build. Each lane's
 # report is printed when both are done.
 small_lane() {
-    fuzz request-parser "$share" Tests/Fuzz/corpus Sources/HTTPServer/Parsing/*.swift Tests/Fuzz/RequestParserFuzzer.swift &&
-    fuzz template-parser "$share" Tests/Fuzz/template-corpus \
-        Sources/TemplateEngine/TemplateParser.swift Sources/TemplateEngine/TemplateNode.swift \
+    build_fuzzer request-parser Sources/HTTPServer/Parsing/*.swift Tests/Fuzz/RequestParserFuzzer.swift &&
+    build_fuzzer template-parser Sources/TemplateEngine/TemplateParser.swift Sources/TemplateEngine/TemplateNode.swift \
         Sources/TemplateEngine/TemplateError.swift Tests/Fuzz/TemplateParserFuzzer.swift &&
-    fuzz markdown "$share" Tests/Fuzz/markdown-corpus Sources/QuestionEngine/Content/*.swift Tests/Fuzz/MarkdownFuzzer.swift
+    build_fuzzer markdown Sources/QuestionEngine/Content/*.swift Tests/Fuzz/MarkdownFuzzer.swift || return 1
+    [ "$mode" = build ] && return 0
+    run request-parser "$share" Tests/Fuzz/corpus &&
+    run template-parser "$share" Tests/Fuzz/template-corpus &&
+    run markdown "$share" Tests/Fuzz/markdown-corpus
 }
 import_lane() {
-    build_import_fuzzer && run import "$share" Tests/Fuzz/import-corpus
+    build_import_fuzzer || return 1
+    [ "$mode" = build ] && return 0
+    run import "$share" Tests/Fuzz/import-corpus
 }
 small_lane >"$out/small-lane.out" 2>&1 &
 small=$!
@@ -74,4 +93,5 @@ status=0
 wait "$small" || status=1
 wait "$imports" || status=1
 cat "$out/small-lane.out" "$out/import-lane.out"
+[ "$mode" = build ] && [ "$status" -eq 0 ] && echo "fuzz: the fuzzers are built"
 exit "$status"
