@@ -2,7 +2,6 @@ import ContentPackage
 import ExamData
 import Foundation
 import Interop
-import PortalTestSupport
 import PostgresClient
 import QuestionEngine
 import TestSupport

@@ -1,7 +1,6 @@
 import ExamData
 import Foundation
 import Interop
-import PortalTestSupport
 import PostgresClient
 import TestSupport
 import Testing

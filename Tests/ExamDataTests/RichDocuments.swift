@@ -1,7 +1,6 @@
 import ExamData
 import Foundation
 import Interop
-import PortalTestSupport
 import PostgresClient
 import QuestionEngine
 import TestSupport
