@@ -230,22 +230,4 @@ public struct LiveStore: Sendable {
                 rank: try row.decode("rank", as: Int.self), points: try row.decode("points", as: Int.self), correct: try row.decode("correct", as: Int.self))
         }
     }
-
-    /// Ranks participants by the points their stored answers earn (LiveScoring), equal points
-    /// sharing a rank; everyone who joined is listed, answers or not.
-    public static func results(participants: [LiveParticipant], answers: [LiveAnswerRecord], secondsPerQuestion: Int) -> [LiveResult] {
-        let byParticipant = Dictionary(grouping: answers, by: \.participantID)
-        let totals = participants.map { participant -> LiveResult in
-            let mine = byParticipant[participant.id] ?? []
-            let points = LiveScoring.total(mine.map { ($0.questionIndex, $0.correct, $0.milliseconds) }, limitSeconds: secondsPerQuestion)
-            return LiveResult(participantID: participant.id, nickname: participant.nickname, rank: 0, points: points, correct: mine.filter(\.correct).count)
-        }.sorted { ($0.points, $1.nickname) > ($1.points, $0.nickname) }
-        var ranked: [LiveResult] = []
-        for (index, result) in totals.enumerated() {
-            var result = result
-            result.rank = index > 0 && ranked[index - 1].points == result.points ? ranked[index - 1].rank : index + 1
-            ranked.append(result)
-        }
-        return ranked
-    }
 }

@@ -14,7 +14,7 @@ struct ExamOwnershipTests {
 
     @Test("two GIFT files with the same question name, into two exams: each exam keeps its own question")
     func sameNameTwoExams() throws {
-        let catalogue = try Catalogue()
+        let catalogue = try ExamFixtures.Catalogue()
         try catalogue.importing(Data("::Q1:: 2+2? {=4 ~3}".utf8), into: "school/exam-a")
         let second = try catalogue.importing(Data("::Q1:: Capital? {=Paris ~Lyon}".utf8), into: "school/exam-b")
         #expect(second.questionsAdded == 1 && second.questionsChanged == 0)
@@ -30,7 +30,7 @@ struct ExamOwnershipTests {
 
     @Test("an exam's export imported into another exam makes copies and leaves the original untouched", arguments: ["json", "moodle", "qti3", "qti21"])
     func exportAndCopy(_ format: String) throws {
-        let catalogue = try Catalogue()
+        let catalogue = try ExamFixtures.Catalogue()
         try catalogue.importing(Data("""
             ::Ports:: Which port does HTTPS use? {=443 ~80 ~22}
 
@@ -62,7 +62,7 @@ struct ExamOwnershipTests {
 
     @Test("the database holds a question to its domain's exam, whatever a writer says")
     func examFollowsDomain() throws {
-        let catalogue = try Catalogue()
+        let catalogue = try ExamFixtures.Catalogue()
         try catalogue.importing(Data("::Q1:: 2+2? {=4 ~3}".utf8), into: "school/exam-a")
         let examB = try catalogue.connection.query("SELECT id FROM exams WHERE slug = 'exam-b'").single().decode("id", as: Int.self)
         try catalogue.connection.execute("UPDATE questions SET exam_id = \(examB)")

@@ -268,7 +268,7 @@ struct HijackedAppRoleTests {
         }
         #expect(foreign?.isCheckViolation == true)
         let item = MiniExam.items[0]
-        try fixture.pool.asCaller(fixture.student) { connection in
+        _ = try fixture.pool.asCaller(fixture.student) { connection in
             try connection.execute("""
                 INSERT INTO answers (id, session_id, user_id, question_id, question_version, response, correct, score, rating, time_ms, answered_at)
                 VALUES (gen_random_uuid(), \(session), \(fixture.student.id), \(item.id), 1, \(try PostgresJSON(encoding: item.wrong))::jsonb, true, 1, 4, 1, now())

@@ -91,7 +91,7 @@ struct RichContentTests {
                 """)
         }
         if shape.problem == nil {
-            try insert()
+            _ = try insert()
         } else {
             let error = #expect(throws: PostgresError.self) { try insert() }
             #expect(error?.constraint == "questions_rich_valid")

@@ -165,8 +165,8 @@ struct ProgressUploadTests {
             """)
         try owner.execute("UPDATE questions SET options = options - 2 WHERE id = \(trimmed.id)")
         #expect(try site.count("SELECT count(*) AS n FROM questions WHERE version = 2 AND id IN (\(reordered.id), \(trimmed.id))") == 2)
-        let right = UUID(), gone = UUID(), kept = UUID(), future = UUID()
-        let body = ProgressUpload.body(session: UUID(), answers: [
+        let right = UUID(), gone = UUID(), kept = UUID(), future = UUID(), session = UUID()
+        let body = ProgressUpload.body(session: session, answers: [
             (right, reordered, [0]),        // "Ant" as it was shown: still the key
             (gone, trimmed, [2]),           // "Blue": no longer an option
             (kept, trimmed, [1]),           // "Green": the key, same place
@@ -176,7 +176,9 @@ struct ProgressUploadTests {
         #expect(outcome.rejected.count == 1 && outcome.rejected[0].id == gone.uuidString.lowercased() && outcome.rejected[0].reason.contains("gone"))
         // Stored as given, with the version it was given for, and marked right.
         #expect(try site.count("SELECT count(*) AS n FROM answers WHERE id = \(right) AND correct AND question_version = 1 AND response = '[0]'") == 1)
-        let unknown = body.replacingOccurrences(of: right.uuidString, with: future.uuidString).replacingOccurrences(of: "\"questionVersion\": 1", with: "\"questionVersion\": 9")
+        // A version the question never had, for a question of the session not answered yet.
+        let unknown = ProgressUpload.body(session: session, answers: [(future, MiniExam.items[2], MiniExam.items[2].key)], finished: false)
+            .replacingOccurrences(of: "\"questionVersion\": 1", with: "\"questionVersion\": 9")
         let refused = try JSONDecoder().decode(ProgressUpload.Outcome.self, from: Data(try ProgressUpload.post(student, csrf: csrf, unknown).body))
         #expect(refused.rejected.contains { $0.id == future.uuidString.lowercased() && $0.reason.contains("never published") })
     }
