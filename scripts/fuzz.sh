@@ -67,31 +67,37 @@ run() {
 }
 
 share=$(( (seconds + 3) / 4 ))
-# Two lanes at once (a fuzzer and a compiler each use one core): the three small fuzzers one
-# after another, and the importers' fuzzer, whose modules take longest to build. Each lane's
-# report is printed when both are done.
-small_lane() {
+# Built in two lanes at once (a compiler uses one core): the three small fuzzers one after
+# another, and the importers' fuzzer, whose modules take longest to build. Then run in two lanes
+# of two fuzzers each (a fuzzer uses one core). Each lane's report is printed when both are done.
+small_builds() {
     build_fuzzer request-parser Sources/HTTPServer/Parsing/*.swift Tests/Fuzz/RequestParserFuzzer.swift &&
     build_fuzzer template-parser Sources/TemplateEngine/TemplateParser.swift Sources/TemplateEngine/TemplateNode.swift \
         Sources/TemplateEngine/TemplateError.swift Tests/Fuzz/TemplateParserFuzzer.swift &&
-    build_fuzzer markdown Sources/QuestionEngine/Content/*.swift Tests/Fuzz/MarkdownFuzzer.swift || return 1
-    [ "$mode" = build ] && return 0
-    run request-parser "$share" Tests/Fuzz/corpus &&
-    run template-parser "$share" Tests/Fuzz/template-corpus &&
-    run markdown "$share" Tests/Fuzz/markdown-corpus
+    build_fuzzer markdown Sources/QuestionEngine/Content/*.swift Tests/Fuzz/MarkdownFuzzer.swift
 }
-import_lane() {
-    build_import_fuzzer || return 1
-    [ "$mode" = build ] && return 0
+parsers_lane() {
+    run request-parser "$share" Tests/Fuzz/corpus &&
+    run template-parser "$share" Tests/Fuzz/template-corpus
+}
+content_lane() {
+    run markdown "$share" Tests/Fuzz/markdown-corpus &&
     run import "$share" Tests/Fuzz/import-corpus
 }
-small_lane >"$out/small-lane.out" 2>&1 &
-small=$!
-import_lane >"$out/import-lane.out" 2>&1 &
-imports=$!
-status=0
-wait "$small" || status=1
-wait "$imports" || status=1
-cat "$out/small-lane.out" "$out/import-lane.out"
-[ "$mode" = build ] && [ "$status" -eq 0 ] && echo "fuzz: the fuzzers are built"
-exit "$status"
+# lanes NAME FUNCTION NAME FUNCTION: runs the two at once; fails when either does.
+lanes() {
+    "$2" >"$out/$1.out" 2>&1 &
+    local first=$!
+    "$4" >"$out/$3.out" 2>&1 &
+    local second=$! status=0
+    wait "$first" || status=1
+    wait "$second" || status=1
+    cat "$out/$1.out" "$out/$3.out"
+    return "$status"
+}
+lanes small-builds small_builds import-build build_import_fuzzer || exit 1
+if [ "$mode" = build ]; then
+    echo "fuzz: the fuzzers are built"
+    exit 0
+fi
+lanes parsers-lane parsers_lane content-lane content_lane
