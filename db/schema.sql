@@ -2592,6 +2592,7 @@ CREATE FUNCTION public.live_answers_admit() RETURNS trigger
     AS $$
 DECLARE
     now_at timestamptz := public.app_now();
+    received timestamptz;
     ev record;
     question record;
     opened timestamptz;
@@ -2605,8 +2606,8 @@ BEGIN
         RAISE EXCEPTION 'that question is not open' USING ERRCODE = 'check_violation', DETAIL = 'closed';
     END IF;
     opened := ev.starts_at + make_interval(secs => NEW.question_index * (ev.seconds_per_question + ev.pause_seconds));
-    -- A second of grace for the trip from the server's clock to here.
-    IF now_at < opened OR now_at > opened + make_interval(secs => ev.seconds_per_question + 1) THEN
+    received := least(now_at, greatest(coalesce(NEW.answered_at, now_at), now_at - interval '1 second'));
+    IF received < opened OR received >= opened + make_interval(secs => ev.seconds_per_question) THEN
         RAISE EXCEPTION 'that question is not open' USING ERRCODE = 'check_violation', DETAIL = 'closed';
     END IF;
     SELECT q.type, q.options, q.correct, q.details, q.version INTO question FROM public.questions q WHERE q.id = NEW.question_id;
@@ -2616,11 +2617,11 @@ BEGIN
     SELECT * INTO outcome FROM public.answer_outcome(question.type, question.correct, question.options, question.details, NEW.response);
     NEW.correct := outcome.correct;
     NEW.question_version := question.version;
-    NEW.time_ms := least(greatest(0, floor(extract(epoch FROM now_at - opened) * 1000)), ev.seconds_per_question * 1000)::integer;
+    NEW.time_ms := least(greatest(0, floor(extract(epoch FROM received - opened) * 1000)), ev.seconds_per_question * 1000)::integer;
     -- 1000 × (1 − (t/L)/2) in whole numbers, halves up: LiveScoring.points to the point.
     limit_ms := ev.seconds_per_question * 1000;
     NEW.base_points := CASE WHEN NEW.correct THEN (2000 * limit_ms - 1000 * NEW.time_ms + limit_ms) / (2 * limit_ms) ELSE 0 END;
-    NEW.answered_at := now_at;
+    NEW.answered_at := received;
     RETURN NEW;
 END
 $$;

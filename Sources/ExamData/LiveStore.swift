@@ -158,16 +158,19 @@ public struct LiveStore: Sendable {
         }
     }
 
-    /// Stores an answer to the open question; the database decides whether it is right, how
-    /// long it took (from the question's opening on its clock) and its points. The stored
+    /// Stores an answer to the open question, received by the server at `receivedAt`; the
+    /// database decides whether the question was open then, whether the answer is right, how long
+    /// it took (from the question's opening) and its points. The stored
     /// answer, or nil when the participant had already answered that question.
     public func record(
-        participantID: UUID, questionIndex: Int, questionID: UUID, response: AnswerResponse, eventID: UUID, _ connection: PostgresConnection
+        participantID: UUID, questionIndex: Int, questionID: UUID, response: AnswerResponse, receivedAt: Date, eventID: UUID,
+        _ connection: PostgresConnection
     ) throws -> LiveAnswerRecord? {
-        // live_answers_admit fills in the rest: the version, the judgement, the time and the points.
+        // live_answers_admit fills in the rest: the version, the judgement, the time and the
+        // points, from when the server received the answer (believed within a second).
         guard let row = try connection.query(("""
-            INSERT INTO live_answers (event_id, participant_id, question_index, question_id, response)
-            VALUES (\(eventID), \(participantID), \(questionIndex), \(questionID), \(try PostgresJSON(encoding: response))::jsonb)
+            INSERT INTO live_answers (event_id, participant_id, question_index, question_id, response, answered_at)
+            VALUES (\(eventID), \(participantID), \(questionIndex), \(questionID), \(try PostgresJSON(encoding: response))::jsonb, \(receivedAt))
             ON CONFLICT (participant_id, question_index) DO NOTHING
             RETURNING correct, time_ms, base_points, answered_at, question_version
             """ as SQL).prepared()).first else { return nil }

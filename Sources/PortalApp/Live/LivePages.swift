@@ -273,13 +273,15 @@ struct LivePages: Sendable {
     }
 
     func answer(_ request: PortalRequest, code: String) throws -> Response {
+        // The server's clock says when the answer came: the bell is the database's to apply.
+        let receivedAt = clock()
         let scoreboard = try liveScoreboard(request)
         let form = FormFields(body: request.body)
         guard StudyActor.resolve(request, settings: settings, createGuest: false) != nil else { throw noEvent(request, code) }
         guard let index = Int(form["index"] ?? "") else { throw HTTPError(.badRequest, pages.message("live.bad_index", for: request)) }
         let (event, participant, stored): (LiveEvent, LiveParticipant, LiveAnswerRecord?)
         do {
-            (event, participant, stored) = try answerStored(request, code, index: index, form: form)
+            (event, participant, stored) = try answerStored(request, code, index: index, form: form, receivedAt: receivedAt)
         } catch let refusal as LiveRefusal {
             throw try refused(refusal, request)
         }
@@ -297,7 +299,7 @@ struct LivePages: Sendable {
     /// Stores the participant's answer to question `index` of the event; nil when they had
     /// answered it already. A refusal of the database's comes out as a `LiveRefusal`.
     private func answerStored(
-        _ request: PortalRequest, _ code: String, index: Int, form: FormFields
+        _ request: PortalRequest, _ code: String, index: Int, form: FormFields, receivedAt: Date
     ) throws -> (LiveEvent, LiveParticipant, LiveAnswerRecord?) {
         try withEvent(request, code) { event, connection -> (LiveEvent, LiveParticipant, LiveAnswerRecord?) in
             let store = LiveStore()
@@ -320,7 +322,8 @@ struct LivePages: Sendable {
             }
             do {
                 let stored = try store.record(
-                    participantID: participant.id, questionIndex: index, questionID: questionID, response: response, eventID: event.id, connection)
+                    participantID: participant.id, questionIndex: index, questionID: questionID, response: response, receivedAt: receivedAt,
+                    eventID: event.id, connection)
                 return (event, participant, stored)
             } catch let error {
                 guard let refusal = AnswerRefusal(error) else { throw error }
