@@ -292,6 +292,54 @@ struct LiveEventTests {
         #expect(try stored() == 1)
     }
 
+    @Test("a live answer's moment is when the server received it, believed within the second before the database's clock: received before the bell it counts though it is stored after, timed from its receipt; a connection that dates a late answer early is refused")
+    func bellIsTheServersReceipt() throws {
+        let site = try PortalSite(live: true)
+        let (code, player, _) = try LiveEvents.started(site, exam: "\(MiniExam.region)/\(MiniExam.exam)", count: 3)
+        let event = try site.admin {
+            try $0.query("SELECT id, question_ids, starts_at, seconds_per_question, pause_seconds FROM live_events WHERE code = \(code)").single()
+        }
+        let eventID = try event.decode("id", as: UUID.self), ids = try event.decode("question_ids", as: [UUID].self)
+        let startsAt = try event.decode("starts_at", as: Date.self)
+        let seconds = try event.decode("seconds_per_question", as: Int.self), pause = try event.decode("pause_seconds", as: Int.self)
+        func opens(_ index: Int) -> Date { startsAt.addingTimeInterval(Double(index * (seconds + pause))) }
+        let guest = try #require(player.cookies["portal_guest"])
+        /// Stores the participant's right answer to question `index` as a `portal_app` connection
+        /// would, saying it was received at `receivedAt`, with the database's clock at `databaseAt`.
+        func send(_ index: Int, receivedAt: Date, databaseAt: Date) throws -> LiveAnswerRecord? {
+            try site.database.setClock(databaseAt)
+            let item = try #require(MiniExam.item(ids[index]))
+            return try site.pool.asCaller(nil, guestToken: guest) { connection in
+                let participant = try #require(try LiveStore().participant(eventID: eventID, connection))
+                return try LiveStore().record(
+                    participantID: participant.id, questionIndex: index, questionID: item.id, response: .indexes(item.key), receivedAt: receivedAt,
+                    eventID: eventID, connection)
+            }
+        }
+        // Received a tenth of a second before the bell, stored half a second after it.
+        let bell = opens(0).addingTimeInterval(Double(seconds))
+        let inTime = try send(0, receivedAt: bell.addingTimeInterval(-0.1), databaseAt: bell.addingTimeInterval(0.5))
+        #expect(inTime.map { abs($0.milliseconds - (seconds * 1000 - 100)) <= 1 } == true, "\(String(describing: inTime))")
+        // Two seconds after the next bell, dated by the caller as if sent mid-question.
+        var refusal: AnswerRefusal?
+        do {
+            _ = try send(1, receivedAt: opens(1).addingTimeInterval(4), databaseAt: opens(1).addingTimeInterval(Double(seconds) + 2))
+        } catch {
+            refusal = AnswerRefusal(error)
+        }
+        #expect(refusal == .notAdmitted(.closed))
+        // Received just after the last bell and stored at once: still late.
+        refusal = nil
+        let lastBell = opens(2).addingTimeInterval(Double(seconds))
+        do {
+            _ = try send(2, receivedAt: lastBell.addingTimeInterval(0.2), databaseAt: lastBell.addingTimeInterval(0.3))
+        } catch {
+            refusal = AnswerRefusal(error)
+        }
+        #expect(refusal == .notAdmitted(.closed))
+        #expect(try site.count("SELECT count(*) AS n FROM live_answers") == 1)
+    }
+
     @Test("a board Redis lost mid-event comes back from the stored answers: names, points and runs intact")
     func boardRestoredAfterRedisLoss() throws {
         let site = try PortalSite(live: true)
