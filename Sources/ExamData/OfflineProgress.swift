@@ -108,7 +108,6 @@ public struct OfflineProgress: Sendable {
         // What the upload's own rules and the stored answers settle already; the rest is for the
         // database to judge.
         var fresh: [RecordedAnswer] = []
-        var versions: [UUID: Int] = [:]
         for answer in batch.answers {
             let id = answer.id.lowercasedText
             switch Self.verdict(answer, sessions: sessions, userID: userID, now: now) {
@@ -120,7 +119,6 @@ public struct OfflineProgress: Sendable {
                     if stored.isReplay(of: recorded) { outcome.duplicates.append(id) } else { outcome.rejected.append(.init(id: id, reason: Refusal("reused"))) }
                 } else {
                     fresh.append(recorded)
-                    versions[recorded.id] = recorded.questionVersion
                 }
             }
         }
@@ -162,7 +160,7 @@ public struct OfflineProgress: Sendable {
                     case .conflict: outcome.rejected.append(.init(id: id, reason: Refusal("reused")))
                     }
                 } catch let error as PostgresError where error.kind == .server {
-                    let reason = AnswerRefusal(error).map { Self.reason($0, version: versions[recorded.id] ?? recorded.questionVersion) }
+                    let reason = AnswerRefusal(error).map { Self.reason($0, version: recorded.questionVersion) }
                     outcome.rejected.append(.init(id: id, reason: reason ?? Refusal("not_stored")))
                 }
             }
