@@ -41,7 +41,7 @@ public final class TemplateSet: Sendable {
     public init(directory: String, mode: Mode) throws {
         self.directory = directory
         self.mode = mode
-        let loaded = try Self.load(directory)
+        let loaded = try mode == .development ? Self.load(directory) : Self.loadOnce(directory)
         compiled = Mutex(loaded)
         fixed = mode == .development ? nil : loaded
         sortedLocales = loaded.locales
@@ -117,6 +117,19 @@ public final class TemplateSet: Sendable {
             result[relative] = (try? manager.attributesOfItem(atPath: directory + "/" + relative))?[.modificationDate] as? Date
         }
         return result
+    }
+
+    /// The folders parsed so far by sets that never re-read them, by path.
+    private static let parsedFolders = Mutex<[String: Compiled]>([:])
+
+    /// A folder's templates parsed once per process for every set that never re-reads them
+    /// (a server and its mail agent, or the many servers a test run starts: parsing every
+    /// template and catalogue took a fifth of the Swift tests' time).
+    private static func loadOnce(_ directory: String) throws -> Compiled {
+        if let parsed = parsedFolders.withLock({ $0[directory] }) { return parsed }
+        let loaded = try load(directory)
+        parsedFolders.withLock { $0[directory] = loaded }
+        return loaded
     }
 
     private static func load(_ directory: String) throws -> Compiled {

@@ -5,7 +5,7 @@ import Testing
 
 /// The database checks every stored answer itself (`answer_outcome`): held to the same table of
 /// cases as the Swift checker and the browser's.
-@Suite("Answer checking in SQL")
+@Suite("Answer checking in SQL", .onTestThreads)
 struct AnswerOutcomeTests {
     @Test("each response gets the same verdict and partial credit as in Swift, or the same refusal")
     func table() throws {

@@ -6,7 +6,7 @@ import Testing
 
 /// What the database itself allows the app role, whatever a handler does: every per-user
 /// table, every kind of caller, every kind of statement, through real `portal_app` connections.
-@Suite("Row-level authorization matrix")
+@Suite("Row-level authorization matrix", .onTestThreads)
 struct AuthorizationMatrixTests {
     struct People {
         let studentA: TestAccount, studentB: TestAccount, teacher: TestAccount, admin: TestAccount

@@ -9,7 +9,7 @@ import Testing
 /// Cloze questions as schools' banks carry them — Moodle's embedded answers (its `multianswer`
 /// and cloze blocks in GIFT), QTI's inline choices and text entries — come in as one question
 /// with its gaps marked where they stood, and every export gives the same question back.
-@Suite("Cloze questions in imports and exports", .serialized)
+@Suite("Cloze questions in imports and exports", .serialized, .onTestThreads)
 struct ClozeInteropTests {
 
     @Test("Moodle's embedded answers: a list, words case aside and exactly, a number with its tolerance and weight; written back the same")

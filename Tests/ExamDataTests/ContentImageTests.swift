@@ -9,7 +9,7 @@ import Testing
 
 /// Pictures that come with content: kept with the options that show them, stored once under
 /// their bytes' digest, and refused by name when they cannot be kept.
-@Suite("Pictures in imported content")
+@Suite("Pictures in imported content", .onTestThreads)
 struct ContentImageTests {
     static let png = TestPictures.png
 

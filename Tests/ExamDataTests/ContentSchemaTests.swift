@@ -7,7 +7,7 @@ import QuestionEngine
 import TestSupport
 import Testing
 
-@Suite("Content schema")
+@Suite("Content schema", .onTestThreads)
 struct ContentSchemaTests {
     /// A database with one region, exam and domain; returns it and the domain id.
     private func database() throws -> (TestDatabase, PostgresConnection, Int) {

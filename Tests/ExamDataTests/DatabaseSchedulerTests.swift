@@ -7,7 +7,7 @@ import Testing
 /// The database schedules review cards itself (`fsrs_review`, a port of QuestionEngine's
 /// FSRSScheduler): it must replay the reference implementation's histories to their states, and
 /// agree with the Swift scheduler on any history, weights and retention.
-@Suite("FSRS-6 in the database")
+@Suite("FSRS-6 in the database", .onTestThreads)
 struct DatabaseSchedulerTests {
     struct Vectors: Decodable {
         struct Review: Decodable { var rating: Int; var at: Date }

@@ -9,7 +9,7 @@ import Testing
 /// question of another, whatever keys the two files share — the two-file case an attacker (or
 /// an honest teacher) can make with GIFT titles, and the copy made by importing one exam's
 /// export into another, in every export format.
-@Suite("Content belongs to its exam", .serialized)
+@Suite("Content belongs to its exam", .serialized, .onTestThreads)
 struct ExamOwnershipTests {
 
     @Test("two GIFT files with the same question name, into two exams: each exam keeps its own question")

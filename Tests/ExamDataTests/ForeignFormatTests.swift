@@ -8,7 +8,7 @@ import Testing
 
 /// GIFT and Aiken files read into the portal's kinds, each from a fixture written by hand from
 /// the formats' documentation.
-@Suite("Importing GIFT and Aiken")
+@Suite("Importing GIFT and Aiken", .onTestThreads)
 struct ForeignFormatTests {
 
     @Test("the format is told from the content, not the name")

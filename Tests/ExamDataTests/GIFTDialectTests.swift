@@ -8,7 +8,7 @@ import Testing
 /// GIFT as its users write it (Moodle's reading, where the grammar's own tests agree), and the
 /// problems of a whole file that `--skip-unsupported` now skips with a line in the report
 /// instead of refusing the file.
-@Suite("GIFT as its users write it", .serialized)
+@Suite("GIFT as its users write it", .serialized, .onTestThreads)
 struct GIFTDialectTests {
     static func read(_ gift: String) throws -> ForeignContent {
         try ForeignImport().read(Data(gift.utf8), format: .gift, language: "en")

@@ -14,7 +14,7 @@ import Testing
 /// matching question's items and their answers. Texts are compared as words: markup, blanks and
 /// entities aside. Essays, descriptions and categories must not become questions. The share that
 /// matches is printed, with each mismatch.
-@Suite("A GIFT grammar's expected parses")
+@Suite("A GIFT grammar's expected parses", .onTestThreads)
 struct GIFTGrammarCorpusTests {
     static let folder = URL(fileURLWithPath: TestPaths.repository).deletingLastPathComponent().appendingPathComponent("shared/corpus/interop/giftpeg")
 

@@ -6,7 +6,7 @@ import Testing
 
 /// A `portal_app` connection in an attacker's hands (a compromised server process): each
 /// attack is plain SQL as that role, and each must fail and change nothing.
-@Suite("A hijacked app role")
+@Suite("A hijacked app role", .onTestThreads)
 struct HijackedAppRoleTests {
     final class Fixture {
         let database: TestDatabase

@@ -2,12 +2,13 @@ import Foundation
 import Interop
 import QuestionEngine
 import Testing
+import TestSupport
 
 /// Files made to hurt the importer: nesting that would overflow a thread's stack, document types
 /// hidden past a long comment or in another encoding, input that makes backtracking patterns
 /// take hours, and pictures that declare more pixels than a phone can hold. Each is refused with
 /// a message or read harmlessly, and the process carries on.
-@Suite("Hostile import files")
+@Suite("Hostile import files", .onTestThreads)
 struct HostileImportTests {
     static func moodle(_ question: String) -> Data {
         Data("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<quiz>\n<question type=\"multichoice\">\n\(question)\n</question>\n</quiz>\n".utf8)

@@ -8,7 +8,7 @@ import Testing
 /// account of running them (`EXPLAIN (ANALYZE, VERBOSE)` as `portal_app`): a student's rows are
 /// settled by the owner's policy, so the lookups that only a teacher's or an admin's access needs
 /// never run for them.
-@Suite("Row-level security on a student's own rows")
+@Suite("Row-level security on a student's own rows", .onTestThreads)
 struct PolicyCostTests {
     final class Fixture {
         let database: TestDatabase

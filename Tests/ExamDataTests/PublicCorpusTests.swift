@@ -9,7 +9,7 @@ import Testing
 /// there; the test skips itself when it is not): every file is read or refused whole, and every
 /// question's texts are ones the validator and the tree's rules accept, its trees rendered. The
 /// counts it prints are the figures of how much of the corpus comes in as trees.
-@Suite("Public question banks")
+@Suite("Public question banks", .onTestThreads)
 struct PublicCorpusTests {
     static let folder = URL(fileURLWithPath: TestPaths.repository).deletingLastPathComponent().appendingPathComponent("shared/corpus/interop")
 

@@ -10,7 +10,7 @@ import Testing
 /// (written down here from the specifications, as the XSDs are not shipped): what is
 /// referenced exists, identifiers are unique, an item's parts come in the order the schema
 /// gives, and a correct response names the item's own choices.
-@Suite("QTI packages keep to the specification")
+@Suite("QTI packages keep to the specification", .onTestThreads)
 struct QTIPackageRulesTests {
     /// A parsed element: name, attributes, children in order.
     final class Node {

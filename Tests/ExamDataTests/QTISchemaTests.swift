@@ -8,7 +8,7 @@ import Testing
 /// The QTI 2.1 items the portal exports, rich texts and inline feedback included, checked by
 /// `xmllint` against the standard's own schema (in `../shared/corpus/xsd/` beside the
 /// repository; the test skips itself when it or `xmllint` is not there).
-@Suite("QTI exports against the official schema")
+@Suite("QTI exports against the official schema", .onTestThreads)
 struct QTISchemaTests {
     static let schemas = URL(fileURLWithPath: TestPaths.repository).deletingLastPathComponent().appendingPathComponent("shared/corpus/xsd")
     static var available: Bool {

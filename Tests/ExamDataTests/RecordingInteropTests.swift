@@ -9,7 +9,7 @@ import Testing
 /// Recordings in a question's text through the exchange formats: QTI 2.1 carries them as
 /// `<object>`, QTI 3.0 and Moodle XML as `<audio>` and `<video>`, each with its transcript as
 /// the fallback, and every round trip gives the same tree and the same file back.
-@Suite("Recordings in imports and exports", .serialized)
+@Suite("Recordings in imports and exports", .serialized, .onTestThreads)
 struct RecordingInteropTests {
 
     @Test("a question that plays an audio and a video comes back from every export with both, and their transcripts", arguments: ["moodle", "qti3", "qti21", "json"])

@@ -21,7 +21,7 @@ struct RichShapeCase: Decodable, CustomStringConvertible, Sendable {
     }()
 }
 
-@Suite("Questions written in markdown")
+@Suite("Questions written in markdown", .onTestThreads)
 struct RichContentTests {
     static let twoOptions: JSONValue = .array([.object(["id": .string("a"), "text": .string("A")]), .object(["id": .string("b"), "text": .string("B")])])
 

@@ -10,7 +10,7 @@ import Testing
 /// Other systems' rich question text: a QTI item's XHTML and MathML, Moodle's HTML in every
 /// text of a question, GIFT's `[html]` and `[markdown]` — read into trees, written back by the
 /// exports, and equal again after each round trip.
-@Suite("Rich text in imports and exports", .serialized)
+@Suite("Rich text in imports and exports", .serialized, .onTestThreads)
 struct RichInteropTests {
     static let circuit = Array(##"<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20" viewBox="0 0 40 20"><rect width="40" height="20" fill="#123"/></svg>"##.utf8)
 

@@ -7,7 +7,7 @@ import Testing
 
 /// The calendar in the database: every answer's card placed as `ReviewDayChoice` places it,
 /// easy days and holidays kept, and every scheduling path equal to a rebuild from the history.
-@Suite("Study rhythm in the database")
+@Suite("Study rhythm in the database", .onTestThreads)
 struct StudyRhythmTests {
     /// A Monday at midnight UTC.
     static let monday = Date(timeIntervalSince1970: 1_798_416_000)

@@ -7,7 +7,7 @@ import Testing
 
 /// Sessions, answers and review cards as the database keeps them, through real `portal_app`
 /// connections: idempotent uploads, append-only answers, ownership, derived cards.
-@Suite("Study storage")
+@Suite("Study storage", .onTestThreads)
 struct StudyStorageTests {
     final class Fixture {
         let database: TestDatabase

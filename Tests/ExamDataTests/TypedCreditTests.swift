@@ -8,7 +8,7 @@ import Testing
 /// Typed answers worth part of the marks, as schools' banks carry them: GIFT's `%50%`, Moodle's
 /// `fraction`, QTI's `mappedValue`; imported, scored by the database as the rule says, and kept
 /// by every export.
-@Suite("Typed answers with credit", .serialized)
+@Suite("Typed answers with credit", .serialized, .onTestThreads)
 struct TypedCreditTests {
     static let gift = """
         ::City:: Richard III was Duke of which city? {=New York =%50%York =%25%NY =%0%London#No.}

@@ -7,7 +7,7 @@ import Testing
 /// The outbound client against real servers on loopback: HTTPS with a certificate from an
 /// authority made for the test, the same server refused without that authority or under another
 /// name, plain HTTP only to loopback and only when allowed, and the limits on time and size.
-@Suite("Outbound HTTP")
+@Suite("Outbound HTTP", .onTestThreads)
 struct HTTPClientTests {
     /// A test server (`Tests/Fixtures/outbound_server.py`), plain or with a certificate.
     static func server(certificate: (cert: String, key: String)? = nil) throws -> ScriptServer {

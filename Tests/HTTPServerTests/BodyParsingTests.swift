@@ -1,7 +1,8 @@
 import HTTPServer
 import Testing
+import TestSupport
 
-@Suite("Forms, multipart and cookies")
+@Suite("Forms, multipart and cookies", .onTestThreads)
 struct BodyParsingTests {
     @Test("url-encoded forms decode plus signs, escapes and repeated names")
     func urlEncoded() {

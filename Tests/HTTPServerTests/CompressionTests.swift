@@ -1,8 +1,9 @@
 import Foundation
 import HTTPServer
 import Testing
+import TestSupport
 
-@Suite("gzip for pages made per request")
+@Suite("gzip for pages made per request", .onTestThreads)
 struct CompressionTests {
     static let page = "<!DOCTYPE html><title>Results</title>" + String(repeating: "<p>Question 12: right — the key was B.</p>\n", count: 200)
 

@@ -6,7 +6,7 @@ import Testing
 /// Malformed or hostile requests, each with the status it must get. Every case is sent whole,
 /// one byte at a time, and after a good request in the same write (which must be answered
 /// normally first). The connection must be closed after the answer every time.
-@Suite("Strict framing (RFC 9112)")
+@Suite("Strict framing (RFC 9112)", .onTestThreads)
 struct FramingTests {
     struct Case: CustomStringConvertible, Sendable {
         let name: String

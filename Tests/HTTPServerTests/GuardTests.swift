@@ -5,7 +5,7 @@ import Testing
 
 /// What the server refuses whatever a handler does: header fields that would end the head
 /// early, bodies that trickle in, and large bodies a route would not take from this sender.
-@Suite("Server guards")
+@Suite("Server guards", .onTestThreads)
 struct GuardTests {
     @Test("a header value with CR, LF or NUL (or a name that is not a token) is never sent: that response becomes a 500", arguments: [
         ("Location", "/x\r\nSet-Cookie: injected=1"), ("Location", "/x\nSet-Cookie: injected=1"), ("X-Note", "a\u{0}b"), ("Bad Name", "value"),

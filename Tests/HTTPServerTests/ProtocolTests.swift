@@ -3,7 +3,7 @@ import HTTPServer
 import TestSupport
 import Testing
 
-@Suite("HTTP/1.1 behaviour")
+@Suite("HTTP/1.1 behaviour", .onTestThreads)
 struct ProtocolTests {
     @Test("keep-alive serves several requests on one connection")
     func keepAlive() throws {

@@ -4,7 +4,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-@Suite("Slow, greedy and many clients")
+@Suite("Slow, greedy and many clients", .onTestThreads)
 struct ResilienceTests {
     @Test("a head that dribbles in too slowly is cut off with 408 (slowloris)")
     func slowHeadIsCutOff() throws {

@@ -1,8 +1,9 @@
 import Foundation
 import HTTPServer
 import Testing
+import TestSupport
 
-@Suite("Routing")
+@Suite("Routing", .onTestThreads)
 struct RouterTests {
     private func head(_ method: HTTPMethod, _ path: String) -> RequestHead {
         RequestHead(

@@ -3,7 +3,7 @@ import HTTPServer
 import TestSupport
 import Testing
 
-@Suite("Static files")
+@Suite("Static files", .onTestThreads)
 struct StaticFileTests {
     @Test("a file is served with its type, a strong ETag and 304 on revalidation")
     func etagAndNotModified() throws {

@@ -6,7 +6,7 @@ import Testing
 /// The SMTP client against a real server on loopback (aiosmtpd) that insists on STARTTLS and
 /// AUTH: a message arrives whole, over TLS, authenticated, with its headers encoded; the client
 /// refuses to go on in the clear, and says which answer stopped it.
-@Suite("Outbound mail")
+@Suite("Outbound mail", .onTestThreads)
 struct SMTPClientTests {
     static func message(to: String, subject: String = "Reset your password", name: String = "Zoë Šťastná") -> MailMessage {
         MailMessage(

@@ -10,7 +10,7 @@ import Testing
 
 /// Extra time for a student's mock exams, given by their teacher: over HTTP, through the
 /// database's own deadline, and refused to anyone else.
-@Suite("Accommodations")
+@Suite("Accommodations", .onTestThreads)
 struct AccommodationTests {
 
     private func accommodationPath(_ classID: String, _ student: UUID) -> String {

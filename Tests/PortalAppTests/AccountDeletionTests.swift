@@ -10,7 +10,7 @@ import Testing
 /// the password the database checks, the person's data gone at once, their answers kept only as
 /// anonymous rows so the questions' statistics and their class's figures still add up, the
 /// leaderboard rebuilt without them, every sign-in ended, an audit entry without their name.
-@Suite("Deleting an account")
+@Suite("Deleting an account", .onTestThreads)
 struct AccountDeletionTests {
     typealias Site = PortalSite
 

@@ -8,7 +8,7 @@ import PortalTestSupport
 import TestSupport
 import Testing
 
-@Suite("Accounts and sessions over HTTP")
+@Suite("Accounts and sessions over HTTP", .onTestThreads)
 struct AccountTests {
     /// A portal on an empty catalogue: accounts need none.
     func site(https: Bool = false) throws -> PortalSite { try PortalSite(content: .nothing, https: https) }

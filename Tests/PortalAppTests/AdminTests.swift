@@ -10,7 +10,7 @@ import TestSupport
 import Testing
 
 /// The admin content dashboard: the area's gate, import and export, reports and the audit log.
-@Suite("Admin dashboard")
+@Suite("Admin dashboard", .onTestThreads)
 struct AdminTests {
 
     /// What one showing of the question editor at `path` gives its form: the one-time token and
@@ -167,8 +167,7 @@ struct AdminTests {
 
     @Test("an exported exam imports into an empty database and exports again the same")
     func exportRoundTrip() throws {
-        let source = try TestDatabase(migrated: true)
-        try DemoSeeder.seed(try source.adminConnection())
+        let source = try TestDatabase.demoCatalogue()
         let importer = ContentImport()
         let exported = try #require(try importer.export(region: "europe", exam: "network-fundamentals", try source.adminConnection()))
         #expect(exported.regions[0].exams[0].domains.flatMap(\.questions).count == 1500)

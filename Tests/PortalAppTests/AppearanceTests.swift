@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 
 /// The pages' colour scheme: the device's preference until an account chooses light or dark.
-@Suite("Appearance")
+@Suite("Appearance", .onTestThreads)
 struct AppearanceTests {
     typealias Site = PortalSite
 

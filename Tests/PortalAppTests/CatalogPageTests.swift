@@ -9,7 +9,7 @@ import TestSupport
 import Testing
 
 /// The catalogue pages over a real socket, against a seeded database.
-@Suite("Catalogue pages")
+@Suite("Catalogue pages", .onTestThreads)
 struct CatalogPageTests {
     /// The demo catalogue and a running portal on it.
     func site() throws -> PortalSite { try PortalSite(content: .demoCatalogue) }

@@ -8,7 +8,7 @@ import Testing
 
 /// A teacher makes a class's accounts from a list of names and prints their sign-in cards;
 /// each student chooses their own password with the card's start code.
-@Suite("Accounts made by a teacher")
+@Suite("Accounts made by a teacher", .onTestThreads)
 struct ClassAccountsTests {
 
     @Test("a teacher pastes 30 names (a header row, a spreadsheet's columns, a repeated name, a name in kanji) and gets 30 accounts in the class with a sheet of cards; a student's first sign-in chooses a password with the card's code and lands in the class")

@@ -9,7 +9,7 @@ import Testing
 
 /// A cloze question answered through the pages a student uses, without JavaScript: each gap's
 /// field where the text marks it, the answer checked by the server gap by gap, the review.
-@Suite("Cloze questions over HTTP")
+@Suite("Cloze questions over HTTP", .onTestThreads)
 struct ClozePageTests {
     static let region = "cloze", exam = "gaps"
 

@@ -8,7 +8,7 @@ import Testing
 
 /// After a practice answer the student learns when the question comes back, from the review
 /// card the database has just scheduled for them.
-@Suite("When a question comes back")
+@Suite("When a question comes back", .onTestThreads)
 struct ComesBackTests {
     @Test("practice feedback says when the question is next due, as the database scheduled its card; a guest, who has no card, is told nothing")
     func saidAfterTheAnswer() throws {

@@ -7,7 +7,7 @@ import TestSupport
 import Testing
 
 /// The `portal` binary itself, as `make run` uses it: migrate, then serve until SIGTERM.
-@Suite("portal migrate and serve")
+@Suite("portal migrate and serve", .onTestThreads)
 struct CommandLineTests {
     static var binary: String { TestPaths.repository + "/.build/debug/portal" }
 

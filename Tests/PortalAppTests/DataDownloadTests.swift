@@ -9,7 +9,7 @@ import Testing
 
 /// A student's data is theirs to take: `/me/data.zip` holds everything kept about them and
 /// nothing about anyone else.
-@Suite("Download my data")
+@Suite("Download my data", .onTestThreads)
 struct DataDownloadTests {
     static func files(_ response: RawHTTPClient.Response) throws -> [String: String] {
         let entries = try Zip.entries(response.body)

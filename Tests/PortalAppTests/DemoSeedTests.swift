@@ -1,11 +1,12 @@
 import ExamData
 import Foundation
 import PortalApp
+import PortalTestSupport
 import PostgresClient
 import TestSupport
 import Testing
 
-@Suite("Demo content")
+@Suite("Demo content", .onTestThreads)
 struct DemoSeedTests {
     @Test("seeding loads 3 regions, 10 exams in 7 languages, 62 domains and 7,750 published questions of all seven kinds; a second run changes nothing")
     func seedIsCompleteAndIdempotent() throws {
@@ -53,8 +54,7 @@ struct DemoSeedTests {
 
     @Test("every wrong option of a generated question explains itself, and Unicode survives the round trip")
     func explanationsAndUnicode() throws {
-        let database = try TestDatabase(migrated: true)
-        try DemoSeeder.seed(try database.adminConnection())
+        let database = try TestDatabase.demoCatalogue()
         let pool = database.appPool()
         let questions = try pool.asCaller(nil) { connection in
             try ExamCatalog().questions(region: "asia-pacific", exam: "database-kiso", difficulty: 2, connection)
@@ -93,8 +93,7 @@ struct DemoSeedTests {
 
     @Test("no question's options give its key away: no word of the stem appears only in the right options (text or image)")
     func noGiveaways() throws {
-        let database = try TestDatabase(migrated: true)
-        try DemoSeeder.seed(try database.adminConnection())
+        let database = try TestDatabase.demoCatalogue()
         let rows = try database.adminConnection().query("SELECT stem, options, correct, type FROM questions WHERE type <> 'ordering'").rows
         #expect(rows.count > 3000)
         struct Option: Decodable {
@@ -120,9 +119,8 @@ struct DemoSeedTests {
 
     @Test("\"all published questions of this exam in this region at this difficulty\" is served by the partial index")
     func queryPlanUsesIndex() throws {
-        let database = try TestDatabase(migrated: true)
+        let database = try TestDatabase.demoCatalogue()
         let connection = try database.adminConnection()
-        try DemoSeeder.seed(connection)
         try connection.execute("ANALYZE")
         let sql = ExamCatalog.publishedQuestionsSQL(region: "europe", exam: "network-fundamentals", difficulty: 3)
         let plan = try connection.query(SQL(stringLiteral: "EXPLAIN " + sql.text).withBindings(of: sql)).rows

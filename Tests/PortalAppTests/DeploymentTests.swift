@@ -10,7 +10,7 @@ import Testing
 
 /// The portal as a school or a hosting team deploys it: behind a TLS proxy, through a
 /// connection pooler, with a database that is sometimes busy or away.
-@Suite("Deployment")
+@Suite("Deployment", .onTestThreads)
 struct DeploymentTests {
     @Test("through PgBouncer 1.18 in transaction mode, a student's whole round of pages and the API work")
     func throughPgBouncer() throws {

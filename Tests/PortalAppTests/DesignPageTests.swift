@@ -5,7 +5,7 @@ import Testing
 
 /// `/design`: the design system drawn by the real style sheets, for the people who build the
 /// portal; not there in production.
-@Suite("Design page")
+@Suite("Design page", .onTestThreads)
 struct DesignPageTests {
     @Test("in development the page shows every token of both style sheets with its values, every icon and the components, and is valid HTML; in production it is not there")
     func designPage() throws {

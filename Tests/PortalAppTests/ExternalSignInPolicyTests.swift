@@ -14,7 +14,7 @@ import WebToken
 /// verifies against a key set it cannot write; cannot take a session over without the handoff
 /// a launch offered, attach a line item to someone else's session, or link a provider for
 /// another account.
-@Suite("LTI and SSO at the database", .serialized)
+@Suite("LTI and SSO at the database", .serialized, .onTestThreads)
 struct ExternalSignInPolicyTests {
     @Test("a portal_app connection cannot read secrets, states or others' links, nor sign in, grade or link on anyone's behalf")
     func talkingAround() throws {

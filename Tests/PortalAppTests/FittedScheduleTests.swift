@@ -8,7 +8,7 @@ import TestSupport
 import Testing
 
 /// Each student's schedule fitted to their own memory, and an exam day to aim at.
-@Suite("A schedule fitted to the student, aimed at their exam day")
+@Suite("A schedule fitted to the student, aimed at their exam day", .onTestThreads)
 struct FittedScheduleTests {
     /// Writes a simulated student's practice history of the mini exam straight into the tables
     /// (as `portal gen-data` does): each question every second day over `days`, remembered when

@@ -9,7 +9,7 @@ import Testing
 
 /// Progress a client forges: dates, deadlines, second tries and timings claimed by the device
 /// or the form, each written as the attack and shown to change nothing that counts.
-@Suite("Forged progress")
+@Suite("Forged progress", .onTestThreads)
 struct ForgedProgressTests {
     /// An offline upload: sessions (id, mode, started) and answers (id, session, item, response, answered at).
     static func upload(

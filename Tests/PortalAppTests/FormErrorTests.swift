@@ -7,7 +7,7 @@ import Testing
 
 /// A form that is refused comes back as the same form: the reason beside the field, what was
 /// typed still there, and the reader's own header, never a dead-end error page.
-@Suite("Form errors")
+@Suite("Form errors", .onTestThreads)
 struct FormErrorTests {
     /// Whether the page's header is the signed-in one (a sign-out button, no "Sign in" link).
     static func hasSignedInHeader(_ page: String) -> Bool {

@@ -5,7 +5,7 @@ import PostgresClient
 import TestSupport
 import Testing
 
-@Suite("Health, readiness and metrics")
+@Suite("Health, readiness and metrics", .onTestThreads)
 struct HealthTests {
     private func start(databaseURL: String?, overrides: [String: String] = [:]) throws -> (HTTPServer, PortalApplication) {
         var configuration = PortalConfiguration()

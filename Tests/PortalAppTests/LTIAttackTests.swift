@@ -11,7 +11,7 @@ import Testing
 /// What an attacker does with LTI's anonymous doors, each against the test LMS and a real
 /// portal: a classmate's own launch posted into someone else's browser, targets that lead off
 /// the site, floods of logins, and a platform whose key set never answers.
-@Suite("LTI attacks", .serialized)
+@Suite("LTI attacks", .serialized, .onTestThreads)
 struct LTIAttackTests {
     static let lti = LTIFixtures.lti
 

@@ -10,7 +10,7 @@ import WebToken
 
 /// The tool's LTI key pair: made on first use, published as a JWK set, its private half out of
 /// reach of the app's queries, rotated with the old key still published.
-@Suite("LTI keys")
+@Suite("LTI keys", .onTestThreads)
 struct LTIKeysTests {
     struct KeySet: Decodable {
         struct Key: Decodable {
@@ -72,7 +72,7 @@ struct LTIKeysTests {
 
 /// LTI's login initiation: the redirect to the platform with a fresh state and nonce kept on
 /// the server, and the refusals.
-@Suite("LTI login initiation")
+@Suite("LTI login initiation", .onTestThreads)
 struct LTILoginTests {
     @Test("a registered platform's login, by GET or a cross-site POST, is sent to its authorisation endpoint with state and nonce kept hashed; unknown platforms and foreign targets are refused")
     func initiation() throws {
@@ -122,7 +122,7 @@ struct LTILoginTests {
 
 /// The admin's LTI page: the tool's addresses to copy, registering a platform (refused with the
 /// reason for a plain-HTTP address elsewhere, audited when accepted), the outbox's state.
-@Suite("LTI administration")
+@Suite("LTI administration", .onTestThreads)
 struct LTIAdminTests {
     @Test("an admin sees the tool's endpoints, registers a platform once the addresses are HTTPS, and the registration is audited; others get a 404")
     func registerOnThePage() throws {

@@ -13,7 +13,7 @@ import Testing
 /// preset sessions whose scores go back exactly once (later, when the platform was down), deep
 /// linking's signed answer, and every forged or replayed launch refused with its reason and
 /// nothing created.
-@Suite("LTI launches", .serialized)
+@Suite("LTI launches", .serialized, .onTestThreads)
 struct LTILaunchTests {
     static let instructor = ["http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor"]
 

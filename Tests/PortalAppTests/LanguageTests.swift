@@ -8,7 +8,7 @@ import Testing
 
 /// The portal in its students' languages: the catalogues, how a language is chosen, how dates
 /// and numbers read, and every page valid in every language.
-@Suite("Languages")
+@Suite("Languages", .onTestThreads)
 struct LanguageTests {
     static let languages = ["de", "es", "it", "ja", "th", "zh"]
 

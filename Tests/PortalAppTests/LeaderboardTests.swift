@@ -9,7 +9,7 @@ import Synchronization
 import Testing
 
 /// The study leaderboard: a read model refreshed from history, checked against the history.
-@Suite("Leaderboards")
+@Suite("Leaderboards", .onTestThreads)
 struct LeaderboardTests {
     /// A student created straight in the database with a known session cookie and CSRF token,
     /// so hundreds can be made without hundreds of password hashes.

@@ -10,7 +10,7 @@ import Testing
 
 /// Limits that hold however requests arrive: all at once, through two instances, from many
 /// addresses behind a proxy, with a large body, or a code guessed again and again.
-@Suite("Limits")
+@Suite("Limits", .onTestThreads)
 struct LimitTests {
     /// Behind a proxy on loopback: the client address is `X-Forwarded-For`.
     static func site() throws -> PortalSite {

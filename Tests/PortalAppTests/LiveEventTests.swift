@@ -13,7 +13,7 @@ import Testing
 /// Live events end to end: a teacher hosts, a hundred players join and listen over SSE, the
 /// server's clock (injected) opens and closes each question, and the results are checked
 /// against the stored answers and the live scoreboard in Redis.
-@Suite("Live events")
+@Suite("Live events", .onTestThreads)
 struct LiveEventTests {
 
     struct Player: @unchecked Sendable {
@@ -81,7 +81,10 @@ struct LiveEventTests {
             // The mini exam's stems name their question: "Question A1?".
             let questionID = try #require(MiniExam.items.first { opened.contains(">Question \($0.id.uuidString.suffix(2))?<") })
             for (index, player) in everyone.enumerated() where index < 99 {
-                if index == 50 { site.clock.advance(4) }
+                // The database's clock runs on from where the test set it while a busy machine
+                // serves the hundred players; set it back to the server's moment before each
+                // answer, so that what decides is the test's clock, not the machine's pace.
+                site.clock.advance(index == 50 ? 4 : 0)
                 let right = (index + question) % 3 != 0
                 var pairs = [("csrf_token", player.token), ("index", String(question))]
                 let response = right ? questionID.key : questionID.wrong

@@ -10,7 +10,7 @@ import Testing
 /// proved by its link, a forgotten password recovered by a link sent to it, the old address told
 /// of a change — every message read back from the server — and nothing about mail offered when
 /// the portal has no mail server.
-@Suite("Mail: addresses and recovery by e-mail")
+@Suite("Mail: addresses and recovery by e-mail", .onTestThreads)
 struct MailRecoveryTests {
 
     @Test("an address is proved by the link mailed to it; a forgotten password comes back by a link to it, once, ending every other sign-in; the same answer for nobody")

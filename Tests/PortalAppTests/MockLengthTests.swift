@@ -9,7 +9,7 @@ import Testing
 /// A mock exam a student can fit in: the whole exam, half of it, or 20 or 10 questions, in the
 /// blueprint's proportions, the time given by the database in proportion to the questions; a
 /// shorter mock does not count in the questions' statistics.
-@Suite("Mock exam lengths")
+@Suite("Mock exam lengths", .onTestThreads)
 struct MockLengthTests {
     @Test("the exam page offers each length with its time; a 10-question mock gets its share of the time from the database and stays out of the item statistics; another length is refused")
     func lengths() throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// "Previous" and "Next" on a question that can still be answered send the form: what is
 /// chosen is answered first, never lost; with nothing chosen they only move.
-@Suite("Moving on from a question keeps what was chosen")
+@Suite("Moving on from a question keeps what was chosen", .onTestThreads)
 struct MovingOnTests {
 
     @Test("practice: Next with a choice checks it and shows its feedback; Next with nothing chosen only moves on")

@@ -7,7 +7,7 @@ import Testing
 
 /// What the server gives the offline study app: its page, its service worker, who is signed in
 /// and the review schedule. (The app itself runs in Chromium: Tests/browser.)
-@Suite("Offline study: the shell and the device API")
+@Suite("Offline study: the shell and the device API", .onTestThreads)
 struct OfflineStudyPageTests {
     @Test("the offline study page is one shell for everyone — no account links, revalidated, valid HTML — and the exam page offers the download")
     func shell() throws {

@@ -9,7 +9,7 @@ import TestSupport
 import Testing
 
 /// The offline catalogue over HTTP: the manifest, immutable bundles and change feeds.
-@Suite("Offline bundles and change feeds")
+@Suite("Offline bundles and change feeds", .onTestThreads)
 struct OfflineTests {
 
     @Test("the manifest names each exam's bundle; the bundle is immutable, tagged, gzipped on request, and only its current version is served")
@@ -83,7 +83,7 @@ struct OfflineTests {
 }
 
 /// Progress recorded offline and uploaded later.
-@Suite("Offline progress upload")
+@Suite("Offline progress upload", .onTestThreads)
 struct ProgressUploadTests {
     @Test("a batch is checked against the key, stored once however often it is sent, and each bad item is rejected on its own")
     func upload() throws {

@@ -9,7 +9,7 @@ import Testing
 /// A forgotten password is not a lost account: a teacher (for a member of their class) or an
 /// admin gives a one-time code, and the student chooses a new password with it. The database
 /// decides every step; these tests go over HTTP and through real `portal_app` connections.
-@Suite("Password recovery")
+@Suite("Password recovery", .onTestThreads)
 struct PasswordRecoveryTests {
     /// The code on a card page (`ABCD-EFGH-JKLM`).
     static func code(on page: RawHTTPClient.Response) -> String {

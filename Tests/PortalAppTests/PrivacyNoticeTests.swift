@@ -6,7 +6,7 @@ import Testing
 
 /// `/privacy` says what is stored, why, for how long (this installation's own retention) and
 /// which cookies — in every language — and every page's footer leads to it.
-@Suite("The privacy notice")
+@Suite("The privacy notice", .onTestThreads)
 struct PrivacyNoticeTests {
     @Test("in each of the seven languages, with this installation's retention and cookies, linked from every page's footer, valid HTML")
     func notice() throws {

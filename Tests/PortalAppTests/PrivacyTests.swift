@@ -11,7 +11,7 @@ import Testing
 /// What leaves the server for whom: return paths that cannot become headers or other sites,
 /// personal pages no cache keeps, shared pages with nobody's token, metrics for monitoring
 /// only, and questions kept for exams out of everything a student can look up.
-@Suite("Privacy and redirects")
+@Suite("Privacy and redirects", .onTestThreads)
 struct PrivacyTests {
     @Test("a return path with CR, LF, a tab or a second slash leads to the dashboard instead of into a header", arguments: [
         "/x\r\nSet-Cookie: injected=1", "/x\r\n\r\n<script>", "/\t/evil.example", "//evil.example", "/\\evil.example", "/x%0d%0aSet-Cookie:%20a=1%zz",

@@ -8,7 +8,7 @@ import Testing
 
 /// Reminders on the installed site through a push service on loopback that checks each
 /// message's VAPID signature and opens it with the subscriber's own key.
-@Suite("Reminders by Web Push")
+@Suite("Reminders by Web Push", .onTestThreads)
 struct PushReminderTests {
     static func subscription(_ endpoint: String, _ keys: TestPushService.Subscription) -> String {
         #"{"endpoint":"\#(endpoint)","expirationTime":null,"keys":{"p256dh":"\#(keys.p256dh)","auth":"\#(keys.auth)"}}"#

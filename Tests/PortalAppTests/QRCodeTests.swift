@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// The server's QR codes, read back by an independent decoder (zbar, from Debian's zbar-tools).
-@Suite("QR codes")
+@Suite("QR codes", .onTestThreads)
 struct QRCodeTests {
     /// The code drawn as a greyscale image (four pixels a module, a quiet zone of four modules)
     /// and read by `zbarimg`; nil when it reads nothing.

@@ -10,7 +10,7 @@ import Testing
 
 /// Matching, fill-in and hotspot questions answered through the pages a student uses, without
 /// JavaScript: the forms each kind gets, the answers the server checks, what bad input gets.
-@Suite("Matching, fill-in and hotspot questions over HTTP")
+@Suite("Matching, fill-in and hotspot questions over HTTP", .onTestThreads)
 struct QuestionKindsTests {
 
     /// Starts a session of the three questions.

@@ -10,7 +10,7 @@ import Testing
 /// Audio and video in a question: told from their bytes, imported from Moodle's link to a
 /// recording, played with the browser's own controls above the transcript, and served so a
 /// player can seek (ranges).
-@Suite("Recordings in questions")
+@Suite("Recordings in questions", .onTestThreads)
 struct RecordingPageTests {
     /// An MP3's first bytes (an ID3 tag, then a frame): enough for the portal to tell it.
     static let mp3: [UInt8] = Array("ID3".utf8) + [0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10] + [UInt8](repeating: 0, count: 16) + [0xFF, 0xFB, 0x90, 0x44] + [UInt8](0...199)

@@ -9,7 +9,7 @@ import Testing
 /// Reminders by e-mail through a real mail server on loopback: chosen on the study rhythm page,
 /// sent at the study time only when reviews are due, once a day, with a link (and the one-click
 /// headers of RFC 8058) that stops them without signing in.
-@Suite("Reminders by e-mail")
+@Suite("Reminders by e-mail", .onTestThreads)
 struct ReminderMailTests {
     @Test("a daily reminder arrives at the study time with what is due and a link to start; one click in the mail client stops the next")
     func dailyReminder() throws {

@@ -8,7 +8,7 @@ import Testing
 
 /// A results page leads somewhere: the score first, then one-tap next steps; practice is not an
 /// exam, and "the ones I missed" are the ones answered wrongly.
-@Suite("Results that lead somewhere")
+@Suite("Results that lead somewhere", .onTestThreads)
 struct ResultsNextStepsTests {
 
     @Test("a practice stopped part-way says what was answered and right (no pass or fail); 'Practise the N you missed' starts exactly those; unanswered ones are counted apart")

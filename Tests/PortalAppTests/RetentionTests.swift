@@ -10,7 +10,7 @@ import Testing
 /// and its answers are gone, and so are accounts registered and never used; a student who
 /// studied, a teacher's pupils and anything younger stay. The database never purges anything
 /// younger than 30 days, whoever asks.
-@Suite("Retention")
+@Suite("Retention", .onTestThreads)
 struct RetentionTests {
     @Test("a guest's practice and a never-used account go after 30 days; used accounts, teacher-made ones and younger data stay, even when a hijacked app asks for less")
     func purge() throws {

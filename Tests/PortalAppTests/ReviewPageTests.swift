@@ -7,7 +7,7 @@ import Testing
 
 /// The review page (`/me/review`): everything due across a student's exams, a way to review it,
 /// and the next 30 days drawn as a chart with the numbers beside it.
-@Suite("Review page")
+@Suite("Review page", .onTestThreads)
 struct ReviewPageTests {
     typealias Site = PortalSite
 

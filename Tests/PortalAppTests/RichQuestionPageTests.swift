@@ -10,7 +10,7 @@ import Testing
 
 /// A question written in markdown, as a student and an admin see it: the exhibit, the table,
 /// the listing and the inline code, on the pages that ask, give feedback and review.
-@Suite("Questions with exhibits, tables and code over HTTP")
+@Suite("Questions with exhibits, tables and code over HTTP", .onTestThreads)
 struct RichQuestionPageTests {
     static let region = "rich", exam = "routing"
 

@@ -7,7 +7,7 @@ import Testing
 
 /// Who may enter is declared once per route group; this holds every registered route to its
 /// group's rule over HTTP, so a route cannot be added without one.
-@Suite("Route rules")
+@Suite("Route rules", .onTestThreads)
 struct RouteRuleTests {
     /// A path for a pattern, its parameters filled with values that match nothing in particular.
     static func path(_ pattern: String) -> String {

@@ -8,7 +8,7 @@ import Testing
 
 /// A student leaves a session part-way and comes back to the exam: what is running is offered
 /// again, and a second mock exam never starts silently over a running one.
-@Suite("Running sessions, resumed")
+@Suite("Running sessions, resumed", .onTestThreads)
 struct RunningSessionTests {
 
     /// A signed-in student (the account, for the database's own checks, and their browser).

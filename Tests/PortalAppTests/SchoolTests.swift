@@ -10,7 +10,7 @@ import Testing
 
 /// Classes, share links and the teacher's view, over HTTP and through real `portal_app`
 /// connections.
-@Suite("Schools")
+@Suite("Schools", .onTestThreads)
 struct SchoolTests {
     @Test("a new class is made once however often its form is sent (a reload, a double tap, back and again); a name of spaces comes back beside its field with the school as typed")
     func classSentOnce() throws {

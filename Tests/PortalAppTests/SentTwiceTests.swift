@@ -10,7 +10,7 @@ import Testing
 /// POST's answer, a double tap, back and send again — leaves the database as one send left it.
 /// The forms are found by construction: `recipe(_:)` switches over every `Route.Name`, so a new
 /// unsafe route does not compile until it says which page's form reaches it (or why none does).
-@Suite("Forms sent twice")
+@Suite("Forms sent twice", .onTestThreads)
 struct SentTwiceTests {
     /// Who sends a form.
     enum Sender { case guest, student, teacher, admin, leaver, resetter, doomed }

@@ -10,7 +10,7 @@ import Testing
 /// Signed-in pages served from what is kept in memory: how often each waits for the database,
 /// that a kept page or fragment never carries another reader's data, and that sign-out and
 /// content edits reach every instance at once.
-@Suite("Signed-in pages: round trips, privacy of what is kept, changes seen everywhere")
+@Suite("Signed-in pages: round trips, privacy of what is kept, changes seen everywhere", .onTestThreads)
 struct SignedInPageTests {
 
     private func waitUntil(_ what: String, seconds: Double = 5, _ condition: () throws -> Bool) throws {

@@ -12,7 +12,7 @@ import Testing
 /// (issuer, sub), teachers by a claim, domains kept out, linking and unlinking in settings, and
 /// the attacks — a state carried to another browser, a replayed answer, a token another party
 /// signed.
-@Suite("Single sign-on", .serialized)
+@Suite("Single sign-on", .serialized, .onTestThreads)
 struct SingleSignOnTests {
 
     @Test("an admin registers the provider by discovery; students and teachers sign in with it and come back to the same accounts")

@@ -2,9 +2,10 @@ import Foundation
 import HTTPServer
 @testable import PortalApp
 import Testing
+import TestSupport
 
 /// The kept page with holes: one gzip stream made by copying, whatever goes in the holes.
-@Suite("Spliced documents")
+@Suite("Spliced documents", .onTestThreads)
 struct SplicedDocumentTests {
     static let page = "<!DOCTYPE html><title>Results</title>" + String(repeating: "<p>Question 12: right — the key was B.</p>\n", count: 200)
 

@@ -8,7 +8,7 @@ import Testing
 
 /// The student's own day from the first visit, and a settings page whose one Save keeps every
 /// edit on it.
-@Suite("The student's day and settings")
+@Suite("The student's day and settings", .onTestThreads)
 struct StudentDayTests {
     func zone(_ site: PortalSite, _ username: String) throws -> (zone: String, confirmed: Bool) {
         try site.admin {

@@ -9,7 +9,7 @@ import Testing
 
 /// `/me/rhythm`: easy days, holidays, the cost of each retention and the calendar feed, as a
 /// student uses them.
-@Suite("Study rhythm pages")
+@Suite("Study rhythm pages", .onTestThreads)
 struct StudyRhythmPageTests {
     /// A student with 80 questions learned over the last six weeks and reviewed whenever due
     /// (answers written straight into the tables, their cards then made from that history).

@@ -9,7 +9,7 @@ import Testing
 
 /// Study sessions through the pages a student uses, over real sockets, against the mini exam
 /// (known answers) and a clock the tests move.
-@Suite("Study sessions over HTTP")
+@Suite("Study sessions over HTTP", .onTestThreads)
 struct StudySessionTests {
     @Test("a session address that is no UUID is not found, whoever asks and however it is written")
     func malformedSessionAddress() throws {

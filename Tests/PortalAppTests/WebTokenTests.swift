@@ -7,7 +7,7 @@ import WebToken
 
 /// RS256 tokens as LTI launches and single sign-on carry them: signed by the tool's key and
 /// checked by the OpenSSL command line, and every way a token must be refused.
-@Suite("Signed tokens (RS256)")
+@Suite("Signed tokens (RS256)", .onTestThreads)
 struct WebTokenTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 

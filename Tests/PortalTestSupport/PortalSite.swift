@@ -41,7 +41,7 @@ public final class PortalSite {
     ) throws {
         switch content {
         case .nothing, .miniExam: database = try TestDatabase(migrated: true)
-        case .demoCatalogue: database = try TestDatabase(seeded: "demo") { _ = try DemoSeeder.seed($0) }
+        case .demoCatalogue: database = try TestDatabase.demoCatalogue()
         }
         clock = TestClock(database: database)
         let owner = try database.adminConnection()

@@ -3,7 +3,7 @@ import PostgresClient
 import TestSupport
 import Testing
 
-@Suite("Connection pool")
+@Suite("Connection pool", .onTestThreads)
 struct ConnectionPoolTests {
     @Test("an exhausted pool answers with a timeout error instead of hanging")
     func exhaustionTimesOut() throws {

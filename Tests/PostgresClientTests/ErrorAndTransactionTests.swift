@@ -3,7 +3,7 @@ import PostgresClient
 import TestSupport
 import Testing
 
-@Suite("Errors and transactions")
+@Suite("Errors and transactions", .onTestThreads)
 struct ErrorAndTransactionTests {
     private func schema(_ connection: PostgresConnection) throws {
         try connection.execute("CREATE TABLE parents (id int PRIMARY KEY)")

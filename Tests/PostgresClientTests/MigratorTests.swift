@@ -3,7 +3,7 @@ import PostgresClient
 import TestSupport
 import Testing
 
-@Suite("Migrations")
+@Suite("Migrations", .onTestThreads)
 struct MigratorTests {
     /// A folder of migration files for one test.
     private func folder(_ files: [String: String]) throws -> String {

@@ -4,7 +4,7 @@ import PostgresClient
 import TestSupport
 import Testing
 
-@Suite("Parameters and typed rows")
+@Suite("Parameters and typed rows", .onTestThreads)
 struct ParameterRoundTripTests {
     @Test("hostile and multilingual text comes back unchanged", arguments: [
         "it's \"quoted\"",

@@ -3,7 +3,7 @@ import PostgresClient
 import TestSupport
 import Testing
 
-@Suite("Pipelines: several statements, one wait")
+@Suite("Pipelines: several statements, one wait", .onTestThreads)
 struct PipelineTests {
     @Test("statements come back in order, after one round trip, prepared or not")
     func resultsInOrder() throws {

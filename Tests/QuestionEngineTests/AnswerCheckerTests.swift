@@ -3,7 +3,7 @@ import QuestionEngine
 import TestSupport
 import Testing
 
-@Suite("Answer checking")
+@Suite("Answer checking", .onTestThreads)
 struct AnswerCheckerTests {
     @Test("the shared table is there")
     func tableLoads() { #expect(CheckingCase.all.count >= 15) }

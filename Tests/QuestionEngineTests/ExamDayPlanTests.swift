@@ -1,9 +1,10 @@
 import Foundation
 import QuestionEngine
 import Testing
+import TestSupport
 
 /// Review that aims at the day a student sits their exam.
-@Suite("Exam-day planning")
+@Suite("Exam-day planning", .onTestThreads)
 struct ExamDayPlanTests {
     /// A simulated student: new cards on the first days (none in the final days), then every day
     /// at 08:00 every card due by the end of that day is reviewed — remembered, rated Hard, Good

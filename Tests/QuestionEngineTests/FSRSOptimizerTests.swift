@@ -1,10 +1,11 @@
 import Foundation
 import QuestionEngine
 import Testing
+import TestSupport
 
 /// The optimizer against students whose memory follows known weights: reviews scheduled by the
 /// default weights, each recalled with the probability the student's own weights give.
-@Suite("FSRS-6 weights fitted to a student")
+@Suite("FSRS-6 weights fitted to a student", .onTestThreads)
 struct FSRSOptimizerTests {
     /// SplitMix64: the same seed, the same students.
     struct Random {

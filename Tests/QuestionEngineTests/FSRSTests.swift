@@ -19,7 +19,7 @@ struct FSRSVectors: Decodable {
     }
 }
 
-@Suite("FSRS-6 scheduling")
+@Suite("FSRS-6 scheduling", .onTestThreads)
 struct FSRSTests {
     @Test("every reference history replays to the reference states: stability and difficulty to 1e-4, due to the second")
     func referenceVectors() throws {

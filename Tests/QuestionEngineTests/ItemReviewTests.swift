@@ -1,7 +1,8 @@
 import QuestionEngine
 import Testing
+import TestSupport
 
-@Suite("Item review flags")
+@Suite("Item review flags", .onTestThreads)
 struct ItemReviewTests {
     func statistics(facility: Double, efficiency: Double?, shares: [Int: Double], attempts: Int = 20) -> ItemStatistics {
         ItemStatistics(attempts: attempts, facility: facility, discrimination: nil, efficiency: efficiency, averageMilliseconds: nil, optionShares: shares)

@@ -1,8 +1,9 @@
 import Foundation
 import QuestionEngine
 import Testing
+import TestSupport
 
-@Suite("Live events: the clock and the scoring")
+@Suite("Live events: the clock and the scoring", .onTestThreads)
 struct LiveScoringTests {
     let start = Date(timeIntervalSince1970: 1_800_000_000)
 

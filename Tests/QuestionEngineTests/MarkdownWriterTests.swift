@@ -1,9 +1,10 @@
 import Foundation
 import QuestionEngine
 import Testing
+import TestSupport
 
 /// Markdown written back from a tree (exports, the editor) reads into the same tree.
-@Suite("Markdown written back")
+@Suite("Markdown written back", .onTestThreads)
 struct MarkdownWriterTests {
     private func roundTrip(_ source: String) throws -> (RichText, RichText, String) {
         let read = try MarkdownReader().read(source)

@@ -7,7 +7,7 @@ import Testing
 /// `../shared/corpus/math/` beside the repository when it is there; the test skips itself when
 /// it is not): each expression converts to MathML the tree's rules accept, or is refused with
 /// the command or construct named. The share that converts is printed as the figure.
-@Suite("A public corpus of TeX")
+@Suite("A public corpus of TeX", .onTestThreads)
 struct MathCorpusTests {
     static let file = URL(fileURLWithPath: TestPaths.repository).deletingLastPathComponent().appendingPathComponent("shared/corpus/math/katex-screenshotter.yaml")
 

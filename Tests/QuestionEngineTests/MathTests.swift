@@ -1,9 +1,10 @@
 import Foundation
 import QuestionEngine
 import Testing
+import TestSupport
 
 /// Formulas written in TeX, turned into MathML Core when a question is saved.
-@Suite("Formulas")
+@Suite("Formulas", .onTestThreads)
 struct MathTests {
     private func html(_ markdown: String) throws -> String { RichTextHTML.render(try MarkdownReader().read(markdown)) }
 

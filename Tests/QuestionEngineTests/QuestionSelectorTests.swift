@@ -1,8 +1,9 @@
 import Foundation
 import QuestionEngine
 import Testing
+import TestSupport
 
-@Suite("Question selection")
+@Suite("Question selection", .onTestThreads)
 struct QuestionSelectorTests {
     /// 7 domains × 5 difficulties × 12 questions.
     static let pool: [Candidate] = (0..<7).flatMap { domain in

@@ -3,7 +3,7 @@ import QuestionEngine
 import TestSupport
 import Testing
 
-@Suite("Question shape validator")
+@Suite("Question shape validator", .onTestThreads)
 struct QuestionValidatorTests {
     @Test("the fixture table is there")
     func fixtureLoads() {

@@ -1,9 +1,10 @@
 import Foundation
 import QuestionEngine
 import Testing
+import TestSupport
 
 /// The day a review is due on: FSRS's interval placed on the student's calendar.
-@Suite("Review days: load balancing, easy days, holidays")
+@Suite("Review days: load balancing, easy days, holidays", .onTestThreads)
 struct ReviewDayChoiceTests {
     /// A Monday at midnight UTC.
     static let monday = Date(timeIntervalSince1970: 1_798_416_000)

@@ -19,7 +19,7 @@ struct RenderingCase: Decodable, CustomStringConvertible, Sendable {
     }()
 }
 
-@Suite("One rendering of rich text")
+@Suite("One rendering of rich text", .onTestThreads)
 struct RichTextRenderingTests {
     @Test("the server reads each text into the fixture's tree and renders the fixture's markup", arguments: RenderingCase.all)
     func serverRendering(_ row: RenderingCase) throws {

@@ -1,10 +1,11 @@
 import Foundation
 import QuestionEngine
 import Testing
+import TestSupport
 
 /// Question text written in markdown: what an author writes, the tree it becomes, the HTML a
 /// student sees and the words search sees — and what is refused, with the line it is on.
-@Suite("Rich question text")
+@Suite("Rich question text", .onTestThreads)
 struct RichTextTests {
     private func html(_ markdown: String) throws -> String { RichTextHTML.render(try MarkdownReader().read(markdown)) }
 

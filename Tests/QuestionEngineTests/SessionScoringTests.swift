@@ -1,8 +1,9 @@
 import Foundation
 import QuestionEngine
 import Testing
+import TestSupport
 
-@Suite("Results tallies and readiness")
+@Suite("Results tallies and readiness", .onTestThreads)
 struct SessionScoringTests {
     let start = Date(timeIntervalSince1970: 1_800_000_000)
 

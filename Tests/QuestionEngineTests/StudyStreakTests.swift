@@ -1,8 +1,9 @@
 import QuestionEngine
 import Testing
+import TestSupport
 
 /// A streak that forgives holidays, days off and one missed day a week once earned.
-@Suite("Streaks that forgive")
+@Suite("Streaks that forgive", .onTestThreads)
 struct StudyStreakTests {
     /// Day 0 is a Monday; weeks are Monday to Sunday.
     static func streak(studied: [Int], today: Int, excused: Set<Int> = []) -> StudyStreak {

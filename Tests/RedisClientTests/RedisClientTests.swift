@@ -4,7 +4,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-@Suite("Redis client")
+@Suite("Redis client", .onTestThreads)
 struct RedisClientTests {
     static func endpoint() throws -> RedisEndpoint {
         guard let url = ProcessInfo.processInfo.environment["PORTAL_TEST_REDIS_URL"], let endpoint = RedisEndpoint(url: url) else {
