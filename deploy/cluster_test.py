@@ -94,13 +94,42 @@ class Tally:
             self.acknowledged.append(answer_id)
 
 
+def client_thread(name, target, *arguments):
+    """A client of the rehearsal on a thread of its own; one that stops early (its set-up
+    refused, an answer it could not read) is named and fails the rehearsal: its part of the load
+    was not there."""
+    def run():
+        try:
+            target(*arguments)
+        except Exception as error:  # noqa: BLE001 (any failure of a client is the rehearsal's)
+            STOPPED.append("%s: %r" % (name, error))
+    return threading.Thread(target=run, name=name, daemon=True)
+
+
+STOPPED = []
+
+
+def get_until_ok(client, path, attempts=20):
+    """A GET repeated until it answers 200 (the instances may still be warming up, or a fault
+    under way): the text, or an error naming the last status."""
+    for _ in range(attempts):
+        status, _, text = client.request("GET", path)
+        if status == 200:
+            return text
+        time.sleep(0.5)
+    raise RuntimeError("GET %s answered %d %d times" % (path, status, attempts))
+
+
 def register(client, name):
-    status, _, page = client.request("GET", "/register")
-    token = fields(page).get("csrf_token", "")
-    status, _, _ = client.request("POST", "/register", form={
-        "csrf_token": token, "username": name, "display_name": name, "password": "a long password for " + name,
-        "password_confirmation": "a long password for " + name})
-    return status == 303
+    for _ in range(10):
+        page = get_until_ok(client, "/register")
+        status, _, _ = client.request("POST", "/register", form={
+            "csrf_token": fields(page).get("csrf_token", ""), "username": name, "display_name": name,
+            "password": "a long password for " + name, "password_confirmation": "a long password for " + name})
+        if status == 303:
+            return
+        time.sleep(0.5)
+    raise RuntimeError("registering %s answered %d" % (name, status))
 
 
 def exam_form(client):
@@ -110,8 +139,7 @@ def exam_form(client):
 
 def student(index, tally, stop):
     client = Client(PROXY, "10.1.%d.%d" % (index // 200, index % 200 + 1))
-    if not register(client, "load%d-%s" % (index, uuid.uuid4().hex[:6])):
-        return
+    register(client, "load%d-%s" % (index, uuid.uuid4().hex[:6]))
     domains = exam_form(client)
     while not stop.is_set():
         status, location, page = client.request("GET", "/exams/europe/network-fundamentals")
@@ -150,14 +178,11 @@ def visitor(index, tally, stop):
 def device(tally, stop):
     """A device uploads an offline session of five answers every two seconds."""
     client = Client(PROXY, "10.3.0.1")
-    if not register(client, "device-" + uuid.uuid4().hex[:6]):
-        return
-    status, _, text = client.request("GET", "/api/me")
-    csrf = json.loads(text)["csrfToken"] if status == 200 else ""
-    status, _, text = client.request("GET", "/offline/manifest.json")
-    url = next(item["url"] for item in json.loads(text)["exams"] if item["slug"] == "network-fundamentals")
-    status, _, text = client.request("GET", url)
-    questions = json.loads(text)["questions"]
+    register(client, "device-" + uuid.uuid4().hex[:6])
+    csrf = json.loads(get_until_ok(client, "/api/me"))["csrfToken"]
+    manifest = json.loads(get_until_ok(client, "/offline/manifest.json"))
+    url = next(item["url"] for item in manifest["exams"] if item["slug"] == "network-fundamentals")
+    questions = json.loads(get_until_ok(client, url))["questions"]
     while not stop.is_set():
         chosen = random.sample(questions, 5)
         session = str(uuid.uuid4())
@@ -185,8 +210,7 @@ def live_event(tally, stop):
         "csrf_token": fields(page).get("csrf_token", ""), "form_token": fields(page).get("form_token", ""), "title": "Rehearsal", "exam": "europe/network-fundamentals",
         "count": "30", "seconds": "10"})
     if status != 303:
-        print("live: the event could not be made (%d)" % status, file=sys.stderr)
-        return
+        raise RuntimeError("the event could not be made (%d)" % status)
     code = location.rstrip("/").split("/")[-2]
     players = []
     for index in range(5):
@@ -250,11 +274,10 @@ def main():
                    text=True, env=env, cwd=ROOT, check=True, capture_output=True)
 
     tally, stop = Tally(), threading.Event()
-    threads = [threading.Thread(target=student, args=(index, tally, stop)) for index in range(8)]
-    threads += [threading.Thread(target=visitor, args=(index, tally, stop)) for index in range(4)]
-    threads += [threading.Thread(target=device, args=(tally, stop)), threading.Thread(target=live_event, args=(tally, stop))]
+    threads = [client_thread("student %d" % index, student, index, tally, stop) for index in range(8)]
+    threads += [client_thread("visitor %d" % index, visitor, index, tally, stop) for index in range(4)]
+    threads += [client_thread("device", device, tally, stop), client_thread("live event", live_event, tally, stop)]
     for thread in threads:
-        thread.daemon = True  # a failing script never waits on them
         thread.start()
     time.sleep(8)  # everyone registered and under way
 
@@ -326,7 +349,9 @@ def main():
     alone = throughput(ALONE)
     print("mixed browsing: %.0f req/s through HAProxy to three instances, %.0f req/s to one instance alone (%.2f×)"
           % (proxied, alone, proxied / alone if alone else 0))
-    return 0 if not lost and not twice and drill.returncode == 0 else 1
+    for stopped in STOPPED:
+        print("a client stopped early, its load missing from the rehearsal: " + stopped)
+    return 0 if not lost and not twice and drill.returncode == 0 and not STOPPED else 1
 
 
 if __name__ == "__main__":
