@@ -7,7 +7,8 @@ import QuestionEngine
 
 /// Live events: the host creates and starts one, students join with the code (as themselves
 /// or with a nickname), the server drives the clock and keeps the score, and the results land
-/// in PostgreSQL when the last question closes.
+/// in PostgreSQL when the last question closes. Hosting is `LiveHostPages`, taking part
+/// `LivePlayerPages`; what both use is here.
 struct LivePages: Sendable {
     let database: ConnectionPool
     let pages: PageRenderer
@@ -49,27 +50,25 @@ struct LivePages: Sendable {
     // MARK: Shared
 
     /// Live events need Redis; without it they say so, and the rest of the portal carries on.
-    private func liveScoreboard(_ request: PortalRequest) throws -> LiveScoreboard {
+    func liveScoreboard(_ request: PortalRequest) throws -> LiveScoreboard {
         guard let scoreboard, scoreboard.redis.ping() else { throw Unavailable() }
         return scoreboard
     }
 
-
-
     /// A board Redis lost is put back from the stored answers before anyone reads or adds to it.
-    private func restoreBoard(_ event: LiveEvent, _ scoreboard: LiveScoreboard, _ request: PortalRequest) {
+    func restoreBoard(_ event: LiveEvent, _ scoreboard: LiveScoreboard, _ request: PortalRequest) {
         _ = try? scoreboard.restoreIfLost(code: event.code) {
             try request.database.run { try LiveStore().board(eventID: event.id, $0) }
         }
     }
 
-    private func noEvent(_ request: PortalRequest, _ code: String) -> HTTPError {
+    func noEvent(_ request: PortalRequest, _ code: String) -> HTTPError {
         HTTPError(.notFound, pages.message("live.no_event", for: request, ["code": String(code.uppercased().prefix(12))]))
     }
 
     /// The event and, in one transaction scoped to the caller, whatever `body` reads. Unknown
     /// codes count against the client's address, shared by every instance.
-    private func withEvent<Value>(_ request: PortalRequest, _ code: String, _ body: (LiveEvent, PostgresConnection) throws -> Value) throws -> Value {
+    func withEvent<Value>(_ request: PortalRequest, _ code: String, _ body: (LiveEvent, PostgresConnection) throws -> Value) throws -> Value {
         let limits = CodeGuessLimit(bucket: "live-code", limit: Self.codeMissesPerTenMinutes, pages: pages)
         try limits.check(request)
         let found = try request.database.transaction { connection -> Value? in
@@ -81,7 +80,7 @@ struct LivePages: Sendable {
         throw noEvent(request, code)
     }
 
-    private func hostOnly(_ request: PortalRequest, _ event: LiveEvent, _ code: String) throws -> SessionUser {
+    func hostOnly(_ request: PortalRequest, _ event: LiveEvent, _ code: String) throws -> SessionUser {
         guard let user = request.user, user.userID == event.hostID || user.role == .admin else { throw noEvent(request, code) }
         return user
     }
@@ -100,304 +99,5 @@ struct LivePages: Sendable {
             FileHandle.standardError.write(Data("live: writing the results of \(event.code) failed: \(error)\n".utf8))
             return false
         }
-    }
-
-    // MARK: Creating and starting (teachers and admins)
-
-    func newEventForm(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        let exams = try request.database.run { try ExamCatalog().regions($0) }
-        return try pages.privatePage("live/new", LiveNewPage(regions: exams), request)
-    }
-
-    func create(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        let form = FormFields(body: request.body)
-        let title = (form["title"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...120).contains(title.count) else { throw HTTPError(.badRequest, pages.message("live.bad_title", for: request)) }
-        guard let count = Int(form["count"] ?? ""), (1...50).contains(count) else { throw HTTPError(.badRequest, pages.message("live.bad_count", for: request)) }
-        guard let seconds = Int(form["seconds"] ?? ""), (5...300).contains(seconds) else { throw HTTPError(.badRequest, pages.message("live.bad_seconds", for: request)) }
-        let parts = (form["exam"] ?? "").split(separator: "/", maxSplits: 1).map(String.init)
-        guard parts.count == 2 else { throw HTTPError(.badRequest, pages.message("live.bad_exam", for: request)) }
-        let chosenText = (form["question_ids"] ?? "").split(whereSeparator: { $0.isWhitespace || $0 == "," })
-        var chosen: [UUID] = []
-        for text in chosenText {
-            guard let id = UUID(uuidString: String(text)) else {
-                throw HTTPError(.badRequest, pages.message("live.bad_question_id", for: request, ["value": String(text.prefix(40))]))
-            }
-            if !chosen.contains(id) { chosen.append(id) }
-        }
-        let now = clock()
-        // Made once per showing of the form: the same send again leads to the same event.
-        let location = try SentOnce.send(request, form: form) { connection -> String in
-            guard let exam = try ExamCatalog().examHeading(region: parts[0], slug: parts[1], connection) else {
-                throw HTTPError(.badRequest, pages.message("live.bad_exam", for: request))
-            }
-            let pool = try StudyStore().candidates(examID: exam.id, includingExamOnly: true, connection)
-            let questionIDs: [UUID]
-            if chosen.isEmpty {
-                let seed = Crypto.randomBytes(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-                questionIDs = QuestionSelector.practice(pool, count: count, seed: seed)
-            } else {
-                let published = Set(pool.map(\.id))
-                if let stranger = chosen.first(where: { !published.contains($0) }) {
-                    throw HTTPError(.badRequest, pages.message("live.foreign_question", for: request, ["value": stranger.lowercasedText]))
-                }
-                questionIDs = Array(chosen.prefix(50))
-            }
-            guard !questionIDs.isEmpty else { throw HTTPError(.unprocessableContent, pages.message("live.no_questions", for: request)) }
-            for _ in 0..<10 {
-                let code = Crypto.code(length: 6)
-                if try LiveStore().create(
-                    code: code, examID: exam.id, hostID: user.userID, title: title, questionIDs: questionIDs, secondsPerQuestion: seconds,
-                    pauseSeconds: 5, at: now, connection) != nil {
-                    return "/live/\(code)/host"
-                }
-            }
-            throw HTTPError(.serviceUnavailable, pages.message("live.no_code", for: request))
-        }?.location
-        if let location { return .redirect(to: location) }
-        throw HTTPError(.conflict, pages.message("error.form_resent_again", for: request))
-    }
-
-    func host(_ request: PortalRequest, _ user: SessionUser, code: String) throws -> Response {
-        let now = clock()
-        let (event, value) = try withEvent(request, code) { event, connection -> (LiveEvent, LiveHostPage) in
-            _ = try hostOnly(request, event, code)
-            let store = LiveStore()
-            let participants = try store.participants(eventID: event.id, connection)
-            let results = event.endedAt != nil ? try store.results(eventID: event.id, connection) : []
-            return (event, LiveHostPage(event: event, participants: participants, results: results, links: links(event.code, request), now: now))
-        }
-        // An event whose last question closed is finished by whoever looks first: the host too.
-        if event.endedAt == nil, let schedule = event.schedule, now >= schedule.endsAt, Self.finish(event, database: database) {
-            return .redirect(to: "/live/\(event.code)/host")
-        }
-        return try pages.privatePage("live/host", value, request)
-    }
-
-    func start(_ request: PortalRequest, _ user: SessionUser, code: String) throws -> Response {
-        let scoreboard = try liveScoreboard(request)
-        let now = clock()
-        let event = try withEvent(request, code) { event, connection -> LiveEvent in
-            _ = try hostOnly(request, event, code)
-            var event = event
-            // On a whole second: the same instant in memory, in the database and on every instance.
-            let startsAt = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + TimeInterval(Self.getReadySeconds)).rounded(.up))
-            if try LiveStore().start(eventID: event.id, at: startsAt, connection) { event.startsAt = startsAt }
-            return event
-        }
-        if let startsAt = event.startsAt {
-            hub.started(event)
-            try? scoreboard.publish(code: event.code, "{\"type\":\"started\",\"startsAt\":\(startsAt.timeIntervalSince1970)}")
-        }
-        return .redirect(to: "/live/\(event.code)/screen")
-    }
-
-    // MARK: Taking part
-
-    func play(_ request: PortalRequest, code: String) throws -> Response {
-        try playPage(request, code)
-    }
-
-    /// A nickname that was refused, shown again beside its field with the reason.
-    struct RefusedNickname {
-        var typed: String
-        var problem: String
-    }
-
-    private func playPage(_ request: PortalRequest, _ code: String, refused: RefusedNickname? = nil, status: HTTPStatus = .ok) throws -> Response {
-        let scoreboard = try liveScoreboard(request)
-        let now = clock()
-        let actor = StudyActor.resolve(request, settings: settings, createGuest: false)
-        let (event, participant, answered, question, results) = try withEvent(request, code) {
-            event, connection -> (LiveEvent, LiveParticipant?, Bool?, Question?, [LiveResult]) in
-            let store = LiveStore()
-            let participant = actor == nil ? nil : try store.participant(eventID: event.id, connection)
-            var question: Question?
-            var answered: Bool?
-            switch event.schedule?.phase(at: now) {
-            case .open(let index, _, _)?, .reveal(let index, _)?:
-                question = try StudyStore().questions(ids: [event.questionIDs[index]], connection).first
-                if let participant { answered = try store.answerCorrectness(participantID: participant.id, index: index, connection) }
-            default: break
-            }
-            let results = event.endedAt != nil ? try store.results(eventID: event.id, connection) : []
-            return (event, participant, answered, question, results)
-        }
-        if event.endedAt == nil, let schedule = event.schedule, now >= schedule.endsAt {
-            Self.finish(event, database: database)
-            return .redirect(to: "/live/\(event.code)")
-        }
-        restoreBoard(event, scoreboard, request)
-        let standing = participant.flatMap { try? scoreboard.standing(code: event.code, participant: $0.id) }
-        let top = (try? scoreboard.top(code: event.code, count: 10)) ?? []
-        var value = LivePlayPage(
-            event: event, participant: participant, answered: answered, question: question, results: results, standing: standing, top: top,
-            signedInName: request.user?.displayName, now: now)
-        if let refused {
-            value.suggestedNickname = refused.typed
-            value.nicknameError = refused.problem
-        }
-        return try pages.privatePage("live/play", value, request, status: status)
-    }
-
-    func join(_ request: PortalRequest, code: String) throws -> Response {
-        let scoreboard = try liveScoreboard(request)
-        let form = FormFields(body: request.body)
-        let nickname = (form["nickname"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        if let problem = NicknamePolicy.problem(nickname) {
-            let refused = RefusedNickname(typed: String(nickname.prefix(64)), problem: pages.message(problem, for: request))
-            return try playPage(request, code, refused: refused, status: .unprocessableContent)
-        }
-        guard let actor = StudyActor.resolve(request, settings: settings, createGuest: true) else { throw noEvent(request, code) }
-        let now = clock()
-        let joined = try withEvent(request, code) { event, connection -> (LiveEvent, LiveParticipant)? in
-            guard event.endedAt == nil, event.schedule.map({ now < $0.endsAt }) ?? true else {
-                throw HTTPError(.gone, pages.message("live.over", for: request))
-            }
-            let store = LiveStore()
-            if let existing = try store.participant(eventID: event.id, connection) { return (event, existing) }
-            return try store.join(eventID: event.id, userID: actor.user?.userID, nickname: nickname, at: now, connection).map { (event, $0) }
-        }
-        guard let (event, participant) = joined else {
-            let refused = RefusedNickname(typed: nickname, problem: pages.message("live.nickname_taken", for: request, ["nickname": nickname]))
-            var response = try playPage(request, code, refused: refused, status: .conflict)
-            if let token = actor.newGuestToken { response.setCookie(settings.guestCookie(token)) }
-            return response
-        }
-        restoreBoard(event, scoreboard, request)
-        try scoreboard.register(code: event.code, participant: participant.id, nickname: participant.nickname)
-        try? scoreboard.publish(code: event.code, scoresMessage(event.code, scoreboard))
-        var response = Response.redirect(to: "/live/\(event.code)")
-        if let token = actor.newGuestToken { response.setCookie(settings.guestCookie(token)) }
-        return response
-    }
-
-    func answer(_ request: PortalRequest, code: String) throws -> Response {
-        // The server's clock says when the answer came: the bell is the database's to apply.
-        let receivedAt = clock()
-        let scoreboard = try liveScoreboard(request)
-        let form = FormFields(body: request.body)
-        guard StudyActor.resolve(request, settings: settings, createGuest: false) != nil else { throw noEvent(request, code) }
-        guard let index = Int(form["index"] ?? "") else { throw HTTPError(.badRequest, pages.message("live.bad_index", for: request)) }
-        let (event, participant, stored): (LiveEvent, LiveParticipant, LiveAnswerRecord?)
-        do {
-            (event, participant, stored) = try answerStored(request, code, index: index, form: form, receivedAt: receivedAt)
-        } catch let refusal as LiveRefusal {
-            throw try refused(refusal, request)
-        }
-        guard let stored else { return .redirect(to: "/live/\(event.code)?already=1") }
-        // Stored first, with the points the database gave it; the live board follows (the
-        // results are computed from what is stored).
-        // The restore, if needed, already counts this answer (it is stored): then it is not added again.
-        if !(try scoreboard.restoreIfLost(code: event.code, board: { try request.database.run { try LiveStore().board(eventID: event.id, $0) } })) {
-            _ = try scoreboard.score(code: event.code, participant: participant.id, index: index, correct: stored.correct, basePoints: stored.basePoints)
-        }
-        try? scoreboard.publish(code: event.code, scoresMessage(event.code, scoreboard))
-        return .redirect(to: "/live/\(event.code)")
-    }
-
-    /// Stores the participant's answer to question `index` of the event; nil when they had
-    /// answered it already. A refusal of the database's comes out as a `LiveRefusal`.
-    private func answerStored(
-        _ request: PortalRequest, _ code: String, index: Int, form: FormFields, receivedAt: Date
-    ) throws -> (LiveEvent, LiveParticipant, LiveAnswerRecord?) {
-        try withEvent(request, code) { event, connection -> (LiveEvent, LiveParticipant, LiveAnswerRecord?) in
-            let store = LiveStore()
-            guard let participant = try store.participant(eventID: event.id, connection) else {
-                throw HTTPError(.forbidden, pages.message("live.join_first", for: request))
-            }
-            guard event.questionIDs.indices.contains(index) else { throw HTTPError(.badRequest, pages.message("live.bad_index", for: request)) }
-            let questionID = event.questionIDs[index]
-            // The form's fields say the answer (else, or when nothing was chosen, the question's
-            // kind reads it and says what is missing); the database decides whether the question
-            // is open by its clock, and judges, times and scores it.
-            let response: AnswerResponse
-            if let fields = AnswerForm.responseByFields(form), !fields.isBlank {
-                response = fields
-            } else {
-                guard let question = try StudyStore().questions(ids: [questionID], connection).first else {
-                    throw HTTPError(.gone, pages.message("sessions.question_gone", for: request))
-                }
-                response = try AnswerForm.response(form, question: question) { pages.message($0, for: request, $1) }
-            }
-            do {
-                let stored = try store.record(
-                    participantID: participant.id, questionIndex: index, questionID: questionID, response: response, receivedAt: receivedAt,
-                    eventID: event.id, connection)
-                return (event, participant, stored)
-            } catch let error {
-                guard let refusal = AnswerRefusal(error) else { throw error }
-                throw LiveRefusal(refusal: refusal, questionID: questionID, response: response)
-            }
-        }
-    }
-
-    /// What a participant is told when the database refused their answer: the question closed
-    /// (its bell rang first), was withdrawn, or the response is not an answer to it.
-    private func refused(_ refused: LiveRefusal, _ request: PortalRequest) throws -> HTTPError {
-        switch refused.refusal {
-        case .notAdmitted(.questionGone):
-            return HTTPError(.gone, pages.message("sessions.question_gone", for: request))
-        case .notAdmitted, .noSuchSession, .idTaken:
-            return HTTPError(.conflict, pages.message("live.closed", for: request))
-        case .notAnAnswer(let code):
-            guard let question = try request.database.run({ try StudyStore().questions(ids: [refused.questionID], $0).first }) else {
-                return HTTPError(.gone, pages.message("sessions.question_gone", for: request))
-            }
-            return HTTPError(.unprocessableContent, AnswerProblemWording(pages: pages).sentence(code, draft: refused.response, question: question, request))
-        }
-    }
-
-    /// The database's refusal of a live answer, carried out of the event's transaction (which
-    /// it ended) with what is needed to word it.
-    private struct LiveRefusal: Error {
-        var refusal: AnswerRefusal
-        var questionID: UUID
-        var response: AnswerResponse
-    }
-
-    /// The event's join link and code page, absolute, from the site's public address.
-    private func links(_ code: String, _ request: PortalRequest) -> String {
-        site.url("/live/\(code)", for: request.head, peer: request.http.remoteAddress)
-    }
-
-    /// `{"count":42,"top":[{"name":"Aiko","points":2750},…]}`.
-    func scoresMessage(_ code: String, _ scoreboard: LiveScoreboard) -> String {
-        struct Entry: Encodable { var name: String; var points: Int }
-        struct Message: Encodable { var count: Int; var top: [Entry] }
-        let top = (try? scoreboard.top(code: code, count: 10)) ?? []
-        let message = Message(count: (try? scoreboard.size(code: code)) ?? top.count, top: top.map { Entry(name: $0.nickname, points: $0.points) })
-        return (try? String(decoding: JSONEncoder().encode(message), as: UTF8.self)) ?? "{}"
-    }
-
-    func events(_ request: PortalRequest, code: String) throws -> Response {
-        let scoreboard = try liveScoreboard(request)
-        let event = try withEvent(request, code) { event, _ in event }
-        restoreBoard(event, scoreboard, request)
-        let scores = scoresMessage(event.code, scoreboard)
-        let hub = self.hub
-        return .eventStream { stream in hub.attach(event, stream: stream, scores: scores) }
-    }
-
-    func screen(_ request: PortalRequest, _ user: SessionUser, code: String) throws -> Response {
-        let scoreboard = try liveScoreboard(request)
-        let now = clock()
-        let (event, question, results) = try withEvent(request, code) { event, connection -> (LiveEvent, Question?, [LiveResult]) in
-            _ = try hostOnly(request, event, code)
-            var question: Question?
-            switch event.schedule?.phase(at: now) {
-            case .open(let index, _, _)?, .reveal(let index, _)?:
-                question = try StudyStore().questions(ids: [event.questionIDs[index]], connection).first
-            default: break
-            }
-            return (event, question, event.endedAt != nil ? try LiveStore().results(eventID: event.id, connection) : [])
-        }
-        restoreBoard(event, scoreboard, request)
-        let top = (try? scoreboard.top(code: event.code, count: 10)) ?? []
-        let joined = (try? scoreboard.size(code: event.code)) ?? 0
-        let value = LiveScreenPage(
-            event: event, question: question, results: results, top: top, joined: joined, links: links(event.code, request),
-            qrLabel: pages.message("live.qr_label", for: request), now: now)
-        return try pages.privatePage("live/screen", value, request)
     }
 }

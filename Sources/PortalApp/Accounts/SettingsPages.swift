@@ -1,0 +1,281 @@
+import ExamData
+import Foundation
+import HTTPServer
+import Identifiers
+import QuestionEngine
+
+/// `/me/settings` and what its forms save: profile, retention, language, appearance, the
+/// password and the account's other sessions.
+extension AccountPages {
+    struct SettingsPage: Encodable {
+        struct Session: Encodable {
+            var id: String
+            var current: Bool
+            var lastSeenAgo: String
+            var userAgent: String
+        }
+        /// One retention the student may aim at, with the reviews a day it would ask for.
+        struct Retention: Encodable {
+            var value: String
+            var label: String
+            var selected: Bool
+        }
+        var username: String
+        var displayName: String
+        var timeZone: String
+        var timeZoneGroups: [TimeZoneChoices.Group]
+        var showOnLeaderboard: Bool
+        /// Whether the account may appear on public leaderboards at all (a teacher's pupil only
+        /// where the teacher allows it).
+        var boardAllowed = true
+        /// An interface language, named in itself (and marked as such for screen readers).
+        struct Language: Encodable {
+            var value: String
+            var label: String
+            var lang: String?
+            var selected: Bool
+        }
+        /// The interface languages; "as my browser prefers" first.
+        var languages: [Language]
+        /// A colour scheme the pages may use, "as this device prefers" first.
+        struct Scheme: Encodable {
+            var value: String
+            var label: String
+            var selected: Bool
+        }
+        var schemes: [Scheme] = []
+        var retentions: [Retention]
+        /// "Over the last 30 days you remembered 87% of 140 reviews …", when there were any.
+        var measuredRetention: String?
+        var sessions: [Session]
+        var otherSessions: Int
+        var notice: String?
+        var fieldErrors: [String: String] = [:]
+        /// Single sign-on: each provider, linked to this account or not.
+        struct SignIn: Encodable {
+            var label: String
+            var issuer: String
+            var linked: Bool
+            var linkHref: String
+        }
+        var signIns: [SignIn] = []
+        var hasSignIns = false
+        /// The account's e-mail address, when the portal sends mail.
+        struct Email: Encodable {
+            /// The account was made by a teacher: it holds no e-mail, and the page says why.
+            var madeByTeacher = false
+            /// The verified address, if any.
+            var current: String?
+            var since: String?
+            /// What the form shows: the address typed (refused) or the current one.
+            var typed: String
+        }
+        var email: Email?
+    }
+
+    /// What a refused settings form carried, shown again instead of the saved values (nil: the
+    /// form did not send it, so the saved value shows).
+    struct TypedSettings {
+        var displayName: String?
+        var timeZone: String?
+        var showOnLeaderboard: Bool?
+        /// "" for "as my browser prefers".
+        var language: String?
+        var colorScheme: ColorScheme?
+        var retention: Double?
+    }
+
+    func showSettings(
+        _ request: PortalRequest, _ user: SessionUser, notice: String? = nil, noticeText: String? = nil, fieldErrors: [String: String] = [:],
+        typed: TypedSettings? = nil, typedEmail: String? = nil, status: HTTPStatus = .ok
+    ) throws -> Response {
+        let locale = pages.locale(for: request)
+        let page = try request.database.transaction { connection -> SettingsPage in
+            let store = AccountStore()
+            guard let account = try store.settings(connection) else { throw HTTPError(.notFound, pages.message("error.no_account", locale: locale)) }
+            let sessions = try store.sessions(connection)
+            let timeZone = typed?.timeZone ?? account.timeZone
+            let language = typed?.language ?? user.locale ?? "", scheme = typed?.colorScheme ?? user.colorScheme
+            let retention = typed?.retention ?? account.desiredRetention
+            let now = pages.clock()
+            let measured = try store.measuredRetention(days: 30, now: now, connection)
+            let providers = try SSOStore().providers(connection), linked = Set(try SSOStore().linkedIssuers(connection))
+            var page = SettingsPage(
+                username: account.username, displayName: typed?.displayName ?? account.displayName, timeZone: timeZone,
+                timeZoneGroups: TimeZoneChoices.groups(selected: timeZone),
+                showOnLeaderboard: typed?.showOnLeaderboard ?? account.showOnLeaderboard,
+                languages: [SettingsPage.Language(
+                    value: "", label: pages.message("account.language_auto", locale: locale), lang: nil, selected: language.isEmpty)]
+                    + LocaleNegotiation.names.filter { pages.templates.locales.contains($0.code) }.map {
+                        SettingsPage.Language(
+                            value: $0.code, label: $0.name, lang: LocaleNegotiation.htmlLanguage($0.code), selected: language == $0.code)
+                    },
+                retentions: AccountStore.retentionChoices.map { choice in
+                    SettingsPage.Retention(
+                        value: Self.retentionText(choice), label: Percentages.format(choice, locale: locale),
+                        selected: abs(retention - choice) < 0.001)
+                },
+                measuredRetention: measured.reviews == 0 ? nil : pages.message("account.measured_retention", locale: locale, [
+                    "percent": String(Int((Double(measured.recalled) * 100 / Double(measured.reviews)).rounded())),
+                    "count": String(measured.reviews),
+                ]),
+                sessions: sessions.map { session in
+                    SettingsPage.Session(
+                        id: session.id.lowercasedText, current: session.id == user.sessionID,
+                        lastSeenAgo: pages.ago(session.lastSeenAt, locale: locale),
+                        userAgent: session.userAgent.isEmpty ? "—" : String(session.userAgent.prefix(80)))
+                },
+                otherSessions: sessions.filter { $0.id != user.sessionID }.count,
+                notice: noticeText ?? notice.map { pages.message($0, locale: locale) }, fieldErrors: fieldErrors)
+            page.signIns = providers.map {
+                SettingsPage.SignIn(label: $0.label, issuer: $0.issuer, linked: linked.contains($0.issuer), linkHref: "/auth/\($0.slug)?link=1")
+            }
+            page.hasSignIns = !providers.isEmpty
+            page.schemes = ColorScheme.allCases.map {
+                SettingsPage.Scheme(value: $0.rawValue, label: pages.message("account.scheme_\($0.rawValue)", locale: locale), selected: $0 == scheme)
+            }
+            page.boardAllowed = try ClassAccountStore().publicBoardAllowed(connection)
+            if mailEnabled {
+                let store = EmailAddressStore(), current = try store.current(connection)
+                page.email = SettingsPage.Email(
+                    madeByTeacher: try store.madeByTeacher(connection), current: current?.email,
+                    since: current.map { LocalDates.day(LocalDates.day(of: $0.verifiedAt, zone: TimeZone(identifier: timeZone) ?? .gmt), locale: locale) },
+                    typed: typedEmail ?? current?.email ?? "")
+            }
+            return page
+        }
+        return try pages.privatePage("me/settings", page, request, status: status)
+    }
+
+    /// `POST /me/settings`: the page's one form and its one Save — profile, language,
+    /// appearance and schedule together, so no edit is dropped by another section's button. A
+    /// field the form did not send stays as it is; a refused field is shown beside itself with
+    /// every other edit kept, and nothing is saved until all are good; the confirmation names
+    /// what changed.
+    func saveSettings(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+        let form = FormFields(body: request.body)
+        let store = AccountStore()
+        guard let account = try request.database.run({ try store.settings($0) }) else {
+            throw HTTPError(.notFound, pages.message("error.no_account", for: request))
+        }
+        var typed = TypedSettings()
+        var errors: [String: String] = [:]
+        if let text = form["display_name"] {
+            let name = text.trimmingCharacters(in: .whitespaces)
+            typed.displayName = String(name.prefix(200))
+            if name.isEmpty || name.count > 80 { errors["display_name"] = pages.message("account.display_name_invalid", for: request) }
+        }
+        if let text = form["time_zone"] {
+            let zone = TimeZoneChoices.resolve(text)
+            if try zone.utf8.count <= 64 && request.database.run({ try store.isKnownTimeZone(zone, $0) }) {
+                typed.timeZone = zone
+            } else {
+                errors["time_zone"] = pages.message("account.time_zone_invalid", for: request)
+            }
+        }
+        // A checkbox sends nothing when it is off: the profile's fields say the form was the page's.
+        if form["display_name"] != nil || form["show_on_leaderboard"] != nil { typed.showOnLeaderboard = form["show_on_leaderboard"] == "on" }
+        if let chosen = form["language"] {
+            if chosen.isEmpty || pages.templates.locales.contains(chosen) { typed.language = chosen }
+            else { errors["language"] = pages.message("account.language_invalid", for: request) }
+        }
+        if let text = form["color_scheme"] {
+            if let scheme = ColorScheme(rawValue: text) { typed.colorScheme = scheme }
+            else { errors["color_scheme"] = pages.message("account.scheme_invalid", for: request) }
+        }
+        if let text = form["desired_retention"] {
+            if let value = Double(text), let chosen = AccountStore.retentionChoices.first(where: { abs($0 - value) < 0.0001 }) { typed.retention = chosen }
+            else { errors["desired_retention"] = pages.message("account.retention_invalid", for: request) }
+        }
+        guard errors.isEmpty else {
+            return try showSettings(request, user, fieldErrors: errors, typed: typed, status: .unprocessableContent)
+        }
+        let changes = SettingsChanges(account: account, user: user, typed: typed)
+        try request.database.transaction { connection in
+            if changes.profile || (typed.timeZone != nil && !account.timeZoneConfirmed) {
+                try store.updateSettings(
+                    displayName: typed.displayName ?? account.displayName, timeZone: typed.timeZone ?? account.timeZone,
+                    showOnLeaderboard: typed.showOnLeaderboard ?? account.showOnLeaderboard, connection)
+            }
+            if changes.names.contains("language"), let language = typed.language { try store.setLocale(language.isEmpty ? nil : language, connection) }
+            if changes.names.contains("color_scheme"), let scheme = typed.colorScheme { try store.setColorScheme(scheme, connection) }
+            // A new retention reschedules every card: only when it changed.
+            if changes.names.contains("desired_retention"), let retention = typed.retention { try store.setDesiredRetention(retention, connection) }
+        }
+        if !changes.names.isEmpty { viewers.forget(userID: user.userID) }
+        // The dashboard's question about the zone goes back to the dashboard, now in the student's day.
+        let saved = changes.names.isEmpty ? "nothing" : changes.names.joined(separator: ",")
+        var response = Response.redirect(to: form["return"] == "dashboard" ? "/me" : "/me/settings?saved=" + saved)
+        if changes.names.contains("language"), let chosen = typed.language {
+            response.setCookie(chosen.isEmpty
+                ? SetCookie.expired(name: LocaleNegotiation.cookieName, secure: settings.secure)
+                : SetCookie(name: LocaleNegotiation.cookieName, value: chosen, maxAge: LanguageSwitch.cookieLifetime, secure: settings.secure))
+        }
+        return response
+    }
+
+    /// A retention as the form carries it: 0.7, 0.93.
+    static func retentionText(_ retention: Double) -> String { String(format: "%.2f", retention) }
+
+    /// `POST /me/retention`, `/me/language`, `/me/appearance`: the addresses of the page's former
+    /// separate forms (a tab opened before keeps working), each one setting of the one form.
+    func saveRetention(_ request: PortalRequest, _ user: SessionUser) throws -> Response { try saveSettings(request, user) }
+
+    func saveLanguage(_ request: PortalRequest, _ user: SessionUser) throws -> Response { try saveSettings(request, user) }
+
+    func saveAppearance(_ request: PortalRequest, _ user: SessionUser) throws -> Response { try saveSettings(request, user) }
+
+    func changePassword(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+        let form = FormFields(body: request.body)
+        let current = form["current_password"] ?? "", new = form["new_password"] ?? ""
+        let store = AccountStore()
+        let username = try request.database.transaction { try store.settings($0)?.username ?? "" }
+        if let problem = PasswordPolicy.problem(new, username: username) {
+            return try showSettings(request, user, fieldErrors: ["new_password": pages.message(problem, for: request)], status: .unprocessableContent)
+        }
+        // Guessing the current password from a stolen session counts like guessing at sign-in.
+        let reservation = try request.database.run { try store.beginLogin(username: username, address: request.clientAddress, $0) }
+        guard case .attempt(let attempt, let salt, let memoryLimit, let passes) = reservation else {
+            let seconds = if case .wait(let seconds) = reservation { seconds } else { 60 }
+            let text = pages.message("account.throttled", for: request, ["minutes": String((seconds + 59) / 60)])
+            return tooMany(try showSettings(request, user, fieldErrors: ["current_password": text], status: .tooManyRequests), wait: seconds)
+        }
+        let wrong = { try showSettings(request, user, fieldErrors: ["current_password": pages.message("account.current_password_wrong", for: request)], status: .unprocessableContent) }
+        guard current.utf8.count <= PasswordPolicy.maximumBytes,
+              let proof = try hashing.run({ Crypto.passwordProof(current, salt: salt, passes: passes, memoryLimit: memoryLimit) }),
+              let newHash = try hashing.run({ Crypto.hashPassword(new) }) else {
+            return try wrong()
+        }
+        // The database ends every session of the account; this browser gets a fresh one.
+        let token = Crypto.token()
+        guard try request.database.transaction({
+            try store.changePassword(
+                attempt: attempt, proof: proof, newHash: newHash, token: token, csrfToken: Crypto.token(),
+                userAgent: request.headers["User-Agent"] ?? "", $0)
+        }) else {
+            return try wrong()
+        }
+        viewers.forget(userID: user.userID)
+        var response = Response.redirect(to: "/me/settings?password=changed")
+        try signedIn(token: token, request, &response)
+        return response
+    }
+
+    func endOtherSessions(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+        _ = try request.database.transaction { try AccountStore().endOtherSessions(keeping: user.sessionID, $0) }
+        viewers.forget(userID: user.userID)
+        return .redirect(to: "/me/settings?ended=1")
+    }
+
+    func endSession(_ request: PortalRequest, _ user: SessionUser, id: UUID) throws -> Response {
+        let ended = try request.database.transaction { try AccountStore().endSession(id: id, $0) }
+        guard ended else { throw HTTPError(.notFound, pages.message("error.no_session", for: request)) }
+        viewers.forget(sessionID: id)
+        if id == user.sessionID {
+            var response = Response.redirect(to: "/")
+            response.setCookie(SetCookie.expired(name: settings.cookieName, secure: settings.secure))
+            return response
+        }
+        return .redirect(to: "/me/settings?ended=1")
+    }
+}

@@ -1,0 +1,174 @@
+import ExamData
+import Foundation
+import HTTPClient
+import HTTPServer
+import Identifiers
+import Interop
+import PostgresClient
+import QuestionEngine
+
+/// Importing a content document: the form, and what the document would add and change.
+extension AdminPages {
+    struct ImportPage: Encodable {
+        struct Problem: Encodable {
+            var item: String
+            var field: String
+            var problem: String
+        }
+        struct ExamChoice: Encodable {
+            var value: String
+            var label: String
+            var selected: Bool
+        }
+        /// The form's one-time token: a file is imported once per showing of the form.
+        var formToken = SentOnce.newToken()
+        var problems: [Problem] = []
+        var hasProblems = false
+        var more = 0
+        var hasMore = false
+        var summary: [String: Int]?
+        /// "Read as GIFT.", after an import.
+        var formatRead: String?
+        /// Pictures the import stored that were not stored before (nil when none were).
+        var picturesStored: Int?
+        /// Per exam written to, the questions added and changed, by key.
+        var changes: [ExamChanges] = []
+        var hasChanges = false
+        /// Counts are nil when none.
+        struct ExamChanges: Encodable {
+            var exam: String
+            var title: String
+            var added: Int?
+            var addedKeys: String
+            var changed: Int?
+            var changedKeys: String
+        }
+        /// Items a foreign file had that the portal has no kind for, left out on request.
+        var skipped: [String] = []
+        var hasSkipped = false
+        /// What was changed to keep a question (a part-mark answer counted wrong, a name told apart).
+        var notes: [String] = []
+        var hasNotes = false
+        /// The document pasted into the text field, put back after a refusal so it can be fixed
+        /// in place (a chosen file cannot be put back: the page asks for it again).
+        var pasted = ""
+        var fileRefused = false
+        /// The exams a GIFT or Aiken file may go into; the domain and the skipping choice as sent.
+        var exams: [ExamChoice] = []
+        var domain = ""
+        var skipUnsupported = false
+    }
+
+    /// The exams an import may go into, `region/slug` and "Region · Title".
+    private func examChoices(selected: String, _ request: PortalRequest) throws -> [ImportPage.ExamChoice] {
+        try request.database.run { try ExamCatalog().regions($0) }.flatMap { region in
+            region.exams.map { ImportPage.ExamChoice(value: "\(region.code)/\($0.slug)", label: "\(region.name) · \($0.title)", selected: "\(region.code)/\($0.slug)" == selected) }
+        }
+    }
+
+    func importForm(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+        return try pages.privatePage("admin/import", ImportPage(exams: try examChoices(selected: "", request)), request)
+    }
+
+    /// Reads the file in whatever format it is (format 1, or GIFT or Aiken into the exam
+    /// chosen), validates the whole of it first, and imports only when everything is valid, in
+    /// one transaction with its audit entry. The file comes as an upload or a text field.
+    func importDocument(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+        let locale = pages.locale(for: request)
+        var bytes: [UInt8] = [], fromFile = false
+        var fields: [String: String] = [:]
+        if let type = request.headers["Content-Type"], type.lowercased().hasPrefix("multipart/form-data") {
+            let parts = (try? Multipart.parse(body: request.body, contentType: type)) ?? []
+            for part in parts where part.name != "file" && part.name != "document" { fields[part.name] = String(decoding: part.data, as: UTF8.self) }
+            if let file = parts.first(where: { $0.name == "file" && !$0.data.isEmpty }) {
+                (bytes, fromFile) = (file.data, true)
+            } else if let pasted = parts.first(where: { $0.name == "document" && !$0.data.isEmpty }) {
+                bytes = pasted.data
+            }
+        } else {
+            let form = FormFields(body: request.body)
+            bytes = Array((form["document"] ?? "").utf8)
+            for name in ["into", "domain", "skip_unsupported", SentOnce.field] { fields[name] = form[name] }
+        }
+        let into = fields["into"] ?? "", domain = (fields["domain"] ?? "").trimmingCharacters(in: .whitespaces)
+        let skipUnsupported = fields["skip_unsupported"] == "on"
+        var page = ImportPage(exams: try examChoices(selected: into, request), domain: domain, skipUnsupported: skipUnsupported)
+        func refused(_ problems: [ImportPage.Problem], total: Int? = nil) throws -> Response {
+            let total = total ?? problems.count
+            page.problems = problems
+            page.hasProblems = true
+            page.more = total - problems.count
+            page.hasMore = total > problems.count
+            page.pasted = fromFile ? "" : String(decoding: bytes, as: UTF8.self)
+            page.fileRefused = fromFile
+            return try pages.privatePage("admin/import", page, request, status: .unprocessableContent)
+        }
+        func say(_ key: String, _ arguments: [String: String] = [:], count: Int? = nil) -> ImportPage.Problem {
+            ImportPage.Problem(item: "", field: "", problem: pages.message(key, locale: locale, arguments, count: count.map(Double.init)))
+        }
+        guard !bytes.isEmpty else { return try refused([say("admin.no_document")]) }
+        let importer = ContentImport()
+        let plan: ImportPlan
+        do {
+            plan = try request.database.transaction { try ImportPlanner().plan(Data(bytes), into: into, domain: domain, skipUnsupported: skipUnsupported, $0) }
+        } catch let refusal as ImportRefusal {
+            switch refusal {
+            case .unknownFormat: return try refused([say("admin.unknown_format")])
+            case .needsExam(let format): return try refused([say("admin.needs_exam", ["format": format.rawValue])])
+            case .noSuchExam(let exam): return try refused([say("admin.no_such_exam", ["exam": String(exam.prefix(120))])])
+            case .unsupported(let items):
+                return try refused(
+                    [say("admin.unsupported_refused", ["count": String(items.count)], count: items.count)]
+                        + items.prefix(499).map { ImportPage.Problem(item: $0.position, field: "", problem: $0.reason) }, total: items.count + 1)
+            case .unreadable(let format, let error): return try refused([ImportPage.Problem(item: error.position, field: format.rawValue, problem: error.problem)])
+            case .malformed(let problem): return try refused([ImportPage.Problem(item: problem.item, field: problem.field, problem: problem.problem)])
+            }
+        }
+        let document = plan.document
+        let problems = importer.problems(document)
+        guard problems.isEmpty else {
+            return try refused(problems.prefix(500).map { ImportPage.Problem(item: $0.item, field: $0.field, problem: $0.problem) }, total: problems.count)
+        }
+        // Imported once per showing of the form: the same form sent again (a reload of this
+        // report, a double tap) imports nothing more and leads to the question list.
+        var imported: ImportSummary?
+        let location = try SentOnce.send(request, token: fields[SentOnce.field]) { connection -> String in
+            try importer.allowLongStatements(connection)
+            let summary = try importer.apply(document, connection)
+            try AdminStore().audit(
+                actorName: user.displayName, action: "content.import", target: document.regions.map(\.code).joined(separator: ","),
+                details: ["added": String(summary.questionsAdded), "changed": String(summary.questionsChanged),
+                          "unchanged": String(summary.questionsUnchanged), "bytes": String(bytes.count), "format": plan.format.rawValue,
+                          "skipped": String(plan.skipped.count)], at: clock(), connection)
+            imported = summary
+            return "/admin/questions"
+        }?.location
+        guard let summary = imported else {
+            if let location { return .redirect(to: location) }
+            page.pasted = fromFile ? "" : String(decoding: bytes, as: UTF8.self)
+            return try refused([say("error.form_resent")])
+        }
+        page.summary = [
+            "regions": summary.regions, "exams": summary.exams, "domains": summary.domains, "added": summary.questionsAdded,
+            "changed": summary.questionsChanged, "unchanged": summary.questionsUnchanged,
+        ]
+        page.picturesStored = summary.imagesAdded > 0 ? summary.imagesAdded : nil
+        page.changes = summary.changes.map {
+            ImportPage.ExamChanges(
+                exam: $0.exam, title: $0.title, added: $0.added.isEmpty ? nil : $0.added.count, addedKeys: Self.keyList($0.added),
+                changed: $0.changed.isEmpty ? nil : $0.changed.count, changedKeys: Self.keyList($0.changed))
+        }
+        page.hasChanges = !page.changes.isEmpty
+        page.formatRead = pages.message("admin.format_read", locale: locale, ["format": plan.format.rawValue])
+        page.skipped = plan.skipped.map(\.description)
+        page.hasSkipped = !plan.skipped.isEmpty
+        page.notes = plan.notes.map(\.description)
+        page.hasNotes = !plan.notes.isEmpty
+        return try pages.privatePage("admin/import", page, request)
+    }
+
+    /// Keys for the import report: the first 30, then how many more.
+    static func keyList(_ keys: [String]) -> String {
+        keys.prefix(30).joined(separator: ", ") + (keys.count > 30 ? ", … (+\(keys.count - 30))" : "")
+    }
+}

@@ -1,0 +1,97 @@
+import ExamData
+import Foundation
+import HTTPServer
+import Identifiers
+import PostgresClient
+import QuestionEngine
+
+/// A live event made, hosted, started and shown on the room's screen (teachers and admins).
+extension LivePages {
+    func newEventForm(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+        let exams = try request.database.run { try ExamCatalog().regions($0) }
+        return try pages.privatePage("live/new", LiveNewPage(regions: exams), request)
+    }
+
+    func create(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+        let form = FormFields(body: request.body)
+        let title = (form["title"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...120).contains(title.count) else { throw HTTPError(.badRequest, pages.message("live.bad_title", for: request)) }
+        guard let count = Int(form["count"] ?? ""), (1...50).contains(count) else { throw HTTPError(.badRequest, pages.message("live.bad_count", for: request)) }
+        guard let seconds = Int(form["seconds"] ?? ""), (5...300).contains(seconds) else { throw HTTPError(.badRequest, pages.message("live.bad_seconds", for: request)) }
+        let parts = (form["exam"] ?? "").split(separator: "/", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else { throw HTTPError(.badRequest, pages.message("live.bad_exam", for: request)) }
+        let chosenText = (form["question_ids"] ?? "").split(whereSeparator: { $0.isWhitespace || $0 == "," })
+        var chosen: [UUID] = []
+        for text in chosenText {
+            guard let id = UUID(uuidString: String(text)) else {
+                throw HTTPError(.badRequest, pages.message("live.bad_question_id", for: request, ["value": String(text.prefix(40))]))
+            }
+            if !chosen.contains(id) { chosen.append(id) }
+        }
+        let now = clock()
+        // Made once per showing of the form: the same send again leads to the same event.
+        let location = try SentOnce.send(request, form: form) { connection -> String in
+            guard let exam = try ExamCatalog().examHeading(region: parts[0], slug: parts[1], connection) else {
+                throw HTTPError(.badRequest, pages.message("live.bad_exam", for: request))
+            }
+            let pool = try StudyStore().candidates(examID: exam.id, includingExamOnly: true, connection)
+            let questionIDs: [UUID]
+            if chosen.isEmpty {
+                let seed = Crypto.randomBytes(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                questionIDs = QuestionSelector.practice(pool, count: count, seed: seed)
+            } else {
+                let published = Set(pool.map(\.id))
+                if let stranger = chosen.first(where: { !published.contains($0) }) {
+                    throw HTTPError(.badRequest, pages.message("live.foreign_question", for: request, ["value": stranger.lowercasedText]))
+                }
+                questionIDs = Array(chosen.prefix(50))
+            }
+            guard !questionIDs.isEmpty else { throw HTTPError(.unprocessableContent, pages.message("live.no_questions", for: request)) }
+            for _ in 0..<10 {
+                let code = Crypto.code(length: 6)
+                if try LiveStore().create(
+                    code: code, examID: exam.id, hostID: user.userID, title: title, questionIDs: questionIDs, secondsPerQuestion: seconds,
+                    pauseSeconds: 5, at: now, connection) != nil {
+                    return "/live/\(code)/host"
+                }
+            }
+            throw HTTPError(.serviceUnavailable, pages.message("live.no_code", for: request))
+        }?.location
+        if let location { return .redirect(to: location) }
+        throw HTTPError(.conflict, pages.message("error.form_resent_again", for: request))
+    }
+
+    func host(_ request: PortalRequest, _ user: SessionUser, code: String) throws -> Response {
+        let now = clock()
+        let (event, value) = try withEvent(request, code) { event, connection -> (LiveEvent, LiveHostPage) in
+            _ = try hostOnly(request, event, code)
+            let store = LiveStore()
+            let participants = try store.participants(eventID: event.id, connection)
+            let results = event.endedAt != nil ? try store.results(eventID: event.id, connection) : []
+            return (event, LiveHostPage(event: event, participants: participants, results: results, links: links(event.code, request), now: now))
+        }
+        // An event whose last question closed is finished by whoever looks first: the host too.
+        if event.endedAt == nil, let schedule = event.schedule, now >= schedule.endsAt, Self.finish(event, database: database) {
+            return .redirect(to: "/live/\(event.code)/host")
+        }
+        return try pages.privatePage("live/host", value, request)
+    }
+
+    func start(_ request: PortalRequest, _ user: SessionUser, code: String) throws -> Response {
+        let scoreboard = try liveScoreboard(request)
+        let now = clock()
+        let event = try withEvent(request, code) { event, connection -> LiveEvent in
+            _ = try hostOnly(request, event, code)
+            var event = event
+            // On a whole second: the same instant in memory, in the database and on every instance.
+            let startsAt = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + TimeInterval(Self.getReadySeconds)).rounded(.up))
+            if try LiveStore().start(eventID: event.id, at: startsAt, connection) { event.startsAt = startsAt }
+            return event
+        }
+        if let startsAt = event.startsAt {
+            hub.started(event)
+            try? scoreboard.publish(code: event.code, "{\"type\":\"started\",\"startsAt\":\(startsAt.timeIntervalSince1970)}")
+        }
+        return .redirect(to: "/live/\(event.code)/screen")
+    }
+}

@@ -1,0 +1,158 @@
+import ExamData
+import Foundation
+import HTTPServer
+import Identifiers
+import QRCode
+import TemplateEngine
+
+/// Share links: made from an exam page, opened at `/s/{token}`, started from, and revoked.
+extension SchoolPages {
+    func createLink(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+        let form = FormFields(body: request.body)
+        let title = (form["title"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...120).contains(title.count) else { throw HTTPError(.badRequest, pages.message("school.bad_link_title", for: request)) }
+        guard let mode = StudyMode(rawValue: form["mode"] ?? ""), mode == .practice || mode == .mock else {
+            throw HTTPError(.badRequest, pages.message("sessions.bad_mode", for: request, ["value": String((form["mode"] ?? "").prefix(20))]))
+        }
+        guard let from = Int(form["difficulty_from"] ?? "1"), let to = Int(form["difficulty_to"] ?? "5"), (1...5).contains(from), (1...5).contains(to), from <= to else {
+            throw HTTPError(.badRequest, pages.message("sessions.bad_range", for: request))
+        }
+        guard let count = Int(form["count"] ?? "20"), (1...100).contains(count) else {
+            throw HTTPError(.badRequest, pages.message("sessions.bad_count", for: request, ["max": "100"]))
+        }
+        var attempts: Int?
+        if let text = form["attempts"]?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
+            guard let limit = Int(text), (1...20).contains(limit) else { throw HTTPError(.badRequest, pages.message("school.bad_attempts", for: request)) }
+            attempts = limit
+        }
+        let classID: UUID? = (form["class"] ?? "").isEmpty ? nil : UUID(uuidString: form["class"] ?? "")
+        if !(form["class"] ?? "").isEmpty && classID == nil { throw HTTPError(.badRequest, pages.message("school.not_found", for: request)) }
+        let zone = TimeZone(identifier: user.timeZone) ?? .gmt
+        var dueAt: Date?
+        if let text = form["due"], !text.isEmpty {
+            guard let day = Self.endOfDay(text, zone: zone) else { throw HTTPError(.badRequest, pages.message("school.bad_due", for: request)) }
+            dueAt = day
+        }
+        var expiresAt: Date?
+        if let text = form["expires_days"], !text.isEmpty {
+            guard let days = Int(text), (1...365).contains(days) else { throw HTTPError(.badRequest, pages.message("school.bad_expiry", for: request)) }
+            expiresAt = clock().addingTimeInterval(TimeInterval(days) * 86_400)
+        }
+        let token = Crypto.token()
+        let (region, slug) = (form["region"] ?? "", form["exam"] ?? "")
+        // The share form is on the exam page (one copy for many showings): the same form sent
+        // again within ten minutes is the same link, leading to the list it is in (its address
+        // was shown once: only its hash is kept).
+        let sent = try SentOnce.sendByContent(request, form: form, freshFor: 600) { connection -> String in
+            guard let exam = try ExamCatalog().exam(region: region, slug: slug, connection) else {
+                throw HTTPError(.notFound, pages.message("error.no_exam", for: request, ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))]))
+            }
+            let domains = form.values("domain")
+            if let unknown = Set(domains).subtracting(exam.domains.map(\.slug)).first {
+                throw HTTPError(.badRequest, pages.message("sessions.bad_domain", for: request, ["value": String(unknown.prefix(80))]))
+            }
+            if let classID, try SchoolStore().taughtClass(id: classID, connection) == nil { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
+            // Every domain chosen is the same as none: the link keeps "all", which stays true if domains are added.
+            let preset = Set(domains).count == exam.domains.count ? [] : domains
+            _ = try SchoolStore().createShareLink(NewShareLink(
+                tokenHash: Crypto.sha256(Array(token.utf8)), examID: exam.id, classID: classID, title: title, mode: mode, domains: preset,
+                difficulty: from...to, questionCount: count, joinsClass: classID != nil && form["joins_class"] == "on", dueAt: dueAt,
+                expiresAt: expiresAt, attempts: attempts), at: clock(), connection)
+            return classID.map { "/teach/classes/\($0.lowercasedText)#assignments-heading" } ?? "/teach#links-heading"
+        }
+        guard let sent, sent.madeNow else { return .redirect(to: sent?.location ?? "/teach") }
+        // The token is shown this once: only its hash is kept.
+        let url = site.url("/s/\(token)", for: request.head, peer: request.http.remoteAddress)
+        let value = LinkCreatedPage(
+            title: title, url: url, back: classID.map { "/teach/classes/\($0.lowercasedText)" } ?? "/teach", examKey: "\(region)/\(slug)",
+            qrCode: QRCode(text: url)?.svg(label: pages.message("school.qr_alt", for: request, ["title": title])) ?? "")
+        return try pages.privatePage("teach/link-created", value, request)
+    }
+
+    /// 23:59:59 of a `YYYY-MM-DD` day in `zone`.
+    static func endOfDay(_ text: String, zone: TimeZone) -> Date? {
+        let parts = text.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3 else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let components = DateComponents(year: parts[0], month: parts[1], day: parts[2], hour: 23, minute: 59, second: 59)
+        guard (2000...2100).contains(parts[0]), let date = calendar.date(from: components),
+              calendar.component(.day, from: date) == parts[2] else { return nil }
+        return date
+    }
+
+    /// `GET /teach/links/{id}/revoke`: the teacher is asked before a link stops working.
+    func confirmRevoke(_ request: PortalRequest, _ user: SessionUser, link id: UUID) throws -> Response {
+        guard let found = try request.database.run({ try SchoolStore().ownShareLink(id: id, $0) }) else {
+            throw HTTPError(.notFound, pages.message("school.not_found", for: request))
+        }
+        let back = found.classID.map { "/teach/classes/\($0.lowercasedText)" } ?? "/teach"
+        // A link revoked already has nothing to ask: back to where it is listed.
+        guard found.link.revokedAt == nil else { return .redirect(to: back) }
+        let page = RevocationPage(
+            title: found.link.title, examTitle: found.link.examTitle, className: found.className, backHref: back,
+            action: "/teach/links/\(id.lowercasedText)/revoke", csrfToken: user.csrfToken)
+        return try pages.privatePage("teach/revoke", page, request)
+    }
+
+    func revoke(_ request: PortalRequest, _ user: SessionUser, link id: UUID) throws -> Response {
+        // Only from the page that asked first (an older form, or one made elsewhere, is sent there).
+        guard FormFields(body: request.body)["confirm"] == "1" else { return .redirect(to: "/teach/links/\(id.lowercasedText)/revoke") }
+        let classID = try request.database.transaction { connection -> UUID? in
+            guard let found = try SchoolStore().ownShareLink(id: id, connection) else {
+                throw HTTPError(.notFound, pages.message("school.not_found", for: request))
+            }
+            _ = try SchoolStore().revoke(linkID: id, at: clock(), connection)
+            return found.classID
+        }
+        return .redirect(to: classID.map { "/teach/classes/\($0.lowercasedText)" } ?? "/teach")
+    }
+
+    private func shared(_ request: PortalRequest, _ token: String) throws -> SharedExam {
+        guard SessionSettings.isWellFormed(token), let link = try request.database.run({ connection in
+            try SchoolStore().sharedExam(tokenHash: Crypto.sha256(Array(token.utf8)), now: clock(), connection)
+        }) else {
+            throw HTTPError(.notFound, pages.message("school.link_gone", for: request))
+        }
+        return link
+    }
+
+    func sharePage(_ request: PortalRequest, token: String) throws -> Response {
+        let link = try shared(request, token)
+        let titles = link.domains.isEmpty ? [:] : try request.database.run { try StudyStore().domainTitles(examID: link.examID, $0) }
+        let attempts = request.user == nil ? (nil, 0) : try request.database.run { try SchoolStore().attempts(linkID: link.id, $0) }
+        let value = SharePage(
+            link: link, domainTitles: titles, path: request.path, signedIn: request.user != nil, attempts: attempts, pages: pages,
+            locale: pages.locale(for: request))
+        return try pages.privatePage("teach/share", value, request)
+    }
+
+    func startShared(_ request: PortalRequest, _ user: SessionUser, token: String) throws -> Response {
+        let link = try shared(request, token)
+        let now = clock(), locale = pages.locale(for: request)
+        let actor = StudyActor(user: user)
+        let form = FormFields(body: request.body)
+        let location: String?
+        do { location = try SentOnce.send(request, form: form) { connection -> String in
+            // Said plainly before anything is chosen; the database counts again as it admits the session.
+            let attempts = try SchoolStore().attempts(linkID: link.id, connection)
+            if let allowed = attempts.allowed, attempts.used >= allowed {
+                throw HTTPError(.conflict, pages.message("school.attempts_used_up", locale: locale, ["count": String(allowed)], count: Double(allowed)))
+            }
+            if link.joinsClass { try SchoolStore().join(linkID: link.id, connection) }
+            let domains = link.domains.isEmpty
+                ? Set(try ExamCatalog().exam(region: link.regionCode, slug: link.examSlug, connection)?.domains.map(\.slug) ?? [])
+                : Set(link.domains)
+            var wanted = SessionStart.SessionRequest(
+                region: link.regionCode, slug: link.examSlug, mode: link.mode, domains: domains, difficulty: link.difficulty,
+                count: link.questionCount, shareLinkID: link.id)
+            wanted.endRunning = form[RunningMockPage.endField].flatMap(UUID.init(text:))
+            return "/sessions/" + (try starter.create(wanted, actor: actor, now: now, locale: locale, connection)).lowercasedText
+        }?.location } catch let running as SessionStart.MockRunning {
+            return try starter.askFirst(running, region: link.regionCode, slug: link.examSlug, action: request.path, form: form, now: now, request)
+        }
+        // A form without its one-time token (shown before tokens, or made elsewhere): shown again.
+        guard let location else { return .redirect(to: request.path.replacingOccurrences(of: "/start", with: "", options: .backwards)) }
+        return .redirect(to: location)
+    }
+}

@@ -1,0 +1,167 @@
+import ExamData
+import Foundation
+import HTTPServer
+import Identifiers
+import QRCode
+import TemplateEngine
+
+/// `/teach` and a class's page: a teacher's classes, their members, assignments and progress.
+extension SchoolPages {
+    func teach(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+        try pages.privatePage("teach/index", try teachPage(request), request)
+    }
+
+    private func teachPage(_ request: PortalRequest) throws -> TeachPage {
+        try request.database.transaction { connection in
+            TeachPage(
+                classes: try SchoolStore().taughtClasses(connection), links: try SchoolStore().shareLinks(classID: nil, connection),
+                pages: pages, locale: pages.locale(for: request))
+        }
+    }
+
+    /// `POST /teach/classes`: the class is made once per showing of the form (a second send
+    /// leads to the same class); a refused name comes back beside its field with what was typed.
+    func createClass(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+        let form = FormFields(body: request.body)
+        let name = (form["name"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let school = (form["school"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        func again(_ edit: (inout TeachPage) -> Void) throws -> Response {
+            var page = try teachPage(request)
+            (page.className, page.schoolName) = (String((form["name"] ?? "").prefix(200)), String((form["school"] ?? "").prefix(300)))
+            edit(&page)
+            return try pages.privatePage("teach/index", page, request, status: .unprocessableContent)
+        }
+        guard (1...120).contains(name.count) else { return try again { $0.nameError = pages.message("school.bad_class_name", for: request) } }
+        guard school.count <= 200 else { return try again { $0.schoolError = pages.message("school.bad_school_name", for: request) } }
+        let location = try SentOnce.send(request, form: form) { connection -> String in
+            for _ in 0..<10 {
+                if let id = try SchoolStore().createClass(name: name, schoolName: school.isEmpty ? nil : school, joinCode: Crypto.code(length: 8), at: clock(), connection) {
+                    return "/teach/classes/\(id.lowercasedText)"
+                }
+            }
+            throw HTTPError(.serviceUnavailable, pages.message("live.no_code", for: request))
+        }?.location
+        if let location { return .redirect(to: location) }
+        return try again { $0.nameError = pages.message("error.form_resent", for: request) }
+    }
+
+    /// A class's page is one fragment, kept for the teacher's session by the class's version
+    /// (its members' data versions and its links) for up to a minute: coming back to it costs
+    /// one small read until a student answers.
+    func classPage(_ request: PortalRequest, _ user: SessionUser, class id: UUID) throws -> Response {
+        let locale = pages.locale(for: request)
+        let joinBase = Self.joinBase(site, request.http)
+        // A class the reader may see is kept whole by its version; any other is refused afresh.
+        return try keeper.respond(request, Self.cachedClass(id, joinBase: joinBase)) { versions, viewer in
+            let version = versions.schoolClass ?? ""
+            // Keyed by the session (the fragment carries its form token); kept a minute at most.
+            let page = Fragment(key: "\(user.sessionID)|\(id)|\(version)|\(joinBase)") { () -> ClassPage in
+                try request.database.transaction { connection in
+                    let store = SchoolStore(), collation = Collation.of(locale: locale)
+                    guard let summary = try store.taughtClass(id: id, connection) else { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
+                    let links = try store.shareLinks(classID: id, connection)
+                    let assignments = try links.map { link in
+                        ClassPage.Assignment(
+                            link: link, attempts: try store.attempts(linkID: link.id, classID: id, collation: collation, connection),
+                            missed: try store.mostMissed(linkID: link.id, limit: 5, connection), pages: pages, locale: locale)
+                    }
+                    var page = ClassPage(
+                        summary: summary, members: try store.members(classID: id, collation: collation, connection), assignments: assignments,
+                        progress: try store.progress(classID: id, collation: collation, connection),
+                        standings: try store.standings(classID: id, collation: collation, connection),
+                        joinBase: joinBase, csrfToken: user.csrfToken, pages: pages, locale: locale)
+                    page.hasCourseRoster = try LTILaunchStore().courseRoster(classID: id, connection) != nil
+                    page.publicBoards = try ClassAccountStore().publicBoards(classID: id, connection) ?? false
+                    return page
+                }
+            }
+            return try pages.render("teach/class", FragmentsOnly(), locale: locale, viewer: viewer, fragments: ["class": page])
+        }
+    }
+
+    /// How a class's page is kept: for its teacher's sign-in, by the class's version (its
+    /// members' data versions and its links) and the join link's base (the address the page
+    /// was asked by). Only teachers see it.
+    static func cachedClass(_ id: UUID, joinBase: String) -> CachedPage {
+        CachedPage(name: "class|\(id.lowercasedText)|\(joinBase)", dependsOn: [.schoolClass(id)], visitors: .builtEachTime)
+    }
+
+    /// The start of the class's join link, on the address the page was asked by.
+    static func joinBase(_ site: SiteAddress, _ request: Request) -> String {
+        site.url("/join/", for: request.head, peer: request.remoteAddress)
+    }
+
+    /// The question before a student leaves a class at the teacher's hand: who, from which
+    /// class, and what it means; without scripts, a page of its own.
+    func confirmRemoval(_ request: PortalRequest, _ user: SessionUser, class id: UUID, student: UUID) throws -> Response {
+        let page = try request.database.transaction { connection -> RemovalPage in
+            let store = SchoolStore()
+            guard let summary = try store.taughtClass(id: id, connection) else { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
+            guard let member = try store.members(classID: id, connection).first(where: { $0.userID == student }) else {
+                throw HTTPError(.notFound, pages.message("school.not_a_member", for: request))
+            }
+            let classHref = "/teach/classes/\(id.lowercasedText)"
+            return RemovalPage(
+                name: member.displayName, className: summary.name, classHref: classHref,
+                action: "\(classHref)/members/\(student.lowercasedText)/remove", csrfToken: user.csrfToken)
+        }
+        return try pages.privatePage("teach/remove", page, request)
+    }
+
+    func remove(_ request: PortalRequest, _ user: SessionUser, class id: UUID, student: UUID) throws -> Response {
+        // Only from the page that asked first (an older form, or one made elsewhere, is sent there).
+        guard FormFields(body: request.body)["confirm"] == "1" else {
+            return .redirect(to: "/teach/classes/\(id.lowercasedText)/members/\(student.lowercasedText)/remove")
+        }
+        try request.database.transaction { connection in
+            guard try SchoolStore().taughtClass(id: id, connection) != nil else { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
+            _ = try SchoolStore().leave(classID: id, userID: student, at: clock(), connection)
+        }
+        return .redirect(to: "/teach/classes/\(id.lowercasedText)")
+    }
+
+    /// Sets a member's extra time from the class page's form: a current member of a class the
+    /// reader teaches; the database checks that too, and records the change.
+    func setAccommodation(_ request: PortalRequest, _ user: SessionUser, class id: UUID, student: UUID) throws -> Response {
+        guard let accommodation = Accommodation(form: FormFields(body: request.body)) else {
+            throw HTTPError(.unprocessableContent, pages.message("school.bad_accommodation", for: request))
+        }
+        try request.database.transaction { connection in
+            let store = SchoolStore()
+            guard try store.taughtClass(id: id, connection) != nil else { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
+            guard try store.members(classID: id, connection).contains(where: { $0.userID == student }) else {
+                throw HTTPError(.notFound, pages.message("school.not_a_member", for: request))
+            }
+            _ = try store.setAccommodation(student: student, accommodation, connection)
+        }
+        return .redirect(to: "/teach/classes/\(id.lowercasedText)#accommodations-heading")
+    }
+
+    func export(_ request: PortalRequest, _ user: SessionUser, class id: UUID) throws -> Response {
+        let rows = try request.database.transaction { connection -> [[String]] in
+            let store = SchoolStore()
+            guard try store.taughtClass(id: id, connection) != nil else { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
+            // Headers and yes/no in the teacher's language; numbers and times as data (UTC, ISO 8601).
+            let locale = pages.locale(for: request)
+            var rows = [["student", "assignment", "exam", "finished", "score", "passed", "minutes", "started"].map {
+                pages.message("school.csv." + $0, locale: locale)
+            }]
+            let yes = pages.message("school.yes", locale: locale), no = pages.message("school.no", locale: locale)
+            let iso = ISO8601DateFormatter()
+            for link in try store.shareLinks(classID: id, connection) {
+                for attempt in try store.attempts(linkID: link.id, classID: id, connection) {
+                    rows.append([
+                        attempt.displayName, link.title, link.examTitle, attempt.finishedAt.map(iso.string(from:)) ?? "",
+                        attempt.scorePercent.map { String(format: "%.2f", $0) } ?? "", attempt.passed.map { $0 ? yes : no } ?? "",
+                        attempt.secondsUsed.map { String(format: "%.1f", Double($0) / 60) } ?? "", String(attempt.started),
+                    ])
+                }
+            }
+            return rows
+        }
+        var response = Response(status: .ok, headers: ["Content-Type": "text/csv; charset=utf-8"], body: .bytes(CSVWriter.document(rows)))
+        response.headers.add("Content-Disposition", "attachment; filename=\"class-results.csv\"")
+        response.headers.add("Cache-Control", "no-store")
+        return response
+    }
+}

@@ -1,0 +1,203 @@
+import ExamData
+import Foundation
+import HTTPServer
+import Identifiers
+import PostgresClient
+import QuestionEngine
+import TemplateEngine
+
+/// Answering a session's question: the form read once, the database's verdict (stored,
+/// replayed or refused with its reason) turned into where the student goes next.
+extension SessionPages {
+    /// Whether a form sent by flagging or moving on holds nothing new to save: nothing chosen, the
+    /// answer already saved, or, before anything was saved, an order left as shown.
+    private func nothingNew(_ draft: AnswerResponse, saved: AnswerResponse?, question: Question) -> Bool {
+        draft.isBlank || draft == saved || (question.kind.answerShape == .order && saved == nil && draft == .indexes(Array(question.options.indices)))
+    }
+
+    /// Where an answer takes the student once it is stored: practice shows its feedback on the
+    /// question; a mock exam moves on to the next question, or to finishing after the last.
+    private func onward(_ sessionID: UUID, mode: StudyMode, number: Int, count: Int) -> String {
+        let base = "/sessions/" + sessionID.lowercasedText
+        guard mode == .mock else { return "\(base)?q=\(number)" }
+        return number < count ? "\(base)?q=\(number + 1)" : base + "/finish"
+    }
+
+    /// An answer sent from a question page. The database judges it: whether the session takes
+    /// it (open, the caller's, the question in it, not answered yet outside mock exams), what it
+    /// is worth and the card it reviews, all in the statement that stores it, which names its
+    /// reason when it refuses (`AnswerRefusal`). A plain answer — no flag, no move — whose form
+    /// fields say it alone is one round trip; flagging, moving on and what the form cannot say
+    /// without the question first read the session and the question.
+    func answer(_ request: PortalRequest, session sessionID: UUID) throws -> Response {
+        let form = FormFields(body: request.body)
+        guard let answerID = UUID(uuidString: form["answer_id"] ?? "") else { throw HTTPError(.badRequest, pages.message("sessions.bad_answer_id", for: request)) }
+        guard let questionID = UUID(uuidString: form["question"] ?? "") else { throw HTTPError(.badRequest, pages.message("sessions.not_in_session", for: request)) }
+        guard let actor = StudyActor.resolve(request, settings: settings, createGuest: false) else { throw notFound(request) }
+        let now = clock()
+        // The time spent is the server's: from the signed moment the question was shown to now.
+        guard let shownAt = try formClock.shownAt(form["shown_at"] ?? "", session: sessionID, question: questionID, request.database) else {
+            throw HTTPError(.badRequest, pages.message("sessions.bad_time", for: request))
+        }
+        let milliseconds = Int((min(max(0, now.timeIntervalSince(shownAt)), Self.longestAnswer) * 1000).rounded(.down))
+        func submission(_ response: AnswerResponse) throws -> SQL {
+            try AnswerRecorder.submission(
+                id: answerID, sessionID: sessionID, questionID: questionID, response: response, userID: actor.user?.userID,
+                milliseconds: milliseconds, answeredAt: now)
+        }
+        if form["flag"] == nil, form["then"] == nil, let response = AnswerForm.responseByFields(form), !response.isBlank {
+            do {
+                guard let placed = try AnswerRecorder.placement(request.database.write([submission(response)])[0]) else { throw notFound(request) }
+                return .redirect(to: onward(sessionID, mode: placed.mode, number: placed.number, count: placed.count))
+            } catch {
+                guard let refusal = AnswerRefusal(error) else { throw error }
+                // A response that is not an answer to the question is read again with the
+                // question, which says beside the form what is wrong with it.
+                if case .notAnAnswer = refusal {} else {
+                    return try refused(refusal, request, sessionID: sessionID, questionID: questionID, draft: response, actor: actor, now: now)
+                }
+            }
+        }
+        return try answerWithQuestion(request, form, sessionID: sessionID, questionID: questionID, actor: actor, now: now, submission: submission)
+    }
+
+    /// The answer form read with its question and session: the flag button and the moves of a
+    /// mock exam (which save what is chosen with them unless it is nothing new), and a form
+    /// whose fields need the question to be read. What a browser's form can get wrong goes back
+    /// to the question's own address, with what was chosen: a reload then sends nothing again.
+    private func answerWithQuestion(
+        _ request: PortalRequest, _ form: FormFields, sessionID: UUID, questionID: UUID, actor: StudyActor, now: Date,
+        submission: (AnswerResponse) throws -> SQL
+    ) throws -> Response {
+        let context = StudyStore.answerContextStatement(sessionID: sessionID, questionID: questionID)
+        var sent: AnswerResponse?
+        let outcome: Result<Response, AnswerRefusal> = try request.database.transaction(first: [context]) { connection, rows in
+            let store = StudyStore()
+            guard let context = try store.answerContext(rows[0]), context.session.userID == actor.user?.userID else { throw notFound(request) }
+            let session = context.session
+            guard let index = session.questionIDs.firstIndex(of: questionID) else {
+                throw HTTPError(.badRequest, pages.message("sessions.not_in_session", for: request))
+            }
+            let number = index + 1
+            guard let question = context.question else { throw HTTPError(.gone, pages.message("sessions.question_gone", for: request)) }
+            // The answer form's own "flag for review" button (mock exams) sends what is chosen
+            // with it: that is saved too, and the student stays on the question.
+            let flagging = session.mode == .mock ? form["flag"].map { $0 == "1" } : nil
+            let here = "\(base(session))?q=\(number)"
+            // "Previous" or "Next" sent the form: what is chosen is answered first (practice then
+            // shows its feedback here; a mock exam moves on); nothing chosen only moves.
+            let moving = Int(form["then"] ?? "").flatMap { (1...session.questionIDs.count).contains($0) && $0 != number ? $0 : nil }
+            let movedTo = moving.map { "\(base(session))?q=\($0)" }
+            func flagOnly() throws -> Response {
+                try store.setFlag(sessionID: session.id, questionID: questionID, flagged: flagging ?? false, connection)
+                return .redirect(to: here)
+            }
+            func refuse(_ reason: RefusedAnswer.Reason, _ chosen: [Int]) -> Response {
+                .redirect(to: here + "&" + RefusedAnswer(reason: reason, chosen: chosen).query)
+            }
+            switch question.kind.answerShape {
+            case .order:
+                let count = question.options.count
+                let positions = question.options.indices.map { index in
+                    Int(form["position_\(index)"] ?? "").flatMap { (1...count).contains($0) ? $0 : nil } ?? 0
+                }
+                if positions.contains(0) { return .success(refuse(.incomplete, positions)) }
+                if Set(positions).count < count { return .success(refuse(.duplicate, positions)) }
+            case .pairs:
+                let targets = question.details.targets?.count ?? 0
+                let given = question.options.indices.map { index in
+                    Int(form["target_\(index)"] ?? "").flatMap { (1...max(1, targets)).contains($0) ? $0 : nil } ?? 0
+                }
+                // Flagging with nothing matched yet only flags; moving on only moves.
+                if flagging != nil, given.allSatisfy({ $0 == 0 }) { return .success(try flagOnly()) }
+                if let movedTo, given.allSatisfy({ $0 == 0 }) { return .success(.redirect(to: movedTo)) }
+                if given.contains(0) { return .success(refuse(.unmatched, given)) }
+            case .region:
+                // A tap outside every part is asked again, not scored: on a phone it is more
+                // often a slip of the thumb than an answer.
+                if let (x, y) = AnswerForm.point(form), !question.options.contains(where: { $0.region?.contains(x: x, y: y) == true }) {
+                    return .success(refuse(.outside, []))
+                }
+            case .oneOption, .someOptions, .text, .gaps:
+                break
+            }
+            let draft: AnswerResponse
+            do throws(HTTPError) {
+                draft = try AnswerForm.response(form, question: question) { pages.message($0, for: request, $1) }
+            } catch {
+                return .success(try questionPage(
+                    request, session: session, number: number, answers: store.finalAnswers(sessionID: session.id, connection),
+                    isGuest: actor.isGuest, draft: nil, notice: nil, error: error.message, reported: false, now: now, status: error.status, connection))
+            }
+            if flagging != nil {
+                // Nothing new to save: nothing chosen, the order left as shown, or the saved answer.
+                let saved = try store.finalAnswers(sessionID: session.id, connection)[questionID]?.response
+                if nothingNew(draft, saved: saved, question: question) { return .success(try flagOnly()) }
+                try store.setFlag(sessionID: session.id, questionID: questionID, flagged: flagging ?? false, connection)
+            } else if let movedTo, try nothingNew(draft, saved: store.finalAnswers(sessionID: session.id, connection)[questionID]?.response, question: question) {
+                return .success(.redirect(to: movedTo))
+            } else if draft.isBlank {
+                return .success(refuse(.empty, []))
+            }
+            // Practice shows the feedback first, whichever button sent the answer.
+            let onward = onward(session.id, mode: session.mode, number: number, count: session.questionIDs.count)
+            let after = flagging != nil ? here : session.mode == .mock ? movedTo ?? onward : onward
+            sent = draft
+            do {
+                // Stored now or a replay of what was stored: either way the student moves on.
+                _ = try connection.withSavepoint { try connection.query(submission(draft)) }
+                return .success(.redirect(to: after))
+            } catch {
+                guard let refusal = AnswerRefusal(error) else { throw error }
+                return .failure(refusal)
+            }
+        }
+        switch outcome {
+        case .success(let response): return response
+        case .failure(let refusal):
+            return try refused(refusal, request, sessionID: sessionID, questionID: questionID, draft: sent, actor: actor, now: now)
+        }
+    }
+
+    /// What the student is shown when the database refused their answer, by its reason: the
+    /// results when the session has ended (finishing it first when its time ran out), the
+    /// question again with why when the response is not an answer to it, and a conflict when
+    /// another tab or the same answer's id got there first.
+    private func refused(
+        _ refusal: AnswerRefusal, _ request: PortalRequest, sessionID: UUID, questionID: UUID, draft: AnswerResponse?, actor: StudyActor, now: Date
+    ) throws -> Response {
+        switch refusal {
+        case .noSuchSession:
+            throw notFound(request)
+        case .idTaken, .notAdmitted(.versionUnknown), .notAdmitted(.optionGone), .notAdmitted(.itemsChanged), .notAdmitted(.closed), .notAdmitted(.other):
+            throw HTTPError(.conflict, pages.message("sessions.answer_conflict", for: request))
+        case .notAdmitted(.notInSession):
+            throw HTTPError(.badRequest, pages.message("sessions.not_in_session", for: request))
+        case .notAdmitted(.questionGone):
+            throw HTTPError(.gone, pages.message("sessions.question_gone", for: request))
+        case .notAdmitted(.finished), .notAdmitted(.overdue):
+            // Past its deadline, the session is finished now, with what it holds.
+            return try withSession(request, sessionID, locking: true) { _, session, connection in
+                if !session.isFinished { try finisher.finish(session, at: now, connection) }
+                return .redirect(to: base(session) + "/results?late=1")
+            }
+        case .notAdmitted(.answered):
+            return try withSession(request, sessionID) { _, session, _ in
+                let number = (session.questionIDs.firstIndex(of: questionID) ?? 0) + 1
+                return .redirect(to: "\(base(session))?q=\(number)&already=1")
+            }
+        case .notAnAnswer(let code):
+            return try withSession(request, sessionID) { actor, session, connection in
+                let store = StudyStore()
+                guard let index = session.questionIDs.firstIndex(of: questionID),
+                      let question = try store.questions(ids: [questionID], connection).first
+                else { throw HTTPError(.gone, pages.message("sessions.question_gone", for: request)) }
+                let shown = draft.flatMap { $0.isBlank ? nil : $0 }
+                return try questionPage(
+                    request, session: session, number: index + 1, answers: store.finalAnswers(sessionID: session.id, connection),
+                    isGuest: actor.isGuest, draft: shown, notice: nil, error: AnswerProblemWording(pages: pages).sentence(code, draft: draft ?? .indexes([]), question: question, request),
+                    reported: false, now: now, status: .unprocessableContent, connection)
+            }
+        }
+    }
+}
