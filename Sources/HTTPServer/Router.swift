@@ -5,9 +5,6 @@ import Foundation
 /// must never block), and may block on I/O such as a database query.
 public typealias Handler = @Sendable (Request) throws -> Response
 
-/// Wraps a handler: inspect or change the request, call `next` (or not), adjust the response.
-public typealias Middleware = @Sendable (Request, Handler) throws -> Response
-
 /// Decides from the head alone, on a worker thread, whether a request may send its body: runs
 /// before a body larger than the server's default limit is read (throw `HTTPError`, usually
 /// 403 or 404, to refuse it unread; the connection then closes).
@@ -108,22 +105,19 @@ public struct Router: Sendable {
     }
     /// The places in `routes` of the routes with each number of segments.
     private var routeIndexesByLength: [Int: [Int]] = [:]
-    private var middleware: [Middleware] = []
-    private var prefix: [Segment] = []
 
     public init() {}
 
     /// Adds a route. `bodyLimit` overrides the server's default request body limit; a larger
     /// limit than the default needs a `preflight`, which decides before such a body is read.
     /// `onLoop` runs the handler on the event loop: only for handlers that never block.
-    /// `answerOnLoop` is tried on the event loop first (see `EventLoopAnswer`; middleware does not wrap it).
+    /// `answerOnLoop` is tried on the event loop first (see `EventLoopAnswer`).
     public mutating func add(
         _ method: HTTPMethod, _ pattern: String, bodyLimit: Int? = nil, preflight: Preflight? = nil, onLoop: Bool = false,
         answerOnLoop: EventLoopAnswer? = nil, _ handler: @escaping Handler
     ) {
-        let wrapped = middleware.reversed().reduce(handler) { next, layer in { request in try layer(request, next) } }
         routes.append(Route(
-            method: method, segments: prefix + Self.segments(of: pattern), handler: wrapped, bodyLimit: bodyLimit, preflight: preflight,
+            method: method, segments: Self.segments(of: pattern), handler: handler, bodyLimit: bodyLimit, preflight: preflight,
             onLoop: onLoop, answerOnLoop: answerOnLoop))
     }
 
@@ -149,14 +143,6 @@ public struct Router: Sendable {
         add(.POST, pattern, bodyLimit: bodyLimit, preflight: preflight, handler)
     }
 
-    /// Adds routes under a path prefix, each wrapped in `middleware` (outermost first).
-    public mutating func group(_ prefix: String = "", middleware: [Middleware] = [], _ build: (inout Router) -> Void) {
-        var group = Router()
-        group.prefix = self.prefix + Self.segments(of: prefix)
-        group.middleware = self.middleware + middleware
-        build(&group)
-        routes += group.routes
-    }
 
     /// Finds the route for a method and raw (percent-encoded) path. `HEAD` falls back to `GET`.
     /// Where several patterns match, the most specific wins whatever the order they were added

@@ -160,14 +160,15 @@ public final class PortalApplication: Sendable {
         hub.stop()
     }
 
-    /// Every route of the portal (`Route`), each in a group that declares who may enter.
+    /// Every route of the portal (each feature's `…Routes`), each in a group that declares who
+    /// may enter.
     public func makeRouter() -> Router { makePortalRouter().router }
 
     /// Every route with the rule of its group: its name, method, pattern and who may enter
     /// (`anyone`, `signedIn`, `teacher`, `admin`, `monitoring`), and whether a visitor is
     /// answered with a JSON problem rather than sent to sign in. Tests visit every route with it.
     public func routeTable() -> [(name: String, method: String, pattern: String, access: String, answersWithProblem: Bool)] {
-        makePortalRouter().rules.map { ($0.name.rawValue, $0.method.rawValue, $0.pattern, $0.access.rawValue, $0.answersWithProblem) }
+        makePortalRouter().rules.map { ($0.name, $0.method.rawValue, $0.pattern, $0.access.rawValue, $0.answersWithProblem) }
     }
 
     /// The routes with their rules.
@@ -184,12 +185,13 @@ public final class PortalApplication: Sendable {
         let hub = self.hub
         let infrastructure = InfrastructureRoutes(
             metrics: metrics, monitoring: monitoring, database: database, isDraining: { [self] in isDraining }, liveEventsDegraded: { hub.isDegraded })
-        return PortalRouter(
-            gate: gate, infrastructure: infrastructure, handlers: database.map { makeHandlers(database: $0, infrastructure, sessionSettings) })
+        // Without a database only the infrastructure routes exist.
+        let features = database.map { makeRoutes(database: $0, sessionSettings) } ?? []
+        return PortalRouter(gate: gate, routes: infrastructure.routes + features)
     }
 
-    /// The handlers of every route, with what they share.
-    private func makeHandlers(database: ConnectionPool, _ infrastructure: InfrastructureRoutes, _ sessionSettings: SessionSettings) -> RouteHandlers {
+    /// Every feature's routes, their handlers made with what they share.
+    private func makeRoutes(database: ConnectionPool, _ sessionSettings: SessionSettings) -> [PortalRoute] {
         let pages = self.pages, clock = self.clock, site = self.site, versions = self.versions
         let formClock = FormClock()
         let keeper = PageKeeper(
@@ -204,54 +206,53 @@ public final class PortalApplication: Sendable {
             pages: pages, settings: sessionSettings, clock: clock, versions: versions, selections: ExamSelection.kept(clock: clock))
         let hub = self.hub
         let rhythm = StudyRhythmPages(pages: pages, site: site, estimates: estimates, mailEnabled: wording != nil)
-        return RouteHandlers(
-            infrastructure: infrastructure,
-            pages: pages,
-            accounts: accounts,
+        let exam = ExamPage.handler(pages: pages, keeper: keeper)
+        let web = WebRoutes(
+            design: DesignPage.Handlers(pages: pages, publicDirectory: configuration.publicDirectory, development: configuration.development),
+            language: LanguageSwitch(pages: pages, viewers: viewers, secureCookies: configuration.servedOverHTTPS))
+        let catalogue = CatalogRoutes(keeper: keeper, home: HomePage.handler(pages: pages, keeper: keeper), exam: exam, pictures: ContentImageFiles(pages: pages))
+        let leaderboard = LeaderboardRoutes(keeper: keeper, leaderboard: LeaderboardPage.handler(pages: pages, keeper: keeper))
+        let study = StudyRoutes(
+            keeper: keeper, starter: starter,
+            sessions: SessionPages(
+                pages: pages, settings: sessionSettings, clock: clock, formClock: formClock, keeper: keeper, fitter: fitter, scores: scoreSender),
+            reports: QuestionReports(pages: pages), examDate: ExamDateForm(pages: pages, clock: clock), exam: exam,
+            dashboard: DashboardPage.handler(pages: pages, keeper: keeper, clock: clock, domains: domainFacts, fitter: fitter),
+            review: ReviewPage.handler(pages: pages, clock: clock, versions: versions, domains: domainFacts))
+        let accountRoutes = AccountRoutes(
+            pages: pages, accounts: accounts,
             recovery: PasswordRecovery(pages: pages, accounts: accounts, hashing: hashing, mailEnabled: wording != nil),
             mailRecovery: wording.map { MailRecovery(pages: pages, accounts: accounts, hashing: hashing, wording: $0) },
             emailAddresses: wording.map { EmailAddressPages(pages: pages, accounts: accounts, wording: $0) },
             dataDownload: DataDownload(pages: pages, clock: clock, inlineAnswers: configuration.dataExportInlineAnswers),
             deletion: AccountDeletionPages(pages: pages, settings: sessionSettings, hashing: hashing, viewers: viewers),
             privacy: PrivacyNotice(pages: pages, retentionDays: configuration.guestRetentionDays, mailEnabled: wording != nil),
-            design: DesignPage.Handlers(pages: pages, publicDirectory: configuration.publicDirectory, development: configuration.development),
-            rhythm: rhythm,
-            calendarFeed: CalendarFeed(pages: pages, site: site),
-            reminders: ReminderPages(pages: pages, rhythm: rhythm),
-            push: PushPages(pages: pages),
-            resetCodes: ResetCodeIssuer(pages: pages, clock: clock, site: site),
-            singleSignOn: SingleSignOn(pages: pages, site: site, clock: clock, accounts: accounts),
-            starter: starter,
-            sessions: SessionPages(
-                pages: pages, settings: sessionSettings, clock: clock, formClock: formClock, keeper: keeper, fitter: fitter,
-                scores: scoreSender),
-            reports: QuestionReports(pages: pages),
-            examDate: ExamDateForm(pages: pages, clock: clock),
-            live: LivePages(
-                database: database, pages: pages, settings: sessionSettings, clock: clock, scoreboard: scoreboard, hub: hub, site: site,
-                bulkhead: Bulkhead(limit: max(2, configuration.server.workers / 2))),
-            schools: SchoolPages(pages: pages, clock: clock, starter: starter, site: site, keeper: keeper),
-            classAccounts: ClassAccounts(pages: pages, clock: clock, site: site),
+            rhythm: rhythm, calendarFeed: CalendarFeed(pages: pages, site: site), reminders: ReminderPages(pages: pages, rhythm: rhythm),
+            push: PushPages(pages: pages), resetCodes: ResetCodeIssuer(pages: pages, clock: clock, site: site),
+            singleSignOn: SingleSignOn(pages: pages, site: site, clock: clock, accounts: accounts))
+        let live = LiveRoutes(live: LivePages(
+            database: database, pages: pages, settings: sessionSettings, clock: clock, scoreboard: scoreboard, hub: hub, site: site,
+            bulkhead: Bulkhead(limit: max(2, configuration.server.workers / 2))))
+        let schools = SchoolRoutes(
+            keeper: keeper, schools: SchoolPages(pages: pages, clock: clock, starter: starter, site: site, keeper: keeper),
+            classAccounts: ClassAccounts(pages: pages, clock: clock, site: site))
+        let offline = OfflineRoutes(
+            offline: OfflinePages(pages: pages, clock: clock), offlineStudy: OfflineStudyPage.handler(pages: pages), device: DeviceAPI(pages: pages),
+            progress: ProgressUpload(clock: clock, pages: pages, fitter: fitter))
+        let lti = LTIRoutes(
+            pages: pages, login: LTILogin(pages: pages, site: site),
+            launch: LTILaunch(pages: pages, site: site, clock: clock, accounts: accounts, starter: starter),
+            deepLinking: LTIDeepLinking(pages: pages, site: site, clock: clock),
+            roster: platformTokens.map { LTIRoster(pages: pages, tokens: $0, client: outbound) }, admin: LTIAdmin(pages: pages, site: site, clock: clock))
+        let admin = AdminRoutes(
             admin: AdminPages(
                 pages: pages, clock: clock, publicDirectory: configuration.publicDirectory, site: site, outbound: outbound, mailEnabled: wording != nil),
-            ltiAdmin: LTIAdmin(pages: pages, site: site, clock: clock),
-            signOnAdmin: SSOAdmin(pages: pages, site: site, clock: clock, client: outbound),
-            offline: OfflinePages(pages: pages, clock: clock),
-            progress: ProgressUpload(clock: clock, pages: pages, fitter: fitter),
-            device: DeviceAPI(pages: pages),
-            pictures: ContentImageFiles(pages: pages),
-            ltiLogin: LTILogin(pages: pages, site: site),
-            ltiLaunch: LTILaunch(pages: pages, site: site, clock: clock, accounts: accounts, starter: starter),
-            deepLinking: LTIDeepLinking(pages: pages, site: site, clock: clock),
-            roster: platformTokens.map { LTIRoster(pages: pages, tokens: $0, client: outbound) },
-            language: LanguageSwitch(pages: pages, viewers: viewers, secureCookies: configuration.servedOverHTTPS),
-            home: HomePage.handler(pages: pages, keeper: keeper),
-            exam: ExamPage.handler(pages: pages, keeper: keeper),
-            leaderboard: LeaderboardPage.handler(pages: pages, keeper: keeper),
-            dashboard: DashboardPage.handler(pages: pages, keeper: keeper, clock: clock, domains: domainFacts, fitter: fitter),
-            review: ReviewPage.handler(pages: pages, clock: clock, versions: versions, domains: domainFacts),
-            offlineStudy: OfflineStudyPage.handler(pages: pages),
-            keeper: keeper)
+            signOn: SSOAdmin(pages: pages, site: site, clock: clock, client: outbound))
+        let features: [[PortalRoute]] = [
+            web.routes, catalogue.routes, leaderboard.routes, study.routes, accountRoutes.routes, live.routes, schools.routes, offline.routes,
+            lti.routes, admin.routes,
+        ]
+        return features.flatMap { $0 }
     }
 
     /// Builds the server with the portal's routes and static files.

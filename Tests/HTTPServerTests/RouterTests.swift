@@ -34,37 +34,6 @@ struct RouterTests {
         #expect(try call(router, .GET, "/exams//aws") == nil)
     }
 
-    @Test("group middleware wraps only the group's routes, outermost first")
-    func middlewareGroups() throws {
-        var router = Router()
-        let tag: (String) -> Middleware = { name in
-            { request, next in
-                var response = try next(request)
-                response.headers.add("X-Layer", name)
-                return response
-            }
-        }
-        router.get("/public") { _ in .text("public") }
-        router.group("/admin", middleware: [tag("auth"), tag("admin")]) { admin in
-            admin.get("/reports") { _ in .text("reports") }
-        }
-        let reports = try #require(try call(router, .GET, "/admin/reports"))
-        #expect(reports.headers.values("X-Layer") == ["admin", "auth"])
-        #expect(try #require(try call(router, .GET, "/public")).headers.values("X-Layer").isEmpty)
-    }
-
-    @Test("middleware can answer without calling the handler")
-    func middlewareShortCircuits() throws {
-        var router = Router()
-        router.group(middleware: [{ request, next in
-            guard request.headers["Authorization"] != nil else { throw HTTPError(.notFound, "There is nothing at this address.") }
-            return try next(request)
-        }]) { group in
-            group.get("/secret") { _ in .text("secret") }
-        }
-        #expect(throws: HTTPError.self) { try call(router, .GET, "/secret") }
-    }
-
     @Test("HEAD falls back to GET; other methods get 405 with the allowed list")
     func methods() {
         var router = Router()

@@ -27,12 +27,12 @@ struct RouteRuleTests {
     func everyRouteHasItsRule() throws {
         let site = try PortalSite()
         let table = site.application.routeTable()
-        // Two routes never claim one address (each route's name is its own by construction: an
-        // enum case).
-        var seen = Set<String>()
+        // Two routes never claim one address or one name (the features declare them apart).
+        var seen = Set<String>(), names = Set<String>()
         for rule in table {
             let what = "\(rule.method) \(rule.pattern)"
             #expect(seen.insert(what).inserted, "\(what) is declared twice")
+            #expect(names.insert(rule.name).inserted, "the name \(rule.name) is given to two routes")
             if rule.pattern.hasPrefix("/admin") { #expect(rule.access == "admin", "\(what) is open to \(rule.access)") }
             if rule.pattern.hasPrefix("/teach") { #expect(rule.access == "teacher", "\(what) is open to \(rule.access)") }
             if rule.pattern == "/me" || rule.pattern.hasPrefix("/me/") || rule.pattern.hasPrefix("/api/progress") {

@@ -13,27 +13,26 @@ struct InfrastructureRoutes: Sendable {
     /// Whether live events are out of reach (Redis): ready, but said so.
     let liveEventsDegraded: @Sendable () -> Bool
 
-    /// The answer for an infrastructure route; any other is not found here.
-    func respond(to route: Route, _ request: Request) throws -> Response {
-        switch route {
-        case .health:
-            return .text("ok\n")
-        case .metrics:
-            try monitoring.admit(request)
-            var response = Response.text(metrics.prometheusText())
-            response.headers.set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-            response.headers.set("Cache-Control", "no-store")
-            return response
-        case .ready:
-            guard !isDraining() else {
-                throw HTTPError(.serviceUnavailable, "This instance is shutting down.", headers: ["Retry-After": "5"])
-            }
-            guard let database, database.ping() else {
-                throw HTTPError(.serviceUnavailable, "The database is not reachable.", headers: ["Retry-After": "5"])
-            }
-            return .text(liveEventsDegraded() ? "ready; live events degraded: Redis is out of reach\n" : "ready\n")
-        default:
-            throw HTTPError(.notFound, "There is nothing at this address.")
-        }
+    /// The three addresses, answered without the gate.
+    var routes: [PortalRoute] {
+        [
+            PortalRoute("health", "GET /healthz", ungated: .infrastructure) { _ in .text("ok\n") },
+            PortalRoute("metrics", "GET /metrics", ungated: .monitoring) { request in
+                try monitoring.admit(request)
+                var response = Response.text(metrics.prometheusText())
+                response.headers.set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+                response.headers.set("Cache-Control", "no-store")
+                return response
+            },
+            PortalRoute("ready", "GET /readyz", ungated: .infrastructure) { _ in
+                guard !isDraining() else {
+                    throw HTTPError(.serviceUnavailable, "This instance is shutting down.", headers: ["Retry-After": "5"])
+                }
+                guard let database, database.ping() else {
+                    throw HTTPError(.serviceUnavailable, "The database is not reachable.", headers: ["Retry-After": "5"])
+                }
+                return .text(liveEventsDegraded() ? "ready; live events degraded: Redis is out of reach\n" : "ready\n")
+            },
+        ]
     }
 }

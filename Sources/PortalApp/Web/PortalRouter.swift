@@ -47,66 +47,41 @@ enum ReplicaReads: Sendable {
 
 /// One route and the rule its group declared for it.
 struct RouteRule: Sendable, Hashable {
-    var name: Route.Name
+    var name: String
     var method: HTTPMethod
     var pattern: String
     var access: Access
     var answersWithProblem: Bool
 }
 
-/// The portal's routes on the HTTP server's router: every `Route.Name` with its pattern, each
-/// wrapped in the gate with its group's rule (infrastructure routes go without), its
-/// parameters typed into a `Route` before the gate runs, dispatched by `RouteHandlers`.
-/// Without handlers (no database configured) only the infrastructure routes exist.
+/// The portal's routes on the HTTP server's router: every feature's declarations
+/// (`PortalRoute`), each wrapped in the gate with its group's rule (infrastructure routes go
+/// without), its kept copy (if any) answered on the event loop.
 struct PortalRouter {
     private(set) var router = Router()
     private(set) var rules: [RouteRule] = []
 
-    init(gate: Gate, infrastructure: InfrastructureRoutes, handlers: RouteHandlers?) {
-        let held = handlers.map(Handlers.init), loopAnswer = handlers?.loopAnswer
-        for name in Route.Name.allCases {
-            let declaration = name.declaration, group = declaration.group, options = group.options
+    init(gate: Gate, routes: [PortalRoute]) {
+        for route in routes {
+            let options = route.group.options
             rules.append(RouteRule(
-                name: name, method: declaration.method, pattern: declaration.pattern, access: options.access,
+                name: route.name, method: route.method, pattern: route.pattern, access: options.access,
                 answersWithProblem: options.answersWithProblem))
-            guard group.isGated else {
-                router.add(declaration.method, declaration.pattern, onLoop: name == .health) { request in
-                    try infrastructure.respond(to: Self.route(name, request), request)
-                }
+            if let answer = route.ungated {
+                router.add(route.method, route.pattern, onLoop: route.name == "health") { try answer($0) }
                 continue
             }
-            guard let handlers = held, let loopAnswer else { continue }
             // Pages kept in memory may be answered on the event loop; forms never are.
-            var onLoop: EventLoopAnswer?
-            if declaration.method == .GET {
-                onLoop = { @Sendable request in
-                    Route(name, RouteParameters(values: request.parameters)).flatMap { loopAnswer($0, request) }
-                }
+            let onLoop: EventLoopAnswer? = route.keptAnswer.map { kept in
+                { @Sendable request in kept(request, RouteParameters(values: request.parameters)) }
             }
             router.add(
-                declaration.method, declaration.pattern, bodyLimit: declaration.bodyLimit,
-                preflight: declaration.bodyLimit == nil ? nil : gate.preflight(options), answerOnLoop: onLoop
+                route.method, route.pattern, bodyLimit: route.bodyLimit,
+                preflight: route.bodyLimit == nil ? nil : gate.preflight(options), answerOnLoop: onLoop
             ) { request in
-                let route = try Self.route(name, request)
-                return try gate.handle(request, options) { try handlers.all.respond(to: route, $0) }
+                let parameters = RouteParameters(values: request.parameters)
+                return try gate.handle(request, options) { try route.handle($0, parameters) }
             }
         }
-    }
-
-    /// The handlers held once by reference and shared by every route's closure (not a copy of
-    /// every handler's fields in each). The kept pages the event loop answers go through
-    /// `RouteHandlers.loopAnswer`, which holds only the four handlers they need.
-    private final class Handlers: Sendable {
-        let all: RouteHandlers
-        init(_ all: RouteHandlers) { self.all = all }
-    }
-
-    /// The typed route of a request the router matched to `name`'s pattern.
-    private static func route(_ name: Route.Name, _ request: Request) throws -> Route {
-        // The pattern typed its UUIDs, so the router matched only well-formed ones.
-        guard let route = Route(name, RouteParameters(values: request.parameters)) else {
-            throw HTTPError(.notFound, "There is nothing at this address.")
-        }
-        return route
     }
 }

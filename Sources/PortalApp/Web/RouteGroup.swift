@@ -1,5 +1,5 @@
 /// The groups routes belong to, each with its rule: who may enter and how the gate treats a
-/// request before the handler runs. A route names its group in `Route.Name.declaration`.
+/// request before the handler runs. A route names its group in its declaration (`PortalRoute`).
 enum RouteGroup: Sendable, CaseIterable {
     /// Health and readiness: served without the gate (no cookies, no session).
     case infrastructure

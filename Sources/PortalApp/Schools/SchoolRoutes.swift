@@ -1,0 +1,68 @@
+import HTTPServer
+
+/// Schools: joining a class and a student's classes, share links, and the teaching area (a
+/// teacher's classes, a class's page, kept and answered on the event loop while current, its
+/// members and accounts).
+struct SchoolRoutes {
+    let keeper: PageKeeper
+    let schools: SchoolPages
+    let classAccounts: ClassAccounts
+
+    var routes: [PortalRoute] {
+        let keeper = self.keeper, site = schools.site
+        return [
+            PortalRoute("joinForm", "GET /join", .visitors) { request, _ in try schools.enterCode(request) },
+            PortalRoute("joinPage", "GET /join/:code", .visitors) { request, p in try schools.joinPage(request, code: p["code"]) },
+            PortalRoute("sharePage", "GET /s/:token", .visitors) { request, p in try schools.sharePage(request, token: p["token"]) },
+            PortalRoute("joinClass", "POST /join/:code", .members) { request, p in try schools.join(request, request.member(), code: p["code"]) },
+            PortalRoute("myClasses", "GET /me/classes", .members) { request, _ in try schools.myClasses(request, request.member()) },
+            PortalRoute("leaveClass", "POST /me/classes/:id(uuid)/leave", .members) { request, p in
+                try schools.leave(request, request.member(), class: p.uuid("id"))
+            },
+            PortalRoute("startShared", "POST /s/:token/start", .members) { request, p in
+                try schools.startShared(request, request.member(), token: p["token"])
+            },
+            // Teaching.
+            PortalRoute("teach", "GET /teach", .teachers) { request, _ in try schools.teach(request, request.member()) },
+            PortalRoute("createClass", "POST /teach/classes", .teachers) { request, _ in try schools.createClass(request, request.member()) },
+            PortalRoute("classPage", "GET /teach/classes/:id(uuid)", .teachers, kept: { request, p in
+                // Only a teacher's class page is kept; the route admits no one else.
+                guard let id = try? p.uuid("id") else { return nil }
+                return keeper.loopAnswer(request) { reader in
+                    reader?.role.teaches == true ? SchoolPages.cachedClass(id, joinBase: SchoolPages.joinBase(site, request)) : nil
+                }
+            }) { request, p in try schools.classPage(request, request.member(), class: p.uuid("id")) },
+            PortalRoute("classExport", "GET /teach/classes/:id(uuid)/export.csv", .teachers) { request, p in
+                try schools.export(request, request.member(), class: p.uuid("id"))
+            },
+            PortalRoute("classAccountsForm", "GET /teach/classes/:id(uuid)/accounts", .teachers) { request, p in
+                try classAccounts.form(request, request.member(), class: p.uuid("id"))
+            },
+            PortalRoute("makeClassAccounts", "POST /teach/classes/:id(uuid)/accounts", .teachers) { request, p in
+                try classAccounts.make(request, request.member(), class: p.uuid("id"))
+            },
+            PortalRoute("classAccountCards", "GET /teach/classes/:id(uuid)/accounts/:batch(uuid)", .teachers) { request, p in
+                try classAccounts.cards(request, request.member(), class: p.uuid("id"), batch: p.uuid("batch"))
+            },
+            PortalRoute("savePublicBoards", "POST /teach/classes/:id(uuid)/boards", .teachers) { request, p in
+                try classAccounts.savePublicBoards(request, request.member(), class: p.uuid("id"))
+            },
+            PortalRoute("confirmRemoval", "GET /teach/classes/:id(uuid)/members/:user(uuid)/remove", .teachers) { request, p in
+                try schools.confirmRemoval(request, request.member(), class: p.uuid("id"), student: p.uuid("user"))
+            },
+            PortalRoute("removeMember", "POST /teach/classes/:id(uuid)/members/:user(uuid)/remove", .teachers) { request, p in
+                try schools.remove(request, request.member(), class: p.uuid("id"), student: p.uuid("user"))
+            },
+            PortalRoute("setAccommodation", "POST /teach/classes/:id(uuid)/members/:user(uuid)/accommodation", .teachers) { request, p in
+                try schools.setAccommodation(request, request.member(), class: p.uuid("id"), student: p.uuid("user"))
+            },
+            PortalRoute("createLink", "POST /teach/links", .teachers) { request, _ in try schools.createLink(request, request.member()) },
+            PortalRoute("confirmRevoke", "GET /teach/links/:id(uuid)/revoke", .teachers) { request, p in
+                try schools.confirmRevoke(request, request.member(), link: p.uuid("id"))
+            },
+            PortalRoute("revokeLink", "POST /teach/links/:id(uuid)/revoke", .teachers) { request, p in
+                try schools.revoke(request, request.member(), link: p.uuid("id"))
+            },
+        ]
+    }
+}
