@@ -75,23 +75,8 @@ extension AdminPages {
     /// one transaction with its audit entry. The file comes as an upload or a text field.
     func importDocument(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let locale = pages.locale(for: request)
-        var bytes: [UInt8] = [], fromFile = false
-        var fields: [String: String] = [:]
-        if let type = request.headers["Content-Type"], type.lowercased().hasPrefix("multipart/form-data") {
-            let parts = (try? Multipart.parse(body: request.body, contentType: type)) ?? []
-            for part in parts where part.name != "file" && part.name != "document" { fields[part.name] = String(decoding: part.data, as: UTF8.self) }
-            if let file = parts.first(where: { $0.name == "file" && !$0.data.isEmpty }) {
-                (bytes, fromFile) = (file.data, true)
-            } else if let pasted = parts.first(where: { $0.name == "document" && !$0.data.isEmpty }) {
-                bytes = pasted.data
-            }
-        } else {
-            let form = FormFields(body: request.body)
-            bytes = Array((form["document"] ?? "").utf8)
-            for name in ["into", "domain", "skip_unsupported", SentOnce.field] { fields[name] = form[name] }
-        }
-        let into = fields["into"] ?? "", domain = (fields["domain"] ?? "").trimmingCharacters(in: .whitespaces)
-        let skipUnsupported = fields["skip_unsupported"] == "on"
+        let form = ImportForm(request)
+        let (bytes, fromFile, into, domain, skipUnsupported) = (form.bytes, form.fromFile, form.into, form.domain, form.skipUnsupported)
         var page = ImportPage(exams: try examChoices(selected: into, request), domain: domain, skipUnsupported: skipUnsupported)
         func refused(_ problems: [ImportPage.Problem], total: Int? = nil) throws -> Response {
             let total = total ?? problems.count
@@ -132,7 +117,7 @@ extension AdminPages {
         // Imported once per showing of the form: the same form sent again (a reload of this
         // report, a double tap) imports nothing more and leads to the question list.
         var imported: ImportSummary?
-        let location = try SentOnce.send(request, token: fields[SentOnce.field]) { connection -> String in
+        let location = try SentOnce.send(request, token: form.sentOnceToken) { connection -> String in
             try importer.allowLongStatements(connection)
             let summary = try importer.apply(document, connection)
             try AdminStore().audit(
@@ -148,6 +133,13 @@ extension AdminPages {
             page.pasted = fromFile ? "" : String(decoding: bytes, as: UTF8.self)
             return try refused([say("error.form_resent")])
         }
+        report(summary, plan, on: &page, locale: locale)
+        return try pages.privatePage("admin/import", page, request)
+    }
+
+    /// What an import did, on its report page: the counts, each exam's added and changed keys,
+    /// the format read, what was skipped and noted.
+    private func report(_ summary: ImportSummary, _ plan: ImportPlan, on page: inout ImportPage, locale: String) {
         page.summary = [
             "regions": summary.regions, "exams": summary.exams, "domains": summary.domains, "added": summary.questionsAdded,
             "changed": summary.questionsChanged, "unchanged": summary.questionsUnchanged,
@@ -164,7 +156,6 @@ extension AdminPages {
         page.hasSkipped = !plan.skipped.isEmpty
         page.notes = plan.notes.map(\.description)
         page.hasNotes = !plan.notes.isEmpty
-        return try pages.privatePage("admin/import", page, request)
     }
 
     /// Keys for the import report: the first 30, then how many more.

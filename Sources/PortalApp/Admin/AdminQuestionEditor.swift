@@ -30,13 +30,7 @@ extension AdminPages {
     /// (a new version when anything changed) with its audit entry in one transaction.
     func saveQuestion(_ request: PortalRequest, _ user: SessionUser, id: UUID?) throws -> Response {
         let locale = pages.locale(for: request)
-        // The form comes as multipart when it carries a picture to add to the question's text.
-        var fields = FormFields(body: request.body), upload: MultipartPart?
-        if let type = request.headers["Content-Type"], type.lowercased().hasPrefix("multipart/form-data") {
-            let parts = try Multipart.parse(body: request.body, contentType: type)
-            fields = FormFields(fields: parts.filter { $0.name != "picture" }.map { ($0.name, String(decoding: $0.data, as: UTF8.self)) })
-            upload = parts.first { $0.name == "picture" && $0.filename != nil && !$0.data.isEmpty }
-        }
+        let (fields, upload) = try Self.editorFields(request)
         let form = QuestionForm(form: fields, id: id, version: Int(fields["version"] ?? "") ?? 0) { pages.message($0, locale: locale, $1) }
         do {
             let result = try request.database.transaction { connection -> Response in
@@ -51,35 +45,7 @@ extension AdminPages {
                     return try pages.privatePage("admin/edit", QuestionEditPage(form, domains: domains, pages: pages, locale: locale), request)
                 }
                 if fields["add_picture"] != nil {
-                    // A picture stored and written into the question's text as markdown; the question is saved with "save".
-                    form.errors = [:]
-                    let alt = (fields["picture_alt"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-                    var added: ContentImage?
-                    if let upload {
-                        do throws(ImageRefusal) { added = try ContentImage(bytes: upload.data) } catch {
-                            form.errors["picture"] = switch error {
-                            case .notAnImage: pages.message("admin.edit.picture_not_image", locale: locale)
-                            case .tooLarge(let size):
-                                pages.message("admin.edit.picture_too_large", locale: locale, ["size": String(size / 1024), "limit": String(ContentImage.maximumBytes / 1024 / 1024)])
-                            case .tooManyPixels(let size): pages.message("admin.edit.picture_too_many_pixels", locale: locale, ["size": "\(size)"])
-                            case .empty, .sizeUnreadable: pages.message("admin.edit.picture_unreadable", locale: locale)
-                            }
-                        }
-                    } else {
-                        form.errors["picture"] = pages.message("admin.edit.picture_missing", locale: locale)
-                    }
-                    if alt.isEmpty, form.errors["picture"] == nil { form.errors["picture"] = pages.message("admin.edit.picture_no_alt", locale: locale) }
-                    var page = QuestionEditPage(form, domains: domains, pages: pages, locale: locale)
-                    guard let added, form.errors.isEmpty else {
-                        page.pictureAlt = alt
-                        return try pages.privatePage("admin/edit", page, request, status: .unprocessableContent)
-                    }
-                    _ = try ContentImageStore().save([added], connection)
-                    let written = MarkdownWriter.write(RichText([.picture(RichText.Picture(source: added.path, alt: alt))]))
-                    page.stem = page.stem.isEmpty ? written : page.stem + "\n\n" + written
-                    page.markdown = true
-                    page.pictureAdded = pages.message("admin.edit.picture_added", locale: locale)
-                    return try pages.privatePage("admin/edit", page, request)
+                    return try addPicture(request, form, alt: fields["picture_alt"] ?? "", upload: upload, domains: domains, connection)
                 }
                 guard form.errors.isEmpty else {
                     return try pages.privatePage("admin/edit", QuestionEditPage(form, domains: domains, pages: pages, locale: locale), request, status: .unprocessableContent)
@@ -109,22 +75,77 @@ extension AdminPages {
             }
             return result
         } catch let since as SavedSince {
-            // Another admin saved the question after this form was shown: nothing is overwritten.
-            // The edits come back with the newer version, so saving again is a choice made knowingly.
-            var form = form
-            form.question.version = since.version
-            let (domains, versions) = try request.database.run { connection in
-                (try QuestionEditor().domains(connection), try id.map { try AdminStore().versions(questionID: $0, connection) } ?? [])
-            }
-            var page = QuestionEditPage(form, domains: domains, pages: pages, locale: locale)
-            page.savedSince = pages.message("admin.edit.saved_since", locale: locale, ["version": String(since.version)])
-            // What the other save changed: the version this form was opened on against the current one.
-            if let shown = versions.first(where: { $0.version == since.shown }), let current = versions.first(where: { $0.version == since.version }) {
-                page.changedSince = LineDiff.changes(shown.snapshot, current.snapshot) ?? []
-                page.hasChangedSince = !page.changedSince.isEmpty
-            }
-            return try pages.privatePage("admin/edit", page, request, status: .conflict)
+            return try savedSinceShown(request, form, since, id: id)
         }
+    }
+
+    /// The editor's fields and the picture it carries, if any: the form comes as multipart when
+    /// it carries a picture to add to the question's text.
+    private static func editorFields(_ request: PortalRequest) throws -> (FormFields, MultipartPart?) {
+        guard let type = request.headers["Content-Type"], type.lowercased().hasPrefix("multipart/form-data") else {
+            return (FormFields(body: request.body), nil)
+        }
+        let parts = try Multipart.parse(body: request.body, contentType: type)
+        return (FormFields(fields: parts.filter { $0.name != "picture" }.map { ($0.name, String(decoding: $0.data, as: UTF8.self)) }),
+                parts.first { $0.name == "picture" && $0.filename != nil && !$0.data.isEmpty })
+    }
+
+    /// A picture stored and written into the question's text as markdown (the question itself is
+    /// saved with "save"), or the editor again with what is wrong with the picture.
+    private func addPicture(
+        _ request: PortalRequest, _ form: QuestionForm, alt typed: String, upload: MultipartPart?, domains: [(id: Int, label: String)],
+        _ connection: PostgresConnection
+    ) throws -> Response {
+        let locale = pages.locale(for: request)
+        var form = form
+        form.errors = [:]
+        let alt = typed.trimmingCharacters(in: .whitespacesAndNewlines)
+        var added: ContentImage?
+        if let upload {
+            do throws(ImageRefusal) { added = try ContentImage(bytes: upload.data) } catch {
+                form.errors["picture"] = switch error {
+                case .notAnImage: pages.message("admin.edit.picture_not_image", locale: locale)
+                case .tooLarge(let size):
+                    pages.message("admin.edit.picture_too_large", locale: locale, ["size": String(size / 1024), "limit": String(ContentImage.maximumBytes / 1024 / 1024)])
+                case .tooManyPixels(let size): pages.message("admin.edit.picture_too_many_pixels", locale: locale, ["size": "\(size)"])
+                case .empty, .sizeUnreadable: pages.message("admin.edit.picture_unreadable", locale: locale)
+                }
+            }
+        } else {
+            form.errors["picture"] = pages.message("admin.edit.picture_missing", locale: locale)
+        }
+        if alt.isEmpty, form.errors["picture"] == nil { form.errors["picture"] = pages.message("admin.edit.picture_no_alt", locale: locale) }
+        var page = QuestionEditPage(form, domains: domains, pages: pages, locale: locale)
+        guard let added, form.errors.isEmpty else {
+            page.pictureAlt = alt
+            return try pages.privatePage("admin/edit", page, request, status: .unprocessableContent)
+        }
+        _ = try ContentImageStore().save([added], connection)
+        let written = MarkdownWriter.write(RichText([.picture(RichText.Picture(source: added.path, alt: alt))]))
+        page.stem = page.stem.isEmpty ? written : page.stem + "\n\n" + written
+        page.markdown = true
+        page.pictureAdded = pages.message("admin.edit.picture_added", locale: locale)
+        return try pages.privatePage("admin/edit", page, request)
+    }
+
+    /// Another admin saved the question after this form was shown: nothing is overwritten. The
+    /// edits come back with the newer version and what the other save changed, so saving again
+    /// is a choice made knowingly.
+    private func savedSinceShown(_ request: PortalRequest, _ form: QuestionForm, _ since: SavedSince, id: UUID?) throws -> Response {
+        let locale = pages.locale(for: request)
+        var form = form
+        form.question.version = since.version
+        let (domains, versions) = try request.database.run { connection in
+            (try QuestionEditor().domains(connection), try id.map { try AdminStore().versions(questionID: $0, connection) } ?? [])
+        }
+        var page = QuestionEditPage(form, domains: domains, pages: pages, locale: locale)
+        page.savedSince = pages.message("admin.edit.saved_since", locale: locale, ["version": String(since.version)])
+        // What the other save changed: the version this form was opened on against the current one.
+        if let shown = versions.first(where: { $0.version == since.shown }), let current = versions.first(where: { $0.version == since.version }) {
+            page.changedSince = LineDiff.changes(shown.snapshot, current.snapshot) ?? []
+            page.hasChangedSince = !page.changedSince.isEmpty
+        }
+        return try pages.privatePage("admin/edit", page, request, status: .conflict)
     }
 
     /// The question was saved by someone else since the form was shown (at version `shown`;

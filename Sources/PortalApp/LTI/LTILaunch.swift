@@ -78,30 +78,8 @@ struct LTILaunch: Sendable {
         response.setCookie(SetCookie.expired(name: LTILogin.cookieName(for: state, secure: isSecure(request))))
 
         guard let kind = message.kind else { throw HTTPError(.internalServerError, "The launch's message was accepted but not understood.") }
-        let location: String
-        switch kind {
-        case .deepLinking(let returnURL, let data, let acceptsLineItem):
-            let choice = Crypto.token()
-            try request.database.transaction {
-                try LTILaunchStore().saveDeepLink(
-                    token: choice, platformID: platformID, deploymentID: message.deploymentID, returnURL: returnURL, data: data,
-                    acceptsLineItem: acceptsLineItem, at: clock(), $0)
-            }
-            location = "/lti/deep-link/\(choice)"
-        case .resourceLink(let linkID, _, _):
-            switch target {
-            case _ where message.isTeacher:
-                location = classID.map { "/teach/classes/\($0.lowercasedText)" } ?? target.path
-            case .preset(let preset):
-                // Signed in either way: a preset that cannot start now (an exam since removed,
-                // nothing at that difficulty) lands on the exam's page, which says why.
-                let session = try? startSession(
-                    preset, grading: message.lineItemURL.map { (platformID, linkID, $0, message.subject) }, token: sessionToken, request)
-                location = session.map { "/sessions/\($0.lowercasedText)" } ?? LaunchTarget.exam(region: preset.region, slug: preset.slug).path
-            case .exam, .page:
-                location = target.path
-            }
-        }
+        let location = try destination(
+            of: kind, message, target: target, classID: classID, platformID: platformID, sessionToken: sessionToken, request)
         if boundByAgentAlone {
             return try handOver(location: location, title: message.resourceTitle, request)
         }
@@ -111,6 +89,38 @@ struct LTILaunch: Sendable {
         response.headers.set("Location", location)
         response.headers.set("Cache-Control", "no-store")
         return response
+    }
+
+    /// Where a launch the database accepted leads: deep linking's choice of what to link; for a
+    /// resource link, a teacher's class, a preset's session started now (or its exam's page,
+    /// which says why it could not start), or the page the link names.
+    private func destination(
+        of kind: LaunchMessage.Kind, _ message: LaunchMessage, target: LaunchTarget, classID: UUID?, platformID: Int, sessionToken: String,
+        _ request: PortalRequest
+    ) throws -> String {
+        switch kind {
+        case .deepLinking(let returnURL, let data, let acceptsLineItem):
+            let choice = Crypto.token()
+            try request.database.transaction {
+                try LTILaunchStore().saveDeepLink(
+                    token: choice, platformID: platformID, deploymentID: message.deploymentID, returnURL: returnURL, data: data,
+                    acceptsLineItem: acceptsLineItem, at: clock(), $0)
+            }
+            return "/lti/deep-link/\(choice)"
+        case .resourceLink(let linkID, _, _):
+            switch target {
+            case _ where message.isTeacher:
+                return classID.map { "/teach/classes/\($0.lowercasedText)" } ?? target.path
+            case .preset(let preset):
+                // Signed in either way: a preset that cannot start now (an exam since removed,
+                // nothing at that difficulty) lands on the exam's page, which says why.
+                let session = try? startSession(
+                    preset, grading: message.lineItemURL.map { (platformID, linkID, $0, message.subject) }, token: sessionToken, request)
+                return session.map { "/sessions/\($0.lowercasedText)" } ?? LaunchTarget.exam(region: preset.region, slug: preset.slug).path
+            case .exam, .page:
+                return target.path
+            }
+        }
     }
 
     private func isSecure(_ request: PortalRequest) -> Bool { site.scheme(of: request.head, peer: request.http.remoteAddress) == "https" }

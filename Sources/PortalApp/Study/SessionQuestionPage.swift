@@ -98,6 +98,14 @@ extension SessionPages {
                 }
             }
         }
+        return try showInTransaction(request, session: id, now: now)
+    }
+
+    /// The question page the transactional way: a session that is over (or whose deadline
+    /// passed) is finished and leads to its results; one with every question answered leads to
+    /// finishing; otherwise the question asked for, or the first not answered.
+    private func showInTransaction(_ request: PortalRequest, session id: UUID, now: Date) throws -> Response {
+        let query = request.query
         return try withSession(request, id) { actor, session, connection in
             if session.isOverdue(at: now) {
                 try finisher.finish(session, at: now, connection)
