@@ -95,31 +95,11 @@ extension SessionPages {
             func refuse(_ reason: RefusedAnswer.Reason, _ chosen: [Int]) -> Response {
                 .redirect(to: here + "&" + RefusedAnswer(reason: reason, chosen: chosen).query)
             }
-            switch question.kind.answerShape {
-            case .order:
-                let count = question.options.count
-                let positions = question.options.indices.map { index in
-                    Int(form["position_\(index)"] ?? "").flatMap { (1...count).contains($0) ? $0 : nil } ?? 0
-                }
-                if positions.contains(0) { return .success(refuse(.incomplete, positions)) }
-                if Set(positions).count < count { return .success(refuse(.duplicate, positions)) }
-            case .pairs:
-                let targets = question.details.targets?.count ?? 0
-                let given = question.options.indices.map { index in
-                    Int(form["target_\(index)"] ?? "").flatMap { (1...max(1, targets)).contains($0) ? $0 : nil } ?? 0
-                }
-                // Flagging with nothing matched yet only flags; moving on only moves.
-                if flagging != nil, given.allSatisfy({ $0 == 0 }) { return .success(try flagOnly()) }
-                if let movedTo, given.allSatisfy({ $0 == 0 }) { return .success(.redirect(to: movedTo)) }
-                if given.contains(0) { return .success(refuse(.unmatched, given)) }
-            case .region:
-                // A tap outside every part is asked again, not scored: on a phone it is more
-                // often a slip of the thumb than an answer.
-                if let (x, y) = AnswerForm.point(form), !question.options.contains(where: { $0.region?.contains(x: x, y: y) == true }) {
-                    return .success(refuse(.outside, []))
-                }
-            case .oneOption, .someOptions, .text, .gaps:
-                break
+            switch Self.shapeVerdict(form, question, flagging: flagging != nil, moving: movedTo != nil) {
+            case .refuse(let reason, let chosen): return .success(refuse(reason, chosen))
+            case .flagOnly: return .success(try flagOnly())
+            case .move: if let movedTo { return .success(.redirect(to: movedTo)) }
+            case nil: break
             }
             let draft: AnswerResponse
             do throws(HTTPError) {
@@ -157,6 +137,48 @@ extension SessionPages {
         case .failure(let refusal):
             return try refused(refusal, request, sessionID: sessionID, questionID: questionID, draft: sent, actor: actor, now: now)
         }
+    }
+
+    /// What the fields of an order, a matching or a picture question say before a response is
+    /// read from them.
+    private enum ShapeVerdict {
+        /// Back to the question, with why and what was chosen.
+        case refuse(RefusedAnswer.Reason, [Int])
+        /// Flagged with nothing matched yet: only the flag is saved.
+        case flagOnly
+        /// Moved on with nothing matched yet: only the move.
+        case move
+    }
+
+    /// An order needs every item placed once; a matching needs every item matched (unless
+    /// nothing is, when the flag or the move alone is meant); a tap outside every part of a
+    /// picture is asked again, not scored: on a phone it is more often a slip of the thumb than
+    /// an answer. Nil: the form goes on to be read as a response.
+    private static func shapeVerdict(_ form: FormFields, _ question: Question, flagging: Bool, moving: Bool) -> ShapeVerdict? {
+        switch question.kind.answerShape {
+        case .order:
+            let count = question.options.count
+            let positions = question.options.indices.map { index in
+                Int(form["position_\(index)"] ?? "").flatMap { (1...count).contains($0) ? $0 : nil } ?? 0
+            }
+            if positions.contains(0) { return .refuse(.incomplete, positions) }
+            if Set(positions).count < count { return .refuse(.duplicate, positions) }
+        case .pairs:
+            let targets = question.details.targets?.count ?? 0
+            let given = question.options.indices.map { index in
+                Int(form["target_\(index)"] ?? "").flatMap { (1...max(1, targets)).contains($0) ? $0 : nil } ?? 0
+            }
+            if flagging, given.allSatisfy({ $0 == 0 }) { return .flagOnly }
+            if moving, given.allSatisfy({ $0 == 0 }) { return .move }
+            if given.contains(0) { return .refuse(.unmatched, given) }
+        case .region:
+            if let (x, y) = AnswerForm.point(form), !question.options.contains(where: { $0.region?.contains(x: x, y: y) == true }) {
+                return .refuse(.outside, [])
+            }
+        case .oneOption, .someOptions, .text, .gaps:
+            break
+        }
+        return nil
     }
 
     /// What the student is shown when the database refused their answer, by its reason: the
