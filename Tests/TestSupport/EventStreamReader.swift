@@ -9,7 +9,11 @@ public final class EventStreamReader {
 
     public let client: RawHTTPClient
     public let status: Int
+    /// What arrived and is not yet read: `pending[head...]`, searched for a blank line up to
+    /// `searched` (a reader far behind a busy stream holds many events; each is found once).
     private var pending: [UInt8] = []
+    private var head = 0
+    private var searched = 0
 
     /// Opens `path` with these cookies and reads the response head.
     public init(port: Int, path: String, cookies: [String: String] = [:], timeout: Double = 10) throws {
@@ -23,9 +27,11 @@ public final class EventStreamReader {
     /// The next event, or nil when the stream ends or nothing arrives in time.
     public func next() -> Event? {
         while true {
-            if let end = (0..<max(0, pending.count - 1)).first(where: { pending[$0] == 10 && pending[$0 + 1] == 10 }) {
-                let text = String(decoding: pending[0..<end], as: UTF8.self)
-                pending.removeFirst(end + 2)
+            if let end = blankLine() {
+                let text = String(decoding: pending[head..<end], as: UTF8.self)
+                head = end + 2
+                searched = head
+                if head > 65_536 { pending.removeFirst(head); (head, searched) = (0, 0) }
                 var name = "message", data: [String] = []
                 for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
                     if line.hasPrefix("event: ") { name = String(line.dropFirst(7)) }
@@ -37,6 +43,17 @@ public final class EventStreamReader {
             guard let chunk = client.readChunk() else { return nil }
             pending += chunk
         }
+    }
+
+    /// Where the next event's blank line begins, searching only what was not searched before.
+    private func blankLine() -> Int? {
+        var index = max(head, searched - 1)
+        while index + 1 < pending.count {
+            if pending[index] == 10, pending[index + 1] == 10 { return index }
+            index += 1
+        }
+        searched = pending.count
+        return nil
     }
 
     /// Skips events until one named `name` arrives.

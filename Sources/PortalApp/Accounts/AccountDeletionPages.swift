@@ -41,7 +41,7 @@ struct AccountDeletionPages: Sendable {
     func deleteOwn(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let form = FormFields(body: request.body)
         guard let confirmation = try request.database.transaction({ try AccountDeletion().confirmation($0) }) else {
-            throw HTTPError(.notFound, pages.message("error.no_account", for: request))
+            throw PageRefusal(.notFound, "error.no_account")
         }
         var attempt: UUID?, proof: [UInt8]?
         if confirmation.hasPassword {
@@ -80,7 +80,7 @@ struct AccountDeletionPages: Sendable {
     /// `GET /admin/users/{id}/delete`: asked first.
     func adminAsk(_ request: PortalRequest, _ user: SessionUser, id: UUID) throws -> Response {
         guard let holder = try request.database.transaction({ try PasswordResetStore().holder(userID: id, $0) }), id != user.userID else {
-            throw HTTPError(.notFound, pages.message("error.no_account", for: request))
+            throw PageRefusal(.notFound, "error.no_account")
         }
         let question = AdminQuestion(name: holder.displayName, username: holder.username, action: "/admin/users/\(id.lowercasedText)/delete", csrfToken: user.csrfToken)
         return try pages.privatePage("admin/delete_account", question, request)
@@ -90,7 +90,7 @@ struct AccountDeletionPages: Sendable {
     func adminDelete(_ request: PortalRequest, _ user: SessionUser, id: UUID) throws -> Response {
         guard FormFields(body: request.body)["confirm"] == "1" else { return .redirect(to: "/admin/users/\(id.lowercasedText)/delete") }
         guard try request.database.transaction({ try AccountDeletion().deleteByAdmin(userID: id, $0) }) else {
-            throw HTTPError(.notFound, pages.message("error.no_account", for: request))
+            throw PageRefusal(.notFound, "error.no_account")
         }
         viewers.forget(userID: id)
         rebuildLeaderboard(request)
@@ -101,7 +101,7 @@ struct AccountDeletionPages: Sendable {
         let (confirmation, providers) = try request.database.transaction { connection in
             (try AccountDeletion().confirmation(connection), try SSOStore().providers(connection))
         }
-        guard let confirmation else { throw HTTPError(.notFound, pages.message("error.no_account", for: request)) }
+        guard let confirmation else { throw PageRefusal(.notFound, "error.no_account") }
         let page = OwnPage(
             hasPassword: confirmation.hasPassword, freshSignIn: confirmation.freshSignIn,
             signIns: providers.map { AccountPages.ProviderButton(label: $0.label, href: "/auth/\($0.slug)?next=%2Fme%2Fdelete") }, error: error)

@@ -22,7 +22,7 @@ struct CalendarFeed: Sendable {
     }
 
     func feed(_ request: PortalRequest, file: String) throws -> Response {
-        let gone = HTTPError(.notFound, pages.message("rhythm.feed_gone", for: request))
+        let gone = PageRefusal(.notFound, "rhythm.feed_gone")
         guard file.hasSuffix(".ics"), case let token = String(file.dropLast(4)), Self.isWellFormed(token) else { throw gone }
         let store = StudyRhythmStore()
         let link = site.url("/me", for: request.head, peer: request.http.remoteAddress)

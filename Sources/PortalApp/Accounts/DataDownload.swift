@@ -36,7 +36,7 @@ struct DataDownload: Sendable {
         let filename = "study-portal-\(user.userID.uuidString.prefix(8).lowercased())-\(LocalDates.day(of: clock())).zip"
         guard try request.database.run({ try store.answerCount($0) }) > inlineAnswers else {
             guard let archive = try Self.archive(locale: locale, pages: pages, { try request.database.read($0) }) else {
-                throw HTTPError(.notFound, pages.message("error.no_account", for: request))
+                throw PageRefusal(.notFound, "error.no_account")
             }
             return Self.zipResponse(archive, filename: filename)
         }
@@ -51,7 +51,7 @@ struct DataDownload: Sendable {
         }
         let requestedAt = try request.database.transaction { try store.request($0) }
         guard let token = request.database.sessionToken else {
-            throw HTTPError(.notFound, pages.message("error.no_account", for: request))
+            throw PageRefusal(.notFound, "error.no_account")
         }
         let pool = request.database.pool, pages = self.pages
         builder.async {

@@ -33,7 +33,7 @@ struct EmailAddressPages: Sendable {
         case .sent: return .redirect(to: "/me/settings?email=sent#email")
         case .same: return .redirect(to: "/me/settings#email")
         case .teacherMade:
-            throw HTTPError(.forbidden, pages.message("account.email_teacher_made", for: request))
+            throw PageRefusal(.forbidden, "account.email_teacher_made")
         case .invalid, .unknown:
             return try accounts.showSettings(
                 request, user, fieldErrors: ["email": pages.message("account.email_invalid", for: request)], typedEmail: typed, status: .unprocessableContent)

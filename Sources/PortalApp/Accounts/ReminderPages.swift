@@ -20,7 +20,7 @@ struct ReminderPages: Sendable {
 
     /// `POST /me/reminders`.
     func save(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        guard rhythm.mailEnabled else { throw HTTPError(.notFound, pages.message("error.nothing_here", for: request)) }
+        guard rhythm.mailEnabled else { throw PageRefusal(.notFound, "error.nothing_here") }
         guard let frequency = MailDigests.Frequency(rawValue: FormFields(body: request.body)["digest"] ?? "") else {
             return try rhythm.render(request, user, fieldErrors: ["digest": pages.message("rhythm.digest_invalid", for: request)], status: .unprocessableContent)
         }

@@ -61,10 +61,10 @@ struct ResetCodeIssuer: Sendable {
     private func member(_ request: PortalRequest, class id: UUID, student: UUID) throws -> (username: String, displayName: String) {
         try request.database.transaction { connection in
             let store = SchoolStore()
-            guard try store.taughtClass(id: id, connection) != nil else { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
+            guard try store.taughtClass(id: id, connection) != nil else { throw PageRefusal(.notFound, "school.not_found") }
             guard try store.members(classID: id, connection).contains(where: { $0.userID == student }),
                   let holder = try PasswordResetStore().holder(userID: student, connection) else {
-                throw HTTPError(.notFound, pages.message("school.not_a_member", for: request))
+                throw PageRefusal(.notFound, "school.not_a_member")
             }
             return holder
         }
@@ -83,7 +83,7 @@ struct ResetCodeIssuer: Sendable {
 
     private func account(_ request: PortalRequest, _ id: UUID) throws -> (username: String, displayName: String) {
         guard let holder = try request.database.run({ try PasswordResetStore().holder(userID: id, $0) }) else {
-            throw HTTPError(.notFound, pages.message("school.not_found", for: request))
+            throw PageRefusal(.notFound, "school.not_found")
         }
         return holder
     }
@@ -109,11 +109,11 @@ struct ResetCodeIssuer: Sendable {
             case .issued:
                 return asked + "?issued=1"
             case .external:
-                throw HTTPError(.conflict, pages.message("account.reset_external", for: request, ["name": holder.displayName]))
+                throw PageRefusal(.conflict, "account.reset_external", ["name": holder.displayName])
             case .limited:
-                throw HTTPError(.tooManyRequests, pages.message("account.reset_limited", for: request))
+                throw PageRefusal(.tooManyRequests, "account.reset_limited")
             case .unknown:
-                throw HTTPError(.notFound, pages.message("school.not_found", for: request))
+                throw PageRefusal(.notFound, "school.not_found")
             }
         }
         // Sent again, or a form without its token (shown before tokens): the question, again.

@@ -156,7 +156,7 @@ extension AccountPages {
         let form = FormFields(body: request.body)
         let store = AccountStore()
         guard let account = try request.database.run({ try store.settings($0) }) else {
-            throw HTTPError(.notFound, pages.message("error.no_account", for: request))
+            throw PageRefusal(.notFound, "error.no_account")
         }
         var typed = TypedSettings()
         var errors: [String: String] = [:]
@@ -269,7 +269,7 @@ extension AccountPages {
 
     func endSession(_ request: PortalRequest, _ user: SessionUser, id: UUID) throws -> Response {
         let ended = try request.database.transaction { try AccountStore().endSession(id: id, $0) }
-        guard ended else { throw HTTPError(.notFound, pages.message("error.no_session", for: request)) }
+        guard ended else { throw PageRefusal(.notFound, "error.no_session") }
         viewers.forget(sessionID: id)
         if id == user.sessionID {
             var response = Response.redirect(to: "/")

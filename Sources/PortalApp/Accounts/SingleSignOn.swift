@@ -23,8 +23,8 @@ struct SingleSignOn: Sendable {
 
     var cookieName: String { accounts.settings.secure ? "__Host-portal_sso" : "portal_sso" }
 
-    private func refuse(_ key: String, _ arguments: [String: String] = [:], status: HTTPStatus = .badRequest, for request: PortalRequest) -> HTTPError {
-        HTTPError(status, pages.message("sso." + key, for: request, arguments))
+    private func refuse(_ key: String, _ arguments: [String: String] = [:], status: HTTPStatus = .badRequest, for request: PortalRequest) -> PageRefusal {
+        PageRefusal(status, "sso." + key, arguments)
     }
 
     /// The provider the address names.
@@ -130,7 +130,7 @@ struct SingleSignOn: Sendable {
     }
 
     /// The database's refusal as a page (`sso.` + its reason).
-    private func refusal(_ reason: String, detail: String, provider: SSOStore.Provider, _ request: PortalRequest) -> HTTPError {
+    private func refusal(_ reason: String, detail: String, provider: SSOStore.Provider, _ request: PortalRequest) -> PageRefusal {
         switch reason {
         case "no_exchange": return refuse("state_unknown", for: request)
         case "timed_out": return refuse("exchange_failed", ["reason": pages.message("sso.timed_out", for: request)], status: .gatewayTimeout, for: request)

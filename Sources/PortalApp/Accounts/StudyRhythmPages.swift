@@ -167,7 +167,7 @@ struct StudyRhythmPages: Sendable {
     /// `POST /me/holidays/{id}/remove`.
     func removeHoliday(_ request: PortalRequest, _ user: SessionUser, id: UUID) throws -> Response {
         guard try request.database.transaction({ try StudyRhythmStore().removeHoliday(id, $0) }) else {
-            throw HTTPError(.notFound, pages.message("rhythm.holiday_gone", for: request))
+            throw PageRefusal(.notFound, "rhythm.holiday_gone")
         }
         return .redirect(to: "/me/rhythm?saved=removed#holidays")
     }

@@ -10,7 +10,7 @@ struct ContentImageFiles: Sendable {
     let pages: PageRenderer
 
     func image(_ request: PortalRequest, file name: String) throws -> Response {
-        let notFound = HTTPError(.notFound, pages.message("error.nothing_here", for: request))
+        let notFound = PageRefusal(.notFound, "error.nothing_here")
         guard let digest = ContentImage.digest(inFileName: name) else { throw notFound }
         let etag = "\"\(digest)\""
         var headers: HTTPHeaders = ["Cache-Control": "public, max-age=31536000, immutable", "ETag": etag]

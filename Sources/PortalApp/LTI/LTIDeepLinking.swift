@@ -66,7 +66,7 @@ struct LTIDeepLinking: Sendable {
         guard title.count <= 120 else { return try again("lti.deep_link_bad_choice") }
         // Used now: a second answer to the same request finds nothing.
         guard try request.database.run({ try LTILaunchStore().deepLink(token: token, use: true, $0) }) != nil else {
-            throw HTTPError(.gone, pages.message("lti.deep_link_gone", for: request))
+            throw PageRefusal(.gone, "lti.deep_link_gone")
         }
         var item: [String: JSONValue] = [
             "type": .string("ltiResourceLink"), "title": .string(title),
@@ -104,7 +104,7 @@ struct LTIDeepLinking: Sendable {
         let store = LTILaunchStore()
         guard token.utf8.count <= 100, let link = try request.database.run({ try store.deepLink(token: token, use: use, $0) }),
               let platform = try request.database.run({ try store.platform(id: link.platformID, $0) }) else {
-            throw HTTPError(.gone, pages.message("lti.deep_link_gone", for: request))
+            throw PageRefusal(.gone, "lti.deep_link_gone")
         }
         return (link, platform)
     }

@@ -21,8 +21,8 @@ struct LTILaunch: Sendable {
     let starter: SessionStart
 
     func launch(_ request: PortalRequest) throws -> Response {
-        func refuse(_ key: String, _ arguments: [String: String] = [:], status: HTTPStatus = .badRequest) -> HTTPError {
-            HTTPError(status, pages.message("lti." + key, for: request, arguments))
+        func refuse(_ key: String, _ arguments: [String: String] = [:], status: HTTPStatus = .badRequest) -> PageRefusal {
+            PageRefusal(status, "lti." + key, arguments)
         }
         let form = FormFields(body: request.body)
         guard let idToken = form["id_token"], !idToken.isEmpty, idToken.utf8.count <= 16_384, let state = form["state"], !state.isEmpty,
@@ -142,9 +142,9 @@ struct LTILaunch: Sendable {
     }
 
     /// The database's refusal as a page (`lti.` + its reason).
-    private func refusal(_ reason: String, detail: String?, _ request: PortalRequest) -> HTTPError {
-        func say(_ key: String, _ arguments: [String: String] = [:], _ status: HTTPStatus = .unauthorized) -> HTTPError {
-            HTTPError(status, pages.message("lti." + key, for: request, arguments))
+    private func refusal(_ reason: String, detail: String?, _ request: PortalRequest) -> PageRefusal {
+        func say(_ key: String, _ arguments: [String: String] = [:], _ status: HTTPStatus = .unauthorized) -> PageRefusal {
+            PageRefusal(status, "lti." + key, arguments)
         }
         let detail = detail ?? ""
         switch reason {
@@ -208,7 +208,7 @@ struct LTILaunch: Sendable {
         guard try request.database.transaction({
             try LTILaunchStore().offerHandoff(token: handoff, browser: LTILogin.browserHash(request), location: location, $0)
         }) else {
-            throw HTTPError(.badRequest, pages.message("lti.state_used", for: request))
+            throw PageRefusal(.badRequest, "lti.state_used")
         }
         struct Page: Encodable {
             var href: String
@@ -228,7 +228,7 @@ struct LTILaunch: Sendable {
         guard handoff.utf8.count <= 100, let location = try request.database.run({
             try LTILaunchStore().takeHandoff(token: handoff, browser: LTILogin.browserHash(request), newToken: newToken, $0)
         }) else {
-            throw HTTPError(.gone, pages.message("lti.handoff_gone", for: request))
+            throw PageRefusal(.gone, "lti.handoff_gone")
         }
         var response = Response.redirect(to: location)
         try accounts.signedIn(token: newToken, request, &response)

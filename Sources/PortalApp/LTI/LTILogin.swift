@@ -22,8 +22,8 @@ struct LTILogin: Sendable {
 
     func initiate(_ request: PortalRequest) throws -> Response {
         let fields = request.method == .POST ? FormFields(body: request.body) : request.query
-        func refuse(_ key: String, _ arguments: [String: String] = [:]) -> HTTPError {
-            HTTPError(.badRequest, pages.message("lti." + key, for: request, arguments))
+        func refuse(_ key: String, _ arguments: [String: String] = [:]) -> PageRefusal {
+            PageRefusal(.badRequest, "lti." + key, arguments)
         }
         guard let issuer = fields["iss"], !issuer.isEmpty, let loginHint = fields["login_hint"], !loginHint.isEmpty,
               let target = fields["target_link_uri"], !target.isEmpty else { throw refuse("login_incomplete") }

@@ -41,7 +41,7 @@ struct LTIRoster: Sendable {
         guard let course = try request.database.transaction({ connection in
             try SchoolStore().taughtClass(id: classID, connection) == nil ? nil : try store.courseRoster(classID: classID, connection)
         }) else {
-            throw HTTPError(.notFound, pages.message("lti.roster_none", for: request))
+            throw PageRefusal(.notFound, "lti.roster_none")
         }
         var members: [Member] = [], problem: String?
         do {

@@ -27,7 +27,7 @@ struct LTIRoutes {
                 try deepLinking.answer(request, token: p["token"])
             },
             PortalRoute("roster", "GET /teach/classes/:id(uuid)/roster", .teachers) { request, p in
-                guard let roster else { throw HTTPError(.notFound, pages.message("error.nothing_here", for: request)) }
+                guard let roster else { throw PageRefusal(.notFound, "error.nothing_here") }
                 return try roster.roster(request, request.member(), class: p.uuid("id"))
             },
             PortalRoute("ltiAdmin", "GET /admin/lti", .admins) { request, _ in try admin.page(request, request.member()) },

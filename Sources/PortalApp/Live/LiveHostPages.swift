@@ -15,11 +15,11 @@ extension LivePages {
     func create(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let form = FormFields(body: request.body)
         let title = (form["title"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...120).contains(title.count) else { throw HTTPError(.badRequest, pages.message("live.bad_title", for: request)) }
-        guard let count = Int(form["count"] ?? ""), (1...50).contains(count) else { throw HTTPError(.badRequest, pages.message("live.bad_count", for: request)) }
-        guard let seconds = Int(form["seconds"] ?? ""), (5...300).contains(seconds) else { throw HTTPError(.badRequest, pages.message("live.bad_seconds", for: request)) }
+        guard (1...120).contains(title.count) else { throw PageRefusal(.badRequest, "live.bad_title") }
+        guard let count = Int(form["count"] ?? ""), (1...50).contains(count) else { throw PageRefusal(.badRequest, "live.bad_count") }
+        guard let seconds = Int(form["seconds"] ?? ""), (5...300).contains(seconds) else { throw PageRefusal(.badRequest, "live.bad_seconds") }
         let parts = (form["exam"] ?? "").split(separator: "/", maxSplits: 1).map(String.init)
-        guard parts.count == 2 else { throw HTTPError(.badRequest, pages.message("live.bad_exam", for: request)) }
+        guard parts.count == 2 else { throw PageRefusal(.badRequest, "live.bad_exam") }
         let chosenText = (form["question_ids"] ?? "").split(whereSeparator: { $0.isWhitespace || $0 == "," })
         var chosen: [UUID] = []
         for text in chosenText {
@@ -32,7 +32,7 @@ extension LivePages {
         // Made once per showing of the form: the same send again leads to the same event.
         let location = try SentOnce.send(request, form: form) { connection -> String in
             guard let exam = try ExamCatalog().examHeading(region: parts[0], slug: parts[1], connection) else {
-                throw HTTPError(.badRequest, pages.message("live.bad_exam", for: request))
+                throw PageRefusal(.badRequest, "live.bad_exam")
             }
             let pool = try StudyStore().candidates(examID: exam.id, includingExamOnly: true, connection)
             let questionIDs: [UUID]
@@ -42,11 +42,11 @@ extension LivePages {
             } else {
                 let published = Set(pool.map(\.id))
                 if let stranger = chosen.first(where: { !published.contains($0) }) {
-                    throw HTTPError(.badRequest, pages.message("live.foreign_question", for: request, ["value": stranger.lowercasedText]))
+                    throw PageRefusal(.badRequest, "live.foreign_question", ["value": stranger.lowercasedText])
                 }
                 questionIDs = Array(chosen.prefix(50))
             }
-            guard !questionIDs.isEmpty else { throw HTTPError(.unprocessableContent, pages.message("live.no_questions", for: request)) }
+            guard !questionIDs.isEmpty else { throw PageRefusal(.unprocessableContent, "live.no_questions") }
             for _ in 0..<10 {
                 let code = Crypto.code(length: 6)
                 if try LiveStore().create(
@@ -55,10 +55,10 @@ extension LivePages {
                     return "/live/\(code)/host"
                 }
             }
-            throw HTTPError(.serviceUnavailable, pages.message("live.no_code", for: request))
+            throw PageRefusal(.serviceUnavailable, "live.no_code")
         }?.location
         if let location { return .redirect(to: location) }
-        throw HTTPError(.conflict, pages.message("error.form_resent_again", for: request))
+        throw PageRefusal(.conflict, "error.form_resent_again")
     }
 
     func host(_ request: PortalRequest, _ user: SessionUser, code: String) throws -> Response {

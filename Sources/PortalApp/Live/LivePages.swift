@@ -62,8 +62,8 @@ struct LivePages: Sendable {
         }
     }
 
-    func noEvent(_ request: PortalRequest, _ code: String) -> HTTPError {
-        HTTPError(.notFound, pages.message("live.no_event", for: request, ["code": String(code.uppercased().prefix(12))]))
+    func noEvent(_ request: PortalRequest, _ code: String) -> PageRefusal {
+        PageRefusal(.notFound, "live.no_event", ["code": String(code.uppercased().prefix(12))])
     }
 
     /// The event and, in one transaction scoped to the caller, whatever `body` reads. Unknown

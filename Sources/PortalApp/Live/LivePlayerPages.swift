@@ -66,7 +66,7 @@ extension LivePages {
         let now = clock()
         let joined = try withEvent(request, code) { event, connection -> (LiveEvent, LiveParticipant)? in
             guard event.endedAt == nil, event.schedule.map({ now < $0.endsAt }) ?? true else {
-                throw HTTPError(.gone, pages.message("live.over", for: request))
+                throw PageRefusal(.gone, "live.over")
             }
             let store = LiveStore()
             if let existing = try store.participant(eventID: event.id, connection) { return (event, existing) }
@@ -92,7 +92,7 @@ extension LivePages {
         let scoreboard = try liveScoreboard(request)
         let form = FormFields(body: request.body)
         guard StudyActor.resolve(request, settings: settings, createGuest: false) != nil else { throw noEvent(request, code) }
-        guard let index = Int(form["index"] ?? "") else { throw HTTPError(.badRequest, pages.message("live.bad_index", for: request)) }
+        guard let index = Int(form["index"] ?? "") else { throw PageRefusal(.badRequest, "live.bad_index") }
         let (event, participant, stored): (LiveEvent, LiveParticipant, LiveAnswerRecord?)
         do {
             (event, participant, stored) = try answerStored(request, code, index: index, form: form, receivedAt: receivedAt)
@@ -118,9 +118,9 @@ extension LivePages {
         try withEvent(request, code) { event, connection -> (LiveEvent, LiveParticipant, LiveAnswerRecord?) in
             let store = LiveStore()
             guard let participant = try store.participant(eventID: event.id, connection) else {
-                throw HTTPError(.forbidden, pages.message("live.join_first", for: request))
+                throw PageRefusal(.forbidden, "live.join_first")
             }
-            guard event.questionIDs.indices.contains(index) else { throw HTTPError(.badRequest, pages.message("live.bad_index", for: request)) }
+            guard event.questionIDs.indices.contains(index) else { throw PageRefusal(.badRequest, "live.bad_index") }
             let questionID = event.questionIDs[index]
             // The form's fields say the answer (else, or when nothing was chosen, the question's
             // kind reads it and says what is missing); the database decides whether the question
@@ -130,7 +130,7 @@ extension LivePages {
                 response = fields
             } else {
                 guard let question = try StudyStore().questions(ids: [questionID], connection).first else {
-                    throw HTTPError(.gone, pages.message("sessions.question_gone", for: request))
+                    throw PageRefusal(.gone, "sessions.question_gone")
                 }
                 response = try AnswerForm.response(form, question: question) { pages.message($0, for: request, $1) }
             }
@@ -148,15 +148,15 @@ extension LivePages {
 
     /// What a participant is told when the database refused their answer: the question closed
     /// (its bell rang first), was withdrawn, or the response is not an answer to it.
-    private func refused(_ refused: LiveRefusal, _ request: PortalRequest) throws -> HTTPError {
+    private func refused(_ refused: LiveRefusal, _ request: PortalRequest) throws -> any Error {
         switch refused.refusal {
         case .notAdmitted(.questionGone):
-            return HTTPError(.gone, pages.message("sessions.question_gone", for: request))
+            return PageRefusal(.gone, "sessions.question_gone")
         case .notAdmitted, .noSuchSession, .idTaken:
-            return HTTPError(.conflict, pages.message("live.closed", for: request))
+            return PageRefusal(.conflict, "live.closed")
         case .notAnAnswer(let code):
             guard let question = try request.database.run({ try StudyStore().questions(ids: [refused.questionID], $0).first }) else {
-                return HTTPError(.gone, pages.message("sessions.question_gone", for: request))
+                return PageRefusal(.gone, "sessions.question_gone")
             }
             return HTTPError(.unprocessableContent, AnswerProblemWording(pages: pages).sentence(code, draft: refused.response, question: question, request))
         }

@@ -57,7 +57,7 @@ struct ClassAccounts: Sendable {
 
     private func formPage(_ request: PortalRequest, _ user: SessionUser, _ id: UUID) throws -> FormPage {
         guard let summary = try request.database.run({ try SchoolStore().taughtClass(id: id, $0) }) else {
-            throw HTTPError(.notFound, pages.message("school.not_found", for: request))
+            throw PageRefusal(.notFound, "school.not_found")
         }
         let href = "/teach/classes/\(id.lowercasedText)"
         return FormPage(className: summary.name, classHref: href, action: href + "/accounts", csrfToken: user.csrfToken)
@@ -97,7 +97,7 @@ struct ClassAccounts: Sendable {
                 return page.classHref + "/accounts/" + batch.lowercasedText
             }?.location
         } catch ClassAccountRefusal.notYourClass {
-            throw HTTPError(.notFound, pages.message("school.not_found", for: request))
+            throw PageRefusal(.notFound, "school.not_found")
         } catch ClassAccountRefusal.dailyLimit {
             page.error = pages.message("school.accounts_daily_limit", for: request)
             return try pages.privatePage("teach/accounts", page, request, status: .tooManyRequests)
@@ -111,7 +111,7 @@ struct ClassAccounts: Sendable {
     /// them; the start codes for a day, then the accounts with a way to a new code each.
     func cards(_ request: PortalRequest, _ user: SessionUser, class id: UUID, batch: UUID) throws -> Response {
         guard let batch = try request.database.run({ try ClassAccountStore().batch(batch, $0) }), batch.classID == id else {
-            throw HTTPError(.notFound, pages.message("school.not_found", for: request))
+            throw PageRefusal(.notFound, "school.not_found")
         }
         let classHref = "/teach/classes/\(id.lowercasedText)"
         let address = site.url("/reset", for: request.head, peer: request.http.remoteAddress)
@@ -140,7 +140,7 @@ struct ClassAccounts: Sendable {
     func savePublicBoards(_ request: PortalRequest, _ user: SessionUser, class id: UUID) throws -> Response {
         let allowed = FormFields(body: request.body)["public_boards"] == "on"
         guard try request.database.transaction({ try ClassAccountStore().setPublicBoards(classID: id, allowed: allowed, $0) }) else {
-            throw HTTPError(.notFound, pages.message("school.not_found", for: request))
+            throw PageRefusal(.notFound, "school.not_found")
         }
         return .redirect(to: "/teach/classes/\(id.lowercasedText)#boards")
     }

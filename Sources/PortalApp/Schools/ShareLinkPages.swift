@@ -10,32 +10,32 @@ extension SchoolPages {
     func createLink(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let form = FormFields(body: request.body)
         let title = (form["title"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...120).contains(title.count) else { throw HTTPError(.badRequest, pages.message("school.bad_link_title", for: request)) }
+        guard (1...120).contains(title.count) else { throw PageRefusal(.badRequest, "school.bad_link_title") }
         guard let mode = StudyMode(rawValue: form["mode"] ?? ""), mode == .practice || mode == .mock else {
             throw HTTPError(.badRequest, pages.message("sessions.bad_mode", for: request, ["value": String((form["mode"] ?? "").prefix(20))]))
         }
         guard let from = Int(form["difficulty_from"] ?? "1"), let to = Int(form["difficulty_to"] ?? "5"), (1...5).contains(from), (1...5).contains(to), from <= to else {
-            throw HTTPError(.badRequest, pages.message("sessions.bad_range", for: request))
+            throw PageRefusal(.badRequest, "sessions.bad_range")
         }
         guard let count = Int(form["count"] ?? "20"), (1...100).contains(count) else {
-            throw HTTPError(.badRequest, pages.message("sessions.bad_count", for: request, ["max": "100"]))
+            throw PageRefusal(.badRequest, "sessions.bad_count", ["max": "100"])
         }
         var attempts: Int?
         if let text = form["attempts"]?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
-            guard let limit = Int(text), (1...20).contains(limit) else { throw HTTPError(.badRequest, pages.message("school.bad_attempts", for: request)) }
+            guard let limit = Int(text), (1...20).contains(limit) else { throw PageRefusal(.badRequest, "school.bad_attempts") }
             attempts = limit
         }
         let classID: UUID? = (form["class"] ?? "").isEmpty ? nil : UUID(uuidString: form["class"] ?? "")
-        if !(form["class"] ?? "").isEmpty && classID == nil { throw HTTPError(.badRequest, pages.message("school.not_found", for: request)) }
+        if !(form["class"] ?? "").isEmpty && classID == nil { throw PageRefusal(.badRequest, "school.not_found") }
         let zone = TimeZone(identifier: user.timeZone) ?? .gmt
         var dueAt: Date?
         if let text = form["due"], !text.isEmpty {
-            guard let day = Self.endOfDay(text, zone: zone) else { throw HTTPError(.badRequest, pages.message("school.bad_due", for: request)) }
+            guard let day = Self.endOfDay(text, zone: zone) else { throw PageRefusal(.badRequest, "school.bad_due") }
             dueAt = day
         }
         var expiresAt: Date?
         if let text = form["expires_days"], !text.isEmpty {
-            guard let days = Int(text), (1...365).contains(days) else { throw HTTPError(.badRequest, pages.message("school.bad_expiry", for: request)) }
+            guard let days = Int(text), (1...365).contains(days) else { throw PageRefusal(.badRequest, "school.bad_expiry") }
             expiresAt = clock().addingTimeInterval(TimeInterval(days) * 86_400)
         }
         let token = Crypto.token()
@@ -51,7 +51,7 @@ extension SchoolPages {
             if let unknown = Set(domains).subtracting(exam.domains.map(\.slug)).first {
                 throw HTTPError(.badRequest, pages.message("sessions.bad_domain", for: request, ["value": String(unknown.prefix(80))]))
             }
-            if let classID, try SchoolStore().taughtClass(id: classID, connection) == nil { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
+            if let classID, try SchoolStore().taughtClass(id: classID, connection) == nil { throw PageRefusal(.notFound, "school.not_found") }
             // Every domain chosen is the same as none: the link keeps "all", which stays true if domains are added.
             let preset = Set(domains).count == exam.domains.count ? [] : domains
             _ = try SchoolStore().createShareLink(NewShareLink(
@@ -84,7 +84,7 @@ extension SchoolPages {
     /// `GET /teach/links/{id}/revoke`: the teacher is asked before a link stops working.
     func confirmRevoke(_ request: PortalRequest, _ user: SessionUser, link id: UUID) throws -> Response {
         guard let found = try request.database.run({ try SchoolStore().ownShareLink(id: id, $0) }) else {
-            throw HTTPError(.notFound, pages.message("school.not_found", for: request))
+            throw PageRefusal(.notFound, "school.not_found")
         }
         let back = found.classID.map { "/teach/classes/\($0.lowercasedText)" } ?? "/teach"
         // A link revoked already has nothing to ask: back to where it is listed.
@@ -100,7 +100,7 @@ extension SchoolPages {
         guard FormFields(body: request.body)["confirm"] == "1" else { return .redirect(to: "/teach/links/\(id.lowercasedText)/revoke") }
         let classID = try request.database.transaction { connection -> UUID? in
             guard let found = try SchoolStore().ownShareLink(id: id, connection) else {
-                throw HTTPError(.notFound, pages.message("school.not_found", for: request))
+                throw PageRefusal(.notFound, "school.not_found")
             }
             _ = try SchoolStore().revoke(linkID: id, at: clock(), connection)
             return found.classID
@@ -112,7 +112,7 @@ extension SchoolPages {
         guard SessionSettings.isWellFormed(token), let link = try request.database.run({ connection in
             try SchoolStore().sharedExam(tokenHash: Crypto.sha256(Array(token.utf8)), now: clock(), connection)
         }) else {
-            throw HTTPError(.notFound, pages.message("school.link_gone", for: request))
+            throw PageRefusal(.notFound, "school.link_gone")
         }
         return link
     }

@@ -39,7 +39,7 @@ extension SchoolPages {
                     return "/teach/classes/\(id.lowercasedText)"
                 }
             }
-            throw HTTPError(.serviceUnavailable, pages.message("live.no_code", for: request))
+            throw PageRefusal(.serviceUnavailable, "live.no_code")
         }?.location
         if let location { return .redirect(to: location) }
         return try again { $0.nameError = pages.message("error.form_resent", for: request) }
@@ -58,7 +58,7 @@ extension SchoolPages {
             let page = Fragment(key: "\(user.sessionID)|\(id)|\(version)|\(joinBase)") { () -> ClassPage in
                 try request.database.transaction { connection in
                     let store = SchoolStore(), collation = Collation.of(locale: locale)
-                    guard let summary = try store.taughtClass(id: id, connection) else { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
+                    guard let summary = try store.taughtClass(id: id, connection) else { throw PageRefusal(.notFound, "school.not_found") }
                     let links = try store.shareLinks(classID: id, connection)
                     let assignments = try links.map { link in
                         ClassPage.Assignment(
@@ -96,9 +96,9 @@ extension SchoolPages {
     func confirmRemoval(_ request: PortalRequest, _ user: SessionUser, class id: UUID, student: UUID) throws -> Response {
         let page = try request.database.transaction { connection -> RemovalPage in
             let store = SchoolStore()
-            guard let summary = try store.taughtClass(id: id, connection) else { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
+            guard let summary = try store.taughtClass(id: id, connection) else { throw PageRefusal(.notFound, "school.not_found") }
             guard let member = try store.members(classID: id, connection).first(where: { $0.userID == student }) else {
-                throw HTTPError(.notFound, pages.message("school.not_a_member", for: request))
+                throw PageRefusal(.notFound, "school.not_a_member")
             }
             let classHref = "/teach/classes/\(id.lowercasedText)"
             return RemovalPage(
@@ -114,7 +114,7 @@ extension SchoolPages {
             return .redirect(to: "/teach/classes/\(id.lowercasedText)/members/\(student.lowercasedText)/remove")
         }
         try request.database.transaction { connection in
-            guard try SchoolStore().taughtClass(id: id, connection) != nil else { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
+            guard try SchoolStore().taughtClass(id: id, connection) != nil else { throw PageRefusal(.notFound, "school.not_found") }
             _ = try SchoolStore().leave(classID: id, userID: student, at: clock(), connection)
         }
         return .redirect(to: "/teach/classes/\(id.lowercasedText)")
@@ -124,13 +124,13 @@ extension SchoolPages {
     /// reader teaches; the database checks that too, and records the change.
     func setAccommodation(_ request: PortalRequest, _ user: SessionUser, class id: UUID, student: UUID) throws -> Response {
         guard let accommodation = Accommodation(form: FormFields(body: request.body)) else {
-            throw HTTPError(.unprocessableContent, pages.message("school.bad_accommodation", for: request))
+            throw PageRefusal(.unprocessableContent, "school.bad_accommodation")
         }
         try request.database.transaction { connection in
             let store = SchoolStore()
-            guard try store.taughtClass(id: id, connection) != nil else { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
+            guard try store.taughtClass(id: id, connection) != nil else { throw PageRefusal(.notFound, "school.not_found") }
             guard try store.members(classID: id, connection).contains(where: { $0.userID == student }) else {
-                throw HTTPError(.notFound, pages.message("school.not_a_member", for: request))
+                throw PageRefusal(.notFound, "school.not_a_member")
             }
             _ = try store.setAccommodation(student: student, accommodation, connection)
         }
@@ -140,7 +140,7 @@ extension SchoolPages {
     func export(_ request: PortalRequest, _ user: SessionUser, class id: UUID) throws -> Response {
         let rows = try request.database.transaction { connection -> [[String]] in
             let store = SchoolStore()
-            guard try store.taughtClass(id: id, connection) != nil else { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
+            guard try store.taughtClass(id: id, connection) != nil else { throw PageRefusal(.notFound, "school.not_found") }
             // Headers and yes/no in the teacher's language; numbers and times as data (UTC, ISO 8601).
             let locale = pages.locale(for: request)
             var rows = [["student", "assignment", "exam", "finished", "score", "passed", "minutes", "started"].map {

@@ -31,13 +31,13 @@ extension SessionPages {
     /// without the question first read the session and the question.
     func answer(_ request: PortalRequest, session sessionID: UUID) throws -> Response {
         let form = FormFields(body: request.body)
-        guard let answerID = UUID(uuidString: form["answer_id"] ?? "") else { throw HTTPError(.badRequest, pages.message("sessions.bad_answer_id", for: request)) }
-        guard let questionID = UUID(uuidString: form["question"] ?? "") else { throw HTTPError(.badRequest, pages.message("sessions.not_in_session", for: request)) }
+        guard let answerID = UUID(uuidString: form["answer_id"] ?? "") else { throw PageRefusal(.badRequest, "sessions.bad_answer_id") }
+        guard let questionID = UUID(uuidString: form["question"] ?? "") else { throw PageRefusal(.badRequest, "sessions.not_in_session") }
         guard let actor = StudyActor.resolve(request, settings: settings, createGuest: false) else { throw notFound(request) }
         let now = clock()
         // The time spent is the server's: from the signed moment the question was shown to now.
         guard let shownAt = try formClock.shownAt(form["shown_at"] ?? "", session: sessionID, question: questionID, request.database) else {
-            throw HTTPError(.badRequest, pages.message("sessions.bad_time", for: request))
+            throw PageRefusal(.badRequest, "sessions.bad_time")
         }
         let milliseconds = Int((min(max(0, now.timeIntervalSince(shownAt)), Self.longestAnswer) * 1000).rounded(.down))
         func submission(_ response: AnswerResponse) throws -> SQL {
@@ -76,10 +76,10 @@ extension SessionPages {
             guard let context = try store.answerContext(rows[0]), context.session.userID == actor.user?.userID else { throw notFound(request) }
             let session = context.session
             guard let index = session.questionIDs.firstIndex(of: questionID) else {
-                throw HTTPError(.badRequest, pages.message("sessions.not_in_session", for: request))
+                throw PageRefusal(.badRequest, "sessions.not_in_session")
             }
             let number = index + 1
-            guard let question = context.question else { throw HTTPError(.gone, pages.message("sessions.question_gone", for: request)) }
+            guard let question = context.question else { throw PageRefusal(.gone, "sessions.question_gone") }
             // The answer form's own "flag for review" button (mock exams) sends what is chosen
             // with it: that is saved too, and the student stays on the question.
             let flagging = session.mode == .mock ? form["flag"].map { $0 == "1" } : nil
@@ -192,11 +192,11 @@ extension SessionPages {
         case .noSuchSession:
             throw notFound(request)
         case .idTaken, .notAdmitted(.versionUnknown), .notAdmitted(.optionGone), .notAdmitted(.itemsChanged), .notAdmitted(.closed), .notAdmitted(.other):
-            throw HTTPError(.conflict, pages.message("sessions.answer_conflict", for: request))
+            throw PageRefusal(.conflict, "sessions.answer_conflict")
         case .notAdmitted(.notInSession):
-            throw HTTPError(.badRequest, pages.message("sessions.not_in_session", for: request))
+            throw PageRefusal(.badRequest, "sessions.not_in_session")
         case .notAdmitted(.questionGone):
-            throw HTTPError(.gone, pages.message("sessions.question_gone", for: request))
+            throw PageRefusal(.gone, "sessions.question_gone")
         case .notAdmitted(.finished), .notAdmitted(.overdue):
             // Past its deadline, the session is finished now, with what it holds.
             return try withSession(request, sessionID, locking: true) { _, session, connection in
@@ -213,7 +213,7 @@ extension SessionPages {
                 let store = StudyStore()
                 guard let index = session.questionIDs.firstIndex(of: questionID),
                       let question = try store.questions(ids: [questionID], connection).first
-                else { throw HTTPError(.gone, pages.message("sessions.question_gone", for: request)) }
+                else { throw PageRefusal(.gone, "sessions.question_gone") }
                 let shown = draft.flatMap { $0.isBlank ? nil : $0 }
                 return try questionPage(
                     request, session: session, number: index + 1, answers: store.finalAnswers(sessionID: session.id, connection),

@@ -12,7 +12,7 @@ extension SessionPages {
         let form = FormFields(body: request.body)
         return try withSession(request, id, locking: true) { _, session, connection in
             guard let questionID = UUID(uuidString: form["question"] ?? ""), let index = session.questionIDs.firstIndex(of: questionID) else {
-                throw HTTPError(.badRequest, pages.message("sessions.not_in_session", for: request))
+                throw PageRefusal(.badRequest, "sessions.not_in_session")
             }
             if session.isFinished { return .redirect(to: base(session) + "/results") }
             try StudyStore().setFlag(sessionID: session.id, questionID: questionID, flagged: form["flagged"] == "1", connection)

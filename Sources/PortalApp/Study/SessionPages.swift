@@ -44,8 +44,8 @@ struct SessionPages: Sendable {
 
     // MARK: Loading
 
-    func notFound(_ request: PortalRequest) -> HTTPError {
-        HTTPError(.notFound, pages.message("sessions.not_found", for: request))
+    func notFound(_ request: PortalRequest) -> PageRefusal {
+        PageRefusal(.notFound, "sessions.not_found")
     }
 
     /// Runs `body` with the caller's session `:id` in one transaction; 404 when the id is not

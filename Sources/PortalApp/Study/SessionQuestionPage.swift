@@ -137,7 +137,7 @@ extension SessionPages {
         _ connection: PostgresConnection
     ) throws -> Response {
         guard let question = try StudyStore().questions(ids: [session.questionIDs[number - 1]], connection).first else {
-            throw HTTPError(.gone, pages.message("sessions.question_gone", for: request))
+            throw PageRefusal(.gone, "sessions.question_gone")
         }
         let value = QuestionPage(
             session: session, question: question, number: number, answers: answers, isGuest: isGuest, now: now,

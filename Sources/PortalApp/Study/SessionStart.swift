@@ -98,7 +98,7 @@ struct SessionStart: Sendable {
              try ExamCatalog().exam(region: region, slug: slug, connection))
         }
         guard let session, let exam else {
-            throw HTTPError(.conflict, pages.message("sessions.running_title", for: request))
+            throw PageRefusal(.conflict, "sessions.running_title")
         }
         return try RunningMockPage.respond(session, examTitle: exam.title, action: action, form: form, now: now, pages: pages, request)
     }

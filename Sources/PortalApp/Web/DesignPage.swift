@@ -64,7 +64,7 @@ struct DesignPage: Encodable {
         }
 
         private func refuseOutsideDevelopment(_ request: PortalRequest) throws {
-            guard development else { throw HTTPError(.notFound, pages.message("school.not_found", for: request)) }
+            guard development else { throw PageRefusal(.notFound, "school.not_found") }
         }
 
         func page(_ request: PortalRequest) throws -> Response {

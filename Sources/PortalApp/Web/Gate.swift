@@ -66,7 +66,12 @@ struct Gate: Sendable {
         defer { writes.requestEnded(request.method, viewer: viewer) }
         var response: Response
         do {
-            response = try handler(portal)
+            do {
+                response = try handler(portal)
+            } catch let refusal as PageRefusal {
+                // Worded here, in the reader's language.
+                throw refusal.worded(by: pages, for: portal)
+            }
         } catch let error as HTTPError where !options.answersWithProblem && (400..<500).contains(error.status.code) {
             // Rendered here, where the reader is known: a signed-in student's error page keeps
             // their own header.
