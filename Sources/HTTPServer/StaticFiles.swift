@@ -57,10 +57,11 @@ public struct StaticFiles: Sendable {
     /// Adds one file from memory.
     public mutating func add(path: String, bytes: [UInt8], contentType: String? = nil) {
         let type = contentType ?? Self.contentType(for: path)
-        let identity = Representation(body: bytes, etag: "\"\(Self.fingerprint(bytes))\"")
+        let fingerprint = Self.fingerprint(bytes)
+        let identity = Representation(body: bytes, etag: "\"\(fingerprint)\"")
         var gzip: Representation?
         if Self.isCompressible(type), bytes.count >= 256, let compressed = Gzip.compress(bytes), compressed.count < bytes.count * 9 / 10 {
-            gzip = Representation(body: compressed, etag: "\"\(Self.fingerprint(bytes))-gz\"")
+            gzip = Representation(body: compressed, etag: "\"\(fingerprint)-gz\"")
         }
         files[path] = File(contentType: type, cacheControl: Self.cacheControl(for: path), identity: identity, gzip: gzip)
     }
@@ -159,10 +160,14 @@ public struct StaticFiles: Sendable {
 
     /// 64-bit FNV-1a of the content, with its length: different bytes get a different tag.
     static func fingerprint(_ bytes: [UInt8]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
+        // Over the buffer itself: a debug build's iterator took seconds for a file of megabytes.
+        let hash = bytes.withUnsafeBufferPointer { buffer in
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for index in 0..<buffer.count {
+                hash ^= UInt64(buffer[index])
+                hash = hash &* 0x100_0000_01b3
+            }
+            return hash
         }
         return String(hash, radix: 16) + "-" + String(bytes.count, radix: 16)
     }

@@ -52,14 +52,20 @@ final class TestServer {
             return response
         }
         routes(&router)
+        server = HTTPServer(configuration: configuration, router: router, staticFiles: Self.files)
+        try server.start()
+    }
+
+    /// The static files every test server serves, made once for the run: adding the 8 MiB file
+    /// reads all of it (its fingerprint), and the framing tests start a server per case.
+    static let files: StaticFiles = {
         var files = StaticFiles()
         files.add(path: "/app.js", bytes: Array(String(repeating: "console.log('study');\n", count: 100).utf8))
         files.add(path: "/sw.js", bytes: Array("self.addEventListener('fetch', () => {});".utf8))
         files.add(path: "/app.3f9a2c1d.css", bytes: Array(String(repeating: "body { margin: 0 }\n", count: 50).utf8))
         files.add(path: "/big.bin", bytes: [UInt8](repeating: 7, count: 8 * 1024 * 1024))
-        server = HTTPServer(configuration: configuration, router: router, staticFiles: files)
-        try server.start()
-    }
+        return files
+    }()
 
     func client(timeout: Double = 5) throws -> RawHTTPClient {
         try RawHTTPClient(port: port, timeout: timeout)
