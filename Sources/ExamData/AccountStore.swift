@@ -166,17 +166,6 @@ public struct AccountStore: Sendable {
         try connection.execute("DELETE FROM auth_sessions WHERE id <> \(keeping) AND user_id = (SELECT app_user_id())")
     }
 
-    /// The signed-in user's sessions, newest activity first.
-    public func sessions(_ connection: PostgresConnection) throws -> [SessionSummary] {
-        try connection.query("""
-            SELECT id, created_at, last_seen_at, user_agent FROM auth_sessions WHERE user_id = (SELECT app_user_id()) ORDER BY last_seen_at DESC
-            """).rows.map { row in
-            SessionSummary(
-                id: try row.decode("id", as: UUID.self), createdAt: try row.decode("created_at", as: Date.self),
-                lastSeenAt: try row.decode("last_seen_at", as: Date.self), userAgent: try row.decode("user_agent", as: String.self))
-        }
-    }
-
     /// The signed-in user's settings.
     public func settings(_ connection: PostgresConnection) throws -> AccountSettings? {
         try Self.settings(connection.query(Self.settingsStatement))
@@ -225,20 +214,6 @@ public struct AccountStore: Sendable {
     public func setDesiredRetention(_ retention: Double, _ connection: PostgresConnection) throws {
         try connection.execute("UPDATE users SET desired_retention = \(retention)::numeric WHERE id = (SELECT app_user_id())")
         _ = try ReviewCardStore().rebuild(connection)
-    }
-
-    /// The signed-in student's reviews of the last `days` days made a day or more after their
-    /// previous answer to the same question: how many, and how many were recalled.
-    public func measuredRetention(days: Int, now: Date, _ connection: PostgresConnection) throws -> (recalled: Int, reviews: Int) {
-        let row = try connection.query(("""
-            SELECT count(*) FILTER (WHERE a.correct) AS recalled, count(*) AS reviews
-            FROM (SELECT correct, answered_at,
-                         lag(answered_at) OVER (PARTITION BY question_id ORDER BY answered_at) AS previous
-                  FROM answers WHERE user_id = (SELECT app_user_id()) AND rating IS NOT NULL) AS a
-            WHERE a.previous IS NOT NULL AND a.answered_at - a.previous >= interval '1 day'
-              AND a.answered_at >= \(now)::timestamptz - make_interval(days => \(days)::int)
-            """ as SQL).prepared()).single()
-        return (try row.decode("recalled", as: Int.self), try row.decode("reviews", as: Int.self))
     }
 
     /// Saves the signed-in user's display name, time zone and leaderboard choice.

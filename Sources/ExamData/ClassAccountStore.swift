@@ -106,9 +106,4 @@ extension ClassAccountStore {
     public func setPublicBoards(classID: UUID, allowed: Bool, _ connection: PostgresConnection) throws -> Bool {
         try connection.query("UPDATE classes SET public_boards = \(allowed) WHERE id = \(classID) AND teacher_id = app_user_id() RETURNING id").first != nil
     }
-
-    /// Whether the signed-in account may appear on public leaderboards at all.
-    public func publicBoardAllowed(_ connection: PostgresConnection) throws -> Bool {
-        try connection.query("SELECT my_public_board_allowed() AS allowed").first?.decode("allowed", as: Bool.self) ?? false
-    }
 }

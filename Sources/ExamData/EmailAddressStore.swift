@@ -34,7 +34,15 @@ public struct EmailAddressStore: Sendable {
 
     /// The signed-in account's verified address and since when, if any.
     public func current(_ connection: PostgresConnection) throws -> (email: String, verifiedAt: Date)? {
-        guard let row = try connection.query("SELECT email, verified_at FROM user_emails WHERE user_id = app_user_id()").first else { return nil }
+        try Self.current(connection.query(Self.currentStatement))
+    }
+
+    /// `current` as one statement of a pipelined read.
+    static let currentStatement: SQL = ("SELECT email, verified_at FROM user_emails WHERE user_id = app_user_id()" as SQL).prepared()
+
+    /// What `currentStatement` returned.
+    static func current(_ result: QueryResult) throws -> (email: String, verifiedAt: Date)? {
+        guard let row = result.first else { return nil }
         return (try row.decode("email", as: String.self), try row.decode("verified_at", as: Date.self))
     }
 
@@ -44,11 +52,6 @@ public struct EmailAddressStore: Sendable {
             SELECT auth_request_email(\(email), \(message.locale), \(message.subject), \(message.text), \(message.html)) AS outcome
             """).first?.decode("outcome", as: String.self)
         return answer.flatMap(EmailRequest.init(rawValue:)) ?? .unknown
-    }
-
-    /// Whether the signed-in account was made by a teacher (and so holds no e-mail).
-    public func madeByTeacher(_ connection: PostgresConnection) throws -> Bool {
-        try connection.query("SELECT my_account_made_by_teacher() AS made").first?.decode("made", as: Bool.self) ?? false
     }
 
     /// Opens a link: the address becomes its account's; the one it replaces gets `notice`.

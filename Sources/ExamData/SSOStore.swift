@@ -50,8 +50,11 @@ public struct SSOStore: Sendable {
 
     /// Every provider, as the sign-in page lists them.
     public func providers(_ connection: PostgresConnection) throws -> [Provider] {
-        try connection.query(("SELECT \(fragment: Self.columns) FROM sso_providers ORDER BY label, id" as SQL).prepared()).rows.map(Self.provider)
+        try connection.query(Self.providersStatement).rows.map(Self.provider)
     }
+
+    /// `providers` as one statement of a pipelined read (its rows: `provider`).
+    static let providersStatement: SQL = ("SELECT \(fragment: columns) FROM sso_providers ORDER BY label, id" as SQL).prepared()
 
     public func provider(slug: String, _ connection: PostgresConnection) throws -> Provider? {
         try connection.query(("SELECT \(fragment: Self.columns) FROM sso_providers WHERE slug = \(slug)" as SQL).prepared()).first.map(Self.provider)
@@ -155,11 +158,5 @@ public struct SSOStore: Sendable {
     /// Unlinks a provider from the caller: "unlinked", "last_way_in" or "not_linked".
     public func unlink(issuer: String, _ connection: PostgresConnection) throws -> String {
         try connection.query(("SELECT sso_unlink(\(issuer)) AS outcome" as SQL).prepared()).single().decode("outcome", as: String.self)
-    }
-
-    /// The issuers the caller's account is linked to (single sign-on only).
-    public func linkedIssuers(_ connection: PostgresConnection) throws -> [String] {
-        try connection.query(("SELECT issuer FROM external_identities WHERE kind = 'sso' AND user_id = (SELECT app_user_id()) ORDER BY issuer" as SQL).prepared())
-            .rows.map { try $0.decode("issuer", as: String.self) }
     }
 }

@@ -30,16 +30,18 @@ public struct SchoolStore: Sendable {
         }
     }
 
-    /// The signed-in teacher's classes (all classes for an admin), with current member counts.
-    public func taughtClasses(_ connection: PostgresConnection) throws -> [ClassSummary] {
-        try connection.query(("""
+    /// The signed-in teacher's classes, with current member counts, as one statement of a
+    /// pipelined read.
+    public static let taughtClassesStatement: SQL = ("""
             SELECT c.id, c.name, s.name AS school, c.join_code,
                    (SELECT count(*) FROM class_members m WHERE m.class_id = c.id AND m.left_at IS NULL) AS members
             FROM classes c LEFT JOIN schools s ON s.id = c.school_id
             WHERE c.teacher_id = (SELECT app_user_id())
             ORDER BY c.created_at DESC
-            """ as SQL).prepared()).rows.map(Self.summary)
-    }
+            """ as SQL).prepared()
+
+    /// What `taughtClassesStatement` returned.
+    public static func taughtClasses(_ result: QueryResult) throws -> [ClassSummary] { try result.rows.map(summary) }
 
     /// A class the caller teaches, or nil.
     public func taughtClass(id: UUID, _ connection: PostgresConnection) throws -> ClassSummary? {
@@ -51,12 +53,16 @@ public struct SchoolStore: Sendable {
             """ as SQL).prepared()).first.map(Self.summary)
     }
 
-    /// The classes the signed-in student belongs to now.
-    public func memberClasses(_ connection: PostgresConnection) throws -> [(id: UUID, name: String, teacher: String?)] {
-        try connection.query(("""
-            SELECT c.id, c.name FROM class_members m JOIN classes c ON c.id = m.class_id
-            WHERE m.user_id = (SELECT app_user_id()) AND m.left_at IS NULL ORDER BY m.joined_at DESC
-            """ as SQL).prepared()).rows.map { (try $0.decode("id", as: UUID.self), try $0.decode("name", as: String.self), nil) }
+    /// The classes the signed-in student belongs to now, newest first (one statement of a
+    /// pipelined read).
+    public static let memberClassesStatement: SQL = ("""
+        SELECT c.id, c.name FROM class_members m JOIN classes c ON c.id = m.class_id
+        WHERE m.user_id = (SELECT app_user_id()) AND m.left_at IS NULL ORDER BY m.joined_at DESC
+        """ as SQL).prepared()
+
+    /// What `memberClassesStatement` returned: each class's id and name.
+    public static func memberClasses(_ result: QueryResult) throws -> [(id: UUID, name: String)] {
+        try result.rows.map { (try $0.decode("id", as: UUID.self), try $0.decode("name", as: String.self)) }
     }
 
     /// A class by its join code: id, name, teacher and school.
@@ -87,11 +93,21 @@ public struct SchoolStore: Sendable {
 
     /// A class's current members (the teacher's view).
     public func members(classID: UUID, collation: Collation = .of(locale: "en"), _ connection: PostgresConnection) throws -> [ClassMember] {
-        try connection.query(("""
+        try Self.members(connection.query(Self.membersStatement(classID: classID, collation: collation)))
+    }
+
+    /// `members` as one statement of a pipelined read.
+    public static func membersStatement(classID: UUID, collation: Collation) -> SQL {
+        ("""
             SELECT m.user_id, u.display_name, u.username, m.joined_at, a.time_multiplier::float8 AS multiplier, a.extra_minutes, a.extra_attempts
             FROM class_members m JOIN users u ON u.id = m.user_id LEFT JOIN accommodations a ON a.student_id = m.user_id
             WHERE m.class_id = \(classID) AND m.left_at IS NULL ORDER BY u.display_name \(fragment: collation.sql), m.user_id
-            """ as SQL).prepared()).rows.map {
+            """ as SQL).prepared()
+    }
+
+    /// What `membersStatement` returned.
+    static func members(_ result: QueryResult) throws -> [ClassMember] {
+        try result.rows.map {
             ClassMember(userID: try $0.decode("user_id", as: UUID.self), displayName: try $0.decode("display_name", as: String.self),
                         username: try $0.decode("username", as: String.self), joinedAt: try $0.decode("joined_at", as: Date.self), accommodation: try Self.accommodation($0))
         }
@@ -141,12 +157,17 @@ public struct SchoolStore: Sendable {
 
     /// The caller's share links for a class (nil: those for no class), newest first.
     public func shareLinks(classID: UUID?, _ connection: PostgresConnection) throws -> [ShareLinkSummary] {
-        try connection.query(("""
+        try connection.query(Self.shareLinksStatement(classID: classID)).rows.map(Self.shareLink)
+    }
+
+    /// `shareLinks` as one statement of a pipelined read (its rows: `shareLink`).
+    public static func shareLinksStatement(classID: UUID?) -> SQL {
+        ("""
             SELECT l.id, l.title, e.title AS exam_title, l.mode, l.question_count, l.due_at, l.expires_at, l.revoked_at, l.joins_class, l.attempts
             FROM share_links l JOIN exams e ON e.id = l.exam_id
             WHERE l.created_by = (SELECT app_user_id()) AND l.class_id IS NOT DISTINCT FROM \(classID)
             ORDER BY l.created_at DESC
-            """ as SQL).prepared()).rows.map(Self.shareLink)
+            """ as SQL).prepared()
     }
 
     /// The signed-in student's attempts at a link: how many they may make (nil: no limit, or
@@ -170,7 +191,7 @@ public struct SchoolStore: Sendable {
         return (try Self.shareLink(row), try row.decode("class_id", as: UUID?.self), try row.decode("class_name", as: String?.self))
     }
 
-    static func shareLink(_ row: PostgresRow) throws -> ShareLinkSummary {
+    public static func shareLink(_ row: PostgresRow) throws -> ShareLinkSummary {
         ShareLinkSummary(
             id: try row.decode("id", as: UUID.self), title: try row.decode("title", as: String.self),
             examTitle: try row.decode("exam_title", as: String.self), mode: try row.decode("mode", as: String.self),
@@ -203,92 +224,6 @@ public struct SchoolStore: Sendable {
             difficulty: try row.decode("difficulty_from", as: Int.self)...max(try row.decode("difficulty_from", as: Int.self), try row.decode("difficulty_to", as: Int.self)),
             questionCount: try row.decode("question_count", as: Int.self), joinsClass: try row.decode("joins_class", as: Bool.self),
             dueAt: try row.decode("due_at", as: Date?.self), expiresAt: try row.decode("expires_at", as: Date?.self))
-    }
-
-    // MARK: The teacher's view
-
-    /// Each current member's first finished attempt at an assignment.
-    public func attempts(linkID: UUID, classID: UUID, collation: Collation = .of(locale: "en"), _ connection: PostgresConnection) throws -> [AssignmentAttempt] {
-        try connection.query(("""
-            SELECT u.display_name, s.finished_at, s.score_percent, s.passed,
-                   (extract(epoch FROM s.finished_at - s.started_at))::integer AS seconds,
-                   (SELECT count(*) FROM study_sessions x WHERE x.user_id = m.user_id AND x.share_link_id = \(linkID)) AS started
-            FROM class_members m JOIN users u ON u.id = m.user_id
-            LEFT JOIN LATERAL (SELECT * FROM study_sessions x
-                               WHERE x.user_id = m.user_id AND x.share_link_id = \(linkID) AND x.finished_at IS NOT NULL
-                               ORDER BY x.finished_at LIMIT 1) AS s ON true
-            WHERE m.class_id = \(classID) AND m.left_at IS NULL
-            ORDER BY u.display_name \(fragment: collation.sql), u.id
-            """ as SQL).prepared()).rows.map { row in
-            AssignmentAttempt(
-                displayName: try row.decode("display_name", as: String.self), finishedAt: try row.decode("finished_at", as: Date?.self),
-                scorePercent: try row.decode("score_percent", as: Double?.self), passed: try row.decode("passed", as: Bool?.self),
-                secondsUsed: try row.decode("seconds", as: Int?.self), started: try row.decode("started", as: Int.self))
-        }
-    }
-
-    /// The questions of an assignment answered wrong most often in finished attempts.
-    public func mostMissed(linkID: UUID, limit: Int, _ connection: PostgresConnection) throws -> [MissedQuestion] {
-        try connection.query(("""
-            SELECT q.id, q.stem, count(*) FILTER (WHERE NOT a.correct) AS wrong, count(*) AS answered
-            FROM study_sessions s JOIN answers a ON a.session_id = s.id JOIN questions q ON q.id = a.question_id
-            WHERE s.share_link_id = \(linkID) AND s.finished_at IS NOT NULL
-            GROUP BY q.id HAVING count(*) FILTER (WHERE NOT a.correct) > 0
-            ORDER BY wrong DESC, answered DESC, q.id LIMIT \(limit)
-            """ as SQL).prepared()).rows.map { row in
-            MissedQuestion(
-                questionID: try row.decode("id", as: UUID.self), stem: try row.decode("stem", as: String.self),
-                wrong: try row.decode("wrong", as: Int.self), answered: try row.decode("answered", as: Int.self))
-        }
-    }
-
-    /// Accuracy per current member and domain, over everything they have answered.
-    public func progress(classID: UUID, collation: Collation = .of(locale: "en"), _ connection: PostgresConnection) throws -> [StudentDomainProgress] {
-        try connection.query(("""
-            SELECT u.display_name, e.title AS exam_title, e.language, w.domain_title, sum(w.answered)::bigint AS answered, sum(w.correct)::bigint AS correct
-            FROM class_members m JOIN users u ON u.id = m.user_id
-            JOIN domain_accuracy_weekly w ON w.user_id = m.user_id JOIN exams e ON e.id = w.exam_id
-            WHERE m.class_id = \(classID) AND m.left_at IS NULL
-            GROUP BY u.display_name, u.id, e.title, e.language, w.domain_title
-            ORDER BY u.display_name \(fragment: collation.sql), e.title \(fragment: collation.sql), w.domain_title \(fragment: collation.sql)
-            """ as SQL).prepared()).rows.map { row in
-            StudentDomainProgress(
-                displayName: try row.decode("display_name", as: String.self), examTitle: try row.decode("exam_title", as: String.self),
-                language: try row.decode("language", as: String.self), domainTitle: try row.decode("domain_title", as: String.self), answered: try row.decode("answered", as: Int.self),
-                correct: try row.decode("correct", as: Int.self))
-        }
-    }
-
-    /// The class leaderboard, by the main board's rules (10 points per difficulty level for a
-    /// right answer that counts — the first in a practice session, the last in a mock exam — in
-    /// a finished session, a question at most once per student per UTC day of its arrival),
-    /// over the current members only.
-    public func standings(classID: UUID, collation: Collation = .of(locale: "en"), _ connection: PostgresConnection) throws -> [ClassStanding] {
-        try connection.query(("""
-            WITH members AS (SELECT m.user_id FROM class_members m WHERE m.class_id = \(classID) AND m.left_at IS NULL),
-            final_answers AS (
-                SELECT DISTINCT ON (a.session_id, a.question_id) a.session_id, a.user_id, a.question_id, a.correct, a.received_at
-                FROM answers a JOIN study_sessions s ON s.id = a.session_id
-                WHERE s.finished_at IS NOT NULL AND a.user_id IN (SELECT user_id FROM members)
-                ORDER BY a.session_id, a.question_id,
-                         CASE WHEN s.mode = 'mock' THEN a.received_at END DESC, CASE WHEN s.mode = 'mock' THEN a.answered_at END DESC,
-                         CASE WHEN s.mode <> 'mock' THEN a.received_at END, CASE WHEN s.mode <> 'mock' THEN a.answered_at END, a.id
-            ), points AS (
-                SELECT user_id, sum(10 * difficulty)::bigint AS points
-                FROM (SELECT DISTINCT f.user_id, f.question_id, (f.received_at AT TIME ZONE 'UTC')::date, q.difficulty
-                      FROM final_answers f JOIN questions q ON q.id = f.question_id WHERE f.correct) AS scored
-                GROUP BY user_id
-            ), sessions AS (
-                SELECT user_id, count(DISTINCT session_id) AS sessions FROM final_answers GROUP BY user_id
-            )
-            SELECT u.display_name, coalesce(p.points, 0)::bigint AS points, coalesce(s.sessions, 0) AS sessions
-            FROM members m JOIN users u ON u.id = m.user_id
-            LEFT JOIN points p ON p.user_id = m.user_id LEFT JOIN sessions s ON s.user_id = m.user_id
-            ORDER BY points DESC, u.display_name \(fragment: collation.sql)
-            """ as SQL).prepared()).rows.map { row in
-            ClassStanding(displayName: try row.decode("display_name", as: String.self), points: try row.decode("points", as: Int.self),
-                          sessions: try row.decode("sessions", as: Int.self))
-        }
     }
 
     /// What a class's page shows changes with this version: its current members' data versions

@@ -105,13 +105,16 @@ public final class PostgresConnection: @unchecked Sendable {
 
     private func run(_ sql: SQL, mayRetry: Bool) throws -> QueryResult {
         guard let handle else { throw PostgresError(kind: .connection, message: "connection is closed") }
+        if sql.isPrepared && naming == .hashed && preparedNames[sql.text] == nil {
+            // New to this connection: prepared and run in one flight, not a wait for each.
+            return try pipeline([sql])[0]
+        }
         try Self.checkBindings(sql)
         let values = sql.bindings.map { $0.map { strdup($0.text) } ?? nil }
         defer { values.forEach { free($0) } }
         roundTrips += 1
-        let result: OpaquePointer? = try values.map { UnsafePointer($0) }.withUnsafeBufferPointer { buffer in
-            if sql.isPrepared && naming == .hashed {
-                let name = try preparedName(for: sql, handle: handle)
+        let result: OpaquePointer? = values.map { UnsafePointer($0) }.withUnsafeBufferPointer { buffer in
+            if sql.isPrepared && naming == .hashed, let name = preparedNames[sql.text] {
                 return PQexecPrepared(handle, name, Int32(buffer.count), buffer.baseAddress, nil, nil, 0)
             }
             return PQexecParams(handle, sql.text, Int32(buffer.count), nil, buffer.baseAddress, nil, nil, 0)
@@ -377,20 +380,6 @@ public final class PostgresConnection: @unchecked Sendable {
         guard let handle else { throw PostgresError(kind: .connection, message: "connection is closed") }
         roundTrips += 1
         try check(PQexec(handle, script), handle: handle)
-    }
-
-    private func preparedName(for sql: SQL, handle: OpaquePointer) throws -> String {
-        if let name = preparedNames[sql.text] { return name }
-        let name = Self.statementName(sql.text)
-        roundTrips += 1
-        do {
-            try check(PQprepare(handle, name, sql.text, Int32(sql.bindings.count), nil), handle: handle)
-        } catch let error as PostgresError where error.sqlState == "42P05" {
-            // Prepared already on this server connection (through a pooler, by another client
-            // of ours): the name is the text's own, so it is this very statement.
-        }
-        preparedNames[sql.text] = name
-        return name
     }
 
     /// `portal_` and 128 bits of a hash of the text (FNV-1a over two seeds): a name that means

@@ -347,3 +347,46 @@ struct SignedInPageTests {
         #expect(after.contains("1 question studied"), "the answer's card is on the dashboard at once")
     }
 }
+
+extension SignedInPageTests {
+    @Test("a page a student or teacher opens first on an instance that has never seen them waits for the database twice: once for who they are, once for the page (a class of several assignments too)")
+    func coldPagesReadOnce() throws {
+        let site = try listeningSite()
+        let (teacher, _, csrf) = try site.account("teacher", role: "teacher", displayName: "Ms Rossi")
+        let (otherTeacher, _, otherCSRF) = try site.account("tutor", role: "teacher", displayName: "Mr Bianchi")
+        let (classID, code) = try makeClass(teacher, csrf: csrf)
+        _ = try makeClass(otherTeacher, csrf: otherCSRF, name: "Year 11 networking")
+        let student = site.browser(), classmate = site.browser()
+        try student.register("ada")
+        try classmate.register("bea")
+        for pupil in [student, classmate] {
+            let joined = try pupil.request("GET", "/join/\(code)")
+            try pupil.request("POST", "/join/\(code)", form: ["csrf_token": pupil.csrfToken(from: joined)])
+            let (_, practice) = try startSession(pupil, count: "1", domains: ["alpha"])
+            let form = try QuestionForm(try pupil.request("GET", practice))
+            try pupil.request("POST", practice + "/answers", pairs: form.pairs(form.item.key))
+        }
+        // Three assignments (the same form sent again is the same link: each differs by its count).
+        for count in ["2", "3", "4"] { _ = try makeLink(teacher, csrf: csrf, classID: classID, extra: [("count", count)]) }
+        #expect(try site.count("SELECT count(*) AS n FROM share_links WHERE class_id = \(UUID(uuidString: classID))") == 3)
+        let classPage = "/teach/classes/\(classID)"
+        let pages: [(reader: Browser, other: Browser, path: String)] = [
+            (student, classmate, "/me"), (student, classmate, "/me/settings"), (student, classmate, "/me/classes"),
+            (student, classmate, MiniExam.path), (student, classmate, MiniExam.path + "/leaderboard"),
+            (teacher, otherTeacher, "/teach"), (teacher, otherTeacher, classPage),
+        ]
+        for (reader, other, path) in pages {
+            // An instance of its own each time: what is everybody's (the catalogue, the exam's
+            // facts) is read there by another reader of the same kind first; this reader is new to it.
+            try withSecondInstance(site) { port in
+                let warming = Browser(port: port)
+                warming.cookies = other.cookies
+                _ = try warming.request("GET", path)
+                let fresh = Browser(port: port)
+                fresh.cookies = reader.cookies
+                let spent = try roundTrips(fresh, path)
+                #expect(spent == 2, "\(path), for a reader new to the instance, waited for the database \(spent) times")
+            }
+        }
+    }
+}

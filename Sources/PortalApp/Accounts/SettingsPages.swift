@@ -90,61 +90,56 @@ extension AccountPages {
         typed: TypedSettings? = nil, typedEmail: String? = nil, status: HTTPStatus = .ok
     ) throws -> Response {
         let locale = pages.locale(for: request)
-        let page = try request.database.transaction { connection -> SettingsPage in
-            let store = AccountStore()
-            guard let account = try store.settings(connection) else { throw HTTPError(.notFound, pages.message("error.no_account", locale: locale)) }
-            let sessions = try store.sessions(connection)
-            let timeZone = typed?.timeZone ?? account.timeZone
-            let language = typed?.language ?? user.locale ?? "", scheme = typed?.colorScheme ?? user.colorScheme
-            let retention = typed?.retention ?? account.desiredRetention
-            let now = pages.clock()
-            let measured = try store.measuredRetention(days: 30, now: now, connection)
-            let providers = try SSOStore().providers(connection), linked = Set(try SSOStore().linkedIssuers(connection))
-            var page = SettingsPage(
-                username: account.username, displayName: typed?.displayName ?? account.displayName, timeZone: timeZone,
-                timeZoneGroups: TimeZoneChoices.groups(selected: timeZone),
-                showOnLeaderboard: typed?.showOnLeaderboard ?? account.showOnLeaderboard,
-                languages: [SettingsPage.Language(
-                    value: "", label: pages.message("account.language_auto", locale: locale), lang: nil, selected: language.isEmpty)]
-                    + LocaleNegotiation.names.filter { pages.templates.locales.contains($0.code) }.map {
-                        SettingsPage.Language(
-                            value: $0.code, label: $0.name, lang: LocaleNegotiation.htmlLanguage($0.code), selected: language == $0.code)
-                    },
-                retentions: AccountStore.retentionChoices.map { choice in
-                    SettingsPage.Retention(
-                        value: Self.retentionText(choice), label: Percentages.format(choice, locale: locale),
-                        selected: abs(retention - choice) < 0.001)
-                },
-                measuredRetention: measured.reviews == 0 ? nil : pages.message("account.measured_retention", locale: locale, [
-                    "percent": String(Int((Double(measured.recalled) * 100 / Double(measured.reviews)).rounded())),
-                    "count": String(measured.reviews),
-                ]),
-                sessions: sessions.map { session in
-                    SettingsPage.Session(
-                        id: session.id.lowercasedText, current: session.id == user.sessionID,
-                        lastSeenAgo: pages.ago(session.lastSeenAt, locale: locale),
-                        userAgent: session.userAgent.isEmpty ? "—" : String(session.userAgent.prefix(80)))
-                },
-                otherSessions: sessions.filter { $0.id != user.sessionID }.count,
-                notice: noticeText ?? notice.map { pages.message($0, locale: locale) }, fieldErrors: fieldErrors)
-            page.signIns = providers.map {
-                SettingsPage.SignIn(label: $0.label, issuer: $0.issuer, linked: linked.contains($0.issuer), linkHref: "/auth/\($0.slug)?link=1")
-            }
-            page.hasSignIns = !providers.isEmpty
-            page.schemes = ColorScheme.allCases.map {
-                SettingsPage.Scheme(value: $0.rawValue, label: pages.message("account.scheme_\($0.rawValue)", locale: locale), selected: $0 == scheme)
-            }
-            page.boardAllowed = try ClassAccountStore().publicBoardAllowed(connection)
-            if mailEnabled {
-                let store = EmailAddressStore(), current = try store.current(connection)
-                page.email = SettingsPage.Email(
-                    madeByTeacher: try store.madeByTeacher(connection), current: current?.email,
-                    since: current.map { LocalDates.day(LocalDates.day(of: $0.verifiedAt, zone: TimeZone(identifier: timeZone) ?? .gmt), locale: locale) },
-                    typed: typedEmail ?? current?.email ?? "")
-            }
-            return page
+        guard let read = try SettingsReading(request.database.read(SettingsReading.statements(now: pages.clock()))) else {
+            throw PageRefusal(.notFound, "error.no_account")
+        }
+        let account = read.account
+        let timeZone = typed?.timeZone ?? account.timeZone
+        let language = typed?.language ?? user.locale ?? "", scheme = typed?.colorScheme ?? user.colorScheme
+        let retention = typed?.retention ?? account.desiredRetention
+        var page = SettingsPage(
+            username: account.username, displayName: typed?.displayName ?? account.displayName, timeZone: timeZone,
+            timeZoneGroups: TimeZoneChoices.groups(selected: timeZone),
+            showOnLeaderboard: typed?.showOnLeaderboard ?? account.showOnLeaderboard,
+            languages: languages(selected: language, locale: locale),
+            retentions: AccountStore.retentionChoices.map { choice in
+                SettingsPage.Retention(
+                    value: Self.retentionText(choice), label: Percentages.format(choice, locale: locale), selected: abs(retention - choice) < 0.001)
+            },
+            measuredRetention: read.measured.reviews == 0 ? nil : pages.message("account.measured_retention", locale: locale, [
+                "percent": String(Int((Double(read.measured.recalled) * 100 / Double(read.measured.reviews)).rounded())),
+                "count": String(read.measured.reviews),
+            ]),
+            sessions: read.sessions.map { session in
+                SettingsPage.Session(
+                    id: session.id.lowercasedText, current: session.id == user.sessionID, lastSeenAgo: pages.ago(session.lastSeenAt, locale: locale),
+                    userAgent: session.userAgent.isEmpty ? "—" : String(session.userAgent.prefix(80)))
+            },
+            otherSessions: read.sessions.filter { $0.id != user.sessionID }.count,
+            notice: noticeText ?? notice.map { pages.message($0, locale: locale) }, fieldErrors: fieldErrors)
+        page.signIns = read.providers.map {
+            SettingsPage.SignIn(label: $0.label, issuer: $0.issuer, linked: read.linkedIssuers.contains($0.issuer), linkHref: "/auth/\($0.slug)?link=1")
+        }
+        page.hasSignIns = !read.providers.isEmpty
+        page.schemes = ColorScheme.allCases.map {
+            SettingsPage.Scheme(value: $0.rawValue, label: pages.message("account.scheme_\($0.rawValue)", locale: locale), selected: $0 == scheme)
+        }
+        page.boardAllowed = read.publicBoardAllowed
+        if mailEnabled {
+            page.email = SettingsPage.Email(
+                madeByTeacher: read.madeByTeacher, current: read.email?.email,
+                since: read.email.map { LocalDates.day(LocalDates.day(of: $0.verifiedAt, zone: TimeZone(identifier: timeZone) ?? .gmt), locale: locale) },
+                typed: typedEmail ?? read.email?.email ?? "")
         }
         return try pages.privatePage("me/settings", page, request, status: status)
+    }
+
+    /// The languages the page offers: "follow my browser", then each the portal speaks.
+    private func languages(selected language: String, locale: String) -> [SettingsPage.Language] {
+        [SettingsPage.Language(value: "", label: pages.message("account.language_auto", locale: locale), lang: nil, selected: language.isEmpty)]
+            + LocaleNegotiation.names.filter { pages.templates.locales.contains($0.code) }.map {
+                SettingsPage.Language(value: $0.code, label: $0.name, lang: LocaleNegotiation.htmlLanguage($0.code), selected: language == $0.code)
+            }
     }
 
     /// `POST /me/settings`: the page's one form and its one Save — profile, language,

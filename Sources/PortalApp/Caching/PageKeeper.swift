@@ -100,16 +100,25 @@ struct PageKeeper: Sendable {
     /// shares (no name, no token), else the request's. A visitor whose page cannot be read now
     /// (the database out of reach) gets its last copy.
     func respond(_ request: PortalRequest, _ page: CachedPage, build: (PageVersions, Viewer) throws -> [UInt8]) throws -> Response {
+        try respond(request, page, alongside: []) { versions, viewer, _ in try build(versions, viewer) }
+    }
+
+    /// `respond`, with a reader's `statements` read in the same flight as the first version that
+    /// must be read (`versions(_:_:alongside:)`): `build` is given their results then (nil
+    /// otherwise, and for a visitor).
+    func respond(
+        _ request: PortalRequest, _ page: CachedPage, alongside statements: [SQL], build: (PageVersions, Viewer, [QueryResult]?) throws -> [UInt8]
+    ) throws -> Response {
         guard let user = request.user else {
             let key = page.visitors == .kept ? Self.visitorKey(page, locale: pages.locale(for: request)) : nil
             return try visitorPages.freshOrStale(key: key) {
                 let found = try versions(request, page).versions
-                guard let key, found.isComplete else { return KeptPage(bytes: try build(found, request.viewer), isGzip: false) }
-                return KeptPage(bytes: try visitorPages.page(key: key, version: found.shared, now: clock()) { try build(found, .anonymous) }, isGzip: false)
+                guard let key, found.isComplete else { return KeptPage(bytes: try build(found, request.viewer, nil), isGzip: false) }
+                return KeptPage(bytes: try visitorPages.page(key: key, version: found.shared, now: clock()) { try build(found, .anonymous, nil) }, isGzip: false)
             }.html
         }
-        let found = try versions(request, page).versions
-        return try readerPage(request, user, page, found) { try build(found, request.viewer) }
+        let (found, results) = try versions(request, page, alongside: statements)
+        return try readerPage(request, user, page, found) { try build(found, request.viewer, results) }
     }
 
     /// A reader's page whose versions the handler already has (read with its own statements,
@@ -125,8 +134,9 @@ struct PageKeeper: Sendable {
     }
 
     /// The versions of `page`'s dependencies for the request's reader: remembered, or read now.
-    /// `statements` are read in the same flight as the reader's data version when that must be
-    /// read (their results are returned then; else nil, and the caller reads them if it needs).
+    /// `statements` are read in the same flight as the first version that must be read (the
+    /// reader's data version, a class's): their results are returned then; else nil, and the
+    /// caller reads them if it needs.
     func versions(_ request: PortalRequest, _ page: CachedPage, alongside statements: [SQL] = []) throws -> (versions: PageVersions, results: [QueryResult]?) {
         var found = PageVersions(), results: [QueryResult]?
         let catalog = ExamCatalog()
@@ -145,13 +155,15 @@ struct PageKeeper: Sendable {
             case .readerData:
                 guard let user = request.user else { continue }
                 found.readerData = try readers.version(user.userID) {
-                    let read = try request.database.read([AccountStore.dataVersionStatement] + statements)
-                    if !statements.isEmpty { results = Array(read.dropFirst()) }
+                    let read = try request.database.read([AccountStore.dataVersionStatement] + (results == nil ? statements : []))
+                    if results == nil && !statements.isEmpty { results = Array(read.dropFirst()) }
                     return try AccountStore.dataVersion(read[0])
                 }
             case .schoolClass(let id):
                 found.schoolClass = try classes.version(id) {
-                    try SchoolStore.classVersionMembers(request.database.read([SchoolStore.classVersionMembersStatement(classID: id)])[0])
+                    let read = try request.database.read([SchoolStore.classVersionMembersStatement(classID: id)] + (results == nil ? statements : []))
+                    if results == nil && !statements.isEmpty { results = Array(read.dropFirst()) }
+                    return try SchoolStore.classVersionMembers(read[0])
                 }
                 if found.schoolClass?.isEmpty ?? true { found.isComplete = false }
             }

@@ -2,6 +2,7 @@ import ExamData
 import Foundation
 import HTTPServer
 import Identifiers
+import PostgresClient
 import TemplateEngine
 
 /// `GET /exams/{region}/{exam}`: domains, weights, counts by difficulty and the start form.
@@ -155,7 +156,13 @@ struct ExamPage: Encodable {
             guard var cached = cached(request.query, exam, reader: request.user, guest: guest) else { throw notFound() }
             // A refused date is shown once, beside its field: that page is not kept.
             if refusal != nil { cached.readers = .builtEachTime }
-            var response = try keeper.respond(request, cached) { versions, viewer in
+            // A student's own part of the page, read in the same flight as their data version
+            // when that is not remembered.
+            let own: [SQL] = request.user.map { $0.role.teaches } == false ? [
+                SchoolStore.ownAccommodationStatement, ExamDateStore.datesStatement,
+                RunningSessions.statement(region: region, slug: slug, at: pages.clock()),
+            ] : []
+            var response = try keeper.respond(request, cached, alongside: own) { versions, viewer, fresh in
                 guard let version = versions.exam else { throw notFound() }
                 let shared = Fragment(key: "\(cached.name)|\(version.timeIntervalSince1970)") {
                     ExamPage(try detail(), difficulty: difficulty, pages: pages, locale: locale)
@@ -168,16 +175,14 @@ struct ExamPage: Encodable {
                 } else if let user = request.user, user.role.teaches {
                     // A teacher's page also lists their classes to share the exam with.
                     let page = ExamPage(try detail(), difficulty: difficulty, pages: pages, locale: locale)
-                    let classes = try request.database.run { try SchoolStore().taughtClasses($0) }
+                    let classes = try SchoolStore.taughtClasses(request.database.read([SchoolStore.taughtClassesStatement])[0])
                     personal.share = SharePanel(
                         exam: page.exam, levels: page.levels, domains: page.domains,
                         classes: classes.map { ClassOption(id: $0.id.lowercasedText, name: $0.name) })
                     let running = try request.database.run { try RunningSessions.read(region: region, slug: slug, at: pages.clock(), $0) }
                     personal.running = RunningOffer.offers(running, zone: user.timeZone, pages: pages, locale: locale)
                 } else if let user = request.user {
-                    let own = try request.database.read([
-                        SchoolStore.ownAccommodationStatement, ExamDateStore.datesStatement,
-                        RunningSessions.statement(region: region, slug: slug, at: pages.clock())])
+                    let own = try fresh ?? request.database.read(own)
                     personal.running = RunningOffer.offers(try RunningSessions.decode(own[2]), zone: user.timeZone, pages: pages, locale: locale)
                     let date = try ExamDateStore.dates(own[1]).values.first { $0.region == region && $0.slug == slug }
                     personal.examDate = ExamDateForm.section(

@@ -1,6 +1,7 @@
 import ExamData
 import Foundation
 import HTTPServer
+import PostgresClient
 import TemplateEngine
 
 /// `GET /exams/{region}/{exam}/leaderboard?window=week|all&page=N`: a page of the board, when
@@ -125,7 +126,12 @@ struct LeaderboardPage: Encodable {
             let user = request.user
             let store = LeaderboardStore(), catalog = ExamCatalog()
             let notFound = HTTPError(.notFound, pages.message("error.no_exam", locale: locale, ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))]))
-            return try keeper.respond(request, cached) { versions, viewer in
+            // The reader's place and choice to appear, read in the same flight as their data
+            // version when that is not remembered.
+            let own: [SQL] = user == nil ? [] : [
+                LeaderboardStore.aroundViewerStatement(region: region, slug: slug, period: period, radius: radius), AccountStore.settingsStatement,
+            ]
+            return try keeper.respond(request, cached, alongside: own) { versions, viewer, fresh in
                 guard versions.exam != nil else { throw notFound }
                 let refreshedAt = versions.leaderboardRefresh.flatMap { $0 == .distantPast ? nil : $0 }
                 let board = { () throws -> Board in
@@ -146,9 +152,7 @@ struct LeaderboardPage: Encodable {
                 }
                 var personal = LeaderboardPage(region: region, slug: slug, period: period, user: user, pages: pages, locale: locale)
                 if user != nil {
-                    let results = try request.database.read([
-                        LeaderboardStore.aroundViewerStatement(region: region, slug: slug, period: period, radius: radius), AccountStore.settingsStatement,
-                    ])
+                    let results = try fresh ?? request.database.read(own)
                     let around = try LeaderboardStore.entries(results[0])
                     personal.hidden = !(try AccountStore.settings(results[1])?.showOnLeaderboard ?? false)
                     personal.neighbours = around.map(Row.init)

@@ -53,7 +53,7 @@ extension SchoolPages {
     }
 
     func myClasses(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        let classes = try request.database.transaction { try SchoolStore().memberClasses($0) }
+        let classes = try SchoolStore.memberClasses(request.database.read([SchoolStore.memberClassesStatement])[0])
         struct Page: Encodable {
             struct Item: Encodable { var id: String; var name: String }
             var classes: [Item]

@@ -159,10 +159,12 @@ struct ClassPage: Encodable {
     /// The accounts the teacher made for the class may appear on public leaderboards.
     var publicBoards = false
 
-    init(
-        summary: ClassSummary, members: [ClassMember], assignments: [Assignment], progress: [StudentDomainProgress], standings: [ClassStanding],
-        joinBase: String, csrfToken: String, pages: PageRenderer, locale: String
-    ) {
+    init(_ reading: ClassReading, joinBase: String, csrfToken: String, pages: PageRenderer, locale: String) {
+        let (summary, members, progress, standings) = (reading.summary, reading.members, reading.progress, reading.standings)
+        let assignments = reading.links.map { link in
+            Assignment(link: link, attempts: reading.attempts[link.id] ?? [], missed: reading.missed[link.id] ?? [], pages: pages, locale: locale)
+        }
+        (hasCourseRoster, publicBoards) = (reading.hasCourseRoster, reading.publicBoards)
         self.csrfToken = csrfToken
         id = summary.id.lowercasedText
         name = summary.name

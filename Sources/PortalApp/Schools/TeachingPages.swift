@@ -12,11 +12,9 @@ extension SchoolPages {
     }
 
     private func teachPage(_ request: PortalRequest) throws -> TeachPage {
-        try request.database.transaction { connection in
-            TeachPage(
-                classes: try SchoolStore().taughtClasses(connection), links: try SchoolStore().shareLinks(classID: nil, connection),
-                pages: pages, locale: pages.locale(for: request))
-        }
+        let read = try request.database.read([SchoolStore.taughtClassesStatement, SchoolStore.shareLinksStatement(classID: nil)])
+        return TeachPage(
+            classes: try SchoolStore.taughtClasses(read[0]), links: try read[1].rows.map(SchoolStore.shareLink), pages: pages, locale: pages.locale(for: request))
     }
 
     /// `POST /teach/classes`: the class is made once per showing of the form (a second send
@@ -51,31 +49,20 @@ extension SchoolPages {
     func classPage(_ request: PortalRequest, _ user: SessionUser, class id: UUID) throws -> Response {
         let locale = pages.locale(for: request)
         let joinBase = Self.joinBase(site, request.http)
+        let statements = ClassReading.statements(classID: id, collation: Collation.of(locale: locale))
         // A class the reader may see is kept whole by its version; any other is refused afresh.
-        return try keeper.respond(request, Self.cachedClass(id, joinBase: joinBase)) { versions, viewer in
+        // The version, when not remembered, is read in the same flight as the page.
+        let cached = Self.cachedClass(id, joinBase: joinBase)
+        let (versions, fresh) = try keeper.versions(request, cached, alongside: statements)
+        return try keeper.readerPage(request, user, cached, versions) {
             let version = versions.schoolClass ?? ""
             // Keyed by the session (the fragment carries its form token); kept a minute at most.
             let page = Fragment(key: "\(user.sessionID)|\(id)|\(version)|\(joinBase)") { () -> ClassPage in
-                try request.database.transaction { connection in
-                    let store = SchoolStore(), collation = Collation.of(locale: locale)
-                    guard let summary = try store.taughtClass(id: id, connection) else { throw PageRefusal(.notFound, "school.not_found") }
-                    let links = try store.shareLinks(classID: id, connection)
-                    let assignments = try links.map { link in
-                        ClassPage.Assignment(
-                            link: link, attempts: try store.attempts(linkID: link.id, classID: id, collation: collation, connection),
-                            missed: try store.mostMissed(linkID: link.id, limit: 5, connection), pages: pages, locale: locale)
-                    }
-                    var page = ClassPage(
-                        summary: summary, members: try store.members(classID: id, collation: collation, connection), assignments: assignments,
-                        progress: try store.progress(classID: id, collation: collation, connection),
-                        standings: try store.standings(classID: id, collation: collation, connection),
-                        joinBase: joinBase, csrfToken: user.csrfToken, pages: pages, locale: locale)
-                    page.hasCourseRoster = try LTILaunchStore().courseRoster(classID: id, connection) != nil
-                    page.publicBoards = try ClassAccountStore().publicBoards(classID: id, connection) ?? false
-                    return page
-                }
+                let results = try fresh ?? request.database.read(statements)
+                guard let reading = try ClassReading(results) else { throw PageRefusal(.notFound, "school.not_found") }
+                return ClassPage(reading, joinBase: joinBase, csrfToken: user.csrfToken, pages: pages, locale: locale)
             }
-            return try pages.render("teach/class", FragmentsOnly(), locale: locale, viewer: viewer, fragments: ["class": page])
+            return try pages.render("teach/class", FragmentsOnly(), locale: locale, viewer: request.viewer, fragments: ["class": page])
         }
     }
 
@@ -138,26 +125,26 @@ extension SchoolPages {
     }
 
     func export(_ request: PortalRequest, _ user: SessionUser, class id: UUID) throws -> Response {
-        let rows = try request.database.transaction { connection -> [[String]] in
-            let store = SchoolStore()
-            guard try store.taughtClass(id: id, connection) != nil else { throw PageRefusal(.notFound, "school.not_found") }
-            // Headers and yes/no in the teacher's language; numbers and times as data (UTC, ISO 8601).
-            let locale = pages.locale(for: request)
-            var rows = [["student", "assignment", "exam", "finished", "score", "passed", "minutes", "started"].map {
-                pages.message("school.csv." + $0, locale: locale)
-            }]
-            let yes = pages.message("school.yes", locale: locale), no = pages.message("school.no", locale: locale)
-            let iso = ISO8601DateFormatter()
-            for link in try store.shareLinks(classID: id, connection) {
-                for attempt in try store.attempts(linkID: link.id, classID: id, connection) {
-                    rows.append([
-                        attempt.displayName, link.title, link.examTitle, attempt.finishedAt.map(iso.string(from:)) ?? "",
-                        attempt.scorePercent.map { String(format: "%.2f", $0) } ?? "", attempt.passed.map { $0 ? yes : no } ?? "",
-                        attempt.secondsUsed.map { String(format: "%.1f", Double($0) / 60) } ?? "", String(attempt.started),
-                    ])
-                }
+        let read = try request.database.read([
+            ClassReading.summaryStatement(id), SchoolStore.shareLinksStatement(classID: id), ClassReading.attemptsStatement(id, .of(locale: "en")),
+        ])
+        guard read[0].first != nil else { throw PageRefusal(.notFound, "school.not_found") }
+        let attempts = try ClassReading.attempts(read[2])
+        // Headers and yes/no in the teacher's language; numbers and times as data (UTC, ISO 8601).
+        let locale = pages.locale(for: request)
+        var rows = [["student", "assignment", "exam", "finished", "score", "passed", "minutes", "started"].map {
+            pages.message("school.csv." + $0, locale: locale)
+        }]
+        let yes = pages.message("school.yes", locale: locale), no = pages.message("school.no", locale: locale)
+        let iso = ISO8601DateFormatter()
+        for link in try read[1].rows.map(SchoolStore.shareLink) {
+            for attempt in attempts[link.id] ?? [] {
+                rows.append([
+                    attempt.displayName, link.title, link.examTitle, attempt.finishedAt.map(iso.string(from:)) ?? "",
+                    attempt.scorePercent.map { String(format: "%.2f", $0) } ?? "", attempt.passed.map { $0 ? yes : no } ?? "",
+                    attempt.secondsUsed.map { String(format: "%.1f", Double($0) / 60) } ?? "", String(attempt.started),
+                ])
             }
-            return rows
         }
         var response = Response(status: .ok, headers: ["Content-Type": "text/csv; charset=utf-8"], body: .bytes(CSVWriter.document(rows)))
         response.headers.add("Content-Disposition", "attachment; filename=\"class-results.csv\"")

@@ -137,18 +137,20 @@ struct DashboardPage: Encodable {
             fitter?.enqueue(sessionToken: request.database.sessionToken)
             let locale = pages.locale(for: request), now = clock()
             let catalog = ExamCatalog()
-            return try keeper.respond(request, cached) { versions, viewer in
+            let statements = DashboardStore.readingStatements(now: now, since: now.addingTimeInterval(-Double(weeksShown - 1) * 7 * 86_400), recent: 10)
+            // The reader's data version, when not remembered, is read in the same flight as the figures.
+            let (versions, fresh) = try keeper.versions(request, cached, alongside: statements)
+            return try keeper.readerPage(request, user, cached, versions) {
                 let dataVersion = versions.readerData ?? 0, version = versions.catalogue ?? .distantPast
                 // Keyed by the session (the fragment carries its form token); kept a minute at most,
                 // as what is due today and how well it is remembered move with the clock.
                 let figures = Fragment(key: "\(user.sessionID)|\(dataVersion)|\(version.timeIntervalSince1970)") { () -> DashboardPage in
                     let facts = try domains.facts(version: version) { try request.database.shared { try catalog.domainFacts($0) } }
-                    let reading = try DashboardStore.reading(request.database.read(DashboardStore.readingStatements(
-                        now: now, since: now.addingTimeInterval(-Double(weeksShown - 1) * 7 * 86_400), recent: 10)))
+                    let reading = try DashboardStore.reading(fresh ?? request.database.read(statements))
                     return DashboardPage(user: user, reading: reading, facts: facts, pages: pages, locale: locale, now: now)
                 }
                 return try pages.render(
-                    "me/dashboard", Around(displayName: user.displayName, isNewcomer: dataVersion == 0), locale: locale, viewer: viewer,
+                    "me/dashboard", Around(displayName: user.displayName, isNewcomer: dataVersion == 0), locale: locale, viewer: request.viewer,
                     fragments: ["figures": figures])
             }
         }
