@@ -133,15 +133,20 @@ public struct ClassReading: Sendable {
     }
 
     /// The class leaderboard, by the main board's rules (10 points per difficulty level for a
-    /// right answer that counts (`counted_answers`) in a finished session, a question at most
+    /// right answer that counts (as `counted_answers` decides) in a finished session, a question at most
     /// once per student per UTC day of its arrival), over the current members only.
     private static func standingsStatement(_ classID: UUID, _ collation: Collation) -> SQL {
         ("""
             WITH members AS (SELECT m.user_id FROM class_members m WHERE m.class_id = \(classID) AND m.left_at IS NULL),
             final_answers AS (
-                SELECT c.session_id, c.user_id, c.question_id, c.correct, c.received_at
-                FROM counted_answers c
-                WHERE c.session_id IN (SELECT s.id FROM study_sessions s WHERE s.finished_at IS NOT NULL AND s.user_id IN (SELECT user_id FROM members))
+                -- counted_answers' rule, over the members' answers only: joined to the view, the
+                -- planner sorts every answer of every student before it filters.
+                SELECT DISTINCT ON (a.session_id, a.question_id) a.session_id, a.user_id, a.question_id, a.correct, a.received_at
+                FROM answers a JOIN study_sessions s ON s.id = a.session_id
+                WHERE s.finished_at IS NOT NULL AND a.user_id IN (SELECT user_id FROM members)
+                ORDER BY a.session_id, a.question_id,
+                         CASE WHEN s.mode = 'mock' THEN a.received_at END DESC, CASE WHEN s.mode = 'mock' THEN a.answered_at END DESC,
+                         CASE WHEN s.mode <> 'mock' THEN a.received_at END, CASE WHEN s.mode <> 'mock' THEN a.answered_at END, a.id
             ), points AS (
                 SELECT user_id, sum(10 * difficulty)::bigint AS points
                 FROM (SELECT DISTINCT f.user_id, f.question_id, (f.received_at AT TIME ZONE 'UTC')::date, q.difficulty

@@ -166,7 +166,7 @@ public struct SchoolStore: Sendable {
             SELECT l.id, l.title, e.title AS exam_title, l.mode, l.question_count, l.due_at, l.expires_at, l.revoked_at, l.joins_class, l.attempts
             FROM share_links l JOIN exams e ON e.id = l.exam_id
             WHERE l.created_by = (SELECT app_user_id()) AND l.class_id IS NOT DISTINCT FROM \(classID)
-            ORDER BY l.created_at DESC
+            ORDER BY l.created_at DESC, l.id
             """ as SQL).prepared()
     }
 

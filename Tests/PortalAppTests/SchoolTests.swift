@@ -205,6 +205,42 @@ struct SchoolTests {
         #expect(classPage.contains("1 finished"))
     }
 
+    @Test("a class page with several assignments shows under each its own pupils' attempts and the questions they missed, and ranks the class by what they got right")
+    func assignmentsKeepTheirOwnResults() throws {
+        let site = try PortalSite()
+        let (teacher, _, csrf) = try site.account("teacher", role: "teacher")
+        let (classID, code) = try makeClass(teacher, csrf: csrf)
+        let homework = try makeLink(teacher, csrf: csrf, classID: classID, extra: [("title", "Homework one"), ("count", "2")])
+        _ = try makeLink(teacher, csrf: csrf, classID: classID, extra: [("title", "Homework two"), ("count", "1")])
+        let (pia, _, piaCSRF) = try site.account("pia", role: "student", displayName: "Pia Rossi")
+        let (leo, _, leoCSRF) = try site.account("leo", role: "student", displayName: "Leo Bruni")
+        try pia.request("POST", "/join/\(code)", form: ["csrf_token": piaCSRF])
+        try leo.request("POST", "/join/\(code)", form: ["csrf_token": leoCSRF])
+        // Pia does the first homework: its first question wrong, its second right.
+        let path = redirectLocation(try pia.submit("/s/\(homework)", to: "/s/\(homework)/start", [:]))
+        let first = try QuestionForm(try pia.request("GET", path))
+        try pia.request("POST", path + "/answers", pairs: first.pairs(first.item.wrong))
+        let second = try QuestionForm(try pia.request("GET", path))
+        try pia.request("POST", path + "/answers", pairs: second.pairs(second.item.key))
+        try pia.request("POST", path + "/finish", form: ["csrf_token": piaCSRF])
+        let page = try teacher.request("GET", "/teach/classes/\(classID)").bodyText
+        // Each assignment's article, by its title.
+        let articles = page.components(separatedBy: "<h3 id=\"assignment-").dropFirst().map { $0.components(separatedBy: "</article>")[0] }
+        #expect(articles.count == 2)
+        let one = articles.first { $0.contains(">Homework one</h3>") } ?? "", two = articles.first { $0.contains(">Homework two</h3>") } ?? ""
+        #expect(one.contains("1 finished") && two.contains("0 finished"))
+        #expect(one.contains("Questions most often missed") && one.contains("1 wrong of 1"), "the missed question under its own assignment")
+        #expect(!two.contains("Questions most often missed"))
+        for article in [one, two] {
+            #expect(article.contains("Pia Rossi") && article.contains("Leo Bruni"), "every pupil has a row under every assignment")
+        }
+        // The class board: Pia's one right answer (10 points a difficulty level) puts her first.
+        let board = page.components(separatedBy: #"<ol class="scoreboard">"#).last?.components(separatedBy: "</ol>").first ?? ""
+        let points = 10 * second.item.difficulty
+        #expect(board.hasPrefix(#"<li><span class="name">Pia Rossi</span> <span class="points">\#(points)</span></li>"#), "\(board)")
+        #expect(board.contains(#"<span class="name">Leo Bruni</span> <span class="points">0</span>"#))
+    }
+
     @Test("a teacher is asked before removing a student: a page of its own says who and what it means; nothing happens until it is confirmed")
     func removalAsksFirst() throws {
         let site = try PortalSite()

@@ -88,15 +88,16 @@ public struct QuestionForm {
     }
 }
 
-/// A share link made over HTTP from the mini exam page's form (two easy alpha questions unless
-/// `extra` gives a `count`, for a class when `classID` is given, which its pupils join by it);
-/// the link's token.
+/// A share link made over HTTP from the mini exam page's form (two easy alpha questions called
+/// "Alpha warm-up", for a class when `classID` is given, which its pupils join by it; a field of
+/// `extra` replaces the default of its name); the link's token.
 public func makeLink(_ teacher: Browser, csrf: String, classID: String?, extra: [(String, String)] = []) throws -> String {
     var pairs = [("csrf_token", csrf), ("region", MiniExam.region), ("exam", MiniExam.exam), ("title", "Alpha warm-up"), ("mode", "practice"),
-                 ("domain", "alpha"), ("difficulty_from", "1"), ("difficulty_to", "2")]
-    if !extra.contains(where: { $0.0 == "count" }) { pairs.append(("count", "2")) }
+                 ("domain", "alpha"), ("difficulty_from", "1"), ("difficulty_to", "2"), ("count", "2")]
     if let classID { pairs += [("class", classID), ("joins_class", "on")] }
-    let page = try teacher.request("POST", "/teach/links", pairs: pairs + extra).bodyText
+    let replaced = Set(extra.map(\.0))
+    pairs = pairs.filter { !replaced.contains($0.0) } + extra
+    let page = try teacher.request("POST", "/teach/links", pairs: pairs).bodyText
     guard let range = page.range(of: "/s/") else { return "" }
     return String(page[range.upperBound...].prefix(43))
 }
