@@ -70,30 +70,17 @@ struct LeaderboardPage: Encodable {
 
     /// The week's start as readers see it, kept per week, language and time zone: a
     /// `DateFormatter` costs more to make than the rest of the page.
-    private static let weekStartTexts = WeekStartTexts()
-
-    private final class WeekStartTexts: @unchecked Sendable {
-        private let lock = NSLock()
-        private var texts: [String: String] = [:]
-
-        func text(_ key: String, make: () -> String) -> String {
-            if let text = lock.withLock({ texts[key] }) { return text }
-            let text = make()
-            lock.withLock {
-                if texts.count > 1_000 { texts.removeAll() }
-                texts[key] = text
-            }
-            return text
-        }
-    }
+    private static let weekStartTexts = KeptValues<String>(budget: 1_000, maximumAge: 86_400, patience: 0, clock: Date.init, size: { _ in 1 })
 
     static func weekStartText(_ weekStart: Date, locale: String, zone: TimeZone) -> String {
-        weekStartTexts.text("\(weekStart.timeIntervalSince1970)|\(locale)|\(zone.identifier)") {
+        let make = {
             let formatter = LocalDates.formatter(locale: locale, zone: zone)
             formatter.dateStyle = .full
             formatter.timeStyle = .short
             return formatter.string(from: weekStart)
         }
+        // Making the text cannot fail: `value` throws only what `make` throws.
+        return (try? weekStartTexts.value("\(weekStart.timeIntervalSince1970)|\(locale)|\(zone.identifier)", make: make)) ?? make()
     }
 
     /// How the page is kept: by the board's last refresh and the exam's content, a copy per

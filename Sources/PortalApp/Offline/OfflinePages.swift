@@ -20,25 +20,32 @@ final class OfflinePages: @unchecked Sendable {
 
     private let pages: PageRenderer
     private let clock: @Sendable () -> Date
-    private let lock = NSLock()
-    private var bundles: [String: Entry] = [:]
+    /// Built bundles by exam and content version (an edit names a new one; the old ages out),
+    /// within a budget of bytes; none is ever rebuilt while its version is current and kept.
+    private let bundles: KeptValues<Entry>
 
     init(pages: PageRenderer, clock: @escaping @Sendable () -> Date) {
         self.pages = pages
         self.clock = clock
+        bundles = KeptValues(budget: 256 << 20, maximumAge: 86_400, patience: 30, clock: clock, size: \.bytes)
     }
+
+    /// An exam a bundle was asked for that is not there (not published, no such exam).
+    private struct NoExam: Error {}
 
     /// The current bundle of an exam, built when its version is new to this instance.
     private func entry(region: String, slug: String, version: Date, _ connection: PostgresConnection) throws -> Entry? {
-        let key = region + "/" + slug, wanted = BundleVersion.string(version)
-        if let cached = lock.withLock({ bundles[key] }), cached.version == wanted { return cached }
-        guard let built = try BundleBuilder().bundle(region: region, slug: slug, connection) else { return nil }
-        let url = BundleBuilder.url(region: region, slug: slug, version: built.bundle.version)
-        var files = StaticFiles()
-        files.add(path: url, bytes: built.bytes, contentType: "application/json")
-        let entry = Entry(version: built.bundle.version, url: url, bytes: built.bytes.count, files: files)
-        lock.withLock { bundles[key] = entry }
-        return entry
+        do {
+            return try bundles.value(region + "/" + slug + "|" + BundleVersion.string(version)) {
+                guard let built = try BundleBuilder().bundle(region: region, slug: slug, connection) else { throw NoExam() }
+                let url = BundleBuilder.url(region: region, slug: slug, version: built.bundle.version)
+                var files = StaticFiles()
+                files.add(path: url, bytes: built.bytes, contentType: "application/json")
+                return Entry(version: built.bundle.version, url: url, bytes: built.bytes.count, files: files)
+            }
+        } catch is NoExam {
+            return nil
+        }
     }
 
     func manifest(_ request: PortalRequest) throws -> Response {

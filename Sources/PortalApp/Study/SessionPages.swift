@@ -18,7 +18,12 @@ struct SessionPages: Sendable {
     let finisher: SessionFinisher
     /// Kept question and results pages, and the versions that key the readings kept.
     let keeper: PageKeeper
-    let readings = SessionReadingCache()
+    /// Signed-in students' session readings (a question page's, a results page's), by reader,
+    /// session, page and the versions they were read at: a page seen again — a reload, the way
+    /// back from the results — reads nothing, and any write for the student or content edit
+    /// simply stops its key being asked for. Counted in readings, not bytes: a student's next
+    /// page is usually one they have not seen, so a few hundred are plenty.
+    let readings: KeptValues<SessionReading>
     /// Told of each student who finishes a session: their history may now be long enough to fit.
     let fitter: WeightFitter?
     /// Woken when a session finishes: a graded one's score goes to its LMS now.
@@ -38,6 +43,7 @@ struct SessionPages: Sendable {
         self.settings = settings
         self.clock = clock
         self.formClock = formClock
+        readings = KeptValues(budget: 256, maximumAge: 600, patience: 0, clock: clock, size: { _ in 1 })
         self.keeper = keeper
         finisher = SessionFinisher()
     }
@@ -76,14 +82,7 @@ struct SessionPages: Sendable {
         guard let user = actor.user else { return (try SessionReading(request.database.read(statements)), nil) }
         let (versions, fresh) = try keeper.versions(request, Self.cachedReading(sessionID, page: page), alongside: statements)
         let key = Self.readingKey(user.userID, sessionID, page: page, versions)
-        if let fresh {
-            let read = try SessionReading(fresh)
-            readings.keep(key, read)
-            return (read, versions)
-        }
-        if let kept = readings.reading(key) { return (kept, versions) }
-        let read = try SessionReading(request.database.read(statements))
-        readings.keep(key, read)
+        let read = try readings.value(key) { try SessionReading(fresh ?? request.database.read(statements)) }
         return (read, versions)
     }
 

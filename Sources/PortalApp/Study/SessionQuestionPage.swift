@@ -35,7 +35,7 @@ extension SessionPages {
             guard query["q"] == nil || asked != nil,
                   let versions = keeper.remembered(Self.cachedReading(id, page: "question|\(asked ?? 0)"), for: user) else { return nil }
             let now = clock()
-            guard let reading = readings.reading(Self.readingKey(user.userID, id, page: "question|\(asked ?? 0)", versions)),
+            guard let reading = readings.kept(Self.readingKey(user.userID, id, page: "question|\(asked ?? 0)", versions)),
                   let session = reading.session, session.userID == user.userID,
                   !session.isOverdue(at: now), !session.isFinished, let number = reading.questionNumber, let question = reading.questions.first,
                   asked == nil || (1...session.questionIDs.count).contains(number) else { return nil }
