@@ -47,88 +47,65 @@ extension SessionPages {
         }
     }
 
-    /// The question page. Usually one pipelined read: the session, its answers and the question
-    /// to show; a session that is over (or whose deadline passed) goes the transactional way.
+    /// The question page: one pipelined read of the session, its answers and the question to
+    /// show (the one asked for, else the first not answered). A session past its deadline is
+    /// finished and leads to its results, a finished one to its results, one with every
+    /// question answered to finishing.
     func show(_ request: PortalRequest, session id: UUID) throws -> Response {
         let now = clock(), query = request.query
-        if let actor = StudyActor.resolve(request, settings: settings, createGuest: false) {
-            let asked = query["q"].flatMap { Int($0) }
-            if query["q"] == nil || asked != nil {
-                let (reading, versions) = try keyedReading(
-                    request, actor: actor, sessionID: id, page: "question|\(asked ?? 0)",
-                    statements: SessionReading.questionPageStatements(sessionID: id, number: asked))
-                guard let session = reading.session, session.userID == actor.user?.userID else { throw notFound(request) }
-                if !session.isOverdue(at: now), !session.isFinished, let number = reading.questionNumber, let question = reading.questions.first,
-                   asked == nil || (1...session.questionIDs.count).contains(number) {
-                    let locale = pages.locale(for: request), timeZone = request.user?.timeZone ?? "UTC"
-                    let stamp = try formClock.stamp(session: session.id, question: question.id, at: now, request.database)
-                    let notice = query["already"] != nil ? pages.message("sessions.already_answered", for: request) : nil
-                    let refused = RefusedAnswer(query: query, question: question)
-                    // Made only when the page is rendered: a kept page needs none of it.
-                    let shell = {
-                        QuestionShell(
-                            session: session, question: question, number: number, answers: reading.answers, isGuest: actor.isGuest, now: now,
-                            shownStamp: stamp, notice: notice, reported: query["reported"] != nil, refused: refused, pages: pages, locale: locale,
-                            timeZone: timeZone)
-                    }
-                    // The question, its form and the list of questions are one fragment; what
-                    // changes with each showing (the signed "shown at", the answer's id, the
-                    // countdown) is outside it, in the shell.
-                    let question = Fragment(key: "") {
-                        QuestionPage(
-                            session: session, question: question, number: number, answers: reading.answers, isGuest: actor.isGuest, now: now,
-                            shownStamp: stamp, draft: nil, notice: notice, error: nil, reported: false, pages: pages, locale: locale,
-                            refused: refused, timeZone: timeZone, csrfToken: request.viewer.csrfToken, cardDue: reading.cardDue)
-                    }
-                    if let versions, let user = request.user {
-                        // A signed-in student's whole page is kept for this sign-in (its forms
-                        // carry the reader's token) and reading, with holes for what changes
-                        // with each showing: the next showing is filled in, not rendered.
-                        let secondsLeft = QuestionPage.secondsLeft(session.deadline, now: now)
-                        let page = Self.cachedQuestion(id, asked: asked, query, minutesLeft: QuestionPage.minutesLeft(secondsLeft))
-                        let document = try keeper.keptWithHoles(request, user, page, versions, markers: QuestionShell.markers) {
-                            try pages.render(
-                                "sessions/question", shell().withMarkers, locale: locale, viewer: request.viewer, fragments: ["question": question],
-                                keepFragments: false)
-                        }
-                        return Self.showing(
-                            document, answerID: Crypto.randomUUID().lowercasedText, stamp: stamp, secondsLeft: secondsLeft, request.headers)
-                    }
-                    return try questionResponse(shell(), question, request)
-                }
+        guard let actor = StudyActor.resolve(request, settings: settings, createGuest: false) else { throw notFound(request) }
+        let asked = query["q"].flatMap { Int($0) }
+        let (reading, versions) = try keyedReading(
+            request, actor: actor, sessionID: id, page: "question|\(asked ?? 0)",
+            statements: SessionReading.questionPageStatements(sessionID: id, number: asked))
+        guard let session = reading.session, session.userID == actor.user?.userID else { throw notFound(request) }
+        if session.isOverdue(at: now) {
+            try withSession(request, id, locking: true) { _, locked, connection in
+                if locked.finishedAt == nil { try finisher.finish(locked, at: now, connection) }
             }
+            return .redirect(to: base(session) + "/results?timeup=1")
         }
-        return try showInTransaction(request, session: id, now: now)
-    }
-
-    /// The question page the transactional way: a session that is over (or whose deadline
-    /// passed) is finished and leads to its results; one with every question answered leads to
-    /// finishing; otherwise the question asked for, or the first not answered.
-    private func showInTransaction(_ request: PortalRequest, session id: UUID, now: Date) throws -> Response {
-        let query = request.query
-        return try withSession(request, id) { actor, session, connection in
-            if session.isOverdue(at: now) {
-                try finisher.finish(session, at: now, connection)
-                return .redirect(to: base(session) + "/results?timeup=1")
-            }
-            if session.isFinished { return .redirect(to: base(session) + "/results") }
-            let answers = try StudyStore().finalAnswers(sessionID: session.id, connection)
-            let number: Int
-            if let text = query["q"] {
-                guard let value = Int(text), (1...session.questionIDs.count).contains(value) else {
-                    throw HTTPError(.notFound, pages.message("sessions.no_such_question", for: request, ["count": String(session.questionIDs.count)]))
-                }
-                number = value
-            } else if let next = session.questionIDs.firstIndex(where: { answers[$0] == nil }) {
-                number = next + 1
-            } else {
-                return .redirect(to: base(session) + "/finish")
-            }
-            let notice = query["already"] != nil ? pages.message("sessions.already_answered", for: request) : nil
-            return try questionPage(
-                request, session: session, number: number, answers: answers, isGuest: actor.isGuest, draft: nil, notice: notice,
-                error: nil, reported: query["reported"] != nil, now: now, refusedFrom: query, connection)
+        if session.isFinished { return .redirect(to: base(session) + "/results") }
+        let count = session.questionIDs.count
+        if query["q"] != nil && !(asked.map { (1...count).contains($0) } ?? false) {
+            throw PageRefusal(.notFound, "sessions.no_such_question", ["count": String(count)])
         }
+        guard let number = reading.questionNumber, let question = reading.questions.first else {
+            if asked == nil && session.questionIDs.allSatisfy({ reading.answers[$0] != nil }) { return .redirect(to: base(session) + "/finish") }
+            throw PageRefusal(.gone, "sessions.question_gone")
+        }
+        let locale = pages.locale(for: request), timeZone = request.user?.timeZone ?? "UTC"
+        let stamp = try formClock.stamp(session: session.id, question: question.id, at: now, request.database)
+        let notice = query["already"] != nil ? pages.message("sessions.already_answered", for: request) : nil
+        let refused = RefusedAnswer(query: query, question: question)
+        // Made only when the page is rendered: a kept page needs none of it.
+        let shell = {
+            QuestionShell(
+                session: session, question: question, number: number, answers: reading.answers, isGuest: actor.isGuest, now: now,
+                shownStamp: stamp, notice: notice, reported: query["reported"] != nil, refused: refused, pages: pages, locale: locale,
+                timeZone: timeZone)
+        }
+        // The question, its form and the list of questions are one fragment; what changes with
+        // each showing (the signed "shown at", the answer's id, the countdown) is outside it, in
+        // the shell.
+        let fragment = Fragment(key: "") {
+            QuestionPage(
+                session: session, question: question, number: number, answers: reading.answers, isGuest: actor.isGuest, now: now,
+                shownStamp: stamp, draft: nil, notice: notice, error: nil, reported: false, pages: pages, locale: locale,
+                refused: refused, timeZone: timeZone, csrfToken: request.viewer.csrfToken, cardDue: reading.cardDue)
+        }
+        guard let versions, let user = request.user else { return try questionResponse(shell(), fragment, request) }
+        // A signed-in student's whole page is kept for this sign-in (its forms carry the
+        // reader's token) and reading, with holes for what changes with each showing: the next
+        // showing is filled in, not rendered.
+        let secondsLeft = QuestionPage.secondsLeft(session.deadline, now: now)
+        let page = Self.cachedQuestion(id, asked: asked, query, minutesLeft: QuestionPage.minutesLeft(secondsLeft))
+        let document = try keeper.keptWithHoles(request, user, page, versions, markers: QuestionShell.markers) {
+            try pages.render(
+                "sessions/question", shell().withMarkers, locale: locale, viewer: request.viewer, fragments: ["question": fragment],
+                keepFragments: false)
+        }
+        return Self.showing(document, answerID: Crypto.randomUUID().lowercasedText, stamp: stamp, secondsLeft: secondsLeft, request.headers)
     }
 
     func questionPage(
