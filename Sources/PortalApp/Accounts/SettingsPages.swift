@@ -148,41 +148,16 @@ extension AccountPages {
     /// every other edit kept, and nothing is saved until all are good; the confirmation names
     /// what changed.
     func saveSettings(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        let form = FormFields(body: request.body)
+        var form = try request.form(SettingsForm.self)
         let store = AccountStore()
         guard let account = try request.database.run({ try store.settings($0) }) else {
             throw PageRefusal(.notFound, "error.no_account")
         }
-        var typed = TypedSettings()
-        var errors: [String: String] = [:]
-        if let text = form["display_name"] {
-            let name = text.trimmingCharacters(in: .whitespaces)
-            typed.displayName = String(name.prefix(200))
-            if name.isEmpty || name.count > 80 { errors["display_name"] = pages.message("account.display_name_invalid", for: request) }
-        }
-        if let text = form["time_zone"] {
-            let zone = TimeZoneChoices.resolve(text)
-            if try zone.utf8.count <= 64 && request.database.run({ try store.isKnownTimeZone(zone, $0) }) {
-                typed.timeZone = zone
-            } else {
-                errors["time_zone"] = pages.message("account.time_zone_invalid", for: request)
-            }
-        }
-        // A checkbox sends nothing when it is off: the profile's fields say the form was the page's.
-        if form["display_name"] != nil || form["show_on_leaderboard"] != nil { typed.showOnLeaderboard = form["show_on_leaderboard"] == "on" }
-        if let chosen = form["language"] {
-            if chosen.isEmpty || pages.templates.locales.contains(chosen) { typed.language = chosen }
-            else { errors["language"] = pages.message("account.language_invalid", for: request) }
-        }
-        if let text = form["color_scheme"] {
-            if let scheme = ColorScheme(rawValue: text) { typed.colorScheme = scheme }
-            else { errors["color_scheme"] = pages.message("account.scheme_invalid", for: request) }
-        }
-        if let text = form["desired_retention"] {
-            if let value = Double(text), let chosen = AccountStore.retentionChoices.first(where: { abs($0 - value) < 0.0001 }) { typed.retention = chosen }
-            else { errors["desired_retention"] = pages.message("account.retention_invalid", for: request) }
-        }
-        guard errors.isEmpty else {
+        if let zone = form.timeZone { form.check(timeZone: try zone.utf8.count <= 64 && request.database.run { try store.isKnownTimeZone(zone, $0) }) }
+        form.check(languages: Set(pages.templates.locales))
+        let typed = form.typed
+        guard form.problems.isEmpty else {
+            let errors = Dictionary(form.problems.map { ($0.field, pages.message($0.key, for: request, $0.arguments)) }, uniquingKeysWith: { first, _ in first })
             return try showSettings(request, user, fieldErrors: errors, typed: typed, status: .unprocessableContent)
         }
         let changes = SettingsChanges(account: account, user: user, typed: typed)
@@ -200,7 +175,7 @@ extension AccountPages {
         if !changes.names.isEmpty { viewers.forget(userID: user.userID) }
         // The dashboard's question about the zone goes back to the dashboard, now in the student's day.
         let saved = changes.names.isEmpty ? "nothing" : changes.names.joined(separator: ",")
-        var response = Response.redirect(to: form["return"] == "dashboard" ? "/me" : "/me/settings?saved=" + saved)
+        var response = Response.redirect(to: form.returnsToDashboard ? "/me" : "/me/settings?saved=" + saved)
         if changes.names.contains("language"), let chosen = typed.language {
             response.setCookie(chosen.isEmpty
                 ? SetCookie.expired(name: LocaleNegotiation.cookieName, secure: settings.secure)
@@ -221,8 +196,8 @@ extension AccountPages {
     func saveAppearance(_ request: PortalRequest, _ user: SessionUser) throws -> Response { try saveSettings(request, user) }
 
     func changePassword(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        let form = FormFields(body: request.body)
-        let current = form["current_password"] ?? "", new = form["new_password"] ?? ""
+        let form = try request.form(PasswordChangeForm.self)
+        let (current, new) = (form.current, form.new)
         let store = AccountStore()
         let username = try request.database.transaction { try store.settings($0)?.username ?? "" }
         if let problem = PasswordPolicy.problem(new, username: username) {

@@ -75,50 +75,71 @@ extension AdminPages {
     /// same search.
     func changeAccommodation(_ request: PortalRequest, _ user: SessionUser, account id: UUID) throws -> Response {
         let locale = pages.locale(for: request)
-        let form = FormFields(body: request.body)
-        guard let accommodation = Accommodation(form: form) else {
-            return try accountsPage(request, user, problem: pages.message("school.bad_accommodation", locale: locale), status: .unprocessableContent)
+        let form = try request.form(AccountForm.self)
+        let accommodation: Accommodation
+        do {
+            accommodation = try Accommodation(FormReader(fields: form.fields))
+        } catch {
+            return try accountsPage(request, user, problem: pages.message(error.key, locale: locale), status: .unprocessableContent)
         }
         guard try request.database.transaction({ try SchoolStore().setAccommodation(student: id, accommodation, $0) }) else {
-            throw HTTPError(.notFound, pages.message("school.not_found", locale: locale))
+            throw PageRefusal(.notFound, "school.not_found")
         }
-        return .redirect(to: backToSearch(form) + "&changed=" + LocalPath.escaped(String((form["username"] ?? "").prefix(40))))
+        return .redirect(to: form.backToSearch + "&changed=" + LocalPath.escaped(String(form.username.prefix(40))))
     }
 
-    /// The same search the form was sent from.
-    private func backToSearch(_ form: FormFields) -> String {
-        var back = "/admin/users?q=" + LocalPath.escaped(String((form["q"] ?? "").prefix(100)))
-        if let filter = form["filter_role"].flatMap(Role.init(rawValue:)) { back += "&role=" + filter.rawValue }
-        return back
+    /// What an account's row on the admin's list sends: the role and status chosen, the account's
+    /// username and what the row showed, and the search it was listed by (to go back to).
+    struct AccountForm: PostedForm {
+        let fields: FormFields
+        let role: Role?
+        /// `active` or `disabled`; nil for anything else.
+        let status: String?
+        let username: String
+        /// The status the row showed (a disabled account asks nothing more to stay so).
+        let was: String
+        let confirmed: Bool
+        let search: String
+        let filterRole: Role?
+
+        init(_ form: FormReader) throws(PageRefusal) {
+            fields = form.fields
+            role = Role(rawValue: form.text("role"))
+            status = ["active", "disabled"].contains(form.text("status")) ? form.text("status") : nil
+            (username, was, confirmed) = (form.quoted("username", length: 80), form.text("was"), form.text("confirm") == "1")
+            (search, filterRole) = (form.quoted("q", length: 100), Role(rawValue: form.text("filter_role")))
+        }
+
+        /// The same search the form was sent from.
+        var backToSearch: String {
+            "/admin/users?q=" + LocalPath.escaped(search) + (filterRole.map { "&role=" + $0.rawValue } ?? "")
+        }
     }
 
     /// Changes one account's role and whether it is disabled, then back to the same search.
     func changeAccount(_ request: PortalRequest, _ user: SessionUser, account id: UUID) throws -> Response {
         let locale = pages.locale(for: request)
-        let form = FormFields(body: request.body)
-        guard let role = Role(rawValue: form["role"] ?? ""), let status = form["status"], ["active", "disabled"].contains(status) else {
-            throw HTTPError(.badRequest, pages.message("admin.bad_account_change", locale: locale))
-        }
+        let form = try request.form(AccountForm.self)
+        guard let role = form.role, let status = form.status else { throw PageRefusal(.badRequest, "admin.bad_account_change") }
         if id == user.userID {
             return try accountsPage(request, user, problem: pages.message("admin.not_yourself", locale: locale), status: .unprocessableContent)
         }
         // Disabling signs someone out everywhere: asked first, on a page of its own (a form that
         // did not say the account was already disabled is asked too).
-        if status == "disabled", form["was"] != "disabled", form["confirm"] != "1" {
+        if status == "disabled", form.was != "disabled", !form.confirmed {
             let page = DisablingPage(
-                id: id.lowercasedText, username: String((form["username"] ?? "").prefix(80)), role: role.rawValue,
-                query: String((form["q"] ?? "").prefix(100)), filterRole: form["filter_role"].flatMap(Role.init(rawValue:))?.rawValue ?? "",
-                back: backToSearch(form), csrfToken: user.csrfToken)
+                id: id.lowercasedText, username: form.username, role: role.rawValue, query: form.search, filterRole: form.filterRole?.rawValue ?? "",
+                back: form.backToSearch, csrfToken: user.csrfToken)
             return try pages.privatePage("admin/disable", page, request)
         }
         let directory = AccountDirectory()
         let outcome = try request.database.transaction { try directory.set(userID: id, role: role, disabled: status == "disabled", $0) }
         switch outcome {
-        case .unknownAccount: throw HTTPError(.notFound, pages.message("school.not_found", locale: locale))
+        case .unknownAccount: throw PageRefusal(.notFound, "school.not_found")
         case .refused: return try accountsPage(request, user, problem: pages.message("admin.not_yourself", locale: locale), status: .unprocessableContent)
         case .changed(let username):
             // Back to the same search, saying whose account changed.
-            return .redirect(to: backToSearch(form) + "&changed=" + LocalPath.escaped(username))
+            return .redirect(to: form.backToSearch + "&changed=" + LocalPath.escaped(username))
         }
     }
 }

@@ -12,25 +12,42 @@ extension LivePages {
         return try pages.privatePage("live/new", LiveNewPage(regions: exams), request)
     }
 
-    func create(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        let form = FormFields(body: request.body)
-        let title = (form["title"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...120).contains(title.count) else { throw PageRefusal(.badRequest, "live.bad_title") }
-        guard let count = Int(form["count"] ?? ""), (1...50).contains(count) else { throw PageRefusal(.badRequest, "live.bad_count") }
-        guard let seconds = Int(form["seconds"] ?? ""), (5...300).contains(seconds) else { throw PageRefusal(.badRequest, "live.bad_seconds") }
-        let parts = (form["exam"] ?? "").split(separator: "/", maxSplits: 1).map(String.init)
-        guard parts.count == 2 else { throw PageRefusal(.badRequest, "live.bad_exam") }
-        let chosenText = (form["question_ids"] ?? "").split(whereSeparator: { $0.isWhitespace || $0 == "," })
-        var chosen: [UUID] = []
-        for text in chosenText {
-            guard let id = UUID(uuidString: String(text)) else {
-                throw HTTPError(.badRequest, pages.message("live.bad_question_id", for: request, ["value": String(text.prefix(40))]))
+    /// The form that makes a live event: its title, exam (`region/slug`), how many questions
+    /// and seconds each, and the questions chosen by id (none: drawn from the exam).
+    struct EventForm: PostedForm {
+        let fields: FormFields
+        let title: String
+        let region: String
+        let slug: String
+        let count: Int
+        let seconds: Int
+        let chosen: [UUID]
+
+        init(_ form: FormReader) throws(PageRefusal) {
+            fields = form.fields
+            title = form.trimmed("title")
+            guard (1...120).contains(title.count) else { throw PageRefusal(.badRequest, "live.bad_title") }
+            guard let count = form.int("count"), (1...50).contains(count) else { throw PageRefusal(.badRequest, "live.bad_count") }
+            guard let seconds = form.int("seconds"), (5...300).contains(seconds) else { throw PageRefusal(.badRequest, "live.bad_seconds") }
+            (self.count, self.seconds) = (count, seconds)
+            let parts = form.text("exam").split(separator: "/", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { throw PageRefusal(.badRequest, "live.bad_exam") }
+            (region, slug) = (parts[0], parts[1])
+            var chosen: [UUID] = []
+            for text in form.text("question_ids").split(whereSeparator: { $0.isWhitespace || $0 == "," }) {
+                guard let id = UUID(uuidString: String(text)) else { throw PageRefusal(.badRequest, "live.bad_question_id", ["value": String(text.prefix(40))]) }
+                if !chosen.contains(id) { chosen.append(id) }
             }
-            if !chosen.contains(id) { chosen.append(id) }
+            self.chosen = chosen
         }
+    }
+
+    func create(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+        let form = try request.form(EventForm.self)
+        let (title, count, seconds, parts, chosen) = (form.title, form.count, form.seconds, [form.region, form.slug], form.chosen)
         let now = clock()
         // Made once per showing of the form: the same send again leads to the same event.
-        let location = try SentOnce.send(request, form: form) { connection -> String in
+        let location = try SentOnce.send(request, form: form.fields) { connection -> String in
             guard let exam = try ExamCatalog().examHeading(region: parts[0], slug: parts[1], connection) else {
                 throw PageRefusal(.badRequest, "live.bad_exam")
             }

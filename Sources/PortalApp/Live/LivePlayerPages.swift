@@ -54,10 +54,24 @@ extension LivePages {
         return try pages.privatePage("live/play", value, request, status: status)
     }
 
+    /// The nickname a player joins an event with.
+    struct JoinForm: PostedForm {
+        let nickname: String
+
+        init(_ form: FormReader) throws(PageRefusal) { nickname = form.trimmed("nickname") }
+    }
+
+    /// A live answer's question number; the response's own fields take the question's shape
+    /// (`AnswerForm`).
+    struct LiveAnswerForm: PostedForm {
+        let index: Int?
+
+        init(_ form: FormReader) throws(PageRefusal) { index = form.int("index") }
+    }
+
     func join(_ request: PortalRequest, code: String) throws -> Response {
         let scoreboard = try liveScoreboard(request)
-        let form = FormFields(body: request.body)
-        let nickname = (form["nickname"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let nickname = try request.form(JoinForm.self).nickname
         if let problem = NicknamePolicy.problem(nickname) {
             let refused = RefusedNickname(typed: String(nickname.prefix(64)), problem: pages.message(problem, for: request))
             return try playPage(request, code, refused: refused, status: .unprocessableContent)
@@ -90,9 +104,9 @@ extension LivePages {
         // The server's clock says when the answer came: the bell is the database's to apply.
         let receivedAt = clock()
         let scoreboard = try liveScoreboard(request)
-        let form = FormFields(body: request.body)
+        let form = request.formFields
         guard StudyActor.resolve(request, settings: settings, createGuest: false) != nil else { throw noEvent(request, code) }
-        guard let index = Int(form["index"] ?? "") else { throw PageRefusal(.badRequest, "live.bad_index") }
+        guard let index = try request.form(LiveAnswerForm.self).index else { throw PageRefusal(.badRequest, "live.bad_index") }
         let (event, participant, stored): (LiveEvent, LiveParticipant, LiveAnswerRecord?)
         do {
             (event, participant, stored) = try answerStored(request, code, index: index, form: form, receivedAt: receivedAt)

@@ -63,12 +63,30 @@ struct ClassAccounts: Sendable {
         return FormPage(className: summary.name, classHref: href, action: href + "/accounts", csrfToken: user.csrfToken)
     }
 
+    /// The list of pupils' names, one a line, and whether names that repeat are separate pupils.
+    struct NamesForm: PostedForm {
+        let fields: FormFields
+        let names: String
+        let repeatsAreSeparate: Bool
+
+        init(_ form: FormReader) throws(PageRefusal) {
+            (fields, names, repeatsAreSeparate) = (form.fields, form.quoted("names", length: 20_000), form.text("repeats") == "separate")
+        }
+    }
+
+    /// Whether the accounts made for the class may appear on public leaderboards.
+    struct PublicBoardsForm: PostedForm {
+        let allowed: Bool
+
+        init(_ form: FormReader) throws(PageRefusal) { allowed = form.isOn("public_boards") }
+    }
+
     /// `POST /teach/classes/{id}/accounts`: makes the accounts once and answers `303` to their
     /// cards (the same send again leads to the same cards).
     func make(_ request: PortalRequest, _ user: SessionUser, class id: UUID) throws -> Response {
         var page = try formPage(request, user, id)
-        let form = FormFields(body: request.body)
-        page.names = String((form["names"] ?? "").prefix(20_000))
+        let form = try request.form(NamesForm.self)
+        page.names = form.names
         let names = NameList(page.names).names
         if names.isEmpty {
             page.error = pages.message("school.accounts_none", for: request)
@@ -82,7 +100,7 @@ struct ClassAccounts: Sendable {
         let repeats = names.reduce(into: [String]()) { found, name in
             if counts[name.lowercased(), default: 0] > 1 && !found.contains(where: { $0.lowercased() == name.lowercased() }) { found.append(name) }
         }
-        if !repeats.isEmpty && form["repeats"] != "separate" {
+        if !repeats.isEmpty && !form.repeatsAreSeparate {
             page.repeated = repeats.map { "\($0) (\(counts[$0.lowercased()] ?? 2))" }.joined(separator: ", ")
             return try pages.privatePage("teach/accounts", page, request, status: .unprocessableContent)
         }
@@ -92,7 +110,7 @@ struct ClassAccounts: Sendable {
         }
         let location: String?
         do {
-            location = try SentOnce.send(request, form: form) { connection in
+            location = try SentOnce.send(request, form: form.fields) { connection in
                 let batch = try ClassAccountStore().make(classID: id, people, connection)
                 return page.classHref + "/accounts/" + batch.lowercasedText
             }?.location
@@ -138,7 +156,7 @@ struct ClassAccounts: Sendable {
     /// `POST /teach/classes/{id}/boards`: whether the accounts the teacher made for the class
     /// may appear on public leaderboards (each student still chooses for themselves).
     func savePublicBoards(_ request: PortalRequest, _ user: SessionUser, class id: UUID) throws -> Response {
-        let allowed = FormFields(body: request.body)["public_boards"] == "on"
+        let allowed = try request.form(PublicBoardsForm.self).allowed
         guard try request.database.transaction({ try ClassAccountStore().setPublicBoards(classID: id, allowed: allowed, $0) }) else {
             throw PageRefusal(.notFound, "school.not_found")
         }

@@ -213,16 +213,15 @@ struct ClassPage: Encodable {
     }
 }
 
-extension Accommodation {
-    /// The extra time a form asks for (`multiplier`, and `extra_minutes`: empty means none), or
-    /// nil when it is not one a teacher may give.
-    init?(form: FormFields) {
-        let minutesText = (form["extra_minutes"] ?? "").trimmingCharacters(in: .whitespaces)
-        let attemptsText = (form["extra_attempts"] ?? "").trimmingCharacters(in: .whitespaces)
-        guard let multiplier = Double(form["multiplier"] ?? ""), Self.multipliers.contains(multiplier),
-              let extraMinutes = minutesText.isEmpty ? 0 : Int(minutesText), (0...Self.maximumExtraMinutes).contains(extraMinutes),
-              let extraAttempts = attemptsText.isEmpty ? 0 : Int(attemptsText), (0...Self.maximumExtraAttempts).contains(extraAttempts)
-        else { return nil }
+extension Accommodation: PostedForm {
+    /// The extra time a form asks for (`multiplier`, and `extra_minutes` and `extra_attempts`:
+    /// empty means none); refused when it is not one a teacher may give.
+    init(_ form: FormReader) throws(PageRefusal) {
+        let minutes = form.trimmed("extra_minutes"), attempts = form.trimmed("extra_attempts")
+        guard let multiplier = Double(form.text("multiplier")), Self.multipliers.contains(multiplier),
+              let extraMinutes = minutes.isEmpty ? 0 : Int(minutes), (0...Self.maximumExtraMinutes).contains(extraMinutes),
+              let extraAttempts = attempts.isEmpty ? 0 : Int(attempts), (0...Self.maximumExtraAttempts).contains(extraAttempts)
+        else { throw PageRefusal(.unprocessableContent, "school.bad_accommodation") }
         self.init(multiplier: multiplier, extraMinutes: extraMinutes, extraAttempts: extraAttempts)
     }
 }

@@ -8,56 +8,33 @@ import TemplateEngine
 /// Share links: made from an exam page, opened at `/s/{token}`, started from, and revoked.
 extension SchoolPages {
     func createLink(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        let form = FormFields(body: request.body)
-        let title = (form["title"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...120).contains(title.count) else { throw PageRefusal(.badRequest, "school.bad_link_title") }
-        guard let mode = StudyMode(rawValue: form["mode"] ?? ""), mode == .practice || mode == .mock else {
-            throw HTTPError(.badRequest, pages.message("sessions.bad_mode", for: request, ["value": String((form["mode"] ?? "").prefix(20))]))
-        }
-        guard let from = Int(form["difficulty_from"] ?? "1"), let to = Int(form["difficulty_to"] ?? "5"), (1...5).contains(from), (1...5).contains(to), from <= to else {
-            throw PageRefusal(.badRequest, "sessions.bad_range")
-        }
-        guard let count = Int(form["count"] ?? "20"), (1...100).contains(count) else {
-            throw PageRefusal(.badRequest, "sessions.bad_count", ["max": "100"])
-        }
-        var attempts: Int?
-        if let text = form["attempts"]?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
-            guard let limit = Int(text), (1...20).contains(limit) else { throw PageRefusal(.badRequest, "school.bad_attempts") }
-            attempts = limit
-        }
-        let classID: UUID? = (form["class"] ?? "").isEmpty ? nil : UUID(uuidString: form["class"] ?? "")
-        if !(form["class"] ?? "").isEmpty && classID == nil { throw PageRefusal(.badRequest, "school.not_found") }
-        let zone = TimeZone(identifier: user.timeZone) ?? .gmt
+        let form = try request.form(ShareLinkForm.self)
         var dueAt: Date?
-        if let text = form["due"], !text.isEmpty {
-            guard let day = Self.endOfDay(text, zone: zone) else { throw PageRefusal(.badRequest, "school.bad_due") }
+        if let due = form.due {
+            guard let day = Self.endOfDay(due, zone: TimeZone(identifier: user.timeZone) ?? .gmt) else { throw PageRefusal(.badRequest, "school.bad_due") }
             dueAt = day
         }
-        var expiresAt: Date?
-        if let text = form["expires_days"], !text.isEmpty {
-            guard let days = Int(text), (1...365).contains(days) else { throw PageRefusal(.badRequest, "school.bad_expiry") }
-            expiresAt = clock().addingTimeInterval(TimeInterval(days) * 86_400)
-        }
+        let expiresAt = form.expiresDays.map { clock().addingTimeInterval(TimeInterval($0) * 86_400) }
         let token = Crypto.token()
-        let (region, slug) = (form["region"] ?? "", form["exam"] ?? "")
+        let (region, slug, classID, title) = (form.region, form.slug, form.classID, form.title)
         // The share form is on the exam page (one copy for many showings): the same form sent
         // again within ten minutes is the same link, leading to the list it is in (its address
         // was shown once: only its hash is kept).
-        let sent = try SentOnce.sendByContent(request, form: form, freshFor: 600) { connection -> String in
+        let sent = try SentOnce.sendByContent(request, form: form.fields, freshFor: 600) { connection -> String in
             guard let exam = try ExamCatalog().exam(region: region, slug: slug, connection) else {
-                throw HTTPError(.notFound, pages.message("error.no_exam", for: request, ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))]))
+                throw PageRefusal(.notFound, "error.no_exam", ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))])
             }
-            let domains = form.values("domain")
+            let domains = form.domains
             if let unknown = Set(domains).subtracting(exam.domains.map(\.slug)).first {
-                throw HTTPError(.badRequest, pages.message("sessions.bad_domain", for: request, ["value": String(unknown.prefix(80))]))
+                throw PageRefusal(.badRequest, "sessions.bad_domain", ["value": String(unknown.prefix(80))])
             }
             if let classID, try SchoolStore().taughtClass(id: classID, connection) == nil { throw PageRefusal(.notFound, "school.not_found") }
             // Every domain chosen is the same as none: the link keeps "all", which stays true if domains are added.
             let preset = Set(domains).count == exam.domains.count ? [] : domains
             _ = try SchoolStore().createShareLink(NewShareLink(
-                tokenHash: Crypto.sha256(Array(token.utf8)), examID: exam.id, classID: classID, title: title, mode: mode, domains: preset,
-                difficulty: from...to, questionCount: count, joinsClass: classID != nil && form["joins_class"] == "on", dueAt: dueAt,
-                expiresAt: expiresAt, attempts: attempts), at: clock(), connection)
+                tokenHash: Crypto.sha256(Array(token.utf8)), examID: exam.id, classID: classID, title: title, mode: form.mode, domains: preset,
+                difficulty: form.difficulty, questionCount: form.count, joinsClass: form.joinsClass, dueAt: dueAt,
+                expiresAt: expiresAt, attempts: form.attempts), at: clock(), connection)
             return classID.map { "/teach/classes/\($0.lowercasedText)#assignments-heading" } ?? "/teach#links-heading"
         }
         guard let sent, sent.madeNow else { return .redirect(to: sent?.location ?? "/teach") }
@@ -97,7 +74,7 @@ extension SchoolPages {
 
     func revoke(_ request: PortalRequest, _ user: SessionUser, link id: UUID) throws -> Response {
         // Only from the page that asked first (an older form, or one made elsewhere, is sent there).
-        guard FormFields(body: request.body)["confirm"] == "1" else { return .redirect(to: "/teach/links/\(id.lowercasedText)/revoke") }
+        guard try request.form(Confirmation.self).confirmed else { return .redirect(to: "/teach/links/\(id.lowercasedText)/revoke") }
         let classID = try request.database.transaction { connection -> UUID? in
             guard let found = try SchoolStore().ownShareLink(id: id, connection) else {
                 throw PageRefusal(.notFound, "school.not_found")
@@ -131,9 +108,9 @@ extension SchoolPages {
         let link = try shared(request, token)
         let now = clock(), locale = pages.locale(for: request)
         let actor = StudyActor(user: user)
-        let form = FormFields(body: request.body)
+        let form = try request.form(StartForm.self)
         let location: String?
-        do { location = try SentOnce.send(request, form: form) { connection -> String in
+        do { location = try SentOnce.send(request, form: form.fields) { connection -> String in
             // Said plainly before anything is chosen; the database counts again as it admits the session.
             let attempts = try SchoolStore().attempts(linkID: link.id, connection)
             if let allowed = attempts.allowed, attempts.used >= allowed {
@@ -146,10 +123,10 @@ extension SchoolPages {
             var wanted = SessionStart.SessionRequest(
                 region: link.regionCode, slug: link.examSlug, mode: link.mode, domains: domains, difficulty: link.difficulty,
                 count: link.questionCount, shareLinkID: link.id)
-            wanted.endRunning = form[RunningMockPage.endField].flatMap(UUID.init(text:))
+            wanted.endRunning = form.endRunning
             return "/sessions/" + (try starter.create(wanted, actor: actor, now: now, locale: locale, connection)).lowercasedText
         }?.location } catch let running as SessionStart.MockRunning {
-            return try starter.askFirst(running, region: link.regionCode, slug: link.examSlug, action: request.path, form: form, now: now, request)
+            return try starter.askFirst(running, region: link.regionCode, slug: link.examSlug, action: request.path, form: form.fields, now: now, request)
         }
         // A form without its one-time token (shown before tokens, or made elsewhere): shown again.
         guard let location else { return .redirect(to: request.path.replacingOccurrences(of: "/start", with: "", options: .backwards)) }

@@ -20,18 +20,19 @@ extension SchoolPages {
     /// `POST /teach/classes`: the class is made once per showing of the form (a second send
     /// leads to the same class); a refused name comes back beside its field with what was typed.
     func createClass(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        let form = FormFields(body: request.body)
-        let name = (form["name"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        let school = (form["school"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let form = try request.form(ClassForm.self)
+        let (name, school) = (form.name, form.school)
         func again(_ edit: (inout TeachPage) -> Void) throws -> Response {
             var page = try teachPage(request)
-            (page.className, page.schoolName) = (String((form["name"] ?? "").prefix(200)), String((form["school"] ?? "").prefix(300)))
+            (page.className, page.schoolName) = (form.typedName, form.typedSchool)
             edit(&page)
             return try pages.privatePage("teach/index", page, request, status: .unprocessableContent)
         }
-        guard (1...120).contains(name.count) else { return try again { $0.nameError = pages.message("school.bad_class_name", for: request) } }
-        guard school.count <= 200 else { return try again { $0.schoolError = pages.message("school.bad_school_name", for: request) } }
-        let location = try SentOnce.send(request, form: form) { connection -> String in
+        if let problem = form.problem {
+            let sentence = pages.message(problem.key, for: request, problem.arguments)
+            return try again { problem.field == "name" ? ($0.nameError = sentence) : ($0.schoolError = sentence) }
+        }
+        let location = try SentOnce.send(request, form: form.fields) { connection -> String in
             for _ in 0..<10 {
                 if let id = try SchoolStore().createClass(name: name, schoolName: school.isEmpty ? nil : school, joinCode: Crypto.code(length: 8), at: clock(), connection) {
                     return "/teach/classes/\(id.lowercasedText)"
@@ -41,6 +42,26 @@ extension SchoolPages {
         }?.location
         if let location { return .redirect(to: location) }
         return try again { $0.nameError = pages.message("error.form_resent", for: request) }
+    }
+
+    /// The form that makes a class on `/teach`: its name and school, a problem with either said
+    /// beside it.
+    struct ClassForm: PostedForm {
+        let fields: FormFields
+        let name: String
+        let school: String
+        /// What was typed, shortened, for the form shown again.
+        let typedName: String
+        let typedSchool: String
+        let problem: FormProblem?
+
+        init(_ form: FormReader) throws(PageRefusal) {
+            fields = form.fields
+            (name, school) = (form.trimmed("name"), form.trimmed("school"))
+            (typedName, typedSchool) = (form.quoted("name", length: 200), form.quoted("school", length: 300))
+            problem = !(1...120).contains(name.count) ? FormProblem("name", "school.bad_class_name")
+                : school.count > 200 ? FormProblem("school", "school.bad_school_name") : nil
+        }
     }
 
     /// A class's page is one fragment, kept for the teacher's session by the class's version
@@ -97,7 +118,7 @@ extension SchoolPages {
 
     func remove(_ request: PortalRequest, _ user: SessionUser, class id: UUID, student: UUID) throws -> Response {
         // Only from the page that asked first (an older form, or one made elsewhere, is sent there).
-        guard FormFields(body: request.body)["confirm"] == "1" else {
+        guard try request.form(Confirmation.self).confirmed else {
             return .redirect(to: "/teach/classes/\(id.lowercasedText)/members/\(student.lowercasedText)/remove")
         }
         try request.database.transaction { connection in
@@ -110,9 +131,7 @@ extension SchoolPages {
     /// Sets a member's extra time from the class page's form: a current member of a class the
     /// reader teaches; the database checks that too, and records the change.
     func setAccommodation(_ request: PortalRequest, _ user: SessionUser, class id: UUID, student: UUID) throws -> Response {
-        guard let accommodation = Accommodation(form: FormFields(body: request.body)) else {
-            throw PageRefusal(.unprocessableContent, "school.bad_accommodation")
-        }
+        let accommodation = try request.form(Accommodation.self)
         try request.database.transaction { connection in
             let store = SchoolStore()
             guard try store.taughtClass(id: id, connection) != nil else { throw PageRefusal(.notFound, "school.not_found") }

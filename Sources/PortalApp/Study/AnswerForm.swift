@@ -103,6 +103,16 @@ enum AnswerForm {
         return number
     }
 
+    /// An ordering's positions as sent, one per item (1 to `count`; 0 for one missing or out of range).
+    static func positions(_ form: FormFields, count: Int) -> [Int] {
+        (0..<count).map { index in Int(form["position_\(index)"] ?? "").flatMap { (1...count).contains($0) ? $0 : nil } ?? 0 }
+    }
+
+    /// A matching's targets as sent, one per item (1 to `targets`; 0 for one not matched).
+    static func targets(_ form: FormFields, items: Int, targets: Int) -> [Int] {
+        (0..<items).map { index in Int(form["target_\(index)"] ?? "").flatMap { (1...max(1, targets)).contains($0) ? $0 : nil } ?? 0 }
+    }
+
     /// A hotspot's tapped point, when the form carries one (the page script sets it).
     static func point(_ form: FormFields) -> (x: Double, y: Double)? {
         guard let x = form["point_x"].flatMap(Double.init), let y = form["point_y"].flatMap(Double.init), x.isFinite, y.isFinite else { return nil }

@@ -11,17 +11,29 @@ struct QuestionReports: Sendable {
     /// Reports per student per hour: plenty for real problems, too few to flood the queue.
     static let reportsPerHour = 30
 
+    /// What the report form sends: the reason, a comment and the page to come back to.
+    struct Report: PostedForm {
+        let fields: FormFields
+        let back: String
+        let reason: ReportReason
+        let comment: String
+
+        init(_ form: FormReader) throws(PageRefusal) {
+            fields = form.fields
+            back = LocalPath.validated(form.optional("return_to")) ?? "/"
+            guard let reason = ReportReason(rawValue: form.text("reason")) else { throw PageRefusal(.badRequest, "report.bad_reason") }
+            self.reason = reason
+            comment = form.trimmed("comment")
+            guard comment.count <= QuestionReports.maximumComment else {
+                throw PageRefusal(.badRequest, "report.too_long", ["max": String(QuestionReports.maximumComment)])
+            }
+        }
+    }
+
     func report(_ request: PortalRequest, _ user: SessionUser, question questionID: UUID) throws -> Response {
         let locale = pages.locale(for: request)
-        let form = FormFields(body: request.body)
-        let back = LocalPath.validated(form["return_to"]) ?? "/"
-        guard let reason = ReportReason(rawValue: form["reason"] ?? "") else {
-            throw HTTPError(.badRequest, pages.message("report.bad_reason", locale: locale))
-        }
-        let comment = (form["comment"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard comment.count <= Self.maximumComment else {
-            throw HTTPError(.badRequest, pages.message("report.too_long", locale: locale, ["max": String(Self.maximumComment)]))
-        }
+        let form = try request.form(Report.self)
+        let (back, reason, comment) = (form.back, form.reason, form.comment)
         let wait = try request.database.run {
             try AccountStore().rateLimit("report", key: user.userID.uuidString, limit: Self.reportsPerHour, window: 3600, take: true, $0)
         }
@@ -31,9 +43,9 @@ struct QuestionReports: Sendable {
         }
         // The form is on kept pages (question and results): the same report sent again within
         // ten minutes — a double tap, a reload — is the one already filed.
-        let location = try SentOnce.sendByContent(request, form: form, freshFor: 600) { connection -> String in
+        let location = try SentOnce.sendByContent(request, form: form.fields, freshFor: 600) { connection -> String in
             guard try StudyStore().report(questionID: questionID, reason: reason, comment: comment, connection) else {
-                throw HTTPError(.notFound, pages.message("report.no_question", locale: locale))
+                throw PageRefusal(.notFound, "report.no_question")
             }
             return back + (back.contains("?") ? "&" : "?") + "reported=1"
         }?.location

@@ -30,13 +30,12 @@ extension SessionPages {
     /// fields say it alone is one round trip; flagging, moving on and what the form cannot say
     /// without the question first read the session and the question.
     func answer(_ request: PortalRequest, session sessionID: UUID) throws -> Response {
-        let form = FormFields(body: request.body)
-        guard let answerID = UUID(uuidString: form["answer_id"] ?? "") else { throw PageRefusal(.badRequest, "sessions.bad_answer_id") }
-        guard let questionID = UUID(uuidString: form["question"] ?? "") else { throw PageRefusal(.badRequest, "sessions.not_in_session") }
+        let form = try request.form(AnswerSubmission.self)
+        let (answerID, questionID) = (form.answerID, form.questionID)
         guard let actor = StudyActor.resolve(request, settings: settings, createGuest: false) else { throw notFound(request) }
         let now = clock()
         // The time spent is the server's: from the signed moment the question was shown to now.
-        guard let shownAt = try formClock.shownAt(form["shown_at"] ?? "", session: sessionID, question: questionID, request.database) else {
+        guard let shownAt = try formClock.shownAt(form.shownStamp, session: sessionID, question: questionID, request.database) else {
             throw PageRefusal(.badRequest, "sessions.bad_time")
         }
         let milliseconds = Int((min(max(0, now.timeIntervalSince(shownAt)), Self.longestAnswer) * 1000).rounded(.down))
@@ -45,7 +44,7 @@ extension SessionPages {
                 id: answerID, sessionID: sessionID, questionID: questionID, response: response, userID: actor.user?.userID,
                 milliseconds: milliseconds, answeredAt: now)
         }
-        if form["flag"] == nil, form["then"] == nil, let response = AnswerForm.responseByFields(form), !response.isBlank {
+        if form.isPlain, let response = AnswerForm.responseByFields(form.fields), !response.isBlank {
             do {
                 guard let placed = try AnswerRecorder.placement(request.database.write([submission(response)])[0]) else { throw notFound(request) }
                 return .redirect(to: onward(sessionID, mode: placed.mode, number: placed.number, count: placed.count))
@@ -66,7 +65,7 @@ extension SessionPages {
     /// whose fields need the question to be read. What a browser's form can get wrong goes back
     /// to the question's own address, with what was chosen: a reload then sends nothing again.
     private func answerWithQuestion(
-        _ request: PortalRequest, _ form: FormFields, sessionID: UUID, questionID: UUID, actor: StudyActor, now: Date,
+        _ request: PortalRequest, _ form: AnswerSubmission, sessionID: UUID, questionID: UUID, actor: StudyActor, now: Date,
         submission: (AnswerResponse) throws -> SQL
     ) throws -> Response {
         let context = StudyStore.answerContextStatement(sessionID: sessionID, questionID: questionID)
@@ -82,11 +81,11 @@ extension SessionPages {
             guard let question = context.question else { throw PageRefusal(.gone, "sessions.question_gone") }
             // The answer form's own "flag for review" button (mock exams) sends what is chosen
             // with it: that is saved too, and the student stays on the question.
-            let flagging = session.mode == .mock ? form["flag"].map { $0 == "1" } : nil
+            let flagging = session.mode == .mock ? form.flag : nil
             let here = "\(base(session))?q=\(number)"
             // "Previous" or "Next" sent the form: what is chosen is answered first (practice then
             // shows its feedback here; a mock exam moves on); nothing chosen only moves.
-            let moving = Int(form["then"] ?? "").flatMap { (1...session.questionIDs.count).contains($0) && $0 != number ? $0 : nil }
+            let moving = form.then.flatMap { (1...session.questionIDs.count).contains($0) && $0 != number ? $0 : nil }
             let movedTo = moving.map { "\(base(session))?q=\($0)" }
             func flagOnly() throws -> Response {
                 try store.setFlag(sessionID: session.id, questionID: questionID, flagged: flagging ?? false, connection)
@@ -95,7 +94,7 @@ extension SessionPages {
             func refuse(_ reason: RefusedAnswer.Reason, _ chosen: [Int]) -> Response {
                 .redirect(to: here + "&" + RefusedAnswer(reason: reason, chosen: chosen).query)
             }
-            switch Self.shapeVerdict(form, question, flagging: flagging != nil, moving: movedTo != nil) {
+            switch Self.shapeVerdict(form.fields, question, flagging: flagging != nil, moving: movedTo != nil) {
             case .refuse(let reason, let chosen): return .success(refuse(reason, chosen))
             case .flagOnly: return .success(try flagOnly())
             case .move: if let movedTo { return .success(.redirect(to: movedTo)) }
@@ -103,7 +102,7 @@ extension SessionPages {
             }
             let draft: AnswerResponse
             do throws(HTTPError) {
-                draft = try AnswerForm.response(form, question: question) { pages.message($0, for: request, $1) }
+                draft = try AnswerForm.response(form.fields, question: question) { pages.message($0, for: request, $1) }
             } catch {
                 return .success(try questionPage(
                     request, session: session, number: number, answers: store.finalAnswers(sessionID: session.id, connection),
@@ -158,16 +157,12 @@ extension SessionPages {
         switch question.kind.answerShape {
         case .order:
             let count = question.options.count
-            let positions = question.options.indices.map { index in
-                Int(form["position_\(index)"] ?? "").flatMap { (1...count).contains($0) ? $0 : nil } ?? 0
-            }
+            let positions = AnswerForm.positions(form, count: count)
             if positions.contains(0) { return .refuse(.incomplete, positions) }
             if Set(positions).count < count { return .refuse(.duplicate, positions) }
         case .pairs:
             let targets = question.details.targets?.count ?? 0
-            let given = question.options.indices.map { index in
-                Int(form["target_\(index)"] ?? "").flatMap { (1...max(1, targets)).contains($0) ? $0 : nil } ?? 0
-            }
+            let given = AnswerForm.targets(form, items: question.options.count, targets: targets)
             if flagging, given.allSatisfy({ $0 == 0 }) { return .flagOnly }
             if moving, given.allSatisfy({ $0 == 0 }) { return .move }
             if given.contains(0) { return .refuse(.unmatched, given) }

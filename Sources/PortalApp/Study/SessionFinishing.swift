@@ -8,14 +8,24 @@ import TemplateEngine
 
 /// Flagging a question, the page that confirms finishing, and finishing.
 extension SessionPages {
+    /// The finish page's flag and unflag buttons: the question and whether to flag it.
+    struct FlagForm: PostedForm {
+        let questionID: UUID?
+        let flagged: Bool
+
+        init(_ form: FormReader) throws(PageRefusal) {
+            (questionID, flagged) = (form.uuid("question"), form.text("flagged") == "1")
+        }
+    }
+
     func flag(_ request: PortalRequest, session id: UUID) throws -> Response {
-        let form = FormFields(body: request.body)
+        let form = try request.form(FlagForm.self)
         return try withSession(request, id, locking: true) { _, session, connection in
-            guard let questionID = UUID(uuidString: form["question"] ?? ""), let index = session.questionIDs.firstIndex(of: questionID) else {
+            guard let questionID = form.questionID, let index = session.questionIDs.firstIndex(of: questionID) else {
                 throw PageRefusal(.badRequest, "sessions.not_in_session")
             }
             if session.isFinished { return .redirect(to: base(session) + "/results") }
-            try StudyStore().setFlag(sessionID: session.id, questionID: questionID, flagged: form["flagged"] == "1", connection)
+            try StudyStore().setFlag(sessionID: session.id, questionID: questionID, flagged: form.flagged, connection)
             return .redirect(to: "\(base(session))?q=\(index + 1)")
         }
     }

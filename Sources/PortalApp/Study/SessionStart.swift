@@ -23,59 +23,37 @@ struct SessionStart: Sendable {
 
     func start(_ request: PortalRequest) throws -> Response {
         let locale = pages.locale(for: request)
-        func refuse(_ key: String, _ arguments: [String: String] = [:]) -> HTTPError {
-            HTTPError(.badRequest, pages.message(key, locale: locale, arguments))
-        }
-        let form = FormFields(body: request.body)
-        let region = form["region"] ?? "", slug = form["exam"] ?? ""
-        guard let mode = StudyMode(rawValue: form["mode"] ?? StudyMode.practice.rawValue) else {
-            throw refuse("sessions.bad_mode", ["value": String((form["mode"] ?? "").prefix(20))])
-        }
-        // "Practise the ones I missed": exactly those questions of an earlier session.
-        let missedOf = form["missed_of"].flatMap(UUID.init(text:))
-        if form["missed_of"] != nil && (missedOf == nil || mode != .practice) { throw refuse("sessions.bad_mode", ["value": "missed_of"]) }
-        if mode.needsAccount && request.user == nil {
+        let form = try request.form(StartForm.self)
+        let region = form.region, slug = form.slug
+        if form.mode.needsAccount && request.user == nil {
             return .redirect(to: LocalPath.signIn(returningTo: "/exams/\(region)/\(slug)"))
         }
-        guard let from = Int(form["difficulty_from"] ?? "1"), let to = Int(form["difficulty_to"] ?? "5"),
-              (1...5).contains(from), (1...5).contains(to), from <= to else {
-            throw refuse("sessions.bad_range")
-        }
-        guard let count = Int(form["count"] ?? "20"), (1...Self.maximumCount).contains(count) else {
-            throw refuse("sessions.bad_count", ["max": String(Self.maximumCount)])
-        }
         guard let actor = StudyActor.resolve(request, settings: settings, createGuest: true) else {
-            throw refuse("sessions.bad_mode", ["value": ""])
-        }
-        guard let mockLength = MockLength(form["mock_length"]) else {
-            throw refuse("sessions.bad_mock_length")
-        }
-        guard let pool = PracticePool(rawValue: form["pool"] ?? PracticePool.all.rawValue) else {
-            throw refuse("sessions.bad_mode", ["value": String((form["pool"] ?? "").prefix(20))])
+            throw PageRefusal(.badRequest, "sessions.bad_mode", ["value": ""])
         }
         let now = clock()
         var wanted = SessionRequest(
-            region: region, slug: slug, mode: mode, domains: Set(form.values("domain")), difficulty: from...to, count: count, shareLinkID: nil)
-        wanted.mockLength = mockLength
-        wanted.endRunning = form[RunningMockPage.endField].flatMap(UUID.init(text:))
-        wanted.missedOf = missedOf
-        wanted.pool = pool
-        wanted.kinds = Set(form.values("kind"))
+            region: region, slug: slug, mode: form.mode, domains: form.domains, difficulty: form.difficulty, count: form.count, shareLinkID: nil)
+        wanted.mockLength = form.mockLength
+        wanted.endRunning = form.endRunning
+        wanted.missedOf = form.missedOf
+        wanted.pool = form.pool
+        wanted.kinds = form.kinds
         let location: String?
         do {
             // Started from kept pages (the exam page is one copy for many showings): a double
             // tap or a resent form within half a minute leads to the session the first made, as
             // long as nobody has answered in it (then the same form starts another).
-            location = try SentOnce.sendByContent(request, form: form, freshFor: Self.sameStartSeconds, stillStands: { location, connection in
+            location = try SentOnce.sendByContent(request, form: form.fields, freshFor: Self.sameStartSeconds, stillStands: { location, connection in
                 guard let id = UUID(text: String(location.dropFirst("/sessions/".count))) else { return false }
                 return try StudyStore().isUntouched(sessionID: id, connection)
             }) { connection in
                 "/sessions/" + (try create(wanted, actor: actor, now: now, locale: locale, connection)).lowercasedText
             }?.location
         } catch let running as MockRunning {
-            return try askFirst(running, region: region, slug: slug, action: "/sessions", form: form, now: now, request)
+            return try askFirst(running, region: region, slug: slug, action: "/sessions", form: form.fields, now: now, request)
         }
-        guard let location else { throw refuse("error.form_resent") }
+        guard let location else { throw PageRefusal(.badRequest, "error.form_resent") }
         var response = Response.redirect(to: location)
         if let token = actor.newGuestToken { response.setCookie(settings.guestCookie(token)) }
         return response
