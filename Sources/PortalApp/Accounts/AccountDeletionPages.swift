@@ -37,15 +37,21 @@ struct AccountDeletionPages: Sendable {
         try showOwn(request, error: nil, status: .ok)
     }
 
+    /// The deletion form: the account's password, which it asks for when the account has one.
+    struct PasswordForm: PostedForm {
+        let password: String
+
+        init(_ form: FormReader) throws(PageRefusal) { password = form.text("password") }
+    }
+
     /// `POST /me/delete`.
     func deleteOwn(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        let form = FormFields(body: request.body)
+        let password = try request.form(PasswordForm.self).password
         guard let confirmation = try request.database.transaction({ try AccountDeletion().confirmation($0) }) else {
             throw PageRefusal(.notFound, "error.no_account")
         }
         var attempt: UUID?, proof: [UInt8]?
         if confirmation.hasPassword {
-            let password = form["password"] ?? ""
             let username = try request.database.transaction { try AccountStore().settings($0)?.username ?? "" }
             // Guessing the password from a stolen session counts like guessing at sign-in.
             let reservation = try request.database.run { try AccountStore().beginLogin(username: username, address: request.clientAddress, $0) }
@@ -88,7 +94,7 @@ struct AccountDeletionPages: Sendable {
 
     /// `POST /admin/users/{id}/delete`.
     func adminDelete(_ request: PortalRequest, _ user: SessionUser, id: UUID) throws -> Response {
-        guard FormFields(body: request.body)["confirm"] == "1" else { return .redirect(to: "/admin/users/\(id.lowercasedText)/delete") }
+        guard try request.form(Confirmation.self).confirmed else { return .redirect(to: "/admin/users/\(id.lowercasedText)/delete") }
         guard try request.database.transaction({ try AccountDeletion().deleteByAdmin(userID: id, $0) }) else {
             throw PageRefusal(.notFound, "error.no_account")
         }

@@ -24,9 +24,16 @@ struct EmailAddressPages: Sendable {
         var signedIn: Bool
     }
 
+    /// The e-mail address typed, at most 254 bytes' worth of characters.
+    struct AddressForm: PostedForm {
+        let email: String
+
+        init(_ form: FormReader) throws(PageRefusal) { email = String(form.text("email").trimmingCharacters(in: .whitespaces).prefix(254)) }
+    }
+
     /// `POST /me/email`.
     func requestAddress(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        let typed = String((FormFields(body: request.body)["email"] ?? "").trimmingCharacters(in: .whitespaces).prefix(254))
+        let typed = try request.form(AddressForm.self).email
         let message = try wording.draft(.addressCheck, locale: pages.locale(for: request))
         let outcome = try request.database.transaction { try EmailAddressStore().request(typed, message: message, $0) }
         switch outcome {

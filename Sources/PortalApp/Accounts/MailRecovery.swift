@@ -21,9 +21,23 @@ struct MailRecovery: Sendable {
         var fieldErrors: [String: String] = [:]
     }
 
+    /// The forgotten-password form: the username or e-mail address typed.
+    struct ForgotForm: PostedForm {
+        let login: String
+
+        init(_ form: FormReader) throws(PageRefusal) { login = String(form.text("login").trimmingCharacters(in: .whitespaces).prefix(254)) }
+    }
+
+    /// A mail link's form: the new password twice.
+    struct NewPasswordForm: PostedForm {
+        let password: NewPassword
+
+        init(_ form: FormReader) throws(PageRefusal) { password = NewPassword(form) }
+    }
+
     /// `POST /forgot`: a link to the account's address, if there is one; the same page either way.
     func request(_ request: PortalRequest) throws -> Response {
-        let login = String((FormFields(body: request.body)["login"] ?? "").trimmingCharacters(in: .whitespaces).prefix(254))
+        let login = try request.form(ForgotForm.self).login
         guard !login.isEmpty else {
             let page = PasswordRecovery.ForgotPage(mailEnabled: true, login: "", loginError: pages.message("account.forgot_no_login", for: request))
             return try pages.privatePage("accounts/forgot", page, request, status: .unprocessableContent)
@@ -54,13 +68,11 @@ struct MailRecovery: Sendable {
     /// `POST /reset/{token}`: the new password; signed in at once.
     func reset(_ request: PortalRequest, token: String) throws -> Response {
         guard MailToken.isWellFormed(token) else { return try show(LinkPage(token: "", live: false), request, status: .gone) }
-        let form = FormFields(body: request.body)
-        let password = form["password"] ?? ""
+        let typed = try request.form(NewPasswordForm.self).password
+        let password = typed.password
         var page = LinkPage(token: token, live: true)
-        if let problem = PasswordPolicy.problem(password, username: "") {
-            page.fieldErrors["password"] = pages.message(problem, for: request)
-        } else if password != (form["password_confirmation"] ?? "") {
-            page.fieldErrors["password_confirmation"] = pages.message("account.password_mismatch", for: request)
+        if let problem = typed.problem(username: "") {
+            page.fieldErrors[problem.field] = pages.message(problem.key, for: request, problem.arguments)
         }
         guard page.fieldErrors.isEmpty else { return try show(page, request, status: .unprocessableContent) }
         // A dead link costs no hashing.

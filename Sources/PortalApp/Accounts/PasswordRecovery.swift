@@ -45,20 +45,32 @@ struct PasswordRecovery: Sendable {
         return try pages.privatePage("accounts/reset", page, request)
     }
 
+    /// The reset form: the username, the code a teacher or admin gave, the new password twice,
+    /// whether it is the account's first password, and the browser's zone.
+    struct CodeResetForm: PostedForm {
+        let username: String
+        let code: String
+        let first: Bool
+        let password: NewPassword
+        let browserZone: BrowserZone
+
+        init(_ form: FormReader) throws(PageRefusal) {
+            username = String(form.text("username").trimmingCharacters(in: .whitespaces).prefix(40))
+            (code, first) = (form.quoted("code", length: 40), form.has("first"))
+            (password, browserZone) = (NewPassword(form), BrowserZone(form))
+        }
+    }
+
     /// `POST /reset`: a new password with the username and a live code; signed in at once.
     func reset(_ request: PortalRequest) throws -> Response {
-        let form = FormFields(body: request.body)
-        var page = ResetPage(
-            username: String((form["username"] ?? "").trimmingCharacters(in: .whitespaces).prefix(40)),
-            code: String((form["code"] ?? "").prefix(40)), first: form["first"] != nil)
-        let password = form["password"] ?? ""
+        let form = try request.form(CodeResetForm.self)
+        var page = ResetPage(username: form.username, code: form.code, first: form.first)
+        let password = form.password.password
         let code = ResetCode(typed: page.code)
         if page.username.isEmpty { page.fieldErrors["username"] = pages.message("account.reset_no_username", for: request) }
         if code == nil { page.fieldErrors["code"] = pages.message("account.reset_code_invalid", for: request) }
-        if let problem = PasswordPolicy.problem(password, username: page.username) {
-            page.fieldErrors["password"] = pages.message(problem, for: request)
-        } else if password != (form["password_confirmation"] ?? "") {
-            page.fieldErrors["password_confirmation"] = pages.message("account.password_mismatch", for: request)
+        if let problem = form.password.problem(username: page.username) {
+            page.fieldErrors[problem.field] = pages.message(problem.key, for: request, problem.arguments)
         }
         guard page.fieldErrors.isEmpty, let code else { return try show(page, request, status: .unprocessableContent) }
         let store = PasswordResetStore()
@@ -81,7 +93,7 @@ struct PasswordRecovery: Sendable {
             var response = Response.redirect(to: page.first ? "/me/classes" : "/me/settings?password=1")
             try accounts.signedIn(token: token, request, &response)
             // A teacher made the account: its zone was never confirmed.
-            try accounts.takeBrowserZone(from: form, request)
+            try accounts.takeBrowserZone(form.browserZone, request)
             return response
         case .refused:
             page.error = pages.message("account.reset_refused", for: request)

@@ -6,14 +6,30 @@ import QuestionEngine
 
 /// Registering an account: the form refused field by field, limited per address.
 extension AccountPages {
+    /// The registration form: the account's username, name and new password, the zone chosen
+    /// (or the browser's), and where to go next.
+    struct RegistrationForm: PostedForm {
+        let username: String
+        let displayName: String
+        let password: NewPassword
+        /// The zone the form sent: the browser's, or the one chosen; the database keeps it only if it knows it.
+        let timeZone: String
+        let next: String?
+
+        init(_ form: FormReader) throws(PageRefusal) {
+            username = form.text("username").trimmingCharacters(in: .whitespaces)
+            displayName = form.text("display_name").trimmingCharacters(in: .whitespaces)
+            password = NewPassword(form)
+            timeZone = String(TimeZoneChoices.resolve(form.text("time_zone")).prefix(64))
+            next = form.optional("next")
+        }
+    }
+
     func register(_ request: PortalRequest) throws -> Response {
-        let form = FormFields(body: request.body)
-        var page = FormPage(
-            username: (form["username"] ?? "").trimmingCharacters(in: .whitespaces),
-            displayName: (form["display_name"] ?? "").trimmingCharacters(in: .whitespaces), next: safeNext(form["next"]))
-        let password = form["password"] ?? ""
-        // The zone the form sent: the browser's, or the one chosen; the database keeps it only if it knows it.
-        let timeZone = String(TimeZoneChoices.resolve(form["time_zone"] ?? "").prefix(64))
+        let form = try request.form(RegistrationForm.self)
+        var page = FormPage(username: form.username, displayName: form.displayName, next: safeNext(form.next))
+        let password = form.password.password
+        let timeZone = form.timeZone
         page.timeZoneGroups = TimeZoneChoices.groups(selected: timeZone.isEmpty ? TimeZoneChoices.likeliest(for: pages.locale(for: request)) : timeZone)
         if page.username.count < 3 || page.username.count > 40 || page.username.contains(where: { $0.isWhitespace || "/@:<>\"'".contains($0) }) {
             page.fieldErrors["username"] = pages.message("account.username_invalid", for: request)
@@ -21,10 +37,8 @@ extension AccountPages {
         if page.displayName.isEmpty || page.displayName.count > 80 {
             page.fieldErrors["display_name"] = pages.message("account.display_name_invalid", for: request)
         }
-        if let problem = PasswordPolicy.problem(password, username: page.username) {
-            page.fieldErrors["password"] = pages.message(problem, for: request)
-        } else if password != (form["password_confirmation"] ?? "") {
-            page.fieldErrors["password_confirmation"] = pages.message("account.password_mismatch", for: request)
+        if let problem = form.password.problem(username: page.username) {
+            page.fieldErrors[problem.field] = pages.message(problem.key, for: request, problem.arguments)
         }
         guard page.fieldErrors.isEmpty else { return try show("accounts/register", request, page, status: .unprocessableContent) }
         // Counted before the hash: a flood of sign-ups cannot crowd out everyone's sign-ins.

@@ -18,10 +18,17 @@ struct ReminderPages: Sendable {
         var signedIn: Bool
     }
 
+    /// How often to mail the study digest; nil for a choice the form does not offer.
+    struct DigestForm: PostedForm {
+        let frequency: MailDigests.Frequency?
+
+        init(_ form: FormReader) throws(PageRefusal) { frequency = MailDigests.Frequency(rawValue: form.text("digest")) }
+    }
+
     /// `POST /me/reminders`.
     func save(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         guard rhythm.mailEnabled else { throw PageRefusal(.notFound, "error.nothing_here") }
-        guard let frequency = MailDigests.Frequency(rawValue: FormFields(body: request.body)["digest"] ?? "") else {
+        guard let frequency = try request.form(DigestForm.self).frequency else {
             return try rhythm.render(request, user, fieldErrors: ["digest": pages.message("rhythm.digest_invalid", for: request)], status: .unprocessableContent)
         }
         try request.database.transaction { try MailDigests().setFrequency(frequency, $0) }

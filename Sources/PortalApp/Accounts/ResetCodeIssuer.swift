@@ -48,7 +48,7 @@ struct ResetCodeIssuer: Sendable {
     func issueForStudent(_ request: PortalRequest, _ user: SessionUser, class id: UUID, student: UUID) throws -> Response {
         let path = studentPath(id, student)
         // Only from the page that asked first (an older form, or one made elsewhere, is sent there).
-        guard FormFields(body: request.body)["confirm"] == "1" else { return .redirect(to: path) }
+        guard try request.form(Confirmation.self).confirmed else { return .redirect(to: path) }
         let holder = try member(request, class: id, student: student)
         return try issue(request, student, holder, asked: path, back: "/teach/classes/\(id.lowercasedText)")
     }
@@ -77,7 +77,7 @@ struct ResetCodeIssuer: Sendable {
     }
 
     func issueForAccount(_ request: PortalRequest, _ user: SessionUser, account id: UUID) throws -> Response {
-        guard FormFields(body: request.body)["confirm"] == "1" else { return .redirect(to: "/admin/users/\(id.lowercasedText)/reset") }
+        guard try request.form(Confirmation.self).confirmed else { return .redirect(to: "/admin/users/\(id.lowercasedText)/reset") }
         return try issue(request, id, try account(request, id), asked: "/admin/users/\(id.lowercasedText)/reset", back: "/admin/users")
     }
 
@@ -104,7 +104,7 @@ struct ResetCodeIssuer: Sendable {
         _ request: PortalRequest, _ id: UUID, _ holder: (username: String, displayName: String), asked: String, back: String
     ) throws -> Response {
         let code = ResetCode.random()
-        let sent = try SentOnce.send(request, form: FormFields(body: request.body)) { connection -> String in
+        let sent = try SentOnce.send(request) { connection -> String in
             switch try PasswordResetStore().issue(userID: id, codeHash: code.hash, connection) {
             case .issued:
                 return asked + "?issued=1"

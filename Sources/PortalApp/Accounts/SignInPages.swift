@@ -6,11 +6,22 @@ import QuestionEngine
 
 /// Signing in (the database checks the proof and counts the attempt) and signing out.
 extension AccountPages {
+    /// The sign-in form: username, password, where to go next and the browser's zone.
+    struct SignInForm: PostedForm {
+        let username: String
+        let password: String
+        let next: String?
+        let browserZone: BrowserZone
+
+        init(_ form: FormReader) throws(PageRefusal) {
+            (username, password, next) = (form.text("username").trimmingCharacters(in: .whitespaces), form.text("password"), form.optional("next"))
+            browserZone = BrowserZone(form)
+        }
+    }
+
     func login(_ request: PortalRequest) throws -> Response {
-        let form = FormFields(body: request.body)
-        let username = (form["username"] ?? "").trimmingCharacters(in: .whitespaces)
-        let password = form["password"] ?? ""
-        let next = safeNext(form["next"])
+        let form = try request.form(SignInForm.self)
+        let (username, password, next) = (form.username, form.password, safeNext(form.next))
         let store = AccountStore()
         let reservation = try request.database.run { try store.beginLogin(username: username, address: request.clientAddress, $0) }
         let failed = { try showLogin(request, FormPage(username: username, next: next, error: pages.message("account.login_failed", for: request)), status: .unauthorized) }
@@ -35,7 +46,7 @@ extension AccountPages {
             }
             var response = Response.redirect(to: next)
             try signedIn(token: token, request, &response)
-            try takeBrowserZone(from: form, request)
+            try takeBrowserZone(form.browserZone, request)
             return response
         }
     }
@@ -58,8 +69,8 @@ extension AccountPages {
 
     /// After a sign-in: the browser's zone (`browser_zone`, filled by its script) becomes the
     /// account's when the account's zone was never confirmed (the database decides).
-    func takeBrowserZone(from form: FormFields, _ request: PortalRequest) throws {
-        guard let zone = form["browser_zone"], !zone.isEmpty, zone.utf8.count <= 64 else { return }
+    func takeBrowserZone(_ browser: BrowserZone, _ request: PortalRequest) throws {
+        guard let zone = browser.zone else { return }
         _ = try request.database.run { try AccountStore().takeBrowserTimeZone(zone, $0) }
     }
 

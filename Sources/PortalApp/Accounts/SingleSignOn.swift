@@ -49,7 +49,7 @@ struct SingleSignOn: Sendable {
                 linking: linking, returnTo: returnTo, client: request.clientAddress, $0)
         }
         guard wait == 0 else {
-            throw HTTPError(.tooManyRequests, pages.message("sso.begin_throttled", for: request, ["seconds": String(wait)]), headers: ["Retry-After": String(wait)])
+            throw PageRefusal.tooMany("sso.begin_throttled", ["seconds": String(wait)], retryAfter: wait)
         }
         let query = FormFields(fields: [
             ("response_type", "code"), ("client_id", provider.clientID), ("redirect_uri", callbackURL(provider, request)), ("scope", "openid email profile"),
@@ -151,9 +151,16 @@ struct SingleSignOn: Sendable {
         }
     }
 
+    /// The provider to unlink, by its issuer.
+    struct UnlinkForm: PostedForm {
+        let issuer: String
+
+        init(_ form: FormReader) throws(PageRefusal) { issuer = form.text("issuer") }
+    }
+
     /// `POST /me/sso/unlink`: unlinks a provider, keeping at least one way in.
     func unlink(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        let issuer = FormFields(body: request.body)["issuer"] ?? ""
+        let issuer = try request.form(UnlinkForm.self).issuer
         switch try request.database.transaction({ try SSOStore().unlink(issuer: issuer, $0) }) {
         case "unlinked": return .redirect(to: "/me/settings?unlinked=1#sign-ins")
         case "last_way_in": throw refuse("last_way_in", status: .conflict, for: request)

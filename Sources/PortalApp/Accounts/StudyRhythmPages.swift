@@ -91,7 +91,7 @@ struct StudyRhythmPages: Sendable {
             let digest = mailEnabled ? (try MailDigests().frequency(connection), try EmailAddressStore().current(connection) != nil) : nil
             return (inputs, try PushReminders().devices(connection), digest)
         }
-        guard let (inputs, devices, digest) = read else { throw HTTPError(.notFound, pages.message("error.no_account", locale: locale)) }
+        guard let (inputs, devices, digest) = read else { throw PageRefusal(.notFound, "error.no_account") }
         let rhythm = inputs.rhythm
         let names = Self.weekdayNames(locale: locale)
         var page = Page(
@@ -128,26 +128,48 @@ struct StudyRhythmPages: Sendable {
         return try pages.privatePage("me/rhythm", page, request, status: status)
     }
 
+    /// The week's form: each day's load (`day1`…`day7`, by letter; nil for one not sent or not
+    /// known), whether to spread reviews, and the time of day to study.
+    struct WeekForm: PostedForm {
+        let week: [StudyDayLoad?]
+        let balance: Bool
+        let studyTime: String
+
+        init(_ form: FormReader) throws(PageRefusal) {
+            week = (1...7).map { day in StudyDayLoad.allCases.first { String($0.letter) == form.optional("day\(day)") } }
+            (balance, studyTime) = (form.isOn("balance"), form.text("study_time"))
+        }
+    }
+
+    /// A holiday's first and last days, as typed (`YYYY-MM-DD`).
+    struct HolidayForm: PostedForm {
+        let start: String
+        let end: String
+
+        init(_ form: FormReader) throws(PageRefusal) {
+            (start, end) = (form.quoted("starts_on", length: 10), form.quoted("ends_on", length: 10))
+        }
+    }
+
     /// `POST /me/rhythm`: spread, easy days, study time.
     func saveWeek(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        let form = FormFields(body: request.body)
-        let week = (1...7).map { day in StudyDayLoad.allCases.first { String($0.letter) == form["day\(day)"] } }
-        let time = form["study_time"] ?? ""
+        let form = try request.form(WeekForm.self)
+        let (week, time) = (form.week, form.studyTime)
         var errors: [String: String] = [:]
         if week.contains(where: { $0 == nil }) { errors["week"] = pages.message("rhythm.week_invalid", for: request) }
         else if !week.contains(where: { $0 != StudyDayLoad.none }) { errors["week"] = pages.message("rhythm.week_all_off", for: request) }
         if !Self.isClockTime(time) { errors["study_time"] = pages.message("rhythm.time_invalid", for: request) }
         guard errors.isEmpty else { return try render(request, user, fieldErrors: errors, status: .unprocessableContent) }
         try request.database.transaction { connection in
-            try StudyRhythmStore().save(balance: form["balance"] == "on", week: week.compactMap { $0 }, studyTime: time, connection)
+            try StudyRhythmStore().save(balance: form.balance, week: week.compactMap { $0 }, studyTime: time, connection)
         }
         return .redirect(to: "/me/rhythm?saved=week#week")
     }
 
     /// `POST /me/holidays`.
     func addHoliday(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        let form = FormFields(body: request.body)
-        let start = String((form["starts_on"] ?? "").prefix(10)), end = String((form["ends_on"] ?? "").prefix(10))
+        let form = try request.form(HolidayForm.self)
+        let (start, end) = (form.start, form.end)
         let refuse = { (field: String, key: String) throws -> Response in
             try render(request, user, fieldErrors: [field: pages.message(key, for: request, ["days": String(StudyRhythmStore.longestHoliday)])],
                        typed: (start, end), status: .unprocessableContent)
@@ -175,7 +197,7 @@ struct StudyRhythmPages: Sendable {
     /// `POST /me/calendar`: a new secret address for the feed, shown once on this page.
     func startFeed(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let token = Crypto.token()
-        let sent = try SentOnce.send(request, form: FormFields(body: request.body)) { connection -> String in
+        let sent = try SentOnce.send(request) { connection -> String in
             try StudyRhythmStore().startCalendarFeed(token: token, connection)
             return "/me/rhythm#calendar"
         }

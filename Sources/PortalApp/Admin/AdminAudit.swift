@@ -13,7 +13,7 @@ extension AdminPages {
         let query = request.query
         let action = query["action"].flatMap { $0.isEmpty ? nil : String($0.prefix(60)) }
         guard let pageNumber = Int(query["page"] ?? "1"), (1...10_000).contains(pageNumber) else {
-            throw HTTPError(.badRequest, pages.message("leaderboard.bad_page", locale: pages.locale(for: request), ["value": String((query["page"] ?? "").prefix(20))]))
+            throw PageRefusal(.badRequest, "leaderboard.bad_page", ["value": String((query["page"] ?? "").prefix(20))])
         }
         let (entries, context) = try request.database.transaction { connection -> ([AuditEntry], AuditContext) in
             let entries = try AdminStore().auditEntries(action: action, offset: (pageNumber - 1) * 50, limit: 51, connection)

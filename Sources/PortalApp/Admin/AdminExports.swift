@@ -35,7 +35,7 @@ extension AdminPages {
     ) throws -> Response {
         let region = exam.region, slug = exam.slug
         guard let document = try request.database.transaction({ try ContentImport().export(region: region, exam: slug, $0) }) else {
-            throw HTTPError(.notFound, pages.message("error.no_exam", locale: pages.locale(for: request), ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))]))
+            throw PageRefusal.noExam(region: region, slug: slug)
         }
         var response = Response(status: .ok, headers: ["Content-Type": type], body: .bytes(try write(document)))
         response.headers.add("Content-Disposition", "attachment; filename=\"\(region)-\(slug).\(suffix)\"")

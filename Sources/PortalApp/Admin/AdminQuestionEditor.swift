@@ -20,7 +20,7 @@ extension AdminPages {
                     explanation: "", difficulty: 3, status: "draft", version: 0)
                 return (QuestionForm(blank), domains)
             }
-            guard let question = try editor.question(id: id, connection) else { throw HTTPError(.notFound, pages.message("school.not_found", locale: locale)) }
+            guard let question = try editor.question(id: id, connection) else { throw PageRefusal(.notFound, "school.not_found") }
             return (QuestionForm(question), domains)
         }
         return try pages.privatePage("admin/edit", QuestionEditPage(form, domains: domains, pages: pages, locale: locale), request)
@@ -31,14 +31,14 @@ extension AdminPages {
     func saveQuestion(_ request: PortalRequest, _ user: SessionUser, id: UUID?) throws -> Response {
         let locale = pages.locale(for: request)
         let (fields, upload) = try Self.editorFields(request)
-        let form = QuestionForm(form: fields, id: id, version: Int(fields["version"] ?? "") ?? 0) { pages.message($0, locale: locale, $1) }
+        let form = QuestionForm(form: fields, id: id) { pages.message($0, locale: locale, $1) }
         do {
             let result = try request.database.transaction { connection -> Response in
                 let editor = QuestionEditor()
                 let domains = try editor.domains(connection)
                 var form = form
                 if !domains.contains(where: { $0.id == form.question.domainID }) { form.errors["domain"] = pages.message("admin.edit.bad_domain", locale: locale) }
-                if let id, try editor.question(id: id, connection) == nil { throw HTTPError(.notFound, pages.message("school.not_found", locale: locale)) }
+                if let id, try editor.question(id: id, connection) == nil { throw PageRefusal(.notFound, "school.not_found") }
                 if form.addsRow {
                     // Only a row more: nothing is checked or saved until "save".
                     form.errors = [:]

@@ -14,12 +14,12 @@ extension AdminPages {
         let query = request.query
         func text(_ name: String) -> String? { query[name].flatMap { $0.isEmpty ? nil : String($0.prefix(200)) } }
         guard let pageNumber = Int(query["page"] ?? "1"), (1...100_000).contains(pageNumber) else {
-            throw HTTPError(.badRequest, pages.message("leaderboard.bad_page", locale: locale, ["value": String((query["page"] ?? "").prefix(20))]))
+            throw PageRefusal(.badRequest, "leaderboard.bad_page", ["value": String((query["page"] ?? "").prefix(20))])
         }
         var difficulty: Int?
         if let value = text("difficulty") {
             guard let level = Int(value), (1...5).contains(level) else {
-                throw HTTPError(.badRequest, pages.message("error.bad_difficulty", locale: locale, ["value": String(value.prefix(20))]))
+                throw PageRefusal(.badRequest, "error.bad_difficulty", ["value": String(value.prefix(20))])
             }
             difficulty = level
         }
@@ -29,7 +29,7 @@ extension AdminPages {
             if let examKey {
                 let parts = examKey.split(separator: "/", maxSplits: 1).map(String.init)
                 examID = parts.count == 2 ? try ExamCatalog().examHeading(region: parts[0], slug: parts[1], connection)?.id : nil
-                if examID == nil { throw HTTPError(.badRequest, pages.message("live.bad_exam", locale: locale)) }
+                if examID == nil { throw PageRefusal(.badRequest, "live.bad_exam") }
             }
             let filter = QuestionFilter(
                 examID: examID, domain: text("domain"), type: text("type"), difficulty: difficulty, status: text("status"), text: text("q"),
@@ -46,7 +46,7 @@ extension AdminPages {
         let locale = pages.locale(for: request)
         let value = try request.database.transaction { connection -> AdminQuestionPage in
             guard let question = try StudyStore().questions(ids: [id], connection).first else {
-                throw HTTPError(.notFound, pages.message("school.not_found", locale: locale))
+                throw PageRefusal(.notFound, "school.not_found")
             }
             let store = AdminStore()
             var value = AdminQuestionPage(

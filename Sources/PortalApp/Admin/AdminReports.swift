@@ -36,17 +36,25 @@ extension AdminPages {
         return try pages.privatePage("admin/reports", value, request)
     }
 
-    func resolve(_ request: PortalRequest, _ user: SessionUser, report id: UUID) throws -> Response {
-        let locale = pages.locale(for: request)
-        let form = FormFields(body: request.body)
-        guard let resolution = form["resolution"], resolution == "fixed" || resolution == "dismissed" else {
-            throw HTTPError(.badRequest, pages.message("admin.bad_resolution", locale: locale))
+    /// How an admin closes a report: fixed or dismissed, with a note for the audit log.
+    struct Resolution: PostedForm {
+        let resolution: String
+        let note: String
+
+        init(_ form: FormReader) throws(PageRefusal) {
+            resolution = form.text("resolution")
+            guard resolution == "fixed" || resolution == "dismissed" else { throw PageRefusal(.badRequest, "admin.bad_resolution") }
+            note = form.trimmed("note")
+            guard note.count <= 2000 else { throw PageRefusal(.badRequest, "report.too_long", ["max": "2000"]) }
         }
-        let note = (form["note"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard note.count <= 2000 else { throw HTTPError(.badRequest, pages.message("report.too_long", locale: locale, ["max": "2000"])) }
+    }
+
+    func resolve(_ request: PortalRequest, _ user: SessionUser, report id: UUID) throws -> Response {
+        let form = try request.form(Resolution.self)
+        let (resolution, note) = (form.resolution, form.note)
         try request.database.transaction { connection in
             guard try AdminStore().resolveReport(id: id, resolution: resolution, note: note, at: clock(), connection) else {
-                throw HTTPError(.notFound, pages.message("admin.report_gone", locale: locale))
+                throw PageRefusal(.notFound, "admin.report_gone")
             }
             try AdminStore().audit(
                 actorName: user.displayName, action: "report.\(resolution)", target: id.lowercasedText, details: ["note": note], at: clock(), connection)

@@ -128,7 +128,9 @@ struct QuestionForm {
     var addsRow = false
 
     /// Reads a submitted form; `errors` says what is wrong, field by field, in the catalogue's words.
-    init(form: FormFields, id: UUID?, version: Int, message: (String, [String: String]) -> String) {
+    init(form: FormFields, id: UUID?, message: (String, [String: String]) -> String) {
+        // The version the form was shown at (0: a new question), compared when it is saved.
+        let version = Int(form["version"] ?? "") ?? 0
         var errors: [String: String] = [:]
         let type = QuestionKind(rawValue: form["type"] ?? "") ?? .singleChoice
         if QuestionKind(rawValue: form["type"] ?? "") == nil { errors["type"] = message("admin.edit.bad_type", [:]) }

@@ -46,8 +46,8 @@ struct SSOAdmin: Sendable {
 
     /// `POST /admin/sso/providers`.
     func save(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        let fields = FormFields(body: request.body)
-        func value(_ name: String) -> String { (fields[name] ?? "").trimmingCharacters(in: .whitespacesAndNewlines) }
+        let fields = FormReader(fields: request.formFields)
+        func value(_ name: String) -> String { fields.trimmed(name) }
         let form = FormValues(
             issuer: value("issuer"), slug: value("slug").lowercased(), label: value("label"), client_id: value("client_id"), domains: value("domains"),
             teacher_claim: value("teacher_claim"), teacher_values: value("teacher_values"))

@@ -112,7 +112,7 @@ struct ExamPage: Encodable {
     static func difficulty(from request: PortalRequest, pages: PageRenderer, locale: String) throws -> Int? {
         guard let level = level(request.query) else {
             let text = request.query["difficulty"] ?? ""
-            throw HTTPError(.badRequest, pages.message("error.bad_difficulty", locale: locale, ["value": String(text.prefix(20))]))
+            throw PageRefusal(.badRequest, "error.bad_difficulty", ["value": String(text.prefix(20))])
         }
         return level
     }
@@ -147,7 +147,7 @@ struct ExamPage: Encodable {
             let difficulty = try difficulty(from: request, pages: pages, locale: locale)
             let region = exam.region, slug = exam.slug
             let catalog = ExamCatalog()
-            let notFound = { HTTPError(.notFound, pages.message("error.no_exam", locale: locale, ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))])) }
+            let notFound = { PageRefusal.noExam(region: region, slug: slug) }
             let detail = {
                 guard let detail = try request.database.run({ try catalog.exam(region: region, slug: slug, $0) }) else { throw notFound() }
                 return detail

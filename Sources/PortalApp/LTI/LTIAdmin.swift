@@ -54,11 +54,9 @@ struct LTIAdmin: Sendable {
 
     /// `POST /admin/lti/platforms`.
     func addPlatform(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        let form = FormFields(body: request.body)
+        let form = FormReader(fields: request.formFields)
         var values: [String: String] = [:]
-        for name in ["issuer", "client_id", "deployments", "auth_url", "token_url", "jwks_url"] {
-            values[name] = (form[name] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        }
+        for name in ["issuer", "client_id", "deployments", "auth_url", "token_url", "jwks_url"] { values[name] = form.trimmed(name) }
         let deployments = (values["deployments"] ?? "").split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let registration = PlatformRegistration(
             issuer: values["issuer"] ?? "", clientID: values["client_id"] ?? "", deploymentIDs: deployments, authURL: values["auth_url"] ?? "",

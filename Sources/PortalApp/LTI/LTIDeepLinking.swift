@@ -38,30 +38,51 @@ struct LTIDeepLinking: Sendable {
         return try page(token: token, link: link, framedBy: [platform.issuer, link.returnURL], problem: nil, request)
     }
 
+    /// The teacher's choice on the deep-linking page: the exam (`region/slug`), what the link
+    /// opens (the exam's page, or a practice or mock preset: its count and difficulty), its
+    /// title and whether it is graded. What it cannot take is said on the page again.
+    struct ChoiceForm: PostedForm {
+        let exam: String
+        let opens: String
+        /// nil when not a number.
+        let count: Int?
+        /// nil when not a range of levels from 1 to 5.
+        let difficulty: ClosedRange<Int>?
+        let title: String
+        let graded: Bool
+
+        init(_ form: FormReader) throws(PageRefusal) {
+            (exam, opens) = (form.text("exam"), form.optional("opens") ?? "page")
+            count = form.has("count") ? form.int("count") : 20
+            let from = form.has("from") ? form.int("from") : 1, to = form.has("to") ? form.int("to") : 5
+            if let from, let to, (1...5).contains(from), (1...5).contains(to), from <= to { difficulty = from...to } else { difficulty = nil }
+            (title, graded) = (form.trimmed("title"), form.isOn("graded"))
+        }
+    }
+
     /// `POST /lti/deep-link/:token`: the signed answer, in a form the browser posts back to the
     /// platform.
     func answer(_ request: PortalRequest, token: String) throws -> Response {
-        let form = FormFields(body: request.body)
+        let form = try request.form(ChoiceForm.self)
         let (link, platform) = try pending(token, use: false, request)
         func again(_ key: String) throws -> Response {
             try page(token: token, link: link, framedBy: [platform.issuer, link.returnURL], problem: pages.message(key, for: request), request, status: .unprocessableContent)
         }
-        let exam = (form["exam"] ?? "").split(separator: "/", maxSplits: 1).map(String.init)
+        let exam = form.exam.split(separator: "/", maxSplits: 1).map(String.init)
         guard exam.count == 2, let detail = try request.database.run({ try ExamCatalog().exam(region: exam[0], slug: exam[1], $0) }) else {
             return try again("lti.deep_link_no_exam")
         }
         let target: LaunchTarget
-        switch form["opens"] ?? "page" {
+        switch form.opens {
         case "page": target = .exam(region: detail.regionCode, slug: detail.slug)
         case let opens:
             guard let mode = StudyMode(rawValue: opens), mode == .practice || mode == .mock else { return try again("lti.deep_link_bad_choice") }
-            guard let count = Int(form["count"] ?? "20"), (1...SessionStart.maximumCount).contains(count),
-                  let from = Int(form["from"] ?? "1"), let to = Int(form["to"] ?? "5"), (1...5).contains(from), (1...5).contains(to), from <= to else {
+            guard let count = form.count, (1...SessionStart.maximumCount).contains(count), let difficulty = form.difficulty else {
                 return try again("lti.deep_link_bad_choice")
             }
-            target = .preset(LaunchTarget.Preset(region: detail.regionCode, slug: detail.slug, mode: mode, count: count, difficulty: from...to, domains: []))
+            target = .preset(LaunchTarget.Preset(region: detail.regionCode, slug: detail.slug, mode: mode, count: count, difficulty: difficulty, domains: []))
         }
-        var title = (form["title"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        var title = form.title
         if title.isEmpty { title = detail.title }
         guard title.count <= 120 else { return try again("lti.deep_link_bad_choice") }
         // Used now: a second answer to the same request finds nothing.
@@ -72,7 +93,7 @@ struct LTIDeepLinking: Sendable {
             "type": .string("ltiResourceLink"), "title": .string(title),
             "url": .string(site.url(target.path, for: request.head, peer: request.http.remoteAddress)),
         ]
-        if case .preset = target, link.acceptsLineItem, form["graded"] == "on" {
+        if case .preset = target, link.acceptsLineItem, form.graded {
             item["lineItem"] = .object(["scoreMaximum": .number(100), "label": .string(title)])
         }
         let now = clock().timeIntervalSince1970.rounded(.down)
@@ -112,17 +133,18 @@ struct LTIDeepLinking: Sendable {
     private func page(
         token: String, link: LTILaunchStore.DeepLink, framedBy ancestors: [String], problem: String?, _ request: PortalRequest, status: HTTPStatus = .ok
     ) throws -> Response {
-        let form = FormFields(body: request.body)
+        // A choice refused is shown again with what was chosen.
+        let form = try request.form(ChoiceForm.self)
         let regions = try request.database.run { try ExamCatalog().regions($0) }
         let page = Page(
             token: token,
             regions: regions.map { region in
                 Page.Region(name: region.name, exams: region.exams.map {
                     let value = "\(region.code)/\($0.slug)"
-                    return Page.Exam(value: value, title: $0.title, selected: form["exam"] == value)
+                    return Page.Exam(value: value, title: $0.title, selected: form.exam == value)
                 })
             },
-            graded: link.acceptsLineItem, problem: problem, title: form["title"] ?? "")
+            graded: link.acceptsLineItem, problem: problem, title: form.title)
         var response = Response.html(try pages.render("lti/deep-link", page, for: request), status: status)
         response.headers.set("Cache-Control", "no-store")
         response.headers.set("Content-Security-Policy", Self.policy(framedBy: ancestors, postsTo: nil))

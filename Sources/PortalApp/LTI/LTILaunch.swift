@@ -20,19 +20,33 @@ struct LTILaunch: Sendable {
     let accounts: AccountPages
     let starter: SessionStart
 
+    /// What a platform posts to the launch address: the signed ID token and the state of the
+    /// login that began it (or the error of a platform that will not sign the user in), and
+    /// whether the page's script verified the login's state in the browser's storage.
+    struct LaunchForm: PostedForm {
+        let idToken: String
+        let state: String
+        let storageVerified: Bool
+
+        init(_ form: FormReader) throws(PageRefusal) {
+            let (idToken, state) = (form.text("id_token"), form.text("state"))
+            guard !idToken.isEmpty, idToken.utf8.count <= 16_384, !state.isEmpty, state.utf8.count <= 200 else {
+                // A platform that will not sign the user in (prompt=none) says why.
+                if let error = form.optional("error") {
+                    throw PageRefusal(.badRequest, "lti.platform_refused", ["error": String(error.prefix(60)), "description": form.quoted("error_description", length: 300)])
+                }
+                throw PageRefusal(.badRequest, "lti.launch_incomplete")
+            }
+            (self.idToken, self.state, storageVerified) = (idToken, state, form.text("storage") == "verified")
+        }
+    }
+
     func launch(_ request: PortalRequest) throws -> Response {
         func refuse(_ key: String, _ arguments: [String: String] = [:], status: HTTPStatus = .badRequest) -> PageRefusal {
             PageRefusal(status, "lti." + key, arguments)
         }
-        let form = FormFields(body: request.body)
-        guard let idToken = form["id_token"], !idToken.isEmpty, idToken.utf8.count <= 16_384, let state = form["state"], !state.isEmpty,
-              state.utf8.count <= 200 else {
-            // A platform that will not sign the user in (prompt=none) says why.
-            if let error = form["error"] {
-                throw refuse("platform_refused", ["error": String(error.prefix(60)), "description": String((form["error_description"] ?? "").prefix(300))])
-            }
-            throw refuse("launch_incomplete")
-        }
+        let form = try request.form(LaunchForm.self)
+        let (idToken, state) = (form.idToken, form.state)
         // What the launch would open is settled first, from the token as sent (only refusals are
         // decided on it; the database verifies the same token before anyone is signed in).
         let message: LaunchMessage
@@ -48,7 +62,7 @@ struct LTILaunch: Sendable {
         }
 
         let sessionToken = Crypto.token()
-        let binding = binding(state: state, form: form, request)
+        let binding = binding(state: state, storageVerified: form.storageVerified, request)
         let outcome = try request.database.run {
             try LTILaunchStore().signIn(
                 state: state, idToken: idToken, binding: binding, agent: LTILogin.browserHash(request),
@@ -130,11 +144,11 @@ struct LTILaunch: Sendable {
     /// else a frame only when the browser says so (`Sec-Fetch-Dest: iframe`). Anything else — a
     /// window, or an older browser that says nothing — is a top-level post without the cookie
     /// that would have come with it, which the database refuses.
-    private func binding(state: String, form: FormFields, _ request: PortalRequest) -> LTILaunchStore.Binding {
+    private func binding(state: String, storageVerified: Bool, _ request: PortalRequest) -> LTILaunchStore.Binding {
         if let cookie = request.cookies[LTILogin.cookieName(for: state, secure: isSecure(request))], !cookie.isEmpty {
             return .cookie(Crypto.sha256(Array(cookie.utf8)))
         }
-        if form["storage"] == "verified", request.headers["Sec-Fetch-Site"] == "same-origin",
+        if storageVerified, request.headers["Sec-Fetch-Site"] == "same-origin",
            let origin = request.headers["Origin"], site.isOwnOrigin(origin, head: request.head) {
             return .storage
         }
@@ -250,7 +264,7 @@ struct LTILaunch: Sendable {
             }
             let now = clock()
             guard let user = try AccountStore().sessionUser(token: token, now: now, idle: settings.idleTimeout, absolute: settings.absoluteLifetime, connection) else {
-                throw HTTPError(.unauthorized, pages.message("lti.state_used", locale: locale))
+                throw PageRefusal(.unauthorized, "lti.state_used")
             }
             var domains = Set(preset.domains)
             // A practice link that names no domain covers the whole exam.

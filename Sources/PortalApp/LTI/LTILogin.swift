@@ -20,20 +20,39 @@ struct LTILogin: Sendable {
     let pages: PageRenderer
     let site: SiteAddress
 
+    /// A platform's third-party login initiation (LTI 1.3, OpenID Connect): its issuer, the
+    /// user's login hint, the launch's target, and the client, message hint and storage target
+    /// when it gives them.
+    struct Initiation: PostedForm {
+        let issuer: String
+        let loginHint: String
+        let target: String
+        let clientID: String?
+        let messageHint: String?
+        let storageTarget: String?
+
+        init(_ form: FormReader) throws(PageRefusal) {
+            (issuer, loginHint, target) = (form.text("iss"), form.text("login_hint"), form.text("target_link_uri"))
+            guard !issuer.isEmpty, !loginHint.isEmpty, !target.isEmpty else { throw PageRefusal(.badRequest, "lti.login_incomplete") }
+            clientID = form.text("client_id").isEmpty ? nil : form.text("client_id")
+            messageHint = form.text("lti_message_hint").isEmpty ? nil : form.text("lti_message_hint")
+            storageTarget = form.optional("lti_storage_target")
+        }
+    }
+
     func initiate(_ request: PortalRequest) throws -> Response {
-        let fields = request.method == .POST ? FormFields(body: request.body) : request.query
+        // A platform may send the login's parameters in the address or as a form.
+        let initiation = try Initiation(FormReader(fields: request.method == .POST ? request.formFields : request.query))
+        let (issuer, loginHint, target, clientID) = (initiation.issuer, initiation.loginHint, initiation.target, initiation.clientID)
         func refuse(_ key: String, _ arguments: [String: String] = [:]) -> PageRefusal {
             PageRefusal(.badRequest, "lti." + key, arguments)
         }
-        guard let issuer = fields["iss"], !issuer.isEmpty, let loginHint = fields["login_hint"], !loginHint.isEmpty,
-              let target = fields["target_link_uri"], !target.isEmpty else { throw refuse("login_incomplete") }
-        let clientID = fields["client_id"].flatMap { $0.isEmpty ? nil : $0 }
         guard let platform = try request.database.run({ try LTIStore().platform(issuer: issuer, clientID: clientID, $0) }) else {
             throw refuse("unknown_platform", ["issuer": String(issuer.prefix(200))])
         }
         // The launch lands on this site only.
         guard LTILaunch.localPath(of: target, site: site, request) != nil, target.utf8.count <= 2000 else { throw refuse("foreign_target") }
-        let storageTarget = fields["lti_storage_target"].flatMap(Self.storageTarget)
+        let storageTarget = initiation.storageTarget.flatMap(Self.storageTarget)
         let launch = site.url("/lti/launch", for: request.head, peer: request.http.remoteAddress)
         let state = Base64URL.encode(Crypto.randomBytes(32)), nonce = Base64URL.encode(Crypto.randomBytes(24)), cookie = Crypto.token()
         let wait = try request.database.run {
@@ -42,13 +61,13 @@ struct LTILogin: Sendable {
                 agent: Self.browserHash(request), storageTarget: storageTarget, client: request.clientAddress, $0)
         }
         guard wait == 0 else {
-            throw HTTPError(.tooManyRequests, pages.message("lti.login_throttled", for: request, ["seconds": String(wait)]), headers: ["Retry-After": String(wait)])
+            throw PageRefusal.tooMany("lti.login_throttled", ["seconds": String(wait)], retryAfter: wait)
         }
         var query = [
             ("scope", "openid"), ("response_type", "id_token"), ("response_mode", "form_post"), ("prompt", "none"),
             ("client_id", platform.clientID), ("redirect_uri", launch), ("login_hint", loginHint), ("state", state), ("nonce", nonce),
         ]
-        if let hint = fields["lti_message_hint"], !hint.isEmpty { query.append(("lti_message_hint", hint)) }
+        if let hint = initiation.messageHint { query.append(("lti_message_hint", hint)) }
         // Our parameters after any the platform's address has; each value encoded, `+` too (a
         // form decoder reads a bare one as a space).
         let ours = FormFields(fields: query.map { (name: $0.0, value: $0.1) }).urlEncoded

@@ -13,7 +13,7 @@ struct LTIRoutes {
     let admin: LTIAdmin
 
     var routes: [PortalRoute] {
-        let pages = self.pages, roster = self.roster
+        let roster = self.roster
         return [
             PortalRoute("ltiKeys", "GET /lti/jwks.json", .sameForEveryone) { request, _ in try LTIKeys().jwks(request) },
             PortalRoute("ltiLogin", "GET /lti/login", .fromOtherSites) { request, _ in try login.initiate(request) },

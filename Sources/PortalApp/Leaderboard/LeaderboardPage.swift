@@ -105,14 +105,14 @@ struct LeaderboardPage: Encodable {
             let region = exam.region, slug = exam.slug
             let query = request.query
             guard let period = period(query) else {
-                throw HTTPError(.badRequest, pages.message("leaderboard.bad_window", locale: locale, ["value": String((query["window"] ?? "").prefix(20))]))
+                throw PageRefusal(.badRequest, "leaderboard.bad_window", ["value": String((query["window"] ?? "").prefix(20))])
             }
             guard let page = pageNumber(query), let cached = cached(query, exam) else {
-                throw HTTPError(.badRequest, pages.message("leaderboard.bad_page", locale: locale, ["value": String((query["page"] ?? "").prefix(20))]))
+                throw PageRefusal(.badRequest, "leaderboard.bad_page", ["value": String((query["page"] ?? "").prefix(20))])
             }
             let user = request.user
             let store = LeaderboardStore(), catalog = ExamCatalog()
-            let notFound = HTTPError(.notFound, pages.message("error.no_exam", locale: locale, ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))]))
+            let notFound = PageRefusal.noExam(region: region, slug: slug)
             // The reader's place and choice to appear, read in the same flight as their data
             // version when that is not remembered.
             let own: [SQL] = user == nil ? [] : [

@@ -146,7 +146,7 @@ extension LivePages {
                 guard let question = try StudyStore().questions(ids: [questionID], connection).first else {
                     throw PageRefusal(.gone, "sessions.question_gone")
                 }
-                response = try AnswerForm.response(form, question: question) { pages.message($0, for: request, $1) }
+                response = try AnswerForm.response(form, question: question)
             }
             do {
                 let stored = try store.record(

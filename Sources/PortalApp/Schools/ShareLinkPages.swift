@@ -22,7 +22,7 @@ extension SchoolPages {
         // was shown once: only its hash is kept).
         let sent = try SentOnce.sendByContent(request, form: form.fields, freshFor: 600) { connection -> String in
             guard let exam = try ExamCatalog().exam(region: region, slug: slug, connection) else {
-                throw PageRefusal(.notFound, "error.no_exam", ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))])
+                throw PageRefusal.noExam(region: region, slug: slug)
             }
             let domains = form.domains
             if let unknown = Set(domains).subtracting(exam.domains.map(\.slug)).first {
@@ -114,7 +114,7 @@ extension SchoolPages {
             // Said plainly before anything is chosen; the database counts again as it admits the session.
             let attempts = try SchoolStore().attempts(linkID: link.id, connection)
             if let allowed = attempts.allowed, attempts.used >= allowed {
-                throw HTTPError(.conflict, pages.message("school.attempts_used_up", locale: locale, ["count": String(allowed)], count: Double(allowed)))
+                throw PageRefusal(.conflict, "school.attempts_used_up", ["count": String(allowed)], count: Double(allowed))
             }
             if link.joinsClass { try SchoolStore().join(linkID: link.id, connection) }
             let domains = link.domains.isEmpty

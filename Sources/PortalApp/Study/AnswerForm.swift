@@ -9,23 +9,21 @@ import QuestionEngine
 /// for each gap (numbered from 1; one not sent is left blank). Study sessions and live events
 /// share it.
 enum AnswerForm {
-    /// `message` words a problem from the catalogue.
-    static func response(
-        _ form: FormFields, question: Question, message: (String, [String: String]) -> String
-    ) throws(HTTPError) -> AnswerResponse {
+    /// A form that does not say an answer to the question is refused with the reason.
+    static func response(_ form: FormFields, question: Question) throws(PageRefusal) -> AnswerResponse {
         switch question.kind.answerShape {
         case .oneOption, .someOptions:
-            return .indexes(try choices(form, message))
+            return .indexes(try choices(form))
         case .order:
             var placed: [(position: Int, option: Int)] = []
             for index in question.options.indices {
                 guard let position = Int(form["position_\(index)"] ?? ""), (1...question.options.count).contains(position) else {
-                    throw HTTPError(.unprocessableContent, message("sessions.order_incomplete", ["count": String(question.options.count)]))
+                    throw PageRefusal(.unprocessableContent, "sessions.order_incomplete", ["count": String(question.options.count)])
                 }
                 placed.append((position, index))
             }
             guard Set(placed.map(\.position)).count == placed.count else {
-                throw HTTPError(.unprocessableContent, message("sessions.order_duplicate", [:]))
+                throw PageRefusal(.unprocessableContent, "sessions.order_duplicate")
             }
             return .indexes(placed.sorted { $0.position < $1.position }.map(\.option))
         case .pairs:
@@ -34,7 +32,7 @@ enum AnswerForm {
             for index in question.options.indices {
                 // The select offers "choose" (empty) and the targets numbered from 1.
                 guard let target = Int(form["target_\(index)"] ?? ""), (1...max(1, targets)).contains(target) else {
-                    throw HTTPError(.unprocessableContent, message("sessions.match_incomplete", ["count": String(question.options.count)]))
+                    throw PageRefusal(.unprocessableContent, "sessions.match_incomplete", ["count": String(question.options.count)])
                 }
                 pairs.append(target - 1)
             }
@@ -45,7 +43,7 @@ enum AnswerForm {
             return .gaps((question.details.gaps ?? []).indices.map { form["gap_\($0 + 1)"] ?? "" })
         case .region:
             if let (x, y) = point(form) { return .point(x: x, y: y) }
-            return .indexes(try choices(form, message))
+            return .indexes(try choices(form))
         }
     }
 
@@ -119,10 +117,10 @@ enum AnswerForm {
         return (x, y)
     }
 
-    private static func choices(_ form: FormFields, _ message: (String, [String: String]) -> String) throws(HTTPError) -> [Int] {
+    private static func choices(_ form: FormFields) throws(PageRefusal) -> [Int] {
         var choices: [Int] = []
         for value in form.values("choice") {
-            guard let index = Int(value) else { throw HTTPError(.badRequest, message("sessions.bad_choice", ["value": String(value.prefix(20))])) }
+            guard let index = Int(value) else { throw PageRefusal(.badRequest, "sessions.bad_choice", ["value": String(value.prefix(20))]) }
             choices.append(index)
         }
         return choices

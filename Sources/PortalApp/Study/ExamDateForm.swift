@@ -49,17 +49,26 @@ struct ExamDateForm: Sendable {
         LocalDates.day(of: now, zone: TimeZone(identifier: user.timeZone) ?? .gmt)
     }
 
+    /// What the form sends: the day typed, or the clear button.
+    struct Sent: PostedForm {
+        let clear: Bool
+        let typed: String
+
+        init(_ form: FormReader) throws(PageRefusal) {
+            (clear, typed) = (form.has("clear"), form.text("sits_on").trimmingCharacters(in: .whitespaces))
+        }
+    }
+
     /// Saves (or clears, with `clear`) the date and reschedules the student's cards for it;
     /// throws `Refusal` for a date it cannot take.
     func save(_ request: PortalRequest, _ user: SessionUser, exam: ExamAddress) throws -> Response {
-        let form = FormFields(body: request.body)
+        let form = try request.form(Sent.self)
         let region = exam.region, slug = exam.slug
-        let clear = form["clear"] != nil
-        let typed = (form["sits_on"] ?? "").trimmingCharacters(in: .whitespaces)
+        let (clear, typed) = (form.clear, form.typed)
         let now = clock()
         try request.database.transaction { connection in
             guard let exam = try ExamCatalog().examHeading(region: region, slug: slug, connection) else {
-                throw HTTPError(.notFound, pages.message("error.no_exam", for: request, ["exam": String(slug.prefix(80)), "region": String(region.prefix(40))]))
+                throw PageRefusal.noExam(region: region, slug: slug)
             }
             let store = ExamDateStore()
             if clear {

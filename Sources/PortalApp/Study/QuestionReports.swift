@@ -31,15 +31,13 @@ struct QuestionReports: Sendable {
     }
 
     func report(_ request: PortalRequest, _ user: SessionUser, question questionID: UUID) throws -> Response {
-        let locale = pages.locale(for: request)
         let form = try request.form(Report.self)
         let (back, reason, comment) = (form.back, form.reason, form.comment)
         let wait = try request.database.run {
             try AccountStore().rateLimit("report", key: user.userID.uuidString, limit: Self.reportsPerHour, window: 3600, take: true, $0)
         }
         if wait > 0 {
-            throw HTTPError(.tooManyRequests, pages.message("report.throttled", locale: locale, ["minutes": String((wait + 59) / 60)]),
-                            headers: ["Retry-After": String(wait)])
+            throw PageRefusal.tooMany("report.throttled", ["minutes": String((wait + 59) / 60)], retryAfter: wait)
         }
         // The form is on kept pages (question and results): the same report sent again within
         // ten minutes — a double tap, a reload — is the one already filed.

@@ -101,12 +101,13 @@ extension SessionPages {
             case nil: break
             }
             let draft: AnswerResponse
-            do throws(HTTPError) {
-                draft = try AnswerForm.response(form.fields, question: question) { pages.message($0, for: request, $1) }
+            do throws(PageRefusal) {
+                draft = try AnswerForm.response(form.fields, question: question)
             } catch {
                 return .success(try questionPage(
                     request, session: session, number: number, answers: store.finalAnswers(sessionID: session.id, connection),
-                    isGuest: actor.isGuest, draft: nil, notice: nil, error: error.message, reported: false, now: now, status: error.status, connection))
+                    isGuest: actor.isGuest, draft: nil, notice: nil, error: error.worded(by: pages, for: request).message, reported: false, now: now,
+                    status: error.status, connection))
             }
             if flagging != nil {
                 // Nothing new to save: nothing chosen, the order left as shown, or the saved answer.

@@ -139,11 +139,11 @@ struct SessionStart: Sendable {
 
     /// Selects the questions and stores the session; 4xx errors say what cannot be done.
     func create(_ wanted: SessionRequest, actor: StudyActor, now: Date, locale: String, _ connection: PostgresConnection) throws -> UUID {
-        func refuse(_ key: String, _ arguments: [String: String] = [:], status: HTTPStatus = .badRequest) -> HTTPError {
-            HTTPError(status, pages.message(key, locale: locale, arguments))
+        func refuse(_ key: String, _ arguments: [String: String] = [:], status: HTTPStatus = .badRequest) -> PageRefusal {
+            PageRefusal(status, key, arguments)
         }
         guard let selection = try ExamSelection.current(region: wanted.region, slug: wanted.slug, versions: versions, kept: selections, connection) else {
-            throw refuse("error.no_exam", ["exam": String(wanted.slug.prefix(80)), "region": String(wanted.region.prefix(40))], status: .notFound)
+            throw PageRefusal.noExam(region: wanted.region, slug: wanted.slug)
         }
         let exam = selection.exam
         let known = Set(exam.domains.map(\.slug))

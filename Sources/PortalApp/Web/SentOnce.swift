@@ -32,6 +32,11 @@ enum SentOnce {
         try send(request, token: form[field], make)
     }
 
+    /// `send` for a form whose only field this needs is its token (a button's form).
+    static func send(_ request: PortalRequest, _ make: (PostgresConnection) throws -> String) throws -> Sent? {
+        try send(request, form: request.formFields, make)
+    }
+
     /// `send` for a form read another way (a multipart upload): `token` is its `form_token`.
     static func send(_ request: PortalRequest, token: String?, _ make: (PostgresConnection) throws -> String) throws -> Sent? {
         guard let token, (20...100).contains(token.utf8.count) else { return nil }
