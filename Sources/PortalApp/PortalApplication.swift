@@ -191,6 +191,24 @@ public final class PortalApplication: Sendable {
     }
 
     /// Every feature's routes, their handlers made with what they share.
+    /// The account pages' routes: sign-in, registration, recovery, settings, rhythm and the rest.
+    private func makeAccountRoutes(
+        _ accounts: AccountPages, _ sessionSettings: SessionSettings, wording: MailWording?, rhythm: StudyRhythmPages
+    ) -> AccountRoutes {
+        let pages = self.pages, clock = self.clock, site = self.site
+        return AccountRoutes(
+            pages: pages, accounts: accounts,
+            recovery: PasswordRecovery(pages: pages, accounts: accounts, hashing: hashing, mailEnabled: wording != nil),
+            mailRecovery: wording.map { MailRecovery(pages: pages, accounts: accounts, hashing: hashing, wording: $0) },
+            emailAddresses: wording.map { EmailAddressPages(pages: pages, accounts: accounts, wording: $0) },
+            dataDownload: DataDownload(pages: pages, clock: clock, inlineAnswers: configuration.dataExportInlineAnswers),
+            deletion: AccountDeletionPages(pages: pages, settings: sessionSettings, hashing: hashing, viewers: viewers),
+            privacy: PrivacyNotice(pages: pages, retentionDays: configuration.guestRetentionDays, mailEnabled: wording != nil),
+            rhythm: rhythm, calendarFeed: CalendarFeed(pages: pages, site: site), reminders: ReminderPages(pages: pages, rhythm: rhythm),
+            push: PushPages(pages: pages), resetCodes: ResetCodeIssuer(pages: pages, clock: clock, site: site),
+            singleSignOn: SingleSignOn(pages: pages, site: site, clock: clock, accounts: accounts))
+    }
+
     private func makeRoutes(database: ConnectionPool, _ sessionSettings: SessionSettings) -> [PortalRoute] {
         let pages = self.pages, clock = self.clock, site = self.site, versions = self.versions
         let formClock = FormClock()
@@ -219,17 +237,7 @@ public final class PortalApplication: Sendable {
             reports: QuestionReports(pages: pages), examDate: ExamDateForm(pages: pages, clock: clock), exam: exam,
             dashboard: DashboardPage.handler(pages: pages, keeper: keeper, clock: clock, domains: domainFacts, fitter: fitter),
             review: ReviewPage.handler(pages: pages, clock: clock, versions: versions, domains: domainFacts))
-        let accountRoutes = AccountRoutes(
-            pages: pages, accounts: accounts,
-            recovery: PasswordRecovery(pages: pages, accounts: accounts, hashing: hashing, mailEnabled: wording != nil),
-            mailRecovery: wording.map { MailRecovery(pages: pages, accounts: accounts, hashing: hashing, wording: $0) },
-            emailAddresses: wording.map { EmailAddressPages(pages: pages, accounts: accounts, wording: $0) },
-            dataDownload: DataDownload(pages: pages, clock: clock, inlineAnswers: configuration.dataExportInlineAnswers),
-            deletion: AccountDeletionPages(pages: pages, settings: sessionSettings, hashing: hashing, viewers: viewers),
-            privacy: PrivacyNotice(pages: pages, retentionDays: configuration.guestRetentionDays, mailEnabled: wording != nil),
-            rhythm: rhythm, calendarFeed: CalendarFeed(pages: pages, site: site), reminders: ReminderPages(pages: pages, rhythm: rhythm),
-            push: PushPages(pages: pages), resetCodes: ResetCodeIssuer(pages: pages, clock: clock, site: site),
-            singleSignOn: SingleSignOn(pages: pages, site: site, clock: clock, accounts: accounts))
+        let accountRoutes = makeAccountRoutes(accounts, sessionSettings, wording: wording, rhythm: rhythm)
         let live = LiveRoutes(live: LivePages(
             database: database, pages: pages, settings: sessionSettings, clock: clock, scoreboard: scoreboard, hub: hub, site: site,
             bulkhead: Bulkhead(limit: max(2, configuration.server.workers / 2))))

@@ -86,80 +86,105 @@ public struct PortalConfiguration: Sendable {
     /// `MAX_CONNECTIONS`, `ACCESS_LOG` (on/off), `PUBLIC_DIR`, `MIGRATIONS_DIR`, `DB_POOL_SIZE`.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> PortalConfiguration {
         var configuration = PortalConfiguration()
+        let reader = EnvironmentReader(values: environment)
+        try configuration.readDatabaseAndServer(reader)
+        try configuration.readAddresses(reader)
+        try configuration.readServices(reader)
+        return configuration
+    }
+
+    /// The environment's settings as text, and as whole numbers within their ranges.
+    private struct EnvironmentReader {
+        let values: [String: String]
+
+        subscript(_ name: String) -> String? { values[name] }
+
         func integer(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
-            guard let text = environment[name], !text.isEmpty else { return nil }
+            guard let text = values[name], !text.isEmpty else { return nil }
             guard let value = Int(text), range.contains(value) else {
                 throw ConfigurationError("\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(text)")
             }
             return value
         }
-        configuration.databaseURL = environment["DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
-        configuration.databaseAdminURL = environment["DATABASE_ADMIN_URL"].flatMap { $0.isEmpty ? nil : $0 }
-        configuration.databaseReplicaURL = environment["DATABASE_REPLICA_URL"].flatMap { $0.isEmpty ? nil : $0 }
-        configuration.databaseListenURL = environment["DATABASE_LISTEN_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The database's addresses and pooler, the server's address, workers, limits and log.
+    private mutating func readDatabaseAndServer(_ environment: EnvironmentReader) throws {
+        databaseURL = environment["DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        databaseAdminURL = environment["DATABASE_ADMIN_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        databaseReplicaURL = environment["DATABASE_REPLICA_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        databaseListenURL = environment["DATABASE_LISTEN_URL"].flatMap { $0.isEmpty ? nil : $0 }
         if let pooler = environment["DATABASE_POOLER"], !pooler.isEmpty {
             guard pooler == "transaction" || pooler == "session" || pooler == "none" else {
                 throw ConfigurationError("DATABASE_POOLER must be transaction, session or none, not \(pooler)")
             }
-            configuration.transactionPooler = pooler == "transaction"
+            transactionPooler = pooler == "transaction"
         }
-        if let drain = try integer("SHUTDOWN_DRAIN_SECONDS", in: 0...600) { configuration.shutdownDrain = TimeInterval(drain) }
-        if let cap = try integer("MAX_CONNECTIONS_PER_ADDRESS", in: 1...1_000_000) { configuration.server.maxConnectionsPerAddress = cap }
-        if let host = environment["HOST"], !host.isEmpty { configuration.server.host = host }
-        if let port = try integer("PORT", in: 0...65535) { configuration.server.port = port }
-        if let workers = try integer("WORKERS", in: 1...1024) {
-            configuration.server.workers = workers
-            configuration.databaseConnections = workers
+        if let drain = try environment.integer("SHUTDOWN_DRAIN_SECONDS", in: 0...600) { shutdownDrain = TimeInterval(drain) }
+        if let cap = try environment.integer("MAX_CONNECTIONS_PER_ADDRESS", in: 1...1_000_000) { server.maxConnectionsPerAddress = cap }
+        if let host = environment["HOST"], !host.isEmpty { server.host = host }
+        if let port = try environment.integer("PORT", in: 0...65535) { server.port = port }
+        if let workers = try environment.integer("WORKERS", in: 1...1024) {
+            server.workers = workers
+            databaseConnections = workers
         }
-        if let loops = try integer("EVENT_LOOPS", in: 1...256) { configuration.server.eventLoops = loops }
-        if let cap = try integer("MAX_CONNECTIONS", in: 1...1_000_000) { configuration.server.maxConnections = cap }
-        if let pool = try integer("DB_POOL_SIZE", in: 1...1000) { configuration.databaseConnections = pool }
+        if let loops = try environment.integer("EVENT_LOOPS", in: 1...256) { server.eventLoops = loops }
+        if let cap = try environment.integer("MAX_CONNECTIONS", in: 1...1_000_000) { server.maxConnections = cap }
+        if let pool = try environment.integer("DB_POOL_SIZE", in: 1...1000) { databaseConnections = pool }
         if let log = environment["ACCESS_LOG"] {
             switch log.lowercased() {
-            case "on", "1", "true", "": configuration.server.accessLog = true
-            case "off", "0", "false": configuration.server.accessLog = false
+            case "on", "1", "true", "": server.accessLog = true
+            case "off", "0", "false": server.accessLog = false
             default: throw ConfigurationError("ACCESS_LOG must be on or off, not \(log)")
             }
         }
-        if let directory = environment["PUBLIC_DIR"], !directory.isEmpty { configuration.publicDirectory = directory }
-        if let directory = environment["MIGRATIONS_DIR"], !directory.isEmpty { configuration.migrationsDirectory = directory }
-        if let directory = environment["DB_DIR"], !directory.isEmpty { configuration.repeatablesDirectory = directory }
+    }
+
+    /// The folders, the public address, the proxies trusted, monitoring, sessions' lifetimes.
+    private mutating func readAddresses(_ environment: EnvironmentReader) throws {
+        if let directory = environment["PUBLIC_DIR"], !directory.isEmpty { publicDirectory = directory }
+        if let directory = environment["MIGRATIONS_DIR"], !directory.isEmpty { migrationsDirectory = directory }
+        if let directory = environment["DB_DIR"], !directory.isEmpty { repeatablesDirectory = directory }
         if let url = environment["PUBLIC_URL"], !url.isEmpty {
-            configuration.publicOrigin = try origin(url)
-            configuration.servedOverHTTPS = url.hasPrefix("https://")
+            publicOrigin = try origin(url)
+            servedOverHTTPS = url.hasPrefix("https://")
         }
         if let list = environment["TRUSTED_PROXIES"], !list.isEmpty {
-            configuration.trustedProxies = try ranges(list, name: "TRUSTED_PROXIES")
+            trustedProxies = try ranges(list, name: "TRUSTED_PROXIES")
         }
         if let token = environment["METRICS_TOKEN"], !token.isEmpty {
             guard token.utf8.count >= 16 else { throw ConfigurationError("METRICS_TOKEN must be at least 16 characters") }
-            configuration.metricsToken = token
+            metricsToken = token
         }
         if let list = environment["METRICS_ALLOW"] {
-            configuration.metricsAllowed = list.isEmpty ? [] : try ranges(list, name: "METRICS_ALLOW")
+            metricsAllowed = list.isEmpty ? [] : try ranges(list, name: "METRICS_ALLOW")
         }
-        if let idle = try integer("SESSION_IDLE_SECONDS", in: 60...31_536_000) { configuration.sessionIdleTimeout = TimeInterval(idle) }
-        if let lifetime = try integer("SESSION_LIFETIME_SECONDS", in: 60...31_536_000) { configuration.sessionLifetime = TimeInterval(lifetime) }
+        if let idle = try environment.integer("SESSION_IDLE_SECONDS", in: 60...31_536_000) { sessionIdleTimeout = TimeInterval(idle) }
+        if let lifetime = try environment.integer("SESSION_LIFETIME_SECONDS", in: 60...31_536_000) { sessionLifetime = TimeInterval(lifetime) }
+    }
+
+    /// Redis, limits, outbound requests, retention, mail and the mode.
+    private mutating func readServices(_ environment: EnvironmentReader) throws {
         if let url = environment["REDIS_URL"], !url.isEmpty {
             guard RedisEndpoint(url: url) != nil else {
                 throw ConfigurationError("REDIS_URL must be redis://host:port or unix:///path/to/redis.sock, not \(url)")
             }
-            configuration.redisURL = url
+            redisURL = url
         }
-        if let count = try integer("REGISTRATIONS_PER_HOUR", in: 1...100_000) { configuration.registrationsPerHour = count }
-        if let seconds = try integer("LEADERBOARD_REFRESH_SECONDS", in: 0...86_400) { configuration.leaderboardRefresh = TimeInterval(seconds) }
-        if let directory = environment["TEMPLATES_DIR"], !directory.isEmpty { configuration.templatesDirectory = directory }
-        configuration.outbound = HTTPClient.Configuration.fromEnvironment(environment)
+        if let count = try environment.integer("REGISTRATIONS_PER_HOUR", in: 1...100_000) { registrationsPerHour = count }
+        if let seconds = try environment.integer("LEADERBOARD_REFRESH_SECONDS", in: 0...86_400) { leaderboardRefresh = TimeInterval(seconds) }
+        if let directory = environment["TEMPLATES_DIR"], !directory.isEmpty { templatesDirectory = directory }
+        outbound = HTTPClient.Configuration.fromEnvironment(environment.values)
         // A range that does not parse is an error, not a range quietly left closed.
-        configuration.outbound.allowedRanges = try ranges(environment["OUTBOUND_ALLOW"] ?? "", name: "OUTBOUND_ALLOW")
-        if let days = try integer("GUEST_RETENTION_DAYS", in: 30...3650) { configuration.guestRetentionDays = days }
-        if let answers = try integer("DATA_EXPORT_INLINE_ANSWERS", in: 0...10_000_000) { configuration.dataExportInlineAnswers = answers }
+        outbound.allowedRanges = try ranges(environment["OUTBOUND_ALLOW"] ?? "", name: "OUTBOUND_ALLOW")
+        if let days = try environment.integer("GUEST_RETENTION_DAYS", in: 30...3650) { guestRetentionDays = days }
+        if let answers = try environment.integer("DATA_EXPORT_INLINE_ANSWERS", in: 0...10_000_000) { dataExportInlineAnswers = answers }
         if let url = environment["SMTP_URL"], !url.isEmpty {
             guard let from = environment["MAIL_FROM"], !from.isEmpty else {
                 throw ConfigurationError("SMTP_URL needs MAIL_FROM: the address messages come from, e.g. Study Portal <portal@school.example>")
             }
             do {
-                configuration.mail = try MailServer(url: url, from: from)
+                mail = try MailServer(url: url, from: from)
             } catch {
                 throw ConfigurationError(error.description)
             }
@@ -168,9 +193,8 @@ public struct PortalConfiguration: Sendable {
             guard mode == "development" || mode == "production" else {
                 throw ConfigurationError("PORTAL_MODE must be development or production, not \(mode)")
             }
-            configuration.development = mode == "development"
+            development = mode == "development"
         }
-        return configuration
     }
 }
 

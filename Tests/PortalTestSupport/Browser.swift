@@ -59,7 +59,9 @@ public final class Browser {
 
     /// A request with `body` of `contentType` (none without a body), its cookies kept.
     private func request(_ method: String, _ path: String, body: [UInt8]?, contentType: String?, extraHeaders: String = "") throws -> RawHTTPClient.Response {
-        let client = try RawHTTPClient(port: port)
+        // A page waits as long as a patient reader would: on a 2-core machine running six tests at
+        // once, a debug build's heavier pages (a sheet of 30 QR codes) take seconds.
+        let client = try RawHTTPClient(port: port, timeout: 60)
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\nUser-Agent: \(userAgent)\r\n"
         if !cookies.isEmpty { head += "Cookie: " + cookies.map { "\($0.key)=\($0.value)" }.sorted().joined(separator: "; ") + "\r\n" }
         if let origin { head += "Origin: \(origin)\r\n" }

@@ -73,6 +73,23 @@ extension AdminPages {
     /// Reads the file in whatever format it is (format 1, or GIFT or Aiken into the exam
     /// chosen), validates the whole of it first, and imports only when everything is valid, in
     /// one transaction with its audit entry. The file comes as an upload or a text field.
+    /// Why a document could not be planned, as the report lists it (at most 500 lines), and
+    /// how many problems there are in all.
+    private func problems(
+        _ refusal: ImportRefusal, _ say: (String, [String: String], Int?) -> ImportPage.Problem
+    ) -> (problems: [ImportPage.Problem], total: Int?) {
+        switch refusal {
+        case .unknownFormat: return ([say("admin.unknown_format", [:], nil)], nil)
+        case .needsExam(let format): return ([say("admin.needs_exam", ["format": format.rawValue], nil)], nil)
+        case .noSuchExam(let exam): return ([say("admin.no_such_exam", ["exam": String(exam.prefix(120))], nil)], nil)
+        case .unsupported(let items):
+            return ([say("admin.unsupported_refused", ["count": String(items.count)], items.count)]
+                        + items.prefix(499).map { ImportPage.Problem(item: $0.position, field: "", problem: $0.reason) }, items.count + 1)
+        case .unreadable(let format, let error): return ([ImportPage.Problem(item: error.position, field: format.rawValue, problem: error.problem)], nil)
+        case .malformed(let problem): return ([ImportPage.Problem(item: problem.item, field: problem.field, problem: problem.problem)], nil)
+        }
+    }
+
     func importDocument(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let locale = pages.locale(for: request)
         let form = ImportForm(request)
@@ -97,17 +114,8 @@ extension AdminPages {
         do {
             plan = try request.database.transaction { try ImportPlanner().plan(Data(bytes), into: into, domain: domain, skipUnsupported: skipUnsupported, $0) }
         } catch let refusal as ImportRefusal {
-            switch refusal {
-            case .unknownFormat: return try refused([say("admin.unknown_format")])
-            case .needsExam(let format): return try refused([say("admin.needs_exam", ["format": format.rawValue])])
-            case .noSuchExam(let exam): return try refused([say("admin.no_such_exam", ["exam": String(exam.prefix(120))])])
-            case .unsupported(let items):
-                return try refused(
-                    [say("admin.unsupported_refused", ["count": String(items.count)], count: items.count)]
-                        + items.prefix(499).map { ImportPage.Problem(item: $0.position, field: "", problem: $0.reason) }, total: items.count + 1)
-            case .unreadable(let format, let error): return try refused([ImportPage.Problem(item: error.position, field: format.rawValue, problem: error.problem)])
-            case .malformed(let problem): return try refused([ImportPage.Problem(item: problem.item, field: problem.field, problem: problem.problem)])
-            }
+            let (problems, total) = problems(refusal, say)
+            return try refused(problems, total: total)
         }
         let document = plan.document
         let problems = importer.problems(document)

@@ -9,6 +9,39 @@ import QuestionEngine
 
 /// `/admin`: what needs an admin's attention, exam by exam.
 extension AdminPages {
+    /// What the overview shows: each exam with its counts and links, and the mail outbox.
+    struct OverviewPage: Encodable {
+        struct Exam: Encodable {
+            var title: String
+            var language: String
+            var exportHref: String
+            var moodleHref: String
+            var qtiHref: String
+            var qti21Href: String
+            /// The exam's questions, and those of them that need review, in the question list.
+            var questionsHref: String
+            var flaggedHref: String
+            var updated: String
+            var statuses: String
+            var types: String
+            var difficulties: [Int]
+            var openReports: Int
+            var flagged: Int
+            var hasFlagged: Bool
+        }
+        var exams: [Exam]
+        /// The mail outbox: waiting, sent and given up (30 days), the latest failure.
+        struct Mail: Encodable {
+            var waiting: Int
+            var sent: Int
+            var givenUp: Int
+            var oldestWaiting: String?
+            var lastError: String?
+            var lastErrorAgo: String?
+        }
+        var mail: Mail?
+    }
+
     func overview(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let locale = pages.locale(for: request)
         let (exams, flagged, outbox) = try request.database.transaction { connection -> ([ExamOverview], [Int: Int], MailOutbox.Summary?) in
@@ -16,39 +49,8 @@ extension AdminPages {
             for (examID, _) in try flaggedQuestions(connection) { flagged[examID, default: 0] += 1 }
             return (try AdminStore().overview(connection), flagged, mailEnabled ? try MailOutbox().summary(connection) : nil)
         }
-        struct Page: Encodable {
-            struct Exam: Encodable {
-                var title: String
-                var language: String
-                var exportHref: String
-                var moodleHref: String
-                var qtiHref: String
-                var qti21Href: String
-                /// The exam's questions, and those of them that need review, in the question list.
-                var questionsHref: String
-                var flaggedHref: String
-                var updated: String
-                var statuses: String
-                var types: String
-                var difficulties: [Int]
-                var openReports: Int
-                var flagged: Int
-                var hasFlagged: Bool
-            }
-            var exams: [Exam]
-            /// The mail outbox: waiting, sent and given up (30 days), the latest failure.
-            struct Mail: Encodable {
-                var waiting: Int
-                var sent: Int
-                var givenUp: Int
-                var oldestWaiting: String?
-                var lastError: String?
-                var lastErrorAgo: String?
-            }
-            var mail: Mail?
-        }
-        var value = Page(exams: exams.map { exam in
-            Page.Exam(
+        var value = OverviewPage(exams: exams.map { exam in
+            OverviewPage.Exam(
                 title: exam.title, language: exam.language, exportHref: "/admin/exams/\(exam.regionCode)/\(exam.slug)/export.json",
                 moodleHref: "/admin/exams/\(exam.regionCode)/\(exam.slug)/export.moodle.xml",
                 qtiHref: "/admin/exams/\(exam.regionCode)/\(exam.slug)/export.qti.zip",
@@ -64,7 +66,7 @@ extension AdminPages {
                 hasFlagged: (flagged[exam.examID] ?? 0) > 0)
         })
         value.mail = outbox.map {
-            Page.Mail(
+            OverviewPage.Mail(
                 waiting: $0.waiting, sent: $0.sent, givenUp: $0.givenUp, oldestWaiting: $0.oldestWaiting.map { pages.ago($0, locale: locale) },
                 lastError: $0.lastError, lastErrorAgo: $0.lastErrorAt.map { pages.ago($0, locale: locale) })
         }

@@ -77,6 +77,27 @@ struct ExamPage: Encodable {
         var examDate: ExamDateForm.Section?
         /// Their unfinished mock exam and practice of this exam, to resume rather than start over.
         var running: [RunningOffer] = []
+
+        init() {}
+
+        /// A student's part from their own read (accommodation, exam dates, running sessions).
+        init(
+            student user: SessionUser, _ exam: ExamAddress, own: [QueryResult], refusal: ExamDateForm.Refusal?, detail: () throws -> ExamDetail,
+            pages: PageRenderer, locale: String
+        ) throws {
+            let (region, slug) = (exam.region, exam.slug)
+            running = RunningOffer.offers(try RunningSessions.decode(own[2]), zone: user.timeZone, pages: pages, locale: locale)
+            let date = try ExamDateStore.dates(own[1]).values.first { $0.region == region && $0.slug == slug }
+            examDate = ExamDateForm.section(
+                region: region, slug: slug, date: date, today: ExamDateForm.today(at: pages.clock(), for: user), refusal: refusal, pages: pages, locale: locale)
+            if let accommodation = try SchoolStore.ownAccommodation(own[0]), accommodation.multiplier != 1 || accommodation.extraMinutes > 0 {
+                let minutes = accommodation.seconds(for: try detail().timeLimitSeconds) / 60
+                self.accommodation = pages.message("exam.accommodation", locale: locale, [
+                    "what": accommodation.describe(pages: pages, locale: locale),
+                    "minutes": pages.message("exam.minutes", locale: locale, ["count": String(minutes)], count: Double(minutes)),
+                ])
+            }
+        }
     }
 
     /// An unfinished session offered again at the top of the start section.
@@ -182,19 +203,8 @@ struct ExamPage: Encodable {
                     let running = try request.database.run { try RunningSessions.read(region: region, slug: slug, at: pages.clock(), $0) }
                     personal.running = RunningOffer.offers(running, zone: user.timeZone, pages: pages, locale: locale)
                 } else if let user = request.user {
-                    let own = try fresh ?? request.database.read(own)
-                    personal.running = RunningOffer.offers(try RunningSessions.decode(own[2]), zone: user.timeZone, pages: pages, locale: locale)
-                    let date = try ExamDateStore.dates(own[1]).values.first { $0.region == region && $0.slug == slug }
-                    personal.examDate = ExamDateForm.section(
-                        region: region, slug: slug, date: date, today: ExamDateForm.today(at: pages.clock(), for: user), refusal: refusal,
-                        pages: pages, locale: locale)
-                    if let accommodation = try SchoolStore.ownAccommodation(own[0]), accommodation.multiplier != 1 || accommodation.extraMinutes > 0 {
-                        let minutes = accommodation.seconds(for: try detail().timeLimitSeconds) / 60
-                        personal.accommodation = pages.message("exam.accommodation", locale: locale, [
-                            "what": accommodation.describe(pages: pages, locale: locale),
-                            "minutes": pages.message("exam.minutes", locale: locale, ["count": String(minutes)], count: Double(minutes)),
-                        ])
-                    }
+                    personal = try Personal(
+                        student: user, exam, own: fresh ?? request.database.read(own), refusal: refusal, detail: detail, pages: pages, locale: locale)
                 }
                 return try pages.render("exams/show", personal, locale: locale, viewer: viewer, fragments: ["exam": shared])
             }

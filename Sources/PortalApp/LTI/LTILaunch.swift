@@ -41,25 +41,24 @@ struct LTILaunch: Sendable {
         }
     }
 
-    func launch(_ request: PortalRequest) throws -> Response {
-        func refuse(_ key: String, _ arguments: [String: String] = [:], status: HTTPStatus = .badRequest) -> PageRefusal {
-            PageRefusal(status, "lti." + key, arguments)
-        }
-        let form = try request.form(LaunchForm.self)
-        let (idToken, state) = (form.idToken, form.state)
-        // What the launch would open is settled first, from the token as sent (only refusals are
-        // decided on it; the database verifies the same token before anyone is signed in).
+    /// What the launch would open, settled first from the token as sent: only refusals are
+    /// decided on it; the database verifies the same token before anyone is signed in.
+    private func intended(_ idToken: String, _ request: PortalRequest) throws -> (LaunchMessage, LaunchTarget) {
         let message: LaunchMessage
         do {
             message = try LaunchMessage(claims: (try? WebToken.unverifiedClaims(idToken)) ?? [:])
         } catch {
-            throw refuse(error.key, error.arguments, status: .unauthorized)
+            throw PageRefusal(.unauthorized, "lti." + error.key, error.arguments)
         }
-        var target = LaunchTarget.page("/me")
-        if case .resourceLink(_, _, let targetLinkURI) = message.kind {
-            guard let local = Self.localPath(of: targetLinkURI, site: site, request) else { throw refuse("foreign_target") }
-            target = LaunchTarget(path: local.path, query: local.query)
-        }
+        guard case .resourceLink(_, _, let targetLinkURI) = message.kind else { return (message, LaunchTarget.page("/me")) }
+        guard let local = Self.localPath(of: targetLinkURI, site: site, request) else { throw PageRefusal(.badRequest, "lti.foreign_target") }
+        return (message, LaunchTarget(path: local.path, query: local.query))
+    }
+
+    func launch(_ request: PortalRequest) throws -> Response {
+        let form = try request.form(LaunchForm.self)
+        let (idToken, state) = (form.idToken, form.state)
+        let (message, target) = try intended(idToken, request)
 
         let sessionToken = Crypto.token()
         let binding = binding(state: state, storageVerified: form.storageVerified, request)

@@ -27,6 +27,12 @@ struct AnswerSubmission: PostedForm {
         (movesOn, then) = (form.has("then"), form.int("then"))
     }
 
+    /// The question "Previous" or "Next" moves to from question `number` of `count`; nil when
+    /// neither sent the form, or it names no other question of the session.
+    func move(from number: Int, of count: Int) -> Int? {
+        then.flatMap { (1...count).contains($0) && $0 != number ? $0 : nil }
+    }
+
     /// Whether the form is a plain answer: no flag, no move.
     var isPlain: Bool { flag == nil && !movesOn }
 }

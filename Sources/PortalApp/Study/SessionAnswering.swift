@@ -72,28 +72,19 @@ extension SessionPages {
         var sent: AnswerResponse?
         let outcome: Result<Response, AnswerRefusal> = try request.database.transaction(first: [context]) { connection, rows in
             let store = StudyStore()
-            guard let context = try store.answerContext(rows[0]), context.session.userID == actor.user?.userID else { throw notFound(request) }
-            let session = context.session
-            guard let index = session.questionIDs.firstIndex(of: questionID) else {
-                throw PageRefusal(.badRequest, "sessions.not_in_session")
-            }
-            let number = index + 1
-            guard let question = context.question else { throw PageRefusal(.gone, "sessions.question_gone") }
+            let (session, number, question) = try located(rows[0], actor: actor, questionID: questionID, request)
             // The answer form's own "flag for review" button (mock exams) sends what is chosen
             // with it: that is saved too, and the student stays on the question.
             let flagging = session.mode == .mock ? form.flag : nil
             let here = "\(base(session))?q=\(number)"
             // "Previous" or "Next" sent the form: what is chosen is answered first (practice then
             // shows its feedback here; a mock exam moves on); nothing chosen only moves.
-            let moving = form.then.flatMap { (1...session.questionIDs.count).contains($0) && $0 != number ? $0 : nil }
-            let movedTo = moving.map { "\(base(session))?q=\($0)" }
+            let movedTo = form.move(from: number, of: session.questionIDs.count).map { "\(base(session))?q=\($0)" }
             func flagOnly() throws -> Response {
                 try store.setFlag(sessionID: session.id, questionID: questionID, flagged: flagging ?? false, connection)
                 return .redirect(to: here)
             }
-            func refuse(_ reason: RefusedAnswer.Reason, _ chosen: [Int]) -> Response {
-                .redirect(to: here + "&" + RefusedAnswer(reason: reason, chosen: chosen).query)
-            }
+            func refuse(_ reason: RefusedAnswer.Reason, _ chosen: [Int]) -> Response { .redirect(to: here + "&" + RefusedAnswer(reason: reason, chosen: chosen).query) }
             switch Self.shapeVerdict(form.fields, question, flagging: flagging != nil, moving: movedTo != nil) {
             case .refuse(let reason, let chosen): return .success(refuse(reason, chosen))
             case .flagOnly: return .success(try flagOnly())
@@ -109,12 +100,13 @@ extension SessionPages {
                     isGuest: actor.isGuest, draft: nil, notice: nil, error: error.worded(by: pages, for: request).message, reported: false, now: now,
                     status: error.status, connection))
             }
+            // Nothing new to save (nothing chosen, the order left as shown, or the saved answer):
+            // the flag or the move alone.
+            let unchanged = { try nothingNew(draft, saved: store.finalAnswers(sessionID: session.id, connection)[questionID]?.response, question: question) }
             if flagging != nil {
-                // Nothing new to save: nothing chosen, the order left as shown, or the saved answer.
-                let saved = try store.finalAnswers(sessionID: session.id, connection)[questionID]?.response
-                if nothingNew(draft, saved: saved, question: question) { return .success(try flagOnly()) }
+                if try unchanged() { return .success(try flagOnly()) }
                 try store.setFlag(sessionID: session.id, questionID: questionID, flagged: flagging ?? false, connection)
-            } else if let movedTo, try nothingNew(draft, saved: store.finalAnswers(sessionID: session.id, connection)[questionID]?.response, question: question) {
+            } else if let movedTo, try unchanged() {
                 return .success(.redirect(to: movedTo))
             } else if draft.isBlank {
                 return .success(refuse(.empty, []))
@@ -123,20 +115,36 @@ extension SessionPages {
             let onward = onward(session.id, mode: session.mode, number: number, count: session.questionIDs.count)
             let after = flagging != nil ? here : session.mode == .mock ? movedTo ?? onward : onward
             sent = draft
-            do {
-                // Stored now or a replay of what was stored: either way the student moves on.
-                _ = try connection.withSavepoint { try connection.query(submission(draft)) }
-                return .success(.redirect(to: after))
-            } catch {
-                guard let refusal = AnswerRefusal(error) else { throw error }
-                return .failure(refusal)
-            }
+            return try Self.store(submission(draft), then: after, connection)
         }
         switch outcome {
         case .success(let response): return response
         case .failure(let refusal):
             return try refused(refusal, request, sessionID: sessionID, questionID: questionID, draft: sent, actor: actor, now: now)
         }
+    }
+
+    /// Stores the answer (or finds it a replay of what was stored: either way the student moves
+    /// on to `after`), or the database's reason for refusing it.
+    private static func store(_ submission: SQL, then after: String, _ connection: PostgresConnection) throws -> Result<Response, AnswerRefusal> {
+        do {
+            _ = try connection.withSavepoint { try connection.query(submission) }
+            return .success(.redirect(to: after))
+        } catch {
+            guard let refusal = AnswerRefusal(error) else { throw error }
+            return .failure(refusal)
+        }
+    }
+
+    /// The session, the question's number in it and the question, from the answer's context
+    /// row: 404 for a session not the caller's, 400 for a question not in it, 410 for one gone.
+    private func located(
+        _ row: QueryResult, actor: StudyActor, questionID: UUID, _ request: PortalRequest
+    ) throws -> (session: StudySession, number: Int, question: Question) {
+        guard let context = try StudyStore().answerContext(row), context.session.userID == actor.user?.userID else { throw notFound(request) }
+        guard let index = context.session.questionIDs.firstIndex(of: questionID) else { throw PageRefusal(.badRequest, "sessions.not_in_session") }
+        guard let question = context.question else { throw PageRefusal(.gone, "sessions.question_gone") }
+        return (context.session, index + 1, question)
     }
 
     /// What the fields of an order, a matching or a picture question say before a response is

@@ -135,13 +135,26 @@ struct SessionStart: Sendable {
         /// A practice the student built: from which of their questions, of which kinds (none: all).
         var pool = PracticePool.all
         var kinds: Set<String> = []
+
+        /// What the session keeps of how it was made (`study_sessions.config`): its seed and
+        /// preset, and a mock exam's length (only a whole mock counts in the questions'
+        /// statistics, `item_responses`).
+        func config(seed: UInt64, count: Int) -> [String: String] {
+            var config = [
+                "seed": String(seed), "domains": missedOf == nil ? domains.sorted().joined(separator: ",") : "",
+                "difficulty": "\(difficulty.lowerBound)-\(difficulty.upperBound)", "count": String(count),
+            ]
+            if mode == .mock { config["length"] = mockLength == .full ? "full" : "short" }
+            if let missedOf { config["missed_of"] = missedOf.lowercasedText }
+            if mode == .practice && pool != .all { config["pool"] = pool.rawValue }
+            if mode == .practice && !kinds.isEmpty { config["kinds"] = kinds.sorted().joined(separator: ",") }
+            return config
+        }
     }
 
     /// Selects the questions and stores the session; 4xx errors say what cannot be done.
     func create(_ wanted: SessionRequest, actor: StudyActor, now: Date, locale: String, _ connection: PostgresConnection) throws -> UUID {
-        func refuse(_ key: String, _ arguments: [String: String] = [:], status: HTTPStatus = .badRequest) -> PageRefusal {
-            PageRefusal(status, key, arguments)
-        }
+        func refuse(_ key: String, _ arguments: [String: String] = [:], status: HTTPStatus = .badRequest) -> PageRefusal { PageRefusal(status, key, arguments) }
         guard let selection = try ExamSelection.current(region: wanted.region, slug: wanted.slug, versions: versions, kept: selections, connection) else {
             throw PageRefusal.noExam(region: wanted.region, slug: wanted.slug)
         }
@@ -179,16 +192,8 @@ struct SessionStart: Sendable {
             }
             throw refuse(mode == .review ? "sessions.nothing_due" : "sessions.nothing_matches", status: .unprocessableContent)
         }
-        var config = [
-            "seed": String(seed), "domains": wanted.missedOf == nil ? wanted.domains.sorted().joined(separator: ",") : "",
-            "difficulty": "\(wanted.difficulty.lowerBound)-\(wanted.difficulty.upperBound)", "count": String(count),
-        ]
-        // Only a whole mock counts in the questions' statistics (item_responses).
-        if mode == .mock { config["length"] = wanted.mockLength == .full ? "full" : "short" }
-        if let earlier = wanted.missedOf { config["missed_of"] = earlier.lowercasedText }
-        if mode == .practice && wanted.pool != .all { config["pool"] = wanted.pool.rawValue }
-        if mode == .practice && !wanted.kinds.isEmpty { config["kinds"] = wanted.kinds.sorted().joined(separator: ",") }
-        var session = NewStudySession(userID: actor.user?.userID, examID: exam.id, mode: mode, config: config, questionIDs: questionIDs, startedAt: now)
+        var session = NewStudySession(
+            userID: actor.user?.userID, examID: exam.id, mode: mode, config: wanted.config(seed: seed, count: count), questionIDs: questionIDs, startedAt: now)
         session.shareLinkID = wanted.shareLinkID
         if mode == .mock, let running = try RunningSessions.read(region: wanted.region, slug: wanted.slug, at: now, connection).first(where: { $0.mode == .mock }) {
             // One running mock exam per exam: ended only when the student chose so on the page
