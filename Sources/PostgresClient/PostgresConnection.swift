@@ -141,18 +141,27 @@ public final class PostgresConnection: @unchecked Sendable {
     /// the rest — ended by the pipeline's sync. The first error is thrown once every result
     /// is read; the statements after it did not run.
     public func pipeline(_ statements: [SQL]) throws -> [QueryResult] {
-        do {
-            return try sendPipeline(statements)
-        } catch let error as PostgresError where (error.sqlState == "26000" || error.sqlState == "42P05") && !isInTransaction && naming == .hashed {
-            // Through a pooler another server connection may lack, or already hold, a
-            // statement this one prepared: nothing ran (the implicit transaction rolled
-            // back), so the pipeline goes again, preparing by name only what is missing.
-            preparedNames = [:]
-            return try sendPipeline(statements, tolerateExisting: error.sqlState == "42P05")
+        // Through a pooler another server connection may lack, or already hold, a statement this
+        // one prepared. Nothing ran (the implicit transaction rolled back), so the pipeline goes
+        // again: after a missing one (26000) preparing everything afresh; after one held already
+        // (42P05, recorded by `sendPipeline`: its name is its text's, so it is this very
+        // statement) without preparing that one. Each retry learns a statement, so they end.
+        var retries = 0
+        while true {
+            do {
+                return try sendPipeline(statements)
+            } catch let error as PostgresError where !isInTransaction && naming == .hashed && retries <= statements.count {
+                switch error.sqlState {
+                case "26000": preparedNames = [:]
+                case "42P05": break
+                default: throw error
+                }
+                retries += 1
+            }
         }
     }
 
-    private func sendPipeline(_ statements: [SQL], tolerateExisting: Bool = false) throws -> [QueryResult] {
+    private func sendPipeline(_ statements: [SQL]) throws -> [QueryResult] {
         guard let handle else { throw PostgresError(kind: .connection, message: "connection is closed") }
         for sql in statements { try Self.checkBindings(sql) }
         guard PQenterPipelineMode(handle) == 1 else { throw connectionError(handle) }
@@ -203,7 +212,8 @@ public final class PostgresConnection: @unchecked Sendable {
                 } else {
                     results.append(checked)
                 }
-            } catch let error as PostgresError where item.isPrepare && tolerateExisting && error.sqlState == "42P05" {
+            } catch let error as PostgresError where item.isPrepare && error.sqlState == "42P05" {
+                // Held already by this server connection under its text's own name: known from now on.
                 preparedNames[item.text] = newNames[item.text]
                 firstError = firstError ?? error
             } catch let error as PostgresError {

@@ -1,5 +1,5 @@
 import Foundation
-import PostgresClient
+@testable import PostgresClient
 import TestSupport
 import Testing
 
@@ -122,5 +122,26 @@ struct PipelineTests {
         let database = try TestDatabase()
         let connection = try database.adminConnection()
         #expect(try connection.query(outer).single().decode("total", as: Int.self) == 35)
+    }
+}
+
+/// A server connection that already holds one of our statements (a pooler that handed it over
+/// from another client of ours): the statement's name is its text's, so it is used as it is.
+@Suite("Prepared statements a server connection already holds", .onTestThreads)
+struct HeldStatementTests {
+    @Test("a statement the server already holds under its name runs, alone or in a pipeline, and the connection goes on")
+    func heldAlready() throws {
+        let database = try TestDatabase()
+        let connection = try database.adminConnection()
+        let alone: SQL = ("SELECT \(41)::int + 1 AS n" as SQL).prepared()
+        let second: SQL = ("SELECT \(2)::int * \(21)::int AS n" as SQL).prepared()
+        // Prepared behind the client's back, as another client of the same server connection would.
+        for sql in [alone, second] {
+            try connection.execute(SQL(stringLiteral: "PREPARE \(PostgresConnection.statementName(sql.text)) AS \(sql.text)"))
+        }
+        #expect(try connection.query(alone).single().decode("n", as: Int.self) == 42)
+        let both = try connection.pipeline([("SELECT \(1)::int AS n" as SQL).prepared(), second])
+        #expect(try both.map { try $0.single().decode("n", as: Int.self) } == [1, 42])
+        #expect(try connection.query(alone).single().decode("n", as: Int.self) == 42, "known from then on")
     }
 }
