@@ -53,9 +53,7 @@ struct LTIDeepLinking: Sendable {
 
         init(_ form: FormReader) throws(PageRefusal) {
             (exam, opens) = (form.text("exam"), form.optional("opens") ?? "page")
-            count = form.has("count") ? form.int("count") : 20
-            let from = form.has("from") ? form.int("from") : 1, to = form.has("to") ? form.int("to") : 5
-            if let from, let to, (1...5).contains(from), (1...5).contains(to), from <= to { difficulty = from...to } else { difficulty = nil }
+            (count, difficulty) = (form.int("count", absent: 20), form.levels("from", "to"))
             (title, graded) = (form.trimmed("title"), form.isOn("graded"))
         }
     }

@@ -32,10 +32,9 @@ struct ShareLinkForm: PostedForm {
             throw PageRefusal(.badRequest, "sessions.bad_mode", ["value": form.quoted("mode")])
         }
         self.mode = mode
-        let from = form.has("difficulty_from") ? form.int("difficulty_from") : 1, to = form.has("difficulty_to") ? form.int("difficulty_to") : 5
-        guard let from, let to, (1...5).contains(from), (1...5).contains(to), from <= to else { throw PageRefusal(.badRequest, "sessions.bad_range") }
-        difficulty = from...to
-        guard let count = form.has("count") ? form.int("count") : 20, (1...100).contains(count) else {
+        guard let difficulty = form.levels("difficulty_from", "difficulty_to") else { throw PageRefusal(.badRequest, "sessions.bad_range") }
+        self.difficulty = difficulty
+        guard let count = form.int("count", absent: 20), (1...100).contains(count) else {
             throw PageRefusal(.badRequest, "sessions.bad_count", ["max": "100"])
         }
         self.count = count

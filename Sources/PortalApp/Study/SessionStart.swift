@@ -101,7 +101,7 @@ struct SessionStart: Sendable {
         guard let pool = PracticePool(rawValue: query["pool"] ?? PracticePool.all.rawValue) else {
             return APIResponse.problem(pages.message("sessions.bad_mode", locale: locale, ["value": String((query["pool"] ?? "").prefix(20))]), status: .badRequest)
         }
-        guard let from = Int(query["difficulty_from"] ?? "1"), let to = Int(query["difficulty_to"] ?? "5"), (1...5).contains(from), (1...5).contains(to), from <= to else {
+        guard let levels = FormReader(fields: query).levels("difficulty_from", "difficulty_to") else {
             return APIResponse.problem(pages.message("sessions.bad_range", locale: locale), status: .badRequest)
         }
         let domains = Set(query.values("domain")), kinds = Set(query.values("kind"))
@@ -111,7 +111,7 @@ struct SessionStart: Sendable {
             }
             // All that the selector would choose from: a practice as long as there are questions.
             return QuestionSelector.practice(
-                try Self.built(selection, pool: pool, kinds: kinds, connection), domains: domains, difficulty: from...to, count: .max, seed: 0).count
+                try Self.built(selection, pool: pool, kinds: kinds, connection), domains: domains, difficulty: levels, count: .max, seed: 0).count
         }
         guard let count else { return APIResponse.noExam(region: address.region, slug: address.slug, pages: pages, locale: locale) }
         return try APIResponse.json(Count(count: count), cache: "private, no-store")

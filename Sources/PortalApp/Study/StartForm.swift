@@ -33,10 +33,9 @@ struct StartForm: PostedForm {
         self.mode = mode
         missedOf = form.optional("missed_of").flatMap(UUID.init(text:))
         if form.has("missed_of") && (missedOf == nil || mode != .practice) { throw PageRefusal(.badRequest, "sessions.bad_mode", ["value": "missed_of"]) }
-        let from = form.has("difficulty_from") ? form.int("difficulty_from") : 1, to = form.has("difficulty_to") ? form.int("difficulty_to") : 5
-        guard let from, let to, (1...5).contains(from), (1...5).contains(to), from <= to else { throw PageRefusal(.badRequest, "sessions.bad_range") }
-        difficulty = from...to
-        guard let count = form.has("count") ? form.int("count") : 20, (1...SessionStart.maximumCount).contains(count) else {
+        guard let difficulty = form.levels("difficulty_from", "difficulty_to") else { throw PageRefusal(.badRequest, "sessions.bad_range") }
+        self.difficulty = difficulty
+        guard let count = form.int("count", absent: 20), (1...SessionStart.maximumCount).contains(count) else {
             throw PageRefusal(.badRequest, "sessions.bad_count", ["max": String(SessionStart.maximumCount)])
         }
         self.count = count

@@ -50,6 +50,16 @@ struct FormReader {
     /// The field as a whole number; nil when absent or not one.
     func int(_ name: String) -> Int? { fields[name].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } }
 
+    /// The field as a whole number, `absent` when it was left out; nil when sent but not one.
+    func int(_ name: String, absent: Int) -> Int? { has(name) ? int(name) : absent }
+
+    /// A range of difficulty levels from two fields (every level, 1 to 5, for a field left
+    /// out); nil when either is not a level or they are the wrong way round.
+    func levels(_ from: String, _ to: String) -> ClosedRange<Int>? {
+        guard let low = int(from, absent: 1), let high = int(to, absent: 5), (1...5).contains(low), (1...5).contains(high), low <= high else { return nil }
+        return low...high
+    }
+
     /// What was sent in `name`, shortened for quoting in a message.
     func quoted(_ name: String, length: Int = 20) -> String { String(text(name).prefix(length)) }
 }
