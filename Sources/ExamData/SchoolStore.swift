@@ -45,12 +45,7 @@ public struct SchoolStore: Sendable {
 
     /// A class the caller teaches, or nil.
     public func taughtClass(id: UUID, _ connection: PostgresConnection) throws -> ClassSummary? {
-        try connection.query(("""
-            SELECT c.id, c.name, s.name AS school, c.join_code,
-                   (SELECT count(*) FROM class_members m WHERE m.class_id = c.id AND m.left_at IS NULL) AS members
-            FROM classes c LEFT JOIN schools s ON s.id = c.school_id
-            WHERE c.id = \(id) AND c.teacher_id = (SELECT app_user_id())
-            """ as SQL).prepared()).first.map(Self.summary)
+        try connection.query(ClassReading.summaryStatement(id)).first.map(Self.summary)
     }
 
     /// The classes the signed-in student belongs to now, newest first (one statement of a
