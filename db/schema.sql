@@ -2583,6 +2583,34 @@ $$;
 ALTER FUNCTION public.leaderboard_size(p_exam bigint, p_period text) OWNER TO portal_leaderboard;
 
 --
+-- Name: live_answer_run_bonus(integer); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.live_answer_run_bonus(p_run integer) RETURNS integer
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT least(250, 50 * greatest(0, p_run - 1))
+$$;
+
+
+ALTER FUNCTION public.live_answer_run_bonus(p_run integer) OWNER TO portal_owner;
+
+--
+-- Name: live_answer_run_bonuses(integer); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.live_answer_run_bonuses(p_index integer) RETURNS integer[]
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT array_agg(public.live_answer_run_bonus(n) ORDER BY n) FROM generate_series(1, greatest(1, p_index + 1)) AS n
+$$;
+
+
+ALTER FUNCTION public.live_answer_run_bonuses(p_index integer) OWNER TO portal_owner;
+
+--
 -- Name: live_answers_admit(); Type: FUNCTION; Schema: public; Owner: portal_owner
 --
 
@@ -2618,7 +2646,7 @@ BEGIN
     NEW.correct := outcome.correct;
     NEW.question_version := question.version;
     NEW.time_ms := least(greatest(0, floor(extract(epoch FROM received - opened) * 1000)), ev.seconds_per_question * 1000)::integer;
-    -- 1000 × (1 − (t/L)/2) in whole numbers, halves up: LiveScoring.points to the point.
+    -- 1000 × (1 − (t/L)/2) in whole numbers, halves up: 1000 at once, 500 at the bell.
     limit_ms := ev.seconds_per_question * 1000;
     NEW.base_points := CASE WHEN NEW.correct THEN (2000 * limit_ms - 1000 * NEW.time_ms + limit_ms) / (2 * limit_ms) ELSE 0 END;
     NEW.answered_at := received;
@@ -2647,7 +2675,7 @@ CREATE FUNCTION public.live_board(p_event uuid) RETURNS TABLE(participant_id uui
                row_number() OVER (PARTITION BY r.participant_id, r.island ORDER BY r.question_index) AS run
         FROM rights r
     ), totals AS (
-        SELECT r.participant_id, sum(r.base_points + least(250, 50 * (r.run - 1)))::integer AS points, count(*)::integer AS correct,
+        SELECT r.participant_id, sum(r.base_points + public.live_answer_run_bonus(r.run::integer))::integer AS points, count(*)::integer AS correct,
                (array_agg(r.run ORDER BY r.question_index DESC))[1]::integer AS streak, max(r.question_index)::integer AS last_right
         FROM runs r GROUP BY r.participant_id
     )
@@ -11182,6 +11210,20 @@ GRANT ALL ON FUNCTION public.leaderboard_refreshed_at() TO portal_app;
 
 REVOKE ALL ON FUNCTION public.leaderboard_size(p_exam bigint, p_period text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.leaderboard_size(p_exam bigint, p_period text) TO portal_app;
+
+
+--
+-- Name: FUNCTION live_answer_run_bonus(p_run integer); Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT ALL ON FUNCTION public.live_answer_run_bonus(p_run integer) TO portal_app;
+
+
+--
+-- Name: FUNCTION live_answer_run_bonuses(p_index integer); Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT ALL ON FUNCTION public.live_answer_run_bonuses(p_index integer) TO portal_app;
 
 
 --

@@ -40,10 +40,14 @@ public struct LiveAnswerRecord: Sendable, Equatable {
     /// Points for correctness and speed, before any streak bonus.
     public var basePoints: Int
     public var answeredAt: Date
+    /// When just stored: the bonus this answer earns if right, by the length of the run of right
+    /// answers it ends (element 0 for a run of one), as the database's `live_answer_run_bonus` says;
+    /// the live scoreboard adds it without a rule of its own. Empty when read back.
+    public var runBonuses: [Int]
 
     public init(
         participantID: UUID, questionIndex: Int, questionID: UUID, questionVersion: Int, response: AnswerResponse, correct: Bool, milliseconds: Int,
-        basePoints: Int, answeredAt: Date
+        basePoints: Int, answeredAt: Date, runBonuses: [Int] = []
     ) {
         self.participantID = participantID
         self.questionIndex = questionIndex
@@ -54,6 +58,7 @@ public struct LiveAnswerRecord: Sendable, Equatable {
         self.milliseconds = milliseconds
         self.basePoints = basePoints
         self.answeredAt = answeredAt
+        self.runBonuses = runBonuses
     }
 }
 
@@ -172,16 +177,15 @@ public struct LiveStore: Sendable {
             INSERT INTO live_answers (event_id, participant_id, question_index, question_id, response, answered_at)
             VALUES (\(eventID), \(participantID), \(questionIndex), \(questionID), \(try PostgresJSON(encoding: response))::jsonb, \(receivedAt))
             ON CONFLICT (participant_id, question_index) DO NOTHING
-            RETURNING correct, time_ms, base_points, answered_at, question_version
+            RETURNING correct, time_ms, base_points, answered_at, question_version, live_answer_run_bonuses(question_index) AS run_bonuses
             """ as SQL).prepared()).first else { return nil }
         return LiveAnswerRecord(
             participantID: participantID, questionIndex: questionIndex, questionID: questionID,
             questionVersion: try row.decode("question_version", as: Int.self), response: response, correct: try row.decode("correct", as: Bool.self),
             milliseconds: try row.decode("time_ms", as: Int.self), basePoints: try row.decode("base_points", as: Int.self),
-            answeredAt: try row.decode("answered_at", as: Date.self))
+            answeredAt: try row.decode("answered_at", as: Date.self), runBonuses: try row.decode("run_bonuses", as: [Int].self))
     }
 
-    /// Whether the participant has answered question `index`.
     /// Whether the participant's answer to question `index` was right; nil when they sent none.
     public func answerCorrectness(participantID: UUID, index: Int, _ connection: PostgresConnection) throws -> Bool? {
         try connection.query(("""

@@ -116,11 +116,11 @@ struct LiveEventTests {
                                  try $0.decode("correct", as: Bool.self), try $0.decode("time_ms", as: Int.self)) }
         }
         #expect(rows.count == 99 * 3, "one stored answer per player per question; none late")
-        var expected: [String: Int] = [:]
-        for player in everyone {
-            let mine = rows.filter { $0.0 == player.nickname }.map { (index: $0.1, correct: $0.2, elapsedMilliseconds: $0.3) }
-            expected[player.nickname] = LiveScoring.total(mine, limitSeconds: 10)
-        }
+        // What the stored answers earn, as the database's board sums them (the rule itself is
+        // held by `scoringBySpeedAndRuns`).
+        let eventID = try site.admin { try $0.query("SELECT id FROM live_events WHERE code = \(code)").single().decode("id", as: UUID.self) }
+        let expected = Dictionary(uniqueKeysWithValues: try site.admin { try LiveStore().board(eventID: eventID, $0) }.map { ($0.nickname, $0.points) })
+        #expect(expected.count == 100 && Set(expected.values).count > 1)
         let results = try site.admin { connection in
             try connection.query("SELECT nickname, rank, points FROM event_results ORDER BY rank, nickname").rows.map {
                 (try $0.decode("nickname", as: String.self), try $0.decode("rank", as: Int.self), try $0.decode("points", as: Int.self))
@@ -395,6 +395,67 @@ struct LiveEventTests {
         #expect(ada.streak == 2 && ada.correct == 2)
         #expect(redisPoints[ada.participantID.uuidString.lowercased()] == ada.points)
     }
+    @Test("a right answer scores 1000 at once and 500 at the bell; each right answer in a row after the first adds 50, at most 250; a wrong or skipped question ends the run; the stored board and the live one agree")
+    func scoringBySpeedAndRuns() throws {
+        let site = try PortalSite(live: true)
+        let host = try LiveEvents.teacher(site)
+        let code = try LiveEvents.createEvent(site, host: host, count: 7, seconds: 10)
+        var players: [Player] = []
+        for name in ["Ada", "Brook"] {
+            let browser = site.browser()
+            let token = browser.csrfToken(from: try browser.request("GET", "/live/\(code)"))
+            #expect(try browser.request("POST", "/live/\(code)/join", form: ["csrf_token": token, "nickname": name]).status == 303)
+            players.append(Player(browser: browser, token: token, nickname: name))
+        }
+        #expect(try host.request("POST", "/live/\(code)/start", form: ["csrf_token": "teacher-csrf"]).status == 303)
+        let event = try site.admin {
+            try $0.query("SELECT id, question_ids, starts_at, seconds_per_question, pause_seconds FROM live_events WHERE code = \(code)").single()
+        }
+        let ids = try event.decode("question_ids", as: [UUID].self), startsAt = try event.decode("starts_at", as: Date.self)
+        let period = try event.decode("seconds_per_question", as: Int.self) + event.decode("pause_seconds", as: Int.self)
+        #expect(ids.count == 7)
+        /// Sends `player`'s answer to question `index`, right or wrong, `after` seconds into it.
+        func answer(_ player: Player, _ index: Int, right: Bool, after seconds: Double) throws {
+            let moment = startsAt.addingTimeInterval(Double(index * period) + seconds)
+            site.clock.advance(moment.timeIntervalSince(site.clock.read()))
+            let item = try #require(MiniExam.item(ids[index]))
+            let response = right ? item.key : item.wrong
+            var pairs = [("csrf_token", player.token), ("index", String(index))]
+            if item.kind == "ordering" {
+                for (place, option) in response.enumerated() { pairs.append(("position_\(option)", String(place + 1))) }
+            } else {
+                pairs += response.map { ("choice", String($0)) }
+            }
+            #expect(try player.browser.request("POST", "/live/\(code)/answers", pairs: pairs).status == 303)
+        }
+        let (ada, brook) = (players[0], players[1])
+        for index in 0..<7 {
+            try answer(ada, index, right: true, after: 0)
+            switch index {
+            case 0: try answer(brook, 0, right: true, after: 0)  // 1000
+            case 1: try answer(brook, 1, right: true, after: 5)  // 750 + 50
+            case 2: try answer(brook, 2, right: false, after: 1)  // 0, the run ends
+            case 3: try answer(brook, 3, right: true, after: 0)  // 1000
+            case 4: break  // skipped: the run ends
+            case 5: try answer(brook, 5, right: true, after: 0)  // 1000
+            default: try answer(brook, 6, right: true, after: 10 - 0.001)  // 500 (a millisecond before the bell) + 50
+            }
+        }
+        let board = try site.admin { try LiveStore().board(eventID: try event.decode("id", as: UUID.self), $0) }
+        let stored = Dictionary(uniqueKeysWithValues: board.map { ($0.nickname, $0.points) })
+        // Seven right at once: 7 × 1000 and 0 + 50 + 100 + 150 + 200 + 250 + 250.
+        #expect(stored == ["Ada": 8000, "Brook": 1000 + 800 + 0 + 1000 + 1000 + 550])
+        #expect(board.first { $0.nickname == "Ada" }?.streak == 7 && board.first { $0.nickname == "Brook" }?.streak == 2)
+        let redis = RedisPool(RedisEndpoint(url: ProcessInfo.processInfo.environment["PORTAL_TEST_REDIS_URL"]!)!)
+        let flat = try redis.command(["ZRANGE", "live:{\(code)}:scores", "0", "-1", "WITHSCORES"]).elements
+        var live: [String: Int] = [:]
+        for index in stride(from: 0, to: flat.count - 1, by: 2) {
+            let participant = board.first { $0.participantID.uuidString.lowercased() == flat[index].text }
+            live[participant?.nickname ?? "?"] = flat[index + 1].number
+        }
+        #expect(live == stored, "the live scoreboard adds what the stored answers earn")
+    }
+
     @Test("without JavaScript nothing refreshes itself: each page offers a link; players are told how they did; the host's end page has the results; the projector shows the code and a QR code, no menu")
     func pagesWithoutScript() throws {
         let site = try PortalSite(live: true)

@@ -38,7 +38,7 @@ BEGIN
     NEW.correct := outcome.correct;
     NEW.question_version := question.version;
     NEW.time_ms := least(greatest(0, floor(extract(epoch FROM received - opened) * 1000)), ev.seconds_per_question * 1000)::integer;
-    -- 1000 × (1 − (t/L)/2) in whole numbers, halves up: LiveScoring.points to the point.
+    -- 1000 × (1 − (t/L)/2) in whole numbers, halves up: 1000 at once, 500 at the bell.
     limit_ms := ev.seconds_per_question * 1000;
     NEW.base_points := CASE WHEN NEW.correct THEN (2000 * limit_ms - 1000 * NEW.time_ms + limit_ms) / (2 * limit_ms) ELSE 0 END;
     NEW.answered_at := received;

@@ -1,8 +1,7 @@
 -- An event's board from its stored answers: every participant with the points their right
--- answers earn plus the run bonus (50 for each right answer in a row after the first, at most
--- 250; a wrong or missing answer ends the run), and where their run stands (its length and the
--- last question answered right), so a live scoreboard lost with Redis can be rebuilt exactly.
--- Public like the board itself: nicknames and points.
+-- answers earn plus the run bonus (live_answer_run_bonus; a wrong or missing answer ends the
+-- run), and where their run stands (its length and the last question answered right), so a
+-- live scoreboard lost with Redis can be rebuilt exactly. Public like the board itself: nicknames and points.
 CREATE OR REPLACE FUNCTION public.live_board(p_event uuid)
  RETURNS TABLE(participant_id uuid, nickname text, points integer, correct integer, streak integer, last_right integer)
  LANGUAGE sql
@@ -19,7 +18,7 @@ AS $function$
                row_number() OVER (PARTITION BY r.participant_id, r.island ORDER BY r.question_index) AS run
         FROM rights r
     ), totals AS (
-        SELECT r.participant_id, sum(r.base_points + least(250, 50 * (r.run - 1)))::integer AS points, count(*)::integer AS correct,
+        SELECT r.participant_id, sum(r.base_points + public.live_answer_run_bonus(r.run::integer))::integer AS points, count(*)::integer AS correct,
                (array_agg(r.run ORDER BY r.question_index DESC))[1]::integer AS streak, max(r.question_index)::integer AS last_right
         FROM runs r GROUP BY r.participant_id
     )

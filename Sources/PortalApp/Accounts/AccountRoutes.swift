@@ -23,7 +23,7 @@ struct AccountRoutes {
     let singleSignOn: SingleSignOn
 
     var routes: [PortalRoute] {
-        let pages = self.pages, mailRecovery = self.mailRecovery, emailAddresses = self.emailAddresses
+        let mailRecovery = self.mailRecovery, emailAddresses = self.emailAddresses
         /// A page that needs e-mail: 404 when the portal sends none.
         @Sendable func withMail<Handler>(_ handler: Handler?, _ request: PortalRequest) throws -> Handler {
             guard let handler else { throw PageRefusal(.notFound, "account.no_mail") }

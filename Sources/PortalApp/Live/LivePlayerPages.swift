@@ -107,9 +107,9 @@ extension LivePages {
         let form = request.formFields
         guard StudyActor.resolve(request, settings: settings, createGuest: false) != nil else { throw noEvent(request, code) }
         guard let index = try request.form(LiveAnswerForm.self).index else { throw PageRefusal(.badRequest, "live.bad_index") }
-        let (event, participant, stored): (LiveEvent, LiveParticipant, LiveAnswerRecord?)
+        let (event, stored): (LiveEvent, LiveAnswerRecord?)
         do {
-            (event, participant, stored) = try answerStored(request, code, index: index, form: form, receivedAt: receivedAt)
+            (event, _, stored) = try answerStored(request, code, index: index, form: form, receivedAt: receivedAt)
         } catch let refusal as LiveRefusal {
             throw try refused(refusal, request)
         }
@@ -118,7 +118,7 @@ extension LivePages {
         // results are computed from what is stored).
         // The restore, if needed, already counts this answer (it is stored): then it is not added again.
         if !(try scoreboard.restoreIfLost(code: event.code, board: { try request.database.run { try LiveStore().board(eventID: event.id, $0) } })) {
-            _ = try scoreboard.score(code: event.code, participant: participant.id, index: index, correct: stored.correct, basePoints: stored.basePoints)
+            _ = try scoreboard.score(code: event.code, stored)
         }
         try? scoreboard.publish(code: event.code, scoresMessage(event.code, scoreboard))
         return .redirect(to: "/live/\(event.code)")

@@ -15,9 +15,10 @@ struct LiveScoreboard: Sendable {
     /// Keys expire a day after the last write: the lasting record is in PostgreSQL.
     static let lifetimeSeconds = 86_400
 
-    /// Records one answer, once: adds the base points plus the streak bonus (a run of right
-    /// answers over consecutive questions, as `LiveScoring.total` counts it). Returns the points
-    /// awarded, or nil when this participant had already answered this question.
+    /// Records one answer, once: adds its base points plus the bonus for the run of right answers
+    /// over consecutive questions it ends, taken from the bonuses the database gave with the stored
+    /// answer (ARGV[6] onwards, by the run's length; the last one for any longer run). Returns the
+    /// points awarded, or -1 when this participant had already answered this question.
     static let scoreScript = """
         if redis.call('SADD', KEYS[1], ARGV[1]) == 0 then return -1 end
         local points = 0
@@ -29,12 +30,12 @@ struct LiveScoreboard: Sendable {
           end
           redis.call('HSET', KEYS[2], ARGV[1], streak)
           redis.call('HSET', KEYS[3], ARGV[1], ARGV[2])
-          points = tonumber(ARGV[4]) + math.min((streak - 1) * tonumber(ARGV[5]), tonumber(ARGV[6]))
+          points = tonumber(ARGV[4]) + tonumber(ARGV[math.min(5 + streak, #ARGV)] or '0')
         else
           redis.call('HSET', KEYS[2], ARGV[1], 0)
         end
         redis.call('ZINCRBY', KEYS[4], points, ARGV[1])
-        for i = 1, 4 do redis.call('EXPIRE', KEYS[i], ARGV[7]) end
+        for i = 1, 4 do redis.call('EXPIRE', KEYS[i], ARGV[5]) end
         return points
         """
 
@@ -84,13 +85,15 @@ struct LiveScoreboard: Sendable {
         }
     }
 
-    func score(code: String, participant: UUID, index: Int, correct: Bool, basePoints: Int) throws -> Int? {
+    /// Adds a stored answer to the board with the points the database gave it; nil when the
+    /// board already had this participant's answer to that question.
+    func score(code: String, _ answer: LiveAnswerRecord) throws -> Int? {
         let reply = try redis.command([
             "EVAL", Self.scoreScript, "4",
-            Self.key(code, "answered:\(index)"), Self.key(code, "streak"), Self.key(code, "last-right"), Self.key(code, "scores"),
-            participant.lowercasedText, String(index), correct ? "1" : "0", String(basePoints),
-            String(LiveScoring.streakStep), String(LiveScoring.maximumStreakBonus), String(Self.lifetimeSeconds),
-        ])
+            Self.key(code, "answered:\(answer.questionIndex)"), Self.key(code, "streak"), Self.key(code, "last-right"), Self.key(code, "scores"),
+            answer.participantID.lowercasedText, String(answer.questionIndex), answer.correct ? "1" : "0", String(answer.basePoints),
+            String(Self.lifetimeSeconds),
+        ] + answer.runBonuses.map(String.init))
         guard let points = reply.number, points >= 0 else { return nil }
         return points
     }
