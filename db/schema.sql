@@ -5462,6 +5462,98 @@ $_$;
 ALTER FUNCTION public.teacher_make_accounts(p_class uuid, p_people jsonb) OWNER TO portal_auth;
 
 --
+-- Name: teacher_request_decide(uuid, boolean, text, text, text); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.teacher_request_decide(p_request uuid, p_approve boolean, p_subject text, p_text text, p_html text) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    me uuid := public.app_user_id();
+    request record;
+    address text;
+    verdict text := CASE WHEN p_approve THEN 'approved' ELSE 'refused' END;
+BEGIN
+    IF me IS NULL OR public.app_role() <> 'admin' THEN
+        RAISE EXCEPTION 'only an admin decides who teaches' USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    IF p_approve IS NULL THEN
+        RAISE EXCEPTION 'a decision approves or refuses' USING ERRCODE = 'check_violation';
+    END IF;
+    SELECT t.id, t.user_id, t.school, t.decision, u.username, u.display_name, u.locale INTO request
+    FROM public.teacher_requests t JOIN public.users u ON u.id = t.user_id
+    WHERE t.id = p_request FOR UPDATE OF t;
+    IF NOT FOUND THEN
+        RETURN NULL;
+    END IF;
+    IF request.decision IS NOT NULL THEN
+        RETURN request.decision;
+    END IF;
+    UPDATE public.teacher_requests SET decision = verdict, decided_at = public.app_now(), decided_by = me WHERE id = p_request;
+    IF p_approve THEN
+        UPDATE public.users SET role = 'teacher' WHERE id = request.user_id AND role = 'student';
+    END IF;
+    INSERT INTO public.audit_log (at, actor_id, actor_name, action, target, details)
+    SELECT public.app_now(), me, u.display_name, 'teacher-request.' || verdict, request.username,
+           pg_catalog.jsonb_build_object('school', request.school)
+    FROM public.users u WHERE u.id = me;
+    IF p_subject IS NOT NULL THEN
+        SELECT e.email INTO address FROM public.user_emails e WHERE e.user_id = request.user_id LIMIT 1;
+        IF address IS NOT NULL THEN
+            PERFORM public.mail_queue('teacher-request', address, request.display_name, coalesce(request.locale, 'en'),
+                                      p_subject, p_text, p_html, NULL, NULL);
+        END IF;
+    END IF;
+    RETURN verdict;
+END
+$$;
+
+
+ALTER FUNCTION public.teacher_request_decide(p_request uuid, p_approve boolean, p_subject text, p_text text, p_html text) OWNER TO portal_auth;
+
+--
+-- Name: teacher_request_file(text, text); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.teacher_request_file(p_school text, p_note text) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    me uuid := public.app_user_id();
+    v_school text := btrim(coalesce(p_school, ''));
+    v_note text := btrim(coalesce(p_note, ''));
+BEGIN
+    IF me IS NULL THEN
+        RAISE EXCEPTION 'only a signed-in account asks to teach' USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    IF public.app_role() <> 'student' THEN
+        RETURN 'teaches';
+    END IF;
+    -- The open request, locked: two sends at once update it one after the other.
+    UPDATE public.teacher_requests t SET school = v_school, note = v_note
+    WHERE t.user_id = me AND t.decision IS NULL;
+    IF FOUND THEN
+        RETURN 'updated';
+    END IF;
+    BEGIN
+        INSERT INTO public.teacher_requests (user_id, school, note, created_at)
+        VALUES (me, v_school, v_note, public.app_now());
+    EXCEPTION WHEN unique_violation THEN
+        -- Filed by the same account's other send a moment ago.
+        UPDATE public.teacher_requests t SET school = v_school, note = v_note
+        WHERE t.user_id = me AND t.decision IS NULL;
+        RETURN 'updated';
+    END;
+    RETURN 'filed';
+END
+$$;
+
+
+ALTER FUNCTION public.teacher_request_file(p_school text, p_note text) OWNER TO portal_auth;
+
+--
 -- Name: teaches(uuid); Type: FUNCTION; Schema: public; Owner: portal_auth
 --
 
@@ -7425,6 +7517,30 @@ ALTER TABLE ONLY public.study_holidays FORCE ROW LEVEL SECURITY;
 ALTER TABLE public.study_holidays OWNER TO portal_owner;
 
 --
+-- Name: teacher_requests; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.teacher_requests (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    user_id uuid NOT NULL,
+    school text NOT NULL,
+    note text DEFAULT ''::text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    decision text,
+    decided_at timestamp with time zone,
+    decided_by uuid,
+    CONSTRAINT teacher_requests_check CHECK (((decision IS NULL) = (decided_at IS NULL))),
+    CONSTRAINT teacher_requests_decision_check CHECK ((decision = ANY (ARRAY['approved'::text, 'refused'::text]))),
+    CONSTRAINT teacher_requests_note_check CHECK ((length(note) <= 1000)),
+    CONSTRAINT teacher_requests_school_check CHECK (((school = btrim(school)) AND ((length(school) >= 1) AND (length(school) <= 120))))
+);
+
+ALTER TABLE ONLY public.teacher_requests FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.teacher_requests OWNER TO portal_owner;
+
+--
 -- Name: used_tokens; Type: TABLE; Schema: public; Owner: portal_owner
 --
 
@@ -8056,6 +8172,14 @@ ALTER TABLE ONLY public.study_sessions
 
 
 --
+-- Name: teacher_requests teacher_requests_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.teacher_requests
+    ADD CONSTRAINT teacher_requests_pkey PRIMARY KEY (id);
+
+
+--
 -- Name: used_tokens used_tokens_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
 --
 
@@ -8430,6 +8554,27 @@ CREATE INDEX study_sessions_running_mocks ON public.study_sessions USING btree (
 
 
 --
+-- Name: teacher_requests_one_open; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE UNIQUE INDEX teacher_requests_one_open ON public.teacher_requests USING btree (user_id) WHERE (decision IS NULL);
+
+
+--
+-- Name: teacher_requests_open; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX teacher_requests_open ON public.teacher_requests USING btree (created_at) WHERE (decision IS NULL);
+
+
+--
+-- Name: teacher_requests_user; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX teacher_requests_user ON public.teacher_requests USING btree (user_id, decided_at);
+
+
+--
 -- Name: used_tokens_by_expiry; Type: INDEX; Schema: public; Owner: portal_owner
 --
 
@@ -8713,6 +8858,13 @@ CREATE TRIGGER study_sessions_frozen BEFORE UPDATE ON public.study_sessions FOR 
 --
 
 CREATE TRIGGER study_sessions_lti_score AFTER UPDATE OF finished_at ON public.study_sessions FOR EACH ROW WHEN (((old.finished_at IS NULL) AND (new.finished_at IS NOT NULL))) EXECUTE FUNCTION public.lti_queue_score();
+
+
+--
+-- Name: teacher_requests teacher_requests_data_version; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER teacher_requests_data_version AFTER INSERT OR DELETE OR UPDATE ON public.teacher_requests FOR EACH ROW EXECUTE FUNCTION public.data_version_bump();
 
 
 --
@@ -9308,6 +9460,22 @@ ALTER TABLE ONLY public.study_sessions
 
 
 --
+-- Name: teacher_requests teacher_requests_decided_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.teacher_requests
+    ADD CONSTRAINT teacher_requests_decided_by_fkey FOREIGN KEY (decided_by) REFERENCES public.users(id) ON DELETE SET NULL;
+
+
+--
+-- Name: teacher_requests teacher_requests_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.teacher_requests
+    ADD CONSTRAINT teacher_requests_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id) ON DELETE CASCADE;
+
+
+--
 -- Name: user_emails user_emails_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
 --
 
@@ -9501,6 +9669,13 @@ CREATE POLICY audit_log_read ON public.audit_log FOR SELECT TO portal_app USING 
 --
 
 CREATE POLICY audit_log_reset_code ON public.audit_log FOR INSERT TO portal_auth WITH CHECK ((action = 'account.reset-code'::text));
+
+
+--
+-- Name: audit_log audit_log_teacher_request; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY audit_log_teacher_request ON public.audit_log FOR INSERT TO portal_auth WITH CHECK ((action = ANY (ARRAY['teacher-request.approved'::text, 'teacher-request.refused'::text])));
 
 
 --
@@ -10658,6 +10833,26 @@ CREATE POLICY study_sessions_purge ON public.study_sessions FOR DELETE TO portal
 
 
 --
+-- Name: teacher_requests; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.teacher_requests ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: teacher_requests teacher_requests_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY teacher_requests_auth ON public.teacher_requests TO portal_auth USING (true) WITH CHECK (true);
+
+
+--
+-- Name: teacher_requests teacher_requests_read; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY teacher_requests_read ON public.teacher_requests FOR SELECT TO portal_app USING (((user_id = ( SELECT public.app_user_id() AS app_user_id)) OR (( SELECT public.app_role() AS app_role) = 'admin'::text)));
+
+
+--
 -- Name: used_tokens; Type: ROW SECURITY; Schema: public; Owner: portal_owner
 --
 
@@ -11761,6 +11956,22 @@ GRANT ALL ON FUNCTION public.teacher_make_account_batch(p_class uuid, p_people j
 
 REVOKE ALL ON FUNCTION public.teacher_make_accounts(p_class uuid, p_people jsonb) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.teacher_make_accounts(p_class uuid, p_people jsonb) TO portal_app;
+
+
+--
+-- Name: FUNCTION teacher_request_decide(p_request uuid, p_approve boolean, p_subject text, p_text text, p_html text); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.teacher_request_decide(p_request uuid, p_approve boolean, p_subject text, p_text text, p_html text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.teacher_request_decide(p_request uuid, p_approve boolean, p_subject text, p_text text, p_html text) TO portal_app;
+
+
+--
+-- Name: FUNCTION teacher_request_file(p_school text, p_note text); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.teacher_request_file(p_school text, p_note text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.teacher_request_file(p_school text, p_note text) TO portal_app;
 
 
 --
@@ -12891,6 +13102,14 @@ GRANT UPDATE(moved_before) ON TABLE public.study_holidays TO portal_app;
 --
 
 GRANT UPDATE(moved_after) ON TABLE public.study_holidays TO portal_app;
+
+
+--
+-- Name: TABLE teacher_requests; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT ON TABLE public.teacher_requests TO portal_app;
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.teacher_requests TO portal_auth;
 
 
 --

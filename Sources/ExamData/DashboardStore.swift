@@ -78,6 +78,9 @@ public struct DashboardReading: Sendable, Equatable {
     /// Whether the student's zone was ever confirmed (chosen, or named by their browser): the
     /// dashboard asks once when it was not.
     public var timeZoneConfirmed = true
+    /// An admin's decision on the reader's request to teach, for two weeks after it was made
+    /// (the dashboard tells them on their next visit).
+    public var teachingDecision: TeacherRequest.Decision?
 }
 
 /// The student's dashboard, aggregated by the database under the reader's row-level security,
@@ -151,7 +154,12 @@ public struct DashboardStore: Sendable {
               AND spaced.answered_at >= \(now)::timestamptz - interval '30 days'
             GROUP BY q.domain_id
             """ as SQL).prepared(),
-            ("SELECT desired_retention::float8 AS desired, time_zone_confirmed FROM users WHERE id = (SELECT app_user_id())" as SQL).prepared(),
+            ("""
+            SELECT u.desired_retention::float8 AS desired, u.time_zone_confirmed,
+                   (SELECT t.decision FROM teacher_requests t WHERE t.user_id = u.id AND t.decided_at > \(now)::timestamptz - interval '14 days'
+                    ORDER BY t.decided_at DESC LIMIT 1) AS teaching_decision
+            FROM users u WHERE u.id = (SELECT app_user_id())
+            """ as SQL).prepared(),
             FittedWeightsStore.fittedStatement,
             ExamDateStore.datesStatement,
         ]
@@ -197,6 +205,7 @@ public struct DashboardStore: Sendable {
             desiredRetention: try results[5].first?.decode("desired", as: Double.self) ?? 0.9,
             fitted: try FittedWeightsStore.fitted(results[6]), examDates: try ExamDateStore.dates(results[7]))
         reading.timeZoneConfirmed = try results[5].first?.decode("time_zone_confirmed", as: Bool.self) ?? true
+        reading.teachingDecision = try results[5].first?.decode("teaching_decision", as: String?.self).flatMap(TeacherRequest.Decision.init(rawValue:))
         return reading
     }
 

@@ -243,7 +243,7 @@ public final class PortalApplication: Sendable {
             bulkhead: Bulkhead(limit: max(2, configuration.server.workers / 2))))
         let schools = SchoolRoutes(
             keeper: keeper, schools: SchoolPages(pages: pages, clock: clock, starter: starter, site: site, keeper: keeper),
-            classAccounts: ClassAccounts(pages: pages, clock: clock, site: site))
+            classAccounts: ClassAccounts(pages: pages, clock: clock, site: site), requests: TeachingRequestPages(pages: pages))
         let offline = OfflineRoutes(
             offline: OfflinePages(pages: pages, clock: clock), offlineStudy: OfflineStudyPage.handler(pages: pages), device: DeviceAPI(pages: pages),
             progress: ProgressUpload(clock: clock, pages: pages, fitter: fitter))
@@ -255,7 +255,7 @@ public final class PortalApplication: Sendable {
         let admin = AdminRoutes(
             admin: AdminPages(
                 pages: pages, clock: clock, publicDirectory: configuration.publicDirectory, site: site, outbound: outbound, mailEnabled: wording != nil),
-            signOn: SSOAdmin(pages: pages, site: site, clock: clock, client: outbound))
+            signOn: SSOAdmin(pages: pages, site: site, clock: clock, client: outbound), teachers: TeacherQueue(pages: pages, wording: wording))
         let features: [[PortalRoute]] = [
             web.routes, catalogue.routes, leaderboard.routes, study.routes, accountRoutes.routes, live.routes, schools.routes, offline.routes,
             lti.routes, admin.routes,

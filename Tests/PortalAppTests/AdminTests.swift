@@ -477,7 +477,7 @@ struct AdminTests {
         #expect(found.contains("1 account matches."))
         // A student looking for the teaching area is told how to get there; the rest of it stays unconfirmed.
         let notYet = try pupil.request("GET", "/teach")
-        #expect(notYet.status == 403 && notYet.bodyText.contains("ask an admin of this site to make it a teacher&#39;s"), "\(notYet.bodyText.suffix(1500))")
+        #expect(notYet.status == 403 && notYet.bodyText.contains("ask to teach, naming your school"), "\(notYet.bodyText.suffix(1500))")
         #expect(try pupil.request("GET", "/teach/classes/\(UUID().uuidString.lowercased())").status == 404)
         #expect(try pupil.request("GET", "/admin").status == 404)
 

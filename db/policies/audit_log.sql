@@ -9,6 +9,9 @@ CREATE POLICY audit_log_account_change ON audit_log FOR INSERT TO portal_auth WI
 CREATE POLICY audit_log_accommodation_change ON audit_log FOR INSERT TO portal_auth WITH CHECK (action = 'accommodation.change');
 CREATE POLICY audit_log_reset_code ON audit_log FOR INSERT TO portal_auth WITH CHECK (action = 'account.reset-code');
 CREATE POLICY audit_log_accounts_made ON audit_log FOR INSERT TO portal_auth WITH CHECK (action = 'class.accounts-made');
+-- teacher_request_decide: an admin's decision on a request to teach.
+CREATE POLICY audit_log_teacher_request ON audit_log FOR INSERT TO portal_auth
+    WITH CHECK (action IN ('teacher-request.approved', 'teacher-request.refused'));
 -- my_audit_entries reads the entries about its caller, for their data export.
 CREATE POLICY audit_log_account_deleted ON audit_log FOR INSERT TO portal_auth WITH CHECK (action = 'account.deleted');
 -- A deleted account's name is taken out of the entries about it and by it (account_erase).

@@ -32,6 +32,8 @@ struct AccountPages: Sendable {
         var nextQuery = ""
         /// Registration's time zones, the browser's chosen by script, else the language's likeliest.
         var timeZoneGroups: [TimeZoneChoices.Group] = []
+        /// Registration's "I teach" (else "I study").
+        var teaches = false
         var error: String?
         var fieldErrors: [String: String] = [:]
         /// The identity providers to sign in with instead (the sign-in page's buttons).

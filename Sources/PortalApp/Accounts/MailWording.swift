@@ -54,6 +54,18 @@ struct MailWording: Sendable {
         return MailDraft(locale: locale, subject: message.subject, text: Self.plainText(message), html: String(decoding: html, as: UTF8.self))
     }
 
+    /// An admin's decision on a request to teach: approved, with the way to the teaching area;
+    /// refused, with the way to ask again.
+    func teaching(approved: Bool, name: String, locale: String) throws -> MailDraft {
+        func text(_ key: String) -> String { pages.message("mail.teaching_" + (approved ? "approved_" : "refused_") + key, locale: locale) }
+        let message = Message(
+            subject: text("subject"), greeting: pages.message("mail.digest_greeting", locale: locale, ["name": name]), paragraphs: [text("body")],
+            buttonLabel: text("button"), link: Self.siteMark + (approved ? "/teach" : "/me/teaching"),
+            afterword: pages.message("mail.teaching_afterword", locale: locale), footer: pages.message("mail.footer", locale: locale))
+        let html = try pages.render("mail/message", message, locale: locale)
+        return MailDraft(locale: locale, subject: message.subject, text: Self.plainText(message), html: String(decoding: html, as: UTF8.self))
+    }
+
     func draft(_ purpose: Purpose, locale: String) throws -> MailDraft {
         func text(_ key: String) -> String { pages.message("mail." + key, locale: locale) }
         let message: Message

@@ -15,6 +15,9 @@ extension AccountPages {
         /// The zone the form sent: the browser's, or the one chosen; the database keeps it only if it knows it.
         let timeZone: String
         let next: String?
+        /// "I teach": the new account asks to teach next (`/me/teaching`); every account starts as
+        /// a student's until an admin approves.
+        let teaches: Bool
 
         init(_ form: FormReader) throws(PageRefusal) {
             username = form.text("username").trimmingCharacters(in: .whitespaces)
@@ -22,12 +25,13 @@ extension AccountPages {
             password = NewPassword(form)
             timeZone = String(TimeZoneChoices.resolve(form.text("time_zone")).prefix(64))
             next = form.optional("next")
+            teaches = form.text("intent") == "teach"
         }
     }
 
     func register(_ request: PortalRequest) throws -> Response {
         let form = try request.form(RegistrationForm.self)
-        var page = FormPage(username: form.username, displayName: form.displayName, next: safeNext(form.next))
+        var page = FormPage(username: form.username, displayName: form.displayName, next: safeNext(form.next), teaches: form.teaches)
         let password = form.password.password
         let timeZone = form.timeZone
         page.timeZoneGroups = TimeZoneChoices.groups(selected: timeZone.isEmpty ? TimeZoneChoices.likeliest(for: pages.locale(for: request)) : timeZone)
@@ -61,7 +65,7 @@ extension AccountPages {
             page.fieldErrors["username"] = pages.message("account.username_taken", for: request)
             return try show("accounts/register", request, page, status: .unprocessableContent)
         }
-        var response = Response.redirect(to: page.next)
+        var response = Response.redirect(to: form.teaches ? "/me/teaching" : page.next)
         try signedIn(token: token, request, &response)
         return response
     }

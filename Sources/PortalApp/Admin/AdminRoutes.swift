@@ -6,9 +6,10 @@ import HTTPServer
 struct AdminRoutes {
     let admin: AdminPages
     let signOn: SSOAdmin
+    let teachers: TeacherQueue
 
     var routes: [PortalRoute] {
-        let admin = self.admin
+        let admin = self.admin, teachers = self.teachers
         return [
             PortalRoute("adminOverview", "GET /admin", .admins) { request, _ in try admin.overview(request, request.member()) },
             PortalRoute("importForm", "GET /admin/import", .admins) { request, _ in try admin.importForm(request, request.member()) },
@@ -37,6 +38,10 @@ struct AdminRoutes {
             PortalRoute("users", "GET /admin/users", .admins) { request, _ in try admin.accounts(request, request.member()) },
             PortalRoute("changeAccount", "POST /admin/users/:id(uuid)", .admins) { request, p in
                 try admin.changeAccount(request, request.member(), account: p.uuid("id"))
+            },
+            PortalRoute("teacherRequests", "GET /admin/teachers", .admins) { request, _ in try teachers.page(request, request.member()) },
+            PortalRoute("decideTeacherRequest", "POST /admin/teachers/:id(uuid)", .admins) { request, p in
+                try teachers.decide(request, request.member(), id: p.uuid("id"))
             },
             PortalRoute("changeAccommodation", "POST /admin/users/:id(uuid)/accommodation", .admins) { request, p in
                 try admin.changeAccommodation(request, request.member(), account: p.uuid("id"))

@@ -37,6 +37,8 @@ enum AuditSentence {
         case "account.reset-code": return say("account_reset_code")
         case "account.deleted": return details["by"] == "retention" ? say("accounts_expired") : say("account_deleted")
         case "accommodation.change": return say("accommodation_change")
+        case "teacher-request.approved": return say("teacher_request_approved")
+        case "teacher-request.refused": return say("teacher_request_refused")
         case "class.accounts-made": return say("class_accounts_made")
         case "lti.platform": return say("lti_platform")
         case "sso.provider": return say("sso_provider")

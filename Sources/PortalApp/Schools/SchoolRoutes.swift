@@ -7,9 +7,10 @@ struct SchoolRoutes {
     let keeper: PageKeeper
     let schools: SchoolPages
     let classAccounts: ClassAccounts
+    let requests: TeachingRequestPages
 
     var routes: [PortalRoute] {
-        let keeper = self.keeper, site = schools.site
+        let keeper = self.keeper, site = schools.site, requests = self.requests
         return [
             PortalRoute("joinForm", "GET /join", .visitors) { request, _ in try schools.enterCode(request) },
             PortalRoute("joinPage", "GET /join/:code", .visitors) { request, p in try schools.joinPage(request, code: p["code"]) },
@@ -22,6 +23,8 @@ struct SchoolRoutes {
             PortalRoute("startShared", "POST /s/:token/start", .members) { request, p in
                 try schools.startShared(request, request.member(), token: p["token"])
             },
+            PortalRoute("teachingRequest", "GET /me/teaching", .members) { request, _ in try requests.page(request, request.member()) },
+            PortalRoute("fileTeachingRequest", "POST /me/teaching", .members) { request, _ in try requests.file(request, request.member()) },
             // Teaching.
             PortalRoute("teach", "GET /teach", .teachers) { request, _ in try schools.teach(request, request.member()) },
             PortalRoute("createClass", "POST /teach/classes", .teachers) { request, _ in try schools.createClass(request, request.member()) },

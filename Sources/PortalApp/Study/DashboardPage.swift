@@ -101,6 +101,14 @@ struct DashboardPage: Encodable {
     var runningMocks: [RunningMock]
     /// A zone never confirmed is asked about once, here, with the browser's chosen by script.
     var zonePrompt: ZonePrompt?
+    /// An admin's recent decision on the reader's request to teach, and where it leads.
+    var teaching: TeachingNews?
+
+    struct TeachingNews: Encodable {
+        var text: String
+        var href: String
+        var label: String
+    }
 
     struct ZonePrompt: Encodable {
         var timeZoneGroups: [TimeZoneChoices.Group]
@@ -289,6 +297,13 @@ struct DashboardPage: Encodable {
                 percent: session.scorePercent.map { Int($0.rounded()) }, passed: session.passed ?? false, questions: session.questions)
         }
         zonePrompt = reading.timeZoneConfirmed ? nil : ZonePrompt(timeZoneGroups: TimeZoneChoices.groups(selected: user.timeZone))
+        teaching = reading.teachingDecision.map { decision in
+            let approved = decision == .approved
+            return TeachingNews(
+                text: pages.message(approved ? "dashboard.teaching_approved" : "dashboard.teaching_refused", locale: locale),
+                href: approved ? "/teach" : "/me/teaching",
+                label: pages.message(approved ? "dashboard.teaching_open" : "dashboard.teaching_again", locale: locale))
+        }
         runningMocks = reading.sessions.compactMap { session in
             guard session.mode == .mock, session.finishedAt == nil, let deadline = session.deadline, deadline > now else { return nil }
             return RunningMock(

@@ -18,10 +18,12 @@ struct AccessRule: Sendable {
         case .teacher:
             guard let user else { return signIn(request, options) }
             if user.role.teaches { return nil }
-            // A student looking for the teaching area itself is told how to get there; every
-            // other teaching address stays unconfirmed.
+            // A student looking for the teaching area itself is told how to get there (asking
+            // to teach, `/me/teaching`); every other teaching address stays unconfirmed.
             if request.path == "/teach" && (request.method == .GET || request.method == .HEAD) {
-                return pages.errorPage(HTTPError(.forbidden, pages.message("school.become_teacher", locale: pages.locale(for: request))), head: request.head)
+                struct Becoming: Encodable {}
+                return (try? pages.privatePage("teach/become", Becoming(), request, status: .forbidden))
+                    ?? pages.errorPage(HTTPError(.forbidden, pages.message("school.become_teacher", for: request)), for: request)
             }
             return nothingHere(request.head)
         case .signedIn:
