@@ -3447,6 +3447,31 @@ $$;
 ALTER FUNCTION public.my_answered_questions() OWNER TO portal_auth;
 
 --
+-- Name: my_assignments(timestamp with time zone); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.my_assignments(p_now timestamp with time zone) RETURNS TABLE(id uuid, title text, class_id uuid, class_name text, exam_title text, exam_language text, mode text, question_count integer, due_at timestamp with time zone, allowed integer, used integer, finished_at timestamp with time zone, score_percent double precision)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT l.id, l.title, c.id, c.name, e.title, e.language, l.mode, l.question_count, l.due_at,
+           l.attempts + coalesce((SELECT a.extra_attempts FROM public.accommodations a WHERE a.student_id = m.user_id), 0),
+           (SELECT count(*)::integer FROM public.study_sessions s WHERE s.share_link_id = l.id AND s.user_id = m.user_id),
+           best.finished_at, best.score_percent::double precision
+    FROM public.class_members m JOIN public.classes c ON c.id = m.class_id
+    JOIN public.share_links l ON l.class_id = c.id JOIN public.exams e ON e.id = l.exam_id
+    LEFT JOIN LATERAL (SELECT s.finished_at, s.score_percent FROM public.study_sessions s
+                       WHERE s.share_link_id = l.id AND s.user_id = m.user_id AND s.finished_at IS NOT NULL
+                       ORDER BY s.score_percent DESC NULLS LAST, s.finished_at LIMIT 1) AS best ON true
+    WHERE m.user_id = public.app_user_id() AND m.left_at IS NULL AND l.revoked_at IS NULL
+      AND (l.expires_at IS NULL OR l.expires_at > greatest(p_now, public.app_now()))
+    ORDER BY l.due_at NULLS LAST, l.created_at DESC, l.id
+$$;
+
+
+ALTER FUNCTION public.my_assignments(p_now timestamp with time zone) OWNER TO portal_auth;
+
+--
 -- Name: my_audit_entries(); Type: FUNCTION; Schema: public; Owner: portal_auth
 --
 
@@ -4947,6 +4972,27 @@ $$;
 
 
 ALTER FUNCTION public.share_link_by_token(p_hash bytea, p_now timestamp with time zone) OWNER TO portal_auth;
+
+--
+-- Name: share_link_of_my_class(uuid, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.share_link_of_my_class(p_link uuid, p_now timestamp with time zone) RETURNS TABLE(id uuid, title text, exam_id bigint, region_code text, exam_slug text, exam_title text, exam_language text, class_id uuid, class_name text, shared_by text, mode text, domains text[], difficulty_from integer, difficulty_to integer, question_count integer, joins_class boolean, due_at timestamp with time zone, expires_at timestamp with time zone)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT l.id, l.title, l.exam_id, r.code, e.slug, e.title, e.language, l.class_id, c.name, u.display_name, l.mode, l.domains,
+           l.difficulty_from, l.difficulty_to, l.question_count, l.joins_class, l.due_at, l.expires_at
+    FROM public.share_links l
+    JOIN public.exams e ON e.id = l.exam_id JOIN public.regions r ON r.id = e.region_id
+    JOIN public.users u ON u.id = l.created_by
+    JOIN public.classes c ON c.id = l.class_id
+    JOIN public.class_members m ON m.class_id = l.class_id AND m.user_id = public.app_user_id() AND m.left_at IS NULL
+    WHERE l.id = p_link AND l.revoked_at IS NULL AND (l.expires_at IS NULL OR l.expires_at > greatest(p_now, public.app_now()))
+$$;
+
+
+ALTER FUNCTION public.share_link_of_my_class(p_link uuid, p_now timestamp with time zone) OWNER TO portal_auth;
 
 --
 -- Name: sso_begin(bytea, bigint, text, text, bytea, boolean, text, text); Type: FUNCTION; Schema: public; Owner: portal_auth
@@ -11650,6 +11696,14 @@ GRANT ALL ON FUNCTION public.my_answered_questions() TO portal_app;
 
 
 --
+-- Name: FUNCTION my_assignments(p_now timestamp with time zone); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.my_assignments(p_now timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.my_assignments(p_now timestamp with time zone) TO portal_app;
+
+
+--
 -- Name: FUNCTION my_audit_entries(); Type: ACL; Schema: public; Owner: portal_auth
 --
 
@@ -11877,6 +11931,14 @@ GRANT ALL ON FUNCTION public.share_link_attempts(p_link uuid) TO portal_app;
 
 REVOKE ALL ON FUNCTION public.share_link_by_token(p_hash bytea, p_now timestamp with time zone) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.share_link_by_token(p_hash bytea, p_now timestamp with time zone) TO portal_app;
+
+
+--
+-- Name: FUNCTION share_link_of_my_class(p_link uuid, p_now timestamp with time zone); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.share_link_of_my_class(p_link uuid, p_now timestamp with time zone) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.share_link_of_my_class(p_link uuid, p_now timestamp with time zone) TO portal_app;
 
 
 --

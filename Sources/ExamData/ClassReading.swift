@@ -19,7 +19,8 @@ public struct ClassReading: Sendable {
     public var attempts: [UUID: [AssignmentAttempt]]
     /// The questions of each assignment answered wrong most often, by link.
     public var missed: [UUID: [MissedQuestion]]
-    public var members: [ClassMember]
+    /// The current members with their activity, in name order.
+    public var roster: [ClassRosterEntry]
     public var progress: [StudentDomainProgress]
     public var standings: [ClassStanding]
 
@@ -29,7 +30,7 @@ public struct ClassReading: Sendable {
     /// The statements, in the order `init` reads their results.
     public static func statements(classID: UUID, collation: Collation) -> [SQL] {
         [summaryStatement(classID), SchoolStore.shareLinksStatement(classID: classID), attemptsStatement(classID, collation),
-         missedStatement(classID), SchoolStore.membersStatement(classID: classID, collation: collation),
+         missedStatement(classID), rosterStatement(classID, collation),
          progressStatement(classID, collation), standingsStatement(classID, collation)]
     }
 
@@ -46,16 +47,30 @@ public struct ClassReading: Sendable {
                 questionID: try row.decode("id", as: UUID.self), stem: try row.decode("stem", as: String.self),
                 wrong: try row.decode("wrong", as: Int.self), answered: try row.decode("answered", as: Int.self))
         }
-        members = try SchoolStore.members(results[4])
-        progress = try results[5].rows.map { row in
+        roster = try Self.roster(results[4])
+        progress = try Self.progress(results[5])
+        standings = try results[6].rows.map { row in
+            ClassStanding(displayName: try row.decode("display_name", as: String.self), points: try row.decode("points", as: Int.self),
+                          sessions: try row.decode("sessions", as: Int.self))
+        }
+    }
+
+    /// What `rosterStatement` returned.
+    static func roster(_ result: QueryResult) throws -> [ClassRosterEntry] {
+        try zip(SchoolStore.members(result), result.rows).map { member, row in
+            ClassRosterEntry(
+                member: member, lastActive: try row.decode("last_active", as: Date?.self), assignmentsDone: try row.decode("done", as: Int.self),
+                answered: try row.decode("answered", as: Int.self), correct: try row.decode("correct", as: Int.self))
+        }
+    }
+
+    /// What `progressStatement` returned.
+    static func progress(_ result: QueryResult) throws -> [StudentDomainProgress] {
+        try result.rows.map { row in
             StudentDomainProgress(
                 displayName: try row.decode("display_name", as: String.self), examTitle: try row.decode("exam_title", as: String.self),
                 language: try row.decode("language", as: String.self), domainTitle: try row.decode("domain_title", as: String.self),
                 answered: try row.decode("answered", as: Int.self), correct: try row.decode("correct", as: Int.self))
-        }
-        standings = try results[6].rows.map { row in
-            ClassStanding(displayName: try row.decode("display_name", as: String.self), points: try row.decode("points", as: Int.self),
-                          sessions: try row.decode("sessions", as: Int.self))
         }
     }
 
@@ -63,7 +78,7 @@ public struct ClassReading: Sendable {
     public static func attempts(_ result: QueryResult) throws -> [UUID: [AssignmentAttempt]] {
         try byLink(result) { row in
             AssignmentAttempt(
-                displayName: try row.decode("display_name", as: String.self), finishedAt: try row.decode("finished_at", as: Date?.self),
+                userID: try row.decode("user_id", as: UUID.self), displayName: try row.decode("display_name", as: String.self), finishedAt: try row.decode("finished_at", as: Date?.self),
                 scorePercent: try row.decode("score_percent", as: Double?.self), passed: try row.decode("passed", as: Bool?.self),
                 secondsUsed: try row.decode("seconds", as: Int?.self), started: try row.decode("started", as: Int.self))
         }
@@ -91,7 +106,7 @@ public struct ClassReading: Sendable {
     /// class, and how many sessions they started from it (the attempts used).
     public static func attemptsStatement(_ classID: UUID, _ collation: Collation) -> SQL {
         ("""
-            SELECT l.id AS link_id, u.display_name, s.finished_at, s.score_percent, s.passed,
+            SELECT l.id AS link_id, m.user_id, u.display_name, s.finished_at, s.score_percent, s.passed,
                    (extract(epoch FROM s.finished_at - s.started_at))::integer AS seconds,
                    (SELECT count(*) FROM study_sessions x WHERE x.user_id = m.user_id AND x.share_link_id = l.id) AS started
             FROM share_links l JOIN class_members m ON m.class_id = l.class_id AND m.left_at IS NULL
@@ -101,6 +116,26 @@ public struct ClassReading: Sendable {
                                ORDER BY x.finished_at LIMIT 1) AS s ON true
             WHERE l.class_id = \(classID) AND l.created_by = (SELECT app_user_id())
             ORDER BY l.created_at DESC, l.id, u.display_name \(fragment: collation.sql), u.id
+            """ as SQL).prepared()
+    }
+
+    /// The current members (as `SchoolStore.membersStatement` reads them) with when each last
+    /// answered anything, how many of the teacher's assignments for the class they finished, and
+    /// what they answered overall and right.
+    /// `student`: that member only (their own page in the class).
+    static func rosterStatement(_ classID: UUID, _ collation: Collation, student: UUID? = nil) -> SQL {
+        ("""
+            SELECT m.user_id, u.display_name, u.username, m.joined_at, a.time_multiplier::float8 AS multiplier, a.extra_minutes, a.extra_attempts,
+                   (SELECT max(x.answered_at) FROM answers x WHERE x.user_id = m.user_id) AS last_active,
+                   (SELECT count(DISTINCT s.share_link_id) FROM study_sessions s JOIN share_links l ON l.id = s.share_link_id
+                    WHERE s.user_id = m.user_id AND s.finished_at IS NOT NULL AND l.class_id = m.class_id
+                      AND l.created_by = (SELECT app_user_id())) AS done,
+                   t.answered, t.correct
+            FROM class_members m JOIN users u ON u.id = m.user_id LEFT JOIN accommodations a ON a.student_id = m.user_id
+            CROSS JOIN LATERAL (SELECT count(*) AS answered, count(*) FILTER (WHERE x.correct) AS correct
+                                FROM answers x WHERE x.user_id = m.user_id) AS t
+            WHERE m.class_id = \(classID) AND m.left_at IS NULL AND (\(student)::uuid IS NULL OR m.user_id = \(student))
+            ORDER BY u.display_name \(fragment: collation.sql), m.user_id
             """ as SQL).prepared()
     }
 
@@ -120,13 +155,13 @@ public struct ClassReading: Sendable {
             """ as SQL).prepared()
     }
 
-    /// Accuracy per current member and domain, over everything they have answered.
-    private static func progressStatement(_ classID: UUID, _ collation: Collation) -> SQL {
+    /// Accuracy per current member (or `student` only) and domain, over everything they have answered.
+    static func progressStatement(_ classID: UUID, _ collation: Collation, student: UUID? = nil) -> SQL {
         ("""
             SELECT u.display_name, e.title AS exam_title, e.language, w.domain_title, sum(w.answered)::bigint AS answered, sum(w.correct)::bigint AS correct
             FROM class_members m JOIN users u ON u.id = m.user_id
             JOIN domain_accuracy_weekly w ON w.user_id = m.user_id JOIN exams e ON e.id = w.exam_id
-            WHERE m.class_id = \(classID) AND m.left_at IS NULL
+            WHERE m.class_id = \(classID) AND m.left_at IS NULL AND (\(student)::uuid IS NULL OR m.user_id = \(student))
             GROUP BY u.display_name, u.id, e.title, e.language, w.domain_title
             ORDER BY u.display_name \(fragment: collation.sql), e.title \(fragment: collation.sql), w.domain_title \(fragment: collation.sql)
             """ as SQL).prepared()

@@ -81,6 +81,8 @@ public struct DashboardReading: Sendable, Equatable {
     /// An admin's decision on the reader's request to teach, for two weeks after it was made
     /// (the dashboard tells them on their next visit).
     public var teachingDecision: TeacherRequest.Decision?
+    /// The reader's assignments in their classes (`my_assignments`), soonest due first.
+    public var assignments: [PupilAssignment] = []
 }
 
 /// The student's dashboard, aggregated by the database under the reader's row-level security,
@@ -162,6 +164,7 @@ public struct DashboardStore: Sendable {
             """ as SQL).prepared(),
             FittedWeightsStore.fittedStatement,
             ExamDateStore.datesStatement,
+            SchoolStore.myAssignmentsStatement(now: now),
         ]
     }
 
@@ -179,7 +182,7 @@ public struct DashboardStore: Sendable {
 
     /// What `readingStatements` returned.
     public static func reading(_ results: [QueryResult]) throws -> DashboardReading {
-        guard results.count == 8 else { throw PostgresError(kind: .decoding, message: "the dashboard's read returned \(results.count) results, not 8") }
+        guard results.count == 9 else { throw PostgresError(kind: .decoding, message: "the dashboard's read returned \(results.count) results, not 9") }
         var cards: [Int: DashboardReading.DomainCards] = [:]
         for row in results[0].rows {
             cards[try row.decode("domain_id", as: Int.self)] = DashboardReading.DomainCards(
@@ -205,6 +208,7 @@ public struct DashboardStore: Sendable {
             desiredRetention: try results[5].first?.decode("desired", as: Double.self) ?? 0.9,
             fitted: try FittedWeightsStore.fitted(results[6]), examDates: try ExamDateStore.dates(results[7]))
         reading.timeZoneConfirmed = try results[5].first?.decode("time_zone_confirmed", as: Bool.self) ?? true
+        reading.assignments = try SchoolStore.myAssignments(results[8])
         reading.teachingDecision = try results[5].first?.decode("teaching_decision", as: String?.self).flatMap(TeacherRequest.Decision.init(rawValue:))
         return reading
     }

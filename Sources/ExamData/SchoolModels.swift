@@ -125,6 +125,7 @@ public struct NewShareLink: Sendable {
 
 /// One member's attempt at an assignment: their first finished session from its link.
 public struct AssignmentAttempt: Sendable, Equatable {
+    public var userID: UUID
     public var displayName: String
     public var finishedAt: Date?
     public var scorePercent: Double?
@@ -153,9 +154,39 @@ public struct StudentDomainProgress: Sendable, Equatable {
     public var correct: Int
 }
 
+/// A member as the class page's roster lists them: who, when they last answered anything,
+/// how many of the teacher's assignments for the class they finished, and their accuracy over
+/// everything they answered.
+public struct ClassRosterEntry: Sendable, Equatable {
+    public var member: ClassMember
+    public var lastActive: Date?
+    public var assignmentsDone: Int
+    public var answered: Int
+    public var correct: Int
+}
+
 /// A line of a class leaderboard.
 public struct ClassStanding: Sendable, Equatable {
     public var displayName: String
     public var points: Int
     public var sessions: Int
+}
+
+/// An assignment as its pupil sees it: what, for which class, when due, the attempts they may
+/// make and have started, and their best finished attempt.
+public struct PupilAssignment: Sendable, Equatable {
+    public var id: UUID
+    public var title: String
+    public var classID: UUID
+    public var className: String
+    public var examTitle: String
+    public var examLanguage: String
+    public var mode: StudyMode
+    public var questionCount: Int
+    public var dueAt: Date?
+    /// Attempts they may make (nil: no limit) and have started.
+    public var allowed: Int?
+    public var used: Int
+    public var finishedAt: Date?
+    public var scorePercent: Double?
 }

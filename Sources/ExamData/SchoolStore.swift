@@ -204,12 +204,26 @@ public struct SchoolStore: Sendable {
 
     /// What a link offers, by its token's hash; nil when unknown, revoked or expired at `now`.
     public func sharedExam(tokenHash: [UInt8], now: Date, _ connection: PostgresConnection) throws -> SharedExam? {
-        guard let row = try connection.query(("""
-            SELECT id, title, exam_id, region_code, exam_slug, exam_title, exam_language, class_id, class_name, shared_by, mode, domains,
-                   difficulty_from, difficulty_to, question_count, joins_class, due_at, expires_at
-            FROM share_link_by_token(decode(\(AccountStore.hex(tokenHash)), 'hex'), \(now))
-            """ as SQL).prepared()).first else { return nil }
-        return SharedExam(
+        try connection.query(("""
+            SELECT \(fragment: Self.sharedExamColumns) FROM share_link_by_token(decode(\(AccountStore.hex(tokenHash)), 'hex'), \(now))
+            """ as SQL).prepared()).first.map(Self.sharedExam)
+    }
+
+    /// What an assignment of one of the signed-in pupil's classes offers, by its id (a pupil who
+    /// lost the link); nil when it is no live assignment of a class they are in now.
+    public func sharedExam(assignment id: UUID, now: Date, _ connection: PostgresConnection) throws -> SharedExam? {
+        try connection.query(("""
+            SELECT \(fragment: Self.sharedExamColumns) FROM share_link_of_my_class(\(id), \(now))
+            """ as SQL).prepared()).first.map(Self.sharedExam)
+    }
+
+    static let sharedExamColumns: SQL = """
+        id, title, exam_id, region_code, exam_slug, exam_title, exam_language, class_id, class_name, shared_by, mode, domains,
+        difficulty_from, difficulty_to, question_count, joins_class, due_at, expires_at
+        """
+
+    static func sharedExam(_ row: PostgresRow) throws -> SharedExam {
+        SharedExam(
             id: try row.decode("id", as: UUID.self), title: try row.decode("title", as: String.self), examID: try row.decode("exam_id", as: Int.self),
             regionCode: try row.decode("region_code", as: String.self), examSlug: try row.decode("exam_slug", as: String.self),
             examTitle: try row.decode("exam_title", as: String.self), examLanguage: try row.decode("exam_language", as: String.self),
@@ -219,6 +233,28 @@ public struct SchoolStore: Sendable {
             difficulty: try row.decode("difficulty_from", as: Int.self)...max(try row.decode("difficulty_from", as: Int.self), try row.decode("difficulty_to", as: Int.self)),
             questionCount: try row.decode("question_count", as: Int.self), joinsClass: try row.decode("joins_class", as: Bool.self),
             dueAt: try row.decode("due_at", as: Date?.self), expiresAt: try row.decode("expires_at", as: Date?.self))
+    }
+
+    /// The signed-in pupil's assignments, soonest due first (`my_assignments`). A statement for a
+    /// pipelined read.
+    public static func myAssignmentsStatement(now: Date) -> SQL {
+        ("""
+            SELECT id, title, class_id, class_name, exam_title, exam_language, mode, question_count, due_at, allowed, used, finished_at, score_percent
+            FROM my_assignments(\(now))
+            """ as SQL).prepared()
+    }
+
+    /// What `myAssignmentsStatement` returned.
+    public static func myAssignments(_ result: QueryResult) throws -> [PupilAssignment] {
+        try result.rows.map { row in
+            PupilAssignment(
+                id: try row.decode("id", as: UUID.self), title: try row.decode("title", as: String.self), classID: try row.decode("class_id", as: UUID.self),
+                className: try row.decode("class_name", as: String.self), examTitle: try row.decode("exam_title", as: String.self),
+                examLanguage: try row.decode("exam_language", as: String.self),
+                mode: StudyMode(rawValue: try row.decode("mode", as: String.self)) ?? .practice, questionCount: try row.decode("question_count", as: Int.self),
+                dueAt: try row.decode("due_at", as: Date?.self), allowed: try row.decode("allowed", as: Int?.self), used: try row.decode("used", as: Int.self),
+                finishedAt: try row.decode("finished_at", as: Date?.self), scorePercent: try row.decode("score_percent", as: Double?.self))
+        }
     }
 
     /// What a class's page shows changes with this version: its current members' data versions

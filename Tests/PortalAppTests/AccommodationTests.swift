@@ -33,7 +33,8 @@ struct AccommodationTests {
         #expect(try site.count("SELECT count(*) AS n FROM accommodations") == 0)
         let saved = try teacher.request("POST", path, form: ["csrf_token": csrf, "multiplier": "1.5", "extra_minutes": "10"])
         #expect(saved.status == 303)
-        #expect(try teacher.request("GET", "/teach/classes/\(classID)").bodyText.contains("1.5× time, 10 extra minutes"))
+        #expect(redirectLocation(saved).hasPrefix("/teach/classes/\(classID)/members/"), "back to the pupil's own page")
+        #expect(try teacher.request("GET", redirectLocation(saved)).bodyText.contains("1.5× time, 10 extra minutes"))
         #expect(try site.count("""
             SELECT count(*) AS n FROM audit_log WHERE action = 'accommodation.change' AND actor_name = 'Ms Rossi' AND target = 'pupil'
               AND details->>'multiplier' = '1.5' AND (details->>'extra_minutes')::int = 10 AND (details->>'multiplier_before')::numeric = 1
@@ -170,7 +171,7 @@ struct AccommodationTests {
             "csrf_token": csrf, "multiplier": "1", "extra_minutes": "0", "extra_attempts": "1",
         ])
         #expect(saved.status == 303)
-        #expect(try teacher.request("GET", "/teach/classes/\(classID)").bodyText.contains("1 extra attempt"))
+        #expect(try teacher.request("GET", redirectLocation(saved)).bodyText.contains("1 extra attempt"))
         let exam = try student.request("GET", MiniExam.path).bodyText
         #expect(!exam.contains("Your school gives you extra time"))
         let showing = try student.request("GET", share)

@@ -66,7 +66,7 @@ struct ClassAccountsTests {
         #expect(try site.count("SELECT count(*) AS n FROM audit_log WHERE action = 'class.accounts-made'") == 1)
         // The class page tells the accounts apart by username.
         let members = try teacher.request("GET", "/teach/classes/\(classID)").bodyText
-        #expect(members.contains(#"José Núñez <span class="username">jose.nunez</span>"#) && members.contains(#"José Núñez <span class="username">jose.nunez2</span>"#))
+        #expect(members.contains(#"José Núñez</a> <span class="username">jose.nunez</span>"#) && members.contains(#"José Núñez</a> <span class="username">jose.nunez2</span>"#))
 
         // A student with card in hand: no password works yet; the code makes one and signs them in.
         let (username, code) = cards[0]

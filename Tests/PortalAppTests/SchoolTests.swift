@@ -202,7 +202,7 @@ struct SchoolTests {
         #expect(japaneseText.hasPrefix("学習者,課題,試験,完了日時（UTC）,得点 %,合格,分,開始した回数\r\n"))
         #expect(japaneseText.contains(",100.00,はい,"))
         let classPage = try teacher.request("GET", "/teach/classes/\(classID)").bodyText
-        #expect(classPage.contains("1 finished"))
+        #expect(classPage.contains("1 of 6 done"), "one of the six pupils finished")
     }
 
     @Test("a class page with several assignments shows under each its own pupils' attempts and the questions they missed, and ranks the class by what they got right")
@@ -228,7 +228,7 @@ struct SchoolTests {
         let articles = page.components(separatedBy: "<h3 id=\"assignment-").dropFirst().map { $0.components(separatedBy: "</article>")[0] }
         #expect(articles.count == 2)
         let one = articles.first { $0.contains(">Homework one</h3>") } ?? "", two = articles.first { $0.contains(">Homework two</h3>") } ?? ""
-        #expect(one.contains("1 finished") && two.contains("0 finished"))
+        #expect(one.contains("1 of 2 done") && two.contains("0 of 2 done"))
         #expect(one.contains("Questions most often missed") && one.contains("1 wrong of 1"), "the missed question under its own assignment")
         #expect(!two.contains("Questions most often missed"))
         for article in [one, two] {
@@ -238,7 +238,7 @@ struct SchoolTests {
         let board = page.components(separatedBy: #"<ol class="scoreboard">"#).last?.components(separatedBy: "</ol>").first ?? ""
         let points = 10 * second.item.difficulty
         #expect(board.hasPrefix(#"<li><span class="name">Pia Rossi</span> <span class="points">\#(points)</span></li>"#), "\(board)")
-        #expect(board.contains(#"<span class="name">Leo Bruni</span> <span class="points">0</span>"#))
+        #expect(!board.contains("Leo Bruni"), "the board shows who has points, not a row of noughts")
     }
 
     @Test("a teacher is asked before removing a student: a page of its own says who and what it means; nothing happens until it is confirmed")
@@ -249,8 +249,12 @@ struct SchoolTests {
         let (student, studentID, studentCSRF) = try site.account("pupil", role: "student", displayName: "Pia Rossi")
         try student.request("POST", "/join/\(code)", form: ["csrf_token": studentCSRF])
         let removal = "/teach/classes/\(classID)/members/\(studentID.lowercasedText)/remove"
+        // The class lists the pupil; their own page has the way to remove them.
         let classPage = try teacher.request("GET", "/teach/classes/\(classID)").bodyText
-        #expect(classPage.contains(#"<a href="\#(removal)" aria-label="Remove Pia Rossi from the class">"#), "\(classPage)")
+        let memberPath = "/teach/classes/\(classID)/members/\(studentID.lowercasedText)"
+        #expect(classPage.contains(#"<a href="\#(memberPath)">Pia Rossi</a>"#), "\(classPage)")
+        let memberPage = try teacher.request("GET", memberPath).bodyText
+        #expect(memberPage.contains(#"<a href="\#(removal)">Remove Pia Rossi from the class</a>"#), "\(memberPage)")
         let question = try teacher.request("GET", removal)
         #expect(question.status == 200)
         #expect(question.bodyText.contains("<h1>Remove Pia Rossi from Year 10 networking?</h1>"))
@@ -302,6 +306,107 @@ struct SchoolTests {
         ])
         pages.append(("link-created", created.body))
         let check = try HTMLChecker.passes(pages)
+        #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
+    }
+
+    @Test("a pupil finds their homework without its link: listed under its class on My classes and, due within three days, first on the dashboard; opened and started from there; done shows their score; a pupil of another class finds nothing")
+    func pupilsFindTheirAssignments() throws {
+        let site = try PortalSite()
+        let (teacher, _, csrf) = try site.account("teacher", role: "teacher")
+        let (classID, code) = try makeClass(teacher, csrf: csrf)
+        let day = DateFormatter()
+        (day.dateFormat, day.timeZone) = ("yyyy-MM-dd", .gmt)
+        let soon = day.string(from: site.clock.read().addingTimeInterval(2 * 86_400))
+        let later = day.string(from: site.clock.read().addingTimeInterval(20 * 86_400))
+        _ = try makeLink(teacher, csrf: csrf, classID: classID, extra: [("title", "Ports quiz"), ("due", soon), ("attempts", "2")])
+        _ = try makeLink(teacher, csrf: csrf, classID: classID, extra: [("title", "Layers essay"), ("due", later)])
+        let (pupil, _, pupilCSRF) = try site.account("pia", role: "student", displayName: "Pia Rossi")
+        #expect(try pupil.request("POST", "/join/\(code)", form: ["csrf_token": pupilCSRF]).status == 303)
+
+        let classes = try pupil.request("GET", "/me/classes").bodyText
+        #expect(classes.contains("Ports quiz") && classes.contains("Layers essay") && classes.contains("Not started yet"))
+        #expect(classes.contains("0 of 2 attempts used"))
+        #expect(classes.range(of: "Ports quiz")!.lowerBound < classes.range(of: "Layers essay")!.lowerBound, "the soonest due first")
+        let dashboard = try pupil.request("GET", "/me").bodyText
+        #expect(dashboard.contains("Due soon") && dashboard.contains("Ports quiz") && !dashboard.contains("Layers essay"),
+                "only what is due within three days is put first")
+
+        let id = try site.admin { try $0.query("SELECT id FROM share_links WHERE title = 'Ports quiz'").single().decode("id", as: UUID.self) }
+        let path = "/me/assignments/\(id.lowercasedText)"
+        #expect(classes.contains("href=\"\(path)\""))
+        let opened = try pupil.request("GET", path)
+        #expect(opened.status == 200 && opened.bodyText.contains("Ports quiz"))
+        let started = try pupil.submit(path, to: path + "/start", [:])
+        #expect(started.status == 303 && redirectLocation(started).hasPrefix("/sessions/"))
+        let session = redirectLocation(started)
+        for _ in 0..<2 {
+            let form = try QuestionForm(try pupil.request("GET", session))
+            try pupil.request("POST", session + "/answers", pairs: form.pairs(form.item.key))
+        }
+        try pupil.request("POST", session + "/finish", form: ["csrf_token": pupilCSRF])
+        let after = try pupil.request("GET", "/me/classes").bodyText
+        #expect(after.contains("Done: 100%") && after.contains("1 of 2 attempts used"), "\(after)")
+
+        // Someone outside the class: nothing listed, nothing opened, nothing started.
+        let (outsider, _, outsiderCSRF) = try site.account("leo", role: "student")
+        #expect(!(try outsider.request("GET", "/me/classes").bodyText.contains("Ports quiz")))
+        let refused = try outsider.request("GET", path)
+        #expect(refused.status == 404 && refused.bodyText.contains("This assignment is not open to you"))
+        let forced = try outsider.request("POST", path + "/start", form: ["csrf_token": outsiderCSRF])
+        #expect(forced.status == 404)
+        #expect(try site.count("SELECT count(*) AS n FROM study_sessions s JOIN users u ON u.id = s.user_id WHERE u.username = 'leo'") == 0)
+        let outsiderAccount = try site.database.makeAccount("mallory")
+        #expect(try site.pool.asCaller(outsiderAccount) { try $0.query("SELECT count(*) AS n FROM my_assignments(now())").single().decode("n", as: Int.self) } == 0)
+        #expect(try site.pool.asCaller(outsiderAccount) {
+            try $0.query("SELECT count(*) AS n FROM share_link_of_my_class(\(id), now())").single().decode("n", as: Int.self)
+        } == 0)
+
+        let check = try HTMLChecker.passes([("classes", try pupil.request("GET", "/me/classes").body), ("dashboard", try pupil.request("GET", "/me").body)])
+        #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
+    }
+
+    @Test("a class page lists its pupils one row each with when they last answered, the assignments they finished and their accuracy, sortable; each pupil's own page holds their attempts with the answers that counted, their extra time and the way to remove them")
+    func rosterAndMemberPage() throws {
+        let site = try PortalSite()
+        let (teacher, _, csrf) = try site.account("teacher", role: "teacher")
+        let (classID, code) = try makeClass(teacher, csrf: csrf)
+        let token = try makeLink(teacher, csrf: csrf, classID: classID, extra: [("title", "Homework one")])
+        let (pia, piaID, piaCSRF) = try site.account("pia", role: "student", displayName: "Pia Rossi")
+        let (leo, _, leoCSRF) = try site.account("leo", role: "student", displayName: "Leo Bruni")
+        try pia.request("POST", "/join/\(code)", form: ["csrf_token": piaCSRF])
+        try leo.request("POST", "/join/\(code)", form: ["csrf_token": leoCSRF])
+        let session = redirectLocation(try pia.submit("/s/\(token)", to: "/s/\(token)/start", [:]))
+        let first = try QuestionForm(try pia.request("GET", session))
+        try pia.request("POST", session + "/answers", pairs: first.pairs(first.item.key))
+        let second = try QuestionForm(try pia.request("GET", session))
+        try pia.request("POST", session + "/answers", pairs: second.pairs(second.item.wrong))
+        try pia.request("POST", session + "/finish", form: ["csrf_token": piaCSRF])
+
+        let page = try teacher.request("GET", "/teach/classes/\(classID)").bodyText
+        let roster = page.components(separatedBy: "<table class=\"compact roster\">").last?.components(separatedBy: "</table>").first ?? ""
+        #expect(roster.contains("Leo Bruni") && roster.contains("Pia Rossi"))
+        #expect(roster.range(of: "Leo Bruni")!.lowerBound < roster.range(of: "Pia Rossi")!.lowerBound, "by name at first")
+        #expect(roster.contains("1 of 1 done") && roster.contains("50% right") && roster.contains("no answer yet"))
+        // Assignments first, then the members.
+        #expect(page.range(of: "id=\"assignments-heading\"")!.lowerBound < page.range(of: "id=\"members-heading\"")!.lowerBound)
+        let byAccuracy = try teacher.request("GET", "/teach/classes/\(classID)?sort=accuracy").bodyText
+        let sorted = byAccuracy.components(separatedBy: "<table class=\"compact roster\">").last ?? ""
+        #expect(sorted.range(of: "Pia Rossi")!.lowerBound < sorted.range(of: "Leo Bruni")!.lowerBound, "the most accurate first")
+        #expect(sorted.contains("aria-sort=\"descending\"><a href=\"/teach/classes/\(classID)?sort=accuracy#members-heading\">Accuracy</a>"))
+
+        let member = try teacher.request("GET", "/teach/classes/\(classID)/members/\(piaID.lowercasedText)")
+        #expect(member.status == 200)
+        let text = member.bodyText
+        #expect(text.contains("Homework one") && text.contains("50%") && text.contains("Their answers"))
+        #expect(text.contains("Question \(first.item.id.uuidString.suffix(2))?") && text.contains("Question \(second.item.id.uuidString.suffix(2))?"))
+        #expect(text.contains("/accommodation\"") && text.contains("/reset\"") && text.contains("/remove\""))
+        // Someone not in the class, and a class one does not teach: nothing there.
+        let (stranger, strangerID, _) = try site.account("zoe", role: "student")
+        _ = stranger
+        #expect(try teacher.request("GET", "/teach/classes/\(classID)/members/\(strangerID.lowercasedText)").status == 404)
+        let (other, _, _) = try site.account("other", role: "teacher")
+        #expect(try other.request("GET", "/teach/classes/\(classID)/members/\(piaID.lowercasedText)").status == 404)
+        let check = try HTMLChecker.passes([("class", Array(page.utf8)), ("member", member.body)])
         #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
     }
 }

@@ -14,7 +14,7 @@ import Testing
 @Suite("Forms sent twice", .onTestThreads)
 struct SentTwiceTests {
     /// Who sends a form.
-    enum Sender { case guest, student, teacher, admin, leaver, resetter, doomed }
+    enum Sender { case guest, student, teacher, admin, leaver, resetter, doomed, aspirant }
 
     /// How a route's form is reached and what its first send must answer.
     enum Recipe {
@@ -40,7 +40,7 @@ struct SentTwiceTests {
     final class World {
         var classID = "", joinCode = "", studentID = UUID(), leaverID = UUID(), resetterID = UUID()
         var sessionID = "", shareToken = "", linkID = "", reportID = "", holidayID = "", otherSignIn = "", liveCode = ""
-        var resetCode = ""
+        var resetCode = "", teacherRequestID = ""
         /// The question the session's page shows (its report form's address).
         var shownQuestion = ""
         /// Days a few weeks after the site's today (`YYYY-MM-DD`).
@@ -119,6 +119,8 @@ struct SentTwiceTests {
             return .form(.leaver, page: "/me/classes", action: "/me/classes/\(world.classID)/leave")
         case "startShared":
             return .form(.student, page: "/s/\(world.shareToken)", action: "/s/\(world.shareToken)/start", answer: .makes)
+        case "startAssignment":
+            return .form(.student, page: "/me/assignments/\(world.linkID)", action: "/me/assignments/\(world.linkID)/start", answer: .makes)
         case "createLiveEvent":
             return .form(.teacher, page: "/live/new", action: "/live", fill: ["title": "Friday quiz"], answer: .makes)
         case "startLive":
@@ -133,7 +135,12 @@ struct SentTwiceTests {
             let member = classPage + "/members/\(world.resetterID.lowercasedText)/remove"
             return .form(.teacher, page: member, action: member)
         case "setAccommodation":
-            return .form(.teacher, page: classPage, action: classPage + "/members/\(world.studentID.lowercasedText)/accommodation", fill: ["extra_minutes": "15"])
+            return .form(.teacher, page: classPage + "/members/\(world.studentID.lowercasedText)",
+                         action: classPage + "/members/\(world.studentID.lowercasedText)/accommodation", fill: ["extra_minutes": "15"])
+        case "fileTeachingRequest":
+            return .form(.aspirant, page: "/me/teaching", action: "/me/teaching", fill: ["school": "Riverside High", "note": "Networking"])
+        case "decideTeacherRequest":
+            return .form(.admin, page: "/admin/teachers", action: "/admin/teachers/\(world.teacherRequestID)", fill: ["decision": "approve"])
         case "issueStudentReset":
             return .form(.teacher, page: classPage + "/members/\(world.studentID.lowercasedText)/reset",
                          action: classPage + "/members/\(world.studentID.lowercasedText)/reset", answer: .shownOnce)
@@ -176,11 +183,11 @@ struct SentTwiceTests {
 
     /// The order of the walk: what a later send needs is made by an earlier one.
     static let walk: [String] = [
-        "register", "login", "logout", "createClass", "joinClass", "makeClassAccounts", "savePublicBoards", "setAccommodation", "createLink", "startShared",
+        "register", "login", "logout", "createClass", "joinClass", "makeClassAccounts", "savePublicBoards", "setAccommodation", "createLink", "startShared", "startAssignment",
         "startSession", "flag", "answer", "reportQuestion", "finish", "examDate", "saveSettings", "saveRhythm", "addHoliday", "removeHoliday",
         "startCalendarFeed", "endCalendarFeed", "endSession", "endOtherSessions", "createLiveEvent", "startLive",
         "issueStudentReset", "issueAccountReset", "resetPassword", "revokeLink", "leaveClass", "removeMember", "importDocument", "resolveReport",
-        "addPlatform", "changeAccount", "changeAccommodation", "createQuestion", "saveQuestion", "deleteAccountByAdmin",
+        "addPlatform", "fileTeachingRequest", "decideTeacherRequest", "changeAccount", "changeAccommodation", "createQuestion", "saveQuestion", "deleteAccountByAdmin",
         "changePassword", "deleteAccount",
     ]
 
@@ -206,15 +213,16 @@ struct SentTwiceTests {
         world.studentID = try site.admin { try $0.query("SELECT id FROM users WHERE username = 'pat'").single().decode("id", as: UUID.self) }
         let (teacher, _, _) = try site.account("teacher", role: "teacher", displayName: "Ms Rossi")
         let (admin, _, _) = try site.account("admin", role: "admin")
-        let leaver = site.browser(), resetter = site.browser(), doomed = site.browser(), guest = site.browser()
+        let leaver = site.browser(), resetter = site.browser(), doomed = site.browser(), guest = site.browser(), aspirant = site.browser()
         try leaver.register("leaver")
+        try aspirant.register("aspirant")
         try doomed.register("doomed")
         try site.browser().register("resetter")
         world.leaverID = try site.admin { try $0.query("SELECT id FROM users WHERE username = 'leaver'").single().decode("id", as: UUID.self) }
         world.resetterID = try site.admin { try $0.query("SELECT id FROM users WHERE username = 'resetter'").single().decode("id", as: UUID.self) }
         let other = site.browser()
         try other.login("pat")
-        let browsers: [Sender: Browser] = [.guest: guest, .student: student, .teacher: teacher, .admin: admin, .leaver: leaver, .resetter: resetter, .doomed: doomed]
+        let browsers: [Sender: Browser] = [.guest: guest, .student: student, .teacher: teacher, .admin: admin, .leaver: leaver, .resetter: resetter, .doomed: doomed, .aspirant: aspirant]
 
         for name in Self.walk {
             try Self.prepare(name, world, site: site, browsers: browsers)
@@ -317,6 +325,8 @@ struct SentTwiceTests {
             world.holidayID = try site.admin { try $0.query("SELECT id FROM study_holidays LIMIT 1").single().decode("id", as: UUID.self).lowercasedText }
         case "createLiveEvent":
             world.liveCode = String(location.split(separator: "/").dropLast().last ?? "")
+        case "fileTeachingRequest":
+            world.teacherRequestID = try site.admin { try $0.query("SELECT id FROM teacher_requests").single().decode("id", as: UUID.self).lowercasedText }
         default:
             break
         }

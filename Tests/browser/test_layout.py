@@ -405,3 +405,61 @@ def test_the_design_page_fits_a_phone_and_passes_axe_in_both_schemes(portal, bro
         portal.start()
     assert inspector.seen == 2
     assert not inspector.problems, "\n".join(inspector.problems)
+
+
+def test_a_teacher_asks_to_teach_is_approved_and_runs_a_class_of_forty_on_a_phone(portal, browser_factory):
+    """Signing up to teach, an admin's approval from the queue, then a class of forty pupils made
+    from a pasted list: the class page keeps one compact row a pupil on a 390 px phone (no
+    sideways scroll, a few screens long), and each pupil's page holds what a teacher does for one."""
+    driver = browser_factory()
+    inspector = Inspector(driver, portal)
+    teacher = "asker-" + uuid.uuid4().hex[:8]
+    driver.get(portal.url + "/register")
+    inspector.check("registration", "/register")
+    driver.get(portal.url + "/register")
+    driver.find_element(By.ID, "username").send_keys(teacher)
+    driver.find_element(By.ID, "display-name").send_keys("Ms Asker")
+    driver.find_element(By.ID, "password").send_keys("a long enough password")
+    driver.find_element(By.ID, "password-confirmation").send_keys("a long enough password")
+    driver.find_element(By.CSS_SELECTOR, 'input[name=intent][value="teach"]').click()
+    driver.find_element(By.CSS_SELECTOR, "form.account button[type=submit]").click()
+    wait(driver, lambda d: d.current_url.endswith("/me/teaching"), message="choosing to teach did not lead to the request")
+    inspector.check("ask to teach", "/me/teaching")
+    driver.find_element(By.ID, "request-school").send_keys("Riverside High")
+    inspector.submit('form[action="/me/teaching"] button[type=submit]')
+    assert "waits for an admin" in driver.find_element(By.TAG_NAME, "main").text
+    inspector.check("a student at the teaching area", "/teach")
+
+    driver.delete_all_cookies()
+    sign_in(driver, portal, *portal.ADMIN)
+    inspector.check("admin teachers", "/admin/teachers")
+    driver.get(portal.url + "/admin/teachers")
+    inspector.submit('button[aria-label="Approve %s"]' % teacher)
+    assert "%s teaches now." % teacher in driver.find_element(By.TAG_NAME, "main").text
+
+    driver.delete_all_cookies()
+    sign_in(driver, portal, teacher, "a long enough password")
+    driver.get(portal.url + "/teach")
+    driver.find_element(By.ID, "class-name").send_keys("Year 9 — forty")
+    class_page = inspector.submit('form[action="/teach/classes"] button[type=submit]')[len(portal.url):]
+    driver.get(portal.url + class_page + "/accounts")
+    names = "\n".join("Pupil %02d Surname-%s" % (n, "abcdefghij"[n % 10] * 6) for n in range(1, 41))
+    driver.find_element(By.ID, "names").send_keys(names)
+    inspector.submit('form[action$="/accounts"] button[type=submit]')
+    assert int(portal.sql("SELECT count(*) FROM class_members m JOIN classes c ON c.id = m.class_id WHERE c.name = 'Year 9 — forty'").strip()) == 40
+    inspector.check("class of forty", class_page)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    driver.get(portal.url + class_page)
+    rows = driver.find_elements(By.CSS_SELECTOR, "table.roster tbody tr")
+    assert len(rows) == 40, "the roster shows %d rows" % len(rows)
+    tallest = max(driver.execute_script("return arguments[0].getBoundingClientRect().height", row) for row in rows)
+    assert tallest <= 64, "a pupil's row is %s px high on a phone: more than two lines" % tallest
+    height = driver.execute_script("return document.documentElement.scrollHeight")
+    assert height <= 5 * 844, "a class of forty is %s px long on a phone: more than five screens" % height
+    member = rows[0].find_element(By.CSS_SELECTOR, "th a").get_attribute("href")
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    inspector.check("a pupil's page", member[len(portal.url):])
+    driver.get(member)
+    assert driver.find_elements(By.CSS_SELECTOR, 'form[action$="/accommodation"]'), "the pupil's page has no extra-time form"
+    assert driver.find_elements(By.CSS_SELECTOR, 'a[href$="/reset"]') and driver.find_elements(By.CSS_SELECTOR, 'a[href$="/remove"]')
+    assert not inspector.problems, "\n".join(inspector.problems)

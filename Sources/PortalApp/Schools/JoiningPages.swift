@@ -52,19 +52,31 @@ extension SchoolPages {
         return .redirect(to: "/me/classes?joined=1")
     }
 
+    /// `GET /me/classes`: the pupil's classes, each with its assignments (soonest due first), in
+    /// one read.
     func myClasses(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
-        let classes = try SchoolStore.memberClasses(request.database.read([SchoolStore.memberClassesStatement])[0])
+        let now = clock()
+        let read = try request.database.read([SchoolStore.memberClassesStatement, SchoolStore.myAssignmentsStatement(now: now)])
+        let classes = try SchoolStore.memberClasses(read[0]), assignments = try SchoolStore.myAssignments(read[1])
         struct Page: Encodable {
-            struct Item: Encodable { var id: String; var name: String }
+            struct Item: Encodable {
+                var id: String
+                var name: String
+                var assignments: [PupilAssignmentRow]
+                var hasAssignments: Bool
+            }
             var classes: [Item]
             var hasClasses: Bool
             var joined: Bool
             var left: Bool
         }
-        let query = request.query
+        let query = request.query, locale = pages.locale(for: request), zone = TimeZone(identifier: user.timeZone) ?? .gmt
         return try pages.privatePage("teach/my-classes", Page(
-            classes: classes.map { Page.Item(id: $0.id.lowercasedText, name: $0.name) }, hasClasses: !classes.isEmpty,
-            joined: query["joined"] != nil, left: query["left"] != nil), request)
+            classes: classes.map { item in
+                let rows = assignments.filter { $0.classID == item.id }.map { PupilAssignmentRow($0, now: now, zone: zone, pages: pages, locale: locale) }
+                return Page.Item(id: item.id.lowercasedText, name: item.name, assignments: rows, hasAssignments: !rows.isEmpty)
+            },
+            hasClasses: !classes.isEmpty, joined: query["joined"] != nil, left: query["left"] != nil), request)
     }
 
     func leave(_ request: PortalRequest, _ user: SessionUser, class id: UUID) throws -> Response {

@@ -23,6 +23,12 @@ struct SchoolRoutes {
             PortalRoute("startShared", "POST /s/:token/start", .members) { request, p in
                 try schools.startShared(request, request.member(), token: p["token"])
             },
+            PortalRoute("myAssignment", "GET /me/assignments/:id(uuid)", .members) { request, p in
+                try schools.assignmentPage(request, request.member(), id: p.uuid("id"))
+            },
+            PortalRoute("startAssignment", "POST /me/assignments/:id(uuid)/start", .members) { request, p in
+                try schools.startAssignment(request, request.member(), id: p.uuid("id"))
+            },
             PortalRoute("teachingRequest", "GET /me/teaching", .members) { request, _ in try requests.page(request, request.member()) },
             PortalRoute("fileTeachingRequest", "POST /me/teaching", .members) { request, _ in try requests.file(request, request.member()) },
             // Teaching.
@@ -32,7 +38,8 @@ struct SchoolRoutes {
                 // Only a teacher's class page is kept; the route admits no one else.
                 guard let id = try? p.uuid("id") else { return nil }
                 return keeper.loopAnswer(request) { reader in
-                    reader?.role.teaches == true ? SchoolPages.cachedClass(id, joinBase: SchoolPages.joinBase(site, request)) : nil
+                    reader?.role.teaches == true
+                        ? SchoolPages.cachedClass(id, joinBase: SchoolPages.joinBase(site, request), sort: RosterSort(query: request.query["sort"])) : nil
                 }
             }) { request, p in try schools.classPage(request, request.member(), class: p.uuid("id")) },
             PortalRoute("classExport", "GET /teach/classes/:id(uuid)/export.csv", .teachers) { request, p in
@@ -49,6 +56,9 @@ struct SchoolRoutes {
             },
             PortalRoute("savePublicBoards", "POST /teach/classes/:id(uuid)/boards", .teachers) { request, p in
                 try classAccounts.savePublicBoards(request, request.member(), class: p.uuid("id"))
+            },
+            PortalRoute("classMember", "GET /teach/classes/:id(uuid)/members/:user(uuid)", .teachers) { request, p in
+                try schools.memberPage(request, request.member(), class: p.uuid("id"), student: p.uuid("user"))
             },
             PortalRoute("confirmRemoval", "GET /teach/classes/:id(uuid)/members/:user(uuid)/remove", .teachers) { request, p in
                 try schools.confirmRemoval(request, request.member(), class: p.uuid("id"), student: p.uuid("user"))

@@ -70,15 +70,28 @@ struct TeachPage: Encodable {
 
 /// `GET /teach/classes/{id}`.
 struct ClassPage: Encodable {
+    /// A row of the roster: one line a pupil, their page a tap away.
     struct Member: Encodable {
         var userID: String
         var name: String
         var username: String
-        var accommodation: AccommodationForm
+        var href: String
+        var lastActive: String
+        var done: String
+        var accuracy: String
+    }
+
+    /// A column of the roster the reader can sort by, and the link that does.
+    struct SortColumn: Encodable {
+        var label: String
+        var href: String
+        /// `aria-sort`'s value on the column sorted by, nil on the others.
+        var sorted: String?
     }
 
     struct Attempt: Encodable {
         var name: String
+        var href: String
         var finished: Bool
         var percent: String?
         var passed: Bool
@@ -97,18 +110,26 @@ struct ClassPage: Encodable {
         var link: LinkRow
         var attempts: [Attempt]
         var finishedCount: Int
+        var memberCount: Int
+        var hasAttempts: Bool
+        /// The finished attempts' mean score, when there is one.
+        var average: String?
         var missed: [Missed]
         var hasMissed: Bool
 
-        init(link: ShareLinkSummary, attempts: [AssignmentAttempt], missed: [MissedQuestion], pages: PageRenderer, locale: String) {
+        init(link: ShareLinkSummary, attempts: [AssignmentAttempt], missed: [MissedQuestion], classHref: String, pages: PageRenderer, locale: String) {
             self.link = LinkRow(link, pages: pages, locale: locale)
             self.attempts = attempts.map { attempt in
                 Attempt(
-                    name: attempt.displayName, finished: attempt.finishedAt != nil,
+                    name: attempt.displayName, href: classHref + "/members/" + attempt.userID.lowercasedText, finished: attempt.finishedAt != nil,
                     percent: attempt.scorePercent.map { Percentages.format($0 / 100, locale: locale) }, passed: attempt.passed ?? false,
                     minutes: attempt.secondsUsed.map { String(format: "%.1f", Double($0) / 60) }, started: attempt.started)
             }
             finishedCount = attempts.filter { $0.finishedAt != nil }.count
+            memberCount = attempts.count
+            hasAttempts = !attempts.isEmpty
+            let scores = attempts.compactMap(\.scorePercent)
+            average = scores.isEmpty ? nil : Percentages.format(scores.reduce(0, +) / Double(scores.count) / 100, locale: locale)
             self.missed = missed.map { Missed(stem: String($0.stem.prefix(160)), wrong: $0.wrong, answered: $0.answered) }
             hasMissed = !missed.isEmpty
         }
@@ -137,9 +158,9 @@ struct ClassPage: Encodable {
     var joinURL: String
     var members: [Member]
     var hasMembers: Bool
+    var sortColumns: [SortColumn]
     var assignments: [Assignment]
     var hasAssignments: Bool
-    var progress: [Progress]
     var hasProgress: Bool
     /// The whole class's right answers by domain, as a chart and its figures.
     var progressChart: String?
@@ -152,6 +173,9 @@ struct ClassPage: Encodable {
         var answered: Int
     }
     var standings: [Standing]
+    var hasStandings = false
+    /// Places shown on the class leaderboard.
+    static let standingsShown = 10
     /// The form token of the teacher's session, for the remove buttons.
     var csrfToken: String
     /// The class is an LMS course's, whose platform lists its roster.
@@ -159,10 +183,13 @@ struct ClassPage: Encodable {
     /// The accounts the teacher made for the class may appear on public leaderboards.
     var publicBoards = false
 
-    init(_ reading: ClassReading, joinBase: String, csrfToken: String, pages: PageRenderer, locale: String) {
-        let (summary, members, progress, standings) = (reading.summary, reading.members, reading.progress, reading.standings)
+    init(_ reading: ClassReading, joinBase: String, csrfToken: String, sort: RosterSort, pages: PageRenderer, locale: String) {
+        let (summary, progress, standings) = (reading.summary, reading.progress, reading.standings)
+        let classHref = "/teach/classes/" + summary.id.lowercasedText
         let assignments = reading.links.map { link in
-            Assignment(link: link, attempts: reading.attempts[link.id] ?? [], missed: reading.missed[link.id] ?? [], pages: pages, locale: locale)
+            Assignment(
+                link: link, attempts: reading.attempts[link.id] ?? [], missed: reading.missed[link.id] ?? [], classHref: classHref, pages: pages,
+                locale: locale)
         }
         (hasCourseRoster, publicBoards) = (reading.hasCourseRoster, reading.publicBoards)
         self.csrfToken = csrfToken
@@ -171,18 +198,26 @@ struct ClassPage: Encodable {
         school = summary.schoolName
         code = summary.joinCode
         joinURL = joinBase + summary.joinCode
-        self.members = members.map { member in
+        let never = pages.message("school.never_active", locale: locale), none = pages.message("school.nothing_answered", locale: locale)
+        members = sort.ordered(reading.roster).map { entry in
             Member(
-                userID: member.userID.lowercasedText, name: member.displayName, username: member.username,
-                accommodation: AccommodationForm(member.accommodation, pages: pages, locale: locale))
+                userID: entry.member.userID.lowercasedText, name: entry.member.displayName, username: entry.member.username,
+                href: classHref + "/members/" + entry.member.userID.lowercasedText,
+                lastActive: entry.lastActive.map { pages.ago($0, locale: locale) } ?? never,
+                done: pages.message("school.done_count", locale: locale, ["done": String(entry.assignmentsDone), "total": String(reading.links.count)]),
+                accuracy: entry.answered == 0 ? none
+                    : pages.message("school.accuracy_value", locale: locale, [
+                        "percent": Percentages.format(Double(entry.correct) / Double(entry.answered), locale: locale)]))
         }
         hasMembers = !members.isEmpty
+        sortColumns = RosterSort.allCases.map { column in
+            SortColumn(
+                label: pages.message("school.roster_\(column.rawValue)", locale: locale),
+                href: classHref + (column == .name ? "" : "?sort=\(column.rawValue)") + "#members-heading",
+                sorted: column == sort ? (column == .name ? "ascending" : "descending") : nil)
+        }
         self.assignments = assignments
         hasAssignments = !assignments.isEmpty
-        self.progress = progress.map {
-            Progress(name: $0.displayName, exam: $0.examTitle, language: $0.language, domain: $0.domainTitle, answered: $0.answered,
-                     percent: $0.answered == 0 ? 0 : Int((Double($0.correct) * 100 / Double($0.answered)).rounded()))
-        }
         hasProgress = !progress.isEmpty
         // The class as one: each domain's right answers over all its students' answers.
         var totals: [String: (title: String, language: String, answered: Int, correct: Int)] = [:], order: [String] = []
@@ -209,7 +244,11 @@ struct ClassPage: Encodable {
                 ]),
                 id: "class-domains")
         }
-        self.standings = standings.enumerated().map { Standing(place: $0.offset + 1, name: $0.element.displayName, points: $0.element.points, sessions: $0.element.sessions) }
+        // The leaders only: a board of forty with most at nought says nothing.
+        self.standings = standings.filter { $0.points > 0 }.prefix(Self.standingsShown).enumerated().map {
+            Standing(place: $0.offset + 1, name: $0.element.displayName, points: $0.element.points, sessions: $0.element.sessions)
+        }
+        hasStandings = !self.standings.isEmpty
     }
 }
 

@@ -94,8 +94,25 @@ extension SchoolPages {
         return link
     }
 
+    /// An assignment of one of the pupil's classes, by its id: the same page and start as its
+    /// link's, for a pupil who no longer has the link.
+    private func assignment(_ request: PortalRequest, _ id: UUID) throws -> SharedExam {
+        guard let link = try request.database.run({ try SchoolStore().sharedExam(assignment: id, now: clock(), $0) }) else {
+            throw PageRefusal(.notFound, "school.assignment_gone")
+        }
+        return link
+    }
+
     func sharePage(_ request: PortalRequest, token: String) throws -> Response {
-        let link = try shared(request, token)
+        try sharePage(request, try shared(request, token))
+    }
+
+    /// `GET /me/assignments/{id}`.
+    func assignmentPage(_ request: PortalRequest, _ user: SessionUser, id: UUID) throws -> Response {
+        try sharePage(request, try assignment(request, id))
+    }
+
+    private func sharePage(_ request: PortalRequest, _ link: SharedExam) throws -> Response {
         let titles = link.domains.isEmpty ? [:] : try request.database.run { try StudyStore().domainTitles(examID: link.examID, $0) }
         let attempts = request.user == nil ? (nil, 0) : try request.database.run { try SchoolStore().attempts(linkID: link.id, $0) }
         let value = SharePage(
@@ -105,7 +122,15 @@ extension SchoolPages {
     }
 
     func startShared(_ request: PortalRequest, _ user: SessionUser, token: String) throws -> Response {
-        let link = try shared(request, token)
+        try start(request, user, try shared(request, token))
+    }
+
+    /// `POST /me/assignments/{id}/start`.
+    func startAssignment(_ request: PortalRequest, _ user: SessionUser, id: UUID) throws -> Response {
+        try start(request, user, try assignment(request, id))
+    }
+
+    private func start(_ request: PortalRequest, _ user: SessionUser, _ link: SharedExam) throws -> Response {
         let now = clock(), locale = pages.locale(for: request)
         let actor = StudyActor(user: user)
         let form = try request.form(StartForm.self)

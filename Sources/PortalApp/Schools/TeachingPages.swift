@@ -69,29 +69,29 @@ extension SchoolPages {
     /// one small read until a student answers.
     func classPage(_ request: PortalRequest, _ user: SessionUser, class id: UUID) throws -> Response {
         let locale = pages.locale(for: request)
-        let joinBase = Self.joinBase(site, request.http)
+        let joinBase = Self.joinBase(site, request.http), sort = RosterSort(query: request.query["sort"])
         let statements = ClassReading.statements(classID: id, collation: Collation.of(locale: locale))
         // A class the reader may see is kept whole by its version; any other is refused afresh.
         // The version, when not remembered, is read in the same flight as the page.
-        let cached = Self.cachedClass(id, joinBase: joinBase)
+        let cached = Self.cachedClass(id, joinBase: joinBase, sort: sort)
         let (versions, fresh) = try keeper.versions(request, cached, alongside: statements)
         return try keeper.readerPage(request, user, cached, versions) {
             let version = versions.schoolClass ?? ""
             // Keyed by the session (the fragment carries its form token); kept a minute at most.
-            let page = Fragment(key: "\(user.sessionID)|\(id)|\(version)|\(joinBase)") { () -> ClassPage in
+            let page = Fragment(key: "\(user.sessionID)|\(id)|\(version)|\(joinBase)|\(sort.rawValue)") { () -> ClassPage in
                 let results = try fresh ?? request.database.read(statements)
                 guard let reading = try ClassReading(results) else { throw PageRefusal(.notFound, "school.not_found") }
-                return ClassPage(reading, joinBase: joinBase, csrfToken: user.csrfToken, pages: pages, locale: locale)
+                return ClassPage(reading, joinBase: joinBase, csrfToken: user.csrfToken, sort: sort, pages: pages, locale: locale)
             }
             return try pages.render("teach/class", FragmentsOnly(), locale: locale, viewer: request.viewer, fragments: ["class": page])
         }
     }
 
     /// How a class's page is kept: for its teacher's sign-in, by the class's version (its
-    /// members' data versions and its links) and the join link's base (the address the page
-    /// was asked by). Only teachers see it.
-    static func cachedClass(_ id: UUID, joinBase: String) -> CachedPage {
-        CachedPage(name: "class|\(id.lowercasedText)|\(joinBase)", dependsOn: [.schoolClass(id)], visitors: .builtEachTime)
+    /// members' data versions and its links), the join link's base (the address the page was
+    /// asked by) and the roster's order. Only teachers see it.
+    static func cachedClass(_ id: UUID, joinBase: String, sort: RosterSort) -> CachedPage {
+        CachedPage(name: "class|\(id.lowercasedText)|\(joinBase)|\(sort.rawValue)", dependsOn: [.schoolClass(id)], visitors: .builtEachTime)
     }
 
     /// The start of the class's join link, on the address the page was asked by.
@@ -140,7 +140,7 @@ extension SchoolPages {
             }
             _ = try store.setAccommodation(student: student, accommodation, connection)
         }
-        return .redirect(to: "/teach/classes/\(id.lowercasedText)#accommodations-heading")
+        return .redirect(to: "/teach/classes/\(id.lowercasedText)/members/\(student.lowercasedText)?saved=1#accommodation-heading")
     }
 
     func export(_ request: PortalRequest, _ user: SessionUser, class id: UUID) throws -> Response {

@@ -101,6 +101,8 @@ struct DashboardPage: Encodable {
     var runningMocks: [RunningMock]
     /// A zone never confirmed is asked about once, here, with the browser's chosen by script.
     var zonePrompt: ZonePrompt?
+    /// Assignments due within three days (or overdue) and not done: first on the page.
+    var dueSoon: PupilAssignmentRow.List?
     /// An admin's recent decision on the reader's request to teach, and where it leads.
     var teaching: TeachingNews?
 
@@ -297,6 +299,13 @@ struct DashboardPage: Encodable {
                 percent: session.scorePercent.map { Int($0.rounded()) }, passed: session.passed ?? false, questions: session.questions)
         }
         zonePrompt = reading.timeZoneConfirmed ? nil : ZonePrompt(timeZoneGroups: TimeZoneChoices.groups(selected: user.timeZone))
+        let zone = TimeZone(identifier: user.timeZone) ?? .gmt
+        let due = reading.assignments.filter { PupilAssignmentRow.isDueSoon($0, now: now) }.map {
+            var row = PupilAssignmentRow($0, now: now, zone: zone, pages: pages, locale: locale)
+            row.showsClass = true
+            return row
+        }
+        dueSoon = due.isEmpty ? nil : PupilAssignmentRow.List(assignments: due)
         teaching = reading.teachingDecision.map { decision in
             let approved = decision == .approved
             return TeachingNews(
