@@ -409,4 +409,80 @@ struct SchoolTests {
         let check = try HTMLChecker.passes([("class", Array(page.utf8)), ("member", member.body)])
         #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
     }
+
+    @Test("the gradebook: every pupil against every assignment, the first finished score marked late after the due time, each cell leading to the pupil's answers; the same grid as CSV, safe for spreadsheets; nobody else's class")
+    func gradebook() throws {
+        let site = try PortalSite()
+        let (teacher, _, csrf) = try site.account("teacher", role: "teacher")
+        let (classID, code) = try makeClass(teacher, csrf: csrf)
+        let day = DateFormatter()
+        (day.dateFormat, day.timeZone) = ("yyyy-MM-dd", .gmt)
+        let tomorrow = day.string(from: site.clock.read().addingTimeInterval(86_400))
+        let token = try makeLink(teacher, csrf: csrf, classID: classID, extra: [("title", "=Ports quiz"), ("due", tomorrow)])
+        site.clock.advance(60)  // set a minute later
+        _ = try makeLink(teacher, csrf: csrf, classID: classID, extra: [("title", "Layers")])
+        let (pia, piaID, piaCSRF) = try site.account("pia", role: "student", displayName: "Pia Rossi")
+        let (leo, _, leoCSRF) = try site.account("leo", role: "student", displayName: "Leo Bruni")
+        try pia.request("POST", "/join/\(code)", form: ["csrf_token": piaCSRF])
+        try leo.request("POST", "/join/\(code)", form: ["csrf_token": leoCSRF])
+        let session = redirectLocation(try pia.submit("/s/\(token)", to: "/s/\(token)/start", [:]))
+        for _ in 0..<2 {
+            let form = try QuestionForm(try pia.request("GET", session))
+            try pia.request("POST", session + "/answers", pairs: form.pairs(form.item.key))
+        }
+        site.clock.advance(3 * 86_400)  // finished two days after it was due
+        try pia.request("POST", session + "/finish", form: ["csrf_token": piaCSRF])
+
+        let page = try teacher.request("GET", "/teach/classes/\(classID)/gradebook")
+        #expect(page.status == 200)
+        let text = page.bodyText
+        let rows = text.components(separatedBy: "<tr><th scope=\"row\">").dropFirst().map { $0.components(separatedBy: "</tr>")[0] }
+        #expect(rows.count == 2)
+        let piaRow = rows.first { $0.contains("Pia Rossi") } ?? "", leoRow = rows.first { $0.contains("Leo Bruni") } ?? ""
+        #expect(piaRow.contains(">100%</a> <span class=\"late\">late</span>"), "\(piaRow)")
+        #expect(piaRow.contains("/members/\(piaID.lowercasedText)#assignment-"))
+        #expect(!leoRow.contains("%") && leoRow.contains(">—</a>"))
+        #expect(text.range(of: "=Ports quiz")!.lowerBound < text.range(of: ">Layers<")!.lowerBound, "assignments in the order they were set")
+
+        let csv = try teacher.request("GET", "/teach/classes/\(classID)/gradebook.csv")
+        #expect(csv.status == 200 && csv.body.starts(with: [0xEF, 0xBB, 0xBF]))
+        let lines = String(decoding: csv.body.dropFirst(3), as: UTF8.self).components(separatedBy: "\r\n")
+        #expect(lines[0] == "Student,Username,'=Ports quiz,'=Ports quiz: attempts,'=Ports quiz: late,Layers,Layers: attempts,Layers: late")
+        #expect(lines.contains("Pia Rossi,pia,100.00,1,yes,,0,") && lines.contains("Leo Bruni,leo,,0,,,0,"))
+
+        let (other, _, _) = try site.account("other", role: "teacher")
+        #expect(try other.request("GET", "/teach/classes/\(classID)/gradebook").status == 404)
+        #expect(try other.request("GET", "/teach/classes/\(classID)/gradebook.csv").status == 404)
+        #expect(try pia.request("GET", "/teach/classes/\(classID)/gradebook").status == 404)
+        let check = try HTMLChecker.passes([("gradebook", page.body)])
+        #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
+    }
+
+    @Test("an assignment made from the class page: the exam chosen from the catalogue, then the share form with this class chosen; made, it leads back to the class, which lists it; a class one does not teach, or an exam that is none, is refused")
+    func newAssignmentFromTheClass() throws {
+        let site = try PortalSite()
+        let (teacher, _, csrf) = try site.account("teacher", role: "teacher")
+        let (classID, _) = try makeClass(teacher, csrf: csrf)
+        let classPage = try teacher.request("GET", "/teach/classes/\(classID)").bodyText
+        let start = "/teach/classes/\(classID)/assignments/new"
+        #expect(classPage.contains("href=\"\(start)\""))
+        let choose = try teacher.request("GET", start)
+        #expect(choose.status == 200)
+        let examLink = start + "?exam=\(MiniExam.region)/\(MiniExam.exam)"
+        #expect(choose.bodyText.contains("href=\"\(examLink)\""), "\(choose.bodyText)")
+        let form = try teacher.request("GET", examLink)
+        #expect(form.status == 200)
+        let shareForm = try #require(PageForm.all(in: form.bodyText, action: "/teach/links").first)
+        #expect(form.bodyText.contains("<option value=\"\(classID)\" selected>"))
+        let made = try teacher.request("POST", "/teach/links", pairs: shareForm.filled(["title": "Homework from the class", "count": "2"]))
+        #expect(made.status == 200 && made.bodyText.contains("href=\"/teach/classes/\(classID)\""))
+        #expect(try teacher.request("GET", "/teach/classes/\(classID)").bodyText.contains("Homework from the class"))
+        #expect(try site.count("SELECT count(*) AS n FROM share_links WHERE title = 'Homework from the class' AND class_id = \(UUID(uuidString: classID)!)") == 1)
+
+        #expect(try teacher.request("GET", start + "?exam=nowhere/nothing").status == 404)
+        let (other, _, _) = try site.account("other", role: "teacher")
+        #expect(try other.request("GET", start).status == 404)
+        let check = try HTMLChecker.passes([("choose", choose.body), ("form", form.body)])
+        #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
+    }
 }

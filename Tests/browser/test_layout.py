@@ -453,12 +453,21 @@ def test_a_teacher_asks_to_teach_is_approved_and_runs_a_class_of_forty_on_a_phon
     rows = driver.find_elements(By.CSS_SELECTOR, "table.roster tbody tr")
     assert len(rows) == 40, "the roster shows %d rows" % len(rows)
     tallest = max(driver.execute_script("return arguments[0].getBoundingClientRect().height", row) for row in rows)
-    assert tallest <= 64, "a pupil's row is %s px high on a phone: more than two lines" % tallest
+    detail = driver.execute_script("""
+        const row = arguments[0];
+        return [row.outerHTML, getComputedStyle(row).display, Array.from(row.children).map((c) => [c.tagName, c.getBoundingClientRect().top, c.getBoundingClientRect().height, c.getBoundingClientRect().width, getComputedStyle(c).display])];
+    """, rows[0])
+    assert tallest <= 64, "a pupil's row is %s px high on a phone: more than two lines (%s)" % (tallest, detail)
     height = driver.execute_script("return document.documentElement.scrollHeight")
     assert height <= 5 * 844, "a class of forty is %s px long on a phone: more than five screens" % height
     member = rows[0].find_element(By.CSS_SELECTOR, "th a").get_attribute("href")
     driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     inspector.check("a pupil's page", member[len(portal.url):])
+    inspector.check("the gradebook", class_page + "/gradebook")
+    inspector.check("a new assignment: the exam", class_page + "/assignments/new")
+    driver.get(portal.url + class_page + "/assignments/new")
+    exam_choice = driver.find_element(By.CSS_SELECTOR, 'a[href*="/assignments/new?exam="]').get_attribute("href")
+    inspector.check("a new assignment: the form", exam_choice[len(portal.url):])
     driver.get(member)
     assert driver.find_elements(By.CSS_SELECTOR, 'form[action$="/accommodation"]'), "the pupil's page has no extra-time form"
     assert driver.find_elements(By.CSS_SELECTOR, 'a[href$="/reset"]') and driver.find_elements(By.CSS_SELECTOR, 'a[href$="/remove"]')

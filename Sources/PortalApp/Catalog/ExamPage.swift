@@ -46,6 +46,8 @@ struct ExamPage: Encodable {
     struct ClassOption: Encodable {
         var id: String
         var name: String
+        /// The class the form is for (a new assignment from the class's own page).
+        var selected = false
     }
 
     /// A mock exam's length the student may choose: the whole exam, half, or 20 or 10

@@ -57,6 +57,15 @@ struct SchoolRoutes {
             PortalRoute("savePublicBoards", "POST /teach/classes/:id(uuid)/boards", .teachers) { request, p in
                 try classAccounts.savePublicBoards(request, request.member(), class: p.uuid("id"))
             },
+            PortalRoute("newAssignment", "GET /teach/classes/:id(uuid)/assignments/new", .teachers) { request, p in
+                try schools.newAssignment(request, request.member(), class: p.uuid("id"))
+            },
+            PortalRoute("gradebook", "GET /teach/classes/:id(uuid)/gradebook", .teachers) { request, p in
+                try schools.gradebook(request, request.member(), class: p.uuid("id"))
+            },
+            PortalRoute("gradebookCSV", "GET /teach/classes/:id(uuid)/gradebook.csv", .teachers) { request, p in
+                try schools.gradebookCSV(request, request.member(), class: p.uuid("id"))
+            },
             PortalRoute("classMember", "GET /teach/classes/:id(uuid)/members/:user(uuid)", .teachers) { request, p in
                 try schools.memberPage(request, request.member(), class: p.uuid("id"), student: p.uuid("user"))
             },
