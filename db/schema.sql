@@ -4257,6 +4257,50 @@ $$;
 ALTER FUNCTION public.questions_set_exam() OWNER TO portal_owner;
 
 --
+-- Name: quiz_questions_check(); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.quiz_questions_check() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+BEGIN
+    IF TG_OP = 'INSERT' OR NEW.question_id IS DISTINCT FROM OLD.question_id THEN
+        IF NOT EXISTS (SELECT 1 FROM public.quizzes z JOIN public.domains d ON d.exam_id = z.exam_id
+                       JOIN public.questions q ON q.domain_id = d.id
+                       WHERE z.id = NEW.quiz_id AND q.id = NEW.question_id AND q.status = 'published' AND q.deleted_at IS NULL) THEN
+            RAISE EXCEPTION 'a quiz takes published questions of its own exam' USING ERRCODE = 'check_violation';
+        END IF;
+    END IF;
+    RETURN NEW;
+END
+$$;
+
+
+ALTER FUNCTION public.quiz_questions_check() OWNER TO portal_owner;
+
+--
+-- Name: quiz_questions_of_link(uuid); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.quiz_questions_of_link(p_link uuid) RETURNS TABLE(question_id uuid)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT qq.question_id
+    FROM public.share_links l JOIN public.quiz_questions qq ON qq.quiz_id = l.quiz_id
+    JOIN public.questions q ON q.id = qq.question_id
+    WHERE l.id = p_link AND q.status = 'published' AND q.deleted_at IS NULL
+      AND (l.created_by = public.app_user_id()
+           OR EXISTS (SELECT 1 FROM public.class_members m
+                      WHERE m.class_id = l.class_id AND m.user_id = public.app_user_id() AND m.left_at IS NULL))
+    ORDER BY qq.position, qq.question_id
+$$;
+
+
+ALTER FUNCTION public.quiz_questions_of_link(p_link uuid) OWNER TO portal_auth;
+
+--
 -- Name: rate_limit(text, text, integer, integer, boolean); Type: FUNCTION; Schema: public; Owner: portal_auth
 --
 
@@ -4957,12 +5001,12 @@ ALTER FUNCTION public.share_link_attempts(p_link uuid) OWNER TO portal_auth;
 -- Name: share_link_by_token(bytea, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: portal_auth
 --
 
-CREATE FUNCTION public.share_link_by_token(p_hash bytea, p_now timestamp with time zone) RETURNS TABLE(id uuid, title text, exam_id bigint, region_code text, exam_slug text, exam_title text, exam_language text, class_id uuid, class_name text, shared_by text, mode text, domains text[], difficulty_from integer, difficulty_to integer, question_count integer, joins_class boolean, due_at timestamp with time zone, expires_at timestamp with time zone)
+CREATE FUNCTION public.share_link_by_token(p_hash bytea, p_now timestamp with time zone) RETURNS TABLE(id uuid, title text, exam_id bigint, region_code text, exam_slug text, exam_title text, exam_language text, class_id uuid, class_name text, shared_by text, mode text, domains text[], difficulty_from integer, difficulty_to integer, question_count integer, joins_class boolean, due_at timestamp with time zone, expires_at timestamp with time zone, quiz_id uuid)
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
     AS $$
     SELECT l.id, l.title, l.exam_id, r.code, e.slug, e.title, e.language, l.class_id, c.name, u.display_name, l.mode, l.domains,
-           l.difficulty_from, l.difficulty_to, l.question_count, l.joins_class, l.due_at, l.expires_at
+           l.difficulty_from, l.difficulty_to, l.question_count, l.joins_class, l.due_at, l.expires_at, l.quiz_id
     FROM public.share_links l
     JOIN public.exams e ON e.id = l.exam_id JOIN public.regions r ON r.id = e.region_id
     JOIN public.users u ON u.id = l.created_by
@@ -4977,12 +5021,12 @@ ALTER FUNCTION public.share_link_by_token(p_hash bytea, p_now timestamp with tim
 -- Name: share_link_of_my_class(uuid, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: portal_auth
 --
 
-CREATE FUNCTION public.share_link_of_my_class(p_link uuid, p_now timestamp with time zone) RETURNS TABLE(id uuid, title text, exam_id bigint, region_code text, exam_slug text, exam_title text, exam_language text, class_id uuid, class_name text, shared_by text, mode text, domains text[], difficulty_from integer, difficulty_to integer, question_count integer, joins_class boolean, due_at timestamp with time zone, expires_at timestamp with time zone)
+CREATE FUNCTION public.share_link_of_my_class(p_link uuid, p_now timestamp with time zone) RETURNS TABLE(id uuid, title text, exam_id bigint, region_code text, exam_slug text, exam_title text, exam_language text, class_id uuid, class_name text, shared_by text, mode text, domains text[], difficulty_from integer, difficulty_to integer, question_count integer, joins_class boolean, due_at timestamp with time zone, expires_at timestamp with time zone, quiz_id uuid)
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
     AS $$
     SELECT l.id, l.title, l.exam_id, r.code, e.slug, e.title, e.language, l.class_id, c.name, u.display_name, l.mode, l.domains,
-           l.difficulty_from, l.difficulty_to, l.question_count, l.joins_class, l.due_at, l.expires_at
+           l.difficulty_from, l.difficulty_to, l.question_count, l.joins_class, l.due_at, l.expires_at, l.quiz_id
     FROM public.share_links l
     JOIN public.exams e ON e.id = l.exam_id JOIN public.regions r ON r.id = e.region_id
     JOIN public.users u ON u.id = l.created_by
@@ -7284,6 +7328,40 @@ CREATE TABLE public.question_versions (
 ALTER TABLE public.question_versions OWNER TO portal_owner;
 
 --
+-- Name: quiz_questions; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.quiz_questions (
+    quiz_id uuid NOT NULL,
+    question_id uuid NOT NULL,
+    "position" integer NOT NULL,
+    CONSTRAINT quiz_questions_position_check CHECK (("position" >= 0))
+);
+
+ALTER TABLE ONLY public.quiz_questions FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.quiz_questions OWNER TO portal_owner;
+
+--
+-- Name: quizzes; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.quizzes (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    teacher_id uuid NOT NULL,
+    exam_id bigint NOT NULL,
+    title text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT quizzes_title_check CHECK (((title = btrim(title)) AND ((length(title) >= 1) AND (length(title) <= 120))))
+);
+
+ALTER TABLE ONLY public.quizzes FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.quizzes OWNER TO portal_owner;
+
+--
 -- Name: rate_limits; Type: TABLE; Schema: public; Owner: portal_owner
 --
 
@@ -7405,6 +7483,7 @@ CREATE TABLE public.share_links (
     revoked_at timestamp with time zone,
     created_at timestamp with time zone NOT NULL,
     attempts integer,
+    quiz_id uuid,
     CONSTRAINT share_links_attempts_check CHECK (((attempts >= 1) AND (attempts <= 20))),
     CONSTRAINT share_links_check CHECK ((difficulty_from <= difficulty_to)),
     CONSTRAINT share_links_check1 CHECK (((NOT joins_class) OR (class_id IS NOT NULL))),
@@ -7412,6 +7491,7 @@ CREATE TABLE public.share_links (
     CONSTRAINT share_links_difficulty_to_check CHECK (((difficulty_to >= 1) AND (difficulty_to <= 5))),
     CONSTRAINT share_links_mode_check CHECK ((mode = ANY (ARRAY['practice'::text, 'mock'::text]))),
     CONSTRAINT share_links_question_count_check CHECK (((question_count >= 1) AND (question_count <= 100))),
+    CONSTRAINT share_links_quiz_class CHECK (((quiz_id IS NULL) OR (class_id IS NOT NULL))),
     CONSTRAINT share_links_title_check CHECK (((length(btrim(title)) >= 1) AND (length(btrim(title)) <= 120))),
     CONSTRAINT share_links_token_hash_check CHECK ((length(token_hash) = 32))
 );
@@ -8082,6 +8162,22 @@ ALTER TABLE ONLY public.questions
 
 
 --
+-- Name: quiz_questions quiz_questions_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.quiz_questions
+    ADD CONSTRAINT quiz_questions_pkey PRIMARY KEY (quiz_id, question_id);
+
+
+--
+-- Name: quizzes quizzes_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.quizzes
+    ADD CONSTRAINT quizzes_pkey PRIMARY KEY (id);
+
+
+--
 -- Name: rate_limits rate_limits_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
 --
 
@@ -8516,6 +8612,20 @@ CREATE INDEX questions_search ON public.questions USING gin ((((stem || ' '::tex
 
 
 --
+-- Name: quiz_questions_order; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX quiz_questions_order ON public.quiz_questions USING btree (quiz_id, "position");
+
+
+--
+-- Name: quizzes_teacher; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX quizzes_teacher ON public.quizzes USING btree (teacher_id, created_at DESC);
+
+
+--
 -- Name: rate_limits_window; Type: INDEX; Schema: public; Owner: portal_owner
 --
 
@@ -8541,6 +8651,13 @@ CREATE UNIQUE INDEX schools_name ON public.schools USING btree (lower(btrim(name
 --
 
 CREATE INDEX share_links_by_class ON public.share_links USING btree (class_id) WHERE (class_id IS NOT NULL);
+
+
+--
+-- Name: share_links_quiz; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX share_links_quiz ON public.share_links USING btree (quiz_id) WHERE (quiz_id IS NOT NULL);
 
 
 --
@@ -8841,6 +8958,13 @@ CREATE TRIGGER questions_touch_update AFTER UPDATE ON public.questions REFERENCI
 --
 
 CREATE TRIGGER questions_version BEFORE UPDATE ON public.questions FOR EACH ROW EXECUTE FUNCTION public.questions_bump_version();
+
+
+--
+-- Name: quiz_questions quiz_questions_check; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER quiz_questions_check BEFORE INSERT OR UPDATE ON public.quiz_questions FOR EACH ROW EXECUTE FUNCTION public.quiz_questions_check();
 
 
 --
@@ -9410,6 +9534,38 @@ ALTER TABLE ONLY public.questions
 
 
 --
+-- Name: quiz_questions quiz_questions_question_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.quiz_questions
+    ADD CONSTRAINT quiz_questions_question_id_fkey FOREIGN KEY (question_id) REFERENCES public.questions(id) ON DELETE CASCADE;
+
+
+--
+-- Name: quiz_questions quiz_questions_quiz_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.quiz_questions
+    ADD CONSTRAINT quiz_questions_quiz_id_fkey FOREIGN KEY (quiz_id) REFERENCES public.quizzes(id) ON DELETE CASCADE;
+
+
+--
+-- Name: quizzes quizzes_exam_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.quizzes
+    ADD CONSTRAINT quizzes_exam_id_fkey FOREIGN KEY (exam_id) REFERENCES public.exams(id) ON DELETE CASCADE;
+
+
+--
+-- Name: quizzes quizzes_teacher_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.quizzes
+    ADD CONSTRAINT quizzes_teacher_id_fkey FOREIGN KEY (teacher_id) REFERENCES public.users(id) ON DELETE CASCADE;
+
+
+--
 -- Name: review_cards review_cards_question_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
 --
 
@@ -9447,6 +9603,14 @@ ALTER TABLE ONLY public.share_links
 
 ALTER TABLE ONLY public.share_links
     ADD CONSTRAINT share_links_exam_id_fkey FOREIGN KEY (exam_id) REFERENCES public.exams(id);
+
+
+--
+-- Name: share_links share_links_quiz_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.share_links
+    ADD CONSTRAINT share_links_quiz_id_fkey FOREIGN KEY (quiz_id) REFERENCES public.quizzes(id) ON DELETE RESTRICT;
 
 
 --
@@ -10581,6 +10745,50 @@ CREATE POLICY questions_read ON public.questions FOR SELECT USING ((((status = '
 
 
 --
+-- Name: quiz_questions; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.quiz_questions ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: quiz_questions quiz_questions_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY quiz_questions_auth ON public.quiz_questions FOR SELECT TO portal_auth USING (true);
+
+
+--
+-- Name: quiz_questions quiz_questions_owner; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY quiz_questions_owner ON public.quiz_questions TO portal_app USING ((quiz_id IN ( SELECT q.id
+   FROM public.quizzes q
+  WHERE (q.teacher_id = ( SELECT public.app_user_id() AS app_user_id))))) WITH CHECK ((quiz_id IN ( SELECT q.id
+   FROM public.quizzes q
+  WHERE (q.teacher_id = ( SELECT public.app_user_id() AS app_user_id)))));
+
+
+--
+-- Name: quizzes; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.quizzes ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: quizzes quizzes_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY quizzes_auth ON public.quizzes FOR SELECT TO portal_auth USING (true);
+
+
+--
+-- Name: quizzes quizzes_owner; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY quizzes_owner ON public.quizzes TO portal_app USING ((teacher_id = ( SELECT public.app_user_id() AS app_user_id))) WITH CHECK (((teacher_id = ( SELECT public.app_user_id() AS app_user_id)) AND (( SELECT public.app_role() AS app_role) = ANY (ARRAY['teacher'::text, 'admin'::text]))));
+
+
+--
 -- Name: rate_limits; Type: ROW SECURITY; Schema: public; Owner: portal_owner
 --
 
@@ -10705,7 +10913,9 @@ CREATE POLICY share_links_auth ON public.share_links FOR SELECT TO portal_auth U
 -- Name: share_links share_links_owner; Type: POLICY; Schema: public; Owner: portal_owner
 --
 
-CREATE POLICY share_links_owner ON public.share_links TO portal_app USING (((created_by = ( SELECT public.app_user_id() AS app_user_id)) OR (( SELECT public.app_role() AS app_role) = 'admin'::text))) WITH CHECK (((created_by = ( SELECT public.app_user_id() AS app_user_id)) AND (( SELECT public.app_role() AS app_role) = ANY (ARRAY['teacher'::text, 'admin'::text])) AND ((class_id IS NULL) OR (class_id = ANY (( SELECT public.app_taught_classes() AS app_taught_classes)::uuid[])))));
+CREATE POLICY share_links_owner ON public.share_links TO portal_app USING (((created_by = ( SELECT public.app_user_id() AS app_user_id)) OR (( SELECT public.app_role() AS app_role) = 'admin'::text))) WITH CHECK (((created_by = ( SELECT public.app_user_id() AS app_user_id)) AND (( SELECT public.app_role() AS app_role) = ANY (ARRAY['teacher'::text, 'admin'::text])) AND ((class_id IS NULL) OR (class_id = ANY (( SELECT public.app_taught_classes() AS app_taught_classes)::uuid[]))) AND ((quiz_id IS NULL) OR (EXISTS ( SELECT 1
+   FROM public.quizzes z
+  WHERE ((z.id = share_links.quiz_id) AND (z.teacher_id = ( SELECT public.app_user_id() AS app_user_id)) AND (z.exam_id = share_links.exam_id)))))));
 
 
 --
@@ -11815,6 +12025,14 @@ GRANT ALL ON FUNCTION public.question_texts_problem(p_rich jsonb, p_options json
 
 
 --
+-- Name: FUNCTION quiz_questions_of_link(p_link uuid); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.quiz_questions_of_link(p_link uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.quiz_questions_of_link(p_link uuid) TO portal_app;
+
+
+--
 -- Name: FUNCTION rate_limit(p_bucket text, p_key text, p_limit integer, p_window_seconds integer, p_take boolean); Type: ACL; Schema: public; Owner: portal_auth
 --
 
@@ -12873,6 +13091,22 @@ GRANT UPDATE(resolution_note) ON TABLE public.question_reports TO portal_app;
 
 GRANT SELECT,INSERT ON TABLE public.question_versions TO portal_app;
 GRANT SELECT ON TABLE public.question_versions TO portal_auth;
+
+
+--
+-- Name: TABLE quiz_questions; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.quiz_questions TO portal_app;
+GRANT SELECT ON TABLE public.quiz_questions TO portal_auth;
+
+
+--
+-- Name: TABLE quizzes; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.quizzes TO portal_app;
+GRANT SELECT ON TABLE public.quizzes TO portal_auth;
 
 
 --

@@ -86,6 +86,8 @@ public struct SharedExam: Sendable, Equatable {
     public var joinsClass: Bool
     public var dueAt: Date?
     public var expiresAt: Date?
+    /// The quiz it assigns: its questions, in its order, instead of a preset.
+    public var quizID: UUID?
 }
 
 /// A new share link.
@@ -103,12 +105,15 @@ public struct NewShareLink: Sendable {
     public var expiresAt: Date?
     /// How many times each student may start it (nil: no limit).
     public var attempts: Int?
+    /// The quiz it assigns, if any.
+    public var quizID: UUID?
 
     public init(
         tokenHash: [UInt8], examID: Int, classID: UUID?, title: String, mode: StudyMode, domains: [String], difficulty: ClosedRange<Int>,
-        questionCount: Int, joinsClass: Bool, dueAt: Date?, expiresAt: Date?, attempts: Int? = nil
+        questionCount: Int, joinsClass: Bool, dueAt: Date?, expiresAt: Date?, attempts: Int? = nil, quizID: UUID? = nil
     ) {
         self.attempts = attempts
+        self.quizID = quizID
         self.tokenHash = tokenHash
         self.examID = examID
         self.classID = classID

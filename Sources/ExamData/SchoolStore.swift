@@ -142,10 +142,10 @@ public struct SchoolStore: Sendable {
     public func createShareLink(_ link: NewShareLink, at date: Date, _ connection: PostgresConnection) throws -> UUID {
         try connection.query(("""
             INSERT INTO share_links (token_hash, created_by, exam_id, class_id, title, mode, domains, difficulty_from, difficulty_to,
-                                     question_count, joins_class, due_at, expires_at, created_at, attempts)
+                                     question_count, joins_class, due_at, expires_at, created_at, attempts, quiz_id)
             VALUES (decode(\(AccountStore.hex(link.tokenHash)), 'hex'), (SELECT app_user_id()), \(link.examID), \(link.classID), \(link.title),
                     \(link.mode.rawValue), \(link.domains)::text[], \(link.difficulty.lowerBound), \(link.difficulty.upperBound),
-                    \(link.questionCount), \(link.joinsClass), \(link.dueAt), \(link.expiresAt), \(date), \(link.attempts))
+                    \(link.questionCount), \(link.joinsClass), \(link.dueAt), \(link.expiresAt), \(date), \(link.attempts), \(link.quizID))
             RETURNING id
             """ as SQL).prepared()).single().decode("id", as: UUID.self)
     }
@@ -219,7 +219,7 @@ public struct SchoolStore: Sendable {
 
     static let sharedExamColumns: SQL = """
         id, title, exam_id, region_code, exam_slug, exam_title, exam_language, class_id, class_name, shared_by, mode, domains,
-        difficulty_from, difficulty_to, question_count, joins_class, due_at, expires_at
+        difficulty_from, difficulty_to, question_count, joins_class, due_at, expires_at, quiz_id
         """
 
     static func sharedExam(_ row: PostgresRow) throws -> SharedExam {
@@ -232,7 +232,16 @@ public struct SchoolStore: Sendable {
             domains: try row.decode("domains", as: [String].self),
             difficulty: try row.decode("difficulty_from", as: Int.self)...max(try row.decode("difficulty_from", as: Int.self), try row.decode("difficulty_to", as: Int.self)),
             questionCount: try row.decode("question_count", as: Int.self), joinsClass: try row.decode("joins_class", as: Bool.self),
-            dueAt: try row.decode("due_at", as: Date?.self), expiresAt: try row.decode("expires_at", as: Date?.self))
+            dueAt: try row.decode("due_at", as: Date?.self), expiresAt: try row.decode("expires_at", as: Date?.self),
+            quizID: try row.decode("quiz_id", as: UUID?.self))
+    }
+
+    /// The questions a quiz assignment gives, in order (`quiz_questions_of_link`: for its teacher
+    /// or a pupil of its class now; those still published).
+    public func quizQuestions(linkID: UUID, _ connection: PostgresConnection) throws -> [UUID] {
+        try connection.query(("SELECT question_id FROM quiz_questions_of_link(\(linkID))" as SQL).prepared()).rows.map {
+            try $0.decode("question_id", as: UUID.self)
+        }
     }
 
     /// The signed-in pupil's assignments, soonest due first (`my_assignments`). A statement for a

@@ -243,7 +243,8 @@ public final class PortalApplication: Sendable {
             bulkhead: Bulkhead(limit: max(2, configuration.server.workers / 2))))
         let schools = SchoolRoutes(
             keeper: keeper, schools: SchoolPages(pages: pages, clock: clock, starter: starter, site: site, keeper: keeper),
-            classAccounts: ClassAccounts(pages: pages, clock: clock, site: site), requests: TeachingRequestPages(pages: pages))
+            classAccounts: ClassAccounts(pages: pages, clock: clock, site: site), requests: TeachingRequestPages(pages: pages),
+            quizzes: QuizPages(pages: pages, clock: clock))
         let offline = OfflineRoutes(
             offline: OfflinePages(pages: pages, clock: clock), offlineStudy: OfflineStudyPage.handler(pages: pages), device: DeviceAPI(pages: pages),
             progress: ProgressUpload(clock: clock, pages: pages, fitter: fitter))

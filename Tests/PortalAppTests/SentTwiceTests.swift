@@ -40,7 +40,7 @@ struct SentTwiceTests {
     final class World {
         var classID = "", joinCode = "", studentID = UUID(), leaverID = UUID(), resetterID = UUID()
         var sessionID = "", shareToken = "", linkID = "", reportID = "", holidayID = "", otherSignIn = "", liveCode = ""
-        var resetCode = "", teacherRequestID = ""
+        var resetCode = "", teacherRequestID = "", quiz = "", quizQuestion = ""
         /// The question the session's page shows (its report form's address).
         var shownQuestion = ""
         /// Days a few weeks after the site's today (`YYYY-MM-DD`).
@@ -137,6 +137,16 @@ struct SentTwiceTests {
         case "setAccommodation":
             return .form(.teacher, page: classPage + "/members/\(world.studentID.lowercasedText)",
                          action: classPage + "/members/\(world.studentID.lowercasedText)/accommodation", fill: ["extra_minutes": "15"])
+        case "createQuiz":
+            return .form(.teacher, page: "/teach/quizzes", action: "/teach/quizzes", fill: ["title": "Layers"], answer: .makes)
+        case "renameQuiz":
+            return .form(.teacher, page: world.quiz, action: world.quiz + "/title", fill: ["title": "Layers, again"])
+        case "addQuizQuestion":
+            return .form(.teacher, page: world.quiz + "?q=Question", action: world.quiz + "/questions")
+        case "moveQuizQuestion":
+            return .form(.teacher, page: world.quiz, action: world.quiz + "/questions/\(world.quizQuestion)/move", fill: ["direction": "down"])
+        case "removeQuizQuestion":
+            return .form(.teacher, page: world.quiz, action: world.quiz + "/questions/\(world.quizQuestion)/remove")
         case "fileTeachingRequest":
             return .form(.aspirant, page: "/me/teaching", action: "/me/teaching", fill: ["school": "Riverside High", "note": "Networking"])
         case "decideTeacherRequest":
@@ -183,7 +193,8 @@ struct SentTwiceTests {
 
     /// The order of the walk: what a later send needs is made by an earlier one.
     static let walk: [String] = [
-        "register", "login", "logout", "createClass", "joinClass", "makeClassAccounts", "savePublicBoards", "setAccommodation", "createLink", "startShared", "startAssignment",
+        "register", "login", "logout", "createClass", "joinClass", "makeClassAccounts", "savePublicBoards", "setAccommodation", "createLink", "startShared", "startAssignment", "createQuiz", "renameQuiz", "addQuizQuestion", "moveQuizQuestion",
+        "removeQuizQuestion",
         "startSession", "flag", "answer", "reportQuestion", "finish", "examDate", "saveSettings", "saveRhythm", "addHoliday", "removeHoliday",
         "startCalendarFeed", "endCalendarFeed", "endSession", "endOtherSessions", "createLiveEvent", "startLive",
         "issueStudentReset", "issueAccountReset", "resetPassword", "revokeLink", "leaveClass", "removeMember", "importDocument", "resolveReport",
@@ -325,6 +336,13 @@ struct SentTwiceTests {
             world.holidayID = try site.admin { try $0.query("SELECT id FROM study_holidays LIMIT 1").single().decode("id", as: UUID.self).lowercasedText }
         case "createLiveEvent":
             world.liveCode = String(location.split(separator: "/").dropLast().last ?? "")
+        case "createQuiz":
+            world.quiz = location
+        case "addQuizQuestion":
+            // The question added first, and a second after it so it can move down.
+            world.quizQuestion = try site.admin { try $0.query("SELECT question_id FROM quiz_questions").single().decode("question_id", as: UUID.self).lowercasedText }
+            let other = MiniExam.items.first { $0.id.lowercasedText != world.quizQuestion }!.id
+            try site.admin { try $0.execute("INSERT INTO quiz_questions (quiz_id, question_id, position) SELECT id, \(other), 1 FROM quizzes") }
         case "fileTeachingRequest":
             world.teacherRequestID = try site.admin { try $0.query("SELECT id FROM teacher_requests").single().decode("id", as: UUID.self).lowercasedText }
         default:

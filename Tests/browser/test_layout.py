@@ -471,4 +471,20 @@ def test_a_teacher_asks_to_teach_is_approved_and_runs_a_class_of_forty_on_a_phon
     driver.get(member)
     assert driver.find_elements(By.CSS_SELECTOR, 'form[action$="/accommodation"]'), "the pupil's page has no extra-time form"
     assert driver.find_elements(By.CSS_SELECTOR, 'a[href$="/reset"]') and driver.find_elements(By.CSS_SELECTOR, 'a[href$="/remove"]')
+
+    # A quiz of chosen questions: made, filled from a search, previewed, assigned to the class.
+    inspector.check("quizzes", "/teach/quizzes")
+    driver.get(portal.url + "/teach/quizzes")
+    driver.find_element(By.ID, "quiz-title").send_keys("Chosen for Year 9")
+    quiz = inspector.submit('form[action="/teach/quizzes"] button[type=submit]')[len(portal.url):]
+    for _ in range(3):
+        driver.get(portal.url + quiz + "?q=")
+        inspector.submit('#results form button[type=submit]')
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#chosen + p + ol.quiz-items > li, ol.quiz-items > li")) == 3
+    inspector.check("a quiz", quiz)
+    inspector.check("a quiz's search", quiz + "?q=")
+    inspector.check("a quiz's preview", quiz + "/preview")
+    driver.get(portal.url + quiz)
+    inspector.submit('form[action="/teach/links"] button[type=submit]')
+    assert "Chosen for Year 9" in driver.find_element(By.TAG_NAME, "main").text
     assert not inspector.problems, "\n".join(inspector.problems)

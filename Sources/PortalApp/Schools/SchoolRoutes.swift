@@ -8,9 +8,10 @@ struct SchoolRoutes {
     let schools: SchoolPages
     let classAccounts: ClassAccounts
     let requests: TeachingRequestPages
+    let quizzes: QuizPages
 
     var routes: [PortalRoute] {
-        let keeper = self.keeper, site = schools.site, requests = self.requests
+        let keeper = self.keeper, site = schools.site, requests = self.requests, quizzes = self.quizzes
         return [
             PortalRoute("joinForm", "GET /join", .visitors) { request, _ in try schools.enterCode(request) },
             PortalRoute("joinPage", "GET /join/:code", .visitors) { request, p in try schools.joinPage(request, code: p["code"]) },
@@ -77,6 +78,24 @@ struct SchoolRoutes {
             },
             PortalRoute("setAccommodation", "POST /teach/classes/:id(uuid)/members/:user(uuid)/accommodation", .teachers) { request, p in
                 try schools.setAccommodation(request, request.member(), class: p.uuid("id"), student: p.uuid("user"))
+            },
+            PortalRoute("quizzes", "GET /teach/quizzes", .teachers) { request, _ in try quizzes.list(request, request.member()) },
+            PortalRoute("createQuiz", "POST /teach/quizzes", .teachers) { request, _ in try quizzes.create(request, request.member()) },
+            PortalRoute("quiz", "GET /teach/quizzes/:id(uuid)", .teachers) { request, p in try quizzes.page(request, request.member(), quiz: p.uuid("id")) },
+            PortalRoute("quizPreview", "GET /teach/quizzes/:id(uuid)/preview", .teachers) { request, p in
+                try quizzes.preview(request, request.member(), quiz: p.uuid("id"))
+            },
+            PortalRoute("renameQuiz", "POST /teach/quizzes/:id(uuid)/title", .teachers) { request, p in
+                try quizzes.rename(request, request.member(), quiz: p.uuid("id"))
+            },
+            PortalRoute("addQuizQuestion", "POST /teach/quizzes/:id(uuid)/questions", .teachers) { request, p in
+                try quizzes.add(request, request.member(), quiz: p.uuid("id"))
+            },
+            PortalRoute("moveQuizQuestion", "POST /teach/quizzes/:id(uuid)/questions/:question(uuid)/move", .teachers) { request, p in
+                try quizzes.move(request, request.member(), quiz: p.uuid("id"), question: p.uuid("question"))
+            },
+            PortalRoute("removeQuizQuestion", "POST /teach/quizzes/:id(uuid)/questions/:question(uuid)/remove", .teachers) { request, p in
+                try quizzes.remove(request, request.member(), quiz: p.uuid("id"), question: p.uuid("question"))
             },
             PortalRoute("createLink", "POST /teach/links", .teachers) { request, _ in try schools.createLink(request, request.member()) },
             PortalRoute("confirmRevoke", "GET /teach/links/:id(uuid)/revoke", .teachers) { request, p in

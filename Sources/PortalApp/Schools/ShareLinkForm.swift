@@ -23,6 +23,8 @@ struct ShareLinkForm: PostedForm {
     let due: String?
     /// Days until the link stops working, nil for never.
     let expiresDays: Int?
+    /// The quiz it assigns (its questions, in its order), if any: then it is for a class.
+    let quizID: UUID?
 
     init(_ form: FormReader) throws(PageRefusal) {
         fields = form.fields
@@ -59,5 +61,12 @@ struct ShareLinkForm: PostedForm {
             expiresDays = days
         }
         (region, slug, domains) = (form.text("region"), form.text("exam"), form.values("domain"))
+        if form.text("quiz").isEmpty {
+            quizID = nil
+        } else {
+            guard let id = form.uuid("quiz") else { throw PageRefusal(.badRequest, "school.quiz_unknown") }
+            guard classID != nil else { throw PageRefusal(.unprocessableContent, "school.quiz_needs_class") }
+            quizID = id
+        }
     }
 }

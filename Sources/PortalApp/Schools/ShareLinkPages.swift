@@ -12,6 +12,8 @@ extension SchoolPages {
         var dueAt: Date?
         if let due = form.due {
             guard let day = Self.endOfDay(due, zone: TimeZone(identifier: user.timeZone) ?? .gmt) else { throw PageRefusal(.badRequest, "school.bad_due") }
+            // Due by a day already over: nobody could hand it in on time.
+            guard day > clock() else { throw PageRefusal(.unprocessableContent, "school.due_past") }
             dueAt = day
         }
         let expiresAt = form.expiresDays.map { clock().addingTimeInterval(TimeInterval($0) * 86_400) }
@@ -30,11 +32,18 @@ extension SchoolPages {
             }
             if let classID, try SchoolStore().taughtClass(id: classID, connection) == nil { throw PageRefusal(.notFound, "school.not_found") }
             // Every domain chosen is the same as none: the link keeps "all", which stays true if domains are added.
-            let preset = Set(domains).count == exam.domains.count ? [] : domains
+            var preset = Set(domains).count == exam.domains.count ? [] : domains
+            var (difficulty, count) = (form.difficulty, form.count)
+            if let quizID = form.quizID {
+                // A quiz gives its own questions: as many as it has published, whatever their level.
+                guard let quiz = try QuizStore().quiz(quizID, connection), quiz.examID == exam.id else { throw PageRefusal(.notFound, "school.quiz_unknown") }
+                guard quiz.liveCount > 0 else { throw PageRefusal(.unprocessableContent, "school.quiz_empty") }
+                (preset, difficulty, count) = ([], 1...5, quiz.liveCount)
+            }
             _ = try SchoolStore().createShareLink(NewShareLink(
                 tokenHash: Crypto.sha256(Array(token.utf8)), examID: exam.id, classID: classID, title: title, mode: form.mode, domains: preset,
-                difficulty: form.difficulty, questionCount: form.count, joinsClass: form.joinsClass, dueAt: dueAt,
-                expiresAt: expiresAt, attempts: form.attempts), at: clock(), connection)
+                difficulty: difficulty, questionCount: count, joinsClass: form.joinsClass, dueAt: dueAt,
+                expiresAt: expiresAt, attempts: form.attempts, quizID: form.quizID), at: clock(), connection)
             return classID.map { "/teach/classes/\($0.lowercasedText)#assignments-heading" } ?? "/teach#links-heading"
         }
         guard let sent, sent.madeNow else { return .redirect(to: sent?.location ?? "/teach") }
@@ -142,6 +151,9 @@ extension SchoolPages {
                 throw PageRefusal(.conflict, "school.attempts_used_up", ["count": String(allowed)], count: Double(allowed))
             }
             if link.joinsClass { try SchoolStore().join(linkID: link.id, connection) }
+            // A quiz's questions, in its order, those still published.
+            let fixed = try link.quizID.map { _ in try SchoolStore().quizQuestions(linkID: link.id, connection) }
+            if fixed?.isEmpty == true { throw PageRefusal(.unprocessableContent, "school.quiz_empty_now") }
             let domains = link.domains.isEmpty
                 ? Set(try ExamCatalog().exam(region: link.regionCode, slug: link.examSlug, connection)?.domains.map(\.slug) ?? [])
                 : Set(link.domains)
@@ -149,6 +161,7 @@ extension SchoolPages {
                 region: link.regionCode, slug: link.examSlug, mode: link.mode, domains: domains, difficulty: link.difficulty,
                 count: link.questionCount, shareLinkID: link.id)
             wanted.endRunning = form.endRunning
+            wanted.fixedQuestions = fixed
             return "/sessions/" + (try starter.create(wanted, actor: actor, now: now, locale: locale, connection)).lowercasedText
         }?.location } catch let running as SessionStart.MockRunning {
             return try starter.askFirst(running, region: link.regionCode, slug: link.examSlug, action: request.path, form: form.fields, now: now, request)

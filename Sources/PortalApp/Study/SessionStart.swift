@@ -135,6 +135,8 @@ struct SessionStart: Sendable {
         /// A practice the student built: from which of their questions, of which kinds (none: all).
         var pool = PracticePool.all
         var kinds: Set<String> = []
+        /// Exactly these questions, in this order (a quiz's, as its assignment gives them).
+        var fixedQuestions: [UUID]?
 
         /// What the session keeps of how it was made (`study_sessions.config`): its seed and
         /// preset, and a mock exam's length (only a whole mock counts in the questions'
@@ -144,7 +146,9 @@ struct SessionStart: Sendable {
                 "seed": String(seed), "domains": missedOf == nil ? domains.sorted().joined(separator: ",") : "",
                 "difficulty": "\(difficulty.lowerBound)-\(difficulty.upperBound)", "count": String(count),
             ]
-            if mode == .mock { config["length"] = mockLength == .full ? "full" : "short" }
+            // A quiz's mock is not the exam's whole mock: the questions' statistics leave it out.
+            if mode == .mock { config["length"] = mockLength == .full && fixedQuestions == nil ? "full" : "short" }
+            if fixedQuestions != nil { config["quiz"] = "1" }
             if let missedOf { config["missed_of"] = missedOf.lowercasedText }
             if mode == .practice && pool != .all { config["pool"] = pool.rawValue }
             if mode == .practice && !kinds.isEmpty { config["kinds"] = kinds.sorted().joined(separator: ",") }
@@ -170,7 +174,11 @@ struct SessionStart: Sendable {
         let seed = Crypto.randomBytes(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         var count = mode == .mock ? wanted.mockLength.questions(of: exam.questionCount) : wanted.count
         let questionIDs: [UUID]
-        if let earlier = wanted.missedOf {
+        if let fixed = wanted.fixedQuestions {
+            // A quiz's questions as the database gave them (published, in the quiz's order).
+            questionIDs = Array(fixed.prefix(Self.maximumCount))
+            count = questionIDs.count
+        } else if let earlier = wanted.missedOf {
             guard let missed = try StudyStore().missedQuestions(sessionID: earlier, connection), missed.examID == exam.id else {
                 throw refuse("sessions.not_found", status: .notFound)
             }
