@@ -42,7 +42,7 @@ struct PupilAssignmentRow: Encodable {
             pages.message("school.assignment_not_started", locale: locale)
         }
         attempts = assignment.allowed.map { allowed in
-            pages.message("school.attempts_used", locale: locale, ["used": String(assignment.used), "count": String(allowed)], count: Double(allowed))
+            pages.message("school.attempts_used_short", locale: locale, ["used": String(assignment.used), "count": String(allowed)], count: Double(allowed))
         }
     }
 
