@@ -6352,6 +6352,7 @@ CREATE TABLE public.exams (
     time_limit_s integer NOT NULL,
     question_count integer NOT NULL,
     content_updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    published boolean DEFAULT true NOT NULL,
     CONSTRAINT exams_language_check CHECK ((language ~ '^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$'::text)),
     CONSTRAINT exams_pass_mark_check CHECK (((pass_mark >= 1) AND (pass_mark <= 100))),
     CONSTRAINT exams_question_count_check CHECK (((question_count >= 1) AND (question_count <= 500))),
@@ -10146,7 +10147,7 @@ CREATE POLICY exams_admin ON public.exams USING ((( SELECT public.app_role() AS 
 -- Name: exams exams_read; Type: POLICY; Schema: public; Owner: portal_owner
 --
 
-CREATE POLICY exams_read ON public.exams FOR SELECT USING (true);
+CREATE POLICY exams_read ON public.exams FOR SELECT USING ((published OR (( SELECT public.app_role() AS app_role) = 'admin'::text)));
 
 
 --

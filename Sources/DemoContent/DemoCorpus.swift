@@ -59,18 +59,18 @@ enum DemoCorpus {
             description: "IPv4 addressing and subnetting, number bases, ports and protocols, and how connections are set up.",
             language: "en", passMark: 70, timeLimitSeconds: 90 * 60, questionCount: 60,
             domains: [
-                Domain(slug: "subnet-sizes", title: "Subnet sizes", weight: 20, make: Families.subnetHosts),
-                Domain(slug: "network-addresses", title: "Network and broadcast addresses", weight: 20, make: Families.networkAddress),
-                Domain(slug: "number-bases", title: "Binary and hexadecimal", weight: 15, make: Families.numberBases),
-                Domain(slug: "private-addressing", title: "Private addressing", weight: 10, make: Families.privateAddresses),
-                Domain(slug: "ports", title: "Ports and services", weight: 15, make: Families.wellKnownPorts),
-                Domain(slug: "connection-setup", title: "Connection set-up", weight: 10, make: Families.protocolSteps),
-                Domain(slug: "topologies", title: "Topologies", weight: 10, make: Families.topologies),
+                Domain(slug: "subnet-sizes", title: "Subnet sizes", weight: 15, make: Families.subnetHosts),
+                Domain(slug: "network-addresses", title: "Network and broadcast addresses", weight: 10, make: Families.networkAddress),
+                Domain(slug: "number-bases", title: "Binary and hexadecimal", weight: 10, make: Families.numberBases),
+                Domain(slug: "private-addressing", title: "Private addressing", weight: 5, make: Families.privateAddresses),
+                Domain(slug: "ports", title: "Ports and services", weight: 10, make: Families.wellKnownPorts),
+                Domain(slug: "connection-setup", title: "Connection set-up", weight: 5, make: Families.protocolSteps),
+                Domain(slug: "topologies", title: "Topologies", weight: 5, make: Families.topologies),
                 Domain(slug: "typed-addresses", title: "Addresses, typed", weight: 10, make: Families.typedAddresses),
-                Domain(slug: "port-matching", title: "Ports and services, matched", weight: 10, make: Families.portMatching),
+                Domain(slug: "port-matching", title: "Ports and services, matched", weight: 5, make: Families.portMatching),
                 Domain(slug: "network-diagrams", title: "Devices in a network diagram", weight: 10, make: Families.networkDiagrams),
                 Domain(slug: "routing-tables", title: "Routing tables", weight: 10, make: Families.routingTables),
-                Domain(slug: "window-size", title: FormulaPhrasebook.english.domainTitle, weight: 10, make: Families.windowSize(.english)),
+                Domain(slug: "window-size", title: FormulaPhrasebook.english.domainTitle, weight: 5, make: Families.windowSize(.english)),
             ])
     }
 
@@ -80,13 +80,13 @@ enum DemoCorpus {
             description: "Leggere ed eseguire a mente brevi programmi Python: espressioni, liste, stringhe e valori di verità.",
             language: "it", passMark: 65, timeLimitSeconds: 60 * 60, questionCount: 40,
             domains: [
-                Domain(slug: "espressioni", title: "Espressioni aritmetiche", weight: 20, make: Families.pythonArithmetic),
-                Domain(slug: "liste", title: "Liste e comprensioni", weight: 20, make: Families.pythonLists),
-                Domain(slug: "stringhe", title: "Stringhe e slicing", weight: 20, make: Families.pythonStrings),
+                Domain(slug: "espressioni", title: "Espressioni aritmetiche", weight: 15, make: Families.pythonArithmetic),
+                Domain(slug: "liste", title: "Liste e comprensioni", weight: 15, make: Families.pythonLists),
+                Domain(slug: "stringhe", title: "Stringhe e slicing", weight: 15, make: Families.pythonStrings),
                 Domain(slug: "verita", title: "Valori di verità", weight: 15, make: Families.pythonTruthiness),
                 Domain(slug: "basi-numeriche", title: "Basi numeriche", weight: 10, make: Families.pythonBases),
                 Domain(slug: "ambienti", title: "Ambienti e pacchetti", weight: 15, make: Families.pythonWorkflow),
-                Domain(slug: "output-scritto", title: "Output da scrivere", weight: 10, make: Families.pythonTyped),
+                Domain(slug: "output-scritto", title: "Output da scrivere", weight: 15, make: Families.pythonTyped),
             ])
     }
 
@@ -143,13 +143,13 @@ enum DemoCorpus {
             description: "Entropy, hashes, secure ports, handshakes and the arithmetic of brute force.",
             language: "en", passMark: 75, timeLimitSeconds: 90 * 60, questionCount: 60,
             domains: [
-                Domain(slug: "entropy", title: "Password entropy", weight: 20, make: Families.entropy),
-                Domain(slug: "hashes", title: "Hash output sizes", weight: 15, make: Families.hashLengths),
-                Domain(slug: "brute-force", title: "Brute-force time", weight: 15, make: Families.bruteForce),
+                Domain(slug: "entropy", title: "Password entropy", weight: 15, make: Families.entropy),
+                Domain(slug: "hashes", title: "Hash output sizes", weight: 10, make: Families.hashLengths),
+                Domain(slug: "brute-force", title: "Brute-force time", weight: 10, make: Families.bruteForce),
                 Domain(slug: "secure-ports", title: "Secure protocols and ports", weight: 15, make: Families.securePorts),
                 Domain(slug: "tls", title: "TLS handshake", weight: 10, make: Families.tlsSteps),
                 Domain(slug: "private-networks", title: "Private networks", weight: 10, make: Families.privateAddresses),
-                Domain(slug: "key-space", title: "Key space", weight: 15, make: Families.keySpace),
+                Domain(slug: "key-space", title: "Key space", weight: 10, make: Families.keySpace),
                 Domain(slug: "hash-matching", title: "Hash sizes, matched", weight: 10, make: Families.hashMatching),
                 Domain(slug: "network-diagrams", title: "Controls in a network diagram", weight: 10, make: Families.securityDiagrams),
             ])

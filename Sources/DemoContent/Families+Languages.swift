@@ -149,13 +149,14 @@ extension DemoCorpus {
         slug: String, title: String, description: String, language: String, domainTitles: (hosts: String, addresses: String, bases: String),
         phrases: NetworkPhrasebook, formulas: FormulaPhrasebook? = nil
     ) -> Exam {
+        // The blueprint adds up to 100 with or without the formulas' domain.
         var domains = [
-            Domain(slug: "subnet-sizes", title: domainTitles.hosts, weight: 35, make: Families.subnetHosts(phrases)),
-            Domain(slug: "addresses", title: domainTitles.addresses, weight: 35, make: Families.networkAddress(phrases)),
-            Domain(slug: "number-bases", title: domainTitles.bases, weight: 30, make: Families.numberBases(phrases)),
+            Domain(slug: "subnet-sizes", title: domainTitles.hosts, weight: formulas == nil ? 35 : 30, make: Families.subnetHosts(phrases)),
+            Domain(slug: "addresses", title: domainTitles.addresses, weight: formulas == nil ? 35 : 30, make: Families.networkAddress(phrases)),
+            Domain(slug: "number-bases", title: domainTitles.bases, weight: formulas == nil ? 30 : 25, make: Families.numberBases(phrases)),
         ]
         // Questions with formulas, where the language has their words.
-        if let formulas { domains.append(Domain(slug: "window-size", title: formulas.domainTitle, weight: 20, make: Families.windowSize(formulas))) }
+        if let formulas { domains.append(Domain(slug: "window-size", title: formulas.domainTitle, weight: 15, make: Families.windowSize(formulas))) }
         return Exam(
             slug: slug, title: title, description: description, language: language, passMark: 70, timeLimitSeconds: 45 * 60, questionCount: 30,
             domains: domains)

@@ -69,7 +69,9 @@ public struct ContentImport: Sendable {
     }
 
     /// Every problem with the document, in document order; empty when it can be imported.
-    public func problems(_ document: ContentDocument) -> [ImportProblem] {
+    /// `blueprint`: each exam's domain weights must add up to 100 (a document that states whole
+    /// exams; a file of another format read into an exam carries only the domains it touches).
+    public func problems(_ document: ContentDocument, blueprint: Bool = true) -> [ImportProblem] {
         var problems: [ImportProblem] = []
         func check(_ ok: Bool, _ item: String, _ field: String, _ problem: String) {
             if !ok { problems.append(ImportProblem(item: item, field: field, problem: problem)) }
@@ -93,6 +95,9 @@ public struct ContentImport: Sendable {
                 check((60...86_400).contains(exam.timeLimitSeconds), examItem, "timeLimitSeconds", "must be from 60 to 86400")
                 check((1...500).contains(exam.questionCount), examItem, "questionCount", "must be from 1 to 500")
                 check(exam.markup.map(ContentDocument.Question.markups.contains) ?? true, examItem, "markup", "must be markdown or plain")
+                if blueprint, let problem = Blueprint.problem(exam.domains.map(\.weight)) {
+                    problems.append(ImportProblem(item: examItem, field: "domains", problem: problem))
+                }
                 var domainSlugs = Set<String>(), questionKeys = Set<String>()
                 for (d, domain) in exam.domains.enumerated() {
                     let domainItem = "\(examItem).domains[\(d)] (\(domain.slug))"

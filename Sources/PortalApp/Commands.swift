@@ -162,7 +162,7 @@ public enum Commands {
             }
         }
         let (format, document, skipped) = (plan.format, plan.document, plan.skipped)
-        let problems = importer.problems(document)
+        let problems = importer.problems(document, blueprint: format == .portalJSON)
         guard problems.isEmpty else {
             return refuse(problems.map { "\($0)" } + ["\(problems.count) problems; nothing was imported"])
         }

@@ -147,6 +147,18 @@ struct SentTwiceTests {
             return .form(.teacher, page: world.quiz, action: world.quiz + "/questions/\(world.quizQuestion)/move", fill: ["direction": "down"])
         case "removeQuizQuestion":
             return .form(.teacher, page: world.quiz, action: world.quiz + "/questions/\(world.quizQuestion)/remove")
+        case "createRegion":
+            return .form(.admin, page: "/admin/exams", action: "/admin/regions", fill: ["code": "north", "name": "North"], answer: .makes)
+        case "createExam":
+            return .form(.admin, page: "/admin/exams", action: "/admin/exams", fill: [
+                "region": "north", "slug": "lite", "title": "Lite", "language": "en", "pass_mark": "70", "time_limit": "30", "question_count": "10"], answer: .makes)
+        case "saveBlueprint":
+            return .form(.admin, page: "/admin/exams/north/lite", action: "/admin/exams/north/lite/blueprint", fill: [
+                "slug_0": "alpha", "title_0": "Alpha", "weight_0": "100"])
+        case "saveExam":
+            return .form(.admin, page: "/admin/exams/north/lite", action: "/admin/exams/north/lite", fill: ["title": "Lite, again"])
+        case "publishExam":
+            return .form(.admin, page: "/admin/exams/north/lite", action: "/admin/exams/north/lite/publish")
         case "fileTeachingRequest":
             return .form(.aspirant, page: "/me/teaching", action: "/me/teaching", fill: ["school": "Riverside High", "note": "Networking"])
         case "decideTeacherRequest":
@@ -198,7 +210,7 @@ struct SentTwiceTests {
         "startSession", "flag", "answer", "reportQuestion", "finish", "examDate", "saveSettings", "saveRhythm", "addHoliday", "removeHoliday",
         "startCalendarFeed", "endCalendarFeed", "endSession", "endOtherSessions", "createLiveEvent", "startLive",
         "issueStudentReset", "issueAccountReset", "resetPassword", "revokeLink", "leaveClass", "removeMember", "importDocument", "resolveReport",
-        "addPlatform", "fileTeachingRequest", "decideTeacherRequest", "changeAccount", "changeAccommodation", "createQuestion", "saveQuestion", "deleteAccountByAdmin",
+        "addPlatform", "createRegion", "createExam", "saveBlueprint", "saveExam", "publishExam", "fileTeachingRequest", "decideTeacherRequest", "changeAccount", "changeAccommodation", "createQuestion", "saveQuestion", "deleteAccountByAdmin",
         "changePassword", "deleteAccount",
     ]
 

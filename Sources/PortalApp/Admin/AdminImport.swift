@@ -118,7 +118,7 @@ extension AdminPages {
             return try refused(problems, total: total)
         }
         let document = plan.document
-        let problems = importer.problems(document)
+        let problems = importer.problems(document, blueprint: plan.format == .portalJSON)
         guard problems.isEmpty else {
             return try refused(problems.prefix(500).map { ImportPage.Problem(item: $0.item, field: $0.field, problem: $0.problem) }, total: problems.count)
         }

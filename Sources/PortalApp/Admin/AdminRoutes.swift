@@ -7,14 +7,30 @@ struct AdminRoutes {
     let admin: AdminPages
     let signOn: SSOAdmin
     let teachers: TeacherQueue
+    let exams: ExamAdmin
 
     var routes: [PortalRoute] {
-        let admin = self.admin, teachers = self.teachers
+        let admin = self.admin, teachers = self.teachers, exams = self.exams
         return [
             PortalRoute("adminOverview", "GET /admin", .admins) { request, _ in try admin.overview(request, request.member()) },
             PortalRoute("importForm", "GET /admin/import", .admins) { request, _ in try admin.importForm(request, request.member()) },
             PortalRoute("importDocument", "POST /admin/import", .admins, bodyLimit: AdminPages.importLimit) { request, _ in
                 try admin.importDocument(request, request.member())
+            },
+            PortalRoute("examsAdmin", "GET /admin/exams", .admins) { request, _ in try exams.list(request, request.member()) },
+            PortalRoute("createRegion", "POST /admin/regions", .admins) { request, _ in try exams.createRegion(request, request.member()) },
+            PortalRoute("createExam", "POST /admin/exams", .admins) { request, _ in try exams.createExam(request, request.member()) },
+            PortalRoute("examAdmin", "GET /admin/exams/:region/:exam", .admins) { request, p in
+                try exams.page(request, request.member(), region: p.exam.region, slug: p.exam.slug)
+            },
+            PortalRoute("saveExam", "POST /admin/exams/:region/:exam", .admins) { request, p in
+                try exams.save(request, request.member(), region: p.exam.region, slug: p.exam.slug)
+            },
+            PortalRoute("saveBlueprint", "POST /admin/exams/:region/:exam/blueprint", .admins) { request, p in
+                try exams.saveBlueprint(request, request.member(), region: p.exam.region, slug: p.exam.slug)
+            },
+            PortalRoute("publishExam", "POST /admin/exams/:region/:exam/publish", .admins) { request, p in
+                try exams.publish(request, request.member(), region: p.exam.region, slug: p.exam.slug)
             },
             PortalRoute("exportJSON", "GET /admin/exams/:region/:exam/export.json", .admins) { request, p in
                 try admin.export(request, request.member(), exam: p.exam)
