@@ -54,7 +54,7 @@ struct ContentImageTests {
         let document = try ForeignImport().document(content, into: try ForeignFiles.exam, domain: nil)
         #expect(document.images?.count == 3)
         #expect(document.imagePaths == document.images?.map(\.path))
-        #expect(ContentImport().problems(document).isEmpty)
+        #expect(ContentImport().problems(document, blueprint: false).isEmpty)
     }
 
     @Test("GIFT: a picture in an [html] question is named (the file cannot carry it), the rest imports")

@@ -35,7 +35,7 @@ struct CatalogPageTests {
         let html = try site.get("/exams/europe/network-fundamentals").bodyText
         #expect(html.contains("<h1 lang=\"en\">Network Fundamentals</h1>"))
         #expect(html.contains("Subnet sizes"))
-        #expect(html.contains(#"<td class="number">20%</td>"#))
+        #expect(html.contains(#"<td class="number">15%</td>"#))
         #expect(html.contains(#"<abbr title="Expert">5</abbr>"#))
         #expect(html.contains(#"<form class="start" method="post" action="/sessions">"#))
         #expect(html.contains(#"<dd>1,500</dd>"#))
