@@ -6447,6 +6447,28 @@ ALTER TABLE ONLY public.fsrs_weights FORCE ROW LEVEL SECURITY;
 ALTER TABLE public.fsrs_weights OWNER TO portal_owner;
 
 --
+-- Name: import_checks; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.import_checks (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    admin_id uuid NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    document bytea NOT NULL,
+    into_exam text DEFAULT ''::text NOT NULL,
+    domain text DEFAULT ''::text NOT NULL,
+    skip_unsupported boolean DEFAULT false NOT NULL,
+    CONSTRAINT import_checks_document_check CHECK (((length(document) >= 1) AND (length(document) <= 23068672))),
+    CONSTRAINT import_checks_domain_check CHECK ((length(domain) <= 80)),
+    CONSTRAINT import_checks_into_exam_check CHECK ((length(into_exam) <= 200))
+);
+
+ALTER TABLE ONLY public.import_checks FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.import_checks OWNER TO portal_owner;
+
+--
 -- Name: item_responses; Type: VIEW; Schema: public; Owner: portal_owner
 --
 
@@ -7907,6 +7929,14 @@ ALTER TABLE ONLY public.fsrs_weights
 
 
 --
+-- Name: import_checks import_checks_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.import_checks
+    ADD CONSTRAINT import_checks_pkey PRIMARY KEY (id);
+
+
+--
 -- Name: key_set_keys key_set_keys_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
 --
 
@@ -8435,6 +8465,13 @@ CREATE INDEX external_identities_by_user ON public.external_identities USING btr
 --
 
 CREATE INDEX form_sends_created ON public.form_sends USING btree (created_at);
+
+
+--
+-- Name: import_checks_admin; Type: INDEX; Schema: public; Owner: portal_owner
+--
+
+CREATE INDEX import_checks_admin ON public.import_checks USING btree (admin_id, created_at);
 
 
 --
@@ -9292,6 +9329,14 @@ ALTER TABLE ONLY public.form_sends
 
 ALTER TABLE ONLY public.fsrs_weights
     ADD CONSTRAINT fsrs_weights_user_id_fkey FOREIGN KEY (user_id) REFERENCES public.users(id) ON DELETE CASCADE;
+
+
+--
+-- Name: import_checks import_checks_admin_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.import_checks
+    ADD CONSTRAINT import_checks_admin_id_fkey FOREIGN KEY (admin_id) REFERENCES public.users(id) ON DELETE CASCADE;
 
 
 --
@@ -10201,6 +10246,19 @@ CREATE POLICY fsrs_weights_auth ON public.fsrs_weights TO portal_auth USING (tru
 --
 
 CREATE POLICY fsrs_weights_own ON public.fsrs_weights TO portal_app USING ((user_id = ( SELECT public.app_user_id() AS app_user_id))) WITH CHECK ((user_id = ( SELECT public.app_user_id() AS app_user_id)));
+
+
+--
+-- Name: import_checks; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.import_checks ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: import_checks import_checks_own; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY import_checks_own ON public.import_checks TO portal_app USING (((admin_id = ( SELECT public.app_user_id() AS app_user_id)) AND (( SELECT public.app_role() AS app_role) = 'admin'::text))) WITH CHECK (((admin_id = ( SELECT public.app_user_id() AS app_user_id)) AND (( SELECT public.app_role() AS app_role) = 'admin'::text)));
 
 
 --
@@ -12654,6 +12712,13 @@ GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.form_sends TO portal_auth;
 
 GRANT SELECT,INSERT,UPDATE ON TABLE public.fsrs_weights TO portal_app;
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.fsrs_weights TO portal_auth;
+
+
+--
+-- Name: TABLE import_checks; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT,DELETE ON TABLE public.import_checks TO portal_app;
 
 
 --

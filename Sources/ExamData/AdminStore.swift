@@ -250,6 +250,14 @@ public struct AdminStore: Sendable {
             """ as SQL).prepared())
     }
 
+    /// Publishes the drafts among `ids`; the ids of those it published (a question published,
+    /// retired or deleted meanwhile is left as it is).
+    public func publishDrafts(_ ids: [UUID], _ connection: PostgresConnection) throws -> [UUID] {
+        try connection.query(("""
+            UPDATE questions SET status = 'published' WHERE id = ANY (\(ids)::uuid[]) AND status = 'draft' AND deleted_at IS NULL RETURNING id
+            """ as SQL).prepared()).rows.map { try $0.decode("id", as: UUID.self) }
+    }
+
     /// Audit entries, newest first, optionally of one action.
     public func auditEntries(action: String?, offset: Int, limit: Int, _ connection: PostgresConnection) throws -> [AuditEntry] {
         try connection.query(("""

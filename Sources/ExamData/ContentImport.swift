@@ -176,7 +176,23 @@ public struct ContentImport: Sendable {
 
     /// Writes a valid document: its images, then regions, exams and domains by their natural
     /// keys, questions by key, each added, changed (a new version) or left alone when equal.
-    public func apply(_ document: ContentDocument, _ connection: PostgresConnection) throws -> ImportSummary {
+    /// What `apply` would do, undone: run inside the caller's transaction and rolled back to
+    /// where it began (a dry run: the report of an import before it is made).
+    public func dryRun(_ document: ContentDocument, _ connection: PostgresConnection) throws -> ImportSummary {
+        try connection.execute("SAVEPOINT import_dry_run")
+        do {
+            let summary = try apply(document, connection)
+            try connection.execute("ROLLBACK TO SAVEPOINT import_dry_run")
+            return summary
+        } catch {
+            try? connection.execute("ROLLBACK TO SAVEPOINT import_dry_run")
+            throw error
+        }
+    }
+
+    /// `drafts`: questions new to their exam come in as drafts, for an admin to review and
+    /// publish; questions already there keep their status (their content is updated as usual).
+    public func apply(_ document: ContentDocument, drafts: Bool = false, _ connection: PostgresConnection) throws -> ImportSummary {
         var summary = ImportSummary()
         summary.imagesAdded = try ContentImageStore().save(document.images ?? [], connection)
         for (position, region) in document.regions.enumerated() {
@@ -214,7 +230,7 @@ public struct ContentImport: Sendable {
                         ?? connection.query(("SELECT id FROM domains WHERE exam_id = \(examID) AND slug = \(domain.slug)" as SQL).prepared())
                             .single().decode("id", as: Int.self)
                     summary.domains += 1
-                    let outcome = try upsertQuestions(domainID: domainID, domain.questions, examMarkup: exam.markup, connection)
+                    let outcome = try upsertQuestions(domainID: domainID, domain.questions, examMarkup: exam.markup, drafts: drafts, connection)
                     summary.questionsAdded += outcome.added.count
                     summary.questionsChanged += outcome.changed.count
                     summary.questionsUnchanged += domain.questions.count - outcome.added.count - outcome.changed.count
@@ -230,7 +246,7 @@ public struct ContentImport: Sendable {
     /// The questions of one domain, matched by key within the domain's exam only (the database's
     /// `UNIQUE (exam_id, source_key)`): the keys added and the keys changed.
     private func upsertQuestions(
-        domainID: Int, _ questions: [ContentDocument.Question], examMarkup: String?, _ connection: PostgresConnection
+        domainID: Int, _ questions: [ContentDocument.Question], examMarkup: String?, drafts: Bool, _ connection: PostgresConnection
     ) throws -> (added: [String], changed: [String]) {
         guard !questions.isEmpty else { return ([], []) }
         struct Row: Encodable {
@@ -247,18 +263,19 @@ public struct ContentImport: Sendable {
         let result = try connection.query(("""
             INSERT INTO questions (domain_id, source_key, type, stem, rich, code, code_language, options, correct, details, explanation, difficulty, status, exam_only)
             SELECT \(domainID), q.key, q.type, q.stem, q.rich, q.code, q."codeLanguage", q.options, q.correct, q.details, q.explanation, q.difficulty,
-                   q.status, q."examOnly"
+                   CASE WHEN \(drafts) THEN 'draft' ELSE q.status END, q."examOnly"
             FROM jsonb_to_recordset(\(rows)::jsonb) AS q(key text, type text, stem text, rich jsonb, code text, "codeLanguage" text, options jsonb,
                                                         correct jsonb, details jsonb, explanation text, difficulty integer, status text, "examOnly" boolean)
             ON CONFLICT (exam_id, source_key) DO UPDATE SET domain_id = EXCLUDED.domain_id, type = EXCLUDED.type, stem = EXCLUDED.stem,
                 rich = EXCLUDED.rich, code = EXCLUDED.code, code_language = EXCLUDED.code_language, options = EXCLUDED.options, correct = EXCLUDED.correct,
-                details = EXCLUDED.details, explanation = EXCLUDED.explanation, difficulty = EXCLUDED.difficulty, status = EXCLUDED.status,
-                exam_only = EXCLUDED.exam_only, deleted_at = NULL
+                details = EXCLUDED.details, explanation = EXCLUDED.explanation, difficulty = EXCLUDED.difficulty,
+                status = CASE WHEN \(drafts) THEN questions.status ELSE EXCLUDED.status END, exam_only = EXCLUDED.exam_only, deleted_at = NULL
             WHERE (questions.domain_id, questions.type, questions.stem, questions.rich, questions.code, questions.code_language, questions.options,
                    questions.correct, questions.details, questions.explanation, questions.difficulty, questions.status, questions.exam_only, questions.deleted_at)
                   IS DISTINCT FROM
                   (EXCLUDED.domain_id, EXCLUDED.type, EXCLUDED.stem, EXCLUDED.rich, EXCLUDED.code, EXCLUDED.code_language, EXCLUDED.options,
-                   EXCLUDED.correct, EXCLUDED.details, EXCLUDED.explanation, EXCLUDED.difficulty, EXCLUDED.status, EXCLUDED.exam_only, NULL::timestamptz)
+                   EXCLUDED.correct, EXCLUDED.details, EXCLUDED.explanation, EXCLUDED.difficulty,
+                   CASE WHEN \(drafts) THEN questions.status ELSE EXCLUDED.status END, EXCLUDED.exam_only, NULL::timestamptz)
             RETURNING source_key, (xmax = 0) AS added
             """ as SQL).prepared()).rows
         var added: [String] = [], changed: [String] = []

@@ -23,7 +23,7 @@ public enum Commands {
                      read review histories as JSON on standard input, print the FSRS-6 states
           fsrs-optimize
                      read review histories as fsrs-replay does, print the 21 weights fitted to them
-          import FILE [--into REGION/EXAM] [--domain SLUG] [--skip-unsupported]
+          import FILE [--into REGION/EXAM] [--domain SLUG] [--skip-unsupported] [--dry-run | --draft]
                      import content as the owner role, all or nothing: a format-1 JSON document, or a
                      GIFT, Aiken, Moodle XML or QTI file (item or package) into an existing exam (categories become domains)
           export [--format json|moodle|qti3|qti21] REGION/EXAM FILE
@@ -125,17 +125,22 @@ public enum Commands {
     /// (`--into REGION/EXAM`, `--domain SLUG` for questions without a category). The format is
     /// told from the content and named in the report; every problem is listed and nothing is
     /// written unless the whole file is valid — items the portal has no kind for are refused by
-    /// position, or with `--skip-unsupported` left out and listed. Exits 1 when refused.
+    /// position, or with `--skip-unsupported` left out and listed. `--dry-run` prints what the
+    /// import would do and stores nothing; `--draft` brings the questions new to their exam in
+    /// as drafts (otherwise as the file says: format 1's `status`, other formats published).
+    /// Exits 1 when refused.
     static func importContent(_ configuration: PortalConfiguration, arguments: [String]) throws -> Int32 {
-        let usage = "usage: portal import FILE [--into REGION/EXAM] [--domain SLUG] [--skip-unsupported]"
+        let usage = "usage: portal import FILE [--into REGION/EXAM] [--domain SLUG] [--skip-unsupported] [--dry-run | --draft]"
         guard let path = arguments.first, !path.hasPrefix("--") else { throw ConfigurationError(usage) }
-        var into: String?, domain: String?, skipUnsupported = false
+        var into: String?, domain: String?, skipUnsupported = false, dryRun = false, drafts = false
         var rest = arguments.dropFirst()
         while let flag = rest.popFirst() {
             switch flag {
             case "--into": into = rest.popFirst()
             case "--domain": domain = rest.popFirst()
             case "--skip-unsupported": skipUnsupported = true
+            case "--dry-run": dryRun = true
+            case "--draft": drafts = true
             default: throw ConfigurationError(usage)
             }
         }
@@ -166,8 +171,10 @@ public enum Commands {
         guard problems.isEmpty else {
             return refuse(problems.map { "\($0)" } + ["\(problems.count) problems; nothing was imported"])
         }
-        let summary = try connection.withTransaction { try importer.apply(document, $0) }
-        print("import: \(format.rawValue); \(summary.exams) exams; \(summary.questionsAdded) questions added, \(summary.questionsChanged) changed, \(summary.questionsUnchanged) unchanged; \(summary.imagesAdded) pictures stored")
+        guard !(dryRun && drafts) else { throw ConfigurationError(usage) }
+        let summary = try connection.withTransaction { dryRun ? try importer.dryRun(document, $0) : try importer.apply(document, drafts: drafts, $0) }
+        let said = dryRun ? "import (dry run, nothing stored)" : drafts ? "import (new questions as drafts)" : "import"
+        print("\(said): \(format.rawValue); \(summary.exams) exams; \(summary.questionsAdded) questions added, \(summary.questionsChanged) changed, \(summary.questionsUnchanged) unchanged; \(summary.imagesAdded) pictures stored")
         for exam in summary.changes {
             if !exam.added.isEmpty { print("import: \(exam.exam): added \(exam.added.joined(separator: ", "))") }
             if !exam.changed.isEmpty { print("import: \(exam.exam): changed \(exam.changed.joined(separator: ", "))") }

@@ -21,7 +21,7 @@ struct AdminTests {
     }
 
     func importDocument(_ browser: Browser, csrf: String, _ text: String) throws -> RawHTTPClient.Response {
-        try browser.submit("/admin/import", to: "/admin/import", ["csrf_token": csrf, "document": text])
+        try importThroughCheck(browser, ["csrf_token": csrf, "document": text])
     }
 
     @Test("the import page reads a GIFT file into the exam chosen, names the format and what was left out, and refuses with reasons")
@@ -44,7 +44,7 @@ struct AdminTests {
         let unknown = try admin.submit("/admin/import", to: "/admin/import", ["csrf_token": csrf, "document": "Just some notes.", "into": into])
         #expect(unknown.status == 422 && unknown.bodyText.contains("This is in no format the importer knows"))
 
-        let imported = try admin.submit("/admin/import", to: "/admin/import", ["csrf_token": csrf, "document": gift, "into": into, "skip_unsupported": "on"])
+        let imported = try importThroughCheck(admin, ["csrf_token": csrf, "document": gift, "into": into, "skip_unsupported": "on"])
         #expect(imported.status == 200)
         #expect(imported.bodyText.contains("Read as GIFT. Imported into 1 exam: 12 questions added, 0 changed, 0 unchanged."))
         #expect(imported.bodyText.contains("line 33: an essay question"))
@@ -68,7 +68,7 @@ struct AdminTests {
         let (admin, csrf) = try site.signedInAdmin()
         let moodle = try String(contentsOfFile: TestPaths.repository + "/Tests/Fixtures/import/topology.moodle.xml", encoding: .utf8)
         let into = "\(MiniExam.region)/\(MiniExam.exam)"
-        let imported = try admin.submit("/admin/import", to: "/admin/import", ["csrf_token": csrf, "document": moodle, "into": into, "skip_unsupported": "on"])
+        let imported = try importThroughCheck(admin, ["csrf_token": csrf, "document": moodle, "into": into, "skip_unsupported": "on"])
         #expect(imported.status == 200)
         #expect(imported.bodyText.contains("1 question added, 0 changed, 0 unchanged. 3 new pictures stored."))
         #expect(imported.bodyText.contains("the picture star.svg in the question text has no alt text: give it one"))

@@ -125,6 +125,11 @@ struct CommandLineTests {
         #expect(refused.contains("stem: must have 1 to 20000 characters"))
         #expect(refused.contains("nothing was imported"))
         #expect(try database.adminConnection().query("SELECT count(*) AS n FROM exams").first!.decode("n", as: Int.self) == 0)
+        // A dry run says what the import would do and stores nothing.
+        #expect(wait(try spawn(["import", good, "--dry-run"], environment: environment, output: log)) == 0)
+        #expect(try String(contentsOfFile: log, encoding: .utf8).contains("import (dry run, nothing stored): format 1 (JSON); 1 exams; 3 questions added"))
+        #expect(try database.adminConnection().query("SELECT count(*) AS n FROM exams").first!.decode("n", as: Int.self) == 0)
+        #expect(wait(try spawn(["import", good, "--dry-run", "--draft"], environment: environment, output: log)) != 0)
         #expect(wait(try spawn(["import", good], environment: environment, output: log)) == 0)
         #expect(try String(contentsOfFile: log, encoding: .utf8).contains("3 questions added, 0 changed, 0 unchanged"))
         #expect(wait(try spawn(["import", good], environment: environment, output: log)) == 0)

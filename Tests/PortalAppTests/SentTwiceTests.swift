@@ -40,7 +40,7 @@ struct SentTwiceTests {
     final class World {
         var classID = "", joinCode = "", studentID = UUID(), leaverID = UUID(), resetterID = UUID()
         var sessionID = "", shareToken = "", linkID = "", reportID = "", holidayID = "", otherSignIn = "", liveCode = ""
-        var resetCode = "", teacherRequestID = "", quiz = "", quizQuestion = ""
+        var resetCode = "", teacherRequestID = "", quiz = "", quizQuestion = "", importCheck = ""
         /// The question the session's page shows (its report form's address).
         var shownQuestion = ""
         /// Days a few weeks after the site's today (`YYYY-MM-DD`).
@@ -172,7 +172,11 @@ struct SentTwiceTests {
             return .form(.teacher, page: "/teach/links/\(world.linkID)/revoke", action: "/teach/links/\(world.linkID)/revoke")
         case "importDocument":
             return .form(.admin, page: "/admin/import", action: "/admin/import", fill: [
-                "document": "// GIFT\n::Ports::Which port does SSH use? {=22 ~23 ~25}\n", "into": "\(MiniExam.region)/\(MiniExam.exam)", "domain": "alpha"], answer: .shownOnce)
+                "document": "// GIFT\n::Ports::Which port does SSH use? {=22 ~23 ~25}\n", "into": "\(MiniExam.region)/\(MiniExam.exam)", "domain": "alpha"], answer: .makes)
+        case "importChecked":
+            return .form(.admin, page: world.importCheck, action: world.importCheck, fill: ["publish": "0"], answer: .makes)
+        case "publishDrafts":
+            return .form(.admin, page: "/admin/questions?status=draft", action: "/admin/questions/publish")
         case "resolveReport":
             return .form(.admin, page: "/admin/reports", action: "/admin/reports/\(world.reportID)", fill: ["note": "Fixed the options."])
         case "addPlatform":
@@ -209,7 +213,7 @@ struct SentTwiceTests {
         "removeQuizQuestion",
         "startSession", "flag", "answer", "reportQuestion", "finish", "examDate", "saveSettings", "saveRhythm", "addHoliday", "removeHoliday",
         "startCalendarFeed", "endCalendarFeed", "endSession", "endOtherSessions", "createLiveEvent", "startLive",
-        "issueStudentReset", "issueAccountReset", "resetPassword", "revokeLink", "leaveClass", "removeMember", "importDocument", "resolveReport",
+        "issueStudentReset", "issueAccountReset", "resetPassword", "revokeLink", "leaveClass", "removeMember", "importDocument", "importChecked", "publishDrafts", "resolveReport",
         "addPlatform", "createRegion", "createExam", "saveBlueprint", "saveExam", "publishExam", "fileTeachingRequest", "decideTeacherRequest", "changeAccount", "changeAccommodation", "createQuestion", "saveQuestion", "deleteAccountByAdmin",
         "changePassword", "deleteAccount",
     ]
@@ -350,6 +354,8 @@ struct SentTwiceTests {
             world.liveCode = String(location.split(separator: "/").dropLast().last ?? "")
         case "createQuiz":
             world.quiz = location
+        case "importDocument":
+            world.importCheck = location
         case "addQuizQuestion":
             // The question added first, and a second after it so it can move down.
             world.quizQuestion = try site.admin { try $0.query("SELECT question_id FROM quiz_questions").single().decode("question_id", as: UUID.self).lowercasedText }

@@ -57,6 +57,14 @@ extension AdminPages {
         var exams: [ExamChoice] = []
         var domain = ""
         var skipUnsupported = false
+        /// A checked file's page: where its import is confirmed, and that form's one-time token.
+        var checkAction: String?
+    }
+
+    /// Why a kept file cannot be imported now.
+    enum ImportBlocked: Error {
+        case refusal(ImportRefusal)
+        case problems([ImportProblem])
     }
 
     /// The exams an import may go into, `region/slug` and "Region · Title".
@@ -117,32 +125,90 @@ extension AdminPages {
             let (problems, total) = problems(refusal, say)
             return try refused(problems, total: total)
         }
-        let document = plan.document
-        let problems = importer.problems(document, blueprint: plan.format == .portalJSON)
+        let problems = importer.problems(plan.document, blueprint: plan.format == .portalJSON)
         guard problems.isEmpty else {
             return try refused(problems.prefix(500).map { ImportPage.Problem(item: $0.item, field: $0.field, problem: $0.problem) }, total: problems.count)
         }
-        // Imported once per showing of the form: the same form sent again (a reload of this
-        // report, a double tap) imports nothing more and leads to the question list.
-        var imported: ImportSummary?
+        // A good file is kept while the admin reads what it would do (its check's page); the
+        // same form sent again leads to the same check.
         let location = try SentOnce.send(request, token: form.sentOnceToken) { connection -> String in
-            try importer.allowLongStatements(connection)
-            let summary = try importer.apply(document, connection)
-            try AdminStore().audit(
-                actorName: user.displayName, action: "content.import", target: document.regions.map(\.code).joined(separator: ","),
-                details: ["added": String(summary.questionsAdded), "changed": String(summary.questionsChanged),
-                          "unchanged": String(summary.questionsUnchanged), "bytes": String(bytes.count), "format": plan.format.rawValue,
-                          "skipped": String(plan.skipped.count)], at: clock(), connection)
-            imported = summary
-            return "/admin/questions"
+            let id = try ImportCheckStore().keep(document: bytes, into: into, domain: domain, skipUnsupported: skipUnsupported, at: clock(), connection)
+            return "/admin/import/\(id.uuidString.lowercased())"
         }?.location
-        guard let summary = imported else {
-            if let location { return .redirect(to: location) }
-            page.pasted = fromFile ? "" : String(decoding: bytes, as: UTF8.self)
-            return try refused([say("error.form_resent")])
+        guard let location else { return try refused([say("error.form_resent")]) }
+        return .redirect(to: location)
+    }
+
+    /// `GET /admin/import/{id}`: the dry run of a kept file — what it would add, change and leave
+    /// as it is, by exam and key, tried in a transaction and undone — and the choice to import it
+    /// as drafts (the default) or published. A file the catalogue no longer takes (its exam
+    /// gone, a key taken meanwhile) is refused as at first.
+    func importCheck(_ request: PortalRequest, _ user: SessionUser, id: UUID) throws -> Response {
+        let locale = pages.locale(for: request)
+        guard let check = try request.database.run({ try ImportCheckStore().check(id, $0) }) else { throw PageRefusal(.notFound, "admin.import_check_gone") }
+        var page = ImportPage(exams: try examChoices(selected: check.into, request), domain: check.domain, skipUnsupported: check.skipUnsupported)
+        let importer = ContentImport()
+        let outcome = try request.database.transaction { connection -> Result<(ImportPlan, ImportSummary), ImportBlocked> in
+            let plan: ImportPlan
+            do {
+                plan = try ImportPlanner().plan(Data(check.document), into: check.into, domain: check.domain, skipUnsupported: check.skipUnsupported, connection)
+            } catch let refusal as ImportRefusal {
+                return .failure(.refusal(refusal))
+            }
+            let problems = importer.problems(plan.document, blueprint: plan.format == .portalJSON)
+            guard problems.isEmpty else { return .failure(.problems(problems)) }
+            try importer.allowLongStatements(connection)
+            return .success((plan, try importer.dryRun(plan.document, connection)))
         }
-        report(summary, plan, on: &page, locale: locale)
-        return try pages.privatePage("admin/import", page, request)
+        switch outcome {
+        case .failure(let blocked):
+            let say = { (key: String, arguments: [String: String], count: Int?) in
+                ImportPage.Problem(item: "", field: "", problem: pages.message(key, locale: locale, arguments, count: count.map(Double.init)))
+            }
+            let (problems, total): ([ImportPage.Problem], Int?) = switch blocked {
+            case .refusal(let refusal): problems(refusal, say)
+            case .problems(let found): (found.prefix(500).map { ImportPage.Problem(item: $0.item, field: $0.field, problem: $0.problem) }, found.count)
+            }
+            page.problems = problems
+            page.hasProblems = true
+            page.more = (total ?? problems.count) - problems.count
+            page.hasMore = page.more > 0
+            page.fileRefused = true
+            return try pages.privatePage("admin/import", page, request, status: .unprocessableContent)
+        case .success(let (plan, summary)):
+            report(summary, plan, on: &page, locale: locale)
+            page.checkAction = "/admin/import/\(id.uuidString.lowercased())"
+            return try pages.privatePage("admin/import", page, request)
+        }
+    }
+
+    /// `POST /admin/import/{id}`: imports the checked file — its new questions as drafts, or
+    /// everything published — in one transaction with its audit entry, then lists the drafts to
+    /// review. Once per showing of the check.
+    func importChecked(_ request: PortalRequest, _ user: SessionUser, id: UUID) throws -> Response {
+        let fields = request.formFields
+        let drafts = fields["publish"] != "1"
+        let importer = ContentImport()
+        let location = try SentOnce.send(request, form: fields) { connection -> String in
+            guard let check = try ImportCheckStore().check(id, connection) else { throw PageRefusal(.notFound, "admin.import_check_gone") }
+            let plan: ImportPlan
+            do {
+                plan = try ImportPlanner().plan(Data(check.document), into: check.into, domain: check.domain, skipUnsupported: check.skipUnsupported, connection)
+            } catch is ImportRefusal {
+                throw PageRefusal(.conflict, "admin.import_changed_since")
+            }
+            guard importer.problems(plan.document, blueprint: plan.format == .portalJSON).isEmpty else { throw PageRefusal(.conflict, "admin.import_changed_since") }
+            try importer.allowLongStatements(connection)
+            let summary = try importer.apply(plan.document, drafts: drafts, connection)
+            try AdminStore().audit(
+                actorName: user.displayName, action: "content.import", target: plan.document.regions.map(\.code).joined(separator: ","),
+                details: ["added": String(summary.questionsAdded), "changed": String(summary.questionsChanged),
+                          "unchanged": String(summary.questionsUnchanged), "bytes": String(check.document.count), "format": plan.format.rawValue,
+                          "skipped": String(plan.skipped.count), "drafts": drafts ? "yes" : "no"], at: clock(), connection)
+            try ImportCheckStore().remove(id, connection)
+            return drafts ? "/admin/questions?status=draft&imported=\(summary.questionsAdded)" : "/admin/questions?imported=\(summary.questionsAdded)"
+        }?.location
+        return .redirect(to: location ?? "/admin/import/\(id.uuidString.lowercased())")
     }
 
     /// What an import did, on its report page: the counts, each exam's added and changed keys,

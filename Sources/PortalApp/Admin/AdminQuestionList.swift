@@ -57,4 +57,19 @@ extension AdminPages {
         }
         return try pages.privatePage("admin/question", value, request)
     }
+
+    /// `POST /admin/questions/publish`: the drafts chosen in the list (an import's, say) published
+    /// at once, each audited; back to the drafts left.
+    func publishDrafts(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
+        let ids = Array(request.formFields.values("question").compactMap { UUID(uuidString: $0) }.prefix(500))
+        guard !ids.isEmpty else { throw PageRefusal(.unprocessableContent, "admin.publish_none") }
+        let published = try request.database.transaction { connection -> [UUID] in
+            let published = try AdminStore().publishDrafts(ids, connection)
+            for id in published {
+                try AdminStore().audit(actorName: user.displayName, action: "question.publish", target: id.lowercasedText, details: [:], at: clock(), connection)
+            }
+            return published
+        }
+        return .redirect(to: "/admin/questions?status=draft&published=\(published.count)")
+    }
 }

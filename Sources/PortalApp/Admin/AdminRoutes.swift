@@ -32,6 +32,10 @@ struct AdminRoutes {
             PortalRoute("publishExam", "POST /admin/exams/:region/:exam/publish", .admins) { request, p in
                 try exams.publish(request, request.member(), region: p.exam.region, slug: p.exam.slug)
             },
+            PortalRoute("importCheck", "GET /admin/import/:id(uuid)", .admins) { request, p in try admin.importCheck(request, request.member(), id: p.uuid("id")) },
+            PortalRoute("importChecked", "POST /admin/import/:id(uuid)", .admins) { request, p in
+                try admin.importChecked(request, request.member(), id: p.uuid("id"))
+            },
             PortalRoute("exportJSON", "GET /admin/exams/:region/:exam/export.json", .admins) { request, p in
                 try admin.export(request, request.member(), exam: p.exam)
             },
@@ -63,6 +67,7 @@ struct AdminRoutes {
                 try admin.changeAccommodation(request, request.member(), account: p.uuid("id"))
             },
             PortalRoute("questionList", "GET /admin/questions", .admins) { request, _ in try admin.questionList(request, request.member()) },
+            PortalRoute("publishDrafts", "POST /admin/questions/publish", .admins) { request, _ in try admin.publishDrafts(request, request.member()) },
             PortalRoute("newQuestion", "GET /admin/questions/new", .admins) { request, _ in try admin.editor(request, request.member(), id: nil) },
             PortalRoute("createQuestion", "POST /admin/questions/new", .admins, bodyLimit: AdminPages.editorLimit) { request, _ in
                 try admin.saveQuestion(request, request.member(), id: nil)

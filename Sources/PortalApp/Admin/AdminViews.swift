@@ -13,6 +13,7 @@ struct AdminQuestionList: Encodable {
     }
 
     struct Item: Encodable {
+        var id: String
         var href: String
         var exam: String
         /// The exam's language: the exam, domain and stem are marked with it.
@@ -43,6 +44,10 @@ struct AdminQuestionList: Encodable {
     var pages: Int
     var previousHref: String?
     var nextHref: String?
+    /// Only drafts listed: each may be chosen and the chosen published at once.
+    var choosesDrafts: Bool
+    /// "12 questions imported as drafts", "3 published".
+    var notice: String?
 
     init(
         regions: [RegionSummary], selectedExam: String, query: FormFields, items: [QuestionListItem], total: Int, page: Int, pages: PageRenderer,
@@ -64,10 +69,14 @@ struct AdminQuestionList: Encodable {
         filtersOpen = activeFilters > 0
         self.items = items.map { item in
             Item(
-                href: "/admin/questions/\(item.id.lowercasedText)", exam: item.examTitle, language: item.language, domain: item.domainTitle, type: kind(item.type),
+                id: item.id.lowercasedText, href: "/admin/questions/\(item.id.lowercasedText)", exam: item.examTitle, language: item.language, domain: item.domainTitle, type: kind(item.type),
                 difficulty: item.difficulty, status: state(item.status), version: item.version, stem: String(item.stem.prefix(140)), reports: item.openReports)
         }
         hasItems = !items.isEmpty
+        choosesDrafts = query["status"] == "draft" && !items.isEmpty
+        notice = query["imported"].flatMap(Int.init).map {
+            pages.message(query["status"] == "draft" ? "admin.imported_drafts" : "admin.imported_published", locale: locale, ["count": String($0)], count: Double($0))
+        } ?? query["published"].flatMap(Int.init).map { pages.message("admin.drafts_published", locale: locale, ["count": String($0)], count: Double($0)) }
         self.total = total
         self.page = page
         self.pages = max(1, (total + 49) / 50)

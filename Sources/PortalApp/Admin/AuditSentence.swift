@@ -26,7 +26,8 @@ enum AuditSentence {
         switch entry.action {
         case "question.create": return say("question_create", ["stem": stem, "status": status(details["status"])])
         case "question.edit": return say("question_edit", ["stem": stem, "status": status(details["status"])])
-        case "content.import": return say("content_import")
+        case "content.import": return say(details["drafts"] == "yes" ? "content_import_drafts" : "content_import")
+        case "question.publish": return say("question_publish", ["stem": stem])
         case "report.fixed": return say("report_fixed", ["stem": stem])
         case "report.dismissed": return say("report_dismissed", ["stem": stem])
         case "account.change":
