@@ -5459,6 +5459,69 @@ $$;
 ALTER FUNCTION public.study_sessions_frozen() OWNER TO portal_owner;
 
 --
+-- Name: teacher_invitation_accept(text); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.teacher_invitation_accept(p_token text) RETURNS text
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+DECLARE
+    me uuid := public.app_user_id();
+    invitation record;
+BEGIN
+    IF me IS NULL THEN
+        RAISE EXCEPTION 'only a signed-in account accepts an invitation' USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    IF public.app_role() <> 'student' THEN
+        RETURN 'teaches';
+    END IF;
+    SELECT i.id, i.school, i.expires_at, i.uses_left, i.revoked_at INTO invitation
+    FROM public.teacher_invitations i
+    WHERE i.token_hash = pg_catalog.sha256(pg_catalog.convert_to(coalesce(p_token, ''), 'UTF8')) FOR UPDATE;
+    IF NOT FOUND THEN
+        RETURN 'unknown';
+    END IF;
+    IF invitation.revoked_at IS NOT NULL THEN
+        RETURN 'revoked';
+    END IF;
+    IF invitation.expires_at <= public.app_now() THEN
+        RETURN 'expired';
+    END IF;
+    IF invitation.uses_left = 0 THEN
+        RETURN 'used';
+    END IF;
+    UPDATE public.teacher_invitations SET uses_left = uses_left - 1 WHERE id = invitation.id;
+    UPDATE public.users SET role = 'teacher' WHERE id = me AND role = 'student';
+    INSERT INTO public.audit_log (at, actor_id, actor_name, action, target, details)
+    SELECT public.app_now(), me, u.display_name, 'teacher-invitation.used', u.username, pg_catalog.jsonb_build_object('school', invitation.school)
+    FROM public.users u WHERE u.id = me;
+    RETURN 'accepted';
+END
+$$;
+
+
+ALTER FUNCTION public.teacher_invitation_accept(p_token text) OWNER TO portal_auth;
+
+--
+-- Name: teacher_invitation_look(text); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.teacher_invitation_look(p_token text) RETURNS TABLE(school text, state text)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT i.school,
+           CASE WHEN i.revoked_at IS NOT NULL THEN 'revoked' WHEN i.expires_at <= public.app_now() THEN 'expired'
+                WHEN i.uses_left = 0 THEN 'used' ELSE 'open' END
+    FROM public.teacher_invitations i
+    WHERE i.token_hash = pg_catalog.sha256(pg_catalog.convert_to(coalesce(p_token, ''), 'UTF8'))
+$$;
+
+
+ALTER FUNCTION public.teacher_invitation_look(p_token text) OWNER TO portal_auth;
+
+--
 -- Name: teacher_make_account_batch(uuid, jsonb); Type: FUNCTION; Schema: public; Owner: portal_auth
 --
 
@@ -7666,6 +7729,29 @@ ALTER TABLE ONLY public.study_holidays FORCE ROW LEVEL SECURITY;
 ALTER TABLE public.study_holidays OWNER TO portal_owner;
 
 --
+-- Name: teacher_invitations; Type: TABLE; Schema: public; Owner: portal_owner
+--
+
+CREATE TABLE public.teacher_invitations (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    token_hash bytea NOT NULL,
+    school text NOT NULL,
+    created_by uuid,
+    created_at timestamp with time zone NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    uses_left integer NOT NULL,
+    revoked_at timestamp with time zone,
+    CONSTRAINT teacher_invitations_school_check CHECK (((school = btrim(school)) AND ((length(school) >= 1) AND (length(school) <= 120)))),
+    CONSTRAINT teacher_invitations_token_hash_check CHECK ((length(token_hash) = 32)),
+    CONSTRAINT teacher_invitations_uses_left_check CHECK (((uses_left >= 0) AND (uses_left <= 500)))
+);
+
+ALTER TABLE ONLY public.teacher_invitations FORCE ROW LEVEL SECURITY;
+
+
+ALTER TABLE public.teacher_invitations OWNER TO portal_owner;
+
+--
 -- Name: teacher_requests; Type: TABLE; Schema: public; Owner: portal_owner
 --
 
@@ -8342,6 +8428,22 @@ ALTER TABLE ONLY public.study_holidays
 
 ALTER TABLE ONLY public.study_sessions
     ADD CONSTRAINT study_sessions_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: teacher_invitations teacher_invitations_pkey; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.teacher_invitations
+    ADD CONSTRAINT teacher_invitations_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: teacher_invitations teacher_invitations_token_hash_key; Type: CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.teacher_invitations
+    ADD CONSTRAINT teacher_invitations_token_hash_key UNIQUE (token_hash);
 
 
 --
@@ -9716,6 +9818,14 @@ ALTER TABLE ONLY public.study_sessions
 
 
 --
+-- Name: teacher_invitations teacher_invitations_created_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE ONLY public.teacher_invitations
+    ADD CONSTRAINT teacher_invitations_created_by_fkey FOREIGN KEY (created_by) REFERENCES public.users(id) ON DELETE SET NULL;
+
+
+--
 -- Name: teacher_requests teacher_requests_decided_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: portal_owner
 --
 
@@ -9931,7 +10041,7 @@ CREATE POLICY audit_log_reset_code ON public.audit_log FOR INSERT TO portal_auth
 -- Name: audit_log audit_log_teacher_request; Type: POLICY; Schema: public; Owner: portal_owner
 --
 
-CREATE POLICY audit_log_teacher_request ON public.audit_log FOR INSERT TO portal_auth WITH CHECK ((action = ANY (ARRAY['teacher-request.approved'::text, 'teacher-request.refused'::text])));
+CREATE POLICY audit_log_teacher_request ON public.audit_log FOR INSERT TO portal_auth WITH CHECK ((action = ANY (ARRAY['teacher-request.approved'::text, 'teacher-request.refused'::text, 'teacher-invitation.used'::text])));
 
 
 --
@@ -11148,6 +11258,26 @@ CREATE POLICY study_sessions_purge ON public.study_sessions FOR DELETE TO portal
 
 
 --
+-- Name: teacher_invitations; Type: ROW SECURITY; Schema: public; Owner: portal_owner
+--
+
+ALTER TABLE public.teacher_invitations ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: teacher_invitations teacher_invitations_admin; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY teacher_invitations_admin ON public.teacher_invitations TO portal_app USING ((( SELECT public.app_role() AS app_role) = 'admin'::text)) WITH CHECK (((( SELECT public.app_role() AS app_role) = 'admin'::text) AND (created_by = ( SELECT public.app_user_id() AS app_user_id))));
+
+
+--
+-- Name: teacher_invitations teacher_invitations_auth; Type: POLICY; Schema: public; Owner: portal_owner
+--
+
+CREATE POLICY teacher_invitations_auth ON public.teacher_invitations TO portal_auth USING (true) WITH CHECK (true);
+
+
+--
 -- Name: teacher_requests; Type: ROW SECURITY; Schema: public; Owner: portal_owner
 --
 
@@ -12279,6 +12409,22 @@ GRANT ALL ON FUNCTION public.study_session_set_aside(p_session uuid) TO portal_a
 --
 
 REVOKE ALL ON FUNCTION public.study_sessions_attempts() FROM PUBLIC;
+
+
+--
+-- Name: FUNCTION teacher_invitation_accept(p_token text); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.teacher_invitation_accept(p_token text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.teacher_invitation_accept(p_token text) TO portal_app;
+
+
+--
+-- Name: FUNCTION teacher_invitation_look(p_token text); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.teacher_invitation_look(p_token text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.teacher_invitation_look(p_token text) TO portal_app;
 
 
 --
@@ -13464,6 +13610,21 @@ GRANT UPDATE(moved_before) ON TABLE public.study_holidays TO portal_app;
 --
 
 GRANT UPDATE(moved_after) ON TABLE public.study_holidays TO portal_app;
+
+
+--
+-- Name: TABLE teacher_invitations; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT,INSERT ON TABLE public.teacher_invitations TO portal_app;
+GRANT SELECT,UPDATE ON TABLE public.teacher_invitations TO portal_auth;
+
+
+--
+-- Name: COLUMN teacher_invitations.revoked_at; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT UPDATE(revoked_at) ON TABLE public.teacher_invitations TO portal_app;
 
 
 --

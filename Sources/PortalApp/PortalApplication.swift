@@ -256,7 +256,7 @@ public final class PortalApplication: Sendable {
         let admin = AdminRoutes(
             admin: AdminPages(
                 pages: pages, clock: clock, publicDirectory: configuration.publicDirectory, site: site, outbound: outbound, mailEnabled: wording != nil),
-            signOn: SSOAdmin(pages: pages, site: site, clock: clock, client: outbound), teachers: TeacherQueue(pages: pages, wording: wording),
+            signOn: SSOAdmin(pages: pages, site: site, clock: clock, client: outbound), teachers: TeacherQueue(pages: pages, wording: wording, site: site),
             exams: ExamAdmin(pages: pages, clock: clock))
         let features: [[PortalRoute]] = [
             web.routes, catalogue.routes, leaderboard.routes, study.routes, accountRoutes.routes, live.routes, schools.routes, offline.routes,

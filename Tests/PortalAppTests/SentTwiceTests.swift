@@ -40,7 +40,7 @@ struct SentTwiceTests {
     final class World {
         var classID = "", joinCode = "", studentID = UUID(), leaverID = UUID(), resetterID = UUID()
         var sessionID = "", shareToken = "", linkID = "", reportID = "", holidayID = "", otherSignIn = "", liveCode = ""
-        var resetCode = "", teacherRequestID = "", quiz = "", quizQuestion = "", importCheck = ""
+        var resetCode = "", teacherRequestID = "", quiz = "", quizQuestion = "", importCheck = "", invitation = ""
         /// The question the session's page shows (its report form's address).
         var shownQuestion = ""
         /// Days a few weeks after the site's today (`YYYY-MM-DD`).
@@ -159,6 +159,10 @@ struct SentTwiceTests {
             return .form(.admin, page: "/admin/exams/north/lite", action: "/admin/exams/north/lite", fill: ["title": "Lite, again"])
         case "publishExam":
             return .form(.admin, page: "/admin/exams/north/lite", action: "/admin/exams/north/lite/publish")
+        case "createInvitation":
+            return .form(.admin, page: "/admin/teachers", action: "/admin/teachers/invitations", fill: ["school": "Riverside High"], answer: .shownOnce)
+        case "revokeInvitation":
+            return .form(.admin, page: "/admin/teachers", action: "/admin/teachers/invitations/\(world.invitation)/revoke")
         case "fileTeachingRequest":
             return .form(.aspirant, page: "/me/teaching", action: "/me/teaching", fill: ["school": "Riverside High", "note": "Networking"])
         case "decideTeacherRequest":
@@ -214,7 +218,7 @@ struct SentTwiceTests {
         "startSession", "flag", "answer", "reportQuestion", "finish", "examDate", "saveSettings", "saveRhythm", "addHoliday", "removeHoliday",
         "startCalendarFeed", "endCalendarFeed", "endSession", "endOtherSessions", "createLiveEvent", "startLive",
         "issueStudentReset", "issueAccountReset", "resetPassword", "revokeLink", "leaveClass", "removeMember", "importDocument", "importChecked", "publishDrafts", "resolveReport",
-        "addPlatform", "createRegion", "createExam", "saveBlueprint", "saveExam", "publishExam", "fileTeachingRequest", "decideTeacherRequest", "changeAccount", "changeAccommodation", "createQuestion", "saveQuestion", "deleteAccountByAdmin",
+        "addPlatform", "createRegion", "createExam", "saveBlueprint", "saveExam", "publishExam", "fileTeachingRequest", "decideTeacherRequest", "createInvitation", "revokeInvitation", "changeAccount", "changeAccommodation", "createQuestion", "saveQuestion", "deleteAccountByAdmin",
         "changePassword", "deleteAccount",
     ]
 
@@ -354,6 +358,8 @@ struct SentTwiceTests {
             world.liveCode = String(location.split(separator: "/").dropLast().last ?? "")
         case "createQuiz":
             world.quiz = location
+        case "createInvitation":
+            world.invitation = try site.admin { try $0.query("SELECT id FROM teacher_invitations").single().decode("id", as: UUID.self).lowercasedText }
         case "importDocument":
             world.importCheck = location
         case "addQuizQuestion":

@@ -125,4 +125,69 @@ struct TeacherRequestTests {
         #expect(try site.count("SELECT count(*) AS n FROM teacher_requests") == 2)
         #expect(try site.count("SELECT count(*) AS n FROM users WHERE username = 'mallory' AND role = 'student'") == 1)
     }
+
+    @Test("an admin's invitation link makes whoever registers through it a teacher, as many times as it says, until it expires or is revoked; its link is shown once and only its hash kept; a used-up, expired or revoked link says so and leaves a student's account")
+    func invitationLinks() throws {
+        let site = try PortalSite()
+        let (admin, _) = try site.signedInAdmin()
+        let queue = try admin.request("GET", "/admin/teachers")
+        let form = try #require(PageForm.all(in: queue.bodyText, action: "/admin/teachers/invitations").first)
+        let bad = try admin.request("POST", "/admin/teachers/invitations", pairs: form.filled(["school": "", "days": "0", "uses": "900"]))
+        #expect(bad.status == 422 && bad.bodyText.contains("Name the school where you teach.") && bad.bodyText.contains("Give a whole number from 1 to 90."))
+        let made = try admin.request("POST", "/admin/teachers/invitations", pairs: form.filled(["school": "Riverside High", "days": "7", "uses": "1"]))
+        #expect(made.status == 200 && made.bodyText.contains("it is shown this once"))
+        let link = try #require(made.bodyText.range(of: #"/register\?invite=[A-Za-z0-9_-]{43}"#, options: .regularExpression).map { String(made.bodyText[$0]) })
+        let token = String(link.dropFirst("/register?invite=".count))
+        #expect(try site.count("SELECT count(*) AS n FROM teacher_invitations WHERE token_hash = sha256(convert_to(\(token), 'UTF8'))") == 1)
+        // The same form sent again shows nothing more and makes no second link.
+        #expect(try admin.request("POST", "/admin/teachers/invitations", pairs: form.filled(["school": "Riverside High", "days": "7", "uses": "1"])).status == 303)
+        #expect(try site.count("SELECT count(*) AS n FROM teacher_invitations") == 1)
+
+        func register(_ name: String) throws -> RawHTTPClient.Response {
+            let browser = site.browser()
+            let page = try browser.request("GET", link)
+            return try browser.request("POST", "/register", pairs: PageForm.all(in: page.bodyText, action: "/register").first!.filled([
+                "username": name, "display_name": name.capitalized, "password": "correct horse battery", "password_confirmation": "correct horse battery"]))
+        }
+        let invited = site.browser()
+        let shown = try invited.request("GET", link)
+        #expect(shown.bodyText.contains("You are invited to teach at Riverside High"))
+        let first = try register("ms.ade")
+        #expect(first.status == 303 && redirectLocation(first).hasPrefix("/teach"))
+        #expect(try site.count("SELECT count(*) AS n FROM users WHERE username = 'ms.ade' AND role = 'teacher'") == 1)
+        // Used up: the form says so, and an account made anyway stays a student's.
+        #expect(try site.browser().request("GET", link).bodyText.contains("has been used as many times as it allows"))
+        let late = site.browser()
+        let plain = try late.request("GET", "/register")
+        let second = try late.request("POST", "/register", pairs: PageForm.all(in: plain.bodyText, action: "/register").first!.filled([
+            "username": "mr.bo", "display_name": "Mr Bo", "password": "correct horse battery", "password_confirmation": "correct horse battery",
+            "invite": token]))
+        #expect(second.status == 303 && redirectLocation(second) == "/me/teaching?invitation=used")
+        #expect(try late.request("GET", redirectLocation(second)).bodyText.contains("could not make you a teacher"))
+        #expect(try site.count("SELECT count(*) AS n FROM users WHERE username = 'mr.bo' AND role = 'teacher'") == 0)
+
+        // Expired, and revoked.
+        let another = try admin.request("POST", "/admin/teachers/invitations", pairs:
+            PageForm.all(in: try admin.request("GET", "/admin/teachers").bodyText, action: "/admin/teachers/invitations").first!.filled(["school": "Hill School", "days": "1", "uses": "5"]))
+        let later = try #require(another.bodyText.range(of: #"/register\?invite=[A-Za-z0-9_-]{43}"#, options: .regularExpression).map { String(another.bodyText[$0]) })
+        site.clock.advance(2 * 86_400)
+        #expect(try site.browser().request("GET", later).bodyText.contains("has expired"))
+        let id = try site.admin { try $0.query("SELECT id FROM teacher_invitations WHERE school = 'Hill School'").single().decode("id", as: UUID.self) }
+        #expect(try admin.request("POST", "/admin/teachers/invitations/\(id.uuidString.lowercased())/revoke", form: ["csrf_token": "csrf-chief"]).status == 303)
+        #expect(try site.browser().request("GET", later).bodyText.contains("was withdrawn"))
+        #expect(try admin.request("GET", "/admin/audit").bodyText.contains("registered through the invitation to teach at Riverside High"))
+
+        // Straight to the database: nobody but an admin lists or makes invitations.
+        let student = try site.database.makeAccount("pia")
+        #expect(try site.pool.asCaller(student) { try $0.query("SELECT count(*) AS n FROM teacher_invitations").single().decode("n", as: Int.self) } == 0)
+        var refused = false
+        do {
+            _ = try site.pool.asCaller(student) { try TeacherInvitationStore().create(school: "Mine", tokenHash: Array(repeating: 1, count: 32), expiresAt: Date().addingTimeInterval(86_400), uses: 500, at: Date(), $0) }
+        } catch let error as PostgresError {
+            refused = error.sqlState == "42501"
+        }
+        #expect(refused)
+        let check = try HTMLChecker.passes([("queue with invitations", queue.body), ("made", made.body), ("invited", shown.body)])
+        #expect(check.passed, "see \(check.folder)")
+    }
 }

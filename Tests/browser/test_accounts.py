@@ -51,8 +51,10 @@ def test_a_student_who_forgot_their_password_gets_back_in_with_their_teachers_co
     student_browser.find_element(By.CSS_SELECTOR, 'form[action="/join/%s"] button[type=submit]' % join_code).click()
     wait(student_browser, lambda d: "/join/" not in d.current_url, message="joining the class went nowhere")
 
-    # The teacher: the member's "Reset code", the question, the card (shown once).
+    # The teacher: the pupil's own page in the class, its password code, the question, the card (shown once).
     teacher_browser.get(portal.url + class_page)
+    teacher_browser.find_element(By.CSS_SELECTOR, 'table.roster a[href*="/members/"]').click()
+    wait(teacher_browser, lambda d: "/members/" in d.current_url, message="the roster's name did not open the pupil's page")
     link = teacher_browser.find_element(By.CSS_SELECTOR, 'a[href$="/reset"][href*="/members/"]').get_attribute("href")
     inspector.check("reset question", link[len(portal.url):])
     teacher_browser.get(link)

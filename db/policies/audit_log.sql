@@ -11,7 +11,7 @@ CREATE POLICY audit_log_reset_code ON audit_log FOR INSERT TO portal_auth WITH C
 CREATE POLICY audit_log_accounts_made ON audit_log FOR INSERT TO portal_auth WITH CHECK (action = 'class.accounts-made');
 -- teacher_request_decide: an admin's decision on a request to teach.
 CREATE POLICY audit_log_teacher_request ON audit_log FOR INSERT TO portal_auth
-    WITH CHECK (action IN ('teacher-request.approved', 'teacher-request.refused'));
+    WITH CHECK (action IN ('teacher-request.approved', 'teacher-request.refused', 'teacher-invitation.used'));
 -- my_audit_entries reads the entries about its caller, for their data export.
 CREATE POLICY audit_log_account_deleted ON audit_log FOR INSERT TO portal_auth WITH CHECK (action = 'account.deleted');
 -- A deleted account's name is taken out of the entries about it and by it (account_erase).

@@ -34,6 +34,15 @@ struct AccountPages: Sendable {
         var timeZoneGroups: [TimeZoneChoices.Group] = []
         /// Registration's "I teach" (else "I study").
         var teaches = false
+        /// A school's invitation to teach, from the link the form was opened by.
+        var invitation: Invitation?
+
+        struct Invitation: Encodable {
+            /// Carried by the form while the invitation is open ("" otherwise).
+            var token: String
+            var text: String
+            var open: Bool
+        }
         var error: String?
         var fieldErrors: [String: String] = [:]
         /// The identity providers to sign in with instead (the sign-in page's buttons).
@@ -55,6 +64,7 @@ struct AccountPages: Sendable {
     /// `GET /register`.
     func registerForm(_ request: PortalRequest) throws -> Response {
         var page = FormPage(next: safeNext(request.query["next"] ?? cameFrom(request)))
+        if let invite = request.query["invite"] { page.invitation = try invitation(invite, request) }
         page.timeZoneGroups = TimeZoneChoices.groups(selected: TimeZoneChoices.likeliest(for: pages.locale(for: request)))
         return try show("accounts/register", request, page)
     }

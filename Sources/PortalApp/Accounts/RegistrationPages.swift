@@ -18,6 +18,8 @@ extension AccountPages {
         /// "I teach": the new account asks to teach next (`/me/teaching`); every account starts as
         /// a student's until an admin approves.
         let teaches: Bool
+        /// A school's invitation to teach, when the account is made through its link.
+        let invite: String?
 
         init(_ form: FormReader) throws(PageRefusal) {
             username = form.text("username").trimmingCharacters(in: .whitespaces)
@@ -26,12 +28,14 @@ extension AccountPages {
             timeZone = String(TimeZoneChoices.resolve(form.text("time_zone")).prefix(64))
             next = form.optional("next")
             teaches = form.text("intent") == "teach"
+            invite = SessionSettings.isWellFormed(form.text("invite")) ? form.text("invite") : nil
         }
     }
 
     func register(_ request: PortalRequest) throws -> Response {
         let form = try request.form(RegistrationForm.self)
         var page = FormPage(username: form.username, displayName: form.displayName, next: safeNext(form.next), teaches: form.teaches)
+        if let invite = form.invite { page.invitation = try invitation(invite, request) }
         let password = form.password.password
         let timeZone = form.timeZone
         page.timeZoneGroups = TimeZoneChoices.groups(selected: timeZone.isEmpty ? TimeZoneChoices.likeliest(for: pages.locale(for: request)) : timeZone)
@@ -67,6 +71,21 @@ extension AccountPages {
         }
         var response = Response.redirect(to: form.teaches ? "/me/teaching" : page.next)
         try signedIn(token: token, request, &response)
+        if let invite = form.invite {
+            // Through a school's invitation: a teacher at once, or told why not (and asked to teach).
+            let state = try request.database.run { try TeacherInvitationStore().accept(token: invite, $0) }
+            response.headers.set("Location", state == .accepted ? "/teach?invited=1" : "/me/teaching?invitation=\(state.rawValue)")
+        }
         return response
+    }
+
+    /// What an invitation's link says on the registration form: its school and where it stands.
+    func invitation(_ token: String, _ request: PortalRequest) throws -> FormPage.Invitation? {
+        guard SessionSettings.isWellFormed(token), let found = try request.database.run({ try TeacherInvitationStore().look(token: token, $0) }) else {
+            return FormPage.Invitation(token: "", text: pages.message("account.invitation_unknown", for: request), open: false)
+        }
+        let open = found.state == .open
+        return FormPage.Invitation(
+            token: open ? token : "", text: pages.message("account.invitation_\(found.state.rawValue)", for: request, ["school": found.school]), open: open)
     }
 }

@@ -63,6 +63,12 @@ struct AdminRoutes {
             PortalRoute("decideTeacherRequest", "POST /admin/teachers/:id(uuid)", .admins) { request, p in
                 try teachers.decide(request, request.member(), id: p.uuid("id"))
             },
+            PortalRoute("createInvitation", "POST /admin/teachers/invitations", .admins) { request, _ in
+                try teachers.createInvitation(request, request.member())
+            },
+            PortalRoute("revokeInvitation", "POST /admin/teachers/invitations/:id(uuid)/revoke", .admins) { request, p in
+                try teachers.revokeInvitation(request, request.member(), id: p.uuid("id"))
+            },
             PortalRoute("changeAccommodation", "POST /admin/users/:id(uuid)/accommodation", .admins) { request, p in
                 try admin.changeAccommodation(request, request.member(), account: p.uuid("id"))
             },

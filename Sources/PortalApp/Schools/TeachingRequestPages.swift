@@ -54,7 +54,8 @@ struct TeachingRequestPages: Sendable {
     func page(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         if user.role.teaches { return .redirect(to: "/teach") }
         let latest = try request.database.run { try TeacherRequestStore().latestOfMine($0) }
-        let notice = request.query["sent"] != nil ? pages.message("school.request_sent", for: request) : nil
+        let notice = request.query["sent"] != nil ? pages.message("school.request_sent", for: request)
+            : request.query["invitation"] != nil ? pages.message("school.invitation_failed", for: request) : nil
         return try show(request, user, latest: latest, school: latest?.school ?? "", note: latest?.decision == nil ? latest?.note ?? "" : "", notice: notice)
     }
 
