@@ -231,7 +231,11 @@ enum GIFTFormat {
         if ["T", "TRUE", "F", "FALSE"].contains(truth) {
             let (yes, no) = trueFalse(language: language)
             let isTrue = truth.hasPrefix("T")
-            let feedback = body.split(separator: "#", omittingEmptySubsequences: false).dropFirst().map { clean(String($0), html: isHTML) }
+            // Each feedback may name its own format (`#[html]<b>No</b>`), as every GIFT text may.
+            let feedback = body.split(separator: "#", omittingEmptySubsequences: false).dropFirst().map { part in
+                let (source, html) = marked(String(part), isHTML)
+                return clean(source, html: html)
+            }
             // `#wrong#right`: the first feedback is for a wrong answer, the second for a right one.
             let wrongFeedback = feedback.first.flatMap { $0.isEmpty ? nil : $0 }
             let rightFeedback = feedback.dropFirst().first.flatMap { $0.isEmpty ? nil : $0 }

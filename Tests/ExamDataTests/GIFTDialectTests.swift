@@ -37,6 +37,8 @@ struct GIFTDialectTests {
             Name the seasons: {=spring =summer =autumn =winter ~easter}
 
             ::Colours::[html]What is between <b>orange</b> and green? {=[plain]yellow#[html]<i>Yes</i>. ~red ####[html]<p>The spectrum.</p>}
+
+            ::Reliable:: Is TCP reliable? {T#[html]<b>No</b>: it retransmits.#[html]<i>Right</i>.}
             """)
         #expect(content.skipped.isEmpty, "\(content.skipped)")
         #expect(content.questions[0].answering == .typing(accepted: ["One"], match: .caseInsensitive, tolerance: nil))
@@ -44,6 +46,9 @@ struct GIFTDialectTests {
         let colours = content.questions[2]
         #expect(colours.options.map(\.text) == ["yellow", "red"] && colours.options[0].feedback == "Yes.")
         #expect(colours.generalFeedback == "The spectrum.")
+        // A true/false question's feedback names its format too: the marker is never shown.
+        let reliable = content.questions[3]
+        #expect(reliable.options.map(\.feedback) == ["Right.", "No: it retransmits."], "\(reliable.options.map(\.feedback))")
     }
 
     @Test("a number's catch-all ~#feedback is no answer; a single choice with part-mark answers keeps its right one and says the rest count as wrong")
