@@ -32,11 +32,15 @@ enum MarkupText {
     static func plain(_ text: String, html: Bool) -> String {
         var text = text
         if html {
-            var reduced = ""
+            // As a browser renders it: a run of white space in the source (a line break too) is
+            // one space, except inside <pre>; <br> and the ends of blocks break the line.
+            var reduced = "", preformatted = 0
             for located in HTMLScanner.tokens(text) {
                 switch located.token {
-                case .text(let piece): reduced += decodeEntities(piece)
+                case .text(let piece): reduced += preformatted > 0 ? decodeEntities(piece) : collapsed(decodeEntities(piece))
                 case .start(let name, _, _) where name == "br": reduced += "\n"
+                case .start(let name, _, _) where name == "pre": preformatted += 1
+                case .end(let name) where name == "pre": preformatted = max(0, preformatted - 1); reduced += "\n"
                 case .end(let name) where ["p", "div", "li"].contains(name): reduced += "\n"
                 case .start, .end: break
                 }
@@ -44,6 +48,23 @@ enum MarkupText {
             text = reduced
         }
         return text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: "\n")
+    }
+
+    /// `text` with every run of white space (spaces, tabs, line breaks) made one space, as XML
+    /// text an HTML page shows is rendered: a Moodle answer written over two lines is one line.
+    static func collapsed(_ text: String) -> String {
+        var result = "", pendingSpace = false
+        for character in text {
+            if character.isWhitespace {
+                pendingSpace = true
+            } else {
+                if pendingSpace { result.append(" ") }
+                pendingSpace = false
+                result.append(character)
+            }
+        }
+        if pendingSpace { result.append(" ") }
+        return result
     }
 
     /// Why a picture at `source` (not one the file carries) is not taken, and what to do.

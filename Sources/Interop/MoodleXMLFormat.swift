@@ -157,7 +157,9 @@ enum MoodleXMLFormat {
                         problem = error; break
                     }
                     if let richItem { item = RichTextPlain.text(richItem) }
-                    let target = clean(sub.child("answer").map { $0.child("text")?.text ?? $0.text } ?? "", html: false)
+                    // Plain text as the page shows it: "The⏎Tempest" is "The Tempest".
+                    let target = MarkupText.collapsed(sub.child("answer").map { $0.child("text")?.text ?? $0.text } ?? "")
+                        .trimmingCharacters(in: .whitespaces)
                     guard !target.isEmpty else { continue }
                     if !targets.contains(target) { targets.append(target) }
                     if !item.isEmpty, let targetIndex = targets.firstIndex(of: target) {

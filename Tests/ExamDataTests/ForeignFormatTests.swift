@@ -81,6 +81,28 @@ struct ForeignFormatTests {
         #expect(domains.map { $0.questions.map(\.type) } == [["multi-choice"], ["single-choice"]])
     }
 
+    @Test("Moodle XML text is read as the page renders it: a line break inside a matching answer or an HTML question is one space, a <pre> keeps its lines")
+    func moodleWhiteSpace() throws {
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <quiz>
+              <question type="matching"><name><text>Plays</text></name>
+                <questiontext format="html"><text><![CDATA[<p>Match each
+            character to the play.</p><pre>line one
+            line two</pre>]]></text></questiontext>
+                <subquestion format="html"><text>Prospero</text><answer><text>The
+            Tempest</text></answer></subquestion>
+                <subquestion format="html"><text>Hamlet</text><answer><text>Hamlet</text></answer></subquestion>
+              </question>
+            </quiz>
+            """
+        let content = try ForeignImport().read(Data(xml.utf8), format: .moodleXML, language: "en")
+        let question = try #require(content.questions.first)
+        #expect(question.answering == .matching(targets: ["The Tempest", "Hamlet"]), "\(question.answering)")
+        #expect(question.stem.hasPrefix("Match each character to the play."), "\(question.stem)")
+        #expect(question.stem.contains("line one\nline two"), "\(question.stem)")
+    }
+
     @Test("GIFT: choices, weights, true/false, feedback, HTML and escapes map onto the portal's kinds; the rest is named by line")
     func gift() throws {
         let content = try ForeignImport().read(try ForeignFiles.fixture("networking.gift"), format: .gift, language: "en")
