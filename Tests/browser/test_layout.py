@@ -345,8 +345,17 @@ def test_every_role_s_pages_fit_a_phone_and_pass_axe(portal, browser_factory):
     sign_in(driver, portal, *portal.ADMIN)
     for name, path in [("overview", "/admin"), ("questions", "/admin/questions"), ("import", "/admin/import"),
                        ("reports", "/admin/reports"), ("audit log", "/admin/audit"), ("new question", "/admin/questions/new"),
-                       ("users", "/admin/users")]:
+                       ("users", "/admin/users"), ("exams", "/admin/exams"), ("an exam's blueprint", "/admin/exams/europe/network-fundamentals"),
+                       ("teachers", "/admin/teachers"), ("drafts", "/admin/questions?status=draft")]:
         inspector.check("admin " + name, path)
+    # An import's dry run: what the file would do, and the choice of drafts or published.
+    driver.get(portal.url + "/admin/import")
+    driver.find_element(By.ID, "import-text").send_keys("::Checked:: Which port does SSH use? {=22 ~23 ~25}\n")
+    Select(driver.find_element(By.ID, "import-into")).select_by_value("europe/network-fundamentals")
+    driver.find_element(By.ID, "import-domain").send_keys("ports")
+    checked = inspector.submit('form[action="/admin/import"] button[type=submit]')
+    assert "/admin/import/" in checked, "the import went to %s, not its check" % checked
+    inspector.check("an import's dry run", checked[len(portal.url):])
     # The editor shows the chosen kind's fields only, and the new kind's at once when the type changes.
     driver.get(portal.url + "/admin/questions/new")
     Select(driver.find_element(By.ID, "q-type")).select_by_value("hotspot")
