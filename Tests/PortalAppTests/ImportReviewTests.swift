@@ -27,7 +27,7 @@ struct ImportReviewTests {
 
         let form = try #require(PageForm.all(in: check.bodyText, action: checkPath).first)
         let imported = try admin.request("POST", checkPath, pairs: form.filled(["publish": "0"]))
-        #expect(imported.status == 303 && redirectLocation(imported) == "/admin/questions?status=draft&imported=2")
+        #expect(imported.status == 303 && redirectLocation(imported) == "/admin/questions?status=draft&imported=2&exam=\(MiniExam.region)/\(MiniExam.exam)")
         #expect(try site.count("SELECT count(*) AS n FROM questions WHERE source_key LIKE 'gift:%' AND status = 'draft'") == 2)
         #expect(!(try site.browser().request("GET", MiniExam.path).bodyText.contains("Which port does SSH use?")))
         #expect(try admin.request("GET", checkPath).status == 404, "a check is used once")

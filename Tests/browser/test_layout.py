@@ -497,3 +497,54 @@ def test_a_teacher_asks_to_teach_is_approved_and_runs_a_class_of_forty_on_a_phon
     inspector.submit('form[action="/teach/links"] button[type=submit]')
     assert "Chosen for Year 9" in driver.find_element(By.TAG_NAME, "main").text
     assert not inspector.problems, "\n".join(inspector.problems)
+
+
+def test_an_admin_makes_an_exam_and_imports_drafts_on_a_phone(portal, browser_factory):
+    """The admin's whole job on a 390 px phone: a region, a draft exam, its blueprint adding up to
+    100% (110% refused first), published; then a GIFT file checked, imported as drafts and the
+    drafts published together."""
+    driver = browser_factory()
+    inspector = Inspector(driver, portal)
+    sign_in(driver, portal, *portal.ADMIN)
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    code = "r" + uuid.uuid4().hex[:8]
+    driver.get(portal.url + "/admin/exams")
+    driver.find_element(By.ID, "region-code").send_keys(code)
+    driver.find_element(By.ID, "region-name").send_keys("Phone region")
+    inspector.submit('form[action="/admin/regions"] button[type=submit]')
+    Select(driver.find_element(By.ID, "exam-region")).select_by_value(code)
+    driver.find_element(By.ID, "exam-slug").send_keys("pocket-networks")
+    driver.find_element(By.ID, "exam-title").send_keys("Pocket Networks")
+    exam = inspector.submit('form[action="/admin/exams"] button[type=submit]')[len(portal.url):]
+    assert exam == "/admin/exams/%s/pocket-networks" % code, exam
+    for index, (slug, title, weight) in enumerate([("ports", "Ports", "60"), ("layers", "Layers", "50")]):
+        driver.find_element(By.ID, "slug-%d" % index).send_keys(slug)
+        driver.find_element(By.ID, "title-%d" % index).send_keys(title)
+        driver.find_element(By.ID, "weight-%d" % index).send_keys(weight)
+    inspector.submit('form[action$="/blueprint"] button[type=submit]')
+    assert "add up to 110%" in driver.find_element(By.TAG_NAME, "main").text, "a blueprint of 110% was not refused"
+    weight = driver.find_element(By.ID, "weight-1")
+    weight.clear()
+    weight.send_keys("40")
+    inspector.submit('form[action$="/blueprint"] button[type=submit]')
+    assert "Together: 100%" in driver.find_element(By.TAG_NAME, "main").text
+    inspector.submit('form[action$="/publish"] button[type=submit]')
+    assert "Published" in driver.find_element(By.TAG_NAME, "main").text
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    inspector.check("a new exam's page", exam)
+
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    driver.get(portal.url + "/admin/import")
+    driver.find_element(By.ID, "import-text").send_keys(
+        "::SSH:: Which port does SSH use? {=22 ~23 ~25}\n\n::HTTPS:: Which port does HTTPS use? {=443 ~80 ~25}\n")
+    Select(driver.find_element(By.ID, "import-into")).select_by_value("%s/pocket-networks" % code)
+    driver.find_element(By.ID, "import-domain").send_keys("ports")
+    inspector.submit('form[action="/admin/import"] button[type=submit]')
+    assert "2 questions added" in driver.find_element(By.TAG_NAME, "main").text
+    drafts = inspector.submit('button[name="publish"][value="0"]')
+    assert "status=draft" in drafts, drafts
+    assert "2 questions imported as drafts" in driver.find_element(By.TAG_NAME, "main").text
+    inspector.submit('#publish-drafts button[type=submit]')
+    assert "2 drafts published" in driver.find_element(By.TAG_NAME, "main").text
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    assert not inspector.problems, "\n".join(inspector.problems)

@@ -206,7 +206,10 @@ extension AdminPages {
                           "unchanged": String(summary.questionsUnchanged), "bytes": String(check.document.count), "format": plan.format.rawValue,
                           "skipped": String(plan.skipped.count), "drafts": drafts ? "yes" : "no"], at: clock(), connection)
             try ImportCheckStore().remove(id, connection)
-            return drafts ? "/admin/questions?status=draft&imported=\(summary.questionsAdded)" : "/admin/questions?imported=\(summary.questionsAdded)"
+            // The list of what came in: the drafts (of its exam, when the file went into one).
+            let exams = plan.document.regions.flatMap { region in region.exams.map { "\(region.code)/\($0.slug)" } }
+            let exam = exams.count == 1 ? "&exam=" + LocalPath.escaped(exams[0]) : ""
+            return (drafts ? "/admin/questions?status=draft&imported=" : "/admin/questions?imported=") + "\(summary.questionsAdded)" + exam
         }?.location
         return .redirect(to: location ?? "/admin/import/\(id.uuidString.lowercased())")
     }
