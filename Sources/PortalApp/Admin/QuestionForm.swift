@@ -214,6 +214,16 @@ struct QuestionForm {
             correct = used.map { (Int($0.target) ?? 0) - 1 }
         case .oneOption, .someOptions, .region:
             correct = used.enumerated().filter { $0.element.isKey }.map(\.offset)
+            // Said in an editor's words before the validator's (which has the last word): what to tick.
+            if errors["options"] == nil {
+                if used.count < 2 {
+                    errors["options"] = message("admin.edit.two_options", [:])
+                } else if type.answerShape == .oneOption && correct.count != 1 {
+                    errors["options"] = message(correct.isEmpty ? "admin.edit.tick_one" : "admin.edit.tick_only_one", [:])
+                } else if correct.isEmpty {
+                    errors["options"] = message(type.answerShape == .region ? "admin.edit.tick_region" : "admin.edit.tick_some", [:])
+                }
+            }
         case .text, .gaps:
             correct = []
         }
