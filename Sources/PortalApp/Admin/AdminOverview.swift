@@ -24,7 +24,8 @@ extension AdminPages {
             var updated: String
             var statuses: String
             var types: String
-            var difficulties: [Int]
+            /// Published questions by difficulty, each count beside its level: "1: 3 · 2: 5 · …".
+            var difficultyMix: String
             var openReports: Int
             var flagged: Int
             var hasFlagged: Bool
@@ -62,7 +63,7 @@ extension AdminPages {
                     .joined(separator: " · "),
                 types: exam.byType.sorted { $0.key < $1.key }.map { pages.message("admin.kind." + $0.key, locale: locale) + " \($0.value)" }
                     .joined(separator: " · "),
-                difficulties: exam.byDifficulty, openReports: exam.openReports, flagged: flagged[exam.examID] ?? 0,
+                difficultyMix: exam.byDifficulty.enumerated().map { "\($0.offset + 1): \($0.element)" }.joined(separator: " · "), openReports: exam.openReports, flagged: flagged[exam.examID] ?? 0,
                 hasFlagged: (flagged[exam.examID] ?? 0) > 0)
         })
         value.mail = outbox.map {

@@ -51,7 +51,8 @@ extension AdminPages {
             let store = AdminStore()
             var value = AdminQuestionPage(
                 question: question, versions: try store.versions(questionID: id, connection), reports: try store.reports(questionID: id, connection),
-                statistics: try store.itemStatistics(questionIDs: [id], connection)[id], language: "", pages: pages, locale: locale)
+                statistics: try store.itemStatistics(questionIDs: [id], connection)[id], language: "", pages: pages, locale: locale,
+                zone: TimeZone(identifier: user.timeZone) ?? .gmt)
             value.saved = request.query["saved"] != nil
             return value
         }

@@ -106,6 +106,8 @@ struct AdminQuestionPage: Encodable {
     }
 
     var id: String
+    /// The question's start, naming it in the breadcrumb.
+    var crumb: String
     var kind: String
     var difficulty: Int
     var version: Int
@@ -139,10 +141,11 @@ struct AdminQuestionPage: Encodable {
 
     init(
         question: Question, versions: [QuestionVersion], reports: [(reason: String, comment: String, resolution: String?, at: Date)],
-        statistics: ItemStatistics?, language: String, pages: PageRenderer, locale: String
+        statistics: ItemStatistics?, language: String, pages: PageRenderer, locale: String, zone: TimeZone
     ) {
-        let iso = ISO8601DateFormatter()
+        func when(_ date: Date) -> String { LocalDates.dateTime(date, locale: locale, zone: zone) }
         id = question.id.lowercasedText
+        crumb = question.stem.count > 60 ? String(question.stem.prefix(60)) + "…" : question.stem
         kind = question.kind.rawValue
         difficulty = question.difficulty
         version = question.version
@@ -151,10 +154,10 @@ struct AdminQuestionPage: Encodable {
         explanation = question.explanation
         explanationHTML = question.texts.map { RichTextHTML.render($0.explanation) }
         optionExplanations = question.options.map { "\($0.text): \($0.explanation ?? "—")" }
-        self.versions = versions.map { Version(version: $0.version, savedAt: iso.string(from: $0.savedAt), snapshot: $0.snapshot) }
+        self.versions = versions.map { Version(version: $0.version, savedAt: when($0.savedAt), snapshot: $0.snapshot) }
         self.reports = reports.map {
             Report(reason: pages.message("report.reason.\($0.reason)", locale: locale), comment: $0.comment,
-                   resolution: $0.resolution ?? pages.message("admin.open", locale: locale), at: iso.string(from: $0.at))
+                   resolution: $0.resolution ?? pages.message("admin.open", locale: locale), at: when($0.at))
         }
         hasReports = !reports.isEmpty
         func figure(_ value: Double?, _ format: String) -> String { value.map { String(format: format, $0) } ?? "—" }
