@@ -53,7 +53,18 @@ enum QTIFormat {
         // Gaps in a text (inline choices, several text entries) make a cloze question, each
         // interaction marked {#n} where it stands.
         let inline = [names.element("inline-choice-interaction"), names.element("text-entry-interaction")]
-        let isCloze = !found.isEmpty && found.allSatisfy { inline.contains($0.name) } && (found.count > 1 || found[0].name == inline[0])
+        // One text entry standing inside a sentence ("…by this sun of ___;") is a gap in it too:
+        // read as a separate box, the sentence would lose its place. One that ends its text
+        // ("Which city? ___") stays a typed answer.
+        let inSentence = found.count == 1 && found[0].name == inline[1] && ([body] + body.descendants { _ in true }).contains { element in
+            guard let place = element.pieces.firstIndex(where: { if case .element(let child) = $0 { return child === found[0] } else { return false } }) else {
+                return false
+            }
+            return element.pieces[(place + 1)...].contains { piece in
+                if case .text(let text) = piece { return !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } else { return true }
+            }
+        }
+        let isCloze = !found.isEmpty && found.allSatisfy { inline.contains($0.name) } && (found.count > 1 || found[0].name == inline[0] || inSentence)
         var gapMarks: [ObjectIdentifier: String] = [:]
         var gaps: [ClozeGap] = []
         if isCloze {

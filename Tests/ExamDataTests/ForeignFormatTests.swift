@@ -243,8 +243,9 @@ struct ForeignFormatTests {
         #expect(match.stem == "Match each port to its service." && match.options.map(\.text) == ["22", "53", "443"])
         #expect(match.answering == .matching(targets: ["SMTP", "SSH", "DNS", "HTTPS"]) && match.correct == [1, 2, 3])
         let route = try #require(try ForeignImport().read(try ForeignFiles.fixture("qti3-text-entry.xml"), format: .qti3, language: "en").questions.first)
-        #expect(route.stem == "On Linux, the command shows the routing table.")
-        #expect(route.answering == .typing(accepted: ["ip route", "route -n"], match: .caseInsensitive, tolerance: nil))
+        // A text entry inside its sentence is a gap at its place, not a box after the sentence.
+        #expect(route.stem == "On Linux, the command {#1} shows the routing table.")
+        #expect(route.answering == .filling(gaps: [ClozeGap(accepted: ["ip route", "route -n"], match: .caseInsensitive)]))
         let mtu = try #require(try ForeignImport().read(try ForeignFiles.fixture("qti21-numeric.xml"), format: .qti21, language: "en").questions.first)
         #expect(mtu.answering == .typing(accepted: ["1500"], match: .numeric, tolerance: 2))
         // A hotspot item alone has no picture: named, with what to do instead.
