@@ -103,6 +103,29 @@ struct ForeignFormatTests {
         #expect(question.stem.contains("line one\nline two"), "\(question.stem)")
     }
 
+    @Test("QTI 3: an item that points to a shared passage keeps its question and the report names the passage, never dropping it silently")
+    func sharedPassageNamed() throws {
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <qti-assessment-item xmlns="http://www.imsglobal.org/xsd/imsqtiasi_v3p0" identifier="night" title="Night" adaptive="false" time-dependent="false">
+              <qti-response-declaration identifier="RESPONSE" cardinality="single" base-type="identifier">
+                <qti-correct-response><qti-value>A</qti-value></qti-correct-response>
+              </qti-response-declaration>
+              <qti-assessment-stimulus-ref identifier="Stimulus1" href="passages/night.xml"/>
+              <qti-item-body>
+                <qti-choice-interaction response-identifier="RESPONSE" max-choices="1">
+                  <qti-prompt>What is the passage about?</qti-prompt>
+                  <qti-simple-choice identifier="A">A night</qti-simple-choice>
+                  <qti-simple-choice identifier="B">A day</qti-simple-choice>
+                </qti-choice-interaction>
+              </qti-item-body>
+            </qti-assessment-item>
+            """
+        let content = try ForeignImport().read(Data(xml.utf8), format: .qti3, language: "en")
+        #expect(content.questions.count == 1)
+        #expect(content.notes.contains { $0.reason.contains("shared passage passages/night.xml is not imported") }, "\(content.notes)")
+    }
+
     @Test("GIFT: choices, weights, true/false, feedback, HTML and escapes map onto the portal's kinds; the rest is named by line")
     func gift() throws {
         let content = try ForeignImport().read(try ForeignFiles.fixture("networking.gift"), format: .gift, language: "en")
