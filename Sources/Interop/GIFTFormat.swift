@@ -127,12 +127,18 @@ enum GIFTFormat {
             title = unescape(String(text[text.index(text.startIndex, offsetBy: 2)..<end])).trimmingCharacters(in: .whitespaces)
             text = text[text.index(end, offsetBy: 2)...]
         }
-        var isHTML = false, markup = ForeignMarkup.plain
+        var isHTML = false, markup = ForeignMarkup.plain, hasMarker = false
         let trimmed = text.drop { $0 == " " || $0 == "\t" || $0 == "\n" }
         for marker in ["[html]", "[markdown]", "[plain]", "[moodle]"] where trimmed.hasPrefix(marker) {
             isHTML = marker == "[html]"
             markup = marker == "[html]" ? .html : marker == "[markdown]" ? .markdown : .plain
             text = trimmed.dropFirst(marker.count)
+            hasMarker = marker != "[moodle]"
+        }
+        // No marker (or [moodle]) is Moodle's automatic format, which takes HTML as it is written:
+        // a question with tags in it is read as HTML (and sanitised as every imported HTML is).
+        if !hasMarker, text.range(of: "<[A-Za-z][A-Za-z0-9]*(\\s[^<>]*)?/?>", options: .regularExpression) != nil {
+            (isHTML, markup) = (true, .html)
         }
         // Moodle's embedded answers written into a GIFT question make a cloze question.
         if EmbeddedAnswers.holdsGaps(String(text)) {

@@ -39,6 +39,10 @@ struct GIFTDialectTests {
             ::Colours::[html]What is between <b>orange</b> and green? {=[plain]yellow#[html]<i>Yes</i>. ~red ####[html]<p>The spectrum.</p>}
 
             ::Reliable:: Is TCP reliable? {T#[html]<b>No</b>: it retransmits.#[html]<i>Right</i>.}
+
+            ::Unmarked:: What is <i>between</i> orange and green? {=yellow ~red}
+
+            ::Compare:: Is 2 < 3? {T}
             """)
         #expect(content.skipped.isEmpty, "\(content.skipped)")
         #expect(content.questions[0].answering == .typing(accepted: ["One"], match: .caseInsensitive, tolerance: nil))
@@ -49,6 +53,10 @@ struct GIFTDialectTests {
         // A true/false question's feedback names its format too: the marker is never shown.
         let reliable = content.questions[3]
         #expect(reliable.options.map(\.feedback) == ["Right.", "No: it retransmits."], "\(reliable.options.map(\.feedback))")
+        // No marker is Moodle's automatic format: its tags are HTML, not text; a lone "<" stays text.
+        #expect(content.questions[4].stem == "What is between orange and green?", "\(content.questions[4].stem)")
+        #expect(content.questions[4].richStem != nil, "the <i> is kept as markup")
+        #expect(content.questions[5].stem == "Is 2 < 3?")
     }
 
     @Test("a number's catch-all ~#feedback is no answer; a single choice with part-mark answers keeps its right one and says the rest count as wrong")
