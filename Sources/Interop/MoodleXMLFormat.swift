@@ -89,6 +89,10 @@ enum MoodleXMLFormat {
                 // Moodle's old question picture (`<image>` with `<image_base64>`) is an exhibit after the text.
                 if let old = try oldImage(question, shownImages: &shownImages) {
                     richStem = RichText((richStem ?? RichText.words(clean(html, html: markup != .plain))).blocks + [.picture(old)])
+                    // The field has no alt text: its file's name stands in, which an admin should replace.
+                    content.notes.append(SkippedItem(
+                        position: position,
+                        reason: "its picture has no alt text: its file name (\(old.alt.prefix(80))) stands in — give it words in the editor before publishing"))
                 }
             } catch {
                 skip(error.reason); continue

@@ -198,7 +198,16 @@ enum QTIFormat {
                     case .success(let stored): option.image = stored
                     case .failure(let problem): return skip("choice \(number + 1): \(problem.reason)")
                     }
-                    if option.text.isEmpty { option.text = clean(image.attributes["alt"] ?? "").isEmpty ? name : clean(image.attributes["alt"] ?? "") }
+                    if option.text.isEmpty {
+                        let alt = clean(image.attributes["alt"] ?? "")
+                        option.text = alt.isEmpty ? name : alt
+                        if alt.isEmpty {
+                            // Words from a file's name are no description: said in the report, to be replaced.
+                            content.notes.append(SkippedItem(
+                                position: position,
+                                reason: "choice \(number + 1)'s picture has no alt text: its file name (\(name.prefix(80))) stands in — give it words in the editor before publishing"))
+                        }
+                    }
                 }
                 options.append(option)
             }

@@ -175,6 +175,8 @@ struct RichInteropTests {
             .paragraph([.text("Which part of the circuit is shown?")]), .picture(RichText.Picture(source: stored.path, alt: "circuit diagram")),
         ]))
         #expect(content.questions.first?.shownImages == [stored])
+        // Words made from a file's name are no description: the report says so, for the admin to replace.
+        #expect(content.notes.map(\.reason) == ["its picture has no alt text: its file name (circuit diagram) stands in — give it words in the editor before publishing"])
         let outside = try ForeignImport().read(file("<image>https://example.org/circuit.png</image>"), format: .moodleXML, language: "en")
         #expect(outside.questions.isEmpty)
         #expect(outside.skipped.map(\.reason) == ["the picture https://example.org/circuit.png is not embedded in the file (<image_base64>), and the portal does not load pictures from elsewhere"])
