@@ -4982,6 +4982,26 @@ $$;
 ALTER FUNCTION public.share_link_admits(p_link uuid, p_exam bigint, p_mode text) OWNER TO portal_auth;
 
 --
+-- Name: share_link_as_shared(uuid, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.share_link_as_shared(p_link uuid, p_now timestamp with time zone) RETURNS TABLE(id uuid, title text, exam_id bigint, region_code text, exam_slug text, exam_title text, exam_language text, class_id uuid, class_name text, shared_by text, mode text, domains text[], difficulty_from integer, difficulty_to integer, question_count integer, joins_class boolean, due_at timestamp with time zone, expires_at timestamp with time zone, quiz_id uuid)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT l.id, l.title, l.exam_id, r.code, e.slug, e.title, e.language, l.class_id, c.name, u.display_name, l.mode, l.domains,
+           l.difficulty_from, l.difficulty_to, l.question_count, l.joins_class, l.due_at, l.expires_at, l.quiz_id
+    FROM public.share_links l
+    JOIN public.exams e ON e.id = l.exam_id JOIN public.regions r ON r.id = e.region_id
+    JOIN public.users u ON u.id = l.created_by
+    LEFT JOIN public.classes c ON c.id = l.class_id
+    WHERE l.id = p_link AND l.revoked_at IS NULL AND (l.expires_at IS NULL OR l.expires_at > greatest(p_now, public.app_now()))
+$$;
+
+
+ALTER FUNCTION public.share_link_as_shared(p_link uuid, p_now timestamp with time zone) OWNER TO portal_auth;
+
+--
 -- Name: share_link_attempts(uuid); Type: FUNCTION; Schema: public; Owner: portal_auth
 --
 
@@ -5005,13 +5025,8 @@ CREATE FUNCTION public.share_link_by_token(p_hash bytea, p_now timestamp with ti
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
     AS $$
-    SELECT l.id, l.title, l.exam_id, r.code, e.slug, e.title, e.language, l.class_id, c.name, u.display_name, l.mode, l.domains,
-           l.difficulty_from, l.difficulty_to, l.question_count, l.joins_class, l.due_at, l.expires_at, l.quiz_id
-    FROM public.share_links l
-    JOIN public.exams e ON e.id = l.exam_id JOIN public.regions r ON r.id = e.region_id
-    JOIN public.users u ON u.id = l.created_by
-    LEFT JOIN public.classes c ON c.id = l.class_id
-    WHERE l.token_hash = p_hash AND l.revoked_at IS NULL AND (l.expires_at IS NULL OR l.expires_at > greatest(p_now, public.app_now()))
+    SELECT s.* FROM public.share_links l CROSS JOIN LATERAL public.share_link_as_shared(l.id, p_now) AS s
+    WHERE l.token_hash = p_hash
 $$;
 
 
@@ -5025,14 +5040,9 @@ CREATE FUNCTION public.share_link_of_my_class(p_link uuid, p_now timestamp with 
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
     AS $$
-    SELECT l.id, l.title, l.exam_id, r.code, e.slug, e.title, e.language, l.class_id, c.name, u.display_name, l.mode, l.domains,
-           l.difficulty_from, l.difficulty_to, l.question_count, l.joins_class, l.due_at, l.expires_at, l.quiz_id
-    FROM public.share_links l
-    JOIN public.exams e ON e.id = l.exam_id JOIN public.regions r ON r.id = e.region_id
-    JOIN public.users u ON u.id = l.created_by
-    JOIN public.classes c ON c.id = l.class_id
-    JOIN public.class_members m ON m.class_id = l.class_id AND m.user_id = public.app_user_id() AND m.left_at IS NULL
-    WHERE l.id = p_link AND l.revoked_at IS NULL AND (l.expires_at IS NULL OR l.expires_at > greatest(p_now, public.app_now()))
+    SELECT s.* FROM public.share_link_as_shared(p_link, p_now) AS s
+    WHERE EXISTS (SELECT 1 FROM public.class_members m
+                  WHERE m.class_id = s.class_id AND m.user_id = public.app_user_id() AND m.left_at IS NULL)
 $$;
 
 
@@ -12322,6 +12332,13 @@ GRANT ALL ON FUNCTION public.set_accommodation(p_student uuid, p_multiplier nume
 
 REVOKE ALL ON FUNCTION public.share_link_admits(p_link uuid, p_exam bigint, p_mode text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.share_link_admits(p_link uuid, p_exam bigint, p_mode text) TO portal_app;
+
+
+--
+-- Name: FUNCTION share_link_as_shared(p_link uuid, p_now timestamp with time zone); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.share_link_as_shared(p_link uuid, p_now timestamp with time zone) FROM PUBLIC;
 
 
 --

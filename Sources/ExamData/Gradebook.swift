@@ -36,15 +36,10 @@ public struct Gradebook: Sendable {
         var cells: [UUID: [UUID: Cell]] = [:]
         for link in links {
             for attempt in attempts[link.id] ?? [] {
-                let late = zip(attempt.finishedAt, link.dueAt).map { $0 > $1 } ?? false
+                let late = attempt.finishedAt.flatMap { finished in link.dueAt.map { finished > $0 } } ?? false
                 cells[link.id, default: [:]][attempt.userID] = Cell(attempt: attempt, late: late)
             }
         }
         self.cells = cells
     }
-}
-
-private func zip<A, B>(_ a: A?, _ b: B?) -> (A, B)? {
-    guard let a, let b else { return nil }
-    return (a, b)
 }

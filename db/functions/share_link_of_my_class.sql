@@ -7,14 +7,9 @@ CREATE OR REPLACE FUNCTION public.share_link_of_my_class(p_link uuid, p_now time
  STABLE SECURITY DEFINER
  SET search_path TO 'pg_catalog', 'public', 'pg_temp'
 AS $function$
-    SELECT l.id, l.title, l.exam_id, r.code, e.slug, e.title, e.language, l.class_id, c.name, u.display_name, l.mode, l.domains,
-           l.difficulty_from, l.difficulty_to, l.question_count, l.joins_class, l.due_at, l.expires_at, l.quiz_id
-    FROM public.share_links l
-    JOIN public.exams e ON e.id = l.exam_id JOIN public.regions r ON r.id = e.region_id
-    JOIN public.users u ON u.id = l.created_by
-    JOIN public.classes c ON c.id = l.class_id
-    JOIN public.class_members m ON m.class_id = l.class_id AND m.user_id = public.app_user_id() AND m.left_at IS NULL
-    WHERE l.id = p_link AND l.revoked_at IS NULL AND (l.expires_at IS NULL OR l.expires_at > greatest(p_now, public.app_now()))
+    SELECT s.* FROM public.share_link_as_shared(p_link, p_now) AS s
+    WHERE EXISTS (SELECT 1 FROM public.class_members m
+                  WHERE m.class_id = s.class_id AND m.user_id = public.app_user_id() AND m.left_at IS NULL)
 $function$;
 ALTER FUNCTION share_link_of_my_class(p_link uuid, p_now timestamp with time zone) OWNER TO portal_auth;
 REVOKE ALL ON FUNCTION share_link_of_my_class(p_link uuid, p_now timestamp with time zone) FROM PUBLIC;

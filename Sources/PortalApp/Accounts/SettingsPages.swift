@@ -157,7 +157,7 @@ extension AccountPages {
         form.check(languages: Set(pages.templates.locales))
         let typed = form.typed
         guard form.problems.isEmpty else {
-            let errors = Dictionary(form.problems.map { ($0.field, pages.message($0.key, for: request, $0.arguments)) }, uniquingKeysWith: { first, _ in first })
+            let errors = pages.fieldErrors(form.problems, locale: pages.locale(for: request))
             return try showSettings(request, user, fieldErrors: errors, typed: typed, status: .unprocessableContent)
         }
         let changes = SettingsChanges(account: account, user: user, typed: typed)

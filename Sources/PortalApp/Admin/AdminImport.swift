@@ -59,6 +59,15 @@ extension AdminPages {
         var skipUnsupported = false
         /// A checked file's page: where its import is confirmed, and that form's one-time token.
         var checkAction: String?
+
+        /// The report of a refused file: its first problems and how many there are in all.
+        mutating func refuse(_ problems: [Problem], total: Int?, fileRefused: Bool) {
+            self.problems = problems
+            hasProblems = true
+            more = (total ?? problems.count) - problems.count
+            hasMore = more > 0
+            self.fileRefused = fileRefused
+        }
     }
 
     /// Why a kept file cannot be imported now.
@@ -78,56 +87,39 @@ extension AdminPages {
         return try pages.privatePage("admin/import", ImportPage(exams: try examChoices(selected: "", request)), request)
     }
 
-    /// Reads the file in whatever format it is (format 1, or GIFT or Aiken into the exam
-    /// chosen), validates the whole of it first, and imports only when everything is valid, in
-    /// one transaction with its audit entry. The file comes as an upload or a text field.
     /// Why a document could not be planned, as the report lists it (at most 500 lines), and
     /// how many problems there are in all.
-    private func problems(
-        _ refusal: ImportRefusal, _ say: (String, [String: String], Int?) -> ImportPage.Problem
-    ) -> (problems: [ImportPage.Problem], total: Int?) {
+    private func problems(_ refusal: ImportRefusal, locale: String) -> (problems: [ImportPage.Problem], total: Int?) {
         switch refusal {
-        case .unknownFormat: return ([say("admin.unknown_format", [:], nil)], nil)
-        case .needsExam(let format): return ([say("admin.needs_exam", ["format": format.rawValue], nil)], nil)
-        case .noSuchExam(let exam): return ([say("admin.no_such_exam", ["exam": String(exam.prefix(120))], nil)], nil)
+        case .unknownFormat: return ([say("admin.unknown_format", locale: locale)], nil)
+        case .needsExam(let format): return ([say("admin.needs_exam", ["format": format.rawValue], locale: locale)], nil)
+        case .noSuchExam(let exam): return ([say("admin.no_such_exam", ["exam": String(exam.prefix(120))], locale: locale)], nil)
         case .unsupported(let items):
-            return ([say("admin.unsupported_refused", ["count": String(items.count)], items.count)]
+            return ([say("admin.unsupported_refused", ["count": String(items.count)], count: items.count, locale: locale)]
                         + items.prefix(499).map { ImportPage.Problem(item: $0.position, field: "", problem: $0.reason) }, items.count + 1)
         case .unreadable(let format, let error): return ([ImportPage.Problem(item: error.position, field: format.rawValue, problem: error.problem)], nil)
         case .malformed(let problem): return ([ImportPage.Problem(item: problem.item, field: problem.field, problem: problem.problem)], nil)
         }
     }
 
+    /// `POST /admin/import`: reads the file in whatever format it is (format 1, or another into
+    /// the exam chosen) and checks the whole of it; a good file is kept for its dry run. The file
+    /// comes as an upload or a text field.
     func importDocument(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let locale = pages.locale(for: request)
         let form = ImportForm(request)
         let (bytes, fromFile, into, domain, skipUnsupported) = (form.bytes, form.fromFile, form.into, form.domain, form.skipUnsupported)
         var page = ImportPage(exams: try examChoices(selected: into, request), domain: domain, skipUnsupported: skipUnsupported)
         func refused(_ problems: [ImportPage.Problem], total: Int? = nil) throws -> Response {
-            let total = total ?? problems.count
-            page.problems = problems
-            page.hasProblems = true
-            page.more = total - problems.count
-            page.hasMore = total > problems.count
+            page.refuse(problems, total: total, fileRefused: fromFile)
             page.pasted = fromFile ? "" : String(decoding: bytes, as: UTF8.self)
-            page.fileRefused = fromFile
             return try pages.privatePage("admin/import", page, request, status: .unprocessableContent)
         }
-        func say(_ key: String, _ arguments: [String: String] = [:], count: Int? = nil) -> ImportPage.Problem {
-            ImportPage.Problem(item: "", field: "", problem: pages.message(key, locale: locale, arguments, count: count.map(Double.init)))
-        }
-        guard !bytes.isEmpty else { return try refused([say("admin.no_document")]) }
-        let importer = ContentImport()
-        let plan: ImportPlan
-        do {
-            plan = try request.database.transaction { try ImportPlanner().plan(Data(bytes), into: into, domain: domain, skipUnsupported: skipUnsupported, $0) }
-        } catch let refusal as ImportRefusal {
-            let (problems, total) = problems(refusal, say)
+        guard !bytes.isEmpty else { return try refused([say("admin.no_document", locale: locale)]) }
+        let planned = try request.database.transaction { try ready(bytes, into: into, domain: domain, skipUnsupported: skipUnsupported, $0) }
+        if case .failure(let blocked) = planned {
+            let (problems, total) = lines(blocked, locale: locale)
             return try refused(problems, total: total)
-        }
-        let problems = importer.problems(plan.document, blueprint: plan.format == .portalJSON)
-        guard problems.isEmpty else {
-            return try refused(problems.prefix(500).map { ImportPage.Problem(item: $0.item, field: $0.field, problem: $0.problem) }, total: problems.count)
         }
         // A good file is kept while the admin reads what it would do (its check's page); the
         // same form sent again leads to the same check.
@@ -135,7 +127,7 @@ extension AdminPages {
             let id = try ImportCheckStore().keep(document: bytes, into: into, domain: domain, skipUnsupported: skipUnsupported, at: clock(), connection)
             return "/admin/import/\(id.uuidString.lowercased())"
         }?.location
-        guard let location else { return try refused([say("error.form_resent")]) }
+        guard let location else { return try refused([say("error.form_resent", locale: locale)]) }
         return .redirect(to: location)
     }
 
@@ -149,31 +141,17 @@ extension AdminPages {
         var page = ImportPage(exams: try examChoices(selected: check.into, request), domain: check.domain, skipUnsupported: check.skipUnsupported)
         let importer = ContentImport()
         let outcome = try request.database.transaction { connection -> Result<(ImportPlan, ImportSummary), ImportBlocked> in
-            let plan: ImportPlan
-            do {
-                plan = try ImportPlanner().plan(Data(check.document), into: check.into, domain: check.domain, skipUnsupported: check.skipUnsupported, connection)
-            } catch let refusal as ImportRefusal {
-                return .failure(.refusal(refusal))
+            switch try ready(check.document, into: check.into, domain: check.domain, skipUnsupported: check.skipUnsupported, connection) {
+            case .failure(let blocked): return .failure(blocked)
+            case .success(let plan):
+                try importer.allowLongStatements(connection)
+                return .success((plan, try importer.dryRun(plan.document, connection)))
             }
-            let problems = importer.problems(plan.document, blueprint: plan.format == .portalJSON)
-            guard problems.isEmpty else { return .failure(.problems(problems)) }
-            try importer.allowLongStatements(connection)
-            return .success((plan, try importer.dryRun(plan.document, connection)))
         }
         switch outcome {
         case .failure(let blocked):
-            let say = { (key: String, arguments: [String: String], count: Int?) in
-                ImportPage.Problem(item: "", field: "", problem: pages.message(key, locale: locale, arguments, count: count.map(Double.init)))
-            }
-            let (problems, total): ([ImportPage.Problem], Int?) = switch blocked {
-            case .refusal(let refusal): problems(refusal, say)
-            case .problems(let found): (found.prefix(500).map { ImportPage.Problem(item: $0.item, field: $0.field, problem: $0.problem) }, found.count)
-            }
-            page.problems = problems
-            page.hasProblems = true
-            page.more = (total ?? problems.count) - problems.count
-            page.hasMore = page.more > 0
-            page.fileRefused = true
+            let (problems, total) = lines(blocked, locale: locale)
+            page.refuse(problems, total: total, fileRefused: true)
             return try pages.privatePage("admin/import", page, request, status: .unprocessableContent)
         case .success(let (plan, summary)):
             report(summary, plan, on: &page, locale: locale)
@@ -191,13 +169,8 @@ extension AdminPages {
         let importer = ContentImport()
         let location = try SentOnce.send(request, form: fields) { connection -> String in
             guard let check = try ImportCheckStore().check(id, connection) else { throw PageRefusal(.notFound, "admin.import_check_gone") }
-            let plan: ImportPlan
-            do {
-                plan = try ImportPlanner().plan(Data(check.document), into: check.into, domain: check.domain, skipUnsupported: check.skipUnsupported, connection)
-            } catch is ImportRefusal {
-                throw PageRefusal(.conflict, "admin.import_changed_since")
-            }
-            guard importer.problems(plan.document, blueprint: plan.format == .portalJSON).isEmpty else { throw PageRefusal(.conflict, "admin.import_changed_since") }
+            guard case .success(let plan) = try ready(check.document, into: check.into, domain: check.domain, skipUnsupported: check.skipUnsupported, connection)
+            else { throw PageRefusal(.conflict, "admin.import_changed_since") }
             try importer.allowLongStatements(connection)
             let summary = try importer.apply(plan.document, drafts: drafts, connection)
             try AdminStore().audit(
@@ -212,6 +185,35 @@ extension AdminPages {
             return (drafts ? "/admin/questions?status=draft&imported=" : "/admin/questions?imported=") + "\(summary.questionsAdded)" + exam
         }?.location
         return .redirect(to: location ?? "/admin/import/\(id.uuidString.lowercased())")
+    }
+
+    /// A file read for an import and checked whole (format 1's blueprint too): the plan to
+    /// write, or why it cannot be — the one check of the form, of its dry run and of the import.
+    private func ready(
+        _ bytes: [UInt8], into: String, domain: String, skipUnsupported: Bool, _ connection: PostgresConnection
+    ) throws -> Result<ImportPlan, ImportBlocked> {
+        let plan: ImportPlan
+        do {
+            plan = try ImportPlanner().plan(Data(bytes), into: into, domain: domain, skipUnsupported: skipUnsupported, connection)
+        } catch let refusal as ImportRefusal {
+            return .failure(.refusal(refusal))
+        }
+        let problems = ContentImport().problems(plan.document, blueprint: plan.format == .portalJSON)
+        return problems.isEmpty ? .success(plan) : .failure(.problems(problems))
+    }
+
+    /// Why a file cannot be imported, as the report lists it (at most 500 lines), and how many
+    /// problems there are in all.
+    private func lines(_ blocked: ImportBlocked, locale: String) -> (problems: [ImportPage.Problem], total: Int?) {
+        switch blocked {
+        case .refusal(let refusal): problems(refusal, locale: locale)
+        case .problems(let found): (found.prefix(500).map { ImportPage.Problem(item: $0.item, field: $0.field, problem: $0.problem) }, found.count)
+        }
+    }
+
+    /// A line of the report in the reader's words.
+    private func say(_ key: String, _ arguments: [String: String] = [:], count: Int? = nil, locale: String) -> ImportPage.Problem {
+        ImportPage.Problem(item: "", field: "", problem: pages.message(key, locale: locale, arguments, count: count.map(Double.init)))
     }
 
     /// What an import did, on its report page: the counts, each exam's added and changed keys,

@@ -67,7 +67,7 @@ struct ExamListPage: Encodable {
         let selected = values.region.isEmpty ? (made ?? regions.first?.code ?? "") : values.region
         regionChoices = regions.map { Choice(value: $0.code, label: $0.name, selected: $0.code == selected) }
         self.values = values
-        fieldErrors = ExamAdminPage.worded(problems, pages: pages, locale: locale)
+        fieldErrors = pages.fieldErrors(problems, locale: locale)
         hasErrors = !problems.isEmpty
         notice = made.map { pages.message("admin.exams.region_made", locale: locale, ["code": String($0.prefix(40))]) }
     }
@@ -135,13 +135,13 @@ struct ExamAdminPage: Encodable {
     mutating func typed(_ settings: ExamSettings, problems: [FormProblem], pages: PageRenderer, locale: String) {
         (title, description, language) = (settings.title, settings.description, settings.language)
         (passMark, timeLimit, questionCount) = (settings.passMark, settings.timeLimitSeconds / 60, settings.questionCount)
-        fieldErrors = Self.worded(problems, pages: pages, locale: locale)
+        fieldErrors = pages.fieldErrors(problems, locale: locale)
         hasErrors = true
     }
 
     /// The blueprint as typed, with its refusals beside its rows and its total.
     mutating func typed(_ form: ExamAdminForms.BlueprintRows, pages: PageRenderer, locale: String) {
-        let errors = Self.worded(form.problems, pages: pages, locale: locale)
+        let errors = pages.fieldErrors(form.problems, locale: locale)
         let questions = Dictionary(rows.compactMap { row in row.id.map { ($0, row.questions) } }, uniquingKeysWith: { first, _ in first })
         rows = form.rows.enumerated().map { index, row in
             Row(index: index, id: row.id.map(String.init), slug: row.slug, title: row.title, weight: row.weight,
@@ -152,14 +152,5 @@ struct ExamAdminPage: Encodable {
         total = form.rows.compactMap { Int($0.weight) }.reduce(0, +)
         totalError = errors["total"]
         hasErrors = true
-    }
-
-    /// Each problem's sentence, by its field (the first for a field).
-    static func worded(_ problems: [FormProblem], pages: PageRenderer, locale: String) -> [String: String] {
-        var errors: [String: String] = [:]
-        for problem in problems where errors[problem.field] == nil {
-            errors[problem.field] = pages.message(problem.key, locale: locale, problem.arguments)
-        }
-        return errors
     }
 }

@@ -122,7 +122,7 @@ struct TeacherQueue: Sendable {
         page.hasInvitations = !invitations.isEmpty
         if let form {
             (page.school, page.days, page.uses) = (form.school, form.days, form.uses)
-            page.fieldErrors = ExamAdminPage.worded(form.problems, pages: pages, locale: locale)
+            page.fieldErrors = pages.fieldErrors(form.problems, locale: locale)
         }
         return try pages.privatePage("admin/teachers", page, request, status: status)
     }

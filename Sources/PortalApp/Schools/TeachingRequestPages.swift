@@ -95,9 +95,7 @@ struct TeachingRequestPages: Sendable {
                 page.standing = nil
             }
         }
-        for problem in problems where page.fieldErrors[problem.field] == nil {
-            page.fieldErrors[problem.field] = pages.message(problem.key, locale: locale, problem.arguments)
-        }
+        page.fieldErrors = pages.fieldErrors(problems, locale: locale)
         page.hasErrors = !page.fieldErrors.isEmpty
         return try pages.privatePage("teach/request", page, request, status: problems.isEmpty ? .ok : .unprocessableContent)
     }

@@ -22,6 +22,18 @@ struct FormProblem: Sendable, Equatable {
     }
 }
 
+extension PageRenderer {
+    /// Each problem's sentence in `locale`, by its field (the first for a field): what a form
+    /// shown again says beside its fields.
+    func fieldErrors(_ problems: [FormProblem], locale: String) -> [String: String] {
+        var errors: [String: String] = [:]
+        for problem in problems where errors[problem.field] == nil {
+            errors[problem.field] = message(problem.key, locale: locale, problem.arguments)
+        }
+        return errors
+    }
+}
+
 /// A posted form's fields, read as the types forms take.
 struct FormReader {
     let fields: FormFields
