@@ -3888,6 +3888,24 @@ $$;
 ALTER FUNCTION public.push_subscribe(p_endpoint text, p_p256dh bytea, p_auth bytea) OWNER TO portal_auth;
 
 --
+-- Name: question_facilities(integer); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.question_facilities(p_exam integer) RETURNS TABLE(question_id uuid, attempts bigint, facility double precision)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT s.question_id, s.attempts, s.facility
+    FROM public.item_statistics s JOIN public.questions q ON q.id = s.question_id
+    JOIN public.domains d ON d.id = q.domain_id
+    WHERE d.exam_id = p_exam AND s.attempts >= 10 AND q.status = 'published' AND q.deleted_at IS NULL
+      AND public.app_role() IN ('teacher', 'admin')
+$$;
+
+
+ALTER FUNCTION public.question_facilities(p_exam integer) OWNER TO portal_auth;
+
+--
 -- Name: question_shape_problem(text, jsonb, jsonb, jsonb); Type: FUNCTION; Schema: public; Owner: portal_owner
 --
 
@@ -12210,6 +12228,14 @@ GRANT ALL ON FUNCTION public.push_subscribe(p_endpoint text, p_p256dh bytea, p_a
 
 
 --
+-- Name: FUNCTION question_facilities(p_exam integer); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.question_facilities(p_exam integer) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.question_facilities(p_exam integer) TO portal_app;
+
+
+--
 -- Name: FUNCTION question_shape_problem(kind text, options jsonb, correct jsonb, details jsonb); Type: ACL; Schema: public; Owner: portal_owner
 --
 
@@ -12889,6 +12915,7 @@ GRANT SELECT,INSERT,DELETE ON TABLE public.import_checks TO portal_app;
 --
 
 GRANT SELECT ON TABLE public.item_responses TO portal_app;
+GRANT SELECT ON TABLE public.item_responses TO portal_auth;
 
 
 --
@@ -12917,6 +12944,7 @@ GRANT SELECT ON TABLE public.item_option_shares TO portal_app;
 --
 
 GRANT SELECT ON TABLE public.item_statistics TO portal_app;
+GRANT SELECT ON TABLE public.item_statistics TO portal_auth;
 
 
 --

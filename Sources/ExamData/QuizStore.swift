@@ -21,6 +21,8 @@ public struct Quiz: Sendable, Equatable {
         public var domainTitle: String
         public var kind: String
         public var difficulty: Int
+        /// The share of students answering it right in their first whole mock; nil until ten have.
+        public var facility: Double?
         /// No longer published (retired, or deleted): kept in the quiz, left out of what pupils
         /// get; its text is no longer the teacher's to read (empty).
         public var retired: Bool
@@ -45,9 +47,32 @@ public struct QuestionSearch: Sendable, Equatable {
     public var domain: String?
     public var kind: String?
     public var difficulty: Int?
+    public var facility: Facility?
 
-    public init(text: String = "", domain: String? = nil, kind: String? = nil, difficulty: Int? = nil) {
-        (self.text, self.domain, self.kind, self.difficulty) = (text, domain, kind, difficulty)
+    /// How often students answer a question right (its facility), in the bands a teacher picks from.
+    public enum Facility: String, Sendable, CaseIterable {
+        /// Most get it right: 80% or more.
+        case easy
+        /// From 40% to 80%.
+        case middling
+        /// Fewer than 40% get it right.
+        case hard
+        /// Too few first mocks (fewer than ten) to say.
+        case unmeasured
+
+        /// The band as a fraction right, lower bound inclusive; nil for `unmeasured`.
+        var bounds: (lower: Double, upper: Double)? {
+            switch self {
+            case .easy: (0.8, 2)
+            case .middling: (0.4, 0.8)
+            case .hard: (0, 0.4)
+            case .unmeasured: nil
+            }
+        }
+    }
+
+    public init(text: String = "", domain: String? = nil, kind: String? = nil, difficulty: Int? = nil, facility: Facility? = nil) {
+        (self.text, self.domain, self.kind, self.difficulty, self.facility) = (text, domain, kind, difficulty, facility)
     }
 }
 
@@ -88,9 +113,10 @@ public struct QuizStore: Sendable {
             """ as SQL).prepared()).first else { return nil }
         // A question retired since is not the teacher's to read any more: it comes as its id alone.
         let items = try connection.query(("""
-            SELECT qq.question_id AS id, q.stem, d.title AS domain_title, q.type, q.difficulty,
+            SELECT qq.question_id AS id, q.stem, d.title AS domain_title, q.type, q.difficulty, f.facility,
                    (q.id IS NULL OR q.status <> 'published' OR q.deleted_at IS NOT NULL) AS retired
             FROM quiz_questions qq LEFT JOIN questions q ON q.id = qq.question_id LEFT JOIN domains d ON d.id = q.domain_id
+            LEFT JOIN question_facilities(\(try row.decode("exam_id", as: Int.self))) f ON f.question_id = qq.question_id
             WHERE qq.quiz_id = \(id) ORDER BY qq.position, qq.question_id
             """ as SQL).prepared()).rows.map(Self.item)
         return Quiz(
@@ -103,13 +129,17 @@ public struct QuizStore: Sendable {
     /// domain and stem; `limit` at most.
     public func search(examID: Int, _ search: QuestionSearch, excludingQuiz quizID: UUID, limit: Int, _ connection: PostgresConnection) throws -> [Quiz.Item] {
         let pattern = search.text.isEmpty ? nil : "%" + Self.likeEscaped(search.text) + "%"
+        let band = search.facility?.bounds
         return try connection.query(("""
             SELECT \(fragment: Self.itemColumns) FROM questions q JOIN domains d ON d.id = q.domain_id
+            LEFT JOIN question_facilities(\(examID)) f ON f.question_id = q.id
             WHERE d.exam_id = \(examID) AND q.status = 'published' AND q.deleted_at IS NULL
               AND (\(pattern)::text IS NULL OR q.stem ILIKE \(pattern))
               AND (\(search.domain)::text IS NULL OR d.slug = \(search.domain))
               AND (\(search.kind)::text IS NULL OR q.type = \(search.kind))
               AND (\(search.difficulty)::integer IS NULL OR q.difficulty = \(search.difficulty))
+              AND (\(search.facility != .unmeasured) OR f.facility IS NULL)
+              AND (\(band?.lower)::double precision IS NULL OR (f.facility >= \(band?.lower) AND f.facility < \(band?.upper)))
               AND NOT EXISTS (SELECT 1 FROM quiz_questions qq WHERE qq.quiz_id = \(quizID) AND qq.question_id = q.id)
             ORDER BY d.id, q.stem, q.id LIMIT \(limit)
             """ as SQL).prepared()).rows.map(Self.item)
@@ -149,14 +179,14 @@ public struct QuizStore: Sendable {
     }
 
     static let itemColumns: SQL = """
-        q.id, q.stem, d.title AS domain_title, q.type, q.difficulty, false AS retired
+        q.id, q.stem, d.title AS domain_title, q.type, q.difficulty, f.facility, false AS retired
         """
 
     static func item(_ row: PostgresRow) throws -> Quiz.Item {
         Quiz.Item(
             id: try row.decode("id", as: UUID.self), stem: try row.decode("stem", as: String?.self) ?? "",
             domainTitle: try row.decode("domain_title", as: String?.self) ?? "", kind: try row.decode("type", as: String?.self) ?? "",
-            difficulty: try row.decode("difficulty", as: Int?.self) ?? 0, retired: try row.decode("retired", as: Bool.self))
+            difficulty: try row.decode("difficulty", as: Int?.self) ?? 0, facility: try row.decode("facility", as: Double?.self), retired: try row.decode("retired", as: Bool.self))
     }
 
     /// `text` as a LIKE pattern's literal part.

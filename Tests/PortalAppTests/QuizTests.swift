@@ -194,4 +194,54 @@ struct QuizTests {
         #expect(try site.pool.asCaller(memberAccount) { try $0.query("SELECT count(*) AS n FROM quiz_questions").single().decode("n", as: Int.self) } == 0,
                 "but not the quiz itself")
     }
+
+    @Test("a teacher finds questions by how often students get them right in their first mocks: ten students all right on one are 'most', all wrong on another 'few', the rest not known yet; a student reads no facility")
+    func searchByFacility() throws {
+        let site = try PortalSite()
+        let (teacher, _, _) = try site.account("teacher", role: "teacher")
+        let quiz = try Self.makeQuiz(teacher)
+        let items = MiniExam.items.filter { $0.kind == "single-choice" }
+        let (easy, hard) = (items[0], items[1])
+        let examID = try site.admin { try $0.query("SELECT id FROM exams WHERE slug = \(MiniExam.exam)").single().decode("id", as: Int.self) }
+        let start = site.clock.read()
+        func takeMocks(_ students: Range<Int>) throws {
+            for index in students {
+                let student = try site.database.makeAccount("taker\(index)")
+                try site.pool.asCaller(student) { connection in
+                    let store = StudyStore()
+                    let session = try store.create(NewStudySession(
+                        userID: student.id, examID: examID, mode: .mock, config: [:], questionIDs: [easy.id, hard.id], startedAt: start), connection)
+                    for (item, right) in [(easy, true), (hard, false)] {
+                        let pick = right ? item.key : [item.key[0] == 0 ? 1 : 0]
+                        _ = try AnswerRecorder().record(RecordedAnswer(
+                            id: UUID(), sessionID: session, questionID: item.id, questionVersion: 1, response: .indexes(pick), correct: right,
+                            score: right ? 1 : 0, rating: nil, milliseconds: 5000, answeredAt: start.addingTimeInterval(10)), userID: student.id, connection)
+                    }
+                    _ = try store.finish(sessionID: session, at: start.addingTimeInterval(30), connection)
+                }
+            }
+        }
+        func found(_ band: String) throws -> (page: String, easy: Bool, hard: Bool, other: Bool) {
+            let page = try teacher.request("GET", quiz + "?facility=" + band).bodyText
+            let listed = { (item: MiniExam.Item) in page.contains("name=\"question\" value=\"\(item.id.uuidString.lowercased())\"") }
+            return (page, listed(easy), listed(hard), listed(items[2]))
+        }
+        // Nine first mocks are too few to say anything about either question.
+        try takeMocks(0..<9)
+        let early = try found("unmeasured")
+        #expect(early.easy && early.hard && early.other && !early.page.contains("right in first mocks"))
+        try takeMocks(9..<10)
+        let most = try found("easy"), few = try found("hard"), unknown = try found("unmeasured")
+        #expect(most.easy && !most.hard && !most.other)
+        #expect(most.page.contains("100% right in first mocks"))
+        #expect(few.hard && !few.easy && !few.other && few.page.contains("0% right in first mocks"))
+        #expect(unknown.other && !unknown.easy && !unknown.hard)
+        #expect(try found("middling").page.contains("No published question matches that"))
+        // An unknown band is no filter: everything is found.
+        let any = try found("sideways")
+        #expect(any.easy && any.hard && any.other)
+        // The shares are the teacher's to search by, not a student's to read.
+        let student = try site.database.makeAccount("curious")
+        #expect(try site.pool.asCaller(student) { try $0.query("SELECT count(*) AS n FROM question_facilities(\(examID))").single().decode("n", as: Int.self) } == 0)
+    }
 }

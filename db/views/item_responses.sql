@@ -20,3 +20,5 @@ SELECT i.session_id, i.exam_id, i.question_id, i.correct, i.response, i.time_ms,
        (count(*) FILTER (WHERE i.correct) OVER (PARTITION BY i.session_id)) - i.correct::integer AS rest
 FROM items i;
 GRANT SELECT ON item_responses TO portal_app;
+-- question_facilities reads them for a teacher choosing a quiz's questions (shares only).
+GRANT SELECT ON item_responses TO portal_auth;

@@ -48,7 +48,7 @@ struct QuizPages: Sendable {
         init(_ form: FormReader) throws(PageRefusal) {
             guard let question = form.uuid("question") else { throw PageRefusal(.badRequest, "school.quiz_bad_question") }
             self.question = question
-            search = ["q", "domain", "kind", "difficulty"].compactMap { name in
+            search = QuizPage.searchNames.compactMap { name in
                 form.optional(name).map { "\(name)=\(LocalPath.escaped($0))" }
             }.joined(separator: "&")
         }
@@ -95,8 +95,9 @@ struct QuizPages: Sendable {
         let query = request.query
         let search = QuestionSearch(
             text: String((query["q"] ?? "").trimmingCharacters(in: .whitespaces).prefix(100)), domain: query["domain"].flatMap { $0.isEmpty ? nil : $0 },
-            kind: query["kind"].flatMap { $0.isEmpty ? nil : $0 }, difficulty: query["difficulty"].flatMap { Int($0) })
-        let searched = ["q", "domain", "kind", "difficulty"].contains { query[$0] != nil }
+            kind: query["kind"].flatMap { $0.isEmpty ? nil : $0 }, difficulty: query["difficulty"].flatMap { Int($0) },
+            facility: query["facility"].flatMap(QuestionSearch.Facility.init(rawValue:)))
+        let searched = QuizPage.searchNames.contains { query[$0] != nil }
         let store = QuizStore()
         let (quiz, exam, results, classes) = try request.database.transaction { connection in
             guard let quiz = try store.quiz(id, connection) else { throw PageRefusal(.notFound, "school.quiz_unknown") }

@@ -45,6 +45,8 @@ struct QuizPage: Encodable {
         var domain: String
         var kind: String
         var difficulty: Int
+        /// "Right in 72% of first mocks", or nil until ten students have had it.
+        var facility: String?
         var retired: Bool
         var first: Bool
         var last: Bool
@@ -73,6 +75,7 @@ struct QuizPage: Encodable {
     var domains: [Choice]
     var kinds: [Choice]
     var levels: [Choice]
+    var facilities: [Choice]
     var searched: Bool
     var results: [Item]
     var hasResults: Bool
@@ -90,7 +93,9 @@ struct QuizPage: Encodable {
             Item(
                 id: item.id.lowercasedText, stem: item.retired ? pages.message("school.quiz_retired_item", locale: locale) : String(item.stem.prefix(240)),
                 domain: item.domainTitle, kind: item.kind.isEmpty ? "" : pages.message("admin.kind." + item.kind, locale: locale),
-                difficulty: item.difficulty, retired: item.retired,
+                difficulty: item.difficulty,
+                facility: item.facility.map { pages.message("school.quiz_facility_shown", locale: locale, ["percent": String(Int(($0 * 100).rounded()))]) },
+                retired: item.retired,
                 first: index == 0, last: index == count - 1, number: index + 1)
         }
         id = quiz.id.lowercasedText
@@ -109,15 +114,24 @@ struct QuizPage: Encodable {
             Choice(value: $0.rawValue, label: pages.message("admin.kind." + $0.rawValue, locale: locale), selected: $0.rawValue == search.kind)
         }
         levels = (1...5).map { Choice(value: String($0), label: pages.message("difficulty.\($0)", locale: locale), selected: $0 == search.difficulty) }
+        facilities = QuestionSearch.Facility.allCases.map {
+            Choice(value: $0.rawValue, label: pages.message("school.quiz_facility_band." + $0.rawValue, locale: locale), selected: $0 == search.facility)
+        }
         self.searched = searched
         self.results = results.enumerated().map { item($1, $0, results.count) }
         hasResults = !results.isEmpty
-        searchFields = [("q", search.text), ("domain", search.domain ?? ""), ("kind", search.kind ?? ""), ("difficulty", search.difficulty.map(String.init) ?? "")]
+        searchFields = [("q", search.text), ("domain", search.domain ?? ""), ("kind", search.kind ?? ""), ("difficulty", search.difficulty.map(String.init) ?? ""),
+                        ("facility", search.facility?.rawValue ?? "")]
             .map { Choice(value: $0.1, label: $0.0, selected: false) }
         self.classes = classes
         hasClasses = !classes.isEmpty
         self.notice = notice.map { pages.message($0, locale: locale) }
     }
+}
+
+extension QuizPage {
+    /// The search's fields, as the page's query and as each add button carries them back.
+    static let searchNames = ["q", "domain", "kind", "difficulty", "facility"]
 }
 
 /// `GET /teach/quizzes/{id}/preview`: one question of the quiz as its pupils see it.
