@@ -5003,12 +5003,12 @@ ALTER FUNCTION public.share_link_admits(p_link uuid, p_exam bigint, p_mode text)
 -- Name: share_link_as_shared(uuid, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: portal_auth
 --
 
-CREATE FUNCTION public.share_link_as_shared(p_link uuid, p_now timestamp with time zone) RETURNS TABLE(id uuid, title text, exam_id bigint, region_code text, exam_slug text, exam_title text, exam_language text, class_id uuid, class_name text, shared_by text, mode text, domains text[], difficulty_from integer, difficulty_to integer, question_count integer, joins_class boolean, due_at timestamp with time zone, expires_at timestamp with time zone, quiz_id uuid)
+CREATE FUNCTION public.share_link_as_shared(p_link uuid, p_now timestamp with time zone) RETURNS TABLE(id uuid, title text, exam_id bigint, region_code text, exam_slug text, exam_title text, exam_language text, class_id uuid, class_name text, shared_by text, mode text, domains text[], difficulty_from integer, difficulty_to integer, question_count integer, joins_class boolean, due_at timestamp with time zone, expires_at timestamp with time zone, quiz_id uuid, time_limit_minutes integer)
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
     AS $$
     SELECT l.id, l.title, l.exam_id, r.code, e.slug, e.title, e.language, l.class_id, c.name, u.display_name, l.mode, l.domains,
-           l.difficulty_from, l.difficulty_to, l.question_count, l.joins_class, l.due_at, l.expires_at, l.quiz_id
+           l.difficulty_from, l.difficulty_to, l.question_count, l.joins_class, l.due_at, l.expires_at, l.quiz_id, l.time_limit_minutes
     FROM public.share_links l
     JOIN public.exams e ON e.id = l.exam_id JOIN public.regions r ON r.id = e.region_id
     JOIN public.users u ON u.id = l.created_by
@@ -5039,7 +5039,7 @@ ALTER FUNCTION public.share_link_attempts(p_link uuid) OWNER TO portal_auth;
 -- Name: share_link_by_token(bytea, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: portal_auth
 --
 
-CREATE FUNCTION public.share_link_by_token(p_hash bytea, p_now timestamp with time zone) RETURNS TABLE(id uuid, title text, exam_id bigint, region_code text, exam_slug text, exam_title text, exam_language text, class_id uuid, class_name text, shared_by text, mode text, domains text[], difficulty_from integer, difficulty_to integer, question_count integer, joins_class boolean, due_at timestamp with time zone, expires_at timestamp with time zone, quiz_id uuid)
+CREATE FUNCTION public.share_link_by_token(p_hash bytea, p_now timestamp with time zone) RETURNS TABLE(id uuid, title text, exam_id bigint, region_code text, exam_slug text, exam_title text, exam_language text, class_id uuid, class_name text, shared_by text, mode text, domains text[], difficulty_from integer, difficulty_to integer, question_count integer, joins_class boolean, due_at timestamp with time zone, expires_at timestamp with time zone, quiz_id uuid, time_limit_minutes integer)
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
     AS $$
@@ -5054,7 +5054,7 @@ ALTER FUNCTION public.share_link_by_token(p_hash bytea, p_now timestamp with tim
 -- Name: share_link_of_my_class(uuid, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: portal_auth
 --
 
-CREATE FUNCTION public.share_link_of_my_class(p_link uuid, p_now timestamp with time zone) RETURNS TABLE(id uuid, title text, exam_id bigint, region_code text, exam_slug text, exam_title text, exam_language text, class_id uuid, class_name text, shared_by text, mode text, domains text[], difficulty_from integer, difficulty_to integer, question_count integer, joins_class boolean, due_at timestamp with time zone, expires_at timestamp with time zone, quiz_id uuid)
+CREATE FUNCTION public.share_link_of_my_class(p_link uuid, p_now timestamp with time zone) RETURNS TABLE(id uuid, title text, exam_id bigint, region_code text, exam_slug text, exam_title text, exam_language text, class_id uuid, class_name text, shared_by text, mode text, domains text[], difficulty_from integer, difficulty_to integer, question_count integer, joins_class boolean, due_at timestamp with time zone, expires_at timestamp with time zone, quiz_id uuid, time_limit_minutes integer)
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
     AS $$
@@ -5065,6 +5065,20 @@ $$;
 
 
 ALTER FUNCTION public.share_link_of_my_class(p_link uuid, p_now timestamp with time zone) OWNER TO portal_auth;
+
+--
+-- Name: share_link_time_limit(uuid); Type: FUNCTION; Schema: public; Owner: portal_auth
+--
+
+CREATE FUNCTION public.share_link_time_limit(p_link uuid) RETURNS integer
+    LANGUAGE sql STABLE STRICT SECURITY DEFINER
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+    SELECT l.time_limit_minutes * 60 FROM public.share_links l WHERE l.id = p_link
+$$;
+
+
+ALTER FUNCTION public.share_link_time_limit(p_link uuid) OWNER TO portal_auth;
 
 --
 -- Name: sso_begin(bytea, bigint, text, text, bytea, boolean, text, text); Type: FUNCTION; Schema: public; Owner: portal_auth
@@ -5384,6 +5398,8 @@ BEGIN
         IF cardinality(NEW.question_ids) < full_count THEN
             limit_seconds := ((limit_seconds::bigint * cardinality(NEW.question_ids) + full_count - 1) / full_count)::integer;
         END IF;
+        -- An assignment's own time limit stands instead of the exam's.
+        limit_seconds := coalesce(public.share_link_time_limit(NEW.share_link_id), limit_seconds);
         SELECT a.time_multiplier, a.extra_minutes INTO accommodation FROM public.accommodations a WHERE a.student_id = NEW.user_id;
         IF FOUND THEN
             limit_seconds := (round(limit_seconds * accommodation.time_multiplier) + 60 * accommodation.extra_minutes)::integer;
@@ -7598,6 +7614,7 @@ CREATE TABLE public.share_links (
     created_at timestamp with time zone NOT NULL,
     attempts integer,
     quiz_id uuid,
+    time_limit_minutes integer,
     CONSTRAINT share_links_attempts_check CHECK (((attempts >= 1) AND (attempts <= 20))),
     CONSTRAINT share_links_check CHECK ((difficulty_from <= difficulty_to)),
     CONSTRAINT share_links_check1 CHECK (((NOT joins_class) OR (class_id IS NOT NULL))),
@@ -7606,6 +7623,8 @@ CREATE TABLE public.share_links (
     CONSTRAINT share_links_mode_check CHECK ((mode = ANY (ARRAY['practice'::text, 'mock'::text]))),
     CONSTRAINT share_links_question_count_check CHECK (((question_count >= 1) AND (question_count <= 100))),
     CONSTRAINT share_links_quiz_class CHECK (((quiz_id IS NULL) OR (class_id IS NOT NULL))),
+    CONSTRAINT share_links_time_limit_is_a_mocks CHECK (((time_limit_minutes IS NULL) OR (mode = 'mock'::text))),
+    CONSTRAINT share_links_time_limit_minutes_check CHECK (((time_limit_minutes >= 1) AND (time_limit_minutes <= 600))),
     CONSTRAINT share_links_title_check CHECK (((length(btrim(title)) >= 1) AND (length(btrim(title)) <= 120))),
     CONSTRAINT share_links_token_hash_check CHECK ((length(token_hash) = 32))
 );
@@ -12389,6 +12408,14 @@ GRANT ALL ON FUNCTION public.share_link_by_token(p_hash bytea, p_now timestamp w
 
 REVOKE ALL ON FUNCTION public.share_link_of_my_class(p_link uuid, p_now timestamp with time zone) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.share_link_of_my_class(p_link uuid, p_now timestamp with time zone) TO portal_app;
+
+
+--
+-- Name: FUNCTION share_link_time_limit(p_link uuid); Type: ACL; Schema: public; Owner: portal_auth
+--
+
+REVOKE ALL ON FUNCTION public.share_link_time_limit(p_link uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.share_link_time_limit(p_link uuid) TO portal_app;
 
 
 --

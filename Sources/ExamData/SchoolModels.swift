@@ -88,6 +88,8 @@ public struct SharedExam: Sendable, Equatable {
     public var expiresAt: Date?
     /// The quiz it assigns: its questions, in its order, instead of a preset.
     public var quizID: UUID?
+    /// A mock assignment's own time limit (nil: the exam's).
+    public var timeLimitMinutes: Int?
 }
 
 /// A new share link.
@@ -107,11 +109,15 @@ public struct NewShareLink: Sendable {
     public var attempts: Int?
     /// The quiz it assigns, if any.
     public var quizID: UUID?
+    /// A mock assignment's own time limit (nil: the exam's).
+    public var timeLimitMinutes: Int?
 
     public init(
         tokenHash: [UInt8], examID: Int, classID: UUID?, title: String, mode: StudyMode, domains: [String], difficulty: ClosedRange<Int>,
-        questionCount: Int, joinsClass: Bool, dueAt: Date?, expiresAt: Date?, attempts: Int? = nil, quizID: UUID? = nil
+        questionCount: Int, joinsClass: Bool, dueAt: Date?, expiresAt: Date?, attempts: Int? = nil, quizID: UUID? = nil,
+        timeLimitMinutes: Int? = nil
     ) {
+        self.timeLimitMinutes = timeLimitMinutes
         self.attempts = attempts
         self.quizID = quizID
         self.tokenHash = tokenHash

@@ -142,10 +142,10 @@ public struct SchoolStore: Sendable {
     public func createShareLink(_ link: NewShareLink, at date: Date, _ connection: PostgresConnection) throws -> UUID {
         try connection.query(("""
             INSERT INTO share_links (token_hash, created_by, exam_id, class_id, title, mode, domains, difficulty_from, difficulty_to,
-                                     question_count, joins_class, due_at, expires_at, created_at, attempts, quiz_id)
+                                     question_count, joins_class, due_at, expires_at, created_at, attempts, quiz_id, time_limit_minutes)
             VALUES (decode(\(AccountStore.hex(link.tokenHash)), 'hex'), (SELECT app_user_id()), \(link.examID), \(link.classID), \(link.title),
                     \(link.mode.rawValue), \(link.domains)::text[], \(link.difficulty.lowerBound), \(link.difficulty.upperBound),
-                    \(link.questionCount), \(link.joinsClass), \(link.dueAt), \(link.expiresAt), \(date), \(link.attempts), \(link.quizID))
+                    \(link.questionCount), \(link.joinsClass), \(link.dueAt), \(link.expiresAt), \(date), \(link.attempts), \(link.quizID), \(link.timeLimitMinutes))
             RETURNING id
             """ as SQL).prepared()).single().decode("id", as: UUID.self)
     }
@@ -219,7 +219,7 @@ public struct SchoolStore: Sendable {
 
     static let sharedExamColumns: SQL = """
         id, title, exam_id, region_code, exam_slug, exam_title, exam_language, class_id, class_name, shared_by, mode, domains,
-        difficulty_from, difficulty_to, question_count, joins_class, due_at, expires_at, quiz_id
+        difficulty_from, difficulty_to, question_count, joins_class, due_at, expires_at, quiz_id, time_limit_minutes
         """
 
     static func sharedExam(_ row: PostgresRow) throws -> SharedExam {
@@ -233,7 +233,7 @@ public struct SchoolStore: Sendable {
             difficulty: try row.decode("difficulty_from", as: Int.self)...max(try row.decode("difficulty_from", as: Int.self), try row.decode("difficulty_to", as: Int.self)),
             questionCount: try row.decode("question_count", as: Int.self), joinsClass: try row.decode("joins_class", as: Bool.self),
             dueAt: try row.decode("due_at", as: Date?.self), expiresAt: try row.decode("expires_at", as: Date?.self),
-            quizID: try row.decode("quiz_id", as: UUID?.self))
+            quizID: try row.decode("quiz_id", as: UUID?.self), timeLimitMinutes: try row.decode("time_limit_minutes", as: Int?.self))
     }
 
     /// The questions a quiz assignment gives, in order (`quiz_questions_of_link`: for its teacher

@@ -485,4 +485,36 @@ struct SchoolTests {
         let check = try HTMLChecker.passes([("choose", choose.body), ("form", form.body)])
         #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
     }
+
+    @Test("a mock assignment with its own time limit: the pupil sees it before starting, their session ends after it (their extra time added), and a time limit on practice or out of range is refused with what to do")
+    func timedAssignment() throws {
+        let site = try PortalSite()
+        let (teacher, _, csrf) = try site.account("teacher", role: "teacher")
+        let (classID, code) = try makeClass(teacher, csrf: csrf)
+        let (pupil, pupilID, pupilCSRF) = try site.account("pia", role: "student", displayName: "Pia Rossi")
+        #expect(try pupil.request("POST", "/join/\(code)", form: ["csrf_token": pupilCSRF]).status == 303)
+        try site.admin { try $0.execute("INSERT INTO accommodations (student_id, time_multiplier, set_at) VALUES (\(pupilID), 1.5, now())") }
+        let page = try teacher.request("GET", "/teach/classes/\(classID)/assignments/new?exam=\(MiniExam.region)/\(MiniExam.exam)").bodyText
+        let shareForm = try #require(PageForm.all(in: page, action: "/teach/links").first)
+        #expect(page.contains("name=\"time_limit\""))
+        let practice = try teacher.request("POST", "/teach/links", pairs: shareForm.filled(["title": "Timed practice", "count": "2", "time_limit": "20"]))
+        #expect(practice.status == 422 && practice.bodyText.contains("A time limit is for an assignment taken as a mock exam"))
+        let zero = try teacher.request("POST", "/teach/links", pairs: shareForm.filled(["title": "Timed", "mode": "mock", "count": "2", "time_limit": "0"]))
+        #expect(zero.status == 400 && zero.bodyText.contains("a number of minutes from 1 to 600"))
+        #expect(try site.count("SELECT count(*) AS n FROM share_links") == 0, "nothing made by a refused form")
+
+        let made = try teacher.request("POST", "/teach/links", pairs: shareForm.filled(["title": "Twenty minutes", "mode": "mock", "count": "2", "time_limit": "20"]))
+        #expect(made.status == 200)
+        let id = try site.admin { try $0.query("SELECT id FROM share_links WHERE title = 'Twenty minutes'").single().decode("id", as: UUID.self) }
+        let path = "/me/assignments/\(id.uuidString.lowercased())"
+        let shown = try pupil.request("GET", path).bodyText
+        #expect(shown.contains("<dt>Time limit (minutes)</dt><dd>20 minutes</dd>"))
+        let session = redirectLocation(try pupil.submit(path, to: path + "/start", [:]))
+        let sessionID = try #require(UUID(uuidString: String(session.split(separator: "/").last ?? "")))
+        let seconds = try site.admin {
+            try $0.query("SELECT extract(epoch FROM deadline_at - started_at)::integer AS n FROM study_sessions WHERE id = \(sessionID)").single().decode("n", as: Int.self)
+        }
+        #expect(seconds == 30 * 60, "twenty minutes, with the pupil's half again")
+        #expect(try pupil.request("GET", session).bodyText.contains("with your extra time"), "the question page says the time includes extra time")
+    }
 }

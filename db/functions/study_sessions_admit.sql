@@ -1,7 +1,8 @@
 -- A new session, as before, its mock exam deadline with the student's accommodation (read as
 -- the caller: their own row; a session for anyone else is refused by its policy after this).
--- A mock shorter than the whole exam gets the exam's time in proportion to its questions; a
--- student has one running mock exam of an exam at a time.
+-- A mock shorter than the whole exam gets the exam's time in proportion to its questions, an
+-- assignment with a time limit of its own that limit; a student has one running mock exam of
+-- an exam at a time.
 CREATE OR REPLACE FUNCTION public.study_sessions_admit()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -32,6 +33,8 @@ BEGIN
         IF cardinality(NEW.question_ids) < full_count THEN
             limit_seconds := ((limit_seconds::bigint * cardinality(NEW.question_ids) + full_count - 1) / full_count)::integer;
         END IF;
+        -- An assignment's own time limit stands instead of the exam's.
+        limit_seconds := coalesce(public.share_link_time_limit(NEW.share_link_id), limit_seconds);
         SELECT a.time_multiplier, a.extra_minutes INTO accommodation FROM public.accommodations a WHERE a.student_id = NEW.user_id;
         IF FOUND THEN
             limit_seconds := (round(limit_seconds * accommodation.time_multiplier) + 60 * accommodation.extra_minutes)::integer;

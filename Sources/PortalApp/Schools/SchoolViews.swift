@@ -338,6 +338,8 @@ struct SharePage: Encodable {
     var difficulty: String
     var domains: String?
     var due: String?
+    /// "20 minutes", when the assignment sets its own time limit.
+    var timeLimit: String?
     var joinsClass: Bool
     var signedIn: Bool
     var path: String
@@ -371,6 +373,7 @@ struct SharePage: Encodable {
         // Domains by their titles, as the exam page names them.
         domains = link.domains.isEmpty ? nil : link.domains.map { domainTitles[$0] ?? $0 }.joined(separator: ", ")
         due = dateText(link.dueAt, locale: locale)
+        timeLimit = link.timeLimitMinutes.map { pages.message("exam.minutes", locale: locale, ["count": String($0)], count: Double($0)) }
         joinsClass = link.joinsClass
         self.signedIn = signedIn
         self.path = path

@@ -3,7 +3,8 @@ import Foundation
 import HTTPServer
 
 /// The share form at the foot of an exam page (`POST /teach/links`): a link's title, mode,
-/// preset (domains, difficulty, question count), its class, due day, expiry and attempts.
+/// preset (domains, difficulty, question count), its class, due day, expiry, attempts and a mock's
+/// own time limit.
 struct ShareLinkForm: PostedForm {
     /// The fields as sent: the same send again is known by them (`SentOnce.sendByContent`).
     let fields: FormFields
@@ -16,6 +17,8 @@ struct ShareLinkForm: PostedForm {
     let count: Int
     /// At most this many attempts each; nil for no limit.
     let attempts: Int?
+    /// A mock assignment's own time limit in minutes; nil for the exam's.
+    let timeLimitMinutes: Int?
     /// The class it is for, if any, and whether opening it joins the class.
     let classID: UUID?
     let joinsClass: Bool
@@ -45,6 +48,13 @@ struct ShareLinkForm: PostedForm {
         } else {
             guard let limit = form.int("attempts"), (1...20).contains(limit) else { throw PageRefusal(.badRequest, "school.bad_attempts") }
             attempts = limit
+        }
+        if form.trimmed("time_limit").isEmpty {
+            timeLimitMinutes = nil
+        } else {
+            guard let minutes = form.int("time_limit"), (1...600).contains(minutes) else { throw PageRefusal(.badRequest, "school.bad_time_limit") }
+            guard mode == .mock else { throw PageRefusal(.unprocessableContent, "school.time_limit_mock_only") }
+            timeLimitMinutes = minutes
         }
         if form.text("class").isEmpty {
             classID = nil

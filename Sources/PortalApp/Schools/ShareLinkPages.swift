@@ -43,7 +43,8 @@ extension SchoolPages {
             _ = try SchoolStore().createShareLink(NewShareLink(
                 tokenHash: Crypto.sha256(Array(token.utf8)), examID: exam.id, classID: classID, title: title, mode: form.mode, domains: preset,
                 difficulty: difficulty, questionCount: count, joinsClass: form.joinsClass, dueAt: dueAt,
-                expiresAt: expiresAt, attempts: form.attempts, quizID: form.quizID), at: clock(), connection)
+                expiresAt: expiresAt, attempts: form.attempts, quizID: form.quizID,
+                timeLimitMinutes: form.timeLimitMinutes), at: clock(), connection)
             return classID.map { "/teach/classes/\($0.lowercasedText)#assignments-heading" } ?? "/teach#links-heading"
         }
         guard let sent, sent.madeNow else { return .redirect(to: sent?.location ?? "/teach") }
