@@ -212,7 +212,8 @@ BEGIN
         IF cardinality(picks) <> 1 THEN
             RAISE EXCEPTION 'the response is not an answer to this question (wrongCount)' USING ERRCODE = '22023';
         END IF;
-        correct := picks[1] = answer_key[1];
+        -- Any option of the key is fully right (a bank may mark several as equally right).
+        correct := picks[1] = ANY (answer_key);
         score := CASE WHEN correct THEN 1 ELSE 0 END;
     ELSIF p_kind = 'multi-choice' THEN
         SELECT count(*) FILTER (WHERE p = ANY (answer_key)) INTO right_picks FROM unnest(picks) AS p;
@@ -4152,7 +4153,8 @@ BEGIN
         answers := answers || value;
     END LOOP;
 
-    IF kind IN ('single-choice', 'code-snippet') AND cardinality(answers) <> 1 THEN
+    -- A single choice's key may name several options, each fully right; a code snippet's output is one.
+    IF kind = 'code-snippet' AND cardinality(answers) <> 1 THEN
         RETURN format('a %s question has exactly one correct option', kind);
     END IF;
     IF kind = 'ordering' AND cardinality(answers) <> option_count THEN

@@ -160,7 +160,7 @@
       case "code-snippet": {
         var picks = indexes(given, options.length);
         if (picks.length !== 1) throw new AnswerError("wrongCount", { expected: 1, got: picks.length });
-        return verdict(picks[0] === key[0]);
+        return verdict(key.indexOf(picks[0]) !== -1);
       }
       case "multi-choice": {
         var chosen = indexes(given, options.length), keySet = new Set(key);

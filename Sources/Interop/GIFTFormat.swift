@@ -318,9 +318,10 @@ enum GIFTFormat {
         guard options.allSatisfy({ !$0.text.isEmpty }) else { return .skipped("an answer with no text") }
         let weights = entries.map { $0.weight ?? ($0.marker == "=" ? 100 : 0) }
         let positive = weights.indices.filter { weights[$0] > 0 }
-        // No weights: the `=` answers are right (several make a question where each is chosen).
+        // No weights: one answer is chosen, and each `=` answer is fully right (as Moodle reads
+        // `{=a ~b =c}`: a single-answer question with two answers worth 100%).
         if entries.allSatisfy({ $0.weight == nil }) {
-            return made(options, correct: positive, multiple: positive.count > 1)
+            return made(options, correct: positive, multiple: false)
         }
         // Partial credit the portal can give: every right option worth the same, summing to 100%.
         let share = positive.first.map { weights[$0] } ?? 0

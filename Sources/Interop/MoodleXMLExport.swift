@@ -111,7 +111,9 @@ public enum MoodleXMLExport {
                 xml += "</answer>\n"
             }
         } else {
-            let share = 100.0 / Double(max(1, correct.count))
+            // Several right options of a single choice are each worth full marks; a multiple
+            // choice's share them.
+            let share = isMultiple ? 100.0 / Double(max(1, correct.count)) : 100
             xml += "    <single>\(isMultiple ? "false" : "true")</single>\n    <shuffleanswers>true</shuffleanswers>\n    <answernumbering>abc</answernumbering>\n"
             for (index, option) in options.enumerated() {
                 let fraction = correct.contains(index) ? share : (isMultiple ? -share : 0)

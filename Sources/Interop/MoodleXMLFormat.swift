@@ -125,7 +125,8 @@ enum MoodleXMLFormat {
                 let positive = answers.indices.filter { answers[$0].fraction > 0 }
                 let single = question.textOf("single")?.trimmingCharacters(in: .whitespaces).lowercased() != "false"
                 if single {
-                    guard positive.count == 1, abs(answers[positive[0]].fraction - 100) < 0.01 else {
+                    // One answer is chosen; several worth 100% are each fully right.
+                    guard !positive.isEmpty, positive.allSatisfy({ abs(answers[$0].fraction - 100) < 0.01 }) else {
                         skip("a weight pattern that is neither all-or-nothing nor even partial credit"); continue
                     }
                     made(options, correct: positive, multiple: false)

@@ -42,6 +42,18 @@ extension QTIFormat {
         return .success(made)
     }
 
+    /// The choices a single-answer item's mapping gives full marks (its upper bound, else its
+    /// highest value): a bank's way of saying several choices are each fully right. Nil without
+    /// a mapping.
+    static func fullyRight(_ declaration: XMLTree.Element, ids: [String], names: Names) -> Set<Int>? {
+        guard let mapping = declaration.child(names.element("mapping")) else { return nil }
+        let entries = mapping.all(names.element("map-entry"))
+        func worth(_ entry: XMLTree.Element) -> Double { Double(entry.attributes[names.attribute("mapped-value")] ?? "") ?? 0 }
+        let full = Double(mapping.attributes[names.attribute("upper-bound")] ?? "") ?? entries.map(worth).max() ?? 0
+        guard full > 0 else { return nil }
+        return Set(entries.filter { worth($0) >= full }.compactMap { $0.attributes[names.attribute("map-key")].flatMap(ids.firstIndex(of:)) })
+    }
+
     static func typed(
         _ question: ForeignQuestion, _ root: XMLTree.Element, _ declaration: XMLTree.Element, values: [String], names: Names
     ) -> Result<ForeignQuestion, ItemProblem> {

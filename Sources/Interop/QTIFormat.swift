@@ -218,6 +218,10 @@ enum QTIFormat {
                 guard indexes.count == choices.count, Set(indexes).count == choices.count else { return skip("an order whose correct response does not list every choice once") }
                 // Steps in their right order, as the portal's ordering import takes them.
                 (question.options, question.correct, question.isOrdering) = (indexes.map { options[$0] }, Array(indexes.indices), true)
+            } else if declaration.attributes["cardinality"] == "single", let right = Self.fullyRight(declaration, ids: ids, names: names), right.count > 1,
+                      Set(indexes).isSubset(of: right) {
+                // One choice, several mapped to full marks: each is fully right.
+                (question.options, question.correct) = (options, right.sorted())
             } else {
                 (question.options, question.correct) = (options, indexes.sorted())
                 question.isMultiple = indexes.count > 1 || declaration.attributes["cardinality"] == "multiple"

@@ -120,10 +120,14 @@ extension QTIPackage {
             correct = (0..<count).map { ($0 - 1 + count) % count }
         }
         let share = 1.0 / Double(max(1, correct.count))
-        let mapped = isMultiple ? mapping(options.indices.map { ("C\($0 + 1)", correct.contains($0) ? share : -share, nil) }, n: n) : ""
+        // A single choice with several fully right options: one is the correct response, and the
+        // mapping gives each of them full marks.
+        let severalRight = kind == .singleChoice && correct.count > 1
+        let mapped = isMultiple ? mapping(options.indices.map { ("C\($0 + 1)", correct.contains($0) ? share : -share, nil) }, n: n)
+            : severalRight ? mapping(correct.map { ("C\($0 + 1)", 1, nil) }, n: n) : ""
         let declaration = declaration(
-            cardinality: isOrdering ? "ordered" : isMultiple ? "multiple" : "single", baseType: "identifier", values: correct.map { "C\($0 + 1)" },
-            mapping: mapped, n: n)
+            cardinality: isOrdering ? "ordered" : isMultiple ? "multiple" : "single", baseType: "identifier",
+            values: (severalRight ? Array(correct.prefix(1)) : correct).map { "C\($0 + 1)" }, mapping: mapped, n: n)
         let interaction = n.element(isOrdering ? "order-interaction" : "choice-interaction")
         var body = "    <\(interaction) \(n.attribute("response-identifier"))=\"RESPONSE\" shuffle=\"true\""
         body += isOrdering ? ">\n" : " \(n.attribute("max-choices"))=\"\(isMultiple ? 0 : 1)\">\n"
@@ -141,8 +145,9 @@ extension QTIPackage {
         body += "    </\(interaction)>\n"
         // Choices with feedback: the template's scoring written out, and FEEDBACK set to the choices
         // made (an order's response is a list, which FEEDBACK cannot hold: it keeps the template).
-        guard !isOrdering, options.contains(where: { $0.explanation != nil }) else { return (declaration, body, template(isMultiple ? "map_response" : "match_correct", n: n)) }
-        return (declaration, body, scoringWithFeedback(mapped: isMultiple, n: n))
+        let byMapping = isMultiple || severalRight
+        guard !isOrdering, options.contains(where: { $0.explanation != nil }) else { return (declaration, body, template(byMapping ? "map_response" : "match_correct", n: n)) }
+        return (declaration, body, scoringWithFeedback(mapped: byMapping, n: n))
     }
 
     private static func matching(_ view: ChoiceView, n: QTIFormat.Names, rich: RichTexts) -> (String, String, String) {

@@ -47,7 +47,7 @@ public enum AnswerChecker {
         case .oneOption(let options, let right):
             let picks = try indexes(response, below: options)
             guard picks.count == 1 else { throw .wrongCount(expected: 1, got: picks.count) }
-            return verdict(picks[0] == right)
+            return verdict(right.contains(picks[0]))
         case .someOptions(let options, let key):
             let picks = try indexes(response, below: options)
             let keySet = Set(key)

@@ -1,7 +1,8 @@
 /// A question's key in the terms of its kind: what checking an answer needs, and nothing else.
 public enum AnswerKey: Sendable, Equatable {
-    /// One right option among `options` (single choice, code snippet).
-    case oneOption(options: Int, key: Int)
+    /// One option to choose among `options` (single choice, code snippet); the key's options are
+    /// each fully right (usually one; a bank may mark several as equally right).
+    case oneOption(options: Int, key: [Int])
     /// The right options among `options` (multiple choice).
     case someOptions(options: Int, key: [Int])
     /// Every option, in this order.
@@ -18,7 +19,7 @@ public enum AnswerKey: Sendable, Equatable {
     /// The key of a stored question (one the validator passed).
     public init(kind: QuestionKind, options: [QuestionOption], correct: [Int], details: QuestionDetails) {
         switch kind {
-        case .singleChoice, .codeSnippet: self = .oneOption(options: options.count, key: correct.first ?? -1)
+        case .singleChoice, .codeSnippet: self = .oneOption(options: options.count, key: correct)
         case .multiChoice: self = .someOptions(options: options.count, key: correct)
         case .ordering: self = .order(key: correct)
         case .matching: self = .pairs(targets: details.targets?.count ?? 0, key: correct)

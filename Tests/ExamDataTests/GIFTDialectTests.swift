@@ -46,7 +46,8 @@ struct GIFTDialectTests {
             """)
         #expect(content.skipped.isEmpty, "\(content.skipped)")
         #expect(content.questions[0].answering == .typing(accepted: ["One"], match: .caseInsensitive, tolerance: nil))
-        #expect(content.questions[1].isMultiple && content.questions[1].correct == [0, 1, 2, 3])
+        // Several `=` answers without weights: one is chosen, and any of them is fully right (as Moodle reads it).
+        #expect(!content.questions[1].isMultiple && content.questions[1].correct == [0, 1, 2, 3])
         let colours = content.questions[2]
         #expect(colours.options.map(\.text) == ["yellow", "red"] && colours.options[0].feedback == "Yes.")
         #expect(colours.generalFeedback == "The spectrum.")

@@ -325,9 +325,9 @@ struct AdminTests {
         #expect(more.bodyText.contains("id=\"opt-text-2\"") && !more.bodyText.contains("id=\"opt-text-3\""), "one more row than the two sent")
         #expect(!more.bodyText.contains("form-error"), "adding a row checks nothing yet")
         #expect(try site.count("SELECT count(*) AS n FROM questions WHERE id = \(item.id) AND version = 1") == 1)
-        // Two options ticked on a single-choice question: said in an editor's words.
-        let two = try submit([("stem", "Which?"), ("opt_text_0", "Ant"), ("opt_key_0", "on"), ("opt_text_1", "Bee"), ("opt_key_1", "on")])
-        #expect(two.bodyText.contains("A single-choice question has one right answer: tick only one."))
+        // No option ticked on a single-choice question: said in an editor's words.
+        let none = try submit([("stem", "Which?"), ("opt_text_0", "Ant"), ("opt_text_1", "Bee")])
+        #expect(none.status == 422 && none.bodyText.contains("Choose the right answer: tick it in its row."))
         // Remove Cat and Dog, add Eel, put Bee first, keep Ant correct.
         let saved = try submit([
             ("stem", "Which animal comes first?"), ("opt_id_0", "o0"), ("opt_text_0", "Ant"), ("opt_order_0", "2"), ("opt_key_0", "on"),

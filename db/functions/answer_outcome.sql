@@ -85,7 +85,8 @@ BEGIN
         IF cardinality(picks) <> 1 THEN
             RAISE EXCEPTION 'the response is not an answer to this question (wrongCount)' USING ERRCODE = '22023';
         END IF;
-        correct := picks[1] = answer_key[1];
+        -- Any option of the key is fully right (a bank may mark several as equally right).
+        correct := picks[1] = ANY (answer_key);
         score := CASE WHEN correct THEN 1 ELSE 0 END;
     ELSIF p_kind = 'multi-choice' THEN
         SELECT count(*) FILTER (WHERE p = ANY (answer_key)) INTO right_picks FROM unnest(picks) AS p;

@@ -245,7 +245,8 @@ BEGIN
         answers := answers || value;
     END LOOP;
 
-    IF kind IN ('single-choice', 'code-snippet') AND cardinality(answers) <> 1 THEN
+    -- A single choice's key may name several options, each fully right; a code snippet's output is one.
+    IF kind = 'code-snippet' AND cardinality(answers) <> 1 THEN
         RETURN format('a %s question has exactly one correct option', kind);
     END IF;
     IF kind = 'ordering' AND cardinality(answers) <> option_count THEN

@@ -19,6 +19,8 @@ enum EditorFields: String, CaseIterable {
     case options
     /// The box of the kinds' own fields (matching, fill-in, hotspot).
     case kindBox
+    /// The hint that several options may be ticked, each fully right.
+    case severalRight
 
     /// The kinds that use the field.
     var kinds: [QuestionKind] {
@@ -30,6 +32,7 @@ enum EditorFields: String, CaseIterable {
         case .hotspot: [.hotspot]
         case .options: QuestionKind.allCases.filter { $0 != .fillIn && $0 != .cloze }
         case .kindBox: [.matching, .fillIn, .hotspot]
+        case .severalRight: [.singleChoice]
         }
     }
 

@@ -218,8 +218,10 @@ struct QuestionForm {
             if errors["options"] == nil {
                 if used.count < 2 {
                     errors["options"] = message("admin.edit.two_options", [:])
-                } else if type.answerShape == .oneOption && correct.count != 1 {
-                    errors["options"] = message(correct.isEmpty ? "admin.edit.tick_one" : "admin.edit.tick_only_one", [:])
+                } else if type.answerShape == .oneOption && correct.isEmpty {
+                    errors["options"] = message("admin.edit.tick_one", [:])
+                } else if type == .codeSnippet && correct.count > 1 {
+                    errors["options"] = message("admin.edit.tick_only_one", [:])
                 } else if correct.isEmpty {
                     errors["options"] = message(type.answerShape == .region ? "admin.edit.tick_region" : "admin.edit.tick_some", [:])
                 }
