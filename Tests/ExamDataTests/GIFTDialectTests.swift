@@ -131,4 +131,16 @@ struct GIFTDialectTests {
         #expect(plan.skipped.map(\.description) == ["line 1: options: a question needs 2 to 10 options"])
         #expect(plan.document.regions[0].exams[0].domains.flatMap(\.questions).map(\.key) == ["gift:Small"])
     }
+
+    @Test("several `=` answers are each fully right in a single-answer question, and stay so through every export and back",
+          arguments: ["moodle", "qti3", "qti21", "json"])
+    func severalRightRoundTrip(_ format: String) throws {
+        let catalogue = try ExamFixtures.Catalogue()
+        try catalogue.importing(Data("::Either:: Which port may HTTPS use? {=443 ~80 =8443}\n".utf8), into: "school/exam-a")
+        try catalogue.copy("exam-a", to: "exam-b", format: format)
+        let question = { (exam: String) in try catalogue.export(exam).regions[0].exams[0].domains.flatMap(\.questions).first }
+        let before = try #require(try question("exam-a")), after = try #require(try question("exam-b"))
+        #expect(before.type == "single-choice" && before.correct == .array([.number(0), .number(2)]))
+        #expect(after.type == before.type && after.correct == before.correct, "\(format): \(after.type) \(after.correct)")
+    }
 }

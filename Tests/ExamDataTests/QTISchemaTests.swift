@@ -37,9 +37,12 @@ struct QTISchemaTests {
             key: "city", type: "fill-in", stem: "Richard III was Duke of which city?", options: .array([]), correct: .array([]), difficulty: 2,
             details: .object(["accepted": .array([.string("New York")]), "match": .string("case-insensitive"),
                               "partial": .array([.object(["answer": .string("York"), "share": .number(0.5)])])]))
+        let either = ContentDocument.Question(
+            key: "either", type: "single-choice", stem: "Which port may HTTPS use?", options: .array([option("a", "443"), option("b", "80"), option("c", "8443")]),
+            correct: .array([.number(0), .number(2)]), difficulty: 2)
         let greeting = RecordingDocuments.document.regions[0].exams[0].domains[0].questions[0]
         let cloze = ClozeDocuments.document(markdown: true).regions[0].exams[0].domains[0].questions[0]
-        var document = RichDocuments.document(exam: "net", questions: [rich, multi, born, city, greeting, cloze])
+        var document = RichDocuments.document(exam: "net", questions: [rich, multi, born, city, greeting, cloze, either])
         document.images = RecordingDocuments.document.images
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("qti-schema-" + UUID().uuidString)
         defer { try? FileManager.default.removeItem(at: work) }
@@ -54,10 +57,11 @@ struct QTISchemaTests {
             try Data(entry.bytes).write(to: file)
             items.append(file.path)
             let text = String(decoding: entry.bytes, as: UTF8.self)
+            if text.contains("8443") { #expect(text.contains(#"<mapEntry mapKey="C3" mappedValue="1"/>"#) && text.contains("map_response")) }
             if text.contains("Telnet") { #expect(text.contains(#"<setOutcomeValue identifier="FEEDBACK"><variable identifier="RESPONSE"/></setOutcomeValue>"#)) }
             if text.contains("square the volts") { #expect(text.contains("<feedbackBlock") && text.contains("<math xmlns=\"http://www.w3.org/1998/Math/MathML\"")) }
         }
-        #expect(items.count == 6)
+        #expect(items.count == 7)
         #expect(runCommand(["/usr/bin/xmllint", "--noout", "--nonet", "--schema", schema.path] + items) == 0, "xmllint refuses an exported item")
     }
 }
