@@ -3907,6 +3907,23 @@ $$;
 ALTER FUNCTION public.question_facilities(p_exam integer) OWNER TO portal_auth;
 
 --
+-- Name: question_picture_unnamed(jsonb, jsonb); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.question_picture_unnamed(p_options jsonb, p_rich jsonb) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $_$
+    SELECT coalesce(
+        jsonb_path_query_first(p_rich, 'strict $.** ? (@.type == "picture" && @.alt like_regex "^[^\\s/\\\\]+\\.(png|jpe?g|gif|webp|svg|mp3|ogg|m4a|mp4|webm)$" flag "i").alt'),
+        jsonb_path_query_first(p_options, 'strict $[*] ? (exists(@.imageUrl) && @.text like_regex "^[^\\s/\\\\]+\\.(png|jpe?g|gif|webp|svg)$" flag "i").text')
+    ) #>> '{}'
+$_$;
+
+
+ALTER FUNCTION public.question_picture_unnamed(p_options jsonb, p_rich jsonb) OWNER TO portal_owner;
+
+--
 -- Name: question_shape_problem(text, jsonb, jsonb, jsonb); Type: FUNCTION; Schema: public; Owner: portal_owner
 --
 
@@ -4234,6 +4251,25 @@ $$;
 
 
 ALTER FUNCTION public.questions_bump_version() OWNER TO portal_owner;
+
+--
+-- Name: questions_hold_unnamed_pictures(); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.questions_hold_unnamed_pictures() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO 'pg_catalog', 'public', 'pg_temp'
+    AS $$
+BEGIN
+    IF NEW.status = 'published' AND public.question_picture_unnamed(NEW.options, NEW.rich) IS NOT NULL THEN
+        NEW.status := 'draft';
+    END IF;
+    RETURN NEW;
+END
+$$;
+
+
+ALTER FUNCTION public.questions_hold_unnamed_pictures() OWNER TO portal_owner;
 
 --
 -- Name: questions_keep_version(); Type: FUNCTION; Schema: public; Owner: portal_owner
@@ -9115,6 +9151,13 @@ CREATE TRIGGER questions_exam BEFORE INSERT OR UPDATE OF domain_id, exam_id ON p
 
 
 --
+-- Name: questions questions_hold_unnamed; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER questions_hold_unnamed BEFORE INSERT OR UPDATE ON public.questions FOR EACH ROW EXECUTE FUNCTION public.questions_hold_unnamed_pictures();
+
+
+--
 -- Name: questions questions_keep_version; Type: TRIGGER; Schema: public; Owner: portal_owner
 --
 
@@ -12254,6 +12297,13 @@ GRANT ALL ON FUNCTION public.push_subscribe(p_endpoint text, p_p256dh bytea, p_a
 
 REVOKE ALL ON FUNCTION public.question_facilities(p_exam integer) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.question_facilities(p_exam integer) TO portal_app;
+
+
+--
+-- Name: FUNCTION question_picture_unnamed(p_options jsonb, p_rich jsonb); Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT ALL ON FUNCTION public.question_picture_unnamed(p_options jsonb, p_rich jsonb) TO portal_app;
 
 
 --

@@ -250,12 +250,29 @@ public struct AdminStore: Sendable {
             """ as SQL).prepared())
     }
 
-    /// Publishes the drafts among `ids`; the ids of those it published (a question published,
-    /// retired or deleted meanwhile is left as it is).
-    public func publishDrafts(_ ids: [UUID], _ connection: PostgresConnection) throws -> [UUID] {
+    /// Publishes the drafts among `ids`: the ids of those it published, and how many it held back
+    /// (a question published, retired or deleted meanwhile is left as it is, and not counted).
+    public func publishDrafts(_ ids: [UUID], _ connection: PostgresConnection) throws -> (published: [UUID], held: Int) {
+        // A draft with a picture named only by its file's name stays one (question_picture_unnamed).
+        let rows = try connection.query(("""
+            WITH chosen AS (
+                SELECT id, question_picture_unnamed(options, rich) IS NOT NULL AS held FROM questions
+                WHERE id = ANY (\(ids)::uuid[]) AND status = 'draft' AND deleted_at IS NULL
+            ), published AS (
+                UPDATE questions q SET status = 'published' FROM chosen c WHERE q.id = c.id AND NOT c.held RETURNING q.id
+            )
+            SELECT c.id, c.held FROM chosen c
+            """ as SQL).prepared()).rows
+        let published = try rows.filter { try !$0.decode("held", as: Bool.self) }.map { try $0.decode("id", as: UUID.self) }
+        return (published, rows.count - published.count)
+    }
+
+    /// The words of a question's first picture named only by its file's name (its alt text, or an
+    /// option's text), which keeps it a draft; nil when none is.
+    public func unnamedPicture(questionID: UUID, _ connection: PostgresConnection) throws -> String? {
         try connection.query(("""
-            UPDATE questions SET status = 'published' WHERE id = ANY (\(ids)::uuid[]) AND status = 'draft' AND deleted_at IS NULL RETURNING id
-            """ as SQL).prepared()).rows.map { try $0.decode("id", as: UUID.self) }
+            SELECT question_picture_unnamed(options, rich) AS name FROM questions WHERE id = \(questionID)
+            """ as SQL).prepared()).first?.decode("name", as: String?.self)
     }
 
     /// Audit entries, newest first, optionally of one action.

@@ -74,6 +74,12 @@ enum MarkupText {
             : "a picture at an outside address (\(source.prefix(100))), which the portal does not load: \(fix)"
     }
 
+    /// Why a picture whose file had no words is named by the file's name, and what follows: the
+    /// database keeps the question a draft until the picture has words (`question_picture_unnamed`).
+    static func unnamedPicture(_ file: String) -> String {
+        "its picture has no alt text: its file's name (\(file.prefix(80))) stands in, so the question waits as a draft — give the picture words in the editor, then publish it"
+    }
+
     /// The pictures an HTML fragment shows: each `<img>`'s `src` and `alt`, entities decoded.
     static func images(_ html: String) -> [(source: String, alt: String)] {
         HTMLScanner.tokens(html).compactMap { located in

@@ -89,10 +89,11 @@ enum MoodleXMLFormat {
                 // Moodle's old question picture (`<image>` with `<image_base64>`) is an exhibit after the text.
                 if let old = try oldImage(question, shownImages: &shownImages) {
                     richStem = RichText((richStem ?? RichText.words(clean(html, html: markup != .plain))).blocks + [.picture(old)])
-                    // The field has no alt text: its file's name stands in, which an admin should replace.
+                    // The field has no alt text: its file's name stands in, and keeps the question a
+                    // draft (question_picture_unnamed) until an admin gives the picture words.
                     content.notes.append(SkippedItem(
                         position: position,
-                        reason: "its picture has no alt text: its file name (\(old.alt.prefix(80))) stands in — give it words in the editor before publishing"))
+                        reason: MarkupText.unnamedPicture(old.alt)))
                 }
             } catch {
                 skip(error.reason); continue
@@ -254,9 +255,7 @@ enum MoodleXMLFormat {
             let stored = try ContentImage(bytes: [UInt8](bytes))
             guard !stored.isRecording else { throw ImageRefusal.notAnImage }
             shownImages.append(stored)
-            let file = String(name.split(separator: "/").last ?? Substring(name))
-            let words = (file.split(separator: ".").dropLast().joined(separator: ".")).replacingOccurrences(of: "_", with: " ").replacingOccurrences(of: "-", with: " ")
-            return RichText.Picture(source: stored.path, alt: words.isEmpty ? file : words)
+            return RichText.Picture(source: stored.path, alt: String(name.split(separator: "/").last ?? Substring(name)))
         } catch {
             throw ItemProblem(reason: "the picture \(name.prefix(100)) \(error)")
         }

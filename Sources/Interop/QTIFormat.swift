@@ -202,10 +202,8 @@ enum QTIFormat {
                         let alt = clean(image.attributes["alt"] ?? "")
                         option.text = alt.isEmpty ? name : alt
                         if alt.isEmpty {
-                            // Words from a file's name are no description: said in the report, to be replaced.
-                            content.notes.append(SkippedItem(
-                                position: position,
-                                reason: "choice \(number + 1)'s picture has no alt text: its file name (\(name.prefix(80))) stands in — give it words in the editor before publishing"))
+                            // A file's name is no description: the question waits as a draft until it has words.
+                            content.notes.append(SkippedItem(position: position, reason: "choice \(number + 1): " + MarkupText.unnamedPicture(name)))
                         }
                     }
                 }

@@ -172,11 +172,13 @@ struct RichInteropTests {
         let content = try ForeignImport().read(file("<image>circuit_diagram.svg</image><image_base64>\(Data(Self.circuit).base64EncodedString())</image_base64>"), format: .moodleXML, language: "en")
         let stored = try ContentImage(bytes: Self.circuit)
         #expect(content.questions.first?.richStem == RichText([
-            .paragraph([.text("Which part of the circuit is shown?")]), .picture(RichText.Picture(source: stored.path, alt: "circuit diagram")),
+            .paragraph([.text("Which part of the circuit is shown?")]), .picture(RichText.Picture(source: stored.path, alt: "circuit_diagram.svg")),
         ]))
         #expect(content.questions.first?.shownImages == [stored])
-        // Words made from a file's name are no description: the report says so, for the admin to replace.
-        #expect(content.notes.map(\.reason) == ["its picture has no alt text: its file name (circuit diagram) stands in — give it words in the editor before publishing"])
+        // A file's name is no description: the report says so, and the question waits as a draft.
+        #expect(content.notes.map(\.reason) == [
+            "its picture has no alt text: its file's name (circuit_diagram.svg) stands in, so the question waits as a draft — give the picture words in the editor, then publish it",
+        ])
         let outside = try ForeignImport().read(file("<image>https://example.org/circuit.png</image>"), format: .moodleXML, language: "en")
         #expect(outside.questions.isEmpty)
         #expect(outside.skipped.map(\.reason) == ["the picture https://example.org/circuit.png is not embedded in the file (<image_base64>), and the portal does not load pictures from elsewhere"])

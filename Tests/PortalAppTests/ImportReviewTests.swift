@@ -63,4 +63,54 @@ struct ImportReviewTests {
         }
         #expect(states == "2 + 2?=published,3+3?=draft", "the changed question stays published; the new one is a draft")
     }
+
+    @Test("a picture named only by its file's name keeps its question a draft: imported to publish, it waits and the report says why; a bulk publish holds it back and says so; its page says what to do; given words in the editor, it is published; a portal_app connection cannot publish it either")
+    func unnamedPictureWaits() throws {
+        let site = try PortalSite()
+        let (admin, csrf) = try site.signedInAdmin()
+        let svg = #"<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="black"/></svg>"#
+        let moodle = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <quiz><question type="multichoice"><name><text>Circuit</text></name>
+              <questiontext format="html"><text>Which part of the circuit is shown?</text></questiontext>
+              <image>circuit_diagram.svg</image><image_base64>\(Data(svg.utf8).base64EncodedString())</image_base64>
+              <answer fraction="100"><text>The resistor</text></answer><answer fraction="0"><text>The source</text></answer>
+            </question></quiz>
+            """
+        let check = try importThroughCheck(admin, ["csrf_token": csrf, "document": moodle, "into": "\(MiniExam.region)/\(MiniExam.exam)", "domain": "alpha"])
+        #expect(check.bodyText.contains("its file&#39;s name (circuit_diagram.svg) stands in, so the question waits as a draft")
+                || check.bodyText.contains("its file's name (circuit_diagram.svg) stands in, so the question waits as a draft"), "\(check.bodyText)")
+        let id = try site.admin { try $0.query("SELECT id, status FROM questions WHERE stem LIKE 'Which part of the circuit%'").single() }
+        let questionID = try id.decode("id", as: UUID.self)
+        #expect(try id.decode("status", as: String.self) == "draft", "imported to publish, it waits")
+        let state = { try site.admin { try $0.query("SELECT status FROM questions WHERE id = \(questionID)").single().decode("status", as: String.self) } }
+
+        // Published in bulk with the other drafts: held back, and the list says why.
+        let drafts = try admin.request("GET", "/admin/questions?status=draft").bodyText
+        let publish = try #require(PageForm.all(in: drafts, action: "/admin/questions/publish").first)
+        let published = try admin.request("POST", "/admin/questions/publish", pairs: publish.filled([:]) + [("question", questionID.uuidString.lowercased())])
+        #expect(redirectLocation(published) == "/admin/questions?status=draft&published=0&held=1")
+        #expect(try admin.request("GET", redirectLocation(published)).bodyText.contains("1 draft was held back: a picture of it is named only by its file"))
+        #expect(try state() == "draft")
+        let page = try admin.request("GET", "/admin/questions/\(questionID.uuidString.lowercased())").bodyText
+        #expect(page.contains("This question stays a draft: a picture is named only by its file") && page.contains("(circuit_diagram.svg)"))
+
+        // The database is the last word: an admin's own connection cannot publish it either.
+        let account = try site.database.makeAccount("editor", role: "admin")
+        try site.pool.asCaller(account) { try $0.execute("UPDATE questions SET status = 'published' WHERE id = \(questionID)") }
+        #expect(try state() == "draft")
+
+        // Given words in the editor, it is published.
+        let editPath = "/admin/questions/\(questionID.uuidString.lowercased())/edit"
+        let editor = try admin.request("GET", editPath).bodyText
+        let form = try #require(PageForm.all(in: editor, action: editPath).first)
+        let stem = try #require(form.fields.first { $0.name == "stem" }?.value)
+        #expect(stem.contains("![circuit_diagram.svg]("))
+        let saved = try admin.request("POST", editPath, pairs: form.filled([
+            "stem": stem.replacingOccurrences(of: "![circuit_diagram.svg](", with: "![A resistor drawn between two wires]("), "status": "published",
+        ]))
+        #expect(saved.status == 303, "\(saved.bodyText.prefix(600))")
+        #expect(try state() == "published")
+        #expect(!(try admin.request("GET", redirectLocation(saved)).bodyText.contains("This question stays a draft")))
+    }
 }

@@ -8,6 +8,11 @@ CREATE TRIGGER questions_exam BEFORE INSERT OR UPDATE OF domain_id, exam_id ON p
     FOR EACH ROW
     EXECUTE FUNCTION public.questions_set_exam();
 
+-- A picture named only by its file's name keeps its question a draft. (questions_hold_unnamed_pictures)
+CREATE TRIGGER questions_hold_unnamed BEFORE INSERT OR UPDATE ON public.questions
+    FOR EACH ROW
+    EXECUTE FUNCTION public.questions_hold_unnamed_pictures();
+
 -- Every version of a question is kept as it was. (questions_keep_version)
 CREATE TRIGGER questions_keep_version AFTER INSERT OR UPDATE ON public.questions
     FOR EACH ROW

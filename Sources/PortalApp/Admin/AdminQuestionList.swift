@@ -54,6 +54,9 @@ extension AdminPages {
                 statistics: try store.itemStatistics(questionIDs: [id], connection)[id], language: "", pages: pages, locale: locale,
                 zone: TimeZone(identifier: user.timeZone) ?? .gmt)
             value.saved = request.query["saved"] != nil
+            value.unnamedPicture = try store.unnamedPicture(questionID: id, connection).map {
+                pages.message("admin.unnamed_picture", locale: locale, ["name": String($0.prefix(80))])
+            }
             return value
         }
         return try pages.privatePage("admin/question", value, request)
@@ -64,13 +67,13 @@ extension AdminPages {
     func publishDrafts(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let ids = Array(request.formFields.values("question").compactMap { UUID(uuidString: $0) }.prefix(500))
         guard !ids.isEmpty else { throw PageRefusal(.unprocessableContent, "admin.publish_none") }
-        let published = try request.database.transaction { connection -> [UUID] in
-            let published = try AdminStore().publishDrafts(ids, connection)
+        let (published, held) = try request.database.transaction { connection -> ([UUID], Int) in
+            let (published, held) = try AdminStore().publishDrafts(ids, connection)
             for id in published {
                 try AdminStore().audit(actorName: user.displayName, action: "question.publish", target: id.lowercasedText, details: [:], at: clock(), connection)
             }
-            return published
+            return (published, held)
         }
-        return .redirect(to: "/admin/questions?status=draft&published=\(published.count)")
+        return .redirect(to: "/admin/questions?status=draft&published=\(published.count)" + (held > 0 ? "&held=\(held)" : ""))
     }
 }

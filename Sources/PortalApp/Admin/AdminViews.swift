@@ -48,6 +48,8 @@ struct AdminQuestionList: Encodable {
     var choosesDrafts: Bool
     /// "12 questions imported as drafts", "3 published".
     var notice: String?
+    /// Drafts a bulk publish held back (a picture named only by its file's name).
+    var heldNotice: String?
 
     init(
         regions: [RegionSummary], selectedExam: String, query: FormFields, items: [QuestionListItem], total: Int, page: Int, pages: PageRenderer,
@@ -77,6 +79,7 @@ struct AdminQuestionList: Encodable {
         notice = query["imported"].flatMap(Int.init).map {
             pages.message(query["status"] == "draft" ? "admin.imported_drafts" : "admin.imported_published", locale: locale, ["count": String($0)], count: Double($0))
         } ?? query["published"].flatMap(Int.init).map { pages.message("admin.drafts_published", locale: locale, ["count": String($0)], count: Double($0)) }
+        heldNotice = query["held"].flatMap(Int.init).map { pages.message("admin.drafts_held", locale: locale, ["count": String($0)], count: Double($0)) }
         self.total = total
         self.page = page
         self.pages = max(1, (total + 49) / 50)
@@ -138,6 +141,8 @@ struct AdminQuestionPage: Encodable {
     var flags: [String]
     var hasFlags: Bool
     var saved = false
+    /// Why the question stays a draft: a picture named only by its file's name.
+    var unnamedPicture: String?
 
     init(
         question: Question, versions: [QuestionVersion], reports: [(reason: String, comment: String, resolution: String?, at: Date)],
