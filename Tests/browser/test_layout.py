@@ -456,6 +456,9 @@ def test_a_teacher_asks_to_teach_is_approved_and_runs_a_class_of_forty_on_a_phon
     driver.find_element(By.ID, "names").send_keys(names)
     inspector.submit('form[action$="/accounts"] button[type=submit]')
     assert int(portal.sql("SELECT count(*) FROM class_members m JOIN classes c ON c.id = m.class_id WHERE c.name = 'Year 9 — forty'").strip()) == 40
+    # The first printed card, for the pupil who signs in with it below.
+    card = driver.find_elements(By.CSS_SELECTOR, "li.signin-card")[0].find_elements(By.CSS_SELECTOR, "dd")
+    card_user, card_code = card[0].text.strip(), card[1].text.strip()
     inspector.check("class of forty", class_page)
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
     driver.get(portal.url + class_page)
@@ -495,6 +498,38 @@ def test_a_teacher_asks_to_teach_is_approved_and_runs_a_class_of_forty_on_a_phon
     inspector.check("a quiz's preview", quiz + "/preview")
     driver.get(portal.url + quiz)
     inspector.submit('form[action="/teach/links"] button[type=submit]')
+    assert "Chosen for Year 9" in driver.find_element(By.TAG_NAME, "main").text
+
+    # A pupil with the first card, on a phone: choosing a password lands on the class and its
+    # assignment, which they open, take and finish.
+    driver.delete_all_cookies()
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True})
+    driver.get(portal.url + "/reset?first=1&user=%s&code=%s" % (card_user, card_code.replace("-", "")))
+    driver.find_element(By.ID, "password").send_keys("my own long phrase")
+    driver.find_element(By.ID, "password-confirmation").send_keys("my own long phrase")
+    inspector.submit('form[action="/reset"] button[type=submit]')
+    assert driver.current_url.endswith("/me/classes"), driver.current_url
+    assignment = driver.find_element(By.CSS_SELECTOR, "a.assignment-title")
+    assert assignment.text == "Chosen for Year 9", assignment.text
+    assert assignment.location["y"] < 844, "the assignment is not on the pupil's first screen"
+    driver.get(assignment.get_attribute("href"))
+    inspector.submit('form[action$="/start"] button[type=submit]')
+    session = driver.current_url.split("?")[0]
+    for _ in range(3):
+        driver.get(session)
+        fill_some_answer(driver.find_element(By.ID, "answer-form"))
+        inspector.submit("#answer-form button[type=submit]")
+    driver.get(session + "/finish")
+    inspector.submit("form.finish button[type=submit]")
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+    # The teacher's gradebook shows the attempt, and its cell opens the pupil's answers.
+    driver.delete_all_cookies()
+    sign_in(driver, portal, teacher, "a long enough password")
+    driver.get(portal.url + class_page + "/gradebook")
+    cells = [cell for cell in driver.find_elements(By.CSS_SELECTOR, "table.gradebook td a") if cell.text.endswith("%")]
+    assert len(cells) == 1, "the gradebook shows %d scores, not the one attempt" % len(cells)
+    driver.get(cells[0].get_attribute("href"))
     assert "Chosen for Year 9" in driver.find_element(By.TAG_NAME, "main").text
     assert not inspector.problems, "\n".join(inspector.problems)
 
