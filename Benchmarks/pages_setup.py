@@ -3,8 +3,10 @@
 Registers `bench-student` and `bench-teacher` through the portal (real passwords, real
 cookies), then — as the superuser, since none of it is being measured — makes the teacher a
 teacher, gives the student a history (`portal gen-data Benchmarks/presets/student.json`, then
-`portal rebuild-cards`), gathers the student and thirty classmates with histories into one of
-the teacher's classes, and opens a practice session and a mock exam for the student.
+`portal rebuild-cards`), gathers the student and thirty-nine classmates with histories into one
+of the teacher's classes (forty pupils), gives the class six assignments with each pupil's
+finished sessions as their attempts (the gradebook's cells), and opens a practice session and a
+mock exam for the student.
 Prints one JSON object: each page's path and the cookie header to send.
 """
 import http.client
@@ -80,7 +82,7 @@ student.register("bench-student")
 teacher.register("bench-teacher")
 psql("UPDATE users SET role = 'teacher' WHERE username = 'bench-teacher'")
 portal("gen-data", "Benchmarks/presets/student.json")
-portal("gen-data", "Benchmarks/presets/leaderboard.json", "--students", "30", "--answers", "30000")
+portal("gen-data", "Benchmarks/presets/leaderboard.json", "--students", "39", "--answers", "39000")
 portal("rebuild-cards")
 portal("refresh-leaderboard")
 class_id = psql("""
@@ -92,6 +94,23 @@ class_id = psql("""
     SELECT made.id, u.id, now() - interval '80 days' FROM made, users u
     WHERE u.username = 'bench-student' OR u.username ~ '^bench[0-9]+$'
     RETURNING class_id""").splitlines()[0]
+# Six assignments a week apart; each pupil's finished sessions of the exam are their attempts, in
+# turn. History is frozen for the portal's roles (study_sessions_frozen): the set-up writes it as
+# a bulk load does, with triggers off for its own statement.
+psql(f"""
+    INSERT INTO share_links (token_hash, created_by, exam_id, class_id, title, mode, question_count, due_at, created_at)
+    SELECT sha256(convert_to('bench-link-' || n, 'UTF8')), u.id, e.id, '{class_id}', 'Assignment ' || n, 'practice', 20,
+           now() - (7 - n) * interval '7 days', now() - interval '60 days'
+    FROM users u, exams e JOIN regions r ON r.id = e.region_id, generate_series(1, 6) AS n
+    WHERE u.username = 'bench-teacher' AND r.code = '{REGION}' AND e.slug = '{EXAM}'""")
+psql(f"""
+    SET session_replication_role = replica;
+    UPDATE study_sessions s SET share_link_id = l.id
+    FROM (SELECT s.id, row_number() OVER (PARTITION BY s.user_id ORDER BY s.started_at, s.id) AS n
+          FROM study_sessions s JOIN class_members m ON m.user_id = s.user_id AND m.class_id = '{class_id}'
+          WHERE s.finished_at IS NOT NULL) AS picked
+    JOIN (SELECT id, row_number() OVER (ORDER BY title) AS n FROM share_links WHERE class_id = '{class_id}') AS l ON l.n = picked.n
+    WHERE s.id = picked.id""")
 practice = student.start("practice")
 mock = student.start("mock")
 results = psql("""
@@ -109,9 +128,12 @@ pages = {
 for name, path in pages.items():
     status, _, _ = student.request("GET", path)
     assert status == 200, f"{name} {path} answered {status}"
-status, _, _ = teacher.request("GET", f"/teach/classes/{class_id}")
-assert status == 200, f"the class page answered {status}"
+teaching = {"class page (teacher)": f"/teach/classes/{class_id}", "gradebook (teacher)": f"/teach/classes/{class_id}/gradebook"}
+for name, path in teaching.items():
+    status, _, body = teacher.request("GET", path)
+    assert status == 200, f"{name} answered {status}"
+assert body.count("%</a>") >= 40, "the gradebook holds fewer attempts than its pupils"
 print(json.dumps({
     "student": {"cookie": student.cookie_header(), "pages": pages},
-    "teacher": {"cookie": teacher.cookie_header(), "pages": {"class page (teacher)": f"/teach/classes/{class_id}"}},
+    "teacher": {"cookie": teacher.cookie_header(), "pages": teaching},
 }))

@@ -78,7 +78,7 @@ public struct SessionReading: Sendable {
 
     static func sessionStatement(_ id: UUID) -> SQL {
         ("""
-            SELECT s.id, s.user_id, s.mode, s.question_ids, s.flagged, s.started_at, s.deadline_at, s.finished_at,
+            SELECT s.id, s.user_id, s.mode, s.question_ids, s.flagged, s.struck, s.started_at, s.deadline_at, s.finished_at,
                    s.score_correct, s.score_percent, s.passed, s.share_link_id, e.id AS exam_id, r.code, e.slug, e.title, e.language,
                    e.pass_mark, coalesce(share_link_time_limit(s.share_link_id), e.time_limit_s) AS time_limit_s
             FROM study_sessions s JOIN exams e ON e.id = s.exam_id JOIN regions r ON r.id = e.region_id

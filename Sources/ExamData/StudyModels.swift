@@ -48,6 +48,8 @@ public struct StudySession: Sendable, Equatable {
     public var mode: StudyMode
     public var questionIDs: [UUID]
     public var flagged: Set<UUID>
+    /// The options struck out of each question (a mock exam's), by index.
+    public var struck: [UUID: Set<Int>] = [:]
     public var startedAt: Date
     public var deadline: Date?
     public var finishedAt: Date?
@@ -87,6 +89,9 @@ extension StudySession {
             examSlug: try row.decode("slug", as: String.self), examTitle: try row.decode("title", as: String.self),
             examLanguage: try row.decode("language", as: String.self), passMark: try row.decode("pass_mark", as: Int.self),
             timeLimitSeconds: try row.decode("time_limit_s", as: Int.self), shareLinkID: try row.decode("share_link_id", as: UUID?.self))
+        for (question, options) in try row.decodeJSON("struck", as: [String: [Int]].self) {
+            if let id = UUID(uuidString: question) { struck[id] = Set(options) }
+        }
     }
 }
 

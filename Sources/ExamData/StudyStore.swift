@@ -106,7 +106,7 @@ public struct StudyStore: Sendable {
     /// The statement `answerContext` runs, for a caller that sends it with others in one flight.
     public static func answerContextStatement(sessionID: UUID, questionID: UUID) -> SQL {
         ("""
-            SELECT s.id, s.user_id, s.mode, s.question_ids, s.flagged, s.started_at, s.deadline_at, s.finished_at,
+            SELECT s.id, s.user_id, s.mode, s.question_ids, s.flagged, s.struck, s.started_at, s.deadline_at, s.finished_at,
                    s.score_correct, s.score_percent, s.passed, s.share_link_id, e.id AS exam_id, r.code, e.slug, e.title, e.language,
                    e.pass_mark, coalesce(share_link_time_limit(s.share_link_id), e.time_limit_s) AS time_limit_s,
                    q.id AS q_id, d.slug AS q_domain_slug, q.type AS q_type, q.stem AS q_stem, q.rich AS q_rich, q.code AS q_code,
@@ -188,6 +188,25 @@ public struct StudyStore: Sendable {
             SET flagged = CASE WHEN \(flagged) THEN array_append(array_remove(flagged, \(questionID)::uuid), \(questionID)::uuid)
                                ELSE array_remove(flagged, \(questionID)::uuid) END
             WHERE id = \(sessionID) AND finished_at IS NULL
+            """ as SQL).prepared())
+    }
+
+    /// Strikes out an option of a question of an unfinished session, or puts it back (`struck`
+    /// false); an option the question does not have changes nothing.
+    public func setStrike(sessionID: UUID, questionID: UUID, option: Int, struck: Bool, _ connection: PostgresConnection) throws {
+        try connection.execute(("""
+            UPDATE study_sessions s
+            SET struck = CASE WHEN \(struck)
+                              THEN jsonb_set(s.struck, ARRAY[\(questionID)::text],
+                                             (SELECT coalesce(jsonb_agg(DISTINCT v ORDER BY v), '[]') FROM (
+                                                 SELECT value::integer AS v FROM jsonb_array_elements_text(coalesce(s.struck -> \(questionID)::text, '[]'))
+                                                 UNION SELECT \(option)) AS picked))
+                              ELSE jsonb_set(s.struck, ARRAY[\(questionID)::text],
+                                             (SELECT coalesce(jsonb_agg(v ORDER BY v), '[]') FROM (
+                                                 SELECT value::integer AS v FROM jsonb_array_elements_text(coalesce(s.struck -> \(questionID)::text, '[]'))
+                                                 WHERE value::integer <> \(option)) AS kept)) END
+            WHERE s.id = \(sessionID) AND s.finished_at IS NULL AND \(questionID)::uuid = ANY (s.question_ids)
+              AND EXISTS (SELECT 1 FROM questions q WHERE q.id = \(questionID) AND \(option) BETWEEN 0 AND jsonb_array_length(q.options) - 1)
             """ as SQL).prepared())
     }
 

@@ -13,6 +13,8 @@ struct AnswerSubmission: PostedForm {
     let shownStamp: String
     /// The flag button, when it sent the form: flag (`1`) or unflag.
     let flag: Bool?
+    /// The option whose strike-out button sent the form (a mock exam's), if one did.
+    let strike: Int?
     /// Whether "Previous" or "Next" sent the form, and the number of the question it moves to
     /// (nil when that is not a number).
     let movesOn: Bool
@@ -24,6 +26,12 @@ struct AnswerSubmission: PostedForm {
         guard let questionID = form.uuid("question") else { throw PageRefusal(.badRequest, "sessions.not_in_session") }
         (self.answerID, self.questionID, shownStamp) = (answerID, questionID, form.text("shown_at"))
         flag = form.optional("flag").map { $0 == "1" }
+        if let option = form.optional("strike") {
+            guard let index = Int(option), index >= 0 else { throw PageRefusal(.badRequest, "sessions.bad_strike") }
+            strike = index
+        } else {
+            strike = nil
+        }
         (movesOn, then) = (form.has("then"), form.int("then"))
     }
 
@@ -33,6 +41,6 @@ struct AnswerSubmission: PostedForm {
         then.flatMap { (1...count).contains($0) && $0 != number ? $0 : nil }
     }
 
-    /// Whether the form is a plain answer: no flag, no move.
-    var isPlain: Bool { flag == nil && !movesOn }
+    /// Whether the form is a plain answer: no flag, no strike, no move.
+    var isPlain: Bool { flag == nil && strike == nil && !movesOn }
 }

@@ -33,6 +33,9 @@ struct AnswerView: Encodable {
         var isKey: Bool
         /// Shown as the student's in the review.
         var wasChosen: Bool
+        /// Struck out by the student (a mock exam's choice), and whether the form offers to strike.
+        var struck = false
+        var strikes = false
         /// Ordering: the positions, the one this step was put in selected.
         var positions: [PositionChoice]
         /// Matching: the targets, the one given for this prompt selected.
@@ -86,6 +89,9 @@ struct AnswerView: Encodable {
     /// A fill-in's partly right answers with their share: "york (50%)".
     var partialAnswers: [String]
     var typed: String?
+    /// A mock exam's choice question offers to strike options out (the form's default button
+    /// comes first then, so Enter still saves the answer).
+    var strikes = false
     var hasYourOrder: Bool
     var hasAccepted: Bool
     var hasPartialAnswers: Bool

@@ -108,6 +108,13 @@ struct QuestionPage: Encodable {
         self.answer = AnswerView(
             question, language: session.language, response: shown, positions: positional ? refused?.chosen : nil,
             revealsKey: showsFeedback, reviewsResponse: showsFeedback)
+        if stored.mode == .mock, stored.finishedAt == nil, question.kind.answerShape == .oneOption || question.kind.answerShape == .someOptions {
+            let struck = stored.struck[question.id] ?? []
+            self.answer.strikes = true
+            for index in self.answer.options.indices {
+                (self.answer.options[index].strikes, self.answer.options[index].struck) = (true, struck.contains(index))
+            }
+        }
         feedback = showsFeedback ? answer.map { answer in
             Feedback(
                 correct: answer.correct, partialPercent: answer.correct || answer.score == 0 ? nil : Int((answer.score * 100).rounded()),

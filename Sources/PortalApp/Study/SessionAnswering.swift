@@ -73,21 +73,32 @@ extension SessionPages {
         let outcome: Result<Response, AnswerRefusal> = try request.database.transaction(first: [context]) { connection, rows in
             let store = StudyStore()
             let (session, number, question) = try located(rows[0], actor: actor, questionID: questionID, request)
-            // The answer form's own "flag for review" button (mock exams) sends what is chosen
-            // with it: that is saved too, and the student stays on the question.
+            // The answer form's own "flag for review" and strike-out buttons (mock exams) send
+            // what is chosen with them: that is saved too, and the student stays on the question.
             let flagging = session.mode == .mock ? form.flag : nil
+            let striking = session.mode == .mock ? form.strike : nil
+            if let striking, striking >= question.options.count { throw PageRefusal(.badRequest, "sessions.bad_strike") }
+            let marking = flagging != nil || striking != nil
             let here = "\(base(session))?q=\(number)"
             // "Previous" or "Next" sent the form: what is chosen is answered first (practice then
             // shows its feedback here; a mock exam moves on); nothing chosen only moves.
             let movedTo = form.move(from: number, of: session.questionIDs.count).map { "\(base(session))?q=\($0)" }
-            func flagOnly() throws -> Response {
-                try store.setFlag(sessionID: session.id, questionID: questionID, flagged: flagging ?? false, connection)
+            // The flag and the strike the form asked for.
+            func mark() throws {
+                if let flagging { try store.setFlag(sessionID: session.id, questionID: questionID, flagged: flagging, connection) }
+                if let striking {
+                    let struck = session.struck[questionID]?.contains(striking) ?? false
+                    try store.setStrike(sessionID: session.id, questionID: questionID, option: striking, struck: !struck, connection)
+                }
+            }
+            func markOnly() throws -> Response {
+                try mark()
                 return .redirect(to: here)
             }
             func refuse(_ reason: RefusedAnswer.Reason, _ chosen: [Int]) -> Response { .redirect(to: here + "&" + RefusedAnswer(reason: reason, chosen: chosen).query) }
-            switch Self.shapeVerdict(form.fields, question, flagging: flagging != nil, moving: movedTo != nil) {
+            switch Self.shapeVerdict(form.fields, question, flagging: marking, moving: movedTo != nil) {
             case .refuse(let reason, let chosen): return .success(refuse(reason, chosen))
-            case .flagOnly: return .success(try flagOnly())
+            case .flagOnly: return .success(try markOnly())
             case .move: if let movedTo { return .success(.redirect(to: movedTo)) }
             case nil: break
             }
@@ -103,9 +114,9 @@ extension SessionPages {
             // Nothing new to save (nothing chosen, the order left as shown, or the saved answer):
             // the flag or the move alone.
             let unchanged = { try nothingNew(draft, saved: store.finalAnswers(sessionID: session.id, connection)[questionID]?.response, question: question) }
-            if flagging != nil {
-                if try unchanged() { return .success(try flagOnly()) }
-                try store.setFlag(sessionID: session.id, questionID: questionID, flagged: flagging ?? false, connection)
+            if marking {
+                if try unchanged() { return .success(try markOnly()) }
+                try mark()
             } else if let movedTo, try unchanged() {
                 return .success(.redirect(to: movedTo))
             } else if draft.isBlank {
@@ -113,7 +124,7 @@ extension SessionPages {
             }
             // Practice shows the feedback first, whichever button sent the answer.
             let onward = onward(session.id, mode: session.mode, number: number, count: session.questionIDs.count)
-            let after = flagging != nil ? here : session.mode == .mock ? movedTo ?? onward : onward
+            let after = marking ? here : session.mode == .mock ? movedTo ?? onward : onward
             sent = draft
             return try Self.store(submission(draft), then: after, connection)
         }
