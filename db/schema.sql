@@ -6314,6 +6314,7 @@ CREATE TABLE public.study_sessions (
     share_link_id uuid,
     anonymous_key uuid,
     set_aside boolean DEFAULT false NOT NULL,
+    struck jsonb DEFAULT '{}'::jsonb NOT NULL,
     CONSTRAINT study_sessions_check1 CHECK (((deadline_at IS NULL) OR (deadline_at > started_at))),
     CONSTRAINT study_sessions_check2 CHECK (((finished_at IS NULL) OR (finished_at >= started_at))),
     CONSTRAINT study_sessions_check3 CHECK (((finished_at IS NULL) = (score_percent IS NULL))),
@@ -6323,7 +6324,8 @@ CREATE TABLE public.study_sessions (
     CONSTRAINT study_sessions_one_owner CHECK ((num_nonnulls(user_id, guest_key, anonymous_key) = 1)),
     CONSTRAINT study_sessions_question_ids_check CHECK (((cardinality(question_ids) >= 1) AND (cardinality(question_ids) <= 500))),
     CONSTRAINT study_sessions_score_correct_check CHECK ((score_correct >= 0)),
-    CONSTRAINT study_sessions_score_percent_check CHECK (((score_percent >= (0)::numeric) AND (score_percent <= (100)::numeric)))
+    CONSTRAINT study_sessions_score_percent_check CHECK (((score_percent >= (0)::numeric) AND (score_percent <= (100)::numeric))),
+    CONSTRAINT study_sessions_struck_check CHECK ((jsonb_typeof(struck) = 'object'::text))
 );
 
 ALTER TABLE ONLY public.study_sessions FORCE ROW LEVEL SECURITY;
@@ -12904,6 +12906,13 @@ GRANT UPDATE(anonymous_key) ON TABLE public.study_sessions TO portal_auth;
 --
 
 GRANT UPDATE(set_aside) ON TABLE public.study_sessions TO portal_auth;
+
+
+--
+-- Name: COLUMN study_sessions.struck; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT UPDATE(struck) ON TABLE public.study_sessions TO portal_app;
 
 
 --
