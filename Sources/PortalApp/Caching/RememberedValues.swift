@@ -4,11 +4,21 @@ import Foundation
 /// while the database's notices arrive (`reset(listening:)`), forgotten by what the owner hears
 /// (`forget(where:)`), and never older than `recheck` — the bound on what a lost notice could
 /// cost. What `SharedVersions`, `ReaderVersions` and `ClassVersions` keep.
+///
+/// A value due for its recheck is read again by one request; the others meanwhile are given the
+/// value as it was (it has not been forgotten: no notice said it changed). Otherwise every
+/// request arriving in that moment would read it — with a page's statements alongside, a class
+/// page's full read each (ClassVersions) — and a busy page would queue them all at once.
 final class RememberedValues<Key: Hashable, Value>: @unchecked Sendable {  // `state` only under `lock`
     private struct Entry {
         var value: Value
         var readAt: Date
+        /// When a request began reading it again for its recheck, if one is.
+        var recheckingSince: Date?
     }
+
+    /// A recheck that has not ended in this long (its request failed or stalled) is taken over.
+    static var recheckTakeover: TimeInterval { 5 }
 
     // Read by many requests at once, written rarely: readers do not wait for each other.
     private let lock = ReadWriteLock()
@@ -50,10 +60,33 @@ final class RememberedValues<Key: Hashable, Value>: @unchecked Sendable {  // `s
             return (nil, state.generation)
         }
         if let known { return known }
-        guard let value = try read() else { return nil }
+        // Due for its recheck: one request reads it, the rest keep the value they had.
+        let (stale, claimed) = lock.writing { () -> (Value?, Bool) in
+            guard state.enabled, state.generation == generation, var entry = state.entries[key], entry.readAt <= now else { return (nil, false) }
+            if now.timeIntervalSince(entry.readAt) < recheck { return (entry.value, false) }
+            if let since = entry.recheckingSince, now.timeIntervalSince(since) < Self.recheckTakeover { return (entry.value, false) }
+            entry.recheckingSince = now
+            state.entries[key] = entry
+            return (nil, true)
+        }
+        if let stale { return stale }
+        let value: Value?
+        do {
+            value = try read()
+        } catch {
+            if claimed { lock.writing { state.entries[key]?.recheckingSince = nil } }
+            throw error
+        }
+        guard let value else {
+            if claimed { lock.writing { state.entries[key]?.recheckingSince = nil } }
+            return nil
+        }
         if let generation {
             lock.writing {
-                guard state.enabled, state.generation == generation || currentDespite(value) else { return }
+                guard state.enabled, state.generation == generation || currentDespite(value) else {
+                    if claimed { state.entries[key]?.recheckingSince = nil }
+                    return
+                }
                 if state.entries.count >= capacity { state.entries.removeAll() }
                 state.entries[key] = Entry(value: value, readAt: now)
             }

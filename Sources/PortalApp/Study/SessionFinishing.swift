@@ -83,7 +83,7 @@ extension SessionPages {
                     flagged: session.flagged.contains(questionID), excerpt: Self.excerpt(stems[questionID] ?? ""))
             }
             let lists: [(name: String, rows: [FinishPage.Row], empty: String)] = [
-                ("all", all, "sessions.review_none"), ("unanswered", all.filter { !$0.answered }, "sessions.all_answered"),
+                ("all", all, "sessions.review_none"), ("unanswered", all.filter { !$0.answered }, ""),
                 ("flagged", all.filter(\.flagged), "sessions.none_flagged"),
             ]
             let locale = pages.locale(for: request)
@@ -97,7 +97,8 @@ extension SessionPages {
                         label: pages.message("sessions.review_" + list.name, locale: locale, ["count": String(list.rows.count)]),
                         href: "\(base(session))/finish" + (list.name == "all" ? "" : "?show=" + list.name), current: list.name == shown.name)
                 },
-                emptyNote: shown.rows.isEmpty ? pages.message(shown.empty, locale: locale) : nil,
+                // An empty list of the unanswered is said above the lists, whichever is shown.
+                emptyNote: shown.rows.isEmpty && shown.name != "unanswered" ? pages.message(shown.empty, locale: locale) : nil,
                 hasUnanswered: unanswered > 0, unansweredCount: unanswered,
                 secondsLeft: session.deadline.map { max(0, Int($0.timeIntervalSince(now).rounded())) },
                 minutesLeft: session.deadline.map { (max(0, Int($0.timeIntervalSince(now).rounded())) + 59) / 60 },
