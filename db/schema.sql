@@ -6500,9 +6500,13 @@ CREATE TABLE public.exams (
     question_count integer NOT NULL,
     content_updated_at timestamp with time zone DEFAULT now() NOT NULL,
     published boolean DEFAULT true NOT NULL,
+    scaled_min integer,
+    scaled_pass integer,
+    scaled_max integer,
     CONSTRAINT exams_language_check CHECK ((language ~ '^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$'::text)),
     CONSTRAINT exams_pass_mark_check CHECK (((pass_mark >= 1) AND (pass_mark <= 100))),
     CONSTRAINT exams_question_count_check CHECK (((question_count >= 1) AND (question_count <= 500))),
+    CONSTRAINT exams_scaled_score CHECK ((((scaled_min IS NULL) AND (scaled_pass IS NULL) AND (scaled_max IS NULL)) OR ((scaled_min >= 0) AND (scaled_min < scaled_pass) AND (scaled_pass < scaled_max) AND (scaled_max <= 100000)))),
     CONSTRAINT exams_slug_check CHECK ((slug ~ '^[a-z0-9][a-z0-9-]{0,79}$'::text)),
     CONSTRAINT exams_time_limit_s_check CHECK (((time_limit_s >= 60) AND (time_limit_s <= 86400))),
     CONSTRAINT exams_title_check CHECK (((length(title) >= 1) AND (length(title) <= 300)))

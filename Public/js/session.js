@@ -5,6 +5,18 @@
 (function () {
   "use strict";
 
+  // A mock exam's timer, folded away by its student, stays folded on every question of the session.
+  var timerBox = document.getElementById("timer");
+  if (timerBox) {
+    var timerKey = "portal-timer-hidden:" + timerBox.getAttribute("data-session");
+    try {
+      if (self.sessionStorage.getItem(timerKey) === "1") timerBox.open = false;
+      timerBox.addEventListener("toggle", function () {
+        if (timerBox.open) self.sessionStorage.removeItem(timerKey); else self.sessionStorage.setItem(timerKey, "1");
+      });
+    } catch (unavailable) { /* storage switched off: the timer shows on each page */ }
+  }
+
   var countdown = document.getElementById("countdown");
   if (countdown) {
     var secondsLeft = parseInt(countdown.getAttribute("data-seconds-left"), 10);

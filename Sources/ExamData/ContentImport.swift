@@ -94,6 +94,7 @@ public struct ContentImport: Sendable {
                 check((1...100).contains(exam.passMark), examItem, "passMark", "must be from 1 to 100")
                 check((60...86_400).contains(exam.timeLimitSeconds), examItem, "timeLimitSeconds", "must be from 60 to 86400")
                 check((1...500).contains(exam.questionCount), examItem, "questionCount", "must be from 1 to 500")
+                if let problem = exam.scaledScore?.problem { check(false, examItem, "scaledScore", problem) }
                 check(exam.markup.map(ContentDocument.Question.markups.contains) ?? true, examItem, "markup", "must be markdown or plain")
                 if blueprint, let problem = Blueprint.problem(exam.domains.map(\.weight)) {
                     problems.append(ImportProblem(item: examItem, field: "domains", problem: problem))
@@ -205,15 +206,19 @@ public struct ContentImport: Sendable {
             summary.regions += 1
             for exam in region.exams {
                 let examID = try connection.query(("""
-                    INSERT INTO exams (region_id, slug, title, description, language, pass_mark, time_limit_s, question_count)
+                    INSERT INTO exams (region_id, slug, title, description, language, pass_mark, time_limit_s, question_count,
+                                       scaled_min, scaled_pass, scaled_max)
                     VALUES (\(regionID), \(exam.slug), \(exam.title), \(exam.description ?? ""), \(exam.language), \(exam.passMark),
-                            \(exam.timeLimitSeconds), \(exam.questionCount))
+                            \(exam.timeLimitSeconds), \(exam.questionCount), \(exam.scaledScore?.min), \(exam.scaledScore?.pass), \(exam.scaledScore?.max))
                     ON CONFLICT (region_id, slug) DO UPDATE SET title = EXCLUDED.title, description = EXCLUDED.description,
                         language = EXCLUDED.language, pass_mark = EXCLUDED.pass_mark, time_limit_s = EXCLUDED.time_limit_s,
-                        question_count = EXCLUDED.question_count
-                    WHERE (exams.title, exams.description, exams.language, exams.pass_mark, exams.time_limit_s, exams.question_count)
+                        question_count = EXCLUDED.question_count, scaled_min = EXCLUDED.scaled_min, scaled_pass = EXCLUDED.scaled_pass,
+                        scaled_max = EXCLUDED.scaled_max
+                    WHERE (exams.title, exams.description, exams.language, exams.pass_mark, exams.time_limit_s, exams.question_count,
+                           exams.scaled_min, exams.scaled_pass, exams.scaled_max)
                           IS DISTINCT FROM (EXCLUDED.title, EXCLUDED.description, EXCLUDED.language, EXCLUDED.pass_mark,
-                                            EXCLUDED.time_limit_s, EXCLUDED.question_count)
+                                            EXCLUDED.time_limit_s, EXCLUDED.question_count, EXCLUDED.scaled_min, EXCLUDED.scaled_pass,
+                                            EXCLUDED.scaled_max)
                     RETURNING id
                     """ as SQL).prepared()).first?.decode("id", as: Int.self)
                     ?? connection.query(("SELECT id FROM exams WHERE region_id = \(regionID) AND slug = \(exam.slug)" as SQL).prepared())
@@ -289,7 +294,8 @@ public struct ContentImport: Sendable {
     /// An exam as a document in the import format (every question not deleted, any status).
     public func export(region: String, exam slug: String, _ connection: PostgresConnection) throws -> ContentDocument? {
         guard let row = try connection.query(("""
-            SELECT r.code, r.name, e.id, e.slug, e.title, e.description, e.language, e.pass_mark, e.time_limit_s, e.question_count
+            SELECT r.code, r.name, e.id, e.slug, e.title, e.description, e.language, e.pass_mark, e.time_limit_s, e.question_count,
+                   \(fragment: ScaledScore.columns)
             FROM exams e JOIN regions r ON r.id = e.region_id WHERE r.code = \(region) AND e.slug = \(slug)
             """ as SQL).prepared()).first else { return nil }
         let examID = try row.decode("id", as: Int.self)
@@ -318,7 +324,7 @@ public struct ContentImport: Sendable {
             slug: try row.decode("slug", as: String.self), title: try row.decode("title", as: String.self),
             description: try row.decode("description", as: String.self), language: try row.decode("language", as: String.self),
             passMark: try row.decode("pass_mark", as: Int.self), timeLimitSeconds: try row.decode("time_limit_s", as: Int.self),
-            questionCount: try row.decode("question_count", as: Int.self), domains: domains)
+            questionCount: try row.decode("question_count", as: Int.self), scaledScore: try ScaledScore.read(row), domains: domains)
         var document = ContentDocument(regions: [ContentDocument.Region(code: try row.decode("code", as: String.self), name: try row.decode("name", as: String.self), exams: [exam])])
         let images = try ContentImageStore().images(at: document.imagePaths, connection)
         document.images = images.isEmpty ? nil : images

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresClient
+import QuestionEngine
 
 /// An exam as the admin's exam page edits it.
 public struct ExamSettings: Sendable, Equatable {
@@ -9,10 +10,14 @@ public struct ExamSettings: Sendable, Equatable {
     public var passMark: Int
     public var timeLimitSeconds: Int
     public var questionCount: Int
+    /// The scaled score it reports besides the percentage, if any.
+    public var scaledScore: ScaledScore?
 
-    public init(title: String, description: String, language: String, passMark: Int, timeLimitSeconds: Int, questionCount: Int) {
+    public init(
+        title: String, description: String, language: String, passMark: Int, timeLimitSeconds: Int, questionCount: Int, scaledScore: ScaledScore? = nil
+    ) {
         (self.title, self.description, self.language) = (title, description, language)
-        (self.passMark, self.timeLimitSeconds, self.questionCount) = (passMark, timeLimitSeconds, questionCount)
+        (self.passMark, self.timeLimitSeconds, self.questionCount, self.scaledScore) = (passMark, timeLimitSeconds, questionCount, scaledScore)
     }
 }
 
@@ -74,9 +79,11 @@ public struct ExamShaping: Sendable {
     /// A new draft exam in `region`; nil when the region is unknown or the slug is taken there.
     public func createExam(region: String, slug: String, _ settings: ExamSettings, _ connection: PostgresConnection) throws -> Int? {
         try connection.query(("""
-            INSERT INTO exams (region_id, slug, title, description, language, pass_mark, time_limit_s, question_count, published)
+            INSERT INTO exams (region_id, slug, title, description, language, pass_mark, time_limit_s, question_count, published,
+                               scaled_min, scaled_pass, scaled_max)
             SELECT r.id, \(slug), \(settings.title), \(settings.description), \(settings.language), \(settings.passMark),
-                   \(settings.timeLimitSeconds), \(settings.questionCount), false
+                   \(settings.timeLimitSeconds), \(settings.questionCount), false,
+                   \(settings.scaledScore?.min), \(settings.scaledScore?.pass), \(settings.scaledScore?.max)
             FROM regions r WHERE r.code = \(region)
             ON CONFLICT (region_id, slug) DO NOTHING
             RETURNING id
@@ -85,7 +92,8 @@ public struct ExamShaping: Sendable {
 
     public func exam(region: String, slug: String, _ connection: PostgresConnection) throws -> ShapedExam? {
         guard let row = try connection.query(("""
-            SELECT e.id, r.code, r.name, e.slug, e.title, e.description, e.language, e.pass_mark, e.time_limit_s, e.question_count, e.published
+            SELECT e.id, r.code, r.name, e.slug, e.title, e.description, e.language, e.pass_mark, e.time_limit_s, e.question_count, e.published,
+                   \(fragment: ScaledScore.columns)
             FROM exams e JOIN regions r ON r.id = e.region_id WHERE r.code = \(region) AND e.slug = \(slug)
             """ as SQL).prepared()).first else { return nil }
         let id = try row.decode("id", as: Int.self)
@@ -104,14 +112,16 @@ public struct ExamShaping: Sendable {
             settings: ExamSettings(
                 title: try row.decode("title", as: String.self), description: try row.decode("description", as: String.self),
                 language: try row.decode("language", as: String.self), passMark: try row.decode("pass_mark", as: Int.self),
-                timeLimitSeconds: try row.decode("time_limit_s", as: Int.self), questionCount: try row.decode("question_count", as: Int.self)),
+                timeLimitSeconds: try row.decode("time_limit_s", as: Int.self), questionCount: try row.decode("question_count", as: Int.self),
+                scaledScore: try ScaledScore.read(row)),
             published: try row.decode("published", as: Bool.self), domains: domains)
     }
 
     public func save(examID: Int, _ settings: ExamSettings, _ connection: PostgresConnection) throws {
         try connection.execute(("""
             UPDATE exams SET title = \(settings.title), description = \(settings.description), language = \(settings.language),
-                             pass_mark = \(settings.passMark), time_limit_s = \(settings.timeLimitSeconds), question_count = \(settings.questionCount)
+                             pass_mark = \(settings.passMark), time_limit_s = \(settings.timeLimitSeconds), question_count = \(settings.questionCount),
+                             scaled_min = \(settings.scaledScore?.min), scaled_pass = \(settings.scaledScore?.pass), scaled_max = \(settings.scaledScore?.max)
             WHERE id = \(examID)
             """ as SQL).prepared())
     }

@@ -80,7 +80,7 @@ public struct SessionReading: Sendable {
         ("""
             SELECT s.id, s.user_id, s.mode, s.question_ids, s.flagged, s.struck, s.started_at, s.deadline_at, s.finished_at,
                    s.score_correct, s.score_percent, s.passed, s.share_link_id, e.id AS exam_id, r.code, e.slug, e.title, e.language,
-                   e.pass_mark, coalesce(share_link_time_limit(s.share_link_id), e.time_limit_s) AS time_limit_s
+                   e.pass_mark, coalesce(share_link_time_limit(s.share_link_id), e.time_limit_s) AS time_limit_s, e.scaled_min, e.scaled_pass, e.scaled_max
             FROM study_sessions s JOIN exams e ON e.id = s.exam_id JOIN regions r ON r.id = e.region_id
             WHERE s.id = \(id)
             """ as SQL).prepared()

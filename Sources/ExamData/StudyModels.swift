@@ -63,6 +63,8 @@ public struct StudySession: Sendable, Equatable {
     public var examLanguage: String
     public var passMark: Int
     public var timeLimitSeconds: Int
+    /// The exam's scaled score, if it reports one.
+    public var scaledScore: ScaledScore? = nil
     /// The share link it was started from (an assignment's attempt), if any.
     public var shareLinkID: UUID?
 
@@ -89,6 +91,7 @@ extension StudySession {
             examSlug: try row.decode("slug", as: String.self), examTitle: try row.decode("title", as: String.self),
             examLanguage: try row.decode("language", as: String.self), passMark: try row.decode("pass_mark", as: Int.self),
             timeLimitSeconds: try row.decode("time_limit_s", as: Int.self), shareLinkID: try row.decode("share_link_id", as: UUID?.self))
+        scaledScore = try ScaledScore.read(row)
         for (question, options) in try row.decodeJSON("struck", as: [String: [Int]].self) {
             if let id = UUID(uuidString: question) { struck[id] = Set(options) }
         }

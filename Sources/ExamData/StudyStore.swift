@@ -108,7 +108,7 @@ public struct StudyStore: Sendable {
         ("""
             SELECT s.id, s.user_id, s.mode, s.question_ids, s.flagged, s.struck, s.started_at, s.deadline_at, s.finished_at,
                    s.score_correct, s.score_percent, s.passed, s.share_link_id, e.id AS exam_id, r.code, e.slug, e.title, e.language,
-                   e.pass_mark, coalesce(share_link_time_limit(s.share_link_id), e.time_limit_s) AS time_limit_s,
+                   e.pass_mark, coalesce(share_link_time_limit(s.share_link_id), e.time_limit_s) AS time_limit_s, e.scaled_min, e.scaled_pass, e.scaled_max,
                    q.id AS q_id, d.slug AS q_domain_slug, q.type AS q_type, q.stem AS q_stem, q.rich AS q_rich, q.code AS q_code,
                    q.code_language AS q_code_language, q.options AS q_options, q.correct AS q_correct, q.details AS q_details,
                    q.explanation AS q_explanation, q.difficulty AS q_difficulty, q.version AS q_version

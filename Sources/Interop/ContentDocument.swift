@@ -28,13 +28,16 @@ public struct ContentDocument: Codable, Sendable, Equatable {
         /// `"markdown"`: every question's texts are markdown (a question may say so itself);
         /// absent: plain text.
         public var markup: String? = nil
+        /// The score the exam reports besides the percentage (optional): `{"min": 100, "pass": 700, "max": 1000}`.
+        public var scaledScore: ScaledScore? = nil
         public var domains: [Domain]
 
         public init(
             slug: String, title: String, description: String?, language: String, passMark: Int, timeLimitSeconds: Int, questionCount: Int,
-            markup: String? = nil, domains: [Domain]
+            markup: String? = nil, scaledScore: ScaledScore? = nil, domains: [Domain]
         ) {
             self.markup = markup
+            self.scaledScore = scaledScore
             self.slug = slug
             self.title = title
             self.description = description

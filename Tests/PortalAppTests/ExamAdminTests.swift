@@ -4,6 +4,7 @@ import HTTPServer
 import Interop
 import PortalTestSupport
 import PostgresClient
+import QuestionEngine
 import TestSupport
 import Testing
 
@@ -114,5 +115,51 @@ struct ExamAdminTests {
             domains: [ContentDocument.Domain(slug: "a", title: "A", weight: 90, questions: []), ContentDocument.Domain(slug: "b", title: "B", weight: 60, questions: [])])])])
         let problems = ContentImport().problems(document)
         #expect(problems.contains { $0.field == "domains" && $0.problem == "the domains' weights must add up to 100 (they add up to 150)" })
+    }
+
+    @Test("an exam reports a scaled score: set in the admin's form (a pass score above the highest refused beside the fields, what was typed kept), kept by format 1 both ways, refused by the database out of order; a mock's results show it with each domain's band")
+    func scaledScore() throws {
+        let site = try PortalSite()
+        let (admin, _) = try site.signedInAdmin()
+        let path = "/admin/exams/\(MiniExam.region)/\(MiniExam.exam)"
+        let page = try admin.request("GET", path).bodyText
+        let form = try #require(PageForm.all(in: page, action: path).first)
+        let bad = try admin.request("POST", path, pairs: form.filled(["scaled_min": "100", "scaled_pass": "1200", "scaled_max": "1000"]))
+        #expect(bad.status == 422 && bad.bodyText.contains("Give all three scores, the lowest below the pass score"))
+        #expect(bad.bodyText.contains(#"name="scaled_pass" type="number" min="0" max="100000" value="1200""#), "what was typed stays")
+        let half = try admin.request("POST", path, pairs: form.filled(["scaled_min": "100", "scaled_pass": "", "scaled_max": "1000"]))
+        #expect(half.status == 422)
+        #expect(try site.count("SELECT count(*) AS n FROM exams WHERE scaled_min IS NOT NULL") == 0)
+        let saved = try admin.request("POST", path, pairs: form.filled(["scaled_min": "100", "scaled_pass": "700", "scaled_max": "1000"]))
+        #expect(saved.status == 303)
+        #expect(try site.count("SELECT scaled_pass AS n FROM exams WHERE slug = \(MiniExam.exam)") == 700)
+
+        // Format 1 carries it out and back; a file without it states an exam without one.
+        let exported = try site.admin { try #require(try ContentImport().export(region: MiniExam.region, exam: MiniExam.exam, $0)) }
+        #expect(exported.regions[0].exams[0].scaledScore == ScaledScore(min: 100, pass: 700, max: 1000))
+        let json = String(decoding: try JSONEncoder().encode(exported), as: UTF8.self)
+        #expect(json.contains(#""scaledScore":{"#))
+        var upsideDown = exported
+        upsideDown.regions[0].exams[0].scaledScore = ScaledScore(min: 900, pass: 700, max: 1000)
+        #expect(ContentImport().problems(upsideDown).map { "\($0)" }.contains { $0.contains("scaledScore") && $0.contains("above the lowest") })
+        // The database refuses a scale out of order, whoever writes it.
+        #expect(throws: PostgresError.self) {
+            try site.admin { try $0.execute("UPDATE exams SET scaled_min = 800, scaled_pass = 700, scaled_max = 1000 WHERE slug = \(MiniExam.exam)") }
+        }
+
+        // A mock exam's results: the scaled score beside the percentage, a band for each domain.
+        let student = site.browser()
+        try student.register("sofia")
+        let (_, session) = try startSession(student, mode: "mock")
+        for number in 1...MiniExam.questionCount {
+            let question = try QuestionForm(try student.request("GET", "\(session)?q=\(number)"))
+            try student.request("POST", session + "/answers", pairs: question.pairs(question.item.key))
+        }
+        try student.request("POST", session + "/finish", form: ["csrf_token": student.csrfToken(from: try student.request("GET", session + "/finish"))])
+        let results = try student.request("GET", session + "/results").bodyText
+        #expect(results.contains("Scaled score: <strong>1000 (pass 700, scale 100–1000)</strong>"), "every answer right scores the highest")
+        #expect(results.contains(#"<span class="band meets">Meets the pass mark</span>"#))
+        let check = try HTMLChecker.passes([("results", Array(results.utf8)), ("refused", bad.body)])
+        #expect(check.passed, "the Nu Html Checker found errors; run it on \(check.folder) to see them")
     }
 }

@@ -242,6 +242,24 @@ def test_every_role_s_pages_fit_a_phone_and_pass_axe(portal, browser_factory):
         "return [window.scrollY, document.getElementById('countdown').getBoundingClientRect().top]")
     assert scrolled > 200, "the mock question is taller than the screen (scrolled %s px)" % scrolled
     assert 0 <= top < 120, "the countdown scrolled out of sight: its top is at %s px" % top
+    # The timer folds away and stays folded on the next question.
+    driver.execute_script("window.scrollTo(0, 0)")
+    driver.find_element(By.CSS_SELECTOR, "details.timer summary").click()
+    assert not driver.find_element(By.ID, "countdown").is_displayed(), "the timer did not fold away"
+    session = mock.split("?")[0]
+    driver.get(session + "?q=2")
+    assert not driver.find_element(By.ID, "countdown").is_displayed(), "the folded timer came back on the next question"
+    driver.find_element(By.CSS_SELECTOR, "details.timer summary").click()
+    assert driver.find_element(By.ID, "countdown").is_displayed()
+    # Question 2 flagged; the review screen's flagged list jumps back to it.
+    inspector.submit("#flag-button")
+    driver.get(session + "/finish")
+    driver.find_element(By.CSS_SELECTOR, 'a[href$="/finish?show=flagged"]').click()
+    wait(driver, lambda d: d.current_url.endswith("show=flagged"), message="the flagged list did not open")
+    rows = driver.find_elements(By.CSS_SELECTOR, ".review-list a")
+    assert len(rows) == 1, "the flagged list holds %d questions" % len(rows)
+    rows[0].click()
+    wait(driver, lambda d: d.current_url.endswith("?q=2"), message="the review screen did not jump to the flagged question")
     driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     # Rich questions: a routing question's exhibit, table and listing; a formula question's
     # MathML, inline and displayed. Each fits the phone (wide ones scroll in their boxes).

@@ -40,7 +40,7 @@ struct ExamAdmin: Sendable {
     /// `POST /admin/exams`: a new draft exam, then its page for the blueprint.
     func createExam(_ request: PortalRequest, _ user: SessionUser) throws -> Response {
         let form = try request.form(ExamAdminForms.NewExam.self)
-        var values = ExamListPage.Values(settings: form.settings.settings, region: form.region, slug: form.slug)
+        var values = ExamListPage.Values(settings: form.settings.settings, region: form.region, slug: form.slug, scale: form.settings.scale)
         values.timeLimit = form.settings.settings.timeLimitSeconds / 60
         var problems = form.settings.problems
         guard problems.isEmpty else { return try showList(request, values, problems: problems, status: .unprocessableContent) }
@@ -84,7 +84,7 @@ struct ExamAdmin: Sendable {
         let locale = pages.locale(for: request)
         guard form.problems.isEmpty else {
             var page = ExamAdminPage(exam, notice: nil, pages: pages, locale: locale)
-            page.typed(form.settings, problems: form.problems, pages: pages, locale: locale)
+            page.typed(form, pages: pages, locale: locale)
             return try show(request, page, status: .unprocessableContent)
         }
         // Sent again as it was (a reload of the answer), it changes nothing and writes no audit entry.

@@ -1,6 +1,7 @@
 import ExamData
 import Foundation
 import HTTPServer
+import QuestionEngine
 
 /// The forms of the admin's exam pages, each read once with its refusals beside their fields.
 enum ExamAdminForms {
@@ -27,6 +28,8 @@ enum ExamAdminForms {
     /// An exam's settings, as made and as edited.
     struct Settings: PostedForm {
         let settings: ExamSettings
+        /// The scaled score's three fields as typed (shown again when refused).
+        let scale: ScaleFields
         var problems: [FormProblem] = []
 
         init(_ form: FormReader) throws(PageRefusal) {
@@ -40,9 +43,19 @@ enum ExamAdminForms {
             if !(1...100).contains(passMark ?? 0) { problems.append(FormProblem("pass_mark", "admin.exams.bad_number", ["min": "1", "max": "100"])) }
             if !(1...1440).contains(minutes ?? 0) { problems.append(FormProblem("time_limit", "admin.exams.bad_number", ["min": "1", "max": "1440"])) }
             if !(1...500).contains(count ?? 0) { problems.append(FormProblem("question_count", "admin.exams.bad_number", ["min": "1", "max": "500"])) }
+            // A scaled score: all three scores, or none.
+            scale = ScaleFields(min: form.trimmed("scaled_min"), pass: form.trimmed("scaled_pass"), max: form.trimmed("scaled_max"))
+            var scaledScore: ScaledScore?
+            if !(scale.min.isEmpty && scale.pass.isEmpty && scale.max.isEmpty) {
+                if let min = Int(scale.min), let pass = Int(scale.pass), let max = Int(scale.max), ScaledScore(min: min, pass: pass, max: max).problem == nil {
+                    scaledScore = ScaledScore(min: min, pass: pass, max: max)
+                } else {
+                    problems.append(FormProblem("scaled_score", "admin.exams.bad_scale", ["max": String(ScaledScore.largest)]))
+                }
+            }
             settings = ExamSettings(
                 title: title, description: description, language: language, passMark: passMark ?? 0, timeLimitSeconds: (minutes ?? 0) * 60,
-                questionCount: count ?? 0)
+                questionCount: count ?? 0, scaledScore: scaledScore)
         }
     }
 
@@ -107,5 +120,21 @@ enum ExamAdminForms {
             default: throw PageRefusal(.badRequest, "admin.exams.bad_publication")
             }
         }
+    }
+}
+
+/// An exam's scaled score in the settings form: its three fields as typed, empty for none.
+struct ScaleFields: Encodable, Equatable {
+    var min = ""
+    var pass = ""
+    var max = ""
+
+    init(min: String, pass: String, max: String) {
+        (self.min, self.pass, self.max) = (min, pass, max)
+    }
+
+    /// The fields of a stored scale (empty for none).
+    init(_ scale: ScaledScore?) {
+        self.init(min: scale.map { String($0.min) } ?? "", pass: scale.map { String($0.pass) } ?? "", max: scale.map { String($0.max) } ?? "")
     }
 }

@@ -35,13 +35,15 @@ struct ExamListPage: Encodable {
         var passMark = 70
         var timeLimit = 60
         var questionCount = 40
+        var scale = ScaleFields(nil)
 
         init() {}
 
-        init(settings: ExamSettings, region: String, slug: String) {
+        init(settings: ExamSettings, region: String, slug: String, scale: ScaleFields? = nil) {
             (self.region, self.slug) = (region, slug)
             (title, description, language) = (settings.title, settings.description, settings.language)
             (passMark, timeLimit, questionCount) = (settings.passMark, settings.timeLimitSeconds / 60, settings.questionCount)
+            self.scale = scale ?? ScaleFields(settings.scaledScore)
         }
     }
 
@@ -98,6 +100,7 @@ struct ExamAdminPage: Encodable {
     var passMark: Int
     var timeLimit: Int
     var questionCount: Int
+    var scale: ScaleFields
     var published: Bool
     var rows: [Row]
     var rowCount: Int
@@ -118,6 +121,7 @@ struct ExamAdminPage: Encodable {
         heading = exam.settings.title
         (title, description, language) = (exam.settings.title, exam.settings.description, exam.settings.language)
         (passMark, timeLimit, questionCount) = (exam.settings.passMark, exam.settings.timeLimitSeconds / 60, exam.settings.questionCount)
+        scale = ScaleFields(exam.settings.scaledScore)
         published = exam.published
         rows = exam.domains.enumerated().map { index, domain in
             Row(index: index, id: domain.id.map(String.init), slug: domain.slug, title: domain.title, weight: String(domain.weight),
@@ -132,9 +136,11 @@ struct ExamAdminPage: Encodable {
     }
 
     /// The settings as typed, with their refusals.
-    mutating func typed(_ settings: ExamSettings, problems: [FormProblem], pages: PageRenderer, locale: String) {
+    mutating func typed(_ form: ExamAdminForms.Settings, pages: PageRenderer, locale: String) {
+        let (settings, problems) = (form.settings, form.problems)
         (title, description, language) = (settings.title, settings.description, settings.language)
         (passMark, timeLimit, questionCount) = (settings.passMark, settings.timeLimitSeconds / 60, settings.questionCount)
+        scale = form.scale
         fieldErrors = pages.fieldErrors(problems, locale: locale)
         hasErrors = true
     }

@@ -11,6 +11,10 @@ struct ResultsPage: Encodable {
         var correct: Int
         var total: Int
         var percent: Int
+        /// A mock exam's band for the domain, as a vendor's score report gives it: "Meets the
+        /// pass mark" or "Needs improvement" (nil in practice, or with no question of it).
+        var band: String?
+        var meets: Bool
     }
 
     struct Item: Encodable {
@@ -76,6 +80,8 @@ struct ResultsPage: Encodable {
     var percent: Int
     var passMark: Int
     var passed: Bool
+    /// "742 (pass 700, scale 100–1000)": a mock exam's scaled score, when its exam reports one.
+    var scaledScore: String?
     /// Pass or fail is a mock exam's; practice says what was answered and how much was right.
     var isMock: Bool
     /// "10 of 20 answered · 7 right" (practice and review).
@@ -122,8 +128,18 @@ struct ResultsPage: Encodable {
             "answered": String(score.answered), "total": String(score.total), "correct": String(score.correct)])
         let seconds = Int(score.timeUsed.rounded())
         timeUsed = pages.message("sessions.duration", locale: locale, ["minutes": String(seconds / 60), "seconds": String(format: "%02d", seconds % 60)])
+        if isMock, let scale = session.scaledScore {
+            scaledScore = pages.message("results.scaled_value", locale: locale, [
+                "score": String(scale.scaled(percent: score.percent, passMark: session.passMark)), "pass": String(scale.pass),
+                "min": String(scale.min), "max": String(scale.max)])
+        }
+        let banded = isMock
         domains = score.domains.map { domain in
-            Domain(title: domainTitles[domain.domain] ?? domain.domain, correct: domain.correct, total: domain.total, percent: Int(domain.percent.rounded()))
+            // A domain meets the exam's pass mark or needs improvement (a mock's report only).
+            let meets = domain.percent >= Double(session.passMark)
+            return Domain(
+                title: domainTitles[domain.domain] ?? domain.domain, correct: domain.correct, total: domain.total, percent: Int(domain.percent.rounded()),
+                band: banded && domain.total > 0 ? pages.message(meets ? "results.band_meets" : "results.band_improve", locale: locale) : nil, meets: meets)
         }
         var items = questions.enumerated().map { index, question in
             let answer = answers[question.id]
