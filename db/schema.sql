@@ -1266,7 +1266,7 @@ ALTER FUNCTION public.auth_reset_wait(p_address text, p_username text, p_take bo
 -- Name: auth_resolve_session(text, timestamp with time zone, interval, interval); Type: FUNCTION; Schema: public; Owner: portal_auth
 --
 
-CREATE FUNCTION public.auth_resolve_session(p_token text, p_now timestamp with time zone, p_idle interval, p_absolute interval) RETURNS TABLE(session_id uuid, user_id uuid, role text, display_name text, csrf_token text, locale text, time_zone text, color_scheme text)
+CREATE FUNCTION public.auth_resolve_session(p_token text, p_now timestamp with time zone, p_idle interval, p_absolute interval) RETURNS TABLE(session_id uuid, user_id uuid, role text, display_name text, csrf_token text, locale text, time_zone text, color_scheme text, hides_readings boolean)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
     AS $$
@@ -1274,7 +1274,7 @@ DECLARE
     now_at timestamptz := greatest(p_now, public.app_now());
     hit record;
 BEGIN
-    SELECT s.id, s.user_id, s.created_at, s.last_seen_at, s.csrf_token, u.role, u.display_name, u.locale, u.time_zone, u.color_scheme, u.disabled_at
+    SELECT s.id, s.user_id, s.created_at, s.last_seen_at, s.csrf_token, u.role, u.display_name, u.locale, u.time_zone, u.color_scheme, u.hides_readings, u.disabled_at
       INTO hit
       FROM public.auth_sessions s JOIN public.users u ON u.id = s.user_id
      WHERE s.token_hash = sha256(convert_to(p_token, 'UTF8'));
@@ -1288,7 +1288,7 @@ BEGIN
     IF now_at - hit.last_seen_at > interval '1 minute' THEN
         UPDATE public.auth_sessions SET last_seen_at = now_at WHERE id = hit.id;
     END IF;
-    RETURN QUERY SELECT hit.id, hit.user_id, hit.role, hit.display_name, hit.csrf_token, hit.locale, hit.time_zone, hit.color_scheme;
+    RETURN QUERY SELECT hit.id, hit.user_id, hit.role, hit.display_name, hit.csrf_token, hit.locale, hit.time_zone, hit.color_scheme, hit.hides_readings;
 END
 $$;
 
@@ -4750,6 +4750,14 @@ BEGIN
             problem := public.rich_math_problem(inline);
         WHEN 'break' THEN
             NULL;
+        WHEN 'ruby' THEN
+            -- RichTextRules.rubyProblem.
+            IF jsonb_typeof(inline -> 'base') IS DISTINCT FROM 'string' OR jsonb_typeof(inline -> 'reading') IS DISTINCT FROM 'string'
+               OR char_length(inline ->> 'base') NOT BETWEEN 1 AND 100 OR char_length(inline ->> 'reading') NOT BETWEEN 1 AND 100
+               OR (inline ->> 'base') ~ '[{|}\\\n\r]' OR (inline ->> 'reading') ~ '[{|}\\\n\r]'
+               OR (inline ->> 'base') !~ '\S' OR (inline ->> 'reading') !~ '\S' THEN
+                RETURN 'a ruby needs its base text and its reading, 1 to 100 characters each without braces, bars, backslashes or line breaks: {漢字|かんじ}';
+            END IF;
         WHEN 'emphasis', 'strong', 'sub', 'sup' THEN
             problem := public.rich_inlines_problem(inline -> 'inlines', p_depth + 1);
         WHEN 'link' THEN
@@ -6860,6 +6868,7 @@ CREATE TABLE public.users (
     push_sent_on date,
     color_scheme text DEFAULT 'device'::text NOT NULL,
     time_zone_confirmed boolean DEFAULT false NOT NULL,
+    hides_readings boolean DEFAULT false NOT NULL,
     CONSTRAINT users_color_scheme_check CHECK ((color_scheme = ANY (ARRAY['device'::text, 'light'::text, 'dark'::text]))),
     CONSTRAINT users_desired_retention_check CHECK (((desired_retention >= 0.70) AND (desired_retention <= 0.97))),
     CONSTRAINT users_digest_check CHECK ((digest = ANY (ARRAY['off'::text, 'daily'::text, 'weekly'::text]))),
@@ -9301,6 +9310,13 @@ CREATE TRIGGER users_digest_version BEFORE UPDATE OF digest ON public.users FOR 
 --
 
 CREATE TRIGGER users_notify AFTER UPDATE ON public.users FOR EACH ROW WHEN (((old.role IS DISTINCT FROM new.role) OR (old.display_name IS DISTINCT FROM new.display_name) OR (old.locale IS DISTINCT FROM new.locale) OR (old.time_zone IS DISTINCT FROM new.time_zone) OR (old.disabled_at IS DISTINCT FROM new.disabled_at) OR (old.password_hash IS DISTINCT FROM new.password_hash))) EXECUTE FUNCTION public.notify_account_changed();
+
+
+--
+-- Name: users users_readings_version; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER users_readings_version BEFORE UPDATE OF hides_readings ON public.users FOR EACH ROW WHEN ((old.hides_readings IS DISTINCT FROM new.hides_readings)) EXECUTE FUNCTION public.users_visibility_version();
 
 
 --
@@ -13184,6 +13200,13 @@ GRANT SELECT(color_scheme),UPDATE(color_scheme) ON TABLE public.users TO portal_
 --
 
 GRANT SELECT(time_zone_confirmed),UPDATE(time_zone_confirmed) ON TABLE public.users TO portal_app;
+
+
+--
+-- Name: COLUMN users.hides_readings; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(hides_readings),UPDATE(hides_readings) ON TABLE public.users TO portal_app;
 
 
 --

@@ -180,6 +180,16 @@
         case "code": made = node("code"); made.textContent = inline.text; parent.appendChild(made); return;
         case "break": parent.appendChild(node("br")); return;
         case "math": parent.appendChild(formula(inline, false)); return;
+        case "ruby":
+          made = node("ruby");
+          made.appendChild(document.createTextNode(inline.base));
+          [["rp", "("], ["rt", inline.reading], ["rp", ")"]].forEach(function (part) {
+            var child = node(part[0]);
+            child.textContent = part[1];
+            made.appendChild(child);
+          });
+          parent.appendChild(made);
+          return;
         case "link":
           // A target outside the rules is no link at all: its words stay.
           if (!allowedLink(inline.href)) { appendInlines(parent, inline.inlines); return; }

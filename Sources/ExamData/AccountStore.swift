@@ -29,6 +29,8 @@ public struct SessionUser: Sendable, Equatable {
     public var timeZone: String
     /// The colour scheme the user chose for their pages.
     public var colorScheme: ColorScheme = .device
+    /// Whether the readings over words (ruby) are hidden on the user's pages.
+    public var hidesReadings = false
 }
 
 /// A reserved sign-in attempt (counted before any password is hashed), or how long to wait.
@@ -126,7 +128,7 @@ public struct AccountStore: Sendable {
     /// The user of a live session cookie, or nil (unknown, expired or disabled: expired ones are removed).
     public func sessionUser(token: String, now: Date, idle: TimeInterval, absolute: TimeInterval, _ connection: PostgresConnection) throws -> SessionUser? {
         guard let row = try connection.query(("""
-            SELECT session_id, user_id, role, display_name, csrf_token, locale, time_zone, color_scheme
+            SELECT session_id, user_id, role, display_name, csrf_token, locale, time_zone, color_scheme, hides_readings
             FROM auth_resolve_session(\(token), \(now), make_interval(secs => \(idle)), make_interval(secs => \(absolute)))
             """ as SQL).prepared()).first else { return nil }
         guard let role = Role(rawValue: try row.decode("role", as: String.self)) else {
@@ -137,7 +139,8 @@ public struct AccountStore: Sendable {
             role: role, displayName: try row.decode("display_name", as: String.self),
             csrfToken: try row.decode("csrf_token", as: String.self), locale: try row.decode("locale", as: String?.self),
             timeZone: try row.decode("time_zone", as: String.self),
-            colorScheme: ColorScheme(rawValue: try row.decode("color_scheme", as: String.self)) ?? .device)
+            colorScheme: ColorScheme(rawValue: try row.decode("color_scheme", as: String.self)) ?? .device,
+            hidesReadings: try row.decode("hides_readings", as: Bool.self))
     }
 
     /// Counts one hit of `key` against a limit (`take`), or only looks: the seconds to wait
@@ -204,6 +207,11 @@ public struct AccountStore: Sendable {
     /// Sets the colour scheme of the signed-in user's pages.
     public func setColorScheme(_ scheme: ColorScheme, _ connection: PostgresConnection) throws {
         try connection.execute(("UPDATE users SET color_scheme = \(scheme.rawValue) WHERE id = (SELECT app_user_id())" as SQL).prepared())
+    }
+
+    /// Hides or shows the readings over words (ruby) on the caller's pages.
+    public func setHidesReadings(_ hides: Bool, _ connection: PostgresConnection) throws {
+        try connection.execute(("UPDATE users SET hides_readings = \(hides) WHERE id = (SELECT app_user_id())" as SQL).prepared())
     }
 
     /// The retentions a student may aim at, as the settings offer them.

@@ -81,6 +81,10 @@ struct ExchangeHTML {
             case .math(let math): write(math, display: false, into: &html)
             case .link(let href, let inner):
                 html += "<a href=\"\(escape(href))\">"; write(inner, into: &html); html += "</a>"
+            // QTI 2.1's XHTML has no ruby: the reading follows its base in parentheses there.
+            case .ruby(let base, let reading):
+                html += xhtml1 ? escape(base) + "(" + escape(reading) + ")"
+                    : "<ruby><rb>" + escape(base) + "</rb><rp>(</rp><rt>" + escape(reading) + "</rt><rp>)</rp></ruby>"
             }
         }
     }

@@ -67,7 +67,10 @@ struct HTMLRichText {
         return text
     }
 
-    private static let inlineTags: [String: String] = ["strong": "strong", "b": "strong", "em": "em", "i": "em", "sub": "sub", "sup": "sup", "code": "code", "a": "a", "tt": "code"]
+    private static let inlineTags: [String: String] = [
+        "strong": "strong", "b": "strong", "em": "em", "i": "em", "sub": "sub", "sup": "sup", "code": "code", "a": "a", "tt": "code",
+        "ruby": "ruby", "rt": "rt", "rp": "rp",
+    ]
 
     // MARK: Tokens
 
@@ -242,6 +245,24 @@ struct HTMLRichText {
         }
     }
 
+    /// A `<ruby>`'s runs put together: each reading (`<rt>`) with the base text before it
+    /// (`<rb>`'s or the ruby's own), as many as the element pairs; text after the last reading
+    /// stays text. A reading with no base text is refused.
+    private static func rubies(_ inlines: [RichText.Inline]) throws(ItemProblem) -> [RichText.Inline] {
+        var made: [RichText.Inline] = [], base: [RichText.Inline] = []
+        for inline in inlines {
+            guard case .ruby("", let reading) = inline else { base.append(inline); continue }
+            let words = RichTextPlain.text(base).trimmingCharacters(in: .whitespacesAndNewlines)
+            let said = reading.trimmingCharacters(in: .whitespacesAndNewlines)
+            if let problem = RichTextRules.rubyProblem(base: words, reading: said) {
+                throw ItemProblem(reason: "the ruby \(words.prefix(40))(\(said.prefix(40))): \(problem)")
+            }
+            made.append(.ruby(base: words, reading: said))
+            base = []
+        }
+        return made + base
+    }
+
     private mutating func pop(pictures: PictureResolver) throws(ItemProblem) {
         let frame = stack.removeLast()
         switch frame {
@@ -252,6 +273,11 @@ struct HTMLRichText {
             case "sub": append(.subscript(inlines))
             case "sup": append(.superscript(inlines))
             case "code": append(.code(RichTextPlain.text(inlines)))
+            // A reading goes to its ruby as a reading without base (put together when the ruby ends);
+            // the parentheses for browsers without ruby are not text.
+            case "rt": append(.ruby(base: "", reading: RichTextPlain.text(inlines)))
+            case "rp": break
+            case "ruby": for inline in try Self.rubies(inlines) { append(inline) }
             case "audio", "video": try recording(tag, source: href, words: RichTextPlain.text(inlines), pictures: pictures)
             case "object-audio", "object-video":
                 try recording(RichTextRules.recordingElement(href ?? "") ?? String(tag.dropFirst(7)), source: href, words: RichTextPlain.text(inlines), pictures: pictures)

@@ -238,4 +238,54 @@ struct RichInteropTests {
         }
         #expect(try catalogue.questions("exam-b").count == 3)
     }
+
+    /// A QTI 3 item for a Japanese exam whose words carry their readings (`<ruby>` with `<rb>` and
+    /// `<rt>`, as QTI 3's own examples write them), in the question and in a choice.
+    static let rubyItem = Data("""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <qti-assessment-item xmlns="http://www.imsglobal.org/xsd/imsqtiasi_v3p0" identifier="hometown" title="出身地" adaptive="false" time-dependent="false" xml:lang="ja">
+          <qti-response-declaration identifier="RESPONSE" cardinality="single" base-type="identifier">
+            <qti-correct-response><qti-value>HK</qti-value></qti-correct-response>
+          </qti-response-declaration>
+          <qti-item-body>
+            <p>村田<ruby><rb>真</rb><rt>まこと</rt></ruby>の出身地はどこですか</p>
+            <qti-choice-interaction response-identifier="RESPONSE" max-choices="1">
+              <qti-simple-choice identifier="HK"><ruby><rb>北海道</rb><rp>(</rp><rt>ほっかいどう</rt><rp>)</rp></ruby></qti-simple-choice>
+              <qti-simple-choice identifier="OK"><ruby>沖縄<rt>おきなわ</rt></ruby></qti-simple-choice>
+            </qti-choice-interaction>
+          </qti-item-body>
+        </qti-assessment-item>
+        """.utf8)
+
+    @Test("ruby in a QTI 3 item is base text with its reading, in the question and a choice; QTI 3 and Moodle keep it, QTI 2.1 (no ruby in its XHTML) writes the reading after its base; a reading without base text is refused with the item")
+    func ruby() throws {
+        let content = try ForeignImport().read(Self.rubyItem, format: .qti3, language: "ja")
+        #expect(content.skipped.isEmpty, "\(content.skipped)")
+        let question = try #require(content.questions.first)
+        #expect(question.stem == "村田真の出身地はどこですか")
+        #expect(question.richStem == RichText([.paragraph([.text("村田"), .ruby(base: "真", reading: "まこと"), .text("の出身地はどこですか")])]))
+        #expect(question.options.map(\.richText) == [
+            RichText([.paragraph([.ruby(base: "北海道", reading: "ほっかいどう")])]), RichText([.paragraph([.ruby(base: "沖縄", reading: "おきなわ")])]),
+        ])
+
+        let catalogue = try ExamFixtures.Catalogue()
+        try catalogue.importing(Self.rubyItem, into: "school/exam-a")
+        let exported = try catalogue.export("exam-a")
+        let files = { (version3: Bool) in
+            try Zip.entries(QTIPackage.archive(exported, version3: version3)).filter { $0.path.hasPrefix("items/") }.map { String(decoding: $0.bytes, as: UTF8.self) }.joined()
+        }
+        #expect(try files(true).contains("村田<ruby><rb>真</rb><rp>(</rp><rt>まこと</rt><rp>)</rp></ruby>の出身地"))
+        #expect(try files(false).contains("村田真(まこと)の出身地"))
+        #expect(MoodleXMLExport.document(exported).contains("<ruby><rb>北海道</rb>"))
+        for format in ["qti3", "moodle", "json"] {
+            let copy = try ExamFixtures.Catalogue()
+            try copy.importing(Self.rubyItem, into: "school/exam-a")
+            try copy.copy("exam-a", to: "exam-b", format: format)
+            #expect(try trees(copy, "exam-b").values.first == trees(copy, "exam-a").values.first, "\(format)")
+        }
+
+        let bare = String(decoding: Self.rubyItem, as: UTF8.self).replacingOccurrences(of: "<rb>真</rb>", with: "")
+        let refused = try ForeignImport().read(Data(bare.utf8), format: .qti3, language: "ja")
+        #expect(refused.questions.isEmpty && refused.skipped.first?.reason.contains("a ruby needs its base text and its reading") == true, "\(refused.skipped)")
+    }
 }

@@ -60,4 +60,28 @@ struct AppearanceTests {
             try site.admin { try $0.execute("UPDATE users SET color_scheme = 'purple' WHERE username = 'ada'") }
         }
     }
+
+    @Test("a reader hides the readings over words (ruby) from settings: every page they open says so, kept ones too, a teacher's kept class page as well; ticked off, they show again; no one else's pages change")
+    func hiddenReadings() throws {
+        let site = try Site()
+        let exam = "/exams/\(MiniExam.region)/\(MiniExam.exam)"
+        let (teacher, _, csrf) = try site.account("sensei", role: "teacher")
+        let (classID, _) = try makeClass(teacher, csrf: csrf)
+        let other = site.browser()
+        _ = try other.register("hana")
+        let hides = { (browser: Browser, path: String) in try browser.request("GET", path).bodyText.contains(#"<body class="hide-readings">"#) }
+        // Kept before the choice.
+        for path in ["/me", exam, "/teach/classes/\(classID)"] { #expect(try !hides(teacher, path)) }
+        let settings = try teacher.request("GET", "/me/settings").bodyText
+        #expect(settings.contains(#"<input type="checkbox" name="hides_readings" aria-describedby="readings-hint">"#))
+        let saved = try teacher.request("POST", "/me/settings", form: ["csrf_token": csrf, "color_scheme": "device", "hides_readings": "on"])
+        #expect(saved.status == 303 && saved.header("Location") == "/me/settings?saved=hides_readings")
+        for path in ["/me", exam, "/teach/classes/\(classID)", "/me/settings"] { #expect(try hides(teacher, path), "\(path)") }
+        #expect(try teacher.request("GET", "/me/settings").bodyText.contains(#"name="hides_readings" aria-describedby="readings-hint" checked>"#))
+        #expect(try !hides(other, "/me"))
+        // The appearance section sent without the box: readings show again.
+        #expect(try teacher.request("POST", "/me/settings", form: ["csrf_token": csrf, "color_scheme": "device"]).status == 303)
+        for path in ["/me", "/teach/classes/\(classID)"] { #expect(try !hides(teacher, path), "\(path)") }
+        #expect(try site.count("SELECT count(*) AS n FROM users WHERE username = 'sensei' AND NOT hides_readings") == 1)
+    }
 }

@@ -144,4 +144,20 @@ struct RichTextTests {
             <figcaption>&lt;b&gt;caption&lt;/b&gt;</figcaption></figure><p>words</p>
             """)
     }
+
+    @Test("ruby: {漢字|かんじ} is base text with its reading, written back the same; a brace without a bar, an escaped one and a cloze marker stay text; ruby without its base or reading is refused with where it is; ten thousand braces read in one pass")
+    func ruby() throws {
+        let text = try MarkdownReader().read("{漢字|かんじ}を読む。 \\{a|b} {#1} {a} ｛x｝")
+        #expect(text == RichText([.paragraph([.ruby(base: "漢字", reading: "かんじ"), .text("を読む。 {a|b} {#1} {a} ｛x｝")])]))
+        #expect(RichTextPlain.text(text) == "漢字を読む。 {a|b} {#1} {a} ｛x｝")
+        #expect(try MarkdownReader().read(MarkdownWriter.write(text)) == text)
+        for bad in ["{|かんじ}", "{漢字|}", "{ |かんじ}"] {
+            #expect(refusal("A line\n\n" + bad)?.message.hasPrefix("a ruby needs its base text and its reading") == true, "\(bad)")
+            #expect(refusal("A line\n\n" + bad)?.line == 3, "\(bad)")
+        }
+        let braces = String(repeating: "{a", count: 10_000) + String(repeating: "|b}", count: 3)
+        #expect(try MarkdownReader().read(braces) == RichText([.paragraph([
+            .text(String(repeating: "{a", count: 9_999)), .ruby(base: "a", reading: "b"), .text("|b}|b}"),
+        ])]))
+    }
 }

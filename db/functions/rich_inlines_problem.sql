@@ -24,6 +24,14 @@ BEGIN
             problem := public.rich_math_problem(inline);
         WHEN 'break' THEN
             NULL;
+        WHEN 'ruby' THEN
+            -- RichTextRules.rubyProblem.
+            IF jsonb_typeof(inline -> 'base') IS DISTINCT FROM 'string' OR jsonb_typeof(inline -> 'reading') IS DISTINCT FROM 'string'
+               OR char_length(inline ->> 'base') NOT BETWEEN 1 AND 100 OR char_length(inline ->> 'reading') NOT BETWEEN 1 AND 100
+               OR (inline ->> 'base') ~ '[{|}\\\n\r]' OR (inline ->> 'reading') ~ '[{|}\\\n\r]'
+               OR (inline ->> 'base') !~ '\S' OR (inline ->> 'reading') !~ '\S' THEN
+                RETURN 'a ruby needs its base text and its reading, 1 to 100 characters each without braces, bars, backslashes or line breaks: {漢字|かんじ}';
+            END IF;
         WHEN 'emphasis', 'strong', 'sub', 'sup' THEN
             problem := public.rich_inlines_problem(inline -> 'inlines', p_depth + 1);
         WHEN 'link' THEN

@@ -10,6 +10,13 @@ CREATE TRIGGER users_appearance_version BEFORE UPDATE OF color_scheme ON public.
     WHEN ((old.color_scheme IS DISTINCT FROM new.color_scheme))
     EXECUTE FUNCTION public.users_visibility_version();
 
+-- A setting that the student's own pages show changes their data version.
+-- (users_visibility_version)
+CREATE TRIGGER users_readings_version BEFORE UPDATE OF hides_readings ON public.users
+    FOR EACH ROW
+    WHEN ((old.hides_readings IS DISTINCT FROM new.hides_readings))
+    EXECUTE FUNCTION public.users_visibility_version();
+
 -- A changed password or a disabled account ends the user's signed-in sessions. (users_end_sessions)
 CREATE TRIGGER users_credentials_changed AFTER UPDATE OF password_hash, disabled_at ON public.users
     FOR EACH ROW

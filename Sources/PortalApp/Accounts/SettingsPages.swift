@@ -44,6 +44,8 @@ extension AccountPages {
             var selected: Bool
         }
         var schemes: [Scheme] = []
+        /// The readings over words (ruby) are hidden on the reader's pages.
+        var hidesReadings = false
         var retentions: [Retention]
         /// "Over the last 30 days you remembered 87% of 140 reviews …", when there were any.
         var measuredRetention: String?
@@ -82,6 +84,7 @@ extension AccountPages {
         /// "" for "as my browser prefers".
         var language: String?
         var colorScheme: ColorScheme?
+        var hidesReadings: Bool?
         var retention: Double?
     }
 
@@ -124,6 +127,7 @@ extension AccountPages {
         page.schemes = ColorScheme.allCases.map {
             SettingsPage.Scheme(value: $0.rawValue, label: pages.message("account.scheme_\($0.rawValue)", locale: locale), selected: $0 == scheme)
         }
+        page.hidesReadings = typed?.hidesReadings ?? user.hidesReadings
         page.boardAllowed = read.publicBoardAllowed
         if mailEnabled {
             page.email = SettingsPage.Email(
@@ -169,6 +173,7 @@ extension AccountPages {
             }
             if changes.names.contains("language"), let language = typed.language { try store.setLocale(language.isEmpty ? nil : language, connection) }
             if changes.names.contains("color_scheme"), let scheme = typed.colorScheme { try store.setColorScheme(scheme, connection) }
+            if changes.names.contains("hides_readings"), let hides = typed.hidesReadings { try store.setHidesReadings(hides, connection) }
             // A new retention reschedules every card: only when it changed.
             if changes.names.contains("desired_retention"), let retention = typed.retention { try store.setDesiredRetention(retention, connection) }
         }

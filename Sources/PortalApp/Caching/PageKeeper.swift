@@ -219,7 +219,9 @@ struct PageKeeper: Sendable {
     /// Where a reader's copy is kept: their sign-in, role, name, zone and language (the page's
     /// header and forms carry them) and the copy's own name.
     private static func readerKey(_ user: SessionUser, locale: String, key: String) -> String {
-        "page|\(user.sessionID.lowercasedText)|\(user.role.rawValue)|\(user.displayName)|\(user.timeZone)|\(locale)|" + key
+        // Everything of the reader's the layout shows: a kept page is theirs as it looks now.
+        "page|\(user.sessionID.lowercasedText)|\(user.role.rawValue)|\(user.displayName)|\(user.timeZone)|\(locale)|\(user.colorScheme.rawValue)|"
+            + "\(user.hidesReadings)|" + key
     }
 }
 

@@ -60,14 +60,23 @@ struct GradebookPage: Encodable {
 }
 
 extension SchoolPages {
-    /// `GET /teach/classes/{id}/gradebook`, read in one flight.
+    /// `GET /teach/classes/{id}/gradebook`, read in one flight, and kept as the class page is:
+    /// by the class's version, so a teacher coming back to it while nothing changed reads nothing.
     func gradebook(_ request: PortalRequest, _ user: SessionUser, class id: UUID) throws -> Response {
         let locale = pages.locale(for: request)
-        guard let book = try Gradebook(request.database.read(Gradebook.statements(classID: id, collation: .of(locale: locale)))) else {
-            throw PageRefusal(.notFound, "school.not_found")
+        let statements = Gradebook.statements(classID: id, collation: .of(locale: locale))
+        let cached = Self.cachedGradebook(id)
+        let (versions, fresh) = try keeper.versions(request, cached, alongside: statements)
+        return try keeper.readerPage(request, user, cached, versions) {
+            guard let book = try Gradebook(fresh ?? request.database.read(statements)) else { throw PageRefusal(.notFound, "school.not_found") }
+            let page = GradebookPage(book, pages: pages, locale: locale, zone: TimeZone(identifier: user.timeZone) ?? .gmt)
+            return try pages.render("teach/gradebook", page, for: request)
         }
-        let page = GradebookPage(book, pages: pages, locale: locale, zone: TimeZone(identifier: user.timeZone) ?? .gmt)
-        return try pages.privatePage("teach/gradebook", page, request)
+    }
+
+    /// How a class's gradebook is kept: for its teacher's sign-in, by the class's version.
+    static func cachedGradebook(_ id: UUID) -> CachedPage {
+        CachedPage(name: "gradebook|\(id.lowercasedText)", dependsOn: [.schoolClass(id)], visitors: .builtEachTime)
     }
 
     /// `GET /teach/classes/{id}/gradebook.csv`: the grid a spreadsheet opens — a row a pupil, for

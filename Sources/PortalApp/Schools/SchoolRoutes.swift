@@ -61,7 +61,10 @@ struct SchoolRoutes {
             PortalRoute("newAssignment", "GET /teach/classes/:id(uuid)/assignments/new", .teachers) { request, p in
                 try schools.newAssignment(request, request.member(), class: p.uuid("id"))
             },
-            PortalRoute("gradebook", "GET /teach/classes/:id(uuid)/gradebook", .teachers) { request, p in
+            PortalRoute("gradebook", "GET /teach/classes/:id(uuid)/gradebook", .teachers, kept: { request, p in
+                guard let id = try? p.uuid("id") else { return nil }
+                return keeper.loopAnswer(request) { reader in reader?.role.teaches == true ? SchoolPages.cachedGradebook(id) : nil }
+            }) { request, p in
                 try schools.gradebook(request, request.member(), class: p.uuid("id"))
             },
             PortalRoute("gradebookCSV", "GET /teach/classes/:id(uuid)/gradebook.csv", .teachers) { request, p in

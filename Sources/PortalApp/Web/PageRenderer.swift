@@ -48,6 +48,7 @@ struct PageRenderer: Sendable {
             case .light: fields["darkMedia"] = .string("not all")
             case .dark: fields["darkMedia"] = .string("all")
             }
+            if user.hidesReadings { fields["hidesReadings"] = .bool(true) }
         }
         return try render(template, page, locale: locale, extra: ["viewer": .object(fields)], fragments: fragments, keepFragments: keepFragments)
     }

@@ -1,6 +1,6 @@
 /// The inlines of one paragraph or table cell (see `MarkdownReader`): backslash escapes, code
-/// spans, `**strong**`, `*emphasis*` (and with `_` between words), `~sub~`, `^sup^`, links and
-/// line breaks. A mark with no closing mark is text. Searches for a closing mark that failed
+/// spans, `**strong**`, `*emphasis*` (and with `_` between words), `~sub~`, `^sup^`, links,
+/// ruby (`{漢字|かんじ}`) and line breaks. A mark with no closing mark is text. Searches for a closing mark that failed
 /// are remembered by mark and end, so a later opener of the same mark does not search again.
 struct InlineReader {
     private let scalars: [Unicode.Scalar]
@@ -165,6 +165,12 @@ struct InlineReader {
                 } else {
                     pending.append(contentsOf: scalars[index..<(index + run)]); index += run
                 }
+            case "{":
+                if let (node, end) = try ruby(at: index, within: range) {
+                    flush(); result.append(node); index = end
+                } else {
+                    pending.append(scalar); index += 1
+                }
             case "!":
                 if index + 1 < range.upperBound, scalars[index + 1] == "[", link(at: index + 1, within: range) != nil {
                     throw MarkdownReader.Problem(line: line, message: "a picture stands in a paragraph of its own: put ![…](…) on a line by itself")
@@ -246,6 +252,28 @@ struct InlineReader {
         }
         // A longer opening run (`***`) leaves its extra marks as text before the node.
         return (node, close + width)
+    }
+
+    /// `{base|reading}` at `index`: the ruby and where it ends; nil when the braces hold no bar
+    /// (a brace in the text), looking no further than a ruby can be long, so text of braces
+    /// costs no more than its length. Refused when it has a bar but not both parts.
+    private func ruby(at index: Int, within range: Range<Int>) throws(MarkdownReader.Problem) -> (RichText.Inline, Int)? {
+        var bar: Int?, position = index + 1
+        let limit = min(range.upperBound, index + 2 * RichTextRules.maximumRuby + 3)
+        while position < limit {
+            switch scalars[position] {
+            case "|": if bar == nil { bar = position } else { return nil }
+            case "}":
+                guard let bar else { return nil }
+                let (base, reading) = (text((index + 1)..<bar), text((bar + 1)..<position))
+                if let problem = RichTextRules.rubyProblem(base: base, reading: reading) { throw MarkdownReader.Problem(line: line, message: problem) }
+                return (.ruby(base: base, reading: reading), position + 1)
+            case "{", "\n", "\\": return nil
+            default: break
+            }
+            position += 1
+        }
+        return nil
     }
 
     /// `[label](https://…)` at `index`: the label's range, the address and where it ends.

@@ -99,6 +99,8 @@ public enum MarkdownWriter {
             // \( … \) whatever the TeX begins or ends with, and whatever follows it.
             case .math(let math): out += "\\(" + math.tex + "\\)"
             case .link(let href, let inner): out += "[" + write(inner, inside: inside, lineStart: false) + "](" + href + ")"
+            // Its parts hold no brace, bar or line break (RichTextRules.rubyProblem): written as they are.
+            case .ruby(let base, let reading): out += "{" + base + "|" + reading + "}"
             }
         }
         return out

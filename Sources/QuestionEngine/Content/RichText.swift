@@ -66,6 +66,8 @@ public struct RichText: Sendable, Equatable {
         case link(href: String, [Inline])
         /// A formula in the text (`$…$`, `\(…\)`).
         case math(Math)
+        /// Base text with its reading above it (`{漢字|かんじ}`: ruby, furigana for Japanese).
+        case ruby(base: String, reading: String)
     }
 
     /// A formula: the TeX it was written in and the MathML Core it was turned into when saved.

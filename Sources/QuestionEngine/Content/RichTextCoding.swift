@@ -19,7 +19,7 @@ extension RichText: Codable {
 }
 
 private enum Key: String, CodingKey {
-    case type, inlines, language, text, ordered, start, items, header, align, rows, caption, blocks, src, alt, href, tex, mathml
+    case type, inlines, language, text, ordered, start, items, header, align, rows, caption, blocks, src, alt, href, tex, mathml, base, reading
 }
 
 extension RichText.Math {
@@ -128,6 +128,7 @@ extension RichText.Inline: Codable {
         case "break": self = .lineBreak
         case "link": self = .link(href: try object.decode(String.self, forKey: .href), try inner())
         case "math": self = .math(try RichText.Math(from: object))
+        case "ruby": self = .ruby(base: try object.decode(String.self, forKey: .base), reading: try object.decode(String.self, forKey: .reading))
         case let other:
             throw DecodingError.dataCorruptedError(forKey: .type, in: object, debugDescription: "no inline of type \(other.prefix(20))")
         }
@@ -146,6 +147,8 @@ extension RichText.Inline: Codable {
         case .link(let href, let inner):
             try object.encode("link", forKey: .type); try object.encode(href, forKey: .href); try object.encode(inner, forKey: .inlines)
         case .math(let math): try math.encode(into: &object)
+        case .ruby(let base, let reading):
+            try object.encode("ruby", forKey: .type); try object.encode(base, forKey: .base); try object.encode(reading, forKey: .reading)
         }
     }
 }
@@ -203,6 +206,8 @@ public enum RichTextCheck {
                 guard RichTextRules.isAllowedLink(href) else { throw Violation(description: "a link must go to an https: address, not \(href.prefix(80))") }
                 try check(inner, depth: depth + 1)
             case .math(let math): try check(math)
+            case .ruby(let base, let reading):
+                if let problem = RichTextRules.rubyProblem(base: base, reading: reading) { throw Violation(description: problem) }
             }
         }
     }

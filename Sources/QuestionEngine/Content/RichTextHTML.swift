@@ -105,6 +105,8 @@ public enum RichTextHTML {
             case .code(let text): html += "<code>" + escaped(text) + "</code>"
             case .lineBreak: html += "<br>"
             case .math(let math): write(math, display: false, into: &html)
+            // The parentheses show where a browser draws no ruby (and a reader who hides readings sees none).
+            case .ruby(let base, let reading): html += "<ruby>" + escaped(base) + "<rp>(</rp><rt>" + escaped(reading) + "</rt><rp>)</rp></ruby>"
             case .link(let href, let inner):
                 // A target outside the rules is no link at all: its words stay.
                 if RichTextRules.isAllowedLink(href) {

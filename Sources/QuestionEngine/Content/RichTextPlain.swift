@@ -33,6 +33,7 @@ public enum RichTextPlain {
             case .emphasis(let inner), .strong(let inner), .subscript(let inner), .superscript(let inner), .link(_, let inner): text(inner)
             case .lineBreak: "\n"
             case .math(let math): math.tex
+            case .ruby(let base, _): base
             }
         }.joined()
     }

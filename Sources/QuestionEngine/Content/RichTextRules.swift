@@ -36,6 +36,23 @@ public enum RichTextRules {
         }
     }
 
+    /// The longest base text or reading of a ruby, in characters.
+    public static let maximumRuby = 100
+
+    /// What is wrong with a ruby (`{漢字|かんじ}`), or nil: base text and a reading, each of 1 to
+    /// `maximumRuby` characters, neither holding a brace, a bar, a backslash or a line break (the
+    /// markdown that writes it back could not). The database's `rich_inlines_problem` says the same.
+    public static func rubyProblem(base: String, reading: String) -> String? {
+        let allowed = { (text: String) in
+            (1...maximumRuby).contains(text.unicodeScalars.count) && !text.unicodeScalars.contains { "{|}\\\n\r".unicodeScalars.contains($0) }
+                && text.contains { !$0.isWhitespace }
+        }
+        guard allowed(base), allowed(reading) else {
+            return "a ruby needs its base text and its reading, 1 to \(maximumRuby) characters each without braces, bars, backslashes or line breaks: {漢字|かんじ}"
+        }
+        return nil
+    }
+
     /// Whether `language` may name a code block's language: short, lowercase letters, digits,
     /// `+`, `#` and `-` (`python`, `c++`, `c#`, `objective-c`).
     public static func isAllowedLanguage(_ language: String) -> Bool {
