@@ -60,14 +60,14 @@ def test_a_guest_on_a_phone_reaches_the_first_question_without_scrolling(portal,
         labels = [o.find_element(By.XPATH, "ancestor::label").text.strip() for o in options]
         if len(options) == 4 and all(len(label) <= 20 for label in labels):
             found_short = True
-            bottom = driver.execute_script("return document.querySelector('#answer-form button[type=submit]').getBoundingClientRect().bottom")
+            bottom = driver.execute_script("return document.querySelector('#answer-form button.primary').getBoundingClientRect().bottom")
             assert bottom <= 844, "question %d's send button ends at %s px, below a phone's screen" % (number, bottom)
             break
     assert found_short, "no single-choice question with four short options among the first twenty"
     # After the first answer, the guest notice, on one line.
     driver.get(first)
     fill_some_answer(driver.find_element(By.ID, "answer-form"))
-    inspector.submit("#answer-form button[type=submit]")
+    inspector.submit("#answer-form button.primary")
     line = driver.find_elements(By.CSS_SELECTOR, ".guest-line")
     assert line, "no guest notice after the first answer"
     assert line[0].size["height"] < 60, "the guest notice is %s px tall" % line[0].size["height"]
@@ -90,7 +90,7 @@ def test_a_finished_practice_leads_on_to_the_questions_missed(portal, browser_fa
             driver.execute_script("arguments[0].click()", boxes[-1])
         else:
             fill_some_answer(driver.find_element(By.ID, "answer-form"))
-        inspector.submit("#answer-form button[type=submit]")
+        inspector.submit("#answer-form button.primary")
     driver.get(session + "/finish")
     inspector.submit('form.finish button[type=submit]')
     assert driver.current_url.endswith("/results"), driver.current_url
@@ -126,7 +126,7 @@ def test_a_mock_exam_left_for_the_dashboard_is_resumed_from_the_exam_page(portal
     mock = driver.current_url.split("?")[0]
     # One answer in (a start sent again before any answer leads to the same attempt, asking nothing).
     fill_some_answer(driver.find_element(By.ID, "answer-form"))
-    inspector.submit("#answer-form button[type=submit]")
+    inspector.submit("#answer-form button.primary")
     driver.get(portal.url + "/me")
     resume = driver.find_element(By.CSS_SELECTOR, ".running-session a.button")
     assert resume.get_attribute("href").endswith(mock[len(portal.url):]), resume.get_attribute("href")

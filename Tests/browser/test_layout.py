@@ -159,7 +159,7 @@ def start_session(inspector, mode, domain=None):
 def answer_first_option(inspector):
     driver = inspector.driver
     fill_some_answer(driver.find_element(By.ID, "answer-form"))
-    return inspector.submit("#answer-form button[type=submit]")
+    return inspector.submit("#answer-form button.primary")
 
 
 def test_every_role_s_pages_fit_a_phone_and_pass_axe(portal, browser_factory):
@@ -252,14 +252,24 @@ def test_every_role_s_pages_fit_a_phone_and_pass_axe(portal, browser_factory):
     driver.find_element(By.CSS_SELECTOR, "details.timer summary").click()
     assert driver.find_element(By.ID, "countdown").is_displayed()
     # Question 2 flagged; the review screen's flagged list jumps back to it.
-    inspector.submit("#flag-button")
+    flag = driver.find_element(By.ID, "flag-button")
+    # In the middle of the screen, as a person would have it: not under a phone's tab bar.
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", flag)
+    flag.click()
+    wait(driver, lambda d: "Remove the flag" in d.find_element(By.ID, "flag-button").text, message="flagging question 2 did not take")
     driver.get(session + "/finish")
-    driver.find_element(By.CSS_SELECTOR, 'a[href$="/finish?show=flagged"]').click()
+    def tap(element):
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+        element.click()
+    tap(driver.find_element(By.CSS_SELECTOR, 'a[href$="/finish?show=flagged"]'))
     wait(driver, lambda d: d.current_url.endswith("show=flagged"), message="the flagged list did not open")
     rows = driver.find_elements(By.CSS_SELECTOR, ".review-list a")
     assert len(rows) == 1, "the flagged list holds %d questions" % len(rows)
-    rows[0].click()
+    tap(rows[0])
     wait(driver, lambda d: d.current_url.endswith("?q=2"), message="the review screen did not jump to the flagged question")
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    inspector.check("the review screen", session[len(portal.url):] + "/finish")
+    inspector.check("the review screen's flagged list", session[len(portal.url):] + "/finish?show=flagged")
     driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     # Rich questions: a routing question's exhibit, table and listing; a formula question's
     # MathML, inline and displayed. Each fits the phone (wide ones scroll in their boxes).
@@ -306,7 +316,7 @@ def test_every_role_s_pages_fit_a_phone_and_pass_axe(portal, browser_factory):
     driver.execute_script(TAP, image, *centre)
     assert not driver.find_elements(By.CSS_SELECTOR, ".hotspot-miss"), "the message stays after a tap on a part"
     assert driver.find_element(By.CSS_SELECTOR, '#answer-form input[name=choice][value="0"]').is_selected()
-    feedback = inspector.submit("#answer-form button[type=submit]")
+    feedback = inspector.submit("#answer-form button.primary")
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, ".hotspot-review svg.hotspot-overlay .tap-mark"),
          message="the feedback marks no tap on the picture")
     assert driver.find_elements(By.CSS_SELECTOR, ".hotspot-review svg.hotspot-overlay .key-region"), "the feedback outlines no right part"
@@ -536,7 +546,7 @@ def test_a_teacher_asks_to_teach_is_approved_and_runs_a_class_of_forty_on_a_phon
     for _ in range(3):
         driver.get(session)
         fill_some_answer(driver.find_element(By.ID, "answer-form"))
-        inspector.submit("#answer-form button[type=submit]")
+        inspector.submit("#answer-form button.primary")
     driver.get(session + "/finish")
     inspector.submit("form.finish button[type=submit]")
     driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

@@ -654,7 +654,7 @@ def test_an_answer_sent_with_no_connection_is_kept_and_arrives_once_back(portal,
     fill_some_answer(driver.find_element(By.ID, "answer-form"))
 
     portal.stop()
-    driver.find_element(By.CSS_SELECTOR, "#answer-form button[type=submit]").click()
+    driver.find_element(By.CSS_SELECTOR, "#answer-form button.primary").click()
     wait(driver, lambda d: d.find_element(By.TAG_NAME, "h1").text == "Study offline", message="the browser's error page, not the offline page")
     notice = driver.find_element(By.ID, "offline-pending")
     assert notice.is_displayed() and "kept on this device" in notice.text, notice.text
