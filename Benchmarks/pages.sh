@@ -7,7 +7,8 @@
 #
 # A database of its own (`pages_bench`): the demo catalogue, a student with a realistic history
 # (Benchmarks/presets/student.json: 2,000 answers over 3 exams, 1,500 review cards), thirty-nine
-# classmates with histories in one teacher's class of forty, six assignments with their attempts (Benchmarks/pages_setup.py). Then
+# classmates with histories in one teacher's class of forty, six assignments with their attempts
+# (Benchmarks/pages_setup.py): the class page and the gradebook at forty pupils. Then
 # `pgbench -S` (16 clients, simple and prepared protocol) and `wrk -t2 -c64 --latency` on each
 # page (asking for gzip, as browsers do), and prints req/s, p99, the ratio to the visitor exam
 # page and to the static file, and the server's resident memory at the end. Everything started is stopped by its process id.

@@ -1266,7 +1266,7 @@ ALTER FUNCTION public.auth_reset_wait(p_address text, p_username text, p_take bo
 -- Name: auth_resolve_session(text, timestamp with time zone, interval, interval); Type: FUNCTION; Schema: public; Owner: portal_auth
 --
 
-CREATE FUNCTION public.auth_resolve_session(p_token text, p_now timestamp with time zone, p_idle interval, p_absolute interval) RETURNS TABLE(session_id uuid, user_id uuid, role text, display_name text, csrf_token text, locale text, time_zone text, color_scheme text, hides_readings boolean)
+CREATE FUNCTION public.auth_resolve_session(p_token text, p_now timestamp with time zone, p_idle interval, p_absolute interval) RETURNS TABLE(session_id uuid, user_id uuid, role text, display_name text, csrf_token text, locale text, time_zone text, color_scheme text, hides_readings boolean, reads_aloud boolean)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
     AS $$
@@ -1274,7 +1274,8 @@ DECLARE
     now_at timestamptz := greatest(p_now, public.app_now());
     hit record;
 BEGIN
-    SELECT s.id, s.user_id, s.created_at, s.last_seen_at, s.csrf_token, u.role, u.display_name, u.locale, u.time_zone, u.color_scheme, u.hides_readings, u.disabled_at
+    SELECT s.id, s.user_id, s.created_at, s.last_seen_at, s.csrf_token, u.role, u.display_name, u.locale, u.time_zone, u.color_scheme, u.hides_readings,
+           u.reads_aloud OR EXISTS (SELECT 1 FROM public.accommodations a WHERE a.student_id = u.id AND a.reads_aloud) AS reads_aloud, u.disabled_at
       INTO hit
       FROM public.auth_sessions s JOIN public.users u ON u.id = s.user_id
      WHERE s.token_hash = sha256(convert_to(p_token, 'UTF8'));
@@ -1288,7 +1289,7 @@ BEGIN
     IF now_at - hit.last_seen_at > interval '1 minute' THEN
         UPDATE public.auth_sessions SET last_seen_at = now_at WHERE id = hit.id;
     END IF;
-    RETURN QUERY SELECT hit.id, hit.user_id, hit.role, hit.display_name, hit.csrf_token, hit.locale, hit.time_zone, hit.color_scheme, hit.hides_readings;
+    RETURN QUERY SELECT hit.id, hit.user_id, hit.role, hit.display_name, hit.csrf_token, hit.locale, hit.time_zone, hit.color_scheme, hit.hides_readings, hit.reads_aloud;
 END
 $$;
 
@@ -4975,10 +4976,10 @@ $$;
 ALTER FUNCTION public.schema_drop_triggers(p_table text) OWNER TO portal_owner;
 
 --
--- Name: set_accommodation(uuid, numeric, integer, integer); Type: FUNCTION; Schema: public; Owner: portal_auth
+-- Name: set_accommodation(uuid, numeric, integer, integer, boolean); Type: FUNCTION; Schema: public; Owner: portal_auth
 --
 
-CREATE FUNCTION public.set_accommodation(p_student uuid, p_multiplier numeric, p_extra_minutes integer, p_extra_attempts integer) RETURNS boolean
+CREATE FUNCTION public.set_accommodation(p_student uuid, p_multiplier numeric, p_extra_minutes integer, p_extra_attempts integer, p_reads_aloud boolean) RETURNS boolean
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
     AS $$
@@ -4993,41 +4994,46 @@ BEGIN
         RAISE EXCEPTION 'only a teacher of the student''s class or an admin sets accommodations' USING ERRCODE = 'insufficient_privilege';
     END IF;
     IF p_multiplier IS NULL OR p_multiplier NOT IN (1, 1.25, 1.5, 2) OR p_extra_minutes IS NULL OR p_extra_minutes NOT BETWEEN 0 AND 240
-       OR p_extra_attempts IS NULL OR p_extra_attempts NOT BETWEEN 0 AND 5 THEN
+       OR p_extra_attempts IS NULL OR p_extra_attempts NOT BETWEEN 0 AND 5 OR p_reads_aloud IS NULL THEN
         RAISE EXCEPTION 'a time multiplier is 1, 1.25, 1.5 or 2, extra minutes 0 to 240, and extra attempts 0 to 5' USING ERRCODE = 'check_violation';
     END IF;
     SELECT u.username INTO student FROM public.users u WHERE u.id = p_student;
     IF NOT FOUND THEN
         RETURN false;
     END IF;
-    SELECT a.time_multiplier, a.extra_minutes, a.extra_attempts INTO before FROM public.accommodations a WHERE a.student_id = p_student FOR UPDATE;
+    SELECT a.time_multiplier, a.extra_minutes, a.extra_attempts, a.reads_aloud INTO before FROM public.accommodations a WHERE a.student_id = p_student FOR UPDATE;
     IF COALESCE(before.time_multiplier, 1) = p_multiplier AND COALESCE(before.extra_minutes, 0) = p_extra_minutes
-       AND COALESCE(before.extra_attempts, 0) = p_extra_attempts THEN
+       AND COALESCE(before.extra_attempts, 0) = p_extra_attempts AND COALESCE(before.reads_aloud, false) = p_reads_aloud THEN
         RETURN true;
     END IF;
-    IF p_multiplier = 1 AND p_extra_minutes = 0 AND p_extra_attempts = 0 THEN
+    IF p_multiplier = 1 AND p_extra_minutes = 0 AND p_extra_attempts = 0 AND NOT p_reads_aloud THEN
         DELETE FROM public.accommodations WHERE student_id = p_student;
     ELSE
-        INSERT INTO public.accommodations (student_id, time_multiplier, extra_minutes, extra_attempts, set_by, set_at)
-        VALUES (p_student, p_multiplier, p_extra_minutes, p_extra_attempts, me, public.app_now())
+        INSERT INTO public.accommodations (student_id, time_multiplier, extra_minutes, extra_attempts, reads_aloud, set_by, set_at)
+        VALUES (p_student, p_multiplier, p_extra_minutes, p_extra_attempts, p_reads_aloud, me, public.app_now())
         ON CONFLICT (student_id) DO UPDATE
         SET time_multiplier = EXCLUDED.time_multiplier, extra_minutes = EXCLUDED.extra_minutes, extra_attempts = EXCLUDED.extra_attempts,
-            set_by = EXCLUDED.set_by, set_at = EXCLUDED.set_at;
+            reads_aloud = EXCLUDED.reads_aloud, set_by = EXCLUDED.set_by, set_at = EXCLUDED.set_at;
     END IF;
     INSERT INTO public.audit_log (at, actor_id, actor_name, action, target, details)
     SELECT public.app_now(), me, u.display_name, 'accommodation.change', student,
            pg_catalog.jsonb_build_object('multiplier_before', COALESCE(before.time_multiplier, 1), 'multiplier', p_multiplier,
                                          'extra_minutes_before', COALESCE(before.extra_minutes, 0), 'extra_minutes', p_extra_minutes,
-                                         'extra_attempts_before', COALESCE(before.extra_attempts, 0), 'extra_attempts', p_extra_attempts)
+                                         'extra_attempts_before', COALESCE(before.extra_attempts, 0), 'extra_attempts', p_extra_attempts,
+                                         'reads_aloud_before', COALESCE(before.reads_aloud, false), 'reads_aloud', p_reads_aloud)
     FROM public.users u WHERE u.id = me;
     UPDATE public.users SET data_version = stamp WHERE id = p_student AND data_version <> stamp;
     PERFORM pg_catalog.pg_notify('portal_readers', p_student::text || ':' || stamp);
+    -- Read-aloud comes with the student's session: every instance drops its copy of it.
+    IF COALESCE(before.reads_aloud, false) <> p_reads_aloud THEN
+        PERFORM pg_catalog.pg_notify('portal_sessions', 'user:' || p_student::text);
+    END IF;
     RETURN true;
 END
 $$;
 
 
-ALTER FUNCTION public.set_accommodation(p_student uuid, p_multiplier numeric, p_extra_minutes integer, p_extra_attempts integer) OWNER TO portal_auth;
+ALTER FUNCTION public.set_accommodation(p_student uuid, p_multiplier numeric, p_extra_minutes integer, p_extra_attempts integer, p_reads_aloud boolean) OWNER TO portal_auth;
 
 --
 -- Name: share_link_admits(uuid, bigint, text); Type: FUNCTION; Schema: public; Owner: portal_auth
@@ -5989,6 +5995,7 @@ CREATE TABLE public.accommodations (
     set_by uuid,
     set_at timestamp with time zone NOT NULL,
     extra_attempts integer DEFAULT 0 NOT NULL,
+    reads_aloud boolean DEFAULT false NOT NULL,
     CONSTRAINT accommodations_extra_attempts_check CHECK (((extra_attempts >= 0) AND (extra_attempts <= 5))),
     CONSTRAINT accommodations_extra_minutes_check CHECK (((extra_minutes >= 0) AND (extra_minutes <= 240))),
     CONSTRAINT accommodations_time_multiplier_check CHECK ((time_multiplier = ANY (ARRAY[(1)::numeric, 1.25, 1.5, (2)::numeric])))
@@ -6869,6 +6876,7 @@ CREATE TABLE public.users (
     color_scheme text DEFAULT 'device'::text NOT NULL,
     time_zone_confirmed boolean DEFAULT false NOT NULL,
     hides_readings boolean DEFAULT false NOT NULL,
+    reads_aloud boolean DEFAULT false NOT NULL,
     CONSTRAINT users_color_scheme_check CHECK ((color_scheme = ANY (ARRAY['device'::text, 'light'::text, 'dark'::text]))),
     CONSTRAINT users_desired_retention_check CHECK (((desired_retention >= 0.70) AND (desired_retention <= 0.97))),
     CONSTRAINT users_digest_check CHECK ((digest = ANY (ARRAY['off'::text, 'daily'::text, 'weekly'::text]))),
@@ -9309,7 +9317,14 @@ CREATE TRIGGER users_digest_version BEFORE UPDATE OF digest ON public.users FOR 
 -- Name: users users_notify; Type: TRIGGER; Schema: public; Owner: portal_owner
 --
 
-CREATE TRIGGER users_notify AFTER UPDATE ON public.users FOR EACH ROW WHEN (((old.role IS DISTINCT FROM new.role) OR (old.display_name IS DISTINCT FROM new.display_name) OR (old.locale IS DISTINCT FROM new.locale) OR (old.time_zone IS DISTINCT FROM new.time_zone) OR (old.disabled_at IS DISTINCT FROM new.disabled_at) OR (old.password_hash IS DISTINCT FROM new.password_hash))) EXECUTE FUNCTION public.notify_account_changed();
+CREATE TRIGGER users_notify AFTER UPDATE ON public.users FOR EACH ROW WHEN (((old.role IS DISTINCT FROM new.role) OR (old.display_name IS DISTINCT FROM new.display_name) OR (old.locale IS DISTINCT FROM new.locale) OR (old.time_zone IS DISTINCT FROM new.time_zone) OR (old.disabled_at IS DISTINCT FROM new.disabled_at) OR (old.password_hash IS DISTINCT FROM new.password_hash) OR (old.color_scheme IS DISTINCT FROM new.color_scheme) OR (old.hides_readings IS DISTINCT FROM new.hides_readings) OR (old.reads_aloud IS DISTINCT FROM new.reads_aloud))) EXECUTE FUNCTION public.notify_account_changed();
+
+
+--
+-- Name: users users_read_aloud_version; Type: TRIGGER; Schema: public; Owner: portal_owner
+--
+
+CREATE TRIGGER users_read_aloud_version BEFORE UPDATE OF reads_aloud ON public.users FOR EACH ROW WHEN ((old.reads_aloud IS DISTINCT FROM new.reads_aloud)) EXECUTE FUNCTION public.users_visibility_version();
 
 
 --
@@ -12438,11 +12453,11 @@ REVOKE ALL ON FUNCTION public.schema_drop_triggers(p_table text) FROM PUBLIC;
 
 
 --
--- Name: FUNCTION set_accommodation(p_student uuid, p_multiplier numeric, p_extra_minutes integer, p_extra_attempts integer); Type: ACL; Schema: public; Owner: portal_auth
+-- Name: FUNCTION set_accommodation(p_student uuid, p_multiplier numeric, p_extra_minutes integer, p_extra_attempts integer, p_reads_aloud boolean); Type: ACL; Schema: public; Owner: portal_auth
 --
 
-REVOKE ALL ON FUNCTION public.set_accommodation(p_student uuid, p_multiplier numeric, p_extra_minutes integer, p_extra_attempts integer) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.set_accommodation(p_student uuid, p_multiplier numeric, p_extra_minutes integer, p_extra_attempts integer) TO portal_app;
+REVOKE ALL ON FUNCTION public.set_accommodation(p_student uuid, p_multiplier numeric, p_extra_minutes integer, p_extra_attempts integer, p_reads_aloud boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.set_accommodation(p_student uuid, p_multiplier numeric, p_extra_minutes integer, p_extra_attempts integer, p_reads_aloud boolean) TO portal_app;
 
 
 --
@@ -13207,6 +13222,13 @@ GRANT SELECT(time_zone_confirmed),UPDATE(time_zone_confirmed) ON TABLE public.us
 --
 
 GRANT SELECT(hides_readings),UPDATE(hides_readings) ON TABLE public.users TO portal_app;
+
+
+--
+-- Name: COLUMN users.reads_aloud; Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT SELECT(reads_aloud),UPDATE(reads_aloud) ON TABLE public.users TO portal_app;
 
 
 --

@@ -34,7 +34,7 @@ public struct AccountDirectory: Sendable {
         let pattern = text.map(AdminStore.containing)
         let rows = try connection.query(("""
             SELECT u.id, u.username, u.display_name, u.role, u.created_at, u.disabled_at IS NOT NULL AS disabled,
-                   a.time_multiplier::float8 AS multiplier, a.extra_minutes, a.extra_attempts, count(*) OVER () AS total
+                   a.time_multiplier::float8 AS multiplier, a.extra_minutes, a.extra_attempts, a.reads_aloud, count(*) OVER () AS total
             FROM users u LEFT JOIN accommodations a ON a.student_id = u.id
             WHERE (\(pattern)::text IS NULL OR u.username ILIKE \(pattern) OR u.display_name ILIKE \(pattern))
               AND (\(role?.rawValue)::text IS NULL OR u.role = \(role?.rawValue))

@@ -31,6 +31,8 @@ public struct SessionUser: Sendable, Equatable {
     public var colorScheme: ColorScheme = .device
     /// Whether the readings over words (ruby) are hidden on the user's pages.
     public var hidesReadings = false
+    /// Whether questions offer to be read aloud (the user's setting or their accommodation).
+    public var readsAloud = false
 }
 
 /// A reserved sign-in attempt (counted before any password is hashed), or how long to wait.
@@ -52,6 +54,8 @@ public struct AccountSettings: Sendable, Equatable {
     /// Whether the zone was ever chosen or named by the student's browser (else it is the UTC
     /// an account starts with).
     public var timeZoneConfirmed = true
+    /// The user's own read-aloud setting (an accommodation may turn read-aloud on besides).
+    public var readsAloud = false
 }
 
 /// One of the user's sessions, for "end my other sessions".
@@ -128,7 +132,7 @@ public struct AccountStore: Sendable {
     /// The user of a live session cookie, or nil (unknown, expired or disabled: expired ones are removed).
     public func sessionUser(token: String, now: Date, idle: TimeInterval, absolute: TimeInterval, _ connection: PostgresConnection) throws -> SessionUser? {
         guard let row = try connection.query(("""
-            SELECT session_id, user_id, role, display_name, csrf_token, locale, time_zone, color_scheme, hides_readings
+            SELECT session_id, user_id, role, display_name, csrf_token, locale, time_zone, color_scheme, hides_readings, reads_aloud
             FROM auth_resolve_session(\(token), \(now), make_interval(secs => \(idle)), make_interval(secs => \(absolute)))
             """ as SQL).prepared()).first else { return nil }
         guard let role = Role(rawValue: try row.decode("role", as: String.self)) else {
@@ -140,7 +144,7 @@ public struct AccountStore: Sendable {
             csrfToken: try row.decode("csrf_token", as: String.self), locale: try row.decode("locale", as: String?.self),
             timeZone: try row.decode("time_zone", as: String.self),
             colorScheme: ColorScheme(rawValue: try row.decode("color_scheme", as: String.self)) ?? .device,
-            hidesReadings: try row.decode("hides_readings", as: Bool.self))
+            hidesReadings: try row.decode("hides_readings", as: Bool.self), readsAloud: try row.decode("reads_aloud", as: Bool.self))
     }
 
     /// Counts one hit of `key` against a limit (`take`), or only looks: the seconds to wait
@@ -185,7 +189,7 @@ public struct AccountStore: Sendable {
 
     /// `settings` as one statement of a pipelined read.
     public static let settingsStatement: SQL = ("""
-        SELECT username, display_name, time_zone, show_on_leaderboard, desired_retention::float8 AS desired_retention, time_zone_confirmed
+        SELECT username, display_name, time_zone, show_on_leaderboard, desired_retention::float8 AS desired_retention, time_zone_confirmed, reads_aloud
         FROM users WHERE id = (SELECT app_user_id())
         """ as SQL).prepared()
 
@@ -196,7 +200,7 @@ public struct AccountStore: Sendable {
             username: try row.decode("username", as: String.self), displayName: try row.decode("display_name", as: String.self),
             timeZone: try row.decode("time_zone", as: String.self), showOnLeaderboard: try row.decode("show_on_leaderboard", as: Bool.self),
             desiredRetention: try row.decode("desired_retention", as: Double.self),
-            timeZoneConfirmed: try row.decode("time_zone_confirmed", as: Bool.self))
+            timeZoneConfirmed: try row.decode("time_zone_confirmed", as: Bool.self), readsAloud: try row.decode("reads_aloud", as: Bool.self))
     }
 
     /// Sets the signed-in user's interface language (nil: follow their browser).
@@ -207,6 +211,12 @@ public struct AccountStore: Sendable {
     /// Sets the colour scheme of the signed-in user's pages.
     public func setColorScheme(_ scheme: ColorScheme, _ connection: PostgresConnection) throws {
         try connection.execute(("UPDATE users SET color_scheme = \(scheme.rawValue) WHERE id = (SELECT app_user_id())" as SQL).prepared())
+    }
+
+    /// Turns the read-aloud button on the caller's questions on or off (their own setting; an
+    /// accommodation keeps it on whatever this says).
+    public func setReadsAloud(_ reads: Bool, _ connection: PostgresConnection) throws {
+        try connection.execute(("UPDATE users SET reads_aloud = \(reads) WHERE id = (SELECT app_user_id())" as SQL).prepared())
     }
 
     /// Hides or shows the readings over words (ruby) on the caller's pages.

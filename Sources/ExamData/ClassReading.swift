@@ -125,7 +125,7 @@ public struct ClassReading: Sendable {
     /// `student`: that member only (their own page in the class).
     static func rosterStatement(_ classID: UUID, _ collation: Collation, student: UUID? = nil) -> SQL {
         ("""
-            SELECT m.user_id, u.display_name, u.username, m.joined_at, a.time_multiplier::float8 AS multiplier, a.extra_minutes, a.extra_attempts,
+            SELECT m.user_id, u.display_name, u.username, m.joined_at, a.time_multiplier::float8 AS multiplier, a.extra_minutes, a.extra_attempts, a.reads_aloud,
                    (SELECT max(x.answered_at) FROM answers x WHERE x.user_id = m.user_id) AS last_active,
                    (SELECT count(DISTINCT s.share_link_id) FROM study_sessions s JOIN share_links l ON l.id = s.share_link_id
                     WHERE s.user_id = m.user_id AND s.finished_at IS NOT NULL AND l.class_id = m.class_id

@@ -36,16 +36,19 @@ public struct Accommodation: Sendable, Equatable {
     public var extraMinutes: Int
     /// Attempts added to an assignment's limit (0 to `maximumExtraAttempts`).
     public var extraAttempts: Int
+    /// Questions are read aloud to the student (a button on each).
+    public var readsAloud: Bool
 
-    /// Extra time as given: `multiplier` × the limit, plus `extraMinutes`; and `extraAttempts`.
-    public init(multiplier: Double, extraMinutes: Int, extraAttempts: Int = 0) {
+    /// Extra time as given: `multiplier` × the limit, plus `extraMinutes`; `extraAttempts`; and read-aloud.
+    public init(multiplier: Double, extraMinutes: Int, extraAttempts: Int = 0, readsAloud: Bool = false) {
         self.multiplier = multiplier
         self.extraMinutes = extraMinutes
         self.extraAttempts = extraAttempts
+        self.readsAloud = readsAloud
     }
 
     /// No accommodation at all.
-    public var isNone: Bool { multiplier == 1 && extraMinutes == 0 && extraAttempts == 0 }
+    public var isNone: Bool { multiplier == 1 && extraMinutes == 0 && extraAttempts == 0 && !readsAloud }
 
     /// The seconds a mock exam of `seconds` allows with this accommodation (as the database
     /// sets the deadline).

@@ -94,7 +94,8 @@ public struct SchoolStore: Sendable {
     /// `members` as one statement of a pipelined read.
     public static func membersStatement(classID: UUID, collation: Collation) -> SQL {
         ("""
-            SELECT m.user_id, u.display_name, u.username, m.joined_at, a.time_multiplier::float8 AS multiplier, a.extra_minutes, a.extra_attempts
+            SELECT m.user_id, u.display_name, u.username, m.joined_at, a.time_multiplier::float8 AS multiplier, a.extra_minutes, a.extra_attempts,
+                   a.reads_aloud
             FROM class_members m JOIN users u ON u.id = m.user_id LEFT JOIN accommodations a ON a.student_id = m.user_id
             WHERE m.class_id = \(classID) AND m.left_at IS NULL ORDER BY u.display_name \(fragment: collation.sql), m.user_id
             """ as SQL).prepared()
@@ -116,13 +117,13 @@ public struct SchoolStore: Sendable {
     public func setAccommodation(student: UUID, _ accommodation: Accommodation, _ connection: PostgresConnection) throws -> Bool {
         try connection.query(("""
             SELECT set_accommodation(\(student), \(accommodation.multiplier)::numeric, \(accommodation.extraMinutes),
-                                     \(accommodation.extraAttempts)) AS known
+                                     \(accommodation.extraAttempts), \(accommodation.readsAloud)) AS known
             """ as SQL).prepared()).single().decode("known", as: Bool.self)
     }
 
     /// The signed-in student's own accommodation, if they have one.
     public static let ownAccommodationStatement: SQL = ("""
-        SELECT time_multiplier::float8 AS multiplier, extra_minutes, extra_attempts FROM accommodations WHERE student_id = (SELECT app_user_id())
+        SELECT time_multiplier::float8 AS multiplier, extra_minutes, extra_attempts, reads_aloud FROM accommodations WHERE student_id = (SELECT app_user_id())
         """ as SQL).prepared()
 
     /// The accommodation in the rows of `ownAccommodationStatement`.
@@ -130,11 +131,12 @@ public struct SchoolStore: Sendable {
         try result.first.flatMap(accommodation)
     }
 
-    /// The accommodation of a row with `multiplier` (float8), `extra_minutes` and `extra_attempts`, if any.
+    /// The accommodation of a row with `multiplier` (float8), `extra_minutes`, `extra_attempts` and `reads_aloud`, if any.
     static func accommodation(_ row: PostgresRow) throws -> Accommodation? {
         guard let multiplier = try row.decode("multiplier", as: Double?.self) else { return nil }
         return Accommodation(
-            multiplier: multiplier, extraMinutes: try row.decode("extra_minutes", as: Int.self), extraAttempts: try row.decode("extra_attempts", as: Int.self))
+            multiplier: multiplier, extraMinutes: try row.decode("extra_minutes", as: Int.self), extraAttempts: try row.decode("extra_attempts", as: Int.self),
+            readsAloud: try row.decode("reads_aloud", as: Bool?.self) ?? false)
     }
 
     // MARK: Share links

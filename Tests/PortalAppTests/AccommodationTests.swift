@@ -189,4 +189,35 @@ struct AccommodationTests {
             #expect(refusedForm.status == 422, "\(bad)")
         }
     }
+
+    @Test("read-aloud: off at first; a student turns it on in settings, or their teacher gives it as an accommodation (audited), and every question page offers it in the question's language; either way off, it is gone")
+    func readAloud() throws {
+        let site = try PortalSite()
+        let (teacher, _, csrf) = try site.account("teacher", role: "teacher")
+        let (classID, code) = try makeClass(teacher, csrf: csrf)
+        let (pupil, pupilID, pupilCSRF) = try site.account("pia", role: "student")
+        #expect(try pupil.request("POST", "/join/\(code)", form: ["csrf_token": pupilCSRF]).status == 303)
+        let (_, path) = try startSession(pupil, mode: "practice")
+        let offers = { try pupil.request("GET", path).bodyText.contains(#"<div id="read-aloud" data-language="en""#) }
+        #expect(try !offers())
+        // The student's own setting.
+        #expect(try pupil.request("POST", "/me/settings", form: ["csrf_token": pupilCSRF, "color_scheme": "device", "reads_aloud": "on"]).status == 303)
+        #expect(try site.count("SELECT count(*) AS n FROM users WHERE username = 'pia' AND reads_aloud") == 1)
+        let shown = try pupil.request("GET", path).bodyText
+        #expect(try offers(), "\(shown.suffix(900))")
+        #expect(try pupil.request("GET", path).bodyText.contains(#"<script src="/js/read-aloud.js" defer></script>"#))
+        #expect(try pupil.request("POST", "/me/settings", form: ["csrf_token": pupilCSRF, "color_scheme": "device"]).status == 303)
+        #expect(try !offers())
+        // The teacher's accommodation, from the pupil's page in the class.
+        let member = "/teach/classes/\(classID)/members/\(pupilID.uuidString.lowercased())"
+        let form = try #require(PageForm.all(in: try teacher.request("GET", member).bodyText, action: member + "/accommodation").first)
+        #expect(try teacher.request("POST", member + "/accommodation", pairs: form.filled(["reads_aloud": "on"])).status == 303)
+        #expect(try offers(), "the accommodation reaches the pupil's next page at once")
+        #expect(try teacher.request("GET", member).bodyText.contains("questions read aloud"))
+        #expect(try site.count("SELECT count(*) AS n FROM audit_log WHERE action = 'accommodation.change' AND details->>'reads_aloud' = 'true'") == 1)
+        let again = try #require(PageForm.all(in: try teacher.request("GET", member).bodyText, action: member + "/accommodation").first)
+        #expect(try teacher.request("POST", member + "/accommodation", pairs: again.filled([:]).filter { $0.0 != "reads_aloud" }).status == 303)
+        #expect(try !offers())
+        #expect(try site.count("SELECT count(*) AS n FROM accommodations") == 0, "nothing left to accommodate")
+    }
 }

@@ -182,3 +182,56 @@ def test_a_practice_built_on_the_exam_page_says_how_many_questions_match_as_the_
     # One domain fewer, fewer questions.
     driver.find_elements(By.CSS_SELECTOR, 'form.start input[name=domain]')[0].click()
     wait(driver, lambda d: int(count.text.rsplit(" ", 1)[1]) < everything, message=count.text)
+
+
+# A stand-in for the browser's speech synthesis, installed before the page's scripts: it records
+# what it is asked to say (the words and their language) and ends each utterance at once.
+RECORDING_SYNTHESIS = """
+window.__spoken = [];
+const synthesis = {
+  speaking: false,
+  cancel() {},
+  speak(utterance) {
+    window.__spoken.push({ text: utterance.text, lang: utterance.lang, highlighted: CSS.highlights && CSS.highlights.has("read-aloud") });
+    setTimeout(() => utterance.onend && utterance.onend(), 0);
+  },
+};
+Object.defineProperty(window, "speechSynthesis", { value: synthesis, configurable: true });
+"""
+
+
+def test_a_student_turns_on_read_aloud_and_hears_a_japanese_question_in_japanese(portal, browser_factory):
+    driver = browser_factory()
+    inspector = Inspector(driver, portal)
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORDING_SYNTHESIS})
+    register(driver, portal, "voice-" + uuid.uuid4().hex[:8])
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", PHONE)
+    # Off by default: no button.
+    driver.get(portal.url + "/exams/asia-pacific/database-kiso")
+    driver.find_element(By.CSS_SELECTOR, 'form.quick-start button[name=mode][value=practice]').click()
+    wait(driver, lambda d: d.find_elements(By.ID, "answer-form"), message="no question")
+    question = driver.current_url
+    assert not driver.find_elements(By.CSS_SELECTOR, "button.read-aloud"), "read-aloud shows before it is turned on"
+    # Turned on in settings.
+    driver.get(portal.url + "/me/settings")
+    box = driver.find_element(By.CSS_SELECTOR, 'input[name="reads_aloud"]')
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
+    box.click()
+    button = driver.find_element(By.CSS_SELECTOR, "form.settings-form p.save-all button[type=submit]")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+    wait(driver, lambda d: "saved=" in d.current_url, message="the setting was not saved")
+    driver.get(question)
+    read = driver.find_element(By.CSS_SELECTOR, "button.read-aloud")
+    stem = driver.find_element(By.CSS_SELECTOR, ".question .stem").text
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", read)
+    read.click()
+    options = len(driver.find_elements(By.CSS_SELECTOR, "#answer-form label.option, #answer-form .ordering label, #answer-form .matching label"))
+    wait(driver, lambda d: len(d.execute_script("return window.__spoken")) >= 1 + options and
+         d.find_element(By.CSS_SELECTOR, "button.read-aloud").get_attribute("aria-pressed") == "false",
+         message="the question and its options were not read to the end")
+    spoken = driver.execute_script("return window.__spoken")
+    assert all(utterance["lang"] == "ja" for utterance in spoken), spoken
+    assert spoken[0]["text"] and spoken[0]["text"] in stem, (spoken[0], stem)
+    assert all(utterance["highlighted"] for utterance in spoken), "a sentence was read without being marked"
+    assert not axe_violations(inspector), axe_violations(inspector)

@@ -1,5 +1,5 @@
 -- Announces that what a signed-in session carries (role, name, language, zone, disabled,
--- password) changed: every instance drops its kept copy of that user's sessions.
+-- password, appearance, read-aloud) changed: every instance drops its kept copy of that user's sessions.
 CREATE OR REPLACE FUNCTION public.notify_account_changed()
  RETURNS trigger
  LANGUAGE plpgsql

@@ -17,6 +17,13 @@ CREATE TRIGGER users_readings_version BEFORE UPDATE OF hides_readings ON public.
     WHEN ((old.hides_readings IS DISTINCT FROM new.hides_readings))
     EXECUTE FUNCTION public.users_visibility_version();
 
+-- A setting that the student's own pages show changes their data version.
+-- (users_visibility_version)
+CREATE TRIGGER users_read_aloud_version BEFORE UPDATE OF reads_aloud ON public.users
+    FOR EACH ROW
+    WHEN ((old.reads_aloud IS DISTINCT FROM new.reads_aloud))
+    EXECUTE FUNCTION public.users_visibility_version();
+
 -- A changed password or a disabled account ends the user's signed-in sessions. (users_end_sessions)
 CREATE TRIGGER users_credentials_changed AFTER UPDATE OF password_hash, disabled_at ON public.users
     FOR EACH ROW
@@ -33,7 +40,9 @@ CREATE TRIGGER users_digest_version BEFORE UPDATE OF digest ON public.users
 -- What a signed-in session carries changed: every instance drops its copy. (notify_account_changed)
 CREATE TRIGGER users_notify AFTER UPDATE ON public.users
     FOR EACH ROW
-    WHEN (((((((old.role IS DISTINCT FROM new.role) OR (old.display_name IS DISTINCT FROM new.display_name)) OR (old.locale IS DISTINCT FROM new.locale)) OR (old.time_zone IS DISTINCT FROM new.time_zone)) OR (old.disabled_at IS DISTINCT FROM new.disabled_at)) OR (old.password_hash IS DISTINCT FROM new.password_hash)))
+    WHEN (((((((old.role IS DISTINCT FROM new.role) OR (old.display_name IS DISTINCT FROM new.display_name)) OR (old.locale IS DISTINCT FROM new.locale)) OR (old.time_zone IS DISTINCT FROM new.time_zone)) OR (old.disabled_at IS DISTINCT FROM new.disabled_at)) OR (old.password_hash IS DISTINCT FROM new.password_hash))
+           OR (old.color_scheme IS DISTINCT FROM new.color_scheme) OR (old.hides_readings IS DISTINCT FROM new.hides_readings)
+           OR (old.reads_aloud IS DISTINCT FROM new.reads_aloud))
     EXECUTE FUNCTION public.notify_account_changed();
 
 -- A setting that the student's own pages show changes their data version.

@@ -11,7 +11,7 @@ struct SettingsChanges {
     static let profileFields = ["display_name", "time_zone", "show_on_leaderboard"]
     /// Every field, in the page's order, with its name in the confirmation (`account.changed_…`).
     static let labels: [(field: String, key: String)] = [
-        "display_name", "time_zone", "show_on_leaderboard", "language", "color_scheme", "hides_readings", "desired_retention",
+        "display_name", "time_zone", "show_on_leaderboard", "language", "color_scheme", "hides_readings", "reads_aloud", "desired_retention",
     ]
         .map { ($0, "account.changed_" + $0) }
 
@@ -23,6 +23,7 @@ struct SettingsChanges {
         if let language = typed.language, language != (user.locale ?? "") { changed.insert("language") }
         if let scheme = typed.colorScheme, scheme != user.colorScheme { changed.insert("color_scheme") }
         if let hides = typed.hidesReadings, hides != user.hidesReadings { changed.insert("hides_readings") }
+        if let reads = typed.readsAloud, reads != account.readsAloud { changed.insert("reads_aloud") }
         if let retention = typed.retention, abs(retention - account.desiredRetention) > 0.0001 { changed.insert("desired_retention") }
         names = Self.labels.map(\.field).filter(changed.contains)
     }

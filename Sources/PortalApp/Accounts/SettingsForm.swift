@@ -30,6 +30,7 @@ struct SettingsForm: PostedForm {
             if let scheme = ColorScheme(rawValue: text) { typed.colorScheme = scheme } else { problems.append(FormProblem("color_scheme", "account.scheme_invalid")) }
             // The appearance's checkbox sends nothing when off: its section's radio says it was sent.
             typed.hidesReadings = form.isOn("hides_readings")
+            typed.readsAloud = form.isOn("reads_aloud")
         }
         if let text = form.optional("desired_retention") {
             if let value = Double(text), let chosen = AccountStore.retentionChoices.first(where: { abs($0 - value) < 0.0001 }) {

@@ -46,6 +46,8 @@ extension AccountPages {
         var schemes: [Scheme] = []
         /// The readings over words (ruby) are hidden on the reader's pages.
         var hidesReadings = false
+        /// The reader's own read-aloud setting (an accommodation may turn it on besides).
+        var readsAloud = false
         var retentions: [Retention]
         /// "Over the last 30 days you remembered 87% of 140 reviews …", when there were any.
         var measuredRetention: String?
@@ -85,6 +87,7 @@ extension AccountPages {
         var language: String?
         var colorScheme: ColorScheme?
         var hidesReadings: Bool?
+        var readsAloud: Bool?
         var retention: Double?
     }
 
@@ -128,6 +131,7 @@ extension AccountPages {
             SettingsPage.Scheme(value: $0.rawValue, label: pages.message("account.scheme_\($0.rawValue)", locale: locale), selected: $0 == scheme)
         }
         page.hidesReadings = typed?.hidesReadings ?? user.hidesReadings
+        page.readsAloud = typed?.readsAloud ?? account.readsAloud
         page.boardAllowed = read.publicBoardAllowed
         if mailEnabled {
             page.email = SettingsPage.Email(
@@ -174,6 +178,7 @@ extension AccountPages {
             if changes.names.contains("language"), let language = typed.language { try store.setLocale(language.isEmpty ? nil : language, connection) }
             if changes.names.contains("color_scheme"), let scheme = typed.colorScheme { try store.setColorScheme(scheme, connection) }
             if changes.names.contains("hides_readings"), let hides = typed.hidesReadings { try store.setHidesReadings(hides, connection) }
+            if changes.names.contains("reads_aloud"), let reads = typed.readsAloud { try store.setReadsAloud(reads, connection) }
             // A new retention reschedules every card: only when it changed.
             if changes.names.contains("desired_retention"), let retention = typed.retention { try store.setDesiredRetention(retention, connection) }
         }

@@ -221,7 +221,7 @@ struct PageKeeper: Sendable {
     private static func readerKey(_ user: SessionUser, locale: String, key: String) -> String {
         // Everything of the reader's the layout shows: a kept page is theirs as it looks now.
         "page|\(user.sessionID.lowercasedText)|\(user.role.rawValue)|\(user.displayName)|\(user.timeZone)|\(locale)|\(user.colorScheme.rawValue)|"
-            + "\(user.hidesReadings)|" + key
+            + "\(user.hidesReadings)|\(user.readsAloud)|" + key
     }
 }
 

@@ -254,14 +254,15 @@ struct ClassPage: Encodable {
 
 extension Accommodation: PostedForm {
     /// The extra time a form asks for (`multiplier`, and `extra_minutes` and `extra_attempts`:
-    /// empty means none); refused when it is not one a teacher may give.
+    /// empty means none) and read-aloud (`reads_aloud`, a checkbox); refused when it is not one
+    /// a teacher may give.
     init(_ form: FormReader) throws(PageRefusal) {
         let minutes = form.trimmed("extra_minutes"), attempts = form.trimmed("extra_attempts")
         guard let multiplier = Double(form.text("multiplier")), Self.multipliers.contains(multiplier),
               let extraMinutes = minutes.isEmpty ? 0 : Int(minutes), (0...Self.maximumExtraMinutes).contains(extraMinutes),
               let extraAttempts = attempts.isEmpty ? 0 : Int(attempts), (0...Self.maximumExtraAttempts).contains(extraAttempts)
         else { throw PageRefusal(.unprocessableContent, "school.bad_accommodation") }
-        self.init(multiplier: multiplier, extraMinutes: extraMinutes, extraAttempts: extraAttempts)
+        self.init(multiplier: multiplier, extraMinutes: extraMinutes, extraAttempts: extraAttempts, readsAloud: form.isOn("reads_aloud"))
     }
 }
 
@@ -279,6 +280,7 @@ struct AccommodationForm: Encodable {
     var multipliers: [Choice]
     var extraMinutes: Int
     var extraAttempts: Int
+    var readsAloud: Bool
 
     init(_ accommodation: Accommodation?, pages: PageRenderer, locale: String) {
         let given = accommodation ?? Accommodation(multiplier: 1, extraMinutes: 0)
@@ -290,6 +292,7 @@ struct AccommodationForm: Encodable {
         }
         extraMinutes = given.extraMinutes
         extraAttempts = given.extraAttempts
+        readsAloud = given.readsAloud
     }
 }
 
@@ -311,6 +314,7 @@ extension Accommodation {
         if extraAttempts > 0 {
             parts.append(pages.message("school.accommodation_attempts", locale: locale, ["count": String(extraAttempts)], count: Double(extraAttempts)))
         }
+        if readsAloud { parts.append(pages.message("school.accommodation_read_aloud", locale: locale)) }
         return parts.joined(separator: ", ")
     }
 }

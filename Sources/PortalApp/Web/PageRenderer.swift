@@ -49,6 +49,7 @@ struct PageRenderer: Sendable {
             case .dark: fields["darkMedia"] = .string("all")
             }
             if user.hidesReadings { fields["hidesReadings"] = .bool(true) }
+            if user.readsAloud { fields["readsAloud"] = .bool(true) }
         }
         return try render(template, page, locale: locale, extra: ["viewer": .object(fields)], fragments: fragments, keepFragments: keepFragments)
     }
