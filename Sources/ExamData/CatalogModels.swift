@@ -30,6 +30,8 @@ public struct ExamDetail: Sendable, Equatable {
     public var passMark: Int
     public var timeLimitSeconds: Int
     public var questionCount: Int
+    /// The scaled score its mock exams report besides the percentage, if any.
+    public var scaledScore: ScaledScore? = nil
     public var contentUpdatedAt: Date
     /// The kinds of its questions offered for practice (`single-choice`, `cloze`, …), sorted.
     public var kinds: [String]

@@ -36,7 +36,7 @@ public struct ExamCatalog: Sendable {
     public func exam(region: String, slug: String, _ connection: PostgresConnection) throws -> ExamDetail? {
         guard let row = try connection.query(("""
             SELECT e.id, r.code, r.name AS region_name, e.slug, e.title, e.description, e.language, e.pass_mark,
-                   e.time_limit_s, e.question_count, e.content_updated_at,
+                   e.time_limit_s, e.question_count, e.content_updated_at, \(fragment: ScaledScore.columns),
                    ARRAY(SELECT DISTINCT q.type FROM questions q JOIN domains d ON d.id = q.domain_id
                          WHERE d.exam_id = e.id AND q.status = 'published' AND q.deleted_at IS NULL AND NOT q.exam_only ORDER BY 1) AS kinds
             FROM exams e JOIN regions r ON r.id = e.region_id
@@ -58,8 +58,8 @@ public struct ExamCatalog: Sendable {
             slug: try row.decode("slug", as: String.self), title: try row.decode("title", as: String.self),
             description: try row.decode("description", as: String.self), language: try row.decode("language", as: String.self),
             passMark: try row.decode("pass_mark", as: Int.self), timeLimitSeconds: try row.decode("time_limit_s", as: Int.self),
-            questionCount: try row.decode("question_count", as: Int.self), contentUpdatedAt: try row.decode("content_updated_at", as: Date.self),
-            kinds: try row.decode("kinds", as: [String].self),
+            questionCount: try row.decode("question_count", as: Int.self), scaledScore: try ScaledScore.read(row),
+            contentUpdatedAt: try row.decode("content_updated_at", as: Date.self), kinds: try row.decode("kinds", as: [String].self),
             domains: try domainRows.map { domain in
                 DomainSummary(
                     slug: try domain.decode("slug", as: String.self), title: try domain.decode("title", as: String.self),

@@ -68,6 +68,8 @@ public struct ShareLinkSummary: Sendable, Equatable {
     public var joinsClass: Bool
     /// How many times each student may start it (nil: no limit).
     public var attempts: Int?
+    /// A mock assignment's own time limit (nil: the exam's).
+    public var timeLimitMinutes: Int? = nil
 }
 
 /// What a share link offers, as anyone holding it sees it.

@@ -160,7 +160,8 @@ public struct SchoolStore: Sendable {
     /// `shareLinks` as one statement of a pipelined read (its rows: `shareLink`).
     public static func shareLinksStatement(classID: UUID?) -> SQL {
         ("""
-            SELECT l.id, l.title, e.title AS exam_title, l.mode, l.question_count, l.due_at, l.expires_at, l.revoked_at, l.joins_class, l.attempts
+            SELECT l.id, l.title, e.title AS exam_title, l.mode, l.question_count, l.due_at, l.expires_at, l.revoked_at, l.joins_class, l.attempts,
+                   l.time_limit_minutes
             FROM share_links l JOIN exams e ON e.id = l.exam_id
             WHERE l.created_by = (SELECT app_user_id()) AND l.class_id IS NOT DISTINCT FROM \(classID)
             ORDER BY l.created_at DESC, l.id
@@ -181,7 +182,7 @@ public struct SchoolStore: Sendable {
     public func ownShareLink(id: UUID, _ connection: PostgresConnection) throws -> (link: ShareLinkSummary, classID: UUID?, className: String?)? {
         guard let row = try connection.query(("""
             SELECT l.id, l.title, e.title AS exam_title, l.mode, l.question_count, l.due_at, l.expires_at, l.revoked_at, l.joins_class, l.attempts,
-                   l.class_id, c.name AS class_name
+                   l.time_limit_minutes, l.class_id, c.name AS class_name
             FROM share_links l JOIN exams e ON e.id = l.exam_id LEFT JOIN classes c ON c.id = l.class_id
             WHERE l.id = \(id) AND l.created_by = (SELECT app_user_id())
             """ as SQL).prepared()).first else { return nil }
@@ -194,7 +195,8 @@ public struct SchoolStore: Sendable {
             examTitle: try row.decode("exam_title", as: String.self), mode: try row.decode("mode", as: String.self),
             questionCount: try row.decode("question_count", as: Int.self), dueAt: try row.decode("due_at", as: Date?.self),
             expiresAt: try row.decode("expires_at", as: Date?.self), revokedAt: try row.decode("revoked_at", as: Date?.self),
-            joinsClass: try row.decode("joins_class", as: Bool.self), attempts: try row.decode("attempts", as: Int?.self))
+            joinsClass: try row.decode("joins_class", as: Bool.self), attempts: try row.decode("attempts", as: Int?.self),
+            timeLimitMinutes: try row.decode("time_limit_minutes", as: Int?.self))
     }
 
     /// Revokes one of the caller's links; false when there is no such live link of theirs.

@@ -133,6 +133,8 @@ struct ExamAdminTests {
         let saved = try admin.request("POST", path, pairs: form.filled(["scaled_min": "100", "scaled_pass": "700", "scaled_max": "1000"]))
         #expect(saved.status == 303)
         #expect(try site.count("SELECT scaled_pass AS n FROM exams WHERE slug = \(MiniExam.exam)") == 700)
+        #expect(try site.browser().request("GET", "/exams/\(MiniExam.region)/\(MiniExam.exam)").bodyText.contains("<dt>Scaled score</dt><dd>100 to 1000, 700 to pass</dd>"),
+                "the exam page, kept for visitors, tells them at once")
 
         // Format 1 carries it out and back; a file without it states an exam without one.
         let exported = try site.admin { try #require(try ContentImport().export(region: MiniExam.region, exam: MiniExam.exam, $0)) }

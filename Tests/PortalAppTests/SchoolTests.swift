@@ -505,6 +505,7 @@ struct SchoolTests {
 
         let made = try teacher.request("POST", "/teach/links", pairs: shareForm.filled(["title": "Twenty minutes", "mode": "mock", "count": "2", "time_limit": "20"]))
         #expect(made.status == 200)
+        #expect(try teacher.request("GET", "/teach/classes/\(classID)").bodyText.contains(" · 20 minutes"), "the class page lists the assignment with its time")
         let id = try site.admin { try $0.query("SELECT id FROM share_links WHERE title = 'Twenty minutes'").single().decode("id", as: UUID.self) }
         let path = "/me/assignments/\(id.uuidString.lowercased())"
         let shown = try pupil.request("GET", path).bodyText

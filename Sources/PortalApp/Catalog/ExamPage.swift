@@ -19,6 +19,8 @@ struct ExamPage: Encodable {
         var questionCount: Int
         var bankSize: Int
         var updatedAgo: String
+        /// "100 to 1000, 700 to pass": the scaled score its mock exams report, if any.
+        var scaledScore: String?
     }
 
     struct Level: Encodable {
@@ -220,7 +222,10 @@ struct ExamPage: Encodable {
             regionCode: detail.regionCode, regionName: detail.regionName, slug: detail.slug, title: detail.title,
             description: detail.description, language: detail.language, passMark: detail.passMark,
             minutes: detail.timeLimitSeconds / 60, questionCount: detail.questionCount,
-            bankSize: detail.domains.reduce(0) { $0 + $1.total }, updatedAgo: pages.ago(detail.contentUpdatedAt, locale: locale))
+            bankSize: detail.domains.reduce(0) { $0 + $1.total }, updatedAgo: pages.ago(detail.contentUpdatedAt, locale: locale),
+            scaledScore: detail.scaledScore.map {
+                pages.message("exam.scaled_value", locale: locale, ["min": String($0.min), "max": String($0.max), "pass": String($0.pass)])
+            })
         levels = (1...5).map { level in
             Level(
                 level: level, label: pages.message("difficulty.\(level)", locale: locale), selected: level == difficulty,

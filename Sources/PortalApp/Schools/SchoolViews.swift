@@ -25,8 +25,11 @@ struct LinkRow: Encodable {
     var revoked: Bool
     /// "2 attempts each", when limited.
     var attempts: String?
+    /// "20 minutes", a mock assignment's own time limit.
+    var timeLimit: String?
 
     init(_ link: ShareLinkSummary, pages: PageRenderer, locale: String) {
+        timeLimit = link.timeLimitMinutes.map { pages.message("exam.minutes", locale: locale, ["count": String($0)], count: Double($0)) }
         attempts = link.attempts.map { pages.message("school.attempts_each", locale: locale, ["count": String($0)], count: Double($0)) }
         id = link.id.lowercasedText
         title = link.title
