@@ -106,6 +106,27 @@ struct ResultsPage: Encodable {
     /// The form for reporting each question; none for a guest.
     var report: ReportForm?
 
+    /// The score report beside the percentage: a mock's scaled score, when its exam reports one,
+    /// and each domain's bar with its band (a mock's only: it meets the exam's pass mark or needs
+    /// improvement).
+    static func report(
+        _ session: StudySession, _ score: SessionScore, domainTitles: [String: String], pages: PageRenderer, locale: String
+    ) -> (scaled: String?, domains: [Domain]) {
+        let isMock = session.mode == .mock
+        let scaled = isMock ? session.scaledScore.map { scale in
+            pages.message("results.scaled_value", locale: locale, [
+                "score": String(scale.scaled(percent: score.percent, passMark: session.passMark)), "pass": String(scale.pass),
+                "min": String(scale.min), "max": String(scale.max)])
+        } : nil
+        let domains = score.domains.map { domain in
+            let meets = domain.percent >= Double(session.passMark)
+            return Domain(
+                title: domainTitles[domain.domain] ?? domain.domain, correct: domain.correct, total: domain.total, percent: Int(domain.percent.rounded()),
+                band: isMock && domain.total > 0 ? pages.message(meets ? "results.band_meets" : "results.band_improve", locale: locale) : nil, meets: meets)
+        }
+        return (scaled, domains)
+    }
+
     init(
         session: StudySession, score: SessionScore, questions: [Question], answers: [UUID: RecordedAnswer], domainTitles: [String: String],
         isGuest: Bool, notice: String?, reported: Bool, onlyMissed: Bool, csrfToken: String, pages: PageRenderer, locale: String
@@ -128,19 +149,7 @@ struct ResultsPage: Encodable {
             "answered": String(score.answered), "total": String(score.total), "correct": String(score.correct)])
         let seconds = Int(score.timeUsed.rounded())
         timeUsed = pages.message("sessions.duration", locale: locale, ["minutes": String(seconds / 60), "seconds": String(format: "%02d", seconds % 60)])
-        if isMock, let scale = session.scaledScore {
-            scaledScore = pages.message("results.scaled_value", locale: locale, [
-                "score": String(scale.scaled(percent: score.percent, passMark: session.passMark)), "pass": String(scale.pass),
-                "min": String(scale.min), "max": String(scale.max)])
-        }
-        let banded = isMock
-        domains = score.domains.map { domain in
-            // A domain meets the exam's pass mark or needs improvement (a mock's report only).
-            let meets = domain.percent >= Double(session.passMark)
-            return Domain(
-                title: domainTitles[domain.domain] ?? domain.domain, correct: domain.correct, total: domain.total, percent: Int(domain.percent.rounded()),
-                band: banded && domain.total > 0 ? pages.message(meets ? "results.band_meets" : "results.band_improve", locale: locale) : nil, meets: meets)
-        }
+        (scaledScore, domains) = Self.report(session, score, domainTitles: domainTitles, pages: pages, locale: locale)
         var items = questions.enumerated().map { index, question in
             let answer = answers[question.id]
             return Item(
