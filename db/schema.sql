@@ -1868,6 +1868,31 @@ $$;
 ALTER FUNCTION public.finish_study_session(p_session uuid, p_at timestamp with time zone) OWNER TO portal_auth;
 
 --
+-- Name: first_mock_items(bigint); Type: FUNCTION; Schema: public; Owner: portal_owner
+--
+
+CREATE FUNCTION public.first_mock_items(p_exam bigint) RETURNS TABLE(session_id uuid, exam_id bigint, question_id uuid, correct boolean, response jsonb, time_ms integer)
+    LANGUAGE sql STABLE
+    AS $$
+    WITH first_attempts AS (
+        SELECT DISTINCT ON (coalesce(s.user_id, s.anonymous_key), s.exam_id) s.id, s.exam_id, s.question_ids
+        FROM public.study_sessions s
+        WHERE s.mode = 'mock' AND s.finished_at IS NOT NULL AND (s.user_id IS NOT NULL OR s.anonymous_key IS NOT NULL)
+          AND coalesce(s.config->>'length', 'full') = 'full' AND NOT s.set_aside AND (p_exam IS NULL OR s.exam_id = p_exam)
+        ORDER BY coalesce(s.user_id, s.anonymous_key), s.exam_id, s.started_at, s.id
+    ), final_answers AS (
+        SELECT c.session_id, c.question_id, c.correct, c.response, c.time_ms
+        FROM public.counted_answers c JOIN first_attempts f ON f.id = c.session_id
+    )
+    SELECT f.id, f.exam_id, item.question_id, coalesce(x.correct, false), x.response, x.time_ms
+    FROM first_attempts f CROSS JOIN LATERAL unnest(f.question_ids) AS item(question_id)
+    LEFT JOIN final_answers x ON x.session_id = f.id AND x.question_id = item.question_id
+$$;
+
+
+ALTER FUNCTION public.first_mock_items(p_exam bigint) OWNER TO portal_owner;
+
+--
 -- Name: form_send_begin(text, interval); Type: FUNCTION; Schema: public; Owner: portal_auth
 --
 
@@ -3897,11 +3922,10 @@ CREATE FUNCTION public.question_facilities(p_exam integer) RETURNS TABLE(questio
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO 'pg_catalog', 'public', 'pg_temp'
     AS $$
-    SELECT s.question_id, s.attempts, s.facility
-    FROM public.item_statistics s JOIN public.questions q ON q.id = s.question_id
-    JOIN public.domains d ON d.id = q.domain_id
-    WHERE d.exam_id = p_exam AND s.attempts >= 10 AND q.status = 'published' AND q.deleted_at IS NULL
-      AND public.app_role() IN ('teacher', 'admin')
+    SELECT i.question_id, count(*), avg(i.correct::integer)::double precision
+    FROM public.first_mock_items(p_exam) i JOIN public.questions q ON q.id = i.question_id
+    WHERE q.status = 'published' AND q.deleted_at IS NULL AND public.app_role() IN ('teacher', 'admin')
+    GROUP BY i.question_id HAVING count(*) >= 10
 $$;
 
 
@@ -6639,32 +6663,6 @@ ALTER TABLE public.import_checks OWNER TO portal_owner;
 --
 
 CREATE VIEW public.item_responses WITH (security_invoker='true') AS
- WITH first_attempts AS (
-         SELECT DISTINCT ON (COALESCE(s.user_id, s.anonymous_key), s.exam_id) s.id,
-            s.exam_id,
-            s.question_ids
-           FROM public.study_sessions s
-          WHERE ((s.mode = 'mock'::text) AND (s.finished_at IS NOT NULL) AND ((s.user_id IS NOT NULL) OR (s.anonymous_key IS NOT NULL)) AND (COALESCE((s.config ->> 'length'::text), 'full'::text) = 'full'::text) AND (NOT s.set_aside))
-          ORDER BY COALESCE(s.user_id, s.anonymous_key), s.exam_id, s.started_at, s.id
-        ), final_answers AS (
-         SELECT c.session_id,
-            c.question_id,
-            c.correct,
-            c.response,
-            c.time_ms
-           FROM (public.counted_answers c
-             JOIN first_attempts f ON ((f.id = c.session_id)))
-        ), items AS (
-         SELECT f.id AS session_id,
-            f.exam_id,
-            item.question_id,
-            COALESCE(x.correct, false) AS correct,
-            x.response,
-            x.time_ms
-           FROM ((first_attempts f
-             CROSS JOIN LATERAL unnest(f.question_ids) item(question_id))
-             LEFT JOIN final_answers x ON (((x.session_id = f.id) AND (x.question_id = item.question_id))))
-        )
  SELECT i.session_id,
     i.exam_id,
     i.question_id,
@@ -6672,7 +6670,7 @@ CREATE VIEW public.item_responses WITH (security_invoker='true') AS
     i.response,
     i.time_ms,
     (count(*) FILTER (WHERE i.correct) OVER (PARTITION BY i.session_id) - (i.correct)::integer) AS rest
-   FROM items i;
+   FROM public.first_mock_items(NULL::bigint) i(session_id, exam_id, question_id, correct, response, time_ms);
 
 
 ALTER TABLE public.item_responses OWNER TO portal_owner;
@@ -11842,6 +11840,14 @@ GRANT ALL ON FUNCTION public.finish_study_session(p_session uuid, p_at timestamp
 
 
 --
+-- Name: FUNCTION first_mock_items(p_exam bigint); Type: ACL; Schema: public; Owner: portal_owner
+--
+
+GRANT ALL ON FUNCTION public.first_mock_items(p_exam bigint) TO portal_app;
+GRANT ALL ON FUNCTION public.first_mock_items(p_exam bigint) TO portal_auth;
+
+
+--
 -- Name: FUNCTION form_send_begin(p_token text, p_fresh_for interval); Type: ACL; Schema: public; Owner: portal_auth
 --
 
@@ -13038,7 +13044,6 @@ GRANT SELECT,INSERT,DELETE ON TABLE public.import_checks TO portal_app;
 --
 
 GRANT SELECT ON TABLE public.item_responses TO portal_app;
-GRANT SELECT ON TABLE public.item_responses TO portal_auth;
 
 
 --
@@ -13067,7 +13072,6 @@ GRANT SELECT ON TABLE public.item_option_shares TO portal_app;
 --
 
 GRANT SELECT ON TABLE public.item_statistics TO portal_app;
-GRANT SELECT ON TABLE public.item_statistics TO portal_auth;
 
 
 --

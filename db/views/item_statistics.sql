@@ -16,5 +16,3 @@ SELECT question_id, count(*) AS attempts,
        avg(time_ms)::double precision AS average_ms
 FROM ranked GROUP BY question_id;
 GRANT SELECT ON item_statistics TO portal_app;
--- question_facilities reads them for a teacher choosing a quiz's questions (shares only).
-GRANT SELECT ON item_statistics TO portal_auth;
