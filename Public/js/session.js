@@ -126,6 +126,43 @@
   }
 
 
+  // A mock exam's strike-out without reloading the page: the request the button sends anyway (what
+  // is chosen goes with it and is saved), then the option crossed through or put back as the page
+  // that comes back draws it, and the form's one-time answer id and signed time taken from that
+  // page (the next answer is a new one). Anything unexpected goes to that page itself.
+  document.addEventListener("click", function (event) {
+    var button = event.target && event.target.closest ? event.target.closest("button.strike") : null;
+    var form = button && button.form;
+    if (!form || !("fetch" in self) || !("DOMParser" in self) || !("URLSearchParams" in self)) return;
+    event.preventDefault();
+    var body = new URLSearchParams(new FormData(form));
+    body.append("strike", button.value);
+    fetch(form.action, { method: "POST", body: body, credentials: "same-origin" }).then(function (response) {
+      var samePage = response.ok && new URL(response.url).pathname === location.pathname;
+      if (!samePage) { location.href = response.url; return null; }
+      return response.text();
+    }).then(function (html) {
+      if (!html) return;
+      var page = new DOMParser().parseFromString(html, "text/html");
+      ["answer_id", "shown_at"].forEach(function (name) {
+        var fresh = page.querySelector('input[name="' + name + '"]'), here = document.querySelector('input[name="' + name + '"]');
+        if (fresh && here) here.value = fresh.value;
+      });
+      var freshButton = page.querySelector('button.strike[value="' + button.value + '"]');
+      var freshLabel = freshButton && freshButton.parentNode.querySelector("label.option");
+      var label = button.parentNode.querySelector("label.option");
+      if (!freshButton || !freshLabel || !label) { location.reload(); return; }
+      // The label keeps its input (and what is ticked); its class and its spoken "(struck out)" come from the page.
+      label.className = freshLabel.className;
+      Array.prototype.forEach.call(label.querySelectorAll(".visually-hidden"), function (said) { said.remove(); });
+      var freshSaid = freshLabel.querySelector(".visually-hidden");
+      if (freshSaid) label.appendChild(document.importNode(freshSaid, true));
+      var replacement = document.importNode(freshButton, true);
+      button.replaceWith(replacement);
+      replacement.focus();
+    }).catch(function () { location.reload(); });
+  });
+
   // The elements are looked up on each key: the offline study page draws them as it goes.
   document.addEventListener("keydown", function (event) {
     if (event.altKey || event.ctrlKey || event.metaKey || event.isComposing || typing(event.target)) return;

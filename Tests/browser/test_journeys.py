@@ -235,3 +235,36 @@ def test_a_student_turns_on_read_aloud_and_hears_a_japanese_question_in_japanese
     assert spoken[0]["text"] and spoken[0]["text"] in stem, (spoken[0], stem)
     assert all(utterance["highlighted"] for utterance in spoken), "a sentence was read without being marked"
     assert not axe_violations(inspector), axe_violations(inspector)
+
+
+def test_a_mock_exam_option_is_struck_out_in_place_and_the_answer_still_saves(portal, browser_factory):
+    driver = browser_factory()
+    register(driver, portal, "strike-" + uuid.uuid4().hex[:8])
+    driver.get(portal.url + EXAM_PAGE)
+    driver.find_element(By.CSS_SELECTOR, 'form.quick-start button[name=mode][value=mock]').click()
+    wait(driver, lambda d: d.find_elements(By.ID, "answer-form"), message="no mock question")
+    session = driver.current_url.split("?")[0]
+    # The first question with options to strike.
+    for number in range(1, 11):
+        driver.get(session + "?q=%d" % number)
+        if driver.find_elements(By.CSS_SELECTOR, "button.strike"):
+            break
+    page = driver.current_url
+    driver.execute_script("window.__stayed = true")
+    strike = driver.find_elements(By.CSS_SELECTOR, "button.strike")[1]
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", strike)
+    strike.click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, 'button.strike[aria-pressed="true"]'), message="the option was not struck out")
+    assert driver.execute_script("return window.__stayed === true"), "striking out reloaded the page"
+    assert driver.current_url == page
+    assert "struck" in driver.find_elements(By.CSS_SELECTOR, ".option-row label.option")[1].get_attribute("class")
+    # The answer chosen afterwards saves as a new one (the form took a fresh one-time id).
+    fill_some_answer(driver.find_element(By.ID, "answer-form"))
+    save = driver.find_element(By.CSS_SELECTOR, "#answer-form button.primary")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", save)
+    save.click()
+    wait(driver, lambda d: d.current_url != page, message="the answer was not saved")
+    answered = int(portal.sql("SELECT count(*) FROM answers WHERE session_id = '%s'" % session.rsplit("/", 1)[1]).strip())
+    assert answered == 1, "%d answers stored" % answered
+    driver.get(page)
+    assert driver.find_elements(By.CSS_SELECTOR, 'button.strike[aria-pressed="true"]'), "the strike was not kept with the session"
