@@ -273,9 +273,10 @@ struct HTMLRichText {
             case "sub": append(.subscript(inlines))
             case "sup": append(.superscript(inlines))
             case "code": append(.code(RichTextPlain.text(inlines)))
-            // A reading goes to its ruby as a reading without base (put together when the ruby ends);
-            // the parentheses for browsers without ruby are not text.
-            case "rt": append(.ruby(base: "", reading: RichTextPlain.text(inlines)))
+            // A reading goes to its ruby as a reading without base (put together when the ruby ends;
+            // one outside any ruby is text); the parentheses for browsers without ruby are not text.
+            case "rt":
+                if case .inline("ruby", _, _)? = stack.last { append(.ruby(base: "", reading: RichTextPlain.text(inlines))) } else { for inline in inlines { append(inline) } }
             case "rp": break
             case "ruby": for inline in try Self.rubies(inlines) { append(inline) }
             case "audio", "video": try recording(tag, source: href, words: RichTextPlain.text(inlines), pictures: pictures)

@@ -203,8 +203,7 @@ struct AccommodationTests {
         // The student's own setting.
         #expect(try pupil.request("POST", "/me/settings", form: ["csrf_token": pupilCSRF, "color_scheme": "device", "reads_aloud": "on"]).status == 303)
         #expect(try site.count("SELECT count(*) AS n FROM users WHERE username = 'pia' AND reads_aloud") == 1)
-        let shown = try pupil.request("GET", path).bodyText
-        #expect(try offers(), "\(shown.suffix(900))")
+        #expect(try offers())
         #expect(try pupil.request("GET", path).bodyText.contains(#"<script src="/js/read-aloud.js" defer></script>"#))
         #expect(try pupil.request("POST", "/me/settings", form: ["csrf_token": pupilCSRF, "color_scheme": "device"]).status == 303)
         #expect(try !offers())

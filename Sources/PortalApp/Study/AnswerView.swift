@@ -33,9 +33,9 @@ struct AnswerView: Encodable {
         var isKey: Bool
         /// Shown as the student's in the review.
         var wasChosen: Bool
-        /// Struck out by the student (a mock exam's choice), and whether the form offers to strike.
+        /// Struck out by the student (a mock exam's choice; whether the form offers to strike is
+        /// the view's `strikes`, which the option's row reads from around it).
         var struck = false
-        var strikes = false
         /// Ordering: the positions, the one this step was put in selected.
         var positions: [PositionChoice]
         /// Matching: the targets, the one given for this prompt selected.

@@ -111,9 +111,7 @@ struct QuestionPage: Encodable {
         if stored.mode == .mock, stored.finishedAt == nil, question.kind.answerShape == .oneOption || question.kind.answerShape == .someOptions {
             let struck = stored.struck[question.id] ?? []
             self.answer.strikes = true
-            for index in self.answer.options.indices {
-                (self.answer.options[index].strikes, self.answer.options[index].struck) = (true, struck.contains(index))
-            }
+            for index in self.answer.options.indices where struck.contains(index) { self.answer.options[index].struck = true }
         }
         feedback = showsFeedback ? answer.map { answer in
             Feedback(
